@@ -1,0 +1,184 @@
+"""The backend protocol: what stands behind the bridge's interfaces, in actuator space.
+
+A backend is ROS-free. The bridge calls, once per control cycle (ros2_control's read → write)::
+
+    state = backend.read(dt)      # actuator-space state + sensor readings
+    ...                           # transmissions, limits, watchdog (sdf_bridge.hardware)
+    backend.write(commands, dt)   # actuator-space commands
+
+Arrays have shape ``(n_actuators,)`` in the order of ``actuator_names`` given to
+:meth:`Backend.configure`, SI units (rad, m, rad/s, m/s, N·m, N). In commands, ``NaN`` means
+"no command on this interface for this actuator".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, Union, runtime_checkable
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..description.model import Robot
+    from ..transmissions import TransmissionMap
+
+Quaternion = tuple[float, float, float, float]
+Vector3 = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class ImuReading:
+    """IMU sample in the sensor's link frame: ``orientation`` quaternion (x, y, z, w) of the link
+    relative to the world (``None`` if not provided), ``angular_velocity`` rad/s,
+    ``linear_acceleration`` m/s² (specific force: reads +9.81 up at rest)."""
+
+    orientation: Quaternion | None
+    angular_velocity: Vector3
+    linear_acceleration: Vector3
+
+
+@dataclass(frozen=True)
+class WrenchReading:
+    """Force (N) and torque (N·m) in the sensor frame."""
+
+    force: Vector3
+    torque: Vector3
+
+
+@dataclass(frozen=True)
+class ScanReading:
+    """Planar scan (sensor_msgs/LaserScan semantics): angles rad, ranges m (``inf`` = no hit)."""
+
+    angle_min: float
+    angle_max: float
+    angle_increment: float
+    range_min: float
+    range_max: float
+    ranges: np.ndarray
+    intensities: np.ndarray | None = None
+    scan_time: float = 0.0
+
+
+@dataclass(frozen=True)
+class PointCloudReading:
+    """Multi-layer lidar: points (N, 3) in m in the sensor frame."""
+
+    points: np.ndarray
+
+
+@dataclass(frozen=True)
+class ImageReading:
+    """Camera image: ``data`` uint8 (height, width, 3) for ``rgb8`` or float32 (height, width)
+    metres for ``32FC1`` depth; intrinsics ``fx, fy, cx, cy`` in pixels."""
+
+    encoding: str
+    data: np.ndarray
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+
+
+@dataclass(frozen=True)
+class RangeReading:
+    """Single range (sensor_msgs/Range semantics), m."""
+
+    range: float
+    min_range: float
+    max_range: float
+    field_of_view: float
+
+
+@dataclass(frozen=True)
+class Contact:
+    """One contact: the two collision/link names, position (m, world), normal, force (N)."""
+
+    body1: str
+    body2: str
+    position: Vector3
+    normal: Vector3
+    force: Vector3
+
+
+@dataclass(frozen=True)
+class ContactReading:
+    """All current contacts of a contact sensor."""
+
+    contacts: tuple[Contact, ...] = ()
+
+
+SensorReading = Union[
+    ImuReading, WrenchReading, ScanReading, PointCloudReading, ImageReading, RangeReading, ContactReading
+]
+
+
+@dataclass(frozen=True)
+class ActuatorState:
+    """What :meth:`Backend.read` returns.
+
+    Attributes:
+        position, velocity, effort: shape (n_actuators,), SI units.
+        sensors: sensor name → latest reading (only sensors with a new sample this cycle).
+        sim_time: simulated time in s for simulating backends, else ``None``.
+    """
+
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+    sensors: Mapping[str, SensorReading] = field(default_factory=dict)
+    sim_time: float | None = None
+
+
+@dataclass(frozen=True)
+class ActuatorCommand:
+    """What :meth:`Backend.write` receives: shape (n_actuators,) each, ``NaN`` = not commanded.
+
+    ``mode`` holds per actuator the active command interface: ``"position"``, ``"velocity"``,
+    ``"effort"`` or ``""`` (none active, hold).
+    """
+
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+    mode: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A hardware backend (mock, simulation or a real driver), in actuator space.
+
+    Register your own through the ``sdf_bridge.backends`` entry-point group::
+
+        [project.entry-points."sdf_bridge.backends"]
+        my_driver = "my_pkg.driver:MyBackend"   # a class taking no arguments
+    """
+
+    def configure(
+        self,
+        robot: Robot,
+        actuators: Sequence[str],
+        *,
+        transmissions: TransmissionMap,
+        params: Mapping[str, Any],
+    ) -> None:
+        """Prepare for ``actuators`` (names, fixing array order) of ``robot``.
+
+        ``transmissions`` maps actuator ↔ joint space (simulators need joint space);
+        ``params`` are the backend's parameters (from config / ``<ros2_control>``).
+
+        Raises:
+            BackendError: the robot or parameters cannot be served.
+        """
+
+    def read(self, dt: float) -> ActuatorState:
+        """Advance by ``dt`` s where relevant and return the current actuator state."""
+
+    def write(self, command: ActuatorCommand, dt: float) -> None:
+        """Apply actuator commands for the next ``dt`` s."""
+
+    def reset(self) -> None:
+        """Return to the initial state (initial values, zero velocity)."""
+
+    def close(self) -> None:
+        """Release resources; the backend is not used afterwards."""

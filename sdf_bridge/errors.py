@@ -1,0 +1,114 @@
+"""Exception hierarchy of sdf_bridge.
+
+Every error a user can cause is one of these types. Description errors carry the file, line and
+element they concern and say what to change, so that the message alone is enough to fix the input::
+
+    robot.urdf:42: <joint name="elbow">: axis is (0, 0, 0). Fix: give a non-zero axis xyz.
+"""
+
+from __future__ import annotations
+
+
+class SdfBridgeError(Exception):
+    """Base class of every error raised on purpose by sdf_bridge."""
+
+
+class DescriptionError(SdfBridgeError, ValueError):
+    """A robot description (URDF, xacro, SDFormat) is invalid or cannot be read.
+
+    Args:
+        problem: what is wrong, in one sentence.
+        file: path of the file (or ``"<string>"`` for XML given as a string), if known.
+        line: 1-based source line of the element, if known.
+        element: short rendering of the element, e.g. ``'<joint name="elbow">'``.
+        fix: what the user should change.
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        element: str | None = None,
+        fix: str | None = None,
+    ) -> None:
+        self.problem = problem
+        self.file = file
+        self.line = line
+        self.element = element
+        self.fix = fix
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = str(self.file)
+            if self.line is not None:
+                where += f":{self.line}"
+            where += ": "
+        elif self.line is not None:
+            where = f"line {self.line}: "
+        element = f"{self.element}: " if self.element else ""
+        fix = f" Fix: {self.fix}" if self.fix else ""
+        return f"{where}{element}{self.problem}{fix}"
+
+
+class XmlSyntaxError(DescriptionError):
+    """The file is not well-formed XML."""
+
+
+class UnsafeXmlError(DescriptionError):
+    """The XML uses a DTD, entities or external references, or exceeds the size cap."""
+
+
+class XacroError(DescriptionError):
+    """xacro failed to expand the file (message, argument or include errors)."""
+
+
+class PathResolutionError(DescriptionError):
+    """A ``package://``, ``model://``, ``$(find ...)`` or ``file://`` path cannot be resolved,
+    or resolves outside its package root."""
+
+
+class MissingReferenceError(DescriptionError):
+    """An element names a link, joint, frame, material, model or include that does not exist."""
+
+
+class DuplicateNameError(DescriptionError):
+    """Two elements of the same kind share a name."""
+
+
+class KinematicTreeError(DescriptionError):
+    """The links and joints do not form one tree (several roots, a cycle, two parents)."""
+
+
+class InvalidValueError(DescriptionError):
+    """An attribute or element has a value of the wrong type or out of range
+    (not a number, zero axis, lower limit above upper limit, …)."""
+
+
+class UnsupportedError(DescriptionError):
+    """The description uses a version or feature this loader does not support."""
+
+
+class TransmissionError(SdfBridgeError, ValueError):
+    """A transmission cannot be built: missing or duplicated joint/actuator, bad reduction,
+    wrong number of joints or actuators for its type, unknown type."""
+
+
+class LimitsError(SdfBridgeError, ValueError):
+    """Joint limits are inconsistent or a joint-limits override file is invalid."""
+
+
+class ConfigError(SdfBridgeError, ValueError):
+    """A parameter or configuration file value is invalid."""
+
+
+class CommandError(SdfBridgeError, ValueError):
+    """A command is rejected (unknown joint, wrong length, not finite, follower joint, wrong
+    mode). The control cycle catches these, counts them and keeps the last good command."""
+
+
+class BackendError(SdfBridgeError, RuntimeError):
+    """A backend cannot be found, configured or driven."""

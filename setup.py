@@ -1,0 +1,40 @@
+"""ament_python build for sdf_bridge (also installs with plain ``pip install .``)."""
+
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = "sdf_bridge"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test", "test.*", "bench"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
+        (f"share/{PACKAGE}", ["package.xml"]),
+        (f"share/{PACKAGE}/launch", glob("launch/*.launch.py")),
+        (f"share/{PACKAGE}/config", glob("config/*")),
+        (f"share/{PACKAGE}/urdf", glob("urdf/*")),
+    ],
+    package_data={PACKAGE: ["data/*"]},
+    include_package_data=True,
+    install_requires=["setuptools", "lxml", "numpy", "PyYAML", "xacro"],
+    extras_require={"mujoco": ["mujoco"], "test": ["pytest", "hypothesis"]},
+    zip_safe=True,
+    maintainer="sdf_bridge maintainers",
+    maintainer_email="maintainers@sdf-bridge.dev",
+    description="Robot description + transmissions to a ROS 2 hardware-interface bridge.",
+    license="Apache-2.0",
+    python_requires=">=3.10",
+    entry_points={
+        "console_scripts": [
+            "sdf-bridge = sdf_bridge.cli:main",
+            "bridge = sdf_bridge.ros.main:main",
+        ],
+        "sdf_bridge.backends": [
+            "mock = sdf_bridge.backends.mock:MockBackend",
+            "mujoco = sdf_bridge.backends.mujoco:MujocoBackend",
+        ],
+    },
+)
