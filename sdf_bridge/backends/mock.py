@@ -1,0 +1,511 @@
+"""An ideal mock backend with the behaviour of ros2_control's ``mock_components/GenericSystem``.
+
+Behaviour (parity with GenericSystem's ``read``, described in its user documentation
+https://control.ros.org/rolling/doc/ros2_control/hardware_interface/doc/mock_components_userdoc.html;
+written from that description, no code copied). Everything happens in actuator space, per
+actuator ``i``, when :meth:`MockBackend.read` is called with the command stored by the previous
+:meth:`MockBackend.write` (GenericSystem mirrors commands to states in ``read``):
+
+* ``calculate_dynamics`` false (default): ``position[i] = command.position[i] + offset``;
+  velocity, acceleration and effort commands are copied to the states. ``NaN`` commands leave
+  the state as it is.
+* ``calculate_dynamics`` true, by the actuator's command mode (``ActuatorCommand.mode``;
+  ``""`` and ``"effort"`` count as position mode, GenericSystem's default):
+
+  - position: ``p ← cmd_p + offset``; ``v ← (p − p_old)/dt``; ``a ← (v − v_old)/dt``
+    (finite differences);
+  - velocity: ``p ← p + v·dt + offset`` (backward Euler with the previous velocity, and — as in
+    GenericSystem — the following offset added every cycle); then ``v ← cmd_v``,
+    ``a ← (v − v_old)/dt``;
+  - acceleration (when the command carries an ``acceleration`` array): ``p ← p + v·dt + offset``;
+    ``v ← v + a·dt``; ``a ← cmd_a``.
+
+  Effort commands are copied to the effort state (looped back). With ``dt ≤ 0`` the
+  integration and finite differences are skipped (positions still mirror).
+* ``position_state_following_offset`` (float, default 0): the ``offset`` above. With
+  ``custom_interface_with_following_offset`` set, the position state gets no offset and
+  ``custom_interface_values[name]`` holds ``cmd_p + offset`` instead.
+* ``initial_value`` of the ``<ros2_control>`` joints' ``position``/``velocity``/``effort``
+  state interfaces are joint-space values: they are converted to actuator space through the
+  :class:`~sdf_bridge.transmissions.TransmissionMap` (joints without one start at the URDF/SDF
+  ``initial_position`` if given, else 0).
+* ``disable_commands`` (bool): a lost link — :meth:`read` keeps returning the frozen state and
+  never mirrors commands (joint or sensor).
+* Sensors: each ``<ros2_control>`` ``<sensor>`` has its state interfaces at their
+  ``initial_value``; without one they read ``NaN`` (as GenericSystem), unless the description
+  also has an ``imu`` / ``force_torque`` sensor of that name. Description sensors of type
+  ``imu`` and ``force_torque`` read zeros (the mock simulates no physics: gravity-free, no
+  load; IMU orientation not provided = ``NaN``) at their ``update_rate`` (every read when 0 or
+  for ``<ros2_control>``-only sensors). With ``mock_sensor_commands`` true,
+  :meth:`set_sensor_state` sets an interface; the value shows at the next :meth:`read`.
+  Readings: IMU-like interface sets (``orientation.*``, ``angular_velocity.*``,
+  ``linear_acceleration.*``) give :class:`ImuReading`, ``force.*``/``torque.*`` give
+  :class:`WrenchReading`; any other sensor's values are available through
+  :meth:`sensor_values`. Other description sensor types (camera, ray, …) give no readings.
+
+Parameters come from ``configure(..., params=...)`` as bools/numbers or as the strings of a
+``<ros2_control><hardware><param>`` (``"true"``/``"false"``, case-insensitive).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import BackendError
+from .base import ActuatorCommand, ActuatorState, ImuReading, SensorReading, WrenchReading
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..description.model import Robot
+    from ..transmissions import TransmissionMap
+
+_LOG = logging.getLogger(__name__)
+
+KNOWN_PARAMS = (
+    "calculate_dynamics",
+    "disable_commands",
+    "mock_sensor_commands",
+    "fake_sensor_commands",
+    "mock_gpio_commands",
+    "position_state_following_offset",
+    "custom_interface_with_following_offset",
+)
+
+_IMU_INTERFACES = (
+    "orientation.x", "orientation.y", "orientation.z", "orientation.w",
+    "angular_velocity.x", "angular_velocity.y", "angular_velocity.z",
+    "linear_acceleration.x", "linear_acceleration.y", "linear_acceleration.z",
+)
+_WRENCH_INTERFACES = ("force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z")
+
+_MODE_POSITION, _MODE_VELOCITY, _MODE_ACCELERATION = 0, 1, 2
+_MODE_CODES = {"": 0, "position": 0, "effort": 0, "velocity": 1, "acceleration": 2}
+
+
+def _parse_bool(params: Mapping[str, Any], key: str) -> bool:
+    value = params.get(key, False)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise BackendError(
+        f"mock backend parameter {key!r} is {value!r}, not a boolean. Fix: write true or false."
+    )
+
+
+def _parse_float(value: Any, what: str) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise BackendError(f"{what} is {value!r}, not a finite number. Fix: give a number.")
+    return number
+
+
+@dataclass
+class _SensorSlot:
+    """Mutable storage of one mock sensor: interface names, values, pending commands."""
+
+    name: str
+    kind: str  # "imu", "force_torque" or "generic"
+    interfaces: tuple[str, ...]
+    initial: np.ndarray
+    values: np.ndarray
+    commands: np.ndarray
+    period: float  # s between samples; 0 = every read
+    elapsed: float = 0.0
+
+    def reading(self) -> SensorReading | None:
+        lookup = dict(zip(self.interfaces, self.values.tolist()))
+        if self.kind == "imu":
+            orientation_keys = _IMU_INTERFACES[:4]
+            orientation = None
+            if all(k in lookup for k in orientation_keys) and not any(
+                math.isnan(lookup[k]) for k in orientation_keys
+            ):
+                orientation = tuple(lookup[k] for k in orientation_keys)
+            return ImuReading(
+                orientation=orientation,  # type: ignore[arg-type]
+                angular_velocity=tuple(lookup.get(k, math.nan) for k in _IMU_INTERFACES[4:7]),  # type: ignore[arg-type]
+                linear_acceleration=tuple(lookup.get(k, math.nan) for k in _IMU_INTERFACES[7:]),  # type: ignore[arg-type]
+            )
+        if self.kind == "force_torque":
+            return WrenchReading(
+                force=tuple(lookup.get(k, math.nan) for k in _WRENCH_INTERFACES[:3]),  # type: ignore[arg-type]
+                torque=tuple(lookup.get(k, math.nan) for k in _WRENCH_INTERFACES[3:]),  # type: ignore[arg-type]
+            )
+        return None
+
+
+def _sensor_kind(interfaces: Sequence[str]) -> str:
+    if any(i.split(".")[0] in ("orientation", "angular_velocity", "linear_acceleration") for i in interfaces):
+        return "imu"
+    if any(i.split(".")[0] in ("force", "torque") for i in interfaces):
+        return "force_torque"
+    return "generic"
+
+
+class MockBackend:
+    """Ideal actuators mirroring their commands (ros2_control GenericSystem parity; see module doc).
+
+    Attributes (after :meth:`configure`):
+        actuator_names: actuator order of every array (n_actuators,).
+        calculate_dynamics, disable_commands, mock_sensor_commands: the parsed parameters.
+        position_state_following_offset: offset (rad or m) added to mirrored positions.
+        custom_interface_values: ``{custom_interface_with_following_offset: (n_actuators,)}``
+            when that parameter is set, else empty.
+        acceleration: (n_actuators,) acceleration state (rad/s² or m/s²).
+    """
+
+    def __init__(self) -> None:
+        self.actuator_names: tuple[str, ...] = ()
+        self.calculate_dynamics = False
+        self.disable_commands = False
+        self.mock_sensor_commands = False
+        self.position_state_following_offset = 0.0
+        self.custom_interface_with_following_offset = ""
+        self.custom_interface_values: dict[str, np.ndarray] = {}
+        self._configured = False
+        self._sensors: dict[str, _SensorSlot] = {}
+        self._mode_cache: tuple[tuple[str, ...], np.ndarray] | None = None
+
+    # ------------------------------------------------------------------ configure
+    def configure(
+        self,
+        robot: Robot,
+        actuators: Sequence[str],
+        *,
+        transmissions: TransmissionMap,
+        params: Mapping[str, Any],
+    ) -> None:
+        """Set up ``actuators`` of ``robot``: parameters, initial values, sensors.
+
+        Raises:
+            BackendError: a parameter is not a boolean/number, an actuator is not in
+                ``transmissions``, or an ``initial_value`` is not a finite number.
+        """
+        for key in params:
+            if key not in KNOWN_PARAMS:
+                _LOG.debug("mock backend: parameter %r is not one of its own; ignored", key)
+        self.calculate_dynamics = _parse_bool(params, "calculate_dynamics")
+        self.disable_commands = _parse_bool(params, "disable_commands")
+        if "mock_sensor_commands" in params:
+            self.mock_sensor_commands = _parse_bool(params, "mock_sensor_commands")
+        elif "fake_sensor_commands" in params:
+            _LOG.warning("mock backend: 'fake_sensor_commands' is deprecated; use 'mock_sensor_commands'")
+            self.mock_sensor_commands = _parse_bool(params, "fake_sensor_commands")
+        else:
+            self.mock_sensor_commands = False
+        self.position_state_following_offset = 0.0
+        self.custom_interface_with_following_offset = ""
+        if "position_state_following_offset" in params:
+            self.position_state_following_offset = _parse_float(
+                params["position_state_following_offset"],
+                "mock backend parameter 'position_state_following_offset'",
+            )
+            self.custom_interface_with_following_offset = str(
+                params.get("custom_interface_with_following_offset", "") or ""
+            )
+
+        self.actuator_names = tuple(actuators)
+        map_actuators = list(transmissions.actuator_names)
+        missing = [a for a in self.actuator_names if a not in map_actuators]
+        if missing:
+            raise BackendError(
+                f"mock backend: actuators {missing} are not in the robot's transmissions "
+                f"(known: {map_actuators}). Fix: configure with TransmissionMap.actuator_names."
+            )
+        self._order = np.array([map_actuators.index(a) for a in self.actuator_names], dtype=np.intp)
+        self._initial = self._initial_actuator_state(robot, transmissions)
+        n = len(self.actuator_names)
+        self._nan = np.full(n, np.nan)
+        self.custom_interface_values = {}
+        if self.custom_interface_with_following_offset:
+            self.custom_interface_values[self.custom_interface_with_following_offset] = np.full(n, np.nan)
+        self._sensors = self._build_sensors(robot)
+        self._configured = True
+        self.reset()
+
+    def _initial_actuator_state(
+        self, robot: Robot, transmissions: TransmissionMap
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        joints = list(transmissions.joint_names)
+        position = np.zeros(len(joints))
+        velocity = np.zeros(len(joints))
+        effort = np.zeros(len(joints))
+        arrays = {"position": position, "velocity": velocity, "effort": effort}
+        for k, name in enumerate(joints):
+            joint = robot.joints.get(name)
+            if joint is not None and joint.initial_position is not None:
+                position[k] = joint.initial_position
+        for block in robot.ros2_control:
+            for info in block.joints:
+                if info.name not in joints:
+                    continue
+                k = joints.index(info.name)
+                for interface in info.state_interfaces:
+                    if interface.name in arrays and interface.initial_value not in (None, ""):
+                        where = f" ({info.source})" if info.source is not None else ""
+                        arrays[interface.name][k] = _parse_float(
+                            interface.initial_value,
+                            f"<ros2_control name={block.name!r}> joint {info.name!r} state interface "
+                            f"{interface.name!r} initial_value{where}",
+                        )
+        act_p, act_v, act_e = transmissions.joint_to_actuator(position, velocity, effort)
+        return (
+            np.asarray(act_p, dtype=float)[self._order].copy(),
+            np.asarray(act_v, dtype=float)[self._order].copy(),
+            np.asarray(act_e, dtype=float)[self._order].copy(),
+        )
+
+    def _build_sensors(self, robot: Robot) -> dict[str, _SensorSlot]:
+        described = {s.name: s for s in robot.sensors}
+        slots: dict[str, _SensorSlot] = {}
+        for block in robot.ros2_control:
+            for info in block.sensors:
+                names = tuple(i.name for i in info.state_interfaces)
+                kind = _sensor_kind(names)
+                sensor = described.get(info.name)
+                # a sensor also in the description (same name) reads like one: zeros
+                # (orientation not provided); otherwise NaN as GenericSystem
+                default = 0.0 if sensor is not None and sensor.type in ("imu", "force_torque") else np.nan
+                initial = np.array([
+                    np.nan if name.startswith("orientation.") else default for name in names
+                ], dtype=float)
+                for k, interface in enumerate(info.state_interfaces):
+                    if interface.initial_value not in (None, ""):
+                        initial[k] = _parse_float(
+                            interface.initial_value,
+                            f"<ros2_control name={block.name!r}> sensor {info.name!r} state "
+                            f"interface {interface.name!r} initial_value",
+                        )
+                period = 1.0 / sensor.update_rate if sensor is not None and sensor.update_rate > 0 else 0.0
+                slots[info.name] = _SensorSlot(
+                    info.name, kind, names, initial, initial.copy(), np.full(len(names), np.nan), period
+                )
+        for sensor in robot.sensors:
+            if sensor.name in slots:
+                continue
+            if sensor.type == "imu":
+                names, kind = _IMU_INTERFACES, "imu"
+                initial = np.array([np.nan] * 4 + [0.0] * 6)
+            elif sensor.type == "force_torque":
+                names, kind = _WRENCH_INTERFACES, "force_torque"
+                initial = np.zeros(6)
+            else:
+                _LOG.info(
+                    "mock backend gives no readings for sensor %r of type %r "
+                    "(only imu and force_torque); use a simulating backend for it",
+                    sensor.name, sensor.type,
+                )
+                continue
+            period = 1.0 / sensor.update_rate if sensor.update_rate > 0 else 0.0
+            slots[sensor.name] = _SensorSlot(
+                sensor.name, kind, names, initial, initial.copy(), np.full(len(names), np.nan), period
+            )
+        return slots
+
+    # ------------------------------------------------------------------ cycle
+    def _require_configured(self) -> None:
+        if not self._configured:
+            raise BackendError("mock backend used before configure(). Fix: call configure() first.")
+
+    def read(self, dt: float) -> ActuatorState:
+        """Mirror the last written command into the state (module doc) and return it.
+
+        Returns:
+            :class:`ActuatorState` with copies of the (n_actuators,) arrays and the sensors
+            due this cycle; ``sim_time`` is ``None`` (the mock is not a simulator).
+        """
+        self._require_configured()
+        if not self.disable_commands:
+            self._mirror(dt)
+        sensors = self._sample_sensors(dt)
+        return ActuatorState(self._pos.copy(), self._vel.copy(), self._eff.copy(), sensors, None)
+
+    def _mirror(self, dt: float) -> None:
+        # vectorised with np.where / np.copyto(where=): no boolean fancy indexing (hot path)
+        cmd_p, cmd_v, cmd_e, cmd_a = self._cmd_p, self._cmd_v, self._cmd_e, self._cmd_a
+        custom = self.custom_interface_with_following_offset
+        offset = 0.0 if custom else self.position_state_following_offset
+        nan = self._nan
+        has_p = ~np.isnan(cmd_p)
+        if not self.calculate_dynamics:
+            np.copyto(self._pos, cmd_p + offset, where=has_p)
+            if cmd_v is not nan:
+                np.copyto(self._vel, cmd_v, where=~np.isnan(cmd_v))
+            if cmd_a is not nan:
+                np.copyto(self._acc, cmd_a, where=~np.isnan(cmd_a))
+        else:
+            p, v, a = self._pos, self._vel, self._acc
+            modes = self._modes
+            pos_mode = (modes == _MODE_POSITION) & has_p
+            vel_mode = modes == _MODE_VELOCITY
+            acc_mode = modes == _MODE_ACCELERATION
+            step = dt > 0
+            if step and self._any_integrating:
+                new_p = np.where(vel_mode | acc_mode, p + v * dt + offset, p)
+                new_v = np.where(acc_mode, v + a * dt, v)
+            else:
+                new_p, new_v = p.copy(), v.copy()
+            new_a = np.where(acc_mode & ~np.isnan(cmd_a), cmd_a, a)
+            has_v = vel_mode & ~np.isnan(cmd_v)
+            new_v = np.where(has_v, cmd_v, new_v)
+            if step:
+                new_a = np.where(has_v, (new_v - v) / dt, new_a)
+            new_p = np.where(pos_mode, cmd_p + offset, new_p)
+            if step:
+                fd_v = (new_p - p) / dt
+                new_v = np.where(pos_mode, fd_v, new_v)
+                new_a = np.where(pos_mode, (fd_v - v) / dt, new_a)
+            self._pos, self._vel, self._acc = new_p, new_v, new_a
+        if cmd_e is not nan:
+            np.copyto(self._eff, cmd_e, where=~np.isnan(cmd_e))
+        if custom:
+            np.copyto(self.custom_interface_values[custom], cmd_p + self.position_state_following_offset,
+                      where=has_p)
+        if self.mock_sensor_commands:
+            for slot in self._sensors.values():
+                np.copyto(slot.values, slot.commands, where=~np.isnan(slot.commands))
+
+    def _sample_sensors(self, dt: float) -> dict[str, SensorReading]:
+        readings: dict[str, SensorReading] = {}
+        for slot in self._sensors.values():
+            if slot.period > 0:
+                if slot.elapsed == math.inf:
+                    slot.elapsed = 0.0
+                else:
+                    slot.elapsed += max(dt, 0.0)
+                    if slot.elapsed + 1e-12 < slot.period:
+                        continue
+                    slot.elapsed -= slot.period
+                    if slot.elapsed >= slot.period:  # reads slower than the rate: no bursts
+                        slot.elapsed = 0.0
+            reading = slot.reading()
+            if reading is not None:
+                readings[slot.name] = reading
+        return readings
+
+    def write(self, command: ActuatorCommand, dt: float) -> None:
+        """Store ``command`` (each array (n_actuators,), NaN = none); applied at the next read.
+
+        Raises:
+            BackendError: an array does not have shape (n_actuators,).
+        """
+        self._require_configured()
+        n = len(self.actuator_names)
+        arrays = [command.position, command.velocity, command.effort]
+        acceleration = getattr(command, "acceleration", None)
+        if acceleration is not None:
+            arrays.append(acceleration)
+        for array in arrays:
+            if np.shape(array) != (n,):
+                raise BackendError(
+                    f"mock backend: command array of shape {np.shape(array)} for {n} actuators. "
+                    "Fix: send arrays in actuator_names order."
+                )
+        self._cmd_p = np.asarray(command.position, dtype=float)
+        self._cmd_v = np.asarray(command.velocity, dtype=float)
+        self._cmd_e = np.asarray(command.effort, dtype=float)
+        self._cmd_a = self._nan if acceleration is None else np.asarray(acceleration, dtype=float)
+        self._modes = self._mode_codes(command.mode)
+
+    def _mode_codes(self, mode: tuple[str, ...]) -> np.ndarray:
+        cache = self._mode_cache
+        if cache is not None and (cache[0] is mode or cache[0] == mode):
+            return cache[1]
+        n = len(self.actuator_names)
+        if not mode:
+            codes = np.zeros(n, dtype=np.int8)
+        elif len(mode) != n:
+            raise BackendError(f"mock backend: {len(mode)} command modes for {n} actuators")
+        else:
+            try:
+                codes = np.array([_MODE_CODES[m] for m in mode], dtype=np.int8)
+            except KeyError as exc:
+                raise BackendError(
+                    f"mock backend: unknown command mode {exc.args[0]!r}. "
+                    "Fix: use position, velocity, effort, acceleration or ''."
+                ) from None
+        self._mode_cache = (mode, codes)
+        self._any_integrating = bool(np.any(codes != _MODE_POSITION))
+        return codes
+
+    # ------------------------------------------------------------------ extras
+    def set_sensor_state(self, sensor: str, interface: str, value: float) -> None:
+        """Set a mock sensor's state interface (mock_sensor_commands); shows at the next read.
+
+        ``value`` NaN = no change.
+
+        Raises:
+            BackendError: ``mock_sensor_commands`` is not enabled, or the sensor or interface is
+                unknown (the message lists the known ones).
+        """
+        self._require_configured()
+        if not self.mock_sensor_commands:
+            raise BackendError(
+                "mock backend: sensor commands are disabled. "
+                "Fix: set the backend parameter mock_sensor_commands to true."
+            )
+        slot = self._sensors.get(sensor)
+        if slot is None:
+            raise BackendError(
+                f"mock backend: no sensor {sensor!r}. Fix: use one of {sorted(self._sensors)}."
+            )
+        if interface not in slot.interfaces:
+            raise BackendError(
+                f"mock backend: sensor {sensor!r} has no interface {interface!r}. "
+                f"Fix: use one of {list(slot.interfaces)}."
+            )
+        slot.commands[slot.interfaces.index(interface)] = float(value)
+
+    def sensor_values(self, sensor: str) -> dict[str, float]:
+        """Current state interface values of a mock sensor (interface name → value).
+
+        Raises:
+            BackendError: unknown sensor.
+        """
+        self._require_configured()
+        slot = self._sensors.get(sensor)
+        if slot is None:
+            raise BackendError(
+                f"mock backend: no sensor {sensor!r}. Fix: use one of {sorted(self._sensors)}."
+            )
+        return dict(zip(slot.interfaces, slot.values.tolist()))
+
+    @property
+    def sensor_names(self) -> tuple[str, ...]:
+        """Names of the sensors the mock serves."""
+        return tuple(self._sensors)
+
+    @property
+    def acceleration(self) -> np.ndarray:
+        """Acceleration state (n_actuators,) in rad/s² or m/s² (a copy)."""
+        return self._acc.copy()
+
+    def reset(self) -> None:
+        """Back to the initial values: initial state, no commands, sensors at initial values."""
+        self._require_configured()
+        p, v, e = self._initial
+        self._pos, self._vel, self._eff = p.copy(), v.copy(), e.copy()
+        self._acc = np.zeros(len(self.actuator_names))
+        self._cmd_p = self._cmd_v = self._cmd_e = self._cmd_a = self._nan
+        self._modes = np.zeros(len(self.actuator_names), dtype=np.int8)
+        self._any_integrating = False
+        self._mode_cache = None
+        for values in self.custom_interface_values.values():
+            values[:] = np.nan
+        for slot in self._sensors.values():
+            slot.values[:] = slot.initial
+            slot.commands[:] = np.nan
+            slot.elapsed = math.inf  # the first read samples every sensor
+
+    def close(self) -> None:
+        """Nothing to release; further use raises :class:`BackendError`."""
+        self._configured = False

@@ -1,0 +1,406 @@
+"""``MujocoBackend``: the robot description simulated by MuJoCo behind the bridge's interfaces.
+
+Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transmissions.TransmissionMap`
+(not MuJoCo's actuator gear), so every transmission mechanism behaves alike:
+
+* effort commands: ``τ_joint = actuator_to_joint(nan, nan, τ_actuator).effort``;
+* position / velocity commands: converted to joint space the same way, then tracked by the
+  per-joint PID of :mod:`.pid` (effort clamped to the joint's effort limit). The PID's P and D
+  parts run inside every physics step as MuJoCo affine actuators on the joints (one per map
+  joint, gear 1, force range = effort limit), its integral at the bridge rate;
+* velocity commands track a reference position integrated from the command (midpoint of the
+  cycle), so a velocity is held without drift under load;
+* no command on a joint: hold the position it had when its last command ended;
+* ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
+  step, velocity = finite difference), their effort reads 0.
+
+State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort, all
+mapped to actuator space by ``joint_to_actuator``. Sensor readings come from :mod:`.sensors`
+(computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
+
+Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``):
+
+=================  ==========================  ==================================================
+name               default                     meaning
+=================  ==========================  ==================================================
+timestep           0.001                       physics step, s; ``dt`` of read must be a multiple
+gravity            [0, 0, -9.81]               m/s², world frame
+fixed_base         true                        weld the root link to the world (else free joint)
+ground_plane       true                        infinite plane at z = 0
+visual_geoms       true                        add visual geoms (for cameras)
+self_collide       false                       robot geoms collide with each other
+pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (see :mod:`.pid`)
+position_mode      "pid"                       ``"pid"`` or ``"ideal"``
+noise_seed         0                           seed of sensor noise (``null`` = random)
+armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
+base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the root link
+lift_above_ground  true                        raise the root so no collision geom starts below z = 0
+render_cameras     true                        render camera sensors (off: reported once, no images)
+=================  ==========================  ==================================================
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import mujoco
+import numpy as np
+
+from ...description.model import JointType, Pose, Robot
+from ...errors import BackendError, ConfigError
+from ..base import ActuatorCommand, ActuatorState
+from .builder import BuildOptions, BuiltModel, build_spec, compile_model
+from .pid import JointPid, resolve_gains
+from .sensors import SensorSuite
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...transmissions import TransmissionMap
+
+_LOG = logging.getLogger(__name__)
+
+KNOWN_PARAMS = frozenset({
+    "timestep", "gravity", "fixed_base", "ground_plane", "visual_geoms", "self_collide", "pid_gains",
+    "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
+})
+_ONE_DOF = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW,
+                      JointType.GEARBOX})
+
+
+def _float(value: Any, name: str) -> float:
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"backend parameter {name} = {value!r} is not a number") from None
+    if not math.isfinite(result):
+        raise ConfigError(f"backend parameter {name} = {value!r} must be finite")
+    return result
+
+
+def _bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
+        return value.strip().lower() in ("true", "1")
+    raise ConfigError(f"backend parameter {name} = {value!r} is not a boolean; use true or false")
+
+
+def _vector(value: Any, name: str, n: int) -> tuple[float, ...]:
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    try:
+        items = list(value)
+    except TypeError:
+        raise ConfigError(f"backend parameter {name} = {value!r} must be a list of {n} numbers") from None
+    if len(items) != n:
+        raise ConfigError(f"backend parameter {name} = {value!r} must have {n} numbers, has {len(items)}")
+    return tuple(_float(v, name) for v in items)
+
+
+def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions, str, int | None]:
+    """Build options, position mode and noise seed from backend ``params``.
+
+    Raises:
+        ConfigError: a parameter has the wrong type or value (its name in the message).
+    """
+    for key in params:
+        if key not in KNOWN_PARAMS and not str(key).startswith("pid_gains."):
+            _LOG.warning("MuJoCo backend: unknown parameter %r ignored (known: %s)", key, ", ".join(sorted(KNOWN_PARAMS)))
+    timestep = _float(params.get("timestep", 0.001), "timestep")
+    if timestep <= 0.0:
+        raise ConfigError(f"backend parameter timestep = {timestep} must be > 0 s")
+    gravity = _vector(params.get("gravity", (0.0, 0.0, -9.81)), "gravity", 3)
+    mode = str(params.get("position_mode", "pid"))
+    if mode not in ("pid", "ideal"):
+        raise ConfigError(f"backend parameter position_mode = {mode!r}; use 'pid' or 'ideal'")
+    seed_raw = params.get("noise_seed", 0)
+    seed = None if seed_raw is None or seed_raw == "" else int(_float(seed_raw, "noise_seed"))
+    armature_raw = params.get("armature", {})
+    if isinstance(armature_raw, Mapping):
+        armature = {str(k): _float(v, f"armature.{k}") for k, v in armature_raw.items()}
+        unknown = sorted(set(armature) - set(robot.joints))
+        if unknown:
+            raise ConfigError(f"backend parameter armature names unknown joint(s) {unknown}")
+    else:
+        value = _float(armature_raw, "armature")
+        armature = {name: value for name in robot.joints}
+    base_pose = None
+    if params.get("base_pose") is not None:
+        v = _vector(params["base_pose"], "base_pose", 6)
+        base_pose = Pose(xyz=v[:3], rpy=v[3:])  # type: ignore[arg-type]
+    options = BuildOptions(
+        timestep=timestep,
+        gravity=gravity,  # type: ignore[arg-type]
+        fixed_base=_bool(params.get("fixed_base", True), "fixed_base"),
+        ground_plane=_bool(params.get("ground_plane", True), "ground_plane"),
+        visual_geoms=_bool(params.get("visual_geoms", True), "visual_geoms"),
+        self_collide=_bool(params.get("self_collide", False), "self_collide"),
+        armature=armature,
+        base_pose=base_pose,
+        lift_above_ground=_bool(params.get("lift_above_ground", True), "lift_above_ground"),
+    )
+    return options, mode, seed
+
+
+class MujocoBackend:
+    """MuJoCo physics backend (see the module docstring).
+
+    Attributes:
+        real_time_factor: achieved simulated-time / wall-time ratio between successive reads
+            (exponentially smoothed, 0 until measured).
+        model, data: the MuJoCo model and data (after :meth:`configure`).
+        built: the build result (link → body, joint → MuJoCo addresses, notes).
+        sensors: the simulated sensors.
+    """
+
+    def __init__(self) -> None:
+        self.real_time_factor = 0.0
+        self.model: mujoco.MjModel | None = None
+        self.data: mujoco.MjData | None = None
+        self.built: BuiltModel | None = None
+        self.sensors: SensorSuite | None = None
+        self._paused = False
+        self._last_wall: float | None = None
+        self._configured = False
+
+    # -- configuration --------------------------------------------------------------------------
+    def configure(
+        self,
+        robot: Robot,
+        actuators: Sequence[str],
+        *,
+        transmissions: TransmissionMap,
+        params: Mapping[str, Any],
+    ) -> None:
+        """Build and compile the MuJoCo model of ``robot``; prepare ``actuators`` (array order).
+
+        Raises:
+            BackendError: an actuator is not in the transmission map, a mapped joint is not a
+                simulated 1-DOF joint, or MuJoCo rejects the model.
+            ConfigError: a parameter is invalid.
+        """
+        options, self.position_mode, seed = parse_options(robot, params)
+        self.robot, self.tm, self.options = robot, transmissions, options
+        map_actuators = tuple(transmissions.actuator_names)
+        missing = [a for a in actuators if a not in map_actuators]
+        if missing:
+            raise BackendError(f"actuator(s) {missing} are not in the transmission map; known: {list(map_actuators)}")
+        self.actuator_names = tuple(actuators)
+        self._act_index = np.array([map_actuators.index(a) for a in actuators], dtype=int)
+        self.joint_names = tuple(transmissions.joint_names)
+        for name in self.joint_names:
+            joint = robot.joints.get(name)
+            if joint is None or joint.type not in _ONE_DOF:
+                kind = "missing" if joint is None else f"a {joint.type} joint"
+                raise BackendError(f"transmission joint {name!r} is {kind}; the MuJoCo backend drives 1-DOF joints only")
+
+        built = build_spec(robot, options)
+        for name in self.joint_names:
+            act = built.spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+            act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+            act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+            gain = np.zeros(len(act.gainprm))
+            gain[0] = 1.0
+            act.gainprm = gain
+            limit = robot.joints[name].limit
+            if limit is not None and limit.effort is not None:
+                act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
+                act.forcerange = [-abs(limit.effort), abs(limit.effort)]
+        render = _bool(params.get("render_cameras", True), "render_cameras")
+        self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
+        model = compile_model(built)
+        self.built, self.model = built, model
+        self.data = mujoco.MjData(model)
+        self._qadr = np.array([built.joints[n].qpos[0] for n in self.joint_names], dtype=int)
+        self._dadr = np.array([built.joints[n].dof[0] for n in self.joint_names], dtype=int)
+        n = len(self.joint_names)
+        self._act_ids = np.array(
+            [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
+        )
+        effort_limit = np.array([
+            abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
+            for j in self.joint_names
+        ])
+        gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr])
+        self.pid = JointPid(gains, effort_limit)
+        self._hold = np.zeros(n)
+        self._vel_ref = np.zeros(n)
+        self._mode = np.array([""] * n, dtype=object)
+        self._ideal_mask = np.zeros(n, dtype=bool)
+        self._ideal_target = np.zeros(n)
+        self._ideal_velocity = np.zeros(n)
+        self._applied_ctrl = np.zeros(n)
+        self._configured = True
+        self.reset()
+
+    def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
+        if not self._configured or self.model is None or self.data is None:
+            raise BackendError("MujocoBackend used before configure(); call configure(robot, actuators, ...) first")
+        return self.model, self.data
+
+    # -- control cycle --------------------------------------------------------------------------
+    def write(self, command: ActuatorCommand, dt: float) -> None:
+        """Apply actuator-space ``command`` (NaN = not commanded) for the next ``dt`` s.
+
+        Raises:
+            BackendError: arrays of the wrong length, or before configure.
+        """
+        model, data = self._require()
+        n_act = len(self.actuator_names)
+        arrays = []
+        for label in ("position", "velocity", "effort"):
+            arr = np.asarray(getattr(command, label), dtype=float)
+            if arr.shape != (n_act,):
+                raise BackendError(f"command {label} has shape {arr.shape}, expected ({n_act},) for {self.actuator_names}")
+            full = np.full(len(self.tm.actuator_names), np.nan)
+            full[self._act_index] = arr
+            arrays.append(full)
+        qt, vt, et = self.tm.actuator_to_joint(*arrays)
+        q = data.qpos[self._qadr]
+        has_q, has_v, has_e = np.isfinite(qt), np.isfinite(vt), np.isfinite(et)
+        mode = np.where(has_q, "position", np.where(has_v, "velocity", np.where(has_e, "effort", "")))
+        entering = mode != self._mode
+        # a joint entering hold / velocity starts from where it is
+        self._hold = np.where(entering & (mode == ""), q, self._hold)
+        self._vel_ref = np.where(entering & (mode == "velocity"), q, self._vel_ref)
+        self.pid.reset(entering)
+        self._mode = mode
+        v_cmd = np.where(has_v, vt, 0.0)
+        q_target = np.where(mode == "position", qt, self._hold)
+        q_target = np.where(mode == "velocity", self._vel_ref + 0.5 * v_cmd * dt, q_target)
+        self._vel_ref = np.where(mode == "velocity", self._vel_ref + v_cmd * dt, self._vel_ref)
+        v_target = np.where((mode == "position") | (mode == "velocity"), v_cmd, 0.0)
+        feedforward = np.where(has_e, et, 0.0)
+        pid_active = mode != "effort"
+        ideal = (mode == "position") & (self.position_mode == "ideal")
+        self.pid.update_integral(q_target - q, dt, pid_active & ~ideal)
+        ctrl, bias_q, bias_v = self.pid.affine(q_target, v_target, feedforward, pid_active & ~ideal)
+        ctrl = np.where(ideal, 0.0, ctrl)
+        model.actuator_biasprm[self._act_ids, 1] = bias_q
+        model.actuator_biasprm[self._act_ids, 2] = bias_v
+        data.ctrl[self._act_ids] = ctrl
+        self._ideal_mask = ideal
+        self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
+        self._ideal_target = np.where(ideal, qt, 0.0)
+
+    def _steps(self, dt: float) -> int:
+        ts = self.options.timestep
+        n = int(round(dt / ts))
+        if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
+            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
+                               "set the update rate to a divisor of 1/timestep")
+        return n
+
+    def _advance(self, n: int) -> None:
+        model, data = self._require()
+        if n <= 0:
+            return
+        if not self._ideal_mask.any():
+            mujoco.mj_step(model, data, nstep=n)
+            return
+        idx_q, idx_d = self._qadr[self._ideal_mask], self._dadr[self._ideal_mask]
+        start = data.qpos[idx_q].copy()
+        target = self._ideal_target[self._ideal_mask]
+        for k in range(1, n + 1):
+            data.qpos[idx_q] = start + (target - start) * (k / n)
+            data.qvel[idx_d] = self._ideal_velocity[self._ideal_mask]
+            mujoco.mj_step(model, data)
+        data.qpos[idx_q] = target
+        data.qvel[idx_d] = 0.0
+        mujoco.mj_forward(model, data)
+
+    def read(self, dt: float) -> ActuatorState:
+        """Step physics ``dt / timestep`` times (none while paused) and return the actuator state.
+
+        Raises:
+            BackendError: ``dt`` is not a multiple of the timestep, or before configure.
+        """
+        model, data = self._require()
+        n = self._steps(dt)
+        t0 = data.time
+        if not self._paused:
+            self._advance(n)
+        self._measure_rtf(data.time - t0)
+        return self._state()
+
+    def _state(self) -> ActuatorState:
+        model, data = self._require()
+        q = data.qpos[self._qadr].copy()
+        v = data.qvel[self._dadr].copy()
+        effort = np.where(self._ideal_mask, 0.0, data.actuator_force[self._act_ids])
+        pa, va, ea = self.tm.joint_to_actuator(q, v, effort)
+        assert self.sensors is not None
+        readings = self.sensors.read_due(float(data.time))
+        return ActuatorState(
+            position=np.asarray(pa)[self._act_index],
+            velocity=np.asarray(va)[self._act_index],
+            effort=np.asarray(ea)[self._act_index],
+            sensors=readings,
+            sim_time=float(data.time),
+        )
+
+    def _measure_rtf(self, sim_dt: float) -> None:
+        now = time.perf_counter()
+        if self._last_wall is not None and now > self._last_wall and sim_dt > 0.0:
+            sample = sim_dt / (now - self._last_wall)
+            self.real_time_factor = sample if self.real_time_factor == 0.0 else 0.9 * self.real_time_factor + 0.1 * sample
+        self._last_wall = now
+
+    # -- extras ---------------------------------------------------------------------------------
+    def pause(self, flag: bool) -> None:
+        """Pause (``True``) or resume physics; while paused :meth:`read` does not advance time."""
+        self._paused = bool(flag)
+
+    @property
+    def paused(self) -> bool:
+        """Whether physics is paused."""
+        return self._paused
+
+    def step(self, n: int) -> None:
+        """Advance ``n`` physics steps now (also while paused), with the current commands.
+
+        Raises:
+            BackendError: ``n`` < 0, or before configure.
+        """
+        if n < 0:
+            raise BackendError(f"step(n={n}): n must be ≥ 0")
+        self._require()
+        self._advance(int(n))
+
+    def reset(self) -> None:
+        """Initial state: joint ``initial_position`` (else 0), zero velocity, time 0, PID cleared,
+        joints holding their initial position."""
+        model, data = self._require()
+        mujoco.mj_resetData(model, data)
+        assert self.built is not None
+        for name, joint in self.robot.joints.items():
+            slots = self.built.joints.get(name)
+            if slots is None or joint.type not in _ONE_DOF or joint.initial_position is None:
+                continue
+            data.qpos[slots.qpos[0]] = joint.initial_position
+        mujoco.mj_forward(model, data)
+        self._hold = data.qpos[self._qadr].copy()
+        self._mode[:] = ""
+        self.pid.reset()
+        model.actuator_biasprm[self._act_ids, 1] = -self.pid.gains.p
+        model.actuator_biasprm[self._act_ids, 2] = -self.pid.gains.d
+        data.ctrl[self._act_ids] = self.pid.gains.p * self._hold
+        self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
+        if self.sensors is not None:
+            self.sensors.bind(model, data)
+        self._last_wall = None
+
+    def close(self) -> None:
+        """Release renderers; the backend is not used afterwards."""
+        if self.sensors is not None:
+            self.sensors.close()
+        self._configured = False
+
+    @property
+    def sim_time(self) -> float:
+        """Simulated time in s."""
+        _, data = self._require()
+        return float(data.time)

@@ -1,0 +1,701 @@
+"""Robot → ``mujoco.MjSpec``: bodies, inertials, geoms, joints, stops and couplings.
+
+One MuJoCo body per link (named as the link), nested as the kinematic tree; a link on a fixed
+joint is a body without joints (MuJoCo welds it to its parent, so its frame, mass and sensors
+stay addressable). The root link is welded to the world when ``fixed_base`` (default) or gets a
+free joint; a root link named ``world`` *is* the MuJoCo world body.
+
+Mappings (documented defaults, logged once per model):
+
+* Links without ``<inertial>`` (or with zero mass) get :data:`DEFAULT_MASS` kg and
+  :data:`DEFAULT_INERTIA` kg·m² on each principal axis at the link origin (URDF: such links
+  are massless frames, which MuJoCo cannot move); SDFormat links without ``<inertial>`` get the
+  SDFormat default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
+* Universal/revolute2 joints whose two axes are parallel get an armature of
+  :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
+* Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
+  floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
+  universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, gearbox →
+  hinge coupled ``θ = −ratio · θ_input`` to the joint joining its reference body and parent
+  link, fixed → no joint.
+  Extra MuJoCo joints of multi-DOF joints are named ``<joint>__<suffix>``.
+* ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
+  reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
+* Limits: ``range`` with ``limited`` when both bounds are given. SDFormat stop stiffness ``k``
+  (N·m/rad or N/m) and dissipation ``b`` (N·m·s/rad or N·s/m) map to MuJoCo's direct solref
+  ``solref = (−k/M, −b/M)`` where ``M`` is the joint's effective inertia ``dof_M0`` (kg·m² or kg)
+  at the initial configuration: the stop then acts as a spring-damper of ``k``, ``b`` scaled by
+  MuJoCo's impedance ``solimp`` (MuJoCo docs, "Solver parameters", negative solref).
+* Mimic joints: equality ``q_follower = offset + multiplier · q_leader`` (``polycoef``).
+
+Shapes: box (half sizes), cylinder and capsule (radius, half length), sphere, ellipsoid, plane
+(infinite when its size is 0), meshes MuJoCo reads (STL, OBJ) from ``Mesh.resolved``; other mesh
+formats through ``trimesh`` when installed; a mesh that cannot be read is skipped with one
+warning naming the file. Collision geoms do not collide with each other (URDF/Gazebo default,
+``self_collide`` = false), only with the ground plane.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import mujoco
+import numpy as np
+
+from ...description.kinematics import joint_transform
+from ...description.model import (
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    Geometry,
+    Joint,
+    JointType,
+    Link,
+    Mesh,
+    Plane,
+    Pose,
+    Robot,
+    Sphere,
+)
+from ...description.model.pose import matrix_to_quaternion
+from ...errors import BackendError
+
+_LOG = logging.getLogger(__name__)
+
+DEFAULT_MASS = 1e-3
+"""kg: mass given to links without inertial (or zero mass), so MuJoCo can simulate them."""
+DEFAULT_INERTIA = 1e-6
+"""kg·m²: principal inertia of those links (about a 1 g, 5 cm body)."""
+SDF_DEFAULT_MASS = 1.0
+"""kg: SDFormat's default ``<inertial><mass>``."""
+SDF_DEFAULT_INERTIA = 1.0
+"""kg·m²: SDFormat's default ``ixx``, ``iyy``, ``izz``."""
+
+COLLISION_GROUP = 3
+"""MuJoCo geom group of collision geoms (hidden in renders, seen by rays)."""
+VISUAL_GROUP = 1
+"""MuJoCo geom group of visual geoms (rendered, not colliding, not seen by rays)."""
+GROUND_NAME = "ground_plane"
+
+_ROBOT_CONTYPE, _ROBOT_CONAFFINITY = 2, 1  # robot geoms touch the ground, not each other
+_GROUND_CONTYPE, _GROUND_CONAFFINITY = 1, 2
+_MUJOCO_MESH_EXT = (".stl", ".obj", ".msh")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """How to build the model.
+
+    Attributes:
+        timestep: physics step in s (> 0).
+        gravity: m/s² in the world frame.
+        fixed_base: weld the root link to the world (else a free joint).
+        ground_plane: add an infinite plane z = 0 in the world.
+        visual_geoms: add visual geoms (rendered only: contype/conaffinity 0).
+        self_collide: let robot collision geoms collide with each other.
+        armature: joint name → armature (rotor inertia reflected, kg·m² or kg); missing = 0.
+        base_pose: pose of the root link in the world; ``None`` = the model's pose.
+        lift_above_ground: with a ground plane, raise the root so that the lowest collision
+            geom of the initial configuration is at z ≥ 0 (like spawning a model above the
+            ground in Gazebo), instead of starting in deep penetration.
+    """
+
+    timestep: float = 0.001
+    gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
+    fixed_base: bool = True
+    ground_plane: bool = True
+    visual_geoms: bool = True
+    self_collide: bool = False
+    armature: Mapping[str, float] = field(default_factory=dict)
+    base_pose: Pose | None = None
+    lift_above_ground: bool = True
+
+
+@dataclass
+class JointSlots:
+    """Where a description joint lives in MuJoCo.
+
+    Attributes:
+        name: description joint name.
+        type: its type.
+        mj_joints: MuJoCo joint names (first = the joint's primary DOF when it has one).
+        qpos: qpos addresses of ``mj_joints`` (first element of each).
+        dof: dof addresses of ``mj_joints`` (first element of each).
+    """
+
+    name: str
+    type: JointType
+    mj_joints: list[str] = field(default_factory=list)
+    qpos: list[int] = field(default_factory=list)
+    dof: list[int] = field(default_factory=list)
+
+
+@dataclass
+class BuiltModel:
+    """Result of :func:`build_spec` (+ :func:`compile_model`).
+
+    Attributes:
+        spec: the MjSpec (sensors may add sites/cameras before compiling).
+        model: the compiled model (``None`` until :func:`compile_model`).
+        link_body: link name → MuJoCo body name (``"world"`` for a ``world`` root link).
+        joints: description joint → :class:`JointSlots` (fixed joints excluded).
+        notes: warnings/notes emitted while building (also logged).
+    """
+
+    spec: mujoco.MjSpec
+    model: mujoco.MjModel | None = None
+    link_body: dict[str, str] = field(default_factory=dict)
+    joints: dict[str, JointSlots] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    _stops: list[tuple[str, float, float]] = field(default_factory=list)
+    _root_body: str | None = None
+    _lift: bool = False
+
+    def note(self, message: str, *, warning: bool = True) -> None:
+        """Record and log a build note."""
+        self.notes.append(message)
+        (_LOG.warning if warning else _LOG.info)(message)
+
+
+def _wxyz(rot: np.ndarray) -> list[float]:
+    x, y, z, w = matrix_to_quaternion(rot)
+    return [w, x, y, z]
+
+
+def _set_frame(element: object, transform: np.ndarray) -> None:
+    element.pos = [float(v) for v in transform[:3, 3]]  # type: ignore[attr-defined]
+    element.quat = _wxyz(transform[:3, :3])  # type: ignore[attr-defined]
+
+
+def _z_to(normal: Sequence[float]) -> np.ndarray:
+    """Rotation (3, 3) taking +z to the unit vector ``normal``."""
+    n = np.asarray(normal, dtype=float)
+    n = n / np.linalg.norm(n)
+    z = np.array([0.0, 0.0, 1.0])
+    c = float(z @ n)
+    if c > 1.0 - 1e-12:
+        return np.eye(3)
+    if c < -1.0 + 1e-12:
+        return np.diag([1.0, -1.0, -1.0])
+    v = np.cross(z, n)
+    k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return np.eye(3) + k + k @ k / (1.0 + c)
+
+
+class _MeshLoader:
+    """Adds mesh assets once per (file, scale); remembers failures to warn once per file."""
+
+    def __init__(self, spec: mujoco.MjSpec, built: BuiltModel) -> None:
+        self._spec = spec
+        self._built = built
+        self._assets: dict[tuple[str, tuple[float, float, float]], str | None] = {}
+        self._warned: set[str] = set()
+        self._trimesh = importlib.util.find_spec("trimesh") is not None
+
+    def _skip(self, mesh: Mesh, why: str) -> None:
+        if mesh.filename not in self._warned:
+            self._warned.add(mesh.filename)
+            self._built.note(f"mesh {mesh.filename!r} {why}; its geoms are skipped")
+
+    def asset(self, mesh: Mesh) -> str | None:
+        """Name of the mesh asset for ``mesh``, or ``None`` when it cannot be read (warned)."""
+        key = (mesh.resolved or mesh.filename, tuple(mesh.scale))
+        if key in self._assets:
+            return self._assets[key]
+        name = f"mesh{len(self._assets)}"
+        result: str | None = None
+        if mesh.resolved is None or not os.path.isfile(mesh.resolved):
+            self._skip(mesh, "was not found")
+        elif mesh.resolved.lower().endswith(_MUJOCO_MESH_EXT):
+            self._spec.add_mesh(name=name, file=mesh.resolved, scale=list(mesh.scale))
+            result = name
+        elif self._trimesh:
+            result = self._convert(mesh, name)
+        else:
+            self._skip(mesh, "is in a format MuJoCo cannot read and trimesh is not installed")
+        self._assets[key] = result  # type: ignore[index]
+        return result
+
+    def _convert(self, mesh: Mesh, name: str) -> str | None:
+        import trimesh  # optional dependency, checked by find_spec
+
+        try:
+            loaded = trimesh.load(mesh.resolved, force="mesh")
+        except Exception as exc:  # trimesh raises many types for unreadable files
+            self._skip(mesh, f"could not be converted by trimesh ({exc})")
+            return None
+        vertices = np.asarray(loaded.vertices, dtype=float) * np.asarray(mesh.scale)
+        faces = np.asarray(loaded.faces, dtype=np.int32)
+        if len(faces) == 0:
+            self._skip(mesh, "has no triangles")
+            return None
+        self._spec.add_mesh(name=name, uservert=vertices.ravel().tolist(), userface=faces.ravel().tolist())
+        return name
+
+
+def _add_geom(
+    body: mujoco.MjsBody,
+    geometry: Geometry,
+    origin: Pose,
+    meshes: _MeshLoader,
+    *,
+    name: str | None,
+    visual: bool,
+    rgba: Sequence[float] | None,
+    self_collide: bool,
+) -> bool:
+    """Add one geom for ``geometry`` at ``origin`` (link frame). Returns False when skipped."""
+    frame = origin.matrix()
+    kwargs: dict[str, object] = {}
+    if isinstance(geometry, Box):
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_BOX, "size": [s / 2.0 for s in geometry.size]}
+    elif isinstance(geometry, Cylinder):
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_CYLINDER, "size": [geometry.radius, geometry.length / 2.0, 0]}
+    elif isinstance(geometry, Sphere):
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_SPHERE, "size": [geometry.radius, 0, 0]}
+    elif isinstance(geometry, Capsule):
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_CAPSULE, "size": [geometry.radius, geometry.length / 2.0, 0]}
+    elif isinstance(geometry, Ellipsoid):
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_ELLIPSOID, "size": list(geometry.radii)}
+    elif isinstance(geometry, Plane):
+        frame = frame.copy()
+        frame[:3, :3] = frame[:3, :3] @ _z_to(geometry.normal)
+        sx, sy = geometry.size
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_PLANE, "size": [sx / 2.0, sy / 2.0, 1.0]}
+    elif isinstance(geometry, Mesh):
+        asset = meshes.asset(geometry)
+        if asset is None:
+            return False
+        kwargs = {"type": mujoco.mjtGeom.mjGEOM_MESH, "meshname": asset}
+    else:  # pragma: no cover - the model's Geometry union is closed
+        raise BackendError(f"geometry {type(geometry).__name__} is not supported by the MuJoCo backend")
+    geom = body.add_geom(**kwargs)
+    if name:
+        geom.name = f"{body.name}::{'visual' if visual else 'collision'}::{name}"
+    _set_frame(geom, frame)
+    geom.mass = 0.0
+    if visual:
+        geom.contype, geom.conaffinity, geom.group = 0, 0, VISUAL_GROUP
+    else:
+        geom.group = COLLISION_GROUP
+        geom.contype, geom.conaffinity = (3, 3) if self_collide else (_ROBOT_CONTYPE, _ROBOT_CONAFFINITY)
+    if rgba is not None:
+        geom.rgba = list(rgba)
+    return True
+
+
+def _set_inertial(
+    body: mujoco.MjsBody, link: Link, built: BuiltModel, defaulted: list[str], sdf_defaulted: list[str], sdf: bool
+) -> None:
+    inertial = link.inertial
+    if inertial is None and sdf:
+        sdf_defaulted.append(link.name)
+        body.mass = SDF_DEFAULT_MASS
+        body.ipos = [0.0, 0.0, 0.0]
+        body.inertia = [SDF_DEFAULT_INERTIA] * 3
+        return
+    if inertial is None or inertial.mass <= 0.0:
+        defaulted.append(link.name)
+        body.mass = DEFAULT_MASS
+        body.ipos = [0.0, 0.0, 0.0]
+        body.inertia = [DEFAULT_INERTIA] * 3
+        return
+    i = inertial.inertia
+    body.mass = inertial.mass
+    body.ipos = list(inertial.origin.xyz)
+    body.iquat = _wxyz(inertial.origin.rotation)
+    full = [i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz]
+    if all(v == 0.0 for v in full):
+        built.note(f"link {link.name!r} has mass but zero inertia; using {DEFAULT_INERTIA} kg·m²", warning=False)
+        full = [DEFAULT_INERTIA] * 3 + [0.0] * 3
+    body.fullinertia = full
+
+
+def _unit(joint: Joint, which: str = "axis") -> np.ndarray:
+    axis = getattr(joint, which)
+    vec = np.asarray(axis.xyz if axis is not None else (1.0, 0.0, 0.0), dtype=float)
+    norm = float(np.linalg.norm(vec))
+    if norm == 0.0:
+        raise BackendError(f"joint {joint.name!r} has a zero {which}; give a non-zero axis xyz")
+    return vec / norm
+
+
+def _perpendicular_pair(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    rot = _z_to(normal)
+    return rot[:, 0], rot[:, 1]
+
+
+class _JointMaker:
+    """Adds the MuJoCo joints of one description joint to its child body."""
+
+    def __init__(self, built: BuiltModel, options: BuildOptions) -> None:
+        self.built = built
+        self.options = options
+
+    def add(self, body: mujoco.MjsBody, joint: Joint) -> None:
+        """Add MuJoCo joints for ``joint`` on ``body`` (the child link's body)."""
+        jtype = joint.type
+        if jtype is JointType.FIXED:
+            return
+        # joint frame expressed in the child body frame
+        j_in_child = np.linalg.inv(joint.joint_to_child.matrix())
+        rot, pos = j_in_child[:3, :3], [float(v) for v in j_in_child[:3, 3]]
+        slots = JointSlots(joint.name, jtype)
+        self.built.joints[joint.name] = slots
+        hinge, slide = mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE
+
+        def make(name: str, mjtype: int, axis: np.ndarray | None = None) -> mujoco.MjsJoint:
+            mj = body.add_joint(name=name, type=mjtype, pos=pos)
+            if axis is not None:
+                mj.axis = [float(v) for v in rot @ axis]
+            mj.armature = float(self.options.armature.get(joint.name, 0.0))
+            slots.mj_joints.append(name)
+            return mj
+
+        if jtype in (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.GEARBOX):
+            mj = make(joint.name, hinge, _unit(joint))
+            self._dynamics(mj, joint, joint.dynamics)
+            if jtype is JointType.REVOLUTE:
+                self._limits(mj, joint, joint.limit)
+        elif jtype is JointType.PRISMATIC:
+            mj = make(joint.name, slide, _unit(joint))
+            self._dynamics(mj, joint, joint.dynamics)
+            self._limits(mj, joint, joint.limit)
+        elif jtype is JointType.SCREW:
+            mj = make(joint.name, hinge, _unit(joint))
+            self._dynamics(mj, joint, joint.dynamics)
+            self._limits(mj, joint, joint.limit)
+            make(f"{joint.name}__slide", slide, _unit(joint))
+            self._couple(f"{joint.name}__slide", joint.name, _screw_lead(joint), 0.0, joint.name)
+        elif jtype is JointType.BALL:
+            mj = make(joint.name, mujoco.mjtJoint.mjJNT_BALL)
+            if joint.dynamics is not None:
+                mj.damping = _poly(float(joint.dynamics.damping))
+        elif jtype is JointType.FLOATING:
+            for suffix, axis in (("x", (1, 0, 0)), ("y", (0, 1, 0)), ("z", (0, 0, 1))):
+                make(f"{joint.name}__{suffix}", slide, np.asarray(axis, dtype=float))
+            make(f"{joint.name}__rot", mujoco.mjtJoint.mjJNT_BALL)
+        elif jtype is JointType.PLANAR:
+            normal = _unit(joint)
+            u, v = _perpendicular_pair(normal)
+            make(f"{joint.name}__x", slide, u)
+            make(f"{joint.name}__y", slide, v)
+            mj = make(joint.name, hinge, normal)
+            slots.mj_joints.insert(0, slots.mj_joints.pop())  # primary DOF first
+        elif jtype in (JointType.UNIVERSAL, JointType.REVOLUTE2):
+            mj = make(joint.name, hinge, _unit(joint))
+            self._dynamics(mj, joint, joint.dynamics)
+            self._limits(mj, joint, joint.limit)
+            axis2 = _unit(joint, "axis2") if joint.axis2 else _default_axis2(joint)
+            mj2 = make(f"{joint.name}__axis2", hinge, axis2)
+            self._dynamics(mj2, joint, joint.dynamics2)
+            self._limits(mj2, joint, joint.limit2)
+            if abs(float(np.dot(axis2, _unit(joint)))) > 1.0 - 1e-9:
+                self.built.note(f"joint {joint.name!r}: axis and axis2 are parallel (redundant hinges); "
+                                f"armature {DEFAULT_INERTIA} added to both to keep the mass matrix regular")
+                mj.armature = max(mj.armature, DEFAULT_INERTIA)
+                mj2.armature = max(mj2.armature, DEFAULT_INERTIA)
+        else:  # pragma: no cover - JointType is closed
+            raise BackendError(f"joint {joint.name!r}: type {jtype} is not supported by the MuJoCo backend")
+
+    def _dynamics(self, mj: mujoco.MjsJoint, joint: Joint, dynamics: object) -> None:
+        if dynamics is None:
+            return
+        mj.damping = _poly(float(dynamics.damping))  # type: ignore[attr-defined]
+        mj.frictionloss = float(dynamics.friction)  # type: ignore[attr-defined]
+        if dynamics.spring_stiffness:  # type: ignore[attr-defined]
+            mj.stiffness = _poly(float(dynamics.spring_stiffness))  # type: ignore[attr-defined]
+            mj.springref = float(dynamics.spring_reference)  # type: ignore[attr-defined]
+
+    def _limits(self, mj: mujoco.MjsJoint, joint: Joint, limit: object) -> None:
+        if limit is None or limit.lower is None or limit.upper is None:  # type: ignore[attr-defined]
+            mj.limited = mujoco.mjtLimited.mjLIMITED_FALSE
+            return
+        lower, upper = float(limit.lower), float(limit.upper)  # type: ignore[attr-defined]
+        if not lower < upper:
+            self.built.note(
+                f"joint {joint.name!r}: limits lower={lower} upper={upper} do not bound an interval; "
+                "the joint is simulated without a position stop"
+            )
+            mj.limited = mujoco.mjtLimited.mjLIMITED_FALSE
+            return
+        mj.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        mj.range = [lower, upper]
+        k, b = limit.stiffness, limit.dissipation  # type: ignore[attr-defined]
+        if k is not None and k > 0.0:
+            self.built._stops.append((mj.name, float(k), float(b or 0.0)))
+
+    def _couple(self, follower: str, leader: str, multiplier: float, offset: float, what: str) -> None:
+        add_joint_equality(self.built.spec, follower, leader, multiplier, offset, self.options.timestep)
+
+
+def _poly(linear: float) -> list[float]:
+    """MuJoCo ≥ 3.4 joint damping/stiffness are polynomial coefficients; the linear one first."""
+    return [linear, 0.0, 0.0]
+
+
+def _default_axis2(joint: Joint) -> np.ndarray:
+    """SDFormat's default second axis is (0, 1, 0)."""
+    return np.array([0.0, 1.0, 0.0])
+
+
+def _screw_lead(joint: Joint) -> float:
+    """Translation per rotation of a screw joint, m/rad.
+
+    ``m/rev`` (SDFormat ≥ 1.10 ``screw_thread_pitch``): lead = p / (2π). ``rad/m`` (legacy
+    ``thread_pitch``, Gazebo classic): lead = −1 / p (SDFormat 1.10 spec: the legacy value is
+    −2π / screw_thread_pitch).
+    """
+    pitch = joint.thread_pitch
+    if pitch is None or pitch == 0.0:
+        raise BackendError(f"screw joint {joint.name!r} has no non-zero thread pitch; give <screw_thread_pitch>")
+    if joint.thread_pitch_unit == "rad/m":
+        return -1.0 / pitch
+    return pitch / (2.0 * math.pi)
+
+
+def add_joint_equality(
+    spec: mujoco.MjSpec, follower: str, leader: str, multiplier: float, offset: float, timestep: float
+) -> mujoco.MjsEquality:
+    """Couple MuJoCo joints: ``q_follower = offset + multiplier · q_leader`` (MuJoCo joint equality,
+    ``polycoef = (offset, multiplier, 0, 0, 0)``; both joints have qpos0 = 0 here).
+
+    The constraint is made stiffer than MuJoCo's default: time constant ``max(0.005, 4·timestep)``
+    s, impedance (0.95, 0.99).
+    """
+    eq = spec.add_equality(
+        type=mujoco.mjtEq.mjEQ_JOINT,
+        name1=follower,
+        name2=leader,
+        objtype=mujoco.mjtObj.mjOBJ_JOINT,
+    )
+    data = np.zeros(len(eq.data))
+    data[0], data[1] = offset, multiplier
+    eq.data = data
+    eq.solref = [max(0.005, 4.0 * timestep), 1.0]
+    eq.solimp = [0.95, 0.99, 0.001, 0.5, 2.0]
+    return eq
+
+
+def _tree_order(robot: Robot) -> list[str]:
+    """Links parent-before-child starting at the root."""
+    order = [robot.root_link]
+    i = 0
+    while i < len(order):
+        for j in robot.child_joints(order[i]):
+            order.append(j.child)
+        i += 1
+    return order
+
+
+def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltModel:
+    """Build the MjSpec of ``robot`` (not compiled: sensors may still add sites).
+
+    Raises:
+        BackendError: unsupported content (zero axis, screw joint without pitch, bad options),
+            naming the joint or link.
+    """
+    if not options.timestep > 0.0:
+        raise BackendError(f"timestep must be > 0 s, got {options.timestep}")
+    spec = mujoco.MjSpec()
+    spec.modelname = robot.name or "robot"
+    spec.compiler.inertiafromgeom = mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_FALSE
+    spec.compiler.balanceinertia = True
+    spec.compiler.autolimits = False
+    spec.compiler.degree = False
+    spec.option.timestep = options.timestep
+    spec.option.gravity = list(options.gravity)
+    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    built = BuiltModel(spec=spec)
+    meshes = _MeshLoader(spec, built)
+    world = spec.worldbody
+    if options.ground_plane:
+        world.add_geom(
+            name=GROUND_NAME,
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[0, 0, 1],
+            contype=_GROUND_CONTYPE,
+            conaffinity=_GROUND_CONAFFINITY,
+            rgba=[0.5, 0.5, 0.5, 1],
+        )
+        world.add_light(pos=[0, 0, 5], dir=[0, 0, -1], type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL)
+
+    joints_maker = _JointMaker(built, options)
+    defaulted: list[str] = []
+    sdf_defaulted: list[str] = []
+    bodies: dict[str, mujoco.MjsBody] = {}
+    root = robot.root_link
+    for link_name in _tree_order(robot):
+        link = robot.links[link_name]
+        parent_joint = robot.parent_joint(link_name)
+        if parent_joint is None:
+            if link_name == "world":
+                body = world
+                built.link_body[link_name] = "world"
+            else:
+                body = world.add_body(name=link_name)
+                base = options.base_pose if options.base_pose is not None else robot.pose
+                _set_frame(body, base.matrix())
+                built._root_body = link_name
+                built._lift = options.ground_plane and options.lift_above_ground
+                if not options.fixed_base:
+                    body.add_freejoint(name=f"{link_name}__free")
+                    built.joints[f"{link_name}__free"] = JointSlots(
+                        f"{link_name}__free", JointType.FLOATING, [f"{link_name}__free"]
+                    )
+        else:
+            parent_body = bodies[parent_joint.parent]
+            body = parent_body.add_body(name=link_name)
+            _set_frame(body, joint_transform(parent_joint, 0.0))
+            if parent_joint.type is JointType.FLOATING and parent_body is world:
+                body.add_freejoint(name=parent_joint.name)
+                built.joints[parent_joint.name] = JointSlots(parent_joint.name, JointType.FLOATING, [parent_joint.name])
+            else:
+                joints_maker.add(body, parent_joint)
+        bodies[link_name] = body
+        built.link_body.setdefault(link_name, link_name)
+        if body is world:
+            continue
+        _set_inertial(body, link, built, defaulted, sdf_defaulted, robot.format == "sdf")
+        for col in link.collisions:
+            _add_geom(body, col.geometry, col.origin, meshes, name=col.name, visual=False, rgba=None,
+                      self_collide=options.self_collide)
+        if options.visual_geoms:
+            for vis in link.visuals:
+                color = vis.material.color if vis.material is not None else None
+                if color is None and vis.material is not None and vis.material.name in robot.materials:
+                    color = robot.materials[vis.material.name].color
+                _add_geom(body, vis.geometry, vis.origin, meshes, name=vis.name, visual=True, rgba=color,
+                          self_collide=False)
+    if defaulted:
+        built.note(
+            f"{len(defaulted)} link(s) without inertial get the default mass {DEFAULT_MASS} kg and inertia "
+            f"{DEFAULT_INERTIA} kg·m²: {', '.join(defaulted)}",
+            warning=False,
+        )
+    if sdf_defaulted:
+        built.note(
+            f"{len(sdf_defaulted)} SDFormat link(s) without <inertial> get SDFormat's default mass "
+            f"{SDF_DEFAULT_MASS} kg and inertia {SDF_DEFAULT_INERTIA} kg·m²: {', '.join(sdf_defaulted)}",
+            warning=False,
+        )
+    _add_mimics(robot, built, options)
+    _add_gearboxes(robot, built, options)
+    if root == "world" and not robot.child_joints(root):
+        raise BackendError(f"robot {robot.name!r} has only the 'world' link; nothing to simulate")
+    return built
+
+
+def _primary(built: BuiltModel, joint: str) -> str | None:
+    slots = built.joints.get(joint)
+    if slots is None or slots.type not in _ONE_DOF or not slots.mj_joints:
+        return None
+    return slots.mj_joints[0]
+
+
+_ONE_DOF = frozenset(
+    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW, JointType.GEARBOX}
+)
+
+
+def _add_mimics(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
+    for joint in robot.joints.values():
+        if joint.mimic is None:
+            continue
+        follower = _primary(built, joint.name)
+        leader_name = joint.mimic.joint
+        if joint.mimic.axis == "axis2":
+            slots = built.joints.get(leader_name)
+            leader = slots.mj_joints[1] if slots is not None and len(slots.mj_joints) > 1 else None
+        else:
+            leader = _primary(built, leader_name)
+        if follower is None or leader is None:
+            built.note(
+                f"mimic joint {joint.name!r} → {leader_name!r}: both must be 1-DOF movable joints; "
+                "the coupling is not simulated"
+            )
+            continue
+        add_joint_equality(built.spec, follower, leader, joint.mimic.multiplier, joint.mimic.offset,
+                           options.timestep)
+
+
+def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
+    """Gearbox joints: ``θ_gearbox = −gearbox_ratio · θ_input`` (SDFormat ``joint.sdf``; ratio 1
+    when not given), where the input is the 1-DOF joint joining ``gearbox_reference_body`` and
+    the gearbox's parent link (same rule as :mod:`sdf_bridge.transmissions.coupling`). Without
+    such a joint the gearbox is a free hinge (noted)."""
+    for joint in robot.joints.values():
+        if joint.type is not JointType.GEARBOX:
+            continue
+        ref = joint.gearbox_reference_body
+        leader = None
+        if ref:
+            for other in robot.joints.values():
+                if other.name != joint.name and {other.parent, other.child} == {ref, joint.parent}:
+                    leader = _primary(built, other.name)
+                    break
+        if leader is None:
+            built.note(
+                f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined to its parent link "
+                f"{joint.parent!r} by a 1-DOF joint; simulated as a free hinge"
+            )
+            continue
+        ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
+        add_joint_equality(built.spec, joint.name, leader, -ratio, 0.0, options.timestep)
+
+
+def _penetration(model: mujoco.MjModel) -> float:
+    """How far (m) the lowest robot collision geom reaches below z = 0 at qpos0 (0 if none)."""
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    lowest = 0.0
+    for g in range(model.ngeom):
+        if model.geom_bodyid[g] == 0 or model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0:
+            continue
+        if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE:
+            continue
+        center, half = model.geom_aabb[g, :3], model.geom_aabb[g, 3:]
+        rot = data.geom_xmat[g].reshape(3, 3)
+        z_center = float(data.geom_xpos[g, 2] + rot[2] @ center)
+        z_min = z_center - float(np.abs(rot[2]) @ half)
+        lowest = min(lowest, z_min)
+    return -lowest
+
+
+def compile_model(built: BuiltModel) -> mujoco.MjModel:
+    """Compile ``built.spec``; map SDFormat stop stiffness/dissipation to solref (second pass).
+
+    Raises:
+        BackendError: MuJoCo rejects the model (its message included).
+    """
+    try:
+        model = built.spec.compile()
+        if built._stops:
+            for name, k, b in built._stops:
+                jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
+                inertia = float(model.dof_M0[model.jnt_dofadr[jid]])
+                built.spec.joint(name).solref_limit = [-k / inertia, -b / inertia]
+            model = built.spec.compile()
+        if built._lift and built._root_body is not None:
+            depth = _penetration(model)
+            if depth > 0.0:
+                body = built.spec.body(built._root_body)
+                pos = list(body.pos)
+                body.pos = [pos[0], pos[1], pos[2] + depth + 1e-3]
+                built.note(f"root link {built._root_body!r} raised by {depth + 1e-3:.4f} m so that the robot "
+                           "starts above the ground plane", warning=False)
+                model = built.spec.compile()
+    except ValueError as exc:
+        raise BackendError(f"MuJoCo cannot compile the model of {built.spec.modelname!r}: {exc}") from exc
+    for slots in built.joints.values():
+        ids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, n) for n in slots.mj_joints]
+        slots.qpos = [int(model.jnt_qposadr[i]) for i in ids]
+        slots.dof = [int(model.jnt_dofadr[i]) for i in ids]
+    built.model = model
+    return model

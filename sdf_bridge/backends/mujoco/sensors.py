@@ -1,0 +1,425 @@
+"""Sensors of the description simulated in MuJoCo, each at its own update rate.
+
+=============  ===============================================================================
+kind           how
+=============  ===============================================================================
+imu            site at the sensor pose on its link; MuJoCo ``framequat`` (orientation in the
+               world), ``gyro`` (rad/s) and ``accelerometer`` (m/s², specific force: +9.81 up at
+               rest) in the sensor frame; gaussian noise (+ bias drawn once) from the description.
+force_torque   site on the child link at the joint frame · sensor pose; MuJoCo ``force`` and
+               ``torque`` (torque about the site origin). MuJoCo measures what the parent exerts on
+               the child subtree; SDFormat's default ``child_to_parent`` is its negative. Frames:
+               ``sensor`` (the site), ``child`` (child link frame, moment taken at its origin),
+               ``parent`` (parent link orientation, moment at the site origin).
+ray / lidar    ``mujoco.mj_multiRay`` from a site over the horizontal × vertical samples
+               (direction (cos v·cos h, cos v·sin h, sin v) in the sensor frame, x forward);
+               one vertical sample → :class:`ScanReading`, more → :class:`PointCloudReading`
+               (sensor frame). Hits beyond range_max or none → ``inf``. Visual geoms are not seen.
+range          one ray along the sensor x axis → :class:`RangeReading`.
+camera, depth  MuJoCo camera (looks along the sensor's +x, image up = +z) rendered off-screen
+               with ``mujoco.Renderer`` (``MUJOCO_GL=egl`` or ``osmesa``); intrinsics
+               ``fx = fy = width / (2·tan(hfov/2))``, ``cx = width/2``, ``cy = height/2``.
+contact        the contacts touching the sensor's link (optionally only its named collisions),
+               force from ``mj_contactForce`` in the world frame.
+=============  ===============================================================================
+
+Other kinds (gps, altimeter, magnetometer, …) are reported once with a warning and produce no
+readings.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from ...description.model import (
+    CameraParams,
+    ContactParams,
+    ForceTorqueParams,
+    ImuParams,
+    Noise,
+    RayParams,
+    Robot,
+    Sensor,
+)
+from ...description.model.pose import matrix_to_quaternion
+from ..base import (
+    Contact,
+    ContactReading,
+    ImageReading,
+    ImuReading,
+    PointCloudReading,
+    RangeReading,
+    ScanReading,
+    SensorReading,
+    WrenchReading,
+)
+from .builder import VISUAL_GROUP, BuiltModel
+
+_LOG = logging.getLogger(__name__)
+
+SUPPORTED = frozenset({"imu", "force_torque", "ray", "range", "camera", "depth", "contact"})
+
+# MuJoCo camera axes (x right, y up, looking along −z) expressed in the sensor frame (x forward, z up)
+_CAMERA_AXES = np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+
+
+def _wxyz(rot: np.ndarray) -> list[float]:
+    x, y, z, w = matrix_to_quaternion(rot)
+    return [w, x, y, z]
+
+
+class _NoiseModel:
+    """Gaussian noise per axis: sample ~ N(mean, stddev) + bias, bias ~ ±N(bias_mean, bias_stddev)
+    drawn once (Gazebo's convention). ``None`` or type ``none`` → no noise."""
+
+    def __init__(self, noises: tuple[Noise, ...] | None, rng: np.random.Generator) -> None:
+        self._rng = rng
+        active = noises is not None and any(n.type.startswith("gaussian") for n in noises)
+        self.active = active
+        if not active:
+            return
+        assert noises is not None
+        self.mean = np.array([n.mean for n in noises])
+        self.std = np.array([n.stddev for n in noises])
+        self.bias = np.array(
+            [rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0)) if n.bias_stddev or n.bias_mean else 0.0
+             for n in noises]
+        )
+
+    def apply(self, value: np.ndarray) -> np.ndarray:
+        if not self.active:
+            return value
+        return value + self.bias + self.mean + self._rng.normal(0.0, 1.0, value.shape) * self.std
+
+
+@dataclass
+class _Channel:
+    sensor: Sensor
+    period: float
+    prefix: str = ""
+    next_due: float = 0.0
+    ids: dict[str, int] = field(default_factory=dict)
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def due(self, t: float) -> bool:
+        return t + 1e-9 >= self.next_due
+
+    def advance(self, t: float) -> None:
+        if self.period <= 0.0:
+            self.next_due = t
+        else:
+            while self.next_due <= t + 1e-9:
+                self.next_due += self.period
+
+
+class SensorSuite:
+    """The simulated sensors of one robot.
+
+    Use: :meth:`attach` before compiling (adds sites, MuJoCo sensors and cameras to the spec),
+    :meth:`bind` after compiling, then :meth:`read_due` every cycle.
+    """
+
+    def __init__(self, robot: Robot, built: BuiltModel, seed: int | None) -> None:
+        self.robot = robot
+        self.built = built
+        self.rng = np.random.default_rng(seed)
+        self.channels: list[_Channel] = []
+        self.unsupported: list[str] = []
+        self._model: mujoco.MjModel | None = None
+        self._data: mujoco.MjData | None = None
+        self._renderers: dict[str, Any] = {}
+        self._render_failed: set[str] = set()
+        self._noise: dict[str, tuple[_NoiseModel, _NoiseModel]] = {}
+
+    # -- building -------------------------------------------------------------------------------
+    @classmethod
+    def attach(
+        cls, robot: Robot, built: BuiltModel, *, seed: int | None = None, render_cameras: bool = True
+    ) -> SensorSuite:
+        """Add the MuJoCo elements of every supported sensor of ``robot`` to ``built.spec``;
+        warn once per unsupported sensor (kind or missing link). ``render_cameras=False``
+        turns cameras off (reported once like unsupported sensors)."""
+        suite = cls(robot, built, seed)
+        max_w = max_h = 0
+        for index, sensor in enumerate(robot.sensors):
+            placed = suite._place(sensor)
+            if placed is None:
+                continue
+            body, frame = placed
+            if sensor.type not in SUPPORTED:
+                suite._unsupported(sensor, f"sensor type {sensor.raw_type or sensor.type!r} is not simulated")
+                continue
+            if sensor.type in ("camera", "depth") and not render_cameras:
+                suite._unsupported(sensor, "camera rendering is off (backend parameter render_cameras: false)")
+                continue
+            prefix = f"sensor{index}"
+            site = body.add_site(name=f"{prefix}__site", group=4)
+            site.pos = [float(v) for v in frame[:3, 3]]
+            site.quat = _wxyz(frame[:3, :3])
+            period = 1.0 / sensor.update_rate if sensor.update_rate > 0 else 0.0
+            suite.channels.append(_Channel(sensor, period, prefix=prefix))
+            spec = built.spec
+            obj = {"objtype": mujoco.mjtObj.mjOBJ_SITE, "objname": site.name}
+            if sensor.type == "imu":
+                spec.add_sensor(name=f"{prefix}__quat", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **obj)
+                spec.add_sensor(name=f"{prefix}__gyro", type=mujoco.mjtSensor.mjSENS_GYRO, **obj)
+                spec.add_sensor(name=f"{prefix}__acc", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **obj)
+            elif sensor.type == "force_torque":
+                spec.add_sensor(name=f"{prefix}__force", type=mujoco.mjtSensor.mjSENS_FORCE, **obj)
+                spec.add_sensor(name=f"{prefix}__torque", type=mujoco.mjtSensor.mjSENS_TORQUE, **obj)
+            elif sensor.type in ("camera", "depth"):
+                params = sensor.params if isinstance(sensor.params, CameraParams) else CameraParams()
+                cam = body.add_camera(name=f"{prefix}__camera")
+                cam.pos = site.pos
+                cam.quat = _wxyz(frame[:3, :3] @ _CAMERA_AXES)
+                aspect = params.height / params.width
+                cam.fovy = math.degrees(2.0 * math.atan(math.tan(params.horizontal_fov / 2.0) * aspect))
+                max_w, max_h = max(max_w, params.width), max(max_h, params.height)
+        if max_w:
+            built.spec.visual.global_.offwidth = max(max_w, 640)
+            built.spec.visual.global_.offheight = max(max_h, 480)
+        return suite
+
+    def _unsupported(self, sensor: Sensor, why: str) -> None:
+        message = f"sensor {sensor.name!r}: {why}; it publishes nothing in the MuJoCo backend"
+        self.unsupported.append(message)
+        _LOG.warning(message)
+
+    def _place(self, sensor: Sensor) -> tuple[mujoco.MjsBody, np.ndarray] | None:
+        """(body, sensor frame in the body frame (4, 4)) or ``None`` (warned)."""
+        spec = self.built.spec
+        if sensor.link is not None:
+            body_name = self.built.link_body.get(sensor.link)
+            if body_name is None:
+                self._unsupported(sensor, f"its link {sensor.link!r} is not in the model")
+                return None
+            body = spec.worldbody if body_name == "world" else spec.body(body_name)
+            return body, sensor.pose.matrix()
+        joint = self.robot.joints.get(sensor.joint or "")
+        if joint is None:
+            self._unsupported(sensor, f"its joint {sensor.joint!r} is not in the model")
+            return None
+        body = spec.body(self.built.link_body[joint.child])
+        return body, np.linalg.inv(joint.joint_to_child.matrix()) @ sensor.pose.matrix()
+
+    def bind(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
+        """Resolve ids in the compiled model; draw noise biases."""
+        self._model, self._data = model, data
+        for ch in self.channels:
+            s = ch.sensor
+            ch.ids["site"] = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, f"{ch.prefix}__site")
+            ch.ids["body"] = int(model.site_bodyid[ch.ids["site"]])
+            for suffix in ("quat", "gyro", "acc", "force", "torque"):
+                sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{ch.prefix}__{suffix}")
+                if sid >= 0:
+                    ch.ids[suffix] = int(model.sensor_adr[sid])
+            if s.type in ("camera", "depth"):
+                ch.ids["camera"] = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, f"{ch.prefix}__camera")
+            if s.type == "imu":
+                p = s.params if isinstance(s.params, ImuParams) else ImuParams()
+                self._noise[ch.prefix] = (
+                    _NoiseModel(p.angular_velocity_noise, self.rng),
+                    _NoiseModel(p.linear_acceleration_noise, self.rng),
+                )
+        self.reset()
+
+    def reset(self) -> None:
+        """Make every sensor due at the next read."""
+        for ch in self.channels:
+            ch.next_due = 0.0
+
+    # -- reading --------------------------------------------------------------------------------
+    def read_due(self, sim_time: float) -> dict[str, SensorReading]:
+        """Readings of the sensors due at ``sim_time`` s (data must be current: after mj_step)."""
+        out: dict[str, SensorReading] = {}
+        for ch in self.channels:
+            if not ch.due(sim_time):
+                continue
+            ch.advance(sim_time)
+            reading = self._read(ch)
+            if reading is not None:
+                out[ch.sensor.name] = reading
+        return out
+
+    def _read(self, ch: _Channel) -> SensorReading | None:
+        kind = ch.sensor.type
+        if kind == "imu":
+            return self._imu(ch)
+        if kind == "force_torque":
+            return self._wrench(ch)
+        if kind == "ray":
+            return self._ray(ch)
+        if kind == "range":
+            return self._range(ch)
+        if kind in ("camera", "depth"):
+            return self._camera(ch)
+        return self._contact(ch)
+
+    def _imu(self, ch: _Channel) -> ImuReading:
+        d = self._data
+        assert d is not None
+        q = d.sensordata[ch.ids["quat"]: ch.ids["quat"] + 4]
+        gyro_noise, acc_noise = self._noise[ch.prefix]
+        gyro = gyro_noise.apply(np.array(d.sensordata[ch.ids["gyro"]: ch.ids["gyro"] + 3]))
+        acc = acc_noise.apply(np.array(d.sensordata[ch.ids["acc"]: ch.ids["acc"] + 3]))
+        return ImuReading(
+            orientation=(float(q[1]), float(q[2]), float(q[3]), float(q[0])),
+            angular_velocity=tuple(float(v) for v in gyro),  # type: ignore[arg-type]
+            linear_acceleration=tuple(float(v) for v in acc),  # type: ignore[arg-type]
+        )
+
+    def _wrench(self, ch: _Channel) -> WrenchReading:
+        m, d = self._model, self._data
+        assert m is not None and d is not None
+        s = ch.sensor
+        params = s.params if isinstance(s.params, ForceTorqueParams) else ForceTorqueParams()
+        force = np.array(d.sensordata[ch.ids["force"]: ch.ids["force"] + 3])
+        torque = np.array(d.sensordata[ch.ids["torque"]: ch.ids["torque"] + 3])
+        if params.measure_direction == "child_to_parent":
+            force, torque = -force, -torque
+        site = ch.ids["site"]
+        if params.frame == "child":
+            rot = m.site_quat[site]
+            r_site = np.zeros(9)
+            mujoco.mju_quat2Mat(r_site, rot)
+            r_site = r_site.reshape(3, 3)
+            force = r_site @ force
+            torque = r_site @ torque + np.cross(m.site_pos[site], force)
+        elif params.frame == "parent":
+            site_world = d.site_xmat[site].reshape(3, 3)
+            parent_body = int(m.body_parentid[ch.ids["body"]])
+            parent_world = d.xmat[parent_body].reshape(3, 3)
+            rot = parent_world.T @ site_world
+            force, torque = rot @ force, rot @ torque
+        return WrenchReading(tuple(float(v) for v in force), tuple(float(v) for v in torque))  # type: ignore[arg-type]
+
+    def _ray_params(self, ch: _Channel) -> RayParams:
+        return ch.sensor.params if isinstance(ch.sensor.params, RayParams) else RayParams()
+
+    def _directions(self, ch: _Channel) -> tuple[np.ndarray, np.ndarray, int, int]:
+        cached = ch.cache.get("dirs")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        p = self._ray_params(ch)
+        nh, nv = max(1, p.horizontal_samples), max(1, p.vertical_samples)
+        h = np.linspace(p.horizontal_min_angle, p.horizontal_max_angle, nh) if nh > 1 else np.array([p.horizontal_min_angle])
+        v = np.linspace(p.vertical_min_angle, p.vertical_max_angle, nv) if nv > 1 else np.array([p.vertical_min_angle])
+        vv, hh = np.meshgrid(v, h, indexing="ij")
+        local = np.stack([np.cos(vv) * np.cos(hh), np.cos(vv) * np.sin(hh), np.sin(vv)], axis=-1).reshape(-1, 3)
+        result = (local, h, nh, nv)
+        ch.cache["dirs"] = result
+        return result
+
+    def _cast(self, ch: _Channel, local: np.ndarray, cutoff: float) -> np.ndarray:
+        m, d = self._model, self._data
+        assert m is not None and d is not None
+        site = ch.ids["site"]
+        rot = d.site_xmat[site].reshape(3, 3)
+        vec = np.ascontiguousarray((local @ rot.T).ravel())
+        n = local.shape[0]
+        geomid = np.zeros(n, dtype=np.int32)
+        dist = np.zeros(n)
+        groups = np.ones(6, dtype=np.uint8)
+        groups[VISUAL_GROUP] = 0  # visual geoms are not seen; collisions and the ground are
+        mujoco.mj_multiRay(m, d, np.array(d.site_xpos[site]), vec, groups, 1, ch.ids["body"], geomid, dist, None, n,
+                           cutoff if cutoff > 0 else mujoco.mjMAXVAL)
+        return np.where(dist < 0.0, np.inf, dist)
+
+    def _ray(self, ch: _Channel) -> ScanReading | PointCloudReading:
+        p = self._ray_params(ch)
+        local, h, nh, nv = self._directions(ch)
+        dist = self._cast(ch, local, p.range_max)
+        if p.range_max > 0:
+            dist = np.where(dist > p.range_max, np.inf, dist)
+        if nv > 1:
+            finite = np.isfinite(dist)
+            return PointCloudReading(points=local[finite] * dist[finite, None])
+        inc = float(h[1] - h[0]) if nh > 1 else 0.0
+        period = ch.period
+        return ScanReading(
+            angle_min=float(h[0]), angle_max=float(h[-1]), angle_increment=inc, range_min=p.range_min,
+            range_max=p.range_max, ranges=dist, scan_time=period,
+        )
+
+    def _range(self, ch: _Channel) -> RangeReading:
+        p = self._ray_params(ch)
+        dist = float(self._cast(ch, np.array([[1.0, 0.0, 0.0]]), p.range_max)[0])
+        fov = abs(p.horizontal_max_angle - p.horizontal_min_angle)
+        return RangeReading(range=dist, min_range=p.range_min, max_range=p.range_max, field_of_view=fov)
+
+    def _camera(self, ch: _Channel) -> ImageReading | None:
+        s = ch.sensor
+        if ch.prefix in self._render_failed:
+            return None
+        params = s.params if isinstance(s.params, CameraParams) else CameraParams()
+        renderer = self._renderers.get(ch.prefix)
+        if renderer is None:
+            try:
+                renderer = mujoco.Renderer(self._model, params.height, params.width)
+            except Exception as exc:  # GL context creation fails in many ways (no EGL/OSMesa/display)
+                self._render_failed.add(ch.prefix)
+                self._unsupported(s, f"off-screen rendering is unavailable ({exc}); set MUJOCO_GL=egl or osmesa")
+                return None
+            if s.type == "depth" or params.depth:
+                renderer.enable_depth_rendering()
+            self._renderers[ch.prefix] = renderer
+        renderer.update_scene(self._data, camera=ch.ids["camera"])
+        image = renderer.render()
+        fx = params.width / (2.0 * math.tan(params.horizontal_fov / 2.0))
+        depth = s.type == "depth" or params.depth
+        return ImageReading(
+            encoding="32FC1" if depth else "rgb8",
+            data=image.astype(np.float32) if depth else image.copy(),
+            fx=fx, fy=fx, cx=params.width / 2.0, cy=params.height / 2.0,
+        )
+
+    def _contact(self, ch: _Channel) -> ContactReading:
+        m, d = self._model, self._data
+        assert m is not None and d is not None
+        body = ch.ids["body"]
+        params = ch.sensor.params if isinstance(ch.sensor.params, ContactParams) else ContactParams()
+        wanted = set(params.collisions)
+        contacts = []
+        wrench = np.zeros(6)
+        for k in range(d.ncon):
+            con = d.contact[k]
+            g1, g2 = int(con.geom1), int(con.geom2)
+            b1, b2 = int(m.geom_bodyid[g1]), int(m.geom_bodyid[g2])
+            if body not in (b1, b2):
+                continue
+            mine = g1 if b1 == body else g2
+            if wanted and not any(str(m.geom(mine).name).endswith(f"::{w}") for w in wanted):
+                continue
+            mujoco.mj_contactForce(m, d, k, wrench)
+            frame = np.asarray(con.frame).reshape(3, 3)
+            force = frame.T @ wrench[:3]
+            contacts.append(Contact(
+                body1=_name(m, g1), body2=_name(m, g2),
+                position=tuple(float(v) for v in con.pos),  # type: ignore[arg-type]
+                normal=tuple(float(v) for v in frame[0]),  # type: ignore[arg-type]
+                force=tuple(float(v) for v in force),  # type: ignore[arg-type]
+            ))
+        return ContactReading(tuple(contacts))
+
+    def close(self) -> None:
+        """Release renderers."""
+        for renderer in self._renderers.values():
+            renderer.close()
+        self._renderers.clear()
+
+
+def _name(model: mujoco.MjModel, geom: int) -> str:
+    name = model.geom(geom).name
+    return name or model.body(int(model.geom_bodyid[geom])).name
+
+
+def sensor_kinds(robot: Robot) -> Mapping[str, str]:
+    """Sensor name → kind for the sensors this module simulates."""
+    return {s.name: s.type for s in robot.sensors if s.type in SUPPORTED}

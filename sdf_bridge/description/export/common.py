@@ -1,0 +1,61 @@
+"""Helpers shared by the SDF and URDF writers: link poses in the model frame, number formatting."""
+
+from __future__ import annotations
+
+import numpy as np
+from lxml import etree
+
+from ..kinematics import link_transforms
+from ..model import Pose, Robot
+
+
+def fmt(value: float) -> str:
+    """Shortest round-trip text of a float (``repr``), ``0`` for negative zero."""
+    if value == 0.0:
+        return "0"
+    return repr(float(value))
+
+
+def fmt_vec(values) -> str:
+    """Space-separated :func:`fmt` of a sequence."""
+    return " ".join(fmt(v) for v in values)
+
+
+def pose_text(pose: Pose) -> str:
+    """SDF ``<pose>`` text ``x y z roll pitch yaw`` (m, rad)."""
+    return fmt_vec(tuple(pose.xyz) + tuple(pose.rpy))
+
+
+def model_poses(robot: Robot) -> dict[str, np.ndarray]:
+    """Each link's (4, 4) pose in the model frame at the zero configuration.
+
+    Uses :func:`~sdf_bridge.description.kinematics.link_transforms` per tree and places each tree
+    at its root link's ``Link.pose`` (SDF; identity when ``None``, as for URDF).
+    """
+    rel = link_transforms(robot)
+    parent_of = {j.child: j.parent for j in robot.joints.values()}
+    out: dict[str, np.ndarray] = {}
+    for name in robot.links:
+        root = name
+        seen = {root}
+        while root in parent_of and parent_of[root] not in seen:
+            root = parent_of[root]
+            seen.add(root)
+        base = robot.links[root].pose
+        base_m = base.matrix() if base is not None else np.eye(4)
+        out[name] = base_m @ rel.get(name, np.eye(4)) if name in rel else base_m
+    return out
+
+
+def sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str) -> etree._Element:
+    """Append child ``tag`` with ``text`` and attributes; returns it."""
+    elem = etree.SubElement(parent, tag, {k: v for k, v in attrs.items() if v is not None})
+    if text is not None:
+        elem.text = text
+    return elem
+
+
+def to_text(root: etree._Element) -> str:
+    """Pretty-printed document with an XML declaration."""
+    etree.indent(root, space="  ")
+    return '<?xml version="1.0"?>\n' + etree.tostring(root, encoding="unicode") + "\n"

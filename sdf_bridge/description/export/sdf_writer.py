@@ -1,0 +1,377 @@
+"""``Robot`` → SDFormat text (version 1.9; 1.11 when a joint mimics another).
+
+Layout: one ``<model>``; each link's ``<pose>`` is its frame in the model frame; each joint's
+``<pose>`` is the joint frame in its child link frame (SDF's default ``relative_to``), i.e.
+``joint_to_child⁻¹``; axes are written in the joint frame. Fixed joints stay ``fixed``
+(unless lumped, see :mod:`.lump`); continuous joints get no position limits. URDF ``<gazebo>``
+extensions go where Gazebo reads them: model-level plugins into ``<model>``, sensors into their
+link, link properties (``mu1``, ``mu2``, ``kp``, ``kd``, ``minDepth``, ``maxVel``) into each
+collision's ``<surface>``, ``selfCollide``/``gravity``/``kinematic`` into the link, Gazebo
+material scripts into the visuals; joint ``provideFeedback``/``implicitSpringDamper`` into
+``<physics><ode>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from lxml import etree
+
+from ...errors import UnsupportedError
+from ..model import (
+    Box,
+    CameraParams,
+    Capsule,
+    ContactParams,
+    Cylinder,
+    Ellipsoid,
+    ForceTorqueParams,
+    GpsParams,
+    ImuParams,
+    Joint,
+    JointType,
+    Limit,
+    Mesh,
+    Plane,
+    Pose,
+    RayParams,
+    Robot,
+    Sensor,
+    Sphere,
+)
+from ..model.geometry import Geometry
+from ..model.ros2_control import HardwareComponent, InterfaceInfo
+from .common import fmt, fmt_vec, model_poses, pose_text, sub, to_text
+from .lump import lump_fixed_joints
+
+LOG = logging.getLogger("sdf_bridge.description.export")
+
+_SURFACE = {"mu1": ("friction", "ode", "mu"), "mu2": ("friction", "ode", "mu2"), "kp": ("contact", "ode", "kp"),
+            "kd": ("contact", "ode", "kd"), "minDepth": ("contact", "ode", "min_depth"), "maxVel": ("contact", "ode", "max_vel")}
+_LINK_FLAGS = {"selfCollide": "self_collide", "gravity": "gravity", "kinematic": "kinematic"}
+#: Image formats written by ROS users that SDFormat spells differently.
+_CAMERA_FORMATS = {"RGB8": "R8G8B8", "BGR8": "B8G8R8", "MONO8": "L8", "MONO16": "L16", "rgb8": "R8G8B8", "bgr8": "B8G8R8"}
+#: Where Gazebo classic's named materials (``Gazebo/Red``) are defined (as urdf2sdf writes it).
+_GAZEBO_MATERIAL_URI = "file://media/materials/scripts/gazebo.material"
+_JOINT_ODE = {"provideFeedback": "provide_feedback", "implicitSpringDamper": "implicit_spring_damper"}
+
+
+def _geometry(parent: etree._Element, geometry: Geometry) -> None:
+    g = sub(parent, "geometry")
+    if isinstance(geometry, Box):
+        sub(sub(g, "box"), "size", fmt_vec(geometry.size))
+    elif isinstance(geometry, Cylinder):
+        c = sub(g, "cylinder")
+        sub(c, "radius", fmt(geometry.radius))
+        sub(c, "length", fmt(geometry.length))
+    elif isinstance(geometry, Sphere):
+        sub(sub(g, "sphere"), "radius", fmt(geometry.radius))
+    elif isinstance(geometry, Capsule):
+        c = sub(g, "capsule")
+        sub(c, "radius", fmt(geometry.radius))
+        sub(c, "length", fmt(geometry.length))
+    elif isinstance(geometry, Ellipsoid):
+        sub(sub(g, "ellipsoid"), "radii", fmt_vec(geometry.radii))
+    elif isinstance(geometry, Plane):
+        p = sub(g, "plane")
+        sub(p, "normal", fmt_vec(geometry.normal))
+        sub(p, "size", fmt_vec(geometry.size))
+    elif isinstance(geometry, Mesh):
+        m = sub(g, "mesh")
+        sub(m, "uri", geometry.filename)
+        if geometry.scale != (1.0, 1.0, 1.0):
+            sub(m, "scale", fmt_vec(geometry.scale))
+
+
+def _pose(parent: etree._Element, pose: Pose) -> None:
+    if not pose.is_identity:
+        sub(parent, "pose", pose_text(pose))
+
+
+def _limit(axis: etree._Element, limit: Limit | None, jtype: JointType) -> None:
+    if limit is None:
+        return
+    values = {"lower": limit.lower, "upper": limit.upper, "effort": limit.effort, "velocity": limit.velocity,
+              "stiffness": limit.stiffness, "dissipation": limit.dissipation}
+    if jtype is JointType.CONTINUOUS:
+        values["lower"] = values["upper"] = None
+    if all(v is None for v in values.values()):
+        return
+    lim = sub(axis, "limit")
+    for key, value in values.items():
+        if value is not None:
+            sub(lim, key, fmt(value))
+
+
+def _axis(joint_elem: etree._Element, tag: str, joint: Joint, second: bool) -> None:
+    axis = joint.axis2 if second else joint.axis
+    if axis is None:
+        return
+    a = sub(joint_elem, tag)
+    sub(a, "xyz", fmt_vec(axis.xyz))
+    if not second and joint.initial_position is not None:
+        sub(a, "initial_position", fmt(joint.initial_position))
+    dyn = joint.dynamics2 if second else joint.dynamics
+    if dyn is not None:
+        d = sub(a, "dynamics")
+        sub(d, "damping", fmt(dyn.damping))
+        sub(d, "friction", fmt(dyn.friction))
+        sub(d, "spring_reference", fmt(dyn.spring_reference))
+        sub(d, "spring_stiffness", fmt(dyn.spring_stiffness))
+    _limit(a, joint.limit2 if second else joint.limit, joint.type)
+    if not second and joint.mimic is not None:
+        m = sub(a, "mimic", joint=joint.mimic.joint, axis=joint.mimic.axis)
+        sub(m, "multiplier", fmt(joint.mimic.multiplier))
+        sub(m, "offset", fmt(joint.mimic.offset))
+        sub(m, "reference", "0")
+
+
+def _noise_free_sensor(link: etree._Element, sensor: Sensor) -> None:
+    """Write ``sensor`` into ``link``: local (unscoped) name, made unique within the link."""
+    name = sensor.name.rpartition("::")[2]
+    if any(e.get("name") == name for e in link.findall("sensor")):
+        name = sensor.name.replace("::", "_")
+    s = sub(link, "sensor", name=name, type=sensor.raw_type or sensor.type)
+    _pose(s, sensor.pose)
+    sub(s, "always_on", "true" if sensor.always_on else "false")
+    sub(s, "update_rate", fmt(sensor.update_rate))
+    sub(s, "visualize", "true" if sensor.visualize else "false")
+    if sensor.topic:
+        sub(s, "topic", sensor.topic)
+    if sensor.frame_id:
+        sub(s, "gz_frame_id", sensor.frame_id)
+    p = sensor.params
+    if isinstance(p, CameraParams):
+        c = sub(s, "camera")
+        sub(c, "horizontal_fov", fmt(p.horizontal_fov))
+        img = sub(c, "image")
+        sub(img, "width", str(p.width))
+        sub(img, "height", str(p.height))
+        sub(img, "format", _CAMERA_FORMATS.get(p.format, p.format))
+        clip = sub(c, "clip")
+        sub(clip, "near", fmt(p.near))
+        sub(clip, "far", fmt(p.far))
+    elif isinstance(p, RayParams):
+        tag = "lidar" if sensor.raw_type in ("lidar", "gpu_lidar") else "ray"
+        r = sub(s, tag)
+        scan = sub(r, "scan")
+        for side, n, res, lo, hi in (("horizontal", p.horizontal_samples, p.horizontal_resolution, p.horizontal_min_angle, p.horizontal_max_angle),
+                                     ("vertical", p.vertical_samples, p.vertical_resolution, p.vertical_min_angle, p.vertical_max_angle)):
+            e = sub(scan, side)
+            sub(e, "samples", str(n))
+            sub(e, "resolution", fmt(res))
+            sub(e, "min_angle", fmt(lo))
+            sub(e, "max_angle", fmt(hi))
+        rng = sub(r, "range")
+        sub(rng, "min", fmt(p.range_min))
+        sub(rng, "max", fmt(p.range_max))
+        sub(rng, "resolution", fmt(p.range_resolution))
+    elif isinstance(p, ForceTorqueParams):
+        f = sub(s, "force_torque")
+        sub(f, "frame", p.frame)
+        sub(f, "measure_direction", p.measure_direction)
+    elif isinstance(p, ContactParams):
+        c = sub(s, "contact")
+        for name in p.collisions:
+            sub(c, "collision", name)
+    elif isinstance(p, ImuParams):
+        if p.orientation_reference_frame:
+            sub(sub(sub(s, "imu"), "orientation_reference_frame"), "localization", p.orientation_reference_frame)
+    elif isinstance(p, GpsParams):
+        sub(s, "navsat")
+    for raw in sensor.plugins:
+        s.append(etree.fromstring(raw))
+
+
+def _interfaces(parent: etree._Element, tag: str, items: tuple[InterfaceInfo, ...]) -> None:
+    for info in items:
+        e = sub(parent, tag, name=info.name)
+        for key in ("min", "max", "initial_value"):
+            value = getattr(info, key)
+            if value is not None:
+                sub(e, "param", value, name=key)
+        for key, value in info.parameters:
+            sub(e, "param", value, name=key)
+
+
+def _ros2_control(model: etree._Element, hw: HardwareComponent, robot: Robot) -> None:
+    block = sub(model, "ros2_control", name=hw.name, type=hw.type)
+    hardware = sub(block, "hardware")
+    if hw.plugin:
+        sub(hardware, "plugin", hw.plugin)
+    for key, value in hw.parameters:
+        sub(hardware, "param", value, name=key)
+    for group in (hw.joints, hw.sensors, hw.gpios):
+        for comp in group:
+            e = sub(block, comp.type, name=comp.name)
+            _interfaces(e, "command_interface", comp.command_interfaces)
+            _interfaces(e, "state_interface", comp.state_interfaces)
+            for key, value in comp.parameters:
+                sub(e, "param", value, name=key)
+    for t in hw.transmissions:
+        if t.raw_xml:
+            block.append(etree.fromstring(t.raw_xml))
+
+
+class _Scopes:
+    """Nested ``<model>`` elements for ``::``-scoped names (SDFormat ≥ 1.8 forbids ``::`` in
+    names). Nested models get the identity pose, so their frames coincide with the top model's
+    and every written link pose stays a pose in the top model frame."""
+
+    def __init__(self, model: etree._Element) -> None:
+        self.models: dict[str, etree._Element] = {"": model}
+
+    def place(self, name: str) -> tuple[etree._Element, str]:
+        """(model element to hold ``name``, local name)."""
+        scope, sep, local = name.rpartition("::")
+        if not sep:
+            return self.models[""], name
+        return self._model(scope), local
+
+    def _model(self, scope: str) -> etree._Element:
+        if scope not in self.models:
+            outer, _, local = scope.rpartition("::")
+            self.models[scope] = sub(self._model(outer), "model", name=local)
+        return self.models[scope]
+
+
+def _relative(name: str, scope: str, joint: str) -> str:
+    """``name`` as seen from nested model ``scope``.
+
+    Raises:
+        UnsupportedError: ``name`` lies outside ``scope`` (SDF cannot refer to it from there).
+    """
+    if not scope:
+        return name
+    if name.startswith(scope + "::"):
+        return name[len(scope) + 2:]
+    raise UnsupportedError(
+        f"joint {joint!r} in nested model {scope!r} refers to {name!r} outside that model",
+        element=f'<joint name="{joint}">', fix="rename the joint so its scope contains the links it joins",
+    )
+
+
+def _world_link(robot: Robot) -> str | None:
+    """The URDF convention's ``world`` link (an empty root link named ``world``), which SDFormat
+    reserves: it is written as joint parent ``world`` instead of a link."""
+    link = robot.links.get("world")
+    if link is None or link.inertial is not None or link.visuals or link.collisions:
+        return None
+    if any(j.child == "world" for j in robot.joints.values()):
+        return None
+    return "world"
+
+
+def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
+    """SDFormat text of ``robot`` (see the module docstring for the layout).
+
+    Args:
+        robot: any loaded robot (URDF or SDF).
+        lump_fixed: merge links joined by fixed joints (except those Gazebo extensions keep),
+            combining inertia and moving visuals, collisions and sensors.
+
+    Returns:
+        The document, ``<sdf version="1.9">`` (``"1.11"`` when a joint has a mimic).
+    """
+    if lump_fixed:
+        robot = lump_fixed_joints(robot)
+    poses = model_poses(robot)
+    version = "1.11" if any(j.mimic is not None for j in robot.joints.values()) else "1.9"
+    root = etree.Element("sdf", version=version)
+    model = sub(root, "model", name=robot.name)
+    if robot.static:
+        sub(model, "static", "true")
+    _pose(model, robot.pose)
+    link_ext: dict[str, dict[str, str]] = {}
+    joint_ext: dict[str, dict[str, str]] = {}
+    for ext in robot.gazebo:
+        target = link_ext if ext.reference in robot.links else joint_ext if ext.reference in robot.joints else None
+        if target is not None:
+            target.setdefault(ext.reference, {}).update(dict(ext.properties))  # type: ignore[index]
+        elif ext.reference is None:
+            for key, value in ext.properties:
+                if key == "static":
+                    sub(model, "static", value)
+    scopes = _Scopes(model)
+    world = _world_link(robot)
+    for link in robot.links.values():
+        if link.name == world:
+            continue
+        parent_elem, local = scopes.place(link.name)
+        le = sub(parent_elem, "link", name=local)
+        _pose(le, Pose.from_matrix(poses[link.name]))
+        props = link_ext.get(link.name, {})
+        for key, tag in _LINK_FLAGS.items():
+            if key in props:
+                sub(le, tag, props[key])
+        if link.inertial is not None:
+            ie = sub(le, "inertial")
+            _pose(ie, link.inertial.origin)
+            sub(ie, "mass", fmt(link.inertial.mass))
+            inertia = sub(ie, "inertia")
+            for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+                sub(inertia, key, fmt(getattr(link.inertial.inertia, key)))
+        for i, col in enumerate(link.collisions):
+            ce = sub(le, "collision", name=col.name or f"{link.name}_collision_{i}")
+            _pose(ce, col.origin)
+            _geometry(ce, col.geometry)
+            surface = [(k, v) for k, v in props.items() if k in _SURFACE]
+            if surface:
+                se = sub(ce, "surface")
+                for key, value in surface:
+                    group, engine, tag = _SURFACE[key]
+                    ge = se.find(group) if se.find(group) is not None else sub(se, group)
+                    en = ge.find(engine) if ge.find(engine) is not None else sub(ge, engine)
+                    sub(en, tag, value)
+        for i, vis in enumerate(link.visuals):
+            ve = sub(le, "visual", name=vis.name or f"{link.name}_visual_{i}")
+            _pose(ve, vis.origin)
+            _geometry(ve, vis.geometry)
+            if vis.material is not None and vis.material.color is not None:
+                me = sub(ve, "material")
+                sub(me, "ambient", fmt_vec(vis.material.color))
+                sub(me, "diffuse", fmt_vec(vis.material.color))
+            elif "material" in props:
+                script = sub(sub(ve, "material"), "script")
+                sub(script, "uri", _GAZEBO_MATERIAL_URI)
+                sub(script, "name", props["material"])
+        for sensor in robot.sensors:
+            if sensor.link == link.name and sensor.joint is None:
+                _noise_free_sensor(le, sensor)
+    for joint in robot.joints.values():
+        parent_elem, local = scopes.place(joint.name)
+        scope = joint.name[: -len(local) - 2] if local != joint.name else ""
+        je = sub(parent_elem, "joint", name=local, type=str(joint.type))
+        _pose(je, joint.joint_to_child.inverse())
+        sub(je, "parent", "world" if joint.parent == world else _relative(joint.parent, scope, joint.name))
+        sub(je, "child", _relative(joint.child, scope, joint.name))
+        if joint.type is JointType.SCREW and joint.thread_pitch is not None:
+            sub(je, "screw_thread_pitch" if joint.thread_pitch_unit == "m/rev" else "thread_pitch", fmt(joint.thread_pitch))
+        if joint.type is JointType.GEARBOX:
+            if joint.gearbox_ratio is not None:
+                sub(je, "gearbox_ratio", fmt(joint.gearbox_ratio))
+            if joint.gearbox_reference_body is not None:
+                sub(je, "gearbox_reference_body", _relative(joint.gearbox_reference_body, scope, joint.name))
+        if joint.mimic is not None:
+            joint = dataclasses.replace(joint, mimic=dataclasses.replace(joint.mimic, joint=_relative(joint.mimic.joint, scope, joint.name)))
+        _axis(je, "axis", joint, False)
+        if joint.type in (JointType.UNIVERSAL, JointType.REVOLUTE2):
+            _axis(je, "axis2", joint, True)
+        props = joint_ext.get(joint.name, {})
+        ode = [(tag, props[key]) for key, tag in _JOINT_ODE.items() if key in props]
+        if ode:
+            oe = sub(sub(je, "physics"), "ode")
+            for tag, value in ode:
+                sub(oe, tag, value)
+        for sensor in robot.sensors:
+            if sensor.joint == joint.name:
+                _noise_free_sensor(je, sensor)
+    for plugin in robot.plugins:
+        if plugin.raw_xml:
+            model.append(etree.fromstring(plugin.raw_xml))
+        else:
+            sub(model, "plugin", name=plugin.name, filename=plugin.filename)
+    for hw in robot.ros2_control:
+        _ros2_control(model, hw, robot)
+    return to_text(root)

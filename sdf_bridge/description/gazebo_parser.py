@@ -1,0 +1,83 @@
+"""URDF ``<gazebo>`` extensions: properties, sensors and plugins.
+
+::
+
+    <gazebo reference="wheel_link">          (a link, a joint, or no reference = the model)
+      <mu1>0.2</mu1>                          → property ("mu1", "0.2")
+      <kp value="1e7"/>                       → property ("kp", "1e7")   (old value= form)
+      <sensor name="imu" type="imu">...</sensor>    → Sensor (link = the reference)
+      <plugin name="p" filename="libp.so">...</plugin>  → Plugin (raw XML kept)
+    </gazebo>
+
+Whether the reference names a link or a joint is checked by the URDF loader, which knows both.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from .model.gazebo import GazeboExtension, Plugin
+from .model.sensor import Sensor
+from .sensor_parser import parse_sensor
+from .xmlio import ParseContext, serialise
+
+
+def parse_plugin(elem: etree._Element, ctx: ParseContext) -> Plugin:
+    """A ``<plugin name filename>`` kept raw; a missing name or filename is warned about and
+    recorded as ``""``."""
+    name = (elem.get("name") or "").strip()
+    filename = (elem.get("filename") or "").strip()
+    for attr, value in (("name", name), ("filename", filename)):
+        if not value:
+            ctx.warn(elem, f"<plugin> has no {attr} attribute")
+    return Plugin(name=name, filename=filename, raw_xml=serialise(elem), source=ctx.source(elem))
+
+
+def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtension, list[Sensor], list[Plugin]]:
+    """Read a URDF ``<gazebo>`` element.
+
+    Args:
+        elem: the ``<gazebo>`` element.
+        ctx: parse context.
+
+    Returns:
+        ``(extension, sensors, plugins)``: the :class:`GazeboExtension` (``reference`` or
+        ``None``; ``properties`` = (tag, text) of each child without element children, the text
+        being the ``value`` attribute when the element has no text; ``raw_xml``), the
+        ``<sensor>`` children read by
+        :func:`~sdf_bridge.description.sensor_parser.parse_sensor` with ``link`` = the
+        reference and ``origin_format="gazebo"``, and the direct ``<plugin>`` children (plugins
+        inside a sensor stay in :attr:`Sensor.plugins`).
+
+    Raises:
+        InvalidValueError: from the sensor parser (bad sensor values).
+    """
+    ref_text = elem.get("reference")
+    reference = ref_text.strip() if ref_text is not None and ref_text.strip() else None
+    if ref_text is not None and reference is None:
+        ctx.warn(elem, 'reference="" is empty; the extension applies to the model')
+    properties: list[tuple[str, str]] = []
+    sensors: list[Sensor] = []
+    plugins: list[Plugin] = []
+    for child in elem:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag == "sensor":
+            sensors.append(parse_sensor(child, ctx, link=reference, origin_format="gazebo"))
+        elif child.tag == "plugin":
+            plugins.append(parse_plugin(child, ctx))
+        elif not any(isinstance(c.tag, str) for c in child):
+            text = (child.text or "").strip()
+            if not text and child.get("value") is not None:
+                text = child.get("value", "").strip()
+            properties.append((child.tag, text))
+    extension = GazeboExtension(
+        reference=reference,
+        properties=tuple(properties),
+        raw_xml=serialise(elem),
+        source=ctx.source(elem),
+    )
+    return extension, sensors, plugins
+
+
+__all__ = ["parse_gazebo", "parse_plugin"]

@@ -1,0 +1,86 @@
+"""Forward kinematics of a :class:`~sdf_bridge.description.model.Robot` at given joint positions.
+
+Each link's pose in the root (model) frame is the product along the tree path of, per joint::
+
+    T_parent_child = origin · motion(q) · joint_to_child
+
+where ``motion(q)`` is a rotation of ``q`` rad about the unit axis (revolute, continuous, and the
+rotation of screw and gearbox joints), a translation of ``q`` m along the axis (prismatic), and
+the identity for fixed joints and for multi-DOF joints (floating, planar, ball, universal,
+revolute2), which are evaluated at their zero configuration. Screw joints contribute only their
+rotation here (their coupled translation depends on the thread-pitch convention and is not
+applied). For URDF ``joint_to_child`` is the identity (URDF convention: child frame = joint frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from .model import Joint, JointType, Robot
+from .model.pose import axis_angle_matrix
+
+_ROTATING = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.SCREW, JointType.GEARBOX})
+
+_EMPTY: Mapping[str, float] = {}
+
+
+def joint_motion(joint: Joint, position: float) -> np.ndarray:
+    """The (4, 4) motion transform of ``joint`` at ``position`` (rad or m).
+
+    Revolute, continuous, screw and gearbox: rotation of ``position`` rad about ``joint.axis``
+    (Rodrigues' formula). Prismatic: translation of ``position`` m along ``joint.axis``. Every
+    other type: identity. A joint without an axis uses URDF's default (1, 0, 0).
+    """
+    motion = np.eye(4)
+    if position == 0.0:
+        return motion
+    axis = joint.axis.xyz if joint.axis is not None else (1.0, 0.0, 0.0)
+    if joint.type in _ROTATING:
+        motion[:3, :3] = axis_angle_matrix(axis, position)
+    elif joint.type is JointType.PRISMATIC:
+        motion[:3, 3] = np.asarray(axis, dtype=float) * position
+    return motion
+
+
+def joint_transform(joint: Joint, position: float = 0.0) -> np.ndarray:
+    """The (4, 4) transform parent link frame → child link frame at ``position``:
+    ``origin · motion(position) · joint_to_child``."""
+    t = joint.origin.matrix()
+    if position != 0.0:
+        t = t @ joint_motion(joint, position)
+    if not joint.joint_to_child.is_identity:
+        t = t @ joint.joint_to_child.matrix()
+    return t
+
+
+def link_transforms(robot: Robot, positions: Mapping[str, float] = _EMPTY) -> dict[str, np.ndarray]:
+    """Each link's pose in the root-link (model) frame at the given joint positions.
+
+    Args:
+        robot: a validated robot (one tree).
+        positions: joint name → position (rad or m); missing joints are at 0. Names that are not
+            joints of ``robot`` are ignored.
+
+    Returns:
+        link name → homogeneous transform of shape (4, 4), root link = identity. Links not
+        reachable from the root (impossible after validation) are omitted.
+    """
+    children: dict[str, list[Joint]] = {}
+    child_links = set()
+    for joint in robot.joints.values():
+        children.setdefault(joint.parent, []).append(joint)
+        child_links.add(joint.child)
+    result: dict[str, np.ndarray] = {}
+    roots = [name for name in robot.links if name not in child_links]
+    stack = [(root, np.eye(4)) for root in reversed(roots)]
+    while stack:
+        link, pose = stack.pop()
+        if link in result:
+            continue
+        result[link] = pose
+        for joint in reversed(children.get(link, ())):
+            q = float(positions.get(joint.name, 0.0))
+            stack.append((joint.child, pose @ joint_transform(joint, q)))
+    return result

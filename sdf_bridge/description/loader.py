@@ -1,0 +1,171 @@
+"""Entry point of the description layer: any source (path or XML text; URDF, xacro or SDFormat)
+→ a validated :class:`Robot` (or :class:`World`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Union
+
+from ..errors import PathResolutionError, UnsafeXmlError, UnsupportedError
+from .model import Robot, World
+from .resolve import PackagePaths
+from .xacro_expand import expand_xacro, looks_like_xacro
+from . import xmlio
+from .xmlio import ParseContext, parse_xml
+
+Source = Union[str, bytes, os.PathLike]
+
+
+
+def _is_xml_text(source: Source) -> bool:
+    """True when ``source`` is XML text rather than a path (text that starts with ``<``)."""
+    if isinstance(source, bytes):
+        return True
+    if isinstance(source, str):
+        return source.lstrip().startswith("<")
+    return False
+
+
+def _read(path: Path) -> bytes:
+    """Read a description file, refusing missing files and files over the size cap."""
+    name = os.fspath(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise PathResolutionError(
+            f"cannot read the description: {exc.strerror or exc}", file=name,
+            fix="check the path (relative paths are taken from the current directory)",
+        ) from None
+    if size > xmlio.MAX_XML_BYTES:
+        raise UnsafeXmlError(
+            f"file is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap", file=name,
+            fix="check that the right file was given",
+        )
+    if not path.is_file():
+        raise PathResolutionError("the path is not a file", file=name, fix="give the description file itself")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise PathResolutionError(f"cannot read the description: {exc.strerror or exc}", file=name,
+                                  fix="check the file's permissions") from None
+
+
+def _refuse_dtd(data: bytes, file: str) -> None:
+    """Refuse DTDs and entity declarations before any parser sees the document.
+
+    lxml (with entity loading off) would report an XXE or billion-laughs document as a syntax
+    error, and xacro parses with the standard library; scanning the bytes first makes both cases
+    an :class:`UnsafeXmlError` that names the line, without reading any referenced file.
+    """
+    starts = [i for i in (data.find(b"<!DOCTYPE"), data.find(b"<!ENTITY")) if i >= 0]
+    if starts:
+        line = data.count(b"\n", 0, min(starts)) + 1
+        raise UnsafeXmlError(
+            "the document declares a DTD or entities (<!DOCTYPE>/<!ENTITY>); they are refused",
+            file=file, line=line, fix="remove the <!DOCTYPE ...> declaration",
+        )
+    if len(data) > xmlio.MAX_XML_BYTES:
+        raise UnsafeXmlError(f"document is {len(data)} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap", file=file,
+                             fix="check that the right document was given")
+
+
+def load_with_warnings(
+    source: Source,
+    *,
+    xacro_args: Mapping[str, object] | None = None,
+    package_paths: PackagePaths | None = None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+) -> tuple[Robot | World, list[str]]:
+    """Load a robot description and return it with the warnings found while loading.
+
+    Args:
+        source: a path (``str`` or :class:`os.PathLike`) or the XML itself (``str`` starting
+            with ``<``, or ``bytes``). ``.xacro`` files and documents declaring the xacro
+            namespace are expanded with the xacro library first.
+        xacro_args: xacro arguments (``name → value``, as ``name:=value`` on the xacro command line).
+        package_paths: package name → directory, used for ``package://`` and ``$(find pkg)``
+            before the ament index.
+        sdf_paths: directories searched for ``model://`` includes (SDFormat, like
+            ``GZ_SIM_RESOURCE_PATH``).
+
+    Returns:
+        ``(robot, warnings)``: a :class:`Robot` for URDF and single-model SDFormat, a
+        :class:`World` for an SDFormat world with several models.
+
+    Raises:
+        DescriptionError: the description cannot be read, expanded, parsed or validated
+            (subclass per kind: ``XmlSyntaxError``, ``UnsafeXmlError``, ``XacroError``,
+            ``PathResolutionError``, ``MissingReferenceError``, ``DuplicateNameError``,
+            ``KinematicTreeError``, ``InvalidValueError``, ``UnsupportedError``).
+    """
+    warnings: list[str] = []
+    if isinstance(source, (str, bytes)) and not source.strip():
+        raise PathResolutionError(
+            "the description source is empty", fix="give a file path or the XML text of the description"
+        )
+    if _is_xml_text(source):
+        data = source.encode("utf-8") if isinstance(source, str) else source  # type: ignore[union-attr]
+        path = None
+        file = "<string>"
+        base_dir = None
+    else:
+        path = Path(os.fspath(source)).absolute()  # type: ignore[arg-type]
+        file = os.fspath(path)
+        data = _read(path)
+        base_dir = path.parent
+    _refuse_dtd(data, file)
+    if looks_like_xacro(path, data):
+        text, xacro_warnings = expand_xacro(
+            path if path is not None else data.decode("utf-8", errors="replace"),
+            is_file=path is not None,
+            xacro_args=xacro_args,
+            package_paths=package_paths,
+        )
+        warnings.extend(f"xacro: {w}" for w in xacro_warnings)
+        file = f"{file} (expanded by xacro)"
+        root = parse_xml(text, file)
+    else:
+        root = parse_xml(data, file)
+    ctx = ParseContext(file=file)
+    ctx.warnings.extend(warnings)
+    source_file = None if path is None else os.fspath(path)
+    tag = root.tag
+    if tag == "robot":
+        from .urdf import load_urdf
+
+        result: Robot | World = load_urdf(
+            root, ctx, base_dir=base_dir, package_paths=package_paths, source_file=source_file
+        )
+    elif tag == "sdf":
+        from .sdf import load_sdf  # SDFormat support lives in its own module
+
+        # SDF from a string: relative include URIs are taken from the current directory
+        result = load_sdf(
+            root, ctx, base_dir=base_dir if base_dir is not None else Path.cwd(),
+            package_paths=package_paths, sdf_paths=sdf_paths,
+        )
+    else:
+        raise ctx.error(
+            UnsupportedError, root, f"root element is <{tag}>, neither <robot> (URDF) nor <sdf> (SDFormat)",
+            "load a URDF, xacro or SDFormat file",
+        )
+    return result, ctx.warnings
+
+
+def load(
+    source: Source,
+    *,
+    xacro_args: Mapping[str, object] | None = None,
+    package_paths: PackagePaths | None = None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+) -> Robot | World:
+    """Load a robot description (URDF, xacro or SDFormat; path or XML text).
+
+    Same arguments and errors as :func:`load_with_warnings`; warnings go to ``logging`` only.
+    Example: ``load("robot.urdf.xacro", xacro_args={"prefix": "left_"})``.
+    """
+    return load_with_warnings(
+        source, xacro_args=xacro_args, package_paths=package_paths, sdf_paths=sdf_paths
+    )[0]

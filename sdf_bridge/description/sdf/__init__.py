@@ -1,0 +1,159 @@
+"""SDFormat (1.4 … 1.11) → :class:`~sdf_bridge.description.model.Robot` / :class:`World`.
+
+Entry point :func:`load_sdf`, called by :func:`sdf_bridge.description.load` for ``<sdf>`` roots.
+Modules: :mod:`.frames` (pose graph), :mod:`.includes` (``<include>`` resolution),
+:mod:`.model` (flattening of nested models), :mod:`.links`, :mod:`.joints`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from lxml import etree
+
+from ...errors import InvalidValueError, UnsupportedError
+from ..model import Pose, Robot, World
+from ..xmlio import ParseContext
+from .frames import parse_pose
+from .includes import resolve_include, search_path
+from .model import ModelBuilder, check_version
+
+__all__ = ["load_sdf", "load_model"]
+
+
+def _parsers() -> tuple[object, object]:
+    """H1b's sensor and ros2_control parsers (imported lazily: they live beside this package)."""
+    try:
+        from ..sensor_parser import parse_sensor
+    except ImportError:  # pragma: no cover - H1b's module not written yet
+        parse_sensor = None
+    try:
+        from ..ros2_control_parser import parse_ros2_control
+    except ImportError:  # pragma: no cover
+        parse_ros2_control = None
+    return parse_sensor, parse_ros2_control
+
+
+def _bool(text: str | None) -> bool:
+    return (text or "").strip().lower() in ("true", "1")
+
+
+def load_model(
+    model: etree._Element,
+    ctx: ParseContext,
+    *,
+    base_dir: Path,
+    version: tuple[int, int],
+    version_text: str,
+    search: Sequence[Path],
+    name: str | None = None,
+    pose_elem: etree._Element | None = None,
+    pose_ctx: ParseContext | None = None,
+    static: bool | None = None,
+) -> Robot:
+    """One ``<model>`` element → :class:`Robot` (``name``/``pose_elem``/``static`` override the
+    model's own, as ``<include>`` does).
+
+    Raises:
+        DescriptionError: any of the typed errors of :mod:`.model`.
+    """
+    builder = ModelBuilder(search=search)
+    builder.collect(model, "", ctx, base_dir, version)
+    pe = pose_elem if pose_elem is not None else model.find("pose")
+    pose = Pose.from_matrix(parse_pose(pe, pose_ctx or ctx))
+    if pe is not None and (pe.get("relative_to") or "world") != "world":
+        (pose_ctx or ctx).warn(pe, "model pose relative_to a frame other than the world is taken relative to the world")
+    parse_sensor, parse_ros2_control = _parsers()
+    return builder.build(
+        name or model.get("name") or "",
+        version=version_text,
+        source_file=None if ctx.file == "<string>" else ctx.file,
+        pose=pose,
+        static=static if static is not None else _bool(model.findtext("static")),
+        sensor_parser=parse_sensor,
+        ros2_control_parser=parse_ros2_control,
+    )
+
+
+def load_sdf(
+    root: etree._Element,
+    ctx: ParseContext,
+    *,
+    base_dir: str | os.PathLike[str],
+    package_paths: Mapping[str, str | os.PathLike[str]] | None = None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+) -> Robot | World:
+    """An ``<sdf>`` document → :class:`Robot` (a ``<model>``, or a ``<world>`` holding exactly one
+    model) or :class:`World` (a world with several or no models; models by name).
+
+    Args:
+        root: the ``<sdf>`` element (from :func:`~sdf_bridge.description.xmlio.parse_xml`).
+        ctx: parse context of the file (warnings collect there).
+        base_dir: directory of the file (relative include URIs and meshes).
+        package_paths: accepted for symmetry with the URDF loader (``package://`` meshes are
+            kept as written).
+        sdf_paths: include search directories, searched before the environment variables
+            ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``, ``SDF_PATH``.
+
+    Raises:
+        UnsupportedError: missing or unsupported ``version``.
+        InvalidValueError: no ``<model>``/``<world>``, bad values, zero axes.
+        MissingReferenceError: unknown frames, links or includes.
+        KinematicTreeError: frame cycles, a link with two parent joints, joint loops.
+        DuplicateNameError: two frames of one model with the same name.
+    """
+    del package_paths  # meshes keep their package:// URIs; see docstring
+    version = check_version(root, ctx)
+    version_text = root.get("version", "")
+    search = search_path(sdf_paths)
+    base = Path(base_dir)
+    world = root.find("world")
+    model = root.find("model")
+    if model is not None:
+        return load_model(model, ctx, base_dir=base, version=version, version_text=version_text, search=search)
+    if world is None:
+        raise ctx.error(InvalidValueError, root, "<sdf> holds neither <model> nor <world>",
+                        "put the robot in a <model> element")
+    models: dict[str, Robot] = {}
+    for child in world:
+        if child.tag == "model":
+            robot = load_model(child, ctx, base_dir=base, version=version, version_text=version_text, search=search)
+        elif child.tag == "include":
+            robot = _load_include(child, ctx, base=base, search=search)
+        else:
+            continue
+        if robot.name in models:
+            raise ctx.error(InvalidValueError, child, f"world holds two models named {robot.name!r}",
+                            "give every model of the world a distinct name")
+        models[robot.name] = robot
+    if len(models) == 1:
+        return next(iter(models.values()))
+    gravity = ctx.vector(world.find("gravity"), world.findtext("gravity"), 3, "<gravity>") if world.find("gravity") is not None else (0.0, 0.0, -9.8)
+    from ..model import Plugin
+    from ..xmlio import serialise
+
+    plugins = tuple(Plugin(name=p.get("name", ""), filename=p.get("filename", ""), raw_xml=serialise(p), source=ctx.source(p))
+                    for p in world.findall("plugin"))
+    return World(name=world.get("name", ""), models=models, gravity=gravity, plugins=plugins,  # type: ignore[arg-type]
+                 version=version_text, source_file=None if ctx.file == "<string>" else ctx.file)
+
+
+def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search: Sequence[Path]) -> Robot:
+    """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static overrides."""
+    from ..xmlio import parse_xml
+
+    uri = ctx.child_text(elem, "uri")
+    if not uri:
+        raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
+    path = resolve_include(uri, elem, ctx, base_dir=base, paths=search)
+    sub = ParseContext(str(path), ctx.warnings)
+    root = parse_xml(path.read_bytes(), str(path))
+    if root.tag != "sdf" or root.find("model") is None:
+        raise sub.error(UnsupportedError, root, "included file is not an SDFormat model", "include a file with <sdf><model>")
+    version = check_version(root, sub)
+    static = elem.findtext("static")
+    return load_model(root.find("model"), sub, base_dir=path.parent, version=version, version_text=root.get("version", ""),
+                      search=search, name=elem.findtext("name"), pose_elem=elem.find("pose"), pose_ctx=ctx,
+                      static=_bool(static) if static is not None else None)

@@ -1,0 +1,134 @@
+"""Resolution of SDFormat ``<include><uri>`` to a model file.
+
+A URI is ``model://name[/sub/path]``, ``file://path``, an absolute path or a path relative to
+the including file's directory; a bare name (``wheel``) is also looked up on the search path, as
+libsdformat does. The search path is the user list followed by the directories in the
+environment variables ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``,
+``GAZEBO_MODEL_PATH`` and ``SDF_PATH`` (``os.pathsep``-separated), in that order.
+A directory is read through its ``model.config``: the ``<sdf version>`` entry with the highest
+version not above :data:`SUPPORTED_MAX` is used (``model.sdf`` when there is no config).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from lxml import etree
+
+from ...errors import InvalidValueError, MissingReferenceError
+from ..xmlio import ParseContext, parse_xml
+
+#: Highest SDFormat version this loader reads.
+SUPPORTED_MAX = (1, 11)
+
+ENV_VARS = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH", "SDF_PATH")
+
+
+def search_path(user_paths: Sequence[str | os.PathLike[str]] | None = None) -> list[Path]:
+    """The include search path: ``user_paths`` then the environment variables of :data:`ENV_VARS`."""
+    paths = [Path(p) for p in user_paths or ()]
+    for var in ENV_VARS:
+        for part in os.environ.get(var, "").split(os.pathsep):
+            if part:
+                paths.append(Path(part))
+    return paths
+
+
+def parse_version(text: str) -> tuple[int, int] | None:
+    """``"1.9"`` → ``(1, 9)``; ``None`` when it is not ``major.minor``."""
+    parts = text.strip().split(".")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseContext) -> Path:
+    """The SDF file of a model directory, chosen through its ``model.config``.
+
+    Raises:
+        MissingReferenceError: no usable ``<sdf>`` entry / file in the directory.
+        InvalidValueError: ``model.config`` is not well-formed or has a bad version.
+    """
+    config = directory / "model.config"
+    if not config.is_file():
+        candidate = directory / "model.sdf"
+        if candidate.is_file():
+            return candidate
+        raise ctx.error(
+            MissingReferenceError,
+            elem,
+            f"model directory {str(directory)!r} has neither model.config nor model.sdf",
+            "add a model.config naming the SDF file",
+        )
+    root = parse_xml(config.read_bytes(), str(config))
+    best: tuple[tuple[int, int], str] | None = None
+    for entry in root.findall("sdf"):
+        version_text = entry.get("version", "")
+        version = parse_version(version_text) if version_text else (0, 0)
+        if version is None:
+            raise ParseContext(str(config)).error(
+                InvalidValueError, entry, f"version is {version_text!r}", "write the version as major.minor, e.g. 1.9"
+            )
+        if version > SUPPORTED_MAX or not (entry.text or "").strip():
+            continue
+        if best is None or version > best[0]:
+            best = (version, entry.text.strip())
+    if best is None:
+        raise ParseContext(str(config)).error(
+            MissingReferenceError,
+            root,
+            f"model.config lists no <sdf> file of version <= {SUPPORTED_MAX[0]}.{SUPPORTED_MAX[1]}",
+            "add <sdf version=\"1.x\">model.sdf</sdf> to model.config",
+        )
+    path = directory / best[1]
+    if not path.is_file():
+        raise ParseContext(str(config)).error(
+            MissingReferenceError, root, f"model.config names {best[1]!r}, which does not exist in {str(directory)!r}",
+            "correct the <sdf> entry or add the file",
+        )
+    return path
+
+
+def resolve_include(
+    uri: str,
+    elem: etree._Element,
+    ctx: ParseContext,
+    *,
+    base_dir: Path,
+    paths: Sequence[Path],
+) -> Path:
+    """The SDF file an ``<include>`` URI names.
+
+    Args:
+        uri: the ``<uri>`` text.
+        elem: the ``<include>`` element (for messages).
+        base_dir: directory of the including file (relative URIs).
+        paths: the search path (:func:`search_path`).
+
+    Raises:
+        MissingReferenceError: nothing found; the message lists the search path.
+    """
+    candidates: list[Path] = []
+    if uri.startswith("model://"):
+        rest = uri[len("model://"):]
+        candidates = [p / rest for p in paths]
+    else:
+        plain = uri[len("file://"):] if uri.startswith("file://") else uri
+        if os.path.isabs(plain):
+            candidates = [Path(plain)]
+        else:
+            candidates = [base_dir / plain] + [p / plain for p in paths]
+    for cand in candidates:
+        if cand.is_dir():
+            return model_file_of_directory(cand, elem, ctx)
+        if cand.is_file():
+            return cand
+    shown = os.pathsep.join(str(p) for p in paths) or "(empty)"
+    raise ctx.error(
+        MissingReferenceError,
+        elem,
+        f"include {uri!r} not found (base directory {str(base_dir)!r}; search path {shown})",
+        "add the model's parent directory to sdf_paths or to GZ_SIM_RESOURCE_PATH / SDF_PATH",
+    )

@@ -1,0 +1,152 @@
+"""SDFormat ``<link>`` contents: inertial, visual and collision geometry, materials.
+
+Poses are resolved by the caller (:mod:`.model`), which passes the element's pose in the link
+frame; this module only reads values. Geometry units are m; mass kg; inertia kg·m².
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lxml import etree
+
+from ...errors import InvalidValueError, UnsupportedError
+from ..model import (
+    Box,
+    Capsule,
+    Collision,
+    Cylinder,
+    Ellipsoid,
+    Geometry,
+    Inertia,
+    Inertial,
+    Material,
+    Mesh,
+    Plane,
+    Pose,
+    Sphere,
+    Visual,
+)
+from ..xmlio import ParseContext
+
+
+def _positive(ctx: ParseContext, elem: etree._Element, tag: str, *, default: float | None = None) -> float:
+    value = ctx.child_float(elem, tag, default)
+    if value is None:
+        raise ctx.error(InvalidValueError, elem, f"<{tag}> is missing", f"add <{tag}> (m) to the shape")
+    if value < 0:
+        raise ctx.error(InvalidValueError, elem, f"<{tag}> is {value}, negative", f"give a non-negative <{tag}>")
+    return value
+
+
+def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path) -> Geometry:
+    """The shape inside a ``<geometry>`` element.
+
+    Defaults are the SDFormat spec's (box size 1 1 1, sphere radius 1, cylinder radius 1 /
+    length 1, capsule radius 0.5 / length 1, plane normal 0 0 1 / size 1 1).
+
+    Raises:
+        InvalidValueError: no shape, negative sizes, non-numbers.
+        UnsupportedError: a shape this model has no type for (heightmap, polyline, image).
+    """
+    shapes = [c for c in elem if isinstance(c.tag, str) and c.tag != "empty"]
+    if not shapes:
+        raise ctx.error(InvalidValueError, elem, "<geometry> holds no shape", "add <box>, <cylinder>, <sphere>, <mesh>, ...")
+    shape = shapes[0]
+    tag = shape.tag
+    if tag == "box":
+        size = ctx.vector(shape, ctx.child_text(shape, "size", "1 1 1"), 3, "<size>")
+        return Box(size=size)  # type: ignore[arg-type]
+    if tag == "sphere":
+        return Sphere(radius=_positive(ctx, shape, "radius", default=1.0))
+    if tag == "cylinder":
+        return Cylinder(radius=_positive(ctx, shape, "radius", default=1.0), length=_positive(ctx, shape, "length", default=1.0))
+    if tag == "capsule":
+        return Capsule(radius=_positive(ctx, shape, "radius", default=0.5), length=_positive(ctx, shape, "length", default=1.0))
+    if tag == "ellipsoid":
+        radii = ctx.vector(shape, ctx.child_text(shape, "radii", "1 1 1"), 3, "<radii>")
+        return Ellipsoid(radii=radii)  # type: ignore[arg-type]
+    if tag == "plane":
+        normal = ctx.vector(shape, ctx.child_text(shape, "normal", "0 0 1"), 3, "<normal>")
+        size = ctx.vector(shape, ctx.child_text(shape, "size", "1 1"), 2, "<size>")
+        return Plane(normal=normal, size=size)  # type: ignore[arg-type]
+    if tag == "mesh":
+        uri = ctx.child_text(shape, "uri")
+        if not uri:
+            raise ctx.error(InvalidValueError, shape, "<mesh> has no <uri>", "add <uri> naming the mesh file")
+        scale = ctx.vector(shape, ctx.child_text(shape, "scale", "1 1 1"), 3, "<scale>")
+        resolved = None
+        if uri.startswith("file://"):
+            resolved = uri[len("file://"):]
+        elif "://" not in uri:
+            resolved = os.path.normpath(os.path.join(base_dir, uri))
+        return Mesh(filename=uri, scale=scale, resolved=resolved)  # type: ignore[arg-type]
+    raise ctx.error(
+        UnsupportedError, shape, f"geometry <{tag}> is not supported", "use box, cylinder, sphere, capsule, ellipsoid, plane or mesh"
+    )
+
+
+def parse_material(elem: etree._Element | None, ctx: ParseContext) -> Material | None:
+    """Colour of a visual's ``<material>``: ``<diffuse>`` (else ``<ambient>``) RGBA; script name kept."""
+    if elem is None:
+        return None
+    color = None
+    for tag in ("diffuse", "ambient"):
+        text = ctx.child_text(elem, tag)
+        if text:
+            values = ctx.vector(elem.find(tag), text, 4, f"<{tag}>")
+            color = values
+            break
+    name = ctx.child_text(elem.find("script"), "name") if elem.find("script") is not None else None
+    return Material(name=name, color=color)  # type: ignore[arg-type]
+
+
+def parse_inertial(elem: etree._Element, ctx: ParseContext, origin: Pose) -> Inertial:
+    """``<inertial>`` with its pose ``origin`` (centre of mass in the link frame) already resolved.
+
+    Defaults per the SDFormat spec: mass 1 kg, ixx = iyy = izz = 1, products 0.
+
+    Raises:
+        InvalidValueError: non-numbers or a negative mass.
+    """
+    mass = ctx.child_float(elem, "mass", 1.0)
+    assert mass is not None
+    if mass < 0:
+        raise ctx.error(InvalidValueError, elem, f"mass is {mass}, negative", "give a mass >= 0 kg")
+    ie = elem.find("inertia")
+    if ie is None:
+        inertia = Inertia(ixx=1.0, iyy=1.0, izz=1.0)
+    else:
+        vals = {k: ctx.child_float(ie, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
+        inertia = Inertia(**vals)  # type: ignore[arg-type]
+    return Inertial(mass=mass, inertia=inertia, origin=origin, source=ctx.source(elem))
+
+
+def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path) -> Visual:
+    """A ``<visual>`` with its resolved ``origin`` in the link frame.
+
+    Raises:
+        InvalidValueError: no ``<geometry>`` (or a bad one).
+    """
+    geometry = elem.find("geometry")
+    if geometry is None:
+        raise ctx.error(InvalidValueError, elem, "<visual> has no <geometry>", "add a <geometry> element")
+    return Visual(
+        geometry=parse_geometry(geometry, ctx, base_dir=base_dir),
+        origin=origin,
+        name=elem.get("name"),
+        material=parse_material(elem.find("material"), ctx),
+    )
+
+
+def parse_collision(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path) -> Collision:
+    """A ``<collision>`` with its resolved ``origin`` in the link frame.
+
+    Raises:
+        InvalidValueError: no ``<geometry>`` (or a bad one).
+    """
+    geometry = elem.find("geometry")
+    if geometry is None:
+        raise ctx.error(InvalidValueError, elem, "<collision> has no <geometry>", "add a <geometry> element")
+    return Collision(geometry=parse_geometry(geometry, ctx, base_dir=base_dir), origin=origin, name=elem.get("name"))

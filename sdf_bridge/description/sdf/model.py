@@ -1,0 +1,396 @@
+"""Flattening of one SDFormat ``<model>`` (nested models and includes included) into a :class:`Robot`.
+
+Two passes: :meth:`ModelBuilder.collect` registers every frame (links, joints, ``<frame>``s,
+nested models, scoped with ``::``) in a :class:`~.frames.FrameGraph`; :meth:`ModelBuilder.build`
+resolves every pose into the root model frame and produces the model types:
+
+* ``Link.pose`` = ``X_ML`` (link frame in the model frame);
+* ``Joint.origin`` = ``X_PJ = X_MP⁻¹·X_MJ`` and ``Joint.joint_to_child`` = ``X_JC = X_MJ⁻¹·X_MC``;
+* axes are unit vectors in the joint frame (``R_MJᵀ·R_MF·xyz`` for ``expressed_in="F"``);
+* visual, collision, inertial and sensor poses are in their link frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
+from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
+from ..xmlio import ParseContext, parse_xml, serialise
+from . import joints as J
+from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
+from .includes import SUPPORTED_MAX, parse_version, resolve_include
+from .links import parse_collision, parse_inertial, parse_visual
+
+LOG = logging.getLogger("sdf_bridge.description.sdf")
+
+#: Name of the link that stands for the world when a joint's parent is ``world`` (the URDF
+#: convention: a root link named ``world``); its ``pose`` is the world frame in the model frame.
+WORLD_LINK = "world"
+
+#: Lowest SDFormat version read (1.4, the first with today's joint axis semantics).
+SUPPORTED_MIN = (1, 4)
+
+
+def check_version(root: etree._Element, ctx: ParseContext) -> tuple[int, int]:
+    """The ``<sdf version>`` as (major, minor).
+
+    Raises:
+        UnsupportedError: missing, malformed, or outside 1.4 … 1.11.
+    """
+    text = root.get("version")
+    if text is None:
+        raise ctx.error(UnsupportedError, root, "<sdf> has no version attribute", 'add version="1.9" (or the version the file follows)')
+    version = parse_version(text)
+    if version is None or not (SUPPORTED_MIN <= version <= SUPPORTED_MAX):
+        raise ctx.error(
+            UnsupportedError,
+            root,
+            f"SDFormat version {text!r} is not supported (supported: 1.4 to 1.11)",
+            "convert the file with `gz sdf -p` to a version between 1.4 and 1.11",
+        )
+    return version
+
+
+@dataclass
+class _Item:
+    """An element waiting for pass 2: its scope, file context, base dir and version."""
+
+    elem: etree._Element
+    scope: str
+    ctx: ParseContext
+    base_dir: Path
+    version: tuple[int, int]
+    key: str = ""
+
+
+@dataclass
+class ModelBuilder:
+    """Builds one top-level model; see the module docstring.
+
+    Attributes:
+        search: include search path; sdf_paths given by the user come first.
+    """
+
+    search: Sequence[Path]
+    graph: FrameGraph = field(default_factory=FrameGraph)
+    links: list[_Item] = field(default_factory=list)
+    joints: list[_Item] = field(default_factory=list)
+    plugins: list[Plugin] = field(default_factory=list)
+    ros2_control: list[_Item] = field(default_factory=list)
+    _pending: list[tuple[FrameNode, _Item, str | None, str | None]] = field(default_factory=list)
+    model_pose: np.ndarray = field(default_factory=lambda: np.eye(4))
+
+    # -- pass 1 --------------------------------------------------------------------------------
+
+    def collect(
+        self,
+        elem: etree._Element,
+        scope: str,
+        ctx: ParseContext,
+        base_dir: Path,
+        version: tuple[int, int],
+        *,
+        pose_elem: etree._Element | None = None,
+        pose_ctx: ParseContext | None = None,
+        parent_scope: str | None = None,
+    ) -> None:
+        """Register the frames of model ``elem`` (scope ``scope``; ``""`` for the top model).
+
+        ``pose_elem`` overrides the model's own ``<pose>`` (``<include><pose>``), read with
+        ``pose_ctx``; ``parent_scope`` is the enclosing model (``None`` for the top model).
+
+        Raises:
+            DuplicateNameError: two frames of one model share a name.
+            MissingReferenceError, InvalidValueError: from includes and poses.
+        """
+        key = model_frame(scope)
+        item = _Item(elem, scope, ctx, base_dir, version, key)
+        canonical = elem.get("canonical_link")
+        if parent_scope is None:
+            self.graph.add(FrameNode(key, "model", None, np.eye(4), None, elem, ctx))
+        else:
+            pe = pose_elem if pose_elem is not None else elem.find("pose")
+            pctx = pose_ctx if pose_elem is not None else ctx
+            node = FrameNode(key, "model", None, parse_pose(pe, pctx), None, elem, pctx)
+            self._register(node, _Item(elem, parent_scope, pctx, base_dir, version, key), pe.get("relative_to") if pe is not None else None, None)
+        first_link: str | None = None
+        first_model: str | None = None
+        for child in elem:
+            tag = child.tag
+            if tag == "link":
+                name = self._name(child, ctx, scope)
+                lkey = join(scope, name)
+                first_link = first_link or lkey
+                pe = child.find("pose")
+                node = FrameNode(lkey, "link", None, parse_pose(pe, ctx), None, child, ctx)
+                self._register(node, _Item(child, scope, ctx, base_dir, version, lkey), pe.get("relative_to") if pe is not None else None, None)
+                self.links.append(_Item(child, scope, ctx, base_dir, version, lkey))
+            elif tag == "joint":
+                name = self._name(child, ctx, scope)
+                jkey = join(scope, name)
+                pe = child.find("pose")
+                node = FrameNode(jkey, "joint", None, parse_pose(pe, ctx), None, child, ctx)
+                it = _Item(child, scope, ctx, base_dir, version, jkey)
+                self._register(node, it, pe.get("relative_to") if pe is not None else None, "__child__")
+                self.joints.append(it)
+            elif tag == "frame":
+                name = self._name(child, ctx, scope)
+                fkey = join(scope, name)
+                pe = child.find("pose")
+                node = FrameNode(fkey, "frame", None, parse_pose(pe, ctx), None, child, ctx)
+                self._register(node, _Item(child, scope, ctx, base_dir, version, fkey), pe.get("relative_to") if pe is not None else None,
+                               child.get("attached_to") or MODEL_FRAME)
+            elif tag == "model":
+                name = self._name(child, ctx, scope)
+                first_model = first_model or join(scope, name)
+                self.collect(child, join(scope, name), ctx, base_dir, version, parent_scope=scope)
+            elif tag == "include":
+                mkey = self._include(child, scope, ctx, base_dir)
+                first_model = first_model or mkey
+            elif tag == "plugin":
+                self.plugins.append(Plugin(name=child.get("name", ""), filename=child.get("filename", ""),
+                                           raw_xml=serialise(child), source=ctx.source(child)))
+            elif tag == "ros2_control":
+                self.ros2_control.append(_Item(child, scope, ctx, base_dir, version))
+        graph_node = self.graph.nodes[key]
+        if canonical:
+            graph_node.attached_to = join(scope, canonical)
+            if graph_node.attached_to not in self.graph.nodes:
+                graph_node.attached_to = None
+                self.graph.lookup(scope, canonical, elem, ctx, "canonical_link")
+        else:
+            graph_node.attached_to = first_link or first_model
+
+    def _name(self, elem: etree._Element, ctx: ParseContext, scope: str) -> str:
+        name = elem.get("name")
+        if not name:
+            raise ctx.error(InvalidValueError, elem, f"<{elem.tag}> has no name", f'add name="..." to the <{elem.tag}>')
+        if name in (MODEL_FRAME, WORLD_LINK) or name.startswith("__") and name.endswith("__"):
+            raise ctx.error(InvalidValueError, elem, f"name {name!r} is reserved in SDFormat",
+                            f"rename the <{elem.tag}> (names like 'world' and '__model__' are reserved)")
+        key = join(scope, name)
+        if key in self.graph.nodes:
+            raise ctx.error(
+                DuplicateNameError,
+                elem,
+                f"name {name!r} is already used by another frame of model {scope or MODEL_FRAME!r}",
+                "give every link, joint, frame and nested model of a model a distinct name",
+            )
+        return name
+
+    def _register(self, node: FrameNode, item: _Item, relative_to: str | None, attached_to: str | None) -> None:
+        self.graph.add(node)
+        self._pending.append((node, item, relative_to, attached_to))
+
+    def _include(self, elem: etree._Element, scope: str, ctx: ParseContext, base_dir: Path) -> str:
+        uri = ctx.child_text(elem, "uri")
+        if not uri:
+            raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
+        path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search)
+        sub_ctx = ParseContext(str(path), ctx.warnings)
+        root = parse_xml(path.read_bytes(), str(path))
+        if root.tag != "sdf":
+            raise sub_ctx.error(UnsupportedError, root, f"included file's root is <{root.tag}>, not <sdf>",
+                                "include an SDFormat model file (URDF includes are not supported)")
+        version = check_version(root, sub_ctx)
+        model = root.find("model")
+        if model is None:
+            raise sub_ctx.error(InvalidValueError, root, "included file holds no <model>", "include a file with one <model>")
+        name = ctx.child_text(elem, "name") or model.get("name")
+        if not name:
+            raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
+        self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
+        for p in elem.findall("plugin"):
+            self.plugins.append(Plugin(name=p.get("name", ""), filename=p.get("filename", ""),
+                                       raw_xml=serialise(p), source=ctx.source(p)))
+        if elem.find("placement_frame") is not None:
+            ctx.warn(elem, "<placement_frame> is not supported; the include pose is used as the model pose")
+        key = join(scope, name)
+        self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx, parent_scope=scope)
+        return key
+
+    def link_pending(self) -> None:
+        """Resolve the ``relative_to``/``attached_to`` names registered in pass 1 to graph keys.
+
+        Raises:
+            MissingReferenceError: an unknown frame name.
+        """
+        for node, item, relative_to, attached_to in self._pending:
+            g = self.graph
+            if attached_to == "__child__":
+                child_ref = item.ctx.child_text(item.elem, "child")
+                if not child_ref:
+                    raise item.ctx.error(InvalidValueError, item.elem, "joint has no <child>", "add <child>link name</child>")
+                node.attached_to = g.lookup(item.scope, child_ref, item.elem.find("child"), item.ctx, "child")
+            elif attached_to is not None:
+                node.attached_to = g.lookup(item.scope, attached_to, item.elem, item.ctx, "attached_to")
+            pe = item.elem.find("pose") if node.kind != "model" else None
+            where = pe if pe is not None else item.elem
+            if relative_to:
+                node.relative_to = g.lookup(item.scope, relative_to, where, item.ctx, "relative_to")
+            elif node.kind in ("joint", "frame"):
+                node.relative_to = node.attached_to
+            else:
+                node.relative_to = model_frame(item.scope)
+            if node.relative_to == node.key:
+                raise item.ctx.error(KinematicTreeError, where, f"frame {node.key!r} is relative to itself",
+                                     "make the pose relative to another frame")
+
+    # -- pass 2 --------------------------------------------------------------------------------
+
+    def _sub_pose(self, elem: etree._Element, item: _Item, frame_key: str) -> Pose:
+        """Pose of a sub-element (visual, collision, inertial, sensor) in frame ``frame_key``."""
+        pe = elem.find("pose")
+        raw = parse_pose(pe, item.ctx)
+        rel = pe.get("relative_to") if pe is not None else None
+        if not rel:
+            return Pose.from_matrix(raw)
+        x_mr = self.graph.resolve(self.graph.lookup(item.scope, rel, pe, item.ctx, "relative_to"))
+        x_mf = self.graph.resolve(frame_key)
+        return Pose.from_matrix(np.linalg.inv(x_mf) @ x_mr @ raw)
+
+    def build(self, name: str, *, version: str, source_file: str | None, pose: Pose, static: bool,
+              sensor_parser=None, ros2_control_parser=None) -> Robot:
+        """Resolve everything and return the :class:`Robot`.
+
+        Raises:
+            KinematicTreeError: a link is the child of two joints, a joint joins a link to
+                itself, or frame cycles.
+            MissingReferenceError: unknown parent/child/expressed_in frames.
+            InvalidValueError: zero axes and bad values.
+        """
+        self.link_pending()
+        self.model_pose = pose.matrix()
+        g = self.graph
+        for key, node in g.nodes.items():  # validate every frame, used or not, as libsdformat does
+            g.resolve(key)
+            if node.kind == "frame":
+                g.attached_link(key)
+        sensors: list[Sensor] = []
+        links: dict[str, Link] = {}
+        for item in self.links:
+            x_ml = g.resolve(item.key)
+            visuals, collisions = [], []
+            inertial = None
+            for child in item.elem:
+                if child.tag == "inertial":
+                    inertial = parse_inertial(child, item.ctx, self._sub_pose(child, item, item.key))
+                elif child.tag == "visual":
+                    visuals.append(parse_visual(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir))
+                elif child.tag == "collision":
+                    collisions.append(parse_collision(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir))
+                elif child.tag == "sensor" and sensor_parser is not None:
+                    s = sensor_parser(child, item.ctx, link=item.key, joint=None, origin_format="sdf")
+                    sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
+            links[item.key] = Link(name=item.key, inertial=inertial, visuals=tuple(visuals), collisions=tuple(collisions),
+                                   pose=Pose.from_matrix(x_ml), source=item.ctx.source(item.elem))
+        joints: dict[str, Joint] = {}
+        child_of: dict[str, str] = {}
+        for item in self.joints:
+            joint = self._joint(item, child_of)
+            joints[joint.name] = joint
+            if sensor_parser is not None:
+                for child in item.elem.findall("sensor"):
+                    s = sensor_parser(child, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf")
+                    sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
+        if any(j.parent == WORLD_LINK for j in joints.values()):
+            world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
+            links = {WORLD_LINK: world, **links}
+        self._check_cycles(joints)
+        hardware: list[HardwareComponent] = []
+        if ros2_control_parser is not None:
+            hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
+        transmissions = tuple(t for hw in hardware for t in hw.transmissions)
+        return Robot(name=name, links=links, joints=joints, transmissions=transmissions, ros2_control=tuple(hardware),
+                     sensors=tuple(sensors), plugins=tuple(self.plugins), format="sdf", version=version,
+                     source_file=source_file, pose=pose, static=static)
+
+    def _joint(self, item: _Item, child_of: dict[str, str]) -> Joint:
+        g = self.graph
+        ctx, elem, scope = item.ctx, item.elem, item.scope
+        jtype = J.joint_type(elem, ctx)
+        parent_ref = ctx.child_text(elem, "parent")
+        if not parent_ref:
+            raise ctx.error(InvalidValueError, elem, "joint has no <parent>", "add <parent>link name</parent>")
+        if parent_ref == "world":
+            parent = WORLD_LINK
+        else:
+            parent = g.attached_link(g.lookup(scope, parent_ref, elem.find("parent"), ctx, "parent"))
+        child = g.attached_link(g.nodes[item.key].attached_to)  # type: ignore[arg-type]
+        if parent == child:
+            raise ctx.error(KinematicTreeError, elem, f"joint connects link {child!r} to itself", "use two different links")
+        if child in child_of:
+            raise ctx.error(KinematicTreeError, elem, f"link {child!r} is already the child of joint {child_of[child]!r}",
+                            "give every link at most one parent joint")
+        child_of[child] = item.key
+        x_mj = g.resolve(item.key)
+        x_mp = np.linalg.inv(self.model_pose) if parent == WORLD_LINK else g.resolve(parent)
+        x_mc = g.resolve(child)
+        r_mj = x_mj[:3, :3]
+        legacy = item.version < (1, 5)
+
+        def express(vec: np.ndarray, xyz_elem: etree._Element, expressed_in: str | None, use_parent: bool) -> np.ndarray:
+            if expressed_in:
+                r_mf = g.resolve(g.lookup(scope, expressed_in, xyz_elem, ctx, "expressed_in"))[:3, :3]
+                return r_mj.T @ (r_mf @ vec)
+            if use_parent:
+                return r_mj.T @ (g.resolve(model_frame(scope))[:3, :3] @ vec)
+            return vec
+
+        fields: dict = {}
+        if jtype in J.AXIS_TYPES:
+            axis, limit, dyn, initial, mimic = J.parse_axis(elem.find("axis"), ctx, jtype, express, owner=elem, legacy_model_frame=legacy)
+            fields.update(axis=axis, limit=limit, dynamics=dyn, initial_position=initial,
+                          mimic=J.parse_mimic(mimic, ctx, lambda n: join(scope, n)))
+            if jtype in J.TWO_AXIS_TYPES or elem.find("axis2") is not None:
+                a2 = elem.find("axis2")
+                axis2, limit2, dyn2, _init2, mimic2 = J.parse_axis(a2, ctx, jtype, express, owner=elem, legacy_model_frame=legacy)
+                fields.update(axis2=axis2, limit2=limit2, dynamics2=dyn2)
+                if mimic2 is not None:
+                    ctx.warn(mimic2, "<mimic> on <axis2> is not supported; ignored")
+        if jtype is JointType.SCREW:
+            pitch = ctx.child_float(elem, "screw_thread_pitch")
+            if pitch is not None:
+                fields.update(thread_pitch=pitch, thread_pitch_unit="m/rev")
+            else:
+                fields.update(thread_pitch=ctx.child_float(elem, "thread_pitch", 1.0), thread_pitch_unit="rad/m")
+        if jtype is JointType.GEARBOX:
+            ref = ctx.child_text(elem, "gearbox_reference_body")
+            fields.update(gearbox_ratio=ctx.child_float(elem, "gearbox_ratio", 1.0),
+                          gearbox_reference_body=join(scope, ref) if ref else None)
+        return Joint(
+            name=item.key, type=jtype, parent=parent, child=child,
+            origin=Pose.from_matrix(np.linalg.inv(x_mp) @ x_mj),
+            joint_to_child=Pose.from_matrix(np.linalg.inv(x_mj) @ x_mc),
+            source=ctx.source(elem), **fields,
+        )
+
+    def _check_cycles(self, joints: dict[str, Joint]) -> None:
+        parent_of = {j.child: j for j in joints.values()}
+        for start in parent_of:
+            seen = {start}
+            cur = parent_of[start].parent
+            while cur in parent_of:
+                if cur in seen:
+                    j = parent_of[cur]
+                    assert j.source is not None
+                    raise KinematicTreeError(f"the joints form a cycle through link {cur!r}", file=j.source.file,
+                                             line=j.source.line, element=f'<joint name="{j.name}">',
+                                             fix="remove one joint of the loop (SDF models must be trees)")
+                seen.add(cur)
+                cur = parent_of[cur].parent
+
+
+def _named(elem: etree._Element, name: str) -> etree._Element:
+    """A stand-in element carrying ``name`` at ``elem``'s line, for duplicate-name messages."""
+    stand_in = etree.Element("include", name=name)
+    stand_in.sourceline = elem.sourceline
+    return stand_in

@@ -1,0 +1,523 @@
+"""Sensors: SDFormat-style ``<sensor name type>`` and urdfdom's top-level URDF ``<sensor>``.
+
+:func:`parse_sensor` reads the SDFormat sensor element, used inside URDF
+``<gazebo reference="link">`` and by the SDF loader (``<link><sensor>``, ``<joint><sensor>``).
+Units are SI (angles rad, distances m, rates Hz). SDFormat's documented defaults
+(sdformat.org spec, ``sensor.sdf``, ``camera.sdf``, ``lidar.sdf``/``ray.sdf``) are used for
+elements that are absent, as every SDFormat reader does; present values that are not numbers are
+errors.
+
+:func:`parse_urdf_sensor` reads urdfdom's sensor spec (wiki.ros.org/urdf/XML/sensor)::
+
+    <sensor name="cam" update_rate="20">
+      <parent link="camera_link"/>
+      <origin xyz="0 0 0" rpy="0 0 0"/>
+      <camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera>
+    </sensor>
+
+or ``<ray><horizontal samples resolution min_angle max_angle/><vertical .../></ray>``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from lxml import etree
+
+from ..errors import InvalidValueError
+from .model.pose import IDENTITY, Pose, matrix_to_rpy, quaternion_to_matrix
+from .model.sensor import (
+    CameraParams,
+    ContactParams,
+    ForceTorqueParams,
+    GpsParams,
+    ImuParams,
+    Noise,
+    RayParams,
+    Sensor,
+    SensorParams,
+)
+from .xmlio import ParseContext, serialise
+
+#: Written sensor type → normalised :attr:`Sensor.type`.
+TYPE_ALIASES: dict[str, str] = {
+    "camera": "camera",
+    "multicamera": "camera",
+    "wideanglecamera": "camera",
+    "wide_angle_camera": "camera",
+    "depth": "depth",
+    "depth_camera": "depth",
+    "rgbd_camera": "depth",
+    "rgbd": "depth",
+    "ray": "ray",
+    "gpu_ray": "ray",
+    "lidar": "ray",
+    "gpu_lidar": "ray",
+    "imu": "imu",
+    "force_torque": "force_torque",
+    "contact": "contact",
+    "gps": "gps",
+    "navsat": "gps",
+    "altimeter": "altimeter",
+    "magnetometer": "magnetometer",
+    "sonar": "range",
+    "range": "range",
+}
+
+FORCE_TORQUE_FRAMES = ("child", "parent", "sensor")
+MEASURE_DIRECTIONS = ("child_to_parent", "parent_to_child")
+NOISE_TYPES = ("none", "gaussian", "gaussian_quantized")
+
+
+def _first(elem: etree._Element | None, tag: str) -> etree._Element | None:
+    """First element child ``tag`` of ``elem`` (or ``None``)."""
+    if elem is None:
+        return None
+    for c in elem:
+        if isinstance(c.tag, str) and c.tag == tag:
+            return c
+    return None
+
+
+def _text(elem: etree._Element | None, tag: str) -> str | None:
+    """Stripped text of child ``tag``, ``None`` when the child is absent."""
+    child = _first(elem, tag)
+    if child is None:
+        return None
+    return (child.text or "").strip()
+
+
+def _float(ctx: ParseContext, elem: etree._Element | None, tag: str, default: float) -> float:
+    """Child ``tag`` of ``elem`` as a float; ``default`` (the spec's) when absent.
+
+    Raises:
+        InvalidValueError: present but not a finite number.
+    """
+    child = _first(elem, tag)
+    if child is None:
+        return default
+    return ctx.to_float(child, child.text, f"<{tag}>")
+
+
+def _int(ctx: ParseContext, at: etree._Element, text: str | None, what: str, *, minimum: int = 0) -> int:
+    """An integer (``"640"``; an integral decimal like ``"640.0"`` is accepted) ≥ ``minimum``.
+
+    Raises:
+        InvalidValueError: not a number, not integral or below ``minimum``.
+    """
+    value = ctx.to_float(at, text, what)
+    if value != math.floor(value) or value < minimum:
+        raise ctx.error(
+            InvalidValueError, at, f"{what} is {text!r}, not an integer ≥ {minimum}", f"write {what} as a whole number"
+        )
+    return int(value)
+
+
+def _child_int(ctx: ParseContext, elem: etree._Element | None, tag: str, default: int, *, minimum: int = 0) -> int:
+    """Child ``tag`` as an integer, ``default`` when absent."""
+    child = _first(elem, tag)
+    if child is None:
+        return default
+    return _int(ctx, child, child.text, f"<{tag}>", minimum=minimum)
+
+
+def parse_sdf_bool(ctx: ParseContext, at: etree._Element, text: str, what: str) -> bool:
+    """SDFormat boolean: ``true``/``false``/``1``/``0`` (any case, spaces stripped).
+
+    Raises:
+        InvalidValueError: any other text.
+    """
+    value = text.strip().lower()
+    if value in ("true", "1"):
+        return True
+    if value in ("false", "0"):
+        return False
+    raise ctx.error(InvalidValueError, at, f"{what} is {text!r}, not a boolean", f"write {what} as true or false")
+
+
+def _child_bool(ctx: ParseContext, elem: etree._Element, tag: str, default: bool) -> bool:
+    child = _first(elem, tag)
+    if child is None:
+        return default
+    return parse_sdf_bool(ctx, child, child.text or "", f"<{tag}>")
+
+
+def parse_pose(ctx: ParseContext, elem: etree._Element | None) -> Pose:
+    """SDFormat ``<pose>``: ``x y z roll pitch yaw`` (rad; degrees with ``degrees="true"``), or
+    ``x y z qx qy qz qw`` with ``rotation_format="quat_xyzw"``; empty text is the identity.
+
+    ``relative_to`` is not resolved here (the SDF loader does that).
+
+    Raises:
+        InvalidValueError: wrong count, not numbers, unknown ``rotation_format``, zero quaternion.
+    """
+    if elem is None:
+        return IDENTITY
+    text = (elem.text or "").strip()
+    if not text:
+        return IDENTITY
+    fmt = (elem.get("rotation_format") or "euler_rpy").strip()
+    degrees = parse_sdf_bool(ctx, elem, elem.get("degrees", "false"), "attribute 'degrees'")
+    if fmt == "euler_rpy":
+        values = ctx.vector(elem, text, 6, "<pose>")
+        rpy = values[3:]
+        if degrees:
+            rpy = tuple(math.radians(v) for v in rpy)
+        return Pose(xyz=values[:3], rpy=rpy)  # type: ignore[arg-type]
+    if fmt == "quat_xyzw":
+        values = ctx.vector(elem, text, 7, "<pose>")
+        quat = values[3:]
+        try:
+            rot = quaternion_to_matrix(quat)  # type: ignore[arg-type]
+        except ValueError:
+            raise ctx.error(
+                InvalidValueError, elem, f"<pose> quaternion is {quat}, of zero length", "give a unit quaternion x y z w"
+            ) from None
+        return Pose(xyz=values[:3], rpy=matrix_to_rpy(rot))  # type: ignore[arg-type]
+    raise ctx.error(
+        InvalidValueError, elem, f"rotation_format is {fmt!r}", 'use rotation_format="euler_rpy" or "quat_xyzw"'
+    )
+
+
+def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
+    """SDFormat ``<noise>`` (``type`` as attribute (1.5+) or child element); ``None`` when absent.
+
+    Raises:
+        InvalidValueError: unknown noise type or non-numeric value.
+    """
+    if elem is None:
+        return None
+    ntype = (elem.get("type") or _text(elem, "type") or "none").strip().lower()
+    if ntype not in NOISE_TYPES:
+        raise ctx.error(
+            InvalidValueError, elem, f"noise type is {ntype!r}", f"use one of {', '.join(NOISE_TYPES)}"
+        )
+    return Noise(
+        type=ntype,
+        mean=_float(ctx, elem, "mean", 0.0),
+        stddev=_float(ctx, elem, "stddev", 0.0),
+        bias_mean=_float(ctx, elem, "bias_mean", 0.0),
+        bias_stddev=_float(ctx, elem, "bias_stddev", 0.0),
+        precision=_float(ctx, elem, "precision", 0.0),
+    )
+
+
+def _camera(ctx: ParseContext, sensor: etree._Element, *, depth: bool) -> CameraParams:
+    cam = _first(sensor, "camera")
+    image = _first(cam, "image")
+    clip = _first(cam, "clip")
+    return CameraParams(
+        horizontal_fov=_float(ctx, cam, "horizontal_fov", 1.047),
+        width=_child_int(ctx, image, "width", 320, minimum=1),
+        height=_child_int(ctx, image, "height", 240, minimum=1),
+        format=_text(image, "format") or "R8G8B8",
+        near=_float(ctx, clip, "near", 0.1),
+        far=_float(ctx, clip, "far", 100.0),
+        depth=depth,
+        noise=parse_noise(ctx, _first(cam, "noise")),
+    )
+
+
+def _ray(ctx: ParseContext, sensor: etree._Element) -> RayParams:
+    ray = _first(sensor, "ray")
+    if ray is None:
+        ray = _first(sensor, "lidar")
+    scan = _first(ray, "scan")
+    hor = _first(scan, "horizontal")
+    ver = _first(scan, "vertical")
+    rng = _first(ray, "range")
+    return RayParams(
+        horizontal_samples=_child_int(ctx, hor, "samples", 640, minimum=1),
+        horizontal_resolution=_float(ctx, hor, "resolution", 1.0),
+        horizontal_min_angle=_float(ctx, hor, "min_angle", 0.0),
+        horizontal_max_angle=_float(ctx, hor, "max_angle", 0.0),
+        vertical_samples=_child_int(ctx, ver, "samples", 1, minimum=1),
+        vertical_resolution=_float(ctx, ver, "resolution", 1.0),
+        vertical_min_angle=_float(ctx, ver, "min_angle", 0.0),
+        vertical_max_angle=_float(ctx, ver, "max_angle", 0.0),
+        range_min=_float(ctx, rng, "min", 0.0),
+        range_max=_float(ctx, rng, "max", 0.0),
+        range_resolution=_float(ctx, rng, "resolution", 0.0),
+        noise=parse_noise(ctx, _first(ray, "noise")),
+    )
+
+
+def _xyz_noise(ctx: ParseContext, elem: etree._Element | None) -> tuple[Noise, Noise, Noise] | None:
+    if elem is None:
+        return None
+    out = []
+    for axis in ("x", "y", "z"):
+        noise = parse_noise(ctx, _first(_first(elem, axis), "noise"))
+        out.append(noise if noise is not None else Noise())
+    return (out[0], out[1], out[2])
+
+
+def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
+    imu = _first(sensor, "imu")
+    ref = _first(imu, "orientation_reference_frame")
+    return ImuParams(
+        angular_velocity_noise=_xyz_noise(ctx, _first(imu, "angular_velocity")),
+        linear_acceleration_noise=_xyz_noise(ctx, _first(imu, "linear_acceleration")),
+        orientation_reference_frame=_text(ref, "localization") if ref is not None else None,
+    )
+
+
+def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParams:
+    ft = _first(sensor, "force_torque")
+    frame = _text(ft, "frame") or "child"
+    direction = _text(ft, "measure_direction") or "child_to_parent"
+    if frame not in FORCE_TORQUE_FRAMES:
+        raise ctx.error(
+            InvalidValueError, _first(ft, "frame"), f"force_torque frame is {frame!r}", f"use one of {', '.join(FORCE_TORQUE_FRAMES)}"
+        )
+    if direction not in MEASURE_DIRECTIONS:
+        raise ctx.error(
+            InvalidValueError,
+            _first(ft, "measure_direction"),
+            f"measure_direction is {direction!r}",
+            f"use one of {', '.join(MEASURE_DIRECTIONS)}",
+        )
+    return ForceTorqueParams(frame=frame, measure_direction=direction)
+
+
+def _contact(sensor: etree._Element) -> ContactParams:
+    contact = _first(sensor, "contact")
+    if contact is None:
+        return ContactParams()
+    names = tuple((c.text or "").strip() for c in contact if isinstance(c.tag, str) and c.tag == "collision")
+    return ContactParams(collisions=names)
+
+
+def _gps(ctx: ParseContext, sensor: etree._Element, raw_type: str) -> GpsParams:
+    block = _first(sensor, "navsat" if raw_type == "navsat" else "gps")
+    if block is None:
+        block = _first(sensor, "gps" if raw_type == "navsat" else "navsat")
+    pos = _first(block, "position_sensing")
+    return GpsParams(
+        horizontal_position_noise=parse_noise(ctx, _first(_first(pos, "horizontal"), "noise")),
+        vertical_position_noise=parse_noise(ctx, _first(_first(pos, "vertical"), "noise")),
+    )
+
+
+def _params(ctx: ParseContext, sensor: etree._Element, kind: str, raw_type: str) -> SensorParams:
+    if kind in ("camera", "depth"):
+        return _camera(ctx, sensor, depth=kind == "depth")
+    if kind == "ray":
+        return _ray(ctx, sensor)
+    if kind == "imu":
+        return _imu(ctx, sensor)
+    if kind == "force_torque":
+        return _force_torque(ctx, sensor)
+    if kind == "contact":
+        return _contact(sensor)
+    if kind == "gps":
+        return _gps(ctx, sensor, raw_type)
+    return None
+
+
+def _frame_id(ctx: ParseContext, sensor: etree._Element) -> str | None:
+    """Explicit frame override: ``<gz_frame_id>``, ``<ignition_frame_id>``, ``<frame_id>``, then
+    the first plugin's ``frameName`` / ``frame_name`` / ``<ros><frame_name>``. Differing
+    overrides are warned about (the first in that order is used)."""
+    found: list[tuple[str, str]] = []
+    for tag in ("gz_frame_id", "ignition_frame_id", "frame_id"):
+        text = _text(sensor, tag)
+        if text:
+            found.append((f"<{tag}>", text))
+    for plugin in sensor:
+        if not (isinstance(plugin.tag, str) and plugin.tag == "plugin"):
+            continue
+        for tag in ("frameName", "frame_name"):
+            text = _text(plugin, tag)
+            if text:
+                found.append((f"plugin <{tag}>", text))
+        text = _text(_first(plugin, "ros"), "frame_name")
+        if text:
+            found.append(("plugin <ros><frame_name>", text))
+    if not found:
+        return None
+    if len({v for _, v in found}) > 1:
+        ctx.warn(sensor, f"several frame overrides {found}; {found[0][0]} = {found[0][1]!r} is used")
+    return found[0][1]
+
+
+def parse_sensor(
+    elem: etree._Element,
+    ctx: ParseContext,
+    *,
+    link: str | None,
+    joint: str | None = None,
+    origin_format: str,
+) -> Sensor:
+    """Read an SDFormat-style ``<sensor name="..." type="...">``.
+
+    Args:
+        elem: the ``<sensor>`` element.
+        ctx: parse context.
+        link: the link it is attached to (the ``<gazebo reference>`` or SDF parent link), or
+            ``None``.
+        joint: the joint for SDF joint sensors (force_torque).
+        origin_format: ``"gazebo"`` (URDF ``<gazebo>``) or ``"sdf"``.
+
+    Returns:
+        The :class:`Sensor`: ``type`` normalised by :data:`TYPE_ALIASES` (other types kept as
+        written), ``raw_type`` as written, ``pose`` from ``<pose>`` (numbers only; SDF
+        ``relative_to`` is the SDF loader's job), typed ``params`` for camera/depth (the first
+        ``<camera>`` of a multicamera), ray (``<ray>`` or ``<lidar>``), imu, force_torque,
+        contact and gps/navsat, ``plugins`` as raw XML.
+
+    Raises:
+        InvalidValueError: missing name or type; a number, integer or boolean that is not one;
+            a bad pose; unknown noise type, force-torque frame or measure direction.
+    """
+    name = (elem.get("name") or "").strip()
+    if not name:
+        raise ctx.error(InvalidValueError, elem, "<sensor> has no name attribute", 'add name="..." to the <sensor>')
+    raw_type = (elem.get("type") or "").strip()
+    if not raw_type:
+        raise ctx.error(
+            InvalidValueError, elem, f"sensor {name!r} has no type attribute", 'add type="imu" (camera, ray, gpu_lidar, ...)'
+        )
+    kind = TYPE_ALIASES.get(raw_type.lower(), raw_type)
+    rate = _float(ctx, elem, "update_rate", 0.0)
+    if rate < 0:
+        raise ctx.error(InvalidValueError, _first(elem, "update_rate"), f"update_rate is {rate}", "give a rate ≥ 0 Hz")
+    return Sensor(
+        name=name,
+        type=kind,
+        link=link,
+        raw_type=raw_type,
+        joint=joint,
+        pose=parse_pose(ctx, _first(elem, "pose")),
+        update_rate=rate,
+        topic=_text(elem, "topic") or None,
+        frame_id=_frame_id(ctx, elem),
+        always_on=_child_bool(ctx, elem, "always_on", False),
+        visualize=_child_bool(ctx, elem, "visualize", False),
+        params=_params(ctx, elem, kind, raw_type.lower()),
+        plugins=tuple(serialise(p) for p in elem if isinstance(p.tag, str) and p.tag == "plugin"),
+        origin_format=origin_format,
+        source=ctx.source(elem),
+    )
+
+
+# -- urdfdom top-level <sensor> -----------------------------------------------------------------
+
+
+def _urdf_origin(ctx: ParseContext, elem: etree._Element | None) -> Pose:
+    """URDF ``<origin xyz rpy>`` (both optional, default zeros)."""
+    if elem is None:
+        return IDENTITY
+    xyz = ctx.vector(elem, elem.get("xyz", "0 0 0"), 3, "attribute 'xyz'")
+    rpy = ctx.vector(elem, elem.get("rpy", "0 0 0"), 3, "attribute 'rpy'")
+    return Pose(xyz=xyz, rpy=rpy)  # type: ignore[arg-type]
+
+
+def _urdf_ray_dim(ctx: ParseContext, elem: etree._Element | None) -> tuple[int, float, float, float]:
+    """samples, resolution, min_angle, max_angle of ``<horizontal>``/``<vertical>`` (urdfdom
+    defaults 1, 1, 0, 0 for absent attributes or element)."""
+    if elem is None:
+        return 1, 1.0, 0.0, 0.0
+    samples_text = elem.get("samples")
+    samples = 1 if samples_text is None else _int(ctx, elem, samples_text, "attribute 'samples'", minimum=1)
+    return (
+        samples,
+        ctx.float_attr(elem, "resolution", 1.0),  # type: ignore[return-value]
+        ctx.float_attr(elem, "min_angle", 0.0),
+        ctx.float_attr(elem, "max_angle", 0.0),
+    )
+
+
+def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
+    """Read a urdfdom top-level ``<sensor name update_rate>`` (wiki.ros.org/urdf/XML/sensor).
+
+    The kind is the first child that is not ``<parent>``/``<origin>`` (as urdfdom decides):
+    ``<camera>`` needs ``<image>`` with ``width``, ``height``, ``format``, ``hfov`` (rad),
+    ``near``, ``far`` (m) — all required, as in urdfdom; ``<ray>`` has optional
+    ``<horizontal>``/``<vertical>`` with ``samples`` (default 1), ``resolution`` (1),
+    ``min_angle``/``max_angle`` (0 rad). Other kinds are kept with ``params=None`` and a warning.
+
+    Raises:
+        InvalidValueError: no name, no ``<parent link>``, bad ``update_rate``/origin, missing or
+            bad camera image attributes, bad ray attributes.
+    """
+    name = (elem.get("name") or "").strip()
+    if not name:
+        raise ctx.error(InvalidValueError, elem, "<sensor> has no name attribute", 'add name="..." to the <sensor>')
+    parent = _first(elem, "parent")
+    link = (parent.get("link") or "").strip() if parent is not None else ""
+    if not link:
+        raise ctx.error(
+            InvalidValueError, elem, f"sensor {name!r} has no <parent link=...>", 'add <parent link="the_link"/>'
+        )
+    rate = ctx.float_attr(elem, "update_rate", 0.0) or 0.0
+    if rate < 0:
+        raise ctx.error(InvalidValueError, elem, f"update_rate is {rate}", "give a rate ≥ 0 Hz")
+    body = next(
+        (c for c in elem if isinstance(c.tag, str) and c.tag not in ("parent", "origin")),
+        None,
+    )
+    params: SensorParams = None
+    if body is None:
+        raise ctx.error(
+            InvalidValueError, elem, f"sensor {name!r} has no <camera> or <ray> element", "add <camera> or <ray>"
+        )
+    raw_type = body.tag
+    if body.tag == "camera":
+        image = _first(body, "image")
+        if image is None:
+            raise ctx.error(
+                InvalidValueError, body, f"camera sensor {name!r} has no <image>", 'add <image width height format hfov near far/>'
+            )
+        for attr in ("width", "height", "format", "hfov", "near", "far"):
+            if image.get(attr) is None:
+                raise ctx.error(
+                    InvalidValueError, image, f"camera sensor {name!r}: <image> has no {attr} attribute", f'add {attr}="..."'
+                )
+        params = CameraParams(
+            horizontal_fov=ctx.float_attr(image, "hfov", required=True),  # type: ignore[arg-type]
+            width=_int(ctx, image, image.get("width"), "attribute 'width'", minimum=1),
+            height=_int(ctx, image, image.get("height"), "attribute 'height'", minimum=1),
+            format=image.get("format", "").strip(),
+            near=ctx.float_attr(image, "near", required=True),  # type: ignore[arg-type]
+            far=ctx.float_attr(image, "far", required=True),  # type: ignore[arg-type]
+        )
+    elif body.tag == "ray":
+        hs, hr, hmin, hmax = _urdf_ray_dim(ctx, _first(body, "horizontal"))
+        vs, vr, vmin, vmax = _urdf_ray_dim(ctx, _first(body, "vertical"))
+        params = RayParams(
+            horizontal_samples=hs,
+            horizontal_resolution=hr,
+            horizontal_min_angle=hmin,
+            horizontal_max_angle=hmax,
+            vertical_samples=vs,
+            vertical_resolution=vr,
+            vertical_min_angle=vmin,
+            vertical_max_angle=vmax,
+        )
+    else:
+        ctx.warn(body, f"sensor {name!r}: <{body.tag}> is not a urdfdom sensor kind (camera, ray); kept untyped")
+    return Sensor(
+        name=name,
+        type=TYPE_ALIASES.get(raw_type, raw_type),
+        link=link,
+        raw_type=raw_type,
+        pose=_urdf_origin(ctx, _first(elem, "origin")),
+        update_rate=rate,
+        params=params,
+        origin_format="urdf",
+        source=ctx.source(elem),
+    )
+
+
+__all__ = [
+    "FORCE_TORQUE_FRAMES",
+    "MEASURE_DIRECTIONS",
+    "NOISE_TYPES",
+    "TYPE_ALIASES",
+    "parse_noise",
+    "parse_pose",
+    "parse_sdf_bool",
+    "parse_sensor",
+    "parse_urdf_sensor",
+]

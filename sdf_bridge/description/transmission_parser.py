@@ -1,0 +1,621 @@
+"""``<transmission>`` elements in the three dialects found in real descriptions.
+
+This module only *reads*: every reduction and offset is recorded on the side of the element
+where the file wrote it (joint or actuator), and the dialect is recorded, so that
+:mod:`sdf_bridge.transmissions` applies each dialect's rule (which side carries the ratio, what
+the default is). Nothing is defaulted to 1.0 here: an absent reduction is ``None``.
+
+Dialects (see DESIGN.md, "Transmission dialects"):
+
+``classic`` — ROS 1 ``transmission_interface`` (top-level ``<robot><transmission>``)::
+
+    <transmission name="t1">
+      <type>transmission_interface/SimpleTransmission</type>
+      <joint name="j1"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>
+        <role>joint1</role><offset>0.1</offset><mechanicalReduction>1</mechanicalReduction></joint>
+      <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator>
+    </transmission>
+
+  ``<hardwareInterface>`` may also sit on the actuator (legacy), with or without the
+  ``hardware_interface/`` prefix (the prefix is removed).
+
+``pr2`` — ``pr2_mechanism_model`` (``type`` attribute, no ``<type>`` element):
+
+  * SimpleTransmission and unknown PR2 types: ``<joint name>``, ``<actuator name>`` and a
+    ``<mechanicalReduction>`` directly under ``<transmission>``, which is recorded on the
+    (single) actuator.
+  * WristTransmission: ``<rightActuator>``, ``<leftActuator>``, ``<flexJoint>``, ``<rollJoint>``
+    each with ``name`` and a ``mechanicalReduction`` attribute; the entries get the element tag
+    as their ``role`` (``"rightActuator"``, ``"leftActuator"``, ``"flexJoint"``,
+    ``"rollJoint"``) and the attribute as their reduction (actuator side for the actuators,
+    joint side for the joints).
+  * PR2GripperTransmission: ``<actuator name>``; ``<gap_joint name mechanical_reduction ...>``
+    becomes the only joint (role ``"gap_joint"``, reduction on the joint side); the other
+    ``gap_joint`` attributes go to ``params`` as ``("gap_joint.<attr>", value)``; each
+    ``<passive_joint name>`` is a ``("passive_joint", name)`` param (they are driven as URDF
+    mimic joints, not by the transmission); ``<simulated_actuated_joint>`` attributes are
+    ``("simulated_actuated_joint.<attr>", value)`` params; ``<use_simulated_gripper_joint/>``
+    is ``("use_simulated_gripper_joint", "")``.
+
+``ros2_control`` — ``<ros2_control><transmission>`` (``hardware`` given)::
+
+    <transmission name="t1">
+      <plugin>transmission_interface/SimpleTransmission</plugin>
+      <actuator name="m1" role="actuator1"/>
+      <joint name="j1" role="joint1"><mechanical_reduction>2.0</mechanical_reduction>
+        <offset>0.0</offset></joint>
+      <param name="k">v</param>
+    </transmission>
+
+  Non-canonical spellings are accepted, stored where written and warned about (case 004):
+  ``<mechanicalReduction>`` (camelCase), and a reduction under the ``<actuator>`` of a
+  ``SimpleTransmission`` (whose ros2_control loader reads the joint side only; Differential and
+  FourBar loaders read both sides, so there it is canonical). ``<hardwareInterface>``
+  is warned about and ignored: in this dialect interfaces come from the ``<ros2_control>``
+  joint's ``<command_interface>``/``<state_interface>`` only.
+
+Roles: for ``DifferentialTransmission`` and ``FourBarLinkageTransmission`` only
+``joint1``/``joint2`` and ``actuator1``/``actuator2`` are valid; other types accept any role
+string (``SimpleTransmission`` ignores roles: ros2_control_demos example 8 gives its second simple
+transmission roles ``joint2``/``actuator2``). A role repeated on one side is
+a :class:`~sdf_bridge.errors.DuplicateNameError`, an invalid one an
+:class:`~sdf_bridge.errors.InvalidValueError`; with several entries on one side, either all or
+none must carry a role. Unknown transmission types are kept (with ``raw_xml``) for plug-ins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from lxml import etree
+
+from ..errors import DescriptionError, DuplicateNameError, InvalidValueError
+from .model.transmission import Transmission, TransmissionActuator, TransmissionJoint
+from .xmlio import ParseContext, serialise
+
+_PREFIX = "hardware_interface/"
+_CAMEL = "mechanicalReduction"
+_SNAKE = "mechanical_reduction"
+
+#: Valid (joint roles, actuator roles) of the ROS transmission types that define roles.
+ROLE_SETS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "DifferentialTransmission": (frozenset({"joint1", "joint2"}), frozenset({"actuator1", "actuator2"})),
+    "FourBarLinkageTransmission": (frozenset({"joint1", "joint2"}), frozenset({"actuator1", "actuator2"})),
+}
+
+_WRIST_ACTUATORS = ("rightActuator", "leftActuator")
+_WRIST_JOINTS = ("flexJoint", "rollJoint")
+
+
+def _elements(elem: etree._Element, tag: str | None = None) -> list[etree._Element]:
+    """Element children (comments and processing instructions skipped), optionally by tag."""
+    return [c for c in elem if isinstance(c.tag, str) and (tag is None or c.tag == tag)]
+
+
+class _Reader:
+    """Reads one ``<transmission>``; carries its name for every message."""
+
+    def __init__(self, elem: etree._Element, ctx: ParseContext, name: str) -> None:
+        self.elem = elem
+        self.ctx = ctx
+        self.name = name
+
+    # -- errors and values --------------------------------------------------------------------
+
+    def error(self, cls: type[DescriptionError], at: etree._Element, problem: str, fix: str) -> DescriptionError:
+        """An error located at ``at`` whose message names this transmission."""
+        return self.ctx.error(cls, at, f"in transmission {self.name!r}: {problem}", fix)
+
+    def warn(self, at: etree._Element, message: str) -> None:
+        """A warning located at ``at`` naming this transmission."""
+        self.ctx.warn(at, f"in transmission {self.name!r}: {message}")
+
+    def number(self, at: etree._Element, text: str | None, what: str) -> float:
+        """``text`` as a finite float.
+
+        Raises:
+            InvalidValueError: empty, not a number or not finite.
+        """
+        try:
+            return self.ctx.to_float(at, text, what)
+        except InvalidValueError:
+            raise self.error(
+                InvalidValueError, at, f"{what} is {text!r}, not a finite number", f"write {what} as a decimal number"
+            ) from None
+
+    def reduction(self, at: etree._Element, text: str | None, what: str) -> float:
+        """A mechanical reduction: a finite, non-zero number (negative reverses direction).
+
+        Raises:
+            InvalidValueError: not a number or zero.
+        """
+        value = self.number(at, text, what)
+        if value == 0.0:
+            raise self.error(
+                InvalidValueError,
+                at,
+                f"{what} is 0; a transmission with ratio 0 cannot move its joint",
+                "give the gear ratio (actuator turns per joint turn), negative to reverse direction",
+            )
+        return value
+
+    def required_name(self, at: etree._Element) -> str:
+        """The non-empty ``name`` attribute of a joint/actuator entry.
+
+        Raises:
+            InvalidValueError: absent or empty.
+        """
+        name = (at.get("name") or "").strip()
+        if not name:
+            raise self.error(
+                InvalidValueError, at, f"<{at.tag}> has no name attribute", f'add name="..." to the <{at.tag}>'
+            )
+        return name
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def child_reduction(self, entry: etree._Element, *, canonical: str) -> tuple[float | None, list[str]]:
+        """Reduction written as a child of ``entry`` in either spelling.
+
+        Returns the value (or ``None``) and the list of spellings found. Both spellings with
+        different values is an error; the same value twice is accepted.
+
+        Raises:
+            InvalidValueError: bad number, zero, or conflicting spellings.
+        """
+        found: dict[str, float] = {}
+        for tag in (_CAMEL, _SNAKE):
+            children = _elements(entry, tag)
+            if len(children) > 1:
+                raise self.error(
+                    InvalidValueError, children[1], f"<{tag}> is given {len(children)} times", f"keep one <{tag}>"
+                )
+            if children:
+                found[tag] = self.reduction(children[0], children[0].text, f"<{tag}>")
+        if len(set(found.values())) > 1:
+            raise self.error(
+                InvalidValueError,
+                entry,
+                f"<{entry.tag} name={entry.get('name')!r}> gives both <{_CAMEL}>={found[_CAMEL]} and "
+                f"<{_SNAKE}>={found[_SNAKE]}",
+                f"keep only <{canonical}>",
+            )
+        value = next(iter(found.values()), None)
+        return value, list(found)
+
+    def offset(self, entry: etree._Element) -> float:
+        """``<offset>`` child of a joint entry (0.0 when absent).
+
+        Raises:
+            InvalidValueError: not a number.
+        """
+        children = _elements(entry, "offset")
+        if not children:
+            return 0.0
+        return self.number(children[0], children[0].text, "<offset>")
+
+    def role(self, entry: etree._Element) -> str | None:
+        """Role of an entry: ``role`` attribute or ``<role>`` child (they must agree)."""
+        attr = entry.get("role")
+        child = _elements(entry, "role")
+        text = child[0].text.strip() if child and child[0].text else None
+        if attr is not None and text is not None and attr.strip() != text:
+            raise self.error(
+                InvalidValueError,
+                entry,
+                f"role attribute {attr!r} and <role>{text}</role> disagree",
+                "give the role once",
+            )
+        if attr is not None:
+            return attr.strip() or None
+        return text
+
+    def interfaces(self, entry: etree._Element) -> tuple[str, ...]:
+        """``<hardwareInterface>`` texts with the ``hardware_interface/`` prefix removed."""
+        out = []
+        for child in _elements(entry, "hardwareInterface"):
+            text = (child.text or "").strip()
+            if not text:
+                raise self.error(
+                    InvalidValueError,
+                    child,
+                    "<hardwareInterface> is empty",
+                    "write e.g. hardware_interface/EffortJointInterface",
+                )
+            out.append(text[len(_PREFIX):] if text.startswith(_PREFIX) else text)
+        return tuple(out)
+
+    def params(self) -> list[tuple[str, str]]:
+        """``<param name>`` children of the transmission.
+
+        Raises:
+            InvalidValueError: a ``<param>`` without a name.
+        """
+        out = []
+        for p in _elements(self.elem, "param"):
+            key = (p.get("name") or "").strip()
+            if not key:
+                raise self.error(InvalidValueError, p, "<param> has no name attribute", 'add name="..." to the <param>')
+            out.append((key, (p.text or "").strip()))
+        return out
+
+    def extra_params(self, child: etree._Element) -> list[tuple[str, str]]:
+        """An uninterpreted child as params: attributes as ``tag.attr``, text as ``tag``."""
+        out = [(f"{child.tag}.{k}", v) for k, v in child.attrib.items()]
+        text = (child.text or "").strip()
+        if text or not child.attrib:
+            out.append((child.tag, text))
+        return out
+
+
+def _check_roles(
+    reader: _Reader,
+    side: str,
+    entries: Iterable[tuple[etree._Element, str | None]],
+    valid: frozenset[str] | None,
+) -> None:
+    """Roles on one side: unique, all-or-none when several entries, and in ``valid`` if given.
+
+    Raises:
+        DuplicateNameError: a role used twice.
+        InvalidValueError: a role outside ``valid``, or roles on only some entries.
+    """
+    entries = list(entries)
+    choices = ", ".join(sorted(valid)) if valid else f"{side}1, {side}2, ..."
+    seen: dict[str, etree._Element] = {}
+    for at, role in entries:
+        if role is None:
+            continue
+        if role in seen:
+            raise reader.error(
+                DuplicateNameError,
+                at,
+                f"role {role!r} is given to two {side}s ({seen[role].get('name')!r} and {at.get('name')!r})",
+                f"give each {side} its own role ({choices})",
+            )
+        if valid is not None and role not in valid:
+            raise reader.error(
+                InvalidValueError,
+                at,
+                f"role {role!r} is not a {side} role of this transmission type",
+                f"use one of {', '.join(sorted(valid))}",
+            )
+        seen[role] = at
+    if seen and len(seen) != len(entries):
+        missing = [at.get("name") for at, role in entries if role is None]
+        raise reader.error(
+            InvalidValueError,
+            entries[0][0],
+            f"some {side}s have a role and {missing} do not",
+            f"give every {side} a role",
+        )
+
+
+def parse_transmission(elem: etree._Element, ctx: ParseContext, *, hardware: str | None = None) -> Transmission:
+    """Read a ``<transmission>`` element of any dialect.
+
+    Args:
+        elem: the ``<transmission>`` element.
+        ctx: parse context (file name, warning sink).
+        hardware: name of the enclosing ``<ros2_control>`` block; when given the element is read
+            in the ros2_control dialect.
+
+    Returns:
+        The :class:`Transmission`, with reductions/offsets as written (``None`` when absent) on
+        the side where they were written, ``dialect`` ``"classic"``, ``"pr2"`` or
+        ``"ros2_control"``, ``params`` and ``raw_xml``.
+
+    Raises:
+        InvalidValueError: no name, no type, an entry without a name, a reduction that is zero
+            or not a number, an offset that is not a number, an invalid role.
+        DuplicateNameError: a role given twice on one side.
+    """
+    name = (elem.get("name") or "").strip()
+    if not name:
+        raise ctx.error(InvalidValueError, elem, "<transmission> has no name attribute", 'add name="..."')
+    reader = _Reader(elem, ctx, name)
+    if hardware is not None:
+        return _parse_ros2_control(reader, hardware)
+    type_child = _elements(elem, "type")
+    if not type_child and elem.get("type") is not None:
+        return _parse_pr2(reader)
+    if not type_child and _elements(elem, "plugin"):
+        reader.warn(elem, "has <plugin> outside <ros2_control>; read in the ros2_control dialect")
+        return _parse_ros2_control(reader, None)
+    return _parse_classic(reader)
+
+
+def _type_text(reader: _Reader, tags: tuple[str, ...], fix: str) -> str:
+    """Text of the first of ``tags`` present.
+
+    Raises:
+        InvalidValueError: none present, or empty.
+    """
+    for tag in tags:
+        children = _elements(reader.elem, tag)
+        if children:
+            text = (children[0].text or "").strip()
+            if not text:
+                raise reader.error(InvalidValueError, children[0], f"<{tag}> is empty", fix)
+            return text
+    raise reader.error(InvalidValueError, reader.elem, f"the type is missing (no <{tags[0]}>)", fix)
+
+
+def _finish(
+    reader: _Reader,
+    ttype: str,
+    dialect: str,
+    joints: list[tuple[etree._Element, TransmissionJoint]],
+    actuators: list[tuple[etree._Element, TransmissionActuator]],
+    params: list[tuple[str, str]],
+    hardware: str | None,
+) -> Transmission:
+    """Validate roles and build the :class:`Transmission`."""
+    short = ttype.rsplit("/", 1)[-1].rsplit("::", 1)[-1]
+    valid = ROLE_SETS.get(short)
+    _check_roles(reader, "joint", ((e, j.role) for e, j in joints), valid[0] if valid else None)
+    _check_roles(reader, "actuator", ((e, a.role) for e, a in actuators), valid[1] if valid else None)
+    return Transmission(
+        name=reader.name,
+        type=ttype,
+        dialect=dialect,
+        joints=tuple(j for _, j in joints),
+        actuators=tuple(a for _, a in actuators),
+        hardware=hardware,
+        params=tuple(params),
+        raw_xml=serialise(reader.elem),
+        source=reader.ctx.source(reader.elem),
+    )
+
+
+# -- classic ----------------------------------------------------------------------------------
+
+
+def _parse_classic(reader: _Reader) -> Transmission:
+    ctx = reader.ctx
+    elem = reader.elem
+    ttype = _type_text(reader, ("type",), "add <type>transmission_interface/SimpleTransmission</type>")
+    attr_type = elem.get("type")
+    if attr_type is not None and attr_type.strip() != ttype:
+        reader.warn(elem, f"type attribute {attr_type!r} differs from <type>{ttype}</type>; <type> is used")
+    joints = []
+    for j in _elements(elem, "joint"):
+        jname = reader.required_name(j)
+        red, spellings = reader.child_reduction(j, canonical=_CAMEL)
+        if _SNAKE in spellings:
+            reader.warn(j, f"<{_SNAKE}> in the classic form; read as <{_CAMEL}> of joint {jname!r}")
+        _warn_unknown(reader, j, {"hardwareInterface", "role", "offset", _CAMEL, _SNAKE})
+        joints.append(
+            (
+                j,
+                TransmissionJoint(
+                    name=jname,
+                    role=reader.role(j),
+                    mechanical_reduction=red,
+                    offset=reader.offset(j),
+                    hardware_interfaces=reader.interfaces(j),
+                    source=ctx.source(j),
+                ),
+            )
+        )
+    actuators = []
+    for a in _elements(elem, "actuator"):
+        aname = reader.required_name(a)
+        red, spellings = reader.child_reduction(a, canonical=_CAMEL)
+        if _SNAKE in spellings:
+            reader.warn(a, f"<{_SNAKE}> in the classic form; read as <{_CAMEL}> of actuator {aname!r}")
+        _warn_unknown(reader, a, {"hardwareInterface", "role", _CAMEL, _SNAKE})
+        actuators.append(
+            (
+                a,
+                TransmissionActuator(
+                    name=aname,
+                    role=reader.role(a),
+                    mechanical_reduction=red,
+                    hardware_interfaces=reader.interfaces(a),
+                    source=ctx.source(a),
+                ),
+            )
+        )
+    actuators = _apply_direct_reduction(reader, actuators)
+    params = reader.params()
+    for child in _elements(elem):
+        if child.tag not in {"type", "joint", "actuator", "param", _CAMEL, _SNAKE}:
+            params.extend(reader.extra_params(child))
+    return _finish(reader, ttype, "classic", joints, actuators, params, None)
+
+
+def _warn_unknown(reader: _Reader, entry: etree._Element, known: set[str]) -> None:
+    """Warn about children of a joint/actuator entry this dialect does not define."""
+    for child in _elements(entry):
+        if child.tag not in known:
+            reader.warn(child, f"<{child.tag}> inside <{entry.tag} name={entry.get('name')!r}> is not read")
+
+
+def _apply_direct_reduction(
+    reader: _Reader, actuators: list[tuple[etree._Element, TransmissionActuator]]
+) -> list[tuple[etree._Element, TransmissionActuator]]:
+    """A ``<mechanicalReduction>`` directly under ``<transmission>`` (PR2 form) → the actuator.
+
+    Raises:
+        InvalidValueError: bad number; given more than once; no single actuator to carry it; the
+            actuator has its own different reduction.
+    """
+    direct = [c for c in _elements(reader.elem) if c.tag in (_CAMEL, _SNAKE)]
+    if not direct:
+        return actuators
+    if len(direct) > 1:
+        raise reader.error(
+            InvalidValueError, direct[1], "the reduction is given twice under <transmission>", "keep one"
+        )
+    node = direct[0]
+    value = reader.reduction(node, node.text, f"<{node.tag}>")
+    if len(actuators) != 1:
+        raise reader.error(
+            InvalidValueError,
+            node,
+            f"<{node.tag}> directly under <transmission> needs exactly one <actuator>, found {len(actuators)}",
+            "move the reduction into the <actuator> it belongs to",
+        )
+    at, act = actuators[0]
+    if act.mechanical_reduction is not None and act.mechanical_reduction != value:
+        raise reader.error(
+            InvalidValueError,
+            node,
+            f"reduction {value} under <transmission> conflicts with {act.mechanical_reduction} in "
+            f"<actuator name={act.name!r}>",
+            "keep one of them",
+        )
+    if reader.elem.get("type") is None:
+        reader.warn(node, f"<{node.tag}> directly under <transmission> is the PR2 form; applied to actuator {act.name!r}")
+    return [(at, replace(act, mechanical_reduction=value))]
+
+
+# -- PR2 --------------------------------------------------------------------------------------
+
+
+def _parse_pr2(reader: _Reader) -> Transmission:
+    elem = reader.elem
+    ttype = (elem.get("type") or "").strip()
+    if not ttype:
+        raise reader.error(
+            InvalidValueError, elem, "the type attribute is empty", 'write type="pr2_mechanism_model/SimpleTransmission"'
+        )
+    short = ttype.rsplit("/", 1)[-1]
+    if short == "WristTransmission":
+        return _parse_pr2_wrist(reader, ttype)
+    ctx = reader.ctx
+    handled = {"joint", "actuator", _CAMEL, _SNAKE}
+    joints = []
+    actuators = []
+    params: list[tuple[str, str]] = []
+    gripper = short == "PR2GripperTransmission"
+    for child in _elements(elem):
+        if child.tag == "joint":
+            entry = TransmissionJoint(name=reader.required_name(child), role=reader.role(child), source=ctx.source(child))
+            joints.append((child, entry))
+        elif child.tag == "actuator":
+            red, _ = reader.child_reduction(child, canonical=_CAMEL)
+            act = TransmissionActuator(
+                name=reader.required_name(child),
+                role=reader.role(child),
+                mechanical_reduction=red,
+                source=ctx.source(child),
+            )
+            actuators.append((child, act))
+        elif gripper and child.tag == "gap_joint":
+            gname = reader.required_name(child)
+            red_text = child.get(_SNAKE, child.get(_CAMEL))
+            red = None if red_text is None else reader.reduction(child, red_text, f"gap_joint {_SNAKE}")
+            gap = TransmissionJoint(name=gname, role="gap_joint", mechanical_reduction=red, source=ctx.source(child))
+            joints.append((child, gap))
+            params.extend((f"gap_joint.{k}", v) for k, v in child.attrib.items() if k != "name")
+        elif gripper and child.tag == "passive_joint":
+            params.append(("passive_joint", reader.required_name(child)))
+        elif child.tag not in handled and child.tag != "param":
+            params.extend(reader.extra_params(child))
+    actuators = _apply_direct_reduction(reader, actuators)
+    params = reader.params() + params
+    return _finish(reader, ttype, "pr2", joints, actuators, params, None)
+
+
+def _parse_pr2_wrist(reader: _Reader, ttype: str) -> Transmission:
+    ctx = reader.ctx
+    joints = []
+    actuators = []
+    params: list[tuple[str, str]] = []
+    for child in _elements(reader.elem):
+        if child.tag in _WRIST_ACTUATORS or child.tag in _WRIST_JOINTS:
+            cname = reader.required_name(child)
+            text = child.get(_CAMEL, child.get(_SNAKE))
+            red = None if text is None else reader.reduction(child, text, f"{child.tag} {_CAMEL}")
+            if child.tag in _WRIST_ACTUATORS:
+                actuators.append((child, TransmissionActuator(cname, child.tag, red, source=ctx.source(child))))
+            else:
+                joints.append((child, TransmissionJoint(cname, child.tag, red, source=ctx.source(child))))
+        elif child.tag in ("joint", "actuator"):
+            raise reader.error(
+                InvalidValueError,
+                child,
+                f"a WristTransmission names its entries <rightActuator>/<leftActuator>/<flexJoint>/<rollJoint>, not <{child.tag}>",
+                "rename the element",
+            )
+        elif child.tag != "param":
+            params.extend(reader.extra_params(child))
+    return _finish(reader, ttype, "pr2", joints, actuators, reader.params() + params, None)
+
+
+# -- ros2_control -----------------------------------------------------------------------------
+
+
+def _parse_ros2_control(reader: _Reader, hardware: str | None) -> Transmission:
+    ctx = reader.ctx
+    elem = reader.elem
+    if not _elements(elem, "plugin") and _elements(elem, "type"):
+        reader.warn(elem, "uses the classic <type> inside <ros2_control>; read as <plugin>")
+    ttype = _type_text(reader, ("plugin", "type"), "add <plugin>transmission_interface/SimpleTransmission</plugin>")
+    simple = ttype.rsplit("/", 1)[-1] == "SimpleTransmission"
+    joints = []
+    for j in _elements(elem, "joint"):
+        jname = reader.required_name(j)
+        red, spellings = reader.child_reduction(j, canonical=_SNAKE)
+        if _CAMEL in spellings:
+            reader.warn(
+                j,
+                f"<{_CAMEL}> (classic spelling) in joint {jname!r}; read as <{_SNAKE}>={red} "
+                f"(ros2_control itself ignores it and uses 1.0)",
+            )
+        _ros2_common_checks(reader, j)
+        entry = TransmissionJoint(
+            name=jname, role=reader.role(j), mechanical_reduction=red, offset=reader.offset(j), source=ctx.source(j)
+        )
+        joints.append((j, entry))
+    actuators = []
+    params = reader.params()
+    for a in _elements(elem, "actuator"):
+        aname = reader.required_name(a)
+        red, spellings = reader.child_reduction(a, canonical=_SNAKE)
+        if _CAMEL in spellings:
+            reader.warn(
+                a, f"<{_CAMEL}> (classic spelling) in actuator {aname!r}; read as <{_SNAKE}>={red}"
+            )
+        if spellings and simple:
+            reader.warn(
+                a,
+                f"<{spellings[0]}> under <actuator name={aname!r}>: a ros2_control SimpleTransmission reads "
+                f"its ratio from <joint><{_SNAKE}> only; kept on the actuator side ({red})",
+            )
+        off = _elements(a, "offset")
+        if off:
+            value = reader.number(off[0], off[0].text, "<offset>")
+            reader.warn(off[0], f"actuator {aname!r} <offset> is not used by transmission_interface; kept as a param")
+            params.append((f"actuator.{aname}.offset", repr(value)))
+        _ros2_common_checks(reader, a)
+        act = TransmissionActuator(name=aname, role=reader.role(a), mechanical_reduction=red, source=ctx.source(a))
+        actuators.append((a, act))
+    for child in _elements(elem):
+        if child.tag not in {"plugin", "type", "joint", "actuator", "param"}:
+            reader.warn(child, f"<{child.tag}> is not part of the ros2_control transmission form; not read")
+    for at, entry in [*joints, *actuators]:
+        if entry.role is None:
+            reader.warn(at, f"<{at.tag} name={entry.name!r}> has no role attribute (ros2_control requires one)")
+    return _finish(reader, ttype, "ros2_control", joints, actuators, params, hardware)
+
+
+def _ros2_common_checks(reader: _Reader, entry: etree._Element) -> None:
+    """Warnings shared by ros2_control joint/actuator entries."""
+    for hi in _elements(entry, "hardwareInterface"):
+        reader.warn(
+            hi,
+            f"<hardwareInterface>{(hi.text or '').strip()}</hardwareInterface> is ignored in the ros2_control form; "
+            "interfaces come from the <ros2_control> joint's <command_interface>/<state_interface>",
+        )
+    for child in _elements(entry):
+        if child.tag not in {"hardwareInterface", "role", "offset", _CAMEL, _SNAKE}:
+            reader.warn(child, f"<{child.tag}> inside <{entry.tag} name={entry.get('name')!r}> is not read")
+    if _elements(entry, "role"):
+        reader.warn(entry, "<role> child element in the ros2_control form; use the role attribute")
+
+
+__all__ = ["ROLE_SETS", "parse_transmission"]

@@ -1,0 +1,570 @@
+"""The URDF ``<robot>`` loader: one pass over the document into a :class:`Robot`.
+
+Covers the whole URDF specification (https://wiki.ros.org/urdf/XML): links with inertial, visual
+and collision elements (box, cylinder, sphere, mesh; capsule as an extension), robot-level
+materials referenced by name, joints of every URDF type with origin, axis, limit, dynamics,
+safety_controller, calibration and mimic. ``<transmission>``, ``<ros2_control>``, top-level
+``<sensor>`` and ``<gazebo>`` are handed to their element parsers. Tags this loader does not know
+are reported as warnings and skipped, never fatal.
+
+Departures from urdfdom, on purpose:
+
+* absent ``<limit>`` attributes stay ``None`` ("not limited"), never 0 (case 007);
+* axes are normalised, and a zero axis on a movable joint is an error (case 011);
+* a revolute/prismatic joint without ``<limit>`` (or without ``effort``/``velocity``) loads with
+  a warning instead of failing; it is then unlimited.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping
+
+from lxml import etree
+
+from ..errors import DuplicateNameError, PathResolutionError, InvalidValueError, MissingReferenceError, UnsupportedError
+from .gazebo_parser import parse_gazebo
+from .model import (
+    Axis,
+    Box,
+    Calibration,
+    Capsule,
+    Collision,
+    Cylinder,
+    Dynamics,
+    GazeboExtension,
+    HardwareComponent,
+    Inertia,
+    Inertial,
+    Joint,
+    JointType,
+    Limit,
+    Link,
+    Material,
+    Mesh,
+    Mimic,
+    Plugin,
+    Pose,
+    Robot,
+    SafetyController,
+    Sensor,
+    Sphere,
+    Transmission,
+    Visual,
+)
+from .model.geometry import Geometry
+from .model.pose import IDENTITY
+from .resolve import PackagePaths, resolve_uri
+from .ros2_control_parser import parse_ros2_control
+from .sensor_parser import parse_urdf_sensor
+from .transmission_parser import parse_transmission
+from .xmlio import ParseContext
+
+#: URDF joint types (urdfdom's set).
+URDF_JOINT_TYPES: Mapping[str, JointType] = {
+    t.value: t
+    for t in (
+        JointType.REVOLUTE,
+        JointType.CONTINUOUS,
+        JointType.PRISMATIC,
+        JointType.FIXED,
+        JointType.FLOATING,
+        JointType.PLANAR,
+    )
+}
+
+#: Joint types whose axis is meaningful (planar: the plane normal).
+_AXIS_TYPES = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.PLANAR})
+_LIMIT_REQUIRED = frozenset({JointType.REVOLUTE, JointType.PRISMATIC})
+_DEFAULT_AXIS = Axis((1.0, 0.0, 0.0))
+_ZERO3 = (0.0, 0.0, 0.0)
+
+
+class _Reader:
+    """Parses one URDF document; holds the context and the robot-level state."""
+
+    def __init__(self, ctx: ParseContext, base_dir: str | None, package_paths: PackagePaths | None) -> None:
+        self.ctx = ctx
+        self.base_dir = base_dir
+        self.package_paths = package_paths
+        self.materials: dict[str, Material] = {}
+        self.resolved: dict[str, str | None] = {}  # mesh filename → resolved path (files repeat)
+        self.packages: dict = {}  # package → directory, memo for resolve_uri
+
+    # -- small value helpers ------------------------------------------------------------------
+
+    def vec3(self, elem: etree._Element, attr: str, default: tuple[float, float, float]) -> tuple[float, float, float]:
+        """Attribute ``attr`` as three floats, ``default`` when absent."""
+        text = elem.get(attr)
+        if text is None:
+            return default
+        parts = text.split()
+        if len(parts) == 3:
+            try:
+                x, y, z = float(parts[0]), float(parts[1]), float(parts[2])
+            except ValueError:
+                pass
+            else:
+                if math.isfinite(x) and math.isfinite(y) and math.isfinite(z):
+                    return (x, y, z)
+        raise self.ctx.error(
+            InvalidValueError,
+            elem,
+            f"attribute {attr!r} is {text!r}: expected 3 finite numbers",
+            f'write {attr}="x y z" with three space-separated decimal numbers',
+        )
+
+    def number(self, elem: etree._Element, attr: str) -> float | None:
+        """Attribute ``attr`` as a finite float, ``None`` when absent."""
+        text = elem.get(attr)
+        if text is None:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return value
+        return self.ctx.to_float(elem, text, f"attribute {attr!r}")  # raises InvalidValueError
+
+    def required_number(self, elem: etree._Element, attr: str) -> float:
+        """Attribute ``attr`` as a finite float; an error when absent."""
+        value = self.number(elem, attr)
+        if value is None:
+            raise self.ctx.error(
+                InvalidValueError, elem, f"attribute {attr!r} is missing", f'add {attr}="..." to the element'
+            )
+        return value
+
+    def name(self, elem: etree._Element, what: str) -> str:
+        """The non-empty ``name`` attribute of ``elem``."""
+        name = elem.get("name")
+        if name is None or not name.strip():
+            raise self.ctx.error(
+                InvalidValueError, elem, f"{what} has no name", f'give the {what} a unique name="..." attribute'
+            )
+        return name
+
+    def origin(self, elem: etree._Element | None) -> Pose:
+        """The pose of an ``<origin>`` element (identity when ``None``)."""
+        if elem is None:
+            return IDENTITY
+        xyz = self.vec3(elem, "xyz", _ZERO3)
+        rpy = self.vec3(elem, "rpy", _ZERO3)
+        if xyz == _ZERO3 and rpy == _ZERO3:
+            return IDENTITY
+        return Pose(xyz, rpy)
+
+    def unknown(self, elem: etree._Element, parent: str) -> None:
+        """Warn about a tag this loader does not read."""
+        tag = elem.tag if isinstance(elem.tag, str) else "?"
+        self.ctx.warn(elem, f"unknown element <{tag}> in <{parent}> ignored")
+
+    # -- materials and geometry ---------------------------------------------------------------
+
+    def material(self, elem: etree._Element, *, robot_level: bool) -> Material:
+        """A ``<material>``: a definition (color and/or texture) or, inside a visual, a reference."""
+        name = elem.get("name")
+        color = None
+        texture = None
+        for child in elem:
+            tag = child.tag
+            if tag == "color":
+                rgba = child.get("rgba")
+                if rgba is None:
+                    raise self.ctx.error(
+                        InvalidValueError, child, "<color> has no rgba attribute", 'write <color rgba="r g b a"/>'
+                    )
+                color = self.ctx.vector(child, rgba, 4, "attribute 'rgba'")
+            elif tag == "texture":
+                texture = child.get("filename")
+            elif isinstance(tag, str):
+                self.unknown(child, "material")
+        if color is None and texture is None:
+            if robot_level:
+                raise self.ctx.error(
+                    InvalidValueError,
+                    elem,
+                    "robot-level material defines neither <color> nor <texture>",
+                    'add <color rgba="r g b a"/> or <texture filename="..."/>',
+                )
+            if not name:
+                raise self.ctx.error(
+                    InvalidValueError, elem, "material has no name, color or texture",
+                    "name a robot-level material or give a <color>",
+                )
+            found = self.materials.get(name)
+            if found is None:
+                raise self.ctx.error(
+                    MissingReferenceError,
+                    elem,
+                    f"material {name!r} is not defined",
+                    f'define <material name="{name}"> at robot level or give this one a <color>',
+                )
+            return found
+        material = Material(name=name or None, color=color, texture=texture)  # type: ignore[arg-type]
+        if not robot_level and name and name not in self.materials:
+            self.materials[name] = material  # urdfdom makes named inline materials global too
+        return material
+
+    def geometry(self, elem: etree._Element) -> Geometry:
+        """The one shape inside ``<geometry>``."""
+        shapes = [c for c in elem if isinstance(c.tag, str)]
+        if len(shapes) != 1:
+            raise self.ctx.error(
+                InvalidValueError,
+                elem,
+                f"<geometry> must contain exactly one shape, found {len(shapes)}",
+                "give one of <box>, <cylinder>, <sphere>, <mesh>, <capsule>",
+            )
+        shape = shapes[0]
+        tag = shape.tag
+        if tag == "box":
+            size = shape.get("size")
+            if size is None:
+                raise self.ctx.error(InvalidValueError, shape, "<box> has no size", 'write <box size="x y z"/>')
+            return Box(self.vec3(shape, "size", _ZERO3))
+        if tag == "cylinder":
+            return Cylinder(self.required_number(shape, "radius"), self.required_number(shape, "length"))
+        if tag == "sphere":
+            return Sphere(self.required_number(shape, "radius"))
+        if tag == "capsule":
+            return Capsule(self.required_number(shape, "radius"), self.required_number(shape, "length"))
+        if tag == "mesh":
+            filename = shape.get("filename")
+            if not filename:
+                raise self.ctx.error(
+                    InvalidValueError, shape, "<mesh> has no filename", 'write <mesh filename="package://..."/>'
+                )
+            scale = self.vec3(shape, "scale", (1.0, 1.0, 1.0))
+            if filename in self.resolved:
+                resolved = self.resolved[filename]
+            else:
+                try:
+                    resolved = resolve_uri(
+                        filename, base_dir=self.base_dir, package_paths=self.package_paths, file=self.ctx.file,
+                        cache=self.packages,
+                    )
+                except PathResolutionError as exc:
+                    raise self.ctx.error(PathResolutionError, shape, exc.problem, exc.fix or "") from None
+                self.resolved[filename] = resolved
+            return Mesh(filename=filename, scale=scale, resolved=resolved)
+        raise self.ctx.error(
+            UnsupportedError,
+            shape,
+            f"unknown geometry <{tag}>",
+            "use <box>, <cylinder>, <sphere>, <mesh> or <capsule>",
+        )
+
+    # -- links --------------------------------------------------------------------------------
+
+    def inertial(self, elem: etree._Element) -> Inertial:
+        """An ``<inertial>``: mass (kg), inertia (kg·m²) and its origin."""
+        origin = IDENTITY
+        mass = None
+        inertia = None
+        for child in elem:
+            tag = child.tag
+            if tag == "origin":
+                origin = self.origin(child)
+            elif tag == "mass":
+                mass = self.required_number(child, "value")
+            elif tag == "inertia":
+                inertia = Inertia(*(self.required_number(child, a) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")))
+            elif isinstance(tag, str):
+                self.unknown(child, "inertial")
+        if mass is None:
+            raise self.ctx.error(InvalidValueError, elem, "<inertial> has no <mass>", 'add <mass value="..."/>')
+        if mass < 0.0:
+            raise self.ctx.error(InvalidValueError, elem, f"mass is {mass}, negative", "give a mass ≥ 0 kg")
+        if inertia is None:
+            raise self.ctx.error(
+                InvalidValueError, elem, "<inertial> has no <inertia>",
+                'add <inertia ixx="" ixy="" ixz="" iyy="" iyz="" izz=""/>',
+            )
+        return Inertial(mass=mass, inertia=inertia, origin=origin, source=self.ctx.source(elem))
+
+    def shape_element(self, elem: etree._Element, kind: str) -> tuple[Geometry, Pose, Material | None]:
+        """Geometry, origin and material (visual only) of a ``<visual>``/``<collision>``."""
+        origin = IDENTITY
+        geometry = None
+        material = None
+        for child in elem:
+            tag = child.tag
+            if tag == "origin":
+                origin = self.origin(child)
+            elif tag == "geometry":
+                geometry = self.geometry(child)
+            elif tag == "material" and kind == "visual":
+                material = self.material(child, robot_level=False)
+            elif isinstance(tag, str) and not (kind == "collision" and tag in ("verbose", "contact_coefficients")):
+                self.unknown(child, kind)
+        if geometry is None:
+            raise self.ctx.error(
+                InvalidValueError, elem, f"<{kind}> has no <geometry>", f"add a <geometry> to the <{kind}>"
+            )
+        return geometry, origin, material
+
+    def link(self, elem: etree._Element) -> Link:
+        """A ``<link>``."""
+        name = self.name(elem, "link")
+        inertial = None
+        visuals: list[Visual] = []
+        collisions: list[Collision] = []
+        for child in elem:
+            tag = child.tag
+            if tag == "visual":
+                geometry, origin, material = self.shape_element(child, "visual")
+                visuals.append(Visual(geometry=geometry, origin=origin, name=child.get("name"), material=material))
+            elif tag == "collision":
+                geometry, origin, _ = self.shape_element(child, "collision")
+                collisions.append(Collision(geometry=geometry, origin=origin, name=child.get("name")))
+            elif tag == "inertial":
+                inertial = self.inertial(child)
+            elif isinstance(tag, str):
+                self.unknown(child, "link")
+        return Link(
+            name=name,
+            inertial=inertial,
+            visuals=tuple(visuals),
+            collisions=tuple(collisions),
+            source=self.ctx.source(elem),
+        )
+
+    # -- joints -------------------------------------------------------------------------------
+
+    def axis(self, elem: etree._Element, joint_name: str) -> Axis:
+        """A normalised ``<axis xyz>`` (default (1, 0, 0) when the attribute is absent)."""
+        x, y, z = self.vec3(elem, "xyz", (1.0, 0.0, 0.0))
+        norm = math.sqrt(x * x + y * y + z * z)
+        if norm == 0.0:
+            raise self.ctx.error(
+                InvalidValueError,
+                elem,
+                f"joint {joint_name!r} has a zero axis (0, 0, 0)",
+                f"give joint {joint_name!r} a non-zero <axis xyz>, e.g. \"0 0 1\"",
+            )
+        if norm == 1.0:
+            return Axis((x, y, z))
+        return Axis((x / norm, y / norm, z / norm))
+
+    def limit(self, elem: etree._Element) -> Limit:
+        """A ``<limit>``; absent attributes stay ``None`` (not limited)."""
+        limit = Limit(
+            lower=self.number(elem, "lower"),
+            upper=self.number(elem, "upper"),
+            effort=self.number(elem, "effort"),
+            velocity=self.number(elem, "velocity"),
+        )
+        for attr in ("effort", "velocity"):
+            value = getattr(limit, attr)
+            if value is not None and value < 0.0:
+                raise self.ctx.error(
+                    InvalidValueError, elem, f"{attr} limit is {value}, negative", f"give a {attr} limit ≥ 0"
+                )
+        return limit
+
+    def joint(self, elem: etree._Element) -> Joint:
+        """A ``<joint>``."""
+        name = self.name(elem, "joint")
+        type_text = elem.get("type")
+        joint_type = URDF_JOINT_TYPES.get(type_text or "")
+        if joint_type is None:
+            raise self.ctx.error(
+                InvalidValueError,
+                elem,
+                f"joint type is {type_text!r}",
+                "use one of " + ", ".join(URDF_JOINT_TYPES),
+            )
+        parent = child = None
+        origin = IDENTITY
+        axis_elem = None
+        limit = dynamics = safety = calibration = mimic = None
+        for sub in elem:
+            tag = sub.tag
+            if tag == "parent":
+                parent = sub.get("link")
+                if not parent:
+                    raise self.ctx.error(InvalidValueError, sub, "<parent> has no link", 'write <parent link="..."/>')
+            elif tag == "child":
+                child = sub.get("link")
+                if not child:
+                    raise self.ctx.error(InvalidValueError, sub, "<child> has no link", 'write <child link="..."/>')
+            elif tag == "origin":
+                origin = self.origin(sub)
+            elif tag == "axis":
+                axis_elem = sub
+            elif tag == "limit":
+                limit = self.limit(sub)
+            elif tag == "dynamics":
+                dynamics = Dynamics(
+                    damping=self.number(sub, "damping") or 0.0, friction=self.number(sub, "friction") or 0.0
+                )
+            elif tag == "safety_controller":
+                safety = SafetyController(
+                    k_velocity=self.required_number(sub, "k_velocity"),
+                    soft_lower_limit=self.number(sub, "soft_lower_limit"),
+                    soft_upper_limit=self.number(sub, "soft_upper_limit"),
+                    k_position=self.number(sub, "k_position"),
+                )
+            elif tag == "calibration":
+                calibration = Calibration(
+                    rising=self.number(sub, "rising"),
+                    falling=self.number(sub, "falling"),
+                    reference_position=self.number(sub, "reference_position"),
+                )
+            elif tag == "mimic":
+                leader = sub.get("joint")
+                if not leader:
+                    raise self.ctx.error(
+                        InvalidValueError, sub, "<mimic> names no joint", 'write <mimic joint="leader_joint"/>'
+                    )
+                multiplier = self.number(sub, "multiplier")
+                offset = self.number(sub, "offset")
+                mimic = Mimic(
+                    joint=leader,
+                    multiplier=1.0 if multiplier is None else multiplier,
+                    offset=0.0 if offset is None else offset,
+                )
+            elif isinstance(tag, str):
+                self.unknown(sub, "joint")
+        if parent is None or child is None:
+            missing = "parent" if parent is None else "child"
+            raise self.ctx.error(
+                InvalidValueError, elem, f"joint {name!r} has no <{missing}>", f'add <{missing} link="..."/>'
+            )
+        axis = None
+        if joint_type in _AXIS_TYPES:
+            axis = self.axis(axis_elem, name) if axis_elem is not None else _DEFAULT_AXIS
+        if joint_type in _LIMIT_REQUIRED:
+            if limit is None:
+                self.ctx.warn(elem, f"{joint_type.value} joint {name!r} has no <limit>; it is treated as unlimited "
+                              "(urdfdom rejects this file)")
+            elif limit.effort is None or limit.velocity is None:
+                self.ctx.warn(elem, f"<limit> of joint {name!r} lacks effort or velocity; those are treated as "
+                              "unlimited (urdfdom rejects this file)")
+        return Joint(
+            name=name,
+            type=joint_type,
+            parent=parent,
+            child=child,
+            origin=origin,
+            axis=axis,
+            limit=limit,
+            dynamics=dynamics,
+            safety_controller=safety,
+            calibration=calibration,
+            mimic=mimic,
+            source=self.ctx.source(elem),
+        )
+
+
+def _add_unique(
+    table: dict, name: str, value: object, elem: etree._Element, kind: str, ctx: ParseContext
+) -> None:
+    """Insert ``name → value`` into ``table``; a second entry with that name is an error."""
+    if name in table:
+        first = getattr(table[name], "source", None)
+        where = f" (first defined at line {first.line})" if first is not None and first.line else ""
+        raise ctx.error(
+            DuplicateNameError, elem, f"two {kind}s are named {name!r}{where}", f"rename one of the {kind}s"
+        )
+    table[name] = value
+
+
+def load_urdf(
+    root: etree._Element,
+    ctx: ParseContext,
+    *,
+    base_dir: str | os.PathLike[str] | None = None,
+    package_paths: PackagePaths | None = None,
+    source_file: str | None = None,
+) -> Robot:
+    """Build a validated :class:`Robot` from a URDF ``<robot>`` element.
+
+    Args:
+        root: the ``<robot>`` element (from :func:`~sdf_bridge.description.xmlio.parse_xml`).
+        ctx: the parse context (file name for messages, warning sink).
+        base_dir: directory for relative mesh paths (``None`` for a string).
+        package_paths: package → directory map for ``package://`` (before the ament index).
+        source_file: recorded as ``Robot.source_file``.
+
+    Raises:
+        DescriptionError: the first problem found (subclass per kind, see ``sdf_bridge.errors``).
+    """
+    from .validate import validate_robot
+
+    if root.tag != "robot":
+        raise ctx.error(UnsupportedError, root, f"root element is <{root.tag}>, not <robot>", "load a URDF file")
+    reader = _Reader(ctx, None if base_dir is None else os.fspath(base_dir), package_paths)
+    name = reader.name(root, "robot")
+
+    # one pass over the top level: bucket by tag; materials first since visuals refer to them
+    buckets: dict[str, list[etree._Element]] = {}
+    ordered: list[etree._Element] = []
+    for elem in root:
+        tag = elem.tag
+        if not isinstance(tag, str):
+            continue
+        if tag in _TOP_LEVEL:
+            buckets.setdefault(tag, []).append(elem)
+            ordered.append(elem)
+        else:
+            reader.unknown(elem, "robot")
+
+    for elem in buckets.get("material", ()):
+        mat_name = reader.name(elem, "material")
+        _add_unique(reader.materials, mat_name, reader.material(elem, robot_level=True), elem, "material", ctx)
+
+    links: dict[str, Link] = {}
+    for elem in buckets.get("link", ()):
+        link = reader.link(elem)
+        _add_unique(links, link.name, link, elem, "link", ctx)
+    joints: dict[str, Joint] = {}
+    for elem in buckets.get("joint", ()):
+        joint = reader.joint(elem)
+        _add_unique(joints, joint.name, joint, elem, "joint", ctx)
+
+    classic: list[Transmission] = []
+    hardware: list[HardwareComponent] = []
+    sensors: list[Sensor] = []
+    gazebo: list[GazeboExtension] = []
+    plugins: list[Plugin] = []
+    handlers: dict[str, Callable[[etree._Element], None]] = {
+        "transmission": lambda e: classic.append(parse_transmission(e, ctx)),
+        "ros2_control": lambda e: hardware.append(parse_ros2_control(e, ctx)),
+        "sensor": lambda e: sensors.append(parse_urdf_sensor(e, ctx)),
+    }
+
+    def on_gazebo(elem: etree._Element) -> None:
+        extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
+        gazebo.append(extension)
+        sensors.extend(ext_sensors)
+        plugins.extend(ext_plugins)
+
+    handlers["gazebo"] = on_gazebo
+    for elem in ordered:
+        handler = handlers.get(elem.tag)  # type: ignore[arg-type]
+        if handler is not None:
+            handler(elem)
+
+    transmissions = classic + [t for hc in hardware for t in hc.transmissions]
+    robot = Robot(
+        name=name,
+        links=links,
+        joints=joints,
+        materials=reader.materials,
+        transmissions=tuple(transmissions),
+        ros2_control=tuple(hardware),
+        sensors=tuple(sensors),
+        gazebo=tuple(gazebo),
+        plugins=tuple(plugins),
+        format="urdf",
+        source_file=source_file,
+    )
+    validate_robot(robot, ctx)
+    return robot
+
+
+_TOP_LEVEL = frozenset({"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"})

@@ -1,0 +1,240 @@
+"""Whole-robot checks run after parsing: tree structure, references, names and value ranges.
+
+Every problem is raised as its :class:`~sdf_bridge.errors.DescriptionError` subclass located at
+the element concerned (file, line, element) with the fix; lesser issues are warnings through the
+:class:`~sdf_bridge.description.xmlio.ParseContext` (and ``logging``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import (
+    DescriptionError,
+    DuplicateNameError,
+    InvalidValueError,
+    KinematicTreeError,
+    MissingReferenceError,
+)
+from .model import Joint, Robot, Source
+from .xmlio import ParseContext
+
+
+def _error(
+    cls: type[DescriptionError], ctx: ParseContext, source: Source | None, element: str | None, problem: str, fix: str
+) -> DescriptionError:
+    """An error of ``cls`` at ``source`` (falls back to the context's file)."""
+    return cls(
+        problem,
+        file=source.file if source is not None and source.file is not None else ctx.file,
+        line=None if source is None else source.line,
+        element=element,
+        fix=fix,
+    )
+
+
+def _joint_tag(joint: Joint) -> str:
+    return f'<joint name="{joint.name}">'
+
+
+def check_tree(robot: Robot, ctx: ParseContext) -> str:
+    """Check that links and joints form one tree and return the root link's name.
+
+    Raises:
+        MissingReferenceError: a joint's parent or child link does not exist.
+        KinematicTreeError: no links, a joint joins a link to itself, a link has two parent
+            joints, there are several roots, or there is a cycle.
+    """
+    if not robot.links:
+        raise _error(KinematicTreeError, ctx, None, f'<robot name="{robot.name}">', "the robot has no links",
+                     "add at least one <link>")
+    parent_of: dict[str, Joint] = {}
+    children: dict[str, list[str]] = {}
+    for joint in robot.joints.values():
+        for role, link in (("parent", joint.parent), ("child", joint.child)):
+            if link not in robot.links:
+                raise _error(
+                    MissingReferenceError, ctx, joint.source, _joint_tag(joint),
+                    f"{role} link {link!r} of joint {joint.name!r} does not exist",
+                    f"define <link name=\"{link}\"> or correct the joint's <{role} link>",
+                )
+        if joint.parent == joint.child:
+            raise _error(
+                KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+                f"joint {joint.name!r} connects link {joint.child!r} to itself",
+                "give the joint different parent and child links",
+            )
+        previous = parent_of.get(joint.child)
+        if previous is not None:
+            raise _error(
+                KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+                f"link {joint.child!r} is the child of two joints, {previous.name!r} and {joint.name!r}",
+                "a link may have only one parent joint; remove one joint or use another child link",
+            )
+        parent_of[joint.child] = joint
+        children.setdefault(joint.parent, []).append(joint.child)
+    roots = [name for name in robot.links if name not in parent_of]
+    if len(roots) > 1:
+        link = robot.links[roots[1]]
+        raise _error(
+            KinematicTreeError, ctx, link.source, f'<link name="{roots[1]}">',
+            f"the robot has {len(roots)} root links ({', '.join(map(repr, roots[:5]))}"
+            f"{', …' if len(roots) > 5 else ''}); a URDF must be one tree",
+            "connect every link except the root to a parent with a joint",
+        )
+    if not roots:
+        joint = next(iter(robot.joints.values()))
+        raise _error(
+            KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+            "every link is the child of a joint, so the joints form a cycle and there is no root link",
+            "remove the joint that closes the loop",
+        )
+    seen = {roots[0]}
+    stack = [roots[0]]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    if len(seen) != len(robot.links):
+        cyclic = [name for name in robot.links if name not in seen]
+        joint = parent_of[cyclic[0]]
+        raise _error(
+            KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+            f"links {', '.join(map(repr, cyclic[:5]))} form a cycle not connected to root {roots[0]!r}",
+            "remove the joint that closes the loop",
+        )
+    return roots[0]
+
+
+def check_joints(robot: Robot, ctx: ParseContext) -> None:
+    """Mimic targets exist, limits and soft limits are ordered.
+
+    Raises:
+        MissingReferenceError: a ``<mimic joint>`` names no joint of the robot.
+        InvalidValueError: a joint mimics itself, lower > upper, soft_lower > soft_upper.
+    """
+    for joint in robot.joints.values():
+        if joint.mimic is not None:
+            leader = joint.mimic.joint
+            if leader not in robot.joints:
+                raise _error(
+                    MissingReferenceError, ctx, joint.source, _joint_tag(joint),
+                    f"joint {joint.name!r} mimics {leader!r}, which is not a joint of the robot",
+                    "name an existing joint in <mimic joint=...>",
+                )
+            if leader == joint.name:
+                raise _error(
+                    InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                    f"joint {joint.name!r} mimics itself", "name another joint in <mimic joint=...>",
+                )
+            if not robot.joints[leader].type.is_movable:
+                ctx.warn(None, f"joint {joint.name!r} mimics fixed joint {leader!r}; it will never move")
+        limit = joint.limit
+        if limit is not None and limit.lower is not None and limit.upper is not None and limit.lower > limit.upper:
+            raise _error(
+                InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                f"lower limit {limit.lower} is above upper limit {limit.upper}",
+                "swap the lower and upper attributes of <limit>",
+            )
+        safety = joint.safety_controller
+        if (
+            safety is not None
+            and safety.soft_lower_limit is not None
+            and safety.soft_upper_limit is not None
+            and safety.soft_lower_limit > safety.soft_upper_limit
+        ):
+            raise _error(
+                InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                f"soft_lower_limit {safety.soft_lower_limit} is above soft_upper_limit {safety.soft_upper_limit}",
+                "swap soft_lower_limit and soft_upper_limit in <safety_controller>",
+            )
+
+
+def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
+    """Every transmission joint (classic and ros2_control) and ros2_control joint exists.
+
+    Raises:
+        MissingReferenceError: a transmission or ``<ros2_control>`` block names an unknown joint.
+    """
+    for transmission in robot.transmissions:
+        for entry in transmission.joints:
+            if entry.name not in robot.joints:
+                raise _error(
+                    MissingReferenceError, ctx, entry.source or transmission.source,
+                    f'<transmission name="{transmission.name}">',
+                    f"transmission {transmission.name!r} names joint {entry.name!r}, which is not a joint of the robot",
+                    "name an existing joint in the transmission's <joint name=...>",
+                )
+    for component in robot.ros2_control:
+        for info in component.joints:
+            if info.name not in robot.joints:
+                raise _error(
+                    MissingReferenceError, ctx, info.source or component.source,
+                    f'<ros2_control name="{component.name}">',
+                    f"ros2_control block {component.name!r} names joint {info.name!r}, which is not a joint of the robot",
+                    "name an existing joint in <joint name=...> of the <ros2_control> block",
+                )
+
+
+def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
+    """Sensor names are unique and their links exist; ``<gazebo reference>`` targets exist.
+
+    Raises:
+        DuplicateNameError: two sensors share a name on the same link.
+        MissingReferenceError: a sensor is attached to a link (or joint) that does not exist.
+    """
+    seen: dict[tuple[str | None, str], Source | None] = {}
+    for sensor in robot.sensors:
+        element = f'<sensor name="{sensor.name}">'
+        key = (sensor.link, sensor.name)
+        if key in seen:
+            raise _error(
+                DuplicateNameError, ctx, sensor.source, element,
+                f"two sensors on link {sensor.link!r} are named {sensor.name!r}", "rename one of the sensors",
+            )
+        seen[key] = sensor.source
+        if sensor.link is not None and sensor.link not in robot.links and sensor.link not in robot.joints:
+            raise _error(
+                MissingReferenceError, ctx, sensor.source, element,
+                f"sensor {sensor.name!r} is attached to {sensor.link!r}, which is not a link of the robot",
+                "attach the sensor to an existing link",
+            )
+        if sensor.joint is not None and sensor.joint not in robot.joints:
+            raise _error(
+                MissingReferenceError, ctx, sensor.source, element,
+                f"sensor {sensor.name!r} is attached to joint {sensor.joint!r}, which does not exist",
+                "attach the sensor to an existing joint",
+            )
+    names = [s.name for s in robot.sensors]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        ctx.warn(None, f"several sensors are named {name!r} (on different links); topics may clash")
+    for extension in robot.gazebo:
+        ref = extension.reference
+        if ref is not None and ref not in robot.links and ref not in robot.joints:
+            line = f" (line {extension.source.line})" if extension.source and extension.source.line else ""
+            ctx.warn(None, f'<gazebo reference="{ref}">{line} names no link or joint; simulators ignore it')
+
+
+def check_unique_names(kind: str, names: Iterable[tuple[str, Source | None]], ctx: ParseContext) -> None:
+    """Raise :class:`DuplicateNameError` at the second occurrence of a repeated name."""
+    seen: set[str] = set()
+    for name, source in names:
+        if name in seen:
+            raise _error(DuplicateNameError, ctx, source, f'<{kind} name="{name}">',
+                         f"two {kind}s are named {name!r}", f"rename one of the {kind}s")
+        seen.add(name)
+
+
+def validate_robot(robot: Robot, ctx: ParseContext) -> str:
+    """Run every check on ``robot`` and return the root link's name.
+
+    Raises:
+        DescriptionError: the first problem found (see the ``check_*`` functions).
+    """
+    root = check_tree(robot, ctx)
+    check_joints(robot, ctx)
+    check_unique_names("ros2_control", ((c.name, c.source) for c in robot.ros2_control), ctx)
+    check_transmissions(robot, ctx)
+    check_sensors_and_extensions(robot, ctx)
+    return root

@@ -1,0 +1,443 @@
+"""The command buffer: per joint the latest position / velocity / effort command and its mode.
+
+Commands arrive by name (``sensor_msgs/JointState``, topic_based_ros2_control contract), as
+arrays in the ``joints`` order (``std_msgs/Float64MultiArray``, forward_command_controller
+contract) or from a trajectory. Bad input never raises and never moves the robot: each bad
+part is rejected with a warning (logged, throttled per reason) and counted per reason in
+:attr:`CommandBuffer.rejections`; the last good command holds.
+
+Validation rules (case 013 of the shared corpus is the reference):
+
+* JointState: every array must have ``len(name)`` entries or be empty (empty = "not provided").
+  A field of any other length is dropped whole (``malformed_field``), never indexed past its
+  end. Values are matched by name. Names that are no joint are ignored (``unknown_joint``, the
+  warning names them); follower (mimic, gearbox, screw) joints are refused
+  (``follower_joint``); a joint that is in the robot but not commandable (not in the
+  ``<ros2_control>`` block or the ``joints`` parameter) is refused (``not_commandable``); a
+  name given twice is refused (``duplicate_joint``).
+* NaN or ±inf = no new command for that joint and interface (``not_finite``).
+* An interface the joint's ``<ros2_control>`` entry does not list as a command interface is
+  refused (``interface_not_available``).
+* Float64MultiArray of the wrong length is rejected whole (``wrong_length``).
+
+Command modes (which interfaces are active per joint; inactive values are kept but not sent):
+
+* A joint's mode is a set of interfaces: ``position``, ``velocity``, ``effort`` or
+  ``position_velocity`` (position with a velocity feed-forward, as joint_trajectory_controller
+  claims them). Effort is exclusive: it never combines with position or velocity.
+* Fixed by configuration (``command_modes``): values for interfaces outside the mode are refused
+  (``wrong_mode``), the others applied.
+* Otherwise automatic: the set of interfaces a message validly commands for a joint becomes its
+  mode (the first command sets it; a later command with another interface switches — the
+  previous interface is not in that message, so it stops being active). A message commanding
+  effort together with position or velocity for the same joint is refused for that joint
+  (``mode_conflict``).
+
+All arrays are indexed by the :class:`~sdf_bridge.transmissions.TransmissionMap` joint order
+(``joint_names``), shape (n_joints,), SI units (rad, m, rad/s, m/s, N·m, N); ``NaN`` = no command.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import CommandError, ConfigError
+
+_LOG = logging.getLogger(__name__)
+
+POSITION, VELOCITY, EFFORT = 1, 2, 4
+"""Interface bits of a command mode."""
+INTERFACE_BITS = {"position": POSITION, "velocity": VELOCITY, "effort": EFFORT}
+MODE_NAMES = {0: "", POSITION: "position", VELOCITY: "velocity", EFFORT: "effort",
+              POSITION | VELOCITY: "position_velocity"}
+MODE_BITS = {name: bits for bits, name in MODE_NAMES.items() if name}
+
+REJECTION_REASONS = (
+    "malformed_field", "unknown_joint", "follower_joint", "not_commandable", "duplicate_joint",
+    "not_finite", "interface_not_available", "wrong_mode", "mode_conflict", "wrong_length",
+    "bad_trajectory", "disabled",
+)
+"""Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
+
+
+class CommandBuffer:
+    """Latest joint commands with their modes, validated (see module doc).
+
+    Args:
+        joint_names: all joints of the transmission map, array order (n_joints,).
+        follower_names: follower joints (state only; commands refused).
+        commandable: commandable joints, in the order of Float64MultiArray inputs.
+        allowed: per commandable joint, its command interfaces (subset of position, velocity,
+            effort).
+        command_modes: optional fixed mode per joint (``position``, ``velocity``, ``effort`` or
+            ``position_velocity``); other joints switch automatically.
+        throttle_period: minimum time (s, in the ``now`` clock) between two logged warnings of
+            the same reason. Returned warning lists are never throttled.
+
+    Raises:
+        ConfigError: ``commandable`` names a joint outside ``joint_names``, or ``command_modes``
+            names an unknown/uncommandable joint, an unknown mode, or a mode using an interface
+            the joint does not have.
+    """
+
+    def __init__(
+        self,
+        joint_names: Sequence[str],
+        follower_names: Sequence[str],
+        commandable: Sequence[str],
+        allowed: Mapping[str, Iterable[str]],
+        command_modes: Mapping[str, str] | None = None,
+        *,
+        throttle_period: float = 1.0,
+    ) -> None:
+        self.joint_names = tuple(joint_names)
+        self.follower_names = frozenset(follower_names)
+        self._map_index = {name: k for k, name in enumerate(self.joint_names)}
+        unknown = [name for name in commandable if name not in self._map_index]
+        if unknown:
+            raise ConfigError(f"commandable joints {unknown} are not actuated joints {list(self.joint_names)}")
+        self.commandable = tuple(commandable)
+        self.commandable_index = np.array([self._map_index[n] for n in self.commandable], dtype=np.intp)
+        self._index = {name: self._map_index[name] for name in self.commandable}
+        n = len(self.joint_names)
+        self.allowed = np.zeros(n, dtype=np.int8)
+        for name in self.commandable:
+            bits = 0
+            for interface in allowed.get(name, ()):
+                bits |= INTERFACE_BITS.get(interface, 0)
+            self.allowed[self._map_index[name]] = bits
+        self.fixed = np.zeros(n, dtype=bool)
+        self._fixed_mode = np.zeros(n, dtype=np.int8)
+        for name, mode in (command_modes or {}).items():
+            if name not in self._index:
+                raise ConfigError(
+                    f"command_modes names {name!r}, which is not a commandable joint. "
+                    f"Fix: use one of {list(self.commandable)}."
+                )
+            bits = MODE_BITS.get(mode)
+            if bits is None:
+                raise ConfigError(
+                    f"command_modes: joint {name!r} has mode {mode!r}. "
+                    f"Fix: use one of {sorted(MODE_BITS)}."
+                )
+            k = self._map_index[name]
+            if bits & ~int(self.allowed[k]):
+                raise ConfigError(
+                    f"command_modes: joint {name!r} mode {mode!r} uses an interface the joint "
+                    f"does not command ({MODE_NAMES.get(int(self.allowed[k]), self.allowed[k])}). "
+                    "Fix: add the command interface in <ros2_control> or change the mode."
+                )
+            self.fixed[k] = True
+            self._fixed_mode[k] = bits
+        self.throttle_period = throttle_period
+        self.rejections: Counter[str] = Counter()
+        self._last_logged: dict[str, float] = {}
+        self.last_command_time: float | None = None
+        self.last_accepted = np.zeros(0, dtype=np.intp)
+        self._resolve_cache: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]] = {}
+        self.version = 0
+        self.mode_version = 0
+        self.clear()
+
+    # ------------------------------------------------------------------ state
+    def clear(self) -> None:
+        """Forget every command (all NaN), modes back to configured/none; counters kept."""
+        n = len(self.joint_names)
+        self.position = np.full(n, np.nan)
+        self.velocity = np.full(n, np.nan)
+        self.effort = np.full(n, np.nan)
+        self.mode = self._fixed_mode.copy()
+        self.last_command_time = None
+        self._touch(mode_changed=True)
+
+    def _touch(self, mode_changed: bool = False) -> None:
+        self.version += 1
+        if mode_changed:
+            self.mode_version += 1
+        self._effective: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def effective(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Commands on the active interfaces only: (position, velocity, effort), (n_joints,)
+        each, NaN where the interface is not active or nothing was commanded. Cached until the
+        next change; do not modify the returned arrays."""
+        if self._effective is None:
+            mode = self.mode
+            self._effective = (
+                np.where(mode & POSITION, self.position, np.nan),
+                np.where(mode & VELOCITY, self.velocity, np.nan),
+                np.where(mode & EFFORT, self.effort, np.nan),
+            )
+        return self._effective
+
+    def mode_name(self, joint: str) -> str:
+        """The joint's current mode name (``""`` = none yet).
+
+        Raises:
+            KeyError: not an actuated joint.
+        """
+        return MODE_NAMES[int(self.mode[self._map_index[joint]])]
+
+    # ------------------------------------------------------------------ rejections
+    def reject(self, reason: str, message: str, now: float, count: int = 1) -> str:
+        """Count ``count`` rejections of ``reason`` and log ``message`` (throttled per reason).
+
+        Returns:
+            ``message``, for the caller's warning list.
+        """
+        self.rejections[reason] += count
+        last = self._last_logged.get(reason)
+        if last is None or now - last >= self.throttle_period or now < last:
+            self._last_logged[reason] = now
+            _LOG.warning("%s (rejected so far for %s: %d)", message, reason, self.rejections[reason])
+        return message
+
+    # ------------------------------------------------------------------ inputs
+    def submit_joint_state(
+        self,
+        names: Sequence[str],
+        position: Sequence[float] | np.ndarray | None,
+        velocity: Sequence[float] | np.ndarray | None,
+        effort: Sequence[float] | np.ndarray | None,
+        now: float,
+    ) -> list[str]:
+        """Apply a ``sensor_msgs/JointState`` command (case 013 rules, module doc).
+
+        Returns:
+            The warnings for the parts rejected (empty when everything was applied).
+        """
+        warnings: list[str] = []
+        names = list(names)
+        n = len(names)
+        fields: dict[str, np.ndarray] = {}
+        for interface, values in (("position", position), ("velocity", velocity), ("effort", effort)):
+            length = 0 if values is None else len(values)
+            if length == 0:
+                continue
+            if length != n:
+                warnings.append(self.reject(
+                    "malformed_field",
+                    f"JointState command: {interface} has {length} entries for {n} names; "
+                    f"{interface} ignored (every array must have len(name) entries or be empty)",
+                    now,
+                ))
+                continue
+            try:
+                fields[interface] = np.asarray(values, dtype=float).reshape(n)
+            except (TypeError, ValueError):
+                warnings.append(self.reject(
+                    "malformed_field", f"JointState command: {interface} is not numeric; ignored", now,
+                ))
+        if not fields or n == 0:
+            return warnings
+        rows, index = self._resolve(names, now, warnings, "JointState command")
+        if rows.size:
+            self._apply(rows, index, names, fields, now, warnings)
+        return warnings
+
+    def submit_array(self, interface: str, values: Sequence[float] | np.ndarray, now: float) -> list[str]:
+        """Apply a ``std_msgs/Float64MultiArray`` command for ``interface`` in the order of
+        :attr:`commandable` (forward_command_controller contract).
+
+        Returns:
+            The warnings for the parts rejected.
+
+        Raises:
+            CommandError: ``interface`` is not position, velocity or effort (a caller bug).
+        """
+        if interface not in INTERFACE_BITS:
+            raise CommandError(
+                f"unknown command interface {interface!r}. Fix: use position, velocity or effort."
+            )
+        warnings: list[str] = []
+        n = len(self.commandable)
+        if len(values) != n:
+            warnings.append(self.reject(
+                "wrong_length",
+                f"{interface} array command has {len(values)} values for {n} joints "
+                f"{list(self.commandable)}; rejected whole",
+                now,
+            ))
+            return warnings
+        try:
+            array = np.asarray(values, dtype=float).reshape(n)
+        except (TypeError, ValueError):
+            warnings.append(self.reject("wrong_length", f"{interface} array command is not numeric; rejected", now))
+            return warnings
+        rows = np.arange(n, dtype=np.intp)
+        self._apply(rows, self.commandable_index, list(self.commandable), {interface: array}, now, warnings)
+        return warnings
+
+    def apply_source(
+        self, index: np.ndarray, position: np.ndarray, velocity: np.ndarray | None, now: float
+    ) -> None:
+        """Set already validated position (and velocity feed-forward) commands for the joints
+        ``index`` (map indices), e.g. from a trajectory; mode becomes position or
+        position_velocity (velocity only where the joint commands velocity)."""
+        self.position[index] = position
+        bits = np.full(index.shape, POSITION, dtype=np.int8)
+        if velocity is not None:
+            with_velocity = (self.allowed[index] & VELOCITY) != 0
+            with_velocity &= ~self.fixed[index] | ((self._fixed_mode[index] & VELOCITY) != 0)
+            self.velocity[index[with_velocity]] = velocity[with_velocity]
+            bits[with_velocity] |= VELOCITY
+        auto = ~self.fixed[index]
+        new_mode = np.where(auto, bits, self.mode[index])
+        mode_changed = bool(np.any(new_mode != self.mode[index]))
+        self.mode[index] = new_mode
+        self.last_command_time = now
+        self._touch(mode_changed)
+
+    def stop(self, measured_position: np.ndarray) -> None:
+        """Watchdog action: position modes hold ``measured_position`` (n_joints,), velocity
+        commands become 0, effort commands become 0 (joints with an active mode only)."""
+        mode = self.mode
+        has_p = (mode & POSITION) != 0
+        hold = has_p & np.isfinite(measured_position)
+        self.position[hold] = measured_position[hold]
+        self.velocity[(mode & VELOCITY) != 0] = 0.0
+        self.effort[(mode & EFFORT) != 0] = 0.0
+        self._touch()
+
+    # ------------------------------------------------------------------ internals
+    def _resolve(
+        self, names: list[str], now: float, warnings: list[str], what: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Message rows that name a commandable joint exactly once, and their map indices.
+
+        Name lists seen recently are resolved from a small cache (publishers repeat theirs);
+        their rejections are counted and warned again each time."""
+        key = tuple(names)
+        cached = self._resolve_cache.get(key)
+        if cached is None:
+            cached = self._resolve_names(names)
+            if len(self._resolve_cache) >= 32:
+                self._resolve_cache.clear()
+            self._resolve_cache[key] = cached
+        rows, index, problems = cached
+        for reason, message, count in problems:
+            warnings.append(self.reject(reason, f"{what}: {message}", now, count))
+        return rows, index
+
+    def _resolve_names(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]:
+        counts = Counter(names)
+        rows: list[int] = []
+        index: list[int] = []
+        unknown: list[str] = []
+        followers: list[str] = []
+        uncommandable: list[str] = []
+        duplicates: list[str] = []
+        for row, name in enumerate(names):
+            k = self._index.get(name)
+            if k is not None and counts[name] == 1:
+                rows.append(row)
+                index.append(k)
+            elif k is not None:
+                if name not in duplicates:
+                    duplicates.append(name)
+            elif name in self.follower_names:
+                followers.append(name)
+            elif name in self._map_index:
+                uncommandable.append(name)
+            else:
+                unknown.append(name)
+        problems: list[tuple[str, str, int]] = []
+        if unknown:
+            problems.append(("unknown_joint", f"unknown joints {unknown} ignored", len(unknown)))
+        if followers:
+            problems.append((
+                "follower_joint",
+                f"joints {followers} follow another joint (mimic/gearbox) and cannot be "
+                "commanded; command their leader instead", len(followers)))
+        if uncommandable:
+            problems.append((
+                "not_commandable",
+                f"joints {uncommandable} are not commandable (not in <ros2_control> or the "
+                f"joints parameter); commandable: {list(self.commandable)}", len(uncommandable)))
+        if duplicates:
+            problems.append((
+                "duplicate_joint", f"joints {duplicates} named more than once; ignored", len(duplicates)))
+        return np.array(rows, dtype=np.intp), np.array(index, dtype=np.intp), problems
+
+    def _apply(
+        self,
+        rows: np.ndarray,
+        index: np.ndarray,
+        names: list[str],
+        fields: Mapping[str, np.ndarray],
+        now: float,
+        warnings: list[str],
+    ) -> None:
+        """Validate values per interface and store the accepted ones; fast paths when
+        everything is valid (the common case), details only when something is rejected."""
+        def named(mask: np.ndarray) -> list[str]:
+            return [names[r] for r in rows[mask]]
+
+        allowed = self.allowed[index]
+        fixed = self.fixed[index]
+        any_fixed = bool(fixed.any())
+        fixed_mode = self._fixed_mode[index]
+        requested = np.zeros(index.shape, dtype=np.int8)
+        values: list[tuple[int, np.ndarray, np.ndarray | None]] = []
+        for interface, array in fields.items():
+            bit = INTERFACE_BITS[interface]
+            v = array[rows]
+            ok = np.isfinite(v)
+            ok &= (allowed & bit) != 0
+            if any_fixed:
+                ok &= ~fixed | ((fixed_mode & bit) != 0)
+            if ok.all():
+                requested |= bit
+                values.append((bit, v, None))
+                continue
+            finite = np.isfinite(v)
+            if not finite.all():
+                warnings.append(self.reject(
+                    "not_finite",
+                    f"{interface} command not finite for {named(~finite)}: no new command for them",
+                    now, int((~finite).sum())))
+            bad = finite & ((allowed & bit) == 0)
+            if bad.any():
+                warnings.append(self.reject(
+                    "interface_not_available",
+                    f"joints {named(bad)} have no {interface} command interface; ignored",
+                    now, int(bad.sum())))
+            wrong = finite & ~bad & fixed & ((fixed_mode & bit) == 0)
+            if wrong.any():
+                warnings.append(self.reject(
+                    "wrong_mode",
+                    f"joints {named(wrong)} are configured for another command mode; "
+                    f"{interface} command ignored", now, int(wrong.sum())))
+            np.bitwise_or(requested, bit, out=requested, where=ok)
+            values.append((bit, v, ok))
+        if len(values) > 1:
+            conflict = ~fixed & ((requested & EFFORT) != 0) & ((requested & (POSITION | VELOCITY)) != 0)
+            if conflict.any():
+                warnings.append(self.reject(
+                    "mode_conflict",
+                    f"joints {named(conflict)} got effort together with position/velocity in one "
+                    "message (effort is exclusive); ignored for them", now, int(conflict.sum())))
+                requested[conflict] = 0
+        accepted = requested != 0
+        all_accepted = bool(accepted.all())
+        if not all_accepted and not accepted.any():
+            self.last_accepted = np.zeros(0, dtype=np.intp)
+            return
+        for bit, v, ok in values:
+            target = self.position if bit == POSITION else self.velocity if bit == VELOCITY else self.effort
+            take = accepted if ok is None else ok & accepted
+            if ok is None and all_accepted:
+                target[index] = v
+            else:
+                target[index[take]] = v[take]
+        old = self.mode[index]
+        new = np.where(accepted & ~fixed, requested, old)
+        mode_changed = not np.array_equal(old, new)
+        if mode_changed:
+            self.mode[index] = new
+        self.last_accepted = index if all_accepted else index[accepted]
+        self.last_command_time = now
+        self._touch(mode_changed)

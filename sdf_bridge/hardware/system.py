@@ -1,0 +1,454 @@
+"""The hardware system: one control cycle, as ros2_control's read → update → write.
+
+::
+
+    state = system.read(now, dt)     # backend.read → actuator_to_joint (+ followers)
+    ...                              # the caller publishes state (joint_states, sensors, …)
+    system.write(now, dt)            # commands → watchdog → limits → joint_to_actuator → backend.write
+
+Commands arrive between cycles through :meth:`HardwareSystem.submit_joint_state`,
+:meth:`~HardwareSystem.submit_array` and :meth:`~HardwareSystem.submit_trajectory`; bad input
+is rejected and counted, never raised (see :mod:`sdf_bridge.hardware.commands`). The watchdog
+is evaluated before the limits so that its hold/zero commands are limited like any other.
+
+Hot path: names are resolved to indices at construction; a cycle is a handful of numpy
+operations on (n_actuators,) / (n_joints,) arrays, with no per-joint Python loop.
+
+Threading: the object is not thread-safe; call it from one thread, or guard it with a lock
+(command callbacks and the cycle then share the lock).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+from ..backends.base import ActuatorCommand, Backend, SensorReading
+from ..backends.registry import create_backend
+from ..description.model import Robot
+from ..errors import CommandError, ConfigError
+from ..limits import JointLimiter
+from ..transmissions import TransmissionMap
+from .commands import EFFORT, INTERFACE_BITS, MODE_NAMES, POSITION, VELOCITY, CommandBuffer
+from .timing import LoopTiming
+from .trajectory import Trajectory
+from .watchdog import CommandWatchdog
+
+_LOG = logging.getLogger(__name__)
+
+_ACTUATOR_MODE = {0: "", POSITION: "position", POSITION | VELOCITY: "position",
+                  VELOCITY: "velocity", EFFORT: "effort"}
+
+
+@dataclass(frozen=True)
+class CycleState:
+    """What :meth:`HardwareSystem.read` returns.
+
+    Attributes:
+        names: ``state_names`` (map joints, then followers).
+        position, velocity, effort: joint space, (len(names),), rad|m, rad/s|m/s, N·m|N.
+        actuator_position, actuator_velocity, actuator_effort: actuator space,
+            (len(actuator_names),).
+        sensors: sensor name → reading (only sensors with a new sample this cycle).
+        sim_time: the backend's simulated time (s) or ``None``.
+    """
+
+    names: tuple[str, ...]
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+    actuator_position: np.ndarray
+    actuator_velocity: np.ndarray
+    actuator_effort: np.ndarray
+    sensors: Mapping[str, SensorReading] = field(default_factory=dict)
+    sim_time: float | None = None
+
+
+def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:
+    """Commandable joints and their command interfaces, in transmission-map order.
+
+    Every map joint commands position, velocity and effort, unless the robot has
+    ``<ros2_control>`` blocks listing joints: then only the joints listed there, with the
+    standard command interfaces (position/velocity/effort) they list.
+    """
+    listed: dict[str, set[str]] = {}
+    for block in robot.ros2_control:
+        for info in block.joints:
+            interfaces = listed.setdefault(info.name, set())
+            interfaces.update(i.name for i in info.command_interfaces if i.name in INTERFACE_BITS)
+    if not listed:
+        return {name: ("position", "velocity", "effort") for name in transmissions.joint_names}
+    order = ("position", "velocity", "effort")
+    return {
+        name: tuple(i for i in order if i in listed[name])
+        for name in transmissions.joint_names
+        if listed.get(name)
+    }
+
+
+class HardwareSystem:
+    """A robot's joints behind a backend, with transmissions, limits, watchdog and timing.
+
+    Args:
+        robot: the robot model.
+        backend: a :class:`Backend` instance, or a backend name for
+            :func:`~sdf_bridge.backends.create_backend`.
+        joints: commandable joints and the order of array commands (default: every
+            commandable joint in transmission-map order).
+        command_timeout: watchdog timeout, s (0 = off).
+        limits_overrides: a ``joint_limits`` mapping or the path of its YAML file
+            (:meth:`JointLimiter.load_overrides`).
+        backend_params: backend parameters; they override the ``<ros2_control><hardware>``
+            parameters of the description, which are passed as strings.
+        command_modes: fixed command mode per joint (see :mod:`sdf_bridge.hardware.commands`).
+        update_rate: intended cycle rate, Hz, for overrun counting (``None`` = unknown).
+
+    Attributes:
+        joint_names: commandable joints (order of Float64MultiArray commands).
+        state_names: joint_states names: map joints then followers.
+        actuator_names: actuators, order of actuator-space arrays.
+        transmissions, limiter, commands, watchdog, timing: the parts.
+        enabled: False while the e-stop is engaged.
+
+    Raises:
+        ConfigError: ``joints`` names an unknown, follower or uncommandable joint or repeats
+            one; bad ``command_modes``, ``command_timeout`` or ``update_rate``.
+        TransmissionError, LimitsError: from building the transmission map or limiter.
+        BackendError: the backend cannot be created or configured.
+    """
+
+    def __init__(
+        self,
+        robot: Robot,
+        backend: Backend | str,
+        *,
+        joints: Sequence[str] | None = None,
+        command_timeout: float = 0.5,
+        limits_overrides: Mapping[str, Any] | str | PathLike | None = None,
+        backend_params: Mapping[str, Any] | None = None,
+        command_modes: Mapping[str, str] | None = None,
+        update_rate: float | None = None,
+    ) -> None:
+        self.robot = robot
+        self.transmissions = TransmissionMap.from_robot(robot)
+        tm = self.transmissions
+        self.actuator_names: tuple[str, ...] = tuple(tm.actuator_names)
+        self.state_names: tuple[str, ...] = tuple(tm.joint_names) + tuple(tm.follower_names)
+        allowed = commandable_joints(robot, tm)
+        self.joint_names = self._select_joints(joints, allowed, tm)
+        self.commands = CommandBuffer(
+            tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes
+        )
+        self.watchdog = CommandWatchdog(command_timeout)
+        if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
+            raise ConfigError(f"update_rate is {update_rate!r}. Fix: give a rate in Hz > 0.")
+        self.timing = LoopTiming(None if update_rate is None else 1.0 / update_rate)
+        if isinstance(limits_overrides, (str, PathLike)):
+            limits_overrides = JointLimiter.load_overrides(limits_overrides)
+        self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
+        self._dependency = self._actuator_dependency()
+        self.backend: Backend = create_backend(backend) if isinstance(backend, str) else backend
+        self.backend_name = backend if isinstance(backend, str) else type(backend).__name__
+        self.backend.configure(
+            robot, self.actuator_names, transmissions=tm, params=self._backend_params(backend_params)
+        )
+        n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
+        self._joint_p = np.full(n_joints, np.nan)
+        self._joint_v = np.full(n_joints, np.nan)
+        self._act_p = np.full(n_act, np.nan)
+        self._nan_act = np.full(n_act, np.nan)
+        self._mode_cache: tuple[int, tuple[str, ...]] = (-1, ())
+        self._trajectory: Trajectory | None = None
+        self._trajectory_index = np.zeros(0, dtype=np.intp)
+        self._trajectory_active = np.zeros(0, dtype=bool)
+        self._hold: ActuatorCommand | None = None
+        self._clamps_before: Counter[tuple[str, str]] = Counter()
+        self.enabled = True
+
+    # ------------------------------------------------------------------ configuration
+    @staticmethod
+    def _select_joints(
+        joints: Sequence[str] | None, allowed: Mapping[str, Iterable[str]], tm: TransmissionMap
+    ) -> tuple[str, ...]:
+        if joints is None or len(joints) == 0:
+            return tuple(allowed)
+        problems = []
+        for name in joints:
+            if name in allowed:
+                continue
+            if name in tm.follower_names:
+                problems.append(f"{name!r} follows another joint (mimic/gearbox)")
+            elif name in tm.joint_names:
+                problems.append(f"{name!r} is not listed with command interfaces in <ros2_control>")
+            else:
+                problems.append(f"{name!r} is not an actuated joint")
+        if len(set(joints)) != len(joints):
+            problems.append("a joint is listed twice")
+        if problems:
+            raise ConfigError(
+                f"joints parameter: {'; '.join(problems)}. Fix: list joints from {list(allowed)}."
+            )
+        return tuple(joints)
+
+    def _backend_params(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        for block in self.robot.ros2_control:
+            for key, value in block.parameters:
+                if key in params and params[key] != value:
+                    _LOG.warning(
+                        "<ros2_control> hardware parameter %r differs between blocks (%r, %r); "
+                        "using %r from block %r", key, params[key], value, value, block.name,
+                    )
+                params[key] = value
+        params.update(overrides or {})
+        return params
+
+    def _actuator_dependency(self) -> np.ndarray:
+        """(n_actuators, n_joints) bool: which joints each actuator's command depends on
+        (probed through joint_to_actuator, so any transmission type works)."""
+        tm = self.transmissions
+        n_joints, n_act = len(tm.joint_names), len(tm.actuator_names)
+        zero = np.zeros(n_joints)
+        base = [np.asarray(x, dtype=float) for x in tm.joint_to_actuator(zero, zero, zero)]
+        dependency = np.zeros((n_act, n_joints), dtype=bool)
+        for k in range(n_joints):
+            probe = zero.copy()
+            probe[k] = 0.1
+            out = tm.joint_to_actuator(probe, probe, probe)
+            for b, o in zip(base, out):
+                dependency[:, k] |= ~np.isclose(np.asarray(o, dtype=float), b, rtol=0.0, atol=1e-12)
+        return dependency
+
+    # ------------------------------------------------------------------ cycle
+    def read(self, now: float, dt: float) -> CycleState:
+        """Start a cycle: read the backend and map to joint space (followers appended).
+
+        Args:
+            now: current time, s (node clock; used only for bookkeeping here).
+            dt: time since the previous cycle, s.
+        """
+        self.timing.start()
+        state = self.backend.read(dt)
+        ap, av, ae = state.position, state.velocity, state.effort
+        jp, jv, je = self.transmissions.actuator_to_joint(ap, av, ae)
+        fp, fv, fe = self.transmissions.followers(jp, jv, je)
+        self._joint_p, self._joint_v, self._act_p = jp, jv, ap
+        return CycleState(
+            self.state_names,
+            np.concatenate((jp, fp)), np.concatenate((jv, fv)), np.concatenate((je, fe)),
+            ap, av, ae, state.sensors, state.sim_time,
+        )
+
+    def write(self, now: float, dt: float) -> None:
+        """End a cycle: trajectory sample → watchdog → limits → joint_to_actuator → backend.
+
+        While disabled the backend receives only a hold command (the actuator positions read
+        before the e-stop, position mode). Before the first :meth:`read`, measured positions are
+        NaN and the limiter receives them as such.
+        """
+        if not self.enabled:
+            if self._hold is None:
+                self._hold = ActuatorCommand(
+                    self._act_p.copy(), self._nan_act, self._nan_act,
+                    ("position",) * len(self.actuator_names),
+                )
+            self.backend.write(self._hold, dt)
+            self.timing.stop()
+            return
+        commands = self.commands
+        if self._trajectory is not None:
+            self._sample_trajectory(now)
+        if self.watchdog.check(now, commands.last_command_time):
+            commands.stop(self._joint_p)
+        p, v, e = commands.effective()
+        p, v, e = self.limiter.enforce(self._joint_p, self._joint_v, p, v, e, dt)
+        ap, av, ae = self.transmissions.joint_to_actuator(p, v, e)
+        self.backend.write(ActuatorCommand(ap, av, ae, self._actuator_modes()), dt)
+        self.timing.stop()
+
+    def _actuator_modes(self) -> tuple[str, ...]:
+        version = self.commands.mode_version
+        if self._mode_cache[0] != version:
+            mode = self.commands.mode.astype(np.int16)
+            dep = self._dependency
+            low = np.where(dep, mode[None, :], 99).min(axis=1)
+            high = np.where(dep, mode[None, :], -1).max(axis=1)
+            names = tuple(
+                _ACTUATOR_MODE.get(int(lo), "") if lo == hi else "" for lo, hi in zip(low, high)
+            )
+            self._mode_cache = (version, names)
+        return self._mode_cache[1]
+
+    def run_cycles(self, n: int, dt: float, now: float = 0.0) -> float:
+        """Run ``n`` cycles back to back (read + write, no sleeping) with simulated time
+        advancing by ``dt`` s; for benchmarks. Returns the final ``now``."""
+        for _ in range(n):
+            now += dt
+            self.read(now, dt)
+            self.write(now, dt)
+        return now
+
+    # ------------------------------------------------------------------ commands
+    def _refuse_when_disabled(self, what: str, now: float) -> list[str] | None:
+        if self.enabled:
+            return None
+        return [self.commands.reject("disabled", f"{what} ignored: the bridge is disabled (e-stop)", now)]
+
+    def _cancel_trajectory_for(self, index: np.ndarray) -> None:
+        if self._trajectory is not None and index.size:
+            self._trajectory_active &= ~np.isin(self._trajectory_index, index)
+            if not self._trajectory_active.any():
+                self._trajectory = None
+
+    def submit_joint_state(
+        self,
+        names: Sequence[str],
+        position: Sequence[float] | np.ndarray | None,
+        velocity: Sequence[float] | np.ndarray | None,
+        effort: Sequence[float] | np.ndarray | None,
+        now: float,
+    ) -> list[str]:
+        """A ``sensor_msgs/JointState`` command (case 013 rules). Joints it commands leave a
+        running trajectory. Returns the warnings for rejected parts."""
+        refused = self._refuse_when_disabled("JointState command", now)
+        if refused is not None:
+            return refused
+        warnings = self.commands.submit_joint_state(names, position, velocity, effort, now)
+        self._cancel_trajectory_for(self.commands.last_accepted)
+        return warnings
+
+    def submit_array(self, interface: str, values: Sequence[float] | np.ndarray, now: float) -> list[str]:
+        """A ``Float64MultiArray`` command for ``interface`` (position/velocity/effort) in
+        :attr:`joint_names` order; wrong length rejects it whole. Returns the warnings.
+
+        Raises:
+            CommandError: unknown interface name (a caller bug, not user input).
+        """
+        refused = self._refuse_when_disabled(f"{interface} array command", now)
+        if refused is not None:
+            return refused
+        warnings = self.commands.submit_array(interface, values, now)
+        self._cancel_trajectory_for(self.commands.last_accepted)
+        return warnings
+
+    def submit_trajectory(
+        self,
+        names: Sequence[str],
+        times: Sequence[float] | np.ndarray,
+        positions: Sequence[Sequence[float]] | np.ndarray,
+        velocities: Sequence[Sequence[float]] | np.ndarray | None,
+        accelerations: Sequence[Sequence[float]] | np.ndarray | None,
+        now: float,
+    ) -> list[str]:
+        """A ``JointTrajectory`` starting at ``now`` (s); ``times`` are the points'
+        ``time_from_start``. It replaces any running trajectory. An invalid trajectory is
+        rejected whole (``bad_trajectory``). Returns the warnings (empty when accepted)."""
+        refused = self._refuse_when_disabled("trajectory", now)
+        if refused is not None:
+            return refused
+        commands = self.commands
+        try:
+            index = self._trajectory_joints(names)
+            trajectory = Trajectory.build(
+                names, times, positions, velocities, accelerations, start=now,
+                current_position=self._joint_p[index], current_velocity=self._joint_v[index],
+            )
+        except CommandError as exc:
+            return [commands.reject("bad_trajectory", f"trajectory rejected: {exc}", now)]
+        self._trajectory = trajectory
+        self._trajectory_index = index
+        self._trajectory_active = np.ones(index.shape, dtype=bool)
+        commands.last_command_time = now
+        return []
+
+    def _trajectory_joints(self, names: Sequence[str]) -> np.ndarray:
+        commands = self.commands
+        index = []
+        problems = []
+        for name in names:
+            k = commands._index.get(name)
+            if k is None:
+                problems.append(f"{name!r} is not a commandable joint")
+            elif not commands.allowed[k] & POSITION:
+                problems.append(f"{name!r} has no position command interface")
+            elif commands.fixed[k] and not commands.mode[k] & POSITION:
+                problems.append(f"{name!r} is configured for {MODE_NAMES[int(commands.mode[k])]} commands")
+            else:
+                index.append(k)
+        if problems:
+            raise CommandError("; ".join(problems) + f". Commandable joints: {list(commands.commandable)}")
+        return np.array(index, dtype=np.intp)
+
+    def _sample_trajectory(self, now: float) -> None:
+        trajectory = self._trajectory
+        assert trajectory is not None
+        position, velocity, done = trajectory.sample(now)
+        active = self._trajectory_active
+        index = self._trajectory_index[active]
+        self.commands.apply_source(
+            index, position[active], None if velocity is None else velocity[active], now
+        )
+        if done:
+            self._trajectory = None
+
+    # ------------------------------------------------------------------ e-stop, reset
+    def enable(self, on: bool) -> None:
+        """Engage (``False``) or release (``True``) the e-stop. Both clear all commands and
+        any trajectory, so nothing stale moves the robot when it is released; disabled, the
+        backend holds the actuator positions of the last read."""
+        on = bool(on)
+        if on == self.enabled:
+            return
+        self._forget()
+        self.enabled = on
+        _LOG.info("hardware %s", "enabled" if on else "disabled (e-stop): holding position")
+
+    def reset(self) -> None:
+        """Re-home: ``backend.reset()`` (initial values), clear commands and trajectory."""
+        self.backend.reset()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Clear commands, trajectory, watchdog silence, hold command and the limiter's
+        memory of previous commands (its clamp counts are kept in the diagnostics)."""
+        self.commands.clear()
+        self._trajectory = None
+        self.watchdog.reset()
+        self._hold = None
+        self._clamps_before.update(self.limiter.counts)
+        self.limiter.reset()
+
+    def close(self) -> None:
+        """Close the backend; the system is not used afterwards."""
+        self.backend.close()
+
+    # ------------------------------------------------------------------ diagnostics
+    def diagnostics(self) -> dict[str, Any]:
+        """Counters and timing as a plain dict: ``enabled``, ``backend``, ``rejected``
+        (reason → count), ``rejected_total``, ``watchdog_trips``, ``watchdog_tripped``,
+        ``command_timeout`` (s), ``clamps`` (``"joint: reason"`` → count), ``clamps_total``,
+        ``trajectory_active``, ``modes`` (commandable joint → mode name) and ``timing``
+        (:meth:`LoopTiming.summary`)."""
+        total = Counter(self._clamps_before)
+        total.update(self.limiter.counts)
+        clamps = {f"{joint}: {reason}": int(n) for (joint, reason), n in sorted(total.items())}
+        return {
+            "enabled": self.enabled,
+            "backend": self.backend_name,
+            "rejected": dict(self.commands.rejections),
+            "rejected_total": int(sum(self.commands.rejections.values())),
+            "watchdog_trips": self.watchdog.trips,
+            "watchdog_tripped": self.watchdog.tripped,
+            "command_timeout": self.watchdog.timeout,
+            "clamps": clamps,
+            "clamps_total": int(sum(clamps.values())),
+            "trajectory_active": self._trajectory is not None,
+            "modes": {name: self.commands.mode_name(name) for name in self.joint_names},
+            "timing": self.timing.summary(),
+        }

@@ -1,0 +1,144 @@
+"""Honest loop timing: achieved rate, period percentiles, jitter, overruns, CPU per cycle.
+
+A cycle starts at :meth:`LoopTiming.start` (the hardware system calls it at the beginning of
+``read``) and ends at :meth:`LoopTiming.stop` (end of ``write``). Wall times come from
+:func:`time.perf_counter`, CPU times from :func:`time.process_time` (the whole process, all
+threads); both can be given explicitly for deterministic tests and replays.
+
+Definitions (over a sliding window of the last ``window`` cycles unless noted):
+
+* period: start-to-start time of consecutive cycles; ``rate_hz`` = 1 / mean period.
+* ``period_p50``, ``period_p99``, ``period_max``: percentiles (linear interpolation,
+  :func:`numpy.percentile`) and maximum of the period, s.
+* ``jitter``: standard deviation of the period, s; ``jitter_max``: max |period − target|.
+* busy time: start-to-stop time of one cycle (read + write), s; ``cpu_mean``: mean CPU time
+  per cycle, s.
+* ``overruns`` (lifetime): cycles whose busy time exceeded the target period (the loop cannot
+  keep its rate); ``late_cycles`` (lifetime): periods longer than
+  ``target_period · (1 + overrun_tolerance)`` (the cycle started late, whatever the reason).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..errors import ConfigError
+
+
+class LoopTiming:
+    """Measures a control loop (see module doc).
+
+    Args:
+        target_period: the intended period, s (``None`` = unknown: no overrun counting).
+        window: number of recent cycles kept for statistics (> 1).
+        overrun_tolerance: fraction of the target period a period may exceed before the cycle
+            counts as late.
+
+    Raises:
+        ConfigError: non-positive target period or tolerance < 0, window < 2.
+    """
+
+    def __init__(
+        self, target_period: float | None = None, *, window: int = 1000, overrun_tolerance: float = 0.1
+    ) -> None:
+        if window < 2:
+            raise ConfigError(f"timing window is {window}. Fix: give at least 2 cycles.")
+        if not overrun_tolerance >= 0:
+            raise ConfigError(f"overrun_tolerance is {overrun_tolerance!r}. Fix: give a value >= 0.")
+        self.window = int(window)
+        self.overrun_tolerance = float(overrun_tolerance)
+        self.target_period = target_period
+        self.reset()
+
+    @property
+    def target_period(self) -> float | None:
+        """The intended period in s, or ``None``."""
+        return self._target
+
+    @target_period.setter
+    def target_period(self, value: float | None) -> None:
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise ConfigError(f"target period is {value!r}. Fix: give a period in s > 0 (or None).")
+        self._target = None if value is None else float(value)
+
+    def reset(self) -> None:
+        """Forget all measurements."""
+        self.cycles = 0
+        self.overruns = 0
+        self.late_cycles = 0
+        self._periods = np.zeros(self.window)
+        self._busy = np.zeros(self.window)
+        self._cpu = np.zeros(self.window)
+        self._n_periods = 0
+        self._n_busy = 0
+        self._last_start: float | None = None
+        self._start: float | None = None
+        self._start_cpu = 0.0
+
+    def start(self, t: float | None = None, cpu: float | None = None) -> None:
+        """Mark the start of a cycle at wall time ``t`` and CPU time ``cpu`` (s; now if None)."""
+        t = time.perf_counter() if t is None else t
+        cpu = time.process_time() if cpu is None else cpu
+        if self._last_start is not None:
+            period = t - self._last_start
+            self._periods[self._n_periods % self.window] = period
+            self._n_periods += 1
+            if self._target is not None and period > self._target * (1.0 + self.overrun_tolerance):
+                self.late_cycles += 1
+        self._last_start = t
+        self._start = t
+        self._start_cpu = cpu
+
+    def stop(self, t: float | None = None, cpu: float | None = None) -> None:
+        """Mark the end of the cycle started last (ignored when no cycle is open)."""
+        if self._start is None:
+            return
+        t = time.perf_counter() if t is None else t
+        cpu = time.process_time() if cpu is None else cpu
+        busy = t - self._start
+        slot = self._n_busy % self.window
+        self._busy[slot] = busy
+        self._cpu[slot] = cpu - self._start_cpu
+        self._n_busy += 1
+        self.cycles += 1
+        if self._target is not None and busy > self._target:
+            self.overruns += 1
+        self._start = None
+
+    def summary(self) -> dict[str, float | int | None]:
+        """Statistics (module doc) as a flat dict: keys ``cycles``, ``rate_hz``, ``period_mean``,
+        ``period_p50``, ``period_p99``, ``period_max``, ``jitter``, ``jitter_max``,
+        ``busy_mean``, ``busy_max``, ``cpu_mean``, ``overruns``, ``late_cycles``,
+        ``overrun_ratio`` (overruns / cycles), ``target_period``. Times in s, rate in Hz;
+        values that need more cycles are ``None``."""
+        periods = self._periods[: min(self._n_periods, self.window)]
+        busy = self._busy[: min(self._n_busy, self.window)]
+        cpu = self._cpu[: min(self._n_busy, self.window)]
+        out: dict[str, float | int | None] = {
+            "cycles": self.cycles,
+            "target_period": self._target,
+            "overruns": self.overruns,
+            "late_cycles": self.late_cycles,
+            "overrun_ratio": self.overruns / self.cycles if self.cycles else None,
+            "rate_hz": None, "period_mean": None, "period_p50": None, "period_p99": None,
+            "period_max": None, "jitter": None, "jitter_max": None,
+            "busy_mean": None, "busy_max": None, "cpu_mean": None,
+        }
+        if periods.size:
+            mean = float(periods.mean())
+            p50, p99 = np.percentile(periods, [50.0, 99.0])
+            out.update(
+                rate_hz=1.0 / mean if mean > 0 else None,
+                period_mean=mean,
+                period_p50=float(p50),
+                period_p99=float(p99),
+                period_max=float(periods.max()),
+                jitter=float(periods.std()),
+                jitter_max=float(np.abs(periods - (self._target if self._target else mean)).max()),
+            )
+        if busy.size:
+            out.update(busy_mean=float(busy.mean()), busy_max=float(busy.max()), cpu_mean=float(cpu.mean()))
+        return out

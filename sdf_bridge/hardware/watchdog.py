@@ -1,0 +1,68 @@
+"""Command timeout watchdog: stop the robot when commands stop arriving.
+
+After ``timeout`` s without an accepted command (a running trajectory counts as commanding),
+the watchdog trips once: the caller then makes position-mode joints hold their current
+(measured) position and sets velocity and effort commands to zero
+(:meth:`sdf_bridge.hardware.commands.CommandBuffer.stop`). It re-arms with the next accepted
+command. Before the first command it never trips (there is nothing to stop).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+from ..errors import ConfigError
+
+_LOG = logging.getLogger(__name__)
+
+
+class CommandWatchdog:
+    """Detects a command timeout.
+
+    Args:
+        timeout: seconds without a command before tripping; ``0`` disables the watchdog.
+
+    Attributes:
+        trips: number of times it tripped.
+        tripped: True from a trip until the next command.
+
+    Raises:
+        ConfigError: ``timeout`` negative or not finite.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        if not isinstance(timeout, (int, float)) or not math.isfinite(timeout) or timeout < 0:
+            raise ConfigError(
+                f"command_timeout is {timeout!r}. Fix: give a time in s >= 0 (0 disables the watchdog)."
+            )
+        self.timeout = float(timeout)
+        self.trips = 0
+        self.tripped = False
+        self._tripped_for: float | None = None
+
+    def check(self, now: float, last_command_time: float | None) -> bool:
+        """True exactly when the watchdog trips at ``now`` (s, same clock as the commands).
+
+        A trip happens once per silence: the next trip needs a newer ``last_command_time``.
+        """
+        if self.timeout == 0 or last_command_time is None:
+            return False
+        if self.tripped and self._tripped_for == last_command_time:
+            return False
+        self.tripped = False
+        if now - last_command_time >= self.timeout:
+            self.tripped = True
+            self._tripped_for = last_command_time
+            self.trips += 1
+            _LOG.warning(
+                "no command for %.3f s (command_timeout %.3f s): holding position, zero velocity "
+                "and effort (trip %d)", now - last_command_time, self.timeout, self.trips,
+            )
+            return True
+        return False
+
+    def reset(self) -> None:
+        """Forget the current silence (trip counter kept)."""
+        self.tripped = False
+        self._tripped_for = None

@@ -1,0 +1,283 @@
+"""Message ↔ array conversions for the bridge node (the only place that knows message layouts
+besides :mod:`sdf_bridge.ros.node`).
+
+Inbound conversions turn ROS messages into plain numpy arrays for
+:class:`sdf_bridge.hardware.HardwareSystem` (which applies the validation rules, e.g. case 013's
+"empty array = not provided"); they only reject what cannot be represented as arrays at all
+(ragged trajectory points) with :class:`~sdf_bridge.errors.CommandError`.
+
+Outbound conversions build ``sensor_msgs/JointState`` and the sensor messages from readings of
+:mod:`sdf_bridge.backends.base`. All values are SI (REP-103); stamps are ``builtin_interfaces/Time``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from builtin_interfaces.msg import Duration, Time
+from geometry_msgs.msg import WrenchStamped
+from sensor_msgs.msg import CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, PointField, Range
+from std_msgs.msg import Float64MultiArray, Header
+from trajectory_msgs.msg import JointTrajectory
+
+from ..backends.base import (
+    ImageReading,
+    ImuReading,
+    PointCloudReading,
+    RangeReading,
+    ScanReading,
+    SensorReading,
+    WrenchReading,
+)
+from ..errors import CommandError
+
+_NS = 1_000_000_000
+
+
+def time_msg(seconds: float) -> Time:
+    """``builtin_interfaces/Time`` for ``seconds`` ≥ 0 (nanosecond rounding)."""
+    ns = int(round(seconds * _NS))
+    return Time(sec=ns // _NS, nanosec=ns % _NS)
+
+
+def time_to_seconds(stamp: Time | Duration) -> float:
+    """Seconds of a ``Time`` or ``Duration`` message."""
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def joint_state_msg(
+    names: Sequence[str],
+    position: np.ndarray,
+    velocity: np.ndarray,
+    effort: np.ndarray,
+    stamp: Time,
+    frame_id: str = "",
+) -> JointState:
+    """A ``sensor_msgs/JointState`` with all three arrays (shape ``(len(names),)``, rad or m,
+    rad/s or m/s, N·m or N). NaN values are published as NaN (unknown state)."""
+    msg = JointState()
+    msg.header.stamp = stamp
+    msg.header.frame_id = frame_id
+    msg.name = list(names)
+    msg.position = np.asarray(position, dtype=float).tolist()
+    msg.velocity = np.asarray(velocity, dtype=float).tolist()
+    msg.effort = np.asarray(effort, dtype=float).tolist()
+    return msg
+
+
+@dataclass(frozen=True)
+class JointStateCommand:
+    """A ``JointState`` used as command (topic_based_ros2_control contract): ``names`` and the
+    three arrays exactly as received (any length; empty = not provided)."""
+
+    names: tuple[str, ...]
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+
+
+def joint_state_command(msg: JointState) -> JointStateCommand:
+    """Arrays of a received ``JointState`` command, lengths untouched (validation is the
+    hardware layer's job, see case 013)."""
+    return JointStateCommand(
+        names=tuple(msg.name),
+        position=np.asarray(msg.position, dtype=float),
+        velocity=np.asarray(msg.velocity, dtype=float),
+        effort=np.asarray(msg.effort, dtype=float),
+    )
+
+
+def float_array(msg: Float64MultiArray) -> np.ndarray:
+    """The ``data`` of a ``std_msgs/Float64MultiArray`` as a float array, shape ``(len(data),)``
+    (the layout field is ignored, as forward_command_controller does)."""
+    return np.asarray(msg.data, dtype=float)
+
+
+@dataclass(frozen=True)
+class TrajectoryCommand:
+    """A ``JointTrajectory`` as arrays.
+
+    Attributes:
+        names: joint names, ``(n_joints,)``.
+        start: header stamp in s, or ``None`` when zero (= start on arrival).
+        times: ``time_from_start`` of each point, s, shape ``(n_points,)``.
+        positions, velocities, accelerations: shape ``(n_points, n_joints)``, or ``None`` when
+            every point leaves that field empty.
+    """
+
+    names: tuple[str, ...]
+    start: float | None
+    times: np.ndarray
+    positions: np.ndarray | None
+    velocities: np.ndarray | None
+    accelerations: np.ndarray | None
+
+
+def _points_field(msg: JointTrajectory, field: str, n_joints: int) -> np.ndarray | None:
+    rows = [getattr(p, field) for p in msg.points]
+    lengths = {len(r) for r in rows}
+    if lengths == {0} or not rows:
+        return None
+    if lengths != {n_joints}:
+        bad = next(i for i, r in enumerate(rows) if len(r) != n_joints)
+        raise CommandError(
+            f"trajectory point {bad} has {len(rows[bad])} {field} for {n_joints} joint names. "
+            f"Fix: give every point either no {field} or exactly one per joint name."
+        )
+    return np.asarray([list(r) for r in rows], dtype=float).reshape(len(rows), n_joints)
+
+
+def trajectory_command(msg: JointTrajectory) -> TrajectoryCommand:
+    """Arrays of a ``trajectory_msgs/JointTrajectory``.
+
+    Raises:
+        CommandError: a point has a field whose length is neither 0 nor ``len(joint_names)``.
+    """
+    names = tuple(msg.joint_names)
+    start = time_to_seconds(msg.header.stamp)
+    times = np.asarray([time_to_seconds(p.time_from_start) for p in msg.points], dtype=float)
+    return TrajectoryCommand(
+        names=names,
+        start=start if start > 0.0 else None,
+        times=times,
+        positions=_points_field(msg, "positions", len(names)),
+        velocities=_points_field(msg, "velocities", len(names)),
+        accelerations=_points_field(msg, "accelerations", len(names)),
+    )
+
+
+# --------------------------------------------------------------------------- sensors → messages
+
+
+def _header(stamp: Time, frame_id: str) -> Header:
+    return Header(stamp=stamp, frame_id=frame_id)
+
+
+def imu_msg(reading: ImuReading, stamp: Time, frame_id: str) -> Imu:
+    """``sensor_msgs/Imu``; without orientation, ``orientation_covariance[0] = -1`` (REP-145)."""
+    msg = Imu(header=_header(stamp, frame_id))
+    if reading.orientation is None:
+        msg.orientation_covariance[0] = -1.0
+    else:
+        x, y, z, w = (float(v) for v in reading.orientation)
+        msg.orientation.x, msg.orientation.y, msg.orientation.z, msg.orientation.w = x, y, z, w
+    av, la = reading.angular_velocity, reading.linear_acceleration
+    msg.angular_velocity.x, msg.angular_velocity.y, msg.angular_velocity.z = (float(v) for v in av)
+    msg.linear_acceleration.x, msg.linear_acceleration.y, msg.linear_acceleration.z = (
+        float(v) for v in la
+    )
+    return msg
+
+
+def wrench_msg(reading: WrenchReading, stamp: Time, frame_id: str) -> WrenchStamped:
+    """``geometry_msgs/WrenchStamped``: force N, torque N·m."""
+    msg = WrenchStamped(header=_header(stamp, frame_id))
+    f, t = msg.wrench.force, msg.wrench.torque
+    f.x, f.y, f.z = (float(v) for v in reading.force)
+    t.x, t.y, t.z = (float(v) for v in reading.torque)
+    return msg
+
+
+def scan_msg(reading: ScanReading, stamp: Time, frame_id: str) -> LaserScan:
+    """``sensor_msgs/LaserScan`` (angles rad, ranges m)."""
+    msg = LaserScan(header=_header(stamp, frame_id))
+    msg.angle_min = float(reading.angle_min)
+    msg.angle_max = float(reading.angle_max)
+    msg.angle_increment = float(reading.angle_increment)
+    msg.range_min = float(reading.range_min)
+    msg.range_max = float(reading.range_max)
+    msg.scan_time = float(reading.scan_time)
+    n = len(reading.ranges)
+    msg.time_increment = float(reading.scan_time) / n if n else 0.0
+    msg.ranges = np.asarray(reading.ranges, dtype=np.float32).tolist()
+    if reading.intensities is not None:
+        msg.intensities = np.asarray(reading.intensities, dtype=np.float32).tolist()
+    return msg
+
+
+def point_cloud_msg(reading: PointCloudReading, stamp: Time, frame_id: str) -> PointCloud2:
+    """Unorganised ``sensor_msgs/PointCloud2`` with float32 fields x, y, z (m)."""
+    points = np.asarray(reading.points, dtype=np.float32).reshape(-1, 3)
+    msg = PointCloud2(header=_header(stamp, frame_id))
+    msg.height = 1
+    msg.width = points.shape[0]
+    msg.fields = [
+        PointField(name=axis, offset=4 * i, datatype=PointField.FLOAT32, count=1)
+        for i, axis in enumerate("xyz")
+    ]
+    msg.is_bigendian = False
+    msg.point_step = 12
+    msg.row_step = 12 * points.shape[0]
+    msg.is_dense = bool(np.all(np.isfinite(points)))
+    msg.data = points.tobytes()
+    return msg
+
+
+def image_msgs(reading: ImageReading, stamp: Time, frame_id: str) -> tuple[Image, CameraInfo]:
+    """``sensor_msgs/Image`` + ``CameraInfo`` (pinhole, no distortion: K from fx, fy, cx, cy,
+    P = [K | 0], R = I). ``frame_id`` should be the optical frame (z forward, x right, y down).
+
+    Raises:
+        ValueError: ``reading.encoding`` is not ``rgb8`` or ``32FC1``.
+    """
+    data = np.ascontiguousarray(reading.data)
+    if reading.encoding == "rgb8":
+        data = data.astype(np.uint8, copy=False)
+        channels, size = 3, 1
+    elif reading.encoding == "32FC1":
+        data = data.astype(np.float32, copy=False)
+        channels, size = 1, 4
+    else:
+        raise ValueError(f"unsupported image encoding {reading.encoding!r} (rgb8 or 32FC1)")
+    height, width = int(data.shape[0]), int(data.shape[1])
+    image = Image(header=_header(stamp, frame_id))
+    image.height, image.width = height, width
+    image.encoding = reading.encoding
+    image.is_bigendian = 0
+    image.step = width * channels * size
+    image.data = data.tobytes()
+    info = CameraInfo(header=_header(stamp, frame_id))
+    info.height, info.width = height, width
+    info.distortion_model = "plumb_bob"
+    info.d = [0.0] * 5
+    fx, fy, cx, cy = (float(v) for v in (reading.fx, reading.fy, reading.cx, reading.cy))
+    info.k = [fx, 0.0, cx, 0.0, fy, cy, 0.0, 0.0, 1.0]
+    info.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    info.p = [fx, 0.0, cx, 0.0, 0.0, fy, cy, 0.0, 0.0, 0.0, 1.0, 0.0]
+    return image, info
+
+
+def range_msg(reading: RangeReading, stamp: Time, frame_id: str) -> Range:
+    """``sensor_msgs/Range`` (m, rad); radiation type ULTRASOUND unless the FOV is below 0.05 rad
+    (then INFRARED, a narrow beam)."""
+    msg = Range(header=_header(stamp, frame_id))
+    msg.radiation_type = Range.INFRARED if reading.field_of_view < 0.05 else Range.ULTRASOUND
+    msg.field_of_view = float(reading.field_of_view)
+    msg.min_range = float(reading.min_range)
+    msg.max_range = float(reading.max_range)
+    msg.range = float(reading.range) if math.isfinite(reading.range) else math.inf
+    return msg
+
+
+def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str) -> dict[str, object]:
+    """Messages for one sensor reading, keyed by topic suffix: ``""`` for the main message;
+    cameras give ``"image_raw"`` and ``"camera_info"``. Readings with no standard ROS message
+    (contacts) give ``{}``."""
+    if isinstance(reading, ImuReading):
+        return {"": imu_msg(reading, stamp, frame_id)}
+    if isinstance(reading, WrenchReading):
+        return {"": wrench_msg(reading, stamp, frame_id)}
+    if isinstance(reading, ScanReading):
+        return {"": scan_msg(reading, stamp, frame_id)}
+    if isinstance(reading, PointCloudReading):
+        return {"": point_cloud_msg(reading, stamp, frame_id)}
+    if isinstance(reading, ImageReading):
+        image, info = image_msgs(reading, stamp, frame_id)
+        return {"image_raw": image, "camera_info": info}
+    if isinstance(reading, RangeReading):
+        return {"": range_msg(reading, stamp, frame_id)}
+    return {}
+

@@ -1,0 +1,154 @@
+"""Which robot description the bridge runs, and the XML it publishes on ``robot_description``.
+
+Order (first that applies):
+
+1. the ``robot_description`` parameter (XML string, xacro allowed);
+2. the ``description_file`` parameter (+ ``xacro_args``);
+3. with ``use_description_topic``: the ``robot_description`` topic (handled by the node, which
+   then does not publish the topic itself — someone else, e.g. robot_state_publisher, does);
+4. the built-in demo robot ``urdf/demo_arm.urdf.xacro``, found in the ament index share
+   directory, the installed data (``<prefix>/share/sdf_bridge``) or beside the source tree.
+
+This module has no rclpy import: it is plain Python over :mod:`sdf_bridge.description`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..description.model import Robot, World
+from ..errors import ConfigError
+
+LOG = logging.getLogger("sdf_bridge.ros")
+
+PACKAGE = "sdf_bridge"
+DEMO_RELATIVE = Path("urdf") / "demo_arm.urdf.xacro"
+
+
+@dataclass(frozen=True)
+class LoadedDescription:
+    """A loaded description: the ``robot`` model, the ``xml`` to publish on
+    ``robot_description`` (xacro expanded; for SDFormat converted to URDF when possible), and
+    ``origin`` (human-readable: the file path, ``"parameter"`` or ``"topic"``)."""
+
+    robot: Robot
+    xml: str
+    origin: str
+
+
+def share_candidates() -> list[Path]:
+    """Directories that may hold the package's installed data (``urdf/``, ``config/``, ...):
+    the ament index share dir, ``<sys.prefix>/share/sdf_bridge`` and the source checkout."""
+    candidates: list[Path] = []
+    try:
+        from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
+
+        try:
+            candidates.append(Path(get_package_share_directory(PACKAGE, print_warning=False)))
+        except (PackageNotFoundError, ValueError, OSError):  # not installed / no AMENT_PREFIX_PATH
+            pass
+    except ImportError:  # pragma: no cover - ament_index_python ships with rclpy
+        pass
+    candidates.append(Path(sys.prefix) / "share" / PACKAGE)
+    candidates.append(Path(__file__).resolve().parents[2])
+    return candidates
+
+
+def demo_description_file() -> Path:
+    """Path of the demo robot xacro.
+
+    Raises:
+        ConfigError: not found in any of :func:`share_candidates`.
+    """
+    for root in share_candidates():
+        path = root / DEMO_RELATIVE
+        if path.is_file():
+            return path
+    searched = ", ".join(str(p / DEMO_RELATIVE) for p in share_candidates())
+    raise ConfigError(
+        f"the demo robot {DEMO_RELATIVE} was not found (searched {searched}). "
+        "Fix: reinstall sdf_bridge or set description_file."
+    )
+
+
+def _single_robot(model: Robot | World, origin: str) -> Robot:
+    if isinstance(model, Robot):
+        return model
+    robots = list(model.models.values())
+    if len(robots) == 1:
+        return robots[0]
+    names = ", ".join(model.models) or "none"
+    raise ConfigError(
+        f"{origin}: SDFormat world {model.name!r} holds {len(robots)} models ({names}). "
+        "Fix: give a file with one model (the bridge drives one robot)."
+    )
+
+
+def _publishable_xml(robot: Robot, xml: str) -> str:
+    """URDF text for ``robot_description``: the (expanded) source for URDF, a URDF export for
+    SDFormat (rviz and robot_state_publisher read URDF only) when the exporter is available."""
+    if robot.format != "sdf":
+        return xml
+    try:
+        from ..description.export import to_urdf
+    except ImportError:
+        LOG.warning("SDFormat description published as SDFormat: the URDF exporter is unavailable")
+        return xml
+    return to_urdf(robot)
+
+
+def _expand(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str]) -> str:
+    from ..description.xacro_expand import expand_xacro, looks_like_xacro
+
+    text = Path(source).read_text(encoding="utf-8") if is_file else str(source)
+    if looks_like_xacro(source if is_file else None, text):
+        return expand_xacro(source, is_file=is_file, xacro_args=xacro_args)[0]
+    return text
+
+
+def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str] | None = None,
+                     origin: str | None = None) -> LoadedDescription:
+    """Load a description from a file path (``is_file``) or an XML string.
+
+    Raises:
+        DescriptionError: (and subclasses) the description is invalid.
+        ConfigError: the file does not exist, or an SDFormat world holds several models.
+    """
+    from ..description import load_with_warnings
+
+    args = dict(xacro_args or {})
+    where = origin or (str(source) if is_file else "parameter robot_description")
+    if is_file and not Path(source).is_file():
+        raise ConfigError(f"description_file {source!s} does not exist. Fix: give an existing file path.")
+    model, warnings = load_with_warnings(Path(source) if is_file else str(source), xacro_args=args or None)
+    for warning in warnings:
+        LOG.warning("%s: %s", where, warning)
+    robot = _single_robot(model, where)
+    xml = _expand(source, is_file=is_file, xacro_args=args)
+    return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
+
+
+def resolve_description(
+    robot_description: str,
+    description_file: str,
+    xacro_args: Mapping[str, str],
+    use_description_topic: bool,
+) -> LoadedDescription | None:
+    """Load the description the parameters select (see module docstring); ``None`` means
+    "wait for the robot_description topic".
+
+    Raises:
+        DescriptionError, ConfigError: as :func:`load_description`.
+    """
+    if robot_description.strip():
+        return load_description(robot_description, is_file=False, xacro_args=xacro_args,
+                                origin="parameter robot_description")
+    if description_file.strip():
+        return load_description(Path(description_file).expanduser(), is_file=True, xacro_args=xacro_args)
+    if use_description_topic:
+        return None
+    return load_description(demo_description_file(), is_file=True, xacro_args=xacro_args)

@@ -1,0 +1,136 @@
+"""Entry points: the ``bridge`` executable, ``sdf-bridge run`` and ``sdf-bridge demo``.
+
+- :func:`main`: ``ros2 run sdf_bridge bridge [--ros-args ...]`` / ``python -m sdf_bridge.ros.main``.
+- :func:`run_command`: ``sdf-bridge run [--description FILE] [--backend NAME]
+  [--xacro-arg k:=v ...] [--update-rate HZ] [--publish-rate HZ] [--ros-args ...]``: the options
+  become parameter overrides (``-p name:=value``) in front of the user's own ``--ros-args``.
+- :func:`demo_command`: ``sdf-bridge demo [--backend mock|mujoco] [--duration S]``: runs the
+  bridge on the demo robot in a child process, commands it and prints what it sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+
+ROS_ARGS = "--ros-args"
+
+
+def split_ros_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Split ``argv`` at the first ``--ros-args``: ``(own options, ['--ros-args', ...])``."""
+    argv = list(argv)
+    if ROS_ARGS in argv:
+        i = argv.index(ROS_ARGS)
+        return argv[:i], argv[i:]
+    return argv, []
+
+
+def _param(name: str, value: object) -> list[str]:
+    """``['-p', 'name:=<YAML value>']``; JSON is valid YAML, so strings stay strings."""
+    return ["-p", f"{name}:={json.dumps(value)}"]
+
+
+def run_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``sdf-bridge run``."""
+    parser = argparse.ArgumentParser(
+        prog="sdf-bridge run",
+        description="Run the bridge node (parameters: see config/bridge.yaml). Arguments after "
+        "--ros-args go to ROS unchanged (remaps, -p name:=value, --params-file, ...).",
+    )
+    parser.add_argument("--description", metavar="FILE", help="URDF, xacro or SDFormat file (default: demo robot)")
+    parser.add_argument("--backend", metavar="NAME", help="backend name (default mock)")
+    parser.add_argument(
+        "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument (repeatable)"
+    )
+    parser.add_argument("--update-rate", metavar="HZ", type=float, help="control loop rate, Hz")
+    parser.add_argument("--publish-rate", metavar="HZ", type=float, help="joint_states rate, Hz")
+    return parser
+
+
+def run_ros_args(argv: Sequence[str]) -> list[str]:
+    """ROS arguments for ``sdf-bridge run`` options ``argv``: parameter overrides for the
+    options given, followed by the user's ``--ros-args ...`` unchanged (later values win).
+
+    Raises:
+        SystemExit: (argparse) unknown option or bad value; ``--xacro-arg`` without ``:=``.
+    """
+    own, passthrough = split_ros_args(argv)
+    parser = run_parser()
+    ns = parser.parse_args(own)
+    params: list[str] = []
+    if ns.description:
+        from pathlib import Path
+
+        params += _param("description_file", str(Path(ns.description).expanduser().resolve()))
+    if ns.backend:
+        params += _param("backend", ns.backend)
+    if ns.xacro_arg:
+        for item in ns.xacro_arg:
+            if ":=" not in item:
+                parser.error(f"--xacro-arg {item!r} is not of the form name:=value")
+        params += _param("xacro_args", list(ns.xacro_arg))
+    if ns.update_rate is not None:
+        params += _param("update_rate", float(ns.update_rate))
+    if ns.publish_rate is not None:
+        params += _param("publish_rate", float(ns.publish_rate))
+    result = [ROS_ARGS, *params] if params else []
+    return result + passthrough
+
+
+def _setup_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="[%(levelname)s] [%(name)s]: %(message)s")
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    """Run the bridge node until SIGINT/SIGTERM; ``args`` = command line (default
+    ``sys.argv``). Returns 0 on a clean stop, 1 when the configuration is invalid (the error
+    message says what to fix)."""
+    import rclpy
+    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+
+    from ..errors import SdfBridgeError
+    from .node import BridgeNode
+
+    _setup_logging()
+    rclpy.init(args=list(sys.argv if args is None else args))
+    node = None
+    code = 0
+    try:
+        try:
+            node = BridgeNode()
+        except SdfBridgeError as exc:
+            logging.getLogger("sdf_bridge").error("%s", exc)
+            return 1
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        try:
+            executor.spin()
+        except (KeyboardInterrupt, ExternalShutdownException):
+            pass
+        finally:
+            executor.shutdown(timeout_sec=1.0)
+    finally:
+        if node is not None:
+            node.shutdown()
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return code
+
+
+def run_command(argv: Sequence[str]) -> int:
+    """``sdf-bridge run``: see :func:`run_ros_args`; returns :func:`main`'s exit code."""
+    return main(["sdf-bridge", *run_ros_args(argv)])
+
+
+def demo_command(argv: Sequence[str]) -> int:
+    """``sdf-bridge demo``: see :mod:`sdf_bridge.ros.demo`."""
+    from .demo import demo
+
+    return demo(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

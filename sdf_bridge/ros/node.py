@@ -1,0 +1,443 @@
+"""The ``sdf_bridge`` node: a :class:`~sdf_bridge.hardware.HardwareSystem` on ROS topics.
+
+ROS interface (names relative to the node's namespace; ``~`` = ``<node name>/``):
+
+=====  ============================  ==============================  =================================
+dir    name                          type                            notes
+=====  ============================  ==============================  =================================
+out    ``joint_states``              sensor_msgs/JointState          every non-fixed joint incl. mimic
+                                                                     followers, reliable, publish_rate
+out    ``~/actuator_states``         sensor_msgs/JointState          actuator space, publish_rate
+out    ``robot_description``         std_msgs/String                 transient local; only when the
+                                                                     bridge is the description's source
+out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overruns, clamps, watchdog,
+                                                                     rejected commands
+out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
+out    sensor topics                 Imu, WrenchStamped, LaserScan,  sensor-data QoS, frame_id =
+                                     PointCloud2, Image+CameraInfo,  ``Sensor.ros_frame_id``
+                                     Range
+in     ``joint_commands``            sensor_msgs/JointState          topic_based_ros2_control contract
+in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray      order = ``joints`` parameter
+in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
+srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
+srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger       only if the backend can
+=====  ============================  ==============================  =================================
+
+Threads: the control cycle (read → publish → write) runs on a :class:`FixedRateLoop` thread;
+subscriptions and services run on the executor's thread. One lock serialises every call into
+the hardware system. Bad commands are rejected with a throttled warning and counted (they never
+stop the loop).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rclpy.node import Node
+from rclpy.qos import (
+    DurabilityPolicy,
+    HistoryPolicy,
+    QoSProfile,
+    ReliabilityPolicy,
+    qos_profile_sensor_data,
+)
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray, String
+from std_srvs.srv import SetBool, Trigger
+from trajectory_msgs.msg import JointTrajectory
+
+from ..errors import CommandError, SdfBridgeError
+from . import conversions
+from .description_source import LoadedDescription, load_description, resolve_description
+from .loop import FixedRateLoop
+from .params import BridgeConfig, declare_parameters
+
+#: Reliable, keep last 10: joint_states, actuator_states and the command inputs.
+RELIABLE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+#: Latched description (robot_state_publisher's QoS).
+LATCHED_QOS = QoSProfile(
+    depth=1,
+    reliability=ReliabilityPolicy.RELIABLE,
+    durability=DurabilityPolicy.TRANSIENT_LOCAL,
+    history=HistoryPolicy.KEEP_LAST,
+)
+
+_TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
+COMMAND_INTERFACES = ("position", "velocity", "effort")
+
+
+def sensor_topic(name: str, topic: str | None) -> str:
+    """Topic base of a sensor: its ``topic`` as written when it is a valid ROS name, else
+    ``sensors/<name>`` with invalid characters replaced by ``_``."""
+    if topic and _TOPIC_RE.match(topic):
+        return topic
+    clean = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not clean or clean[0].isdigit():
+        clean = f"s_{clean}"
+    return f"sensors/{clean}"
+
+
+class BridgeNode(Node):
+    """The bridge node (see module docstring for its interface).
+
+    Args:
+        start: start the control loop once configured (tests/bench may pass ``False`` and call
+            :meth:`cycle` themselves).
+        **kwargs: passed to :class:`rclpy.node.Node` (``context``, ``cli_args``,
+            ``parameter_overrides``, …).
+
+    Raises:
+        ConfigError, DescriptionError, TransmissionError, LimitsError, BackendError: the
+            parameters, description or backend cannot be used (raised from the constructor when
+            the description comes from a parameter or the demo; logged when it arrives on the
+            ``robot_description`` topic).
+    """
+
+    def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
+        super().__init__(node_name, **kwargs)
+        self.config: BridgeConfig = declare_parameters(self)
+        self._start = start
+        self._lock = threading.RLock()
+        self.hardware: Any = None
+        self.backend: Any = None
+        self.description: LoadedDescription | None = None
+        self.loop: FixedRateLoop | None = None
+        self.rejects: Counter[str] = Counter()  # reason → count
+        self.command_warnings = 0
+        self._sensor_pubs: dict[tuple[str, str], Any] = {}
+        self._sensor_frames: dict[str, str] = {}
+        self._clock_pub = None
+        self._decimation = max(1, round(self.config.update_rate / self.config.publish_rate))
+        self._diag_every = max(1, round(self.config.update_rate / self.config.diagnostics_rate))
+        self._last_diag: tuple[int, int, int] = (0, 0, 0)
+        self._dt = 1.0 / self.config.update_rate
+        self._description_pub = None
+        self._description_sub = None
+
+        self.joint_state_pub = self.create_publisher(JointState, "joint_states", RELIABLE_QOS)
+        self.actuator_state_pub = self.create_publisher(JointState, "~/actuator_states", RELIABLE_QOS)
+        self.diagnostics_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+
+        self.create_subscription(JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS)
+        for interface in COMMAND_INTERFACES:
+            self.create_subscription(
+                Float64MultiArray, f"~/{interface}_commands", self._array_callback(interface), RELIABLE_QOS
+            )
+        self.create_subscription(JointTrajectory, "~/joint_trajectory", self._on_trajectory, RELIABLE_QOS)
+        self.create_service(SetBool, "~/enable", self._on_enable)
+        self.create_service(Trigger, "~/reset", self._on_reset)
+
+        loaded = resolve_description(
+            self.config.robot_description,
+            self.config.description_file,
+            self.config.xacro_args,
+            self.config.use_description_topic,
+        )
+        if loaded is None:
+            self.get_logger().info("waiting for the description on the robot_description topic")
+            self._description_sub = self.create_subscription(
+                String, "robot_description", self._on_description_topic, LATCHED_QOS
+            )
+        else:
+            self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
+            self._description_pub.publish(String(data=loaded.xml))
+            self.configure(loaded)
+
+    # ------------------------------------------------------------------ configuration
+
+    def configure(self, loaded: LoadedDescription) -> None:
+        """Build backend + hardware system for ``loaded`` and start the loop.
+
+        Raises:
+            SdfBridgeError: (subclasses) the robot, limits or backend cannot be used.
+        """
+        from ..backends import create_backend
+        from ..hardware import HardwareSystem
+
+        cfg = self.config
+        overrides = None
+        if cfg.joint_limits_file:
+            from ..limits import JointLimiter
+
+            overrides = JointLimiter.load_overrides(cfg.joint_limits_file)
+        backend = create_backend(cfg.backend)
+        hardware = HardwareSystem(
+            loaded.robot,
+            backend,
+            joints=list(cfg.joints) or None,
+            command_timeout=cfg.command_timeout,
+            limits_overrides=overrides,
+            backend_params=cfg.backend_params or None,
+            update_rate=cfg.update_rate,
+        )
+        with self._lock:
+            self.backend, self.hardware, self.description = backend, hardware, loaded
+        self._sensor_frames = self._frames_of_sensors(loaded)
+        if callable(getattr(backend, "pause", None)):
+            self.create_service(SetBool, "~/pause", self._on_pause)
+        if callable(getattr(backend, "step", None)):
+            self.create_service(Trigger, "~/step", self._on_step)
+        self.get_logger().info(
+            f"robot {loaded.robot.name!r} from {loaded.origin}: {len(hardware.state_names)} joints "
+            f"({len(hardware.joint_names)} commandable), {len(hardware.actuator_names)} actuators, "
+            f"backend {cfg.backend!r}, {cfg.update_rate:g} Hz"
+        )
+        if self._start:
+            self.loop = FixedRateLoop(self.cycle, cfg.update_rate, real_time_factor=cfg.real_time_factor)
+            self.loop.start()
+
+    @staticmethod
+    def _frames_of_sensors(loaded: LoadedDescription) -> dict[str, str]:
+        frames: dict[str, str] = {}
+        links = loaded.robot.links
+        for sensor in loaded.robot.sensors:
+            frame = sensor.ros_frame_id
+            joint = loaded.robot.joints.get(sensor.joint) if sensor.joint else None
+            if sensor.frame_id is None and sensor.link is None and joint is not None:
+                frame = joint.child  # joint sensor (SDF force_torque): the child link's frame in TF
+            if sensor.type in ("camera", "depth") and sensor.frame_id is None:
+                for candidate in (f"{frame}_optical_frame", f"{frame}_optical"):
+                    if candidate in links:
+                        frame = candidate
+                        break
+            frames[sensor.name] = frame
+        return frames
+
+    def _on_description_topic(self, msg: String) -> None:
+        if self.hardware is not None:
+            self.get_logger().warning(
+                "robot_description changed; restart the bridge to use the new description",
+                throttle_duration_sec=10.0,
+            )
+            return
+        try:
+            self.configure(load_description(msg.data, is_file=False, origin="topic robot_description"))
+        except SdfBridgeError as exc:
+            self.get_logger().error(f"cannot use the robot_description topic: {exc}")
+
+    # ------------------------------------------------------------------ control cycle
+
+    def cycle(self, k: int) -> None:
+        """One control cycle: read → publish (joint/actuator states every ``publish_rate``,
+        sensors, /clock, diagnostics) → write. ``k`` counts cycles from 0."""
+        if not self.context.ok():
+            return
+        hardware = self.hardware
+        stamp_time = self.get_clock().now()
+        now = stamp_time.nanoseconds * 1e-9
+        with self._lock:
+            state = hardware.read(now, self._dt)
+        stamp = stamp_time.to_msg()
+        if k % self._decimation == 0:
+            self.joint_state_pub.publish(
+                conversions.joint_state_msg(state.names, state.position, state.velocity, state.effort, stamp)
+            )
+            self.actuator_state_pub.publish(
+                conversions.joint_state_msg(
+                    hardware.actuator_names,
+                    state.actuator_position,
+                    state.actuator_velocity,
+                    state.actuator_effort,
+                    stamp,
+                )
+            )
+        if state.sensors:
+            self._publish_sensors(state.sensors, stamp)
+        if state.sim_time is not None:
+            if self._clock_pub is None:
+                self._clock_pub = self.create_publisher(Clock, "/clock", 10)
+            self._clock_pub.publish(Clock(clock=conversions.time_msg(state.sim_time)))
+        with self._lock:
+            hardware.write(now, self._dt)
+        if k % self._diag_every == 0:
+            self.diagnostics_pub.publish(self.diagnostics_message(stamp))
+
+    def _publish_sensors(self, readings: dict, stamp: Any) -> None:
+        for name, reading in readings.items():
+            frame = self._sensor_frames.get(name, name)
+            for suffix, msg in conversions.sensor_messages(reading, stamp, frame).items():
+                key = (name, suffix)
+                pub = self._sensor_pubs.get(key)
+                if pub is None:
+                    sensor = next((s for s in self.description.robot.sensors if s.name == name), None)
+                    base = sensor_topic(name, sensor.topic if sensor else None)
+                    topic = f"{base}/{suffix}" if suffix else base
+                    pub = self.create_publisher(type(msg), topic, qos_profile_sensor_data)
+                    self._sensor_pubs[key] = pub
+                pub.publish(msg)
+
+    # ------------------------------------------------------------------ diagnostics
+
+    def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
+        """``/diagnostics``: one status ``sdf_bridge: control loop`` with the hardware system's
+        counters (flattened ``a.b = value``), the loop's achieved rate / overruns and the
+        node's rejected-command counts. Level WARN when overruns or rejects grew since the last
+        message or the system is disabled, else OK."""
+        values: dict[str, Any] = {}
+        hardware = self.hardware
+        if hardware is not None:
+            with self._lock:
+                values.update(_flatten(hardware.diagnostics()))
+                enabled = bool(getattr(hardware, "enabled", True))
+        else:
+            enabled = True
+        overruns = cycles = 0
+        if self.loop is not None:
+            summary = self.loop.stats.summary()
+            overruns, cycles = summary.overruns, summary.cycles
+            values.update(
+                {
+                    "loop.target_rate_hz": self.config.update_rate,
+                    "loop.achieved_rate_hz": round(summary.achieved_rate, 3),
+                    "loop.cycles": summary.cycles,
+                    "loop.overruns": summary.overruns,
+                    "loop.errors": summary.errors,
+                    "loop.period_p99_s": summary.period_p99,
+                    "loop.period_max_s": summary.period_max,
+                }
+            )
+        for reason, count in sorted(self.rejects.items()):
+            values[f"node_rejected.{reason}"] = count
+        values["command_warnings"] = self.command_warnings
+        rejects = sum(self.rejects.values()) + int(values.get("rejected_total", 0))
+        last_overruns, _last_cycles, last_rejects = self._last_diag
+        self._last_diag = (overruns, cycles, rejects)
+        status = DiagnosticStatus(name=f"{self.get_name()}: control loop", hardware_id=self._hardware_id())
+        problems = []
+        if overruns > last_overruns:
+            problems.append(f"{overruns - last_overruns} overruns")
+        if rejects > last_rejects:
+            problems.append(f"{rejects - last_rejects} rejected commands")
+        if not enabled:
+            problems.append("disabled")
+        if hardware is None:
+            problems.append("waiting for robot_description")
+        status.level = DiagnosticStatus.WARN if problems else DiagnosticStatus.OK
+        status.message = ", ".join(problems) if problems else "running"
+        status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
+        return DiagnosticArray(header=conversions.Header(stamp=stamp), status=[status])
+
+    def _hardware_id(self) -> str:
+        return self.description.robot.name if self.description else ""
+
+    # ------------------------------------------------------------------ command inputs
+
+    def _submit(self, source: str, submit: Callable[[Any], list[str]]) -> None:
+        """Run one ``HardwareSystem.submit_*`` call under the lock; count and log problems."""
+        hardware = self.hardware
+        if hardware is None:
+            self.rejects["not_configured"] += 1
+            self.get_logger().warning(
+                f"{source}: command ignored, no robot description yet", throttle_duration_sec=1.0
+            )
+            return
+        now = self.get_clock().now().nanoseconds * 1e-9
+        try:
+            with self._lock:
+                warnings = submit(now)
+        except CommandError as exc:
+            self.rejects[source] += 1
+            self.get_logger().warning(f"{source}: command rejected: {exc}", throttle_duration_sec=1.0)
+            return
+        if warnings:
+            self.command_warnings += len(warnings)
+            self.get_logger().warning(f"{source}: {'; '.join(warnings)}", throttle_duration_sec=1.0)
+
+    def _on_joint_commands(self, msg: JointState) -> None:
+        cmd = conversions.joint_state_command(msg)
+        self._submit(
+            "joint_commands",
+            lambda now: self.hardware.submit_joint_state(cmd.names, cmd.position, cmd.velocity, cmd.effort, now),
+        )
+
+    def _array_callback(self, interface: str) -> Callable[[Float64MultiArray], None]:
+        def callback(msg: Float64MultiArray) -> None:
+            values = conversions.float_array(msg)
+            self._submit(f"{interface}_commands", lambda now: self.hardware.submit_array(interface, values, now))
+
+        return callback
+
+    def _on_trajectory(self, msg: JointTrajectory) -> None:
+        try:
+            traj = conversions.trajectory_command(msg)
+        except CommandError as exc:
+            self.rejects["joint_trajectory"] += 1
+            self.get_logger().warning(f"joint_trajectory: command rejected: {exc}", throttle_duration_sec=1.0)
+            return
+        self._submit(
+            "joint_trajectory",
+            lambda now: self.hardware.submit_trajectory(
+                traj.names,
+                traj.times,
+                traj.positions,
+                traj.velocities,
+                traj.accelerations,
+                traj.start if traj.start is not None else now,
+            ),
+        )
+
+    # ------------------------------------------------------------------ services
+
+    def _on_enable(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+        if self.hardware is None:
+            response.success, response.message = False, "no robot description yet"
+            return response
+        with self._lock:
+            self.hardware.enable(bool(request.data))
+        response.success = True
+        response.message = "enabled" if request.data else "disabled: commands are held"
+        self.get_logger().info(f"~/enable: {response.message}")
+        return response
+
+    def _on_reset(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
+        if self.hardware is None:
+            response.success, response.message = False, "no robot description yet"
+            return response
+        with self._lock:
+            self.hardware.reset()
+        response.success, response.message = True, "reset to the initial state"
+        self.get_logger().info("~/reset: reset to the initial state")
+        return response
+
+    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+        with self._lock:
+            self.backend.pause(bool(request.data))
+        response.success, response.message = True, "paused" if request.data else "running"
+        return response
+
+    def _on_step(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
+        with self._lock:
+            self.backend.step(1)
+        response.success, response.message = True, "stepped 1 cycle"
+        return response
+
+    # ------------------------------------------------------------------ shutdown
+
+    def shutdown(self) -> None:
+        """Stop the loop and close the hardware system (idempotent)."""
+        if self.loop is not None:
+            self.loop.stop()
+        hardware, self.hardware = self.hardware, None
+        if hardware is not None:
+            with self._lock:
+                hardware.close()
+
+
+def _flatten(values: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dicts → ``{"a.b": value}``; tuple keys are joined with ``/``."""
+    out: dict[str, Any] = {}
+    if isinstance(values, dict) or hasattr(values, "items"):
+        for key, value in values.items():
+            name = "/".join(map(str, key)) if isinstance(key, tuple) else str(key)
+            out.update(_flatten(value, f"{prefix}{name}."))
+        return out
+    if hasattr(values, "__dataclass_fields__"):
+        return _flatten({k: getattr(values, k) for k in values.__dataclass_fields__}, prefix)
+    out[prefix[:-1]] = values
+    return out

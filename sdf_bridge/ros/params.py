@@ -1,0 +1,221 @@
+"""The bridge node's ROS parameters: declared with descriptors (type, range, description) and
+read into one validated :class:`BridgeConfig`.
+
+Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults):
+
+- ``robot_description`` [""]: the description XML (URDF or SDFormat) as a string.
+- ``description_file`` [""]: path of a URDF / xacro / SDFormat file.
+- ``xacro_args`` [""]: xacro arguments, a string ``"k:=v k2:=v2"`` or a string array.
+- ``use_description_topic`` [false]: with neither of the two above set, take the description
+  from the ``robot_description`` topic (as ros2_control's controller manager does) instead of
+  the built-in demo robot.
+- ``backend`` ["mock"]: backend name (``sdf_bridge.backends`` entry point).
+- ``update_rate`` [100]: control-loop rate, Hz.  ``publish_rate`` [50]: joint_states rate, Hz.
+- ``joints`` [[]]: commandable joints and the order of the Float64MultiArray inputs
+  (empty = every actuated joint in description order).
+- ``command_timeout`` [0.5]: watchdog timeout, s (0 = off).
+- ``real_time_factor`` [1.0]: for simulating backends, simulated/wall time (0 = as fast as
+  possible).
+- ``joint_limits_file`` [""]: ros2_control ``joint_limits`` YAML overriding the description.
+- ``diagnostics_rate`` [1.0]: /diagnostics rate, Hz.
+- ``backend_params.<name>``: passed to the backend's ``configure`` as ``{name: value}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
+from rclpy.exceptions import ParameterException
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+
+from ..errors import ConfigError
+from .launch_args import parse_xacro_args
+
+BACKEND_PARAMS_PREFIX = "backend_params."
+
+
+@dataclass(frozen=True)
+class BridgeConfig:
+    """Validated parameter values of the bridge node (units: Hz, s)."""
+
+    robot_description: str = ""
+    description_file: str = ""
+    xacro_args: dict[str, str] = field(default_factory=dict)
+    use_description_topic: bool = False
+    backend: str = "mock"
+    update_rate: float = 100.0
+    publish_rate: float = 50.0
+    joints: tuple[str, ...] = ()
+    command_timeout: float = 0.5
+    real_time_factor: float = 1.0
+    joint_limits_file: str = ""
+    diagnostics_rate: float = 1.0
+    backend_params: dict[str, Any] = field(default_factory=dict)
+
+
+def _descriptor(
+    type_: int,
+    description: str,
+    *,
+    float_range: tuple[float, float] | None = None,
+    read_only: bool = True,
+    dynamic: bool = False,
+) -> ParameterDescriptor:
+    d = ParameterDescriptor(description=description, read_only=read_only)
+    if dynamic:
+        d.dynamic_typing = True
+    else:
+        d.type = type_
+    if float_range is not None:
+        d.floating_point_range = [
+            FloatingPointRange(from_value=float(float_range[0]), to_value=float(float_range[1]), step=0.0)
+        ]
+    return d
+
+
+_T = ParameterType
+#: name → (default, descriptor); the single table of the node's own parameters.
+PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
+    "robot_description": ("", _descriptor(_T.PARAMETER_STRING, "Robot description XML (URDF or SDFormat).")),
+    "description_file": ("", _descriptor(_T.PARAMETER_STRING, "Path of a URDF, xacro or SDFormat file.")),
+    "xacro_args": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "xacro arguments: a string 'k:=v k2:=v2' or a string array ['k:=v', ...].",
+            dynamic=True,
+        ),
+    ),
+    "use_description_topic": (
+        False,
+        _descriptor(
+            _T.PARAMETER_BOOL,
+            "Without robot_description / description_file, wait for the robot_description topic "
+            "(true) instead of running the built-in demo robot (false).",
+        ),
+    ),
+    "backend": ("mock", _descriptor(_T.PARAMETER_STRING, "Backend name (sdf_bridge.backends entry point).")),
+    "update_rate": (
+        100.0,
+        _descriptor(_T.PARAMETER_DOUBLE, "Control loop rate, Hz.", float_range=(1.0, 10000.0)),
+    ),
+    "publish_rate": (
+        50.0,
+        _descriptor(
+            _T.PARAMETER_DOUBLE,
+            "joint_states / actuator_states publish rate, Hz (at most update_rate).",
+            float_range=(0.1, 10000.0),
+        ),
+    ),
+    "joints": (
+        Parameter.Type.STRING_ARRAY,  # no default value: rclpy cannot type an empty list
+        _descriptor(
+            _T.PARAMETER_STRING_ARRAY,
+            "Commandable joints and the order of the Float64MultiArray command inputs; "
+            "empty = every actuated joint.",
+        ),
+    ),
+    "command_timeout": (
+        0.5,
+        _descriptor(
+            _T.PARAMETER_DOUBLE,
+            "Watchdog: s without a new command before position holds and velocity/effort go to 0 "
+            "(0 = off).",
+            float_range=(0.0, 3600.0),
+        ),
+    ),
+    "real_time_factor": (
+        1.0,
+        _descriptor(
+            _T.PARAMETER_DOUBLE,
+            "Simulated/wall time ratio for simulating backends (0 = as fast as possible).",
+            float_range=(0.0, 1000.0),
+        ),
+    ),
+    "joint_limits_file": (
+        "",
+        _descriptor(_T.PARAMETER_STRING, "ros2_control joint_limits YAML overriding the description's limits."),
+    ),
+    "diagnostics_rate": (
+        1.0,
+        _descriptor(_T.PARAMETER_DOUBLE, "/diagnostics publish rate, Hz.", float_range=(0.01, 100.0)),
+    ),
+}
+
+
+def declare_parameters(node: Node) -> BridgeConfig:
+    """Declare every parameter of :data:`PARAMETERS` (plus ``backend_params.*`` overrides) on
+    ``node`` and return their validated values.
+
+    Raises:
+        ConfigError: a value is invalid (wrong type or out of range, bad xacro args,
+            publish_rate above update_rate, both robot_description and description_file set).
+    """
+    values: dict[str, Any] = {}
+    try:
+        for name, (default, descriptor) in PARAMETERS.items():
+            values[name] = node.declare_parameter(name, default, descriptor).value
+    except ParameterException as exc:
+        raise ConfigError(f"invalid parameter: {exc}. Fix: see config/bridge.yaml for types and ranges.") from exc
+    backend_params: dict[str, Any] = {}
+    # rclpy has no public accessor for overrides of parameters not yet declared.
+    overrides = getattr(node, "_parameter_overrides", {})
+    for name in sorted(overrides):
+        if name.startswith(BACKEND_PARAMS_PREFIX):
+            descriptor = ParameterDescriptor(description="Backend parameter.", read_only=True)
+            descriptor.dynamic_typing = True
+            value = node.declare_parameter(name, overrides[name].value, descriptor).value
+            backend_params[name[len(BACKEND_PARAMS_PREFIX):]] = value
+    return make_config(values, backend_params)
+
+
+def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = None) -> BridgeConfig:
+    """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
+
+    Raises:
+        ConfigError: invalid combination or value (message says which parameter and the fix).
+    """
+    robot_description = str(values.get("robot_description") or "")
+    description_file = str(values.get("description_file") or "")
+    if robot_description.strip() and description_file.strip():
+        raise ConfigError(
+            "both robot_description and description_file are set. "
+            "Fix: set only one of them."
+        )
+    update_rate = float(values.get("update_rate", 100.0))
+    publish_rate = float(values.get("publish_rate", 50.0))
+    if not update_rate > 0.0:
+        raise ConfigError(f"update_rate is {update_rate} Hz. Fix: give a rate above 0.")
+    if not 0.0 < publish_rate <= update_rate:
+        raise ConfigError(
+            f"publish_rate {publish_rate} Hz is not in (0, update_rate={update_rate}]. "
+            "Fix: lower publish_rate or raise update_rate."
+        )
+    xacro_raw = values.get("xacro_args") or ""
+    if not isinstance(xacro_raw, (str, list, tuple)):
+        raise ConfigError(
+            f"xacro_args has type {type(xacro_raw).__name__}. "
+            "Fix: give a string 'k:=v k2:=v2' or a string array."
+        )
+    joints = tuple(j for j in (values.get("joints") or ()) if j)
+    backend = str(values.get("backend", "mock")).strip()
+    if not backend:
+        raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+    return BridgeConfig(
+        robot_description=robot_description,
+        description_file=description_file,
+        xacro_args=parse_xacro_args(xacro_raw),
+        use_description_topic=bool(values.get("use_description_topic", False)),
+        backend=backend,
+        update_rate=update_rate,
+        publish_rate=publish_rate,
+        joints=joints,
+        command_timeout=float(values.get("command_timeout", 0.5)),
+        real_time_factor=float(values.get("real_time_factor", 1.0)),
+        joint_limits_file=str(values.get("joint_limits_file") or ""),
+        diagnostics_rate=float(values.get("diagnostics_rate", 1.0)),
+        backend_params=dict(backend_params or {}),
+    )

@@ -1,0 +1,158 @@
+"""Followers: joints whose state is a fixed linear function of another joint.
+
+* URDF ``<mimic>`` (and SDFormat 1.11 ``//axis/mimic``): ``q_f = m · q_l + o``,
+  ``v_f = m · v_l`` (the offset has no rate; case 005). Chains (a mimic of a mimic) are composed
+  whatever the file order: ``m = m1·m2``, ``o = m1·o2 + o1``. Cycles are rejected.
+* SDFormat gearbox joint: ``θ₂ = −gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``), where θ₁ is
+  the angle of the gearbox's parent link relative to ``gearbox_reference_body`` — the joint
+  connecting the two — and θ₂, the gearbox joint's reported position, the child's angle
+  relative to the reference body. A gearbox without a reference body, or whose reference body
+  is not joined to its parent link by a 1-DOF joint, cannot be coupled: it stays passive (warning).
+* SDFormat screw joint: the joint itself is driven (its angle, rad); its axial translation
+  (m) is published as the follower ``<joint>/translation`` = ``k · θ`` with
+  ``k = p / 2π`` for ``<screw_thread_pitch>`` p in m/rev (right-handed positive, SDFormat ≥ 1.10)
+  and ``k = −1 / p`` for the legacy ``<thread_pitch>`` p in rad/m (Gazebo classic, positive =
+  left-handed; SDFormat: ``screw_thread_pitch = −2π / thread_pitch``).
+
+Followers have no command interfaces. Their effort is not determined by the leader's (it is
+the coupling's constraint force), so :meth:`~.map.TransmissionMap.followers` reports NaN.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from sdf_bridge.description.model import JointType, Robot
+from sdf_bridge.errors import TransmissionError
+
+_LOG = logging.getLogger(__name__)
+
+ONE_DOF = (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW)
+"""Joint types that can be driven (are in a :class:`~.map.TransmissionMap`)."""
+
+
+@dataclass(frozen=True)
+class Follower:
+    """A follower state: ``position = multiplier · leader + offset``, ``velocity =
+    multiplier · leader velocity``. ``leader`` is a driven joint; ``kind`` is ``"mimic"``,
+    ``"gearbox"`` or ``"screw"``."""
+
+    name: str
+    leader: str
+    multiplier: float
+    offset: float
+    kind: str
+
+
+def _where(joint) -> str:
+    return f" ({joint.source})" if getattr(joint, "source", None) is not None else ""
+
+
+def _gearbox_leader(robot: Robot, joint) -> str | None:
+    ref = joint.gearbox_reference_body
+    if not ref:
+        return None
+    for other in robot.joints.values():
+        if other.type in ONE_DOF and {other.parent, other.child} == {ref, joint.parent}:
+            return other.name
+    return None
+
+
+def _check_finite(joint, what: str, value: float) -> None:
+    if not math.isfinite(value):
+        raise TransmissionError(
+            f"joint {joint.name!r}{_where(joint)}: {what} {value!r} is not finite. "
+            "Fix: give a finite number."
+        )
+
+
+def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]:
+    """All followers of ``robot``, composed down to driven leaders.
+
+    Returns:
+        ``(followers, follower_joint_names, warnings)``: the followers in joint document order
+        (a screw's translation right after nothing else, as ``<joint>/translation``), the set
+        of *joints* that are followers (not driven), and warnings about uncoupled gearboxes.
+
+    Raises:
+        TransmissionError: a mimic names a missing, fixed or multi-DOF joint, a mimic cycle, a
+            non-finite multiplier/offset/ratio/pitch.
+    """
+    warnings: list[str] = []
+    raw: dict[str, tuple[str, float, float, str]] = {}
+    for joint in robot.joints.values():
+        if joint.mimic is not None and joint.type in ONE_DOF + (JointType.GEARBOX,):
+            m = joint.mimic
+            leader = robot.joints.get(m.joint)
+            if leader is None:
+                raise TransmissionError(
+                    f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, which does not "
+                    "exist. Fix: name an existing joint in <mimic joint=...>."
+                )
+            if leader.type not in ONE_DOF + (JointType.GEARBOX,):
+                raise TransmissionError(
+                    f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, a {leader.type} "
+                    "joint. Fix: mimic a revolute, continuous or prismatic joint."
+                )
+            _check_finite(joint, "mimic multiplier", m.multiplier)
+            _check_finite(joint, "mimic offset", m.offset)
+            raw[joint.name] = (m.joint, float(m.multiplier), float(m.offset), "mimic")
+        elif joint.type is JointType.GEARBOX:
+            leader_name = _gearbox_leader(robot, joint)
+            if leader_name is None:
+                msg = (
+                    f"gearbox joint {joint.name!r}: reference body "
+                    f"{joint.gearbox_reference_body!r} is not joined to parent link "
+                    f"{joint.parent!r} by a 1-DOF joint; left passive (not coupled)"
+                )
+                warnings.append(msg)
+                _LOG.warning(msg)
+                continue
+            ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
+            _check_finite(joint, "gearbox_ratio", ratio)
+            raw[joint.name] = (leader_name, -ratio, 0.0, "gearbox")
+
+    followers: list[Follower] = []
+    for name in raw:
+        mult, off = 1.0, 0.0
+        current = name
+        seen = [name]
+        kind = raw[name][3]
+        while current in raw:
+            leader, m, o, _ = raw[current]
+            mult, off = mult * m, mult * o + off
+            if leader in seen:
+                chain = " → ".join(seen + [leader])
+                raise TransmissionError(
+                    f"mimic cycle {chain}. Fix: make one joint of the cycle a driven joint "
+                    "(remove its <mimic>)."
+                )
+            seen.append(leader)
+            current = leader
+        followers.append(Follower(name, current, mult, off, kind))
+
+    for joint in robot.joints.values():
+        if joint.type is JointType.SCREW and joint.name not in raw:
+            if joint.thread_pitch is None:
+                continue
+            pitch = float(joint.thread_pitch)
+            _check_finite(joint, "thread pitch", pitch)
+            if joint.thread_pitch_unit == "rad/m":
+                if pitch == 0.0:
+                    raise TransmissionError(
+                        f"screw joint {joint.name!r}{_where(joint)}: <thread_pitch> is 0 rad/m. "
+                        "Fix: give a non-zero pitch."
+                    )
+                k = -1.0 / pitch
+            else:
+                k = pitch / (2.0 * math.pi)
+            followers.append(Follower(f"{joint.name}/translation", joint.name, k, 0.0, "screw"))
+    return followers, list(raw), warnings
+
+
+def driven_candidates(robot: Robot, followers: Collection[str]) -> list[str]:
+    """1-DOF joints that are not followers, document order."""
+    return [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in followers]

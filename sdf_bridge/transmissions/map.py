@@ -1,0 +1,473 @@
+"""TransmissionMap: the whole robot's actuator space ↔ joint space, vectorised.
+
+Built once from a :class:`~sdf_bridge.description.model.Robot`:
+
+1. followers (mimic, gearbox, screw translation) are found (:mod:`.coupling`);
+2. every described transmission (classic, PR2 and ros2_control dialects, in
+   ``robot.transmissions`` order) is resolved by role and dialect (:mod:`.dialect`) and
+   instantiated from the registry (:mod:`.registry`);
+3. every other driven joint gets an identity actuator of the same name (a plain URDF works).
+
+Joint order (``joint_names``) is the document order of the driven 1-DOF joints; actuator
+order (``actuator_names``) follows it (a mechanism's actuators, in role order, where its first
+joint appears). Ball, floating, planar, universal and revolute2 joints are passive: not in the
+map.
+
+Hot path: every mechanism is linear, so each direction is one gather–multiply–sum over a
+padded block-sparse matrix for the three interfaces at once (position, velocity, effort
+stacked): a handful of numpy calls whatever the number of joints, no Python loop per joint.
+Structural zeros read a zero slot, so a NaN input (= "no command") only reaches outputs that
+really depend on it. Not thread-safe (internal buffers are reused).
+
+Error and skip rules (all :class:`TransmissionError` name the transmission and the fix):
+
+* a transmission names a missing joint, a fixed joint or a multi-DOF joint → error;
+* a joint driven by two transmissions → error, except exact duplicates that differ only in
+  their hardware interface (franka_ros declares Position/Velocity/Effort variants of the same
+  SimpleTransmission): merged, one actuator;
+* an actuator used by two transmissions (or named like an un-transmitted joint) → error;
+* zero or non-finite reduction, wrong joint/actuator count → error;
+* unknown type → error if one of its joints must be driven (has a ``<ros2_control>`` command
+  interface, or — with no ``<ros2_control>`` joints at all — any of its joints is driven);
+  otherwise skipped with a warning, the joints keep identity actuators;
+* non-mechanism types (:data:`.registry.NON_MECHANISM_TYPES`: Franka state/model interfaces,
+  PR2 gripper) → skipped with a warning, identity actuators;
+* a transmission on a mimic follower → skipped with a warning (the mimic relation wins).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sdf_bridge.description.model import JointType, Robot
+from sdf_bridge.description.model import Transmission as TransmissionSpec
+from sdf_bridge.errors import TransmissionError
+
+from . import registry
+from .base import Transmission
+from .coupling import ONE_DOF, Follower, build_followers
+from .dialect import resolve
+from .simple import SimpleTransmission
+
+_LOG = logging.getLogger(__name__)
+
+
+class IdentityTransmission(SimpleTransmission):
+    """A joint without a transmission: an actuator of the same name, ratio 1, offset 0."""
+
+    type_name = "identity"
+
+
+@dataclass(frozen=True)
+class MappedTransmission:
+    """A described transmission and what became of it (for reports).
+
+    ``mechanism`` is ``None`` when it was skipped or merged; ``status`` is ``"used"``,
+    ``"merged"`` (duplicate of ``merged_into``) or ``"skipped"``; ``notes`` explain.
+    """
+
+    spec: TransmissionSpec
+    mechanism: Transmission | None
+    status: str
+    notes: tuple[str, ...] = ()
+    merged_into: str | None = None
+
+
+def _where(spec: TransmissionSpec) -> str:
+    return f" ({spec.source})" if spec.source is not None else ""
+
+
+def _must_drive(robot: Robot, driven: Sequence[str]) -> set[str]:
+    commanded = {
+        j.name
+        for hw in robot.ros2_control
+        for j in hw.joints
+        if j.command_interfaces
+    }
+    listed = {j.name for hw in robot.ros2_control for j in hw.joints}
+    return commanded if listed else set(driven)
+
+
+class TransmissionMap:
+    """Actuator ↔ joint maps of one robot (see the module docstring for the rules).
+
+    Attributes:
+        joint_names: driven 1-DOF joints (not followers), array order of joint-space arrays.
+        actuator_names: actuators, array order of actuator-space arrays.
+        follower_names: mimic / gearbox followers and screw translations (state only).
+        mechanisms: the mechanisms in use (identity ones included), in joint order.
+        entries: every described transmission with its status (used, merged, skipped).
+        followers_info: the :class:`~.coupling.Follower` records, ``follower_names`` order.
+        warnings: human-readable warnings produced while building.
+    """
+
+    def __init__(
+        self,
+        joint_names: Sequence[str],
+        mechanisms: Sequence[Transmission],
+        followers: Sequence[Follower] = (),
+        *,
+        entries: Sequence[MappedTransmission] = (),
+        warnings: Sequence[str] = (),
+    ) -> None:
+        """Assemble the map from mechanisms covering exactly ``joint_names``.
+
+        Raises:
+            TransmissionError: a joint covered twice or not at all, an actuator used twice, a
+                follower whose leader is not a map joint.
+        """
+        self.joint_names: tuple[str, ...] = tuple(joint_names)
+        self.mechanisms: tuple[Transmission, ...] = tuple(mechanisms)
+        self.entries = tuple(entries)
+        self.warnings = tuple(warnings)
+        jidx = {n: i for i, n in enumerate(self.joint_names)}
+        covered: dict[str, str] = {}
+        actuators: list[str] = []
+        act_owner: dict[str, str] = {}
+        for mech in self.mechanisms:
+            for j in mech.joints:
+                if j not in jidx:
+                    raise TransmissionError(
+                        f"transmission {mech.name!r} drives {j!r}, which is not a driven joint "
+                        "of the map. Fix: name a revolute, continuous or prismatic joint."
+                    )
+                if j in covered:
+                    raise TransmissionError(
+                        f"joint {j!r} is driven by two transmissions, {covered[j]!r} and "
+                        f"{mech.name!r}. Fix: remove one of them."
+                    )
+                covered[j] = mech.name
+            for a in mech.actuators:
+                if a in act_owner:
+                    raise TransmissionError(
+                        f"actuator {a!r} is used by transmissions {act_owner[a]!r} and "
+                        f"{mech.name!r}. Fix: give each transmission its own actuator names "
+                        "(an un-transmitted joint gets an actuator named like the joint)."
+                    )
+                act_owner[a] = mech.name
+                actuators.append(a)
+        missing = [j for j in self.joint_names if j not in covered]
+        if missing:
+            raise TransmissionError(
+                f"joints {missing} have no mechanism. Fix: add an identity mechanism for them."
+            )
+        # order actuators by the first joint of their mechanism
+        order = sorted(
+            range(len(self.mechanisms)), key=lambda k: min(jidx[j] for j in self.mechanisms[k].joints)
+        )
+        self.mechanisms = tuple(self.mechanisms[k] for k in order)
+        self.actuator_names: tuple[str, ...] = tuple(
+            a for mech in self.mechanisms for a in mech.actuators
+        )
+        self.followers_info: tuple[Follower, ...] = tuple(followers)
+        self.follower_names: tuple[str, ...] = tuple(f.name for f in self.followers_info)
+        for f in self.followers_info:
+            if f.leader not in jidx:
+                raise TransmissionError(
+                    f"follower {f.name!r} follows {f.leader!r}, which is not a driven joint. "
+                    "Fix: make the leader a revolute, continuous or prismatic joint."
+                )
+        self._build_arrays(jidx)
+
+    # ------------------------------------------------------------------ build-time assembly
+    def _build_arrays(self, jidx: dict[str, int]) -> None:
+        n = len(self.joint_names)
+        aidx = {a: i for i, a in enumerate(self.actuator_names)}
+        k = max((len(m.joints) for m in self.mechanisms), default=1)
+        self._n = n
+        self._k = k
+        stride = n + 1  # one zero slot per interface row
+        a2j_cols = np.empty((3, n, k), dtype=np.intp)
+        j2a_cols = np.empty((3, n, k), dtype=np.intp)
+        a2j_vals = np.zeros((3, n, k))
+        j2a_vals = np.zeros((3, n, k))
+        for iface in range(3):
+            a2j_cols[iface] = iface * stride + n
+            j2a_cols[iface] = iface * stride + n
+        offsets = np.zeros(n)
+        a2j_dense = np.zeros((3, n, n))  # only for bounds helpers (build time)
+        j2a_dense = np.zeros((3, n, n))
+        for mech in self.mechanisms:
+            rows = [jidx[j] for j in mech.joints]
+            cols = [aidx[a] for a in mech.actuators]
+            mats_a2j = (
+                mech.actuator_to_joint_matrix,
+                mech.actuator_to_joint_matrix,
+                mech.actuator_to_joint_effort_matrix,
+            )
+            mats_j2a = (
+                mech.joint_to_actuator_matrix,
+                mech.joint_to_actuator_matrix,
+                mech.joint_to_actuator_effort_matrix,
+            )
+            for iface in range(3):
+                for r_local, r in enumerate(rows):
+                    slot = 0
+                    for c_local, c in enumerate(cols):
+                        v = mats_a2j[iface][r_local, c_local]
+                        a2j_dense[iface, r, c] = v
+                        if v != 0.0:
+                            a2j_cols[iface, r, slot] = iface * stride + c
+                            a2j_vals[iface, r, slot] = v
+                            slot += 1
+                for c_local, c in enumerate(cols):
+                    slot = 0
+                    for r_local, r in enumerate(rows):
+                        v = mats_j2a[iface][c_local, r_local]
+                        j2a_dense[iface, c, r] = v
+                        if v != 0.0:
+                            j2a_cols[iface, c, slot] = iface * stride + r
+                            j2a_vals[iface, c, slot] = v
+                            slot += 1
+            for r_local, r in enumerate(rows):
+                offsets[r] = mech.joint_offsets[r_local]
+        self._a2j_cols, self._a2j_vals = a2j_cols, a2j_vals
+        self._j2a_cols, self._j2a_vals = j2a_cols, j2a_vals
+        self._a2j_dense, self._j2a_dense = a2j_dense, j2a_dense
+        self._offsets = offsets
+        self._has_offsets = bool(np.any(offsets != 0.0))
+        self._abuf = np.zeros((3, stride))
+        self._jbuf = np.zeros((3, stride))
+        self._aflat = self._abuf.reshape(-1)
+        self._jflat = self._jbuf.reshape(-1)
+        fi = self.followers_info
+        self._f_idx = np.array([jidx[f.leader] for f in fi], dtype=np.intp)
+        self._f_mult = np.array([f.multiplier for f in fi], dtype=float)
+        self._f_off = np.array([f.offset for f in fi], dtype=float)
+        self._f_nan = np.full(len(fi), np.nan)
+
+    # ------------------------------------------------------------------------- hot path
+    def actuator_to_joint(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Actuator state → joint state.
+
+        Args:
+            position, velocity, effort: shape ``(n_actuators,)`` in ``actuator_names`` order
+                (rad or m, rad/s or m/s, N·m or N, actuator side).
+
+        Returns:
+            ``(position, velocity, effort)``, each shape ``(n_joints,)`` in ``joint_names``
+            order: ``q_j = A q_a + o``, ``v_j = A v_a``, ``τ_j = A⁻ᵀ τ_a``. NaN propagates.
+
+        Raises:
+            ValueError: an input of the wrong shape.
+        """
+        buf = self._abuf
+        n = self._n
+        buf[0, :n] = position
+        buf[1, :n] = velocity
+        buf[2, :n] = effort
+        g = self._aflat.take(self._a2j_cols)
+        g *= self._a2j_vals
+        out = g.sum(axis=2)
+        if self._has_offsets:
+            out[0] += self._offsets
+        return out[0], out[1], out[2]
+
+    def joint_to_actuator(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Joint commands → actuator commands (the exact inverse of :meth:`actuator_to_joint`).
+
+        Args:
+            position, velocity, effort: shape ``(n_joints,)`` in ``joint_names`` order; NaN =
+                no command (propagates to the actuators that depend on that joint).
+
+        Returns:
+            ``(position, velocity, effort)``, each shape ``(n_actuators,)``:
+            ``q_a = A⁻¹ (q_j − o)``, ``v_a = A⁻¹ v_j``, ``τ_a = Aᵀ τ_j``.
+
+        Raises:
+            ValueError: an input of the wrong shape.
+        """
+        buf = self._jbuf
+        n = self._n
+        if self._has_offsets:
+            np.subtract(position, self._offsets, out=buf[0, :n])
+        else:
+            buf[0, :n] = position
+        buf[1, :n] = velocity
+        buf[2, :n] = effort
+        g = self._jflat.take(self._j2a_cols)
+        g *= self._j2a_vals
+        out = g.sum(axis=2)
+        return out[0], out[1], out[2]
+
+    def followers(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Follower states from joint states (shape ``(n_joints,)`` each).
+
+        Returns:
+            ``(position, velocity, effort)`` of shape ``(n_followers,)``: ``m·q + o``,
+            ``m·v``, and NaN for effort (a coupling's constraint force is not known from the
+            leader; see :mod:`.coupling`).
+        """
+        p = np.asarray(position)
+        v = np.asarray(velocity)
+        return (
+            self._f_mult * p.take(self._f_idx) + self._f_off,
+            self._f_mult * v.take(self._f_idx),
+            self._f_nan.copy(),
+        )
+
+    # ------------------------------------------------------------------ build-time helpers
+    def actuator_bounds(
+        self, lower: Sequence[float], upper: Sequence[float], interface: str = "position"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Actuator-side bounds of joint-side bounds (interval arithmetic through the map).
+
+        Args:
+            lower, upper: joint-space bounds, shape ``(n_joints,)``; ``±inf`` = unbounded.
+            interface: ``"position"`` (offsets removed first), ``"velocity"`` or ``"effort"``.
+
+        Returns:
+            ``(lower, upper)`` of shape ``(n_actuators,)``; a negative reduction swaps the
+            bounds (e.g. joint [−1, 2] through n = −50 → actuator [−100, 50]).
+
+        Raises:
+            ValueError: unknown interface.
+        """
+        iface = {"position": 0, "velocity": 1, "effort": 2}.get(interface)
+        if iface is None:
+            raise ValueError(f"interface {interface!r}: expected position, velocity or effort")
+        lo = np.asarray(lower, dtype=float)
+        hi = np.asarray(upper, dtype=float)
+        if iface == 0:
+            lo, hi = lo - self._offsets, hi - self._offsets
+        m = self._j2a_dense[iface]
+        out_lo = np.zeros(self._n)
+        out_hi = np.zeros(self._n)
+        for a in range(self._n):
+            for j in np.nonzero(m[a])[0]:
+                c = m[a, j]
+                x, y = c * lo[j], c * hi[j]
+                out_lo[a] += min(x, y)
+                out_hi[a] += max(x, y)
+        return out_lo, out_hi
+
+    def mechanism_of(self, joint: str) -> Transmission:
+        """The mechanism driving ``joint``. Raises ``KeyError`` if it is not a map joint."""
+        for mech in self.mechanisms:
+            if joint in mech.joints:
+                return mech
+        raise KeyError(joint)
+
+    # ------------------------------------------------------------------------ building
+    @classmethod
+    def from_robot(cls, robot: Robot) -> TransmissionMap:
+        """Build the map of ``robot`` (rules in the module docstring).
+
+        Raises:
+            TransmissionError: see the module docstring.
+        """
+        followers, follower_joints, warnings = build_followers(robot)
+        follower_set = set(follower_joints)
+        driven = [
+            j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in follower_set
+        ]
+        driven_set = set(driven)
+        must = _must_drive(robot, driven)
+        mechanisms: list[Transmission] = []
+        entries: list[MappedTransmission] = []
+        by_joint: dict[str, tuple[tuple, Transmission]] = {}
+        for spec in robot.transmissions:
+            reason = registry.non_mechanism_reason(spec.type)
+            if reason is not None:
+                msg = f"transmission {spec.name!r} ({spec.type}) skipped: {reason}"
+                warnings.append(msg)
+                _LOG.warning(msg)
+                entries.append(MappedTransmission(spec, None, "skipped", (reason,)))
+                continue
+            for tj in spec.joints:
+                joint = robot.joints.get(tj.name)
+                if joint is None:
+                    raise TransmissionError(
+                        f"transmission {spec.name!r}{_where(spec)} names joint {tj.name!r}, "
+                        "which does not exist. Fix: correct the joint name (check the xacro "
+                        "prefix)."
+                    )
+                if joint.type is JointType.FIXED:
+                    raise TransmissionError(
+                        f"transmission {spec.name!r}{_where(spec)} drives fixed joint "
+                        f"{tj.name!r}. Fix: remove the transmission or make the joint movable."
+                    )
+                if joint.type not in ONE_DOF and tj.name not in follower_set:
+                    raise TransmissionError(
+                        f"transmission {spec.name!r}{_where(spec)} drives {joint.type} joint "
+                        f"{tj.name!r}; only 1-DOF joints can be driven. Fix: remove it."
+                    )
+            on_followers = [tj.name for tj in spec.joints if tj.name in follower_set]
+            if on_followers:
+                msg = (
+                    f"transmission {spec.name!r} drives mimic/gearbox follower(s) "
+                    f"{on_followers}; skipped (the coupling decides their state)"
+                )
+                warnings.append(msg)
+                _LOG.warning(msg)
+                entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
+                continue
+            try:
+                mech_cls = registry.lookup(spec.type, spec.name)
+            except TransmissionError:
+                if any(tj.name in must for tj in spec.joints):
+                    raise
+                msg = (
+                    f"transmission {spec.name!r} has unknown type {spec.type!r} and drives no "
+                    "commanded joint; skipped, its joints get identity actuators"
+                )
+                warnings.append(msg)
+                _LOG.warning(msg)
+                entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
+                continue
+            res = resolve(spec, mech_cls)
+            mech = mech_cls(
+                spec.name,
+                res.joints,
+                res.actuators,
+                res.joint_reductions,
+                res.actuator_reductions,
+                res.joint_offsets,
+            )
+            key = (
+                mech_cls,
+                tuple(mech.joints),
+                tuple(mech.actuators),
+                mech.joint_reductions,
+                mech.actuator_reductions,
+                mech.joint_offsets,
+            )
+            first = by_joint.get(mech.joints[0])
+            if first is not None and first[0] == key:
+                note = f"duplicate of {first[1].name!r} apart from its interface; merged"
+                _LOG.info("transmission %r: %s", spec.name, note)
+                entries.append(
+                    MappedTransmission(spec, None, "merged", (note,), merged_into=first[1].name)
+                )
+                continue
+            for j in mech.joints:
+                if j in by_joint:
+                    raise TransmissionError(
+                        f"joint {j!r} is driven by two transmissions, {by_joint[j][1].name!r} "
+                        f"and {spec.name!r}{_where(spec)}, which differ. Fix: remove one of "
+                        "them (or make them identical apart from the hardware interface)."
+                    )
+                by_joint[j] = (key, mech)
+            mechanisms.append(mech)
+            entries.append(MappedTransmission(spec, mech, "used", tuple(res.notes)))
+        for name in driven:
+            if name not in by_joint:
+                mechanisms.append(IdentityTransmission(name, [name], [name]))
+        del driven_set
+        return cls(driven, mechanisms, followers, entries=entries, warnings=warnings)
+
+    def __repr__(self) -> str:
+        return (
+            f"TransmissionMap(joints={len(self.joint_names)}, "
+            f"actuators={len(self.actuator_names)}, followers={len(self.follower_names)})"
+        )

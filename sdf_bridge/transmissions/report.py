@@ -1,0 +1,74 @@
+"""Human-readable description of a robot's transmissions, for ``sdf-bridge check``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdf_bridge.description.model import Robot
+
+from .map import TransmissionMap
+
+
+def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
+    """One dict per described transmission (document order), then one per follower.
+
+    Keys: ``name``, ``type``, ``dialect`` (``classic``/``pr2``/``ros2_control``, or
+    ``mimic``/``gearbox``/``screw`` for followers), ``joints`` (list of ``{name, role,
+    reduction, offset}`` as written; ``reduction`` ``None`` when absent), ``actuators`` (list of
+    ``{name, role, reduction}``), ``effective`` (the ratio actually applied, human-readable),
+    ``notes`` (warnings, skip/merge reasons). Joints without a transmission are not listed
+    (identity: actuator named like the joint).
+
+    Raises:
+        TransmissionError: the map cannot be built (same rules as
+            :meth:`TransmissionMap.from_robot`).
+    """
+    tmap = TransmissionMap.from_robot(robot)
+    out: list[dict[str, Any]] = []
+    for entry in tmap.entries:
+        spec = entry.spec
+        notes = list(entry.notes)
+        if entry.status == "used" and entry.mechanism is not None:
+            effective = entry.mechanism.effective_ratio()
+        elif entry.status == "merged":
+            effective = f"merged into {entry.merged_into!r}"
+        else:
+            effective = "skipped (identity)"
+        out.append(
+            {
+                "name": spec.name,
+                "type": spec.type,
+                "dialect": spec.dialect,
+                "joints": [
+                    {
+                        "name": j.name,
+                        "role": j.role,
+                        "reduction": j.mechanical_reduction,
+                        "offset": j.offset,
+                    }
+                    for j in spec.joints
+                ],
+                "actuators": [
+                    {"name": a.name, "role": a.role, "reduction": a.mechanical_reduction}
+                    for a in spec.actuators
+                ],
+                "effective": effective,
+                "notes": notes,
+            }
+        )
+    for f in tmap.followers_info:
+        sign = "+" if f.offset >= 0 else "−"
+        out.append(
+            {
+                "name": f.name,
+                "type": f.kind,
+                "dialect": f.kind,
+                "joints": [
+                    {"name": f.name, "role": "follower", "reduction": f.multiplier, "offset": f.offset}
+                ],
+                "actuators": [],
+                "effective": f"{f.name} = {f.multiplier:g} × {f.leader} {sign} {abs(f.offset):g}",
+                "notes": ["state only, no command interface"],
+            }
+        )
+    return out

@@ -1,0 +1,126 @@
+// Reference probe for the SDF tests: loads a file with libsdformat (SDFormat 12) and prints,
+// as JSON, every link pose and every joint axis expressed in the top-level model frame.
+//
+//   libsdformat_probe FILE            -> {"errors": [...], "models": {name: {"links": ..., "joints": ...}}}
+//   libsdformat_probe --time N FILE   -> {"seconds_per_load": s, "errors": n}
+//
+// Link poses are 4x4 row-major matrices; axes unit 3-vectors. Nested model links and joints
+// are named with "::" scopes. Built by test/description/sdf/conftest.py with g++ and
+// `pkg-config sdformat12`.
+#include <sdf/sdf.hh>
+#include <ignition/math/Matrix4.hh>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string Quote(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') { out += '\\'; out += c; }
+    else if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string Num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
+}
+
+std::string Mat(const ignition::math::Matrix4d &m) {
+  std::string out = "[";
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      out += Num(m(r, c)) + ((r == 3 && c == 3) ? "]" : ",");
+  return out;
+}
+
+struct Out {
+  std::ostringstream links, joints, errors;
+  bool firstLink = true, firstJoint = true, firstError = true;
+  void Error(const std::string &msg) {
+    errors << (firstError ? "" : ",") << Quote(msg);
+    firstError = false;
+  }
+};
+
+void Walk(const sdf::Model *model, const std::string &prefix, const ignition::math::Matrix4d &xTop, Out &out) {
+  for (uint64_t i = 0; i < model->LinkCount(); ++i) {
+    const sdf::Link *link = model->LinkByIndex(i);
+    ignition::math::Pose3d pose;
+    for (const auto &e : link->SemanticPose().Resolve(pose, "__model__")) out.Error(e.Message());
+    ignition::math::Matrix4d m = xTop * ignition::math::Matrix4d(pose);
+    out.links << (out.firstLink ? "" : ",") << Quote(prefix + link->Name()) << ":" << Mat(m);
+    out.firstLink = false;
+  }
+  for (uint64_t i = 0; i < model->JointCount(); ++i) {
+    const sdf::Joint *joint = model->JointByIndex(i);
+    out.joints << (out.firstJoint ? "" : ",") << Quote(prefix + joint->Name()) << ":{";
+    out.firstJoint = false;
+    bool first = true;
+    for (unsigned int a = 0; a < 2; ++a) {
+      const sdf::JointAxis *axis = joint->Axis(a);
+      if (axis == nullptr) continue;
+      ignition::math::Vector3d xyz;
+      for (const auto &e : axis->ResolveXyz(xyz, "__model__")) out.Error(e.Message());
+      ignition::math::Vector3d v = xTop.Rotation() * xyz;
+      out.joints << (first ? "" : ",") << Quote(a == 0 ? "axis" : "axis2") << ":[" << Num(v.X()) << ","
+                 << Num(v.Y()) << "," << Num(v.Z()) << "]";
+      first = false;
+    }
+    out.joints << "}";
+  }
+  for (uint64_t i = 0; i < model->ModelCount(); ++i) {
+    const sdf::Model *nested = model->ModelByIndex(i);
+    ignition::math::Pose3d pose;
+    for (const auto &e : nested->SemanticPose().Resolve(pose)) out.Error(e.Message());
+    Walk(nested, prefix + nested->Name() + "::", xTop * ignition::math::Matrix4d(pose), out);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 4 && std::string(argv[1]) == "--time") {
+    const int n = std::stoi(argv[2]);
+    size_t errors = 0;
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) {
+      sdf::Root root;
+      errors += root.Load(argv[3]).size();
+    }
+    std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    std::cout << "{\"seconds_per_load\":" << Num(elapsed.count() / n) << ",\"errors\":" << errors << "}\n";
+    return 0;
+  }
+  if (argc != 2) {
+    std::cerr << "usage: libsdformat_probe [--time N] FILE\n";
+    return 2;
+  }
+  sdf::Root root;
+  Out out;
+  for (const auto &e : root.Load(argv[1])) out.Error(e.Message());
+  std::ostringstream models;
+  bool firstModel = true;
+  auto emit = [&](const sdf::Model *model) {
+    Out per;
+    Walk(model, "", ignition::math::Matrix4d::Identity, per);
+    models << (firstModel ? "" : ",") << Quote(model->Name()) << ":{\"links\":{" << per.links.str()
+           << "},\"joints\":{" << per.joints.str() << "}}";
+    firstModel = false;
+    if (!per.firstError) out.Error(per.errors.str());
+  };
+  if (root.Model() != nullptr) emit(root.Model());
+  for (uint64_t w = 0; w < root.WorldCount(); ++w)
+    for (uint64_t i = 0; i < root.WorldByIndex(w)->ModelCount(); ++i) emit(root.WorldByIndex(w)->ModelByIndex(i));
+  std::cout << "{\"errors\":[" << out.errors.str() << "],\"models\":{" << models.str() << "}}\n";
+  return 0;
+}

@@ -1,0 +1,101 @@
+"""Fuzz test: mutated shared robot files either load or raise DescriptionError — never another
+exception, never a hang.
+
+Mutations (hypothesis): byte flips, deleted lines, duplicated lines, and swapped attribute values.
+The number of inputs tried is printed (``pytest -s``) and checked to be non-zero. Inputs come from
+the flattened URDF and SDFormat files of the shared corpus (xacro sources are not fuzzed: xacro
+evaluates Python expressions by design).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sdf_bridge.description import load
+from sdf_bridge.errors import DescriptionError
+
+ROBOTS_DIR = Path(os.environ.get("SDF_BRIDGE_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "robots"
+FILES = sorted(p for p in ROBOTS_DIR.glob("*/*") if p.suffix in (".urdf", ".sdf")) if ROBOTS_DIR.is_dir() else []
+DOCS = {p.name: p.read_bytes() for p in FILES}
+NAMES = sorted(DOCS)
+_ATTR = re.compile(rb'="([^"]*)"')
+MAX_EXAMPLES = int(os.environ.get("SDF_BRIDGE_FUZZ_EXAMPLES", "400"))
+TRIED: dict[str, int] = {}
+
+FUZZ = settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=False,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _try(kind: str, name: str, data: bytes) -> None:
+    """Load ``data`` (as if it were the file ``name``, so relative paths behave)."""
+    TRIED[kind] = TRIED.get(kind, 0) + 1
+    try:
+        load(data)
+    except DescriptionError:
+        pass  # a typed, located error is a correct answer to a broken file
+
+
+def test_corpus_present() -> None:
+    assert len(NAMES) >= 9
+
+
+@FUZZ
+@given(st.sampled_from(NAMES), st.data())
+def test_byte_flips(name: str, data: st.DataObject) -> None:
+    doc = bytearray(DOCS[name])
+    for _ in range(data.draw(st.integers(1, 8), label="flips")):
+        pos = data.draw(st.integers(0, len(doc) - 1), label="pos")
+        doc[pos] = data.draw(st.integers(0, 255), label="byte")
+    _try("byte flips", name, bytes(doc))
+
+
+@FUZZ
+@given(st.sampled_from(NAMES), st.data())
+def test_deleted_and_duplicated_lines(name: str, data: st.DataObject) -> None:
+    lines = DOCS[name].split(b"\n")
+    for _ in range(data.draw(st.integers(1, 4), label="edits")):
+        i = data.draw(st.integers(0, len(lines) - 1), label="line")
+        if data.draw(st.booleans(), label="delete"):
+            del lines[i]
+        else:
+            lines.insert(i, lines[i])
+        if not lines:
+            lines = [b""]
+    _try("line edits", name, b"\n".join(lines))
+
+
+SWAPPABLE = [n for n in NAMES if len(_ATTR.findall(DOCS[n])) >= 2]
+
+
+@FUZZ
+@given(st.sampled_from(SWAPPABLE), st.data())
+def test_swapped_attribute_values(name: str, data: st.DataObject) -> None:
+    doc = DOCS[name]
+    spans = [m.span(1) for m in _ATTR.finditer(doc)]
+    (a0, a1), (b0, b1) = sorted(data.draw(st.lists(st.sampled_from(spans), min_size=2, max_size=2, unique=True), label="pair"))
+    swapped = doc[:a0] + doc[b0:b1] + doc[a1:b0] + doc[a0:a1] + doc[b1:]
+    _try("attribute swaps", name, swapped)
+
+
+@FUZZ
+@given(st.sampled_from(NAMES), st.data(),
+       st.sampled_from([b"", b"-1", b"0", b"nan", b"inf", b"1e400", b"abc", b"0 0 0", b"1 2", b"true", b"::"]))
+def test_replaced_attribute_values(name: str, data: st.DataObject, value: bytes) -> None:
+    doc = DOCS[name]
+    spans = [m.span(1) for m in _ATTR.finditer(doc)]
+    start, end = data.draw(st.sampled_from(spans), label="attribute")
+    _try("attribute values", name, doc[:start] + value + doc[end:])
+
+
+def test_report_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """Runs last in this module: prints how many inputs were tried."""
+    total = sum(TRIED.values())
+    with capsys.disabled():
+        print(f"\nfuzz: {total} mutated inputs tried ({', '.join(f'{k}: {v}' for k, v in TRIED.items())})")
+    assert total > 0

@@ -1,0 +1,119 @@
+"""Tests of sdf_bridge.description.loader: source detection (path or XML text), xacro detection,
+dispatch on the root element, file errors and warnings."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from sdf_bridge.description import Robot, load, load_with_warnings
+from sdf_bridge.errors import KinematicTreeError, PathResolutionError, UnsupportedError, XacroError, XmlSyntaxError
+
+SIMPLE = '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>'
+XACRO = ('<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="p" default="d_"/>'
+         '<xacro:property name="n" value="base"/><link name="$(arg p)${n}"/></robot>')
+
+
+def test_xml_string_bytes_and_leading_whitespace() -> None:
+    for source in (SIMPLE, SIMPLE.encode(), "\n   " + SIMPLE):
+        robot = load(source)
+        assert isinstance(robot, Robot)
+        assert list(robot.links) == ["a", "b"]
+        assert robot.source_file is None
+        assert robot.links["a"].source.file == "<string>"
+
+
+def test_path_as_str_and_pathlike(tmp_path: Path) -> None:
+    path = tmp_path / "r.urdf"
+    path.write_text(SIMPLE)
+    for source in (path, str(path)):
+        robot = load(source)
+        assert robot.source_file == str(path)
+        assert robot.joints["j"].source.file == str(path)
+
+
+def test_relative_path_is_taken_from_the_current_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "r.urdf").write_text(SIMPLE)
+    monkeypatch.chdir(tmp_path)
+    assert load("r.urdf").source_file == str(tmp_path / "r.urdf")
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(PathResolutionError, match=r"missing\.urdf: cannot read the description: No such file"):
+        load(tmp_path / "missing.urdf")
+    with pytest.raises(PathResolutionError, match=r"the path is not a file"):
+        load(tmp_path)
+
+
+def test_unknown_root_element() -> None:
+    with pytest.raises(UnsupportedError, match=r"root element is <model>, neither <robot> \(URDF\) nor <sdf>"):
+        load('<model name="m"/>')
+
+
+def test_empty_string_is_a_syntax_error_or_missing_path() -> None:
+    with pytest.raises(XmlSyntaxError, match="not well-formed"):
+        load("<")
+    with pytest.raises(PathResolutionError, match="the description source is empty"):
+        load("  ")
+
+
+def test_xacro_string_is_expanded() -> None:
+    assert list(load(XACRO).links) == ["d_base"]
+    assert list(load(XACRO, xacro_args={"p": "left_"}).links) == ["left_base"]
+
+
+def test_xacro_file_by_suffix_with_args(tmp_path: Path) -> None:
+    path = tmp_path / "r.urdf.xacro"
+    path.write_text(XACRO)
+    robot, warnings = load_with_warnings(path, xacro_args={"p": "right_"})
+    assert list(robot.links) == ["right_base"]
+    assert robot.source_file == str(path)
+    assert robot.links["right_base"].source.file == f"{path} (expanded by xacro)"
+    assert warnings == []
+
+
+# case 017's robot has only unconnected links (it pins xacro's output, not a tree), so loading it
+# fails validation with a message that lists the expanded links in order
+def test_case_017_through_load(cases_dir: Path) -> None:
+    path = cases_dir / "017-xacro-macro-arg-scope" / "robot.urdf.xacro"
+    with pytest.raises(KinematicTreeError, match=r"4 root links \('root', 'panel_glossy', 'panel_matte', 'panel_base'\)"):
+        load(path)
+    with pytest.raises(KinematicTreeError, match=r"\('root', 'panel_glossy', 'panel_matte', 'panel_proto'\)"):
+        load(path, xacro_args={"variant": "proto"})
+
+
+def test_xacro_file_without_suffix_detected_by_namespace(tmp_path: Path, cases_dir: Path) -> None:
+    src = cases_dir / "017-xacro-macro-arg-scope"
+    (tmp_path / "parts.xacro").write_text((src / "parts.xacro").read_text())
+    path = tmp_path / "robot.urdf"  # no .xacro suffix: detected by namespace + use
+    path.write_text((src / "robot.urdf.xacro").read_text())
+    with pytest.raises(KinematicTreeError, match=r"\('root', 'panel_glossy', 'panel_matte', 'panel_base'\)"):
+        load(path)
+
+
+def test_xacro_error_propagates(tmp_path: Path) -> None:
+    path = tmp_path / "bad.urdf.xacro"
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="${nope}"/></robot>')
+    with pytest.raises(XacroError, match=r"bad\.urdf\.xacro: xacro expansion failed"):
+        load(path)
+
+
+def test_sdf_root_dispatches_to_the_sdf_loader() -> None:
+    sdf = ('<sdf version="1.7"><model name="m"><link name="a"/><link name="b"/>'
+           '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>'
+           '</model></sdf>')
+    robot = load(sdf)
+    assert isinstance(robot, Robot)
+    assert robot.format == "sdf"
+    assert list(robot.joints) == ["j"]
+
+
+def test_warnings_are_logged_not_printed(caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.description"):
+        _, warnings = load_with_warnings(SIMPLE.replace("</robot>", "<oddity/></robot>"))
+    assert len(warnings) == 1 and "unknown element <oddity> in <robot>" in warnings[0]
+    assert any("oddity" in r.getMessage() for r in caplog.records)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""

@@ -1,0 +1,358 @@
+"""Tests of the URDF loader (sdf_bridge.description.urdf) through the public ``load``: every
+element of the URDF spec, and the parsing parts of cases 007, 009, 011 and 014.
+Numeric tolerance: exact for parsed literals, 1e-6 for values derived by trigonometry."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sdf_bridge.description import (
+    Box,
+    Capsule,
+    Cylinder,
+    JointType,
+    Material,
+    Mesh,
+    Pose,
+    Robot,
+    Sphere,
+    load,
+    load_with_warnings,
+)
+from sdf_bridge.description.kinematics import link_transforms
+from sdf_bridge.errors import (
+    InvalidValueError,
+    MissingReferenceError,
+    PathResolutionError,
+    UnsupportedError,
+    XmlSyntaxError,
+)
+
+
+def urdf(body: str, name: str = "r") -> str:
+    return f'<?xml version="1.0"?>\n<robot name="{name}">\n{body}\n</robot>\n'
+
+
+def two_links(joint: str) -> str:
+    return urdf(f'<link name="a"/><link name="b"/>\n{joint}')
+
+
+FULL = urdf("""
+  <material name="blue"><color rgba="0 0 0.8 1"/></material>
+  <material name="tex"><texture filename="package://p/t.png"/></material>
+  <link name="base">
+    <inertial>
+      <origin xyz="0.1 0 0" rpy="0 0 0.5"/>
+      <mass value="2.5"/>
+      <inertia ixx="1" ixy="0.1" ixz="0.2" iyy="2" iyz="0.3" izz="3"/>
+    </inertial>
+    <visual name="v1">
+      <origin xyz="0 0 0.1"/>
+      <geometry><box size="1 2 3"/></geometry>
+      <material name="blue"/>
+    </visual>
+    <visual>
+      <geometry><cylinder radius="0.1" length="0.5"/></geometry>
+      <material name="red"><color rgba="1 0 0 1"/></material>
+    </visual>
+    <visual><geometry><sphere radius="0.2"/></geometry><material name="red"/></visual>
+    <collision name="c1">
+      <geometry><mesh filename="meshes/base.stl" scale="0.001 0.001 0.001"/></geometry>
+    </collision>
+    <collision><geometry><capsule radius="0.05" length="0.3"/></geometry></collision>
+  </link>
+  <link name="arm"/>
+  <link name="slider"/>
+  <link name="free"/>
+  <link name="plane"/>
+  <link name="tip"/>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 1" rpy="0 0.5 0"/>
+    <axis xyz="0 1 0"/>
+    <limit lower="-1.5" upper="1.5" effort="30" velocity="2"/>
+    <dynamics damping="0.7" friction="0.1"/>
+    <safety_controller soft_lower_limit="-1.4" soft_upper_limit="1.4" k_position="100" k_velocity="10"/>
+    <calibration rising="0.2" falling="-0.2"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="arm"/><child link="slider"/>
+    <limit lower="0" upper="0.3" effort="100" velocity="0.5"/>
+  </joint>
+  <joint name="float" type="floating">
+    <parent link="base"/><child link="free"/>
+  </joint>
+  <joint name="planar" type="planar">
+    <parent link="base"/><child link="plane"/>
+    <axis xyz="0 0 5"/>
+  </joint>
+  <joint name="follow" type="continuous">
+    <parent link="slider"/><child link="tip"/>
+    <axis xyz="0 0 1"/>
+    <mimic joint="shoulder" multiplier="-2" offset="0.1"/>
+  </joint>
+""", name="full")
+
+
+@pytest.fixture(scope="module")
+def full() -> Robot:
+    robot = load(FULL)
+    assert isinstance(robot, Robot)
+    return robot
+
+
+def test_links_and_order(full: Robot) -> None:
+    assert full.name == "full"
+    assert list(full.links) == ["base", "arm", "slider", "free", "plane", "tip"]
+    assert list(full.joints) == ["shoulder", "slide", "float", "planar", "follow"]
+    assert full.root_link == "base"
+    assert full.links["base"].source.line == 6
+
+
+def test_inertial(full: Robot) -> None:
+    inertial = full.links["base"].inertial
+    assert inertial.mass == 2.5
+    assert inertial.origin == Pose((0.1, 0.0, 0.0), (0.0, 0.0, 0.5))
+    i = inertial.inertia
+    assert (i.ixx, i.ixy, i.ixz, i.iyy, i.iyz, i.izz) == (1.0, 0.1, 0.2, 2.0, 0.3, 3.0)
+    assert full.links["arm"].inertial is None
+
+
+def test_visuals_geometry_and_materials(full: Robot) -> None:
+    visuals = full.links["base"].visuals
+    assert [v.name for v in visuals] == ["v1", None, None]
+    assert visuals[0].geometry == Box((1.0, 2.0, 3.0))
+    assert visuals[0].origin == Pose((0.0, 0.0, 0.1))
+    assert visuals[0].material == Material("blue", (0.0, 0.0, 0.8, 1.0))
+    assert visuals[1].geometry == Cylinder(0.1, 0.5)
+    assert visuals[1].material == Material("red", (1.0, 0.0, 0.0, 1.0))
+    # a named inline material can be referenced afterwards (urdfdom behaviour)
+    assert visuals[2].geometry == Sphere(0.2)
+    assert visuals[2].material == Material("red", (1.0, 0.0, 0.0, 1.0))
+    assert full.materials["tex"] == Material("tex", None, "package://p/t.png")
+    assert list(full.materials) == ["blue", "tex", "red"]
+
+
+def test_collisions_mesh_and_capsule(full: Robot) -> None:
+    collisions = full.links["base"].collisions
+    assert collisions[0].name == "c1"
+    assert collisions[0].geometry == Mesh("meshes/base.stl", (0.001, 0.001, 0.001), None)  # string: no base dir
+    assert collisions[1].geometry == Capsule(0.05, 0.3)
+
+
+def test_revolute_joint_everything(full: Robot) -> None:
+    j = full.joints["shoulder"]
+    assert j.type is JointType.REVOLUTE and j.type == "revolute"
+    assert (j.parent, j.child) == ("base", "arm")
+    assert j.origin == Pose((0.0, 0.0, 1.0), (0.0, 0.5, 0.0))
+    assert j.axis.xyz == (0.0, 1.0, 0.0)
+    assert (j.limit.lower, j.limit.upper, j.limit.effort, j.limit.velocity) == (-1.5, 1.5, 30.0, 2.0)
+    assert (j.dynamics.damping, j.dynamics.friction) == (0.7, 0.1)
+    s = j.safety_controller
+    assert (s.soft_lower_limit, s.soft_upper_limit, s.k_position, s.k_velocity) == (-1.4, 1.4, 100.0, 10.0)
+    assert (j.calibration.rising, j.calibration.falling, j.calibration.reference_position) == (0.2, -0.2, None)
+    assert j.mimic is None
+    assert j.joint_to_child.is_identity
+
+
+def test_default_axis_floating_planar_and_mimic(full: Robot) -> None:
+    assert full.joints["slide"].axis.xyz == (1.0, 0.0, 0.0)  # URDF default axis
+    assert full.joints["float"].axis is None
+    assert full.joints["float"].type is JointType.FLOATING
+    assert full.joints["planar"].axis.xyz == (0.0, 0.0, 1.0)
+    mimic = full.joints["follow"].mimic
+    assert (mimic.joint, mimic.multiplier, mimic.offset) == ("shoulder", -2.0, 0.1)
+    assert full.movable_joints == ("shoulder", "slide", "float", "planar", "follow")
+
+
+def test_mimic_defaults() -> None:
+    robot = load(urdf('<link name="a"/><link name="b"/><link name="c"/>'
+                      '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
+                      '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j1"/></joint>'))
+    mimic = robot.joints["j2"].mimic
+    assert (mimic.multiplier, mimic.offset) == (1.0, 0.0)
+
+
+def test_mesh_resolution_with_package_paths_and_files(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    path = tmp_path / "urdf" / "r.urdf"
+    path.parent.mkdir()
+    path.write_text(urdf(
+        '<link name="a"><visual><geometry><mesh filename="package://my_pkg/m/a.dae"/></geometry></visual>'
+        '<visual><geometry><mesh filename="../meshes/b.stl"/></geometry></visual>'
+        '<visual><geometry><mesh filename="package://unknown_pkg_zz/c.stl"/></geometry></visual></link>'))
+    robot = load(path, package_paths={"my_pkg": pkg})
+    meshes = [v.geometry for v in robot.links["a"].visuals]
+    assert meshes[0].resolved == str(pkg / "m" / "a.dae")
+    assert meshes[1].resolved == str(tmp_path / "meshes" / "b.stl")
+    assert meshes[2].resolved is None
+    assert meshes[0].scale == (1.0, 1.0, 1.0)
+
+
+def test_mesh_escaping_its_package_is_refused(tmp_path: Path) -> None:
+    text = urdf('<link name="a"><visual><geometry>'
+                '<mesh filename="package://pkg/../../etc/passwd"/></geometry></visual></link>')
+    with pytest.raises(PathResolutionError, match=r'<string>:3: <mesh>: .*climbs out of its package'):
+        load(text, package_paths={"pkg": tmp_path})
+
+
+# -- case 007: continuous joints keep absent limits as None ------------------------------------
+
+def test_case_007_continuous_limits_are_none(cases_dir: Path) -> None:
+    robot = load(cases_dir / "007-continuous-joint-no-limits" / "robot.urdf")
+    wheel = robot.joints["wheel_joint"]
+    assert wheel.type is JointType.CONTINUOUS
+    assert (wheel.limit.lower, wheel.limit.upper) == (None, None)
+    assert (wheel.limit.velocity, wheel.limit.effort) == (10.0, 5.0)
+    assert robot.joints["turret_joint"].limit is None
+
+
+@pytest.mark.parametrize("attrs, expected", [
+    ('effort="5"', (None, None, 5.0, None)),
+    ('lower="-1"', (-1.0, None, None, None)),
+    ('upper="2" velocity="3"', (None, 2.0, None, 3.0)),
+    ("", (None, None, None, None)),
+])
+def test_absent_limit_attributes_stay_none(attrs: str, expected: tuple) -> None:
+    robot = load(two_links(f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit {attrs}/></joint>'))
+    limit = robot.joints["j"].limit
+    assert (limit.lower, limit.upper, limit.effort, limit.velocity) == expected
+
+
+def test_revolute_without_limit_loads_with_a_warning() -> None:
+    robot, warnings = load_with_warnings(two_links('<joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>'))
+    assert robot.joints["j"].limit is None
+    assert any("revolute joint 'j' has no <limit>" in w for w in warnings)
+
+
+# -- case 011: axes normalised, zero axis refused ----------------------------------------------
+
+def test_case_011_axes_normalised_and_kinematics(cases_dir: Path) -> None:
+    robot = load(cases_dir / "011-axis-not-normalized" / "robot.urdf")
+    assert robot.joints["tilt"].axis.xyz == (0.0, 0.0, 1.0)
+    assert robot.joints["slide"].axis.xyz == pytest.approx((0.6, 0.8, 0.0), abs=1e-15)
+    assert robot.joints["bracket_mount"].axis is None  # ignored on a fixed joint
+    tilt = robot.joints["tilt"]
+    poses = link_transforms(robot, {"tilt": 0.5, "slide": 0.1})
+    head = np.linalg.inv(link_transforms(robot)[tilt.child]) @ poses[tilt.child]
+    assert Pose.from_matrix(head).quaternion == pytest.approx((0.0, 0.0, 0.247404, 0.968912), abs=1e-6)
+    slide = robot.joints["slide"]
+    parent = poses[slide.parent]
+    local = np.linalg.inv(parent @ slide.origin.matrix()) @ poses[slide.child]
+    assert local[:3, 3] == pytest.approx((0.06, 0.08, 0.0), abs=1e-12)
+
+
+def test_case_011_zero_axis_names_the_joint(cases_dir: Path) -> None:
+    with pytest.raises(InvalidValueError, match=r"bad_zero_axis\.urdf:\d+: <axis>: joint 'flap_joint' has a zero axis"):
+        load(cases_dir / "011-axis-not-normalized" / "bad_zero_axis.urdf")
+
+
+@pytest.mark.parametrize("kind", ["revolute", "continuous", "prismatic", "planar"])
+def test_zero_axis_refused_on_every_movable_type(kind: str) -> None:
+    with pytest.raises(InvalidValueError, match="joint 'j' has a zero axis"):
+        load(two_links(f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/>'
+                       '<axis xyz="0 0 0"/><limit effort="1" velocity="1"/></joint>'))
+
+
+@pytest.mark.parametrize("kind", ["fixed", "floating"])
+def test_zero_axis_ignored_on_fixed_and_floating(kind: str) -> None:
+    robot = load(two_links(f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>'))
+    assert robot.joints["j"].axis is None
+
+
+# -- case 009 (URDF part) and case 014 (URDF part) ----------------------------------------------
+
+def test_case_009_fixed_joint_stays_fixed(cases_dir: Path) -> None:
+    robot = load(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf")
+    assert list(robot.movable_joints) == ["arm_joint"]
+    assert robot.joints["tool_mount"].type is JointType.FIXED
+    tool = link_transforms(robot, {"arm_joint": 0.5})["tool"]
+    assert tool[:3, 3] == pytest.approx((0.263275, 0.143828, 0.0), abs=1e-6)
+    assert tool[:3, 3] == pytest.approx((0.3 * math.cos(0.5), 0.3 * math.sin(0.5), 0.0), abs=1e-12)
+    ext = [g for g in robot.gazebo if g.reference == "tool_mount"]
+    assert len(ext) == 1
+    assert ext[0].property("disableFixedJointLumping") == "true"
+    assert [j.name for hc in robot.ros2_control for j in hc.joints] == ["arm_joint"]
+
+
+def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
+    robot = load(cases_dir / "014-imu-frame-id-scoped-name" / "robot.urdf")
+    assert len(robot.sensors) == 1
+    sensor = robot.sensors[0]
+    assert (sensor.name, sensor.type, sensor.link) == ("imu_sensor", "imu", "imu_link")
+    assert sensor.frame_id is None  # no override: the frame is the link
+    assert sensor.update_rate == 100.0
+    assert sensor.topic == "imu"
+    joint = robot.joints["imu_joint"]
+    assert joint.origin == Pose((0.0, 0.0, 0.1), (math.pi, 0.0, 0.0))
+    imu = link_transforms(robot)["imu_link"]
+    assert Pose.from_matrix(imu).quaternion == pytest.approx((1.0, 0.0, 0.0, 0.0), abs=1e-12)
+
+
+# -- bad values ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, message", [
+    ('<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+     r"<mass>: attribute 'value' is 'heavy', not a number"),
+    ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0"/></inertial></link>',
+     r"<inertia>: attribute 'izz' is missing"),
+    ('<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+     r"mass is -1.0, negative"),
+    ('<link name="a"><visual><geometry><box size="1 2"/></geometry></visual></link>',
+     r"attribute 'size' is '1 2': expected 3 finite numbers"),
+    ('<link name="a"><visual><geometry><sphere radius="nan"/></geometry></visual></link>',
+     r"attribute 'radius' is 'nan', not finite"),
+    ('<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/></geometry></visual></link>',
+     r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers"),
+    ('<link name="a"><visual><geometry/></visual></link>', r"<geometry> must contain exactly one shape, found 0"),
+    ('<link name="a"><visual><origin/></visual></link>', r"<visual> has no <geometry>"),
+    ('<link name="a"><visual><geometry><mesh/></geometry></visual></link>', r"<mesh> has no filename"),
+    ('<material name="m"/><link name="a"/>', r"robot-level material defines neither <color> nor <texture>"),
+    ('<material name="m"><color rgba="1 0 0"/></material><link name="a"/>', r"attribute 'rgba' is '1 0 0'"),
+    ('<link/>', r"<link>: link has no name"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>',
+     r"joint type is 'hinge'"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/></joint>',
+     r"joint 'j' has no <child>"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+     '<limit effort="-1" velocity="1"/></joint>', r"effort limit is -1.0, negative"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+     '<limit lower="0" upper="1" effort="1" velocity="inf"/></joint>', r"attribute 'velocity' is 'inf', not finite"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+     '<safety_controller soft_lower_limit="0"/></joint>', r"attribute 'k_velocity' is missing"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
+     '<mimic multiplier="2"/></joint>', r"<mimic> names no joint"),
+])
+def test_bad_values_are_invalid_value_errors(body: str, message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        load(urdf(body))
+
+
+def test_unknown_geometry_is_unsupported() -> None:
+    with pytest.raises(UnsupportedError, match=r"<torus>: unknown geometry <torus>"):
+        load(urdf('<link name="a"><visual><geometry><torus/></geometry></visual></link>'))
+
+
+def test_undefined_material_reference() -> None:
+    with pytest.raises(MissingReferenceError, match=r"material 'green' is not defined"):
+        load(urdf('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual></link>'))
+
+
+def test_malformed_xml_names_the_line() -> None:
+    with pytest.raises(XmlSyntaxError, match=r"<string>:4: not well-formed XML: Opening and ending tag mismatch: link line 3"):
+        load('<?xml version="1.0"?>\n<robot name="r">\n<link name="a">\n</robot>')
+
+
+def test_unknown_tags_are_warnings_not_errors() -> None:
+    robot, warnings = load_with_warnings(urdf(
+        '<link name="a"><self_collision_checking/></link><frobnicator/>'
+        '<link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/><wobble/></joint>'))
+    assert list(robot.links) == ["a", "b"]
+    assert any("unknown element <frobnicator> in <robot>" in w for w in warnings)
+    assert any("unknown element <self_collision_checking> in <link>" in w for w in warnings)
+    assert any("unknown element <wobble> in <joint>" in w for w in warnings)

@@ -1,0 +1,181 @@
+"""Tests of sdf_bridge.description.validate through ``load``: tree structure, references,
+unique names and ordered limits — each error path with its type and message."""
+
+from __future__ import annotations
+
+import pytest
+
+from sdf_bridge.description import load, load_with_warnings
+from sdf_bridge.errors import (
+    DuplicateNameError,
+    InvalidValueError,
+    KinematicTreeError,
+    MissingReferenceError,
+)
+
+
+def urdf(body: str) -> str:
+    return f'<?xml version="1.0"?>\n<robot name="r">\n{body}\n</robot>\n'
+
+
+def joint(name: str, parent: str, child: str, kind: str = "continuous", extra: str = "") -> str:
+    return f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>{extra}</joint>\n'
+
+
+LINKS = '<link name="a"/>\n<link name="b"/>\n<link name="c"/>\n'
+CHAIN = LINKS + joint("j1", "a", "b") + joint("j2", "b", "c")
+
+CLASSIC = """<transmission name="t1">
+  <type>transmission_interface/SimpleTransmission</type>
+  <joint name="{joint}"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+  <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
+</transmission>"""
+
+ROS2_CONTROL = """<ros2_control name="{block}" type="system">
+  <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
+  <joint name="{joint}"><command_interface name="position"/><state_interface name="position"/></joint>
+</ros2_control>"""
+
+
+def test_valid_chain_loads() -> None:
+    robot = load(urdf(CHAIN))
+    assert robot.root_link == "a"
+    assert list(robot.joints) == ["j1", "j2"]
+
+
+@pytest.mark.parametrize("parent, child, role, missing", [("a", "zz", "child", "zz"), ("yy", "b", "parent", "yy")])
+def test_missing_link(parent: str, child: str, role: str, missing: str) -> None:
+    with pytest.raises(MissingReferenceError, match=rf"<joint name=\"j\">: {role} link '{missing}' of joint 'j' does not exist"):
+        load(urdf('<link name="a"/><link name="b"/>' + joint("j", parent, child)))
+
+
+def test_cycle() -> None:
+    body = LINKS + '<link name="d"/>' + joint("j1", "a", "b") + joint("j2", "c", "d") + joint("j3", "d", "c")
+    with pytest.raises(KinematicTreeError, match=r"links 'c', 'd' form a cycle not connected to root 'a'"):
+        load(urdf(body))
+
+
+def test_cycle_through_every_link_has_no_root() -> None:
+    body = LINKS + joint("j1", "a", "b") + joint("j2", "b", "c") + joint("j3", "c", "a")
+    with pytest.raises(KinematicTreeError, match=r"joints form a cycle and there is no root link"):
+        load(urdf(body))
+
+
+def test_two_roots() -> None:
+    with pytest.raises(KinematicTreeError, match=r"<string>:5: <link name=\"c\">: the robot has 2 root links \('a', 'c'\)"):
+        load(urdf(LINKS + joint("j1", "a", "b")))
+
+
+def test_link_with_two_parents() -> None:
+    with pytest.raises(KinematicTreeError, match=r"link 'c' is the child of two joints, 'j1' and 'j2'"):
+        load(urdf(LINKS + joint("j1", "a", "c") + joint("j2", "b", "c")))
+
+
+def test_joint_to_itself() -> None:
+    with pytest.raises(KinematicTreeError, match=r"joint 'j' connects link 'a' to itself"):
+        load(urdf('<link name="a"/>' + joint("j", "a", "a")))
+
+
+def test_no_links() -> None:
+    with pytest.raises(KinematicTreeError, match="the robot has no links"):
+        load(urdf(""))
+
+
+@pytest.mark.parametrize("body, kind, name", [
+    ('<link name="a"/><link name="a"/>', "link", "a"),
+    (CHAIN + joint("j1", "a", "c"), "joint", "j1"),
+    ('<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color rgba="0 1 0 1"/></material>'
+     '<link name="a"/>', "material", "m"),
+    (CHAIN + ROS2_CONTROL.format(block="hw", joint="j1") + ROS2_CONTROL.format(block="hw", joint="j2"),
+     "ros2_control", "hw"),
+])
+def test_duplicate_names(body: str, kind: str, name: str) -> None:
+    with pytest.raises(DuplicateNameError, match=rf"two {kind}s are named '{name}'"):
+        load(urdf(body))
+
+
+def test_duplicate_sensor_on_one_link() -> None:
+    sensor = '<gazebo reference="b"><sensor name="s" type="imu"><update_rate>10</update_rate></sensor></gazebo>'
+    with pytest.raises(DuplicateNameError, match=r"two sensors on link 'b' are named 's'"):
+        load(urdf(CHAIN + sensor + sensor))
+
+
+def test_same_sensor_name_on_two_links_warns() -> None:
+    body = CHAIN + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c"><sensor name="s" type="imu"/></gazebo>'
+    robot, warnings = load_with_warnings(urdf(body))
+    assert [s.link for s in robot.sensors] == ["b", "c"]
+    assert any("several sensors are named 's'" in w for w in warnings)
+
+
+def test_sensor_on_missing_link() -> None:
+    with pytest.raises(MissingReferenceError, match=r"sensor 's' is attached to 'nowhere', which is not a link"):
+        load(urdf(CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/></gazebo>'))
+
+
+def test_unknown_mimic_target() -> None:
+    with pytest.raises(MissingReferenceError, match=r"joint 'j2' mimics 'ghost', which is not a joint of the robot"):
+        load(urdf(LINKS + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="ghost"/>')))
+
+
+def test_self_mimic() -> None:
+    with pytest.raises(InvalidValueError, match=r"joint 'j2' mimics itself"):
+        load(urdf(LINKS + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="j2"/>')))
+
+
+def test_mimic_of_fixed_joint_warns() -> None:
+    _, warnings = load_with_warnings(urdf(LINKS + joint("j1", "a", "b", "fixed") + joint("j2", "b", "c", extra='<mimic joint="j1"/>')))
+    assert any("mimics fixed joint 'j1'" in w for w in warnings)
+
+
+def test_lower_above_upper() -> None:
+    limit = '<limit lower="1" upper="-1" effort="1" velocity="1"/>'
+    with pytest.raises(InvalidValueError, match=r"lower limit 1.0 is above upper limit -1.0 Fix: swap"):
+        load(urdf(LINKS + joint("j1", "a", "b", "revolute", limit) + joint("j2", "b", "c")))
+
+
+def test_soft_lower_above_soft_upper() -> None:
+    extra = '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller soft_lower_limit="0.5" soft_upper_limit="0.2" k_velocity="1"/>'
+    with pytest.raises(InvalidValueError, match=r"soft_lower_limit 0.5 is above soft_upper_limit 0.2"):
+        load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+
+
+def test_classic_transmission_naming_a_missing_joint() -> None:
+    with pytest.raises(MissingReferenceError, match=r"transmission 't1' names joint 'ghost', which is not a joint"):
+        load(urdf(CHAIN + CLASSIC.format(joint="ghost")))
+
+
+def test_ros2_control_transmission_naming_a_missing_joint() -> None:
+    block = """<ros2_control name="hw" type="system">
+  <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
+  <joint name="j1"><command_interface name="position"/><state_interface name="position"/></joint>
+  <transmission name="t2"><plugin>transmission_interface/SimpleTransmission</plugin>
+    <actuator name="m1" role="actuator1"/>
+    <joint name="ghost" role="joint1"><mechanical_reduction>2</mechanical_reduction></joint>
+  </transmission>
+</ros2_control>"""
+    with pytest.raises(MissingReferenceError, match=r"transmission 't2' names joint 'ghost'"):
+        load(urdf(CHAIN + block))
+
+
+def test_ros2_control_joint_missing() -> None:
+    with pytest.raises(MissingReferenceError, match=r"ros2_control block 'hw' names joint 'ghost', which is not a joint"):
+        load(urdf(CHAIN + ROS2_CONTROL.format(block="hw", joint="ghost")))
+
+
+def test_valid_transmission_and_ros2_control_load() -> None:
+    robot = load(urdf(CHAIN + CLASSIC.format(joint="j1") + ROS2_CONTROL.format(block="hw", joint="j2")))
+    assert [t.name for t in robot.transmissions] == ["t1"]
+    assert robot.transmissions[0].joints[0].name == "j1"
+    assert [hc.name for hc in robot.ros2_control] == ["hw"]
+
+
+def test_unknown_transmission_type_is_kept() -> None:
+    body = CHAIN + '<transmission name="odd"><type>acme/MagicTransmission</type><joint name="j1"/><actuator name="m"/></transmission>'
+    robot, _ = load_with_warnings(urdf(body))
+    assert robot.transmissions[0].type == "acme/MagicTransmission"
+    assert "MagicTransmission" in robot.transmissions[0].raw_xml
+
+
+def test_gazebo_reference_to_nothing_warns() -> None:
+    _, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="nothing"><mu1>0.2</mu1></gazebo>'))
+    assert any('<gazebo reference="nothing"> (line 8) names no link or joint' in w for w in warnings)

@@ -1,0 +1,269 @@
+"""Command buffer: case 013 (JointState array lengths) step by step, every rejection reason,
+command modes and their mixing rules."""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from sdf_bridge.errors import CommandError, ConfigError
+from sdf_bridge.hardware.commands import REJECTION_REASONS, CommandBuffer
+
+ALL = ("position", "velocity", "effort")
+
+
+def _buffer(**kwargs) -> CommandBuffer:
+    args = dict(
+        joint_names=["j1", "j2", "j3", "j4"],
+        follower_names=["f1"],
+        commandable=["j1", "j2", "j3"],  # j4 is in the map but not commandable
+        allowed={"j1": ALL, "j2": ALL, "j3": ("position",)},
+    )
+    args.update(kwargs)
+    return CommandBuffer(**args)
+
+
+def _value(buffer: CommandBuffer, field: str, joint: str) -> float:
+    return float(getattr(buffer, field)[buffer.joint_names.index(joint)])
+
+
+# ---------------------------------------------------------------------------------- case 013
+@pytest.fixture(scope="module")
+def case013(cases_dir: Path) -> dict:
+    return yaml.safe_load((cases_dir / "013-jointstate-array-lengths" / "messages.yaml").read_text())
+
+
+def test_case013_every_step(case013: dict, caplog: pytest.LogCaptureFixture) -> None:
+    buffer = CommandBuffer(["j1", "j2", "j3"], [], ["j1", "j2", "j3"],
+                           {n: ALL for n in ("j1", "j2", "j3")})
+    # "Initial commanded state: all positions 0.0, no velocity/effort command."
+    buffer.submit_joint_state(["j1", "j2", "j3"], [0.0, 0.0, 0.0], [], [], now=0.0)
+    t = 1.0
+    for message in case013["messages"]:
+        with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.commands"):
+            warnings = buffer.submit_joint_state(
+                message["name"], message.get("position", []), message.get("velocity", []),
+                message.get("effort", []), now=t,
+            )
+        t += 10.0  # beyond the log throttle: every warning is logged
+        expect = message["expect"]
+        for joint, value in expect.get("position_cmd", {}).items():
+            assert _value(buffer, "position", joint) == pytest.approx(value, abs=1e-12), message["id"]
+        for joint, value in expect.get("effort_cmd", {}).items():
+            assert _value(buffer, "effort", joint) == pytest.approx(value, abs=1e-12), message["id"]
+        if "velocity_cmd_j3_not" in expect:
+            assert _value(buffer, "velocity", "j3") != expect["velocity_cmd_j3_not"]
+            assert math.isnan(_value(buffer, "velocity", "j3"))  # field dropped: no command
+        if "warning_mentions" in expect:
+            assert any(expect["warning_mentions"] in w for w in warnings)
+            assert expect["warning_mentions"] in caplog.text
+        if "position_cmd_j1_in" in expect:
+            assert _value(buffer, "position", "j1") in expect["position_cmd_j1_in"]
+            assert _value(buffer, "position", "j1") == 0.7  # our rule: the field is dropped
+    assert buffer.rejections == {"malformed_field": 2, "unknown_joint": 1, "not_finite": 1}
+
+
+def test_case013_malformed_fields_dropped_not_truncated() -> None:
+    buffer = _buffer()
+    warnings = buffer.submit_joint_state(["j1", "j2"], [0.1, 0.2], [1.0], [5.0, 6.0, 7.0], now=0.0)
+    assert len(warnings) == 2
+    assert "velocity has 1 entries for 2 names" in warnings[0]
+    assert "effort has 3 entries for 2 names" in warnings[1]
+    assert _value(buffer, "position", "j1") == 0.1
+    assert np.isnan(buffer.velocity).all() and np.isnan(buffer.effort).all()
+    assert buffer.rejections["malformed_field"] == 2
+
+
+def test_empty_message_and_all_fields_empty_do_nothing() -> None:
+    buffer = _buffer()
+    assert buffer.submit_joint_state([], [], [], [], now=0.0) == []
+    assert buffer.submit_joint_state(["j1"], None, None, None, now=0.0) == []
+    assert buffer.last_command_time is None and sum(buffer.rejections.values()) == 0
+
+
+def test_non_numeric_field_is_malformed() -> None:
+    buffer = _buffer()
+    warnings = buffer.submit_joint_state(["j1"], ["abc"], [], [], now=0.0)
+    assert "not numeric" in warnings[0] and buffer.rejections["malformed_field"] == 1
+
+
+# ---------------------------------------------------------------------------------- reasons
+def test_rejection_reasons_by_name() -> None:
+    buffer = _buffer()
+    warnings = buffer.submit_joint_state(
+        ["j1", "zzz", "f1", "j4", "j2", "j2"], [0.5, 1, 2, 3, 4, 5], [], [], now=0.0)
+    assert buffer.rejections == {"unknown_joint": 1, "follower_joint": 1, "not_commandable": 1,
+                                 "duplicate_joint": 1}
+    text = "\n".join(warnings)
+    assert "['zzz']" in text and "['f1']" in text and "['j4']" in text and "['j2']" in text
+    assert _value(buffer, "position", "j1") == 0.5
+    assert np.isnan(_value(buffer, "position", "j2"))  # duplicated: neither value used
+
+
+def test_not_finite_values_keep_last_command() -> None:
+    buffer = _buffer()
+    buffer.submit_joint_state(["j1", "j2"], [0.1, 0.2], [], [], now=0.0)
+    warnings = buffer.submit_joint_state(["j1", "j2"], [np.inf, -np.inf], [], [], now=1.0)
+    assert "not finite" in warnings[0] and "'j1', 'j2'" in warnings[0]
+    assert buffer.rejections["not_finite"] == 2
+    assert _value(buffer, "position", "j1") == 0.1 and _value(buffer, "position", "j2") == 0.2
+    assert buffer.last_command_time == 0.0  # nothing accepted at t = 1
+
+
+def test_interface_not_available() -> None:
+    buffer = _buffer()
+    warnings = buffer.submit_joint_state(["j3"], [], [1.0], [], now=0.0)
+    assert "no velocity command interface" in warnings[0]
+    assert buffer.rejections["interface_not_available"] == 1
+    assert np.isnan(_value(buffer, "velocity", "j3"))
+
+
+def test_wrong_length_array_rejected_whole() -> None:
+    buffer = _buffer()
+    buffer.submit_array("position", [0.1, 0.2, 0.3], now=0.0)
+    warnings = buffer.submit_array("position", [1.0, 2.0], now=1.0)
+    assert "2 values for 3 joints" in warnings[0]
+    assert buffer.rejections["wrong_length"] == 1
+    np.testing.assert_array_equal(buffer.position[:3], [0.1, 0.2, 0.3])
+    warnings = buffer.submit_array("position", ["a", "b", "c"], now=1.0)
+    assert "not numeric" in warnings[0] and buffer.rejections["wrong_length"] == 2
+
+
+def test_array_nan_entry_is_no_command_for_that_joint() -> None:
+    buffer = _buffer()
+    buffer.submit_array("position", [0.1, 0.2, 0.3], now=0.0)
+    buffer.submit_array("position", [1.0, np.nan, 3.0], now=1.0)
+    np.testing.assert_array_equal(buffer.position[:3], [1.0, 0.2, 3.0])
+    assert buffer.rejections["not_finite"] == 1
+
+
+def test_array_unknown_interface_is_a_caller_bug() -> None:
+    with pytest.raises(CommandError, match="unknown command interface 'torque'"):
+        _buffer().submit_array("torque", [1.0, 2.0, 3.0], now=0.0)
+
+
+def test_array_interface_missing_on_one_joint() -> None:
+    buffer = _buffer()
+    warnings = buffer.submit_array("velocity", [1.0, 2.0, 3.0], now=0.0)
+    assert "['j3'] have no velocity" in warnings[0]
+    np.testing.assert_array_equal(buffer.velocity[:2], [1.0, 2.0])
+    assert np.isnan(buffer.velocity[2])
+
+
+def test_reject_counts_and_throttles_logging(caplog: pytest.LogCaptureFixture) -> None:
+    buffer = _buffer(throttle_period=1.0)
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.commands"):
+        for t in (0.0, 0.1, 0.5, 1.2):
+            buffer.submit_joint_state(["nope"], [1.0], [], [], now=t)
+    assert buffer.rejections["unknown_joint"] == 4
+    assert caplog.text.count("unknown joints ['nope']") == 2  # t = 0 and t = 1.2
+
+
+def test_every_reason_is_listed() -> None:
+    assert set(REJECTION_REASONS) >= {
+        "malformed_field", "unknown_joint", "follower_joint", "not_commandable",
+        "duplicate_joint", "not_finite", "interface_not_available", "wrong_mode",
+        "mode_conflict", "wrong_length", "bad_trajectory", "disabled"}
+
+
+# ---------------------------------------------------------------------------------- modes
+def _effective(buffer: CommandBuffer, joint: str) -> tuple[float, float, float]:
+    k = buffer.joint_names.index(joint)
+    p, v, e = buffer.effective()
+    return float(p[k]), float(v[k]), float(e[k])
+
+
+def test_first_command_sets_mode_and_other_interface_switches() -> None:
+    buffer = _buffer()
+    assert buffer.mode_name("j1") == ""
+    buffer.submit_joint_state(["j1"], [0.3], [], [], now=0.0)
+    assert buffer.mode_name("j1") == "position"
+    assert _effective(buffer, "j1")[0] == 0.3
+    buffer.submit_joint_state(["j1"], [], [1.5], [], now=1.0)
+    assert buffer.mode_name("j1") == "velocity"
+    p, v, e = _effective(buffer, "j1")
+    assert math.isnan(p) and v == 1.5 and math.isnan(e)
+    assert _value(buffer, "position", "j1") == 0.3  # kept, just not active
+    buffer.submit_joint_state(["j1"], [0.4], [0.2], [], now=2.0)
+    assert buffer.mode_name("j1") == "position_velocity"
+    assert _effective(buffer, "j1")[:2] == (0.4, 0.2)
+    buffer.submit_array("effort", [2.0, 3.0, 4.0], now=3.0)  # j3 has no effort interface
+    assert buffer.mode_name("j1") == "effort" and buffer.mode_name("j3") == ""
+    p, v, e = _effective(buffer, "j1")
+    assert math.isnan(p) and math.isnan(v) and e == 2.0
+    assert buffer.rejections == {"interface_not_available": 1}
+
+
+def test_effort_with_position_in_one_message_is_a_conflict() -> None:
+    buffer = _buffer()
+    buffer.submit_joint_state(["j1", "j2"], [0.1, 0.2], [], [], now=0.0)
+    warnings = buffer.submit_joint_state(["j1", "j2"], [0.5, 0.6], [], [1.0, np.nan], now=1.0)
+    assert "effort is exclusive" in warnings[-1] and "['j1']" in warnings[-1]
+    assert buffer.rejections == {"mode_conflict": 1, "not_finite": 1}
+    assert _value(buffer, "position", "j1") == 0.1 and buffer.mode_name("j1") == "position"
+    assert _value(buffer, "position", "j2") == 0.6
+
+
+def test_configured_modes_refuse_other_interfaces() -> None:
+    buffer = _buffer(command_modes={"j1": "velocity", "j2": "position_velocity"})
+    assert buffer.mode_name("j1") == "velocity" and buffer.mode_name("j2") == "position_velocity"
+    warnings = buffer.submit_joint_state(["j1", "j2"], [1.0, 2.0], [0.5, 0.6], [], now=0.0)
+    assert "['j1'] are configured for another command mode" in warnings[0]
+    assert buffer.rejections == {"wrong_mode": 1}
+    assert _effective(buffer, "j1")[1] == 0.5 and math.isnan(_effective(buffer, "j1")[0])
+    assert _effective(buffer, "j2")[:2] == (2.0, 0.6)
+    buffer.submit_joint_state(["j2"], [], [], [3.0], now=1.0)
+    assert buffer.rejections["wrong_mode"] == 2 and buffer.mode_name("j2") == "position_velocity"
+    buffer.clear()
+    assert buffer.mode_name("j1") == "velocity"  # configuration survives clear()
+
+
+@pytest.mark.parametrize(
+    ("modes", "match"),
+    [
+        ({"j4": "position"}, "not a commandable joint"),
+        ({"zzz": "position"}, "not a commandable joint"),
+        ({"j1": "torque"}, "has mode 'torque'"),
+        ({"j3": "velocity"}, "does not command"),
+    ],
+)
+def test_bad_command_modes(modes: dict, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        _buffer(command_modes=modes)
+
+
+def test_commandable_must_be_map_joints() -> None:
+    with pytest.raises(ConfigError, match="not actuated joints"):
+        _buffer(commandable=["j1", "f1"])
+
+
+def test_apply_source_and_stop() -> None:
+    buffer = _buffer(command_modes={"j2": "position"})
+    index = np.array([0, 1, 2])
+    buffer.apply_source(index, np.array([0.1, 0.2, 0.3]), np.array([1.0, 2.0, 3.0]), now=5.0)
+    assert buffer.last_command_time == 5.0
+    assert buffer.mode_name("j1") == "position_velocity"
+    assert buffer.mode_name("j2") == "position"  # fixed: velocity feed-forward not applied
+    assert buffer.mode_name("j3") == "position"  # no velocity interface
+    np.testing.assert_array_equal(buffer.velocity[:3], [1.0, np.nan, np.nan])
+    buffer.submit_joint_state(["j1"], [], [], [4.0], now=6.0)  # j1 → effort
+    buffer.stop(np.array([9.0, 8.0, 7.0, 6.0]))
+    p, v, e = buffer.effective()
+    np.testing.assert_array_equal(p[:3], [np.nan, 8.0, 7.0])
+    np.testing.assert_array_equal(e[:1], [0.0])
+    assert np.isnan(p[3])  # j4 had no mode: untouched
+
+
+def test_stop_zeroes_velocity_and_keeps_position_when_unknown() -> None:
+    buffer = _buffer()
+    buffer.submit_joint_state(["j1", "j2"], [0.5, np.nan], [], [], now=0.0)
+    buffer.submit_joint_state(["j2"], [], [1.0], [], now=0.0)
+    buffer.stop(np.array([np.nan, 0.0, 0.0, 0.0]))
+    p, v, _ = buffer.effective()
+    assert p[0] == 0.5  # measured NaN: the last command holds
+    assert v[1] == 0.0

@@ -1,0 +1,103 @@
+"""LoopTiming with synthetic timestamps: exact statistics, overrun counting, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.hardware.timing import LoopTiming
+
+TOL = 1e-12
+
+
+def _run(timing: LoopTiming, starts: list[float], busy: list[float], cpu: list[float]) -> None:
+    for t, b, c in zip(starts, busy, cpu):
+        timing.start(t=t, cpu=10.0)
+        timing.stop(t=t + b, cpu=10.0 + c)
+
+
+def test_summary_exact_values() -> None:
+    timing = LoopTiming(target_period=0.001)
+    # periods 1, 1, 1, 3 ms; busy 0.2, 0.2, 1.5 (overrun), 0.2 ms
+    starts = [0.0, 0.001, 0.002, 0.003, 0.006]
+    _run(timing, starts, [0.0002, 0.0002, 0.0015, 0.0002, 0.0002], [0.0001] * 5)
+    s = timing.summary()
+    assert s["cycles"] == 5
+    assert s["overruns"] == 1
+    assert s["late_cycles"] == 1  # the 3 ms period
+    assert s["overrun_ratio"] == pytest.approx(0.2, abs=TOL)
+    assert s["period_mean"] == pytest.approx(0.0015, abs=TOL)
+    assert s["rate_hz"] == pytest.approx(1.0 / 0.0015, rel=1e-9)
+    assert s["period_p50"] == pytest.approx(0.001, abs=TOL)
+    # numpy linear percentile of [1, 1, 1, 3] ms at 99 %: 1 + 0.97*2 ms
+    assert s["period_p99"] == pytest.approx(0.00294, abs=1e-12)
+    assert s["period_max"] == pytest.approx(0.003, abs=TOL)
+    assert s["jitter"] == pytest.approx(0.000866025403784, abs=1e-12)  # std of [1,1,1,3] ms
+    assert s["jitter_max"] == pytest.approx(0.002, abs=TOL)
+    assert s["busy_max"] == pytest.approx(0.0015, abs=TOL)
+    assert s["busy_mean"] == pytest.approx(0.00046, abs=TOL)
+    assert s["cpu_mean"] == pytest.approx(0.0001, abs=TOL)
+    assert s["target_period"] == 0.001
+
+
+def test_tolerance_decides_late_cycles() -> None:
+    timing = LoopTiming(target_period=0.01, overrun_tolerance=0.5)
+    _run(timing, [0.0, 0.014, 0.030], [0.001] * 3, [0.0] * 3)  # periods 14 ms, 16 ms
+    assert timing.late_cycles == 1
+    assert timing.overruns == 0
+
+
+def test_window_keeps_only_recent_cycles() -> None:
+    timing = LoopTiming(window=2)
+    _run(timing, [0.0, 1.0, 1.5, 2.0], [0.1] * 4, [0.0] * 4)  # periods 1, 0.5, 0.5
+    s = timing.summary()
+    assert s["period_max"] == pytest.approx(0.5, abs=TOL)
+    assert s["cycles"] == 4
+    assert s["overruns"] == 0  # no target: nothing counted
+    assert s["overrun_ratio"] == 0.0
+
+
+def test_empty_and_single_cycle_summary() -> None:
+    timing = LoopTiming()
+    s = timing.summary()
+    assert s["cycles"] == 0 and s["rate_hz"] is None and s["busy_mean"] is None
+    assert s["overrun_ratio"] is None
+    timing.start(t=1.0, cpu=0.0)
+    timing.stop(t=1.5, cpu=0.25)
+    s = timing.summary()
+    assert s["rate_hz"] is None  # one cycle has no period
+    assert s["busy_mean"] == 0.5 and s["cpu_mean"] == 0.25
+
+
+def test_stop_without_start_is_ignored_and_reset_clears() -> None:
+    timing = LoopTiming(target_period=0.001)
+    timing.stop(t=1.0, cpu=0.0)
+    assert timing.cycles == 0
+    _run(timing, [0.0, 0.01], [0.002, 0.002], [0.0, 0.0])
+    assert timing.overruns == 2
+    timing.reset()
+    assert timing.cycles == 0 and timing.overruns == 0 and timing.summary()["period_max"] is None
+
+
+def test_real_clock_defaults_measure_something() -> None:
+    timing = LoopTiming()
+    timing.start()
+    timing.stop()
+    timing.start()
+    timing.stop()
+    s = timing.summary()
+    assert s["cycles"] == 2
+    assert s["period_mean"] is not None and s["period_mean"] >= 0.0
+
+
+@pytest.mark.parametrize("period", [0.0, -1.0, float("nan"), float("inf")])
+def test_bad_target_period(period: float) -> None:
+    with pytest.raises(ConfigError, match="target period"):
+        LoopTiming(target_period=period)
+
+
+def test_bad_window_and_tolerance() -> None:
+    with pytest.raises(ConfigError, match="window"):
+        LoopTiming(window=1)
+    with pytest.raises(ConfigError, match="overrun_tolerance"):
+        LoopTiming(overrun_tolerance=-0.1)

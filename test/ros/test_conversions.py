@@ -1,0 +1,159 @@
+"""sdf_bridge.ros.conversions: messages ↔ arrays, sensor readings → messages (no DDS needed)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from builtin_interfaces.msg import Duration, Time
+from sensor_msgs.msg import JointState, PointField, Range
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from sdf_bridge.backends.base import (
+    ContactReading,
+    ImageReading,
+    ImuReading,
+    PointCloudReading,
+    RangeReading,
+    ScanReading,
+    WrenchReading,
+)
+from sdf_bridge.errors import CommandError
+from sdf_bridge.ros import conversions as cv
+
+STAMP = Time(sec=12, nanosec=500)
+
+
+def test_time_round_trip() -> None:
+    t = cv.time_msg(3.25)
+    assert (t.sec, t.nanosec) == (3, 250_000_000)
+    assert cv.time_to_seconds(t) == pytest.approx(3.25, abs=1e-12)
+    assert cv.time_to_seconds(Duration(sec=1, nanosec=5)) == pytest.approx(1.000000005, abs=1e-15)
+
+
+def test_joint_state_msg_keeps_order_values_and_nan() -> None:
+    msg = cv.joint_state_msg(
+        ("a", "b"), np.array([0.5, np.nan]), np.array([1.0, 2.0]), np.array([-3.0, 0.0]), STAMP
+    )
+    assert list(msg.name) == ["a", "b"]
+    assert msg.position[0] == 0.5 and math.isnan(msg.position[1])
+    assert list(msg.velocity) == [1.0, 2.0]
+    assert list(msg.effort) == [-3.0, 0.0]
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (12, 500)
+
+
+def test_joint_state_command_keeps_lengths() -> None:
+    msg = JointState(name=["j1", "j2", "j3"], position=[0.1, 0.2, 0.3], velocity=[1.0, 2.0])
+    cmd = cv.joint_state_command(msg)
+    assert cmd.names == ("j1", "j2", "j3")
+    np.testing.assert_array_equal(cmd.position, [0.1, 0.2, 0.3])
+    np.testing.assert_array_equal(cmd.velocity, [1.0, 2.0])
+    assert cmd.effort.shape == (0,)
+
+
+def test_float_array() -> None:
+    np.testing.assert_array_equal(cv.float_array(Float64MultiArray(data=[1.0, -2.5])), [1.0, -2.5])
+
+
+def _point(t: float, positions=(), velocities=(), accelerations=()) -> JointTrajectoryPoint:
+    sec = int(t)
+    return JointTrajectoryPoint(
+        positions=list(positions), velocities=list(velocities), accelerations=list(accelerations),
+        time_from_start=Duration(sec=sec, nanosec=int(round((t - sec) * 1e9))),
+    )
+
+
+def test_trajectory_command_arrays() -> None:
+    msg = JointTrajectory(joint_names=["a", "b"])
+    msg.points = [_point(0.5, (1.0, 2.0), (0.1, 0.2)), _point(1.5, (3.0, 4.0), (0.0, 0.0))]
+    traj = cv.trajectory_command(msg)
+    assert traj.names == ("a", "b")
+    assert traj.start is None
+    np.testing.assert_allclose(traj.times, [0.5, 1.5], atol=1e-9)
+    np.testing.assert_array_equal(traj.positions, [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(traj.velocities, [[0.1, 0.2], [0.0, 0.0]])
+    assert traj.accelerations is None
+
+
+def test_trajectory_command_stamp_is_start() -> None:
+    msg = JointTrajectory(joint_names=["a"])
+    msg.header.stamp = Time(sec=100, nanosec=250_000_000)
+    msg.points = [_point(1.0, (1.0,))]
+    assert cv.trajectory_command(msg).start == pytest.approx(100.25, abs=1e-9)
+
+
+def test_trajectory_ragged_point_is_rejected() -> None:
+    msg = JointTrajectory(joint_names=["a", "b"])
+    msg.points = [_point(0.5, (1.0, 2.0)), _point(1.0, (3.0,))]
+    with pytest.raises(CommandError, match=r"trajectory point 1 has 1 positions for 2 joint names"):
+        cv.trajectory_command(msg)
+
+
+def test_imu_with_and_without_orientation() -> None:
+    r = ImuReading((0.0, 0.0, 0.7071067811865476, 0.7071067811865476), (0.1, 0.2, 0.3), (0.0, 0.0, 9.81))
+    msg = cv.imu_msg(r, STAMP, "imu_link")
+    assert msg.header.frame_id == "imu_link"
+    assert (msg.orientation.z, msg.orientation.w) == pytest.approx((0.7071067811865476,) * 2, abs=1e-15)
+    assert (msg.angular_velocity.x, msg.angular_velocity.y, msg.angular_velocity.z) == (0.1, 0.2, 0.3)
+    assert msg.linear_acceleration.z == 9.81
+    assert msg.orientation_covariance[0] == 0.0
+    none = cv.imu_msg(ImuReading(None, (0, 0, 0), (0, 0, 0)), STAMP, "imu_link")
+    assert none.orientation_covariance[0] == -1.0  # REP-145: orientation not provided
+
+
+def test_wrench() -> None:
+    msg = cv.wrench_msg(WrenchReading((1.0, 2.0, 3.0), (-1.0, -2.0, -3.0)), STAMP, "ft_link")
+    w = msg.wrench
+    assert (w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z) == (1, 2, 3, -1, -2, -3)
+    assert msg.header.frame_id == "ft_link"
+
+
+def test_scan() -> None:
+    r = ScanReading(-1.0, 1.0, 0.5, 0.1, 10.0, np.array([1.0, 2.0, np.inf, 4.0, 5.0]), scan_time=0.1)
+    msg = cv.scan_msg(r, STAMP, "laser")
+    assert (msg.angle_min, msg.angle_max, msg.angle_increment) == (-1.0, 1.0, 0.5)
+    assert list(msg.ranges)[:2] == [1.0, 2.0] and math.isinf(msg.ranges[2])
+    assert msg.time_increment == pytest.approx(0.02, abs=1e-9)
+    assert list(msg.intensities) == []
+
+
+def test_point_cloud_layout() -> None:
+    pts = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    msg = cv.point_cloud_msg(PointCloudReading(pts), STAMP, "lidar")
+    assert (msg.height, msg.width, msg.point_step, msg.row_step) == (1, 2, 12, 24)
+    assert [f.name for f in msg.fields] == ["x", "y", "z"]
+    assert all(f.datatype == PointField.FLOAT32 for f in msg.fields)
+    np.testing.assert_array_equal(np.frombuffer(bytes(msg.data), dtype=np.float32).reshape(2, 3), pts)
+
+
+def test_image_and_camera_info() -> None:
+    data = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
+    image, info = cv.image_msgs(ImageReading("rgb8", data, 100.0, 110.0, 1.5, 1.0), STAMP, "cam_optical")
+    assert (image.height, image.width, image.step, image.encoding) == (2, 3, 9, "rgb8")
+    assert bytes(image.data) == data.tobytes()
+    assert list(info.k) == [100.0, 0.0, 1.5, 0.0, 110.0, 1.0, 0.0, 0.0, 1.0]
+    assert list(info.p) == [100.0, 0.0, 1.5, 0.0, 0.0, 110.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    assert info.header.frame_id == image.header.frame_id == "cam_optical"
+    depth, _ = cv.image_msgs(ImageReading("32FC1", np.ones((2, 2)), 1, 1, 0, 0), STAMP, "d")
+    assert (depth.step, depth.encoding) == (8, "32FC1")
+
+
+def test_image_bad_encoding() -> None:
+    with pytest.raises(ValueError, match=r"unsupported image encoding 'bgr16'"):
+        cv.image_msgs(ImageReading("bgr16", np.zeros((1, 1, 3)), 1, 1, 0, 0), STAMP, "c")
+
+
+def test_range() -> None:
+    msg = cv.range_msg(RangeReading(1.5, 0.02, 4.0, 0.5), STAMP, "sonar")
+    assert (msg.range, msg.min_range, msg.max_range, msg.field_of_view) == (1.5, 0.02, 4.0, 0.5)
+    assert msg.radiation_type == Range.ULTRASOUND
+    assert cv.range_msg(RangeReading(1.0, 0.0, 2.0, 0.01), STAMP, "ir").radiation_type == Range.INFRARED
+
+
+def test_sensor_messages_dispatch() -> None:
+    assert list(cv.sensor_messages(WrenchReading((0, 0, 0), (0, 0, 0)), STAMP, "f")) == [""]
+    cam = cv.sensor_messages(ImageReading("rgb8", np.zeros((1, 1, 3)), 1, 1, 0, 0), STAMP, "c")
+    assert sorted(cam) == ["camera_info", "image_raw"]
+    assert cv.sensor_messages(ContactReading(), STAMP, "c") == {}

@@ -1,0 +1,39 @@
+"""sdf_bridge.ros.main: command-line → ROS arguments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sdf_bridge.ros.main import run_ros_args, split_ros_args
+
+
+def test_split_ros_args() -> None:
+    assert split_ros_args(["--backend", "mock", "--ros-args", "-p", "a:=1"]) == (
+        ["--backend", "mock"], ["--ros-args", "-p", "a:=1"])
+    assert split_ros_args(["--backend", "mock"]) == (["--backend", "mock"], [])
+
+
+def test_run_options_become_parameters(tmp_path: Path) -> None:
+    f = tmp_path / "r.urdf"
+    args = run_ros_args(["--description", str(f), "--backend", "mujoco", "--xacro-arg", "a:=1",
+                         "--xacro-arg", "b:=true", "--update-rate", "500", "--publish-rate", "100",
+                         "--ros-args", "-r", "__ns:=/x"])
+    assert args == [
+        "--ros-args",
+        "-p", f"description_file:={json.dumps(str(f.resolve()))}",
+        "-p", 'backend:="mujoco"',
+        "-p", 'xacro_args:=["a:=1", "b:=true"]',
+        "-p", "update_rate:=500.0",
+        "-p", "publish_rate:=100.0",
+        "--ros-args", "-r", "__ns:=/x",
+    ]
+    assert run_ros_args([]) == []
+
+
+def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run_ros_args(["--xacro-arg", "nope"])
+    assert "--xacro-arg 'nope' is not of the form name:=value" in capsys.readouterr().err

@@ -1,0 +1,227 @@
+"""The bridge node across processes: one bridge (demo robot, mock backend) in a child process,
+checked from this process over DDS.
+
+Values are exact (mock backend: ideal mirroring; the transmissions are linear), so states are
+compared with a tolerance of 1e-9 (float rounding through the transmissions and the wire).
+Waiting uses deadlines that only fail the test when something never arrives.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pytest
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import Imu, JointState
+from geometry_msgs.msg import WrenchStamped
+from builtin_interfaces.msg import Duration
+from std_msgs.msg import Float64MultiArray, String
+from std_srvs.srv import SetBool, Trigger
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from sdf_bridge.description import load
+from sdf_bridge.transmissions import TransmissionMap
+
+from .conftest import Bridge, Probe
+
+TOL = 1e-9
+PUBLISH_RATE = 50.0
+#: The `joints` parameter, deliberately not in description order.
+JOINTS = ["left_finger_joint", "wrist_roll", "wrist_pitch", "elbow", "shoulder_lift", "base_yaw"]
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+JS, AS, DIAG = "/joint_states", "/sdf_bridge/actuator_states", "/diagnostics"
+
+
+@pytest.fixture(scope="module")
+def demo(repo_dir: Path):
+    """The demo robot as the test process loads it, and its transmission map."""
+    robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
+    return robot, TransmissionMap.from_robot(robot)
+
+
+@pytest.fixture(scope="module")
+def bridge(start_bridge, probe: Probe) -> Bridge:
+    """The bridge on the demo robot (default description), mock backend with dynamics."""
+    b = start_bridge({
+        "update_rate": 100.0, "publish_rate": PUBLISH_RATE, "joints": JOINTS, "command_timeout": 0.5,
+        "backend_params.calculate_dynamics": True,
+    })
+    probe.watch(JS, JointState)
+    probe.watch(AS, JointState)
+    probe.watch(DIAG, DiagnosticArray)
+    probe.wait_ready(b)
+    yield b
+    code = b.stop()
+    assert code == 0, b.output()
+
+
+def state(probe: Probe, topic: str = JS) -> dict[str, tuple[float, float, float]]:
+    """name → (position, velocity, effort) of the newest message."""
+    msg = probe.latest(topic)
+    return {n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)}
+
+
+def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, tol: float = TOL) -> None:
+    """Wait until joint_states shows ``expected`` (name → value of field ``index``)."""
+    def ok() -> bool:
+        msgs = probe.messages[JS]
+        if not msgs:
+            return False
+        s = {n: (p, v, e) for n, p, v, e in zip(msgs[-1].name, msgs[-1].position, msgs[-1].velocity, msgs[-1].effort)}
+        return all(abs(s[n][index] - v) <= tol for n, v in expected.items())
+
+    probe.wait_for(ok, what)
+
+
+def diagnostics(probe: Probe) -> dict[str, str]:
+    """Key → value of the newest /diagnostics status of the bridge (waits for a fresh one)."""
+    msg = probe.wait_messages(DIAG, 1)[-1]
+    status = next(s for s in msg.status if s.name.startswith("sdf_bridge"))
+    return {kv.key: kv.value for kv in status.values}
+
+
+def test_joint_states_every_movable_joint_si_stamped(bridge: Bridge, probe: Probe, demo) -> None:
+    robot, tm = demo
+    msgs = probe.wait_messages(JS, 20)
+    movable = {n for n, j in robot.joints.items() if j.type.value != "fixed"}
+    for msg in msgs:
+        assert set(msg.name) == movable and len(msg.name) == len(movable)
+        assert len(msg.position) == len(msg.velocity) == len(msg.effort) == len(msg.name)
+        assert msg.header.stamp.sec > 0
+        assert all(math.isfinite(p) for p in msg.position)
+    stamps = [m.header.stamp.sec + m.header.stamp.nanosec * 1e-9 for m in msgs]
+    assert all(b >= a for a, b in zip(stamps, stamps[1:]))
+    # The stamps (node clock at each cycle) are spaced by the configured publish period.
+    assert statistics.median(np.diff(stamps)) == pytest.approx(1.0 / PUBLISH_RATE, rel=0.25)
+    # Initial state = the <ros2_control> initial values (SI): elbow starts at 0.5 rad.
+    assert state(probe)["elbow"][0] == pytest.approx(0.5, abs=TOL)
+
+
+def test_robot_description_is_latched(bridge: Bridge, probe: Probe) -> None:
+    probe.watch("/robot_description", String, LATCHED)  # subscribes long after it was published
+    msg = probe.latest("/robot_description")
+    assert '<robot name="demo_arm"' in msg.data
+    assert "xacro:" not in msg.data  # published expanded
+
+
+def test_position_through_simple_transmission_with_offset(bridge: Bridge, probe: Probe) -> None:
+    probe.publisher("/joint_commands", JointState).publish(JointState(name=["base_yaw"], position=[0.6]))
+    settle(probe, {"base_yaw": 0.6}, "base_yaw at 0.6 rad")
+    actuators = state(probe, AS)
+    # SimpleTransmission: actuator = (joint − offset) · reduction = (0.6 − 0.1) · 50.
+    assert actuators["base_yaw_motor"][0] == pytest.approx(25.0, abs=1e-7)
+
+
+def test_actuator_and_joint_states_match_the_transmissions(bridge: Bridge, probe: Probe, demo) -> None:
+    robot, tm = demo
+    probe.publisher("/joint_commands", JointState).publish(
+        JointState(name=["wrist_pitch", "wrist_roll", "left_finger_joint"], position=[0.3, -0.2, 0.02]))
+    settle(probe, {"wrist_pitch": 0.3, "wrist_roll": -0.2, "left_finger_joint": 0.02}, "wrist and gripper")
+    # Pairs of messages published in the same cycle carry the same stamp.
+    probe.wait_messages(AS, 5)
+    by_stamp = {(m.header.stamp.sec, m.header.stamp.nanosec): m for m in probe.messages[AS][-20:]}
+    pairs = [(j, by_stamp[(j.header.stamp.sec, j.header.stamp.nanosec)]) for j in probe.messages[JS][-20:]
+             if (j.header.stamp.sec, j.header.stamp.nanosec) in by_stamp]
+    assert pairs
+    for joints, actuators in pairs:
+        assert tuple(actuators.name) == tm.actuator_names
+        jp, jv, je = tm.actuator_to_joint(np.array(actuators.position), np.array(actuators.velocity),
+                                          np.array(actuators.effort))
+        fp, _, _ = tm.followers(jp, jv, je)
+        published = dict(zip(joints.name, joints.position))
+        for name, value in zip(tm.joint_names + tm.follower_names, np.concatenate((jp, fp))):
+            assert published[name] == pytest.approx(value, abs=TOL), name
+    # mimic: right = −1 · left + 0.002
+    assert state(probe)["right_finger_joint"][0] == pytest.approx(-0.018, abs=TOL)
+    # differential, both actuators reduction 30: (pitch ± roll) · 30
+    act = state(probe, AS)
+    assert sorted([act["wrist_left_motor"][0], act["wrist_right_motor"][0]]) == pytest.approx([3.0, 15.0], abs=1e-7)
+
+
+def test_position_array_in_joints_parameter_order(bridge: Bridge, probe: Probe) -> None:
+    values = [0.01, 0.5, -0.4, 1.0, 0.7, -0.3]
+    probe.publisher("/sdf_bridge/position_commands", Float64MultiArray).publish(Float64MultiArray(data=values))
+    settle(probe, dict(zip(JOINTS, values)), "position_commands applied by joint order")
+
+
+def test_velocity_commands_move_the_joint(bridge: Bridge, probe: Probe) -> None:
+    start = state(probe)["base_yaw"][0]
+    pub = probe.publisher("/sdf_bridge/velocity_commands", Float64MultiArray)
+    pub.publish(Float64MultiArray(data=[0.0, 0.0, 0.0, 0.0, 0.0, 0.5]))
+    settle(probe, {"base_yaw": 0.5}, "base_yaw velocity 0.5 rad/s", index=1)
+    probe.wait_for(lambda: state(probe)["base_yaw"][0] > start + 0.05, "base_yaw to turn")
+
+
+def test_watchdog_stops_velocity(bridge: Bridge, probe: Probe) -> None:
+    before = int(diagnostics(probe).get("watchdog_trips", "0"))
+    probe.publisher("/sdf_bridge/velocity_commands", Float64MultiArray).publish(
+        Float64MultiArray(data=[0.0, 0.0, 0.0, 0.0, 0.0, 0.8]))
+    settle(probe, {"base_yaw": 0.8}, "base_yaw velocity 0.8", index=1)
+    # no further command: after command_timeout the velocity goes to 0 and the trip is counted
+    settle(probe, {"base_yaw": 0.0}, "watchdog to zero the velocity", index=1)
+    probe.wait_for(lambda: int(diagnostics(probe)["watchdog_trips"]) > before, "watchdog trip in diagnostics")
+
+
+def test_effort_commands_loop_back(bridge: Bridge, probe: Probe) -> None:
+    efforts = [1.5, 2.0, -3.0, 4.0, -5.0, 6.0]
+    probe.publisher("/sdf_bridge/effort_commands", Float64MultiArray).publish(Float64MultiArray(data=efforts))
+    settle(probe, dict(zip(JOINTS, efforts)), "efforts looped back", index=2, tol=1e-7)
+
+
+def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None:
+    msg = JointTrajectory(joint_names=["shoulder_lift", "elbow"])
+    msg.points = [
+        JointTrajectoryPoint(positions=[0.2, 0.3], time_from_start=Duration(sec=0, nanosec=300_000_000)),
+        JointTrajectoryPoint(positions=[-0.4, 1.1], time_from_start=Duration(sec=0, nanosec=600_000_000)),
+    ]
+    probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory).publish(msg)
+    settle(probe, {"shoulder_lift": -0.4, "elbow": 1.1}, "end of the trajectory")
+
+
+def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
+    probe.publisher("/joint_commands", JointState).publish(JointState(name=["shoulder_lift"], position=[3.0]))
+    settle(probe, {"shoulder_lift": 1.57}, "shoulder_lift clamped at its upper limit 1.57 rad")
+    probe.spin_for(0.3)
+    assert state(probe)["shoulder_lift"][0] == pytest.approx(1.57, abs=TOL)
+    diag = diagnostics(probe)
+    assert any(k.startswith("clamps.shoulder_lift") and int(v) > 0 for k, v in diag.items()), diag
+
+
+def test_disable_holds_and_enable_resumes(bridge: Bridge, probe: Probe) -> None:
+    pub = probe.publisher("/joint_commands", JointState)
+    pub.publish(JointState(name=["wrist_roll"], position=[0.5]))
+    settle(probe, {"wrist_roll": 0.5}, "wrist_roll at 0.5")
+    assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=False)).success
+    pub.publish(JointState(name=["wrist_roll"], position=[-0.5]))
+    probe.wait_for(lambda: int(diagnostics(probe).get("rejected.disabled", "0")) >= 1, "the command refused")
+    probe.wait_messages(JS, 10)
+    assert state(probe)["wrist_roll"][0] == pytest.approx(0.5, abs=TOL)  # held
+    assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=True)).success
+    pub.publish(JointState(name=["wrist_roll"], position=[-0.5]))
+    settle(probe, {"wrist_roll": -0.5}, "wrist_roll at -0.5 after enable")
+
+
+def test_reset_returns_to_initial_values(bridge: Bridge, probe: Probe) -> None:
+    probe.publisher("/joint_commands", JointState).publish(JointState(name=["elbow"], position=[-1.0]))
+    settle(probe, {"elbow": -1.0}, "elbow at -1.0")
+    response = probe.call(Trigger, "/sdf_bridge/reset", Trigger.Request())
+    assert response.success, response.message
+    settle(probe, {"elbow": 0.5, "shoulder_lift": 0.0}, "initial values after reset")
+
+
+def test_sensors_published_with_link_frames(bridge: Bridge, probe: Probe) -> None:
+    probe.watch("/imu", Imu, QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT))
+    probe.watch("/ft", WrenchStamped, QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT))
+    assert probe.latest("/imu").header.frame_id == "imu_link"
+    assert probe.latest("/ft").header.frame_id == "ft_link"  # joint sensor: the joint's child link
+
+
+def test_diagnostics_report_the_loop(bridge: Bridge, probe: Probe) -> None:
+    diag = diagnostics(probe)
+    assert diag["loop.target_rate_hz"] == "100.0"
+    assert int(diag["loop.cycles"]) > 0 and diag["loop.errors"] == "0"
+    assert diag["backend"] == "MockBackend"

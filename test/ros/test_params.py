@@ -1,0 +1,111 @@
+"""sdf_bridge.ros.params: declared parameters (descriptors) and validation."""
+
+from __future__ import annotations
+
+import rclpy
+import pytest
+from rcl_interfaces.msg import ParameterType
+from rclpy.context import Context
+from rclpy.parameter import Parameter
+
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, make_config
+
+
+def test_make_config_defaults() -> None:
+    cfg = make_config({name: default for name, (default, _) in PARAMETERS.items() if name != "joints"})
+    assert cfg == BridgeConfig()
+    assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (100.0, 50.0, 0.5, "mock")
+
+
+def test_make_config_values() -> None:
+    cfg = make_config(
+        {"xacro_args": ["a:=1", "b:=2"], "joints": ["", "j1", "j2"], "update_rate": 500.0, "publish_rate": 500.0},
+        {"initial": 3},
+    )
+    assert cfg.xacro_args == {"a": "1", "b": "2"}
+    assert cfg.joints == ("j1", "j2")
+    assert cfg.backend_params == {"initial": 3}
+    assert make_config({"xacro_args": "prefix:=l_"}).xacro_args == {"prefix": "l_"}
+
+
+@pytest.mark.parametrize(
+    ("values", "match"),
+    [
+        ({"robot_description": "<robot/>", "description_file": "x.urdf"}, r"both robot_description and description_file"),
+        ({"update_rate": 100.0, "publish_rate": 200.0}, r"publish_rate 200.0 Hz is not in \(0, update_rate=100.0\]"),
+        ({"update_rate": 0.0}, r"update_rate is 0.0 Hz"),
+        ({"xacro_args": "noequals"}, r"xacro argument 'noequals' is not of the form name:=value"),
+        ({"xacro_args": 3}, r"xacro_args has type int"),
+        ({"backend": ""}, r"backend is empty"),
+    ],
+)
+def test_make_config_errors(values: dict, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        make_config(values)
+
+
+def test_descriptors_have_types_ranges_descriptions() -> None:
+    for name, (_default, d) in PARAMETERS.items():
+        assert d.description, name
+        assert d.dynamic_typing or d.type != ParameterType.PARAMETER_NOT_SET, name
+    rate = PARAMETERS["update_rate"][1]
+    assert (rate.floating_point_range[0].from_value, rate.floating_point_range[0].to_value) == (1.0, 10000.0)
+    assert PARAMETERS["xacro_args"][1].dynamic_typing
+
+
+@pytest.fixture()
+def context() -> Context:
+    ctx = Context()
+    rclpy.init(args=[], context=ctx)
+    yield ctx
+    rclpy.try_shutdown(context=ctx)
+
+
+def test_declare_parameters_with_overrides(context: Context) -> None:
+    node = rclpy.create_node(
+        "params_test",
+        context=context,
+        parameter_overrides=[
+            Parameter("update_rate", value=250.0),
+            Parameter("xacro_args", value=["prefix:=x_"]),
+            Parameter("joints", value=["b", "a"]),
+            Parameter("backend_params.position_state_following_offset", value=0.5),
+        ],
+    )
+    try:
+        cfg = declare_parameters(node)
+        assert cfg.update_rate == 250.0
+        assert cfg.xacro_args == {"prefix": "x_"}
+        assert cfg.joints == ("b", "a")
+        assert cfg.backend_params == {"position_state_following_offset": 0.5}
+        assert node.describe_parameter("update_rate").floating_point_range[0].to_value == 10000.0
+        assert node.get_parameter("backend_params.position_state_following_offset").value == 0.5
+    finally:
+        node.destroy_node()
+
+
+def test_declare_parameters_rejects_out_of_range(context: Context) -> None:
+    node = rclpy.create_node("params_range", context=context, parameter_overrides=[Parameter("update_rate", value=0.5)])
+    try:
+        with pytest.raises(ConfigError, match=r"invalid parameter: .*update_rate"):
+            declare_parameters(node)
+    finally:
+        node.destroy_node()
+
+
+def test_declare_parameters_defaults(context: Context) -> None:
+    node = rclpy.create_node("params_defaults", context=context)
+    try:
+        assert declare_parameters(node) == BridgeConfig()
+    finally:
+        node.destroy_node()
+
+
+def test_declare_parameters_wrong_type(context: Context) -> None:
+    node = rclpy.create_node("params_type", context=context, parameter_overrides=[Parameter("joints", value=[1, 2])])
+    try:
+        with pytest.raises(ConfigError, match=r"invalid parameter: .*joints"):
+            declare_parameters(node)
+    finally:
+        node.destroy_node()

@@ -1,0 +1,135 @@
+"""Followers: mimic (case 005, chains, cycles), SDF gearbox and screw."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sdf_bridge.description import load
+from sdf_bridge.description.model import JointType
+from sdf_bridge.errors import TransmissionError
+from sdf_bridge.transmissions import TransmissionMap
+from sdf_bridge.transmissions.coupling import build_followers
+
+from .builders import chain, mimic
+
+
+@pytest.mark.parametrize(
+    ("q", "v", "fq", "fv"),
+    [(0.0, 0.0, 0.3, 0.0), (0.5, 0.2, -0.2, -0.2), (-0.2, -0.1, 0.5, 0.1)],
+)
+def test_case_005(cases_dir, q: float, v: float, fq: float, fv: float) -> None:
+    tmap = TransmissionMap.from_robot(load(cases_dir / "005-mimic-offset-dropped" / "robot.urdf"))
+    assert tmap.joint_names == ("jaw_a",)
+    assert tmap.follower_names == ("jaw_b",)
+    pos, vel, eff = tmap.followers(np.array([q]), np.array([v]), np.array([0.0]))
+    assert pos[0] == pytest.approx(fq, abs=1e-9)
+    assert vel[0] == pytest.approx(fv, abs=1e-9)
+    assert np.isnan(eff[0])
+
+
+@pytest.mark.parametrize("order", [("a", "b", "c"), ("c", "b", "a"), ("b", "c", "a")])
+def test_chain_any_order(order: tuple[str, ...]) -> None:
+    specs = {
+        "a": ("a", "revolute"),
+        "b": ("b", "revolute", mimic("a", 2.0, 0.1)),   # b = 2a + 0.1
+        "c": ("c", "revolute", mimic("b", -3.0, 0.5)),  # c = -3b + 0.5 = -6a + 0.2
+    }
+    tmap = TransmissionMap.from_robot(chain(*(specs[k] for k in order)))
+    assert tmap.joint_names == ("a",)
+    f = {x.name: x for x in tmap.followers_info}
+    assert (f["c"].leader, f["c"].multiplier, f["c"].offset) == ("a", -6.0, pytest.approx(0.2, abs=1e-15))
+    pos, vel, _ = tmap.followers(np.array([1.0]), np.array([1.0]), np.array([0.0]))
+    got = dict(zip(tmap.follower_names, zip(pos, vel)))
+    assert got["b"] == pytest.approx((2.1, 2.0), abs=1e-14)
+    assert got["c"] == pytest.approx((-5.8, -6.0), abs=1e-14)
+
+
+def test_cycle_rejected() -> None:
+    robot = chain(("a", "revolute", mimic("b")), ("b", "revolute", mimic("a")))
+    with pytest.raises(TransmissionError, match=r"mimic cycle a → b → a.*Fix"):
+        TransmissionMap.from_robot(robot)
+
+
+def test_missing_leader() -> None:
+    with pytest.raises(TransmissionError, match=r"joint 'b'.*mimics 'zz', which does not exist"):
+        TransmissionMap.from_robot(chain(("a", "revolute"), ("b", "revolute", mimic("zz"))))
+
+
+def test_fixed_leader() -> None:
+    with pytest.raises(TransmissionError, match=r"mimics 'a', a fixed joint"):
+        TransmissionMap.from_robot(chain(("a", "fixed"), ("b", "revolute", mimic("a"))))
+
+
+def test_nonfinite_multiplier() -> None:
+    with pytest.raises(TransmissionError, match="mimic multiplier inf is not finite"):
+        TransmissionMap.from_robot(chain(("a", "revolute"), ("b", "revolute", mimic("a", math.inf))))
+
+
+def test_gearbox_follower() -> None:
+    robot = chain(
+        ("drive", "revolute"),
+        ("gear", "gearbox", {"gearbox_ratio": 3.0, "gearbox_reference_body": "l0"}),
+    )
+    # gearbox parent is l1, joined to reference body l0 by 'drive'
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.joint_names == ("drive",)
+    assert tmap.follower_names == ("gear",)
+    pos, vel, _ = tmap.followers(np.array([0.5]), np.array([2.0]), np.array([0.0]))
+    assert pos[0] == pytest.approx(-1.5, abs=1e-15)
+    assert vel[0] == pytest.approx(-6.0, abs=1e-15)
+
+
+def test_gearbox_without_reference_is_passive() -> None:
+    robot = chain(("drive", "revolute"), ("gear", "gearbox"))
+    followers, names, warnings = build_followers(robot)
+    assert followers == [] and names == []
+    assert "gearbox joint 'gear'" in warnings[0] and "left passive" in warnings[0]
+    assert TransmissionMap.from_robot(robot).joint_names == ("drive",)
+
+
+@pytest.mark.parametrize(
+    ("pitch", "unit", "per_rad"),
+    [(0.004, "m/rev", 0.004 / (2 * math.pi)), (20.0, "rad/m", -1.0 / 20.0)],
+)
+def test_screw_translation(pitch: float, unit: str, per_rad: float) -> None:
+    robot = chain(("s", "screw", {"thread_pitch": pitch, "thread_pitch_unit": unit}))
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.joint_names == ("s",)
+    assert tmap.follower_names == ("s/translation",)
+    pos, vel, _ = tmap.followers(np.array([2 * math.pi]), np.array([1.0]), np.array([0.0]))
+    assert pos[0] == pytest.approx(per_rad * 2 * math.pi, rel=1e-12)
+    assert vel[0] == pytest.approx(per_rad, rel=1e-12)
+
+
+def test_screw_zero_legacy_pitch() -> None:
+    robot = chain(("s", "screw", {"thread_pitch": 0.0, "thread_pitch_unit": "rad/m"}))
+    with pytest.raises(TransmissionError, match="<thread_pitch> is 0 rad/m"):
+        TransmissionMap.from_robot(robot)
+
+
+def test_sdf_joint_complete(robots_dir) -> None:
+    tmap = TransmissionMap.from_robot(load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf"))
+    # ball, universal, revolute2 passive; gearbox without reference body passive; fixed out
+    assert tmap.joint_names == ("revolute_joint", "continuous_joint", "prismatic_joint", "screw_joint")
+    assert tmap.follower_names == ("screw_joint/translation",)
+    f = tmap.followers_info[0]
+    assert f.multiplier == pytest.approx(-1.0 / 20.0, rel=1e-12)  # legacy <thread_pitch>20
+
+
+def test_sdf_mimic_world(robots_dir) -> None:
+    world = load(robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf")
+    followers = {}
+    for model in world.models.values():
+        tmap = TransmissionMap.from_robot(model)
+        followers.update({f.name: (f.leader, f.multiplier) for f in tmap.followers_info})
+    assert sorted(v for v in followers.values()) == [("fast_joint", 1.0), ("slow_joint", 1.0)]
+
+
+def test_followers_have_no_command() -> None:
+    robot = chain(("a", "prismatic"), ("b", "prismatic", mimic("a", -1.0)))
+    tmap = TransmissionMap.from_robot(robot)
+    assert "b" not in tmap.joint_names and "b" not in tmap.actuator_names
+    assert robot.joints["b"].type is JointType.PRISMATIC

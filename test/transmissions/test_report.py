@@ -1,0 +1,39 @@
+"""describe_transmissions: the `sdf-bridge check` listing."""
+
+from __future__ import annotations
+
+from sdf_bridge.description import load
+from sdf_bridge.transmissions.report import describe_transmissions
+
+KEYS = {"name", "type", "dialect", "joints", "actuators", "effective", "notes"}
+
+
+def test_demo_arm(repo_dir) -> None:
+    rows = describe_transmissions(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
+    assert [r["name"] for r in rows] == [
+        "base_yaw_trans", "arm_fourbar_trans", "wrist_differential_trans", "gripper_trans", "right_finger_joint",
+    ]
+    assert all(set(r) == KEYS for r in rows)
+    base = rows[0]
+    assert base["dialect"] == "classic"
+    assert base["joints"] == [{"name": "base_yaw", "role": None, "reduction": None, "offset": 0.1}]
+    assert base["actuators"] == [{"name": "base_yaw_motor", "role": None, "reduction": 50.0}]
+    assert base["effective"] == "actuator = 50 × (joint − 0.1)"
+    assert rows[3]["dialect"] == "ros2_control" and rows[3]["effective"] == "actuator = 1000 × joint"
+    assert rows[1]["effective"] == "shoulder_lift = 0.01·shoulder_motor; elbow = −0.01·shoulder_motor + 0.0125·elbow_motor"
+    assert rows[4]["effective"] == "right_finger_joint = -1 × left_finger_joint + 0.002"
+    assert rows[4]["notes"] == ["state only, no command interface"]
+
+
+def test_case_004_note(cases_dir) -> None:
+    rows = describe_transmissions(
+        load(cases_dir / "004-ros2control-transmission-tag-spelling" / "variant_b_actuator_side.urdf"))
+    assert rows[0]["effective"] == "actuator = 40 × joint"
+    assert "actuator side" in rows[0]["notes"][0]
+
+
+def test_pr2_skips_and_negative(robots_dir) -> None:
+    rows = {r["name"]: r for r in describe_transmissions(load(robots_dir / "pr2" / "pr2.urdf"))}
+    assert rows["torso_lift_trans"]["effective"] == "actuator = -47641.5 × joint"
+    assert rows["r_gripper_trans"]["effective"] == "skipped (identity)"
+    assert "not modelled" in rows["r_gripper_trans"]["notes"][0]
