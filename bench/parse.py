@@ -147,9 +147,55 @@ def pr2_without_pr2_transmissions(robots_dir: Path, repeat: int, workdir: Path) 
 def sdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
     """Hook: the largest shared SDFormat robot, sdf_bridge vs libsdformat (added by the SDF owner).
 
-    Returns rows in the same form as :func:`urdf_rows`; empty until filled in.
+    Returns rows in the same form as :func:`urdf_rows`; see :func:`libsdformat_sdf_rows`.
     """
-    return []
+    return libsdformat_sdf_rows(robots_dir, repeat)
+
+
+def libsdformat_sdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
+    """The largest shared SDF file (and the largest SDF model), sdf_bridge vs libsdformat 12.
+
+    libsdformat is timed in-process by ``test/description/sdf/libsdformat_probe.cpp --time N``
+    (mean of N ``sdf::Root::Load`` calls, process start excluded), compiled here with g++ and
+    ``pkg-config sdformat12`` (Debian ``libsdformat-dev``); sdf_bridge by :func:`median_times`.
+    The note gives sdf_bridge/libsdformat (target ≤ 2).
+    """
+    import json
+    import shutil
+    import subprocess
+
+    files = sorted(robots_dir.glob("*/*.sdf"), key=lambda p: p.stat().st_size, reverse=True)
+    if not files:
+        return []
+    chosen = [files[0]]
+    models = [p for p in files if "<world" not in p.read_text()]
+    if models and models[0] != files[0]:
+        chosen.append(models[0])
+    probe_source = REPO / "test" / "description" / "sdf" / "libsdformat_probe.cpp"
+    exe = None
+    with tempfile.TemporaryDirectory() as tmp:
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True)
+        if shutil.which("g++") and flags.returncode == 0:
+            exe = Path(tmp) / "probe"
+            built = subprocess.run(["g++", "-O2", "-o", str(exe), str(probe_source), *flags.stdout.split()],
+                                   capture_output=True, text=True)
+            if built.returncode != 0:
+                exe = None
+        rows = []
+        for path in chosen:
+            row = Row(robot=path.stem, size=path.stat().st_size)
+            row.times = median_times({"sdf_bridge": lambda path=path: load(path)}, repeat)
+            if exe is not None:
+                out = subprocess.run([str(exe), "--time", str(repeat), str(path)], capture_output=True, text=True, check=True)
+                row.times["libsdformat"] = json.loads(out.stdout)["seconds_per_load"]
+                ours = row.times["sdf_bridge"]
+                row.note = (f"sdf_bridge/libsdformat = {ours / row.times['libsdformat']:.3f} (target <= 2); "
+                            "libsdformat: mean of in-process sdf::Root::Load calls")
+            else:
+                row.times["libsdformat"] = None
+                row.note = "libsdformat probe not built (apt-get install g++ pkg-config libsdformat-dev)"
+            rows.append(row)
+    return rows
 
 
 def print_table(rows: list[Row], reference: str = "sdf_bridge") -> None:

@@ -107,6 +107,15 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
+def _val(value: object) -> str:
+    """A report value for display: ``-`` for ``None``, ``%g`` for numbers."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
 def _interfaces(robot: Robot) -> dict[str, tuple[str, str]]:
     """joint → (command interfaces, state interfaces), from ``<ros2_control>`` when present."""
     result: dict[str, tuple[str, str]] = {}
@@ -182,11 +191,11 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
             out.write(f"  {entry.get('name')} ({entry.get('type')}, {entry.get('dialect')}): "
                       f"{entry.get('effective', '')}\n")
             for joint in entry.get("joints", ()):
-                out.write(f"    joint {joint.get('name')} role={joint.get('role')} "
-                          f"reduction={joint.get('reduction')} offset={joint.get('offset')}\n")
+                out.write(f"    joint {joint.get('name')} role={_val(joint.get('role'))} "
+                          f"reduction={_val(joint.get('reduction'))} offset={_val(joint.get('offset'))}\n")
             for actuator in entry.get("actuators", ()):
-                out.write(f"    actuator {actuator.get('name')} role={actuator.get('role')} "
-                          f"reduction={actuator.get('reduction')}\n")
+                out.write(f"    actuator {actuator.get('name')} role={_val(actuator.get('role'))} "
+                          f"reduction={_val(actuator.get('reduction'))}\n")
             for note in entry.get("notes", ()):
                 out.write(f"    note: {note}\n")
     if robot.sensors:

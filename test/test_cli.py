@@ -123,7 +123,7 @@ def test_transmissions_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
     assert "t1 (transmission_interface/SimpleTransmission, classic): joint = actuator / 50" in out
-    assert "actuator m1 role=actuator1 reduction=50.0" in out
+    assert "actuator m1 role=actuator1 reduction=50" in out
     assert "note: reduction from the actuator side" in out
 
 
@@ -179,3 +179,21 @@ def test_missing_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
 
 def test_to_jsonable_handles_non_finite() -> None:
     assert cli.to_jsonable({"a": (1.0, float("inf"))}) == {"a": [1.0, "inf"]}
+
+
+def test_check_shared_robot_with_real_transmission_report(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = robots_dir / "rrbot_transmissions" / "rrbot_transmissions.urdf"
+    assert cli.main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "links: 5  joints: 4 (continuous 2, fixed 2)  movable: 2  transmissions: 2  ros2_control: 1" in out
+    assert "    joint joint1 role=joint1 reduction=2 offset=0\n" in out
+    assert "    joint joint2 role=joint2 reduction=4 offset=0\n" in out
+    assert "    actuator actuator1 role=actuator1 reduction=-\n" in out
+    assert "problems: none" in out
+
+
+def test_check_sdf_world_or_model(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf"
+    assert cli.main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(sdf 1.6)" in out and "joints: 9" in out

@@ -38,8 +38,8 @@ actuator ``i``, when :meth:`MockBackend.read` is called with the command stored 
   load; IMU orientation not provided = ``NaN``) at their ``update_rate`` (every read when 0 or
   for ``<ros2_control>``-only sensors). With ``mock_sensor_commands`` true,
   :meth:`set_sensor_state` sets an interface; the value shows at the next :meth:`read`.
-  Readings: IMU-like interface sets (``orientation.*``, ``angular_velocity.*``,
-  ``linear_acceleration.*``) give :class:`ImuReading`, ``force.*``/``torque.*`` give
+  Readings: IMU-like interface sets (``angular_velocity.*`` or ``linear_acceleration.*``, with
+  optional ``orientation.*``) give :class:`ImuReading`, ``force.*``/``torque.*`` give
   :class:`WrenchReading`; any other sensor's values are available through
   :meth:`sensor_values`. Other description sensor types (camera, ray, …) give no readings.
 
@@ -144,7 +144,8 @@ class _SensorSlot:
 
 
 def _sensor_kind(interfaces: Sequence[str]) -> str:
-    if any(i.split(".")[0] in ("orientation", "angular_velocity", "linear_acceleration") for i in interfaces):
+    # orientation alone is not an IMU (e.g. a pose sensor: position.* + orientation.*)
+    if any(i.split(".")[0] in ("angular_velocity", "linear_acceleration") for i in interfaces):
         return "imu"
     if any(i.split(".")[0] in ("force", "torque") for i in interfaces):
         return "force_torque"
@@ -202,6 +203,9 @@ class MockBackend:
             self.mock_sensor_commands = _parse_bool(params, "fake_sensor_commands")
         else:
             self.mock_sensor_commands = False
+        if _parse_bool(params, "mock_gpio_commands"):
+            _LOG.warning("mock backend: mock_gpio_commands is set, but GPIO interfaces are not "
+                         "simulated by sdf_bridge's mock; the parameter has no effect")
         self.position_state_following_offset = 0.0
         self.custom_interface_with_following_offset = ""
         if "position_state_following_offset" in params:
@@ -342,6 +346,14 @@ class MockBackend:
                 np.copyto(self._vel, cmd_v, where=~np.isnan(cmd_v))
             if cmd_a is not nan:
                 np.copyto(self._acc, cmd_a, where=~np.isnan(cmd_a))
+        elif not self._any_integrating:  # every actuator in position mode: the common case
+            p, v = self._pos, self._vel
+            new_p = np.where(has_p, cmd_p + offset, p)
+            if dt > 0:
+                fd_v = (new_p - p) / dt  # 0 where no command
+                self._vel = np.where(has_p, fd_v, v)
+                self._acc = np.where(has_p, (fd_v - v) / dt, self._acc)
+            self._pos = new_p
         else:
             p, v, a = self._pos, self._vel, self._acc
             modes = self._modes

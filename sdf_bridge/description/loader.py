@@ -15,11 +15,11 @@ from .xacro_expand import expand_xacro, looks_like_xacro
 from . import xmlio
 from .xmlio import ParseContext, parse_xml
 
-Source = Union[str, bytes, os.PathLike]
+DescriptionSource = Union[str, bytes, os.PathLike]
 
 
 
-def _is_xml_text(source: Source) -> bool:
+def _is_xml_text(source: DescriptionSource) -> bool:
     """True when ``source`` is XML text rather than a path (text that starts with ``<``)."""
     if isinstance(source, bytes):
         return True
@@ -52,27 +52,8 @@ def _read(path: Path) -> bytes:
                                   fix="check the file's permissions") from None
 
 
-def _refuse_dtd(data: bytes, file: str) -> None:
-    """Refuse DTDs and entity declarations before any parser sees the document.
-
-    lxml (with entity loading off) would report an XXE or billion-laughs document as a syntax
-    error, and xacro parses with the standard library; scanning the bytes first makes both cases
-    an :class:`UnsafeXmlError` that names the line, without reading any referenced file.
-    """
-    starts = [i for i in (data.find(b"<!DOCTYPE"), data.find(b"<!ENTITY")) if i >= 0]
-    if starts:
-        line = data.count(b"\n", 0, min(starts)) + 1
-        raise UnsafeXmlError(
-            "the document declares a DTD or entities (<!DOCTYPE>/<!ENTITY>); they are refused",
-            file=file, line=line, fix="remove the <!DOCTYPE ...> declaration",
-        )
-    if len(data) > xmlio.MAX_XML_BYTES:
-        raise UnsafeXmlError(f"document is {len(data)} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap", file=file,
-                             fix="check that the right document was given")
-
-
 def load_with_warnings(
-    source: Source,
+    source: DescriptionSource,
     *,
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,
@@ -115,7 +96,7 @@ def load_with_warnings(
         file = os.fspath(path)
         data = _read(path)
         base_dir = path.parent
-    _refuse_dtd(data, file)
+    xmlio.check_safe(data, file)
     if looks_like_xacro(path, data):
         text, xacro_warnings = expand_xacro(
             path if path is not None else data.decode("utf-8", errors="replace"),
@@ -155,7 +136,7 @@ def load_with_warnings(
 
 
 def load(
-    source: Source,
+    source: DescriptionSource,
     *,
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,

@@ -78,6 +78,8 @@ URDF_JOINT_TYPES: Mapping[str, JointType] = {
 _AXIS_TYPES = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.PLANAR})
 _LIMIT_REQUIRED = frozenset({JointType.REVOLUTE, JointType.PRISMATIC})
 _DEFAULT_AXIS = Axis((1.0, 0.0, 0.0))
+#: Top-level elements of ``<robot>`` this loader reads; others are warned about.
+_TOP_LEVEL = frozenset({"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"})
 _ZERO3 = (0.0, 0.0, 0.0)
 
 
@@ -566,5 +568,3 @@ def load_urdf(
     validate_robot(robot, ctx)
     return robot
 
-
-_TOP_LEVEL = frozenset({"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"})

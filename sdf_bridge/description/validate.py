@@ -16,7 +16,7 @@ from ..errors import (
     KinematicTreeError,
     MissingReferenceError,
 )
-from .model import Joint, Robot, Source
+from .model import Joint, Robot, Sensor, Source
 from .xmlio import ParseContext
 
 
@@ -181,19 +181,23 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
     """Sensor names are unique and their links exist; ``<gazebo reference>`` targets exist.
 
     Raises:
-        DuplicateNameError: two sensors share a name on the same link.
+        DuplicateNameError: two sensors share a name (names key topics and readings).
         MissingReferenceError: a sensor is attached to a link (or joint) that does not exist.
     """
-    seen: dict[tuple[str | None, str], Source | None] = {}
+    seen: dict[str, Sensor] = {}
     for sensor in robot.sensors:
         element = f'<sensor name="{sensor.name}">'
-        key = (sensor.link, sensor.name)
-        if key in seen:
+        first = seen.get(sensor.name)
+        if first is not None:
+            where = f" (first on {first.link or first.joint!r}" + (
+                f", line {first.source.line})" if first.source and first.source.line else ")"
+            )
             raise _error(
                 DuplicateNameError, ctx, sensor.source, element,
-                f"two sensors on link {sensor.link!r} are named {sensor.name!r}", "rename one of the sensors",
+                f"two sensors are named {sensor.name!r}{where}; sensor names key topics and readings",
+                "rename one of the sensors",
             )
-        seen[key] = sensor.source
+        seen[sensor.name] = sensor
         if sensor.link is not None and sensor.link not in robot.links and sensor.link not in robot.joints:
             raise _error(
                 MissingReferenceError, ctx, sensor.source, element,
@@ -206,9 +210,6 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
                 f"sensor {sensor.name!r} is attached to joint {sensor.joint!r}, which does not exist",
                 "attach the sensor to an existing joint",
             )
-    names = [s.name for s in robot.sensors]
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        ctx.warn(None, f"several sensors are named {name!r} (on different links); topics may clash")
     for extension in robot.gazebo:
         ref = extension.reference
         if ref is not None and ref not in robot.links and ref not in robot.joints:

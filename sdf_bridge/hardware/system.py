@@ -14,25 +14,29 @@ is evaluated before the limits so that its hold/zero commands are limited like a
 Hot path: names are resolved to indices at construction; a cycle is a handful of numpy
 operations on (n_actuators,) / (n_joints,) arrays, with no per-joint Python loop.
 
-Threading: the object is not thread-safe; call it from one thread, or guard it with a lock
-(command callbacks and the cycle then share the lock).
+Threading: command submission (e.g. from ROS subscription callbacks) and the cycle (a loop
+thread) may run on different threads: every public method takes the system's internal lock, so
+a command is applied either wholly before or wholly after a cycle's ``write``.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ..backends.base import ActuatorCommand, Backend, SensorReading
 from ..backends.registry import create_backend
 from ..description.model import Robot
-from ..errors import CommandError, ConfigError
+from ..errors import BackendError, CommandError, ConfigError
 from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
 from .commands import EFFORT, INTERFACE_BITS, MODE_NAMES, POSITION, VELOCITY, CommandBuffer
@@ -41,6 +45,20 @@ from .trajectory import Trajectory
 from .watchdog import CommandWatchdog
 
 _LOG = logging.getLogger(__name__)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(method: _F) -> _F:
+    """Run ``method`` holding the instance's re-entrant lock."""
+
+    @functools.wraps(method)
+    def wrapper(self: "HardwareSystem", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
 
 _ACTUATOR_MODE = {0: "", POSITION: "position", POSITION | VELOCITY: "position",
                   VELOCITY: "velocity", EFFORT: "effort"}
@@ -149,8 +167,8 @@ class HardwareSystem:
         if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
             raise ConfigError(f"update_rate is {update_rate!r}. Fix: give a rate in Hz > 0.")
         self.timing = LoopTiming(None if update_rate is None else 1.0 / update_rate)
-        if isinstance(limits_overrides, (str, PathLike)):
-            limits_overrides = JointLimiter.load_overrides(limits_overrides)
+        if isinstance(limits_overrides, PathLike):
+            limits_overrides = Path(limits_overrides)
         self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
         self._dependency = self._actuator_dependency()
         self.backend: Backend = create_backend(backend) if isinstance(backend, str) else backend
@@ -163,12 +181,14 @@ class HardwareSystem:
         self._joint_v = np.full(n_joints, np.nan)
         self._act_p = np.full(n_act, np.nan)
         self._nan_act = np.full(n_act, np.nan)
+        self._act_shape = (n_act,)
         self._mode_cache: tuple[int, tuple[str, ...]] = (-1, ())
         self._trajectory: Trajectory | None = None
         self._trajectory_index = np.zeros(0, dtype=np.intp)
         self._trajectory_active = np.zeros(0, dtype=bool)
         self._hold: ActuatorCommand | None = None
         self._clamps_before: Counter[tuple[str, str]] = Counter()
+        self._lock = threading.RLock()
         self.enabled = True
 
     # ------------------------------------------------------------------ configuration
@@ -226,16 +246,28 @@ class HardwareSystem:
         return dependency
 
     # ------------------------------------------------------------------ cycle
+    @_locked
     def read(self, now: float, dt: float) -> CycleState:
         """Start a cycle: read the backend and map to joint space (followers appended).
 
         Args:
             now: current time, s (node clock; used only for bookkeeping here).
             dt: time since the previous cycle, s.
+
+        Raises:
+            BackendError: from the backend, or when it returns arrays that are not
+                (n_actuators,).
         """
         self.timing.start()
         state = self.backend.read(dt)
         ap, av, ae = state.position, state.velocity, state.effort
+        shape = self._act_shape
+        if np.shape(ap) != shape or np.shape(av) != shape or np.shape(ae) != shape:
+            raise BackendError(
+                f"backend {self.backend_name!r} returned state arrays of shapes {np.shape(ap)}, "
+                f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
+                "Fix: the backend must return one value per configured actuator."
+            )
         jp, jv, je = self.transmissions.actuator_to_joint(ap, av, ae)
         fp, fv, fe = self.transmissions.followers(jp, jv, je)
         self._joint_p, self._joint_v, self._act_p = jp, jv, ap
@@ -245,6 +277,7 @@ class HardwareSystem:
             ap, av, ae, state.sensors, state.sim_time,
         )
 
+    @_locked
     def write(self, now: float, dt: float) -> None:
         """End a cycle: trajectory sample → watchdog → limits → joint_to_actuator → backend.
 
@@ -277,14 +310,15 @@ class HardwareSystem:
         if self._mode_cache[0] != version:
             mode = self.commands.mode.astype(np.int16)
             dep = self._dependency
-            low = np.where(dep, mode[None, :], 99).min(axis=1)
-            high = np.where(dep, mode[None, :], -1).max(axis=1)
+            low = np.where(dep, mode[None, :], 99).min(axis=1, initial=99)
+            high = np.where(dep, mode[None, :], -1).max(axis=1, initial=-1)
             names = tuple(
                 _ACTUATOR_MODE.get(int(lo), "") if lo == hi else "" for lo, hi in zip(low, high)
             )
             self._mode_cache = (version, names)
         return self._mode_cache[1]
 
+    @_locked
     def run_cycles(self, n: int, dt: float, now: float = 0.0) -> float:
         """Run ``n`` cycles back to back (read + write, no sleeping) with simulated time
         advancing by ``dt`` s; for benchmarks. Returns the final ``now``."""
@@ -306,6 +340,7 @@ class HardwareSystem:
             if not self._trajectory_active.any():
                 self._trajectory = None
 
+    @_locked
     def submit_joint_state(
         self,
         names: Sequence[str],
@@ -323,6 +358,7 @@ class HardwareSystem:
         self._cancel_trajectory_for(self.commands.last_accepted)
         return warnings
 
+    @_locked
     def submit_array(self, interface: str, values: Sequence[float] | np.ndarray, now: float) -> list[str]:
         """A ``Float64MultiArray`` command for ``interface`` (position/velocity/effort) in
         :attr:`joint_names` order; wrong length rejects it whole. Returns the warnings.
@@ -337,6 +373,7 @@ class HardwareSystem:
         self._cancel_trajectory_for(self.commands.last_accepted)
         return warnings
 
+    @_locked
     def submit_trajectory(
         self,
         names: Sequence[str],
@@ -398,6 +435,7 @@ class HardwareSystem:
             self._trajectory = None
 
     # ------------------------------------------------------------------ e-stop, reset
+    @_locked
     def enable(self, on: bool) -> None:
         """Engage (``False``) or release (``True``) the e-stop. Both clear all commands and
         any trajectory, so nothing stale moves the robot when it is released; disabled, the
@@ -409,6 +447,7 @@ class HardwareSystem:
         self.enabled = on
         _LOG.info("hardware %s", "enabled" if on else "disabled (e-stop): holding position")
 
+    @_locked
     def reset(self) -> None:
         """Re-home: ``backend.reset()`` (initial values), clear commands and trajectory."""
         self.backend.reset()
@@ -424,11 +463,13 @@ class HardwareSystem:
         self._clamps_before.update(self.limiter.counts)
         self.limiter.reset()
 
+    @_locked
     def close(self) -> None:
         """Close the backend; the system is not used afterwards."""
         self.backend.close()
 
     # ------------------------------------------------------------------ diagnostics
+    @_locked
     def diagnostics(self) -> dict[str, Any]:
         """Counters and timing as a plain dict: ``enabled``, ``backend``, ``rejected``
         (reason → count), ``rejected_total``, ``watchdog_trips``, ``watchdog_tripped``,

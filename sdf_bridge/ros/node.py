@@ -31,6 +31,7 @@ stop the loop).
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import Counter
@@ -102,6 +103,8 @@ class BridgeNode(Node):
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
         self.config: BridgeConfig = declare_parameters(self)
+        # The node reports rejected commands through its own (throttled) logger.
+        logging.getLogger("sdf_bridge.hardware.commands").setLevel(logging.ERROR)
         self._start = start
         self._lock = threading.RLock()
         self.hardware: Any = None
@@ -198,9 +201,10 @@ class BridgeNode(Node):
         links = loaded.robot.links
         for sensor in loaded.robot.sensors:
             frame = sensor.ros_frame_id
-            joint = loaded.robot.joints.get(sensor.joint) if sensor.joint else None
-            if sensor.frame_id is None and sensor.link is None and joint is not None:
-                frame = joint.child  # joint sensor (SDF force_torque): the child link's frame in TF
+            if sensor.frame_id is None and frame not in links and frame in loaded.robot.joints:
+                # a joint sensor (SDF force_torque, <gazebo reference="a_joint">): TF knows the
+                # joint's child link, not the joint
+                frame = loaded.robot.joints[frame].child
             if sensor.type in ("camera", "depth") and sensor.frame_id is None:
                 for candidate in (f"{frame}_optical_frame", f"{frame}_optical"):
                     if candidate in links:

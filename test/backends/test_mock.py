@@ -68,6 +68,10 @@ ROBOT = """<?xml version="1.0"?>
       <state_interface name="torque.y"/>
       <state_interface name="torque.z"/>
     </sensor>
+    <sensor name="tcp_pose">
+      <state_interface name="position.x"><param name="initial_value">0.4</param></state_interface>
+      <state_interface name="orientation.w"><param name="initial_value">1</param></state_interface>
+    </sensor>
     <sensor name="thermo">
       <state_interface name="temperature"><param name="initial_value">25.0</param></state_interface>
     </sensor>
@@ -231,9 +235,11 @@ def test_disable_commands_freezes_state() -> None:
 # ------------------------------------------------------------------------ sensors
 def test_sensor_readings_and_rates() -> None:
     backend = _mock()
-    assert set(backend.sensor_names) == {"tcp_fts", "thermo", "rc_imu", "gz_imu", "gz_ft"}
+    assert set(backend.sensor_names) == {"tcp_fts", "tcp_pose", "thermo", "rc_imu", "gz_imu", "gz_ft"}
     first = backend.read(0.04).sensors
-    assert set(first) == {"tcp_fts", "rc_imu", "gz_imu", "gz_ft"}  # thermo: no typed reading
+    # thermo and tcp_pose (orientation without IMU quantities) have no typed reading
+    assert set(first) == {"tcp_fts", "rc_imu", "gz_imu", "gz_ft"}
+    assert backend.sensor_values("tcp_pose") == {"position.x": 0.4, "orientation.w": 1.0}
     fts = first["tcp_fts"]
     assert isinstance(fts, WrenchReading)
     assert fts.force[0] == 1.5 and all(math.isnan(x) for x in fts.force[1:] + fts.torque)
@@ -350,3 +356,16 @@ def test_use_before_configure_and_after_close() -> None:
     backend.close()
     with pytest.raises(BackendError, match="before configure"):
         backend.write(_cmd(), 0.01)
+
+
+def test_dynamics_mixed_modes() -> None:
+    backend = _mock({"calculate_dynamics": True})
+    backend.write(_cmd(p=(NAN, 0.45), v=(1.0, NAN), mode=("velocity", "position")), 0.1)
+    # m1 integrates (velocity mode); j2 finite differences: (0.45 − 0.25)/0.1, (2 − 0.5)/0.1
+    _assert_state(backend, 0.1, [5.0, 0.45], [1.0, 2.0], [0.0, -2.0])
+    np.testing.assert_allclose(backend.acceleration, [10.0, 15.0], atol=1e-9)
+
+
+def test_gpio_commands_are_not_simulated(caplog: pytest.LogCaptureFixture) -> None:
+    _mock({"mock_gpio_commands": "true"})
+    assert "GPIO interfaces are not simulated" in caplog.text

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sdf_bridge.description.kinematics import joint_motion, joint_transform, link_transforms
 from sdf_bridge.description.model import Axis, Joint, JointType, Link, Pose, Robot
@@ -73,3 +75,25 @@ def test_joint_to_child_applied_after_motion() -> None:
 def test_default_axis_is_x_when_absent() -> None:
     j = Joint("j", JointType.REVOLUTE, "base", "a")
     np.testing.assert_allclose(joint_motion(j, math.pi)[:3, :3], np.diag([1.0, -1.0, -1.0]), atol=TOL)
+
+_angles = st.floats(min_value=-10.0, max_value=10.0, allow_nan=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(q1=_angles, q2=_angles, ax=st.tuples(_angles, _angles, _angles).filter(lambda v: sum(c * c for c in v) > 1e-3))
+def test_poses_are_rigid_and_periodic(q1: float, q2: float, ax: tuple[float, float, float]) -> None:
+    n = math.sqrt(sum(c * c for c in ax))
+    axis = Axis(tuple(c / n for c in ax))  # type: ignore[arg-type]
+    j1 = Joint("j1", JointType.REVOLUTE, "base", "a", origin=Pose((0.1, 0.2, 0.3), (0.3, -0.2, 0.1)), axis=axis)
+    j2 = Joint("j2", JointType.CONTINUOUS, "a", "b", origin=Pose((0.0, 0.0, 0.5)), axis=Axis((0.0, 0.0, 1.0)))
+    robot = _robot(j1, j2)
+    pose = link_transforms(robot, {"j1": q1, "j2": q2})["b"]
+    rot = pose[:3, :3]
+    np.testing.assert_allclose(rot @ rot.T, np.eye(3), atol=1e-9)
+    assert np.linalg.det(rot) == pytest.approx(1.0, abs=1e-9)
+    np.testing.assert_allclose(pose[3], [0.0, 0.0, 0.0, 1.0], atol=0.0)
+    shifted = link_transforms(robot, {"j1": q1 + 2 * math.pi, "j2": q2 - 2 * math.pi})["b"]
+    np.testing.assert_allclose(shifted, pose, atol=1e-9)
+    # the joint's own motion leaves points on its axis in place
+    motion = joint_motion(j1, q1)
+    np.testing.assert_allclose(motion[:3, :3] @ np.asarray(axis.xyz), axis.xyz, atol=1e-9)

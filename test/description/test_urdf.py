@@ -356,3 +356,38 @@ def test_unknown_tags_are_warnings_not_errors() -> None:
     assert any("unknown element <frobnicator> in <robot>" in w for w in warnings)
     assert any("unknown element <self_collision_checking> in <link>" in w for w in warnings)
     assert any("unknown element <wobble> in <joint>" in w for w in warnings)
+
+
+def test_top_level_urdf_sensor_and_gazebo_sensor_in_document_order() -> None:
+    robot = load(urdf(
+        '<link name="base"/><link name="cam_link"/>'
+        '<joint name="j" type="fixed"><parent link="base"/><child link="cam_link"/></joint>\n'
+        '<gazebo reference="base"><sensor name="imu" type="imu"><update_rate>200</update_rate></sensor></gazebo>\n'
+        '<sensor name="cam" update_rate="20"><parent link="cam_link"/><origin xyz="0.1 0 0"/>'
+        '<camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera></sensor>'))
+    assert [(s.name, s.type, s.link) for s in robot.sensors] == [("imu", "imu", "base"), ("cam", "camera", "cam_link")]
+    assert robot.sensors[1].update_rate == 20.0
+    assert robot.sensors[1].pose == Pose((0.1, 0.0, 0.0))
+
+
+def test_top_level_sensor_on_missing_link() -> None:
+    with pytest.raises(MissingReferenceError, match=r"sensor 'cam' is attached to 'nowhere', which is not a link"):
+        load(urdf('<link name="base"/><sensor name="cam"><parent link="nowhere"/>'
+                  '<camera><image width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera></sensor>'))
+
+
+def test_transmissions_classic_first_then_ros2_control_in_document_order() -> None:
+    robot = load(urdf(
+        '<link name="a"/><link name="b"/><link name="c"/>'
+        '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
+        '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>'
+        '<ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
+        '<joint name="j2"><command_interface name="position"/><state_interface name="position"/></joint>'
+        '<transmission name="r2c"><plugin>transmission_interface/SimpleTransmission</plugin>'
+        '<actuator name="m2" role="actuator1"/><joint name="j2" role="joint1"><mechanical_reduction>3</mechanical_reduction>'
+        '</joint></transmission></ros2_control>'
+        '<transmission name="classic"><type>transmission_interface/SimpleTransmission</type>'
+        '<joint name="j1"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>'
+        '<actuator name="m1"><mechanicalReduction>5</mechanicalReduction></actuator></transmission>'))
+    assert [(t.name, t.dialect) for t in robot.transmissions] == [("classic", "classic"), ("r2c", "ros2_control")]
+    assert robot.ros2_control[0].transmissions[0].name == "r2c"

@@ -96,15 +96,14 @@ def test_duplicate_names(body: str, kind: str, name: str) -> None:
 
 def test_duplicate_sensor_on_one_link() -> None:
     sensor = '<gazebo reference="b"><sensor name="s" type="imu"><update_rate>10</update_rate></sensor></gazebo>'
-    with pytest.raises(DuplicateNameError, match=r"two sensors on link 'b' are named 's'"):
-        load(urdf(CHAIN + sensor + sensor))
+    with pytest.raises(DuplicateNameError, match=r"two sensors are named 's' \(first on 'b', line 8\)"):
+        load(urdf(CHAIN + sensor + "\n" + sensor))
 
 
-def test_same_sensor_name_on_two_links_warns() -> None:
+def test_same_sensor_name_on_two_links() -> None:
     body = CHAIN + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c"><sensor name="s" type="imu"/></gazebo>'
-    robot, warnings = load_with_warnings(urdf(body))
-    assert [s.link for s in robot.sensors] == ["b", "c"]
-    assert any("several sensors are named 's'" in w for w in warnings)
+    with pytest.raises(DuplicateNameError, match=r"two sensors are named 's' \(first on 'b'"):
+        load(urdf(body))
 
 
 def test_sensor_on_missing_link() -> None:

@@ -267,3 +267,41 @@ def test_stop_zeroes_velocity_and_keeps_position_when_unknown() -> None:
     p, v, _ = buffer.effective()
     assert p[0] == 0.5  # measured NaN: the last command holds
     assert v[1] == 0.0
+
+
+# ---------------------------------------------------------------------------------- case 013
+# through the whole cycle, on the case's robot, with the published-state invariants
+def test_case013_through_hardware_system(case013: dict, cases_dir: Path) -> None:
+    from sdf_bridge.description import load
+    from sdf_bridge.hardware import HardwareSystem
+
+    robot = load(cases_dir / "013-jointstate-array-lengths" / case013["file"])
+    system = HardwareSystem(robot, "mock", command_timeout=0.0)
+    system.read(0.0, 1.0)
+    system.submit_joint_state(["j1", "j2", "j3"], [0.0, 0.0, 0.0], [], [], now=0.0)
+    now = 0.0
+    for message in case013["messages"]:
+        now += 1.0
+        system.submit_joint_state(message["name"], message.get("position", []),
+                                  message.get("velocity", []), message.get("effort", []), now)
+        system.write(now, 1.0)
+        state = system.read(now, 1.0)
+        # published_joint_state_invariants
+        assert sorted(state.names) == ["j1", "j2", "j3"] and len(set(state.names)) == 3
+        for field in (state.position, state.velocity, state.effort):
+            assert len(field) in (0, len(state.names))
+        assert not np.isnan(state.position).any()
+        # no NaN reaches the hardware for a joint in position mode (m5)
+        commanded = system.backend._cmd_p
+        for k, joint in enumerate(system.joint_names):
+            if system.commands.mode_name(joint) == "position":
+                assert np.isfinite(commanded[k]), (message["id"], joint)
+        expect = message["expect"]
+        for joint, value in expect.get("position_cmd", {}).items():
+            assert _value(system.commands, "position", joint) == pytest.approx(value, abs=1e-12)
+        for joint, value in expect.get("effort_cmd", {}).items():
+            assert _value(system.commands, "effort", joint) == pytest.approx(value, abs=1e-12)
+    # m6 (j1 position field malformed) keeps j1 at 0.7; positions reached the mock exactly
+    named = dict(zip(state.names, state.position))
+    assert named == pytest.approx({"j1": 0.7, "j2": 0.3, "j3": 0.3}, abs=1e-12)
+    assert system.diagnostics()["rejected"] == {"malformed_field": 2, "unknown_joint": 1, "not_finite": 1}

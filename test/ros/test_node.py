@@ -75,6 +75,7 @@ def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, 
         return all(abs(s[n][index] - v) <= tol for n, v in expected.items())
 
     probe.wait_for(ok, what)
+    probe.wait_messages(AS, 2)  # actuator_states of the settled cycles
 
 
 def diagnostics(probe: Probe) -> dict[str, str]:
@@ -166,12 +167,6 @@ def test_watchdog_stops_velocity(bridge: Bridge, probe: Probe) -> None:
     probe.wait_for(lambda: int(diagnostics(probe)["watchdog_trips"]) > before, "watchdog trip in diagnostics")
 
 
-def test_effort_commands_loop_back(bridge: Bridge, probe: Probe) -> None:
-    efforts = [1.5, 2.0, -3.0, 4.0, -5.0, 6.0]
-    probe.publisher("/sdf_bridge/effort_commands", Float64MultiArray).publish(Float64MultiArray(data=efforts))
-    settle(probe, dict(zip(JOINTS, efforts)), "efforts looped back", index=2, tol=1e-7)
-
-
 def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None:
     msg = JointTrajectory(joint_names=["shoulder_lift", "elbow"])
     msg.points = [
@@ -183,34 +178,37 @@ def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None
 
 
 def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
-    probe.publisher("/joint_commands", JointState).publish(JointState(name=["shoulder_lift"], position=[3.0]))
-    settle(probe, {"shoulder_lift": 1.57}, "shoulder_lift clamped at its upper limit 1.57 rad")
-    probe.spin_for(0.3)
-    assert state(probe)["shoulder_lift"][0] == pytest.approx(1.57, abs=TOL)
+    probe.publisher("/joint_commands", JointState).publish(JointState(name=["left_finger_joint"], position=[0.1]))
+    settle(probe, {"left_finger_joint": 0.04}, "left_finger_joint clamped at its upper limit 0.04 m")
+    probe.wait_messages(JS, 10)
+    assert state(probe)["left_finger_joint"][0] == pytest.approx(0.04, abs=TOL)
+    assert state(probe)["right_finger_joint"][0] == pytest.approx(-0.038, abs=TOL)  # mimic follows
     diag = diagnostics(probe)
-    assert any(k.startswith("clamps.shoulder_lift") and int(v) > 0 for k, v in diag.items()), diag
+    assert any(k.startswith("clamps.left_finger_joint") and int(v) > 0 for k, v in diag.items()), diag
 
 
 def test_disable_holds_and_enable_resumes(bridge: Bridge, probe: Probe) -> None:
     pub = probe.publisher("/joint_commands", JointState)
-    pub.publish(JointState(name=["wrist_roll"], position=[0.5]))
-    settle(probe, {"wrist_roll": 0.5}, "wrist_roll at 0.5")
+    pub.publish(JointState(name=["base_yaw"], position=[0.5]))
+    settle(probe, {"base_yaw": 0.5}, "base_yaw at 0.5")
     assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=False)).success
-    pub.publish(JointState(name=["wrist_roll"], position=[-0.5]))
+    pub.publish(JointState(name=["base_yaw"], position=[-0.5]))
     probe.wait_for(lambda: int(diagnostics(probe).get("rejected.disabled", "0")) >= 1, "the command refused")
     probe.wait_messages(JS, 10)
-    assert state(probe)["wrist_roll"][0] == pytest.approx(0.5, abs=TOL)  # held
+    assert state(probe)["base_yaw"][0] == pytest.approx(0.5, abs=TOL)  # held
     assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=True)).success
-    pub.publish(JointState(name=["wrist_roll"], position=[-0.5]))
-    settle(probe, {"wrist_roll": -0.5}, "wrist_roll at -0.5 after enable")
+    pub.publish(JointState(name=["base_yaw"], position=[-0.5]))
+    settle(probe, {"base_yaw": -0.5}, "base_yaw at -0.5 after enable")
 
 
 def test_reset_returns_to_initial_values(bridge: Bridge, probe: Probe) -> None:
-    probe.publisher("/joint_commands", JointState).publish(JointState(name=["elbow"], position=[-1.0]))
-    settle(probe, {"elbow": -1.0}, "elbow at -1.0")
+    # the joints of one coupled transmission (FourBar) are commanded together
+    probe.publisher("/joint_commands", JointState).publish(
+        JointState(name=["shoulder_lift", "elbow"], position=[0.3, -1.0]))
+    settle(probe, {"shoulder_lift": 0.3, "elbow": -1.0}, "shoulder_lift 0.3, elbow -1.0")
     response = probe.call(Trigger, "/sdf_bridge/reset", Trigger.Request())
     assert response.success, response.message
-    settle(probe, {"elbow": 0.5, "shoulder_lift": 0.0}, "initial values after reset")
+    settle(probe, {"elbow": 0.5, "shoulder_lift": 0.0, "base_yaw": 0.0}, "initial values after reset")
 
 
 def test_sensors_published_with_link_frames(bridge: Bridge, probe: Probe) -> None:
@@ -225,3 +223,15 @@ def test_diagnostics_report_the_loop(bridge: Bridge, probe: Probe) -> None:
     assert diag["loop.target_rate_hz"] == "100.0"
     assert int(diag["loop.cycles"]) > 0 and diag["loop.errors"] == "0"
     assert diag["backend"] == "MockBackend"
+
+
+def test_effort_commands_loop_back(bridge: Bridge, probe: Probe) -> None:
+    """Last in the module: it leaves the arm joints in effort mode."""
+    before = int(diagnostics(probe).get("rejected.interface_not_available", "0"))
+    finger = state(probe)["left_finger_joint"][2]
+    efforts = [7.0, 2.0, -3.0, 4.0, -5.0, 6.0]  # the finger (first) has no effort interface
+    probe.publisher("/sdf_bridge/effort_commands", Float64MultiArray).publish(Float64MultiArray(data=efforts))
+    settle(probe, dict(zip(JOINTS[1:], efforts[1:])), "efforts looped back", index=2, tol=1e-7)
+    assert state(probe)["left_finger_joint"][2] == finger
+    probe.wait_for(lambda: int(diagnostics(probe).get("rejected.interface_not_available", "0")) > before,
+                   "the finger's effort refused in diagnostics")

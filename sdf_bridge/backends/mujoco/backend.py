@@ -8,8 +8,8 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
   per-joint PID of :mod:`.pid` (effort clamped to the joint's effort limit). The PID's P and D
   parts run inside every physics step as MuJoCo affine actuators on the joints (one per map
   joint, gear 1, force range = effort limit), its integral at the bridge rate;
-* velocity commands track a reference position integrated from the command (midpoint of the
-  cycle), so a velocity is held without drift under load;
+* velocity commands track a reference position integrated from the command at every physics
+  step (the actuator's integrator activation), so a velocity is held without drift under load;
 * no command on a joint: hold the position it had when its last command ended;
 * ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
   step, velocity = finite difference), their effort reads 0.
@@ -200,11 +200,10 @@ class MujocoBackend:
         built = build_spec(robot, options)
         for name in self.joint_names:
             act = built.spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+            act.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR  # act = position target, ctrl = its rate
             act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
             act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-            gain = np.zeros(len(act.gainprm))
-            gain[0] = 1.0
-            act.gainprm = gain
+            act.actlimited = mujoco.mjtLimited.mjLIMITED_FALSE
             limit = robot.joints[name].limit
             if limit is not None and limit.effort is not None:
                 act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -220,6 +219,7 @@ class MujocoBackend:
         self._act_ids = np.array(
             [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
         )
+        self._act_adr = np.array(model.actuator_actadr[self._act_ids], dtype=int)
         effort_limit = np.array([
             abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
             for j in self.joint_names
@@ -227,12 +227,10 @@ class MujocoBackend:
         gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr])
         self.pid = JointPid(gains, effort_limit)
         self._hold = np.zeros(n)
-        self._vel_ref = np.zeros(n)
         self._mode = np.array([""] * n, dtype=object)
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
-        self._applied_ctrl = np.zeros(n)
         self._configured = True
         self.reset()
 
@@ -263,25 +261,28 @@ class MujocoBackend:
         has_q, has_v, has_e = np.isfinite(qt), np.isfinite(vt), np.isfinite(et)
         mode = np.where(has_q, "position", np.where(has_v, "velocity", np.where(has_e, "effort", "")))
         entering = mode != self._mode
+        target = data.act[self._act_adr]
         # a joint entering hold / velocity starts from where it is
         self._hold = np.where(entering & (mode == ""), q, self._hold)
-        self._vel_ref = np.where(entering & (mode == "velocity"), q, self._vel_ref)
+        vel_ref = np.where(entering, q, target)
         self.pid.reset(entering)
         self._mode = mode
+        is_vel = mode == "velocity"
         v_cmd = np.where(has_v, vt, 0.0)
         q_target = np.where(mode == "position", qt, self._hold)
-        q_target = np.where(mode == "velocity", self._vel_ref + 0.5 * v_cmd * dt, q_target)
-        self._vel_ref = np.where(mode == "velocity", self._vel_ref + v_cmd * dt, self._vel_ref)
-        v_target = np.where((mode == "position") | (mode == "velocity"), v_cmd, 0.0)
+        q_target = np.where(is_vel, vel_ref, q_target)
+        v_target = np.where((mode == "position") | is_vel, v_cmd, 0.0)
         feedforward = np.where(has_e, et, 0.0)
-        pid_active = mode != "effort"
         ideal = (mode == "position") & (self.position_mode == "ideal")
-        self.pid.update_integral(q_target - q, dt, pid_active & ~ideal)
-        ctrl, bias_q, bias_v = self.pid.affine(q_target, v_target, feedforward, pid_active & ~ideal)
-        ctrl = np.where(ideal, 0.0, ctrl)
+        pid_active = (mode != "effort") & ~ideal
+        self.pid.update_integral(q_target - q, dt, pid_active)
+        gain, bias0, bias_q, bias_v = self.pid.affine(v_target, feedforward, pid_active)
+        model.actuator_gainprm[self._act_ids, 0] = gain
+        model.actuator_biasprm[self._act_ids, 0] = bias0
         model.actuator_biasprm[self._act_ids, 1] = bias_q
         model.actuator_biasprm[self._act_ids, 2] = bias_v
-        data.ctrl[self._act_ids] = ctrl
+        data.act[self._act_adr] = np.where(ideal, 0.0, q_target)
+        data.ctrl[self._act_ids] = np.where(is_vel, v_cmd, 0.0)
         self._ideal_mask = ideal
         self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
         self._ideal_target = np.where(ideal, qt, 0.0)
@@ -385,9 +386,12 @@ class MujocoBackend:
         self._hold = data.qpos[self._qadr].copy()
         self._mode[:] = ""
         self.pid.reset()
+        model.actuator_gainprm[self._act_ids, 0] = self.pid.gains.p
+        model.actuator_biasprm[self._act_ids, 0] = 0.0
         model.actuator_biasprm[self._act_ids, 1] = -self.pid.gains.p
         model.actuator_biasprm[self._act_ids, 2] = -self.pid.gains.d
-        data.ctrl[self._act_ids] = self.pid.gains.p * self._hold
+        data.act[self._act_adr] = self._hold
+        data.ctrl[self._act_ids] = 0.0
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
         if self.sensors is not None:
             self.sensors.bind(model, data)

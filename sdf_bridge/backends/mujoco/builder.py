@@ -16,8 +16,9 @@ Mappings (documented defaults, logged once per model):
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
   universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, gearbox →
-  hinge coupled ``θ = −ratio · θ_input`` to the joint joining its reference body and parent
-  link, fixed → no joint.
+  hinge coupled so that the child turns by ``−ratio · θ_input`` relative to the reference body
+  (``θ_input`` = the joint joining the reference body and the gearbox's parent link), fixed →
+  no joint.
   Extra MuJoCo joints of multi-DOF joints are named ``<joint>__<suffix>``.
 * ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
   reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
@@ -626,10 +627,11 @@ def _add_mimics(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
 
 
 def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
-    """Gearbox joints: ``θ_gearbox = −gearbox_ratio · θ_input`` (SDFormat ``joint.sdf``; ratio 1
-    when not given), where the input is the 1-DOF joint joining ``gearbox_reference_body`` and
-    the gearbox's parent link (same rule as :mod:`sdf_bridge.transmissions.coupling`). Without
-    such a joint the gearbox is a free hinge (noted)."""
+    """Gearbox joints: the child's angle relative to ``gearbox_reference_body`` is
+    ``−gearbox_ratio · θ_input`` (SDFormat ``joint.sdf``; ratio 1 when not given), where the input
+    is the 1-DOF joint joining the reference body and the gearbox's parent link (same rule as
+    :mod:`sdf_bridge.transmissions.coupling`). The gearbox axis is assumed parallel to the
+    input's. Without such an input joint the gearbox is a free hinge (noted)."""
     for joint in robot.joints.values():
         if joint.type is not JointType.GEARBOX:
             continue
@@ -647,7 +649,9 @@ def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions) -> No
             )
             continue
         ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
-        add_joint_equality(built.spec, joint.name, leader, -ratio, 0.0, options.timestep)
+        # the MuJoCo hinge measures the child relative to the parent link (which turns by θ_input):
+        # θ_child_rel_reference = θ_input + q_hinge = −ratio·θ_input  ⇒  q_hinge = −(ratio + 1)·θ_input
+        add_joint_equality(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, options.timestep)
 
 
 def _penetration(model: mujoco.MjModel) -> float:

@@ -7,9 +7,10 @@ Law (joint space, per joint ``k``; control_toolbox / gazebo_ros2_control convent
     effort = p · e + d · (v_target − v) + I + feedforward,  clamped to ±effort_limit
 
 The MuJoCo backend evaluates the proportional and derivative parts inside every physics step
-through MuJoCo affine actuators (``ctrl = p·q_t + d·v_t + I + ff``, bias ``−p·q − d·v``, force
-range = effort limit), which :meth:`JointPid.affine` provides; :meth:`JointPid.effort` is the same
-law evaluated in numpy.
+through MuJoCo affine actuators with an integrator activation holding the position target
+(``effort = p·act + (d·v_t + I + ff) − p·q − d·v``, force range = effort limit; for velocity
+commands ``act`` integrates ``v_t`` every physics step), whose parameters
+:meth:`JointPid.affine` provides; :meth:`JointPid.effort` is the same law in numpy.
 
 Gains come, per joint and in this order, from ``params["pid_gains"][joint]`` (nested mapping) or
 flat ``params["pid_gains.<joint>.<p|i|d|i_clamp>"]`` keys, then from the joint's ``<ros2_control>``
@@ -168,16 +169,17 @@ class JointPid:
         self.integral[~active] = 0.0
 
     def affine(
-        self, q_target: np.ndarray, v_target: np.ndarray, feedforward: np.ndarray, active: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Affine actuator parameters ``(ctrl, bias_q, bias_v)``, shapes (n,), so that
-        ``effort = ctrl + bias_q·q + bias_v·v`` equals the PID law where ``active`` (n,) bool,
-        and ``effort = feedforward`` elsewhere (effort control)."""
+        self, v_target: np.ndarray, feedforward: np.ndarray, active: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Parameters ``(gain, bias0, bias_q, bias_v)``, shapes (n,), of an affine actuator whose
+        activation holds the position target ``q_t``: ``effort = gain·q_t + bias0 + bias_q·q +
+        bias_v·v`` equals the PID law where ``active`` (n,) bool, and ``feedforward`` elsewhere
+        (effort control)."""
         g = self.gains
         p = np.where(active, g.p, 0.0)
         d = np.where(active, g.d, 0.0)
-        ctrl = np.where(active, g.p * q_target + g.d * v_target + self.integral, 0.0) + feedforward
-        return ctrl, -p, -d
+        bias0 = np.where(active, g.d * v_target + self.integral, 0.0) + feedforward
+        return p, bias0, -p, -d
 
     def effort(
         self,

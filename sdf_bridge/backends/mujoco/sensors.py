@@ -6,7 +6,9 @@ kind           how
 imu            site at the sensor pose on its link; MuJoCo ``framequat`` (orientation in the
                world), ``gyro`` (rad/s) and ``accelerometer`` (m/s², specific force: +9.81 up at
                rest) in the sensor frame; gaussian noise (+ bias drawn once) from the description.
-force_torque   site on the child link at the joint frame · sensor pose; MuJoCo ``force`` and
+force_torque   on a joint (SDF joint sensor, or URDF ``<gazebo reference>`` naming a joint):
+               site on the child link at the joint frame · sensor pose; on a link: site at the
+               sensor pose on that link (measuring what its parent joint carries); MuJoCo ``force`` and
                ``torque`` (torque about the site origin). MuJoCo measures what the parent exerts on
                the child subtree; SDFormat's default ``child_to_parent`` is its negative. Frames:
                ``sensor`` (the site), ``child`` (child link frame, moment taken at its origin),
@@ -195,16 +197,19 @@ class SensorSuite:
     def _place(self, sensor: Sensor) -> tuple[mujoco.MjsBody, np.ndarray] | None:
         """(body, sensor frame in the body frame (4, 4)) or ``None`` (warned)."""
         spec = self.built.spec
-        if sensor.link is not None:
+        joint_name = sensor.joint
+        if sensor.link is not None and sensor.link not in self.built.link_body and sensor.link in self.robot.joints:
+            joint_name = sensor.link  # URDF <gazebo reference="a_joint"> (force-torque on a joint)
+        elif sensor.link is not None:
             body_name = self.built.link_body.get(sensor.link)
             if body_name is None:
                 self._unsupported(sensor, f"its link {sensor.link!r} is not in the model")
                 return None
             body = spec.worldbody if body_name == "world" else spec.body(body_name)
             return body, sensor.pose.matrix()
-        joint = self.robot.joints.get(sensor.joint or "")
+        joint = self.robot.joints.get(joint_name or "")
         if joint is None:
-            self._unsupported(sensor, f"its joint {sensor.joint!r} is not in the model")
+            self._unsupported(sensor, f"its joint {joint_name!r} is not in the model")
             return None
         body = spec.body(self.built.link_body[joint.child])
         return body, np.linalg.inv(joint.joint_to_child.matrix()) @ sensor.pose.matrix()

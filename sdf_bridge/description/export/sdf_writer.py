@@ -328,14 +328,15 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
             ve = sub(le, "visual", name=vis.name or f"{link.name}_visual_{i}")
             _pose(ve, vis.origin)
             _geometry(ve, vis.geometry)
-            if vis.material is not None and vis.material.color is not None:
+            if "material" in props or (vis.material is not None and vis.material.color is not None):
                 me = sub(ve, "material")
-                sub(me, "ambient", fmt_vec(vis.material.color))
-                sub(me, "diffuse", fmt_vec(vis.material.color))
-            elif "material" in props:
-                script = sub(sub(ve, "material"), "script")
-                sub(script, "uri", _GAZEBO_MATERIAL_URI)
-                sub(script, "name", props["material"])
+                if "material" in props:  # Gazebo's named material wins over the URDF colour, as in Gazebo
+                    script = sub(me, "script")
+                    sub(script, "uri", _GAZEBO_MATERIAL_URI)
+                    sub(script, "name", props["material"])
+                if vis.material is not None and vis.material.color is not None:
+                    sub(me, "ambient", fmt_vec(vis.material.color))
+                    sub(me, "diffuse", fmt_vec(vis.material.color))
         for sensor in robot.sensors:
             if sensor.link == link.name and sensor.joint is None:
                 _noise_free_sensor(le, sensor)
@@ -356,8 +357,7 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         if joint.mimic is not None:
             joint = dataclasses.replace(joint, mimic=dataclasses.replace(joint.mimic, joint=_relative(joint.mimic.joint, scope, joint.name)))
         _axis(je, "axis", joint, False)
-        if joint.type in (JointType.UNIVERSAL, JointType.REVOLUTE2):
-            _axis(je, "axis2", joint, True)
+        _axis(je, "axis2", joint, True)
         props = joint_ext.get(joint.name, {})
         ode = [(tag, props[key]) for key, tag in _JOINT_ODE.items() if key in props]
         if ode:

@@ -24,15 +24,11 @@ __all__ = ["load_sdf", "load_model"]
 
 
 def _parsers() -> tuple[object, object]:
-    """H1b's sensor and ros2_control parsers (imported lazily: they live beside this package)."""
-    try:
-        from ..sensor_parser import parse_sensor
-    except ImportError:  # pragma: no cover - H1b's module not written yet
-        parse_sensor = None
-    try:
-        from ..ros2_control_parser import parse_ros2_control
-    except ImportError:  # pragma: no cover
-        parse_ros2_control = None
+    """The shared sensor and ``<ros2_control>`` parsers (imported lazily: they import the model
+    package, which this package is part of)."""
+    from ..ros2_control_parser import parse_ros2_control
+    from ..sensor_parser import parse_sensor
+
     return parse_sensor, parse_ros2_control
 
 

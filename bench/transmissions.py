@@ -1,0 +1,117 @@
+"""Cost of one control cycle of the transmission + limits engine.
+
+One cycle = ``actuator_to_joint`` (state: position, velocity, effort) + ``followers`` +
+``JointLimiter.enforce`` (commands on all three interfaces, the worst case, and position only)
++ ``joint_to_actuator`` (commands, three interfaces). Robots of 10, 100 and 1,000 joints, mixed:
+40 % SimpleTransmission (reductions, offsets), 30 % Differential pairs, 30 % FourBar pairs, every
+joint with position/velocity/effort limits and every tenth with soft limits. Target: < 20 µs at
+100 joints and linear growth.
+
+Run: ``python bench/transmissions.py`` (prints µs per cycle; no assertions).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sdf_bridge.description.model import (  # noqa: E402
+    Axis,
+    Joint,
+    JointType,
+    Limit,
+    Link,
+    Mimic,
+    Robot,
+    SafetyController,
+    Transmission,
+    TransmissionActuator,
+    TransmissionJoint,
+)
+from sdf_bridge.limits import JointLimiter  # noqa: E402
+from sdf_bridge.transmissions import TransmissionMap  # noqa: E402
+
+
+def make_robot(n: int) -> Robot:
+    """A chain of ``n`` revolute joints (plus n/10 mimic followers), mixed transmissions."""
+    links = {"l0": Link("l0")}
+    joints = {}
+    trans = []
+    k = 0
+    i = 0
+    while i < n:
+        kind = ("simple", "simple", "simple", "simple", "diff", "diff", "diff", "four", "four", "four")[k % 10]
+        width = 1 if kind == "simple" or i + 1 >= n else 2
+        names = [f"j{i + w}" for w in range(width)]
+        for name in names:
+            idx = len(joints)
+            links[f"l{idx + 1}"] = Link(f"l{idx + 1}")
+            sc = SafetyController(10.0, -1.5, 1.5, 20.0) if idx % 10 == 0 else None
+            joints[name] = Joint(name, JointType.REVOLUTE, f"l{idx}", f"l{idx + 1}", axis=Axis((0, 0, 1)),
+                                 limit=Limit(-2.0, 2.0, 50.0, 3.0), safety_controller=sc)
+        if width == 1:
+            trans.append(Transmission(f"t{k}", "transmission_interface/SimpleTransmission", "classic",
+                                      joints=(TransmissionJoint(names[0], offset=0.1),),
+                                      actuators=(TransmissionActuator(f"m{k}", None, 50.0),)))
+        else:
+            ttype = ("transmission_interface/DifferentialTransmission" if kind == "diff"
+                     else "transmission_interface/FourBarLinkageTransmission")
+            trans.append(Transmission(
+                f"t{k}", ttype, "ros2_control",
+                joints=(TransmissionJoint(names[0], "joint1", 1.0, 0.0), TransmissionJoint(names[1], "joint2", 2.0, 0.1)),
+                actuators=(TransmissionActuator(f"m{k}a", "actuator1", 30.0),
+                           TransmissionActuator(f"m{k}b", "actuator2", 40.0)),
+            ))
+        i += width
+        k += 1
+    for f in range(n // 10):
+        idx = len(joints)
+        links[f"l{idx + 1}"] = Link(f"l{idx + 1}")
+        joints[f"f{f}"] = Joint(f"f{f}", JointType.REVOLUTE, f"l{idx}", f"l{idx + 1}", axis=Axis((0, 0, 1)),
+                                limit=Limit(-9.0, 9.0, 50.0, 9.0), mimic=Mimic(f"j{f}", -1.0, 0.1))
+    return Robot(f"bench{n}", links=links, joints=joints, transmissions=tuple(trans))
+
+
+def bench(n: int, position_only: bool, repeats: int = 20000) -> float:
+    robot = make_robot(n)
+    tmap = TransmissionMap.from_robot(robot)
+    lim = JointLimiter.from_robot(robot, tmap.joint_names)
+    m = len(tmap.joint_names)
+    rng = np.random.default_rng(0)
+    qa, va, ta = (rng.normal(size=m) for _ in range(3))
+    cp = rng.uniform(-1.0, 1.0, m)
+    cv = np.full(m, np.nan) if position_only else rng.normal(size=m)
+    ce = np.full(m, np.nan) if position_only else rng.normal(size=m)
+    dt = 0.001
+    reps = max(200, repeats // max(1, n // 10))
+
+    def cycle() -> None:
+        q, v, e = tmap.actuator_to_joint(qa, va, ta)
+        tmap.followers(q, v, e)
+        p, vv, ee = lim.enforce(q, v, cp, cv, ce, dt)
+        tmap.joint_to_actuator(p, vv, ee)
+
+    for _ in range(200):
+        cycle()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            cycle()
+        best = min(best, (time.perf_counter() - t0) / reps)
+    return best * 1e6
+
+
+def main() -> None:
+    print("joints  all-interfaces µs/cycle  position-only µs/cycle  (best of 5)")
+    for n in (10, 100, 1000):
+        print(f"{n:6d}  {bench(n, False):23.1f}  {bench(n, True):22.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Helpers for the MuJoCo backend tests: small robots as URDF strings, configured backends."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from sdf_bridge.backends.base import ActuatorCommand
+from sdf_bridge.backends.mujoco import MujocoBackend
+from sdf_bridge.description import load
+from sdf_bridge.description.model import Robot
+from sdf_bridge.transmissions import TransmissionMap
+
+G = 9.81
+
+
+def pendulum_urdf(
+    *,
+    joint_type: str = "continuous",
+    axis: str = "0 1 0",
+    length: float = 1.0,
+    mass: float = 1.0,
+    inertia: float = 1e-6,
+    pivot_z: float = 2.0,
+    com_xyz: str | None = None,
+    limit: str = "",
+    dynamics: str = "",
+    extra: str = "",
+    extra_links: str = "",
+) -> str:
+    """A one-joint robot: fixed ``base`` (no inertial), joint ``j`` at height ``pivot_z`` with a
+    point-like mass at ``com_xyz`` (default: ``length`` below the pivot) on link ``arm``."""
+    com = com_xyz if com_xyz is not None else f"0 0 {-length}"
+    return f"""<?xml version="1.0"?>
+<robot name="pendulum">
+  <link name="base"/>
+  <link name="arm">
+    <inertial><origin xyz="{com}"/><mass value="{mass}"/>
+      <inertia ixx="{inertia}" ixy="0" ixz="0" iyy="{inertia}" iyz="0" izz="{inertia}"/></inertial>
+  </link>
+  <joint name="j" type="{joint_type}">
+    <parent link="base"/><child link="arm"/><origin xyz="0 0 {pivot_z}"/><axis xyz="{axis}"/>
+    {limit}{dynamics}
+  </joint>
+  {extra_links}
+  {extra}
+</robot>"""
+
+
+def nan(n: int) -> np.ndarray:
+    """``n`` NaNs (no command)."""
+    return np.full(n, math.nan)
+
+
+class Sim:
+    """A configured backend with its map, plus command helpers (actuator space)."""
+
+    def __init__(self, robot: Robot, params: Mapping[str, Any] | None = None,
+                 actuators: Sequence[str] | None = None) -> None:
+        self.robot = robot
+        self.tm = TransmissionMap.from_robot(robot)
+        self.actuators = tuple(actuators) if actuators is not None else self.tm.actuator_names
+        self.backend = MujocoBackend()
+        self.backend.configure(robot, self.actuators, transmissions=self.tm, params=dict(params or {}))
+        self.n = len(self.actuators)
+
+    def effort(self, values: Sequence[float], dt: float = 0.01) -> None:
+        self.backend.write(ActuatorCommand(nan(self.n), nan(self.n), np.asarray(values, float)), dt)
+
+    def position(self, values: Sequence[float], dt: float = 0.01) -> None:
+        self.backend.write(ActuatorCommand(np.asarray(values, float), nan(self.n), nan(self.n)), dt)
+
+    def velocity(self, values: Sequence[float], dt: float = 0.01) -> None:
+        self.backend.write(ActuatorCommand(nan(self.n), np.asarray(values, float), nan(self.n)), dt)
+
+    def run(self, seconds: float, dt: float = 0.01, command: Callable[[], None] | None = None) -> list:
+        """Read every ``dt`` for ``seconds``, calling ``command`` before each read; the states."""
+        states = []
+        for _ in range(int(round(seconds / dt))):
+            if command is not None:
+                command()
+            states.append(self.backend.read(dt))
+        return states
+
+    def qpos(self, joint: str) -> float:
+        slots = self.backend.built.joints[joint]
+        return float(self.backend.data.qpos[slots.qpos[0]])
+
+    def qvel(self, joint: str) -> float:
+        slots = self.backend.built.joints[joint]
+        return float(self.backend.data.qvel[slots.dof[0]])

@@ -1,0 +1,343 @@
+"""MujocoBackend: physics against closed-form results, actuation through transmissions, errors.
+
+Every physics check states its tolerance and where it comes from (integrator error bound or
+MuJoCo's soft-constraint compliance). Physics timestep 1 ms unless stated.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from mujoco_helpers import G, nan, pendulum_urdf
+
+from sdf_bridge.backends import create_backend
+from sdf_bridge.backends.base import ActuatorCommand
+from sdf_bridge.backends.mujoco import MujocoBackend
+from sdf_bridge.description.model import (
+    Axis,
+    Inertia,
+    Inertial,
+    Joint,
+    JointType,
+    Limit,
+    Link,
+    Pose,
+    Robot,
+)
+from sdf_bridge.errors import BackendError, ConfigError
+
+GRAVITY = {"gravity": [0.0, 0.0, -G]}
+
+
+def test_registry_creates_mujoco_backend() -> None:
+    assert isinstance(create_backend("mujoco"), MujocoBackend)
+
+
+def test_pendulum_small_angle_period(make_sim) -> None:
+    """T = 2π·sqrt(I / (m·g·L)), I = m·L² + I_cm. Amplitude 0.02 rad changes T by θ²/16 = 2.5e-5
+    (relative); sampling at 1 ms with linear interpolation of zero crossings: tolerance 1 ms."""
+    sim = make_sim(pendulum_urdf(), GRAVITY)
+    sim.backend.data.qpos[0] = 0.02
+    sim.effort([0.0])
+    times, q = [], []
+    for state in sim.run(5.0, dt=0.001):
+        times.append(state.sim_time)
+        q.append(state.position[0])
+    crossings = [
+        times[k - 1] + (times[k] - times[k - 1]) * (-q[k - 1]) / (q[k] - q[k - 1])
+        for k in range(1, len(q)) if q[k - 1] < 0.0 <= q[k]
+    ]
+    period = float(np.mean(np.diff(crossings)))
+    expected = 2.0 * math.pi * math.sqrt((1.0 + 1e-6) / (1.0 * G * 1.0))
+    assert len(crossings) >= 2
+    assert period == pytest.approx(expected, abs=1e-3)
+
+
+def test_damped_joint_decays_exponentially(make_sim) -> None:
+    """Vertical axis (no gravity torque), damping b, inertia I: v(t) = v0·exp(−b·t/I).
+    b/I = 2 /s; implicit damping per step ≈ exp within (b·dt/I)²/2 per step → tolerance 0.5 %."""
+    urdf = pendulum_urdf(axis="0 0 1", com_xyz="0.5 0 0", dynamics='<dynamics damping="0.5"/>')
+    sim = make_sim(urdf, GRAVITY)
+    inertia = 1.0 * 0.25 + 1e-6
+    sim.backend.data.qvel[0] = 1.0
+    sim.effort([0.0])
+    state = sim.run(0.5, dt=0.01)[-1]
+    assert state.velocity[0] == pytest.approx(math.exp(-0.5 / inertia * 0.5), rel=5e-3)
+
+
+def test_prismatic_joint_falls_under_gravity(make_sim) -> None:
+    """z(t) = −g·t²/2. Semi-implicit Euler gives −g·t·(t+dt)/2: tolerance g·t·dt/2 = 2.5 mm."""
+    sim = make_sim(pendulum_urdf(joint_type="prismatic", axis="0 0 1", limit=""), GRAVITY)
+    sim.effort([0.0])
+    state = sim.run(0.5, dt=0.01)[-1]
+    t = state.sim_time
+    assert t == pytest.approx(0.5, abs=1e-12)
+    assert state.position[0] == pytest.approx(-G * t * t / 2.0, abs=G * t * 0.001 / 2.0 + 1e-9)
+    assert state.velocity[0] == pytest.approx(-G * t, abs=1e-9)
+
+
+REDUCTION_50 = """
+  <transmission name="t">
+    <type>transmission_interface/SimpleTransmission</type>
+    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+    <actuator name="motor"><mechanicalReduction>50</mechanicalReduction></actuator>
+  </transmission>"""
+
+
+def test_reduction_50_multiplies_motor_torque(make_sim) -> None:
+    """Arm horizontal (1 kg at 0.5 m): gravity torque m·g·0.5 about +y. A motor effort of
+    −m·g·0.5/50 through a reduction of 50 holds it exactly (static balance, |Δq| < 1e-9 rad
+    after 1 s); the applied joint torque is 50× the motor's and the actuator effort state is the
+    motor effort (exact to 1e-12)."""
+    urdf = pendulum_urdf(joint_type="continuous", com_xyz="0.5 0 0", extra=REDUCTION_50)
+    sim = make_sim(urdf, GRAVITY)
+    assert sim.actuators == ("motor",)
+    hold = -1.0 * G * 0.5 / 50.0
+    sim.effort([hold])
+    state = sim.run(1.0)[-1]
+    assert abs(state.position[0]) < 1e-9
+    assert sim.backend.data.actuator_force[0] == pytest.approx(50.0 * hold, abs=1e-12)
+    assert state.effort[0] == pytest.approx(hold, abs=1e-12)
+
+
+def test_without_enough_torque_the_arm_falls(make_sim) -> None:
+    """The same motor effort without the ×50 (i.e. 1/50 of the hold torque) cannot hold: the
+    arm turns by more than 0.5 rad in 1 s (it falls towards −z, positive angle about +y)."""
+    urdf = pendulum_urdf(joint_type="continuous", com_xyz="0.5 0 0", extra=REDUCTION_50)
+    sim = make_sim(urdf, GRAVITY)
+    sim.effort([-1.0 * G * 0.5 / 50.0 / 50.0])
+    assert sim.run(1.0)[-1].position[0] > 0.5
+
+
+def test_joint_stop_holds_at_limit(make_sim) -> None:
+    """Arm falls from horizontal onto the upper limit 0.5 rad and rests there. MuJoCo's limit is
+    soft (default solref 0.02 s): tolerance 0.01 rad on position, 1e-3 rad/s on velocity."""
+    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
+                         limit='<limit lower="-0.5" upper="0.5" effort="100" velocity="10"/>')
+    sim = make_sim(urdf, GRAVITY)
+    sim.effort([0.0])
+    state = sim.run(3.0)[-1]
+    assert state.position[0] == pytest.approx(0.5, abs=0.01)
+    assert abs(state.velocity[0]) < 1e-3
+
+
+MIMIC = """
+  <link name="arm2">
+    <inertial><origin xyz="0.3 0 0"/><mass value="0.5"/>
+      <inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/></inertial>
+  </link>
+  <joint name="j2" type="revolute">
+    <parent link="base"/><child link="arm2"/><origin xyz="0 0 1"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="10"/>
+    <mimic joint="j" multiplier="2" offset="0.1"/>
+  </joint>"""
+
+
+def test_mimic_follower_at_multiplier_times_leader_plus_offset(make_sim) -> None:
+    """Leader held at 0.3 rad by the PID; follower = 2·0.3 + 0.1 = 0.7 rad. Vertical axes (no
+    gravity load on the coupling): tolerance 1e-4 rad (equality constraint compliance)."""
+    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0",
+                         limit='<limit lower="-3" upper="3" effort="100" velocity="10"/>', extra=MIMIC)
+    sim = make_sim(urdf, GRAVITY)
+    assert sim.tm.joint_names == ("j",)
+    sim.position([0.3])
+    sim.run(3.0)
+    assert sim.qpos("j") == pytest.approx(0.3, abs=1e-3)
+    assert sim.qpos("j2") == pytest.approx(2.0 * sim.qpos("j") + 0.1, abs=1e-4)
+
+
+def _gearbox_robot(ratio: float) -> Robot:
+    def link(name: str) -> Link:
+        return Link(name, inertial=Inertial(0.2, Inertia(1e-3, 0, 0, 1e-3, 0, 1e-3), Pose((0.1, 0, 0))))
+
+    links = {n: link(n) for n in ("base", "input_link", "output_link")}
+    joints = {
+        "input": Joint("input", JointType.REVOLUTE, "base", "input_link", origin=Pose((0, 0, 1)),
+                       axis=Axis((0, 0, 1)), limit=Limit(-3, 3, 50, 10)),
+        "gear": Joint("gear", JointType.GEARBOX, "input_link", "output_link", origin=Pose((0.2, 0, 0)),
+                      axis=Axis((0, 0, 1)), gearbox_ratio=ratio, gearbox_reference_body="base"),
+    }
+    return Robot("gearbox", links=links, joints=joints, format="sdf")
+
+
+def test_gearbox_follower_at_minus_ratio_times_input(make_sim) -> None:
+    """SDFormat gearbox: the output's angle relative to the reference body = −ratio · input
+    angle = −3·0.2 rad; equals the map's follower state. Tolerance 1e-4 rad."""
+    sim = make_sim(_gearbox_robot(3.0), GRAVITY)
+    sim.position([0.2])
+    sim.run(3.0)
+    theta_in = sim.qpos("input")
+    assert theta_in == pytest.approx(0.2, abs=1e-3)
+    output_rel_reference = theta_in + sim.qpos("gear")
+    assert output_rel_reference == pytest.approx(-3.0 * theta_in, abs=1e-4)
+    follower = sim.tm.followers(np.array([theta_in]), np.array([0.0]), np.array([0.0]))[0]
+    assert follower[0] == pytest.approx(output_rel_reference, abs=1e-4)
+
+
+def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
+    """PID with integral: static error → 0 (tolerance 1e-3 rad after 4 s)."""
+    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
+                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    gains = {"pid_gains": {"j": {"p": 200.0, "i": 100.0, "d": 20.0, "i_clamp": 50.0}}}
+    sim = make_sim(urdf, {**GRAVITY, **gains})
+    state = sim.run(4.0, command=lambda: sim.position([-0.4]))[-1]
+    assert state.position[0] == pytest.approx(-0.4, abs=1e-3)
+    # the effort state is the applied effort: it carries the gravity load m·g·0.5·cos(q)
+    assert state.effort[0] == pytest.approx(-1.0 * G * 0.5 * math.cos(-0.4), abs=0.05)
+
+
+def test_zero_command_holds_current_position(make_sim) -> None:
+    """No command: the PID holds the position the joint had (default gains): |q| < 0.01 rad."""
+    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
+                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    sim = make_sim(urdf, GRAVITY)
+    sim.backend.write(ActuatorCommand(nan(1), nan(1), nan(1)), 0.01)
+    state = sim.run(1.0)[-1]
+    assert abs(state.position[0]) < 0.01
+
+
+def test_velocity_command_is_tracked(make_sim) -> None:
+    """Vertical axis with damping 0.5: commanded 1 rad/s → measured 1 rad/s (tolerance 1e-3)."""
+    urdf = pendulum_urdf(axis="0 0 1", com_xyz="0.5 0 0", dynamics='<dynamics damping="0.5"/>')
+    sim = make_sim(urdf, GRAVITY)
+    state = sim.run(2.0, command=lambda: sim.velocity([1.0]))[-1]
+    assert state.velocity[0] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_ideal_position_mode_follows_exactly(make_sim) -> None:
+    sim = make_sim(pendulum_urdf(), {**GRAVITY, "position_mode": "ideal"})
+    sim.position([0.7])
+    state = sim.backend.read(0.01)
+    assert state.position[0] == pytest.approx(0.7, abs=1e-12)
+    assert state.velocity[0] == 0.0
+    assert state.effort[0] == 0.0
+
+
+def test_effort_clamped_to_joint_limit(make_sim) -> None:
+    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1",
+                         limit='<limit lower="-3" upper="3" effort="5" velocity="10"/>')
+    sim = make_sim(urdf, GRAVITY)
+    sim.effort([100.0])
+    assert sim.backend.read(0.01).effort[0] == pytest.approx(5.0, abs=1e-12)
+
+
+def test_pause_step_reset_and_time(make_sim) -> None:
+    sim = make_sim(pendulum_urdf(), GRAVITY)
+    sim.effort([0.0])
+    assert sim.backend.read(0.01).sim_time == pytest.approx(0.01, abs=1e-12)
+    sim.backend.pause(True)
+    assert sim.backend.paused
+    assert sim.backend.read(0.01).sim_time == pytest.approx(0.01, abs=1e-12)
+    sim.backend.step(5)
+    assert sim.backend.sim_time == pytest.approx(0.015, abs=1e-12)
+    sim.backend.pause(False)
+    sim.backend.data.qvel[0] = 3.0
+    sim.run(0.1)
+    sim.backend.reset()
+    assert sim.backend.sim_time == 0.0
+    assert sim.qpos("j") == 0.0 and sim.qvel("j") == 0.0
+
+
+def test_initial_position_applied_on_reset() -> None:
+    robot = Robot(
+        "init",
+        links={"base": Link("base"), "arm": Link("arm", inertial=Inertial(1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)))},
+        joints={"j": Joint("j", JointType.CONTINUOUS, "base", "arm", origin=Pose((0, 0, 1)), axis=Axis((0, 0, 1)),
+                           initial_position=0.25)},
+    )
+    from sdf_bridge.transmissions import TransmissionMap
+
+    tm = TransmissionMap.from_robot(robot)
+    backend = MujocoBackend()
+    backend.configure(robot, tm.actuator_names, transmissions=tm, params={})
+    assert backend.read(0.01).position[0] == pytest.approx(0.25, abs=1e-6)
+
+
+def test_actuator_order_follows_configure(make_sim) -> None:
+    """Arrays follow the ``actuators`` order given to configure, not the map's."""
+    urdf = pendulum_urdf(axis="0 0 1", com_xyz="0.5 0 0", extra=MIMIC.replace("<mimic", "<!--").replace(
+        'offset="0.1"/>', "-->"))
+    sim = make_sim(urdf, GRAVITY, actuators=("j2", "j"))
+    sim.backend.write(ActuatorCommand(np.array([0.5, math.nan]), nan(2), np.array([math.nan, 0.0])), 0.01)
+    sim.run(2.0, command=lambda: sim.backend.write(
+        ActuatorCommand(np.array([0.5, math.nan]), nan(2), np.array([math.nan, 0.0])), 0.01))
+    assert sim.qpos("j2") == pytest.approx(0.5, abs=1e-3)
+    assert sim.backend.read(0.01).position[0] == pytest.approx(sim.qpos("j2"), abs=1e-12)
+
+
+def test_real_time_factor_is_measured(make_sim) -> None:
+    sim = make_sim(pendulum_urdf(), GRAVITY)
+    assert sim.backend.real_time_factor == 0.0
+    sim.run(0.05)
+    assert sim.backend.real_time_factor > 0.0
+
+
+# -- errors --------------------------------------------------------------------------------------
+
+def test_read_dt_not_multiple_of_timestep(make_sim) -> None:
+    sim = make_sim(pendulum_urdf(), {"timestep": 0.002})
+    with pytest.raises(BackendError, match=r"not a multiple of the physics timestep 0.002"):
+        sim.backend.read(0.003)
+
+
+def test_write_wrong_length(make_sim) -> None:
+    sim = make_sim(pendulum_urdf())
+    with pytest.raises(BackendError, match=r"command position has shape \(2,\), expected \(1,\)"):
+        sim.backend.write(ActuatorCommand(nan(2), nan(1), nan(1)), 0.01)
+
+
+def test_use_before_configure() -> None:
+    with pytest.raises(BackendError, match="before configure"):
+        MujocoBackend().read(0.01)
+
+
+def test_step_negative(make_sim) -> None:
+    sim = make_sim(pendulum_urdf())
+    with pytest.raises(BackendError, match=r"step\(n=-1\)"):
+        sim.backend.step(-1)
+
+
+def test_unknown_actuator(make_sim) -> None:
+    with pytest.raises(BackendError, match=r"\['nope'\] are not in the transmission map"):
+        make_sim(pendulum_urdf(), actuators=("nope",))
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"timestep": -1}, r"timestep = -1.0 must be > 0"),
+        ({"timestep": "fast"}, r"timestep = 'fast' is not a number"),
+        ({"gravity": [0, 0]}, r"gravity .* must have 3 numbers, has 2"),
+        ({"fixed_base": "maybe"}, r"fixed_base = 'maybe' is not a boolean"),
+        ({"position_mode": "magic"}, r"position_mode = 'magic'; use 'pid' or 'ideal'"),
+        ({"armature": {"nope": 1}}, r"armature names unknown joint\(s\) \['nope'\]"),
+        ({"base_pose": [1, 2]}, r"base_pose .* must have 6 numbers"),
+        ({"pid_gains": {"nope": {"p": 1}}}, r"pid_gains names joint\(s\) \['nope'\]"),
+    ],
+)
+def test_bad_parameters(make_sim, params, message) -> None:
+    with pytest.raises(ConfigError, match=message):
+        make_sim(pendulum_urdf(), params)
+
+
+def test_string_parameters_accepted(make_sim) -> None:
+    """Values from ``<ros2_control><param>`` arrive as strings."""
+    sim = make_sim(pendulum_urdf(), {"timestep": "0.002", "gravity": "0 0 -1.62", "fixed_base": "true"})
+    assert sim.backend.model.opt.timestep == 0.002
+    assert list(sim.backend.model.opt.gravity) == [0.0, 0.0, -1.62]
+
+
+def test_multi_dof_transmission_joint_rejected() -> None:
+    class FakeMap:
+        joint_names = ("ball",)
+        actuator_names = ("ball",)
+
+    robot = Robot(
+        "r",
+        links={"a": Link("a"), "b": Link("b")},
+        joints={"ball": Joint("ball", JointType.BALL, "a", "b")},
+    )
+    with pytest.raises(BackendError, match=r"transmission joint 'ball' is a ball joint"):
+        MujocoBackend().configure(robot, ("ball",), transmissions=FakeMap(), params={})

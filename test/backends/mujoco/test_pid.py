@@ -1,0 +1,117 @@
+"""Joint PID: gain sources and their order, defaults, the control law, clamps, errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sdf_bridge.backends.mujoco.pid import DEFAULT_BANDWIDTH, JointPid, PidGains, resolve_gains
+from sdf_bridge.description import load
+from sdf_bridge.description.model import Robot
+from sdf_bridge.errors import ConfigError
+
+ROBOT = """<?xml version="1.0"?>
+<robot name="two">
+  <link name="base"/><link name="a"/><link name="b"/>
+  <joint name="ja" type="continuous"><parent link="base"/><child link="a"/></joint>
+  <joint name="jb" type="continuous"><parent link="base"/><child link="b"/></joint>
+  <ros2_control name="hw" type="system">
+    <hardware><plugin>x/Y</plugin></hardware>
+    <joint name="ja">
+      <command_interface name="position"/>
+      <param name="p">7</param><param name="i">0.5</param><param name="d">0.25</param>
+      <param name="i_clamp">2</param>
+    </joint>
+  </ros2_control>
+</robot>"""
+
+NAMES = ("ja", "jb")
+INERTIA = np.array([2.0, 0.5])
+
+
+@pytest.fixture(scope="module")
+def robot() -> Robot:
+    return load(ROBOT)
+
+
+def test_gains_from_ros2_control_params_and_default(robot: Robot) -> None:
+    g = resolve_gains(robot, NAMES, {}, INERTIA)
+    assert (g.p[0], g.i[0], g.d[0], g.i_clamp[0]) == (7.0, 0.5, 0.25, 2.0)
+    # jb: default p = M·ω², d = 2·M·ω, i = 0
+    assert g.p[1] == pytest.approx(0.5 * DEFAULT_BANDWIDTH**2, rel=1e-15)
+    assert g.d[1] == pytest.approx(2.0 * 0.5 * DEFAULT_BANDWIDTH, rel=1e-15)
+    assert g.i[1] == 0.0 and g.i_clamp[1] == 0.0
+
+
+def test_config_overrides_description_key_by_key(robot: Robot) -> None:
+    g = resolve_gains(robot, NAMES, {"pid_gains": {"ja": {"p": 100}}}, INERTIA)
+    assert (g.p[0], g.i[0], g.d[0], g.i_clamp[0]) == (100.0, 0.5, 0.25, 2.0)
+
+
+def test_flat_ros_parameter_keys(robot: Robot) -> None:
+    g = resolve_gains(robot, NAMES, {"pid_gains.jb.p": "30", "pid_gains.jb.d": 3}, INERTIA)
+    assert (g.p[1], g.i[1], g.d[1]) == (30.0, 0.0, 3.0)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"pid_gains": {"ja": {"p": "soft"}}}, r"pid_gains.ja.p = 'soft' is not a number"),
+        ({"pid_gains": {"ja": {"p": -1}}}, r"pid_gains.ja.p = -1 must be a finite number ≥ 0"),
+        ({"pid_gains": {"ja": {"kp": 1}}}, r"pid_gains.ja has unknown key\(s\) \['kp'\]"),
+        ({"pid_gains": {"ja": 5}}, r"pid_gains.ja must be a mapping"),
+        ({"pid_gains": [1, 2]}, r"pid_gains must be a mapping"),
+        ({"pid_gains": {"zz": {"p": 1}}}, r"pid_gains names joint\(s\) \['zz'\] that are not commandable"),
+        ({"pid_gains.jb.i": math.inf}, r"pid_gains.jb.i = inf must be a finite number"),
+    ],
+)
+def test_bad_gains(robot: Robot, params, message) -> None:
+    with pytest.raises(ConfigError, match=message):
+        resolve_gains(robot, NAMES, params, INERTIA)
+
+
+def test_bad_description_param() -> None:
+    robot = load(ROBOT.replace("<param name=\"p\">7</param>", "<param name=\"p\">seven</param>"))
+    with pytest.raises(ConfigError, match=r"<ros2_control name='hw'> joint 'ja' param p = 'seven' is not a number"):
+        resolve_gains(robot, NAMES, {}, INERTIA)
+
+
+def _pid() -> JointPid:
+    gains = PidGains(p=np.array([10.0, 10.0]), i=np.array([4.0, 4.0]), d=np.array([2.0, 2.0]),
+                     i_clamp=np.array([1.0, 0.0]))
+    return JointPid(gains, effort_limit=np.array([5.0, np.inf]))
+
+
+def test_effort_law_and_clamp() -> None:
+    pid = _pid()
+    q, v = np.array([0.0, 0.0]), np.array([0.5, 0.5])
+    effort = pid.effort(q, v, q_target=np.array([1.0, 1.0]), v_target=np.array([0.0, 0.0]),
+                        feedforward=np.array([0.0, 0.25]))
+    # 10·1 + 2·(0 − 0.5) = 9 → clamped to 5; second: 9 + 0.25, no limit
+    assert effort.tolist() == [5.0, 9.25]
+
+
+def test_integral_clamped_and_reset() -> None:
+    pid = _pid()
+    active = np.array([True, True])
+    for _ in range(10):
+        pid.update_integral(np.array([1.0, 1.0]), 0.1, active)
+    # 4 · 1 · 0.1 · 10 = 4 → clamped to i_clamp 1 on the first; the second has no clamp
+    assert pid.integral == pytest.approx([1.0, 4.0], abs=1e-12)
+    pid.update_integral(np.array([1.0, 1.0]), 0.1, np.array([True, False]))
+    assert pid.integral[1] == 0.0  # inactive joints drop their integral
+    pid.reset()
+    assert pid.integral.tolist() == [0.0, 0.0]
+
+
+def test_affine_parameters_reproduce_the_law() -> None:
+    pid = _pid()
+    pid.integral[:] = [0.5, -0.5]
+    q, v = np.array([0.1, -0.2]), np.array([0.3, 0.4])
+    qt, vt, ff = np.array([0.4, 0.2]), np.array([0.05, -0.1]), np.array([0.0, 0.7])
+    gain, bias0, bias_q, bias_v = pid.affine(vt, ff, np.array([True, False]))
+    affine = gain * qt + bias0 + bias_q * q + bias_v * v
+    assert affine[0] == pytest.approx(10 * 0.3 + 2 * (0.05 - 0.3) + 0.5, abs=1e-12)
+    assert affine[1] == pytest.approx(0.7, abs=1e-12)  # inactive: feedforward (effort) only

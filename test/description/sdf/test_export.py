@@ -1,0 +1,333 @@
+"""Tests of sdf_bridge.description.export (to_sdf, to_urdf, lumping, ``sdf-bridge convert``):
+case 009, URDF → SDF → Robot round trips of every shared robot, libsdformat and check_urdf
+acceptance of what is written, and the error paths (tolerance 1e-9 unless stated)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+from sdf_helpers import load_text, our_view, sdf
+
+from sdf_bridge.description import load
+from sdf_bridge.description.export import convert_command, lump_fixed_joints, merge_inertials, to_sdf, to_urdf
+from sdf_bridge.description.kinematics import link_transforms
+from sdf_bridge.description.model import (
+    Capsule,
+    GazeboExtension,
+    Inertia,
+    Inertial,
+    Joint,
+    JointType,
+    Link,
+    Pose,
+    Robot,
+    Sensor,
+    Visual,
+)
+from sdf_bridge.errors import UnsupportedError
+
+TOL = 1e-9
+URDFS = ["rrbot_ros1", "rrbot_transmissions", "rrbot_external_fts", "carlikebot", "pr2", "ur5e_ros2",
+         "panda_gazebo_ros1", "gen3_robotiq", "husky"]
+SDFS = ["turtlebot3_waffle", "sdf_joint_complete", "sdf_nested_include", "sdf_model_with_frames"]
+# pr2's source gives these two links inertias that violate the triangle inequality (ixx + iyy < izz);
+# libsdformat rejects them, and the converter writes them as given.
+PR2_SOURCE_INERTIA_ERRORS = ["A link named sensor_mount_link has invalid inertia.", "A link named double_stereo_link has invalid inertia."]
+
+
+def _write(tmp_path: Path, text: str, name: str = "out.sdf") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _limits(joint: Joint) -> tuple:
+    lim = joint.limit
+    if lim is None:
+        return (None, None, None, None)
+    return (lim.lower, lim.upper, lim.effort, lim.velocity)
+
+
+def _assert_same_model(a: Robot, b: Robot, *, limits_from_urdf: bool) -> None:
+    assert list(a.joints) == list(b.joints)
+    assert set(a.links) == set(b.links)
+    for name, ja in a.joints.items():
+        jb = b.joints[name]
+        assert (jb.type, jb.parent, jb.child) == (ja.type, ja.parent, ja.child), name
+        if ja.type is JointType.FIXED:
+            assert jb.axis is None
+        elif ja.axis is not None:
+            np.testing.assert_allclose(jb.axis.xyz, ja.axis.xyz, atol=TOL, err_msg=name)
+        la, lb = _limits(ja), _limits(jb)
+        for va, vb, what in zip(la, lb, ("lower", "upper", "effort", "velocity")):
+            if va is None:
+                # not given = not limited; SDF's spec default for missing bounds is ±1e16
+                assert vb is None or (what in ("lower", "upper") and abs(vb) == 1e16), (name, what, vb)
+            else:
+                assert vb == pytest.approx(va, abs=1e-12), (name, what)
+        assert jb.mimic == ja.mimic, name
+    for name, la in a.links.items():
+        lb = b.links[name]
+        if la.inertial is None:
+            assert lb.inertial is None
+            continue
+        assert lb.inertial.mass == pytest.approx(la.inertial.mass, abs=1e-12)
+        for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+            assert getattr(lb.inertial.inertia, key) == pytest.approx(getattr(la.inertial.inertia, key), abs=1e-12)
+        np.testing.assert_allclose(lb.inertial.origin.matrix(), la.inertial.origin.matrix(), atol=TOL)
+    pa, xa = our_view(a)
+    pb, xb = our_view(b)
+    for name in a.links:
+        np.testing.assert_allclose(pb[name], pa[name], atol=TOL, err_msg=name)
+    for name in a.joints:
+        for key, value in xa[name].items():
+            np.testing.assert_allclose(xb[name][key], value, atol=TOL)
+
+
+# -- case 009 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lump", [False, True])
+def test_case_009_fixed_joint_stays_fixed(cases_dir: Path, tmp_path: Path, lump: bool, probe) -> None:
+    robot = load(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf")
+    text = to_sdf(robot, lump_fixed=lump)
+    root = etree.fromstring(text.encode())
+    assert [e.get("name") for e in root.iter("link")] == ["base", "arm", "tool"]
+    (mount,) = [e for e in root.iter("joint") if e.get("name") == "tool_mount"]
+    assert (mount.get("type"), mount.findtext("parent"), mount.findtext("child")) == ("fixed", "arm", "tool")
+    back = load(_write(tmp_path, text))
+    assert back.movable_joints == ("arm_joint",)
+    j = back.joints["tool_mount"]
+    np.testing.assert_allclose(j.origin.matrix() @ j.joint_to_child.matrix(), Pose((0.3, 0.0, 0.0)).matrix(), atol=TOL)
+    t = link_transforms(back, {"arm_joint": 0.5})["tool"]
+    np.testing.assert_allclose(t[:3, 3], (0.3 * math.cos(0.5), 0.3 * math.sin(0.5), 0.0), atol=1e-12)
+    np.testing.assert_allclose(t[:3, 3], (0.263275, 0.143828, 0.0), atol=1e-6)
+    assert probe(_write(tmp_path, text))["errors"] == []
+
+
+# -- URDF → SDF → Robot ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", URDFS)
+def test_urdf_to_sdf_round_trip(name: str, robots_dir: Path, tmp_path: Path, probe) -> None:
+    robot = load(robots_dir / name / f"{name}.urdf")
+    path = _write(tmp_path, to_sdf(robot))
+    back = load(path)
+    _assert_same_model(robot, back, limits_from_urdf=True)
+    assert len(back.sensors) == len(robot.sensors)
+    ref = probe(path)
+    assert ref["errors"] == (PR2_SOURCE_INERTIA_ERRORS if name == "pr2" else [])
+    # libsdformat reads our file to the same poses and axes
+    (model,) = ref["models"].values()
+    poses, axes = our_view(back)
+    for link, expected in model["links"].items():
+        np.testing.assert_allclose(poses[link], expected, atol=TOL)
+    for joint, ref_axes in model["joints"].items():
+        for key, expected in ref_axes.items():
+            np.testing.assert_allclose(axes[joint][key], expected, atol=TOL)
+
+
+def test_pr2_source_inertia_is_indeed_invalid(robots_dir: Path) -> None:
+    robot = load(robots_dir / "pr2" / "pr2.urdf")
+    for link in ("sensor_mount_link", "double_stereo_link"):
+        i = robot.links[link].inertial.inertia
+        assert i.ixx + i.iyy < i.izz
+
+
+@pytest.mark.parametrize("name", URDFS)
+def test_lumped_sdf_loads_in_libsdformat(name: str, robots_dir: Path, tmp_path: Path, probe) -> None:
+    robot = load(robots_dir / name / f"{name}.urdf")
+    lumped = lump_fixed_joints(robot)
+    assert all(j.type is not JointType.FIXED or j.parent == "world" for j in lumped.joints.values())
+    total = sum(link.inertial.mass for link in robot.links.values() if link.inertial is not None)
+    assert sum(link.inertial.mass for link in lumped.links.values() if link.inertial is not None) == pytest.approx(total, rel=1e-12)
+    assert probe(_write(tmp_path, to_sdf(robot, lump_fixed=True)))["errors"] == []
+
+
+@pytest.mark.parametrize("name", SDFS)
+def test_sdf_to_sdf_round_trip(name: str, robots_dir: Path, tmp_path: Path, probe) -> None:
+    robot = load(robots_dir / name / f"{name}.sdf")
+    path = _write(tmp_path, to_sdf(robot))
+    back = load(path)
+    _assert_same_model(robot, back, limits_from_urdf=False)
+    assert sorted(s.name for s in back.sensors) == sorted(s.name for s in robot.sensors)
+    assert probe(path)["errors"] == []
+
+
+def test_mimic_kept_in_sdf_and_urdf(robots_dir: Path, tmp_path: Path) -> None:
+    robot = load(robots_dir / "carlikebot" / "carlikebot.urdf")
+    text = to_sdf(robot)
+    assert '<sdf version="1.11">' in text
+    back = load(_write(tmp_path, text))
+    assert back.joints["rear_right_wheel_joint"].mimic == robot.joints["rear_right_wheel_joint"].mimic
+    again = load(_write(tmp_path, to_urdf(back), "again.urdf"))
+    assert again.joints["front_left_wheel_joint"].mimic.joint == "virtual_front_wheel_joint"
+
+
+def test_continuous_joint_has_no_position_limits(robots_dir: Path) -> None:
+    text = to_sdf(load(robots_dir / "rrbot_ros1" / "rrbot_ros1.urdf"))
+    root = etree.fromstring(text.encode())
+    for joint in root.iter("joint"):
+        if joint.get("type") == "continuous":
+            assert joint.find("axis/limit/lower") is None and joint.find("axis/limit/upper") is None
+
+
+def test_gazebo_extensions_placed_where_gazebo_reads_them(robots_dir: Path) -> None:
+    root = etree.fromstring(to_sdf(load(robots_dir / "rrbot_ros1" / "rrbot_ros1.urdf")).encode())
+    model = root.find("model")
+    assert model.find("plugin").get("filename") == "libgazebo_ros_control.so"
+    link2 = model.find("link[@name='link2']")
+    assert link2.findtext("collision/surface/friction/ode/mu") == "0.2"
+    assert link2.findtext("collision/surface/friction/ode/mu2") == "0.2"
+    assert link2.findtext("visual/material/script/name") == "Gazebo/Black"
+    assert model.find("link[@name='hokuyo_link']/sensor").get("name") == "head_hokuyo_sensor"
+    assert model.find("link[@name='camera_link']/sensor").get("type") == "camera"
+
+
+def test_nested_names_become_nested_models(robots_dir: Path) -> None:
+    root = etree.fromstring(to_sdf(load(robots_dir / "sdf_nested_include" / "sdf_nested_include.sdf")).encode())
+    assert "::" not in "".join(e.get("name", "") for e in root.iter("link", "joint", "model", "sensor"))
+    joint = root.find("model/model[@name='top_model']/joint[@name='top_to_camera']")
+    assert joint.findtext("child") == "top_camera::top_camera_link"
+
+
+# -- lumping ------------------------------------------------------------------------------------
+
+
+def _two_link_robot(**joint_kwargs) -> Robot:
+    a = Link("a", inertial=Inertial(2.0, Inertia(ixx=0.1, iyy=0.2, izz=0.3)), visuals=(Visual(Capsule(0.1, 0.2)),))
+    b = Link("b", inertial=Inertial(1.0, Inertia(ixx=0.01, iyy=0.02, izz=0.03), origin=Pose((0.0, 0.0, 0.5))),
+             visuals=(Visual(Capsule(0.1, 0.2), origin=Pose((0.1, 0.0, 0.0))),))
+    j = Joint("fix", JointType.FIXED, "a", "b", origin=Pose((0.0, 0.0, 0.0), (0.0, 0.0, math.pi / 2)), **joint_kwargs)
+    sensor = Sensor("imu", "imu", link="b", pose=Pose((1.0, 0.0, 0.0)))
+    return Robot("r", links={"a": a, "b": b}, joints={"fix": j}, sensors=(sensor,))
+
+
+def test_lumping_merges_inertia_by_parallel_axis() -> None:
+    lumped = lump_fixed_joints(_two_link_robot())
+    assert list(lumped.links) == ["a"] and not lumped.joints
+    inertial = lumped.links["a"].inertial
+    assert inertial.mass == 3.0
+    # centre of mass: (2·0 + 1·0.5)/3 on z
+    np.testing.assert_allclose(inertial.origin.xyz, (0.0, 0.0, 0.5 / 3), atol=1e-15)
+    d_a, d_b = 0.5 / 3, 0.5 - 0.5 / 3
+    # b is yawed 90°: its ixx/iyy swap in a's frame
+    assert inertial.inertia.ixx == pytest.approx(0.1 + 0.02 + 2.0 * d_a**2 + 1.0 * d_b**2, abs=1e-15)
+    assert inertial.inertia.iyy == pytest.approx(0.2 + 0.01 + 2.0 * d_a**2 + 1.0 * d_b**2, abs=1e-15)
+    assert inertial.inertia.izz == pytest.approx(0.33, abs=1e-15)
+    assert inertial.inertia.ixy == pytest.approx(0.0, abs=1e-15)
+
+
+def test_lumping_moves_visuals_and_sensors_with_their_pose() -> None:
+    lumped = lump_fixed_joints(_two_link_robot())
+    np.testing.assert_allclose(lumped.links["a"].visuals[1].origin.xyz, (0.0, 0.1, 0.0), atol=1e-15)
+    (imu,) = lumped.sensors
+    assert (imu.link, imu.frame_id) == ("a", "b")  # the ROS frame stays the original link (case 014)
+    np.testing.assert_allclose(imu.pose.xyz, (0.0, 1.0, 0.0), atol=1e-15)
+    np.testing.assert_allclose(imu.pose.rpy, (0.0, 0.0, math.pi / 2), atol=1e-15)
+
+
+def test_lumping_respects_disable_fixed_joint_lumping() -> None:
+    robot = _two_link_robot()
+    keep = GazeboExtension(reference="fix", properties=(("preserveFixedJoint", "true"),))
+    robot = Robot(robot.name, links=robot.links, joints=robot.joints, sensors=robot.sensors, gazebo=(keep,))
+    assert list(lump_fixed_joints(robot).joints) == ["fix"]
+
+
+def test_merge_inertials_without_mass_properties() -> None:
+    assert merge_inertials([(None, np.eye(4))]) is None
+
+
+# -- to_urdf ------------------------------------------------------------------------------------
+
+
+def test_sdf_with_joint_offsets_to_urdf_keeps_geometry(cases_dir: Path, tmp_path: Path) -> None:
+    robot = load(cases_dir / "010-nested-model-axis-frame" / "model.sdf")
+    path = _write(tmp_path, to_urdf(robot), "cart.urdf")
+    back = load(path)
+    assert set(back.joints) == {"arm::shoulder", "arm_base_weld"}
+    for q in (0.0, 0.3):
+        ta = link_transforms(robot, {"arm::shoulder": q})
+        tb = link_transforms(back, {"arm::shoulder": q})
+        root = ta["chassis"]
+        for name in robot.links:
+            # link frames move onto joint frames in URDF; compare the joint-frame-independent point: the origin
+            # of the child link expressed through its joint_to_child
+            jt = robot.parent_joint(name)
+            shift = jt.joint_to_child.matrix() if jt is not None else np.eye(4)
+            np.testing.assert_allclose(tb[name] @ shift, np.linalg.inv(root) @ ta[name], atol=TOL)
+    if shutil.which("check_urdf"):
+        result = subprocess.run(["check_urdf", str(path)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", URDFS)
+def test_urdf_to_urdf_round_trip(name: str, robots_dir: Path, tmp_path: Path) -> None:
+    robot = load(robots_dir / name / f"{name}.urdf")
+    path = _write(tmp_path, to_urdf(robot), f"{name}.urdf")
+    back = load(path)
+    _assert_same_model(robot, back, limits_from_urdf=True)
+    assert len(back.transmissions) == len(robot.transmissions)
+    assert len(back.ros2_control) == len(robot.ros2_control)
+    result = subprocess.run(["check_urdf", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_to_urdf_refuses_joint_types_urdf_lacks() -> None:
+    robot = load(Path(__file__).resolve().parent / "data" / "all_joint_types.sdf")
+    with pytest.raises(UnsupportedError, match=r"joint 'j_ball' is of type ball, which URDF does not have.*Fix: convert to SDF"):
+        to_urdf(robot)
+
+
+def test_to_urdf_refuses_several_roots() -> None:
+    robot = load_text(sdf('<model name="m"><link name="a"/><link name="b"/></model>'))
+    with pytest.raises(UnsupportedError, match=r"2 root links \(a, b\); URDF needs exactly one tree"):
+        to_urdf(robot)
+
+
+def test_to_urdf_refuses_shapes_urdf_lacks() -> None:
+    robot = Robot("r", links={"a": Link("a", visuals=(Visual(Capsule(0.1, 0.2)),))})
+    with pytest.raises(UnsupportedError, match=r"link 'a' has a capsule shape, which URDF cannot describe"):
+        to_urdf(robot)
+
+
+# -- sdf-bridge convert -------------------------------------------------------------------------
+
+
+def _args(source: Path, output: Path | None, to: str = "sdf", lump: bool = False) -> argparse.Namespace:
+    return argparse.Namespace(source=str(source), output=None if output is None else str(output), to=to,
+                              lump_fixed=lump, xacro_args={}, package_paths={})
+
+
+def test_convert_command_writes_file(cases_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "robot.sdf"
+    assert convert_command(_args(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf", out)) == 0
+    assert set(load(out).links) == {"base", "arm", "tool"}
+    out_urdf = tmp_path / "robot.urdf"
+    assert convert_command(_args(out, out_urdf, to="urdf")) == 0
+    assert load(out_urdf).movable_joints == ("arm_joint",)
+
+
+def test_convert_command_to_stdout(cases_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert convert_command(_args(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf", None, lump=True)) == 0
+    assert '<joint name="tool_mount" type="fixed">' in capsys.readouterr().out
+
+
+def test_convert_command_reports_unsupported(robots_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf"
+    assert convert_command(_args(src, tmp_path / "x.urdf", to="urdf")) == 1
+    assert "joint 'ball_joint' is of type ball" in capsys.readouterr().err
+    assert not (tmp_path / "x.urdf").exists()
+
+
+def test_convert_command_refuses_world(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
+    assert convert_command(_args(src, None)) == 1
+    assert "is a world with 4 models" in capsys.readouterr().err

@@ -1,0 +1,161 @@
+"""Tests of sdf_bridge.description.sdf.includes: <include> through model://, bare names and
+paths, the search path (user list and environment variables), model.config version choice,
+name/pose/static overrides, and missing includes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sdf_helpers import load_text, our_view, sdf
+
+from sdf_bridge.description import load
+from sdf_bridge.description.model import World
+from sdf_bridge.description.sdf.includes import ENV_VARS, search_path
+from sdf_bridge.errors import InvalidValueError, MissingReferenceError, UnsupportedError
+
+WHEEL = sdf("""<model name="wheel"><pose>0 0 5 0 0 0</pose><link name="rim"><pose>0 0 0.1 0 0 0</pose></link>
+  <frame name="hub"><pose>0 0 0.2 0 0 0</pose></frame></model>""", "1.8")
+
+
+def _model_dir(root: Path, name: str, files: dict[str, str], config: str | None) -> Path:
+    d = root / name
+    d.mkdir(parents=True)
+    for fname, text in files.items():
+        (d / fname).write_text(text)
+    if config is not None:
+        (d / "model.config").write_text(config)
+    return d
+
+
+def _config(*entries: tuple[str, str]) -> str:
+    sdfs = "".join(f'<sdf version="{v}">{f}</sdf>' for v, f in entries)
+    return f"<?xml version='1.0'?><model><name>x</name>{sdfs}</model>"
+
+
+def test_nested_include_source_equals_flattened(robots_dir: Path) -> None:
+    src = robots_dir / "sdf_nested_include" / "src" / "sdformat" / "test" / "integration" / "model" / "nested_include"
+    ours = load(src / "base" / "base.sdf", sdf_paths=[src])
+    flat = load(robots_dir / "sdf_nested_include" / "sdf_nested_include.sdf")
+    assert list(ours.links) == list(flat.links)
+    assert set(ours.joints) == set(flat.joints)
+    poses_a, axes_a = our_view(ours)
+    poses_b, axes_b = our_view(flat)
+    for name in flat.links:
+        np.testing.assert_allclose(poses_a[name], poses_b[name], atol=1e-9)
+    assert sorted(s.name for s in ours.sensors) == sorted(s.name for s in flat.sensors)
+
+
+def test_model_uri_through_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _model_dir(tmp_path / "models", "wheel", {"model.sdf": WHEEL}, _config(("1.8", "model.sdf")))
+    for var in ENV_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("GAZEBO_MODEL_PATH", str(tmp_path / "models"))
+    robot = load_text(sdf("""<model name="car"><link name="body"/>
+      <include><uri>model://wheel</uri><name>front</name><pose>1 0 0 0 0 0</pose></include>
+      <joint name="axle" type="revolute"><parent>body</parent><child>front::rim</child><axis><xyz>0 1 0</xyz></axis></joint>
+      </model>"""))
+    assert list(robot.links) == ["body", "front::rim"]
+    assert robot.links["front::rim"].pose.xyz == (1.0, 0.0, 0.1)  # include pose replaces the model's own
+    assert robot.joints["axle"].child == "front::rim"
+
+
+def test_user_paths_come_first_and_env_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ENV_VARS:
+        monkeypatch.setenv(var, str(tmp_path / var))
+    assert search_path([tmp_path / "user"]) == [tmp_path / "user"] + [tmp_path / v for v in ENV_VARS]
+
+
+def test_model_config_picks_highest_supported_version(robots_dir: Path, tmp_path: Path) -> None:
+    models = robots_dir / "turtlebot3_waffle" / "src" / "turtlebot3_simulations" / "turtlebot3_gazebo" / "models"
+    robot = load_text(sdf("<world name='w'><include><uri>model://turtlebot3_waffle</uri></include></world>"),
+                      sdf_paths=[models])
+    assert robot.version == "1.8"  # model.sdf (1.8) chosen over model-1_4.sdf (1.4)
+    assert len(robot.links) == 10
+
+
+def test_model_config_skips_versions_above_supported(tmp_path: Path) -> None:
+    _model_dir(tmp_path, "w", {"new.sdf": WHEEL.replace('"1.8"', '"1.12"'), "old.sdf": WHEEL},
+               _config(("1.12", "new.sdf"), ("1.6", "old.sdf")))
+    robot = load_text(sdf("<model name='m'><include><uri>w</uri></include></model>"), sdf_paths=[tmp_path])
+    assert robot.links["wheel::rim"].source.file.endswith("old.sdf")
+
+
+def test_world_include_overrides_name_pose_static(tmp_path: Path) -> None:
+    (tmp_path / "wheel.sdf").write_text(WHEEL)
+    world = load_text(sdf("""<world name="w">
+      <include><uri>wheel.sdf</uri><name>a</name><pose>1 2 3 0 0 0</pose><static>true</static></include>
+      <include><uri>file://""" + str(tmp_path / "wheel.sdf") + """</uri><name>b</name></include></world>"""), base_dir=tmp_path)
+    assert isinstance(world, World)
+    assert world.models["a"].pose.xyz == (1.0, 2.0, 3.0) and world.models["a"].static is True
+    assert world.models["b"].pose.xyz == (0.0, 0.0, 5.0) and world.models["b"].static is False
+
+
+def test_include_pose_relative_to_sibling(tmp_path: Path) -> None:
+    (tmp_path / "wheel.sdf").write_text(WHEEL)
+    robot = load_text(sdf("""<model name="m"><link name="base"><pose>0 0 1 0 0 0</pose></link>
+      <include><uri>wheel.sdf</uri><pose relative_to="base">1 0 0 0 0 0</pose></include>
+      <frame name="f"><pose relative_to="wheel::hub"/></frame></model>"""), base_dir=tmp_path)
+    assert robot.links["wheel::rim"].pose.xyz == (1.0, 0.0, 1.1)
+
+
+def test_missing_include_names_search_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ENV_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("SDF_PATH", str(tmp_path / "env"))
+    with pytest.raises(MissingReferenceError, match=r"include 'model://ghost' not found .*search path .*user.*env.*Fix: add the model's parent directory"):
+        load_text(sdf("<model name='m'><include><uri>model://ghost</uri></include></model>"), sdf_paths=[tmp_path / "user"])
+
+
+def test_include_without_uri_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<include> has no <uri>"):
+        load_text(sdf("<model name='m'><link name='a'/><include/></model>"))
+
+
+def test_directory_without_config_or_model_sdf_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(MissingReferenceError, match=r"has neither model.config nor model.sdf"):
+        load_text(sdf("<model name='m'><include><uri>empty</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_config_without_usable_entry_is_refused(tmp_path: Path) -> None:
+    _model_dir(tmp_path, "x", {}, _config(("1.12", "future.sdf")))
+    with pytest.raises(MissingReferenceError, match=r"model.config lists no <sdf> file of version <= 1.11"):
+        load_text(sdf("<model name='m'><include><uri>x</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_config_naming_missing_file_is_refused(tmp_path: Path) -> None:
+    _model_dir(tmp_path, "x", {}, _config(("1.9", "gone.sdf")))
+    with pytest.raises(MissingReferenceError, match=r"model.config names 'gone.sdf', which does not exist"):
+        load_text(sdf("<model name='m'><include><uri>x</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_config_with_bad_version_is_refused(tmp_path: Path) -> None:
+    _model_dir(tmp_path, "x", {}, _config(("one", "a.sdf")))
+    with pytest.raises(InvalidValueError, match=r"version is 'one'"):
+        load_text(sdf("<model name='m'><include><uri>x</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_included_urdf_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "r.urdf").write_text('<robot name="r"><link name="a"/></robot>')
+    with pytest.raises(UnsupportedError, match=r"included file's root is <robot>, not <sdf>"):
+        load_text(sdf("<model name='m'><include><uri>r.urdf</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_included_file_without_model_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "w.sdf").write_text(sdf("<world name='w'/>"))
+    with pytest.raises(InvalidValueError, match=r"included file holds no <model>"):
+        load_text(sdf("<model name='m'><include><uri>w.sdf</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_included_name_clash_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "wheel.sdf").write_text(WHEEL)
+    with pytest.raises(Exception, match=r"name 'wheel' is already used"):
+        load_text(sdf("<model name='m'><link name='wheel'/><include><uri>wheel.sdf</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_errors_in_included_file_name_that_file(tmp_path: Path) -> None:
+    (tmp_path / "bad.sdf").write_text(sdf("<model name='bad'><link name='a'><pose>1 2</pose></link></model>"))
+    with pytest.raises(InvalidValueError, match=r"bad\.sdf:\d+: <pose>: <pose> is '1 2'"):
+        load_text(sdf("<model name='m'><include><uri>bad.sdf</uri></include></model>"), base_dir=tmp_path)

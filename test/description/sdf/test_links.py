@@ -1,0 +1,111 @@
+"""Tests of sdf_bridge.description.sdf.links: geometry shapes, materials, inertial defaults and
+poses of visuals/collisions/inertials in the link frame (tolerance 1e-12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sdf_helpers import load_text, sdf
+
+from sdf_bridge.description import load
+from sdf_bridge.description.model import Box, Capsule, Cylinder, Ellipsoid, Inertia, Mesh, Plane, Sphere
+from sdf_bridge.errors import InvalidValueError, UnsupportedError
+
+TOL = 1e-12
+
+
+def _link(body: str):
+    return load_text(sdf(f'<model name="m"><link name="l">{body}</link></model>'), base_dir="/models/m").links["l"]
+
+
+@pytest.mark.parametrize(
+    ("xml", "expected"),
+    [
+        ("<box><size>1 2 3</size></box>", Box((1.0, 2.0, 3.0))),
+        ("<sphere><radius>0.5</radius></sphere>", Sphere(0.5)),
+        ("<cylinder><radius>0.1</radius><length>0.4</length></cylinder>", Cylinder(0.1, 0.4)),
+        ("<capsule><radius>0.2</radius><length>0.6</length></capsule>", Capsule(0.2, 0.6)),
+        ("<ellipsoid><radii>1 2 3</radii></ellipsoid>", Ellipsoid((1.0, 2.0, 3.0))),
+        ("<plane><normal>0 0 1</normal><size>10 20</size></plane>", Plane((0.0, 0.0, 1.0), (10.0, 20.0))),
+        ("<mesh><uri>model://m/meshes/a.dae</uri><scale>1 2 3</scale></mesh>", Mesh("model://m/meshes/a.dae", (1.0, 2.0, 3.0))),
+        ("<mesh><uri>meshes/a.stl</uri></mesh>", Mesh("meshes/a.stl", resolved="/models/m/meshes/a.stl")),
+        ("<sphere/>", Sphere(1.0)),
+    ],
+)
+def test_geometry(xml: str, expected) -> None:
+    link = _link(f'<collision name="c"><geometry>{xml}</geometry></collision>')
+    assert link.collisions[0].geometry == expected
+
+
+def test_visual_material_and_relative_pose(robots_dir: Path) -> None:
+    robot = load(robots_dir / "sdf_model_with_frames" / "sdf_model_with_frames.sdf")
+    l1 = robot.links["L1"]
+    (visual,) = l1.visuals
+    # V1 is posed at F2 = F1·Ry(0.785398); L1 is at F1 → V1 in L1 = Ry(0.785398)
+    np.testing.assert_allclose(visual.origin.rpy, (0.0, 0.785398, 0.0), atol=TOL)
+    (collision,) = l1.collisions
+    # C1 at __model__; L1 at F1 = Rx(1.570796) → C1 in L1 = Rx(-1.570796)
+    np.testing.assert_allclose(collision.origin.rpy, (-1.570796, 0.0, 0.0), atol=TOL)
+    assert visual.geometry == Sphere(1.5707963267948966)
+
+
+def test_material_colour_from_diffuse(robots_dir: Path) -> None:
+    robot = load(robots_dir / "sdf_nested_include" / "sdf_nested_include.sdf")
+    assert robot.links["top_model::top"].visuals[0].material.color == (1.0, 0.0, 0.0, 1.0)
+
+
+def test_inertial_values_and_pose() -> None:
+    link = _link("""<inertial><pose>0.1 0 0 0 0 0</pose><mass>2</mass>
+      <inertia><ixx>1</ixx><ixy>0.1</ixy><ixz>0.2</ixz><iyy>2</iyy><iyz>0.3</iyz><izz>3</izz></inertia></inertial>""")
+    assert link.inertial.mass == 2.0
+    assert link.inertial.inertia == Inertia(1.0, 0.1, 0.2, 2.0, 0.3, 3.0)
+    assert link.inertial.origin.xyz == (0.1, 0.0, 0.0)
+
+
+def test_inertial_defaults_follow_the_spec() -> None:
+    link = _link("<inertial/>")
+    assert link.inertial.mass == 1.0
+    assert link.inertial.inertia == Inertia(ixx=1.0, iyy=1.0, izz=1.0)
+
+
+def test_link_without_inertial() -> None:
+    assert _link("").inertial is None
+
+
+def test_negative_mass_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"mass is -1.0, negative"):
+        _link("<inertial><mass>-1</mass></inertial>")
+
+
+def test_negative_radius_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<radius> is -0.1, negative"):
+        _link('<visual name="v"><geometry><sphere><radius>-0.1</radius></sphere></geometry></visual>')
+
+
+def test_missing_geometry_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<visual> has no <geometry>"):
+        _link('<visual name="v"/>')
+    with pytest.raises(InvalidValueError, match=r"<collision> has no <geometry>"):
+        _link('<collision name="c"/>')
+
+
+def test_empty_geometry_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<geometry> holds no shape"):
+        _link('<visual name="v"><geometry/></visual>')
+
+
+def test_mesh_without_uri_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<mesh> has no <uri>"):
+        _link('<visual name="v"><geometry><mesh/></geometry></visual>')
+
+
+def test_unsupported_shape_is_refused() -> None:
+    with pytest.raises(UnsupportedError, match=r"geometry <heightmap> is not supported"):
+        _link('<visual name="v"><geometry><heightmap/></geometry></visual>')
+
+
+def test_bad_colour_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<diffuse> is '1 0 0': expected 4 numbers"):
+        _link('<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse></material></visual>')

@@ -1,0 +1,453 @@
+"""HardwareSystem: full cycles on a small robot with a reduction and an offset (exact actuator
+vs joint values), limits, watchdog, trajectories, e-stop, reset, followers, configuration
+errors, diagnostics. Real TransmissionMap, JointLimiter and MockBackend throughout.
+
+The robot: j1 (revolute, [-1, 1] rad, 2 rad/s) through a classic SimpleTransmission (actuator
+m1, reduction 10, joint offset 0.1 rad: j1 = m1/10 + 0.1); j2 (prismatic, [-0.5, 0.5] m, 1 m/s,
+identity actuator "j2"); j3 mimics j1 (2·j1 + 0.5).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sdf_bridge.backends.mock import MockBackend
+from sdf_bridge.description import load
+from sdf_bridge.errors import BackendError, CommandError, ConfigError, LimitsError
+from sdf_bridge.hardware import CycleState, HardwareSystem
+
+TOL = 1e-12
+NAN = math.nan
+
+JOINTS = """
+  <link name="base"/><link name="l1"/><link name="l2"/><link name="l3"/>
+  <joint name="j1" type="revolute">
+    <parent link="base"/><child link="l1"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="10" velocity="2"/>
+  </joint>
+  <joint name="j2" type="prismatic">
+    <parent link="l1"/><child link="l2"/><axis xyz="1 0 0"/>
+    <limit lower="-0.5" upper="0.5" effort="100" velocity="1"/>
+  </joint>
+  <joint name="j3" type="revolute">
+    <parent link="l2"/><child link="l3"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="5"/>
+    <mimic joint="j1" multiplier="2" offset="0.5"/>
+  </joint>
+  <transmission name="t1">
+    <type>transmission_interface/SimpleTransmission</type>
+    <joint name="j1"><hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>
+      <offset>0.1</offset></joint>
+    <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
+  </transmission>
+"""
+PLAIN = f'<robot name="sysbot">{JOINTS}</robot>'
+ROS2_CONTROL = f"""<robot name="sysbot">{JOINTS}
+  <ros2_control name="sys" type="system">
+    <hardware>
+      <plugin>mock_components/GenericSystem</plugin>
+      <param name="calculate_dynamics">true</param>
+    </hardware>
+    <joint name="j1">
+      <command_interface name="position"/>
+      <state_interface name="position"><param name="initial_value">0.3</param></state_interface>
+    </joint>
+  </ros2_control>
+</robot>"""
+
+
+def _system(xml: str = PLAIN, **kwargs) -> HardwareSystem:
+    """A system on the mock; the watchdog is off unless asked for (cycles here are 1 s)."""
+    kwargs.setdefault("backend", "mock")
+    kwargs.setdefault("command_timeout", 0.0)
+    return HardwareSystem(load(xml), **kwargs)
+
+
+def _cycle(system: HardwareSystem, now: float, dt: float = 1.0) -> CycleState:
+    """write (commands of the previous cycle) then read: the state the commands produced."""
+    system.write(now, dt)
+    return system.read(now, dt)
+
+
+def test_names() -> None:
+    system = _system()
+    assert system.joint_names == ("j1", "j2")
+    assert system.state_names == ("j1", "j2", "j3")
+    assert system.actuator_names == ("m1", "j2")
+    assert isinstance(system.backend, MockBackend) and system.backend_name == "mock"
+
+
+def test_full_cycle_exact_actuator_and_joint_values() -> None:
+    system = _system()
+    state = system.read(0.0, 1.0)
+    assert state.names == ("j1", "j2", "j3")
+    # the mock starts at joint position 0 (no initial_value): actuator (0 − 0.1)·10 = −1
+    np.testing.assert_allclose(state.actuator_position, [-1.0, 0.0], atol=TOL)
+    np.testing.assert_allclose(state.position, [0.0, 0.0, 0.5], atol=TOL)  # mimic 2·0 + 0.5
+    assert system.submit_joint_state(["j1", "j2"], [0.5, 0.2], [], [], now=0.0) == []
+    state = _cycle(system, 1.0)
+    np.testing.assert_allclose(state.actuator_position, [4.0, 0.2], atol=TOL)  # (0.5 − 0.1)·10
+    np.testing.assert_allclose(state.position, [0.5, 0.2, 1.5], atol=TOL)
+    assert math.isnan(state.effort[2])  # follower effort is unknown
+    # effort mode: τ_actuator = τ_joint / 10
+    system.submit_joint_state(["j1"], [], [], [3.0], now=1.0)
+    state = _cycle(system, 2.0)
+    np.testing.assert_allclose(state.actuator_effort, [0.3, 0.0], atol=TOL)
+    np.testing.assert_allclose(state.effort[:2], [3.0, 0.0], atol=TOL)
+    np.testing.assert_allclose(state.position[:2], [0.5, 0.2], atol=TOL)  # effort: no position cmd
+    assert state.sim_time is None and dict(state.sensors) == {}
+
+
+def test_array_commands_in_joints_order() -> None:
+    system = _system(joints=["j2", "j1"])
+    assert system.joint_names == ("j2", "j1")
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.3, -0.4], now=0.0)
+    state = _cycle(system, 1.0)
+    np.testing.assert_allclose(state.position[:2], [-0.4, 0.3], atol=TOL)
+    np.testing.assert_allclose(state.actuator_position, [-5.0, 0.3], atol=TOL)
+    assert "1 values for 2 joints" in system.submit_array("position", [0.1], now=1.0)[0]
+    assert system.diagnostics()["rejected"] == {"wrong_length": 1}
+
+
+def test_limits_clamp_and_are_counted() -> None:
+    system = _system()
+    system.read(0.0, 1.0)
+    system.submit_joint_state(["j1", "j2"], [5.0, -2.0], [], [], now=0.0)
+    state = _cycle(system, 1.0)
+    np.testing.assert_allclose(state.position[:2], [1.0, -0.5], atol=TOL)
+    np.testing.assert_allclose(state.actuator_position, [9.0, -0.5], atol=TOL)
+    diagnostics = system.diagnostics()
+    assert diagnostics["clamps"]["j1: position"] == 1 and diagnostics["clamps"]["j2: position"] == 1
+    assert diagnostics["clamps_total"] == 2
+    system.submit_joint_state(["j1"], [], [], [50.0], now=1.0)
+    state = _cycle(system, 2.0)
+    assert state.effort[0] == 0.0  # at the upper limit: no effort pushing further
+    assert system.diagnostics()["clamps"]["j1: effort_position"] == 1
+    system.submit_joint_state(["j1"], [], [], [-50.0], now=2.0)
+    state = _cycle(system, 3.0)
+    assert state.effort[0] == pytest.approx(-10.0, abs=TOL)
+    assert state.actuator_effort[0] == pytest.approx(-1.0, abs=TOL)
+    assert system.diagnostics()["clamps"]["j1: effort"] == 2  # +50 → 10 (then 0), −50 → −10
+
+
+def test_limits_overrides_mapping_and_file(tmp_path: Path) -> None:
+    system = _system(limits_overrides={"j1": {"has_position_limits": True, "max_position": 0.2,
+                                              "min_position": -0.2}})
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.9, 0.0], now=0.0)
+    assert _cycle(system, 1.0).position[0] == pytest.approx(0.2, abs=TOL)
+    path = tmp_path / "limits.yaml"
+    path.write_text("joint_limits:\n  j2:\n    has_position_limits: true\n    max_position: 0.1\n"
+                    "    min_position: -0.1\n")
+    system = _system(limits_overrides=path)
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.0, 0.4], now=0.0)
+    assert _cycle(system, 1.0).position[1] == pytest.approx(0.1, abs=TOL)
+    with pytest.raises(LimitsError, match="zz"):
+        _system(limits_overrides={"zz": {"max_velocity": 1.0}})
+
+
+def test_velocity_mode_and_watchdog_stop() -> None:
+    system = _system(backend_params={"calculate_dynamics": True}, command_timeout=0.5)
+    system.read(0.0, 0.1)
+    system.submit_joint_state(["j2"], [], [0.5], [], now=0.0)
+    positions = []
+    now = 0.0
+    for _ in range(8):
+        now = round(now + 0.1, 10)
+        positions.append(_cycle(system, now, 0.1).position[1])
+    # mock backward Euler: moves from the 2nd cycle at 0.05 m per 0.1 s; watchdog trips at
+    # t = 0.5 (0.5 s after the command): velocity command 0, the joint stops
+    np.testing.assert_allclose(positions, [0.0, 0.05, 0.10, 0.15, 0.20, 0.20, 0.20, 0.20], atol=1e-12)
+    diagnostics = system.diagnostics()
+    assert diagnostics["watchdog_trips"] == 1 and diagnostics["watchdog_tripped"] is True
+    system.submit_joint_state(["j2"], [], [0.5], [], now=now)
+    assert system.diagnostics()["watchdog_tripped"] is True  # until the next check
+    _cycle(system, now + 0.1, 0.1)
+    assert system.diagnostics()["watchdog_tripped"] is False
+
+
+def test_watchdog_holds_measured_position_in_position_mode() -> None:
+    system = _system(command_timeout=0.5)
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.4, 0.1], now=0.0)
+    _cycle(system, 0.25, 1.0)
+    state = _cycle(system, 1.0, 1.0)  # trips here: holds what was measured
+    np.testing.assert_allclose(state.position[:2], [0.4, 0.1], atol=TOL)
+    assert system.watchdog.trips == 1
+
+
+def test_trajectory_linear_through_the_cycle() -> None:
+    system = _system()
+    system.read(10.0, 1.0)  # j1 at 0: the trajectory starts from there
+    assert system.submit_trajectory(["j1"], [1.0, 2.0], [[0.3], [0.9]], [], [], now=10.0) == []
+    assert system.diagnostics()["trajectory_active"]
+    # write at t samples the trajectory; the mock shows it at the following read
+    system.write(10.5, 0.5)
+    assert system.read(10.5, 0.5).position[0] == pytest.approx(0.15, abs=TOL)
+    system.write(11.5, 1.0)
+    assert system.read(11.5, 1.0).position[0] == pytest.approx(0.6, abs=TOL)
+    system.write(13.0, 1.5)
+    assert system.read(13.0, 1.5).position[0] == pytest.approx(0.9, abs=TOL)
+    assert not system.diagnostics()["trajectory_active"]  # ended: last point held
+    assert _cycle(system, 14.0).position[0] == pytest.approx(0.9, abs=TOL)
+    assert system.commands.mode_name("j1") == "position"
+
+
+def test_cubic_trajectory_sets_velocity_feed_forward() -> None:
+    system = _system()
+    system.read(0.0, 1.0)
+    system.submit_trajectory(["j1", "j2"], [0.0, 2.0], [[0.1, 0.0], [0.5, 0.2]],
+                             [[0.0, 0.0], [0.0, 0.0]], [], now=0.0)
+    system.write(1.0, 1.0)
+    state = system.read(1.0, 1.0)
+    np.testing.assert_allclose(state.position[:2], [0.3, 0.1], atol=TOL)
+    # the mock (no dynamics) mirrors the velocity command: Hermite slope 1.5·Δp/T at s = 0.5;
+    # the actuator velocity of j1 is 10× (reduction)
+    np.testing.assert_allclose(state.velocity[:2], [0.3, 0.15], atol=TOL)
+    np.testing.assert_allclose(state.actuator_velocity, [3.0, 0.15], atol=TOL)
+    assert system.commands.mode_name("j1") == "position_velocity"
+
+
+def test_direct_command_takes_a_joint_out_of_the_trajectory() -> None:
+    system = _system()
+    system.read(0.0, 1.0)
+    system.submit_trajectory(["j1", "j2"], [0.0, 10.0], [[0.1, 0.0], [0.9, 0.5]], [], [], now=0.0)
+    system.submit_joint_state(["j2"], [-0.3], [], [], now=0.0)
+    system.write(5.0, 1.0)
+    state = system.read(5.0, 1.0)
+    np.testing.assert_allclose(state.position[:2], [0.5, -0.3], atol=TOL)
+    system.submit_array("position", [0.0, 0.0], now=5.0)  # both out: trajectory over
+    assert not system.diagnostics()["trajectory_active"]
+
+
+@pytest.mark.parametrize(
+    ("names", "match"),
+    [
+        (["j3"], "'j3' is not a commandable joint"),
+        (["nope"], "'nope' is not a commandable joint"),
+    ],
+)
+def test_bad_trajectory_joints_are_rejected_and_counted(names: list[str], match: str) -> None:
+    system = _system()
+    warnings = system.submit_trajectory(names, [0.0], [[0.0]], [], [], now=0.0)
+    assert match in warnings[0]
+    assert system.diagnostics()["rejected"] == {"bad_trajectory": 1}
+
+
+def test_trajectory_before_any_state_needs_a_point_at_zero() -> None:
+    system = _system()
+    warnings = system.submit_trajectory(["j1"], [1.0], [[0.2]], [], [], now=0.0)
+    assert "current joint state is unknown" in warnings[0]
+
+
+def test_trajectory_refused_for_effort_configured_joint() -> None:
+    system = _system(command_modes={"j1": "effort"})
+    warnings = system.submit_trajectory(["j1"], [0.0], [[0.0]], [], [], now=0.0)
+    assert "configured for effort commands" in warnings[0]
+
+
+def test_estop_holds_and_refuses_commands() -> None:
+    system = _system()
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.5, 0.2], now=0.0)
+    _cycle(system, 1.0)
+    system.submit_array("position", [0.9, 0.4], now=1.0)
+    system.enable(False)
+    assert system.enabled is False
+    warnings = system.submit_array("position", [0.0, 0.0], now=1.0)
+    assert "disabled (e-stop)" in warnings[0]
+    assert "disabled" in system.submit_joint_state(["j1"], [0.0], [], [], now=1.0)[0]
+    assert "disabled" in system.submit_trajectory(["j1"], [0.0], [[0.0]], [], [], now=1.0)[0]
+    state = _cycle(system, 2.0)
+    np.testing.assert_allclose(state.position[:2], [0.5, 0.2], atol=TOL)  # held, 0.9/0.4 dropped
+    np.testing.assert_allclose(system.backend._cmd_p, [4.0, 0.2], atol=TOL)  # hold command
+    assert system.diagnostics()["rejected"] == {"disabled": 3}
+    system.enable(False)  # no change
+    system.enable(True)
+    assert system.commands.mode_name("j1") == ""
+    state = _cycle(system, 3.0)
+    np.testing.assert_allclose(state.position[:2], [0.5, 0.2], atol=TOL)  # nothing stale moves
+
+
+def test_reset_returns_to_initial_state() -> None:
+    system = _system(ROS2_CONTROL)
+    assert system.read(0.0, 1.0).position[0] == pytest.approx(0.3, abs=TOL)  # initial_value
+    system.submit_array("position", [0.8], now=0.0)
+    assert _cycle(system, 1.0).position[0] == pytest.approx(0.8, abs=TOL)
+    system.reset()
+    assert system.commands.mode_name("j1") == ""
+    state = _cycle(system, 2.0)
+    np.testing.assert_allclose(state.position, [0.3, 0.0, 1.1], atol=TOL)
+    np.testing.assert_allclose(state.actuator_position, [2.0, 0.0], atol=TOL)
+
+
+def test_ros2_control_restricts_joints_and_interfaces() -> None:
+    system = _system(ROS2_CONTROL)
+    assert system.joint_names == ("j1",)
+    assert system.backend.calculate_dynamics is True  # from <hardware><param>
+    warnings = system.submit_joint_state(["j1", "j2"], [0.2, 0.1], [1.0, NAN], [], now=0.0)
+    text = "\n".join(warnings)
+    assert "['j2'] are not commandable" in text and "['j1'] have no velocity" in text
+    assert system.diagnostics()["rejected"] == {"not_commandable": 1, "interface_not_available": 1}
+    assert system.commands.position[0] == 0.2  # j1's position still applied
+
+
+def test_backend_params_override_ros2_control_params() -> None:
+    system = _system(ROS2_CONTROL, backend_params={"calculate_dynamics": False})
+    assert system.backend.calculate_dynamics is False
+
+
+def test_backend_instance_and_errors() -> None:
+    backend = MockBackend()
+    system = _system(backend=backend)
+    assert system.backend is backend and system.backend_name == "MockBackend"
+    with pytest.raises(BackendError, match="unknown backend 'nope'"):
+        _system(backend="nope")
+    system.close()
+    with pytest.raises(BackendError, match="before configure"):
+        system.read(0.0, 0.01)
+
+
+@pytest.mark.parametrize(
+    ("xml", "joints", "match"),
+    [
+        (PLAIN, ["j1", "zz"], "'zz' is not an actuated joint"),
+        (PLAIN, ["j3"], "'j3' follows another joint"),
+        (PLAIN, ["j1", "j1"], "a joint is listed twice"),
+        (ROS2_CONTROL, ["j2"], "'j2' is not listed with command interfaces"),
+    ],
+)
+def test_bad_joints_parameter(xml: str, joints: list[str], match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        _system(xml, joints=joints)
+
+
+def test_bad_configuration_values() -> None:
+    with pytest.raises(ConfigError, match="command_timeout"):
+        _system(command_timeout=-1.0)
+    with pytest.raises(ConfigError, match="update_rate"):
+        _system(update_rate=0.0)
+    with pytest.raises(ConfigError, match="command_modes"):
+        _system(command_modes={"j3": "position"})
+
+
+def test_unknown_array_interface_raises() -> None:
+    with pytest.raises(CommandError, match="unknown command interface"):
+        _system().submit_array("jerk", [0.0, 0.0], now=0.0)
+
+
+def test_run_cycles_and_diagnostics() -> None:
+    system = _system(update_rate=1000.0)
+    end = system.run_cycles(5, 0.001, now=2.0)
+    assert end == pytest.approx(2.005, abs=TOL)
+    diagnostics = system.diagnostics()
+    assert diagnostics["timing"]["cycles"] == 5
+    assert diagnostics["timing"]["target_period"] == pytest.approx(0.001, abs=TOL)
+    assert diagnostics["enabled"] is True and diagnostics["backend"] == "mock"
+    assert diagnostics["modes"] == {"j1": "", "j2": ""}
+    assert diagnostics["command_timeout"] == 0.0 and diagnostics["rejected_total"] == 0
+    assert set(diagnostics) == {
+        "enabled", "backend", "rejected", "rejected_total", "watchdog_trips", "watchdog_tripped",
+        "command_timeout", "clamps", "clamps_total", "trajectory_active", "modes", "timing"}
+
+
+def test_clamp_counts_survive_reset() -> None:
+    system = _system()
+    system.read(0.0, 1.0)
+    system.submit_array("position", [5.0, 0.0], now=0.0)
+    _cycle(system, 1.0)
+    system.reset()
+    assert system.diagnostics()["clamps"] == {"j1: position": 1}
+
+
+# ------------------------------------------------------------------ coupled actuators (demo)
+@pytest.fixture(scope="module")
+def demo_robot(repo_dir: Path):
+    return load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
+
+
+def test_demo_robot_modes_of_coupled_actuators(demo_robot) -> None:
+    system = HardwareSystem(demo_robot, "mock")
+    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    assert set(modes.values()) == {""}
+    system.submit_joint_state(["wrist_pitch"], [], [0.1], [], now=0.0)
+    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    # the differential couples wrist_pitch and wrist_roll: mixed modes → no mode
+    assert modes["wrist_left_motor"] == "" and modes["wrist_right_motor"] == ""
+    system.submit_joint_state(["wrist_roll", "base_yaw"], [], [0.2, 0.3], [], now=0.0)
+    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    assert modes["wrist_left_motor"] == "velocity" and modes["wrist_right_motor"] == "velocity"
+    assert modes["base_yaw_motor"] == "velocity" and modes["gripper_motor"] == ""
+    system.submit_joint_state(["left_finger_joint"], [0.01], [], [], now=0.0)
+    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    assert modes["gripper_motor"] == "position"
+
+
+def test_demo_robot_initial_state_and_followers(demo_robot) -> None:
+    system = HardwareSystem(demo_robot, "mock")
+    state = system.read(0.0, 0.01)
+    named = dict(zip(state.names, state.position))
+    assert named["elbow"] == pytest.approx(0.5, abs=1e-12)  # initial_value in <ros2_control>
+    assert named["left_finger_joint"] == pytest.approx(0.02, abs=1e-12)
+    assert named["right_finger_joint"] == pytest.approx(-0.018, abs=1e-12)  # −1·0.02 + 0.002
+    assert not np.isnan(state.position).any()
+    assert set(state.sensors) == {"imu_sensor", "ft_sensor"}
+    assert system.joint_names == ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch",
+                                  "wrist_roll", "left_finger_joint")
+    warnings = system.submit_joint_state(["right_finger_joint"], [0.0], [], [], now=0.0)
+    assert "follow another joint" in warnings[0]
+    assert system.diagnostics()["rejected"] == {"follower_joint": 1}
+
+
+def test_commands_from_another_thread_while_cycling() -> None:
+    import threading
+
+    system = _system()
+    system.read(0.0, 0.001)
+    stop = threading.Event()
+
+    def publisher() -> None:
+        k = 0
+        while not stop.is_set() and k < 5000:
+            k += 1
+            system.submit_array("position", [0.001 * (k % 100), 0.0], now=0.0)
+            system.submit_joint_state(["j1", "j2"], [0.0, 0.0005 * (k % 100)], [], [], now=0.0)
+
+    thread = threading.Thread(target=publisher)
+    thread.start()
+    system.run_cycles(500, 1.0)
+    stop.set()
+    thread.join()
+    system.submit_array("position", [0.25, -0.25], now=0.0)
+    state = _cycle(system, 1e6)
+    np.testing.assert_allclose(state.position[:2], [0.25, -0.25], atol=TOL)
+    assert system.diagnostics()["rejected_total"] == 0
+
+
+def test_robot_without_movable_joints() -> None:
+    system = _system('<robot name="rock"><link name="a"/><link name="b"/>'
+                     '<joint name="f" type="fixed"><parent link="a"/><child link="b"/></joint></robot>')
+    assert system.joint_names == () and system.state_names == () and system.actuator_names == ()
+    end = system.run_cycles(3, 0.01)
+    state = system.read(end, 0.01)
+    assert state.position.shape == (0,)
+    assert system.submit_array("position", [], now=0.0) == []
+
+
+def test_backend_returning_wrong_shapes_is_a_backend_error() -> None:
+    from sdf_bridge.backends.base import ActuatorState
+
+    class ShortBackend(MockBackend):
+        def read(self, dt: float) -> ActuatorState:
+            state = super().read(dt)
+            return ActuatorState(state.position[:1], state.velocity, state.effort)
+
+    system = _system(backend=ShortBackend())
+    with pytest.raises(BackendError, match=r"shapes \(1,\), \(2,\), \(2,\) for 2 actuators"):
+        system.read(0.0, 0.01)
