@@ -122,32 +122,30 @@ class _SensorSlot:
     elapsed: float = 0.0
 
     def reading(self) -> SensorReading | None:
+        """The typed reading for IMU / force-torque slots (missing interfaces read NaN)."""
         lookup = dict(zip(self.interfaces, self.values.tolist()))
+
+        def vector(keys: tuple[str, ...]) -> tuple[float, float, float]:
+            x, y, z = (lookup.get(k, math.nan) for k in keys)
+            return (x, y, z)
+
         if self.kind == "imu":
-            orientation_keys = _IMU_INTERFACES[:4]
-            orientation = None
-            if all(k in lookup for k in orientation_keys) and not any(
-                math.isnan(lookup[k]) for k in orientation_keys
-            ):
-                orientation = tuple(lookup[k] for k in orientation_keys)
-            return ImuReading(
-                orientation=orientation,  # type: ignore[arg-type]
-                angular_velocity=tuple(lookup.get(k, math.nan) for k in _IMU_INTERFACES[4:7]),  # type: ignore[arg-type]
-                linear_acceleration=tuple(lookup.get(k, math.nan) for k in _IMU_INTERFACES[7:]),  # type: ignore[arg-type]
-            )
+            orientation: tuple[float, float, float, float] | None = None
+            qx, qy, qz, qw = (lookup.get(k, math.nan) for k in _IMU_INTERFACES[:4])
+            if not any(math.isnan(q) for q in (qx, qy, qz, qw)):
+                orientation = (qx, qy, qz, qw)
+            return ImuReading(orientation, vector(_IMU_INTERFACES[4:7]), vector(_IMU_INTERFACES[7:]))
         if self.kind == "force_torque":
-            return WrenchReading(
-                force=tuple(lookup.get(k, math.nan) for k in _WRENCH_INTERFACES[:3]),  # type: ignore[arg-type]
-                torque=tuple(lookup.get(k, math.nan) for k in _WRENCH_INTERFACES[3:]),  # type: ignore[arg-type]
-            )
+            return WrenchReading(vector(_WRENCH_INTERFACES[:3]), vector(_WRENCH_INTERFACES[3:]))
         return None
 
 
 def _sensor_kind(interfaces: Sequence[str]) -> str:
     # orientation alone is not an IMU (e.g. a pose sensor: position.* + orientation.*)
-    if any(i.split(".")[0] in ("angular_velocity", "linear_acceleration") for i in interfaces):
+    quantities = {i.split(".")[0] for i in interfaces}
+    if quantities & {"angular_velocity", "linear_acceleration"}:
         return "imu"
-    if any(i.split(".")[0] in ("force", "torque") for i in interfaces):
+    if quantities & {"force", "torque"}:
         return "force_torque"
     return "generic"
 

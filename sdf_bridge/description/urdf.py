@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from lxml import etree
 
@@ -462,6 +463,15 @@ class _Reader:
         )
 
 
+def _attach_to_joint(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link]) -> Sensor:
+    """A ``<gazebo reference="some_joint">`` sensor (force-torque, as Gazebo classic writes it)
+    hangs on that joint: its frame is the joint's child link (SDFormat's default ``child``)."""
+    joint = joints.get(sensor.link or "")
+    if joint is None or sensor.link in links:
+        return sensor
+    return replace(sensor, link=joint.child, joint=joint.name)
+
+
 def _add_unique(
     table: dict, name: str, value: object, elem: etree._Element, kind: str, ctx: ParseContext
 ) -> None:
@@ -542,7 +552,7 @@ def load_urdf(
     def on_gazebo(elem: etree._Element) -> None:
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
         gazebo.append(extension)
-        sensors.extend(ext_sensors)
+        sensors.extend(_attach_to_joint(sensor, joints, links) for sensor in ext_sensors)
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo

@@ -63,6 +63,9 @@ REJECTION_REASONS = (
 )
 """Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
 
+_Resolved = tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]
+"""Message rows, their map indices, and the (reason, message, count) rejections of a name list."""
+
 
 class CommandBuffer:
     """Latest joint commands with their modes, validated (see module doc).
@@ -99,7 +102,9 @@ class CommandBuffer:
         self._map_index = {name: k for k, name in enumerate(self.joint_names)}
         unknown = [name for name in commandable if name not in self._map_index]
         if unknown:
-            raise ConfigError(f"commandable joints {unknown} are not actuated joints {list(self.joint_names)}")
+            raise ConfigError(
+                f"commandable joints {unknown} are not actuated joints {list(self.joint_names)}"
+            )
         self.commandable = tuple(commandable)
         self.commandable_index = np.array([self._map_index[n] for n in self.commandable], dtype=np.intp)
         self._index = {name: self._map_index[name] for name in self.commandable}
@@ -138,7 +143,7 @@ class CommandBuffer:
         self._last_logged: dict[str, float] = {}
         self.last_command_time: float | None = None
         self.last_accepted = np.zeros(0, dtype=np.intp)
-        self._resolve_cache: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]] = {}
+        self._resolve_cache: dict[tuple[str, ...], _Resolved] = {}
         self.version = 0
         self.mode_version = 0
         self.clear()
@@ -265,7 +270,8 @@ class CommandBuffer:
         try:
             array = np.asarray(values, dtype=float).reshape(n)
         except (TypeError, ValueError):
-            warnings.append(self.reject("wrong_length", f"{interface} array command is not numeric; rejected", now))
+            warnings.append(self.reject(
+                "wrong_length", f"{interface} array command is not numeric; rejected", now))
             return warnings
         rows = np.arange(n, dtype=np.intp)
         self._apply(rows, self.commandable_index, list(self.commandable), {interface: array}, now, warnings)
@@ -322,7 +328,7 @@ class CommandBuffer:
             warnings.append(self.reject(reason, f"{what}: {message}", now, count))
         return rows, index
 
-    def _resolve_names(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]:
+    def _resolve_names(self, names: list[str]) -> _Resolved:
         counts = Counter(names)
         rows: list[int] = []
         index: list[int] = []

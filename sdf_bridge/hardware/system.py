@@ -4,7 +4,8 @@
 
     state = system.read(now, dt)     # backend.read → actuator_to_joint (+ followers)
     ...                              # the caller publishes state (joint_states, sensors, …)
-    system.write(now, dt)            # commands → watchdog → limits → joint_to_actuator → backend.write
+    system.write(now, dt)            # commands → watchdog → limits → joint_to_actuator
+                                     #   → backend.write
 
 Commands arrive between cycles through :meth:`HardwareSystem.submit_joint_state`,
 :meth:`~HardwareSystem.submit_array` and :meth:`~HardwareSystem.submit_trajectory`; bad input

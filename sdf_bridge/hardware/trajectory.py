@@ -143,7 +143,9 @@ class Trajectory:
             t = np.concatenate(([0.0], t))
             p = np.vstack((np.asarray(current_position, dtype=float).reshape(1, m), p))
             if v is not None:
-                v0 = np.zeros(m) if current_velocity is None else np.nan_to_num(np.asarray(current_velocity, float))
+                v0 = np.zeros(m)
+                if current_velocity is not None:
+                    v0 = np.nan_to_num(np.asarray(current_velocity, dtype=float))
                 v = np.vstack((v0.reshape(1, m), v))
             if a is not None:
                 a = np.vstack((np.zeros((1, m)), a))

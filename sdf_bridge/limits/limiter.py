@@ -112,9 +112,16 @@ class JointLimiter:
             np.isfinite(soft_lo) & np.isfinite(soft_hi) & np.isfinite(kp) & (kp > 0)
             & np.isfinite(self._vmax) & has_pos
         )
-        self._kp = np.where(self._ramp, kp, 0.0)
+        self._kp_neg = np.where(self._ramp, -kp, 0.0)
+        self._soft_lo_r = np.where(self._ramp, soft_lo, 0.0)  # zeros avoid 0·inf
+        self._soft_hi_r = np.where(self._ramp, soft_hi, 0.0)
+        self._neg_vmax = -self._vmax
         self._esoft = np.isfinite(kv) & np.isfinite(self._emax)
         self._kv = np.where(self._esoft, kv, 0.0)
+        self._kv_neg = -self._kv
+        self._neg_emax = -self._emax
+        self._step_dt = math.nan
+        self._step_lo = self._step_hi = self._vmax
         self._kv_zero = self._esoft & (self._kv == 0.0)
         self._any_range = bool(np.any(np.isfinite(self._lo) | np.isfinite(self._hi)))
         self._any_soft_range = bool(np.any(np.isfinite(soft_lo) | np.isfinite(soft_hi)))
@@ -229,8 +236,77 @@ class JointLimiter:
         }
 
     # ------------------------------------------------------------------------- hot path
-    def _count(self, reason: str, before: np.ndarray, after: np.ndarray) -> None:
-        self._counts[_R[reason]] += before != after  # NaN != NaN is True: masked by caller
+    def _steps(self, dt: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(−v̄ dt, v̄ dt)`` for non-ramp joints, cached per ``dt``."""
+        if dt != self._step_dt:
+            self._step_dt = dt
+            self._step_lo = -self._vmax * dt
+            self._step_hi = self._vmax * dt
+        return self._step_lo, self._step_hi
+
+    def _band(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Soft velocity band at positions ``x`` (``±v̄`` where no soft ramp)."""
+        if not self._any_ramp:
+            return self._neg_vmax, self._vmax
+        lo = np.minimum(np.maximum(self._kp_neg * (x - self._soft_lo_r), self._neg_vmax), self._vmax)
+        hi = np.minimum(np.maximum(self._kp_neg * (x - self._soft_hi_r), self._neg_vmax), self._vmax)
+        return np.where(self._ramp, lo, self._neg_vmax), np.where(self._ramp, hi, self._vmax)
+
+    def _position_bounds(self, q: np.ndarray, dt: float, rate: bool, state_nan: bool
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        if not (rate and self._any_vmax):
+            return self._lo, self._hi
+        ref = self._prev_pos
+        missing = np.isnan(ref)
+        if missing.any():
+            ref = np.where(missing, q, ref)
+        if self._any_ramp:
+            b_lo, b_hi = self._band(ref)
+            s_lo, s_hi = b_lo * dt, b_hi * dt
+        else:
+            s_lo, s_hi = self._steps(dt)
+        lo = np.maximum(np.minimum(ref + s_lo, self._hi), self._lo)
+        hi = np.minimum(np.maximum(ref + s_hi, self._lo), self._hi)
+        if state_nan:
+            known = ~np.isnan(ref)
+            lo = np.where(known, lo, self._lo)
+            hi = np.where(known, hi, self._hi)
+        return lo, hi
+
+    def _velocity_bounds(self, q: np.ndarray, band: tuple[np.ndarray, np.ndarray], dt: float,
+                         rate: bool, state_nan: bool) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = band
+        if rate and self._any_pos_limits:
+            inv = 1.0 / dt
+            lo = np.maximum(lo, np.minimum((self._pmin - q) * inv, 0.0))
+            hi = np.minimum(hi, np.maximum((self._pmax - q) * inv, 0.0))
+            if state_nan:  # unknown position: no position term
+                lo = np.where(np.isnan(lo), band[0], lo)
+                hi = np.where(np.isnan(hi), band[1], hi)
+        return lo, hi
+
+    def _effort_bounds(self, q: np.ndarray, v: np.ndarray, band: tuple[np.ndarray, np.ndarray]
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = self._neg_emax, self._emax
+        if self._any_pos_limits:
+            lo = np.where((q <= self._pmin) & (v <= 0.0), 0.0, lo)
+            hi = np.where((q >= self._pmax) & (v >= 0.0), 0.0, hi)
+        if self._any_vmax:
+            lo = np.where(v < self._neg_vmax, 0.0, lo)
+            hi = np.where(v > self._vmax, 0.0, hi)
+        if self._any_esoft:
+            with np.errstate(invalid="ignore"):
+                s_lo = np.minimum(np.maximum(self._kv_neg * (v - band[0]), self._neg_emax), self._emax)
+                s_hi = np.minimum(np.maximum(self._kv_neg * (v - band[1]), self._neg_emax), self._emax)
+            s_lo = np.where(self._kv_zero, 0.0, s_lo)
+            s_hi = np.where(self._kv_zero, 0.0, s_hi)
+            use = self._esoft & ~np.isnan(s_lo) & ~np.isnan(s_hi)
+            lo = np.where(use, np.maximum(s_lo, lo), lo)
+            hi = np.where(use, np.minimum(s_hi, hi), hi)
+        return lo, hi
+
+    def _count(self, reason: str, mask: np.ndarray) -> None:
+        self._counts[_R[reason]] += mask
 
     def enforce(
         self,
@@ -252,118 +328,104 @@ class JointLimiter:
 
         Returns:
             The limited ``(cmd_position, cmd_velocity, cmd_effort)``, new arrays; NaN stays NaN.
+
+        Raises:
+            ValueError: arrays of the wrong shape.
         """
         q = np.asarray(position, dtype=float)
         v = np.asarray(velocity, dtype=float)
-        cp = np.array(cmd_position, dtype=float)
-        cv = np.array(cmd_velocity, dtype=float)
-        ce = np.array(cmd_effort, dtype=float)
+        cp = np.asarray(cmd_position, dtype=float)
+        cv = np.asarray(cmd_velocity, dtype=float)
+        ce = np.asarray(cmd_effort, dtype=float)
+        n = self._n
+        if not (q.shape == v.shape == cp.shape == cv.shape == ce.shape == (n,)):
+            raise ValueError(
+                f"enforce: every array must have shape ({n},); got {q.shape}, {v.shape}, "
+                f"{cp.shape}, {cv.shape}, {ce.shape}"
+            )
+        if n == 0:
+            return cp.copy(), cv.copy(), ce.copy()
         rate = dt > 0.0 and math.isfinite(dt)
-        counts = self._counts
-        # soft velocity band from the measured position (velocity and effort modes)
-        if self._any_ramp:
-            band_lo = np.clip(-self._kp * (q - self._soft_lo), -self._vmax, self._vmax)
-            band_hi = np.clip(-self._kp * (q - self._soft_hi), -self._vmax, self._vmax)
-            band_lo = np.where(self._ramp, band_lo, -self._vmax)
-            band_hi = np.where(self._ramp, band_hi, self._vmax)
+        state_nan = not math.isfinite(float(q @ q) + float(v @ v))
+        band = None
+
+        # ---- position: NaN everywhere (fmax ignores NaN unless all are NaN) → nothing to do
+        if math.isnan(np.fmax.reduce(cp)):
+            out_p = cp.copy()
         else:
-            band_lo, band_hi = -self._vmax, self._vmax
-
-        # ---- position -------------------------------------------------------------------
-        has_p = ~np.isnan(cp)
-        if has_p.any():
-            if self._any_range:
-                ranged = np.clip(cp, self._lo, self._hi)
-                changed = ranged != cp
-                changed &= has_p
-                if self._any_soft_range:
-                    hard = (cp < self._pmin) | (cp > self._pmax)
-                    counts[_R["position"]] += changed & hard
-                    counts[_R["soft_position"]] += changed & ~hard
-                else:
-                    counts[_R["position"]] += changed
+            lo, hi = self._position_bounds(q, dt, rate, state_nan)
+            if (cp < lo).any() or (cp > hi).any():
+                out_p = np.minimum(np.maximum(cp, lo), hi)
+                self._count_position(cp, out_p)
             else:
-                ranged = cp
-            if rate and self._any_vmax:
-                ref = np.where(np.isnan(self._prev_pos), q, self._prev_pos)
-                if self._any_ramp:
-                    r_lo = np.where(
-                        self._ramp,
-                        np.clip(-self._kp * (ref - self._soft_lo), -self._vmax, self._vmax),
-                        -self._vmax,
-                    )
-                    r_hi = np.where(
-                        self._ramp,
-                        np.clip(-self._kp * (ref - self._soft_hi), -self._vmax, self._vmax),
-                        self._vmax,
-                    )
-                else:
-                    r_lo, r_hi = -self._vmax, self._vmax
-                lo = np.maximum(np.minimum(ref + r_lo * dt, self._hi), self._lo)
-                hi = np.minimum(np.maximum(ref + r_hi * dt, self._lo), self._hi)
-                known = ~np.isnan(ref)
-                lo = np.where(known, lo, self._lo)
-                hi = np.where(known, hi, self._hi)
-                out = np.clip(ranged, lo, hi)
-                counts[_R["position_step"]] += (out != ranged) & has_p
-                cp = out
-            else:
-                cp = ranged
-        self._prev_pos = cp
+                out_p = cp.copy()
+        self._prev_pos = out_p
 
-        # ---- velocity -------------------------------------------------------------------
-        has_v = ~np.isnan(cv)
-        if has_v.any():
-            out = cv
-            if self._any_vmax:
-                out = np.clip(cv, -self._vmax, self._vmax)
-                counts[_R["velocity"]] += (out != cv) & has_v
-            lo, hi = band_lo, band_hi
-            if rate and self._any_pos_limits:
-                lo = np.maximum(lo, np.minimum((self._pmin - q) / dt, 0.0))
-                hi = np.minimum(hi, np.maximum((self._pmax - q) / dt, 0.0))
-            if self._any_ramp or (rate and self._any_pos_limits):
-                lo = np.where(np.isnan(lo), -np.inf, lo)  # unknown q: no position term
-                hi = np.where(np.isnan(hi), np.inf, hi)
-                new = np.clip(out, lo, hi)
-                counts[_R["velocity_position"]] += (new != out) & has_v
-                out = new
+        # ---- velocity
+        if math.isnan(np.fmax.reduce(cv)):
+            out_v = cv.copy()
+        else:
+            band = self._band(q) if self._any_ramp else (self._neg_vmax, self._vmax)
+            lo, hi = self._velocity_bounds(q, band, dt, rate, state_nan)
+            acc = None
             if rate and self._any_amax:
                 vref = np.where(np.isnan(self._prev_vel), v, self._prev_vel)
-                vref = np.where(np.isnan(vref), out, vref)
-                new = np.clip(out, vref - self._amax * dt, vref + self._amax * dt)
-                counts[_R["acceleration"]] += (new != out) & has_v
-                out = new
-            cv = out
-        self._prev_vel = cv
+                vref = np.where(np.isnan(vref), cv, vref)
+                acc = (vref - self._amax * dt, vref + self._amax * dt)
+                stage = np.minimum(np.maximum(cv, acc[0]), acc[1])
+            else:
+                stage = cv
+            if (stage < lo).any() or (stage > hi).any() or stage is not cv and (
+                (cv < acc[0]).any() or (cv > acc[1]).any()  # type: ignore[index]
+            ):
+                out_v = np.minimum(np.maximum(stage, lo), hi)
+                self._count_velocity(cv, out_v, acc)
+            else:
+                out_v = cv.copy()
+        self._prev_vel = out_v
 
-        # ---- effort ---------------------------------------------------------------------
-        has_e = ~np.isnan(ce)
-        if has_e.any():
-            out = ce
-            if self._any_emax:
-                out = np.clip(ce, -self._emax, self._emax)
-                counts[_R["effort"]] += (out != ce) & has_e
-            lo = -self._emax
-            hi = self._emax
-            if self._any_pos_limits:
-                lo = np.where((q <= self._pmin) & ~(v > 0.0), 0.0, lo)
-                hi = np.where((q >= self._pmax) & ~(v < 0.0), 0.0, hi)
-            if self._any_vmax:
-                lo = np.where(v < -self._vmax, 0.0, lo)
-                hi = np.where(v > self._vmax, 0.0, hi)
-            if self._any_esoft:
-                with np.errstate(invalid="ignore"):
-                    s_lo = np.clip(-self._kv * (v - band_lo), -self._emax, self._emax)
-                    s_hi = np.clip(-self._kv * (v - band_hi), -self._emax, self._emax)
-                s_lo = np.where(self._kv_zero, 0.0, s_lo)
-                s_hi = np.where(self._kv_zero, 0.0, s_hi)
-                known = self._esoft & ~np.isnan(s_lo) & ~np.isnan(s_hi)
-                lo = np.where(known, np.maximum(s_lo, lo), lo)
-                hi = np.where(known, np.minimum(s_hi, hi), hi)
-            if self._any_pos_limits or self._any_vmax or self._any_esoft:
-                new = np.clip(out, lo, hi)
-                counts[_R["effort_position"]] += (new != out) & has_e
-                out = new
-            ce = out
-        return cp, cv, ce
+        # ---- effort
+        if math.isnan(np.fmax.reduce(ce)):
+            out_e = ce.copy()
+        else:
+            if band is None:
+                band = self._band(q) if self._any_ramp else (self._neg_vmax, self._vmax)
+            lo, hi = self._effort_bounds(q, v, band)
+            if (ce < lo).any() or (ce > hi).any():
+                out_e = np.minimum(np.maximum(ce, lo), hi)
+                self._count_effort(ce, out_e)
+            else:
+                out_e = ce.copy()
+        return out_p, out_v, out_e
+
+    # ---- reasons (only computed when something was clamped) --------------------------------
+    def _count_position(self, cmd: np.ndarray, out: np.ndarray) -> None:
+        changed = out != cmd
+        changed &= cmd == cmd
+        hard = (cmd < self._pmin) | (cmd > self._pmax)
+        soft = ((cmd < self._lo) | (cmd > self._hi)) & ~hard
+        self._count("position", changed & hard)
+        self._count("soft_position", changed & soft)
+        self._count("position_step", changed & ~hard & ~soft)
+
+    def _count_velocity(self, cmd: np.ndarray, out: np.ndarray,
+                        acc: tuple[np.ndarray, np.ndarray] | None) -> None:
+        changed = out != cmd
+        changed &= cmd == cmd
+        over = np.abs(cmd) > self._vmax
+        self._count("velocity", changed & over)
+        rest = changed & ~over
+        if acc is not None:
+            outside = (cmd < acc[0]) | (cmd > acc[1])
+            inside_now = (out >= acc[0]) & (out <= acc[1])
+            by_acc = rest & outside & inside_now
+            self._count("acceleration", by_acc)
+            rest &= ~by_acc
+        self._count("velocity_position", rest)
+
+    def _count_effort(self, cmd: np.ndarray, out: np.ndarray) -> None:
+        changed = out != cmd
+        changed &= cmd == cmd
+        over = np.abs(cmd) > self._emax
+        self._count("effort", changed & over)
+        self._count("effort_position", changed & ~over)

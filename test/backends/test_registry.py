@@ -3,7 +3,6 @@ and every error path."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -96,3 +95,8 @@ def test_mujoco_import_failure_is_a_backend_error(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(importlib, "import_module", fake_import)
     with pytest.raises(BackendError, match=r"'mujoco' cannot be imported: No module named 'mujoco'"):
         create_backend("mujoco")
+
+
+def test_create_mujoco_builtin() -> None:
+    backend = create_backend("mujoco")
+    assert type(backend).__name__ == "MujocoBackend" and isinstance(backend, Backend)

@@ -391,3 +391,16 @@ def test_transmissions_classic_first_then_ros2_control_in_document_order() -> No
         '<actuator name="m1"><mechanicalReduction>5</mechanicalReduction></actuator></transmission>'))
     assert [(t.name, t.dialect) for t in robot.transmissions] == [("classic", "classic"), ("r2c", "ros2_control")]
     assert robot.ros2_control[0].transmissions[0].name == "r2c"
+
+
+def test_gazebo_sensor_on_a_joint_hangs_on_its_child_link() -> None:
+    robot = load(
+        urdf(
+            '<link name="a"/><link name="b"/>'
+            '<joint name="ft_joint" type="fixed"><parent link="a"/><child link="b"/></joint>'
+            '<gazebo reference="ft_joint"><sensor name="ft" type="force_torque">'
+            "<update_rate>50</update_rate></sensor></gazebo>"
+        )
+    )
+    (sensor,) = robot.sensors
+    assert (sensor.link, sensor.joint, sensor.ros_frame_id) == ("b", "ft_joint", "b")

@@ -74,7 +74,12 @@ def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, 
         s = {n: (p, v, e) for n, p, v, e in zip(msgs[-1].name, msgs[-1].position, msgs[-1].velocity, msgs[-1].effort)}
         return all(abs(s[n][index] - v) <= tol for n, v in expected.items())
 
-    probe.wait_for(ok, what)
+    try:
+        probe.wait_for(ok, what)
+    except pytest.fail.Exception:
+        last = probe.messages[JS][-1] if probe.messages[JS] else None
+        seen = dict(zip(last.name, zip(last.position, last.velocity, last.effort))) if last else {}
+        pytest.fail(f"{what}: last joint_states {seen}")
     probe.wait_messages(AS, 2)  # actuator_states of the settled cycles
 
 

@@ -328,10 +328,8 @@ class MujocoBackend:
         return self._state()
 
     def _state(self) -> ActuatorState:
-        model, data = self._require()
-        q = data.qpos[self._qadr].copy()
-        v = data.qvel[self._dadr].copy()
-        effort = np.where(self._ideal_mask, 0.0, data.actuator_force[self._act_ids])
+        _, data = self._require()
+        q, v, effort = self.joint_state()
         pa, va, ea = self.tm.joint_to_actuator(q, v, effort)
         assert self.sensors is not None
         readings = self.sensors.read_due(float(data.time))
@@ -402,6 +400,13 @@ class MujocoBackend:
         if self.sensors is not None:
             self.sensors.close()
         self._configured = False
+
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Joint-space ``(position, velocity, applied effort)`` of the map's joints, each shape
+        (n_joints,) in ``transmissions.joint_names`` order (rad or m, rad/s or m/s, N·m or N)."""
+        _, data = self._require()
+        effort = np.where(self._ideal_mask, 0.0, data.actuator_force[self._act_ids])
+        return data.qpos[self._qadr].copy(), data.qvel[self._dadr].copy(), effort
 
     @property
     def sim_time(self) -> float:

@@ -8,13 +8,13 @@ Modules: :mod:`.frames` (pose graph), :mod:`.includes` (``<include>`` resolution
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from lxml import etree
 
 from ...errors import InvalidValueError, UnsupportedError
-from ..model import Pose, Robot, World
+from ..model import HardwareComponent, Pose, Robot, Sensor, World
 from ..xmlio import ParseContext
 from .frames import parse_pose
 from .includes import resolve_include, search_path
@@ -23,7 +23,7 @@ from .model import ModelBuilder, check_version
 __all__ = ["load_sdf", "load_model"]
 
 
-def _parsers() -> tuple[object, object]:
+def _parsers() -> tuple[Callable[..., Sensor], Callable[..., HardwareComponent]]:
     """The shared sensor and ``<ros2_control>`` parsers (imported lazily: they import the model
     package, which this package is part of)."""
     from ..ros2_control_parser import parse_ros2_control

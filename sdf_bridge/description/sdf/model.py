@@ -13,8 +13,7 @@ resolves every pose into the root model frame and produces the model types:
 from __future__ import annotations
 
 import dataclasses
-import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,8 +27,6 @@ from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
 from .links import parse_collision, parse_inertial, parse_visual
-
-LOG = logging.getLogger("sdf_bridge.description.sdf")
 
 #: Name of the link that stands for the world when a joint's parent is ``world`` (the URDF
 #: convention: a root link named ``world``); its ``pose`` is the world frame in the model frame.
@@ -112,7 +109,6 @@ class ModelBuilder:
             MissingReferenceError, InvalidValueError: from includes and poses.
         """
         key = model_frame(scope)
-        item = _Item(elem, scope, ctx, base_dir, version, key)
         canonical = elem.get("canonical_link")
         if parent_scope is None:
             self.graph.add(FrameNode(key, "model", None, np.eye(4), None, elem, ctx))
@@ -120,7 +116,9 @@ class ModelBuilder:
             pe = pose_elem if pose_elem is not None else elem.find("pose")
             pctx = pose_ctx if pose_elem is not None else ctx
             node = FrameNode(key, "model", None, parse_pose(pe, pctx), None, elem, pctx)
-            self._register(node, _Item(elem, parent_scope, pctx, base_dir, version, key), pe.get("relative_to") if pe is not None else None, None)
+            # the item's element is the <pose> itself (it may come from an <include> in another file)
+            self._register(node, _Item(pe if pe is not None else elem, parent_scope, pctx, base_dir, version, key),
+                           pe.get("relative_to") if pe is not None else None, None)
         first_link: str | None = None
         first_model: str | None = None
         for child in elem:
@@ -258,8 +256,11 @@ class ModelBuilder:
         return Pose.from_matrix(np.linalg.inv(x_mf) @ x_mr @ raw)
 
     def build(self, name: str, *, version: str, source_file: str | None, pose: Pose, static: bool,
-              sensor_parser=None, ros2_control_parser=None) -> Robot:
+              sensor_parser: Callable[..., Sensor], ros2_control_parser: Callable[..., HardwareComponent]) -> Robot:
         """Resolve everything and return the :class:`Robot`.
+
+        ``pose`` is the model pose in the world (the world frame of joints to ``world``);
+        ``sensor_parser`` and ``ros2_control_parser`` are the shared element parsers.
 
         Raises:
             KinematicTreeError: a link is the child of two joints, a joint joins a link to
@@ -287,7 +288,7 @@ class ModelBuilder:
                     visuals.append(parse_visual(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir))
                 elif child.tag == "collision":
                     collisions.append(parse_collision(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir))
-                elif child.tag == "sensor" and sensor_parser is not None:
+                elif child.tag == "sensor":
                     s = sensor_parser(child, item.ctx, link=item.key, joint=None, origin_format="sdf")
                     sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
             links[item.key] = Link(name=item.key, inertial=inertial, visuals=tuple(visuals), collisions=tuple(collisions),
@@ -297,17 +298,14 @@ class ModelBuilder:
         for item in self.joints:
             joint = self._joint(item, child_of)
             joints[joint.name] = joint
-            if sensor_parser is not None:
-                for child in item.elem.findall("sensor"):
-                    s = sensor_parser(child, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf")
-                    sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
+            for child in item.elem.findall("sensor"):
+                s = sensor_parser(child, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf")
+                sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
         if any(j.parent == WORLD_LINK for j in joints.values()):
             world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
             links = {WORLD_LINK: world, **links}
         self._check_cycles(joints)
-        hardware: list[HardwareComponent] = []
-        if ros2_control_parser is not None:
-            hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
+        hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
         transmissions = tuple(t for hw in hardware for t in hw.transmissions)
         return Robot(name=name, links=links, joints=joints, transmissions=transmissions, ros2_control=tuple(hardware),
                      sensors=tuple(sensors), plugins=tuple(self.plugins), format="sdf", version=version,

@@ -164,8 +164,10 @@ def test_stl_mesh_read_and_scaled(tmp_path: Path) -> None:
     geom = model.geom("b::collision::m")
     assert geom.type[0] == mujoco.mjtGeom.mjGEOM_MESH
     assert model.nmeshvert == 4
-    # MuJoCo re-centres the mesh; the scaled tetrahedron's bounding box is 2 m wide
-    assert 2.0 * model.geom_aabb[geom.id, 3:] == pytest.approx([2.0, 2.0, 2.0], abs=1e-9)
+    # MuJoCo moves the mesh to its inertial frame (a rigid motion): edge lengths are kept, ×2
+    v = model.mesh_vert
+    edges = sorted(float(np.linalg.norm(v[i] - v[j])) for i in range(4) for j in range(i + 1, 4))
+    assert edges == pytest.approx([2.0] * 3 + [2.0 * math.sqrt(2.0)] * 3, abs=1e-6)
 
 
 def test_unreadable_mesh_format_without_trimesh(tmp_path: Path, caplog, monkeypatch) -> None:

@@ -55,7 +55,7 @@ def _limits(joint: Joint) -> tuple:
     return (lim.lower, lim.upper, lim.effort, lim.velocity)
 
 
-def _assert_same_model(a: Robot, b: Robot, *, limits_from_urdf: bool) -> None:
+def _assert_same_model(a: Robot, b: Robot) -> None:
     assert list(a.joints) == list(b.joints)
     assert set(a.links) == set(b.links)
     for name, ja in a.joints.items():
@@ -120,7 +120,7 @@ def test_urdf_to_sdf_round_trip(name: str, robots_dir: Path, tmp_path: Path, pro
     robot = load(robots_dir / name / f"{name}.urdf")
     path = _write(tmp_path, to_sdf(robot))
     back = load(path)
-    _assert_same_model(robot, back, limits_from_urdf=True)
+    _assert_same_model(robot, back)
     assert len(back.sensors) == len(robot.sensors)
     ref = probe(path)
     assert ref["errors"] == (PR2_SOURCE_INERTIA_ERRORS if name == "pr2" else [])
@@ -156,7 +156,7 @@ def test_sdf_to_sdf_round_trip(name: str, robots_dir: Path, tmp_path: Path, prob
     robot = load(robots_dir / name / f"{name}.sdf")
     path = _write(tmp_path, to_sdf(robot))
     back = load(path)
-    _assert_same_model(robot, back, limits_from_urdf=False)
+    _assert_same_model(robot, back)
     assert sorted(s.name for s in back.sensors) == sorted(s.name for s in robot.sensors)
     assert probe(path)["errors"] == []
 
@@ -273,7 +273,7 @@ def test_urdf_to_urdf_round_trip(name: str, robots_dir: Path, tmp_path: Path) ->
     robot = load(robots_dir / name / f"{name}.urdf")
     path = _write(tmp_path, to_urdf(robot), f"{name}.urdf")
     back = load(path)
-    _assert_same_model(robot, back, limits_from_urdf=True)
+    _assert_same_model(robot, back)
     assert len(back.transmissions) == len(robot.transmissions)
     assert len(back.ros2_control) == len(robot.ros2_control)
     result = subprocess.run(["check_urdf", str(path)], capture_output=True, text=True)

@@ -14,7 +14,7 @@ from sdf_helpers import load_text, sdf
 
 from sdf_bridge.description import load
 from sdf_bridge.description.kinematics import link_transforms
-from sdf_bridge.description.model import JointType, Robot, World
+from sdf_bridge.description.model import Robot, World
 from sdf_bridge.errors import (
     DuplicateNameError,
     InvalidValueError,

@@ -1,0 +1,82 @@
+"""Every robot of the shared corpus builds into MuJoCo and simulates 1 s under gravity with the
+PID holding the initial position (zero commands), without NaN or explosion.
+
+"Explosion" bound: every joint velocity stays below 50 rad/s (or m/s) — a held robot at rest
+moves far slower; passive joints (casters, ball joints, un-driven wheels) may swing under
+gravity but stay well under it. Driven joints stay within 0.2 rad (m) of their hold position
+unless their effort is saturated at the joint's effort limit (PR2's shoulder-lift joints: the
+real robot's counterbalance spring is not in the URDF, and 30 N·m cannot hold the arm). Cameras are off (rendering is tested in test_sensors) except
+for husky's depth camera, rendered once here.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mujoco_helpers import Sim
+
+from sdf_bridge.backends.base import ActuatorCommand
+from sdf_bridge.description import load
+from sdf_bridge.description.model import Robot, World
+
+ROBOTS = [
+    "carlikebot", "gen3_robotiq", "husky", "panda_gazebo_ros1", "pr2", "rrbot_external_fts", "rrbot_ros1",
+    "rrbot_transmissions", "sdf_joint_complete", "sdf_mimic_pendulums", "sdf_model_with_frames",
+    "sdf_nested_include", "turtlebot3_waffle", "ur5e_ros2",
+]
+
+
+def _models(robots_dir: Path, name: str) -> list[Robot]:
+    folder = robots_dir / name
+    files = [p for p in (folder / f"{name}.urdf", folder / f"{name}.sdf") if p.is_file()]
+    assert len(files) == 1, f"{name}: expected one flattened description in {folder}"
+    loaded = load(files[0])
+    return list(loaded.models.values()) if isinstance(loaded, World) else [loaded]
+
+
+def test_corpus_list_is_complete(robots_dir: Path) -> None:
+    assert sorted(p.name for p in robots_dir.iterdir() if p.is_dir()) == sorted(ROBOTS)
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_robot_simulates_one_second_held(robots_dir: Path, name: str) -> None:
+    for robot in _models(robots_dir, name):
+        sim = Sim(robot, {"render_cameras": name == "husky"})
+        try:
+            first = sim.backend.read(0.01)
+            hold = first.position.copy()
+            n = sim.n
+
+            def command() -> None:
+                sim.backend.write(ActuatorCommand(hold, np.full(n, math.nan), np.full(n, math.nan)), 0.01)
+
+            states = sim.run(1.0, command=command)
+            data = sim.backend.data
+            assert np.all(np.isfinite(data.qpos)) and np.all(np.isfinite(data.qvel)), robot.name
+            assert np.max(np.abs(data.qvel), initial=0.0) < 50.0, robot.name
+            assert states[-1].sim_time == pytest.approx(1.01, abs=1e-9)
+            # driven joints that can exert effort stay near their hold position
+            limit = sim.backend.pid.effort_limit
+            applied = np.abs(sim.backend.joint_state()[2])
+            can_hold = np.array(applied < limit - 1e-9, dtype=bool)
+            joint_q = np.array([sim.qpos(j) for j in sim.tm.joint_names])
+            joint_hold = sim.tm.actuator_to_joint(
+                _to_map_order(sim, hold),
+                np.zeros(n), np.zeros(n))[0]
+            assert np.all(np.abs(joint_q - joint_hold)[can_hold] < 0.2), robot.name
+            if name == "husky":
+                images = [s.sensors["camera_realsense_depth"] for s in states if "camera_realsense_depth" in s.sensors]
+                assert images and images[0].encoding == "32FC1"
+        finally:
+            sim.backend.close()
+
+
+def _to_map_order(sim: Sim, values: np.ndarray) -> np.ndarray:
+    """Actuator values from the backend's order to the map's order."""
+    out = np.empty(len(sim.tm.actuator_names))
+    for k, name in enumerate(sim.actuators):
+        out[sim.tm.actuator_names.index(name)] = values[k]
+    return out
