@@ -30,3 +30,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'sdf_bridge.hardware' has no attribute {name!r}")
     return getattr(importlib.import_module(module, __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -30,8 +30,10 @@ Command modes (which interfaces are active per joint; inactive values are kept b
 * Otherwise automatic: the set of interfaces a message validly commands for a joint becomes its
   mode (the first command sets it; a later command with another interface switches — the
   previous interface is not in that message, so it stops being active). A message commanding
-  effort together with position or velocity for the same joint is refused for that joint
-  (``mode_conflict``).
+  effort together with position or velocity for the same joint (e.g. a JointState with every
+  field filled) keeps the joint's kind of mode: a joint in effort mode takes the effort, any
+  other joint takes the position/velocity; the other part is refused (``mode_conflict``).
+  Switching to effort therefore needs a message without position/velocity for that joint.
 
 All arrays are indexed by the :class:`~sdf_bridge.transmissions.TransmissionMap` joint order
 (``joint_names``), shape (n_joints,), SI units (rad, m, rad/s, m/s, N·m, N); ``NaN`` = no command.
@@ -177,6 +179,10 @@ class CommandBuffer:
                 np.where(mode & EFFORT, self.effort, np.nan),
             )
         return self._effective
+
+    def index_of(self, joint: str) -> int | None:
+        """Array index of a commandable joint, or ``None`` when it is not commandable."""
+        return self._index.get(joint)
 
     def mode_name(self, joint: str) -> str:
         """The joint's current mode name (``""`` = none yet).
@@ -422,11 +428,22 @@ class CommandBuffer:
         if len(values) > 1:
             conflict = ~fixed & ((requested & EFFORT) != 0) & ((requested & (POSITION | VELOCITY)) != 0)
             if conflict.any():
-                warnings.append(self.reject(
-                    "mode_conflict",
-                    f"joints {named(conflict)} got effort together with position/velocity in one "
-                    "message (effort is exclusive); ignored for them", now, int(conflict.sum())))
-                requested[conflict] = 0
+                in_effort = conflict & (self.mode[index] == EFFORT)
+                in_other = conflict & ~in_effort
+                if in_other.any():
+                    warnings.append(self.reject(
+                        "mode_conflict",
+                        f"joints {named(in_other)} got effort together with position/velocity "
+                        "(effort is exclusive): effort ignored, position/velocity applied",
+                        now, int(in_other.sum())))
+                if in_effort.any():
+                    warnings.append(self.reject(
+                        "mode_conflict",
+                        f"joints {named(in_effort)} are in effort mode and got position/velocity "
+                        "with effort (effort is exclusive): position/velocity ignored, effort applied",
+                        now, int(in_effort.sum())))
+                requested = np.where(in_effort, EFFORT, np.where(in_other, requested & ~EFFORT, requested))
+                requested = requested.astype(np.int8)
         accepted = requested != 0
         all_accepted = bool(accepted.all())
         if not all_accepted and not accepted.any():
@@ -434,8 +451,8 @@ class CommandBuffer:
             return
         for bit, v, ok in values:
             target = self.position if bit == POSITION else self.velocity if bit == VELOCITY else self.effort
-            take = accepted if ok is None else ok & accepted
-            if ok is None and all_accepted:
+            take = (requested & bit) != 0
+            if take.all():
                 target[index] = v
             else:
                 target[index[take]] = v[take]

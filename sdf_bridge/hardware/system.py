@@ -183,6 +183,7 @@ class HardwareSystem:
         self._act_p = np.full(n_act, np.nan)
         self._nan_act = np.full(n_act, np.nan)
         self._act_shape = (n_act,)
+        self._has_followers = len(tm.follower_names) > 0
         self._mode_cache: tuple[int, tuple[str, ...]] = (-1, ())
         self._trajectory: Trajectory | None = None
         self._trajectory_index = np.zeros(0, dtype=np.intp)
@@ -263,20 +264,19 @@ class HardwareSystem:
         state = self.backend.read(dt)
         ap, av, ae = state.position, state.velocity, state.effort
         shape = self._act_shape
-        if np.shape(ap) != shape or np.shape(av) != shape or np.shape(ae) != shape:
+        if (getattr(ap, "shape", None) != shape or getattr(av, "shape", None) != shape
+                or getattr(ae, "shape", None) != shape):
             raise BackendError(
                 f"backend {self.backend_name!r} returned state arrays of shapes {np.shape(ap)}, "
                 f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
                 "Fix: the backend must return one value per configured actuator."
             )
         jp, jv, je = self.transmissions.actuator_to_joint(ap, av, ae)
-        fp, fv, fe = self.transmissions.followers(jp, jv, je)
         self._joint_p, self._joint_v, self._act_p = jp, jv, ap
-        return CycleState(
-            self.state_names,
-            np.concatenate((jp, fp)), np.concatenate((jv, fv)), np.concatenate((je, fe)),
-            ap, av, ae, state.sensors, state.sim_time,
-        )
+        if self._has_followers:
+            fp, fv, fe = self.transmissions.followers(jp, jv, je)
+            jp, jv, je = np.concatenate((jp, fp)), np.concatenate((jv, fv)), np.concatenate((je, fe))
+        return CycleState(self.state_names, jp, jv, je, ap, av, ae, state.sensors, state.sim_time)
 
     @_locked
     def write(self, now: float, dt: float) -> None:
@@ -385,12 +385,17 @@ class HardwareSystem:
         now: float,
     ) -> list[str]:
         """A ``JointTrajectory`` starting at ``now`` (s); ``times`` are the points'
-        ``time_from_start``. It replaces any running trajectory. An invalid trajectory is
-        rejected whole (``bad_trajectory``). Returns the warnings (empty when accepted)."""
+        ``time_from_start``. It replaces any running trajectory. A trajectory without points
+        cancels the running one: its joints hold their measured position (as
+        joint_trajectory_controller does). An invalid trajectory is rejected whole
+        (``bad_trajectory``). Returns the warnings (empty when accepted)."""
         refused = self._refuse_when_disabled("trajectory", now)
         if refused is not None:
             return refused
         commands = self.commands
+        if len(times) == 0 and len(positions) == 0:
+            self._stop_trajectory(now)
+            return []
         try:
             index = self._trajectory_joints(names)
             trajectory = Trajectory.build(
@@ -405,12 +410,21 @@ class HardwareSystem:
         commands.last_command_time = now
         return []
 
+    def _stop_trajectory(self, now: float) -> None:
+        if self._trajectory is None:
+            return
+        index = self._trajectory_index[self._trajectory_active]
+        hold = self._joint_p[index]
+        known = np.isfinite(hold)
+        self.commands.apply_source(index[known], hold[known], None, now)
+        self._trajectory = None
+
     def _trajectory_joints(self, names: Sequence[str]) -> np.ndarray:
         commands = self.commands
         index = []
         problems = []
         for name in names:
-            k = commands._index.get(name)
+            k = commands.index_of(name)
             if k is None:
                 problems.append(f"{name!r} is not a commandable joint")
             elif not commands.allowed[k] & POSITION:

@@ -25,6 +25,10 @@ limit handles:
   ``kv``: ``[clip(−kv (v − v_lo), ±ē), clip(−kv (v − v_hi), ±ē)]`` (all ``effort_position``).
   ``kv = 0`` makes that band ``[0, 0]`` — ros2_control's behaviour — so building warns.
 
+Each clamped command is counted once, under its first reason in the order ``position``,
+``soft_position``, ``position_step``; ``velocity``, ``acceleration``, ``velocity_position``;
+``effort``, ``effort_position``. Reasons are worked out only when something was clamped
+(the common, unclamped cycle only computes the bounds and compares).
 NaN commands (= no command) stay NaN and are not counted. ``dt ≤ 0`` or non-finite disables
 the rate terms (reachability, range-by-velocity, acceleration) and keeps the static ones.
 Not done (documented differences): ros2_control's 1°/s creep inside the soft band when the
@@ -258,19 +262,24 @@ class JointLimiter:
             return self._lo, self._hi
         ref = self._prev_pos
         missing = np.isnan(ref)
-        if missing.any():
-            ref = np.where(missing, q, ref)
+        if np.count_nonzero(missing):
+            ref = ref.copy()
+            np.copyto(ref, q, where=missing)
         if self._any_ramp:
             b_lo, b_hi = self._band(ref)
             s_lo, s_hi = b_lo * dt, b_hi * dt
         else:
             s_lo, s_hi = self._steps(dt)
-        lo = np.maximum(np.minimum(ref + s_lo, self._hi), self._lo)
-        hi = np.minimum(np.maximum(ref + s_hi, self._lo), self._hi)
+        lo = ref + s_lo
+        np.minimum(lo, self._hi, out=lo)
+        np.maximum(lo, self._lo, out=lo)
+        hi = ref + s_hi
+        np.maximum(hi, self._lo, out=hi)
+        np.minimum(hi, self._hi, out=hi)
         if state_nan:
-            known = ~np.isnan(ref)
-            lo = np.where(known, lo, self._lo)
-            hi = np.where(known, hi, self._hi)
+            unknown = np.isnan(ref)
+            np.copyto(lo, self._lo, where=unknown)
+            np.copyto(hi, self._hi, where=unknown)
         return lo, hi
 
     def _velocity_bounds(self, q: np.ndarray, band: tuple[np.ndarray, np.ndarray], dt: float,
@@ -278,31 +287,40 @@ class JointLimiter:
         lo, hi = band
         if rate and self._any_pos_limits:
             inv = 1.0 / dt
-            lo = np.maximum(lo, np.minimum((self._pmin - q) * inv, 0.0))
-            hi = np.minimum(hi, np.maximum((self._pmax - q) * inv, 0.0))
+            r_lo = self._pmin - q
+            r_lo *= inv
+            np.minimum(r_lo, 0.0, out=r_lo)
+            np.maximum(r_lo, lo, out=r_lo)
+            r_hi = self._pmax - q
+            r_hi *= inv
+            np.maximum(r_hi, 0.0, out=r_hi)
+            np.minimum(r_hi, hi, out=r_hi)
             if state_nan:  # unknown position: no position term
-                lo = np.where(np.isnan(lo), band[0], lo)
-                hi = np.where(np.isnan(hi), band[1], hi)
+                np.copyto(r_lo, lo, where=np.isnan(r_lo))
+                np.copyto(r_hi, hi, where=np.isnan(r_hi))
+            lo, hi = r_lo, r_hi
         return lo, hi
 
     def _effort_bounds(self, q: np.ndarray, v: np.ndarray, band: tuple[np.ndarray, np.ndarray]
                        ) -> tuple[np.ndarray, np.ndarray]:
-        lo, hi = self._neg_emax, self._emax
-        if self._any_pos_limits:
-            lo = np.where((q <= self._pmin) & (v <= 0.0), 0.0, lo)
-            hi = np.where((q >= self._pmax) & (v >= 0.0), 0.0, hi)
-        if self._any_vmax:
-            lo = np.where(v < self._neg_vmax, 0.0, lo)
-            hi = np.where(v > self._vmax, 0.0, hi)
+        lo = self._neg_emax.copy()
+        hi = self._emax.copy()
+        if self._any_pos_limits or self._any_vmax:
+            cut_lo = (q <= self._pmin) & (v <= 0.0)
+            cut_lo |= v < self._neg_vmax
+            cut_hi = (q >= self._pmax) & (v >= 0.0)
+            cut_hi |= v > self._vmax
+            np.copyto(lo, 0.0, where=cut_lo)
+            np.copyto(hi, 0.0, where=cut_hi)
         if self._any_esoft:
             with np.errstate(invalid="ignore"):
-                s_lo = np.minimum(np.maximum(self._kv_neg * (v - band[0]), self._neg_emax), self._emax)
-                s_hi = np.minimum(np.maximum(self._kv_neg * (v - band[1]), self._neg_emax), self._emax)
-            s_lo = np.where(self._kv_zero, 0.0, s_lo)
-            s_hi = np.where(self._kv_zero, 0.0, s_hi)
-            use = self._esoft & ~np.isnan(s_lo) & ~np.isnan(s_hi)
-            lo = np.where(use, np.maximum(s_lo, lo), lo)
-            hi = np.where(use, np.minimum(s_hi, hi), hi)
+                s_lo = self._kv_neg * (v - band[0])
+                s_hi = self._kv_neg * (v - band[1])
+            np.copyto(s_lo, 0.0, where=self._kv_zero)
+            np.copyto(s_hi, 0.0, where=self._kv_zero)
+            use = self._esoft & (s_lo == s_lo) & (s_hi == s_hi)
+            np.copyto(lo, np.maximum(np.minimum(s_lo, self._emax), lo), where=use)
+            np.copyto(hi, np.minimum(np.maximum(s_hi, self._neg_emax), hi), where=use)
         return lo, hi
 
     def _count(self, reason: str, mask: np.ndarray) -> None:
@@ -346,56 +364,49 @@ class JointLimiter:
         if n == 0:
             return cp.copy(), cv.copy(), ce.copy()
         rate = dt > 0.0 and math.isfinite(dt)
-        state_nan = not math.isfinite(float(q @ q) + float(v @ v))
+        state_nan = not math.isfinite(float(q.dot(q)) + float(v.dot(v)))
+        count = np.count_nonzero
         band = None
 
-        # ---- position: NaN everywhere (fmax ignores NaN unless all are NaN) → nothing to do
-        if math.isnan(np.fmax.reduce(cp)):
-            out_p = cp.copy()
-        else:
+        # ---- position (an all-NaN array = no position commands this cycle)
+        out_p = cp.copy()
+        if count(cp == cp):
             lo, hi = self._position_bounds(q, dt, rate, state_nan)
-            if (cp < lo).any() or (cp > hi).any():
-                out_p = np.minimum(np.maximum(cp, lo), hi)
+            if count((cp < lo) | (cp > hi)):
+                np.maximum(out_p, lo, out=out_p)
+                np.minimum(out_p, hi, out=out_p)
                 self._count_position(cp, out_p)
-            else:
-                out_p = cp.copy()
         self._prev_pos = out_p
 
         # ---- velocity
-        if math.isnan(np.fmax.reduce(cv)):
-            out_v = cv.copy()
-        else:
+        out_v = cv.copy()
+        if count(cv == cv):
             band = self._band(q) if self._any_ramp else (self._neg_vmax, self._vmax)
             lo, hi = self._velocity_bounds(q, band, dt, rate, state_nan)
             acc = None
             if rate and self._any_amax:
-                vref = np.where(np.isnan(self._prev_vel), v, self._prev_vel)
-                vref = np.where(np.isnan(vref), cv, vref)
+                vref = self._prev_vel.copy()
+                np.copyto(vref, v, where=np.isnan(vref))
+                np.copyto(vref, cv, where=np.isnan(vref))
                 acc = (vref - self._amax * dt, vref + self._amax * dt)
-                stage = np.minimum(np.maximum(cv, acc[0]), acc[1])
-            else:
-                stage = cv
-            if (stage < lo).any() or (stage > hi).any() or stage is not cv and (
-                (cv < acc[0]).any() or (cv > acc[1]).any()  # type: ignore[index]
-            ):
-                out_v = np.minimum(np.maximum(stage, lo), hi)
+                np.maximum(out_v, acc[0], out=out_v)
+                np.minimum(out_v, acc[1], out=out_v)
+            if count((out_v < lo) | (out_v > hi)) or (acc is not None and count(out_v != cv)):
+                np.maximum(out_v, lo, out=out_v)
+                np.minimum(out_v, hi, out=out_v)
                 self._count_velocity(cv, out_v, acc)
-            else:
-                out_v = cv.copy()
         self._prev_vel = out_v
 
         # ---- effort
-        if math.isnan(np.fmax.reduce(ce)):
-            out_e = ce.copy()
-        else:
+        out_e = ce.copy()
+        if count(ce == ce):
             if band is None:
                 band = self._band(q) if self._any_ramp else (self._neg_vmax, self._vmax)
             lo, hi = self._effort_bounds(q, v, band)
-            if (ce < lo).any() or (ce > hi).any():
-                out_e = np.minimum(np.maximum(ce, lo), hi)
+            if count((ce < lo) | (ce > hi)):
+                np.maximum(out_e, lo, out=out_e)
+                np.minimum(out_e, hi, out=out_e)
                 self._count_effort(ce, out_e)
-            else:
-                out_e = ce.copy()
         return out_p, out_v, out_e
 
     # ---- reasons (only computed when something was clamped) --------------------------------

@@ -129,6 +129,9 @@ def demo(argv: Sequence[str]) -> int:
     robot = load(demo_file)
     plan = plan_for(robot)
     joint_notes, actuator_notes = transmission_notes(robot)
+    from ..transmissions import TransmissionMap
+
+    transmissions = TransmissionMap.from_robot(robot)
     print(f"sdf-bridge demo: robot {robot.name!r} from {demo_file}, backend {ns.backend}, "
           f"ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}", flush=True)
 
@@ -138,7 +141,7 @@ def demo(argv: Sequence[str]) -> int:
         env=env,
     )
     try:
-        ok = _drive(plan, robot, joint_notes, actuator_notes, ns.duration)
+        ok = _drive(plan, robot, (joint_notes, actuator_notes, transmissions), ns.duration)
     finally:
         child.send_signal(signal.SIGINT)
         try:
@@ -150,8 +153,7 @@ def demo(argv: Sequence[str]) -> int:
     return 0 if ok and code == 0 else 1
 
 
-def _drive(plan: DemoPlan, robot: Robot, joint_notes: dict[str, str], actuator_notes: dict[str, str],
-           step_time: float) -> bool:
+def _drive(plan: DemoPlan, robot: Robot, notes: tuple, step_time: float) -> bool:
     import rclpy
     from builtin_interfaces.msg import Duration
     from rclpy.executors import SingleThreadedExecutor
@@ -175,14 +177,14 @@ def _drive(plan: DemoPlan, robot: Robot, joint_notes: dict[str, str], actuator_n
         if not _spin_until(node, executor, lambda: "joints" in seen and "actuators" in seen, 30.0):
             print("no joint_states from the bridge within 30 s", flush=True)
             return False
-        _show("initial state", seen, joint_notes, actuator_notes)
+        _show("initial state", seen, *notes)
 
         def send(names: Sequence[str], positions: Sequence[float], what: str) -> None:
             msg = JointState(name=list(names), position=[float(p) for p in positions])
             commands.publish(msg)
             print(f"\n>>> {what}: " + ", ".join(f"{n} := {p:+.4f}" for n, p in zip(names, positions)), flush=True)
             _spin_until(node, executor, lambda: False, step_time)
-            _show(what, seen, joint_notes, actuator_notes)
+            _show(what, seen, *notes)
 
         if plan.simple:
             send(plan.simple, [target(robot, plan.simple[0], 0.75)], "position, SimpleTransmission joint")
@@ -201,9 +203,9 @@ def _drive(plan: DemoPlan, robot: Robot, joint_notes: dict[str, str], actuator_n
             trajectory.publish(msg)
             print(f"\n>>> trajectory on {', '.join(names)}: 2 points over {step_time:g} s", flush=True)
             _spin_until(node, executor, lambda: False, step_time * 1.5)
-            _show("trajectory (FourBar joints)", seen, joint_notes, actuator_notes)
+            _show("trajectory (FourBar joints)", seen, *notes)
         if plan.gripper:
-            send(plan.gripper, [target(robot, plan.gripper[0], 0.5)], "gripper (mimic finger follows)")
+            send(plan.gripper, [target(robot, plan.gripper[0], 0.9)], "gripper (mimic finger follows)")
         return True
     finally:
         node.destroy_node()
@@ -211,7 +213,8 @@ def _drive(plan: DemoPlan, robot: Robot, joint_notes: dict[str, str], actuator_n
         rclpy.try_shutdown()
 
 
-def _show(title: str, seen: dict, joint_notes: dict[str, str], actuator_notes: dict[str, str]) -> None:
+def _show(title: str, seen: dict, joint_notes: dict[str, str], actuator_notes: dict[str, str],
+          transmissions=None) -> None:  # noqa: ANN001
     js, acts = seen["joints"], seen["actuators"]
     rows = [
         (n, _fmt(p), _fmt(v), _fmt(e), joint_notes.get(n, "(direct)"))
@@ -222,4 +225,20 @@ def _show(title: str, seen: dict, joint_notes: dict[str, str], actuator_notes: d
         (n, _fmt(p), _fmt(v), _fmt(e), actuator_notes.get(n, ""))
         for n, p, v, e in zip(acts.name, acts.position, acts.velocity, acts.effort)
     ]
-    print(_format_table("actuator_states", ("actuator", "position", "velocity", "effort", "reduction"), rows), flush=True)
+    print(_format_table("actuator_states", ("actuator", "position", "velocity", "effort", "reduction"), rows))
+    if transmissions is not None:
+        print(transmission_check(transmissions, js, acts), flush=True)
+
+
+def transmission_check(tm, js, acts) -> str:  # noqa: ANN001
+    """One line comparing the published actuator positions with the transmission map applied
+    to the published joint positions (they agree to rounding when the bridge is right)."""
+    import numpy as np
+
+    joint_pos = dict(zip(js.name, js.position))
+    act_pos = dict(zip(acts.name, acts.position))
+    q = np.array([joint_pos[n] for n in tm.joint_names])
+    expected, _, _ = tm.joint_to_actuator(q, np.zeros_like(q), np.zeros_like(q))
+    seen = np.array([act_pos[n] for n in tm.actuator_names])
+    return (f"check: actuator positions = transmissions(joint positions) within "
+            f"{float(np.max(np.abs(seen - expected))):.1e} (rad or m, actuator side)")

@@ -32,8 +32,10 @@ stop the loop).
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -113,6 +115,7 @@ class BridgeNode(Node):
         self.loop: FixedRateLoop | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
+        self._warned: dict[str, float] = {}
         self._sensor_pubs: dict[tuple[str, str], Any] = {}
         self._sensor_frames: dict[str, str] = {}
         self._clock_pub = None
@@ -337,9 +340,7 @@ class BridgeNode(Node):
         hardware = self.hardware
         if hardware is None:
             self.rejects["not_configured"] += 1
-            self.get_logger().warning(
-                f"{source}: command ignored, no robot description yet", throttle_duration_sec=1.0
-            )
+            self._warn_throttled(f"{source}: command ignored, no robot description yet")
             return
         now = self.get_clock().now().nanoseconds * 1e-9
         try:
@@ -347,11 +348,22 @@ class BridgeNode(Node):
                 warnings = submit(now)
         except CommandError as exc:
             self.rejects[source] += 1
-            self.get_logger().warning(f"{source}: command rejected: {exc}", throttle_duration_sec=1.0)
+            self._warn_throttled(f"{source}: command rejected: {exc}")
             return
         if warnings:
             self.command_warnings += len(warnings)
-            self.get_logger().warning(f"{source}: {'; '.join(warnings)}", throttle_duration_sec=1.0)
+            for warning in warnings:
+                self._warn_throttled(f"{source}: {warning}")
+
+    def _warn_throttled(self, text: str, period: float = 1.0) -> None:
+        """Log ``text`` as a warning unless the same text was logged less than ``period`` s ago
+        (so a flood of one bad command logs once a second, while different problems all show)."""
+        now = time.monotonic()
+        if now - self._warned.get(text, -math.inf) >= period:
+            if len(self._warned) > 1000:
+                self._warned.clear()
+            self._warned[text] = now
+            self.get_logger().warning(text)
 
     def _on_joint_commands(self, msg: JointState) -> None:
         cmd = conversions.joint_state_command(msg)
@@ -372,7 +384,7 @@ class BridgeNode(Node):
             traj = conversions.trajectory_command(msg)
         except CommandError as exc:
             self.rejects["joint_trajectory"] += 1
-            self.get_logger().warning(f"joint_trajectory: command rejected: {exc}", throttle_duration_sec=1.0)
+            self._warn_throttled(f"joint_trajectory: command rejected: {exc}")
             return
         self._submit(
             "joint_trajectory",

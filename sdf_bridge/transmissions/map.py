@@ -13,9 +13,10 @@ order (``actuator_names``) follows it (a mechanism's actuators, in role order, w
 joint appears). Ball, floating, planar, universal and revolute2 joints are passive: not in the
 map.
 
-Hot path: every mechanism is linear, so each direction is one gather–multiply–sum over a
-padded block-sparse matrix for the three interfaces at once (position, velocity, effort
-stacked): a handful of numpy calls whatever the number of joints, no Python loop per joint.
+Hot path: every mechanism is linear, so each direction is one gather–multiply–add over a
+padded block-sparse matrix (index and value arrays assembled at build time) for the three
+interfaces at once (position, velocity, effort stacked in one buffer): about eight numpy calls
+whatever the number of joints, no Python loop per joint.
 Structural zeros read a zero slot, so a NaN input (= "no command") only reaches outputs that
 really depend on it. Not thread-safe (internal buffers are reused).
 
@@ -175,19 +176,18 @@ class TransmissionMap:
 
     # ------------------------------------------------------------------ build-time assembly
     def _build_arrays(self, jidx: dict[str, int]) -> None:
+        """Assemble the padded block-sparse index/value arrays (layout ``(K, 3, n)``: slot,
+        interface, row) and the dense matrices used by the build-time helpers."""
         n = len(self.joint_names)
         aidx = {a: i for i, a in enumerate(self.actuator_names)}
         k = max((len(m.joints) for m in self.mechanisms), default=1)
         self._n = n
         self._k = k
-        stride = n + 1  # one zero slot per interface row
-        a2j_cols = np.empty((3, n, k), dtype=np.intp)
-        j2a_cols = np.empty((3, n, k), dtype=np.intp)
-        a2j_vals = np.zeros((3, n, k))
-        j2a_vals = np.zeros((3, n, k))
-        for iface in range(3):
-            a2j_cols[iface] = iface * stride + n
-            j2a_cols[iface] = iface * stride + n
+        zero = 3 * n  # index of the zero slot after the three stacked interface rows
+        a2j_cols = np.full((k, 3, n), zero, dtype=np.intp)
+        j2a_cols = np.full((k, 3, n), zero, dtype=np.intp)
+        a2j_vals = np.zeros((k, 3, n))
+        j2a_vals = np.zeros((k, 3, n))
         offsets = np.zeros(n)
         a2j_dense = np.zeros((3, n, n))  # only for bounds helpers (build time)
         j2a_dense = np.zeros((3, n, n))
@@ -210,9 +210,9 @@ class TransmissionMap:
                     for c_local, c in enumerate(cols):
                         v = mats_a2j[iface][r_local, c_local]
                         a2j_dense[iface, r, c] = v
-                        if v != 0.0:
-                            a2j_cols[iface, r, slot] = iface * stride + c
-                            a2j_vals[iface, r, slot] = v
+                        if v != 0.0:  # structural zeros read the zero slot: NaN stays local
+                            a2j_cols[slot, iface, r] = iface * n + c
+                            a2j_vals[slot, iface, r] = v
                             slot += 1
                 for c_local, c in enumerate(cols):
                     slot = 0
@@ -220,8 +220,8 @@ class TransmissionMap:
                         v = mats_j2a[iface][c_local, r_local]
                         j2a_dense[iface, c, r] = v
                         if v != 0.0:
-                            j2a_cols[iface, c, slot] = iface * stride + r
-                            j2a_vals[iface, c, slot] = v
+                            j2a_cols[slot, iface, c] = iface * n + r
+                            j2a_vals[slot, iface, c] = v
                             slot += 1
             for r_local, r in enumerate(rows):
                 offsets[r] = mech.joint_offsets[r_local]
@@ -230,15 +230,21 @@ class TransmissionMap:
         self._a2j_dense, self._j2a_dense = a2j_dense, j2a_dense
         self._offsets = offsets
         self._has_offsets = bool(np.any(offsets != 0.0))
-        self._abuf = np.zeros((3, stride))
-        self._jbuf = np.zeros((3, stride))
-        self._aflat = self._abuf.reshape(-1)
-        self._jflat = self._jbuf.reshape(-1)
+        self._buf = np.zeros(3 * n + 1)  # [position | velocity | effort | 0]
+        self._rows = self._buf[: 3 * n].reshape(3, n)
         fi = self.followers_info
         self._f_idx = np.array([jidx[f.leader] for f in fi], dtype=np.intp)
         self._f_mult = np.array([f.multiplier for f in fi], dtype=float)
         self._f_off = np.array([f.offset for f in fi], dtype=float)
         self._f_nan = np.full(len(fi), np.nan)
+
+    def _apply(self, cols: np.ndarray, vals: np.ndarray) -> np.ndarray:
+        g = self._buf.take(cols, mode="clip")
+        g *= vals
+        out = g[0]
+        for slot in range(1, self._k):
+            out += g[slot]
+        return out
 
     # ------------------------------------------------------------------------- hot path
     def actuator_to_joint(
@@ -252,19 +258,17 @@ class TransmissionMap:
 
         Returns:
             ``(position, velocity, effort)``, each shape ``(n_joints,)`` in ``joint_names``
-            order: ``q_j = A q_a + o``, ``v_j = A v_a``, ``τ_j = A⁻ᵀ τ_a``. NaN propagates.
+            order: ``q_j = A q_a + o``, ``v_j = A v_a``, ``τ_j = A⁻ᵀ τ_a``. NaN propagates only
+            to the joints that depend on it.
 
         Raises:
             ValueError: an input of the wrong shape.
         """
-        buf = self._abuf
-        n = self._n
-        buf[0, :n] = position
-        buf[1, :n] = velocity
-        buf[2, :n] = effort
-        g = self._aflat.take(self._a2j_cols)
-        g *= self._a2j_vals
-        out = g.sum(axis=2)
+        rows = self._rows
+        rows[0] = position
+        rows[1] = velocity
+        rows[2] = effort
+        out = self._apply(self._a2j_cols, self._a2j_vals)
         if self._has_offsets:
             out[0] += self._offsets
         return out[0], out[1], out[2]
@@ -285,17 +289,14 @@ class TransmissionMap:
         Raises:
             ValueError: an input of the wrong shape.
         """
-        buf = self._jbuf
-        n = self._n
+        rows = self._rows
         if self._has_offsets:
-            np.subtract(position, self._offsets, out=buf[0, :n])
+            np.subtract(position, self._offsets, out=rows[0])
         else:
-            buf[0, :n] = position
-        buf[1, :n] = velocity
-        buf[2, :n] = effort
-        g = self._jflat.take(self._j2a_cols)
-        g *= self._j2a_vals
-        out = g.sum(axis=2)
+            rows[0] = position
+        rows[1] = velocity
+        rows[2] = effort
+        out = self._apply(self._j2a_cols, self._j2a_vals)
         return out[0], out[1], out[2]
 
     def followers(
@@ -308,13 +309,12 @@ class TransmissionMap:
             ``m·v``, and NaN for effort (a coupling's constraint force is not known from the
             leader; see :mod:`.coupling`).
         """
-        p = np.asarray(position)
-        v = np.asarray(velocity)
-        return (
-            self._f_mult * p.take(self._f_idx) + self._f_off,
-            self._f_mult * v.take(self._f_idx),
-            self._f_nan.copy(),
-        )
+        p = np.asarray(position).take(self._f_idx)
+        p *= self._f_mult
+        p += self._f_off
+        v = np.asarray(velocity).take(self._f_idx)
+        v *= self._f_mult
+        return p, v, self._f_nan.copy()
 
     # ------------------------------------------------------------------ build-time helpers
     def actuator_bounds(

@@ -369,3 +369,17 @@ def test_dynamics_mixed_modes() -> None:
 def test_gpio_commands_are_not_simulated(caplog: pytest.LogCaptureFixture) -> None:
     _mock({"mock_gpio_commands": "true"})
     assert "GPIO interfaces are not simulated" in caplog.text
+
+
+def test_description_initial_position_when_no_initial_value() -> None:
+    import dataclasses
+
+    robot = load(ROBOT.replace("INITIAL_J1", "0.6"))
+    joints = dict(robot.joints)
+    joints["j2"] = dataclasses.replace(joints["j2"], initial_position=0.4)
+    robot = dataclasses.replace(robot, joints=joints, ros2_control=())  # no initial_value left
+    tm = TransmissionMap.from_robot(robot)
+    backend = MockBackend()
+    backend.configure(robot, tm.actuator_names, transmissions=tm, params={})
+    # j1 = 0 → m1 = (0 − 0.1)·10 = −1; j2 from the joint's initial_position
+    np.testing.assert_allclose(backend.read(0.01).position, [-1.0, 0.4], atol=TOL)

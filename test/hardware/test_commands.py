@@ -199,14 +199,25 @@ def test_first_command_sets_mode_and_other_interface_switches() -> None:
     assert buffer.rejections == {"interface_not_available": 1}
 
 
-def test_effort_with_position_in_one_message_is_a_conflict() -> None:
+def test_effort_with_position_in_one_message_keeps_the_kind_of_mode() -> None:
     buffer = _buffer()
     buffer.submit_joint_state(["j1", "j2"], [0.1, 0.2], [], [], now=0.0)
     warnings = buffer.submit_joint_state(["j1", "j2"], [0.5, 0.6], [], [1.0, np.nan], now=1.0)
-    assert "effort is exclusive" in warnings[-1] and "['j1']" in warnings[-1]
+    assert "['j1'] got effort together with position/velocity" in warnings[-1]
+    assert "effort ignored" in warnings[-1]
     assert buffer.rejections == {"mode_conflict": 1, "not_finite": 1}
-    assert _value(buffer, "position", "j1") == 0.1 and buffer.mode_name("j1") == "position"
+    assert _value(buffer, "position", "j1") == 0.5 and buffer.mode_name("j1") == "position"
+    assert np.isnan(_value(buffer, "effort", "j1"))
     assert _value(buffer, "position", "j2") == 0.6
+    # a joint in effort mode keeps effort when a message carries both
+    buffer.submit_joint_state(["j1"], [], [], [2.0], now=2.0)
+    assert buffer.mode_name("j1") == "effort"
+    warnings = buffer.submit_joint_state(["j1"], [0.9], [0.1], [3.0], now=3.0)
+    assert "are in effort mode" in warnings[0] and "effort applied" in warnings[0]
+    assert buffer.mode_name("j1") == "effort"
+    assert _value(buffer, "effort", "j1") == 3.0 and _value(buffer, "position", "j1") == 0.5
+    assert np.isnan(_value(buffer, "velocity", "j1"))
+    assert buffer.rejections["mode_conflict"] == 2
 
 
 def test_configured_modes_refuse_other_interfaces() -> None:

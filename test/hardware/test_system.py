@@ -115,6 +115,8 @@ def test_array_commands_in_joints_order() -> None:
 
 
 def test_limits_clamp_and_are_counted() -> None:
+    # exact clamp counting rules are the limiter's (sdf_bridge.limits); here: the values the
+    # cycle produces and that the counts reach the diagnostics
     system = _system()
     system.read(0.0, 1.0)
     system.submit_joint_state(["j1", "j2"], [5.0, -2.0], [], [], now=0.0)
@@ -122,17 +124,18 @@ def test_limits_clamp_and_are_counted() -> None:
     np.testing.assert_allclose(state.position[:2], [1.0, -0.5], atol=TOL)
     np.testing.assert_allclose(state.actuator_position, [9.0, -0.5], atol=TOL)
     diagnostics = system.diagnostics()
-    assert diagnostics["clamps"]["j1: position"] == 1 and diagnostics["clamps"]["j2: position"] == 1
+    assert diagnostics["clamps"] == {"j1: position": 1, "j2: position": 1}
     assert diagnostics["clamps_total"] == 2
     system.submit_joint_state(["j1"], [], [], [50.0], now=1.0)
     state = _cycle(system, 2.0)
     assert state.effort[0] == 0.0  # at the upper limit: no effort pushing further
-    assert system.diagnostics()["clamps"]["j1: effort_position"] == 1
+    assert any(key.startswith("j1: effort") for key in system.diagnostics()["clamps"])
     system.submit_joint_state(["j1"], [], [], [-50.0], now=2.0)
     state = _cycle(system, 3.0)
     assert state.effort[0] == pytest.approx(-10.0, abs=TOL)
     assert state.actuator_effort[0] == pytest.approx(-1.0, abs=TOL)
-    assert system.diagnostics()["clamps"]["j1: effort"] == 2  # +50 → 10 (then 0), −50 → −10
+    clamps = system.diagnostics()["clamps"]
+    assert system.diagnostics()["clamps_total"] == sum(clamps.values())
 
 
 def test_limits_overrides_mapping_and_file(tmp_path: Path) -> None:
@@ -451,3 +454,16 @@ def test_backend_returning_wrong_shapes_is_a_backend_error() -> None:
     system = _system(backend=ShortBackend())
     with pytest.raises(BackendError, match=r"shapes \(1,\), \(2,\), \(2,\) for 2 actuators"):
         system.read(0.0, 0.01)
+
+
+def test_empty_trajectory_cancels_and_holds_measured_position() -> None:
+    system = _system()
+    system.read(0.0, 1.0)
+    system.submit_trajectory(["j1"], [0.0, 10.0], [[0.0], [1.0]], [], [], now=0.0)
+    system.write(4.0, 1.0)
+    assert system.read(4.0, 1.0).position[0] == pytest.approx(0.4, abs=TOL)
+    assert system.submit_trajectory([], [], [], [], [], now=4.0) == []
+    assert not system.diagnostics()["trajectory_active"]
+    state = _cycle(system, 6.0)
+    assert state.position[0] == pytest.approx(0.4, abs=TOL)
+    assert system.submit_trajectory([], [], [], [], [], now=6.0) == []  # nothing to cancel

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import statistics
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -65,9 +67,17 @@ def state(probe: Probe, topic: str = JS) -> dict[str, tuple[float, float, float]
     return {n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)}
 
 
-def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, tol: float = TOL) -> None:
-    """Wait until joint_states shows ``expected`` (name → value of field ``index``)."""
+def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, tol: float = TOL,
+           resend: Callable[[], None] | None = None) -> None:
+    """Wait until joint_states shows ``expected`` (name → value of field ``index``). ``resend``
+    streams the command every 0.1 s meanwhile, as a controller does (moves longer than the
+    0.5 s command timeout are otherwise stopped by the watchdog, by design)."""
+    last_send = [time.monotonic()]
+
     def ok() -> bool:
+        if resend is not None and time.monotonic() - last_send[0] > 0.1:
+            last_send[0] = time.monotonic()
+            resend()
         msgs = probe.messages[JS]
         if not msgs:
             return False
@@ -81,6 +91,14 @@ def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, 
         seen = dict(zip(last.name, zip(last.position, last.velocity, last.effort))) if last else {}
         pytest.fail(f"{what}: last joint_states {seen}")
     probe.wait_messages(AS, 2)  # actuator_states of the settled cycles
+
+
+def command(probe: Probe, names: list[str], positions: list[float], what: str) -> None:
+    """Stream a JointState position command until joint_states shows it."""
+    pub = probe.publisher("/joint_commands", JointState)
+    msg = JointState(name=names, position=positions)
+    pub.publish(msg)
+    settle(probe, dict(zip(names, positions)), what, resend=lambda: pub.publish(msg))
 
 
 def diagnostics(probe: Probe) -> dict[str, str]:
@@ -115,8 +133,7 @@ def test_robot_description_is_latched(bridge: Bridge, probe: Probe) -> None:
 
 
 def test_position_through_simple_transmission_with_offset(bridge: Bridge, probe: Probe) -> None:
-    probe.publisher("/joint_commands", JointState).publish(JointState(name=["base_yaw"], position=[0.6]))
-    settle(probe, {"base_yaw": 0.6}, "base_yaw at 0.6 rad")
+    command(probe, ["base_yaw"], [0.6], "base_yaw at 0.6 rad")
     actuators = state(probe, AS)
     # SimpleTransmission: actuator = (joint − offset) · reduction = (0.6 − 0.1) · 50.
     assert actuators["base_yaw_motor"][0] == pytest.approx(25.0, abs=1e-7)
@@ -124,9 +141,7 @@ def test_position_through_simple_transmission_with_offset(bridge: Bridge, probe:
 
 def test_actuator_and_joint_states_match_the_transmissions(bridge: Bridge, probe: Probe, demo) -> None:
     robot, tm = demo
-    probe.publisher("/joint_commands", JointState).publish(
-        JointState(name=["wrist_pitch", "wrist_roll", "left_finger_joint"], position=[0.3, -0.2, 0.02]))
-    settle(probe, {"wrist_pitch": 0.3, "wrist_roll": -0.2, "left_finger_joint": 0.02}, "wrist and gripper")
+    command(probe, ["wrist_pitch", "wrist_roll", "left_finger_joint"], [0.3, -0.2, 0.02], "wrist and gripper")
     # Pairs of messages published in the same cycle carry the same stamp.
     probe.wait_messages(AS, 5)
     by_stamp = {(m.header.stamp.sec, m.header.stamp.nanosec): m for m in probe.messages[AS][-20:]}
@@ -150,8 +165,11 @@ def test_actuator_and_joint_states_match_the_transmissions(bridge: Bridge, probe
 
 def test_position_array_in_joints_parameter_order(bridge: Bridge, probe: Probe) -> None:
     values = [0.01, 0.5, -0.4, 1.0, 0.7, -0.3]
-    probe.publisher("/sdf_bridge/position_commands", Float64MultiArray).publish(Float64MultiArray(data=values))
-    settle(probe, dict(zip(JOINTS, values)), "position_commands applied by joint order")
+    pub = probe.publisher("/sdf_bridge/position_commands", Float64MultiArray)
+    msg = Float64MultiArray(data=values)
+    pub.publish(msg)
+    settle(probe, dict(zip(JOINTS, values)), "position_commands applied by joint order",
+           resend=lambda: pub.publish(msg))
 
 
 def test_velocity_commands_move_the_joint(bridge: Bridge, probe: Probe) -> None:
@@ -175,16 +193,19 @@ def test_watchdog_stops_velocity(bridge: Bridge, probe: Probe) -> None:
 def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None:
     msg = JointTrajectory(joint_names=["shoulder_lift", "elbow"])
     msg.points = [
-        JointTrajectoryPoint(positions=[0.2, 0.3], time_from_start=Duration(sec=0, nanosec=300_000_000)),
-        JointTrajectoryPoint(positions=[-0.4, 1.1], time_from_start=Duration(sec=0, nanosec=600_000_000)),
+        JointTrajectoryPoint(positions=[0.2, 0.3], time_from_start=Duration(sec=0, nanosec=500_000_000)),
+        JointTrajectoryPoint(positions=[-0.4, 1.1], time_from_start=Duration(sec=1, nanosec=0)),
     ]
     probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory).publish(msg)
     settle(probe, {"shoulder_lift": -0.4, "elbow": 1.1}, "end of the trajectory")
 
 
 def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
-    probe.publisher("/joint_commands", JointState).publish(JointState(name=["left_finger_joint"], position=[0.1]))
-    settle(probe, {"left_finger_joint": 0.04}, "left_finger_joint clamped at its upper limit 0.04 m")
+    pub = probe.publisher("/joint_commands", JointState)
+    msg = JointState(name=["left_finger_joint"], position=[0.1])
+    pub.publish(msg)
+    settle(probe, {"left_finger_joint": 0.04}, "left_finger_joint clamped at its upper limit 0.04 m",
+           resend=lambda: pub.publish(msg))
     probe.wait_messages(JS, 10)
     assert state(probe)["left_finger_joint"][0] == pytest.approx(0.04, abs=TOL)
     assert state(probe)["right_finger_joint"][0] == pytest.approx(-0.038, abs=TOL)  # mimic follows
@@ -194,23 +215,19 @@ def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
 
 def test_disable_holds_and_enable_resumes(bridge: Bridge, probe: Probe) -> None:
     pub = probe.publisher("/joint_commands", JointState)
-    pub.publish(JointState(name=["base_yaw"], position=[0.5]))
-    settle(probe, {"base_yaw": 0.5}, "base_yaw at 0.5")
+    command(probe, ["base_yaw"], [0.5], "base_yaw at 0.5")
     assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=False)).success
     pub.publish(JointState(name=["base_yaw"], position=[-0.5]))
     probe.wait_for(lambda: int(diagnostics(probe).get("rejected.disabled", "0")) >= 1, "the command refused")
     probe.wait_messages(JS, 10)
     assert state(probe)["base_yaw"][0] == pytest.approx(0.5, abs=TOL)  # held
     assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=True)).success
-    pub.publish(JointState(name=["base_yaw"], position=[-0.5]))
-    settle(probe, {"base_yaw": -0.5}, "base_yaw at -0.5 after enable")
+    command(probe, ["base_yaw"], [-0.5], "base_yaw at -0.5 after enable")
 
 
 def test_reset_returns_to_initial_values(bridge: Bridge, probe: Probe) -> None:
     # the joints of one coupled transmission (FourBar) are commanded together
-    probe.publisher("/joint_commands", JointState).publish(
-        JointState(name=["shoulder_lift", "elbow"], position=[0.3, -1.0]))
-    settle(probe, {"shoulder_lift": 0.3, "elbow": -1.0}, "shoulder_lift 0.3, elbow -1.0")
+    command(probe, ["shoulder_lift", "elbow"], [0.3, -1.0], "shoulder_lift 0.3, elbow -1.0")
     response = probe.call(Trigger, "/sdf_bridge/reset", Trigger.Request())
     assert response.success, response.message
     settle(probe, {"elbow": 0.5, "shoulder_lift": 0.0, "base_yaw": 0.0}, "initial values after reset")

@@ -18,7 +18,8 @@ State: joint position/velocity from MuJoCo, joint effort = the applied actuator 
 mapped to actuator space by ``joint_to_actuator``. Sensor readings come from :mod:`.sensors`
 (computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
 
-Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``):
+Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``;
+nested mappings may also arrive flattened by ROS, e.g. ``pid_gains.<joint>.p``, ``armature.<joint>``):
 
 =================  ==========================  ==================================================
 name               default                     meaning
@@ -33,7 +34,7 @@ pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (
 position_mode      "pid"                       ``"pid"`` or ``"ideal"``
 noise_seed         0                           seed of sensor noise (``null`` = random)
 armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
-base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the root link
+base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the model frame
 lift_above_ground  true                        raise the root so no collision geom starts below z = 0
 render_cameras     true                        render camera sensors (off: reported once, no images)
 =================  ==========================  ==================================================
@@ -66,6 +67,7 @@ KNOWN_PARAMS = frozenset({
     "timestep", "gravity", "fixed_base", "ground_plane", "visual_geoms", "self_collide", "pid_gains",
     "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
 })
+_HOLD, _POSITION, _VELOCITY, _EFFORT = 0, 1, 2, 3  # per-joint command modes
 _ONE_DOF = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW,
                       JointType.GEARBOX})
 
@@ -107,7 +109,7 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
         ConfigError: a parameter has the wrong type or value (its name in the message).
     """
     for key in params:
-        if key not in KNOWN_PARAMS and not str(key).startswith("pid_gains."):
+        if key not in KNOWN_PARAMS and not str(key).startswith(("pid_gains.", "armature.")):
             _LOG.warning("MuJoCo backend: unknown parameter %r ignored (known: %s)", key, ", ".join(sorted(KNOWN_PARAMS)))
     timestep = _float(params.get("timestep", 0.001), "timestep")
     if timestep <= 0.0:
@@ -127,6 +129,12 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
     else:
         value = _float(armature_raw, "armature")
         armature = {name: value for name in robot.joints}
+    for key, value in params.items():  # flattened ROS form: armature.<joint>
+        if str(key).startswith("armature."):
+            joint = str(key)[len("armature."):]
+            if joint not in robot.joints:
+                raise ConfigError(f"backend parameter {key} names unknown joint {joint!r}")
+            armature[joint] = _float(value, str(key))
     base_pose = None
     if params.get("base_pose") is not None:
         v = _vector(params["base_pose"], "base_pose", 6)
@@ -190,6 +198,7 @@ class MujocoBackend:
             raise BackendError(f"actuator(s) {missing} are not in the transmission map; known: {list(map_actuators)}")
         self.actuator_names = tuple(actuators)
         self._act_index = np.array([map_actuators.index(a) for a in actuators], dtype=int)
+        self._identity_order = self.actuator_names == map_actuators
         self.joint_names = tuple(transmissions.joint_names)
         for name in self.joint_names:
             joint = robot.joints.get(name)
@@ -227,7 +236,8 @@ class MujocoBackend:
         gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr])
         self.pid = JointPid(gains, effort_limit)
         self._hold = np.zeros(n)
-        self._mode = np.array([""] * n, dtype=object)
+        self._mode = np.full(n, _HOLD)
+        self._ideal_mode = self.position_mode == "ideal"
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
@@ -243,6 +253,9 @@ class MujocoBackend:
     def write(self, command: ActuatorCommand, dt: float) -> None:
         """Apply actuator-space ``command`` (NaN = not commanded) for the next ``dt`` s.
 
+        Per joint, the command mode follows from which joint-space values are finite:
+        position (velocity and effort as feed-forward) > velocity > effort > none (hold).
+
         Raises:
             BackendError: arrays of the wrong length, or before configure.
         """
@@ -253,39 +266,45 @@ class MujocoBackend:
             arr = np.asarray(getattr(command, label), dtype=float)
             if arr.shape != (n_act,):
                 raise BackendError(f"command {label} has shape {arr.shape}, expected ({n_act},) for {self.actuator_names}")
-            full = np.full(len(self.tm.actuator_names), np.nan)
-            full[self._act_index] = arr
-            arrays.append(full)
+            if not self._identity_order:
+                full = np.full(len(self.tm.actuator_names), np.nan)
+                full[self._act_index] = arr
+                arr = full
+            arrays.append(arr)
         qt, vt, et = self.tm.actuator_to_joint(*arrays)
         q = data.qpos[self._qadr]
         has_q, has_v, has_e = np.isfinite(qt), np.isfinite(vt), np.isfinite(et)
-        mode = np.where(has_q, "position", np.where(has_v, "velocity", np.where(has_e, "effort", "")))
+        mode = np.where(has_q, _POSITION, np.where(has_v, _VELOCITY, np.where(has_e, _EFFORT, _HOLD)))
         entering = mode != self._mode
-        target = data.act[self._act_adr]
-        # a joint entering hold / velocity starts from where it is
-        self._hold = np.where(entering & (mode == ""), q, self._hold)
-        vel_ref = np.where(entering, q, target)
-        self.pid.reset(entering)
-        self._mode = mode
-        is_vel = mode == "velocity"
+        changed = bool(entering.any())
+        is_pos, is_vel = mode == _POSITION, mode == _VELOCITY
+        if changed:  # a joint entering hold / velocity starts from where it is
+            self._hold = np.where(entering & (mode == _HOLD), q, self._hold)
+            self.pid.reset(entering)
+            self._mode = mode
+            vel_ref = np.where(entering, q, data.act[self._act_adr])
+        else:
+            vel_ref = data.act[self._act_adr]
         v_cmd = np.where(has_v, vt, 0.0)
-        q_target = np.where(mode == "position", qt, self._hold)
-        q_target = np.where(is_vel, vel_ref, q_target)
-        v_target = np.where((mode == "position") | is_vel, v_cmd, 0.0)
+        q_target = np.where(is_pos, qt, np.where(is_vel, vel_ref, self._hold))
+        v_target = np.where(is_pos | is_vel, v_cmd, 0.0)
         feedforward = np.where(has_e, et, 0.0)
-        ideal = (mode == "position") & (self.position_mode == "ideal")
-        pid_active = (mode != "effort") & ~ideal
+        ideal = is_pos & self._ideal_mode
+        pid_active = (mode != _EFFORT) & ~ideal
         self.pid.update_integral(q_target - q, dt, pid_active)
         gain, bias0, bias_q, bias_v = self.pid.affine(v_target, feedforward, pid_active)
-        model.actuator_gainprm[self._act_ids, 0] = gain
-        model.actuator_biasprm[self._act_ids, 0] = bias0
-        model.actuator_biasprm[self._act_ids, 1] = bias_q
-        model.actuator_biasprm[self._act_ids, 2] = bias_v
-        data.act[self._act_adr] = np.where(ideal, 0.0, q_target)
-        data.ctrl[self._act_ids] = np.where(is_vel, v_cmd, 0.0)
-        self._ideal_mask = ideal
-        self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
-        self._ideal_target = np.where(ideal, qt, 0.0)
+        ids = self._act_ids
+        model.actuator_biasprm[ids, 0] = bias0
+        if changed or self._ideal_mode:
+            model.actuator_gainprm[ids, 0] = gain
+            model.actuator_biasprm[ids, 1] = bias_q
+            model.actuator_biasprm[ids, 2] = bias_v
+        data.act[self._act_adr] = q_target
+        data.ctrl[ids] = np.where(is_vel, v_cmd, 0.0)
+        if self._ideal_mode:
+            self._ideal_mask = ideal
+            self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
+            self._ideal_target = np.where(ideal, qt, 0.0)
 
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
@@ -382,7 +401,7 @@ class MujocoBackend:
             data.qpos[slots.qpos[0]] = joint.initial_position
         mujoco.mj_forward(model, data)
         self._hold = data.qpos[self._qadr].copy()
-        self._mode[:] = ""
+        self._mode[:] = _HOLD
         self.pid.reset()
         model.actuator_gainprm[self._act_ids, 0] = self.pid.gains.p
         model.actuator_biasprm[self._act_ids, 0] = 0.0

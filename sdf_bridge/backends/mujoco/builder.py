@@ -2,8 +2,9 @@
 
 One MuJoCo body per link (named as the link), nested as the kinematic tree; a link on a fixed
 joint is a body without joints (MuJoCo welds it to its parent, so its frame, mass and sensors
-stay addressable). The root link is welded to the world when ``fixed_base`` (default) or gets a
-free joint; a root link named ``world`` *is* the MuJoCo world body.
+stay addressable). Root links (one in a URDF; an SDFormat model may have several unjoined
+ones) are welded to the world when ``fixed_base`` (default) or get a free joint; a root link
+named ``world`` *is* the MuJoCo world body.
 
 Mappings (documented defaults, logged once per model):
 
@@ -101,7 +102,8 @@ class BuildOptions:
         visual_geoms: add visual geoms (rendered only: contype/conaffinity 0).
         self_collide: let robot collision geoms collide with each other.
         armature: joint name → armature (rotor inertia reflected, kg·m² or kg); missing = 0.
-        base_pose: pose of the root link in the world; ``None`` = the model's pose.
+        base_pose: pose of the model frame in the world (root links sit at their SDFormat
+            ``Link.pose`` in it; a URDF root at its origin); ``None`` = the model's pose.
         lift_above_ground: with a ground plane, raise the root so that the lowest collision
             geom of the initial configuration is at z ≥ 0 (like spawning a model above the
             ground in Gazebo), instead of starting in deep penetration.
@@ -155,7 +157,7 @@ class BuiltModel:
     joints: dict[str, JointSlots] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     _stops: list[tuple[str, float, float]] = field(default_factory=list)
-    _root_body: str | None = None
+    _root_bodies: list[str] = field(default_factory=list)
     _lift: bool = False
 
     def note(self, message: str, *, warning: bool = True) -> None:
@@ -485,8 +487,10 @@ def add_joint_equality(
 
 
 def _tree_order(robot: Robot) -> list[str]:
-    """Links parent-before-child starting at the root."""
-    order = [robot.root_link]
+    """Links parent-before-child, starting at every root (links that are no joint's child: one
+    for a URDF, possibly several for an SDFormat model with unjoined nested-model links)."""
+    children = {j.child for j in robot.joints.values()}
+    order = [name for name in robot.links if name not in children]
     i = 0
     while i < len(order):
         for j in robot.child_joints(order[i]):
@@ -531,7 +535,6 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     defaulted: list[str] = []
     sdf_defaulted: list[str] = []
     bodies: dict[str, mujoco.MjsBody] = {}
-    root = robot.root_link
     for link_name in _tree_order(robot):
         link = robot.links[link_name]
         parent_joint = robot.parent_joint(link_name)
@@ -542,8 +545,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
             else:
                 body = world.add_body(name=link_name)
                 base = options.base_pose if options.base_pose is not None else robot.pose
-                _set_frame(body, base.matrix())
-                built._root_body = link_name
+                frame = base.matrix() if link.pose is None else base.matrix() @ link.pose.matrix()
+                _set_frame(body, frame)
+                built._root_bodies.append(link_name)
                 built._lift = options.ground_plane and options.lift_above_ground
                 if not options.fixed_base:
                     body.add_freejoint(name=f"{link_name}__free")
@@ -588,8 +592,6 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
         )
     _add_mimics(robot, built, options)
     _add_gearboxes(robot, built, options)
-    if root == "world" and not robot.child_joints(root):
-        raise BackendError(f"robot {robot.name!r} has only the 'world' link; nothing to simulate")
     return built
 
 
@@ -686,13 +688,14 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                 inertia = float(model.dof_M0[model.jnt_dofadr[jid]])
                 built.spec.joint(name).solref_limit = [-k / inertia, -b / inertia]
             model = built.spec.compile()
-        if built._lift and built._root_body is not None:
+        if built._lift and built._root_bodies:
             depth = _penetration(model)
             if depth > 0.0:
-                body = built.spec.body(built._root_body)
-                pos = list(body.pos)
-                body.pos = [pos[0], pos[1], pos[2] + depth + 1e-3]
-                built.note(f"root link {built._root_body!r} raised by {depth + 1e-3:.4f} m so that the robot "
+                for name in built._root_bodies:
+                    body = built.spec.body(name)
+                    pos = list(body.pos)
+                    body.pos = [pos[0], pos[1], pos[2] + depth + 1e-3]
+                built.note(f"root link(s) {built._root_bodies} raised by {depth + 1e-3:.4f} m so that the robot "
                            "starts above the ground plane", warning=False)
                 model = built.spec.compile()
     except ValueError as exc:

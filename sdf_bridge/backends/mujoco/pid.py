@@ -110,6 +110,15 @@ def resolve_gains(
             names a joint that is not simulated.
     """
     nested = params.get("pid_gains") or {}
+    for key in params:
+        parts = str(key).split(".")
+        if parts[0] == "pid_gains" and len(parts) > 1:
+            if len(parts) != 3 or parts[2] not in _KEYS:
+                raise ConfigError(f"parameter {key!r}: use pid_gains.<joint>.<p|i|d|i_clamp>")
+            if parts[1] not in joint_names:
+                raise ConfigError(
+                    f"parameter {key!r} names joint {parts[1]!r}, which is not commandable; known: {list(joint_names)}"
+                )
     if isinstance(nested, Mapping):
         unknown = sorted(set(nested) - set(joint_names))
         if unknown:
@@ -150,6 +159,7 @@ class JointPid:
         self.gains = gains
         self.effort_limit = np.asarray(effort_limit, dtype=float)
         self.integral = np.zeros_like(self.effort_limit)
+        self._has_i = bool(np.any(gains.i != 0.0))
 
     def reset(self, mask: np.ndarray | None = None) -> None:
         """Zero the integral term (all joints, or where ``mask`` (n,) bool is true)."""
@@ -161,6 +171,8 @@ class JointPid:
     def update_integral(self, error: np.ndarray, dt: float, active: np.ndarray) -> None:
         """Integrate ``i · error · dt`` (error shape (n,)) where ``active`` (n,) bool; clamp to
         ±i_clamp where i_clamp > 0 (i_clamp = 0 means the integral is unbounded only if i = 0)."""
+        if not self._has_i:  # all i = 0: the integral stays 0
+            return
         g = self.gains
         step = np.where(active, g.i * error * dt, 0.0)
         self.integral += step

@@ -270,14 +270,19 @@ class SensorSuite:
     def _imu(self, ch: _Channel) -> ImuReading:
         d = self._data
         assert d is not None
-        q = d.sensordata[ch.ids["quat"]: ch.ids["quat"] + 4]
+        a = ch.ids["quat"]
+        w, x, y, z = d.sensordata[a: a + 4].tolist()
         gyro_noise, acc_noise = self._noise[ch.prefix]
-        gyro = gyro_noise.apply(np.array(d.sensordata[ch.ids["gyro"]: ch.ids["gyro"] + 3]))
-        acc = acc_noise.apply(np.array(d.sensordata[ch.ids["acc"]: ch.ids["acc"] + 3]))
+        gyro = d.sensordata[ch.ids["gyro"]: ch.ids["gyro"] + 3]
+        acc = d.sensordata[ch.ids["acc"]: ch.ids["acc"] + 3]
+        if gyro_noise.active:
+            gyro = gyro_noise.apply(gyro)
+        if acc_noise.active:
+            acc = acc_noise.apply(acc)
         return ImuReading(
-            orientation=(float(q[1]), float(q[2]), float(q[3]), float(q[0])),
-            angular_velocity=tuple(float(v) for v in gyro),  # type: ignore[arg-type]
-            linear_acceleration=tuple(float(v) for v in acc),  # type: ignore[arg-type]
+            orientation=(x, y, z, w),
+            angular_velocity=tuple(gyro.tolist()),  # type: ignore[arg-type]
+            linear_acceleration=tuple(acc.tolist()),  # type: ignore[arg-type]
         )
 
     def _wrench(self, ch: _Channel) -> WrenchReading:
@@ -285,25 +290,25 @@ class SensorSuite:
         assert m is not None and d is not None
         s = ch.sensor
         params = s.params if isinstance(s.params, ForceTorqueParams) else ForceTorqueParams()
-        force = np.array(d.sensordata[ch.ids["force"]: ch.ids["force"] + 3])
-        torque = np.array(d.sensordata[ch.ids["torque"]: ch.ids["torque"] + 3])
+        force = d.sensordata[ch.ids["force"]: ch.ids["force"] + 3].copy()
+        torque = d.sensordata[ch.ids["torque"]: ch.ids["torque"] + 3].copy()
         if params.measure_direction == "child_to_parent":
             force, torque = -force, -torque
         site = ch.ids["site"]
         if params.frame == "child":
-            rot = m.site_quat[site]
-            r_site = np.zeros(9)
-            mujoco.mju_quat2Mat(r_site, rot)
-            r_site = r_site.reshape(3, 3)
-            force = r_site @ force
-            torque = r_site @ torque + np.cross(m.site_pos[site], force)
+            rot = ch.cache.get("site_in_body")
+            if rot is None:
+                rot = np.zeros(9)
+                mujoco.mju_quat2Mat(rot, m.site_quat[site])
+                rot = ch.cache["site_in_body"] = rot.reshape(3, 3)
+            force = rot @ force
+            torque = rot @ torque + _cross(m.site_pos[site], force)
         elif params.frame == "parent":
             site_world = d.site_xmat[site].reshape(3, 3)
-            parent_body = int(m.body_parentid[ch.ids["body"]])
-            parent_world = d.xmat[parent_body].reshape(3, 3)
+            parent_world = d.xmat[int(m.body_parentid[ch.ids["body"]])].reshape(3, 3)
             rot = parent_world.T @ site_world
             force, torque = rot @ force, rot @ torque
-        return WrenchReading(tuple(float(v) for v in force), tuple(float(v) for v in torque))  # type: ignore[arg-type]
+        return WrenchReading(tuple(force.tolist()), tuple(torque.tolist()))  # type: ignore[arg-type]
 
     def _ray_params(self, ch: _Channel) -> RayParams:
         return ch.sensor.params if isinstance(ch.sensor.params, RayParams) else RayParams()
@@ -418,6 +423,11 @@ class SensorSuite:
         for renderer in self._renderers.values():
             renderer.close()
         self._renderers.clear()
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a × b for two 3-vectors (numpy's cross is slow for single vectors)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 def _name(model: mujoco.MjModel, geom: int) -> str:

@@ -6,7 +6,8 @@ joint_to_child``, C's visuals, collisions and sensors keep their place (poses be
 properties combine exactly (parallel-axis theorem, e.g. Featherstone, *Rigid Body Dynamics
 Algorithms*, §2.12): total mass ``M = Σ mᵢ``, centre of mass ``c = Σ mᵢ cᵢ / M`` and
 ``I_c = Σ Rᵢ Iᵢ Rᵢᵀ + mᵢ (|dᵢ|² E₃ − dᵢ dᵢᵀ)``, ``dᵢ = cᵢ − c``.
-A fixed joint is kept when a ``<gazebo reference="joint">`` extension sets
+``<gazebo reference>`` extensions of a lumped link are dropped (their collisions now belong to
+the parent; Gazebo would apply them to the whole merged link). A fixed joint is kept when a ``<gazebo reference="joint">`` extension sets
 ``disableFixedJointLumping`` or ``preserveFixedJoint`` to true.
 """
 

@@ -18,6 +18,7 @@ from ..model import HardwareComponent, Pose, Robot, Sensor, World
 from ..xmlio import ParseContext
 from .frames import parse_pose
 from .includes import resolve_include, search_path
+from .links import make_mesh_resolver
 from .model import ModelBuilder, check_version
 
 __all__ = ["load_sdf", "load_model"]
@@ -45,6 +46,7 @@ def load_model(
     version_text: str,
     search: Sequence[Path],
     name: str | None = None,
+    package_paths: Mapping[str, str | os.PathLike[str]] | None = None,
     pose_elem: etree._Element | None = None,
     pose_ctx: ParseContext | None = None,
     static: bool | None = None,
@@ -53,9 +55,15 @@ def load_model(
     model's own, as ``<include>`` does).
 
     Raises:
+        InvalidValueError: the model has no name.
         DescriptionError: any of the typed errors of :mod:`.model`.
     """
-    builder = ModelBuilder(search=search)
+    if not (name or model.get("name")):
+        raise ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..." to the <model>')
+    file = None if ctx.file == "<string>" else ctx.file
+    builder = ModelBuilder(search=search, resolve_mesh=make_mesh_resolver(search, package_paths, file))
+    if ctx.file != "<string>":
+        builder.including.append(Path(ctx.file).resolve())
     builder.collect(model, "", ctx, base_dir, version)
     pe = pose_elem if pose_elem is not None else model.find("pose")
     pose = Pose.from_matrix(parse_pose(pe, pose_ctx or ctx))
@@ -63,7 +71,7 @@ def load_model(
         (pose_ctx or ctx).warn(pe, "model pose relative_to a frame other than the world is taken relative to the world")
     parse_sensor, parse_ros2_control = _parsers()
     return builder.build(
-        name or model.get("name") or "",
+        name or model.get("name", ""),
         version=version_text,
         source_file=None if ctx.file == "<string>" else ctx.file,
         pose=pose,
@@ -88,8 +96,7 @@ def load_sdf(
         root: the ``<sdf>`` element (from :func:`~sdf_bridge.description.xmlio.parse_xml`).
         ctx: parse context of the file (warnings collect there).
         base_dir: directory of the file (relative include URIs and meshes).
-        package_paths: accepted for symmetry with the URDF loader (``package://`` meshes are
-            kept as written).
+        package_paths: package → directory map for ``package://`` mesh URIs (then the ament index).
         sdf_paths: include search directories, searched before the environment variables
             ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``, ``SDF_PATH``.
 
@@ -100,7 +107,6 @@ def load_sdf(
         KinematicTreeError: frame cycles, a link with two parent joints, joint loops.
         DuplicateNameError: two frames of one model with the same name.
     """
-    del package_paths  # meshes keep their package:// URIs; see docstring
     version = check_version(root, ctx)
     version_text = root.get("version", "")
     search = search_path(sdf_paths)
@@ -108,16 +114,18 @@ def load_sdf(
     world = root.find("world")
     model = root.find("model")
     if model is not None:
-        return load_model(model, ctx, base_dir=base, version=version, version_text=version_text, search=search)
+        return load_model(model, ctx, base_dir=base, version=version, version_text=version_text, search=search,
+                          package_paths=package_paths)
     if world is None:
         raise ctx.error(InvalidValueError, root, "<sdf> holds neither <model> nor <world>",
                         "put the robot in a <model> element")
     models: dict[str, Robot] = {}
     for child in world:
         if child.tag == "model":
-            robot = load_model(child, ctx, base_dir=base, version=version, version_text=version_text, search=search)
+            robot = load_model(child, ctx, base_dir=base, version=version, version_text=version_text, search=search,
+                               package_paths=package_paths)
         elif child.tag == "include":
-            robot = _load_include(child, ctx, base=base, search=search)
+            robot = _load_include(child, ctx, base=base, search=search, package_paths=package_paths)
         else:
             continue
         if robot.name in models:
@@ -136,7 +144,8 @@ def load_sdf(
                  version=version_text, source_file=None if ctx.file == "<string>" else ctx.file)
 
 
-def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search: Sequence[Path]) -> Robot:
+def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search: Sequence[Path],
+                  package_paths: Mapping[str, str | os.PathLike[str]] | None) -> Robot:
     """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static overrides."""
     from ..xmlio import parse_xml
 
@@ -151,5 +160,5 @@ def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search
     version = check_version(root, sub)
     static = elem.findtext("static")
     return load_model(root.find("model"), sub, base_dir=path.parent, version=version, version_text=root.get("version", ""),
-                      search=search, name=elem.findtext("name"), pose_elem=elem.find("pose"), pose_ctx=ctx,
+                      search=search, package_paths=package_paths, name=elem.findtext("name"), pose_elem=elem.find("pose"), pose_ctx=ctx,
                       static=_bool(static) if static is not None else None)

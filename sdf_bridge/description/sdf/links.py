@@ -1,12 +1,13 @@
 """SDFormat ``<link>`` contents: inertial, visual and collision geometry, materials.
 
 Poses are resolved by the caller (:mod:`.model`), which passes the element's pose in the link
-frame; this module only reads values. Geometry units are m; mass kg; inertia kg·m².
+frame; this module reads values and resolves mesh URIs (:func:`make_mesh_resolver`). Geometry units are m; mass kg; inertia kg·m².
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lxml import etree
@@ -28,6 +29,7 @@ from ..model import (
     Sphere,
     Visual,
 )
+from ..resolve import PackagePaths, resolve_uri
 from ..xmlio import ParseContext
 
 
@@ -40,7 +42,38 @@ def _positive(ctx: ParseContext, elem: etree._Element, tag: str, *, default: flo
     return value
 
 
-def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path) -> Geometry:
+MeshResolver = Callable[[str, Path], "str | None"]
+
+
+def make_mesh_resolver(search: Sequence[Path], package_paths: PackagePaths | None, file: str | None) -> MeshResolver:
+    """A resolver of mesh URIs: ``model://name/rel`` → the first existing ``<dir>/name/rel`` on the
+    include search path; ``package://``, ``file://``, absolute and relative paths through
+    :func:`~sdf_bridge.description.resolve.resolve_uri` (relative to the file's directory).
+
+    Raises (when called):
+        PathResolutionError: a ``package://`` path leaves its package.
+    """
+    cache: dict = {}
+
+    def resolve(uri: str, base_dir: Path) -> str | None:
+        if uri.startswith("model://"):
+            rest = uri[len("model://"):]
+            for directory in search:
+                candidate = directory / rest
+                if candidate.exists():
+                    return os.path.normpath(os.fspath(candidate.resolve()))
+            return None
+        return resolve_uri(uri, base_dir=base_dir, package_paths=package_paths, file=file, cache=cache)
+
+    return resolve
+
+
+def _default_resolver(uri: str, base_dir: Path) -> str | None:
+    return resolve_uri(uri, base_dir=base_dir)
+
+
+def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
+                   resolve: MeshResolver = _default_resolver) -> Geometry:
     """The shape inside a ``<geometry>`` element.
 
     Defaults are the SDFormat spec's (box size 1 1 1, sphere radius 1, cylinder radius 1 /
@@ -76,11 +109,7 @@ def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path) -
         if not uri:
             raise ctx.error(InvalidValueError, shape, "<mesh> has no <uri>", "add <uri> naming the mesh file")
         scale = ctx.vector(shape, ctx.child_text(shape, "scale", "1 1 1"), 3, "<scale>")
-        resolved = None
-        if uri.startswith("file://"):
-            resolved = uri[len("file://"):]
-        elif "://" not in uri:
-            resolved = os.path.normpath(os.path.join(base_dir, uri))
+        resolved = resolve(uri, base_dir)
         return Mesh(filename=uri, scale=scale, resolved=resolved)  # type: ignore[arg-type]
     raise ctx.error(
         UnsupportedError, shape, f"geometry <{tag}> is not supported", "use box, cylinder, sphere, capsule, ellipsoid, plane or mesh"
@@ -123,7 +152,8 @@ def parse_inertial(elem: etree._Element, ctx: ParseContext, origin: Pose) -> Ine
     return Inertial(mass=mass, inertia=inertia, origin=origin, source=ctx.source(elem))
 
 
-def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path) -> Visual:
+def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path,
+                 resolve: MeshResolver = _default_resolver) -> Visual:
     """A ``<visual>`` with its resolved ``origin`` in the link frame.
 
     Raises:
@@ -133,14 +163,15 @@ def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_
     if geometry is None:
         raise ctx.error(InvalidValueError, elem, "<visual> has no <geometry>", "add a <geometry> element")
     return Visual(
-        geometry=parse_geometry(geometry, ctx, base_dir=base_dir),
+        geometry=parse_geometry(geometry, ctx, base_dir=base_dir, resolve=resolve),
         origin=origin,
         name=elem.get("name"),
         material=parse_material(elem.find("material"), ctx),
     )
 
 
-def parse_collision(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path) -> Collision:
+def parse_collision(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path,
+                    resolve: MeshResolver = _default_resolver) -> Collision:
     """A ``<collision>`` with its resolved ``origin`` in the link frame.
 
     Raises:
@@ -149,4 +180,4 @@ def parse_collision(elem: etree._Element, ctx: ParseContext, origin: Pose, *, ba
     geometry = elem.find("geometry")
     if geometry is None:
         raise ctx.error(InvalidValueError, elem, "<collision> has no <geometry>", "add a <geometry> element")
-    return Collision(geometry=parse_geometry(geometry, ctx, base_dir=base_dir), origin=origin, name=elem.get("name"))
+    return Collision(geometry=parse_geometry(geometry, ctx, base_dir=base_dir, resolve=resolve), origin=origin, name=elem.get("name"))

@@ -26,7 +26,7 @@ from ..xmlio import ParseContext, parse_xml, serialise
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
-from .links import parse_collision, parse_inertial, parse_visual
+from .links import MeshResolver, _default_resolver, parse_collision, parse_inertial, parse_visual
 
 #: Name of the link that stands for the world when a joint's parent is ``world`` (the URDF
 #: convention: a root link named ``world``); its ``pose`` is the world frame in the model frame.
@@ -74,9 +74,12 @@ class ModelBuilder:
 
     Attributes:
         search: include search path; sdf_paths given by the user come first.
+        resolve_mesh: mesh URI resolver (:func:`.links.make_mesh_resolver`).
+        including: files being included (outermost first), to refuse include loops.
     """
 
     search: Sequence[Path]
+    resolve_mesh: MeshResolver = _default_resolver
     graph: FrameGraph = field(default_factory=FrameGraph)
     links: list[_Item] = field(default_factory=list)
     joints: list[_Item] = field(default_factory=list)
@@ -84,6 +87,7 @@ class ModelBuilder:
     ros2_control: list[_Item] = field(default_factory=list)
     _pending: list[tuple[FrameNode, _Item, str | None, str | None]] = field(default_factory=list)
     model_pose: np.ndarray = field(default_factory=lambda: np.eye(4))
+    including: list[Path] = field(default_factory=list)
 
     # -- pass 1 --------------------------------------------------------------------------------
 
@@ -193,6 +197,17 @@ class ModelBuilder:
         if not uri:
             raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
         path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search)
+        real = path.resolve()
+        if real in self.including:
+            raise ctx.error(InvalidValueError, elem, f"include {uri!r} closes an include loop ({str(real)!r} is already being included)",
+                            "remove the <include> that closes the loop")
+        self.including.append(real)
+        try:
+            return self._include_file(elem, path, uri, scope, ctx)
+        finally:
+            self.including.pop()
+
+    def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext) -> str:
         sub_ctx = ParseContext(str(path), ctx.warnings)
         root = parse_xml(path.read_bytes(), str(path))
         if root.tag != "sdf":
@@ -285,9 +300,11 @@ class ModelBuilder:
                 if child.tag == "inertial":
                     inertial = parse_inertial(child, item.ctx, self._sub_pose(child, item, item.key))
                 elif child.tag == "visual":
-                    visuals.append(parse_visual(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir))
+                    visuals.append(parse_visual(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir,
+                                                resolve=self.resolve_mesh))
                 elif child.tag == "collision":
-                    collisions.append(parse_collision(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir))
+                    collisions.append(parse_collision(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir,
+                                                      resolve=self.resolve_mesh))
                 elif child.tag == "sensor":
                     s = sensor_parser(child, item.ctx, link=item.key, joint=None, origin_format="sdf")
                     sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))

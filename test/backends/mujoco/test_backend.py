@@ -6,6 +6,7 @@ MuJoCo's soft-constraint compliance). Physics timestep 1 ms unless stated.
 
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
@@ -315,6 +316,7 @@ def test_unknown_actuator(make_sim) -> None:
         ({"armature": {"nope": 1}}, r"armature names unknown joint\(s\) \['nope'\]"),
         ({"base_pose": [1, 2]}, r"base_pose .* must have 6 numbers"),
         ({"pid_gains": {"nope": {"p": 1}}}, r"pid_gains names joint\(s\) \['nope'\]"),
+        ({"armature.nope": 0.1}, r"armature.nope names unknown joint 'nope'"),
     ],
 )
 def test_bad_parameters(make_sim, params, message) -> None:
@@ -327,6 +329,19 @@ def test_string_parameters_accepted(make_sim) -> None:
     sim = make_sim(pendulum_urdf(), {"timestep": "0.002", "gravity": "0 0 -1.62", "fixed_base": "true"})
     assert sim.backend.model.opt.timestep == 0.002
     assert list(sim.backend.model.opt.gravity) == [0.0, 0.0, -1.62]
+
+
+def test_flat_ros_parameters(make_sim) -> None:
+    """ROS flattens nested backend_params: pid_gains.<joint>.<gain>, armature.<joint>."""
+    sim = make_sim(pendulum_urdf(), {"pid_gains.j.p": 12.0, "pid_gains.j.d": "3", "armature.j": 0.25})
+    assert (sim.backend.pid.gains.p[0], sim.backend.pid.gains.d[0]) == (12.0, 3.0)
+    assert sim.backend.model.dof_armature[0] == 0.25
+
+
+def test_unknown_parameter_warned(make_sim, caplog) -> None:
+    with caplog.at_level(logging.WARNING):
+        make_sim(pendulum_urdf(), {"hw_start_duration_sec": "2.0"})
+    assert "MuJoCo backend: unknown parameter 'hw_start_duration_sec' ignored" in caplog.text
 
 
 def test_multi_dof_transmission_joint_rejected() -> None:

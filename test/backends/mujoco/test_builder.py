@@ -378,3 +378,19 @@ def test_parallel_universal_axes_get_armature(caplog) -> None:
     assert list(model.dof_armature) == [DEFAULT_INERTIA, DEFAULT_INERTIA]
     assert "joint 'u': axis and axis2 are parallel" in caplog.text
     assert np.all(np.isfinite(model.dof_M0))
+
+
+def test_several_root_links_all_built() -> None:
+    """An SDFormat model may hold unjoined links: each is a root body at its Link.pose."""
+    robot = Robot(
+        "two",
+        links={"a": Link("a", inertial=INERTIAL, pose=Pose((0, 0, 1))),
+               "b": Link("b", inertial=INERTIAL, pose=Pose((1, 0, 2), (0, 0, 0.5)))},
+        format="sdf",
+        pose=Pose((0, 1, 0)),
+    )
+    model, _ = _compile(robot, ground_plane=False)
+    assert model.body("a").pos == pytest.approx([0, 1, 1], abs=1e-12)
+    assert model.body("b").pos == pytest.approx([1, 1, 2], abs=1e-12)
+    model, _ = _compile(robot, ground_plane=False, fixed_base=False)
+    assert list(model.jnt_type) == [mujoco.mjtJoint.mjJNT_FREE] * 2

@@ -80,3 +80,28 @@ def _to_map_order(sim: Sim, values: np.ndarray) -> np.ndarray:
     for k, name in enumerate(sim.actuators):
         out[sim.tm.actuator_names.index(name)] = values[k]
     return out
+
+
+SDF_ROBOTS = [n for n in ROBOTS if n.startswith("sdf_") or n == "turtlebot3_waffle"]
+
+
+@pytest.mark.parametrize("name", SDF_ROBOTS)
+def test_sdf_link_frames_match_link_pose(robots_dir: Path, name: str) -> None:
+    """Every body sits at model pose · Link.pose (SDFormat frames resolved by the loader),
+    unjoined nested-model links included (tolerance 1e-12)."""
+    import mujoco
+
+    from sdf_bridge.backends.mujoco.builder import BuildOptions, build_spec, compile_model
+
+    for robot in _models(robots_dir, name):
+        built = build_spec(robot, BuildOptions(ground_plane=False))
+        model = compile_model(built)
+        data = mujoco.MjData(model)
+        mujoco.mj_kinematics(model, data)
+        assert model.nbody - 1 == len(robot.links)
+        for link_name, link in robot.links.items():
+            assert link.pose is not None
+            expected = robot.pose.matrix() @ link.pose.matrix()
+            body = model.body(built.link_body[link_name]).id
+            assert data.xpos[body] == pytest.approx(expected[:3, 3], abs=1e-12), link_name
+            assert data.xmat[body].reshape(3, 3) == pytest.approx(expected[:3, :3], abs=1e-12), link_name

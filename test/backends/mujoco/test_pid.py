@@ -65,6 +65,8 @@ def test_flat_ros_parameter_keys(robot: Robot) -> None:
         ({"pid_gains": [1, 2]}, r"pid_gains must be a mapping"),
         ({"pid_gains": {"zz": {"p": 1}}}, r"pid_gains names joint\(s\) \['zz'\] that are not commandable"),
         ({"pid_gains.jb.i": math.inf}, r"pid_gains.jb.i = inf must be a finite number"),
+        ({"pid_gains.jb.kp": 1}, r"parameter 'pid_gains.jb.kp': use pid_gains.<joint>.<p\|i\|d\|i_clamp>"),
+        ({"pid_gains.zz.p": 1}, r"parameter 'pid_gains.zz.p' names joint 'zz', which is not commandable"),
     ],
 )
 def test_bad_gains(robot: Robot, params, message) -> None:

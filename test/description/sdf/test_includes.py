@@ -159,3 +159,10 @@ def test_errors_in_included_file_name_that_file(tmp_path: Path) -> None:
     (tmp_path / "bad.sdf").write_text(sdf("<model name='bad'><link name='a'><pose>1 2</pose></link></model>"))
     with pytest.raises(InvalidValueError, match=r"bad\.sdf:\d+: <pose>: <pose> is '1 2'"):
         load_text(sdf("<model name='m'><include><uri>bad.sdf</uri></include></model>"), base_dir=tmp_path)
+
+
+def test_include_cycle_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.sdf").write_text(sdf("<model name='a'><link name='l'/><include><uri>b.sdf</uri></include></model>"))
+    (tmp_path / "b.sdf").write_text(sdf("<model name='b'><link name='l'/><include><uri>a.sdf</uri></include></model>"))
+    with pytest.raises(InvalidValueError, match=r"b\.sdf:\d+: <include>: include 'a.sdf' closes an include loop"):
+        load(tmp_path / "a.sdf")

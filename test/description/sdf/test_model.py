@@ -262,3 +262,8 @@ def test_frame_attached_to_linkless_model_is_refused() -> None:
       <joint name="j" type="fixed"><parent>a</parent><child>empty</child></joint></model>""")
     with pytest.raises(MissingReferenceError, match=r"is not attached to any link"):
         load_text(robot_xml)
+
+
+def test_unnamed_model_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<model> has no name"):
+        load_text(sdf("<model><link name='a'/></model>"))
