@@ -19,7 +19,7 @@ Prints the real-time factor (simulated s / wall s) and the overhead of each leve
 demo with ROS publishing. Cameras are off (``render_cameras: false``); pr2's camera rendering
 alone costs far more than its physics (software GL) and is reported separately with ``--cameras``.
 
-Run: ``python bench/sim.py [--seconds 5] [--cameras] [--no-ros]``
+Run: ``python bench/sim.py [--seconds 5] [--repeat 3] [--cameras] [--no-ros] [--robot pr2]``
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("ROS_DOMAIN_ID", "17")
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is imported: off-screen cameras
 
 import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
@@ -149,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="simulated seconds per measurement")
     parser.add_argument("--cameras", action="store_true", help="render camera sensors")
     parser.add_argument("--no-ros", action="store_true", help="skip the ROS level")
+    parser.add_argument("--robot", choices=sorted(ROBOTS), action="append", help="only these robots")
     parser.add_argument("--repeat", type=int, default=3, help="runs per level; the fastest is kept "
                         "(the machine is shared: the minimum is the least disturbed)")
     args = parser.parse_args(argv)
@@ -157,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{'on' if args.cameras else 'off'}")
     print(f"{'robot':10} {'level':11} {'wall s':>8} {'RTF':>8} {'µs/cycle':>9} {'overhead vs physics':>20}")
     for name, path in ROBOTS.items():
+        if args.robot and name not in args.robot:
+            continue
         robot = load(path)
         levels = {
             "physics": lambda: bench_physics(robot, args.seconds, args.cameras),

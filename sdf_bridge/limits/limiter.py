@@ -67,6 +67,7 @@ REASONS = (
 """Clamp reasons counted per joint (see the module docstring)."""
 
 _R = {name: i for i, name in enumerate(REASONS)}
+_HUGE = 1e300  # stands in for an infinite velocity band where 0·inf would give NaN
 
 
 class JointLimiter:
@@ -122,7 +123,12 @@ class JointLimiter:
         self._neg_vmax = -self._vmax
         self._esoft = np.isfinite(kv) & np.isfinite(self._emax)
         self._kv = np.where(self._esoft, kv, 0.0)
-        self._kv_neg = -self._kv
+        self._kv_neg = np.where(self._esoft, -self._kv, -1.0)
+        self._not_esoft = ~self._esoft
+        self._eband_lo = np.where(self._esoft, np.maximum(-self._vmax, -_HUGE), -_HUGE)
+        self._eband_hi = np.where(self._esoft, np.minimum(self._vmax, _HUGE), _HUGE)
+        self._base_lo = np.where(self._ramp, 0.0, -self._vmax)
+        self._base_hi = np.where(self._ramp, 0.0, self._vmax)
         self._neg_emax = -self._emax
         self._step_dt = math.nan
         self._step_lo = self._step_hi = self._vmax
@@ -249,12 +255,21 @@ class JointLimiter:
         return self._step_lo, self._step_hi
 
     def _band(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Soft velocity band at positions ``x`` (``±v̄`` where no soft ramp)."""
+        """Soft velocity band at positions ``x`` (``±v̄`` where no soft ramp): for ramp joints
+        ``clip(−kp (x − soft), ±v̄)``; other joints have ``kp = 0`` and a ``∓v̄`` base term."""
         if not self._any_ramp:
             return self._neg_vmax, self._vmax
-        lo = np.minimum(np.maximum(self._kp_neg * (x - self._soft_lo_r), self._neg_vmax), self._vmax)
-        hi = np.minimum(np.maximum(self._kp_neg * (x - self._soft_hi_r), self._neg_vmax), self._vmax)
-        return np.where(self._ramp, lo, self._neg_vmax), np.where(self._ramp, hi, self._vmax)
+        lo = x - self._soft_lo_r
+        lo *= self._kp_neg
+        lo += self._base_lo
+        np.maximum(lo, self._neg_vmax, out=lo)
+        np.minimum(lo, self._vmax, out=lo)
+        hi = x - self._soft_hi_r
+        hi *= self._kp_neg
+        hi += self._base_hi
+        np.maximum(hi, self._neg_vmax, out=hi)
+        np.minimum(hi, self._vmax, out=hi)
+        return lo, hi
 
     def _position_bounds(self, q: np.ndarray, dt: float, rate: bool, state_nan: bool
                          ) -> tuple[np.ndarray, np.ndarray]:
@@ -313,14 +328,23 @@ class JointLimiter:
             np.copyto(lo, 0.0, where=cut_lo)
             np.copyto(hi, 0.0, where=cut_hi)
         if self._any_esoft:
-            with np.errstate(invalid="ignore"):
-                s_lo = self._kv_neg * (v - band[0])
-                s_hi = self._kv_neg * (v - band[1])
-            np.copyto(s_lo, 0.0, where=self._kv_zero)
-            np.copyto(s_hi, 0.0, where=self._kv_zero)
-            use = self._esoft & (s_lo == s_lo) & (s_hi == s_hi)
-            np.copyto(lo, np.maximum(np.minimum(s_lo, self._emax), lo), where=use)
-            np.copyto(hi, np.minimum(np.maximum(s_hi, self._neg_emax), hi), where=use)
+            # soft effort band −kv (v − band); joints without it get kv = 1 and a band of
+            # ∓1e300, which makes their term inactive without a branch. NaN v: no soft term.
+            if self._any_ramp:
+                b_lo = np.maximum(band[0], -_HUGE)
+                np.copyto(b_lo, -_HUGE, where=self._not_esoft)
+                b_hi = np.minimum(band[1], _HUGE)
+                np.copyto(b_hi, _HUGE, where=self._not_esoft)
+            else:
+                b_lo, b_hi = self._eband_lo, self._eband_hi
+            s_lo = v - b_lo
+            s_lo *= self._kv_neg
+            np.minimum(s_lo, self._emax, out=s_lo)
+            s_hi = v - b_hi
+            s_hi *= self._kv_neg
+            np.maximum(s_hi, self._neg_emax, out=s_hi)
+            np.fmax(lo, s_lo, out=lo)
+            np.fmin(hi, s_hi, out=hi)
         return lo, hi
 
     def _count(self, reason: str, mask: np.ndarray) -> None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import sys
 import threading
 import time
 from collections import Counter
@@ -185,6 +186,8 @@ class BridgeNode(Node):
         with self._lock:
             self.backend, self.hardware, self.description = backend, hardware, loaded
         self._sensor_frames = self._frames_of_sensors(loaded)
+        self._joint_writer = conversions.JointStateWriter(hardware.state_names)
+        self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
         if callable(getattr(backend, "pause", None)):
             self.create_service(SetBool, "~/pause", self._on_pause)
         if callable(getattr(backend, "step", None)):
@@ -195,6 +198,9 @@ class BridgeNode(Node):
             f"backend {cfg.backend!r}, {cfg.update_rate:g} Hz"
         )
         if self._start:
+            # A thread waiting for the GIL gets it after at most the switch interval (5 ms by
+            # default): keep that well below the period so the loop thread wakes on time.
+            sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
             self.loop = FixedRateLoop(self.cycle, cfg.update_rate, real_time_factor=cfg.real_time_factor)
             self.loop.start()
 
@@ -243,15 +249,11 @@ class BridgeNode(Node):
         stamp = stamp_time.to_msg()
         if k % self._decimation == 0:
             self.joint_state_pub.publish(
-                conversions.joint_state_msg(state.names, state.position, state.velocity, state.effort, stamp)
+                self._joint_writer.fill(state.position, state.velocity, state.effort, stamp)
             )
             self.actuator_state_pub.publish(
-                conversions.joint_state_msg(
-                    hardware.actuator_names,
-                    state.actuator_position,
-                    state.actuator_velocity,
-                    state.actuator_effort,
-                    stamp,
+                self._actuator_writer.fill(
+                    state.actuator_position, state.actuator_velocity, state.actuator_effort, stamp
                 )
             )
         if state.sensors:
@@ -312,6 +314,10 @@ class BridgeNode(Node):
         for reason, count in sorted(self.rejects.items()):
             values[f"node_rejected.{reason}"] = count
         values["command_warnings"] = self.command_warnings
+        rtf = getattr(self.backend, "real_time_factor", None)
+        if isinstance(rtf, (int, float)):
+            values["sim.real_time_factor"] = round(float(rtf), 4)
+            values["sim.real_time_factor_target"] = self.config.real_time_factor
         rejects = sum(self.rejects.values()) + int(values.get("rejected_total", 0))
         last_overruns, _last_cycles, last_rejects = self._last_diag
         self._last_diag = (overruns, cycles, rejects)
@@ -428,9 +434,13 @@ class BridgeNode(Node):
         return response
 
     def _on_step(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
-        with self._lock:
-            self.backend.step(1)
-        response.success, response.message = True, "stepped 1 cycle"
+        try:
+            with self._lock:
+                self.backend.step(1)
+        except SdfBridgeError as exc:
+            response.success, response.message = False, str(exc)
+            return response
+        response.success, response.message = True, "advanced 1 physics step"
         return response
 
     # ------------------------------------------------------------------ shutdown

@@ -157,3 +157,19 @@ def test_sensor_messages_dispatch() -> None:
     cam = cv.sensor_messages(ImageReading("rgb8", np.zeros((1, 1, 3)), 1, 1, 0, 0), STAMP, "c")
     assert sorted(cam) == ["camera_info", "image_raw"]
     assert cv.sensor_messages(ContactReading(), STAMP, "c") == {}
+
+
+def test_joint_state_writer_reuses_one_message() -> None:
+    writer = cv.JointStateWriter(("a", "b"), frame_id="base")
+    first = writer.fill(np.array([1.0, 2.0]), np.array([0.0, -1.0]), np.array([np.nan, 3.0]), STAMP)
+    assert list(first.name) == ["a", "b"] and first.header.frame_id == "base"
+    assert list(first.position) == [1.0, 2.0] and list(first.velocity) == [0.0, -1.0]
+    assert math.isnan(first.effort[0]) and first.effort[1] == 3.0
+    second = writer.fill(np.array([5.0, 6.0]), np.zeros(2), np.zeros(2), Time(sec=13))
+    assert second is first
+    assert list(second.position) == [5.0, 6.0] and second.header.stamp.sec == 13
+
+
+def test_float64_array_accepts_integer_input() -> None:
+    arr = cv.float64_array(np.array([1, 2, 3]))
+    assert arr.typecode == "d" and list(arr) == [1.0, 2.0, 3.0]

@@ -110,7 +110,9 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
     """
     for key in params:
         if key not in KNOWN_PARAMS and not str(key).startswith(("pid_gains.", "armature.")):
-            _LOG.warning("MuJoCo backend: unknown parameter %r ignored (known: %s)", key, ", ".join(sorted(KNOWN_PARAMS)))
+            _LOG.warning(
+                "MuJoCo backend: unknown parameter %r ignored (known: %s)", key, ", ".join(sorted(KNOWN_PARAMS))
+            )
     timestep = _float(params.get("timestep", 0.001), "timestep")
     if timestep <= 0.0:
         raise ConfigError(f"backend parameter timestep = {timestep} must be > 0 s")
@@ -204,7 +206,9 @@ class MujocoBackend:
             joint = robot.joints.get(name)
             if joint is None or joint.type not in _ONE_DOF:
                 kind = "missing" if joint is None else f"a {joint.type} joint"
-                raise BackendError(f"transmission joint {name!r} is {kind}; the MuJoCo backend drives 1-DOF joints only")
+                raise BackendError(
+                    f"transmission joint {name!r} is {kind}; the MuJoCo backend drives 1-DOF joints only"
+                )
 
         built = build_spec(robot, options)
         for name in self.joint_names:
@@ -265,7 +269,9 @@ class MujocoBackend:
         for label in ("position", "velocity", "effort"):
             arr = np.asarray(getattr(command, label), dtype=float)
             if arr.shape != (n_act,):
-                raise BackendError(f"command {label} has shape {arr.shape}, expected ({n_act},) for {self.actuator_names}")
+                raise BackendError(
+                    f"command {label} has shape {arr.shape}, expected ({n_act},) for {self.actuator_names}"
+                )
             if not self._identity_order:
                 full = np.full(len(self.tm.actuator_names), np.nan)
                 full[self._act_index] = arr
@@ -364,7 +370,8 @@ class MujocoBackend:
         now = time.perf_counter()
         if self._last_wall is not None and now > self._last_wall and sim_dt > 0.0:
             sample = sim_dt / (now - self._last_wall)
-            self.real_time_factor = sample if self.real_time_factor == 0.0 else 0.9 * self.real_time_factor + 0.1 * sample
+            previous = self.real_time_factor
+            self.real_time_factor = sample if previous == 0.0 else 0.9 * previous + 0.1 * sample
         self._last_wall = now
 
     # -- extras ---------------------------------------------------------------------------------

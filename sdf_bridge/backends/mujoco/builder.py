@@ -12,6 +12,8 @@ Mappings (documented defaults, logged once per model):
   :data:`DEFAULT_INERTIA` kg·m² on each principal axis at the link origin (URDF: such links
   are massless frames, which MuJoCo cannot move); SDFormat links without ``<inertial>`` get the
   SDFormat default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
+* Inertias violating the triangle inequality (A + B ≥ C, common in generated URDFs) are
+  balanced by MuJoCo's compiler (``balanceinertia``), with a warning naming the link.
 * Universal/revolute2 joints whose two axes are parallel get an armature of
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
@@ -215,13 +217,14 @@ class _MeshLoader:
         result: str | None = None
         if mesh.resolved is None or not os.path.isfile(mesh.resolved):
             self._skip(mesh, "was not found")
-        elif mesh.resolved.lower().endswith(_MUJOCO_MESH_EXT):
+        elif mesh.resolved.lower().endswith(_MUJOCO_MESH_EXT) and not _is_ascii_stl(mesh.resolved):
             self._spec.add_mesh(name=name, file=mesh.resolved, scale=list(mesh.scale))
             result = name
         elif self._trimesh:
             result = self._convert(mesh, name)
         else:
-            self._skip(mesh, "is in a format MuJoCo cannot read and trimesh is not installed")
+            self._skip(mesh, "is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH) and trimesh "
+                       "is not installed")
         self._assets[key] = result  # type: ignore[index]
         return result
 
@@ -240,6 +243,19 @@ class _MeshLoader:
             return None
         self._spec.add_mesh(name=name, uservert=vertices.ravel().tolist(), userface=faces.ravel().tolist())
         return name
+
+
+def _is_ascii_stl(path: str) -> bool:
+    """True for an ``.stl`` file that is not binary STL (MuJoCo reads binary STL only): a binary
+    file is exactly 84 + 50·n bytes, n being the little-endian count at byte 80."""
+    if not path.lower().endswith(".stl"):
+        return False
+    size = os.path.getsize(path)
+    with open(path, "rb") as handle:
+        header = handle.read(84)
+    if len(header) < 84:
+        return True
+    return size != 84 + 50 * int.from_bytes(header[80:84], "little")
 
 
 def _add_geom(
@@ -312,12 +328,21 @@ def _set_inertial(
     i = inertial.inertia
     body.mass = inertial.mass
     body.ipos = list(inertial.origin.xyz)
-    body.iquat = _wxyz(inertial.origin.rotation)
-    full = [i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz]
-    if all(v == 0.0 for v in full):
+    tensor = np.array([[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]], dtype=float)
+    if not tensor.any():
         built.note(f"link {link.name!r} has mass but zero inertia; using {DEFAULT_INERTIA} kg·m²", warning=False)
-        full = [DEFAULT_INERTIA] * 3 + [0.0] * 3
-    body.fullinertia = full
+        tensor = np.eye(3) * DEFAULT_INERTIA
+    # MuJoCo diagonalises fullinertia in the body frame (ignoring iquat): express the tensor,
+    # given in the inertial frame, in the link frame first: I_link = R · I · Rᵀ
+    moments = np.sort(np.linalg.eigvalsh(tensor))
+    if moments[0] + moments[1] < moments[2] * (1.0 - 1e-9):
+        built.note(
+            f"link {link.name!r}: principal inertias {moments.round(9).tolist()} violate the triangle "
+            "inequality (not a rigid body); MuJoCo balances them (compiler balanceinertia)"
+        )
+    rot = inertial.origin.rotation
+    t = rot @ tensor @ rot.T
+    body.fullinertia = [t[0, 0], t[1, 1], t[2, 2], t[0, 1], t[0, 2], t[1, 2]]
 
 
 def _unit(joint: Joint, which: str = "axis") -> np.ndarray:
@@ -549,7 +574,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                 _set_frame(body, frame)
                 built._root_bodies.append(link_name)
                 built._lift = options.ground_plane and options.lift_above_ground
-                if not options.fixed_base:
+                if not (options.fixed_base or robot.static):  # SDFormat <static> models never move
                     body.add_freejoint(name=f"{link_name}__free")
                     built.joints[f"{link_name}__free"] = JointSlots(
                         f"{link_name}__free", JointType.FLOATING, [f"{link_name}__free"]

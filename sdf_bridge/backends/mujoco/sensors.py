@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +157,9 @@ class SensorSuite:
             body, frame = placed
             if sensor.type not in SUPPORTED:
                 suite._unsupported(sensor, f"sensor type {sensor.raw_type or sensor.type!r} is not simulated")
+                continue
+            if sensor.type in ("force_torque", "contact") and body is built.spec.worldbody:
+                suite._unsupported(sensor, "it is attached to the world, which carries no joint load")
                 continue
             if sensor.type in ("camera", "depth") and not render_cameras:
                 suite._unsupported(sensor, "camera rendering is off (backend parameter render_cameras: false)")
@@ -319,8 +322,8 @@ class SensorSuite:
             return cached  # type: ignore[no-any-return]
         p = self._ray_params(ch)
         nh, nv = max(1, p.horizontal_samples), max(1, p.vertical_samples)
-        h = np.linspace(p.horizontal_min_angle, p.horizontal_max_angle, nh) if nh > 1 else np.array([p.horizontal_min_angle])
-        v = np.linspace(p.vertical_min_angle, p.vertical_max_angle, nv) if nv > 1 else np.array([p.vertical_min_angle])
+        h = np.linspace(p.horizontal_min_angle, p.horizontal_max_angle, nh)
+        v = np.linspace(p.vertical_min_angle, p.vertical_max_angle, nv)
         vv, hh = np.meshgrid(v, h, indexing="ij")
         local = np.stack([np.cos(vv) * np.cos(hh), np.cos(vv) * np.sin(hh), np.sin(vv)], axis=-1).reshape(-1, 3)
         result = (local, h, nh, nv)
@@ -371,6 +374,11 @@ class SensorSuite:
         params = s.params if isinstance(s.params, CameraParams) else CameraParams()
         renderer = self._renderers.get(ch.prefix)
         if renderer is None:
+            problem = gl_problem()
+            if problem is not None:
+                self._render_failed.add(ch.prefix)
+                self._unsupported(s, problem)
+                return None
             try:
                 renderer = mujoco.Renderer(self._model, params.height, params.width)
             except Exception as exc:  # GL context creation fails in many ways (no EGL/OSMesa/display)
@@ -425,6 +433,20 @@ class SensorSuite:
         self._renderers.clear()
 
 
+def gl_problem() -> str | None:
+    """Why off-screen rendering cannot work in this process, or ``None``.
+
+    MuJoCo picks its OpenGL platform from ``MUJOCO_GL`` when ``mujoco`` is first imported;
+    GLFW (its default) needs a display and aborts the process without one, so it is refused
+    here when ``DISPLAY`` is unset.
+    """
+    platform = getattr(getattr(mujoco, "GLContext", None), "__module__", "")
+    if platform.endswith("glfw") and not os.environ.get("DISPLAY"):
+        return ("off-screen rendering needs MUJOCO_GL=egl or osmesa (mujoco was imported with GLFW, which "
+                "needs a display); set MUJOCO_GL before starting the process")
+    return None
+
+
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a × b for two 3-vectors (numpy's cross is slow for single vectors)."""
     return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
@@ -434,7 +456,3 @@ def _name(model: mujoco.MjModel, geom: int) -> str:
     name = model.geom(geom).name
     return name or model.body(int(model.geom_bodyid[geom])).name
 
-
-def sensor_kinds(robot: Robot) -> Mapping[str, str]:
-    """Sensor name → kind for the sensors this module simulates."""
-    return {s.name: s.type for s in robot.sensors if s.type in SUPPORTED}

@@ -48,6 +48,9 @@ def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
     t = np.eye(4)
     if elem is None:
         return t
+    if elem.get("frame"):
+        ctx.warn(elem, f"the SDFormat 1.5/1.6 pose attribute frame={elem.get('frame')!r} is ignored (as libsdformat "
+                       "does); use relative_to (SDFormat >= 1.7)")
     text = (elem.text or "").strip()
     if not text:
         return t

@@ -76,6 +76,7 @@ class ModelBuilder:
         search: include search path; sdf_paths given by the user come first.
         resolve_mesh: mesh URI resolver (:func:`.links.make_mesh_resolver`).
         including: files being included (outermost first), to refuse include loops.
+        placements: ``<include><placement_frame>`` requests (model key, frame, element, context).
     """
 
     search: Sequence[Path]
@@ -88,6 +89,7 @@ class ModelBuilder:
     _pending: list[tuple[FrameNode, _Item, str | None, str | None]] = field(default_factory=list)
     model_pose: np.ndarray = field(default_factory=lambda: np.eye(4))
     including: list[Path] = field(default_factory=list)
+    placements: list[tuple[str, str, etree._Element, ParseContext]] = field(default_factory=list)
 
     # -- pass 1 --------------------------------------------------------------------------------
 
@@ -224,11 +226,39 @@ class ModelBuilder:
         for p in elem.findall("plugin"):
             self.plugins.append(Plugin(name=p.get("name", ""), filename=p.get("filename", ""),
                                        raw_xml=serialise(p), source=ctx.source(p)))
-        if elem.find("placement_frame") is not None:
-            ctx.warn(elem, "<placement_frame> is not supported; the include pose is used as the model pose")
         key = join(scope, name)
         self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx, parent_scope=scope)
+        placement = ctx.child_text(elem, "placement_frame")
+        if placement:
+            if elem.find("pose") is None:
+                raise ctx.error(InvalidValueError, elem.find("placement_frame"), "<placement_frame> needs a <pose> in the <include>",
+                                "add the <pose> where the placement frame should go")
+            self.placements.append((key, placement, elem.find("placement_frame"), ctx))
         return key
+
+    def _apply_placements(self) -> None:
+        """``<include><placement_frame>``: pose the model so that frame F lands on the include
+        pose, ``X_PM = X_P,pose · X_MF⁻¹`` (innermost includes first).
+
+        Raises:
+            MissingReferenceError: F is not a frame of the included model.
+            KinematicTreeError: F's pose chain is a cycle.
+        """
+        g = self.graph
+        for key, ref, elem, ctx in self.placements:
+            frame = g.lookup(key, ref, elem, ctx, "placement_frame")
+            x_mf = np.eye(4)
+            cur: str | None = frame
+            seen: set[str] = set()
+            while cur is not None and cur != key:  # names in the model's scope resolve inside it
+                if cur in seen:
+                    g.resolve(frame)  # raises the cycle error (nothing cached yet on a cycle)
+                seen.add(cur)
+                node = g.nodes[cur]
+                x_mf = node.pose @ x_mf
+                cur = node.relative_to
+            model_node = g.nodes[key]
+            model_node.pose = model_node.pose @ np.linalg.inv(x_mf)
 
     def link_pending(self) -> None:
         """Resolve the ``relative_to``/``attached_to`` names registered in pass 1 to graph keys.
@@ -284,6 +314,7 @@ class ModelBuilder:
             InvalidValueError: zero axes and bad values.
         """
         self.link_pending()
+        self._apply_placements()
         self.model_pose = pose.matrix()
         g = self.graph
         for key, node in g.nodes.items():  # validate every frame, used or not, as libsdformat does

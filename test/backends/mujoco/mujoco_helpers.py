@@ -10,7 +10,6 @@ import numpy as np
 
 from sdf_bridge.backends.base import ActuatorCommand
 from sdf_bridge.backends.mujoco import MujocoBackend
-from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot
 from sdf_bridge.transmissions import TransmissionMap
 

@@ -178,7 +178,21 @@ def test_unreadable_mesh_format_without_trimesh(tmp_path: Path, caplog, monkeypa
     robot = _robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
     with caplog.at_level(logging.WARNING):
         model, _ = _compile(robot)
-    assert "mesh 'arm.dae' is in a format MuJoCo cannot read and trimesh is not installed" in caplog.text
+    assert "mesh 'arm.dae' is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH)" in caplog.text
+    assert model.ngeom == 1
+
+
+def test_ascii_stl_without_trimesh_skipped(tmp_path: Path, caplog, monkeypatch) -> None:
+    """MuJoCo reads binary STL only; an ASCII one must not abort the whole model."""
+    path = tmp_path / "ascii.stl"
+    path.write_text("solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
+                    "endloop\nendfacet\nendsolid t\n")
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    link = Link("b", inertial=INERTIAL, collisions=(Collision(Mesh("ascii.stl", resolved=str(path)), name="m"),))
+    robot = _robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
+    with caplog.at_level(logging.WARNING):
+        model, _ = _compile(robot)
+    assert "mesh 'ascii.stl' is in a format MuJoCo cannot read" in caplog.text
     assert model.ngeom == 1
 
 
@@ -394,3 +408,77 @@ def test_several_root_links_all_built() -> None:
     assert model.body("b").pos == pytest.approx([1, 1, 2], abs=1e-12)
     model, _ = _compile(robot, ground_plane=False, fixed_base=False)
     assert list(model.jnt_type) == [mujoco.mjtJoint.mjJNT_FREE] * 2
+
+
+def test_rotated_inertial_frame() -> None:
+    """Inertial frame yawed by π/2 with (ixx, iyy, izz) = (1, 2, 2.5): in the link frame the
+    tensor is diag(2, 1, 2.5), plus an off-diagonal term rotated the same way (1e-9)."""
+    inertial = Inertial(1.0, Inertia(1.0, 0.1, 0.0, 2.0, 0.0, 2.5), Pose((0, 0, 0), (0, 0, math.pi / 2)))
+    robot = _robot(Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=inertial)})
+    model, _ = _compile(robot)
+    bid = model.body("b").id
+    rot = np.zeros(9)
+    mujoco.mju_quat2Mat(rot, model.body_iquat[bid])
+    rot = rot.reshape(3, 3)
+    tensor = rot @ np.diag(model.body_inertia[bid]) @ rot.T
+    r = Pose(rpy=(0, 0, math.pi / 2)).rotation
+    expected = r @ np.array([[1.0, 0.1, 0], [0.1, 2.0, 0], [0, 0, 2.5]]) @ r.T
+    assert tensor == pytest.approx(expected, abs=1e-9)
+    assert expected[0, 0] == pytest.approx(2.0) and expected[0, 1] == pytest.approx(-0.1)
+
+
+def test_non_physical_inertia_warned(caplog) -> None:
+    inertial = Inertial(1.0, Inertia(0.1, 0, 0, 0.1, 0, 1.0))
+    robot = _robot(Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=inertial)})
+    with caplog.at_level(logging.WARNING):
+        model, _ = _compile(robot)
+    assert "link 'b': principal inertias [0.1, 0.1, 1.0] violate the triangle inequality" in caplog.text
+    assert model.body("b").inertia == pytest.approx([0.4, 0.4, 0.4], abs=1e-12)
+
+
+def test_static_model_stays_welded() -> None:
+    robot = Robot("s", links={"a": Link("a", inertial=INERTIAL)}, format="sdf", static=True)
+    model, _ = _compile(robot, fixed_base=False)
+    assert model.njnt == 0
+
+
+class _FakeTrimesh:
+    """Stands in for the optional trimesh package: ``load`` returns a unit right tetrahedron,
+    or raises for files named ``bad.*``."""
+
+    @staticmethod
+    def load(path: str, force: str):
+        assert force == "mesh"
+        if Path(path).name.startswith("bad"):
+            raise ValueError("not a mesh")
+
+        class Loaded:
+            vertices = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float)
+            faces = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+
+        return Loaded()
+
+
+def test_other_formats_converted_with_trimesh(tmp_path: Path, monkeypatch, caplog) -> None:
+    import sys
+    import types
+
+    module = types.ModuleType("trimesh")
+    module.load = _FakeTrimesh.load  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "trimesh", module)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: object())
+    good, bad = tmp_path / "arm.dae", tmp_path / "bad.dae"
+    good.write_text("<COLLADA/>")
+    bad.write_text("<COLLADA/>")
+    link = Link("b", inertial=INERTIAL, collisions=(
+        Collision(Mesh("arm.dae", scale=(3, 3, 3), resolved=str(good)), name="m"),
+        Collision(Mesh("bad.dae", resolved=str(bad)), name="x"),
+    ))
+    robot = _robot(Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link})
+    with caplog.at_level(logging.WARNING):
+        model, _ = _compile(robot)
+    assert model.geom("b::collision::m").type[0] == mujoco.mjtGeom.mjGEOM_MESH
+    v = model.mesh_vert
+    edges = sorted(float(np.linalg.norm(v[i] - v[j])) for i in range(4) for j in range(i + 1, 4))
+    assert edges == pytest.approx([3.0] * 3 + [3.0 * math.sqrt(2.0)] * 3, abs=1e-5)  # scale applied
+    assert "mesh 'bad.dae' could not be converted by trimesh (not a mesh)" in caplog.text

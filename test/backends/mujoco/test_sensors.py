@@ -264,3 +264,20 @@ def test_sensor_on_missing_link_reported(make_sim, caplog) -> None:
         sim = make_sim(robot, GRAVITY)
     assert "sensor 'imu': its link 'nowhere' is not in the model" in caplog.text
     assert "imu" not in sim.backend.read(0.01).sensors
+
+
+def test_glfw_without_display_refused(make_sim, caplog, monkeypatch) -> None:
+    """MuJoCo imported with GLFW and no display would abort the process: the camera is
+    reported once instead."""
+    import mujoco
+
+    class GLContext:
+        __module__ = "mujoco.glfw"
+
+    monkeypatch.setattr(mujoco, "GLContext", GLContext)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
+    with caplog.at_level(logging.WARNING):
+        states = sim.run(0.5)
+    assert all("cam" not in s.sensors for s in states)
+    assert caplog.text.count("sensor 'cam': off-screen rendering needs MUJOCO_GL=egl or osmesa") == 1

@@ -135,3 +135,10 @@ def test_joint_parent_may_be_a_frame_attached_to_a_link() -> None:
       <frame name="F" attached_to="a"/>
       <joint name="j" type="fixed"><parent>F</parent><child>b</child></joint></model>"""))
     assert robot.joints["j"].parent == "a"
+
+
+def test_legacy_frame_attribute_is_ignored_with_a_warning() -> None:
+    ctx = ParseContext()
+    t = parse_pose(etree.fromstring('<pose frame="other">1 0 0 0 0 0</pose>'), ctx)
+    np.testing.assert_allclose(t[:3, 3], (1.0, 0.0, 0.0), atol=TOL)
+    assert len(ctx.warnings) == 1 and "frame='other' is ignored" in ctx.warnings[0]

@@ -13,7 +13,7 @@ from sdf_helpers import load_text, our_view, sdf
 from sdf_bridge.description import load
 from sdf_bridge.description.model import World
 from sdf_bridge.description.sdf.includes import ENV_VARS, search_path
-from sdf_bridge.errors import InvalidValueError, MissingReferenceError, UnsupportedError
+from sdf_bridge.errors import InvalidValueError, KinematicTreeError, MissingReferenceError, UnsupportedError
 
 WHEEL = sdf("""<model name="wheel"><pose>0 0 5 0 0 0</pose><link name="rim"><pose>0 0 0.1 0 0 0</pose></link>
   <frame name="hub"><pose>0 0 0.2 0 0 0</pose></frame></model>""", "1.8")
@@ -166,3 +166,32 @@ def test_include_cycle_is_refused(tmp_path: Path) -> None:
     (tmp_path / "b.sdf").write_text(sdf("<model name='b'><link name='l'/><include><uri>a.sdf</uri></include></model>"))
     with pytest.raises(InvalidValueError, match=r"b\.sdf:\d+: <include>: include 'a.sdf' closes an include loop"):
         load(tmp_path / "a.sdf")
+
+
+def test_placement_frame_poses_the_included_model() -> None:
+    robot = load(Path(__file__).resolve().parent / "data" / "placement" / "top.sdf")
+    # arm2's link "tip" is the placement frame: it lands exactly on the include pose (1, 0, 0)
+    np.testing.assert_allclose(robot.links["arm2::tip"].pose.matrix()[:3, 3], (1.0, 0.0, 0.0), atol=1e-12)
+    np.testing.assert_allclose(robot.links["arm2::tip"].pose.rotation, np.eye(3), atol=1e-12)
+
+
+def test_placement_frame_without_pose_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "wheel.sdf").write_text(WHEEL)
+    with pytest.raises(InvalidValueError, match=r"<placement_frame> needs a <pose>"):
+        load_text(sdf("<model name='m'><include><uri>wheel.sdf</uri><placement_frame>hub</placement_frame></include></model>"),
+                  base_dir=tmp_path)
+
+
+def test_unknown_placement_frame_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "wheel.sdf").write_text(WHEEL)
+    with pytest.raises(MissingReferenceError, match=r"placement_frame 'nope' is not a frame of model 'wheel'"):
+        load_text(sdf("<model name='m'><include><uri>wheel.sdf</uri><placement_frame>nope</placement_frame><pose/></include></model>"),
+                  base_dir=tmp_path)
+
+
+def test_placement_frame_in_pose_cycle_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "loop.sdf").write_text(sdf("""<model name="loop"><link name="l"/>
+      <frame name="A"><pose relative_to="B"/></frame><frame name="B"><pose relative_to="A"/></frame></model>"""))
+    with pytest.raises(KinematicTreeError, match=r"relative_to frames form a cycle"):
+        load_text(sdf("<model name='m'><include><uri>loop.sdf</uri><placement_frame>A</placement_frame><pose/></include></model>"),
+                  base_dir=tmp_path)

@@ -267,3 +267,14 @@ def test_frame_attached_to_linkless_model_is_refused() -> None:
 def test_unnamed_model_is_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"<model> has no name"):
         load_text(sdf("<model><link name='a'/></model>"))
+
+
+def test_model_pose_relative_to_world_frame_warns() -> None:
+    from sdf_bridge.description.sdf import load_sdf
+    from sdf_bridge.description.xmlio import ParseContext, parse_xml
+
+    ctx = ParseContext()
+    robot = load_sdf(parse_xml(sdf('<world name="w"><frame name="f"/><model name="m"><pose relative_to="f">1 0 0 0 0 0</pose>'
+                                   '<link name="a"/></model></world>')), ctx, base_dir=".")
+    assert robot.pose.xyz == (1.0, 0.0, 0.0)
+    assert any("taken relative to the world" in w for w in ctx.warnings)

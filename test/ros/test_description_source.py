@@ -1,0 +1,71 @@
+"""sdf_bridge.ros.description_source: which description the bridge runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sdf_bridge.errors import ConfigError, DescriptionError
+from sdf_bridge.ros.description_source import (
+    demo_description_file,
+    load_description,
+    resolve_description,
+)
+
+URDF = """<?xml version="1.0"?>
+<robot name="two">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+XACRO = """<?xml version="1.0"?>
+<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="prefix" default=""/>
+  <link name="$(arg prefix)a"/><link name="$(arg prefix)b"/>
+  <joint name="$(arg prefix)j" type="continuous"><parent link="$(arg prefix)a"/><child link="$(arg prefix)b"/>
+    <axis xyz="0 0 1"/></joint>
+</robot>
+"""
+
+
+def test_demo_file_is_found_in_the_source_tree(repo_dir: Path) -> None:
+    assert demo_description_file() == repo_dir / "urdf" / "demo_arm.urdf.xacro"
+
+
+def test_parameter_string_first() -> None:
+    loaded = resolve_description(URDF, "", {}, use_description_topic=True)
+    assert loaded is not None and loaded.robot.name == "two"
+    assert loaded.xml == URDF and loaded.origin == "parameter robot_description"
+
+
+def test_file_with_xacro_args(tmp_path: Path) -> None:
+    f = tmp_path / "x.urdf.xacro"
+    f.write_text(XACRO)
+    loaded = resolve_description("", str(f), {"prefix": "left_"}, use_description_topic=False)
+    assert loaded is not None
+    assert list(loaded.robot.joints) == ["left_j"]
+    assert 'name="left_j"' in loaded.xml and "xacro:arg" not in loaded.xml
+    assert loaded.origin == str(f)
+
+
+def test_topic_when_nothing_given() -> None:
+    assert resolve_description("", "", {}, use_description_topic=True) is None
+
+
+def test_demo_when_nothing_given() -> None:
+    loaded = resolve_description("", "", {}, use_description_topic=False)
+    assert loaded is not None and loaded.robot.name == "demo_arm"
+    assert '<robot name="demo_arm"' in loaded.xml
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"description_file .*nope.urdf does not exist"):
+        load_description(tmp_path / "nope.urdf", is_file=True)
+
+
+def test_invalid_description_string() -> None:
+    with pytest.raises(DescriptionError, match=r"joint 'j' has no <parent>"):
+        load_description("<robot name='bad'><joint name='j' type='revolute'/></robot>", is_file=False)

@@ -1,0 +1,94 @@
+"""The bridge as users start it: ``sdf-bridge run``, the description from the
+``robot_description`` topic, configuration errors, and ``sdf-bridge demo``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+
+from .conftest import REPO, Bridge, Probe
+
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+CASE_ROBOT = ("013-jointstate-array-lengths", "robot.urdf")
+
+
+class CliBridge(Bridge):
+    """``python -m sdf_bridge.cli run ...`` as a child process."""
+
+    def __init__(self, argv: list[str], name: str) -> None:  # noqa: D107
+        import tempfile
+
+        self.name = name
+        self.log = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen([sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO,
+                                        stdout=self.log, stderr=subprocess.STDOUT, text=True)
+
+
+def test_sdf_bridge_run(probe: Probe, cases_dir: Path) -> None:
+    robot = cases_dir.joinpath(*CASE_ROBOT)
+    bridge = CliBridge(["--description", str(robot), "--backend", "mock", "--update-rate", "50",
+                        "--publish-rate", "25", "--ros-args", "-r", "__ns:=/run_test"], "run_test")
+    try:
+        probe.watch("/run_test/joint_states", JointState)
+        probe.wait_ready(bridge, "/run_test/joint_states")
+        msg = probe.wait_messages("/run_test/joint_states", 3)[-1]
+        assert sorted(msg.name) == ["j1", "j2", "j3"]
+        probe.publisher("/run_test/joint_commands", JointState).publish(JointState(name=["j2"], position=[0.25]))
+        probe.wait_for(lambda: dict(zip(probe.messages["/run_test/joint_states"][-1].name,
+                                        probe.messages["/run_test/joint_states"][-1].position))["j2"] == 0.25,
+                       "j2 at 0.25 rad")
+    finally:
+        code = bridge.stop()
+    assert code == 0, bridge.output()
+
+
+def test_description_from_topic(start_bridge, probe: Probe, cases_dir: Path) -> None:
+    """With use_description_topic and no description parameter the bridge waits for
+    robot_description (as robot_state_publisher publishes it) and does not publish it itself."""
+    xml = cases_dir.joinpath(*CASE_ROBOT).read_text()
+    probe.publisher("/topic_test/robot_description", String, LATCHED).publish(String(data=xml))
+    bridge = start_bridge({"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/topic_test"])
+    probe.watch("/topic_test/joint_states", JointState)
+    probe.wait_ready(bridge, "/topic_test/joint_states")
+    assert sorted(probe.latest("/topic_test/joint_states").name) == ["j1", "j2", "j3"]
+    publishers = probe.node.get_publishers_info_by_topic("/topic_test/robot_description")
+    assert [p.node_name for p in publishers] == [probe.node.get_name()]
+    assert bridge.stop() == 0, bridge.output()
+
+
+def test_invalid_configuration_exits_1_with_the_fix(start_bridge, tmp_path: Path) -> None:
+    bridge = start_bridge({"description_file": str(tmp_path / "missing.urdf")}, name="bad_config")
+    assert bridge.process.wait(60) == 1
+    out = bridge.output()
+    assert "missing.urdf does not exist. Fix: give an existing file path." in out
+    assert "Traceback" not in out
+
+
+def test_invalid_parameter_exits_1(start_bridge) -> None:
+    bridge = start_bridge({"publish_rate": 500.0, "update_rate": 100.0}, name="bad_rate")
+    assert bridge.process.wait(60) == 1
+    assert "publish_rate 500.0 Hz is not in (0, update_rate=100.0]" in bridge.output()
+
+
+def test_cli_demo() -> None:
+    """The README's "run the main job" command, shortened steps."""
+    env = dict(os.environ)
+    env.pop("ROS_DOMAIN_ID", None)  # the demo picks its own domain
+    result = subprocess.run([sys.executable, "-m", "sdf_bridge.cli", "demo", "--duration", "0.6"], cwd=REPO,
+                            env=env, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    for step in ("initial state", "position, SimpleTransmission joint", "wrist DifferentialTransmission",
+                 "trajectory (FourBar joints)", "gripper (mimic finger follows)"):
+        assert f"joint_states after: {step}" in out
+    assert "base_yaw_motor" in out and "right_finger_joint" in out
+    checks = [line for line in out.splitlines() if line.startswith("check: actuator positions")]
+    assert len(checks) == 5
+    assert all(float(line.split("within ")[1].split()[0]) < 1e-9 for line in checks), checks
+    assert "bridge stopped (exit code 0)" in out
