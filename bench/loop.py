@@ -13,7 +13,13 @@
 
 Targets (issue 5): 1 kHz with 100 joints at < 1 % overruns; p99 latency < 2 ms.
 
-Usage: ``python bench/loop.py [--seconds S] [--samples N]`` (ROS_DOMAIN_ID: random unless set).
+Reading the latency: a command is applied at the next ``write`` (0 … 1 period away) and, with
+the mock (which mirrors commands at ``read``, like ros2_control's GenericSystem), shows in the
+state read one period later; so at 1 kHz it carries 1–2 ms of cycle structure before the two
+DDS hops and the Python callbacks on each side.
+
+Usage: ``python bench/loop.py [--seconds S] [--samples N] [--priority P]`` (ROS_DOMAIN_ID: random
+unless set; ``--priority 50`` runs the loop thread SCHED_FIFO, as ros2_control's default).
 """
 
 from __future__ import annotations
@@ -61,14 +67,16 @@ def chain_urdf(n: int = 100) -> str:
     return "\n".join(parts)
 
 
-def measure_loop(description: str | None, rate: float, seconds: float) -> dict[str, float]:
-    """Run the node in-process at ``rate`` Hz for ``seconds`` (after 1 s warm-up)."""
+def measure_loop(description: str | None, rate: float, seconds: float, priority: int) -> dict[str, float]:
+    """Run the node in-process at ``rate`` Hz for ``seconds`` (after 1 s warm-up), loop thread
+    priority ``priority`` (0 = normal, 1..99 = SCHED_FIFO)."""
     context = rclpy.Context()
     rclpy.init(args=[], context=context)
     overrides = [
         Parameter("update_rate", value=float(rate)),
         Parameter("publish_rate", value=float(rate)),
         Parameter("command_timeout", value=0.0),
+        Parameter("thread_priority", value=priority),
     ]
     if description is not None:
         overrides.append(Parameter("robot_description", value=description))
@@ -96,11 +104,12 @@ def measure_loop(description: str | None, rate: float, seconds: float) -> dict[s
     }
 
 
-def measure_latency(samples: int) -> np.ndarray:
+def measure_latency(samples: int, priority: int) -> np.ndarray:
     """Command → joint_states latencies (s) against a bridge child process at 1 kHz."""
     child = subprocess.Popen(
         [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-p", "update_rate:=1000.0",
-         "-p", "publish_rate:=1000.0", "-p", "command_timeout:=0.0", "--log-level", "warn"],
+         "-p", "publish_rate:=1000.0", "-p", "command_timeout:=0.0", "-p", f"thread_priority:={priority}",
+         "--log-level", "warn"],
         cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     context = rclpy.Context()
@@ -129,7 +138,16 @@ def measure_latency(samples: int) -> np.ndarray:
     pub = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(node)
-    spin = threading.Thread(target=executor.spin, daemon=True)
+
+    def spin_rt() -> None:
+        if priority > 0:  # the measuring side must not be the slow part
+            try:
+                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
+            except OSError:
+                pass
+        executor.spin()
+
+    spin = threading.Thread(target=spin_rt, daemon=True)
     spin.start()
     try:
         if not seen_any.wait(60.0):
@@ -160,19 +178,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per loop run (default 5)")
     parser.add_argument("--samples", type=int, default=500, help="latency samples (default 500)")
+    parser.add_argument("--priority", type=int, default=0,
+                        help="bridge parameter thread_priority (0 = normal, 1..99 = SCHED_FIFO if permitted)")
     ns = parser.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}")
-    print("\nControl loop (in-process node, joint_states every cycle)")
+    print(f"\nControl loop (in-process node, joint_states every cycle, thread_priority {ns.priority})")
     header = f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} {'p99 ms':>8} " \
              f"{'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
     print(header)
     print("-" * len(header))
     for label, description in (("demo", None), ("chain100", chain_urdf(100))):
         for rate in (100, 500, 1000):
-            r = measure_loop(description, rate, ns.seconds)
+            r = measure_loop(description, rate, ns.seconds, ns.priority)
             print(f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
                   f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}", flush=True)
-    lat = measure_latency(ns.samples) * 1e3
+    lat = measure_latency(ns.samples, ns.priority) * 1e3
     print("\nCommand → joint_states latency across processes (demo robot, 1 kHz loop)")
     if lat.size:
         print(f"samples {lat.size}: p50 {np.percentile(lat, 50):.3f} ms, p99 {np.percentile(lat, 99):.3f} ms, "

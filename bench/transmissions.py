@@ -118,6 +118,35 @@ def bench(n: int, mode: str, repeats: int = 20000) -> tuple[float, float]:
     return best_wall * 1e6, best_cpu * 1e6
 
 
+def parts(n: int, repeats: int = 20000) -> dict[str, float]:
+    """CPU µs of each step alone (commands on all three interfaces, within limits)."""
+    robot = make_robot(n)
+    tmap = TransmissionMap.from_robot(robot)
+    lim = JointLimiter.from_robot(robot, tmap.joint_names)
+    m = len(tmap.joint_names)
+    rng = np.random.default_rng(0)
+    qa, va, ta = (rng.normal(size=len(tmap.actuator_names)) * 0.01 for _ in range(3))
+    q, v, e = tmap.actuator_to_joint(qa, va, ta)
+    cp, cv, ce = q + 1e-4, np.full(m, 0.1), np.full(m, 1.0)
+    steps = {
+        "actuator_to_joint": lambda: tmap.actuator_to_joint(qa, va, ta),
+        "followers": lambda: tmap.followers(q, v, e),
+        "enforce": lambda: lim.enforce(q, v, cp, cv, ce, 0.001),
+        "joint_to_actuator": lambda: tmap.joint_to_actuator(q, v, e),
+    }
+    reps = max(200, repeats // max(1, n // 10))
+    out = {}
+    for name, fn in steps.items():
+        best = float("inf")
+        for _ in range(5):
+            c0 = time.process_time()
+            for _ in range(reps):
+                fn()
+            best = min(best, (time.process_time() - c0) / reps)
+        out[name] = best * 1e6
+    return out
+
+
 def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"one full cycle (a→j + followers + limits + j→a), µs; load average {load:.2f} "
@@ -127,6 +156,9 @@ def main() -> None:
         for mode in ("all", "position", "clamping"):
             wall, cpu = bench(n, mode)
             print(f"{n:6d}  {mode:<9} {wall:8.1f} {cpu:8.1f}  {cpu / n:8.3f}")
+    print("\nper step, CPU µs (all interfaces, within limits):")
+    for n in (10, 100, 1000):
+        print(f"{n:6d}  " + "  ".join(f"{k} {v:.1f}" for k, v in parts(n).items()))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Subcommands::
 
-    sdf-bridge check FILE [--xacro-arg k:=v ...] [--package-path pkg=dir ...] [--json]
+    sdf-bridge check FILE [--xacro-arg k:=v ...] [--package-path pkg=dir ...] [--sdf-path dir ...] [--json]
     sdf-bridge info FILE [...]                      # the same summary, without the problems section
     sdf-bridge convert SOURCE [-o OUT] [--to sdf|urdf] [--lump-fixed] [--xacro-arg k:=v ...]
     sdf-bridge run [bridge arguments, incl. --ros-args ...]
@@ -54,6 +54,10 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
         type=_key_value(("=",), "--package-path"),
         help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
     )
+    parser.add_argument(
+        "--sdf-path", dest="sdf_paths", action="append", default=[], metavar="DIR",
+        help="directory searched for SDFormat model:// includes (repeatable; before GZ_SIM_RESOURCE_PATH)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,10 +105,6 @@ def to_jsonable(value: Any) -> Any:
 
 
 # -- summary ----------------------------------------------------------------------------------
-
-
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:g}"
 
 
 def _val(value: object) -> str:
@@ -179,8 +179,8 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
                 mimic = f"{joint.mimic.multiplier:g}*{joint.mimic.joint}{joint.mimic.offset:+g}"
             rows.append([
                 joint.name, joint.type.value, f"{joint.parent} -> {joint.child}",
-                _num(limit.lower if limit else None), _num(limit.upper if limit else None),
-                _num(limit.velocity if limit else None), _num(limit.effort if limit else None),
+                _val(limit.lower if limit else None), _val(limit.upper if limit else None),
+                _val(limit.velocity if limit else None), _val(limit.effort if limit else None),
                 command, state, mimic,
             ])
         _table(rows, out)
@@ -217,26 +217,37 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``check``/``info``: load ``args.file`` and print its summary (or, with ``--json``, the
+    model as JSON on ``out`` and the problems on ``err``). Returns 1 when the description cannot
+    be loaded or, for ``check``, when the transmission report finds problems; else 0."""
     from .description import load_with_warnings
 
     try:
         model, warnings = load_with_warnings(
-            args.file, xacro_args=dict(args.xacro_args), package_paths=dict(args.package_paths)
+            args.file, xacro_args=dict(args.xacro_args), package_paths=dict(args.package_paths),
+            sdf_paths=args.sdf_paths,
         )
     except DescriptionError as exc:
         err.write(f"error: {exc}\n")
         return 1
+    robots = model.models if isinstance(model, World) else {model.name: model}
     if args.json:
         json.dump(to_jsonable(model), out, indent=2)
         out.write("\n")
-        return 0
-    robots = model.models if isinstance(model, World) else {model.name: model}
+        if args.command != "check":
+            return 0
+        problems: list[str] = []
+        for robot in robots.values():
+            _describe_transmissions(robot, problems)
+        for problem in problems:
+            err.write(f"error: {problem}\n")
+        return 1 if problems else 0
     if isinstance(model, World):
         out.write(f"world: {model.name} ({len(robots)} models)\n\n")
-    problems = 0
+    count = 0
     for index, robot in enumerate(robots.values()):
-        problems += print_summary(robot, warnings if index == 0 else (), out, show_problems=args.command == "check")
-    return 1 if problems and args.command == "check" else 0
+        count += print_summary(robot, warnings if index == 0 else (), out, show_problems=args.command == "check")
+    return 1 if count and args.command == "check" else 0
 
 
 def _convert(args: argparse.Namespace) -> int:

@@ -197,3 +197,52 @@ def test_check_sdf_world_or_model(robots_dir: Path, capsys: pytest.CaptureFixtur
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
     assert "(sdf 1.6)" in out and "joints: 9" in out
+
+
+def test_json_of_a_world_has_models_by_name(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
+    assert cli.main(["check", str(path), "--json"]) == 0
+    world = json.loads(capsys.readouterr().out)
+    assert list(world["models"]) == ["ground_plane", "pendulum_with_base", "pendulum_with_base_mimic_slow_follows_fast",
+                                     "pendulum_with_base_mimic_fast_follows_slow"]
+    assert sum(len(model["links"]) for model in world["models"].values()) == 10  # robots/INDEX.md
+    assert sum(1 for model in world["models"].values() for joint in model["joints"].values() if joint["mimic"]) == 2
+
+
+def test_json_load_error_exits_1_with_message_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.urdf"
+    path.write_text(ROBOT.replace('<child link="tool"/>', '<child link="ghost"/>'))
+    assert cli.main(["check", str(path), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"error: {path}:7: <joint name=\"mount\">: child link 'ghost'")
+
+
+def test_json_transmission_problem_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(robot):  # noqa: ANN001, ANN202
+        raise TransmissionError("transmission 't1': reduction 0 is not allowed")
+
+    _fake_report(monkeypatch, broken)
+    path = tmp_path / "t.urdf"
+    path.write_text(TRANS)
+    assert cli.main(["check", str(path), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["transmissions"][0]["name"] == "t1"
+    assert captured.err == "error: transmission 't1': reduction 0 is not allowed\n"
+    assert cli.main(["info", str(path), "--json"]) == 0  # info reports, it does not judge
+
+
+def test_sdf_path_option_finds_model_includes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    (models / "wheel").mkdir(parents=True)
+    (models / "wheel" / "model.config").write_text(
+        "<model><name>wheel</name><sdf version='1.9'>model.sdf</sdf></model>")
+    (models / "wheel" / "model.sdf").write_text('<sdf version="1.9"><model name="wheel"><link name="hub"/></model></sdf>')
+    path = tmp_path / "cart.sdf"
+    path.write_text('<sdf version="1.9"><model name="cart"><link name="body"/>'
+                    "<include><uri>model://wheel</uri></include></model></sdf>")
+    assert cli.main(["check", str(path)]) == 1
+    assert "include 'model://wheel' not found" in capsys.readouterr().err
+    assert cli.main(["check", str(path), "--sdf-path", str(models)]) == 0
+    assert "links: 2  joints: 0" in capsys.readouterr().out

@@ -78,6 +78,21 @@ def split_package_uri(uri: str) -> tuple[str, str] | None:
     return None
 
 
+def unresolved_reason(uri: str) -> str | None:
+    """Why :func:`resolve_uri` returned ``None`` for ``uri``, as a warning text; ``None`` when
+    there is nothing to warn about (network URIs, paths in XML given as a string).
+
+    One text per package (``package 'x' ... not found``), so callers can warn once per package.
+    """
+    package_ref = split_package_uri(uri.strip())
+    if package_ref is not None:
+        return (f"package {package_ref[0]!r} is not in the package path map or the ament index; its mesh paths "
+                "stay unresolved (give --package-path PKG=DIR or package_paths)")
+    if uri.strip().startswith("model://"):
+        return f"{uri.strip()!r} is not found on the SDF resource path; the mesh path stays unresolved"
+    return None
+
+
 def resolve_uri(
     uri: str,
     *,

@@ -56,7 +56,7 @@ from .model import (
 )
 from .model.geometry import Geometry
 from .model.pose import IDENTITY
-from .resolve import PackagePaths, resolve_uri
+from .resolve import PackagePaths, resolve_uri, unresolved_reason
 from .ros2_control_parser import parse_ros2_control
 from .sensor_parser import parse_urdf_sensor
 from .transmission_parser import parse_transmission
@@ -94,6 +94,7 @@ class _Reader:
         self.materials: dict[str, Material] = {}
         self.resolved: dict[str, str | None] = {}  # mesh filename → resolved path (files repeat)
         self.packages: dict = {}  # package → directory, memo for resolve_uri
+        self.unresolved: set[str] = set()  # warnings already given about unresolved mesh paths
 
     # -- small value helpers ------------------------------------------------------------------
 
@@ -137,6 +138,15 @@ class _Reader:
         if value is None:
             raise self.ctx.error(
                 InvalidValueError, elem, f"attribute {attr!r} is missing", f'add {attr}="..." to the element'
+            )
+        return value
+
+    def size(self, elem: etree._Element, attr: str) -> float:
+        """Attribute ``attr`` as a finite length ≥ 0 m; an error when absent or negative."""
+        value = self.required_number(elem, attr)
+        if value < 0.0:
+            raise self.ctx.error(
+                InvalidValueError, elem, f"attribute {attr!r} is {value:g}, negative", f"give a {attr} >= 0 m"
             )
         return value
 
@@ -227,13 +237,18 @@ class _Reader:
             size = shape.get("size")
             if size is None:
                 raise self.ctx.error(InvalidValueError, shape, "<box> has no size", 'write <box size="x y z"/>')
-            return Box(self.vec3(shape, "size", _ZERO3))
+            box = self.vec3(shape, "size", _ZERO3)
+            if min(box) < 0.0:
+                raise self.ctx.error(
+                    InvalidValueError, shape, f"<box> size {size!r} has a negative edge", "give edge lengths >= 0 m"
+                )
+            return Box(box)
         if tag == "cylinder":
-            return Cylinder(self.required_number(shape, "radius"), self.required_number(shape, "length"))
+            return Cylinder(self.size(shape, "radius"), self.size(shape, "length"))
         if tag == "sphere":
-            return Sphere(self.required_number(shape, "radius"))
+            return Sphere(self.size(shape, "radius"))
         if tag == "capsule":
-            return Capsule(self.required_number(shape, "radius"), self.required_number(shape, "length"))
+            return Capsule(self.size(shape, "radius"), self.size(shape, "length"))
         if tag == "mesh":
             filename = shape.get("filename")
             if not filename:
@@ -252,6 +267,10 @@ class _Reader:
                 except PathResolutionError as exc:
                     raise self.ctx.error(PathResolutionError, shape, exc.problem, exc.fix or "") from None
                 self.resolved[filename] = resolved
+                reason = unresolved_reason(filename) if resolved is None else None
+                if reason is not None and reason not in self.unresolved:
+                    self.unresolved.add(reason)
+                    self.ctx.warn(shape, reason)
             return Mesh(filename=filename, scale=scale, resolved=resolved)
         raise self.ctx.error(
             UnsupportedError,

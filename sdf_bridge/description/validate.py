@@ -108,11 +108,12 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
 
 
 def check_joints(robot: Robot, ctx: ParseContext) -> None:
-    """Mimic targets exist, limits and soft limits are ordered.
+    """Mimic targets exist, dynamics are non-negative, limits and soft limits are ordered.
 
     Raises:
         MissingReferenceError: a ``<mimic joint>`` names no joint of the robot.
-        InvalidValueError: a joint mimics itself, lower > upper, soft_lower > soft_upper.
+        InvalidValueError: a joint mimics itself, a negative damping, friction or spring
+            stiffness, lower > upper, soft_lower > soft_upper.
     """
     for joint in robot.joints.values():
         if joint.mimic is not None:
@@ -130,6 +131,16 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
                 )
             if not robot.joints[leader].type.is_movable:
                 ctx.warn(None, f"joint {joint.name!r} mimics fixed joint {leader!r}; it will never move")
+        dynamics = joint.dynamics
+        if dynamics is not None:
+            for attr in ("damping", "friction", "spring_stiffness"):
+                value = getattr(dynamics, attr)
+                if value < 0.0:
+                    raise _error(
+                        InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                        f"{attr} of joint {joint.name!r} is {value:g}, negative (it would add energy)",
+                        f"give a {attr} >= 0 in <dynamics>",
+                    )
         limit = joint.limit
         if limit is not None and limit.lower is not None and limit.upper is not None and limit.lower > limit.upper:
             raise _error(
@@ -149,6 +160,62 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
                 f"soft_lower_limit {safety.soft_lower_limit} is above soft_upper_limit {safety.soft_upper_limit}",
                 "swap soft_lower_limit and soft_upper_limit in <safety_controller>",
             )
+
+
+def check_mimic_chains(robot: Robot, ctx: ParseContext) -> None:
+    """Mimic chains end at a joint that mimics nothing (run after :func:`check_joints`).
+
+    A chain (``c`` mimics ``b`` mimics ``a``) is allowed; a loop (``a`` mimics ``b`` mimics
+    ``a``) has no leader that could be commanded.
+
+    Raises:
+        InvalidValueError: the ``<mimic>`` references form a loop.
+    """
+    done: set[str] = set()
+    for start in robot.joints.values():
+        chain: list[str] = []
+        joint: Joint | None = start
+        while joint is not None and joint.name not in done:
+            if joint.name in chain:
+                loop = chain[chain.index(joint.name):] + [joint.name]
+                raise _error(
+                    InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                    f"the mimic joints form a loop ({' -> '.join(loop)}); no joint of it can be commanded",
+                    "make one joint of the loop a leader by removing its <mimic>",
+                )
+            chain.append(joint.name)
+            joint = None if joint.mimic is None else robot.joints.get(joint.mimic.joint)
+        done.update(chain)
+
+
+def check_inertials(robot: Robot, ctx: ParseContext) -> None:
+    """Principal moments of inertia are non-negative; the triangle inequality is warned about.
+
+    Checks the diagonal ``ixx, iyy, izz`` (kg·m²) of every link's ``<inertial>``. A diagonal that
+    breaks ``ixx + iyy >= izz`` (and permutations, 1e-9 relative tolerance) is physically
+    impossible and is a warning, as libsdformat reports it; MuJoCo may refuse such a body.
+
+    Raises:
+        InvalidValueError: a negative ``ixx``, ``iyy`` or ``izz``.
+    """
+    for link in robot.links.values():
+        inertial = link.inertial
+        if inertial is None:
+            continue
+        i = inertial.inertia
+        element = f'<link name="{link.name}">'
+        for attr, value in (("ixx", i.ixx), ("iyy", i.iyy), ("izz", i.izz)):
+            if value < 0.0:
+                raise _error(
+                    InvalidValueError, ctx, inertial.source or link.source, element,
+                    f"{attr} of link {link.name!r} is {value:g} kg·m², negative",
+                    f"give {attr} >= 0 (a moment of inertia about the centre of mass)",
+                )
+        a, b, c = i.ixx, i.iyy, i.izz
+        tolerance = 1e-9 * max(a, b, c)
+        if a + b < c - tolerance or b + c < a - tolerance or a + c < b - tolerance:
+            ctx.warn(None, f"link {link.name!r}: moments of inertia ({a:g}, {b:g}, {c:g}) break the triangle "
+                           "inequality (each must be at most the sum of the other two)")
 
 
 def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
@@ -234,8 +301,19 @@ def validate_robot(robot: Robot, ctx: ParseContext) -> str:
         DescriptionError: the first problem found (see the ``check_*`` functions).
     """
     root = check_tree(robot, ctx)
+    check_references(robot, ctx)
+    return root
+
+
+def check_references(robot: Robot, ctx: ParseContext) -> None:
+    """Every check except the one-tree check (SDFormat models may hold several free links).
+
+    Raises:
+        DescriptionError: the first problem found (see the ``check_*`` functions).
+    """
     check_joints(robot, ctx)
+    check_mimic_chains(robot, ctx)
+    check_inertials(robot, ctx)
     check_unique_names("ros2_control", ((c.name, c.source) for c in robot.ros2_control), ctx)
     check_transmissions(robot, ctx)
     check_sensors_and_extensions(robot, ctx)
-    return root

@@ -16,9 +16,9 @@ import logging
 import os
 import threading
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 
-from ..errors import XacroError
+from ..errors import DescriptionError, UnsafeXmlError, XacroError
+from . import xmlio
 from .resolve import PackagePaths, find_package
 
 LOG = logging.getLogger("sdf_bridge.description")
@@ -67,6 +67,54 @@ def _find_hook(package_paths: PackagePaths | None) -> Iterator[None]:
         substitution_args._eval_find = original
 
 
+@contextlib.contextmanager
+def _safe_includes() -> Iterator[None]:
+    """Temporarily route the files xacro reads (the top file and every ``<xacro:include>``)
+    through :func:`~sdf_bridge.description.xmlio.check_safe`: an included file with a DTD,
+    entities or over the size cap fails with :class:`UnsafeXmlError` before xacro parses it."""
+    import xacro
+
+    original = xacro.parse
+
+    def parse(inp: object, filename: str | None = None) -> object:
+        if inp is not None or filename is None:
+            return original(inp, filename)
+        path = os.path.join(xacro.root_dir, filename)
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            return original(inp, filename)  # xacro reports the missing file (or skips an optional one)
+        if size > xmlio.MAX_XML_BYTES:
+            raise UnsafeXmlError(f"file is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap", file=path,
+                                 fix="check that the right file is included")
+        with open(path, "rb") as stream:
+            raw = stream.read()
+        xmlio.check_safe(raw, path)
+        return original(io.BytesIO(raw), filename)
+
+    xacro.parse = parse
+    try:
+        yield
+    finally:
+        xacro.parse = original
+
+
+def _detail(exc: BaseException) -> str:
+    """One-line text of an exception raised by xacro.
+
+    ``XacroException`` renders as ``msg exc suffix``; when xacro put the wrapped exception's
+    class and text into ``msg`` as well (``"<class '...'>: text text"``), the repetition is dropped.
+    """
+    inner = getattr(exc, "exc", None)
+    if hasattr(exc, "suffix") and inner is not None:
+        msg = str(exc.args[0]) if exc.args and exc.args[0] is not None else ""
+        parts = [msg if msg and not msg.startswith("<class '") else "", str(inner), str(exc.suffix or "")]
+        text = " ".join(p for p in parts if p)
+    else:
+        text = str(exc)
+    return " ".join(text.split()) or type(exc).__name__
+
+
 def _stack_file(default: str) -> str:
     """The file xacro was processing when it failed (innermost include), else ``default``."""
     import xacro
@@ -97,6 +145,7 @@ def expand_xacro(
     Raises:
         XacroError: xacro failed (missing include or argument, unknown package, bad
             expression, malformed XML); the message names the file xacro was reading.
+        UnsafeXmlError: an included file declares a DTD or entities, or is over the size cap.
     """
     import xml.parsers.expat
 
@@ -108,7 +157,7 @@ def expand_xacro(
     with _LOCK:
         xacro.all_includes = []
         try:
-            with _find_hook(package_paths), contextlib.redirect_stderr(captured):
+            with _find_hook(package_paths), _safe_includes(), contextlib.redirect_stderr(captured):
                 if is_file:
                     doc = xacro.process_file(name, mappings=mappings)
                 else:
@@ -116,7 +165,7 @@ def expand_xacro(
                     doc = xacro.parse(str(source))
                     xacro.process_doc(doc, mappings=mappings)
                 text = doc.toprettyxml(indent="  ")  # as the xacro CLI writes it, so line numbers match
-        except XacroError:
+        except DescriptionError:  # XacroError, or UnsafeXmlError of an included file
             raise
         except xml.parsers.expat.ExpatError as exc:
             raise XacroError(
@@ -126,7 +175,7 @@ def expand_xacro(
                 fix="correct the XML syntax of that file",
             ) from None
         except (Exception, SystemExit) as exc:  # xacro raises many types; all mean "expansion failed"
-            detail = str(exc) or type(exc).__name__
+            detail = _detail(exc)
             raise XacroError(
                 f"xacro expansion failed: {detail}",
                 file=_stack_file(name),
@@ -138,8 +187,3 @@ def expand_xacro(
     for line in warnings:
         LOG.warning("xacro: %s", line)
     return text, warnings
-
-
-def expand_file(path: Path, **kwargs: object) -> tuple[str, list[str]]:
-    """Shorthand for ``expand_xacro(path, is_file=True, ...)``."""
-    return expand_xacro(path, is_file=True, **kwargs)  # type: ignore[arg-type]

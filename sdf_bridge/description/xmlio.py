@@ -6,8 +6,10 @@ no network access and a size cap, so XXE and billion-laughs inputs fail fast and
 
 from __future__ import annotations
 
+import codecs
 import logging
 import math
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -33,12 +35,61 @@ def _parser() -> etree.XMLParser:
     )
 
 
+#: Deepest element nesting libxml2 accepts without its "huge" option.
+MAX_XML_DEPTH = 256
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+#: Byte patterns of ``<?`` (first bytes of an XML declaration) in BOM-less UTF-16/32.
+_BOMLESS = (
+    (b"<\x00\x00\x00", "utf-32-le"),
+    (b"\x00\x00\x00<", "utf-32-be"),
+    (b"<\x00?\x00", "utf-16-le"),
+    (b"\x00<\x00?", "utf-16-be"),
+)
+_DECLARED = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def _as_text(raw: bytes) -> str:
+    """``raw`` decoded as the XML parser would see it (BOM, BOM-less UTF-16/32 or the
+    ``encoding`` of the XML declaration; UTF-8 otherwise), undecodable bytes replaced."""
+    encoding = "utf-8"
+    for bom, name in _BOMS:
+        if raw.startswith(bom):
+            encoding = name
+            break
+    else:
+        for prefix, name in _BOMLESS:
+            if raw.startswith(prefix):
+                encoding = name
+                break
+        else:
+            match = _DECLARED.match(raw)
+            if match:
+                encoding = match.group(1).decode("ascii")
+    try:
+        return raw.decode(encoding, errors="replace")
+    except LookupError:  # an encoding Python does not know: libxml2 refuses it too
+        return raw.decode("utf-8", errors="replace")
+
+
 def check_safe(raw: bytes, file: str) -> None:
     """Refuse oversized documents, DTDs and entity declarations before any parser sees them.
 
-    Scanning the bytes first means an XXE or billion-laughs document fails fast with an
+    Scanning the text first means an XXE or billion-laughs document fails fast with an
     :class:`UnsafeXmlError` naming the line, whichever parser (lxml, or xacro's standard-library
-    one) would read it next, and no referenced file is ever opened.
+    one) would read it next, and no referenced file is ever opened. The text is decoded as the
+    parser would decode it (UTF-16/32 with or without BOM, a declared ``encoding`` such as
+    UTF-7), so a re-encoded declaration is found too.
+
+    Args:
+        raw: the document's bytes.
+        file: its path (or ``"<string>"``), for the message.
 
     Raises:
         UnsafeXmlError: over :data:`MAX_XML_BYTES`, or a ``<!DOCTYPE``/``<!ENTITY`` declaration.
@@ -49,12 +100,13 @@ def check_safe(raw: bytes, file: str) -> None:
             file=file,
             fix="split the description or check that the right file was given",
         )
-    starts = [i for i in (raw.find(b"<!DOCTYPE"), raw.find(b"<!ENTITY")) if i >= 0]
+    text = _as_text(raw)
+    starts = [i for i in (text.find("<!DOCTYPE"), text.find("<!ENTITY")) if i >= 0]
     if starts:
         raise UnsafeXmlError(
             "the document declares a DTD or entities (<!DOCTYPE>/<!ENTITY>); they are refused",
             file=file,
-            line=raw.count(b"\n", 0, min(starts)) + 1,
+            line=text.count("\n", 0, min(starts)) + 1,
             fix="remove the <!DOCTYPE ...> declaration",
         )
 
@@ -67,21 +119,33 @@ def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:
         file: the path it came from (for messages), or ``None`` for a string.
 
     Raises:
-        UnsafeXmlError: see :func:`check_safe`.
+        UnsafeXmlError: see :func:`check_safe`; also elements nested deeper than
+            :data:`MAX_XML_DEPTH`, and a DTD the byte scan missed.
         XmlSyntaxError: the document is not well-formed.
     """
     name = file or "<string>"
     raw = data.encode("utf-8") if isinstance(data, str) else data
     check_safe(raw, name)
     try:
-        return etree.fromstring(raw, parser=_parser())
+        root = etree.fromstring(raw, parser=_parser())
     except etree.XMLSyntaxError as exc:
+        if "Excessive depth" in str(exc.msg):
+            raise UnsafeXmlError(
+                f"elements are nested more than {MAX_XML_DEPTH} levels deep",
+                file=name,
+                line=exc.lineno,
+                fix="check that the right file was given; descriptions nest a few levels only",
+            ) from None
         raise XmlSyntaxError(
             f"not well-formed XML: {exc.msg}",
             file=name,
             line=exc.lineno,
             fix="correct the XML syntax at that line",
         ) from None
+    if root.getroottree().docinfo.internalDTD is not None:  # defence in depth: check_safe missed it
+        raise UnsafeXmlError("the document declares a DTD; it is refused", file=name,
+                             fix="remove the <!DOCTYPE ...> declaration")
+    return root
 
 
 def describe(elem: etree._Element) -> str:

@@ -16,12 +16,14 @@ limit handles:
   when there was none): ``[r + v_lo dt, r + v_hi dt] ∩ [L, H]`` (reason ``position_step``).
   Continuous joints have no ``L, H``.
 * **Velocity command**: ``|v| ≤ v̄`` (``velocity``); not driving out of range,
-  ``(L − q)/dt ≤ v ≤ (H − q)/dt`` (bounds relaxed to 0 so a joint outside its range may stop
-  or come back), and the soft band (``velocity_position``); with ``ā``,
-  ``|v − v_prev| ≤ ā dt`` (``acceleration``).
+  ``(q_min − q)/dt ≤ v ≤ (q_max − q)/dt`` (bounds relaxed to 0 so a joint outside its range
+  may stop or come back), and the soft band (``velocity_position``); with ``ā``,
+  ``|v − v_prev| ≤ ā dt`` (``acceleration``; ``v_prev`` = previous velocity command, else the
+  measured velocity), applied first so that the position terms win when they conflict.
 * **Effort command**: ``|τ| ≤ ē`` (``effort``); no pushing past a limit: at or beyond the
   lower limit while not moving up, ``τ ≥ 0``; at or beyond the upper limit while not moving
-  down, ``τ ≤ 0``; beyond ``±v̄``, no effort that accelerates further; soft limits with
+  down, ``τ ≤ 0`` (no cut while the velocity is unknown); beyond ``±v̄``, no effort that
+  accelerates further; soft limits with
   ``kv``: ``[clip(−kv (v − v_lo), ±ē), clip(−kv (v − v_hi), ±ē)]`` (all ``effort_position``).
   ``kv = 0`` makes that band ``[0, 0]`` — ros2_control's behaviour — so building warns.
 
@@ -29,7 +31,8 @@ Each clamped command is counted once, under its first reason in the order ``posi
 ``soft_position``, ``position_step``; ``velocity``, ``acceleration``, ``velocity_position``;
 ``effort``, ``effort_position``. Reasons are worked out only when something was clamped
 (the common, unclamped cycle only computes the bounds and compares).
-NaN commands (= no command) stay NaN and are not counted. ``dt ≤ 0`` or non-finite disables
+NaN commands (= no command) stay NaN and are not counted; a NaN measured position drops the
+terms that need it (range and reachability fall back to ``[L, H]``). ``dt ≤ 0`` or non-finite disables
 the rate terms (reachability, range-by-velocity, acceleration) and keeps the static ones.
 Not done (documented differences): ros2_control's 1°/s creep inside the soft band when the
 joint is already past a soft limit, deceleration and jerk limits, and the exception it
@@ -105,8 +108,6 @@ class JointLimiter:
         soft_hi = np.where(has_soft, f("soft_upper"), np.inf)
         self._lo = np.maximum(self._pmin, soft_lo)  # L
         self._hi = np.minimum(self._pmax, soft_hi)  # H
-        self._hard_lo_only = soft_lo > self._pmin  # soft range tighter than hard (for reasons)
-        self._soft_lo, self._soft_hi = soft_lo, soft_hi
         self._vmax = np.where([lim.has_velocity_limits for lim in limits], f("max_velocity"), np.inf)
         self._amax = np.where([lim.has_acceleration_limits for lim in limits],
                               f("max_acceleration"), np.inf)
@@ -131,14 +132,27 @@ class JointLimiter:
         self._base_hi = np.where(self._ramp, 0.0, self._vmax)
         self._neg_emax = -self._emax
         self._step_dt = math.nan
-        self._step_lo = self._step_hi = self._vmax
-        self._kv_zero = self._esoft & (self._kv == 0.0)
-        self._any_range = bool(np.any(np.isfinite(self._lo) | np.isfinite(self._hi)))
-        self._any_soft_range = bool(np.any(np.isfinite(soft_lo) | np.isfinite(soft_hi)))
+        self._step2 = np.stack([-self._vmax, self._vmax])
+        # stacked (2, n) forms used by the hot path; row 0 = lower side in "S-form" (negated),
+        # row 1 = upper side, so both rows share one ufunc call
+        self._S = np.array([[-1.0], [1.0]])
+        self._PL2 = np.stack([-self._pmin, self._pmax])         # S·q ≥ PL2: at/after a limit
+        self._L2 = np.stack([self._lo, self._lo])
+        self._H2 = np.stack([self._hi, self._hi])
+        self._V2 = np.stack([self._vmax, self._vmax])
+        self._NV2 = -self._V2
+        self._EM2 = np.stack([-self._emax, self._emax])
+        self._KPS2 = np.stack([-self._kp_neg, self._kp_neg])
+        self._SOFT2 = np.stack([self._soft_lo_r, self._soft_hi_r])
+        self._BASES2 = np.stack([-self._base_lo, self._base_hi])
+        self._EB2 = np.stack([self._eband_lo, self._eband_hi])
+        self._ELOW2 = np.stack([np.full(n, -np.inf), -self._emax])
+        self._EHIGH2 = np.stack([self._emax, np.full(n, np.inf)])
+        self._BANDS_STATIC = self._V2.copy()
+        self._LH2 = np.stack([self._lo, self._hi])
         self._any_vmax = bool(np.any(np.isfinite(self._vmax)))
         self._any_ramp = bool(np.any(self._ramp))
         self._any_amax = bool(np.any(np.isfinite(self._amax)))
-        self._any_emax = bool(np.any(np.isfinite(self._emax)))
         self._any_esoft = bool(np.any(self._esoft))
         self._any_pos_limits = bool(np.any(has_pos))
         self._prev_pos = np.full(n, np.nan)
@@ -246,106 +260,91 @@ class JointLimiter:
         }
 
     # ------------------------------------------------------------------------- hot path
-    def _steps(self, dt: float) -> tuple[np.ndarray, np.ndarray]:
-        """``(−v̄ dt, v̄ dt)`` for non-ramp joints, cached per ``dt``."""
+    def _steps(self, dt: float) -> np.ndarray:
+        """``[−v̄ dt; v̄ dt]`` (shape (2, n)) for joints without a soft ramp, cached per ``dt``."""
         if dt != self._step_dt:
             self._step_dt = dt
-            self._step_lo = -self._vmax * dt
-            self._step_hi = self._vmax * dt
-        return self._step_lo, self._step_hi
+            self._step2 = self._S * self._V2 * dt
+        return self._step2
 
-    def _band(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Soft velocity band at positions ``x`` (``±v̄`` where no soft ramp): for ramp joints
-        ``clip(−kp (x − soft), ±v̄)``; other joints have ``kp = 0`` and a ``∓v̄`` base term."""
+    def _band_s(self, x: np.ndarray) -> np.ndarray:
+        """Soft velocity band at positions ``x`` in S-form ``[−v_lo; v_hi]`` (shape (2, n)):
+        ``v_lo = clip(−kp (x − soft_lower), ±v̄)``, ``v_hi = clip(−kp (x − soft_upper), ±v̄)``
+        for ramp joints; ``[v̄; v̄]`` (i.e. ``±v̄``) for the others (``kp = 0``, base ``v̄``)."""
         if not self._any_ramp:
-            return self._neg_vmax, self._vmax
-        lo = x - self._soft_lo_r
-        lo *= self._kp_neg
-        lo += self._base_lo
-        np.maximum(lo, self._neg_vmax, out=lo)
-        np.minimum(lo, self._vmax, out=lo)
-        hi = x - self._soft_hi_r
-        hi *= self._kp_neg
-        hi += self._base_hi
-        np.maximum(hi, self._neg_vmax, out=hi)
-        np.minimum(hi, self._vmax, out=hi)
-        return lo, hi
+            return self._BANDS_STATIC
+        b = x - self._SOFT2
+        b *= self._KPS2
+        b += self._BASES2
+        np.maximum(b, self._NV2, out=b)
+        np.minimum(b, self._V2, out=b)
+        return b
 
-    def _position_bounds(self, q: np.ndarray, dt: float, rate: bool, state_nan: bool
-                         ) -> tuple[np.ndarray, np.ndarray]:
+    def _position_bounds(self, q: np.ndarray, dt: float, rate: bool, state_nan: bool) -> np.ndarray:
+        """``[lo; hi]`` (shape (2, n)) for position commands."""
         if not (rate and self._any_vmax):
-            return self._lo, self._hi
+            return self._LH2
         ref = self._prev_pos
         missing = np.isnan(ref)
         if np.count_nonzero(missing):
             ref = ref.copy()
             np.copyto(ref, q, where=missing)
         if self._any_ramp:
-            b_lo, b_hi = self._band(ref)
-            s_lo, s_hi = b_lo * dt, b_hi * dt
+            step = self._band_s(ref)
+            step *= self._S
+            step *= dt
         else:
-            s_lo, s_hi = self._steps(dt)
-        lo = ref + s_lo
-        np.minimum(lo, self._hi, out=lo)
-        np.maximum(lo, self._lo, out=lo)
-        hi = ref + s_hi
-        np.maximum(hi, self._lo, out=hi)
-        np.minimum(hi, self._hi, out=hi)
+            step = self._steps(dt)
+        b = ref + step
+        np.maximum(b, self._L2, out=b)
+        np.minimum(b, self._H2, out=b)
         if state_nan:
             unknown = np.isnan(ref)
-            np.copyto(lo, self._lo, where=unknown)
-            np.copyto(hi, self._hi, where=unknown)
-        return lo, hi
+            np.copyto(b[0], self._lo, where=unknown)
+            np.copyto(b[1], self._hi, where=unknown)
+        return b
 
-    def _velocity_bounds(self, q: np.ndarray, band: tuple[np.ndarray, np.ndarray], dt: float,
-                         rate: bool, state_nan: bool) -> tuple[np.ndarray, np.ndarray]:
-        lo, hi = band
+    def _velocity_bounds(self, qs: np.ndarray, band_s: np.ndarray, dt: float, rate: bool,
+                         state_nan: bool) -> np.ndarray:
+        """``[lo; hi]`` (shape (2, n)) for velocity commands; ``qs = S·q``."""
         if rate and self._any_pos_limits:
-            inv = 1.0 / dt
-            r_lo = self._pmin - q
-            r_lo *= inv
-            np.minimum(r_lo, 0.0, out=r_lo)
-            np.maximum(r_lo, lo, out=r_lo)
-            r_hi = self._pmax - q
-            r_hi *= inv
-            np.maximum(r_hi, 0.0, out=r_hi)
-            np.minimum(r_hi, hi, out=r_hi)
+            x = self._PL2 - qs  # [q − q_min; q_max − q]
+            x *= 1.0 / dt
+            np.maximum(x, 0.0, out=x)
+            np.minimum(x, band_s, out=x)
             if state_nan:  # unknown position: no position term
-                np.copyto(r_lo, lo, where=np.isnan(r_lo))
-                np.copyto(r_hi, hi, where=np.isnan(r_hi))
-            lo, hi = r_lo, r_hi
-        return lo, hi
+                np.copyto(x, band_s, where=np.isnan(x))
+        else:
+            x = band_s.copy()
+        x[0] *= -1.0
+        return x
 
-    def _effort_bounds(self, q: np.ndarray, v: np.ndarray, band: tuple[np.ndarray, np.ndarray]
-                       ) -> tuple[np.ndarray, np.ndarray]:
-        lo = self._neg_emax.copy()
-        hi = self._emax.copy()
+    def _effort_bounds(self, qs: np.ndarray, v: np.ndarray, band_s: np.ndarray) -> np.ndarray:
+        """``[lo; hi]`` (shape (2, n)) for effort commands; ``qs = S·q``."""
+        e = self._EM2.copy()
         if self._any_pos_limits or self._any_vmax:
-            cut_lo = (q <= self._pmin) & (v <= 0.0)
-            cut_lo |= v < self._neg_vmax
-            cut_hi = (q >= self._pmax) & (v >= 0.0)
-            cut_hi |= v > self._vmax
-            np.copyto(lo, 0.0, where=cut_lo)
-            np.copyto(hi, 0.0, where=cut_hi)
+            vs = self._S * v  # [−v; v]
+            cut = qs >= self._PL2  # at or beyond the limit on that side...
+            cut &= vs >= 0.0  # ...and not moving away from it
+            cut |= vs > self._V2  # or faster than v̄ towards that side
+            np.copyto(e, 0.0, where=cut)
         if self._any_esoft:
-            # soft effort band −kv (v − band); joints without it get kv = 1 and a band of
-            # ∓1e300, which makes their term inactive without a branch. NaN v: no soft term.
+            # −kv (v − band) for both sides; joints without soft effort limits have kv = 1 and a
+            # band of ∓1e300, which makes the term inactive without a branch. NaN v: no term.
             if self._any_ramp:
-                b_lo = np.maximum(band[0], -_HUGE)
-                np.copyto(b_lo, -_HUGE, where=self._not_esoft)
-                b_hi = np.minimum(band[1], _HUGE)
-                np.copyto(b_hi, _HUGE, where=self._not_esoft)
+                band = band_s * self._S
+                np.maximum(band, -_HUGE, out=band)
+                np.minimum(band, _HUGE, out=band)
+                np.copyto(band, self._EB2, where=self._not_esoft)
             else:
-                b_lo, b_hi = self._eband_lo, self._eband_hi
-            s_lo = v - b_lo
-            s_lo *= self._kv_neg
-            np.minimum(s_lo, self._emax, out=s_lo)
-            s_hi = v - b_hi
-            s_hi *= self._kv_neg
-            np.maximum(s_hi, self._neg_emax, out=s_hi)
-            np.fmax(lo, s_lo, out=lo)
-            np.fmin(hi, s_hi, out=hi)
-        return lo, hi
+                band = self._EB2
+            t = v - band
+            t *= self._kv_neg
+            np.maximum(t, self._ELOW2, out=t)
+            np.minimum(t, self._EHIGH2, out=t)
+            np.fmax(e[0], t[0], out=e[0])
+            np.fmin(e[1], t[1], out=e[1])
+        return e
 
     def _count(self, reason: str, mask: np.ndarray) -> None:
         self._counts[_R[reason]] += mask
@@ -390,23 +389,24 @@ class JointLimiter:
         rate = dt > 0.0 and math.isfinite(dt)
         state_nan = not math.isfinite(float(q.dot(q)) + float(v.dot(v)))
         count = np.count_nonzero
-        band = None
+        band_s = qs = None
 
         # ---- position (an all-NaN array = no position commands this cycle)
         out_p = cp.copy()
         if count(cp == cp):
-            lo, hi = self._position_bounds(q, dt, rate, state_nan)
-            if count((cp < lo) | (cp > hi)):
-                np.maximum(out_p, lo, out=out_p)
-                np.minimum(out_p, hi, out=out_p)
+            b = self._position_bounds(q, dt, rate, state_nan)
+            if count(cp < b[0]) or count(cp > b[1]):
+                np.maximum(out_p, b[0], out=out_p)
+                np.minimum(out_p, b[1], out=out_p)
                 self._count_position(cp, out_p)
         self._prev_pos = out_p
 
         # ---- velocity
         out_v = cv.copy()
         if count(cv == cv):
-            band = self._band(q) if self._any_ramp else (self._neg_vmax, self._vmax)
-            lo, hi = self._velocity_bounds(q, band, dt, rate, state_nan)
+            band_s = self._band_s(q)
+            qs = self._S * q
+            b = self._velocity_bounds(qs, band_s, dt, rate, state_nan)
             acc = None
             if rate and self._any_amax:
                 vref = self._prev_vel.copy()
@@ -415,21 +415,22 @@ class JointLimiter:
                 acc = (vref - self._amax * dt, vref + self._amax * dt)
                 np.maximum(out_v, acc[0], out=out_v)
                 np.minimum(out_v, acc[1], out=out_v)
-            if count((out_v < lo) | (out_v > hi)) or (acc is not None and count(out_v != cv)):
-                np.maximum(out_v, lo, out=out_v)
-                np.minimum(out_v, hi, out=out_v)
+            if count(out_v < b[0]) or count(out_v > b[1]) or (acc is not None and count(out_v != cv)):
+                np.maximum(out_v, b[0], out=out_v)
+                np.minimum(out_v, b[1], out=out_v)
                 self._count_velocity(cv, out_v, acc)
         self._prev_vel = out_v
 
         # ---- effort
         out_e = ce.copy()
         if count(ce == ce):
-            if band is None:
-                band = self._band(q) if self._any_ramp else (self._neg_vmax, self._vmax)
-            lo, hi = self._effort_bounds(q, v, band)
-            if count((ce < lo) | (ce > hi)):
-                np.maximum(out_e, lo, out=out_e)
-                np.minimum(out_e, hi, out=out_e)
+            if band_s is None:
+                band_s = self._band_s(q)
+                qs = self._S * q
+            b = self._effort_bounds(qs, v, band_s)
+            if count(ce < b[0]) or count(ce > b[1]):
+                np.maximum(out_e, b[0], out=out_e)
+                np.minimum(out_e, b[1], out=out_e)
                 self._count_effort(ce, out_e)
         return out_p, out_v, out_e
 

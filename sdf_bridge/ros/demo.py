@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -167,10 +168,20 @@ def _drive(plan: DemoPlan, robot: Robot, notes: tuple, step_time: float) -> bool
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     seen: dict[str, JointState] = {}
-    node.create_subscription(JointState, "joint_states", lambda m: seen.__setitem__("joints", m), RELIABLE_QOS)
-    node.create_subscription(
-        JointState, "sdf_bridge/actuator_states", lambda m: seen.__setitem__("actuators", m), RELIABLE_QOS
-    )
+    recent: dict[str, deque] = {"joints": deque(maxlen=50), "actuators": deque(maxlen=50)}
+
+    def record(kind: str, msg: JointState) -> None:
+        recent[kind].append(msg)
+        # the newest joint/actuator pair published in the same cycle (same stamp)
+        stamps = {(m.header.stamp.sec, m.header.stamp.nanosec): m for m in recent["actuators"]}
+        for joints in reversed(recent["joints"]):
+            actuators = stamps.get((joints.header.stamp.sec, joints.header.stamp.nanosec))
+            if actuators is not None:
+                seen["joints"], seen["actuators"] = joints, actuators
+                return
+
+    node.create_subscription(JointState, "joint_states", lambda m: record("joints", m), RELIABLE_QOS)
+    node.create_subscription(JointState, "sdf_bridge/actuator_states", lambda m: record("actuators", m), RELIABLE_QOS)
     commands = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
     trajectory = node.create_publisher(JointTrajectory, "sdf_bridge/joint_trajectory", RELIABLE_QOS)
     try:
@@ -240,5 +251,5 @@ def transmission_check(tm, js, acts) -> str:  # noqa: ANN001
     q = np.array([joint_pos[n] for n in tm.joint_names])
     expected, _, _ = tm.joint_to_actuator(q, np.zeros_like(q), np.zeros_like(q))
     seen = np.array([act_pos[n] for n in tm.actuator_names])
-    return (f"check: actuator positions = transmissions(joint positions) within "
+    return (f"check: actuator positions = transmissions(joint positions) of the same cycle within "
             f"{float(np.max(np.abs(seen - expected))):.1e} (rad or m, actuator side)")

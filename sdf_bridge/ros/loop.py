@@ -15,6 +15,7 @@ The loop measures itself: cycle start-to-start periods, CPU time per cycle
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -92,6 +93,10 @@ class FixedRateLoop:
         real_time_factor: loop time / wall time; 0 runs as fast as possible (no sleep).
         spin: seconds busy-waited before each deadline (precision vs. CPU; default
             min(200 µs, 10 % of the period)).
+        priority: 1..99 runs the loop thread with the Linux real-time policy SCHED_FIFO at that
+            priority (as ros2_control's ``thread_priority``) when the process may (root or
+            CAP_SYS_NICE / rtprio limit); otherwise, or with 0, the normal policy. Whether it
+            worked is in :attr:`realtime`.
         name: thread name.
 
     Raises:
@@ -105,12 +110,17 @@ class FixedRateLoop:
         *,
         real_time_factor: float = 1.0,
         spin: float | None = None,
+        priority: int = 0,
         name: str = "sdf_bridge_loop",
     ) -> None:
         if not rate > 0.0:
             raise ValueError(f"loop rate must be > 0 Hz, got {rate}")
         if real_time_factor < 0.0:
             raise ValueError(f"real_time_factor must be >= 0, got {real_time_factor}")
+        if not 0 <= priority <= 99:
+            raise ValueError(f"priority must be in 0..99, got {priority}")
+        self.priority = int(priority)
+        self.realtime = False
         self._cycle = cycle
         self.rate = float(rate)
         self.period = 0.0 if real_time_factor == 0.0 else 1.0 / (self.rate * real_time_factor)
@@ -142,7 +152,20 @@ class FixedRateLoop:
         while time.perf_counter() < deadline:
             pass
 
+    def _set_priority(self) -> None:
+        if self.priority == 0:
+            return
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(self.priority))  # this thread
+            self.realtime = True
+        except (AttributeError, OSError) as exc:  # not Linux, or not permitted
+            LOG.warning(
+                "loop thread priority %d (SCHED_FIFO) not applied: %s; running with the normal "
+                "policy (give the process CAP_SYS_NICE or an rtprio limit)", self.priority, exc
+            )
+
     def _run(self) -> None:
+        self._set_priority()
         stats = self.stats
         period = self.period
         deadline = time.perf_counter()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -97,7 +98,6 @@ def main(args: Sequence[str] | None = None) -> int:
     _setup_logging()
     rclpy.init(args=list(sys.argv if args is None else args))
     node = None
-    code = 0
     try:
         try:
             node = BridgeNode()
@@ -106,6 +106,7 @@ def main(args: Sequence[str] | None = None) -> int:
             return 1
         executor = SingleThreadedExecutor()
         executor.add_node(node)
+        _executor_priority(node.config.thread_priority)
         try:
             executor.spin()
         except (KeyboardInterrupt, ExternalShutdownException):
@@ -117,7 +118,20 @@ def main(args: Sequence[str] | None = None) -> int:
             node.shutdown()
             node.destroy_node()
         rclpy.try_shutdown()
-    return code
+    return 0
+
+
+def _executor_priority(loop_priority: int) -> None:
+    """With a real-time loop (``thread_priority`` > 0), run the executor (this thread: command
+    callbacks, services) SCHED_FIFO one level below the loop, so that commands reach the loop
+    without waiting behind normal processes; silently normal when not permitted (the loop
+    thread already warned)."""
+    if loop_priority <= 1:
+        return
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(loop_priority - 1))
+    except (AttributeError, OSError):
+        pass
 
 
 def run_command(argv: Sequence[str]) -> int:

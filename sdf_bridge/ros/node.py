@@ -152,9 +152,10 @@ class BridgeNode(Node):
                 String, "robot_description", self._on_description_topic, LATCHED_QOS
             )
         else:
+            self.configure(loaded)
+            # the bridge is the description's source: publish it latched (robot_state_publisher's QoS)
             self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
             self._description_pub.publish(String(data=loaded.xml))
-            self.configure(loaded)
 
     # ------------------------------------------------------------------ configuration
 
@@ -201,7 +202,9 @@ class BridgeNode(Node):
             # A thread waiting for the GIL gets it after at most the switch interval (5 ms by
             # default): keep that well below the period so the loop thread wakes on time.
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
-            self.loop = FixedRateLoop(self.cycle, cfg.update_rate, real_time_factor=cfg.real_time_factor)
+            self.loop = FixedRateLoop(
+                self.cycle, cfg.update_rate, real_time_factor=cfg.real_time_factor, priority=cfg.thread_priority
+            )
             self.loop.start()
 
     @staticmethod
@@ -303,6 +306,7 @@ class BridgeNode(Node):
             values.update(
                 {
                     "loop.target_rate_hz": self.config.update_rate,
+                    "loop.realtime_priority": self.loop.priority if self.loop.realtime else 0,
                     "loop.achieved_rate_hz": round(summary.achieved_rate, 3),
                     "loop.cycles": summary.cycles,
                     "loop.overruns": summary.overruns,

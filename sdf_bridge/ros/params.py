@@ -11,12 +11,13 @@ Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults
   the built-in demo robot.
 - ``backend`` ["mock"]: backend name (``sdf_bridge.backends`` entry point).
 - ``update_rate`` [100]: control-loop rate, Hz.  ``publish_rate`` [50]: joint_states rate, Hz.
-- ``joints`` [[]]: commandable joints and the order of the Float64MultiArray inputs
+- ``joints`` [unset]: commandable joints and the order of the Float64MultiArray inputs
   (empty = every actuated joint in description order).
 - ``command_timeout`` [0.5]: watchdog timeout, s (0 = off).
 - ``real_time_factor`` [1.0]: for simulating backends, simulated/wall time (0 = as fast as
   possible).
 - ``joint_limits_file`` [""]: ros2_control ``joint_limits`` YAML overriding the description.
+- ``thread_priority`` [0]: 1..99 = SCHED_FIFO priority of the loop thread when permitted.
 - ``diagnostics_rate`` [1.0]: /diagnostics rate, Hz.
 - ``backend_params.<name>``: passed to the backend's ``configure`` as ``{name: value}``.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType
 from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -52,6 +53,7 @@ class BridgeConfig:
     command_timeout: float = 0.5
     real_time_factor: float = 1.0
     joint_limits_file: str = ""
+    thread_priority: int = 0
     diagnostics_rate: float = 1.0
     backend_params: dict[str, Any] = field(default_factory=dict)
 
@@ -61,6 +63,7 @@ def _descriptor(
     description: str,
     *,
     float_range: tuple[float, float] | None = None,
+    int_range: tuple[int, int] | None = None,
     read_only: bool = True,
     dynamic: bool = False,
 ) -> ParameterDescriptor:
@@ -73,6 +76,8 @@ def _descriptor(
         d.floating_point_range = [
             FloatingPointRange(from_value=float(float_range[0]), to_value=float(float_range[1]), step=0.0)
         ]
+    if int_range is not None:
+        d.integer_range = [IntegerRange(from_value=int_range[0], to_value=int_range[1], step=1)]
     return d
 
 
@@ -138,6 +143,15 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
     "joint_limits_file": (
         "",
         _descriptor(_T.PARAMETER_STRING, "ros2_control joint_limits YAML overriding the description's limits."),
+    ),
+    "thread_priority": (
+        0,
+        _descriptor(
+            _T.PARAMETER_INTEGER,
+            "Control-loop thread priority: 1..99 = Linux SCHED_FIFO real-time priority when "
+            "permitted (falls back with a warning), 0 = normal scheduling.",
+            int_range=(0, 99),
+        ),
     ),
     "diagnostics_rate": (
         1.0,
@@ -216,6 +230,7 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         command_timeout=float(values.get("command_timeout", 0.5)),
         real_time_factor=float(values.get("real_time_factor", 1.0)),
         joint_limits_file=str(values.get("joint_limits_file") or ""),
+        thread_priority=int(values.get("thread_priority", 0)),
         diagnostics_rate=float(values.get("diagnostics_rate", 1.0)),
         backend_params=dict(backend_params or {}),
     )

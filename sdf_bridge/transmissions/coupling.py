@@ -4,10 +4,12 @@
   ``v_f = m · v_l`` (the offset has no rate; case 005). Chains (a mimic of a mimic) are composed
   whatever the file order: ``m = m1·m2``, ``o = m1·o2 + o1``. Cycles are rejected.
 * SDFormat gearbox joint: ``θ₂ = −gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``), where θ₁ is
-  the angle of the gearbox's parent link relative to ``gearbox_reference_body`` — the joint
-  connecting the two — and θ₂, the gearbox joint's reported position, the child's angle
-  relative to the reference body. A gearbox without a reference body, or whose reference body
-  is not joined to its parent link by a 1-DOF joint, cannot be coupled: it stays passive (warning).
+  the angle from ``gearbox_reference_body`` to the gearbox's parent link and θ₂ the angle from
+  the reference body to its child link. As in SDFormat's examples the gearbox is used with a
+  pair of revolute joints from the reference body: the one to the parent link is the leader
+  (θ₁) and the one to the child link becomes the follower (θ₂). The gearbox joint itself is a
+  constraint, not a state: passive. A gearbox without a reference body, or without both 1-DOF
+  joints from it, cannot be coupled: it stays passive, with a warning.
 * SDFormat screw joint: the joint itself is driven (its angle, rad); its axial translation
   (m) is published as the follower ``<joint>/translation`` = ``k · θ`` with
   ``k = p / 2π`` for ``<screw_thread_pitch>`` p in m/rev (right-handed positive, SDFormat ≥ 1.10)
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Collection
 from dataclasses import dataclass
 
 from sdf_bridge.description.model import JointType, Robot
@@ -51,12 +52,12 @@ def _where(joint) -> str:
     return f" ({joint.source})" if getattr(joint, "source", None) is not None else ""
 
 
-def _gearbox_leader(robot: Robot, joint) -> str | None:
-    ref = joint.gearbox_reference_body
-    if not ref:
+def _joint_between(robot: Robot, a: str | None, b: str) -> str | None:
+    """The 1-DOF joint connecting links ``a`` and ``b`` (either direction), or ``None``."""
+    if not a:
         return None
     for other in robot.joints.values():
-        if other.type in ONE_DOF and {other.parent, other.child} == {ref, joint.parent}:
+        if other.type in ONE_DOF and {other.parent, other.child} == {a, b}:
             return other.name
     return None
 
@@ -84,7 +85,7 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
     warnings: list[str] = []
     raw: dict[str, tuple[str, float, float, str]] = {}
     for joint in robot.joints.values():
-        if joint.mimic is not None and joint.type in ONE_DOF + (JointType.GEARBOX,):
+        if joint.mimic is not None and joint.type in ONE_DOF:
             m = joint.mimic
             leader = robot.joints.get(m.joint)
             if leader is None:
@@ -92,7 +93,7 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
                     f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, which does not "
                     "exist. Fix: name an existing joint in <mimic joint=...>."
                 )
-            if leader.type not in ONE_DOF + (JointType.GEARBOX,):
+            if leader.type not in ONE_DOF:
                 raise TransmissionError(
                     f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, a {leader.type} "
                     "joint. Fix: mimic a revolute, continuous or prismatic joint."
@@ -100,20 +101,28 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
             _check_finite(joint, "mimic multiplier", m.multiplier)
             _check_finite(joint, "mimic offset", m.offset)
             raw[joint.name] = (m.joint, float(m.multiplier), float(m.offset), "mimic")
-        elif joint.type is JointType.GEARBOX:
-            leader_name = _gearbox_leader(robot, joint)
-            if leader_name is None:
+    for joint in robot.joints.values():
+        if joint.type is JointType.GEARBOX:
+            ref = joint.gearbox_reference_body
+            leader_name = _joint_between(robot, ref, joint.parent)
+            follower_name = _joint_between(robot, ref, joint.child)
+            if leader_name is None or follower_name is None:
                 msg = (
-                    f"gearbox joint {joint.name!r}: reference body "
-                    f"{joint.gearbox_reference_body!r} is not joined to parent link "
-                    f"{joint.parent!r} by a 1-DOF joint; left passive (not coupled)"
+                    f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined by "
+                    f"1-DOF joints to both parent link {joint.parent!r} and child link "
+                    f"{joint.child!r}; left passive (not coupled)"
                 )
                 warnings.append(msg)
                 _LOG.warning(msg)
                 continue
+            if follower_name in raw:
+                raise TransmissionError(
+                    f"joint {follower_name!r} is coupled twice (mimic and gearbox "
+                    f"{joint.name!r}). Fix: keep one coupling."
+                )
             ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
             _check_finite(joint, "gearbox_ratio", ratio)
-            raw[joint.name] = (leader_name, -ratio, 0.0, "gearbox")
+            raw[follower_name] = (leader_name, -ratio, 0.0, "gearbox")
 
     followers: list[Follower] = []
     for name in raw:
@@ -152,7 +161,3 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
             followers.append(Follower(f"{joint.name}/translation", joint.name, k, 0.0, "screw"))
     return followers, list(raw), warnings
 
-
-def driven_candidates(robot: Robot, followers: Collection[str]) -> list[str]:
-    """1-DOF joints that are not followers, document order."""
-    return [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in followers]

@@ -371,11 +371,11 @@ class TransmissionMap:
         driven = [
             j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in follower_set
         ]
-        driven_set = set(driven)
         must = _must_drive(robot, driven)
         mechanisms: list[Transmission] = []
         entries: list[MappedTransmission] = []
         by_joint: dict[str, tuple[tuple, Transmission]] = {}
+        types = registry.available_types() if robot.transmissions else {}
         for spec in robot.transmissions:
             reason = registry.non_mechanism_reason(spec.type)
             if reason is not None:
@@ -413,7 +413,7 @@ class TransmissionMap:
                 entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
                 continue
             try:
-                mech_cls = registry.lookup(spec.type, spec.name)
+                mech_cls = registry.lookup(spec.type, spec.name, types)
             except TransmissionError:
                 if any(tj.name in must for tj in spec.joints):
                     raise
@@ -463,7 +463,6 @@ class TransmissionMap:
         for name in driven:
             if name not in by_joint:
                 mechanisms.append(IdentityTransmission(name, [name], [name]))
-        del driven_set
         return cls(driven, mechanisms, followers, entries=entries, warnings=warnings)
 
     def __repr__(self) -> str:

@@ -94,14 +94,22 @@ def available_types() -> dict[str, type[Transmission]]:
     return types
 
 
-def lookup(type_name: str, transmission_name: str = "?") -> type[Transmission]:
+def lookup(
+    type_name: str,
+    transmission_name: str = "?",
+    types: dict[str, type[Transmission]] | None = None,
+) -> type[Transmission]:
     """The mechanism class of ``type_name`` (full name, or the part after ``/`` or ``::``).
+
+    ``types`` is a result of :func:`available_types` to reuse (entry points are scanned when it
+    is ``None``).
 
     Raises:
         TransmissionError: the type is unknown (the message names the transmission and lists
             the known types and how to add one).
     """
-    types = available_types()
+    if types is None:
+        types = available_types()
     if type_name in types:
         return types[type_name]
     short = _short(type_name)

@@ -194,6 +194,38 @@ def test_mesh_resolution_with_package_paths_and_files(tmp_path: Path) -> None:
     assert meshes[0].scale == (1.0, 1.0, 1.0)
 
 
+def test_unknown_package_warns_once_per_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
+    meshes = "".join(f'<visual><geometry><mesh filename="package://unknown_pkg_zz/m{i}.stl"/></geometry></visual>'
+                     for i in range(3))
+    robot, warnings = load_with_warnings(urdf(f'<link name="a">{meshes}</link>'))
+    assert [v.geometry.resolved for v in robot.links["a"].visuals] == [None, None, None]
+    assert warnings == ["<string>:3: <mesh>: package 'unknown_pkg_zz' is not in the package path map or the ament "
+                        "index; its mesh paths stay unresolved (give --package-path PKG=DIR or package_paths)"]
+
+
+def test_find_substitution_in_a_plain_urdf_mesh(tmp_path: Path) -> None:
+    text = urdf('<link name="a"><visual><geometry><mesh filename="$(find my_pkg)/meshes/a.stl"/></geometry></visual></link>')
+    robot = load(text, package_paths={"my_pkg": tmp_path})
+    assert robot.links["a"].visuals[0].geometry.resolved == str(tmp_path / "meshes" / "a.stl")
+
+
+def test_find_in_xacro_include_and_mesh_through_load(tmp_path: Path) -> None:
+    pkg = tmp_path / "share" / "arm_pkg"
+    (pkg / "urdf").mkdir(parents=True)
+    (pkg / "urdf" / "part.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="part" params="n">'
+        '<link name="${n}"><visual><geometry><mesh filename="$(find arm_pkg)/meshes/${n}.stl"/></geometry></visual></link>'
+        "</xacro:macro></robot>")
+    top = tmp_path / "robot.urdf.xacro"
+    top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="prefix" default=""/>'
+                   '<xacro:include filename="$(find arm_pkg)/urdf/part.xacro"/><xacro:part n="$(arg prefix)base"/></robot>')
+    robot = load(top, xacro_args={"prefix": "left_"}, package_paths={"arm_pkg": pkg})
+    assert list(robot.links) == ["left_base"]
+    # xacro expands $(find) itself: the mesh path arrives absolute
+    assert robot.links["left_base"].visuals[0].geometry.resolved == str(pkg / "meshes" / "left_base.stl")
+
+
 def test_mesh_escaping_its_package_is_refused(tmp_path: Path) -> None:
     text = urdf('<link name="a"><visual><geometry>'
                 '<mesh filename="package://pkg/../../etc/passwd"/></geometry></visual></link>')
@@ -309,6 +341,14 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
      r"attribute 'radius' is 'nan', not finite"),
     ('<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/></geometry></visual></link>',
      r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers"),
+    ('<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
+     r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative Fix: give a radius >= 0 m"),
+    ('<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry></collision></link>',
+     r"<cylinder>: attribute 'length' is -2, negative"),
+    ('<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry></collision></link>',
+     r"<capsule>: attribute 'radius' is -1, negative"),
+    ('<link name="a"><visual><geometry><box size="1 -2 3"/></geometry></visual></link>',
+     r"<box>: <box> size '1 -2 3' has a negative edge Fix: give edge lengths >= 0 m"),
     ('<link name="a"><visual><geometry/></visual></link>', r"<geometry> must contain exactly one shape, found 0"),
     ('<link name="a"><visual><origin/></visual></link>', r"<visual> has no <geometry>"),
     ('<link name="a"><visual><geometry><mesh/></geometry></visual></link>', r"<mesh> has no filename"),

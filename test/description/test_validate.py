@@ -178,3 +178,51 @@ def test_unknown_transmission_type_is_kept() -> None:
 def test_gazebo_reference_to_nothing_warns() -> None:
     _, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="nothing"><mu1>0.2</mu1></gazebo>'))
     assert any('<gazebo reference="nothing"> (line 8) names no link or joint' in w for w in warnings)
+
+
+LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+
+
+def test_mimic_loop_is_refused() -> None:
+    body = LINKS + joint("j1", "a", "b", extra='<mimic joint="j2"/>') + joint("j2", "b", "c", extra='<mimic joint="j1"/>')
+    with pytest.raises(InvalidValueError, match=r"<joint name=\"j1\">: the mimic joints form a loop \(j1 -> j2 -> j1\).*Fix: make one"):
+        load(urdf(body))
+
+
+def test_mimic_chain_is_allowed() -> None:
+    body = LINKS + '<link name="d"/>' + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="j1" multiplier="2"/>')
+    body += joint("j3", "c", "d", extra='<mimic joint="j2" multiplier="0.5" offset="0.1"/>')
+    robot = load(urdf(body))
+    assert robot.joints["j3"].mimic.joint == "j2"
+    assert robot.joints["j3"].mimic.multiplier == pytest.approx(0.5, abs=1e-12)
+    assert robot.joints["j3"].mimic.offset == pytest.approx(0.1, abs=1e-12)
+
+
+@pytest.mark.parametrize("attr", ["damping", "friction"])
+def test_negative_dynamics_is_refused(attr: str) -> None:
+    body = LINKS + joint("j1", "a", "b", extra=f'<dynamics {attr}="-0.5"/>') + joint("j2", "b", "c")
+    with pytest.raises(InvalidValueError, match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: give a {attr} >= 0"):
+        load(urdf(body))
+
+
+def _inertial(ixx: str, iyy: str, izz: str) -> str:
+    return (f'<link name="a"><inertial><mass value="1"/><inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" '
+            f'iyz="0" izz="{izz}"/></inertial></link>')
+
+
+@pytest.mark.parametrize("moments, attr", [(("-1", "1", "1"), "ixx"), (("1", "-0.1", "1"), "iyy"), (("1", "1", "-2"), "izz")])
+def test_negative_moment_of_inertia_is_refused(moments: tuple[str, str, str], attr: str) -> None:
+    with pytest.raises(InvalidValueError, match=rf"<string>:3: <link name=\"a\">: {attr} of link 'a' is -[\d.]+ kg·m², negative"):
+        load(urdf(_inertial(*moments)))
+
+
+def test_inertia_breaking_the_triangle_inequality_warns() -> None:
+    robot, warnings = load_with_warnings(urdf(_inertial("1", "1", "3")))
+    assert robot.links["a"].inertial.inertia.izz == pytest.approx(3.0, abs=1e-12)
+    assert warnings == ["<string>: link 'a': moments of inertia (1, 1, 3) break the triangle inequality "
+                        "(each must be at most the sum of the other two)"]
+
+
+def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
+    _, warnings = load_with_warnings(urdf(_inertial("1", "1", "2")))  # a thin rod or plate
+    assert warnings == []

@@ -105,3 +105,16 @@ def test_looks_like_xacro() -> None:
     # a flattened file that only keeps the namespace declaration is plain URDF
     assert not looks_like_xacro("robot.urdf", f'<robot {XACRO_NS}><link name="a"/></robot>'.encode())
     assert not looks_like_xacro("robot.urdf", b'<robot name="r"><link name="a"/></robot>')
+
+
+def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
+    main = tmp_path / "main.urdf.xacro"
+    main.write_text(f'<robot name="r" {XACRO_NS}><link name="$(find no_such_pkg)"/></robot>')
+    with pytest.raises(XacroError) as info:
+        expand_xacro(main, is_file=True)
+    assert info.value.problem == ("xacro expansion failed: package 'no_such_pkg' not found in the package path map "
+                                  "or the ament index")
+    main.write_text(f'<robot name="r" {XACRO_NS}><link name="${{1/0}}"/></robot>')
+    with pytest.raises(XacroError, match=r"xacro expansion failed: division by zero when evaluating expression '1/0' Fix:"):
+        expand_xacro(main, is_file=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -78,3 +79,22 @@ def test_stats_summary_values() -> None:
     assert s.cpu_mean == pytest.approx(0.0025, abs=1e-12)
     stats.reset()
     assert stats.cycles == 0 and not stats.starts
+
+
+def test_priority_validation_and_fallback() -> None:
+    with pytest.raises(ValueError, match=r"priority must be in 0..99, got 100"):
+        FixedRateLoop(lambda k: None, 10.0, priority=100)
+    done = threading.Event()
+    policies: list[int] = []
+
+    def cycle(k: int) -> None:
+        policies.append(os.sched_getscheduler(0))
+        if k == 5:
+            done.set()
+
+    loop = FixedRateLoop(cycle, 500.0, priority=10)
+    _run_until(loop, done)
+    # applied when permitted (root / CAP_SYS_NICE), else a warning and normal scheduling
+    assert (policies[0] == os.SCHED_FIFO) is loop.realtime
+    assert loop.stats.cycles >= 6
+    assert FixedRateLoop(lambda k: None, 10.0).realtime is False

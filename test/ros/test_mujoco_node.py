@@ -37,15 +37,15 @@ def test_clock_advances_with_the_simulation(bridge: Bridge, probe: Probe) -> Non
 
 
 def test_pause_and_step(bridge: Bridge, probe: Probe) -> None:
-    assert probe.call(SetBool, f"{NS}/sdf_bridge/pause", SetBool.Request(data=True)).success
+    assert probe.call(SetBool, f"{NS}/bridge/pause", SetBool.Request(data=True)).success
     probe.wait_messages("/clock", 3)  # let the pause take effect
     paused = [clock(m) for m in probe.wait_messages("/clock", 10)]
     assert len(set(paused)) == 1, paused
-    response = probe.call(Trigger, f"{NS}/sdf_bridge/step", Trigger.Request())
+    response = probe.call(Trigger, f"{NS}/bridge/step", Trigger.Request())
     assert response.success, response.message
     stepped = clock(probe.wait_messages("/clock", 2)[-1])
     assert stepped > paused[-1]
-    assert probe.call(SetBool, f"{NS}/sdf_bridge/pause", SetBool.Request(data=False)).success
+    assert probe.call(SetBool, f"{NS}/bridge/pause", SetBool.Request(data=False)).success
     probe.wait_for(lambda: clock(probe.messages["/clock"][-1]) > stepped + 0.05, "time to run again")
 
 

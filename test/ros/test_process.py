@@ -88,7 +88,17 @@ def test_cli_demo() -> None:
                  "trajectory (FourBar joints)", "gripper (mimic finger follows)"):
         assert f"joint_states after: {step}" in out
     assert "base_yaw_motor" in out and "right_finger_joint" in out
-    checks = [line for line in out.splitlines() if line.startswith("check: actuator positions")]
+    checks = [line for line in out.splitlines() if line.startswith("check: actuator positions = transmissions(joint positions) of the same cycle")]
     assert len(checks) == 5
     assert all(float(line.split("within ")[1].split()[0]) < 1e-9 for line in checks), checks
     assert "bridge stopped (exit code 0)" in out
+
+
+def test_params_file_config_bridge_yaml(start_bridge, probe: Probe) -> None:
+    """config/bridge.yaml as --params-file (its defaults: demo robot, mock, 100 Hz, 50 Hz)."""
+    bridge = start_bridge({}, name="bridge", extra=["--params-file", str(REPO / "config" / "bridge.yaml"),
+                                                   "-r", "__ns:=/yaml_test"])
+    probe.watch("/yaml_test/joint_states", JointState)
+    probe.wait_ready(bridge, "/yaml_test/joint_states")
+    assert "left_finger_joint" in probe.latest("/yaml_test/joint_states").name
+    assert bridge.stop() == 0, bridge.output()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pytest
 from sensor_msgs.msg import JointState
 
 from sdf_bridge.description import load

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sdf_bridge.description import load
-from sdf_bridge.description.model import JointType
+from sdf_bridge.description.model import Axis, Joint, JointType, Link, Mimic, Robot
 from sdf_bridge.errors import TransmissionError
 from sdf_bridge.transmissions import TransmissionMap
 from sdf_bridge.transmissions.coupling import build_followers
@@ -68,26 +68,41 @@ def test_nonfinite_multiplier() -> None:
         TransmissionMap.from_robot(chain(("a", "revolute"), ("b", "revolute", mimic("a", math.inf))))
 
 
+def _gear_pair(**gearbox) -> Robot:
+    """SDFormat's pattern: base→gear1 and base→gear2 revolute, gearbox gear1→gear2."""
+    links = {n: Link(n) for n in ("base", "gear1", "gear2")}
+    joints = {
+        "j1": Joint("j1", JointType.REVOLUTE, "base", "gear1", axis=Axis((0.0, 0.0, 1.0))),
+        "j2": Joint("j2", JointType.REVOLUTE, "base", "gear2", axis=Axis((0.0, 0.0, 1.0))),
+        "gear": Joint("gear", JointType.GEARBOX, "gear1", "gear2", axis=Axis((0.0, 0.0, 1.0)), **gearbox),
+    }
+    return Robot("gears", links=links, joints=joints)
+
+
 def test_gearbox_follower() -> None:
-    robot = chain(
-        ("drive", "revolute"),
-        ("gear", "gearbox", {"gearbox_ratio": 3.0, "gearbox_reference_body": "l0"}),
-    )
-    # gearbox parent is l1, joined to reference body l0 by 'drive'
-    tmap = TransmissionMap.from_robot(robot)
-    assert tmap.joint_names == ("drive",)
-    assert tmap.follower_names == ("gear",)
+    tmap = TransmissionMap.from_robot(_gear_pair(gearbox_ratio=3.0, gearbox_reference_body="base"))
+    assert tmap.joint_names == ("j1",)
+    assert tmap.follower_names == ("j2",)
+    assert tmap.followers_info[0].kind == "gearbox"
     pos, vel, _ = tmap.followers(np.array([0.5]), np.array([2.0]), np.array([0.0]))
     assert pos[0] == pytest.approx(-1.5, abs=1e-15)
     assert vel[0] == pytest.approx(-6.0, abs=1e-15)
 
 
 def test_gearbox_without_reference_is_passive() -> None:
-    robot = chain(("drive", "revolute"), ("gear", "gearbox"))
-    followers, names, warnings = build_followers(robot)
+    followers, names, warnings = build_followers(_gear_pair())
     assert followers == [] and names == []
     assert "gearbox joint 'gear'" in warnings[0] and "left passive" in warnings[0]
-    assert TransmissionMap.from_robot(robot).joint_names == ("drive",)
+    assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")
+
+
+def test_gearbox_and_mimic_on_same_joint() -> None:
+    robot = _gear_pair(gearbox_ratio=2.0, gearbox_reference_body="base")
+    joints = dict(robot.joints)
+    joints["j2"] = Joint("j2", JointType.REVOLUTE, "base", "gear2", axis=Axis((0.0, 0.0, 1.0)),
+                         mimic=Mimic("j1"))
+    with pytest.raises(TransmissionError, match=r"joint 'j2' is coupled twice"):
+        TransmissionMap.from_robot(Robot("g", links=robot.links, joints=joints))
 
 
 @pytest.mark.parametrize(

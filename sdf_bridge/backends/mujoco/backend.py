@@ -242,6 +242,9 @@ class MujocoBackend:
         self._hold = np.zeros(n)
         self._mode = np.full(n, _HOLD)
         self._ideal_mode = self.position_mode == "ideal"
+        # with no integral term and no kinematic joints, a repeated command changes nothing
+        self._static_between_writes = not self._ideal_mode and not np.any(gains.i != 0.0)
+        self._last_command: bytes | None = None
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
@@ -277,6 +280,10 @@ class MujocoBackend:
                 full[self._act_index] = arr
                 arr = full
             arrays.append(arr)
+        key = b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
+        if self._static_between_writes and key == self._last_command:
+            return  # same command, no integral, no ideal joints: MuJoCo's actuators already hold it
+        self._last_command = key
         qt, vt, et = self.tm.actuator_to_joint(*arrays)
         q = data.qpos[self._qadr]
         has_q, has_v, has_e = np.isfinite(qt), np.isfinite(vt), np.isfinite(et)
@@ -409,6 +416,7 @@ class MujocoBackend:
         mujoco.mj_forward(model, data)
         self._hold = data.qpos[self._qadr].copy()
         self._mode[:] = _HOLD
+        self._last_command = None
         self.pid.reset()
         model.actuator_gainprm[self._act_ids, 0] = self.pid.gains.p
         model.actuator_biasprm[self._act_ids, 0] = 0.0

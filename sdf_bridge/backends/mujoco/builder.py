@@ -18,10 +18,9 @@ Mappings (documented defaults, logged once per model):
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
-  universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, gearbox →
-  hinge coupled so that the child turns by ``−ratio · θ_input`` relative to the reference body
-  (``θ_input`` = the joint joining the reference body and the gearbox's parent link), fixed →
-  no joint.
+  universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, fixed →
+  no joint; gearbox → a joint equality (see :func:`_add_gearboxes`: the loop form couples the
+  two revolute joints from the reference body, the tree form is a coupled hinge).
   Extra MuJoCo joints of multi-DOF joints are named ``<joint>__<suffix>``.
 * ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
   reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
@@ -32,19 +31,13 @@ Mappings (documented defaults, logged once per model):
   MuJoCo's impedance ``solimp`` (MuJoCo docs, "Solver parameters", negative solref).
 * Mimic joints: equality ``q_follower = offset + multiplier · q_leader`` (``polycoef``).
 
-Shapes: box (half sizes), cylinder and capsule (radius, half length), sphere, ellipsoid, plane
-(infinite when its size is 0), meshes MuJoCo reads (STL, OBJ) from ``Mesh.resolved``; other mesh
-formats through ``trimesh`` when installed; a mesh that cannot be read is skipped with one
-warning naming the file. Collision geoms do not collide with each other (URDF/Gazebo default,
-``self_collide`` = false), only with the ground plane.
+Shapes, meshes and collision filtering: :mod:`.geoms`.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -52,23 +45,18 @@ import mujoco
 import numpy as np
 
 from ...description.kinematics import joint_transform
-from ...description.model import (
-    Box,
-    Capsule,
-    Cylinder,
-    Ellipsoid,
-    Geometry,
-    Joint,
-    JointType,
-    Link,
-    Mesh,
-    Plane,
-    Pose,
-    Robot,
-    Sphere,
-)
-from ...description.model.pose import matrix_to_quaternion
+from ...description.model import Joint, JointType, Link, Pose, Robot
 from ...errors import BackendError
+from .geoms import (
+    GROUND_CONAFFINITY,
+    GROUND_CONTYPE,
+    GROUND_NAME,
+    MeshLoader,
+    add_geom,
+    penetration,
+    set_frame,
+    z_to,
+)
 
 _LOG = logging.getLogger(__name__)
 
@@ -80,17 +68,6 @@ SDF_DEFAULT_MASS = 1.0
 """kg: SDFormat's default ``<inertial><mass>``."""
 SDF_DEFAULT_INERTIA = 1.0
 """kg·m²: SDFormat's default ``ixx``, ``iyy``, ``izz``."""
-
-COLLISION_GROUP = 3
-"""MuJoCo geom group of collision geoms (hidden in renders, seen by rays)."""
-VISUAL_GROUP = 1
-"""MuJoCo geom group of visual geoms (rendered, not colliding, not seen by rays)."""
-GROUND_NAME = "ground_plane"
-
-_ROBOT_CONTYPE, _ROBOT_CONAFFINITY = 2, 1  # robot geoms touch the ground, not each other
-_GROUND_CONTYPE, _GROUND_CONAFFINITY = 1, 2
-_MUJOCO_MESH_EXT = (".stl", ".obj", ".msh")
-
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -168,147 +145,6 @@ class BuiltModel:
         (_LOG.warning if warning else _LOG.info)(message)
 
 
-def _wxyz(rot: np.ndarray) -> list[float]:
-    x, y, z, w = matrix_to_quaternion(rot)
-    return [w, x, y, z]
-
-
-def _set_frame(element: object, transform: np.ndarray) -> None:
-    element.pos = [float(v) for v in transform[:3, 3]]  # type: ignore[attr-defined]
-    element.quat = _wxyz(transform[:3, :3])  # type: ignore[attr-defined]
-
-
-def _z_to(normal: Sequence[float]) -> np.ndarray:
-    """Rotation (3, 3) taking +z to the unit vector ``normal``."""
-    n = np.asarray(normal, dtype=float)
-    n = n / np.linalg.norm(n)
-    z = np.array([0.0, 0.0, 1.0])
-    c = float(z @ n)
-    if c > 1.0 - 1e-12:
-        return np.eye(3)
-    if c < -1.0 + 1e-12:
-        return np.diag([1.0, -1.0, -1.0])
-    v = np.cross(z, n)
-    k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
-    return np.eye(3) + k + k @ k / (1.0 + c)
-
-
-class _MeshLoader:
-    """Adds mesh assets once per (file, scale); remembers failures to warn once per file."""
-
-    def __init__(self, spec: mujoco.MjSpec, built: BuiltModel) -> None:
-        self._spec = spec
-        self._built = built
-        self._assets: dict[tuple[str, tuple[float, float, float]], str | None] = {}
-        self._warned: set[str] = set()
-        self._trimesh = importlib.util.find_spec("trimesh") is not None
-
-    def _skip(self, mesh: Mesh, why: str) -> None:
-        if mesh.filename not in self._warned:
-            self._warned.add(mesh.filename)
-            self._built.note(f"mesh {mesh.filename!r} {why}; its geoms are skipped")
-
-    def asset(self, mesh: Mesh) -> str | None:
-        """Name of the mesh asset for ``mesh``, or ``None`` when it cannot be read (warned)."""
-        key = (mesh.resolved or mesh.filename, tuple(mesh.scale))
-        if key in self._assets:
-            return self._assets[key]
-        name = f"mesh{len(self._assets)}"
-        result: str | None = None
-        if mesh.resolved is None or not os.path.isfile(mesh.resolved):
-            self._skip(mesh, "was not found")
-        elif mesh.resolved.lower().endswith(_MUJOCO_MESH_EXT) and not _is_ascii_stl(mesh.resolved):
-            self._spec.add_mesh(name=name, file=mesh.resolved, scale=list(mesh.scale))
-            result = name
-        elif self._trimesh:
-            result = self._convert(mesh, name)
-        else:
-            self._skip(mesh, "is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH) and trimesh "
-                       "is not installed")
-        self._assets[key] = result  # type: ignore[index]
-        return result
-
-    def _convert(self, mesh: Mesh, name: str) -> str | None:
-        import trimesh  # optional dependency, checked by find_spec
-
-        try:
-            loaded = trimesh.load(mesh.resolved, force="mesh")
-        except Exception as exc:  # trimesh raises many types for unreadable files
-            self._skip(mesh, f"could not be converted by trimesh ({exc})")
-            return None
-        vertices = np.asarray(loaded.vertices, dtype=float) * np.asarray(mesh.scale)
-        faces = np.asarray(loaded.faces, dtype=np.int32)
-        if len(faces) == 0:
-            self._skip(mesh, "has no triangles")
-            return None
-        self._spec.add_mesh(name=name, uservert=vertices.ravel().tolist(), userface=faces.ravel().tolist())
-        return name
-
-
-def _is_ascii_stl(path: str) -> bool:
-    """True for an ``.stl`` file that is not binary STL (MuJoCo reads binary STL only): a binary
-    file is exactly 84 + 50·n bytes, n being the little-endian count at byte 80."""
-    if not path.lower().endswith(".stl"):
-        return False
-    size = os.path.getsize(path)
-    with open(path, "rb") as handle:
-        header = handle.read(84)
-    if len(header) < 84:
-        return True
-    return size != 84 + 50 * int.from_bytes(header[80:84], "little")
-
-
-def _add_geom(
-    body: mujoco.MjsBody,
-    geometry: Geometry,
-    origin: Pose,
-    meshes: _MeshLoader,
-    *,
-    name: str | None,
-    visual: bool,
-    rgba: Sequence[float] | None,
-    self_collide: bool,
-) -> bool:
-    """Add one geom for ``geometry`` at ``origin`` (link frame). Returns False when skipped."""
-    frame = origin.matrix()
-    kwargs: dict[str, object] = {}
-    if isinstance(geometry, Box):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_BOX, "size": [s / 2.0 for s in geometry.size]}
-    elif isinstance(geometry, Cylinder):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_CYLINDER, "size": [geometry.radius, geometry.length / 2.0, 0]}
-    elif isinstance(geometry, Sphere):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_SPHERE, "size": [geometry.radius, 0, 0]}
-    elif isinstance(geometry, Capsule):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_CAPSULE, "size": [geometry.radius, geometry.length / 2.0, 0]}
-    elif isinstance(geometry, Ellipsoid):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_ELLIPSOID, "size": list(geometry.radii)}
-    elif isinstance(geometry, Plane):
-        frame = frame.copy()
-        frame[:3, :3] = frame[:3, :3] @ _z_to(geometry.normal)
-        sx, sy = geometry.size
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_PLANE, "size": [sx / 2.0, sy / 2.0, 1.0]}
-    elif isinstance(geometry, Mesh):
-        asset = meshes.asset(geometry)
-        if asset is None:
-            return False
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_MESH, "meshname": asset}
-    else:  # pragma: no cover - the model's Geometry union is closed
-        raise BackendError(f"geometry {type(geometry).__name__} is not supported by the MuJoCo backend")
-    geom = body.add_geom(**kwargs)
-    if name:
-        geom.name = f"{body.name}::{'visual' if visual else 'collision'}::{name}"
-    _set_frame(geom, frame)
-    geom.mass = 0.0
-    if visual:
-        geom.contype, geom.conaffinity, geom.group = 0, 0, VISUAL_GROUP
-    else:
-        geom.group = COLLISION_GROUP
-        geom.contype, geom.conaffinity = (3, 3) if self_collide else (_ROBOT_CONTYPE, _ROBOT_CONAFFINITY)
-    if rgba is not None:
-        geom.rgba = list(rgba)
-    return True
-
-
 def _set_inertial(
     body: mujoco.MjsBody, link: Link, built: BuiltModel, defaulted: list[str], sdf_defaulted: list[str], sdf: bool
 ) -> None:
@@ -355,7 +191,7 @@ def _unit(joint: Joint, which: str = "axis") -> np.ndarray:
 
 
 def _perpendicular_pair(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    rot = _z_to(normal)
+    rot = z_to(normal)
     return rot[:, 0], rot[:, 1]
 
 
@@ -511,17 +347,30 @@ def add_joint_equality(
     return eq
 
 
-def _tree_order(robot: Robot) -> list[str]:
-    """Links parent-before-child, starting at every root (links that are no joint's child: one
-    for a URDF, possibly several for an SDFormat model with unjoined nested-model links)."""
+def _tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint]]:
+    """Links parent-before-child with the joint that attaches each (``None`` for roots: links
+    that are no joint's child), and the joints left over that close a loop.
+
+    Non-gearbox joints are preferred as tree edges, so that an SDFormat gearbox joining two
+    links already attached to its reference body closes a loop (becomes a constraint).
+    """
     children = {j.child for j in robot.joints.values()}
-    order = [name for name in robot.links if name not in children]
-    i = 0
-    while i < len(order):
-        for j in robot.child_joints(order[i]):
-            order.append(j.child)
-        i += 1
-    return order
+    order: list[tuple[str, Joint | None]] = [(name, None) for name in robot.links if name not in children]
+    placed = {name for name, _ in order}
+    pending = list(robot.joints.values())
+    for allow_gearbox in (False, True):
+        changed = True
+        while changed:
+            changed = False
+            for joint in list(pending):
+                if joint.type is JointType.GEARBOX and not allow_gearbox:
+                    continue
+                if joint.parent in placed and joint.child not in placed:
+                    order.append((joint.child, joint))
+                    placed.add(joint.child)
+                    pending.remove(joint)
+                    changed = True
+    return order, pending
 
 
 def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltModel:
@@ -543,15 +392,15 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     spec.option.gravity = list(options.gravity)
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     built = BuiltModel(spec=spec)
-    meshes = _MeshLoader(spec, built)
+    meshes = MeshLoader(spec, built.note)
     world = spec.worldbody
     if options.ground_plane:
         world.add_geom(
             name=GROUND_NAME,
             type=mujoco.mjtGeom.mjGEOM_PLANE,
             size=[0, 0, 1],
-            contype=_GROUND_CONTYPE,
-            conaffinity=_GROUND_CONAFFINITY,
+            contype=GROUND_CONTYPE,
+            conaffinity=GROUND_CONAFFINITY,
             rgba=[0.5, 0.5, 0.5, 1],
         )
         world.add_light(pos=[0, 0, 5], dir=[0, 0, -1], type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL)
@@ -560,9 +409,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     defaulted: list[str] = []
     sdf_defaulted: list[str] = []
     bodies: dict[str, mujoco.MjsBody] = {}
-    for link_name in _tree_order(robot):
+    order, loops = _tree_edges(robot)
+    for link_name, parent_joint in order:
         link = robot.links[link_name]
-        parent_joint = robot.parent_joint(link_name)
         if parent_joint is None:
             if link_name == "world":
                 body = world
@@ -571,7 +420,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                 body = world.add_body(name=link_name)
                 base = options.base_pose if options.base_pose is not None else robot.pose
                 frame = base.matrix() if link.pose is None else base.matrix() @ link.pose.matrix()
-                _set_frame(body, frame)
+                set_frame(body, frame)
                 built._root_bodies.append(link_name)
                 built._lift = options.ground_plane and options.lift_above_ground
                 if not (options.fixed_base or robot.static):  # SDFormat <static> models never move
@@ -582,7 +431,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
         else:
             parent_body = bodies[parent_joint.parent]
             body = parent_body.add_body(name=link_name)
-            _set_frame(body, joint_transform(parent_joint, 0.0))
+            set_frame(body, joint_transform(parent_joint, 0.0))
             if parent_joint.type is JointType.FLOATING and parent_body is world:
                 body.add_freejoint(name=parent_joint.name)
                 built.joints[parent_joint.name] = JointSlots(parent_joint.name, JointType.FLOATING, [parent_joint.name])
@@ -594,14 +443,14 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
             continue
         _set_inertial(body, link, built, defaulted, sdf_defaulted, robot.format == "sdf")
         for col in link.collisions:
-            _add_geom(body, col.geometry, col.origin, meshes, name=col.name, visual=False, rgba=None,
+            add_geom(body, col.geometry, col.origin, meshes, name=col.name, visual=False, rgba=None,
                       self_collide=options.self_collide)
         if options.visual_geoms:
             for vis in link.visuals:
                 color = vis.material.color if vis.material is not None else None
                 if color is None and vis.material is not None and vis.material.name in robot.materials:
                     color = robot.materials[vis.material.name].color
-                _add_geom(body, vis.geometry, vis.origin, meshes, name=vis.name, visual=True, rgba=color,
+                add_geom(body, vis.geometry, vis.origin, meshes, name=vis.name, visual=True, rgba=color,
                           self_collide=False)
     if defaulted:
         built.note(
@@ -615,8 +464,11 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
             f"{SDF_DEFAULT_MASS} kg and inertia {SDF_DEFAULT_INERTIA} kg·m²: {', '.join(sdf_defaulted)}",
             warning=False,
         )
+    for joint in loops:
+        if joint.type is not JointType.GEARBOX:
+            built.note(f"joint {joint.name!r} closes a kinematic loop; it is not simulated")
     _add_mimics(robot, built, options)
-    _add_gearboxes(robot, built, options)
+    _add_gearboxes(robot, built, options, loops)
     return built
 
 
@@ -653,50 +505,52 @@ def _add_mimics(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
                            options.timestep)
 
 
-def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
-    """Gearbox joints: the child's angle relative to ``gearbox_reference_body`` is
-    ``−gearbox_ratio · θ_input`` (SDFormat ``joint.sdf``; ratio 1 when not given), where the input
-    is the 1-DOF joint joining the reference body and the gearbox's parent link (same rule as
-    :mod:`sdf_bridge.transmissions.coupling`). The gearbox axis is assumed parallel to the
-    input's. Without such an input joint the gearbox is a free hinge (noted)."""
+def _joining(robot: Robot, built: BuiltModel, a: str, b: str, exclude: str) -> str | None:
+    """The primary MuJoCo joint of a 1-DOF joint between links ``a`` and ``b`` (either way)."""
+    for other in robot.joints.values():
+        if other.name != exclude and {other.parent, other.child} == {a, b}:
+            return _primary(built, other.name)
+    return None
+
+
+def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions, loops: Sequence[Joint]) -> None:
+    """SDFormat gearbox joints: the child's angle relative to ``gearbox_reference_body`` is
+    ``−gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``; ratio 1 when not given), θ₁ being the angle
+    of the parent link relative to the reference body (the 1-DOF joint joining them).
+
+    * Loop form (SDFormat's examples; as :mod:`sdf_bridge.transmissions.coupling`): the child is
+      also joined to the reference body by a 1-DOF joint: that joint follows,
+      ``q_follower = −ratio · q_leader`` (the gearbox itself is a constraint, no DOF).
+    * Tree form (the gearbox is the child's only joint): its hinge measures the child relative
+      to the parent link, which turns by θ₁, so ``q_gearbox = −(ratio + 1) · θ₁`` (axes assumed
+      parallel).
+
+    Without the needed 1-DOF joints the gearbox is uncoupled (a free hinge in tree form), noted.
+    """
+    loop_names = {j.name for j in loops}
     for joint in robot.joints.values():
         if joint.type is not JointType.GEARBOX:
             continue
         ref = joint.gearbox_reference_body
-        leader = None
-        if ref:
-            for other in robot.joints.values():
-                if other.name != joint.name and {other.parent, other.child} == {ref, joint.parent}:
-                    leader = _primary(built, other.name)
-                    break
+        ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
+        leader = _joining(robot, built, ref, joint.parent, joint.name) if ref else None
+        if joint.name in loop_names:
+            follower = _joining(robot, built, ref, joint.child, joint.name) if ref else None
+            if leader is None or follower is None:
+                built.note(
+                    f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined by 1-DOF joints to "
+                    f"both {joint.parent!r} and {joint.child!r}; the gearbox is not simulated"
+                )
+                continue
+            add_joint_equality(built.spec, follower, leader, -ratio, 0.0, options.timestep)
+            continue
         if leader is None:
             built.note(
                 f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined to its parent link "
                 f"{joint.parent!r} by a 1-DOF joint; simulated as a free hinge"
             )
             continue
-        ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
-        # the MuJoCo hinge measures the child relative to the parent link (which turns by θ_input):
-        # θ_child_rel_reference = θ_input + q_hinge = −ratio·θ_input  ⇒  q_hinge = −(ratio + 1)·θ_input
         add_joint_equality(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, options.timestep)
-
-
-def _penetration(model: mujoco.MjModel) -> float:
-    """How far (m) the lowest robot collision geom reaches below z = 0 at qpos0 (0 if none)."""
-    data = mujoco.MjData(model)
-    mujoco.mj_kinematics(model, data)
-    lowest = 0.0
-    for g in range(model.ngeom):
-        if model.geom_bodyid[g] == 0 or model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0:
-            continue
-        if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE:
-            continue
-        center, half = model.geom_aabb[g, :3], model.geom_aabb[g, 3:]
-        rot = data.geom_xmat[g].reshape(3, 3)
-        z_center = float(data.geom_xpos[g, 2] + rot[2] @ center)
-        z_min = z_center - float(np.abs(rot[2]) @ half)
-        lowest = min(lowest, z_min)
-    return -lowest
 
 
 def compile_model(built: BuiltModel) -> mujoco.MjModel:
@@ -714,7 +568,7 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                 built.spec.joint(name).solref_limit = [-k / inertia, -b / inertia]
             model = built.spec.compile()
         if built._lift and built._root_bodies:
-            depth = _penetration(model)
+            depth = penetration(model)
             if depth > 0.0:
                 for name in built._root_bodies:
                     body = built.spec.body(name)

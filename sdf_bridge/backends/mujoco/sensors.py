@@ -62,7 +62,8 @@ from ..base import (
     SensorReading,
     WrenchReading,
 )
-from .builder import VISUAL_GROUP, BuiltModel
+from .builder import BuiltModel
+from .geoms import VISUAL_GROUP
 
 _LOG = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ class SensorSuite:
             if sensor.type not in SUPPORTED:
                 suite._unsupported(sensor, f"sensor type {sensor.raw_type or sensor.type!r} is not simulated")
                 continue
-            if sensor.type in ("force_torque", "contact") and body is built.spec.worldbody:
+            if sensor.type in ("force_torque", "contact") and body.name == "world":
                 suite._unsupported(sensor, "it is attached to the world, which carries no joint load")
                 continue
             if sensor.type in ("camera", "depth") and not render_cameras:

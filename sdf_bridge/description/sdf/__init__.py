@@ -13,12 +13,14 @@ from pathlib import Path
 
 from lxml import etree
 
-from ...errors import InvalidValueError, UnsupportedError
+from ...errors import InvalidValueError, KinematicTreeError, UnsupportedError
 from ..model import HardwareComponent, Pose, Robot, Sensor, World
+from ..validate import check_references
 from ..xmlio import ParseContext
 from .frames import parse_pose
 from .includes import resolve_include, search_path
 from .links import make_mesh_resolver
+from .joints import _bool
 from .model import ModelBuilder, check_version
 
 __all__ = ["load_sdf", "load_model"]
@@ -31,10 +33,6 @@ def _parsers() -> tuple[Callable[..., Sensor], Callable[..., HardwareComponent]]
     from ..sensor_parser import parse_sensor
 
     return parse_sensor, parse_ros2_control
-
-
-def _bool(text: str | None) -> bool:
-    return (text or "").strip().lower() in ("true", "1")
 
 
 def load_model(
@@ -56,12 +54,15 @@ def load_model(
 
     Raises:
         InvalidValueError: the model has no name.
-        DescriptionError: any of the typed errors of :mod:`.model`.
+        DescriptionError: any of the typed errors of :mod:`.model` and of
+            :func:`~sdf_bridge.description.validate.check_references` (mimic targets and loops,
+            limits, inertia, transmission and ``<ros2_control>`` joints, sensor names).
     """
     if not (name or model.get("name")):
         raise ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..." to the <model>')
     file = None if ctx.file == "<string>" else ctx.file
-    builder = ModelBuilder(search=search, resolve_mesh=make_mesh_resolver(search, package_paths, file))
+    builder = ModelBuilder(search=search, resolve_mesh=make_mesh_resolver(search, package_paths, file,
+                                                                             lambda text: ctx.warn(None, text)))
     if ctx.file != "<string>":
         builder.including.append(Path(ctx.file).resolve())
     builder.collect(model, "", ctx, base_dir, version)
@@ -70,7 +71,7 @@ def load_model(
     if pe is not None and (pe.get("relative_to") or "world") != "world":
         (pose_ctx or ctx).warn(pe, "model pose relative_to a frame other than the world is taken relative to the world")
     parse_sensor, parse_ros2_control = _parsers()
-    return builder.build(
+    robot = builder.build(
         name or model.get("name", ""),
         version=version_text,
         source_file=None if ctx.file == "<string>" else ctx.file,
@@ -79,6 +80,11 @@ def load_model(
         sensor_parser=parse_sensor,
         ros2_control_parser=parse_ros2_control,
     )
+    if not robot.links:
+        raise ctx.error(KinematicTreeError, model, f"model {robot.name!r} has no links",
+                        "add at least one <link> (or a nested <model>/<include> with links)")
+    check_references(robot, ctx)
+    return robot
 
 
 def load_sdf(
@@ -90,7 +96,8 @@ def load_sdf(
     sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
 ) -> Robot | World:
     """An ``<sdf>`` document → :class:`Robot` (a ``<model>``, or a ``<world>`` holding exactly one
-    model) or :class:`World` (a world with several or no models; models by name).
+    model) or :class:`World` (a world with several models; models by name). Only the first
+    ``<model>`` (else ``<world>``) of the document is read; others are warned about.
 
     Args:
         root: the ``<sdf>`` element (from :func:`~sdf_bridge.description.xmlio.parse_xml`).
@@ -102,9 +109,10 @@ def load_sdf(
 
     Raises:
         UnsupportedError: missing or unsupported ``version``.
-        InvalidValueError: no ``<model>``/``<world>``, bad values, zero axes.
+        InvalidValueError: no ``<model>``/``<world>``, a world without models, bad values, zero axes.
         MissingReferenceError: unknown frames, links or includes.
-        KinematicTreeError: frame cycles, a link with two parent joints, joint loops.
+        KinematicTreeError: a model without links, frame cycles, a link with two parent joints,
+            joint loops.
         DuplicateNameError: two frames of one model with the same name.
     """
     version = check_version(root, ctx)
@@ -113,6 +121,11 @@ def load_sdf(
     base = Path(base_dir)
     world = root.find("world")
     model = root.find("model")
+    tops = [child for child in root if child.tag in ("model", "world")]
+    if len(tops) > 1:
+        used = model if model is not None else world
+        ctx.warn(next(t for t in tops if t is not used), f"<sdf> holds {len(tops)} models/worlds; only "
+                 f"<{used.tag} name=\"{used.get('name', '')}\"> is read (as libsdformat does)")
     if model is not None:
         return load_model(model, ctx, base_dir=base, version=version, version_text=version_text, search=search,
                           package_paths=package_paths)
@@ -132,6 +145,9 @@ def load_sdf(
             raise ctx.error(InvalidValueError, child, f"world holds two models named {robot.name!r}",
                             "give every model of the world a distinct name")
         models[robot.name] = robot
+    if not models:
+        raise ctx.error(InvalidValueError, world, f"world {world.get('name', '')!r} holds no <model> or <include>",
+                        "add the robot's <model> (or an <include> of it) to the <world>")
     if len(models) == 1:
         return next(iter(models.values()))
     gravity = ctx.vector(world.find("gravity"), world.findtext("gravity"), 3, "<gravity>") if world.find("gravity") is not None else (0.0, 0.0, -9.8)

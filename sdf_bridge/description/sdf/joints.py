@@ -62,6 +62,7 @@ def joint_type(elem: etree._Element, ctx: ParseContext) -> JointType:
 
 
 def _bool(text: str | None) -> bool:
+    """SDFormat boolean text (``true``/``1``, case-insensitive; anything else is false)."""
     return (text or "").strip().lower() in ("true", "1")
 
 

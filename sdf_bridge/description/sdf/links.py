@@ -29,11 +29,16 @@ from ..model import (
     Sphere,
     Visual,
 )
-from ..resolve import PackagePaths, resolve_uri
+from ..resolve import PackagePaths, resolve_uri, unresolved_reason
 from ..xmlio import ParseContext
 
 
 def _positive(ctx: ParseContext, elem: etree._Element, tag: str, *, default: float | None = None) -> float:
+    """Child ``tag`` of ``elem`` as a length ≥ 0 m (``default`` when absent).
+
+    Raises:
+        InvalidValueError: absent without default, not a number, or negative.
+    """
     value = ctx.child_float(elem, tag, default)
     if value is None:
         raise ctx.error(InvalidValueError, elem, f"<{tag}> is missing", f"add <{tag}> (m) to the shape")
@@ -42,20 +47,38 @@ def _positive(ctx: ParseContext, elem: etree._Element, tag: str, *, default: flo
     return value
 
 
+def _sizes(ctx: ParseContext, elem: etree._Element, tag: str, default: str, n: int) -> tuple[float, ...]:
+    """Child ``tag`` of ``elem`` as ``n`` lengths ≥ 0 m (``default`` text when absent).
+
+    Raises:
+        InvalidValueError: wrong count, not numbers, or a negative entry.
+    """
+    child = elem.find(tag)
+    values = ctx.vector(elem if child is None else child, ctx.child_text(elem, tag, default), n, f"<{tag}>")
+    if min(values) < 0:
+        raise ctx.error(InvalidValueError, elem, f"<{tag}> {values} has a negative entry", f"give <{tag}> values >= 0 m")
+    return values
+
+
 MeshResolver = Callable[[str, Path], "str | None"]
 
 
-def make_mesh_resolver(search: Sequence[Path], package_paths: PackagePaths | None, file: str | None) -> MeshResolver:
+def make_mesh_resolver(search: Sequence[Path], package_paths: PackagePaths | None, file: str | None,
+                       warn: Callable[[str], None] | None = None) -> MeshResolver:
     """A resolver of mesh URIs: ``model://name/rel`` → the first existing ``<dir>/name/rel`` on the
     include search path; ``package://``, ``file://``, absolute and relative paths through
     :func:`~sdf_bridge.description.resolve.resolve_uri` (relative to the file's directory).
+
+    ``warn`` is called once per unknown package (or ``model://`` URI) whose paths stay
+    unresolved (``None``).
 
     Raises (when called):
         PathResolutionError: a ``package://`` path leaves its package.
     """
     cache: dict = {}
+    warned: set[str] = set()
 
-    def resolve(uri: str, base_dir: Path) -> str | None:
+    def lookup(uri: str, base_dir: Path) -> str | None:
         if uri.startswith("model://"):
             rest = uri[len("model://"):]
             for directory in search:
@@ -64,6 +87,14 @@ def make_mesh_resolver(search: Sequence[Path], package_paths: PackagePaths | Non
                     return os.path.normpath(os.fspath(candidate.resolve()))
             return None
         return resolve_uri(uri, base_dir=base_dir, package_paths=package_paths, file=file, cache=cache)
+
+    def resolve(uri: str, base_dir: Path) -> str | None:
+        resolved = lookup(uri, base_dir)
+        reason = unresolved_reason(uri) if resolved is None and warn is not None else None
+        if reason is not None and reason not in warned:
+            warned.add(reason)
+            warn(reason)  # type: ignore[misc]
+        return resolved
 
     return resolve
 
@@ -89,8 +120,7 @@ def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
     shape = shapes[0]
     tag = shape.tag
     if tag == "box":
-        size = ctx.vector(shape, ctx.child_text(shape, "size", "1 1 1"), 3, "<size>")
-        return Box(size=size)  # type: ignore[arg-type]
+        return Box(size=_sizes(ctx, shape, "size", "1 1 1", 3))  # type: ignore[arg-type]
     if tag == "sphere":
         return Sphere(radius=_positive(ctx, shape, "radius", default=1.0))
     if tag == "cylinder":
@@ -98,12 +128,10 @@ def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
     if tag == "capsule":
         return Capsule(radius=_positive(ctx, shape, "radius", default=0.5), length=_positive(ctx, shape, "length", default=1.0))
     if tag == "ellipsoid":
-        radii = ctx.vector(shape, ctx.child_text(shape, "radii", "1 1 1"), 3, "<radii>")
-        return Ellipsoid(radii=radii)  # type: ignore[arg-type]
+        return Ellipsoid(radii=_sizes(ctx, shape, "radii", "1 1 1", 3))  # type: ignore[arg-type]
     if tag == "plane":
         normal = ctx.vector(shape, ctx.child_text(shape, "normal", "0 0 1"), 3, "<normal>")
-        size = ctx.vector(shape, ctx.child_text(shape, "size", "1 1"), 2, "<size>")
-        return Plane(normal=normal, size=size)  # type: ignore[arg-type]
+        return Plane(normal=normal, size=_sizes(ctx, shape, "size", "1 1", 2))  # type: ignore[arg-type]
     if tag == "mesh":
         uri = ctx.child_text(shape, "uri")
         if not uri:

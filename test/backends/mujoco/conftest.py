@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
+# MuJoCo picks its OpenGL platform when first imported: off-screen (EGL) for the camera tests.
+os.environ.setdefault("MUJOCO_GL", "egl")
+
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from mujoco_helpers import Sim
+from mujoco_helpers import Sim  # noqa: E402
 
 from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot

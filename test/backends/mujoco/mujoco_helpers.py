@@ -6,11 +6,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import mujoco
 import numpy as np
 
 from sdf_bridge.backends.base import ActuatorCommand
 from sdf_bridge.backends.mujoco import MujocoBackend
-from sdf_bridge.description.model import Robot
+from sdf_bridge.backends.mujoco.builder import BuildOptions, BuiltModel, build_spec, compile_model
+from sdf_bridge.description.model import Inertia, Inertial, Joint, Link, Pose, Robot
 from sdf_bridge.transmissions import TransmissionMap
 
 G = 9.81
@@ -91,3 +93,22 @@ class Sim:
     def qvel(self, joint: str) -> float:
         slots = self.backend.built.joints[joint]
         return float(self.backend.data.qvel[slots.dof[0]])
+
+
+INERTIAL = Inertial(1.0, Inertia(0.01, 0, 0, 0.02, 0, 0.03), Pose((0.1, 0, 0)))
+"""1 kg, principal inertias (0.01, 0.02, 0.03) kg·m², centre of mass 0.1 m along x."""
+
+
+def chain_robot(*joints: Joint, links: dict[str, Link] | None = None, fmt: str = "urdf") -> Robot:
+    """A robot of ``joints``; links they name get :data:`INERTIAL` unless given in ``links``."""
+    all_links = dict(links or {})
+    for j in joints:
+        for name in (j.parent, j.child):
+            all_links.setdefault(name, Link(name, inertial=INERTIAL))
+    return Robot("r", links=all_links, joints={j.name: j for j in joints}, format=fmt)
+
+
+def compile_robot(robot: Robot, **options: Any) -> tuple[mujoco.MjModel, BuiltModel]:
+    """Build and compile ``robot`` with :class:`BuildOptions` ``options``."""
+    built = build_spec(robot, BuildOptions(**options))
+    return compile_model(built), built

@@ -16,6 +16,7 @@ from mujoco_helpers import G, nan, pendulum_urdf
 from sdf_bridge.backends import create_backend
 from sdf_bridge.backends.base import ActuatorCommand
 from sdf_bridge.backends.mujoco import MujocoBackend
+from sdf_bridge.description import load
 from sdf_bridge.description.model import (
     Axis,
     Inertia,
@@ -163,18 +164,50 @@ def _gearbox_robot(ratio: float) -> Robot:
     return Robot("gearbox", links=links, joints=joints, format="sdf")
 
 
-def test_gearbox_follower_at_minus_ratio_times_input(make_sim) -> None:
-    """SDFormat gearbox: the output's angle relative to the reference body = −ratio · input
-    angle = −3·0.2 rad; equals the map's follower state. Tolerance 1e-4 rad."""
+def test_gearbox_tree_form_turns_output_by_minus_ratio(make_sim) -> None:
+    """Gearbox as the output link's only joint: the output's angle relative to the reference
+    body = −ratio · input angle = −3·0.2 rad. Tolerance 1e-4 rad (equality compliance)."""
     sim = make_sim(_gearbox_robot(3.0), GRAVITY)
     sim.position([0.2])
     sim.run(3.0)
     theta_in = sim.qpos("input")
     assert theta_in == pytest.approx(0.2, abs=1e-3)
-    output_rel_reference = theta_in + sim.qpos("gear")
-    assert output_rel_reference == pytest.approx(-3.0 * theta_in, abs=1e-4)
-    follower = sim.tm.followers(np.array([theta_in]), np.array([0.0]), np.array([0.0]))[0]
-    assert follower[0] == pytest.approx(output_rel_reference, abs=1e-4)
+    assert theta_in + sim.qpos("gear") == pytest.approx(-3.0 * theta_in, abs=1e-4)
+
+
+def _gearbox_loop_robot(ratio: float) -> Robot:
+    """SDFormat's gearbox example: two gears on revolute joints from the base, coupled by a
+    gearbox joint gear1 → gear2 with the base as reference body (a loop: built directly)."""
+    def link(name: str) -> Link:
+        return Link(name, inertial=Inertial(0.2, Inertia(1e-3, 0, 0, 1e-3, 0, 1e-3), Pose((0.05, 0, 0))))
+
+    def hinge(name: str, child: str, x: float) -> Joint:
+        return Joint(name, JointType.REVOLUTE, "base", child, origin=Pose((x, 0, 1)), axis=Axis((0, 0, 1)),
+                     limit=Limit(-3, 3, 50, 10))
+
+    links = {n: link(n) for n in ("base", "gear1", "gear2")}
+    joints = {
+        "j1": hinge("j1", "gear1", 0.0),
+        "j2": hinge("j2", "gear2", 0.5),
+        "gearbox": Joint("gearbox", JointType.GEARBOX, "gear1", "gear2", axis=Axis((0, 0, 1)),
+                         gearbox_ratio=ratio, gearbox_reference_body="base"),
+    }
+    return Robot("gears", links=links, joints=joints, format="sdf")
+
+
+def test_gearbox_loop_form_follower_at_minus_ratio_times_leader(make_sim) -> None:
+    """j2 = −ratio · j1 (SDFormat gearbox), and equal to the transmission map's follower state.
+    Tolerance 1e-4 rad."""
+    sim = make_sim(_gearbox_loop_robot(3.0), GRAVITY)
+    assert sim.tm.joint_names == ("j1",) and sim.tm.follower_names == ("j2",)
+    sim.position([0.2])
+    sim.run(3.0)
+    theta1 = sim.qpos("j1")
+    assert theta1 == pytest.approx(0.2, abs=1e-3)
+    assert sim.qpos("j2") == pytest.approx(-3.0 * theta1, abs=1e-4)
+    follower = sim.tm.followers(np.array([theta1]), np.array([0.0]), np.array([0.0]))[0]
+    assert follower[0] == pytest.approx(sim.qpos("j2"), abs=1e-4)
+    assert "gearbox" not in sim.backend.built.joints  # a constraint, not a DOF
 
 
 def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
@@ -356,3 +389,19 @@ def test_multi_dof_transmission_joint_rejected() -> None:
     )
     with pytest.raises(BackendError, match=r"transmission joint 'ball' is a ball joint"):
         MujocoBackend().configure(robot, ("ball",), transmissions=FakeMap(), params={})
+
+
+def test_config_file_holds_the_defaults(repo_dir) -> None:
+    """config/mujoco.yaml lists the backend's defaults: parsing it gives the same options as
+    parsing no parameters, and every key is known."""
+    import yaml
+
+    from sdf_bridge.backends.mujoco.backend import KNOWN_PARAMS, parse_options
+
+    config = yaml.safe_load((repo_dir / "config" / "mujoco.yaml").read_text())
+    params = config["/**"]["ros__parameters"]
+    assert params["backend"] == "mujoco"
+    backend_params = params["backend_params"]
+    assert set(backend_params) <= KNOWN_PARAMS
+    robot = load(pendulum_urdf())
+    assert parse_options(robot, backend_params) == parse_options(robot, {})

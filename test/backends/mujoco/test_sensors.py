@@ -281,3 +281,17 @@ def test_glfw_without_display_refused(make_sim, caplog, monkeypatch) -> None:
         states = sim.run(0.5)
     assert all("cam" not in s.sensors for s in states)
     assert caplog.text.count("sensor 'cam': off-screen rendering needs MUJOCO_GL=egl or osmesa") == 1
+
+
+def test_force_torque_on_world_reported(make_sim, caplog) -> None:
+    urdf = """<?xml version="1.0"?>
+<robot name="w"><link name="world"/><link name="a">
+  <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+  <gazebo reference="world"><sensor name="ft" type="force_torque"/></gazebo>
+</robot>"""
+    with caplog.at_level(logging.WARNING):
+        sim = make_sim(urdf, GRAVITY)
+    assert "sensor 'ft': it is attached to the world, which carries no joint load" in caplog.text
+    assert "ft" not in sim.backend.read(0.01).sensors
