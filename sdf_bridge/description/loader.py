@@ -18,13 +18,13 @@ from .xmlio import ParseContext, parse_xml
 DescriptionSource = Union[str, bytes, os.PathLike]
 
 
-
 def _is_xml_text(source: DescriptionSource) -> bool:
-    """True when ``source`` is XML text rather than a path (text that starts with ``<``)."""
+    """True when ``source`` is XML text rather than a path (text that starts with ``<``, after
+    white space and a byte-order mark)."""
     if isinstance(source, bytes):
         return True
     if isinstance(source, str):
-        return source.lstrip().startswith("<")
+        return source.lstrip("\ufeff \t\r\n").startswith("<")
     return False
 
 

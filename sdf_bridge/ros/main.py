@@ -104,6 +104,8 @@ def main(args: Sequence[str] | None = None) -> int:
         except SdfBridgeError as exc:
             logging.getLogger("sdf_bridge").error("%s", exc)
             return 1
+        except KeyboardInterrupt:  # SIGINT/SIGTERM while starting: a clean stop
+            return 0
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         _executor_priority(node.config.thread_priority)

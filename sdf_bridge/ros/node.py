@@ -152,7 +152,11 @@ class BridgeNode(Node):
                 String, "robot_description", self._on_description_topic, LATCHED_QOS
             )
         else:
-            self.configure(loaded)
+            try:
+                self.configure(loaded)
+            except BaseException:  # incl. KeyboardInterrupt while starting: stop the loop thread
+                self.shutdown()
+                raise
             # the bridge is the description's source: publish it latched (robot_state_publisher's QoS)
             self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
             self._description_pub.publish(String(data=loaded.xml))

@@ -3,6 +3,7 @@ dispatch on the root element, file errors and warnings."""
 
 from __future__ import annotations
 
+import codecs
 import logging
 from pathlib import Path
 
@@ -16,8 +17,8 @@ XACRO = ('<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg
          '<xacro:property name="n" value="base"/><link name="$(arg p)${n}"/></robot>')
 
 
-def test_xml_string_bytes_and_leading_whitespace() -> None:
-    for source in (SIMPLE, SIMPLE.encode(), "\n   " + SIMPLE):
+def test_xml_string_bytes_leading_whitespace_and_byte_order_mark() -> None:
+    for source in (SIMPLE, SIMPLE.encode(), "\n   " + SIMPLE, "\ufeff" + SIMPLE, codecs.BOM_UTF8 + SIMPLE.encode()):
         robot = load(source)
         assert isinstance(robot, Robot)
         assert list(robot.links) == ["a", "b"]

@@ -32,6 +32,9 @@ from .links import MeshResolver, _default_resolver, parse_collision, parse_inert
 #: convention: a root link named ``world``); its ``pose`` is the world frame in the model frame.
 WORLD_LINK = "world"
 
+#: Most files an include chain may nest (the flattening recurses once per level).
+MAX_INCLUDE_DEPTH = 64
+
 #: Lowest SDFormat version read (1.4, the first with today's joint axis semantics).
 SUPPORTED_MIN = (1, 4)
 
@@ -200,6 +203,9 @@ class ModelBuilder:
             raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
         path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search)
         real = path.resolve()
+        if len(self.including) >= MAX_INCLUDE_DEPTH:
+            raise ctx.error(UnsupportedError, elem, f"includes nest more than {MAX_INCLUDE_DEPTH} files deep "
+                            f"(at {uri!r})", "flatten the include chain; real models nest a few levels only")
         if real in self.including:
             raise ctx.error(InvalidValueError, elem, f"include {uri!r} closes an include loop ({str(real)!r} is already being included)",
                             "remove the <include> that closes the loop")

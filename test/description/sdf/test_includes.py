@@ -195,3 +195,24 @@ def test_placement_frame_in_pose_cycle_is_refused(tmp_path: Path) -> None:
     with pytest.raises(KinematicTreeError, match=r"relative_to frames form a cycle"):
         load_text(sdf("<model name='m'><include><uri>loop.sdf</uri><placement_frame>A</placement_frame><pose/></include></model>"),
                   base_dir=tmp_path)
+
+
+def _include_chain(root: Path, files: int) -> Path:
+    """``m0.sdf`` includes ``m1.sdf`` … up to ``m{files-1}.sdf``; each model has one link."""
+    for i in range(files):
+        inner = f"<include><uri>m{i + 1}.sdf</uri><name>c{i + 1}</name></include>" if i + 1 < files else ""
+        (root / f"m{i}.sdf").write_text(sdf(f'<model name="m{i}"><link name="l"/>{inner}</model>'))
+    return root / "m0.sdf"
+
+
+def test_deep_include_chain_within_the_cap_loads(tmp_path: Path) -> None:
+    from sdf_bridge.description.sdf.model import MAX_INCLUDE_DEPTH
+
+    robot = load(_include_chain(tmp_path, MAX_INCLUDE_DEPTH))
+    assert len(robot.links) == MAX_INCLUDE_DEPTH
+    assert "c1::c2::c3::l" in robot.links
+
+
+def test_include_chain_over_the_cap_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
+    with pytest.raises(UnsupportedError, match=r"m63\.sdf:\d+: <include>: includes nest more than 64 files deep \(at 'm64\.sdf'\)"):
+        load(_include_chain(tmp_path, 400))
