@@ -32,9 +32,5 @@ setup(
             "sdf-bridge = sdf_bridge.cli:main",
             "bridge = sdf_bridge.ros.main:main",
         ],
-        "sdf_bridge.backends": [
-            "mock = sdf_bridge.backends.mock:MockBackend",
-            "mujoco = sdf_bridge.backends.mujoco:MujocoBackend",
-        ],
     },
 )

@@ -192,14 +192,47 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
         raise ctx.error(
             InvalidValueError, elem, f"noise type is {ntype!r}", f"use one of {', '.join(NOISE_TYPES)}"
         )
+    spreads = {tag: _float(ctx, elem, tag, 0.0) for tag in ("stddev", "bias_stddev", "precision")}
+    for tag, value in spreads.items():
+        if value < 0:
+            raise ctx.error(InvalidValueError, _first(elem, tag), f"noise <{tag}> is {value:g}, negative",
+                            f"give a <{tag}> >= 0")
     return Noise(
         type=ntype,
         mean=_float(ctx, elem, "mean", 0.0),
-        stddev=_float(ctx, elem, "stddev", 0.0),
         bias_mean=_float(ctx, elem, "bias_mean", 0.0),
-        bias_stddev=_float(ctx, elem, "bias_stddev", 0.0),
-        precision=_float(ctx, elem, "precision", 0.0),
+        **spreads,
     )
+
+
+def _check_params(ctx: ParseContext, elem: etree._Element, name: str, params: SensorParams) -> SensorParams:
+    """Range checks of camera and ray parameters, common to both sensor forms.
+
+    Raises:
+        InvalidValueError: a camera field of view not in (0, 2π] rad, a clip range without
+            0 <= near < far (m), a ray scan with min_angle > max_angle (rad) or a range with
+            min > max (m).
+    """
+    problem = fix = None
+    if isinstance(params, CameraParams):
+        if not 0.0 < params.horizontal_fov <= 2.0 * math.pi:
+            problem, fix = f"horizontal field of view is {params.horizontal_fov:g} rad", "give a value in (0, 2π] rad"
+        elif not 0.0 <= params.near < params.far:
+            problem, fix = f"clip range near {params.near:g} m, far {params.far:g} m", "give 0 <= near < far (m)"
+    elif isinstance(params, RayParams):
+        for direction in ("horizontal", "vertical"):
+            low, high = getattr(params, f"{direction}_min_angle"), getattr(params, f"{direction}_max_angle")
+            if low > high:
+                problem, fix = (f"{direction} min_angle {low:g} rad is above max_angle {high:g} rad",
+                                "swap min_angle and max_angle")
+                break
+        else:
+            if params.range_min > params.range_max:
+                problem, fix = (f"range min {params.range_min:g} m is above max {params.range_max:g} m",
+                                "swap the range min and max")
+    if problem is not None:
+        raise ctx.error(InvalidValueError, elem, f"sensor {name!r}: {problem}", fix or "")
+    return params
 
 
 def _camera(ctx: ParseContext, sensor: etree._Element, *, depth: bool) -> CameraParams:
@@ -368,7 +401,8 @@ def parse_sensor(
 
     Raises:
         InvalidValueError: missing name or type; a number, integer or boolean that is not one;
-            a bad pose; unknown noise type, force-torque frame or measure direction.
+            a bad pose; unknown noise type, force-torque frame or measure direction; a negative
+            noise spread; camera or ray values out of range (see ``_check_params``).
     """
     name = (elem.get("name") or "").strip()
     if not name:
@@ -394,7 +428,7 @@ def parse_sensor(
         frame_id=_frame_id(ctx, elem),
         always_on=_child_bool(ctx, elem, "always_on", False),
         visualize=_child_bool(ctx, elem, "visualize", False),
-        params=_params(ctx, elem, kind, raw_type.lower()),
+        params=_check_params(ctx, elem, name, _params(ctx, elem, kind, raw_type.lower())),
         plugins=tuple(serialise(p) for p in elem if isinstance(p.tag, str) and p.tag == "plugin"),
         origin_format=origin_format,
         source=ctx.source(elem),
@@ -504,7 +538,7 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
         raw_type=raw_type,
         pose=_urdf_origin(ctx, _first(elem, "origin")),
         update_rate=rate,
-        params=params,
+        params=_check_params(ctx, elem, name, params),
         origin_format="urdf",
         source=ctx.source(elem),
     )

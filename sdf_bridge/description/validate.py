@@ -113,7 +113,7 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
     Raises:
         MissingReferenceError: a ``<mimic joint>`` names no joint of the robot.
         InvalidValueError: a joint mimics itself, a negative damping, friction or spring
-            stiffness, lower > upper, soft_lower > soft_upper.
+            stiffness, a negative safety-controller gain, lower > upper, soft_lower > soft_upper.
     """
     for joint in robot.joints.values():
         if joint.mimic is not None:
@@ -149,6 +149,13 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
                 "swap the lower and upper attributes of <limit>",
             )
         safety = joint.safety_controller
+        for gain in ("k_velocity", "k_position"):
+            value = None if safety is None else getattr(safety, gain)
+            if value is not None and value < 0.0:
+                raise _error(
+                    InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                    f"{gain} of joint {joint.name!r} is {value:g}, negative", f"give {gain} >= 0 in <safety_controller>",
+                )
         if (
             safety is not None
             and safety.soft_lower_limit is not None
@@ -219,10 +226,13 @@ def check_inertials(robot: Robot, ctx: ParseContext) -> None:
 
 
 def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
-    """Every transmission joint (classic and ros2_control) and ros2_control joint exists.
+    """Every transmission joint (classic and ros2_control) and ros2_control joint exists, and
+    no ``<joint>/<interface>`` is exported twice by the ``<ros2_control>`` blocks.
 
     Raises:
         MissingReferenceError: a transmission or ``<ros2_control>`` block names an unknown joint.
+        DuplicateNameError: a joint's state (or command) interface is listed twice, in one block
+            or in two (ros2_control's resource manager refuses such a description).
     """
     for transmission in robot.transmissions:
         for entry in transmission.joints:
@@ -233,8 +243,24 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
                     f"transmission {transmission.name!r} names joint {entry.name!r}, which is not a joint of the robot",
                     "name an existing joint in the transmission's <joint name=...>",
                 )
+    exported: dict[tuple[str, str], str] = {}
     for component in robot.ros2_control:
+        if component.plugin is None:
+            ctx.warn(None, f"ros2_control block {component.name!r} has no <hardware><plugin>; ros2_control cannot "
+                           "load it (the bridge does not need it)")
         for info in component.joints:
+            for kind, interfaces in (("state", info.state_interfaces), ("command", info.command_interfaces)):
+                for interface in interfaces:
+                    full = f"{info.name}/{interface.name}"
+                    first = exported.get((kind, full))
+                    if first is not None:
+                        raise _error(
+                            DuplicateNameError, ctx, info.source or component.source,
+                            f'<ros2_control name="{component.name}">',
+                            f"{kind} interface {full!r} is listed twice (first in ros2_control block {first!r})",
+                            f"list each joint's <{kind}_interface name=\"{interface.name}\"> once",
+                        )
+                    exported[(kind, full)] = component.name
             if info.name not in robot.joints:
                 raise _error(
                     MissingReferenceError, ctx, info.source or component.source,

@@ -104,8 +104,6 @@ def main(args: Sequence[str] | None = None) -> int:
         except SdfBridgeError as exc:
             logging.getLogger("sdf_bridge").error("%s", exc)
             return 1
-        except KeyboardInterrupt:  # SIGINT/SIGTERM while starting: a clean stop
-            return 0
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         _executor_priority(node.config.thread_priority)
@@ -115,6 +113,8 @@ def main(args: Sequence[str] | None = None) -> int:
             pass
         finally:
             executor.shutdown(timeout_sec=1.0)
+    except KeyboardInterrupt:  # SIGINT/SIGTERM while starting up: still a clean stop
+        pass
     finally:
         if node is not None:
             node.shutdown()

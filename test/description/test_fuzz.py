@@ -1,7 +1,8 @@
 """Fuzz test: mutated shared robot files either load or raise DescriptionError — never another
 exception, never a hang.
 
-Mutations (hypothesis): byte flips, deleted lines, duplicated lines, and swapped attribute values.
+Mutations (hypothesis): byte flips, deleted lines, duplicated lines, swapped or replaced attribute
+values, and replaced element texts (where SDFormat keeps its values).
 The number of inputs tried is printed (``pytest -s``) and checked to be non-zero. Inputs come from
 the flattened URDF and SDFormat files of the shared corpus (xacro sources are not fuzzed: xacro
 evaluates Python expressions by design).
@@ -91,6 +92,21 @@ def test_replaced_attribute_values(name: str, data: st.DataObject, value: bytes)
     spans = [m.span(1) for m in _ATTR.finditer(doc)]
     start, end = data.draw(st.sampled_from(spans), label="attribute")
     _try("attribute values", name, doc[:start] + value + doc[end:])
+
+
+_TEXT = re.compile(rb">([^<>\s][^<>]*)<")
+WITH_TEXT = [n for n in NAMES if _TEXT.search(DOCS[n])]
+
+
+@FUZZ
+@given(st.sampled_from(WITH_TEXT), st.data(),
+       st.sampled_from([b"", b"-1", b"0", b"nan", b"-inf", b"1e400", b"abc", b"0 0 0", b"1 2 3 4 5 6 7", b"::", b"__model__"]))
+def test_replaced_element_text(name: str, data: st.DataObject, value: bytes) -> None:
+    # SDFormat keeps its values in element text (<pose>, <xyz>, <mass>, <parent>, ...)
+    doc = DOCS[name]
+    spans = [m.span(1) for m in _TEXT.finditer(doc)]
+    start, end = data.draw(st.sampled_from(spans), label="text")
+    _try("element texts", name, doc[:start] + value + doc[end:])
 
 
 def test_report_count(capsys: pytest.CaptureFixture[str]) -> None:

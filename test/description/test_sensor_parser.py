@@ -383,3 +383,49 @@ def test_urdf_unknown_kind_is_kept_with_warning():
 def test_urdf_sensor_errors(xml, message):
     with pytest.raises(InvalidValueError, match=message):
         _urdf(xml)
+
+
+@pytest.mark.parametrize("inner, message", [
+    ("<camera><horizontal_fov>-1</horizontal_fov></camera>",
+     r"s\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is -1 rad Fix: give a value in \(0, 2π\] rad"),
+    ("<camera><horizontal_fov>7</horizontal_fov></camera>", r"horizontal field of view is 7 rad"),
+    ("<camera><clip><near>2</near><far>1</far></clip></camera>", r"clip range near 2 m, far 1 m Fix: give 0 <= near < far"),
+    ("<camera><clip><near>-0.1</near><far>1</far></clip></camera>", r"clip range near -0.1 m, far 1 m"),
+])
+def test_camera_values_out_of_range(inner: str, message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        _sensor(f'<sensor name="c" type="camera">{inner}</sensor>')
+
+
+@pytest.mark.parametrize("inner, message", [
+    ("<scan><horizontal><samples>4</samples><min_angle>1</min_angle><max_angle>-1</max_angle></horizontal></scan>"
+     "<range><min>0.1</min><max>10</max></range>", r"sensor 'r': horizontal min_angle 1 rad is above max_angle -1 rad"),
+    ("<scan><vertical><samples>4</samples><min_angle>0.5</min_angle><max_angle>0.2</max_angle></vertical></scan>"
+     "<range><min>0.1</min><max>10</max></range>", r"vertical min_angle 0.5 rad is above max_angle 0.2 rad"),
+    ("<range><min>5</min><max>1</max></range>", r"range min 5 m is above max 1 m Fix: swap the range min and max"),
+])
+def test_ray_values_out_of_range(inner: str, message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        _sensor(f'<sensor name="r" type="ray"><ray>{inner}</ray></sensor>')
+
+
+def test_urdf_camera_out_of_range_is_refused() -> None:
+    xml = ('<sensor name="c" update_rate="10"><parent link="a"/><camera>'
+           '<image width="64" height="48" format="R8G8B8" hfov="0" near="0.1" far="5"/></camera></sensor>')
+    with pytest.raises(InvalidValueError, match=r"u\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is 0 rad"):
+        _urdf(xml)
+
+
+@pytest.mark.parametrize("tag", ["stddev", "bias_stddev", "precision"])
+def test_negative_noise_spread_is_refused(tag: str) -> None:
+    ctx = ParseContext("n.sdf")
+    elem = parse_xml(f'<noise type="gaussian"><mean>0.1</mean><{tag}>-0.01</{tag}></noise>', "n.sdf")
+    with pytest.raises(InvalidValueError, match=rf"n\.sdf:1: <{tag}>: noise <{tag}> is -0.01, negative Fix: give a <{tag}> >= 0"):
+        parse_noise(ctx, elem)
+
+
+def test_noise_values_are_kept() -> None:
+    ctx = ParseContext("n.sdf")
+    noise = parse_noise(ctx, parse_xml('<noise type="gaussian"><mean>0.1</mean><stddev>0.02</stddev>'
+                                       "<bias_mean>0.3</bias_mean><bias_stddev>0.04</bias_stddev></noise>", "n.sdf"))
+    assert noise == Noise(type="gaussian", mean=0.1, stddev=0.02, bias_mean=0.3, bias_stddev=0.04, precision=0.0)

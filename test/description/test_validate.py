@@ -226,3 +226,40 @@ def test_inertia_breaking_the_triangle_inequality_warns() -> None:
 def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
     _, warnings = load_with_warnings(urdf(_inertial("1", "1", "2")))  # a thin rod or plate
     assert warnings == []
+
+
+@pytest.mark.parametrize("gain", ["k_velocity", "k_position"])
+def test_negative_safety_gain_is_refused(gain: str) -> None:
+    other = "k_position" if gain == "k_velocity" else "k_velocity"
+    extra = f'<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller {gain}="-3" {other}="1"/>'
+    with pytest.raises(InvalidValueError, match=rf"<joint name=\"j1\">: {gain} of joint 'j1' is -3, negative"):
+        load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+
+
+def test_interface_listed_in_two_ros2_control_blocks_is_refused() -> None:
+    body = CHAIN + ROS2_CONTROL.format(block="hw1", joint="j1") + ROS2_CONTROL.format(block="hw2", joint="j1")
+    with pytest.raises(DuplicateNameError, match=r"<ros2_control name=\"hw2\">: state interface 'j1/position' is listed "
+                                                 r"twice \(first in ros2_control block 'hw1'\)"):
+        load(urdf(body))
+
+
+def test_interface_listed_twice_in_one_block_is_refused() -> None:
+    block = ('<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>'
+             '<joint name="j1"><command_interface name="velocity"/><command_interface name="velocity"/></joint></ros2_control>')
+    with pytest.raises(DuplicateNameError, match=r"command interface 'j1/velocity' is listed twice"):
+        load(urdf(CHAIN + block))
+
+
+def test_same_joint_with_different_interfaces_in_two_blocks_loads() -> None:
+    other = ('<ros2_control name="hw2" type="sensor"><hardware><plugin>x/Y</plugin></hardware>'
+             '<joint name="j1"><state_interface name="temperature"/></joint></ros2_control>')
+    robot = load(urdf(CHAIN + ROS2_CONTROL.format(block="hw1", joint="j1") + other))
+    assert [c.name for c in robot.ros2_control] == ["hw1", "hw2"]
+
+
+def test_ros2_control_without_hardware_plugin_warns() -> None:
+    block = '<ros2_control name="hw" type="system"><joint name="j1"><command_interface name="position"/></joint></ros2_control>'
+    robot, warnings = load_with_warnings(urdf(CHAIN + block))
+    assert robot.ros2_control[0].plugin is None
+    assert warnings == ["<string>: ros2_control block 'hw' has no <hardware><plugin>; ros2_control cannot load it "
+                        "(the bridge does not need it)"]

@@ -1,23 +1,22 @@
 """MuJoCo physics backend: the robot description simulated by MuJoCo (``mujoco`` on PyPI).
 
-Modules: :mod:`.builder` (Robot → ``mujoco.MjSpec``), :mod:`.pid` (joint PID),
-:mod:`.sensors` (IMU, force-torque, ray, range, camera, contact), :mod:`.backend`
-(:class:`MujocoBackend`, the :class:`~sdf_bridge.backends.base.Backend` implementation).
+Modules: :mod:`.builder` (Robot → ``mujoco.MjSpec``), :mod:`.geoms` (shapes, meshes),
+:mod:`.pid` (joint PID), :mod:`.sensors` (IMU, force-torque, ray, range, camera, contact),
+:mod:`.glplatform` (off-screen OpenGL choice), :mod:`.backend` (:class:`MujocoBackend`, the
+:class:`~sdf_bridge.backends.base.Backend` implementation).
 
 Off-screen camera rendering needs an OpenGL platform chosen by the ``MUJOCO_GL`` environment
 variable before ``mujoco`` is first imported: ``egl`` (Debian: ``libegl1``, ``libgl1``,
-``libegl-mesa0``) or ``osmesa`` (``libosmesa6``). When it is unset, this package sets it to
-``egl`` (MuJoCo's own default, GLFW, needs a display) and logs that it did.
+``libegl-mesa0``) or ``osmesa`` (``libosmesa6``). When it is unset, importing this package sets
+it to ``egl`` if the EGL library is installed, else ``osmesa`` if OSMesa is, and logs the choice
+(:func:`.glplatform.configure_environment`).
 """
 
 from __future__ import annotations
 
-import logging
-import os
+from .glplatform import configure_environment
 
-if "MUJOCO_GL" not in os.environ:
-    os.environ["MUJOCO_GL"] = "egl"
-    logging.getLogger(__name__).info("MUJOCO_GL was unset; using 'egl' for off-screen camera rendering")
+configure_environment()
 
 from .backend import MujocoBackend  # noqa: E402
 

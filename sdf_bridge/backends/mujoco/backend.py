@@ -51,10 +51,10 @@ from typing import TYPE_CHECKING, Any
 import mujoco
 import numpy as np
 
-from ...description.model import JointType, Pose, Robot
+from ...description.model import Pose, Robot
 from ...errors import BackendError, ConfigError
 from ..base import ActuatorCommand, ActuatorState
-from .builder import BuildOptions, BuiltModel, build_spec, compile_model
+from .builder import ONE_DOF, BuildOptions, BuiltModel, build_spec, compile_model
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
 
@@ -68,8 +68,8 @@ KNOWN_PARAMS = frozenset({
     "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
 })
 _HOLD, _POSITION, _VELOCITY, _EFFORT = 0, 1, 2, 3  # per-joint command modes
-_ONE_DOF = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW,
-                      JointType.GEARBOX})
+_UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
+             int(mujoco.mjtWarning.mjWARN_BADQPOS))
 
 
 def _float(value: Any, name: str) -> float:
@@ -204,23 +204,32 @@ class MujocoBackend:
         self.joint_names = tuple(transmissions.joint_names)
         for name in self.joint_names:
             joint = robot.joints.get(name)
-            if joint is None or joint.type not in _ONE_DOF:
+            if joint is None or joint.type not in ONE_DOF:
                 kind = "missing" if joint is None else f"a {joint.type} joint"
                 raise BackendError(
                     f"transmission joint {name!r} is {kind}; the MuJoCo backend drives 1-DOF joints only"
                 )
 
         built = build_spec(robot, options)
-        for name in self.joint_names:
+        effort_limit = np.array([
+            abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
+            for j in self.joint_names
+        ])
+        self._passive = effort_limit == 0.0
+        if self._passive.any():
+            built.note(
+                f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
+                "simulated as passive joints (their commands exert no effort); give <limit effort> > 0 to drive them"
+            )
+        for name, limit in zip(self.joint_names, effort_limit):
             act = built.spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
             act.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR  # act = position target, ctrl = its rate
             act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
             act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
             act.actlimited = mujoco.mjtLimited.mjLIMITED_FALSE
-            limit = robot.joints[name].limit
-            if limit is not None and limit.effort is not None:
+            if 0.0 < limit < np.inf:  # MuJoCo needs a non-empty range; 0 = passive (gains zeroed)
                 act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-                act.forcerange = [-abs(limit.effort), abs(limit.effort)]
+                act.forcerange = [-float(limit), float(limit)]
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
         model = compile_model(built)
@@ -233,11 +242,9 @@ class MujocoBackend:
             [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
         )
         self._act_adr = np.array(model.actuator_actadr[self._act_ids], dtype=int)
-        effort_limit = np.array([
-            abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
-            for j in self.joint_names
-        ])
         gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr])
+        for array in (gains.p, gains.i, gains.d):
+            array[self._passive] = 0.0
         self.pid = JointPid(gains, effort_limit)
         self._hold = np.zeros(n)
         self._mode = np.full(n, _HOLD)
@@ -301,7 +308,7 @@ class MujocoBackend:
         v_cmd = np.where(has_v, vt, 0.0)
         q_target = np.where(is_pos, qt, np.where(is_vel, vel_ref, self._hold))
         v_target = np.where(is_pos | is_vel, v_cmd, 0.0)
-        feedforward = np.where(has_e, et, 0.0)
+        feedforward = np.where(has_e & ~self._passive, et, 0.0)
         ideal = is_pos & self._ideal_mode
         pid_active = (mode != _EFFORT) & ~ideal
         self.pid.update_integral(q_target - q, dt, pid_active)
@@ -328,11 +335,13 @@ class MujocoBackend:
         return n
 
     def _advance(self, n: int) -> None:
+        """Step physics ``n`` times (ideal joints imposed kinematically); check stability."""
         model, data = self._require()
         if n <= 0:
             return
         if not self._ideal_mask.any():
             mujoco.mj_step(model, data, nstep=n)
+            self._check_stable()
             return
         idx_q, idx_d = self._qadr[self._ideal_mask], self._dadr[self._ideal_mask]
         start = data.qpos[idx_q].copy()
@@ -344,6 +353,29 @@ class MujocoBackend:
         data.qpos[idx_q] = target
         data.qvel[idx_d] = 0.0
         mujoco.mj_forward(model, data)
+        self._check_stable()
+
+    def _check_stable(self) -> None:
+        """Raise when MuJoCo met NaN/Inf/huge values (it then resets the state by itself) or the
+        state is not finite.
+
+        Raises:
+            BackendError: naming the time, the first bad DOF's joint and the usual causes.
+        """
+        model, data = self._require()
+        if not sum(data.warning[w].number for w in _UNSTABLE) and np.isfinite(data.qpos).all():
+            return
+        joints = []
+        for w in _UNSTABLE:
+            stat = data.warning[w]
+            if stat.number and 0 <= stat.lastinfo < model.nv:
+                joints.append(model.joint(int(model.dof_jntid[stat.lastinfo])).name)
+        where = f" at joint(s) {sorted(set(joints))}" if joints else ""
+        raise BackendError(
+            f"MuJoCo simulation became unstable (NaN, Inf or huge values) near t = {data.time:.4f} s{where}. "
+            "Fix: check the masses and inertias of the links there (tiny or huge values), joint stop "
+            "stiffness, PID gains and effort limits, or use a smaller timestep; then call reset()"
+        )
 
     def read(self, dt: float) -> ActuatorState:
         """Step physics ``dt / timestep`` times (none while paused) and return the actuator state.
@@ -410,7 +442,7 @@ class MujocoBackend:
         assert self.built is not None
         for name, joint in self.robot.joints.items():
             slots = self.built.joints.get(name)
-            if slots is None or joint.type not in _ONE_DOF or joint.initial_position is None:
+            if slots is None or joint.type not in ONE_DOF or joint.initial_position is None:
                 continue
             data.qpos[slots.qpos[0]] = joint.initial_position
         mujoco.mj_forward(model, data)

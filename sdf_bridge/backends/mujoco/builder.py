@@ -14,6 +14,8 @@ Mappings (documented defaults, logged once per model):
   SDFormat default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
 * Inertias violating the triangle inequality (A + B ≥ C, common in generated URDFs) are
   balanced by MuJoCo's compiler (``balanceinertia``), with a warning naming the link.
+  Non-finite mass or inertia, a negative mass, or a tensor with a negative principal moment is
+  a :class:`~sdf_bridge.errors.BackendError` naming the link (no default can guess it).
 * Universal/revolute2 joints whose two axes are parallel get an armature of
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
@@ -45,7 +47,7 @@ import mujoco
 import numpy as np
 
 from ...description.kinematics import joint_transform
-from ...description.model import Joint, JointType, Link, Pose, Robot
+from ...description.model import Dynamics, Joint, JointType, Limit, Link, Pose, Robot
 from ...errors import BackendError
 from .geoms import (
     GROUND_CONAFFINITY,
@@ -68,6 +70,12 @@ SDF_DEFAULT_MASS = 1.0
 """kg: SDFormat's default ``<inertial><mass>``."""
 SDF_DEFAULT_INERTIA = 1.0
 """kg·m²: SDFormat's default ``ixx``, ``iyy``, ``izz``."""
+SDF_DEFAULT_AXIS2 = np.array([0.0, 1.0, 0.0])
+"""SDFormat's default ``<axis2><xyz>`` (universal / revolute2 joints without one)."""
+ONE_DOF = frozenset(
+    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW, JointType.GEARBOX}
+)
+"""Joint types with one primary MuJoCo DOF (the ones a transmission or mimic can drive)."""
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -145,9 +153,55 @@ class BuiltModel:
         (_LOG.warning if warning else _LOG.info)(message)
 
 
+def _where(link: Link) -> str:
+    """`` (file:line)`` of the link's ``<inertial>`` (or the link) when known, else ``""``."""
+    source = (link.inertial.source if link.inertial is not None else None) or link.source
+    return f" ({source})" if source is not None else ""
+
+
+def _inertia_tensor(link: Link) -> np.ndarray:
+    """The link's inertia tensor (3, 3), kg·m², in its inertial frame, validated.
+
+    Raises:
+        BackendError: mass or inertia not finite, mass negative, or a tensor that is not
+            positive semi-definite (a negative principal moment: no rigid body has it).
+    """
+    inertial = link.inertial
+    assert inertial is not None
+    i = inertial.inertia
+    values = (inertial.mass, i.ixx, i.ixy, i.ixz, i.iyy, i.iyz, i.izz)
+    if not all(math.isfinite(v) for v in values):
+        raise BackendError(
+            f"link {link.name!r}{_where(link)}: <inertial> mass {inertial.mass} or inertia "
+            f"{[i.ixx, i.ixy, i.ixz, i.iyy, i.iyz, i.izz]} is not finite; give finite numbers (kg, kg·m²)"
+        )
+    if inertial.mass < 0.0:
+        raise BackendError(
+            f"link {link.name!r}{_where(link)}: <inertial> mass {inertial.mass} kg is negative; give a mass ≥ 0"
+        )
+    tensor = np.array([[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]], dtype=float)
+    moments = np.linalg.eigvalsh(tensor)
+    if moments[0] < -1e-12 * max(1.0, float(np.abs(moments).max())):
+        raise BackendError(
+            f"link {link.name!r}{_where(link)}: inertia tensor has principal moments {moments.round(9).tolist()} "
+            "kg·m², one negative (not positive semi-definite); fix ixx..izz / ixy, ixz, iyz of its <inertia>"
+        )
+    return tensor
+
+
 def _set_inertial(
     body: mujoco.MjsBody, link: Link, built: BuiltModel, defaulted: list[str], sdf_defaulted: list[str], sdf: bool
 ) -> None:
+    """Set ``body``'s mass (kg), centre of mass and full inertia (kg·m², link frame) from ``link``.
+
+    Missing ``<inertial>``: SDFormat default (``sdf``) or :data:`DEFAULT_MASS` /
+    :data:`DEFAULT_INERTIA` (names appended to ``sdf_defaulted`` / ``defaulted`` for one note).
+    Zero mass gets the same default (MuJoCo cannot move massless bodies); mass with an all-zero
+    tensor gets :data:`DEFAULT_INERTIA` (noted).
+
+    Raises:
+        BackendError: invalid mass properties (see :func:`_inertia_tensor`).
+    """
     inertial = link.inertial
     if inertial is None and sdf:
         sdf_defaulted.append(link.name)
@@ -155,27 +209,26 @@ def _set_inertial(
         body.ipos = [0.0, 0.0, 0.0]
         body.inertia = [SDF_DEFAULT_INERTIA] * 3
         return
-    if inertial is None or inertial.mass <= 0.0:
+    tensor = _inertia_tensor(link) if inertial is not None else None
+    if inertial is None or tensor is None or inertial.mass == 0.0:  # massless frame
         defaulted.append(link.name)
         body.mass = DEFAULT_MASS
         body.ipos = [0.0, 0.0, 0.0]
         body.inertia = [DEFAULT_INERTIA] * 3
         return
-    i = inertial.inertia
     body.mass = inertial.mass
     body.ipos = list(inertial.origin.xyz)
-    tensor = np.array([[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]], dtype=float)
     if not tensor.any():
         built.note(f"link {link.name!r} has mass but zero inertia; using {DEFAULT_INERTIA} kg·m²", warning=False)
         tensor = np.eye(3) * DEFAULT_INERTIA
-    # MuJoCo diagonalises fullinertia in the body frame (ignoring iquat): express the tensor,
-    # given in the inertial frame, in the link frame first: I_link = R · I · Rᵀ
     moments = np.sort(np.linalg.eigvalsh(tensor))
     if moments[0] + moments[1] < moments[2] * (1.0 - 1e-9):
         built.note(
             f"link {link.name!r}: principal inertias {moments.round(9).tolist()} violate the triangle "
-            "inequality (not a rigid body); MuJoCo balances them (compiler balanceinertia)"
+            "inequality A + B ≥ C (not a rigid body); MuJoCo balances them (compiler balanceinertia)"
         )
+    # MuJoCo diagonalises fullinertia in the body frame (ignoring iquat): express the tensor,
+    # given in the inertial frame, in the link frame first: I_link = R · I · Rᵀ
     rot = inertial.origin.rotation
     t = rot @ tensor @ rot.T
     body.fullinertia = [t[0, 0], t[1, 1], t[2, 2], t[0, 1], t[0, 2], t[1, 2]]
@@ -236,7 +289,8 @@ class _JointMaker:
             self._dynamics(mj, joint, joint.dynamics)
             self._limits(mj, joint, joint.limit)
             make(f"{joint.name}__slide", slide, _unit(joint))
-            self._couple(f"{joint.name}__slide", joint.name, _screw_lead(joint), 0.0, joint.name)
+            add_joint_equality(self.built.spec, f"{joint.name}__slide", joint.name, _screw_lead(joint), 0.0,
+                               self.options.timestep)
         elif jtype is JointType.BALL:
             mj = make(joint.name, mujoco.mjtJoint.mjJNT_BALL)
             if joint.dynamics is not None:
@@ -256,7 +310,7 @@ class _JointMaker:
             mj = make(joint.name, hinge, _unit(joint))
             self._dynamics(mj, joint, joint.dynamics)
             self._limits(mj, joint, joint.limit)
-            axis2 = _unit(joint, "axis2") if joint.axis2 else _default_axis2(joint)
+            axis2 = _unit(joint, "axis2") if joint.axis2 else SDF_DEFAULT_AXIS2
             mj2 = make(f"{joint.name}__axis2", hinge, axis2)
             self._dynamics(mj2, joint, joint.dynamics2)
             self._limits(mj2, joint, joint.limit2)
@@ -268,20 +322,25 @@ class _JointMaker:
         else:  # pragma: no cover - JointType is closed
             raise BackendError(f"joint {joint.name!r}: type {jtype} is not supported by the MuJoCo backend")
 
-    def _dynamics(self, mj: mujoco.MjsJoint, joint: Joint, dynamics: object) -> None:
+    def _dynamics(self, mj: mujoco.MjsJoint, joint: Joint, dynamics: Dynamics | None) -> None:
+        """damping (N·m·s/rad or N·s/m) → ``damping``, friction (N·m or N) → ``frictionloss``,
+        spring stiffness (N·m/rad or N/m) and reference (rad or m) → ``stiffness``, ``springref``."""
         if dynamics is None:
             return
-        mj.damping = _poly(float(dynamics.damping))  # type: ignore[attr-defined]
-        mj.frictionloss = float(dynamics.friction)  # type: ignore[attr-defined]
-        if dynamics.spring_stiffness:  # type: ignore[attr-defined]
-            mj.stiffness = _poly(float(dynamics.spring_stiffness))  # type: ignore[attr-defined]
-            mj.springref = float(dynamics.spring_reference)  # type: ignore[attr-defined]
+        mj.damping = _poly(float(dynamics.damping))
+        mj.frictionloss = float(dynamics.friction)
+        if dynamics.spring_stiffness:
+            mj.stiffness = _poly(float(dynamics.spring_stiffness))
+            mj.springref = float(dynamics.spring_reference)
 
-    def _limits(self, mj: mujoco.MjsJoint, joint: Joint, limit: object) -> None:
-        if limit is None or limit.lower is None or limit.upper is None:  # type: ignore[attr-defined]
+    def _limits(self, mj: mujoco.MjsJoint, joint: Joint, limit: Limit | None) -> None:
+        """Position stop ``range = (lower, upper)`` when both bounds are given and lower < upper
+        (else unlimited, noted when they do not bound an interval); SDFormat stop stiffness and
+        dissipation are kept for :func:`compile_model`'s solref pass."""
+        if limit is None or limit.lower is None or limit.upper is None:
             mj.limited = mujoco.mjtLimited.mjLIMITED_FALSE
             return
-        lower, upper = float(limit.lower), float(limit.upper)  # type: ignore[attr-defined]
+        lower, upper = float(limit.lower), float(limit.upper)
         if not lower < upper:
             self.built.note(
                 f"joint {joint.name!r}: limits lower={lower} upper={upper} do not bound an interval; "
@@ -291,22 +350,14 @@ class _JointMaker:
             return
         mj.limited = mujoco.mjtLimited.mjLIMITED_TRUE
         mj.range = [lower, upper]
-        k, b = limit.stiffness, limit.dissipation  # type: ignore[attr-defined]
+        k, b = limit.stiffness, limit.dissipation
         if k is not None and k > 0.0:
             self.built._stops.append((mj.name, float(k), float(b or 0.0)))
-
-    def _couple(self, follower: str, leader: str, multiplier: float, offset: float, what: str) -> None:
-        add_joint_equality(self.built.spec, follower, leader, multiplier, offset, self.options.timestep)
 
 
 def _poly(linear: float) -> list[float]:
     """MuJoCo ≥ 3.4 joint damping/stiffness are polynomial coefficients; the linear one first."""
     return [linear, 0.0, 0.0]
-
-
-def _default_axis2(joint: Joint) -> np.ndarray:
-    """SDFormat's default second axis is (0, 1, 0)."""
-    return np.array([0.0, 1.0, 0.0])
 
 
 def _screw_lead(joint: Joint) -> float:
@@ -474,14 +525,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
 
 def _primary(built: BuiltModel, joint: str) -> str | None:
     slots = built.joints.get(joint)
-    if slots is None or slots.type not in _ONE_DOF or not slots.mj_joints:
+    if slots is None or slots.type not in ONE_DOF or not slots.mj_joints:
         return None
     return slots.mj_joints[0]
-
-
-_ONE_DOF = frozenset(
-    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW, JointType.GEARBOX}
-)
 
 
 def _add_mimics(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:

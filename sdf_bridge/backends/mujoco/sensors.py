@@ -35,7 +35,7 @@ import logging
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import mujoco
 import numpy as np
@@ -50,7 +50,6 @@ from ...description.model import (
     Robot,
     Sensor,
 )
-from ...description.model.pose import matrix_to_quaternion
 from ..base import (
     Contact,
     ContactReading,
@@ -63,7 +62,8 @@ from ..base import (
     WrenchReading,
 )
 from .builder import BuiltModel
-from .geoms import VISUAL_GROUP
+from .geoms import VISUAL_GROUP, wxyz
+from .glplatform import describe_missing
 
 _LOG = logging.getLogger(__name__)
 
@@ -73,9 +73,12 @@ SUPPORTED = frozenset({"imu", "force_torque", "ray", "range", "camera", "depth",
 _CAMERA_AXES = np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 
-def _wxyz(rot: np.ndarray) -> list[float]:
-    x, y, z, w = matrix_to_quaternion(rot)
-    return [w, x, y, z]
+_P = TypeVar("_P")
+
+
+def _params(sensor: Sensor, kind: type[_P]) -> _P:
+    """The sensor's parameters when they are a ``kind``, else ``kind()`` (the SDFormat defaults)."""
+    return sensor.params if isinstance(sensor.params, kind) else kind()
 
 
 class _NoiseModel:
@@ -168,7 +171,7 @@ class SensorSuite:
             prefix = f"sensor{index}"
             site = body.add_site(name=f"{prefix}__site", group=4)
             site.pos = [float(v) for v in frame[:3, 3]]
-            site.quat = _wxyz(frame[:3, :3])
+            site.quat = wxyz(frame[:3, :3])
             period = 1.0 / sensor.update_rate if sensor.update_rate > 0 else 0.0
             suite.channels.append(_Channel(sensor, period, prefix=prefix))
             spec = built.spec
@@ -181,10 +184,10 @@ class SensorSuite:
                 spec.add_sensor(name=f"{prefix}__force", type=mujoco.mjtSensor.mjSENS_FORCE, **obj)
                 spec.add_sensor(name=f"{prefix}__torque", type=mujoco.mjtSensor.mjSENS_TORQUE, **obj)
             elif sensor.type in ("camera", "depth"):
-                params = sensor.params if isinstance(sensor.params, CameraParams) else CameraParams()
+                params = _params(sensor, CameraParams)
                 cam = body.add_camera(name=f"{prefix}__camera")
                 cam.pos = site.pos
-                cam.quat = _wxyz(frame[:3, :3] @ _CAMERA_AXES)
+                cam.quat = wxyz(frame[:3, :3] @ _CAMERA_AXES)
                 aspect = params.height / params.width
                 cam.fovy = math.degrees(2.0 * math.atan(math.tan(params.horizontal_fov / 2.0) * aspect))
                 max_w, max_h = max(max_w, params.width), max(max_h, params.height)
@@ -232,7 +235,7 @@ class SensorSuite:
             if s.type in ("camera", "depth"):
                 ch.ids["camera"] = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, f"{ch.prefix}__camera")
             if s.type == "imu":
-                p = s.params if isinstance(s.params, ImuParams) else ImuParams()
+                p = _params(s, ImuParams)
                 self._noise[ch.prefix] = (
                     _NoiseModel(p.angular_velocity_noise, self.rng),
                     _NoiseModel(p.linear_acceleration_noise, self.rng),
@@ -293,7 +296,7 @@ class SensorSuite:
         m, d = self._model, self._data
         assert m is not None and d is not None
         s = ch.sensor
-        params = s.params if isinstance(s.params, ForceTorqueParams) else ForceTorqueParams()
+        params = _params(s, ForceTorqueParams)
         force = d.sensordata[ch.ids["force"]: ch.ids["force"] + 3].copy()
         torque = d.sensordata[ch.ids["torque"]: ch.ids["torque"] + 3].copy()
         if params.measure_direction == "child_to_parent":
@@ -315,7 +318,7 @@ class SensorSuite:
         return WrenchReading(tuple(force.tolist()), tuple(torque.tolist()))  # type: ignore[arg-type]
 
     def _ray_params(self, ch: _Channel) -> RayParams:
-        return ch.sensor.params if isinstance(ch.sensor.params, RayParams) else RayParams()
+        return _params(ch.sensor, RayParams)
 
     def _directions(self, ch: _Channel) -> tuple[np.ndarray, np.ndarray, int, int]:
         cached = ch.cache.get("dirs")
@@ -372,7 +375,7 @@ class SensorSuite:
         s = ch.sensor
         if ch.prefix in self._render_failed:
             return None
-        params = s.params if isinstance(s.params, CameraParams) else CameraParams()
+        params = _params(s, CameraParams)
         renderer = self._renderers.get(ch.prefix)
         if renderer is None:
             problem = gl_problem()
@@ -384,7 +387,9 @@ class SensorSuite:
                 renderer = mujoco.Renderer(self._model, params.height, params.width)
             except Exception as exc:  # GL context creation fails in many ways (no EGL/OSMesa/display)
                 self._render_failed.add(ch.prefix)
-                self._unsupported(s, f"off-screen rendering is unavailable ({exc}); set MUJOCO_GL=egl or osmesa")
+                platform = os.environ.get("MUJOCO_GL") or "unset (GLFW)"
+                self._unsupported(s, f"off-screen rendering with MUJOCO_GL={platform} failed "
+                                     f"({type(exc).__name__}: {exc}). {describe_missing()}")
                 return None
             if s.type == "depth" or params.depth:
                 renderer.enable_depth_rendering()
@@ -403,7 +408,7 @@ class SensorSuite:
         m, d = self._model, self._data
         assert m is not None and d is not None
         body = ch.ids["body"]
-        params = ch.sensor.params if isinstance(ch.sensor.params, ContactParams) else ContactParams()
+        params = _params(ch.sensor, ContactParams)
         wanted = set(params.collisions)
         contacts = []
         wrench = np.zeros(6)
@@ -444,7 +449,7 @@ def gl_problem() -> str | None:
     platform = getattr(getattr(mujoco, "GLContext", None), "__module__", "")
     if platform.endswith("glfw") and not os.environ.get("DISPLAY"):
         return ("off-screen rendering needs MUJOCO_GL=egl or osmesa (mujoco was imported with GLFW, which "
-                "needs a display); set MUJOCO_GL before starting the process")
+                f"needs a display). {describe_missing()}")
     return None
 
 

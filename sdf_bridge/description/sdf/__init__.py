@@ -14,6 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from ...errors import InvalidValueError, KinematicTreeError, UnsupportedError
+from ..gazebo_parser import parse_plugin
 from ..model import HardwareComponent, Pose, Robot, Sensor, World
 from ..validate import check_references
 from ..xmlio import ParseContext
@@ -150,12 +151,9 @@ def load_sdf(
                         "add the robot's <model> (or an <include> of it) to the <world>")
     if len(models) == 1:
         return next(iter(models.values()))
-    gravity = ctx.vector(world.find("gravity"), world.findtext("gravity"), 3, "<gravity>") if world.find("gravity") is not None else (0.0, 0.0, -9.8)
-    from ..model import Plugin
-    from ..xmlio import serialise
-
-    plugins = tuple(Plugin(name=p.get("name", ""), filename=p.get("filename", ""), raw_xml=serialise(p), source=ctx.source(p))
-                    for p in world.findall("plugin"))
+    gravity_elem = world.find("gravity")
+    gravity = (0.0, 0.0, -9.8) if gravity_elem is None else ctx.vector(gravity_elem, gravity_elem.text, 3, "<gravity>")
+    plugins = tuple(parse_plugin(p, ctx) for p in world.findall("plugin"))
     return World(name=world.get("name", ""), models=models, gravity=gravity, plugins=plugins,  # type: ignore[arg-type]
                  version=version_text, source_file=None if ctx.file == "<string>" else ctx.file)
 

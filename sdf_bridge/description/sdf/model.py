@@ -22,7 +22,8 @@ from lxml import etree
 
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
-from ..xmlio import ParseContext, parse_xml, serialise
+from ..gazebo_parser import parse_plugin
+from ..xmlio import ParseContext, parse_xml
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
@@ -163,8 +164,7 @@ class ModelBuilder:
                 mkey = self._include(child, scope, ctx, base_dir)
                 first_model = first_model or mkey
             elif tag == "plugin":
-                self.plugins.append(Plugin(name=child.get("name", ""), filename=child.get("filename", ""),
-                                           raw_xml=serialise(child), source=ctx.source(child)))
+                self.plugins.append(parse_plugin(child, ctx))
             elif tag == "ros2_control":
                 self.ros2_control.append(_Item(child, scope, ctx, base_dir, version))
         graph_node = self.graph.nodes[key]
@@ -230,8 +230,7 @@ class ModelBuilder:
             raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
         self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
         for p in elem.findall("plugin"):
-            self.plugins.append(Plugin(name=p.get("name", ""), filename=p.get("filename", ""),
-                                       raw_xml=serialise(p), source=ctx.source(p)))
+            self.plugins.append(parse_plugin(p, ctx))
         key = join(scope, name)
         self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx, parent_scope=scope)
         placement = ctx.child_text(elem, "placement_frame")
