@@ -82,14 +82,16 @@ def unresolved_reason(uri: str) -> str | None:
     """Why :func:`resolve_uri` returned ``None`` for ``uri``, as a warning text; ``None`` when
     there is nothing to warn about (network URIs, paths in XML given as a string).
 
-    One text per package (``package 'x' ... not found``), so callers can warn once per package.
+    One text per package (or ``model://`` model), so callers can warn once per package.
     """
     package_ref = split_package_uri(uri.strip())
     if package_ref is not None:
         return (f"package {package_ref[0]!r} is not in the package path map or the ament index; its mesh paths "
                 "stay unresolved (give --package-path PKG=DIR or package_paths)")
     if uri.strip().startswith("model://"):
-        return f"{uri.strip()!r} is not found on the SDF resource path; the mesh path stays unresolved"
+        model = uri.strip()[len("model://"):].partition("/")[0]
+        return (f"model {model!r} (model://{model}/...) is not on the SDF resource path; its mesh paths stay "
+                "unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)")
     return None
 
 

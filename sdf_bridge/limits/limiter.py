@@ -71,6 +71,7 @@ REASONS = (
 
 _R = {name: i for i, name in enumerate(REASONS)}
 _HUGE = 1e300  # stands in for an infinite velocity band where 0·inf would give NaN
+_fmax_rows = np.fmax.reduce  # per-row maximum ignoring NaN (NaN only for an all-NaN row)
 
 
 class JointLimiter:
@@ -155,9 +156,81 @@ class JointLimiter:
         self._any_amax = bool(np.any(np.isfinite(self._amax)))
         self._any_esoft = bool(np.any(self._esoft))
         self._any_pos_limits = bool(np.any(has_pos))
+        self._any_cut = self._any_pos_limits or self._any_vmax
         self._prev_pos = np.full(n, np.nan)
         self._prev_vel = np.full(n, np.nan)
         self._counts = np.zeros((len(REASONS), n), dtype=np.int64)
+        self._build_hot_path()
+
+    def _build_hot_path(self) -> None:
+        """Preallocate the stacked buffers of :meth:`enforce` (layouts in its comments).
+
+        Every bound is kept in "S-form": side 0 holds the negated lower bound, side 1 the
+        upper bound, so one ufunc call handles both sides (and all three interfaces) at once.
+        """
+        n = self._n
+        inf = np.full(n, np.inf)
+        self._S3 = np.array([-1.0, 1.0]).reshape(2, 1, 1)
+        self._zeros = np.zeros(n)
+        # points whose state enters the bounds: [reference position; q; v], shape (3, n)
+        self._X = np.empty((3, n))
+        self._X_flat = self._X.reshape(-1)
+        # band constants for the points [reference position; q]: shape (2 sides, 1, n)
+        self._SOFT3 = self._SOFT2[:, None, :]
+        self._KPS3 = self._KPS2[:, None, :]
+        self._BASES3 = self._BASES2[:, None, :]
+        self._V3 = self._V2[:, None, :]
+        self._NV3 = self._NV2[:, None, :]
+        # U, shape (2, 4, n): slots [band at reference | position range P | band at q | effort
+        # maximum]; U[:, 1:] is the upper cap of the three interfaces' bounds.
+        self._U = np.empty((2, 4, n))
+        self._U[:, 0] = self._V2
+        self._U[:, 1] = np.stack([-self._lo, self._hi])  # P: [−L; H]
+        self._U[:, 2] = self._V2
+        self._U[:, 3] = np.stack([self._emax, self._emax])
+        self._U_bands = self._U[:, 0::2]
+        self._U_cap = self._U[:, 1:]
+        # lower caps applied after the upper cap (position: [−H; L]), and before it
+        # (velocity: 0, no driving out of range; effort: −ē where soft, +inf = inactive)
+        self._FLOOR_AFTER = np.stack([
+            np.stack([-self._hi, -inf, -inf]), np.stack([self._lo, -inf, -inf])])
+        lowe = np.where(self._esoft, -self._emax, np.inf)
+        self._FLOOR_BEFORE = np.stack([
+            np.stack([-inf, self._zeros, lowe]), np.stack([-inf, self._zeros, lowe])])
+        # Y − S·X, shape (2, 3, n): slots [−v_band(ref)·dt | PL2 | −… effort band]
+        self._Y = np.empty((2, 3, n))
+        self._Y[:, 1] = self._PL2
+        self._Y[:, 0] = -self._V2  # times dt, per dt (see _set_dt)
+        self._eband_static = np.where(self._esoft, np.minimum(self._V2, _HUGE), np.inf)
+        self._Y[:, 2] = self._eband_static
+        self._G = np.empty((2, 3, n))
+        self._M = np.empty((2, 3, n))
+        self._M[:, 0] = -1.0
+        self._M[:, 2] = np.where(self._esoft, self._kv, 0.0)
+        self._B = np.empty((2, 3, n))
+        self._SC = np.empty((2, 3, n))
+        self._gate = np.empty((2, 3, n), dtype=bool)
+        # effort cut: v·S ≥ 0 and v·S > v̄ (as ≥ nextafter(v̄); NaN where v̄ = inf: never)
+        vnext = np.where(np.isfinite(self._V2), np.nextafter(self._V2, np.inf), np.nan)
+        self._TH = np.stack([np.zeros((2, n)), vnext])
+        self._cut = np.empty((2, n), dtype=bool)
+        self._hot_dt = math.nan
+        self._hot_rate = False
+        self._pos_rate = self._vel_rate = False
+        self._amax_dt: np.ndarray | None = None
+
+    def _set_dt(self, dt: float, rate: bool) -> None:
+        """Per-``dt`` constants of :meth:`enforce` (cached: ``dt`` rarely changes)."""
+        self._hot_dt = dt
+        self._hot_rate = rate
+        self._pos_rate = pos_rate = rate and self._any_vmax
+        self._vel_rate = vel_rate = rate and self._any_pos_limits
+        # NaN multipliers drop the rate terms (the caps alone remain)
+        self._M[:, 0] = -1.0 if pos_rate else math.nan
+        self._M[:, 1] = 1.0 / dt if vel_rate else math.nan
+        if pos_rate and not self._any_ramp:
+            np.multiply(self._V2, -dt, out=self._Y[:, 0])
+        self._amax_dt = self._amax * dt if rate else None
 
     # --------------------------------------------------------------------------- building
     @classmethod
@@ -260,95 +333,6 @@ class JointLimiter:
         }
 
     # ------------------------------------------------------------------------- hot path
-    def _steps(self, dt: float) -> np.ndarray:
-        """``[−v̄ dt; v̄ dt]`` (shape (2, n)) for joints without a soft ramp, cached per ``dt``."""
-        if dt != self._step_dt:
-            self._step_dt = dt
-            self._step2 = self._S * self._V2 * dt
-        return self._step2
-
-    def _band_s(self, x: np.ndarray) -> np.ndarray:
-        """Soft velocity band at positions ``x`` in S-form ``[−v_lo; v_hi]`` (shape (2, n)):
-        ``v_lo = clip(−kp (x − soft_lower), ±v̄)``, ``v_hi = clip(−kp (x − soft_upper), ±v̄)``
-        for ramp joints; ``[v̄; v̄]`` (i.e. ``±v̄``) for the others (``kp = 0``, base ``v̄``)."""
-        if not self._any_ramp:
-            return self._BANDS_STATIC
-        b = x - self._SOFT2
-        b *= self._KPS2
-        b += self._BASES2
-        np.maximum(b, self._NV2, out=b)
-        np.minimum(b, self._V2, out=b)
-        return b
-
-    def _position_bounds(self, q: np.ndarray, dt: float, rate: bool, state_nan: bool) -> np.ndarray:
-        """``[lo; hi]`` (shape (2, n)) for position commands."""
-        if not (rate and self._any_vmax):
-            return self._LH2
-        ref = self._prev_pos
-        missing = np.isnan(ref)
-        if np.count_nonzero(missing):
-            ref = ref.copy()
-            np.copyto(ref, q, where=missing)
-        if self._any_ramp:
-            step = self._band_s(ref)
-            step *= self._S
-            step *= dt
-        else:
-            step = self._steps(dt)
-        b = ref + step
-        np.maximum(b, self._L2, out=b)
-        np.minimum(b, self._H2, out=b)
-        if state_nan:
-            unknown = np.isnan(ref)
-            np.copyto(b[0], self._lo, where=unknown)
-            np.copyto(b[1], self._hi, where=unknown)
-        return b
-
-    def _velocity_bounds(self, qs: np.ndarray, band_s: np.ndarray, dt: float, rate: bool,
-                         state_nan: bool) -> np.ndarray:
-        """``[lo; hi]`` (shape (2, n)) for velocity commands; ``qs = S·q``."""
-        if rate and self._any_pos_limits:
-            x = self._PL2 - qs  # [q − q_min; q_max − q]
-            x *= 1.0 / dt
-            np.maximum(x, 0.0, out=x)
-            np.minimum(x, band_s, out=x)
-            if state_nan:  # unknown position: no position term
-                np.copyto(x, band_s, where=np.isnan(x))
-        else:
-            x = band_s.copy()
-        x[0] *= -1.0
-        return x
-
-    def _effort_bounds(self, qs: np.ndarray, v: np.ndarray, band_s: np.ndarray) -> np.ndarray:
-        """``[lo; hi]`` (shape (2, n)) for effort commands; ``qs = S·q``."""
-        e = self._EM2.copy()
-        if self._any_pos_limits or self._any_vmax:
-            vs = self._S * v  # [−v; v]
-            cut = qs >= self._PL2  # at or beyond the limit on that side...
-            cut &= vs >= 0.0  # ...and not moving away from it
-            cut |= vs > self._V2  # or faster than v̄ towards that side
-            np.copyto(e, 0.0, where=cut)
-        if self._any_esoft:
-            # −kv (v − band) for both sides; joints without soft effort limits have kv = 1 and a
-            # band of ∓1e300, which makes the term inactive without a branch. NaN v: no term.
-            if self._any_ramp:
-                band = band_s * self._S
-                np.maximum(band, -_HUGE, out=band)
-                np.minimum(band, _HUGE, out=band)
-                np.copyto(band, self._EB2, where=self._not_esoft)
-            else:
-                band = self._EB2
-            t = v - band
-            t *= self._kv_neg
-            np.maximum(t, self._ELOW2, out=t)
-            np.minimum(t, self._EHIGH2, out=t)
-            np.fmax(e[0], t[0], out=e[0])
-            np.fmin(e[1], t[1], out=e[1])
-        return e
-
-    def _count(self, reason: str, mask: np.ndarray) -> None:
-        self._counts[_R[reason]] += mask
-
     def enforce(
         self,
         position: np.ndarray,
@@ -372,6 +356,12 @@ class JointLimiter:
 
         Raises:
             ValueError: arrays of the wrong shape.
+
+        Implementation: all bounds of the three interfaces are computed together in stacked
+        ``(2, 3, n)`` arrays in S-form (negated lower bound, upper bound), a dozen ufunc calls
+        whatever ``n``; only when a command lies outside them are the commands clamped and the
+        reasons worked out (:meth:`_clamp`). NaN state values drop the terms that need them
+        (``fmin`` ignores NaN), so the bounds never contain NaN.
         """
         q = np.asarray(position, dtype=float)
         v = np.asarray(velocity, dtype=float)
@@ -379,7 +369,9 @@ class JointLimiter:
         cv = np.asarray(cmd_velocity, dtype=float)
         ce = np.asarray(cmd_effort, dtype=float)
         n = self._n
-        if not (q.shape == v.shape == cp.shape == cv.shape == ce.shape == (n,)):
+        shape = (n,)
+        if not (q.shape == shape and v.shape == shape and cp.shape == shape
+                and cv.shape == shape and ce.shape == shape):
             raise ValueError(
                 f"enforce: every array must have shape ({n},); got {q.shape}, {v.shape}, "
                 f"{cp.shape}, {cv.shape}, {ce.shape}"
@@ -387,52 +379,96 @@ class JointLimiter:
         if n == 0:
             return cp.copy(), cv.copy(), ce.copy()
         rate = dt > 0.0 and math.isfinite(dt)
-        state_nan = not math.isfinite(float(q.dot(q)) + float(v.dot(v)))
-        count = np.count_nonzero
-        band_s = qs = None
+        if dt != self._hot_dt or rate != self._hot_rate:
+            self._set_dt(dt, rate)
+        out = np.concatenate((cp, cv, ce)).reshape(3, n)  # the result (fresh arrays)
+        # which interfaces carry commands: fmax ignores NaN, so NaN = an all-NaN row
+        has_p, has_v, has_e = (x == x for x in _fmax_rows(out, axis=1).tolist())
+        U, Y = self._U, self._Y
 
-        # ---- position (an all-NaN array = no position commands this cycle)
-        out_p = cp.copy()
-        if count(cp == cp):
-            b = self._position_bounds(q, dt, rate, state_nan)
-            if count(cp < b[0]) or count(cp > b[1]):
-                np.maximum(out_p, b[0], out=out_p)
-                np.minimum(out_p, b[1], out=out_p)
-                self._count_position(cp, out_p)
+        # ---- points: [reference position (previous command, else q); q; v]
+        prev = self._prev_pos
+        if has_p and math.isnan(prev.dot(self._zeros)):
+            prev = prev.copy()
+            np.copyto(prev, q, where=np.isnan(prev))
+        X = self._X
+        np.concatenate((prev, q, v), out=self._X_flat)
+        if self._any_ramp:
+            # soft velocity band at the reference and at q: clip(−kp (x − soft), ±v̄) in S-form
+            bands = self._U_bands
+            np.subtract(X[:2], self._SOFT3, out=bands)
+            bands *= self._KPS3
+            bands += self._BASES3
+            np.fmin(bands, self._V3, out=bands)  # NaN position: the plain ±v̄ band
+            np.maximum(bands, self._NV3, out=bands)
+            if has_p and self._pos_rate:
+                np.multiply(U[:, 0], -dt, out=Y[:, 0])
+            if has_e and self._any_esoft:
+                np.minimum(U[:, 2], _HUGE, out=Y[:, 2])
+                np.copyto(Y[:, 2], self._eband_static, where=self._not_esoft)
+
+        # ---- raw rate terms, all interfaces at once:
+        # position −(S·ref − v_band·dt)·(−1); velocity (PL2 − S·q)/dt; effort kv (band − S·v)
+        G = self._G
+        np.multiply(self._S3, X, out=G)
+        np.subtract(Y, G, out=G)
+        B = self._B
+        np.multiply(G, self._M, out=B)
+        np.maximum(B, self._FLOOR_BEFORE, out=B)
+        np.fmin(B, self._U_cap, out=B)
+        np.maximum(B, self._FLOOR_AFTER, out=B)
+        if has_e and self._any_cut:
+            # at or beyond a limit and not moving away (PL2 − S·q ≤ 0 and S·v ≥ 0), or faster
+            # than v̄ towards that side: no effort towards that side
+            cut = self._cut
+            sv = self._S3[:, 0] * X[2]
+            d = G[:, 1] if self._vel_rate else self._PL2 - self._S3[:, 0] * X[1]
+            np.less_equal(d, 0.0, out=cut)
+            fast = sv >= self._TH
+            cut &= fast[0]
+            cut |= fast[1]
+            np.minimum(B[:, 2], 0.0, out=B[:, 2], where=cut)
+
+        # ---- gate: anything outside its bounds? (NaN commands compare False)
+        SC = self._SC
+        np.multiply(self._S3, out, out=SC)
+        clamped = np.count_nonzero(np.greater(SC, B, out=self._gate))
+        acc = None
+        if has_v and self._amax_dt is not None and self._any_amax:
+            vref = self._prev_vel.copy()
+            np.copyto(vref, v, where=np.isnan(vref))
+            np.copyto(vref, cv, where=np.isnan(vref))
+            acc = (vref - self._amax_dt, vref + self._amax_dt)
+            clamped = clamped or np.count_nonzero(cv < acc[0]) or np.count_nonzero(cv > acc[1])
+        if clamped:
+            self._clamp(out, cp, cv, ce, acc)
+        out_p, out_v, out_e = out
         self._prev_pos = out_p
-
-        # ---- velocity
-        out_v = cv.copy()
-        if count(cv == cv):
-            band_s = self._band_s(q)
-            qs = self._S * q
-            b = self._velocity_bounds(qs, band_s, dt, rate, state_nan)
-            acc = None
-            if rate and self._any_amax:
-                vref = self._prev_vel.copy()
-                np.copyto(vref, v, where=np.isnan(vref))
-                np.copyto(vref, cv, where=np.isnan(vref))
-                acc = (vref - self._amax * dt, vref + self._amax * dt)
-                np.maximum(out_v, acc[0], out=out_v)
-                np.minimum(out_v, acc[1], out=out_v)
-            if count(out_v < b[0]) or count(out_v > b[1]) or (acc is not None and count(out_v != cv)):
-                np.maximum(out_v, b[0], out=out_v)
-                np.minimum(out_v, b[1], out=out_v)
-                self._count_velocity(cv, out_v, acc)
         self._prev_vel = out_v
-
-        # ---- effort
-        out_e = ce.copy()
-        if count(ce == ce):
-            if band_s is None:
-                band_s = self._band_s(q)
-                qs = self._S * q
-            b = self._effort_bounds(qs, v, band_s)
-            if count(ce < b[0]) or count(ce > b[1]):
-                np.maximum(out_e, b[0], out=out_e)
-                np.minimum(out_e, b[1], out=out_e)
-                self._count_effort(ce, out_e)
         return out_p, out_v, out_e
+
+    def _clamp(self, out: np.ndarray, cp: np.ndarray, cv: np.ndarray, ce: np.ndarray,
+               acc: tuple[np.ndarray, np.ndarray] | None) -> None:
+        """Clamp ``out`` (rows position, velocity, effort; shape (3, n)) to the bounds in
+        ``self._B`` (lower bound first, then upper, as ros2_control) and count the reasons."""
+        lo = -self._B[0]
+        hi = self._B[1]
+        out_p, out_v, out_e = out
+        np.maximum(out_p, lo[0], out=out_p)
+        np.minimum(out_p, hi[0], out=out_p)
+        self._count_position(cp, out_p)
+        if acc is not None:
+            np.maximum(out_v, acc[0], out=out_v)
+            np.minimum(out_v, acc[1], out=out_v)
+        np.maximum(out_v, lo[1], out=out_v)
+        np.minimum(out_v, hi[1], out=out_v)
+        self._count_velocity(cv, out_v, acc)
+        np.maximum(out_e, lo[2], out=out_e)
+        np.minimum(out_e, hi[2], out=out_e)
+        self._count_effort(ce, out_e)
+
+    def _count(self, reason: str, mask: np.ndarray) -> None:
+        self._counts[_R[reason]] += mask
 
     # ---- reasons (only computed when something was clamped) --------------------------------
     def _count_position(self, cmd: np.ndarray, out: np.ndarray) -> None:

@@ -174,6 +174,7 @@ class MujocoBackend:
         self.sensors: SensorSuite | None = None
         self._paused = False
         self._last_wall: float | None = None
+        self._clock = time.perf_counter  # wall clock of the real-time factor, s
         self._configured = False
 
     # -- configuration --------------------------------------------------------------------------
@@ -406,7 +407,7 @@ class MujocoBackend:
         )
 
     def _measure_rtf(self, sim_dt: float) -> None:
-        now = time.perf_counter()
+        now = self._clock()
         if self._last_wall is not None and now > self._last_wall and sim_dt > 0.0:
             sample = sim_dt / (now - self._last_wall)
             previous = self.real_time_factor

@@ -27,10 +27,9 @@ Mappings (documented defaults, logged once per model):
 * ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
   reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
 * Limits: ``range`` with ``limited`` when both bounds are given. SDFormat stop stiffness ``k``
-  (N·m/rad or N/m) and dissipation ``b`` (N·m·s/rad or N·s/m) map to MuJoCo's direct solref
-  ``solref = (−k/M, −b/M)`` where ``M`` is the joint's effective inertia ``dof_M0`` (kg·m² or kg)
-  at the initial configuration: the stop then acts as a spring-damper of ``k``, ``b`` scaled by
-  MuJoCo's impedance ``solimp`` (MuJoCo docs, "Solver parameters", negative solref).
+  (N·m/rad or N/m) and dissipation ``b`` (N·m·s/rad or N·s/m): see :func:`stop_solver_params`.
+  A stop too stiff to integrate at the timestep (SDFormat's default ``k`` = 1e8 is one) keeps
+  MuJoCo's default stop, like URDF joints (noted).
 * Mimic joints: equality ``q_follower = offset + multiplier · q_leader`` (``polycoef``).
 
 Shapes, meshes and collision filtering: :mod:`.geoms`.
@@ -599,8 +598,41 @@ def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions, loops
         add_joint_equality(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, options.timestep)
 
 
+STOP_IMPEDANCE = 0.01
+"""Constant MuJoCo impedance ``d`` of SDFormat joint stops (see :func:`stop_solver_params`)."""
+STOP_MAX_OMEGA_DT = 0.5
+"""Largest ``ω·timestep`` (``ω = sqrt(k/M)``) and ``b/M·timestep`` of a stop simulated as a spring."""
+
+
+def stop_solver_params(k: float, b: float, inertia: float, timestep: float) -> tuple[list[float], list[float]] | None:
+    """MuJoCo ``(solref, solimp)`` making a joint stop a spring-damper of stiffness ``k`` and
+    damping ``b`` (SDFormat ``<limit><stiffness>``, ``<dissipation>``), or ``None`` when that
+    spring is too stiff to integrate stably at ``timestep`` (``ω·dt`` or ``b/M·dt`` above
+    :data:`STOP_MAX_OMEGA_DT`).
+
+    MuJoCo's limit row obeys ``a + d·(B·v + K·d·r) = (1 − d)·a₀`` with, for a negative solref,
+    ``K = −solref[0]/d_max²`` and ``B = −solref[1]/d_max`` (MuJoCo documentation, "Solver
+    parameters"; ``r`` the penetration, ``a₀`` the unconstrained acceleration). With a constant
+    impedance ``d = d_max = D`` (:data:`STOP_IMPEDANCE`) and ``solref = (−(1 − D)·k/M,
+    −(1 − D)·b/M)`` this is ``M·a = (1 − D)·(τ − k·r − b·v)``: the static penetration under a
+    load ``τ`` is exactly ``τ/k``, the dynamics those of the spring-damper with the inertia ``M``
+    raised by 1/(1 − D) (1 %).
+
+    Args:
+        k: N·m/rad or N/m (> 0). b: N·m·s/rad or N·s/m (≥ 0).
+        inertia: the joint's effective inertia ``M`` (kg·m² or kg), MuJoCo's ``dof_M0``.
+        timestep: physics step, s.
+    """
+    scale = (1.0 - STOP_IMPEDANCE) / inertia
+    if math.sqrt(k / inertia) * timestep > STOP_MAX_OMEGA_DT or scale * b * timestep > STOP_MAX_OMEGA_DT:
+        return None
+    solimp = [STOP_IMPEDANCE, STOP_IMPEDANCE, 0.001, 0.5, 2.0]
+    return [-scale * k, -scale * b], solimp
+
+
 def compile_model(built: BuiltModel) -> mujoco.MjModel:
-    """Compile ``built.spec``; map SDFormat stop stiffness/dissipation to solref (second pass).
+    """Compile ``built.spec``; map SDFormat stop stiffness/dissipation to solref/solimp (second
+    pass, needing ``dof_M0``: :func:`stop_solver_params`); lift the robot above the ground.
 
     Raises:
         BackendError: MuJoCo rejects the model (its message included).
@@ -608,10 +640,20 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
     try:
         model = built.spec.compile()
         if built._stops:
+            rigid = []
             for name, k, b in built._stops:
                 jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
                 inertia = float(model.dof_M0[model.jnt_dofadr[jid]])
-                built.spec.joint(name).solref_limit = [-k / inertia, -b / inertia]
+                params = stop_solver_params(k, b, inertia, float(model.opt.timestep))
+                if params is None:
+                    rigid.append(name)
+                    continue
+                joint = built.spec.joint(name)
+                joint.solref_limit, joint.solimp_limit = params
+            if rigid:
+                built.note(f"joint stop stiffness of {rigid} is too stiff for the timestep "
+                           f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); MuJoCo's default stop is used",
+                           warning=False)
             model = built.spec.compile()
         if built._lift and built._root_bodies:
             depth = penetration(model)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
-
-# MuJoCo picks its OpenGL platform when first imported: off-screen (EGL) for the camera tests.
-os.environ.setdefault("MUJOCO_GL", "egl")
-
+# MuJoCo picks its OpenGL platform when first imported; sdf_bridge.backends.mujoco chooses EGL or
+# OSMesa when MUJOCO_GL is unset (tested in test_glplatform), so the camera tests run headless.
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from mujoco_helpers import Sim  # noqa: E402
+from mujoco_helpers import Sim
 
 from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot

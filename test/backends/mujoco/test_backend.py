@@ -301,11 +301,48 @@ def test_actuator_order_follows_configure(make_sim) -> None:
     assert sim.backend.read(0.01).position[0] == pytest.approx(sim.qpos("j2"), abs=1e-12)
 
 
-def test_real_time_factor_is_measured(make_sim) -> None:
+def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
+    """Simulated time / wall time between reads: 10 ms simulated per 5 ms of (fake) wall clock →
+    2.0, then smoothed (0.9·old + 0.1·new) towards 0.5 when the wall time becomes 20 ms. Exact
+    up to the float round-off of the time differences (1e-9)."""
+    clock = iter([100.0, 100.005, 100.010, 100.030, 100.040])
     sim = make_sim(pendulum_urdf(), GRAVITY)
+    monkeypatch.setattr(sim.backend, "_clock", lambda: next(clock))
     assert sim.backend.real_time_factor == 0.0
-    sim.run(0.05)
-    assert sim.backend.real_time_factor > 0.0
+    sim.run(0.02)  # wall 100.0 (no sample yet), then 100.005
+    assert sim.backend.real_time_factor == pytest.approx(2.0, abs=1e-9)
+    sim.run(0.02)  # 100.010 (2.0 again), 100.030 (0.5)
+    assert sim.backend.real_time_factor == pytest.approx(0.9 * 2.0 + 0.1 * 0.5, abs=1e-9)
+    sim.backend.pause(True)
+    sim.run(0.01)  # paused: no simulated time, no sample
+    assert sim.backend.real_time_factor == pytest.approx(1.85, abs=1e-9)
+
+
+def test_zero_effort_limit_makes_a_passive_joint(make_sim, caplog) -> None:
+    """<limit effort="0">: MuJoCo cannot take an empty force range; the joint is simulated
+    passive (noted): position and effort commands exert exactly 0 N·m."""
+    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0",
+                         limit='<limit lower="-3" upper="3" effort="0" velocity="10"/>')
+    with caplog.at_level(logging.WARNING):
+        sim = make_sim(urdf, GRAVITY)
+    assert "joint(s) ['j'] have effort limit 0: simulated as passive joints" in caplog.text
+    sim.position([1.0])
+    assert sim.backend.read(0.01).effort[0] == 0.0
+    sim.effort([5.0])
+    state = sim.run(0.1)[-1]
+    assert state.effort[0] == 0.0 and state.position[0] == 0.0
+
+
+def test_instability_is_a_clear_error(make_sim) -> None:
+    """A non-finite velocity makes MuJoCo reset the state with a warning: read raises
+    BackendError naming the joint instead of returning a silently reset (or NaN) state."""
+    sim = make_sim(pendulum_urdf(), GRAVITY)
+    sim.effort([0.0])
+    sim.backend.data.qvel[0] = math.inf
+    with pytest.raises(BackendError, match=r"MuJoCo simulation became unstable .* at joint\(s\) \['j'\]"):
+        sim.backend.read(0.01)
+    sim.backend.reset()
+    assert np.isfinite(sim.backend.read(0.01).position).all()
 
 
 # -- errors --------------------------------------------------------------------------------------

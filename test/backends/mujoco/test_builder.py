@@ -15,9 +15,11 @@ from sdf_bridge.backends.mujoco.builder import (
     DEFAULT_MASS,
     SDF_DEFAULT_INERTIA,
     SDF_DEFAULT_MASS,
+    STOP_IMPEDANCE,
     BuildOptions,
     build_spec,
     compile_model,
+    stop_solver_params,
 )
 from sdf_bridge.description.kinematics import link_transforms
 from sdf_bridge.description.model import (
@@ -121,13 +123,57 @@ def test_dynamics_and_armature() -> None:
 
 
 def test_stop_stiffness_and_dissipation_to_solref() -> None:
-    """solref = (−k/M, −b/M), M = dof_M0 (inertia about the axis incl. armature)."""
+    """solref = (−(1−D)·k/M, −(1−D)·b/M), solimp = (D, D, …), D = STOP_IMPEDANCE, M = dof_M0
+    (inertia about the axis incl. armature). Exact to 1e-12 (relative)."""
     robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)),
-                         limit=Limit(-1, 1, stiffness=1e4, dissipation=20.0)))
+                         limit=Limit(-1, 1, stiffness=1e3, dissipation=2.0)))
     model, _ = compile_robot(robot)
     m0 = model.dof_M0[0]
     assert m0 == pytest.approx(0.03 + 1.0 * 0.1**2, rel=1e-9)  # izz + m·d² (COM 0.1 m off the axis)
-    assert model.jnt_solref[0] == pytest.approx([-1e4 / m0, -20.0 / m0], rel=1e-12)
+    scale = (1.0 - STOP_IMPEDANCE) / m0
+    assert model.jnt_solref[0] == pytest.approx([-1e3 * scale, -2.0 * scale], rel=1e-12)
+    assert model.jnt_solimp[0, :2] == pytest.approx([STOP_IMPEDANCE, STOP_IMPEDANCE], abs=1e-15)
+
+
+def test_stop_stiffness_gives_static_penetration_tau_over_k() -> None:
+    """A constant torque τ = 1 N·m pushes the joint into its upper stop (k = 1e3 N·m/rad,
+    b = 2·sqrt(k·M), critically damped): at rest the penetration is τ/k = 1 mm, exactly in
+    the spring-damper model (tolerance 1e-9 rad after 2 s, settling time ~0.03 s)."""
+    k, m0 = 1e3, 0.04
+    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)),
+                         limit=Limit(-1, 1, stiffness=k, dissipation=2.0 * math.sqrt(k * m0))))
+    model, _ = compile_robot(robot, ground_plane=False)
+    data = mujoco.MjData(model)
+    data.qfrc_applied[0] = 1.0
+    mujoco.mj_step(model, data, nstep=2000)
+    assert data.qpos[0] - 1.0 == pytest.approx(1.0 / k, abs=1e-9)
+    assert abs(data.qvel[0]) < 1e-9
+
+
+def test_stop_too_stiff_for_timestep_keeps_mujoco_stop(caplog) -> None:
+    """SDFormat's default stop stiffness 1e8 N·m/rad (ω·dt = 50 at 1 ms) cannot be integrated:
+    MuJoCo's default stop is kept (noted), and the joint thrown at 2 rad/s into it stays finite
+    and within 1e-3 rad of the limit (MuJoCo's soft stop)."""
+    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)),
+                         limit=Limit(-1, 1, stiffness=1e8, dissipation=1.0)))
+    with caplog.at_level(logging.INFO):
+        model, _ = compile_robot(robot, ground_plane=False)
+    assert "joint stop stiffness of ['j'] is too stiff for the timestep 0.001 s" in caplog.text
+    assert model.jnt_solref[0] == pytest.approx(mujoco.MjModel.from_xml_string(
+        "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody></mujoco>"
+    ).jnt_solref[0], abs=0.0)
+    data = mujoco.MjData(model)
+    data.qvel[0] = 2.0
+    data.qfrc_applied[0] = 1.0
+    mujoco.mj_step(model, data, nstep=2000)
+    assert np.isfinite(data.qpos[0]) and data.qpos[0] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_stop_solver_params_threshold() -> None:
+    """ω·dt = sqrt(k/M)·dt: 0.5 is accepted, above it is not; so is the damping term."""
+    assert stop_solver_params(0.25e6, 0.0, 1.0, 1e-3) is not None  # ω·dt = 0.5
+    assert stop_solver_params(0.26e6, 0.0, 1.0, 1e-3) is None
+    assert stop_solver_params(1.0, 600.0, 1.0, 1e-3) is None  # (1 − D)·b/M·dt = 0.594
 
 
 def test_degenerate_limits_noted(caplog) -> None:
@@ -303,3 +349,45 @@ def test_loop_closing_joint_noted(caplog) -> None:
         model, _ = compile_robot(robot)
     assert "joint 'loop' closes a kinematic loop; it is not simulated" in caplog.text
     assert model.nbody == 4 and model.njnt == 2
+
+
+@pytest.mark.parametrize(
+    ("inertial", "message"),
+    [
+        (Inertial(-1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)), r"link 'b': <inertial> mass -1.0 kg is negative"),
+        (Inertial(math.inf, Inertia(0.1, 0, 0, 0.1, 0, 0.1)), r"link 'b': <inertial> mass inf .* is not finite"),
+        (Inertial(1.0, Inertia(math.nan, 0, 0, 0.1, 0, 0.1)), r"link 'b': .*inertia \[nan, .* is not finite"),
+        (Inertial(1.0, Inertia(-0.1, 0, 0, 0.1, 0, 0.1)),
+         r"link 'b': inertia tensor has principal moments \[-0.1, 0.1, 0.1\] kg·m², one negative"),
+        (Inertial(1.0, Inertia(0.1, 0.5, 0, 0.1, 0, 0.1)), r"link 'b': inertia tensor .* one negative"),
+    ],
+)
+def test_invalid_mass_properties_are_errors(inertial, message) -> None:
+    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+                        links={"b": Link("b", inertial=inertial)})
+    with pytest.raises(BackendError, match=message):
+        build_spec(robot)
+
+
+def test_zero_mass_link_gets_documented_default() -> None:
+    """mass 0 (URDF: a massless frame) is not an error: the documented default (exact)."""
+    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+                        links={"b": Link("b", inertial=Inertial(0.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)))})
+    model, built = compile_robot(robot)
+    assert model.body("b").mass[0] == DEFAULT_MASS
+    assert any("default mass" in n and n.endswith(": b") for n in built.notes)
+
+
+def test_robot_of_only_a_root_link_builds() -> None:
+    """No joints: one welded body (fixed base) or one free body; no joint slots otherwise."""
+    robot = Robot("lone", links={"a": Link("a", inertial=INERTIAL)})
+    model, built = compile_robot(robot)
+    assert model.nbody == 2 and model.njnt == 0 and built.joints == {}
+    model, built = compile_robot(robot, fixed_base=False)
+    assert list(model.jnt_type) == [mujoco.mjtJoint.mjJNT_FREE] and list(built.joints) == ["a__free"]
+
+
+def test_robot_of_only_the_world_link_builds() -> None:
+    robot = Robot("w", links={"world": Link("world")})
+    model, built = compile_robot(robot)
+    assert model.nbody == 1 and built.link_body == {"world": "world"}

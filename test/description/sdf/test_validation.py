@@ -107,3 +107,17 @@ def test_unknown_package_mesh_warns_once_per_package(monkeypatch: pytest.MonkeyP
     assert [v.geometry.resolved for v in robot.links["a"].visuals] == [None, None, None]
     assert len(warnings) == 1
     assert "package 'no_such_pkg' is not in the package path map or the ament index" in warnings[0]
+
+
+def test_unresolved_model_uri_mesh_warns_once_per_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sdf_bridge.description import load_with_warnings
+    from sdf_bridge.description.sdf.includes import ENV_VARS
+
+    for var in ENV_VARS:
+        monkeypatch.delenv(var, raising=False)
+    meshes = "".join(f'<visual name="v{i}"><geometry><mesh><uri>model://gear/meshes/p{i}.dae</uri></mesh></geometry></visual>'
+                     for i in range(2))
+    robot, warnings = load_with_warnings(model(f'<link name="a">{meshes}</link>'))
+    assert [v.geometry.resolved for v in robot.links["a"].visuals] == [None, None]
+    assert warnings == ["<string>: model 'gear' (model://gear/...) is not on the SDF resource path; its mesh paths "
+                        "stay unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)"]
