@@ -37,7 +37,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("ROS_DOMAIN_ID", "17")
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
-os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is imported: off-screen cameras
 
 import mujoco  # noqa: E402
 import numpy as np  # noqa: E402

@@ -35,15 +35,8 @@ def _load_mock() -> Callable[[], Any]:
 
 
 def _load_mujoco() -> Callable[[], Any]:
-    module = importlib.import_module("sdf_bridge.backends.mujoco")
-    for attribute in ("MujocoBackend", "MuJoCoBackend", "Backend"):
-        factory = getattr(module, attribute, None)
-        if factory is not None and factory is not Backend:
-            return factory
-    raise BackendError(
-        "sdf_bridge.backends.mujoco defines no MujocoBackend class. "
-        "Fix: reinstall sdf_bridge (the module is incomplete)."
-    )
+    # through importlib so that the mujoco package is loaded only when this backend is asked for
+    return importlib.import_module(f"{__package__}.mujoco").MujocoBackend  # type: ignore[no-any-return]
 
 
 _BUILTINS: dict[str, Callable[[], Callable[[], Any]]] = {"mock": _load_mock, "mujoco": _load_mujoco}

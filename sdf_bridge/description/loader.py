@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
-from ..errors import PathResolutionError, UnsafeXmlError, UnsupportedError
+from ..errors import PathResolutionError, UnsupportedError
 from .model import Robot, World
 from .resolve import PackagePaths
 from .xacro_expand import expand_xacro, looks_like_xacro
@@ -26,30 +26,6 @@ def _is_xml_text(source: DescriptionSource) -> bool:
     if isinstance(source, str):
         return source.lstrip("\ufeff \t\r\n").startswith("<")
     return False
-
-
-def _read(path: Path) -> bytes:
-    """Read a description file, refusing missing files and files over the size cap."""
-    name = os.fspath(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise PathResolutionError(
-            f"cannot read the description: {exc.strerror or exc}", file=name,
-            fix="check the path (relative paths are taken from the current directory)",
-        ) from None
-    if size > xmlio.MAX_XML_BYTES:
-        raise UnsafeXmlError(
-            f"file is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap", file=name,
-            fix="check that the right file was given",
-        )
-    if not path.is_file():
-        raise PathResolutionError("the path is not a file", file=name, fix="give the description file itself")
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise PathResolutionError(f"cannot read the description: {exc.strerror or exc}", file=name,
-                                  fix="check the file's permissions") from None
 
 
 def load_with_warnings(
@@ -94,7 +70,7 @@ def load_with_warnings(
     else:
         path = Path(os.fspath(source)).absolute()  # type: ignore[arg-type]
         file = os.fspath(path)
-        data = _read(path)
+        data = xmlio.read_file(path)
         base_dir = path.parent
     xmlio.check_safe(data, file)
     if looks_like_xacro(path, data):

@@ -9,12 +9,13 @@ from __future__ import annotations
 import codecs
 import logging
 import math
+import os
 import re
 from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ..errors import DescriptionError, InvalidValueError, UnsafeXmlError, XmlSyntaxError
+from ..errors import DescriptionError, InvalidValueError, PathResolutionError, UnsafeXmlError, XmlSyntaxError
 from .model.source import Source
 
 LOG = logging.getLogger("sdf_bridge.description")
@@ -109,6 +110,36 @@ def check_safe(raw: bytes, file: str) -> None:
             line=text.count("\n", 0, min(starts)) + 1,
             fix="remove the <!DOCTYPE ...> declaration",
         )
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a description file, refusing files over the size cap before reading them.
+
+    Raises:
+        PathResolutionError: the path does not exist, is not a file or cannot be read.
+        UnsafeXmlError: the file is over :data:`MAX_XML_BYTES`.
+    """
+    name = os.fspath(path)
+    try:
+        size = os.stat(name).st_size
+    except OSError as exc:
+        raise PathResolutionError(
+            f"cannot read the description: {exc.strerror or exc}", file=name,
+            fix="check the path (relative paths are taken from the current directory)",
+        ) from None
+    if size > MAX_XML_BYTES:
+        raise UnsafeXmlError(
+            f"file is {size} bytes, over the {MAX_XML_BYTES}-byte cap", file=name,
+            fix="check that the right file was given",
+        )
+    if not os.path.isfile(name):
+        raise PathResolutionError("the path is not a file", file=name, fix="give the description file itself")
+    try:
+        with open(name, "rb") as stream:
+            return stream.read()
+    except OSError as exc:
+        raise PathResolutionError(f"cannot read the description: {exc.strerror or exc}", file=name,
+                                  fix="check the file's permissions") from None
 
 
 def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:

@@ -163,61 +163,79 @@ class JointLimiter:
         self._build_hot_path()
 
     def _build_hot_path(self) -> None:
-        """Preallocate the stacked buffers of :meth:`enforce` (layouts in its comments).
+        """Preallocate the stacked buffers of :meth:`enforce`.
 
         Every bound is kept in "S-form": side 0 holds the negated lower bound, side 1 the
-        upper bound, so one ufunc call handles both sides (and all three interfaces) at once.
+        upper bound, so one ufunc call handles both sides. Interfaces are stacked in the order
+        ``[effort, position, velocity]`` (shape ``(3, 2, n)``, C-contiguous) so that the caps
+        and the soft velocity bands sit next to each other in one buffer: each stage is one
+        same-shape ufunc call on contiguous memory (no broadcasting, no strided views, which
+        cost several times a plain call at these sizes).
         """
         n = self._n
         inf = np.full(n, np.inf)
-        self._S3 = np.array([-1.0, 1.0]).reshape(2, 1, 1)
-        self._zeros = np.zeros(n)
-        # points whose state enters the bounds: [reference position; q; v], shape (3, n)
-        self._X = np.empty((3, n))
-        self._X_flat = self._X.reshape(-1)
-        # band constants for the points [reference position; q]: shape (2 sides, 1, n)
-        self._SOFT3 = self._SOFT2[:, None, :]
-        self._KPS3 = self._KPS2[:, None, :]
-        self._BASES3 = self._BASES2[:, None, :]
-        self._V3 = self._V2[:, None, :]
-        self._NV3 = self._NV2[:, None, :]
-        # U, shape (2, 4, n): slots [band at reference | position range P | band at q | effort
-        # maximum]; U[:, 1:] is the upper cap of the three interfaces' bounds.
-        self._U = np.empty((2, 4, n))
-        self._U[:, 0] = self._V2
-        self._U[:, 1] = np.stack([-self._lo, self._hi])  # P: [−L; H]
-        self._U[:, 2] = self._V2
-        self._U[:, 3] = np.stack([self._emax, self._emax])
-        self._U_bands = self._U[:, 0::2]
-        self._U_cap = self._U[:, 1:]
-        # lower caps applied after the upper cap (position: [−H; L]), and before it
-        # (velocity: 0, no driving out of range; effort: −ē where soft, +inf = inactive)
-        self._FLOOR_AFTER = np.stack([
-            np.stack([-self._hi, -inf, -inf]), np.stack([self._lo, -inf, -inf])])
+        zero = np.zeros(n)
+        one = np.ones(n)
+        self._zeros = zero
+
+        def sides(lo_side: np.ndarray, hi_side: np.ndarray) -> np.ndarray:
+            return np.stack([lo_side, hi_side])
+
+        S = sides(-one, one)
+        self._S2 = S
+        V2 = self._V2
+        self._ZERO2 = np.zeros((2, n))
+        # XX, shape (6, 2, n): the state entering each slot, duplicated on both sides:
+        # [v (−S·v) | v (v̄ − S·v) | v (effort) | reference position | q (velocity) | reference
+        # (second soft-band point)]; XX[4:6] are the points of the soft bands.
+        self._XX = np.empty((6, 2, n))
+        self._XX_flat = self._XX.reshape(-1)
+        # soft velocity band at q and at the reference, S-form: W[2:4] of the caps buffer
+        # W = [effort max | position range P = [−L; H] | band at q | band at reference]
+        self._W = np.empty((4, 2, n))
+        self._W[0] = sides(self._emax, self._emax)
+        self._W[1] = sides(-self._lo, self._hi)
+        self._W[2] = V2
+        self._W[3] = V2
+        self._caps = self._W[0:3]
+        self._bands = self._W[2:4]
+        self._SOFT4 = np.stack([self._SOFT2, self._SOFT2])
+        self._KPS4 = np.stack([self._KPS2, self._KPS2])
+        self._BASES4 = np.stack([self._BASES2, self._BASES2])
+        self._V4 = np.stack([V2, V2])
+        self._NV4 = -self._V4
+        # raw terms: B = (Y − XX[:5]) · M, slots [−S·v | v̄' − S·v | effort | position | velocity]
+        vnext = np.where(np.isfinite(V2), np.nextafter(V2, np.inf), np.nan)  # v > v̄ ⇔ v ≥ v̄'
+        self._Y = np.empty((5, 2, n))
+        self._Y[0] = 0.0
+        self._Y[1] = S * vnext
+        self._eband_static = np.where(self._esoft, np.minimum(V2, _HUGE), 0.0)
+        self._eff_sign = np.where(self._esoft, S, 0.0)  # S where soft effort limits, else 0
+        self._Y[2] = self._eff_sign * self._eband_static
+        self._Y[4] = S * self._PL2
+        self._M = np.empty((5, 2, n))
+        self._M[0] = S
+        self._M[1] = S
+        self._M[2] = S * np.where(self._esoft, self._kv, 0.0)
+        self._B = np.empty((5, 2, n))
+        self._Bm = self._B[2:5]
+        # floors: before the caps (effort −ē where soft, +inf = inactive; velocity 0: no
+        # driving out of range), after them (position [−H; L])
         lowe = np.where(self._esoft, -self._emax, np.inf)
-        self._FLOOR_BEFORE = np.stack([
-            np.stack([-inf, self._zeros, lowe]), np.stack([-inf, self._zeros, lowe])])
-        # Y − S·X, shape (2, 3, n): slots [−v_band(ref)·dt | PL2 | −… effort band]
-        self._Y = np.empty((2, 3, n))
-        self._Y[:, 1] = self._PL2
-        self._Y[:, 0] = -self._V2  # times dt, per dt (see _set_dt)
-        self._eband_static = np.where(self._esoft, np.minimum(self._V2, _HUGE), np.inf)
-        self._Y[:, 2] = self._eband_static
-        self._G = np.empty((2, 3, n))
-        self._M = np.empty((2, 3, n))
-        self._M[:, 0] = -1.0
-        self._M[:, 2] = np.where(self._esoft, self._kv, 0.0)
-        self._B = np.empty((2, 3, n))
-        self._SC = np.empty((2, 3, n))
-        self._gate = np.empty((2, 3, n), dtype=bool)
-        # effort cut: v·S ≥ 0 and v·S > v̄ (as ≥ nextafter(v̄); NaN where v̄ = inf: never)
-        vnext = np.where(np.isfinite(self._V2), np.nextafter(self._V2, np.inf), np.nan)
-        self._TH = np.stack([np.zeros((2, n)), vnext])
+        self._FLOOR_BEFORE = np.stack([sides(lowe, lowe), sides(-inf, -inf), self._ZERO2])
+        self._FLOOR_AFTER = np.stack([sides(-inf, -inf), sides(-self._hi, self._lo), sides(-inf, -inf)])
+        self._S6 = np.stack([S, S, S])
+        self._SC = np.empty((3, 2, n))
+        self._gate = np.empty((3, 2, n), dtype=bool)
         self._cut = np.empty((2, n), dtype=bool)
+        self._a = np.empty((2, n))
         self._hot_dt = math.nan
         self._hot_rate = False
         self._pos_rate = self._vel_rate = False
         self._amax_dt: np.ndarray | None = None
+        self._NSDT = np.zeros((2, n))
+        self._views: dict[tuple[bool, bool, bool], tuple] = {}
+        self._B[:] = np.inf  # bounds of slots not computed this cycle: never binding
 
     def _set_dt(self, dt: float, rate: bool) -> None:
         """Per-``dt`` constants of :meth:`enforce` (cached: ``dt`` rarely changes)."""
@@ -225,12 +243,15 @@ class JointLimiter:
         self._hot_rate = rate
         self._pos_rate = pos_rate = rate and self._any_vmax
         self._vel_rate = vel_rate = rate and self._any_pos_limits
+        S = self._S2
         # NaN multipliers drop the rate terms (the caps alone remain)
-        self._M[:, 0] = -1.0 if pos_rate else math.nan
-        self._M[:, 1] = 1.0 / dt if vel_rate else math.nan
-        if pos_rate and not self._any_ramp:
-            np.multiply(self._V2, -dt, out=self._Y[:, 0])
+        self._M[3] = -S if pos_rate else math.nan
+        self._M[4] = S * (1.0 / dt) if vel_rate else math.nan
+        if pos_rate:
+            np.multiply(S, -dt, out=self._NSDT)
+            np.multiply(self._W[3], self._NSDT, out=self._Y[3])
         self._amax_dt = self._amax * dt if rate else None
+        self._views.clear()  # the soft bands needed depend on pos_rate
 
     # --------------------------------------------------------------------------- building
     @classmethod
@@ -381,58 +402,65 @@ class JointLimiter:
         rate = dt > 0.0 and math.isfinite(dt)
         if dt != self._hot_dt or rate != self._hot_rate:
             self._set_dt(dt, rate)
-        out = np.concatenate((cp, cv, ce)).reshape(3, n)  # the result (fresh arrays)
+        # the result, [effort, position, velocity] × 2 sides (side 1 = the fresh output rows)
+        C = np.concatenate((ce, ce, cp, cp, cv, cv)).reshape(3, 2, n)
         # which interfaces carry commands: fmax ignores NaN, so NaN = an all-NaN row
-        has_p, has_v, has_e = (x == x for x in _fmax_rows(out, axis=1).tolist())
-        U, Y = self._U, self._Y
+        has_e, has_p, has_v = (x == x for x in _fmax_rows(C.reshape(3, -1), axis=1).tolist())
 
-        # ---- points: [reference position (previous command, else q); q; v]
+        # ---- the state entering each slot; reference = previous position command, else q
         prev = self._prev_pos
         if has_p and math.isnan(prev.dot(self._zeros)):
             prev = prev.copy()
             np.copyto(prev, q, where=np.isnan(prev))
-        X = self._X
-        np.concatenate((prev, q, v), out=self._X_flat)
-        if self._any_ramp:
-            # soft velocity band at the reference and at q: clip(−kp (x − soft), ±v̄) in S-form
-            bands = self._U_bands
-            np.subtract(X[:2], self._SOFT3, out=bands)
-            bands *= self._KPS3
-            bands += self._BASES3
-            np.fmin(bands, self._V3, out=bands)  # NaN position: the plain ±v̄ band
-            np.maximum(bands, self._NV3, out=bands)
+        XX = self._XX
+        np.concatenate((v, v, v, v, v, v, prev, prev, q, q, prev, prev), out=self._XX_flat)
+        Y = self._Y
+        key = (has_e, has_p, has_v)
+        views = self._views.get(key)
+        if views is None:
+            views = self._views[key] = self._slot_views(has_e, has_p, has_v)
+        (Bs, Ys, XXs, Ms, Bm, floor_before, caps, floor_after, Cs, S6, SC, gate,
+         bands) = views
+        if bands is not None:
+            # soft velocity band at q and/or the reference: clip(−kp (x − soft), ±v̄), S-form
+            bands, xs, soft, kps, bases, v4, nv4 = bands
+            np.subtract(xs, soft, out=bands)
+            np.multiply(bands, kps, out=bands)
+            np.add(bands, bases, out=bands)
+            np.fmin(bands, v4, out=bands)  # NaN position: the plain ±v̄ band
+            np.maximum(bands, nv4, out=bands)
             if has_p and self._pos_rate:
-                np.multiply(U[:, 0], -dt, out=Y[:, 0])
+                np.multiply(self._W[3], self._NSDT, out=Y[3])
             if has_e and self._any_esoft:
-                np.minimum(U[:, 2], _HUGE, out=Y[:, 2])
-                np.copyto(Y[:, 2], self._eband_static, where=self._not_esoft)
+                np.minimum(self._W[2], _HUGE, out=Y[2])
+                np.multiply(Y[2], self._eff_sign, out=Y[2])
 
-        # ---- raw rate terms, all interfaces at once:
-        # position −(S·ref − v_band·dt)·(−1); velocity (PL2 − S·q)/dt; effort kv (band − S·v)
-        G = self._G
-        np.multiply(self._S3, X, out=G)
-        np.subtract(Y, G, out=G)
+        # ---- raw terms of the slots in use at once (S-form): −S·v; v̄' − S·v; effort
+        # kv (band − S·v); position S·ref + band(ref)·dt; velocity (PL2 − S·q)/dt
+        cut_ok = has_e and self._any_cut
+        np.subtract(Ys, XXs, out=Bs)
+        np.multiply(Bs, Ms, out=Bs)
         B = self._B
-        np.multiply(G, self._M, out=B)
-        np.maximum(B, self._FLOOR_BEFORE, out=B)
-        np.fmin(B, self._U_cap, out=B)
-        np.maximum(B, self._FLOOR_AFTER, out=B)
-        if has_e and self._any_cut:
+        cut = None
+        if cut_ok:
             # at or beyond a limit and not moving away (PL2 − S·q ≤ 0 and S·v ≥ 0), or faster
-            # than v̄ towards that side: no effort towards that side
-            cut = self._cut
-            sv = self._S3[:, 0] * X[2]
-            d = G[:, 1] if self._vel_rate else self._PL2 - self._S3[:, 0] * X[1]
-            np.less_equal(d, 0.0, out=cut)
-            fast = sv >= self._TH
-            cut &= fast[0]
-            cut |= fast[1]
-            np.minimum(B[:, 2], 0.0, out=B[:, 2], where=cut)
+            # than v̄ towards that side (S·v ≥ v̄'): no effort towards that side
+            if self._vel_rate and has_v:
+                d = B[4]
+            else:
+                d = self._PL2 - self._S2 * q  # B[4] is d/dt: only the signs matter below
+            a = np.maximum(d, B[0], out=self._a)
+            np.fmin(a, B[1], out=a)
+            cut = np.less_equal(a, self._ZERO2, out=self._cut)
+        np.maximum(Bm, floor_before, out=Bm)
+        np.fmin(Bm, caps, out=Bm)
+        np.maximum(Bm, floor_after, out=Bm)
+        if cut is not None:
+            np.minimum(B[2], self._ZERO2, out=B[2], where=cut)
 
         # ---- gate: anything outside its bounds? (NaN commands compare False)
-        SC = self._SC
-        np.multiply(self._S3, out, out=SC)
-        clamped = np.count_nonzero(np.greater(SC, B, out=self._gate))
+        np.multiply(Cs(C), S6, out=SC)
+        clamped = np.count_nonzero(np.greater(SC, Bm, out=gate))
         acc = None
         if has_v and self._amax_dt is not None and self._any_amax:
             vref = self._prev_vel.copy()
@@ -440,31 +468,52 @@ class JointLimiter:
             np.copyto(vref, cv, where=np.isnan(vref))
             acc = (vref - self._amax_dt, vref + self._amax_dt)
             clamped = clamped or np.count_nonzero(cv < acc[0]) or np.count_nonzero(cv > acc[1])
+        out_e, out_p, out_v = C[0, 1], C[1, 1], C[2, 1]
         if clamped:
-            self._clamp(out, cp, cv, ce, acc)
-        out_p, out_v, out_e = out
+            self._clamp(out_p, out_v, out_e, cp, cv, ce, acc)
         self._prev_pos = out_p
         self._prev_vel = out_v
         return out_p, out_v, out_e
 
-    def _clamp(self, out: np.ndarray, cp: np.ndarray, cv: np.ndarray, ce: np.ndarray,
-               acc: tuple[np.ndarray, np.ndarray] | None) -> None:
-        """Clamp ``out`` (rows position, velocity, effort; shape (3, n)) to the bounds in
-        ``self._B`` (lower bound first, then upper, as ros2_control) and count the reasons."""
-        lo = -self._B[0]
-        hi = self._B[1]
-        out_p, out_v, out_e = out
-        np.maximum(out_p, lo[0], out=out_p)
-        np.minimum(out_p, hi[0], out=out_p)
+    def _slot_views(self, has_e: bool, has_p: bool, has_v: bool) -> tuple:
+        """Views of the hot-path buffers restricted to the slots the interfaces in use need
+        (contiguous ranges; slots 0–1 serve the effort cut, 2–4 are effort, position,
+        velocity)."""
+        used = [i for i, on in ((2, has_e), (3, has_p), (4, has_v)) if on] or [3]
+        lo = 0 if has_e and self._any_cut else used[0]
+        hi = used[-1] + 1
+        m_lo, m_hi = used[0], hi  # interface slots (3, 2, n) index = slot − 2
+        i_lo, i_hi = m_lo - 2, m_hi - 2
+        bands = None
+        need_q = self._any_ramp and (has_v or has_e)
+        need_r = self._any_ramp and has_p and self._pos_rate
+        if need_q or need_r:
+            k0, k1 = (0 if need_q else 1), (2 if need_r else 1)
+            bands = (self._bands[k0:k1], self._XX[4 + k0:4 + k1], self._SOFT4[k0:k1],
+                     self._KPS4[k0:k1], self._BASES4[k0:k1], self._V4[k0:k1], self._NV4[k0:k1])
+        return (
+            self._B[lo:hi], self._Y[lo:hi], self._XX[lo:hi], self._M[lo:hi],
+            self._B[m_lo:m_hi], self._FLOOR_BEFORE[i_lo:i_hi], self._caps[i_lo:i_hi],
+            self._FLOOR_AFTER[i_lo:i_hi], (lambda c: c[i_lo:i_hi]), self._S6[i_lo:i_hi],
+            self._SC[i_lo:i_hi], self._gate[i_lo:i_hi], bands,
+        )
+
+    def _clamp(self, out_p: np.ndarray, out_v: np.ndarray, out_e: np.ndarray, cp: np.ndarray,
+               cv: np.ndarray, ce: np.ndarray, acc: tuple[np.ndarray, np.ndarray] | None) -> None:
+        """Clamp the outputs (in place) to the bounds of this cycle (lower bound first, then
+        upper, as ros2_control; velocity: acceleration first) and count the reasons."""
+        bm = self._Bm
+        np.maximum(out_p, -bm[1, 0], out=out_p)
+        np.minimum(out_p, bm[1, 1], out=out_p)
         self._count_position(cp, out_p)
         if acc is not None:
             np.maximum(out_v, acc[0], out=out_v)
             np.minimum(out_v, acc[1], out=out_v)
-        np.maximum(out_v, lo[1], out=out_v)
-        np.minimum(out_v, hi[1], out=out_v)
+        np.maximum(out_v, -bm[2, 0], out=out_v)
+        np.minimum(out_v, bm[2, 1], out=out_v)
         self._count_velocity(cv, out_v, acc)
-        np.maximum(out_e, lo[2], out=out_e)
-        np.minimum(out_e, hi[2], out=out_e)
+        np.maximum(out_e, -bm[0, 0], out=out_e)
+        np.minimum(out_e, bm[0, 1], out=out_e)
         self._count_effort(ce, out_e)
 
     def _count(self, reason: str, mask: np.ndarray) -> None:

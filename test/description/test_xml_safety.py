@@ -193,16 +193,27 @@ def test_oversize_string_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_oversize_file_is_refused_before_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the no-read check uses Linux inotify")
     path = tmp_path / "big.urdf"
     path.write_text('<robot name="r"><link name="a"/>' + " " * 500 + "</robot>")
     monkeypatch.setattr(xmlio, "MAX_XML_BYTES", 100)
+    watcher = OpenWatch(path)
+    try:
+        with pytest.raises(UnsafeXmlError, match=r"big\.urdf: file is 540 bytes, over the 100-byte cap"):
+            load(path)
+        assert not watcher.opened()  # the size check comes first
+    finally:
+        watcher.close()
 
-    def no_read(self: Path) -> bytes:  # the size check must come first
-        raise AssertionError("the file was read")
 
-    monkeypatch.setattr(Path, "read_bytes", no_read)
-    with pytest.raises(UnsafeXmlError, match=r"big\.urdf: file is \d+ bytes, over the 100-byte cap"):
-        load(path)
+def test_oversize_sdf_include_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "part.sdf").write_text('<sdf version="1.9"><model name="part"><link name="p"/></model></sdf>' + " " * 300)
+    top = tmp_path / "top.sdf"
+    top.write_text('<sdf version="1.9"><model name="m"><link name="a"/><include><uri>part.sdf</uri></include></model></sdf>')
+    monkeypatch.setattr(xmlio, "MAX_XML_BYTES", 200)
+    with pytest.raises(UnsafeXmlError, match=r"part\.sdf: file is \d+ bytes, over the 200-byte cap"):
+        load(top)
 
 
 def test_billion_laughs_in_a_xacro_include_is_refused(tmp_path: Path) -> None:

@@ -13,6 +13,12 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
 * no command on a joint: hold the position it had when its last command ended;
 * ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
   step, velocity = finite difference), their effort reads 0.
+* a joint whose ``<limit effort>`` is 0 is passive: its commands exert no effort (noted once).
+
+If the simulation becomes unstable (MuJoCo meets NaN/Inf/huge values), the backend returns to
+its initial state with the simulated time kept, counts it in
+:attr:`MujocoBackend.instabilities` and logs an error naming the joint: never a NaN state, never
+a silent reset.
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort, all
 mapped to actuator space by ``joint_to_actuator``. Sensor readings come from :mod:`.sensors`
@@ -161,6 +167,7 @@ class MujocoBackend:
     Attributes:
         real_time_factor: achieved simulated-time / wall-time ratio between successive reads
             (exponentially smoothed, 0 until measured).
+        instabilities: how many times the simulation diverged and was reset (see the module doc).
         model, data: the MuJoCo model and data (after :meth:`configure`).
         built: the build result (link → body, joint → MuJoCo addresses, notes).
         sensors: the simulated sensors.
@@ -168,6 +175,7 @@ class MujocoBackend:
 
     def __init__(self) -> None:
         self.real_time_factor = 0.0
+        self.instabilities = 0
         self.model: mujoco.MjModel | None = None
         self.data: mujoco.MjData | None = None
         self.built: BuiltModel | None = None
@@ -340,9 +348,10 @@ class MujocoBackend:
         model, data = self._require()
         if n <= 0:
             return
+        t_end = data.time + n * model.opt.timestep
         if not self._ideal_mask.any():
             mujoco.mj_step(model, data, nstep=n)
-            self._check_stable()
+            self._check_stable(t_end)
             return
         idx_q, idx_d = self._qadr[self._ideal_mask], self._dadr[self._ideal_mask]
         start = data.qpos[idx_q].copy()
@@ -354,29 +363,33 @@ class MujocoBackend:
         data.qpos[idx_q] = target
         data.qvel[idx_d] = 0.0
         mujoco.mj_forward(model, data)
-        self._check_stable()
+        self._check_stable(t_end)
 
-    def _check_stable(self) -> None:
-        """Raise when MuJoCo met NaN/Inf/huge values (it then resets the state by itself) or the
-        state is not finite.
-
-        Raises:
-            BackendError: naming the time, the first bad DOF's joint and the usual causes.
-        """
+    def _check_stable(self, t_end: float) -> None:
+        """Recover when MuJoCo met NaN/Inf/huge values (it then resets its data, time included,
+        by itself, or leaves them non-finite): back to the initial state (:meth:`reset`) at
+        simulated time ``t_end`` (s, where the steps should have ended), :attr:`instabilities`
+        counted, and an error logged naming the joint (the 1st, 10th, 100th, … time)."""
         model, data = self._require()
         if not sum(data.warning[w].number for w in _UNSTABLE) and np.isfinite(data.qpos).all():
             return
-        joints = []
-        for w in _UNSTABLE:
-            stat = data.warning[w]
-            if stat.number and 0 <= stat.lastinfo < model.nv:
-                joints.append(model.joint(int(model.dof_jntid[stat.lastinfo])).name)
-        where = f" at joint(s) {sorted(set(joints))}" if joints else ""
-        raise BackendError(
-            f"MuJoCo simulation became unstable (NaN, Inf or huge values) near t = {data.time:.4f} s{where}. "
-            "Fix: check the masses and inertias of the links there (tiny or huge values), joint stop "
-            "stiffness, PID gains and effort limits, or use a smaller timestep; then call reset()"
-        )
+        joints = sorted({
+            model.joint(int(model.dof_jntid[stat.lastinfo])).name
+            for w in _UNSTABLE
+            if (stat := data.warning[w]).number and 0 <= stat.lastinfo < model.nv
+        })
+        sim_time = float(t_end)
+        self.instabilities += 1
+        if math.log10(self.instabilities).is_integer():
+            where = f" at joint(s) {joints}" if joints else ""
+            _LOG.error(
+                "MuJoCo simulation became unstable (NaN, Inf or huge values) near t = %.4f s%s; reset to the "
+                "initial state (%d time(s) so far). Fix: check the masses and inertias of the links there "
+                "(tiny or huge values), joint stop stiffness, PID gains and effort limits, or use a smaller "
+                "timestep", sim_time, where, self.instabilities,
+            )
+        self.reset()
+        data.time = sim_time
 
     def read(self, dt: float) -> ActuatorState:
         """Step physics ``dt / timestep`` times (none while paused) and return the actuator state.

@@ -8,12 +8,13 @@ named ``world`` *is* the MuJoCo world body.
 
 Mappings (documented defaults, logged once per model):
 
-* Links without ``<inertial>`` (or with zero mass) get :data:`DEFAULT_MASS` kg and
+* Links without ``<inertial>`` (or with zero mass, < :data:`MIN_MASS`) get :data:`DEFAULT_MASS` kg and
   :data:`DEFAULT_INERTIA` kg·m² on each principal axis at the link origin (URDF: such links
   are massless frames, which MuJoCo cannot move); SDFormat links without ``<inertial>`` get the
   SDFormat default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
 * Inertias violating the triangle inequality (A + B ≥ C, common in generated URDFs) are
-  balanced by MuJoCo's compiler (``balanceinertia``), with a warning naming the link.
+  balanced by MuJoCo's compiler (``balanceinertia``), with a warning naming the link; zero
+  principal moments (a thin rod) are raised to :data:`MIN_PRINCIPAL_INERTIA`.
   Non-finite mass or inertia, a negative mass, or a tensor with a negative principal moment is
   a :class:`~sdf_bridge.errors.BackendError` naming the link (no default can guess it).
 * Universal/revolute2 joints whose two axes are parallel get an armature of
@@ -65,6 +66,11 @@ DEFAULT_MASS = 1e-3
 """kg: mass given to links without inertial (or zero mass), so MuJoCo can simulate them."""
 DEFAULT_INERTIA = 1e-6
 """kg·m²: principal inertia of those links (about a 1 g, 5 cm body)."""
+MIN_MASS = 1e-12
+"""kg: masses below this are treated as zero (MuJoCo rejects moving bodies lighter than 1e-15)."""
+MIN_PRINCIPAL_INERTIA = 1e-12
+"""kg·m²: floor of each principal moment (a thin rod's zero moment about its axis), as MuJoCo
+requires positive ones (> 1e-15)."""
 SDF_DEFAULT_MASS = 1.0
 """kg: SDFormat's default ``<inertial><mass>``."""
 SDF_DEFAULT_INERTIA = 1.0
@@ -195,8 +201,9 @@ def _set_inertial(
 
     Missing ``<inertial>``: SDFormat default (``sdf``) or :data:`DEFAULT_MASS` /
     :data:`DEFAULT_INERTIA` (names appended to ``sdf_defaulted`` / ``defaulted`` for one note).
-    Zero mass gets the same default (MuJoCo cannot move massless bodies); mass with an all-zero
-    tensor gets :data:`DEFAULT_INERTIA` (noted).
+    Zero mass (< :data:`MIN_MASS`) gets the same default (MuJoCo cannot move massless bodies);
+    mass with an all-zero tensor gets :data:`DEFAULT_INERTIA`, principal moments below
+    :data:`MIN_PRINCIPAL_INERTIA` are raised to it (both noted).
 
     Raises:
         BackendError: invalid mass properties (see :func:`_inertia_tensor`).
@@ -209,7 +216,7 @@ def _set_inertial(
         body.inertia = [SDF_DEFAULT_INERTIA] * 3
         return
     tensor = _inertia_tensor(link) if inertial is not None else None
-    if inertial is None or tensor is None or inertial.mass == 0.0:  # massless frame
+    if inertial is None or tensor is None or inertial.mass < MIN_MASS:  # massless frame
         defaulted.append(link.name)
         body.mass = DEFAULT_MASS
         body.ipos = [0.0, 0.0, 0.0]
@@ -220,7 +227,12 @@ def _set_inertial(
     if not tensor.any():
         built.note(f"link {link.name!r} has mass but zero inertia; using {DEFAULT_INERTIA} kg·m²", warning=False)
         tensor = np.eye(3) * DEFAULT_INERTIA
-    moments = np.sort(np.linalg.eigvalsh(tensor))
+    moments, axes = np.linalg.eigh(tensor)
+    if moments[0] < MIN_PRINCIPAL_INERTIA:
+        built.note(f"link {link.name!r}: principal inertias {moments.round(12).tolist()} kg·m² raised to at "
+                   f"least {MIN_PRINCIPAL_INERTIA} (MuJoCo needs positive ones)", warning=False)
+        moments = np.maximum(moments, MIN_PRINCIPAL_INERTIA)
+        tensor = axes @ np.diag(moments) @ axes.T
     if moments[0] + moments[1] < moments[2] * (1.0 - 1e-9):
         built.note(
             f"link {link.name!r}: principal inertias {moments.round(9).tolist()} violate the triangle "
@@ -504,7 +516,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                           self_collide=False)
     if defaulted:
         built.note(
-            f"{len(defaulted)} link(s) without inertial get the default mass {DEFAULT_MASS} kg and inertia "
+            f"{len(defaulted)} link(s) without inertial (or mass) get the default mass {DEFAULT_MASS} kg and inertia "
             f"{DEFAULT_INERTIA} kg·m²: {', '.join(defaulted)}",
             warning=False,
         )

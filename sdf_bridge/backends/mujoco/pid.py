@@ -10,7 +10,8 @@ The MuJoCo backend evaluates the proportional and derivative parts inside every 
 through MuJoCo affine actuators with an integrator activation holding the position target
 (``effort = p·act + (d·v_t + I + ff) − p·q − d·v``, force range = effort limit; for velocity
 commands ``act`` integrates ``v_t`` every physics step), whose parameters
-:meth:`JointPid.affine` provides; :meth:`JointPid.effort` is the same law in numpy.
+:meth:`JointPid.affine` provides; MuJoCo's actuator force range clamps the sum to the effort
+limit.
 
 Gains come, per joint and in this order, from ``params["pid_gains"][joint]`` (nested mapping) or
 flat ``params["pid_gains.<joint>.<p|i|d|i_clamp>"]`` keys, then from the joint's ``<ros2_control>``
@@ -192,17 +193,3 @@ class JointPid:
         d = np.where(active, g.d, 0.0)
         bias0 = np.where(active, g.d * v_target + self.integral, 0.0) + feedforward
         return p, bias0, -p, -d
-
-    def effort(
-        self,
-        q: np.ndarray,
-        v: np.ndarray,
-        q_target: np.ndarray,
-        v_target: np.ndarray,
-        feedforward: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """The PID effort (n,) for state ``q, v`` and targets, clamped to ±effort_limit."""
-        ff = np.zeros_like(q) if feedforward is None else feedforward
-        g = self.gains
-        raw = g.p * (q_target - q) + g.d * (v_target - v) + self.integral + ff
-        return np.clip(raw, -self.effort_limit, self.effort_limit)

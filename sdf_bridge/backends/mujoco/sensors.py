@@ -31,9 +31,11 @@ readings.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -63,7 +65,7 @@ from ..base import (
 )
 from .builder import BuiltModel
 from .geoms import VISUAL_GROUP, wxyz
-from .glplatform import describe_missing
+from .glplatform import choose_platform, describe_missing
 
 _LOG = logging.getLogger(__name__)
 
@@ -440,16 +442,29 @@ class SensorSuite:
 
 
 def gl_problem() -> str | None:
-    """Why off-screen rendering cannot work in this process, or ``None``.
+    """Make ``mujoco.Renderer`` render off-screen; return why it cannot, or ``None``.
 
-    MuJoCo picks its OpenGL platform from ``MUJOCO_GL`` when ``mujoco`` is first imported;
-    GLFW (its default) needs a display and aborts the process without one, so it is refused
-    here when ``DISPLAY`` is unset.
+    MuJoCo binds its OpenGL platform from ``MUJOCO_GL`` when ``mujoco`` is first imported; with
+    it unset that is GLFW, which needs a display (and aborts the process without one). When
+    ``mujoco`` was imported that way (before :mod:`sdf_bridge.backends.mujoco` could choose) and
+    there is no ``DISPLAY``, the renderer is switched to EGL or OSMesa
+    (:func:`.glplatform.choose_platform`); if neither loads, the reason is returned.
     """
-    platform = getattr(getattr(mujoco, "GLContext", None), "__module__", "")
-    if platform.endswith("glfw") and not os.environ.get("DISPLAY"):
-        return ("off-screen rendering needs MUJOCO_GL=egl or osmesa (mujoco was imported with GLFW, which "
-                f"needs a display). {describe_missing()}")
+    context_module = getattr(sys.modules.get(mujoco.Renderer.__module__), "gl_context", None)
+    current = getattr(context_module, "GLContext", None)
+    if not getattr(current, "__module__", "").endswith("glfw") or os.environ.get("DISPLAY"):
+        return None
+    platform = choose_platform()
+    if platform is None:
+        return f"mujoco uses GLFW, which needs a display, and neither EGL nor OSMesa is installed. {describe_missing()}"
+    try:
+        context = importlib.import_module(f"mujoco.{platform}").GLContext
+    except Exception as exc:  # PyOpenGL raises several types when a platform cannot load
+        return (f"mujoco uses GLFW, which needs a display, and switching to {platform} failed "
+                f"({type(exc).__name__}: {exc}). {describe_missing()}")
+    context_module.GLContext = context  # type: ignore[union-attr]
+    _LOG.info("mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
+              "(set MUJOCO_GL before importing mujoco to choose)", platform)
     return None
 
 

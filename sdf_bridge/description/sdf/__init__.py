@@ -21,7 +21,7 @@ from ..xmlio import ParseContext
 from .frames import parse_pose
 from .includes import resolve_include, search_path
 from .links import make_mesh_resolver
-from .joints import _bool
+from .joints import bool_element
 from .model import ModelBuilder, check_version
 
 __all__ = ["load_sdf", "load_model"]
@@ -77,7 +77,7 @@ def load_model(
         version=version_text,
         source_file=None if ctx.file == "<string>" else ctx.file,
         pose=pose,
-        static=static if static is not None else _bool(model.findtext("static")),
+        static=static if static is not None else bool_element(ctx, model.find("static"), False),
         sensor_parser=parse_sensor,
         ros2_control_parser=parse_ros2_control,
     )
@@ -161,18 +161,18 @@ def load_sdf(
 def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search: Sequence[Path],
                   package_paths: Mapping[str, str | os.PathLike[str]] | None) -> Robot:
     """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static overrides."""
-    from ..xmlio import parse_xml
+    from ..xmlio import parse_xml, read_file
 
     uri = ctx.child_text(elem, "uri")
     if not uri:
         raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
     path = resolve_include(uri, elem, ctx, base_dir=base, paths=search)
     sub = ParseContext(str(path), ctx.warnings)
-    root = parse_xml(path.read_bytes(), str(path))
+    root = parse_xml(read_file(path), str(path))
     if root.tag != "sdf" or root.find("model") is None:
         raise sub.error(UnsupportedError, root, "included file is not an SDFormat model", "include a file with <sdf><model>")
     version = check_version(root, sub)
-    static = elem.findtext("static")
+    static_elem = elem.find("static")
     return load_model(root.find("model"), sub, base_dir=path.parent, version=version, version_text=root.get("version", ""),
                       search=search, package_paths=package_paths, name=elem.findtext("name"), pose_elem=elem.find("pose"), pose_ctx=ctx,
-                      static=_bool(static) if static is not None else None)
+                      static=None if static_elem is None else bool_element(ctx, static_elem, False))

@@ -18,7 +18,7 @@ from pathlib import Path
 from lxml import etree
 
 from ...errors import InvalidValueError, MissingReferenceError
-from ..xmlio import ParseContext, parse_xml
+from ..xmlio import ParseContext, parse_xml, read_file
 
 #: Highest SDFormat version this loader reads.
 SUPPORTED_MAX = (1, 11)
@@ -62,7 +62,7 @@ def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseCon
             f"model directory {str(directory)!r} has neither model.config nor model.sdf",
             "add a model.config naming the SDF file",
         )
-    root = parse_xml(config.read_bytes(), str(config))
+    root = parse_xml(read_file(config), str(config))
     best: tuple[tuple[int, int], str] | None = None
     for entry in root.findall("sdf"):
         version_text = entry.get("version", "")

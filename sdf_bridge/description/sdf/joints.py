@@ -19,6 +19,7 @@ from lxml import etree
 
 from ...errors import InvalidValueError, UnsupportedError
 from ..model import Axis, Dynamics, JointType, Limit, Mimic
+from ..sensor_parser import parse_sdf_bool
 from ..xmlio import ParseContext
 
 #: SDF type name → joint type.
@@ -61,9 +62,15 @@ def joint_type(elem: etree._Element, ctx: ParseContext) -> JointType:
     return JOINT_TYPES[text]
 
 
-def _bool(text: str | None) -> bool:
-    """SDFormat boolean text (``true``/``1``, case-insensitive; anything else is false)."""
-    return (text or "").strip().lower() in ("true", "1")
+def bool_element(ctx: ParseContext, elem: etree._Element | None, default: bool) -> bool:
+    """An SDFormat boolean element (``true``/``false``/``1``/``0``), ``default`` when absent.
+
+    Raises:
+        InvalidValueError: any other text.
+    """
+    if elem is None:
+        return default
+    return parse_sdf_bool(ctx, elem, elem.text or "", f"<{elem.tag}>")
 
 
 def _limit_value(ctx: ParseContext, elem: etree._Element, tag: str, default: float) -> float:
@@ -172,8 +179,7 @@ def parse_axis(
         else:
             vec = np.array(ctx.vector(xyz_elem, xyz_elem.text, 3, "axis <xyz>"))
             expressed_in = xyz_elem.get("expressed_in") or None
-        upm = elem.find("use_parent_model_frame")
-        use_parent = _bool(upm.text) if upm is not None else legacy_model_frame
+        use_parent = bool_element(ctx, elem.find("use_parent_model_frame"), legacy_model_frame)
     norm = float(np.linalg.norm(vec))
     if norm == 0.0:
         raise ctx.error(

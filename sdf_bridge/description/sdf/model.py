@@ -23,7 +23,7 @@ from lxml import etree
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
 from ..gazebo_parser import parse_plugin
-from ..xmlio import ParseContext, parse_xml
+from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
@@ -217,7 +217,7 @@ class ModelBuilder:
 
     def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext) -> str:
         sub_ctx = ParseContext(str(path), ctx.warnings)
-        root = parse_xml(path.read_bytes(), str(path))
+        root = parse_xml(read_file(path), str(path))
         if root.tag != "sdf":
             raise sub_ctx.error(UnsupportedError, root, f"included file's root is <{root.tag}>, not <sdf>",
                                 "include an SDFormat model file (URDF includes are not supported)")

@@ -69,6 +69,43 @@ def test_damped_joint_decays_exponentially(make_sim) -> None:
     assert state.velocity[0] == pytest.approx(math.exp(-0.5 / inertia * 0.5), rel=5e-3)
 
 
+def test_armature_adds_to_the_decaying_inertia(make_sim) -> None:
+    """Armature a (rotor inertia reflected to the joint) adds to the inertia of the damped decay:
+    v(t) = v0·exp(−b·t/(I + a)); b = 0.5, I = 0.25, a = 0.25 → rate 1 /s. Tolerance 0.5 %
+    (as the decay test above)."""
+    urdf = pendulum_urdf(axis="0 0 1", com_xyz="0.5 0 0", dynamics='<dynamics damping="0.5"/>')
+    sim = make_sim(urdf, {**GRAVITY, "armature": {"j": 0.25}})
+    sim.backend.data.qvel[0] = 1.0
+    sim.effort([0.0])
+    state = sim.run(0.5, dt=0.01)[-1]
+    assert state.velocity[0] == pytest.approx(math.exp(-0.5 / (0.25 + 1e-6 + 0.25) * 0.5), rel=5e-3)
+
+
+SPRING = """<?xml version="1.0"?>
+<sdf version="1.9"><model name="spring">
+  <link name="base"/>
+  <link name="arm"><pose>0 0 1 0 0 0</pose>
+    <inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass>
+      <inertia><ixx>1e-6</ixx><iyy>1e-6</iyy><izz>1e-6</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+  </link>
+  <joint name="base_joint" type="fixed"><parent>world</parent><child>base</child></joint>
+  <joint name="j" type="revolute"><parent>base</parent><child>arm</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-3</lower><upper>3</upper><effort>10</effort></limit>
+      <dynamics><damping>0.5</damping><spring_reference>0.2</spring_reference>
+        <spring_stiffness>4</spring_stiffness></dynamics></axis></joint>
+</model></sdf>"""
+
+
+def test_spring_settles_at_its_reference(make_sim) -> None:
+    """SDFormat spring (stiffness 4 N·m/rad, reference 0.2 rad, damping 0.5, I = 0.25 kg·m²:
+    ω = 4 rad/s, ζ = 0.25): with zero effort the joint comes to rest at the reference. After
+    6 s the amplitude has decayed by exp(−ζ·ω·6) = 2.5e-3: tolerance 1e-3 rad."""
+    sim = make_sim(SPRING, GRAVITY)
+    sim.effort([0.0])
+    state = sim.run(6.0)[-1]
+    assert state.position[0] == pytest.approx(0.2, abs=1e-3)
+
+
 def test_prismatic_joint_falls_under_gravity(make_sim) -> None:
     """z(t) = −g·t²/2. Semi-implicit Euler gives −g·t·(t+dt)/2: tolerance g·t·dt/2 = 2.5 mm."""
     sim = make_sim(pendulum_urdf(joint_type="prismatic", axis="0 0 1", limit=""), GRAVITY)
@@ -333,16 +370,23 @@ def test_zero_effort_limit_makes_a_passive_joint(make_sim, caplog) -> None:
     assert state.effort[0] == 0.0 and state.position[0] == 0.0
 
 
-def test_instability_is_a_clear_error(make_sim) -> None:
-    """A non-finite velocity makes MuJoCo reset the state with a warning: read raises
-    BackendError naming the joint instead of returning a silently reset (or NaN) state."""
+def test_instability_recovers_with_a_clear_error(make_sim, caplog) -> None:
+    """A non-finite velocity makes MuJoCo's step fail: the backend returns to the initial state
+    (q = 0, finite, time kept: 0.02 s after two reads, exact to 1e-12), counts it, and logs one
+    error naming the joint and the fix."""
     sim = make_sim(pendulum_urdf(), GRAVITY)
     sim.effort([0.0])
+    sim.backend.read(0.01)
+    sim.backend.data.qpos[0] = 0.3
     sim.backend.data.qvel[0] = math.inf
-    with pytest.raises(BackendError, match=r"MuJoCo simulation became unstable .* at joint\(s\) \['j'\]"):
-        sim.backend.read(0.01)
-    sim.backend.reset()
-    assert np.isfinite(sim.backend.read(0.01).position).all()
+    with caplog.at_level(logging.ERROR):
+        state = sim.backend.read(0.01)
+    assert state.position[0] == 0.0 and state.velocity[0] == 0.0
+    assert state.sim_time == pytest.approx(0.02, abs=1e-12)
+    assert sim.backend.instabilities == 1
+    assert caplog.text.count("MuJoCo simulation became unstable (NaN, Inf or huge values) near t = ") == 1
+    assert "at joint(s) ['j']; reset to the initial state (1 time(s) so far). Fix: check the masses" in caplog.text
+    assert np.isfinite(sim.backend.read(0.01).position).all() and sim.backend.instabilities == 1
 
 
 # -- errors --------------------------------------------------------------------------------------
@@ -351,6 +395,12 @@ def test_read_dt_not_multiple_of_timestep(make_sim) -> None:
     sim = make_sim(pendulum_urdf(), {"timestep": 0.002})
     with pytest.raises(BackendError, match=r"not a multiple of the physics timestep 0.002"):
         sim.backend.read(0.003)
+
+
+def test_read_negative_dt(make_sim) -> None:
+    sim = make_sim(pendulum_urdf())
+    with pytest.raises(BackendError, match=r"read\(dt=-0.01\) is not a multiple of the physics timestep"):
+        sim.backend.read(-0.01)
 
 
 def test_write_wrong_length(make_sim) -> None:
@@ -387,6 +437,12 @@ def test_unknown_actuator(make_sim) -> None:
         ({"base_pose": [1, 2]}, r"base_pose .* must have 6 numbers"),
         ({"pid_gains": {"nope": {"p": 1}}}, r"pid_gains names joint\(s\) \['nope'\]"),
         ({"armature.nope": 0.1}, r"armature.nope names unknown joint 'nope'"),
+        ({"timestep": math.inf}, r"timestep = inf must be finite"),
+        ({"gravity": 9.81}, r"gravity = 9.81 must be a list of 3 numbers"),
+        ({"gravity": "0 0 down"}, r"gravity = 'down' is not a number"),
+        ({"noise_seed": "lucky"}, r"noise_seed = 'lucky' is not a number"),
+        ({"render_cameras": "sometimes"}, r"render_cameras = 'sometimes' is not a boolean"),
+        ({"armature": "heavy"}, r"armature = 'heavy' is not a number"),
     ],
 )
 def test_bad_parameters(make_sim, params, message) -> None:

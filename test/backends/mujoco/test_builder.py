@@ -13,6 +13,8 @@ from mujoco_helpers import INERTIAL, chain_robot, compile_robot
 from sdf_bridge.backends.mujoco.builder import (
     DEFAULT_INERTIA,
     DEFAULT_MASS,
+    MIN_MASS,
+    MIN_PRINCIPAL_INERTIA,
     SDF_DEFAULT_INERTIA,
     SDF_DEFAULT_MASS,
     STOP_IMPEDANCE,
@@ -58,7 +60,7 @@ def test_link_without_inertial_gets_documented_default(caplog) -> None:
         model, built = compile_robot(robot)
     assert model.body("b").mass[0] == DEFAULT_MASS
     assert model.body("b").inertia == pytest.approx([DEFAULT_INERTIA] * 3, abs=1e-15)
-    assert "1 link(s) without inertial get the default mass 0.001 kg" in caplog.text
+    assert "1 link(s) without inertial (or mass) get the default mass 0.001 kg" in caplog.text
     assert any(n.endswith(": b") for n in built.notes)
 
 
@@ -391,3 +393,23 @@ def test_robot_of_only_the_world_link_builds() -> None:
     robot = Robot("w", links={"world": Link("world")})
     model, built = compile_robot(robot)
     assert model.nbody == 1 and built.link_body == {"world": "world"}
+
+
+def test_thin_rod_zero_moment_raised_to_the_floor() -> None:
+    """A rod along x (ixx = 0, iyy = izz = 0.1) is a valid idealisation MuJoCo rejects: the zero
+    moment becomes MIN_PRINCIPAL_INERTIA, the others stay (exact to 1e-15)."""
+    rod = Inertial(1.0, Inertia(0.0, 0, 0, 0.1, 0, 0.1))
+    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+                        links={"b": Link("b", inertial=rod)})
+    model, built = compile_robot(robot)
+    assert sorted(model.body("b").inertia) == pytest.approx([MIN_PRINCIPAL_INERTIA, 0.1, 0.1], abs=1e-15)
+    assert any("link 'b': principal inertias [0.0, 0.1, 0.1] kg·m² raised to at least 1e-12" in n for n in built.notes)
+
+
+def test_negligible_mass_is_a_massless_frame() -> None:
+    """1e-20 kg (below MIN_MASS, which MuJoCo cannot simulate) counts as massless: the default."""
+    tiny = Inertial(1e-20, Inertia(1e-20, 0, 0, 1e-20, 0, 1e-20))
+    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+                        links={"b": Link("b", inertial=tiny)})
+    model, _ = compile_robot(robot)
+    assert model.body("b").mass[0] == DEFAULT_MASS and MIN_MASS == 1e-12

@@ -15,6 +15,7 @@ from sdf_bridge.backends.mujoco.glplatform import (
     choose_platform,
     configure_environment,
     describe_missing,
+    egl_works,
 )
 
 
@@ -22,33 +23,56 @@ def _libraries(*present: str):
     return lambda name: f"lib{name}.so" if name in present else None
 
 
+def _egl(works: bool):
+    return lambda path: works
+
+
 @pytest.mark.parametrize(
-    ("present", "expected"),
-    [(("EGL", "OSMesa"), "egl"), (("EGL",), "egl"), (("OSMesa",), "osmesa"), ((), None)],
+    ("present", "egl_ok", "expected"),
+    [
+        (("EGL", "OSMesa"), True, "egl"),
+        (("EGL",), True, "egl"),
+        (("EGL", "OSMesa"), False, "osmesa"),  # EGL installed but no display initialises
+        (("EGL",), False, None),
+        (("OSMesa",), True, "osmesa"),
+        ((), True, None),
+    ],
 )
-def test_choose_platform_prefers_egl_then_osmesa(present, expected) -> None:
-    assert choose_platform(_libraries(*present)) == expected
+def test_choose_platform_prefers_working_egl_then_osmesa(present, egl_ok, expected) -> None:
+    assert choose_platform(_libraries(*present), _egl(egl_ok)) == expected
+
+
+def test_egl_check_gets_the_library_path() -> None:
+    seen: list[str] = []
+    choose_platform(_libraries("EGL"), lambda path: seen.append(path) or True)
+    assert seen == ["libEGL.so"]
+
+
+def test_egl_works_is_false_for_a_library_without_egl() -> None:
+    """A loadable library lacking EGL symbols, and a missing one, are not usable EGL."""
+    assert egl_works("libc.so.6") is False
+    assert egl_works("libno_such_library.so") is False
 
 
 def test_configure_environment_sets_unset_variable() -> None:
     env: dict[str, str] = {}
-    assert configure_environment(env, _libraries("OSMesa")) == "osmesa"
+    assert configure_environment(env, _libraries("OSMesa"), _egl(True)) == "osmesa"
     assert env == {"MUJOCO_GL": "osmesa"}
 
 
 def test_configure_environment_keeps_user_choice() -> None:
     env = {"MUJOCO_GL": "glfw"}
-    assert configure_environment(env, _libraries("EGL")) == "glfw"
+    assert configure_environment(env, _libraries("EGL"), _egl(True)) == "glfw"
     assert env == {"MUJOCO_GL": "glfw"}
 
 
 def test_no_library_is_warned_with_the_packages(caplog) -> None:
     env: dict[str, str] = {}
     with caplog.at_level(logging.WARNING):
-        assert configure_environment(env, _libraries()) is None
+        assert configure_environment(env, _libraries(), _egl(True)) is None
     assert env == {}
-    assert "neither EGL nor OSMesa is installed, cameras will publish nothing" in caplog.text
-    assert f"apt-get install {PACKAGES['egl']}" in caplog.text and PACKAGES["osmesa"] in caplog.text
+    assert "neither a working EGL nor OSMesa is installed, cameras will publish nothing" in caplog.text
+    assert f"apt-get install {PACKAGES['osmesa']}" in caplog.text and PACKAGES["egl"] in caplog.text
     assert describe_missing() in caplog.text
 
 
@@ -60,8 +84,9 @@ from mujoco_helpers import Sim
 from sdf_bridge.description import load
 import test_sensors
 robot = load(test_sensors.SCENE.format(sensors=test_sensors.CAMERA.format(kind="camera")))
-state = Sim(robot).backend.read(0.01)
-image = state.sensors.get("cam")
+sim = Sim(robot)
+image = sim.backend.read(0.01).sensors.get("cam")
+sim.backend.close()
 print("MUJOCO_GL", os.environ.get("MUJOCO_GL"), "image", None if image is None else image.data.shape)
 """
 
@@ -95,6 +120,16 @@ def test_camera_renders_with_osmesa() -> None:
     assert "MUJOCO_GL osmesa image (48, 64, 3)" in result.stdout
 
 
+def test_egl_without_a_driver_falls_back_to_osmesa() -> None:
+    """libEGL present but unable to initialise (Mesa's software driver made unfindable with
+    LIBGL_DRIVERS_PATH, as when libgl1-mesa-dri is missing; Mesa EGL as installed by .ci/setup):
+    OSMesa is chosen and the camera renders."""
+    result = _render_in_subprocess({"LIBGL_DRIVERS_PATH": "/nonexistent"})
+    assert result.returncode == 0, result.stderr
+    assert "MUJOCO_GL was unset; using 'osmesa'" in result.stderr
+    assert "MUJOCO_GL osmesa image (48, 64, 3)" in result.stdout
+
+
 def test_unusable_platform_is_reported_once_and_clearly() -> None:
     """EGL that cannot load (simulated by a conflicting PYOPENGL_PLATFORM): no crash, no image,
     one warning naming MUJOCO_GL, the failure and the Debian packages to install."""
@@ -102,4 +137,4 @@ def test_unusable_platform_is_reported_once_and_clearly() -> None:
     assert result.returncode == 0, result.stderr
     assert "MUJOCO_GL egl image None" in result.stdout
     assert result.stderr.count("sensor 'cam': off-screen rendering with MUJOCO_GL=egl failed") == 1
-    assert f"apt-get install {PACKAGES['egl']}" in result.stderr
+    assert f"apt-get install {PACKAGES['osmesa']}" in result.stderr

@@ -86,15 +86,6 @@ def _pid() -> JointPid:
     return JointPid(gains, effort_limit=np.array([5.0, np.inf]))
 
 
-def test_effort_law_and_clamp() -> None:
-    pid = _pid()
-    q, v = np.array([0.0, 0.0]), np.array([0.5, 0.5])
-    effort = pid.effort(q, v, q_target=np.array([1.0, 1.0]), v_target=np.array([0.0, 0.0]),
-                        feedforward=np.array([0.0, 0.25]))
-    # 10·1 + 2·(0 − 0.5) = 9 → clamped to 5; second: 9 + 0.25, no limit
-    assert effort.tolist() == [5.0, 9.25]
-
-
 def test_integral_clamped_and_reset() -> None:
     pid = _pid()
     active = np.array([True, True])

@@ -172,6 +172,18 @@ def test_lidar_scan_hits_wall(make_sim) -> None:
     assert (scan.range_min, scan.range_max) == (0.1, 10.0)
 
 
+def test_each_sensor_at_its_own_rate(make_sim) -> None:
+    """IMU at 100 Hz and lidar at 10 Hz on one robot, 1 kHz reads for 0.1 s: each is sampled at
+    the first read, then whenever its period has elapsed (times exact to 1e-9 s)."""
+    imu = '<sensor name="imu" type="imu"><update_rate>100</update_rate></sensor>'
+    sim = make_sim(SCENE.format(sensors=LIDAR.format(vertical="") + imu), GRAVITY)
+    states = sim.run(0.1, dt=0.001)
+    imu_times = [s.sim_time for s in states if "imu" in s.sensors]
+    lidar_times = [s.sim_time for s in states if "lidar" in s.sensors]
+    assert imu_times == pytest.approx([0.001] + [0.01 * k for k in range(1, 11)], abs=1e-9)
+    assert lidar_times == pytest.approx([0.001, 0.1], abs=1e-9)
+
+
 def test_lidar_out_of_range_is_inf(make_sim) -> None:
     sensors = LIDAR.format(vertical="").replace("<max>10</max>", "<max>2</max>")
     sim = make_sim(SCENE.format(sensors=sensors), GRAVITY)
@@ -266,21 +278,68 @@ def test_sensor_on_missing_link_reported(make_sim, caplog) -> None:
     assert "imu" not in sim.backend.read(0.01).sensors
 
 
-def test_glfw_without_display_refused(make_sim, caplog, monkeypatch) -> None:
-    """MuJoCo imported with GLFW and no display would abort the process: the camera is
-    reported once instead."""
+def _fake_glfw(monkeypatch):
+    """Pretend mujoco was imported with GLFW (MUJOCO_GL unset) on a machine without display;
+    returns the module whose ``GLContext`` ``mujoco.Renderer`` uses (restored after the test)."""
+    import sys
+
     import mujoco
 
     class GLContext:
         __module__ = "mujoco.glfw"
 
-    monkeypatch.setattr(mujoco, "GLContext", GLContext)
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("GLFW must not be used without a display (it aborts the process)")
+
+    module = sys.modules[mujoco.Renderer.__module__].gl_context
+    monkeypatch.setattr(module, "GLContext", GLContext)
     monkeypatch.delenv("DISPLAY", raising=False)
+    return module
+
+
+def test_glfw_without_display_switches_to_offscreen(make_sim, monkeypatch, caplog) -> None:
+    """mujoco imported with GLFW before this package chose a platform: the renderer is
+    switched to EGL/OSMesa and the camera renders."""
+    module = _fake_glfw(monkeypatch)
+    sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
+    with caplog.at_level(logging.INFO):
+        image = sim.backend.read(0.01).sensors["cam"]
+    assert image.data.shape == (48, 64, 3)
+    assert module.GLContext.__module__ in ("mujoco.egl", "mujoco.osmesa")
+    assert "off-screen rendering switched to" in caplog.text
+
+
+def test_glfw_without_display_and_no_offscreen_library_reported_once(make_sim, monkeypatch, caplog) -> None:
+    """Neither EGL nor OSMesa installed: the camera is reported once, with the packages to
+    install, instead of aborting the process."""
+    from sdf_bridge.backends.mujoco import sensors
+
+    _fake_glfw(monkeypatch)
+    monkeypatch.setattr(sensors, "choose_platform", lambda: None)
     sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
     with caplog.at_level(logging.WARNING):
         states = sim.run(0.5)
     assert all("cam" not in s.sensors for s in states)
-    assert caplog.text.count("sensor 'cam': off-screen rendering needs MUJOCO_GL=egl or osmesa") == 1
+    assert caplog.text.count("sensor 'cam': mujoco uses GLFW, which needs a display, and neither EGL nor "
+                             "OSMesa is installed. Fix: install OSMesa (Debian: apt-get install libosmesa6") == 1
+
+
+def test_renderer_failure_reported_once(make_sim, monkeypatch, caplog) -> None:
+    """Any failure to create the GL context (here: a missing libEGL) gives one warning naming
+    MUJOCO_GL, the error and the fix; no image, no exception."""
+    import mujoco
+
+    def broken(*args, **kwargs):
+        raise ImportError("libEGL.so.1: cannot open shared object file")
+
+    monkeypatch.setattr(mujoco, "Renderer", broken)
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
+    with caplog.at_level(logging.WARNING):
+        states = sim.run(0.5)
+    assert all("cam" not in s.sensors for s in states)
+    assert caplog.text.count("sensor 'cam': off-screen rendering with MUJOCO_GL=egl failed (ImportError: "
+                             "libEGL.so.1: cannot open shared object file). Fix: install OSMesa") == 1
 
 
 def test_force_torque_on_world_reported(make_sim, caplog) -> None:

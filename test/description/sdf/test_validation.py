@@ -121,3 +121,20 @@ def test_unresolved_model_uri_mesh_warns_once_per_model(monkeypatch: pytest.Monk
     assert [v.geometry.resolved for v in robot.links["a"].visuals] == [None, None]
     assert warnings == ["<string>: model 'gear' (model://gear/...) is not on the SDF resource path; its mesh paths "
                         "stay unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)"]
+
+
+def test_static_true_and_false_are_read() -> None:
+    assert load_text(sdf('<model name="m"><static>true</static><link name="a"/></model>')).static is True
+    assert load_text(sdf('<model name="m"><static> 0 </static><link name="a"/></model>')).static is False
+
+
+def test_non_boolean_static_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"<string>:5: <static>: <static> is 'yes', not a boolean Fix: write <static> as true or false"):
+        load_text(sdf('<model name="m">\n<link name="a"/>\n<static>yes</static></model>'))
+
+
+def test_non_boolean_use_parent_model_frame_is_refused() -> None:
+    body = TWO_LINKS + ('<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz>'
+                        "<use_parent_model_frame>maybe</use_parent_model_frame></axis></joint>")
+    with pytest.raises(InvalidValueError, match=r"<use_parent_model_frame> is 'maybe', not a boolean"):
+        load_text(sdf(f'<model name="m">{body}</model>', "1.5"))
