@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from dataclasses import dataclass
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -42,6 +43,7 @@ os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(100, 200)))
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 
 import rclpy  # noqa: E402
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
 from rclpy.executors import SingleThreadedExecutor  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
@@ -104,8 +106,33 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
     }
 
 
-def measure_latency(samples: int, priority: int) -> np.ndarray:
-    """Command → joint_states latencies (s) against a bridge child process at 1 kHz."""
+@dataclass
+class LatencyResult:
+    """One latency run. Arrays in s, one entry per sample: ``total`` = command sent → first
+    joint_states showing it (probe's monotonic clock); ``inside`` = command sent → the
+    ``header.stamp`` of that message (the bridge's read time: DDS in + callback + wait for the
+    write + wait for the read that mirrors it); ``outside`` = stamp → arrival (publish + DDS out
+    + the probe's callback dispatch). ``inside``/``outside`` use the system clock shared by both
+    processes. ``loop``: the bridge's last /diagnostics loop values (name → str)."""
+
+    total: np.ndarray
+    inside: np.ndarray
+    outside: np.ndarray
+    loop: dict[str, str]
+
+
+def _make_executor(kind: str, context: rclpy.Context):
+    """``events`` (rclpy.experimental.EventsExecutor) or ``single`` (SingleThreadedExecutor)."""
+    if kind == "events":
+        from rclpy.experimental import EventsExecutor
+
+        return EventsExecutor(context=context)
+    return SingleThreadedExecutor(context=context)
+
+
+def measure_latency(samples: int, priority: int, executor_kind: str = "events") -> LatencyResult:
+    """Command → joint_states latencies against a bridge child process at 1 kHz (joint_states
+    every cycle); the probe spins an ``executor_kind`` executor."""
     child = subprocess.Popen(
         [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-p", "update_rate:=1000.0",
          "-p", "publish_rate:=1000.0", "-p", "command_timeout:=0.0", "-p", f"thread_priority:={priority}",
@@ -115,28 +142,41 @@ def measure_latency(samples: int, priority: int) -> np.ndarray:
     context = rclpy.Context()
     rclpy.init(args=[], context=context)
     node = rclpy.create_node("latency_bench", context=context)
-    target = {"value": None, "sent": 0.0}
+    target: dict = {"value": None, "sent": 0.0, "sent_ns": 0}
     arrived = threading.Event()
-    latencies: list[float] = []
     seen_any = threading.Event()
+    total: list[float] = []
+    inside: list[float] = []
+    outside: list[float] = []
+    loop: dict[str, str] = {}
+    index: dict[str, int] = {}
 
     def on_state(msg: JointState) -> None:
-        now = time.perf_counter()
+        now, now_ns = time.perf_counter(), time.time_ns()
         seen_any.set()
         value = target["value"]
         if value is None or arrived.is_set():
             return
-        try:
-            position = msg.position[list(msg.name).index("base_yaw")]
-        except ValueError:
-            return
+        if not index:
+            index.update({name: i for i, name in enumerate(msg.name)})
+        position = msg.position[index["base_yaw"]]
         if abs(position - value) < 1e-9:
-            latencies.append(now - target["sent"])
+            stamp_ns = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+            total.append(now - target["sent"])
+            inside.append((stamp_ns - target["sent_ns"]) * 1e-9)
+            outside.append((now_ns - stamp_ns) * 1e-9)
             arrived.set()
 
+    def on_diagnostics(msg: DiagnosticArray) -> None:
+        for status in msg.status:
+            if status.name.endswith("control loop"):
+                loop.clear()
+                loop.update({kv.key: kv.value for kv in status.values if kv.key.startswith("loop.")})
+
     node.create_subscription(JointState, "joint_states", on_state, RELIABLE_QOS)
+    node.create_subscription(DiagnosticArray, "/diagnostics", on_diagnostics, 10)
     pub = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
-    executor = SingleThreadedExecutor(context=context)
+    executor = _make_executor(executor_kind, context)
     executor.add_node(node)
 
     def spin_rt() -> None:
@@ -145,25 +185,34 @@ def measure_latency(samples: int, priority: int) -> np.ndarray:
                 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
             except OSError:
                 pass
-        executor.spin()
+        try:
+            executor.spin()
+        except Exception:  # noqa: BLE001 - shutdown races of the experimental executor
+            pass
 
     spin = threading.Thread(target=spin_rt, daemon=True)
     spin.start()
+    command = JointState(name=["base_yaw"], position=[0.0])
+    warmup = 20
     try:
         if not seen_any.wait(60.0):
             raise RuntimeError("the bridge published no joint_states within 60 s")
         time.sleep(1.0)
-        for i in range(samples + 20):
+        for i in range(samples + warmup):
             # steps of 1 mrad: below the velocity limit's per-cycle step (2 rad/s at 1 kHz)
             value = 0.001 * ((i % 2) + 1)
             arrived.clear()
             target["value"] = value
+            command.position = [value]
+            target["sent_ns"] = time.time_ns()
             target["sent"] = time.perf_counter()
-            pub.publish(JointState(name=["base_yaw"], position=[value]))
+            pub.publish(command)
             if not arrived.wait(1.0):
                 continue
             time.sleep(0.002 + random.random() * 0.003)  # de-correlate from the loop phase
-        return np.array(latencies[20:])
+        time.sleep(0.2)  # one more /diagnostics
+        n = min(warmup, len(total))
+        return LatencyResult(np.array(total[n:]), np.array(inside[n:]), np.array(outside[n:]), dict(loop))
     finally:
         executor.shutdown()
         node.destroy_node()
@@ -173,32 +222,68 @@ def measure_latency(samples: int, priority: int) -> np.ndarray:
         child.wait(15)
 
 
+def _ms(values: np.ndarray) -> str:
+    """``p50 / p99 / max`` of ``values`` (s) in ms."""
+    if not values.size:
+        return "no samples"
+    p50, p99 = np.percentile(values, [50, 99]) * 1e3
+    return f"p50 {p50:.3f} ms, p99 {p99:.3f} ms, max {values.max() * 1e3:.3f} ms"
+
+
+def print_latency(result: LatencyResult) -> None:
+    """Print a :class:`LatencyResult`."""
+    print(f"samples {result.total.size}: {_ms(result.total)}")
+    print(f"  inside the bridge (sent → read stamp): {_ms(result.inside)}")
+    print(f"  outside (stamp → probe callback):      {_ms(result.outside)}")
+    loop = result.loop
+    if loop:
+        print(
+            "  bridge loop: {:.1f} Hz, period p99 {:.3f} ms, max {:.3f} ms, {} overruns / {} cycles".format(
+                float(loop.get("loop.achieved_rate_hz", "nan")),
+                float(loop.get("loop.period_p99_s", "nan")) * 1e3,
+                float(loop.get("loop.period_max_s", "nan")) * 1e3,
+                loop.get("loop.overruns", "?"), loop.get("loop.cycles", "?"),
+            )
+        )
+
+
 def main() -> int:
-    """Run both benchmarks and print the tables."""
+    """Run the benchmarks and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per loop run (default 5)")
-    parser.add_argument("--samples", type=int, default=500, help="latency samples (default 500)")
+    parser.add_argument("--samples", type=int, default=500, help="latency samples per run (default 500)")
+    parser.add_argument("--runs", type=int, default=1, help="latency runs (medians of their percentiles are printed)")
     parser.add_argument("--priority", type=int, default=0,
                         help="bridge parameter thread_priority (0 = normal, 1..99 = SCHED_FIFO if permitted)")
+    parser.add_argument("--executor", choices=("events", "single"), default="events",
+                        help="executor of the measuring probe (default events)")
+    parser.add_argument("--only", choices=("loop", "latency"), help="run only one of the two benchmarks")
     ns = parser.parse_args()
-    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}")
-    print(f"\nControl loop (in-process node, joint_states every cycle, thread_priority {ns.priority})")
-    header = f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} {'p99 ms':>8} " \
-             f"{'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
-    print(header)
-    print("-" * len(header))
-    for label, description in (("demo", None), ("chain100", chain_urdf(100))):
-        for rate in (100, 500, 1000):
-            r = measure_loop(description, rate, ns.seconds, ns.priority)
-            print(f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
-                  f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}", flush=True)
-    lat = measure_latency(ns.samples, ns.priority) * 1e3
-    print("\nCommand → joint_states latency across processes (demo robot, 1 kHz loop)")
-    if lat.size:
-        print(f"samples {lat.size}: p50 {np.percentile(lat, 50):.3f} ms, p99 {np.percentile(lat, 99):.3f} ms, "
-              f"max {lat.max():.3f} ms")
-    else:
-        print("no samples (no command was seen in joint_states)")
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
+          f"load average {os.getloadavg()[0]:.2f}")
+    if ns.only != "latency":
+        print(f"\nControl loop (in-process node, joint_states every cycle, thread_priority {ns.priority})")
+        header = f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} {'p99 ms':>8} " \
+                 f"{'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
+        print(header)
+        print("-" * len(header))
+        for label, description in (("demo", None), ("chain100", chain_urdf(100))):
+            for rate in (100, 500, 1000):
+                r = measure_loop(description, rate, ns.seconds, ns.priority)
+                print(f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
+                      f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}", flush=True)
+    if ns.only != "loop":
+        print(f"\nCommand → joint_states latency across processes (demo robot, 1 kHz loop, probe executor {ns.executor})")
+        results = []
+        for run in range(ns.runs):
+            result = measure_latency(ns.samples, ns.priority, ns.executor)
+            results.append(result)
+            print(f"run {run + 1}: ", end="")
+            print_latency(result)
+        if ns.runs > 1:
+            pct = np.array([np.percentile(r.total, [50, 99]) for r in results if r.total.size]) * 1e3
+            if pct.size:
+                print(f"median over {len(pct)} runs: p50 {np.median(pct[:, 0]):.3f} ms, p99 {np.median(pct[:, 1]):.3f} ms")
     return 0
 
 

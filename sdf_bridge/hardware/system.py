@@ -271,11 +271,11 @@ class HardwareSystem:
                 f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
                 "Fix: the backend must return one value per configured actuator."
             )
-        jp, jv, je = self.transmissions.actuator_to_joint(ap, av, ae)
-        self._joint_p, self._joint_v, self._act_p = jp, jv, ap
-        if self._has_followers:
-            fp, fv, fe = self.transmissions.followers(jp, jv, je)
-            jp, jv, je = np.concatenate((jp, fp)), np.concatenate((jv, fv)), np.concatenate((je, fe))
+        joints = self.transmissions.actuator_to_joint_stacked(ap, av, ae)  # (3, n_joints)
+        self._joint_p, self._joint_v, self._act_p = joints[0], joints[1], ap
+        if self._has_followers:  # one concatenation for the three interfaces
+            joints = np.concatenate((joints, self.transmissions.followers_stacked(joints)), axis=1)
+        jp, jv, je = joints
         return CycleState(self.state_names, jp, jv, je, ap, av, ae, state.sensors, state.sim_time)
 
     @_locked
@@ -323,10 +323,12 @@ class HardwareSystem:
     def run_cycles(self, n: int, dt: float, now: float = 0.0) -> float:
         """Run ``n`` cycles back to back (read + write, no sleeping) with simulated time
         advancing by ``dt`` s; for benchmarks. Returns the final ``now``."""
+        read = HardwareSystem.read.__wrapped__  # type: ignore[attr-defined]  # lock already held
+        write = HardwareSystem.write.__wrapped__  # type: ignore[attr-defined]
         for _ in range(n):
             now += dt
-            self.read(now, dt)
-            self.write(now, dt)
+            read(self, now, dt)
+            write(self, now, dt)
         return now
 
     # ------------------------------------------------------------------ commands

@@ -122,35 +122,18 @@ class JointLimiter:
         self._kp_neg = np.where(self._ramp, -kp, 0.0)
         self._soft_lo_r = np.where(self._ramp, soft_lo, 0.0)  # zeros avoid 0·inf
         self._soft_hi_r = np.where(self._ramp, soft_hi, 0.0)
-        self._neg_vmax = -self._vmax
         self._esoft = np.isfinite(kv) & np.isfinite(self._emax)
         self._kv = np.where(self._esoft, kv, 0.0)
-        self._kv_neg = np.where(self._esoft, -self._kv, -1.0)
-        self._not_esoft = ~self._esoft
-        self._eband_lo = np.where(self._esoft, np.maximum(-self._vmax, -_HUGE), -_HUGE)
-        self._eband_hi = np.where(self._esoft, np.minimum(self._vmax, _HUGE), _HUGE)
         self._base_lo = np.where(self._ramp, 0.0, -self._vmax)
         self._base_hi = np.where(self._ramp, 0.0, self._vmax)
-        self._neg_emax = -self._emax
-        self._step_dt = math.nan
-        self._step2 = np.stack([-self._vmax, self._vmax])
-        # stacked (2, n) forms used by the hot path; row 0 = lower side in "S-form" (negated),
-        # row 1 = upper side, so both rows share one ufunc call
-        self._S = np.array([[-1.0], [1.0]])
+        # stacked (2, n) forms of the hot path (see _build_hot_path); row 0 = lower side in
+        # "S-form" (negated), row 1 = upper side, so both rows share one ufunc call
         self._PL2 = np.stack([-self._pmin, self._pmax])         # S·q ≥ PL2: at/after a limit
-        self._L2 = np.stack([self._lo, self._lo])
-        self._H2 = np.stack([self._hi, self._hi])
         self._V2 = np.stack([self._vmax, self._vmax])
         self._NV2 = -self._V2
-        self._EM2 = np.stack([-self._emax, self._emax])
         self._KPS2 = np.stack([-self._kp_neg, self._kp_neg])
         self._SOFT2 = np.stack([self._soft_lo_r, self._soft_hi_r])
         self._BASES2 = np.stack([-self._base_lo, self._base_hi])
-        self._EB2 = np.stack([self._eband_lo, self._eband_hi])
-        self._ELOW2 = np.stack([np.full(n, -np.inf), -self._emax])
-        self._EHIGH2 = np.stack([self._emax, np.full(n, np.inf)])
-        self._BANDS_STATIC = self._V2.copy()
-        self._LH2 = np.stack([self._lo, self._hi])
         self._any_vmax = bool(np.any(np.isfinite(self._vmax)))
         self._any_ramp = bool(np.any(self._ramp))
         self._any_amax = bool(np.any(np.isfinite(self._amax)))
@@ -185,10 +168,10 @@ class JointLimiter:
         self._S2 = S
         V2 = self._V2
         self._ZERO2 = np.zeros((2, n))
-        # XX, shape (6, 2, n): the state entering each slot, duplicated on both sides:
+        # XX, shape (6, 1, n): the state entering each slot (broadcast over both sides):
         # [v (−S·v) | v (v̄ − S·v) | v (effort) | reference position | q (velocity) | reference
         # (second soft-band point)]; XX[4:6] are the points of the soft bands.
-        self._XX = np.empty((6, 2, n))
+        self._XX = np.empty((6, 1, n))
         self._XX_flat = self._XX.reshape(-1)
         # soft velocity band at q and at the reference, S-form: W[2:4] of the caps buffer
         # W = [effort max | position range P = [−L; H] | band at q | band at reference]
@@ -402,18 +385,16 @@ class JointLimiter:
         rate = dt > 0.0 and math.isfinite(dt)
         if dt != self._hot_dt or rate != self._hot_rate:
             self._set_dt(dt, rate)
-        # the result, [effort, position, velocity] × 2 sides (side 1 = the fresh output rows)
-        C = np.concatenate((ce, ce, cp, cp, cv, cv)).reshape(3, 2, n)
+        # the result (fresh rows), in slot order [effort, position, velocity]
+        C = np.array((ce, cp, cv))
         # which interfaces carry commands: fmax ignores NaN, so NaN = an all-NaN row
-        has_e, has_p, has_v = (x == x for x in _fmax_rows(C.reshape(3, -1), axis=1).tolist())
+        has_e, has_p, has_v = (x == x for x in _fmax_rows(C, axis=1).tolist())
 
         # ---- the state entering each slot; reference = previous position command, else q
         prev = self._prev_pos
         if has_p and math.isnan(prev.dot(self._zeros)):
             prev = prev.copy()
             np.copyto(prev, q, where=np.isnan(prev))
-        XX = self._XX
-        np.concatenate((v, v, v, v, v, v, prev, prev, q, q, prev, prev), out=self._XX_flat)
         Y = self._Y
         key = (has_e, has_p, has_v)
         views = self._views.get(key)
@@ -421,9 +402,15 @@ class JointLimiter:
             views = self._views[key] = self._slot_views(has_e, has_p, has_v)
         (Bs, Ys, XXs, Ms, Bm, floor_before, caps, floor_after, Cs, S6, SC, gate,
          bands) = views
+        if XXs is None:  # position commands only: the reference is the only state needed
+            XXs = prev.reshape(1, 1, n)
+        else:
+            np.concatenate((v, v, v, prev, q, prev), out=self._XX_flat)
         if bands is not None:
             # soft velocity band at q and/or the reference: clip(−kp (x − soft), ±v̄), S-form
             bands, xs, soft, kps, bases, v4, nv4 = bands
+            if xs is None:
+                xs = XXs
             np.subtract(xs, soft, out=bands)
             np.multiply(bands, kps, out=bands)
             np.add(bands, bases, out=bands)
@@ -452,14 +439,15 @@ class JointLimiter:
             a = np.maximum(d, B[0], out=self._a)
             np.fmin(a, B[1], out=a)
             cut = np.less_equal(a, self._ZERO2, out=self._cut)
-        np.maximum(Bm, floor_before, out=Bm)
+        if floor_before is not None:  # None: only the position slot, whose floor is −inf
+            np.maximum(Bm, floor_before, out=Bm)
         np.fmin(Bm, caps, out=Bm)
         np.maximum(Bm, floor_after, out=Bm)
         if cut is not None:
             np.minimum(B[2], self._ZERO2, out=B[2], where=cut)
 
         # ---- gate: anything outside its bounds? (NaN commands compare False)
-        np.multiply(Cs(C), S6, out=SC)
+        np.multiply(C.reshape(3, 1, n)[Cs], S6, out=SC)
         clamped = np.count_nonzero(np.greater(SC, Bm, out=gate))
         acc = None
         if has_v and self._amax_dt is not None and self._any_amax:
@@ -468,7 +456,7 @@ class JointLimiter:
             np.copyto(vref, cv, where=np.isnan(vref))
             acc = (vref - self._amax_dt, vref + self._amax_dt)
             clamped = clamped or np.count_nonzero(cv < acc[0]) or np.count_nonzero(cv > acc[1])
-        out_e, out_p, out_v = C[0, 1], C[1, 1], C[2, 1]
+        out_e, out_p, out_v = C
         if clamped:
             self._clamp(out_p, out_v, out_e, cp, cv, ce, acc)
         self._prev_pos = out_p
@@ -484,17 +472,20 @@ class JointLimiter:
         hi = used[-1] + 1
         m_lo, m_hi = used[0], hi  # interface slots (3, 2, n) index = slot − 2
         i_lo, i_hi = m_lo - 2, m_hi - 2
+        pos_only = (lo, hi) == (3, 4)  # then the state array is the reference alone
         bands = None
         need_q = self._any_ramp and (has_v or has_e)
         need_r = self._any_ramp and has_p and self._pos_rate
         if need_q or need_r:
             k0, k1 = (0 if need_q else 1), (2 if need_r else 1)
-            bands = (self._bands[k0:k1], self._XX[4 + k0:4 + k1], self._SOFT4[k0:k1],
+            bands = (self._bands[k0:k1], None if pos_only else self._XX[4 + k0:4 + k1],
+                     self._SOFT4[k0:k1],
                      self._KPS4[k0:k1], self._BASES4[k0:k1], self._V4[k0:k1], self._NV4[k0:k1])
         return (
-            self._B[lo:hi], self._Y[lo:hi], self._XX[lo:hi], self._M[lo:hi],
-            self._B[m_lo:m_hi], self._FLOOR_BEFORE[i_lo:i_hi], self._caps[i_lo:i_hi],
-            self._FLOOR_AFTER[i_lo:i_hi], (lambda c: c[i_lo:i_hi]), self._S6[i_lo:i_hi],
+            self._B[lo:hi], self._Y[lo:hi], None if pos_only else self._XX[lo:hi], self._M[lo:hi],
+            self._B[m_lo:m_hi], None if (i_lo, i_hi) == (1, 2) else self._FLOOR_BEFORE[i_lo:i_hi],
+            self._caps[i_lo:i_hi],
+            self._FLOOR_AFTER[i_lo:i_hi], slice(i_lo, i_hi), self._S6[i_lo:i_hi],
             self._SC[i_lo:i_hi], self._gate[i_lo:i_hi], bands,
         )
 

@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
 from rclpy.qos import (
     DurabilityPolicy,
@@ -50,7 +51,7 @@ from rclpy.qos import (
     ReliabilityPolicy,
     qos_profile_sensor_data,
 )
-from rosgraph_msgs.msg import Clock
+from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
@@ -121,7 +122,6 @@ class BridgeNode(Node):
         self._sensor_frames: dict[str, str] = {}
         self._clock_pub = None
         self._decimation = max(1, round(self.config.update_rate / self.config.publish_rate))
-        self._diag_every = max(1, round(self.config.update_rate / self.config.diagnostics_rate))
         self._last_diag: tuple[int, int, int] = (0, 0, 0)
         self._dt = 1.0 / self.config.update_rate
         self._description_pub = None
@@ -130,6 +130,11 @@ class BridgeNode(Node):
         self.joint_state_pub = self.create_publisher(JointState, "joint_states", RELIABLE_QOS)
         self.actuator_state_pub = self.create_publisher(JointState, "~/actuator_states", RELIABLE_QOS)
         self.diagnostics_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        # On the executor thread, not in the control loop (building the message takes ~0.5 ms);
+        # steady clock, so diagnostics keep coming while a simulation is paused.
+        self.create_timer(
+            1.0 / self.config.diagnostics_rate, self._publish_diagnostics, clock=Clock(clock_type=ClockType.STEADY_TIME)
+        )
 
         self.create_subscription(JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS)
         for interface in COMMAND_INTERFACES:
@@ -245,7 +250,8 @@ class BridgeNode(Node):
 
     def cycle(self, k: int) -> None:
         """One control cycle: read → publish (joint/actuator states every ``publish_rate``,
-        sensors, /clock, diagnostics) → write. ``k`` counts cycles from 0."""
+        sensors, /clock) → write; ``k`` counts cycles from 0. (``/diagnostics`` is published by a
+        timer on the executor thread.)"""
         if not self.context.ok():
             return
         hardware = self.hardware
@@ -267,12 +273,10 @@ class BridgeNode(Node):
             self._publish_sensors(state.sensors, stamp)
         if state.sim_time is not None:
             if self._clock_pub is None:
-                self._clock_pub = self.create_publisher(Clock, "/clock", 10)
-            self._clock_pub.publish(Clock(clock=conversions.time_msg(state.sim_time)))
+                self._clock_pub = self.create_publisher(ClockMsg, "/clock", 10)
+            self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(state.sim_time)))
         with self._lock:
             hardware.write(now, self._dt)
-        if k % self._diag_every == 0:
-            self.diagnostics_pub.publish(self.diagnostics_message(stamp))
 
     def _publish_sensors(self, readings: dict, stamp: Any) -> None:
         for name, reading in readings.items():
@@ -289,6 +293,10 @@ class BridgeNode(Node):
                 pub.publish(msg)
 
     # ------------------------------------------------------------------ diagnostics
+
+    def _publish_diagnostics(self) -> None:
+        """Timer callback: publish :meth:`diagnostics_message` stamped with the node clock."""
+        self.diagnostics_pub.publish(self.diagnostics_message(self.get_clock().now().to_msg()))
 
     def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
         """``/diagnostics``: one status ``sdf_bridge: control loop`` with the hardware system's

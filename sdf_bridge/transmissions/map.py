@@ -237,6 +237,13 @@ class TransmissionMap:
         self._f_mult = np.array([f.multiplier for f in fi], dtype=float)
         self._f_off = np.array([f.offset for f in fi], dtype=float)
         self._f_nan = np.full(len(fi), np.nan)
+        # stacked followers from a (3, n) joint array: one take over its flat form, then
+        # scale (NaN on the effort row: unknown) and offset (position row only)
+        nf = len(fi)
+        self._f_idx3 = np.concatenate((self._f_idx, self._f_idx + n, self._f_idx + 2 * n))
+        self._f_mult3 = np.concatenate((self._f_mult, self._f_mult, np.full(nf, np.nan)))
+        self._f_off3 = np.concatenate((self._f_off, np.zeros(2 * nf)))
+        self._nf = nf
 
     def _apply(self, cols: np.ndarray, vals: np.ndarray) -> np.ndarray:
         g = self._buf.take(cols, mode="clip")
@@ -264,6 +271,18 @@ class TransmissionMap:
         Raises:
             ValueError: an input of the wrong shape.
         """
+        out = self.actuator_to_joint_stacked(position, velocity, effort)
+        return out[0], out[1], out[2]
+
+    def actuator_to_joint_stacked(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`actuator_to_joint` as one new array of shape ``(3, n_joints)`` (rows
+        position, velocity, effort), for callers that keep the interfaces stacked.
+
+        Raises:
+            ValueError: an input of the wrong shape.
+        """
         rows = self._rows
         rows[0] = position
         rows[1] = velocity
@@ -271,7 +290,7 @@ class TransmissionMap:
         out = self._apply(self._a2j_cols, self._a2j_vals)
         if self._has_offsets:
             out[0] += self._offsets
-        return out[0], out[1], out[2]
+        return out
 
     def joint_to_actuator(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
@@ -315,6 +334,14 @@ class TransmissionMap:
         v = np.asarray(velocity).take(self._f_idx)
         v *= self._f_mult
         return p, v, self._f_nan.copy()
+
+    def followers_stacked(self, joints: np.ndarray) -> np.ndarray:
+        """:meth:`followers` of a C-contiguous ``(3, n_joints)`` joint array (as
+        :meth:`actuator_to_joint_stacked` returns), as one new ``(3, n_followers)`` array."""
+        f = joints.reshape(-1).take(self._f_idx3)
+        f *= self._f_mult3
+        f += self._f_off3
+        return f.reshape(3, self._nf)
 
     # ------------------------------------------------------------------ build-time helpers
     def actuator_bounds(

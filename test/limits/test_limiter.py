@@ -235,3 +235,62 @@ def test_actuator_limits_wrong_map() -> None:
 def test_constructor_lengths() -> None:
     with pytest.raises(LimitsError, match="2 joint names but 1 limit sets"):
         JointLimiter(["a", "b"], [JointLimits()])
+
+
+# ---- the stacked hot path: many joints at once = each joint alone -------------------------------
+def _mixed_robot():
+    """Joints with every kind of limit: plain, soft ramp + k_velocity, continuous, k_velocity 0,
+    no effort limit, acceleration (override)."""
+    return chain(
+        ("a", "revolute"),
+        ("b", "revolute", {"safety_controller": SC}),
+        ("c", "continuous", {"limit": Limit(effort=7.0, velocity=15.0), "safety_controller": SafetyController(10.0)}),
+        ("d", "prismatic", {"limit": Limit(-0.5, 0.5, None, 1.0)}),
+        ("e", "revolute", {"safety_controller": SafetyController(0.0, -0.8, 0.8, 10.0)}),
+        ("f", "continuous"),
+    )
+
+
+@pytest.mark.parametrize("dt", [0.01, 0.0, -1.0])
+def test_stacked_equals_one_joint_at_a_time(dt) -> None:
+    robot = _mixed_robot()
+    names = list(robot.joints)
+    overrides = {"a": {"max_acceleration": 10.0}}
+    together = JointLimiter.from_robot(robot, names, overrides=overrides)
+    alone = [JointLimiter.from_robot(robot, [n], overrides=overrides if n == "a" else None)
+             for n in names]
+    rng = np.random.default_rng(7)
+    m = len(names)
+    for _ in range(300):
+        q, v = rng.uniform(-1.5, 1.5, m), rng.uniform(-3.0, 3.0, m)
+        q[rng.random(m) < 0.1] = NAN  # unknown state: its terms drop, never a NaN bound
+        v[rng.random(m) < 0.1] = NAN
+        cmds = [rng.uniform(-1.5, 1.5, m), rng.uniform(-3.0, 3.0, m), rng.uniform(-12.0, 12.0, m)]
+        for c in cmds:
+            c[rng.random(m) < 0.3] = NAN
+        got = together.enforce(q, v, *cmds, dt)
+        for k, lim in enumerate(alone):
+            one_out = lim.enforce(q[k:k + 1], v[k:k + 1], *(c[k:k + 1] for c in cmds), dt)
+            for g, o, c in zip(got, one_out, cmds):
+                assert (math.isnan(g[k]) and math.isnan(o[0])) or g[k] == o[0], (names[k], g[k], o[0])
+                assert math.isnan(g[k]) == math.isnan(c[k])  # NaN in ⇔ NaN out
+    counts = together.counts
+    assert counts and counts == {key: n for lim in alone for key, n in lim.counts.items()}
+
+
+def test_unknown_position_keeps_velocity_limit_with_soft_joint_elsewhere() -> None:
+    # joint "b" has a soft ramp; joint "a"'s position is unknown: its velocity command is still
+    # limited to ±v̄ (2 rad/s), never dropped to NaN and never left unlimited
+    lim = JointLimiter.from_robot(chain(("a", "revolute"), ("b", "revolute", {"safety_controller": SC})), ["a", "b"])
+    p, v, e = lim.enforce(np.array([NAN, 0.0]), np.zeros(2), np.full(2, NAN), np.array([5.0, 1.0]),
+                          np.full(2, NAN), 0.01)
+    assert v.tolist() == [2.0, 1.0]
+    assert lim.counts == {("a", "velocity"): 1}
+
+
+def test_outputs_are_new_arrays() -> None:
+    lim = one()
+    cp, cv, ce = np.array([0.01]), np.array([0.5]), np.array([1.0])
+    out = lim.enforce(np.zeros(1), np.zeros(1), cp, cv, ce, 0.01)
+    for o, c in zip(out, (cp, cv, ce)):
+        assert o is not c and not np.shares_memory(o, c) and o.tolist() == c.tolist()

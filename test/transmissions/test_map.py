@@ -228,3 +228,24 @@ def test_actuator_bounds_negative_reduction() -> None:
     assert (lo[0], hi[0]) == (pytest.approx(-0.2), pytest.approx(0.2))
     with pytest.raises(ValueError, match="interface 'jerk'"):
         tmap.actuator_bounds([0.0], [1.0], "jerk")
+
+
+def test_stacked_forms_equal_tuple_api() -> None:
+    robot = chain(
+        ("a", "revolute"), ("b", "revolute"), ("c", "revolute"), ("m", "revolute", mimic("a", -2.0, 0.1)),
+        transmissions=[simple("t", "a", "ma", ared=-50.0, offset=0.2)],
+    )
+    tmap = TransmissionMap.from_robot(robot)
+    rng = np.random.default_rng(3)
+    n = len(tmap.actuator_names)
+    p, v, e = rng.normal(size=n), rng.normal(size=n), rng.normal(size=n)
+    stacked = tmap.actuator_to_joint_stacked(p, v, e)
+    assert stacked.shape == (3, len(tmap.joint_names))
+    for row, ref in zip(stacked, tmap.actuator_to_joint(p, v, e)):
+        np.testing.assert_array_equal(row, ref)
+    f = tmap.followers_stacked(stacked)
+    ref_p, ref_v, ref_e = tmap.followers(*stacked)
+    np.testing.assert_array_equal(f[0], ref_p)
+    np.testing.assert_array_equal(f[1], ref_v)
+    assert f.shape == (3, 1) and np.isnan(f[2]).all() and np.isnan(ref_e).all()
+    assert f[0, 0] == pytest.approx(-2.0 * stacked[0, 0] + 0.1, abs=1e-12)

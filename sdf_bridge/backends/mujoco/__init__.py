@@ -7,9 +7,11 @@ Modules: :mod:`.builder` (Robot → ``mujoco.MjSpec``), :mod:`.geoms` (shapes, m
 
 Off-screen camera rendering needs an OpenGL platform chosen by the ``MUJOCO_GL`` environment
 variable before ``mujoco`` is first imported: ``egl`` (Debian: ``libegl1``, ``libgl1``,
-``libegl-mesa0``) or ``osmesa`` (``libosmesa6``). When it is unset, importing this package sets
-it to ``egl`` if the EGL library is installed, else ``osmesa`` if OSMesa is, and logs the choice
-(:func:`.glplatform.configure_environment`).
+``libegl-mesa0``, ``libgl1-mesa-dri``) or ``osmesa`` (``libosmesa6``). When it is unset,
+importing this package sets it to ``egl`` if EGL initialises a headless display, else ``osmesa``
+if OSMesa is installed, and logs the choice (:func:`.glplatform.configure_environment`). If
+``mujoco`` was imported earlier with GLFW and there is no display, the first camera switches the
+renderer to that platform (:func:`.sensors.gl_problem`); failures are reported once per camera.
 """
 
 from __future__ import annotations

@@ -244,6 +244,7 @@ class MujocoBackend:
         model = compile_model(built)
         self.built, self.model = built, model
         self.data = mujoco.MjData(model)
+        self._warnings = self.data.warning.number  # (mjNWARNING,) view, updated by MuJoCo in place
         self._qadr = np.array([built.joints[n].qpos[0] for n in self.joint_names], dtype=int)
         self._dadr = np.array([built.joints[n].dof[0] for n in self.joint_names], dtype=int)
         n = len(self.joint_names)
@@ -371,7 +372,9 @@ class MujocoBackend:
         simulated time ``t_end`` (s, where the steps should have ended), :attr:`instabilities`
         counted, and an error logged naming the joint (the 1st, 10th, 100th, … time)."""
         model, data = self._require()
-        if not sum(data.warning[w].number for w in _UNSTABLE) and np.isfinite(data.qpos).all():
+        count = self._warnings  # view of data.warning.number; scalar reads: this runs every cycle
+        qpos = data.qpos
+        if not (count[_UNSTABLE[0]] or count[_UNSTABLE[1]] or count[_UNSTABLE[2]]) and math.isfinite(qpos @ qpos):
             return
         joints = sorted({
             model.joint(int(model.dof_jntid[stat.lastinfo])).name

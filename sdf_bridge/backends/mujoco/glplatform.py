@@ -9,12 +9,14 @@ display. For headless camera rendering this module picks, when the variable is u
 2. else ``osmesa`` when the OSMesa library is found (Debian: ``libosmesa6``, self-contained);
 3. else nothing (cameras are then reported once as unsupported, see :func:`describe_missing`).
 
-A value the user set is always kept.
+A value the user set is always kept (and skips the EGL probe, which costs about 0.5 s once per
+process with Mesa's software driver).
 """
 
 from __future__ import annotations
 
 import ctypes.util
+import functools
 import logging
 import os
 from collections.abc import Callable
@@ -30,11 +32,15 @@ _EGL_PLATFORM_DEVICE_EXT = 0x313F  # EGL_EXT_platform_device
 _MAX_DEVICES = 16
 
 
+@functools.lru_cache(maxsize=None)
 def egl_works(library: str) -> bool:
     """Whether EGL (shared library ``library``) can initialise a display on one of its devices
     (``eglQueryDevicesEXT`` → ``eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT)`` →
     ``eglInitialize``, then ``eglTerminate``; EGL 1.5 and its EXT_device_enumeration /
-    EXT_platform_device extensions), through ctypes, without PyOpenGL."""
+    EXT_platform_device extensions), through ctypes, without PyOpenGL.
+
+    Probed once per process and library (cached): a device display is shared by the process,
+    so probing again would terminate the display MuJoCo's EGL context is using."""
     try:
         egl = ctypes.CDLL(library)
         egl.eglGetProcAddress.restype = ctypes.c_void_p

@@ -456,7 +456,8 @@ def gl_problem() -> str | None:
         return None
     platform = choose_platform()
     if platform is None:
-        return f"mujoco uses GLFW, which needs a display, and neither EGL nor OSMesa is installed. {describe_missing()}"
+        return ("mujoco uses GLFW, which needs a display, and neither a working EGL nor OSMesa is installed. "
+                f"{describe_missing()}")
     try:
         context = importlib.import_module(f"mujoco.{platform}").GLContext
     except Exception as exc:  # PyOpenGL raises several types when a platform cannot load

@@ -320,7 +320,7 @@ def test_glfw_without_display_and_no_offscreen_library_reported_once(make_sim, m
     with caplog.at_level(logging.WARNING):
         states = sim.run(0.5)
     assert all("cam" not in s.sensors for s in states)
-    assert caplog.text.count("sensor 'cam': mujoco uses GLFW, which needs a display, and neither EGL nor "
+    assert caplog.text.count("sensor 'cam': mujoco uses GLFW, which needs a display, and neither a working EGL nor "
                              "OSMesa is installed. Fix: install OSMesa (Debian: apt-get install libosmesa6") == 1
 
 
