@@ -361,11 +361,14 @@ class JointLimiter:
         Raises:
             ValueError: arrays of the wrong shape.
 
-        Implementation: all bounds of the three interfaces are computed together in stacked
-        ``(2, 3, n)`` arrays in S-form (negated lower bound, upper bound), a dozen ufunc calls
-        whatever ``n``; only when a command lies outside them are the commands clamped and the
-        reasons worked out (:meth:`_clamp`). NaN state values drop the terms that need them
-        (``fmin`` ignores NaN), so the bounds never contain NaN.
+        Implementation: the bounds of the interfaces that carry commands are computed together
+        in one stacked, C-contiguous ``(slots, 2, n)`` buffer in S-form (side 0 the negated lower
+        bound, side 1 the upper bound; slots effort, position, velocity, plus two for the effort
+        cut), about 15–25 ufunc calls whatever ``n``; only when a command lies outside them
+        are the commands clamped and the reasons worked out (:meth:`_clamp`), with results
+        identical to clamping interface by interface. NaN state values drop the terms that
+        need them (``fmin`` ignores NaN), so the bounds never contain NaN: an unknown position
+        leaves ±v̄ and the static range in force, and never turns a valid command into NaN.
         """
         q = np.asarray(position, dtype=float)
         v = np.asarray(velocity, dtype=float)
