@@ -12,6 +12,11 @@ Commands arrive between cycles through :meth:`HardwareSystem.submit_joint_state`
 is rejected and counted, never raised (see :mod:`sdf_bridge.hardware.commands`). The watchdog
 is evaluated before the limits so that its hold/zero commands are limited like any other.
 
+Coupled joints (a differential wrist, a four-bar): commanding one joint of a pair gives its
+uncommanded partner a hold on the same interface (the position it had when the hold began,
+zero velocity, zero effort), so the shared actuators move only the commanded joint. The
+partner's hold ends as soon as it is commanded itself.
+
 Hot path: names are resolved to indices at construction; a cycle is a handful of numpy
 operations on (n_actuators,) / (n_joints,) arrays, with no per-joint Python loop.
 
@@ -172,6 +177,12 @@ class HardwareSystem:
             limits_overrides = Path(limits_overrides)
         self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
         self._dependency = self._actuator_dependency()
+        shared = (self._dependency.T.astype(np.int64) @ self._dependency.astype(np.int64)) > 0
+        np.fill_diagonal(shared, False)
+        #: (n_joints, n_joints) bool: joints that share an actuator (differential, four-bar), or
+        #: None when no transmission couples joints.
+        self._coupled: np.ndarray | None = shared if shared.any() else None
+        self._partner_hold = np.full(len(tm.joint_names), np.nan)
         self.backend: Backend = create_backend(backend) if isinstance(backend, str) else backend
         self.backend_name = backend if isinstance(backend, str) else type(backend).__name__
         self.backend.configure(
@@ -301,16 +312,53 @@ class HardwareSystem:
         if self.watchdog.check(now, commands.last_command_time):
             commands.stop(self._joint_p)
         p, v, e = commands.effective()
+        if self._coupled is not None:
+            p, v, e = self._hold_coupled_partners(p, v, e)
         p, v, e = self.limiter.enforce(self._joint_p, self._joint_v, p, v, e, dt)
         ap, av, ae = self.transmissions.joint_to_actuator(p, v, e)
         self.backend.write(ActuatorCommand(ap, av, ae, self._actuator_modes()), dt)
         self.timing.stop()
+
+    def _hold_coupled_partners(
+        self, p: np.ndarray, v: np.ndarray, e: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Give an uncommanded joint that shares actuators with a commanded one (a differential
+        or four-bar partner) a hold command on the same interface: the position it had when the
+        hold began, zero velocity, zero effort. Without it the partner's NaN would leave the
+        shared actuator uncommanded and the partner would move with the commanded joint.
+        Arrays (n_joints,), NaN = no command."""
+        idle = np.isnan(p) & np.isnan(v) & np.isnan(e)
+        held = self._partner_hold
+        if not idle.any():
+            held.fill(np.nan)
+            return p, v, e
+        coupled = self._coupled
+        need = idle & (coupled @ ~np.isnan(p))
+        start = need & np.isnan(held)
+        held[start] = self._joint_p[start]
+        held[~need] = np.nan
+        if need.any():
+            p = p.copy()
+            p[need] = held[need]
+        v, e = (self._zero_where(idle & (coupled @ ~np.isnan(cmd)), cmd) for cmd in (v, e))
+        return p, v, e
+
+    @staticmethod
+    def _zero_where(need: np.ndarray, cmd: np.ndarray) -> np.ndarray:
+        """``cmd`` with zeros where ``need`` (a copy when anything changes: the command
+        buffer's arrays are cached and must not be modified)."""
+        if not need.any():
+            return cmd
+        cmd = cmd.copy()
+        cmd[need] = 0.0
+        return cmd
 
     def _actuator_modes(self) -> tuple[str, ...]:
         version = self.commands.mode_version
         if self._mode_cache[0] != version:
             mode = self.commands.mode.astype(np.int16)
             dep = self._dependency
+            dep = dep & (mode != 0)[None, :]  # joints without a mode follow their partners'
             low = np.where(dep, mode[None, :], 99).min(axis=1, initial=99)
             high = np.where(dep, mode[None, :], -1).max(axis=1, initial=-1)
             names = tuple(

@@ -381,7 +381,12 @@ def test_demo_robot_modes_of_coupled_actuators(demo_robot) -> None:
     assert set(modes.values()) == {""}
     system.submit_joint_state(["wrist_pitch"], [], [0.1], [], now=0.0)
     modes = dict(zip(system.actuator_names, system._actuator_modes()))
-    # the differential couples wrist_pitch and wrist_roll: mixed modes → no mode
+    # the differential couples wrist_pitch and wrist_roll; wrist_roll, not commanded, holds
+    # (zero velocity) in its partner's mode
+    assert modes["wrist_left_motor"] == "velocity" and modes["wrist_right_motor"] == "velocity"
+    system.submit_joint_state(["wrist_roll"], [0.4], [], [], now=0.0)
+    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    # pitch in velocity mode, roll in position mode: the shared motors get no single mode
     assert modes["wrist_left_motor"] == "" and modes["wrist_right_motor"] == ""
     system.submit_joint_state(["wrist_roll", "base_yaw"], [], [0.2, 0.3], [], now=0.0)
     modes = dict(zip(system.actuator_names, system._actuator_modes()))
@@ -467,3 +472,48 @@ def test_empty_trajectory_cancels_and_holds_measured_position() -> None:
     state = _cycle(system, 6.0)
     assert state.position[0] == pytest.approx(0.4, abs=TOL)
     assert system.submit_trajectory([], [], [], [], [], now=6.0) == []  # nothing to cancel
+
+
+# -- coupled transmissions: an uncommanded partner holds ------------------------------------------
+
+def test_commanding_one_joint_of_a_four_bar_holds_its_partner(repo_dir: Path) -> None:
+    """Demo arm: shoulder_lift and elbow share the four-bar's actuators. Commanding only the
+    shoulder must not move the elbow (it holds where it was: its initial value 0.5 rad)."""
+    system = HardwareSystem(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0)
+    state = system.read(0.0, 0.01)
+    names = list(state.names)
+    elbow0 = state.position[names.index("elbow")]
+    assert elbow0 == pytest.approx(0.5, abs=TOL)
+    system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
+    now = 0.0
+    for _ in range(200):  # 2 s at 100 Hz: the shoulder reaches 0.3 rad (1.5 rad/s limit)
+        now += 0.01
+        state = _cycle(system, now, 0.01)
+    assert state.position[names.index("shoulder_lift")] == pytest.approx(0.3, abs=TOL)
+    assert state.position[names.index("elbow")] == pytest.approx(0.5, abs=TOL)
+    # the partner's hold is released once it is commanded itself
+    system.submit_joint_state(["elbow"], [0.2], [], [], now)
+    for _ in range(200):
+        now += 0.01
+        state = _cycle(system, now, 0.01)
+    assert state.position[names.index("elbow")] == pytest.approx(0.2, abs=TOL)
+    assert state.position[names.index("shoulder_lift")] == pytest.approx(0.3, abs=TOL)
+
+
+def test_velocity_on_one_wrist_joint_gives_the_other_zero_velocity(repo_dir: Path) -> None:
+    """Demo arm: the differential wrist; a velocity command on wrist_pitch alone leaves
+    wrist_roll still (its partner gets a zero-velocity command, not none)."""
+    system = HardwareSystem(
+        load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0,
+        backend_params={"calculate_dynamics": True},
+    )
+    state = system.read(0.0, 0.01)
+    names = list(state.names)
+    roll0 = state.position[names.index("wrist_roll")]
+    system.submit_joint_state(["wrist_pitch"], [], [0.5], [], 0.0)
+    now = 0.0
+    for _ in range(100):
+        now += 0.01
+        state = _cycle(system, now, 0.01)
+    assert state.position[names.index("wrist_roll")] == pytest.approx(roll0, abs=1e-9)
+    assert state.velocity[names.index("wrist_pitch")] == pytest.approx(0.5, abs=1e-9)
