@@ -369,7 +369,21 @@ class JointLimiter:
         identical to clamping interface by interface. NaN state values drop the terms that
         need them (``fmin`` ignores NaN), so the bounds never contain NaN: an unknown position
         leaves ±v̄ and the static range in force, and never turns a valid command into NaN.
+        Products of NaN/inf placeholders are expected there, so their floating-point warnings
+        are silenced for this call only.
         """
+        with np.errstate(invalid="ignore", over="ignore"):
+            return self._enforce(position, velocity, cmd_position, cmd_velocity, cmd_effort, dt)
+
+    def _enforce(
+        self,
+        position: np.ndarray,
+        velocity: np.ndarray,
+        cmd_position: np.ndarray,
+        cmd_velocity: np.ndarray,
+        cmd_effort: np.ndarray,
+        dt: float,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         q = np.asarray(position, dtype=float)
         v = np.asarray(velocity, dtype=float)
         cp = np.asarray(cmd_position, dtype=float)

@@ -91,7 +91,6 @@ def main(args: Sequence[str] | None = None) -> int:
     message says what to fix)."""
     import rclpy
     from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
-    from rclpy.experimental import EventsExecutor
 
     from ..errors import SdfBridgeError
     from .node import BridgeNode
@@ -105,7 +104,7 @@ def main(args: Sequence[str] | None = None) -> int:
         except SdfBridgeError as exc:
             logging.getLogger("sdf_bridge").error("%s", exc)
             return 1
-        executor = (EventsExecutor() if os.environ.get("R3_EXEC", "events") == "events" else SingleThreadedExecutor())
+        executor = SingleThreadedExecutor()
         executor.add_node(node)
         _executor_priority(node.config.thread_priority)
         try:

@@ -17,7 +17,7 @@ Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults
 - ``real_time_factor`` [1.0]: for simulating backends, simulated/wall time (0 = as fast as
   possible).
 - ``joint_limits_file`` [""]: ros2_control ``joint_limits`` YAML overriding the description.
-- ``thread_priority`` [50, as ros2_control's controller manager]: 1..99 = SCHED_FIFO priority of the loop thread when permitted.
+- ``thread_priority`` [0]: 1..99 = SCHED_FIFO priority of the loop thread when permitted (ros2_control uses 50; opt in, as a real-time loop thread can starve the rest of a small machine).
 - ``diagnostics_rate`` [1.0]: /diagnostics rate, Hz.
 - ``backend_params.<name>``: passed to the backend's ``configure`` as ``{name: value}``.
 """
@@ -53,7 +53,7 @@ class BridgeConfig:
     command_timeout: float = 0.5
     real_time_factor: float = 1.0
     joint_limits_file: str = ""
-    thread_priority: int = 50
+    thread_priority: int = 0
     diagnostics_rate: float = 1.0
     backend_params: dict[str, Any] = field(default_factory=dict)
 
@@ -145,7 +145,7 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         _descriptor(_T.PARAMETER_STRING, "ros2_control joint_limits YAML overriding the description's limits."),
     ),
     "thread_priority": (
-        50,
+        0,
         _descriptor(
             _T.PARAMETER_INTEGER,
             "Control-loop thread priority: 1..99 = Linux SCHED_FIFO real-time priority when "
@@ -230,7 +230,7 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         command_timeout=float(values.get("command_timeout", 0.5)),
         real_time_factor=float(values.get("real_time_factor", 1.0)),
         joint_limits_file=str(values.get("joint_limits_file") or ""),
-        thread_priority=int(values.get("thread_priority", 50)),
+        thread_priority=int(values.get("thread_priority", 0)),
         diagnostics_rate=float(values.get("diagnostics_rate", 1.0)),
         backend_params=dict(backend_params or {}),
     )

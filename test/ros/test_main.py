@@ -37,3 +37,24 @@ def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         run_ros_args(["--xacro-arg", "nope"])
     assert "--xacro-arg 'nope' is not of the form name:=value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("ros_args", "match"),
+    [
+        (["-p", "update_rate:=-5.0"], r"invalid parameter: .*update_rate out of range"),
+        (["-p", "update_rate:=100.0", "-p", "publish_rate:=500.0"], r"publish_rate 500.0 Hz is not in \(0, update_rate=100.0\]"),
+        (["-p", "backend:=no_such_backend"], r"no_such_backend"),
+    ],
+)
+def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    """A configuration error ends ``main`` with exit code 1 and one error message (no traceback)."""
+    import re
+
+    from sdf_bridge.ros.main import main
+
+    with caplog.at_level("ERROR", logger="sdf_bridge"):
+        assert main(["bridge", "--ros-args", *ros_args]) == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and re.search(match, errors[0]), errors

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from diagnostic_msgs.msg import DiagnosticArray
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from rclpy.context import Context
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import Imu, JointState
 from geometry_msgs.msg import WrenchStamped
@@ -257,3 +258,26 @@ def test_effort_commands_loop_back(bridge: Bridge, probe: Probe) -> None:
     assert state(probe)["left_finger_joint"][2] == finger
     probe.wait_for(lambda: int(diagnostics(probe).get("rejected.interface_not_available", "0")) > before,
                    "the finger's effort refused in diagnostics")
+
+
+def test_diagnostics_while_waiting_for_the_description(ros_context: Context) -> None:
+    """In-process: before a description arrives on the topic, /diagnostics says so (WARN) and
+    carries no loop values; the message is stamped with the given stamp."""
+    from builtin_interfaces.msg import Time
+    from rclpy.parameter import Parameter
+
+    from sdf_bridge.ros.node import BridgeNode
+
+    node = BridgeNode(context=ros_context, node_name="waiting_bridge",
+                      parameter_overrides=[Parameter("use_description_topic", value=True)])
+    try:
+        msg = node.diagnostics_message(Time(sec=12, nanosec=5))
+        (status,) = msg.status
+        assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (12, 5)
+        assert status.name == "waiting_bridge: control loop"
+        assert status.level == DiagnosticStatus.WARN
+        assert status.message == "waiting for robot_description"
+        assert not any(kv.key.startswith("loop.") for kv in status.values)
+    finally:
+        node.shutdown()
+        node.destroy_node()

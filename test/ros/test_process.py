@@ -102,3 +102,17 @@ def test_params_file_config_bridge_yaml(start_bridge, probe: Probe) -> None:
     probe.wait_ready(bridge, "/yaml_test/joint_states")
     assert "left_finger_joint" in probe.latest("/yaml_test/joint_states").name
     assert bridge.stop() == 0, bridge.output()
+
+
+def test_sigterm_stops_cleanly(probe: Probe) -> None:
+    """SIGTERM (what ``ros2 launch`` and systemd send) stops the bridge with exit code 0 and no
+    traceback, like SIGINT."""
+    import signal
+
+    bridge = Bridge({"update_rate": 50.0, "publish_rate": 10.0}, name="bridge", extra=["-r", "__ns:=/term_test"])
+    probe.watch("/term_test/joint_states", JointState)
+    probe.wait_ready(bridge, "/term_test/joint_states")
+    bridge.process.send_signal(signal.SIGTERM)
+    code = bridge.stop()
+    assert code == 0, bridge.output()
+    assert "Traceback" not in bridge.output()
