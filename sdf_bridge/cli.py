@@ -16,18 +16,41 @@ and fix; no traceback). ``run`` and ``demo`` hand their raw arguments to
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import enum
 import json
+import logging
 import math
+import os
 import sys
-from collections.abc import Mapping, Sequence
+import textwrap
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
 from .description.model import Robot, World
-from .errors import DescriptionError, SdfBridgeError, TransmissionError
+from .errors import ConfigError, DescriptionError, SdfBridgeError, TransmissionError
 
 _DEFAULT_INTERFACES = ("position", "velocity", "effort")
+
+
+#: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
+ROS_INSTALL_HINT = (
+    "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ros-ament-index-python ros-std-msgs ros-sensor-msgs "
+    "ros-geometry-msgs ros-trajectory-msgs ros-diagnostic-msgs ros-std-srvs ros-rosgraph-msgs "
+    "ros-builtin-interfaces ros-rcl-interfaces (ROS 2 Kilted wheels, as .ci/setup does), "
+    "or source a ROS 2 installation (source /opt/ros/<distro>/setup.bash)."
+)
+
+_ROS_MODULES = frozenset({"rclpy", "rpyutils", "rosidl_runtime_py", "rosidl_parser", "ament_index_python"})
+
+
+def _is_ros_module(name: str | None) -> bool:
+    """True when ``name`` (of a failed import) is a ROS 2 client library or message package."""
+    if not name:
+        return False
+    root = name.split(".", 1)[0]
+    return root in _ROS_MODULES or root.startswith("rmw") or root.endswith(("_msgs", "_srvs", "_interfaces"))
 
 
 # -- argument helpers -------------------------------------------------------------------------
@@ -44,10 +67,29 @@ def _key_value(separators: tuple[str, ...], what: str):  # noqa: ANN202 (argpars
     return parse
 
 
+def xacro_arg(text: str) -> tuple[str, str]:
+    """One ``--xacro-arg`` value ``name:=value`` → ``(name, value)``, with the rule of
+    ``sdf-bridge run`` and the launch file (:func:`sdf_bridge.ros.launch_args.parse_xacro_args`):
+    ``:=`` required (as on the xacro command line), non-empty name.
+
+    Raises:
+        argparse.ArgumentTypeError: any other form (``name=value``, ``:=value``, ``name``).
+    """
+    from .ros.launch_args import parse_xacro_args  # plain Python, no rclpy
+
+    try:
+        ((name, value),) = parse_xacro_args([text]).items()
+    except ConfigError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not of the form name:=value with a non-empty name; write e.g. --xacro-arg prefix:=left_"
+        ) from None
+    return name, value
+
+
 def _add_source_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--xacro-arg", dest="xacro_args", action="append", default=[], metavar="NAME:=VALUE",
-        type=_key_value((":=", "="), "--xacro-arg"), help="xacro argument (repeatable)",
+        type=xacro_arg, help="xacro argument, as on the xacro command line (repeatable)",
     )
     parser.add_argument(
         "--package-path", dest="package_paths", action="append", default=[], metavar="PKG=DIR",
@@ -60,27 +102,69 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _wrap(text: str) -> str:
+    """``text`` wrapped to 88 columns, each ``\\n``-separated paragraph on its own."""
+    return "\n".join(textwrap.fill(part, 88) for part in text.split("\n"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``sdf-bridge`` (``run``/``demo`` are listed but not parsed here)."""
+    raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog="sdf-bridge", description="Robot description → hardware-interface bridge."
+        prog="sdf-bridge", formatter_class=raw,
+        description=_wrap("Robot description (URDF, xacro, SDFormat) → hardware-interface bridge.\n\n"
+        "check/info/convert need no ROS; run/demo need ROS 2 (rclpy and the message packages)."),
+        epilog="Run 'sdf-bridge COMMAND --help' for the options of a command.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, text in (("check", "load and validate a description; print a summary and any problems"),
-                       ("info", "print a summary of a description")):
-        p = sub.add_parser(name, help=text, description=text)
+    p = sub.add_parser(
+        "check", formatter_class=raw,
+        help="load and validate a description; print a summary and any problems (exit 1 on problems)",
+        description=_wrap("Load a URDF, xacro or SDFormat description, validate it and print a summary: joints with "
+        "limits and interfaces, transmissions with the side (joint or actuator) of each mechanical reduction and "
+        "the effective ratio applied, sensors (also <ros2_control> sensors), warnings and problems.\n"
+        "Exit status: 0 no problems, 1 the description cannot be loaded or has problems, 2 usage error."),
+        epilog="examples:\n  sdf-bridge check robot.urdf\n"
+        "  sdf-bridge check robot.urdf.xacro --xacro-arg prefix:=left_ --package-path my_robot=src/my_robot\n"
+        "  sdf-bridge check model.sdf --sdf-path ~/models --json > model.json",
+    )
+    p_info = sub.add_parser(
+        "info", formatter_class=raw, help="print the summary of a description, without the problems section",
+        description=_wrap("Load a description and print the same summary as 'check' without judging it: the "
+        "transmission problems section is left out and the exit status is 0 once the file loads."),
+        epilog="example:\n  sdf-bridge info robot.urdf --json",
+    )
+    for p in (p, p_info):
         p.add_argument("file", help="URDF, xacro or SDFormat file")
         _add_source_options(p)
-        p.add_argument("--json", action="store_true", help="print the model as JSON instead")
-    p = sub.add_parser("convert", help="convert a description to SDFormat or URDF")
+        p.add_argument("--json", action="store_true",
+                       help="print the model as JSON on standard output (warnings and problems go to standard error)")
+    p = sub.add_parser(
+        "convert", formatter_class=raw, help="convert a description to SDFormat or URDF",
+        description=_wrap("Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or URDF. "
+        "Everything the target format cannot carry is listed as 'warning:' lines on standard error; a model "
+        "URDF cannot describe at all (several root links, capsules, an SDFormat world) is an error (exit 1)."),
+        epilog="examples:\n  sdf-bridge convert robot.urdf.xacro -o robot.sdf\n"
+        "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
+        "  sdf-bridge convert robot.urdf --xacro-arg prefix:=left_ > robot.sdf",
+    )
     p.add_argument("source", help="URDF, xacro or SDFormat file")
-    p.add_argument("-o", "--output", default=None, help="output file (default: standard output)")
-    p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default sdf)")
-    p.add_argument("--lump-fixed", action="store_true", help="merge links joined by fixed joints")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="output file, in an existing directory (default or '-': standard output)")
+    p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)")
+    p.add_argument("--lump-fixed", action="store_true",
+                   help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)")
     _add_source_options(p)
-    sub.add_parser("run", help="run the bridge node (arguments go to the node, incl. --ros-args)",
-                   add_help=False)
-    sub.add_parser("demo", help="run the bridge on the demo robot and print joint states", add_help=False)
+    sub.add_parser(
+        "run", add_help=False,
+        help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists its options; "
+        "arguments after --ros-args go to ROS)",
+    )
+    sub.add_parser(
+        "demo", add_help=False,
+        help="run the bridge on the demo arm, command it and print the joint states (needs ROS 2; "
+        "'sdf-bridge demo --help' lists its options)",
+    )
     return parser
 
 
@@ -137,6 +221,36 @@ def _table(rows: list[list[str]], out: TextIO) -> None:
         out.write("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
 
 
+#: Where a :class:`Sensor` was written, by its ``origin_format``.
+_SENSOR_ORIGIN = {"gazebo": "<gazebo>", "urdf": "<robot><sensor>", "sdf": "SDFormat <sensor>"}
+
+
+def _reduction(side: str, value: object) -> str:
+    """``"joint-side reduction 50"`` / ``"actuator-side reduction not given"``."""
+    return f"{side}-side reduction {'not given' if value is None else _val(value)}"
+
+
+def _hardware_sensors(robot: Robot) -> list[list[str]]:
+    """Table rows of the ``<ros2_control>`` ``<sensor>`` components: name, ``ros2_control``,
+    the ``frame_id`` param (or ``-``), no rate, no topic, and the block with the state
+    interfaces."""
+    rows = []
+    for block in robot.ros2_control:
+        for info in block.sensors:
+            names = [i.name for i in info.state_interfaces]
+            states = ",".join(names) if 0 < len(names) <= 6 else f"{len(names)} state interfaces"
+            rows.append([info.name, "ros2_control", info.param("frame_id") or "-", "-", "-",
+                         f"<ros2_control name=\"{block.name}\"> ({states})"])
+    return rows
+
+
+def _sensor_count(robot: Robot) -> str:
+    """``"2"``, or ``"3 (1 in <ros2_control>)"`` when ``<ros2_control>`` sensors are among them."""
+    hardware = sum(len(block.sensors) for block in robot.ros2_control)
+    total = len(robot.sensors) + hardware
+    return f"{total} ({hardware} in <ros2_control>)" if hardware else str(total)
+
+
 def _describe_transmissions(robot: Robot, problems: list[str]) -> list[dict]:
     if not robot.transmissions:
         return []
@@ -165,7 +279,7 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         f"links: {len(robot.links)}  joints: {len(robot.joints)} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items())) or 'none'})  "
         f"movable: {len(robot.movable_joints)}  transmissions: {len(robot.transmissions)}  "
-        f"ros2_control: {len(robot.ros2_control)}  sensors: {len(robot.sensors)}\n"
+        f"ros2_control: {len(robot.ros2_control)}  sensors: {_sensor_count(robot)}\n"
     )
     if robot.joints:
         out.write("\njoints:\n")
@@ -186,24 +300,31 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         _table(rows, out)
     described = _describe_transmissions(robot, problems)
     if described:
-        out.write("\ntransmissions:\n")
+        out.write("\ntransmissions (reductions as written, on the side where the file gives them; "
+                  "effective = what the bridge applies):\n")
         for entry in described:
-            out.write(f"  {entry.get('name')} ({entry.get('type')}, {entry.get('dialect')}): "
-                      f"{entry.get('effective', '')}\n")
+            out.write(f"  {entry.get('name')} ({entry.get('type')}, {entry.get('dialect')} dialect)\n")
+            out.write(f"    effective: {entry.get('effective', '')}\n")
             for joint in entry.get("joints", ()):
-                out.write(f"    joint {joint.get('name')} role={_val(joint.get('role'))} "
-                          f"reduction={_val(joint.get('reduction'))} offset={_val(joint.get('offset'))}\n")
+                if joint.get("role") == "follower":  # mimic/gearbox/screw: reduction = multiplier
+                    out.write(f"    joint {joint.get('name')}: follower, multiplier {_val(joint.get('reduction'))}, "
+                              f"offset {_val(joint.get('offset'))}\n")
+                    continue
+                out.write(f"    joint {joint.get('name')}: role {_val(joint.get('role'))}, "
+                          f"{_reduction('joint', joint.get('reduction'))}, offset {_val(joint.get('offset'))}\n")
             for actuator in entry.get("actuators", ()):
-                out.write(f"    actuator {actuator.get('name')} role={_val(actuator.get('role'))} "
-                          f"reduction={_val(actuator.get('reduction'))}\n")
+                out.write(f"    actuator {actuator.get('name')}: role {_val(actuator.get('role'))}, "
+                          f"{_reduction('actuator', actuator.get('reduction'))}\n")
             for note in entry.get("notes", ()):
                 out.write(f"    note: {note}\n")
-    if robot.sensors:
+    hardware_sensors = _hardware_sensors(robot)
+    if robot.sensors or hardware_sensors:
         out.write("\nsensors:\n")
-        rows = [["name", "type", "link", "rate (Hz)", "topic"]]
+        rows = [["name", "type", "link", "rate (Hz)", "topic", "defined in"]]
         for sensor in robot.sensors:
             rows.append([sensor.name, sensor.type, str(sensor.link or sensor.joint or "-"),
-                         f"{sensor.update_rate:g}", sensor.topic or "-"])
+                         f"{sensor.update_rate:g}", sensor.topic or "-", _SENSOR_ORIGIN.get(sensor.origin_format, "-")])
+        rows.extend(hardware_sensors)
         _table(rows, out)
     if warnings:
         out.write(f"\nwarnings ({len(warnings)}):\n")
@@ -222,40 +343,85 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     be loaded or, for ``check``, when the transmission report finds problems; else 0."""
     from .description import load_with_warnings
 
-    try:
-        model, warnings = load_with_warnings(
-            args.file, xacro_args=dict(args.xacro_args), package_paths=dict(args.package_paths),
-            sdf_paths=args.sdf_paths,
-        )
-    except DescriptionError as exc:
-        err.write(f"error: {exc}\n")
-        return 1
-    robots = model.models if isinstance(model, World) else {model.name: model}
-    if args.json:
-        json.dump(to_jsonable(model), out, indent=2)
-        out.write("\n")
-        if args.command != "check":
-            return 0
-        problems: list[str] = []
-        for robot in robots.values():
-            _describe_transmissions(robot, problems)
-        for problem in problems:
-            err.write(f"error: {problem}\n")
-        return 1 if problems else 0
-    if isinstance(model, World):
-        out.write(f"world: {model.name} ({len(robots)} models)\n\n")
-    count = 0
-    for index, robot in enumerate(robots.values()):
-        count += print_summary(robot, warnings if index == 0 else (), out, show_problems=args.command == "check")
+    with _quiet_library_logging():
+        try:
+            model, warnings = load_with_warnings(
+                args.file, xacro_args=dict(args.xacro_args), package_paths=dict(args.package_paths),
+                sdf_paths=args.sdf_paths,
+            )
+        except DescriptionError as exc:
+            err.write(f"error: {exc}\n")
+            return 1
+        robots = model.models if isinstance(model, World) else {model.name: model}
+        if args.json:
+            json.dump(to_jsonable(model), out, indent=2)
+            out.write("\n")
+            for warning in warnings:
+                err.write(f"warning: {warning}\n")
+            if args.command != "check":
+                return 0
+            problems: list[str] = []
+            for robot in robots.values():
+                _describe_transmissions(robot, problems)
+            for problem in problems:
+                err.write(f"error: {problem}\n")
+            return 1 if problems else 0
+        if isinstance(model, World):
+            out.write(f"world: {model.name} ({len(robots)} models)\n\n")
+        count = 0
+        for index, robot in enumerate(robots.values()):
+            count += print_summary(robot, warnings if index == 0 else (), out, show_problems=args.command == "check")
     return 1 if count and args.command == "check" else 0
 
 
-def _convert(args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def _quiet_library_logging() -> Iterator[None]:
+    """Keep the library's ``logging`` warnings off the terminal while ``check``/``info`` run:
+    the summary lists every warning once (its ``warnings (N)`` section, or ``warning:`` lines
+    on standard error with ``--json``) and every transmission note."""
+    logger = logging.getLogger("sdf_bridge")
+    handler = logging.NullHandler()
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def output_problem(output: str | None) -> str | None:
+    """Why ``convert -o output`` cannot be written (a directory, a missing or non-directory
+    parent, no write permission), or ``None`` (also for standard output: ``None``/``"-"``)."""
+    if output in (None, "-"):
+        return None
+    if os.path.isdir(output):
+        return f"output {output!r} is a directory. Fix: give a file name, e.g. -o {os.path.join(output, 'robot.sdf')}"
+    parent = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(parent):
+        return f"cannot write {output!r}: directory {parent!r} does not exist. Fix: create it or choose another -o"
+    if not os.access(parent, os.W_OK) or (os.path.exists(output) and not os.access(output, os.W_OK)):
+        return f"cannot write {output!r}: permission denied. Fix: choose a writable location for -o"
+    return None
+
+
+def _convert(args: argparse.Namespace, err: TextIO) -> int:
+    """``convert``: check ``-o`` first (one-line error, exit 1), then delegate to
+    :func:`sdf_bridge.description.export.convert_command`."""
     from .description.export import convert_command
 
+    problem = output_problem(args.output)
+    if problem is not None:
+        err.write(f"error: {problem}\n")
+        return 1
     args.xacro_args = dict(args.xacro_args)
     args.package_paths = dict(args.package_paths)
-    return int(convert_command(args))
+    try:
+        return int(convert_command(args))
+    except OSError as exc:  # e.g. the disk filled up while writing
+        err.write(f"error: cannot write {args.output!r}: {exc.strerror or exc}\n")
+        return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -263,10 +429,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     (0 success, 1 description or command errors, 2 usage errors)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in ("run", "demo"):
-        from .ros import main as ros_main
+        try:
+            from .ros import main as ros_main
 
-        runner = ros_main.run_command if args_list[0] == "run" else ros_main.demo_command
-        return int(runner(args_list[1:]))
+            runner = ros_main.run_command if args_list[0] == "run" else ros_main.demo_command
+            return int(runner(args_list[1:]))
+        except ImportError as exc:
+            if not _is_ros_module(exc.name):
+                raise
+            sys.stderr.write(f"error: sdf-bridge {args_list[0]} needs ROS 2, but Python module "
+                             f"{exc.name!r} is not installed. {ROS_INSTALL_HINT}\n")
+            return 1
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
@@ -275,7 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("check", "info"):
             return _check(args, sys.stdout, sys.stderr)
-        return _convert(args)
+        return _convert(args, sys.stderr)
     except SdfBridgeError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 1

@@ -4,6 +4,8 @@ Every error a user can cause is one of these types. Description errors carry the
 element they concern and say what to change, so that the message alone is enough to fix the input::
 
     robot.urdf:42: <joint name="elbow">: axis is (0, 0, 0). Fix: give a non-zero axis xyz.
+
+A full stop is added after ``problem`` when it does not end with punctuation.
 """
 
 from __future__ import annotations
@@ -50,8 +52,11 @@ class DescriptionError(SdfBridgeError, ValueError):
         elif self.line is not None:
             where = f"line {self.line}: "
         element = f"{self.element}: " if self.element else ""
+        problem = self.problem
+        if self.fix and problem and problem.rstrip()[-1:] not in (".", "!", "?", ":", ";", "…"):
+            problem = problem.rstrip() + "."  # a sentence ends before "Fix:"
         fix = f" Fix: {self.fix}" if self.fix else ""
-        return f"{where}{element}{self.problem}{fix}"
+        return f"{where}{element}{problem}{fix}"
 
 
 class XmlSyntaxError(DescriptionError):

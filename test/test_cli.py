@@ -42,7 +42,7 @@ def test_check_prints_summary_and_succeeds(robot_file: Path, capsys: pytest.Capt
     mount = next(line for line in out.splitlines() if line.strip().startswith("mount"))
     assert mount.split()[-3:] == ["-", "-", "-"]
     cam = next(line for line in out.splitlines() if line.strip().startswith("cam"))
-    assert cam.split() == ["cam", "camera", "tool", "30", "image"]
+    assert cam.split() == ["cam", "camera", "tool", "30", "image", "<gazebo>"]
     assert "problems: none" in out
 
 
@@ -92,7 +92,26 @@ def test_xacro_args_and_package_paths(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_bad_option_syntax_is_a_usage_error(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["check", str(robot_file), "--xacro-arg", "novalue"]) == 2
-    assert "--xacro-arg must look like name:=value" in capsys.readouterr().err
+    assert ("argument --xacro-arg: 'novalue' is not of the form name:=value with a non-empty name; "
+            "write e.g. --xacro-arg prefix:=left_") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["check", "info", "convert"])
+@pytest.mark.parametrize("bad", [":=x", "name=value", " :=x"])
+def test_xacro_arg_needs_colon_equals_and_a_name_like_run(robot_file: Path, capsys: pytest.CaptureFixture[str],
+                                                          command: str, bad: str) -> None:
+    from sdf_bridge.errors import ConfigError
+    from sdf_bridge.ros.launch_args import parse_xacro_args
+
+    with pytest.raises(ConfigError, match="is not of the form name:=value"):  # the rule of `run`
+        parse_xacro_args([bad])
+    assert cli.main([command, str(robot_file), "--xacro-arg", bad]) == 2
+    assert f"argument --xacro-arg: {bad!r} is not of the form name:=value" in capsys.readouterr().err
+
+
+def test_xacro_arg_value_may_be_empty_or_contain_colon_equals() -> None:
+    assert cli.xacro_arg("prefix:=") == ("prefix", "")
+    assert cli.xacro_arg("expr:=a:=b") == ("expr", "a:=b")
 
 
 def test_info_has_no_problems_section(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,8 +141,10 @@ def test_transmissions_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c
     path.write_text(TRANS)
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "t1 (transmission_interface/SimpleTransmission, classic): joint = actuator / 50" in out
-    assert "actuator m1 role=actuator1 reduction=50" in out
+    assert ("  t1 (transmission_interface/SimpleTransmission, classic dialect)\n"
+            "    effective: joint = actuator / 50\n"
+            "    joint shoulder: role joint1, joint-side reduction 1, offset 0\n"
+            "    actuator m1: role actuator1, actuator-side reduction 50\n") in out
     assert "note: reduction from the actuator side" in out
 
 
@@ -186,9 +207,9 @@ def test_check_shared_robot_with_real_transmission_report(robots_dir: Path, caps
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
     assert "links: 5  joints: 4 (continuous 2, fixed 2)  movable: 2  transmissions: 2  ros2_control: 1" in out
-    assert "    joint joint1 role=joint1 reduction=2 offset=0\n" in out
-    assert "    joint joint2 role=joint2 reduction=4 offset=0\n" in out
-    assert "    actuator actuator1 role=actuator1 reduction=-\n" in out
+    assert "    joint joint1: role joint1, joint-side reduction 2, offset 0\n" in out
+    assert "    joint joint2: role joint2, joint-side reduction 4, offset 0\n" in out
+    assert "    actuator actuator1: role actuator1, actuator-side reduction not given\n" in out
     assert "problems: none" in out
 
 
@@ -246,3 +267,144 @@ def test_sdf_path_option_finds_model_includes(tmp_path: Path, capsys: pytest.Cap
     assert "include 'model://wheel' not found" in capsys.readouterr().err
     assert cli.main(["check", str(path), "--sdf-path", str(models)]) == 0
     assert "links: 2  joints: 0" in capsys.readouterr().out
+
+
+# -- newcomer findings ------------------------------------------------------------------------
+
+
+def test_misspelt_reduction_fails_check_instead_of_defaulting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.urdf"
+    path.write_text(TRANS.replace("mechanicalReduction>", "mechanicalReducton>"))
+    assert cli.main(["check", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"error: {path}:11: <mechanicalReducton>: unknown element <mechanicalReducton> in "
+                            "<actuator name=\"m1\"> of transmission 't1'; did you mean <mechanicalReduction>? "
+                            "Fix: rename <mechanicalReducton> to <mechanicalReduction>\n")
+
+
+def test_warnings_are_printed_once(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    robot_file.write_text(ROBOT.replace("</robot>", "<oddity/></robot>"))
+    assert cli.main(["check", str(robot_file)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.count("unknown element <oddity>") == 1
+    assert f"\nwarnings (1):\n  {robot_file}:9: <oddity>: unknown element <oddity> in <robot name=\"cli_bot\"> ignored\n" \
+        in captured.out
+    assert cli.main(["check", str(robot_file), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == f"warning: {robot_file}:9: <oddity>: unknown element <oddity> in <robot name=\"cli_bot\"> ignored\n"
+
+
+def test_ros2_control_sensors_are_counted_and_listed(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", str(robots_dir / "rrbot_external_fts" / "rrbot_external_fts.urdf")]) == 0
+    out = capsys.readouterr().out
+    assert "ros2_control: 2  sensors: 1 (1 in <ros2_control>)\n" in out
+    row = next(line for line in out.splitlines() if line.strip().startswith("tcp_fts_sensor"))
+    assert row.split() == ["tcp_fts_sensor", "ros2_control", "tool_link", "-", "-", "<ros2_control",
+                           'name="ExternalRRBotFTSensor">', "(force.x,force.y,force.z,torque.x,torque.y,torque.z)"]
+
+
+def test_unknown_transmission_type_problem_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.urdf"
+    path.write_text(TRANS.replace("transmission_interface/SimpleTransmission", "acme/MagicTransmission"))
+    assert cli.main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"problems (1):\n  {path}:9: transmission 't1' has unknown type 'acme/MagicTransmission'. Fix: use one of" in out
+
+
+def test_follower_rows_show_the_multiplier(repo_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", str(repo_dir / "urdf" / "demo_arm.urdf.xacro")]) == 0
+    out = capsys.readouterr().out
+    assert ("  right_finger_joint (mimic, mimic dialect)\n"
+            "    effective: right_finger_joint = -1 × left_finger_joint + 0.002\n"
+            "    joint right_finger_joint: follower, multiplier -1, offset 0.002\n") in out
+
+
+@pytest.mark.parametrize("where", ["missing_dir", "a_directory"])
+def test_convert_unwritable_output_is_a_one_line_error(robot_file: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str], where: str) -> None:
+    output = tmp_path / "nope" / "out.sdf" if where == "missing_dir" else tmp_path
+    assert cli.main(["convert", str(robot_file), "-o", str(output)]) == 1
+    captured = capsys.readouterr()
+    expected = (f"error: cannot write {str(output)!r}: directory {str(tmp_path / 'nope')!r} does not exist. "
+                "Fix: create it or choose another -o\n" if where == "missing_dir" else
+                f"error: output {str(output)!r} is a directory. Fix: give a file name, e.g. -o "
+                f"{str(output / 'robot.sdf')}\n")
+    assert captured.err == expected and captured.out == ""
+
+
+def test_convert_os_error_while_writing_is_a_one_line_error(robot_file: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    module = types.ModuleType("sdf_bridge.description.export")
+
+    def convert_command(args):  # noqa: ANN001, ANN202
+        raise OSError(28, "No space left on device")
+
+    module.convert_command = convert_command
+    monkeypatch.setitem(sys.modules, "sdf_bridge.description.export", module)
+    out = tmp_path / "out.sdf"
+    assert cli.main(["convert", str(robot_file), "-o", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: cannot write {str(out)!r}: No space left on device\n"
+
+
+def test_convert_writes_the_file(robot_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.sdf"
+    assert cli.main(["convert", str(robot_file), "-o", str(out)]) == 0
+    assert "<model name=\"cli_bot\">" in out.read_text()
+
+
+@pytest.mark.parametrize("command", ["run", "demo"])
+@pytest.mark.parametrize("missing", ["rclpy", "sensor_msgs.msg", "rclpy._rclpy_pybind11"])
+def test_run_without_ros_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                             command: str, missing: str) -> None:
+    module = types.ModuleType("sdf_bridge.ros.main")
+
+    def fail(argv):  # noqa: ANN001, ANN202
+        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+
+    module.run_command = module.demo_command = fail
+    monkeypatch.setitem(sys.modules, "sdf_bridge.ros.main", module)
+    import sdf_bridge.ros as ros_pkg
+
+    monkeypatch.setattr(ros_pkg, "main", module, raising=False)
+    assert cli.main([command]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: sdf-bridge {command} needs ROS 2, but Python module {missing!r} is not installed. "
+                          "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ")
+    assert "source a ROS 2 installation" in err and err.count("\n") == 1
+
+
+def test_run_other_import_errors_are_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("sdf_bridge.ros.main")
+
+    def fail(argv):  # noqa: ANN001, ANN202
+        raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
+
+    module.run_command = fail
+    monkeypatch.setitem(sys.modules, "sdf_bridge.ros.main", module)
+    import sdf_bridge.ros as ros_pkg
+
+    monkeypatch.setattr(ros_pkg, "main", module, raising=False)
+    with pytest.raises(ModuleNotFoundError, match="numpyy"):
+        cli.main(["run"])
+
+
+@pytest.mark.parametrize("command, words", [
+    ("check", ["validate", "effective ratio", "Exit status", "examples:"]),
+    ("info", ["without judging", "example:"]),
+    ("convert", ["write it as SDFormat (default) or URDF", "warning:", "examples:", "sdf-bridge convert robot.urdf.xacro -o robot.sdf"]),
+])
+def test_subcommand_help_is_informative(capsys: pytest.CaptureFixture[str], command: str, words: list[str]) -> None:
+    assert cli.main([command, "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for word in words:
+        assert " ".join(word.split()) in out
+
+
+def test_top_level_help_describes_run_and_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "run the bridge node on a description (needs ROS 2;" in out
+    assert "run the bridge on the demo arm, command it and print the joint states (needs ROS 2;" in out

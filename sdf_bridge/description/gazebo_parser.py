@@ -22,6 +22,25 @@ from .sensor_parser import parse_sensor
 from .xmlio import ParseContext, serialise
 
 
+#: Tags a ``<gazebo>`` extension is known to carry: those the URDF→SDFormat converter
+#: (sdformat ``parser_urdf.cc``) interprets, and the SDFormat link/joint/model/collision elements
+#: it copies through. An unknown tag that is a close match of one of these (``<selfColide>``) is
+#: a misspelling, an error: Gazebo would drop it silently. Other tags are kept as properties.
+GAZEBO_TAGS = frozenset({
+    # parser_urdf.cc
+    "material", "static", "turnGravityOff", "gravity", "dampingFactor", "maxVel", "minDepth", "mu1", "mu2",
+    "fdir1", "kp", "kd", "selfCollide", "maxContacts", "laserRetro", "springReference", "springStiffness",
+    "stopCfm", "stopErp", "fudgeFactor", "provideFeedback", "canonicalBody", "cfmDamping",
+    "implicitSpringDamper", "disableFixedJointLumping", "preserveFixedJoint", "visual", "collision",
+    "sensor", "plugin",
+    # SDFormat elements copied into the link / joint / model
+    "self_collide", "enable_wind", "kinematic", "velocity_decay", "must_be_base_link", "allow_auto_disable",
+    "pose", "frame", "light", "projector", "audio_source", "audio_sink", "battery", "particle_emitter",
+    "physics", "surface", "laser_retro", "max_contacts", "provide_feedback", "implicit_spring_damper",
+    "max_vel", "min_depth",
+})
+
+
 def parse_plugin(elem: etree._Element, ctx: ParseContext) -> Plugin:
     """A ``<plugin name filename>`` kept raw; a missing name or filename is warned about and
     recorded as ``""``."""
@@ -50,7 +69,8 @@ def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtensi
         inside a sensor stay in :attr:`Sensor.plugins`).
 
     Raises:
-        InvalidValueError: from the sensor parser (bad sensor values).
+        InvalidValueError: from the sensor parser (bad sensor values); a child whose tag is a
+            misspelling of one of :data:`GAZEBO_TAGS`.
     """
     ref_text = elem.get("reference")
     reference = ref_text.strip() if ref_text is not None and ref_text.strip() else None
@@ -64,9 +84,13 @@ def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtensi
             continue
         if child.tag == "sensor":
             sensors.append(parse_sensor(child, ctx, link=reference, origin_format="gazebo"))
-        elif child.tag == "plugin":
+            continue
+        if child.tag == "plugin":
             plugins.append(parse_plugin(child, ctx))
-        elif not any(isinstance(c.tag, str) for c in child):
+            continue
+        if child.tag not in GAZEBO_TAGS:
+            ctx.unknown_element(child, elem, GAZEBO_TAGS, warning=None)
+        if not any(isinstance(c.tag, str) for c in child):
             text = (child.text or "").strip()
             if not text and child.get("value") is not None:
                 text = child.get("value", "").strip()
@@ -80,4 +104,4 @@ def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtensi
     return extension, sensors, plugins
 
 
-__all__ = ["parse_gazebo", "parse_plugin"]
+__all__ = ["GAZEBO_TAGS", "parse_gazebo", "parse_plugin"]

@@ -33,7 +33,8 @@ a transmission has exactly one joint and, when it names no actuator, gets the im
 
 Differences (documented, never silent): a legacy ``<classType>`` is accepted with a warning; a
 second ``<plugin>`` is warned about (the first is used, as in ros2_control); unknown child
-elements are warned about and skipped (ros2_control refuses the block); ``<properties>`` and
+elements are warned about and skipped (ros2_control refuses the block), except misspellings of a
+known tag (``<comand_interface>``), which are errors; ``<properties>`` and
 ``<hardware><group>`` are accepted and not modelled.
 """
 
@@ -51,6 +52,12 @@ from .transmission_parser import parse_transmission
 from .xmlio import ParseContext
 
 COMPONENT_TYPES = ("system", "actuator", "sensor")
+
+#: Child tags of the block, of ``<hardware>`` and of a joint/sensor/gpio (a close match of one of
+#: these is a misspelling, an error; other unknown tags are warned about).
+_BLOCK_TAGS = frozenset({"hardware", "joint", "sensor", "gpio", "transmission", "properties"})
+_HARDWARE_TAGS = frozenset({"plugin", "classType", "param", "group"})
+_COMPONENT_TAGS = frozenset({"command_interface", "state_interface", "param", "limits"})
 
 _POSITIVE_INT = re.compile(r"[1-9][0-9]*")
 _NON_NEGATIVE_INT = re.compile(r"[0-9]+")
@@ -159,10 +166,9 @@ def _component(ctx: ParseContext, elem: etree._Element) -> ComponentInfo:
     if kind == "joint" and elem.get("mimic") is not None:
         is_mimic = parse_bool(ctx, elem, elem.get("mimic", ""), "attribute 'mimic'")
     enable = _limits_enabled(ctx, elem) if kind != "gpio" else True
-    known = {"command_interface", "state_interface", "param", "limits"}
     for child in _elements(elem):
-        if child.tag not in known:
-            ctx.warn(child, f"<{child.tag}> inside <{kind} name={name!r}> is not part of ros2_control; not read")
+        if child.tag not in _COMPONENT_TAGS:
+            ctx.unknown_element(child, elem, _COMPONENT_TAGS, warning="is not part of ros2_control; not read")
     return ComponentInfo(
         name=name,
         type=kind,
@@ -181,6 +187,9 @@ def _hardware(ctx: ParseContext, block: str, hw: etree._Element) -> tuple[str, t
     Raises:
         InvalidValueError: no ``<plugin>`` (nor legacy ``<classType>``), or an empty one.
     """
+    for child in _elements(hw):
+        if child.tag not in _HARDWARE_TAGS:
+            ctx.unknown_element(child, hw, _HARDWARE_TAGS, warning=None)
     plugins = _elements(hw, "plugin")
     tag = "plugin"
     if not plugins:
@@ -270,7 +279,9 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
         elif child.tag == "transmission":
             trans_elems.append(child)
         elif child.tag != "properties":
-            ctx.warn(child, f"<{child.tag}> is not a ros2_control element (ros2_control refuses the block); not read")
+            ctx.unknown_element(
+                child, elem, _BLOCK_TAGS, warning="is not a ros2_control element (ros2_control refuses the block); not read"
+            )
     joint_names = {j.name for j in joints}
     transmissions = [_block_transmission(ctx, t, name, ctype, joint_names) for t in trans_elems]
     return HardwareComponent(

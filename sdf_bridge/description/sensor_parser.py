@@ -69,6 +69,63 @@ MEASURE_DIRECTIONS = ("child_to_parent", "parent_to_child")
 NOISE_TYPES = ("none", "gaussian", "gaussian_quantized")
 
 
+#: Child tags of SDFormat sensor elements (sdformat.org spec, sensor.sdf and the sensor kinds):
+#: an unknown child that is a close match of one of these is a misspelling, an error (it would
+#: otherwise fall back to the spec's default silently). Other unknown children are left alone
+#: (SDFormat readers ignore them, plug-ins read some).
+KNOWN_CHILDREN: dict[str, frozenset[str]] = {
+    "sensor": frozenset({
+        "always_on", "update_rate", "visualize", "topic", "enable_metrics", "frame_id", "gz_frame_id",
+        "ignition_frame_id", "pose", "plugin", "air_pressure", "air_speed", "altimeter", "camera", "contact",
+        "force_torque", "gps", "imu", "lidar", "gpu_ray", "logical_camera", "magnetometer", "navsat", "ray",
+        "rfid", "rfidtag", "sonar", "transceiver",
+    }),
+    "camera": frozenset({
+        "pose", "horizontal_fov", "image", "clip", "save", "depth_camera", "noise", "distortion", "lens",
+        "visibility_mask", "optical_frame_id", "camera_info_topic", "triggered", "trigger_topic",
+        "segmentation_type", "box_type",
+    }),
+    "image": frozenset({"width", "height", "format", "anti_aliasing"}),
+    "clip": frozenset({"near", "far"}),
+    "ray": frozenset({"scan", "range", "noise", "visibility_mask"}),
+    "scan": frozenset({"horizontal", "vertical"}),
+    "scan_dimension": frozenset({"samples", "resolution", "min_angle", "max_angle"}),
+    "range": frozenset({"min", "max", "resolution"}),
+    "noise": frozenset({
+        "type", "mean", "stddev", "bias_mean", "bias_stddev", "dynamic_bias_stddev",
+        "dynamic_bias_correlation_time", "precision",
+    }),
+    "imu": frozenset({"orientation_reference_frame", "angular_velocity", "linear_acceleration", "enable_orientation",
+                      "topic", "noise"}),
+    "force_torque": frozenset({"frame", "measure_direction", "force", "torque"}),
+}
+
+
+#: camelCase spellings found in old Gazebo descriptions: warned about, not errors (real robot
+#: files carry them; Gazebo ignores them, so the default applies there too).
+_LEGACY_SPELLINGS = {"alwaysOn": "always_on", "updateRate": "update_rate"}
+
+
+def _check_children(ctx: ParseContext, elem: etree._Element | None, kind: str) -> None:
+    """Refuse a child of ``elem`` that is a misspelling of a tag of ``KNOWN_CHILDREN[kind]``.
+
+    Raises:
+        InvalidValueError: e.g. ``<horizontal_fvo>`` in a ``<camera>``.
+    """
+    if elem is None:
+        return
+    known = KNOWN_CHILDREN[kind]
+    for child in elem:
+        if not isinstance(child.tag, str) or child.tag in known:
+            continue
+        spelling = _LEGACY_SPELLINGS.get(child.tag)
+        if spelling is not None and spelling in known:
+            ctx.warn(child, f"<{child.tag}> is not an SDFormat element (libsdformat ignores it); not read: "
+                     f"write <{spelling}>")
+            continue
+        ctx.unknown_element(child, elem, known, warning=None)
+
+
 def _first(elem: etree._Element | None, tag: str) -> etree._Element | None:
     """First element child ``tag`` of ``elem`` (or ``None``)."""
     if elem is None:
@@ -187,6 +244,7 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
     """
     if elem is None:
         return None
+    _check_children(ctx, elem, "noise")
     ntype = (elem.get("type") or _text(elem, "type") or "none").strip().lower()
     if ntype not in NOISE_TYPES:
         raise ctx.error(
@@ -239,6 +297,8 @@ def _camera(ctx: ParseContext, sensor: etree._Element, *, depth: bool) -> Camera
     cam = _first(sensor, "camera")
     image = _first(cam, "image")
     clip = _first(cam, "clip")
+    for elem, kind in ((cam, "camera"), (image, "image"), (clip, "clip")):
+        _check_children(ctx, elem, kind)
     return CameraParams(
         horizontal_fov=_float(ctx, cam, "horizontal_fov", 1.047),
         width=_child_int(ctx, image, "width", 320, minimum=1),
@@ -259,6 +319,8 @@ def _ray(ctx: ParseContext, sensor: etree._Element) -> RayParams:
     hor = _first(scan, "horizontal")
     ver = _first(scan, "vertical")
     rng = _first(ray, "range")
+    for elem, kind in ((ray, "ray"), (scan, "scan"), (hor, "scan_dimension"), (ver, "scan_dimension"), (rng, "range")):
+        _check_children(ctx, elem, kind)
     return RayParams(
         horizontal_samples=_child_int(ctx, hor, "samples", 640, minimum=1),
         horizontal_resolution=_float(ctx, hor, "resolution", 1.0),
@@ -287,6 +349,7 @@ def _xyz_noise(ctx: ParseContext, elem: etree._Element | None) -> tuple[Noise, N
 
 def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
     imu = _first(sensor, "imu")
+    _check_children(ctx, imu, "imu")
     ref = _first(imu, "orientation_reference_frame")
     return ImuParams(
         angular_velocity_noise=_xyz_noise(ctx, _first(imu, "angular_velocity")),
@@ -297,6 +360,7 @@ def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
 
 def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParams:
     ft = _first(sensor, "force_torque")
+    _check_children(ctx, ft, "force_torque")
     frame = _text(ft, "frame") or "child"
     direction = _text(ft, "measure_direction") or "child_to_parent"
     if frame not in FORCE_TORQUE_FRAMES:
@@ -413,6 +477,7 @@ def parse_sensor(
             InvalidValueError, elem, f"sensor {name!r} has no type attribute", 'add type="imu" (camera, ray, gpu_lidar, ...)'
         )
     kind = TYPE_ALIASES.get(raw_type.lower(), raw_type)
+    _check_children(ctx, elem, "sensor")
     rate = _float(ctx, elem, "update_rate", 0.0)
     if rate < 0:
         raise ctx.error(InvalidValueError, _first(elem, "update_rate"), f"update_rate is {rate}", "give a rate ≥ 0 Hz")
@@ -462,6 +527,9 @@ def _urdf_ray_dim(ctx: ParseContext, elem: etree._Element | None) -> tuple[int, 
     )
 
 
+_URDF_SENSOR_TAGS = frozenset({"parent", "origin", "camera", "ray"})
+
+
 def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
     """Read a urdfdom top-level ``<sensor name update_rate>`` (wiki.ros.org/urdf/XML/sensor).
 
@@ -487,6 +555,9 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
     rate = ctx.float_attr(elem, "update_rate", 0.0) or 0.0
     if rate < 0:
         raise ctx.error(InvalidValueError, elem, f"update_rate is {rate}", "give a rate ≥ 0 Hz")
+    for child in elem:
+        if isinstance(child.tag, str) and child.tag not in _URDF_SENSOR_TAGS:
+            ctx.unknown_element(child, elem, _URDF_SENSOR_TAGS, warning=None)
     body = next(
         (c for c in elem if isinstance(c.tag, str) and c.tag not in ("parent", "origin")),
         None,
@@ -546,6 +617,7 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
 
 __all__ = [
     "FORCE_TORQUE_FRAMES",
+    "KNOWN_CHILDREN",
     "MEASURE_DIRECTIONS",
     "NOISE_TYPES",
     "TYPE_ALIASES",

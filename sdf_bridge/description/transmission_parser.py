@@ -420,17 +420,36 @@ def _parse_classic(reader: _Reader) -> Transmission:
         )
     actuators = _apply_direct_reduction(reader, actuators)
     params = reader.params()
+    known = {"type", "joint", "actuator", "param", _CAMEL, _SNAKE}
+    _check_spelling(reader, known)
     for child in _elements(elem):
-        if child.tag not in {"type", "joint", "actuator", "param", _CAMEL, _SNAKE}:
+        if child.tag not in known:
             params.extend(reader.extra_params(child))
     return _finish(reader, ttype, "classic", joints, actuators, params, None)
 
 
 def _warn_unknown(reader: _Reader, entry: etree._Element, known: set[str]) -> None:
-    """Warn about children of a joint/actuator entry this dialect does not define."""
+    """Warn about children of a joint/actuator entry this dialect does not define.
+
+    Raises:
+        InvalidValueError: a child's tag is a misspelling of one in ``known``
+            (``<mechanicalReducton>``), which would otherwise leave the reduction at its default.
+    """
     for child in _elements(entry):
         if child.tag not in known:
-            reader.warn(child, f"<{child.tag}> inside <{entry.tag} name={entry.get('name')!r}> is not read")
+            reader.ctx.unknown_element(child, entry, known, warning="is not read", where=f" of transmission {reader.name!r}")
+
+
+def _check_spelling(reader: _Reader, known: set[str]) -> None:
+    """Children of the ``<transmission>`` outside ``known`` are kept as params; one that is a
+    misspelling of a tag in ``known`` is an error.
+
+    Raises:
+        InvalidValueError: a child's tag is a close match of a tag in ``known``.
+    """
+    for child in _elements(reader.elem):
+        if child.tag not in known:
+            reader.ctx.unknown_element(child, reader.elem, known, warning=None)
 
 
 def _apply_direct_reduction(
@@ -491,6 +510,10 @@ def _parse_pr2(reader: _Reader) -> Transmission:
     actuators = []
     params: list[tuple[str, str]] = []
     gripper = short == "PR2GripperTransmission"
+    known = handled | {"param"}
+    if gripper:
+        known |= {"gap_joint", "passive_joint", "simulated_actuated_joint", "use_simulated_gripper_joint"}
+    _check_spelling(reader, known)
     for child in _elements(elem):
         if child.tag == "joint":
             entry = TransmissionJoint(name=reader.required_name(child), role=reader.role(child), source=ctx.source(child))
@@ -525,6 +548,7 @@ def _parse_pr2_wrist(reader: _Reader, ttype: str) -> Transmission:
     joints = []
     actuators = []
     params: list[tuple[str, str]] = []
+    _check_spelling(reader, {*_WRIST_ACTUATORS, *_WRIST_JOINTS, "param"})
     for child in _elements(reader.elem):
         if child.tag in _WRIST_ACTUATORS or child.tag in _WRIST_JOINTS:
             cname = reader.required_name(child)
@@ -594,9 +618,13 @@ def _parse_ros2_control(reader: _Reader, hardware: str | None) -> Transmission:
         _ros2_common_checks(reader, a)
         act = TransmissionActuator(name=aname, role=reader.role(a), mechanical_reduction=red, source=ctx.source(a))
         actuators.append((a, act))
+    known = {"plugin", "type", "joint", "actuator", "param"}
     for child in _elements(elem):
-        if child.tag not in {"plugin", "type", "joint", "actuator", "param"}:
-            reader.warn(child, f"<{child.tag}> is not part of the ros2_control transmission form; not read")
+        if child.tag not in known:
+            ctx.unknown_element(
+                child, elem, known, where=f" of transmission {reader.name!r}",
+                warning="is not part of the ros2_control transmission form; not read",
+            )
     for at, entry in [*joints, *actuators]:
         if entry.role is None:
             reader.warn(at, f"<{at.tag} name={entry.name!r}> has no role attribute (ros2_control requires one)")
@@ -611,9 +639,7 @@ def _ros2_common_checks(reader: _Reader, entry: etree._Element) -> None:
             f"<hardwareInterface>{(hi.text or '').strip()}</hardwareInterface> is ignored in the ros2_control form; "
             "interfaces come from the <ros2_control> joint's <command_interface>/<state_interface>",
         )
-    for child in _elements(entry):
-        if child.tag not in {"hardwareInterface", "role", "offset", _CAMEL, _SNAKE}:
-            reader.warn(child, f"<{child.tag}> inside <{entry.tag} name={entry.get('name')!r}> is not read")
+    _warn_unknown(reader, entry, {"hardwareInterface", "role", "offset", _CAMEL, _SNAKE})
     if _elements(entry, "role"):
         reader.warn(entry, "<role> child element in the ros2_control form; use the role attribute")
 

@@ -60,7 +60,7 @@ from .resolve import PackagePaths, resolve_uri, unresolved_reason
 from .ros2_control_parser import parse_ros2_control
 from .sensor_parser import parse_urdf_sensor
 from .transmission_parser import parse_transmission
-from .xmlio import ParseContext
+from .xmlio import ParseContext, close_match
 
 #: URDF joint types (urdfdom's set).
 URDF_JOINT_TYPES: Mapping[str, JointType] = {
@@ -81,6 +81,17 @@ _LIMIT_REQUIRED = frozenset({JointType.REVOLUTE, JointType.PRISMATIC})
 _DEFAULT_AXIS = Axis((1.0, 0.0, 0.0))
 #: Top-level elements of ``<robot>`` this loader reads; others are warned about.
 _TOP_LEVEL = frozenset({"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"})
+#: Child tags each URDF element accepts (an unknown tag close to one of these is a misspelling).
+_MATERIAL_TAGS = frozenset({"color", "texture"})
+_INERTIAL_TAGS = frozenset({"origin", "mass", "inertia"})
+_SHAPE_TAGS = {
+    "visual": frozenset({"origin", "geometry", "material"}),
+    "collision": frozenset({"origin", "geometry", "verbose", "contact_coefficients"}),
+}
+_LINK_TAGS = frozenset({"visual", "collision", "inertial"})
+_JOINT_TAGS = frozenset(
+    {"parent", "child", "origin", "axis", "limit", "dynamics", "safety_controller", "calibration", "mimic"}
+)
 _ZERO3 = (0.0, 0.0, 0.0)
 
 
@@ -169,10 +180,14 @@ class _Reader:
             return IDENTITY
         return Pose(xyz, rpy)
 
-    def unknown(self, elem: etree._Element, parent: str) -> None:
-        """Warn about a tag this loader does not read."""
-        tag = elem.tag if isinstance(elem.tag, str) else "?"
-        self.ctx.warn(elem, f"unknown element <{tag}> in <{parent}> ignored")
+    def unknown(self, elem: etree._Element, parent: etree._Element, known: frozenset[str]) -> None:
+        """A tag this loader does not read: an error when it is a misspelling of one of
+        ``known`` (the tags ``parent`` accepts), else a warning.
+
+        Raises:
+            InvalidValueError: ``elem``'s tag is a close match of a tag in ``known``.
+        """
+        self.ctx.unknown_element(elem, parent, known)
 
     # -- materials and geometry ---------------------------------------------------------------
 
@@ -193,7 +208,7 @@ class _Reader:
             elif tag == "texture":
                 texture = child.get("filename")
             elif isinstance(tag, str):
-                self.unknown(child, "material")
+                self.unknown(child, elem, _MATERIAL_TAGS)
         if color is None and texture is None:
             if robot_level:
                 raise self.ctx.error(
@@ -272,10 +287,11 @@ class _Reader:
                     self.unresolved.add(reason)
                     self.ctx.warn(shape, reason)
             return Mesh(filename=filename, scale=scale, resolved=resolved)
+        match = close_match(str(tag), ("box", "cylinder", "sphere", "mesh", "capsule"))
         raise self.ctx.error(
             UnsupportedError,
             shape,
-            f"unknown geometry <{tag}>",
+            f"unknown geometry <{tag}>" + (f"; did you mean <{match}>?" if match else ""),
             "use <box>, <cylinder>, <sphere>, <mesh> or <capsule>",
         )
 
@@ -295,7 +311,7 @@ class _Reader:
             elif tag == "inertia":
                 inertia = Inertia(*(self.required_number(child, a) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")))
             elif isinstance(tag, str):
-                self.unknown(child, "inertial")
+                self.unknown(child, elem, _INERTIAL_TAGS)
         if mass is None:
             raise self.ctx.error(InvalidValueError, elem, "<inertial> has no <mass>", 'add <mass value="..."/>')
         if mass < 0.0:
@@ -321,7 +337,7 @@ class _Reader:
             elif tag == "material" and kind == "visual":
                 material = self.material(child, robot_level=False)
             elif isinstance(tag, str) and not (kind == "collision" and tag in ("verbose", "contact_coefficients")):
-                self.unknown(child, kind)
+                self.unknown(child, elem, _SHAPE_TAGS[kind])
         if geometry is None:
             raise self.ctx.error(
                 InvalidValueError, elem, f"<{kind}> has no <geometry>", f"add a <geometry> to the <{kind}>"
@@ -345,7 +361,7 @@ class _Reader:
             elif tag == "inertial":
                 inertial = self.inertial(child)
             elif isinstance(tag, str):
-                self.unknown(child, "link")
+                self.unknown(child, elem, _LINK_TAGS)
         return Link(
             name=name,
             inertial=inertial,
@@ -450,7 +466,7 @@ class _Reader:
                     offset=0.0 if offset is None else offset,
                 )
             elif isinstance(tag, str):
-                self.unknown(sub, "joint")
+                self.unknown(sub, elem, _JOINT_TAGS)
         if parent is None or child is None:
             missing = "parent" if parent is None else "child"
             raise self.ctx.error(
@@ -542,7 +558,7 @@ def load_urdf(
             buckets.setdefault(tag, []).append(elem)
             ordered.append(elem)
         else:
-            reader.unknown(elem, "robot")
+            reader.unknown(elem, root, _TOP_LEVEL)
 
     for elem in buckets.get("material", ()):
         mat_name = reader.name(elem, "material")

@@ -7,10 +7,12 @@ no network access and a size cap, so XXE and billion-laughs inputs fail fast and
 from __future__ import annotations
 
 import codecs
+import difflib
 import logging
 import math
 import os
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -142,6 +144,18 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
                                   fix="check the file's permissions") from None
 
 
+_POSITION = re.compile(r",?\s*line (\d+), column (\d+)\s*$")
+
+
+def _split_position(msg: str) -> tuple[str, int | None]:
+    """lxml's message without its trailing ``, line L, column C`` (the error's own line is
+    already in the location prefix) and the column, or ``(msg, None)``."""
+    match = _POSITION.search(msg)
+    if match is None:
+        return msg, None
+    return msg[: match.start()].rstrip(), int(match.group(2))
+
+
 def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:
     """Parse description XML safely and return its root element.
 
@@ -167,8 +181,9 @@ def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:
                 line=exc.lineno,
                 fix="check that the right file was given; descriptions nest a few levels only",
             ) from None
+        message, column = _split_position(str(exc.msg))
         raise XmlSyntaxError(
-            f"not well-formed XML: {exc.msg}",
+            f"not well-formed XML{'' if column is None else f' (column {column})'}: {message}",
             file=name,
             line=exc.lineno,
             fix="correct the XML syntax at that line",
@@ -184,6 +199,49 @@ def describe(elem: etree._Element) -> str:
     name = elem.get("name")
     tag = elem.tag if isinstance(elem.tag, str) else "?"
     return f'<{tag} name="{name}">' if name is not None else f"<{tag}>"
+
+
+#: Similarity (difflib ratio of the lower-cased names) from which an unknown tag is taken as a
+#: misspelling of a known one.
+CLOSE_MATCH_RATIO = 0.8
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by one insertion, deletion, substitution or
+    transposition of adjacent characters (optimal string alignment distance 1)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def close_match(tag: str, known: Collection[str]) -> str | None:
+    """The tag of ``known`` that ``tag`` is most likely a misspelling of, or ``None``.
+
+    A match is: the same name in another letter case, a :mod:`difflib` similarity of the
+    lower-cased names ≥ :data:`CLOSE_MATCH_RATIO`, or (names of 4 characters or more) one
+    edit away (``axsi`` → ``axis``). ``tag`` itself being in ``known`` is not a misspelling;
+    namespaced tags (``{uri}name``) never match.
+    """
+    if tag in known or tag.startswith("{"):
+        return None
+    low = tag.lower()
+    best: tuple[float, str] | None = None
+    for name in known:
+        other = name.lower()
+        if other == low:
+            return name
+        score = difflib.SequenceMatcher(None, low, other).ratio()
+        if score < CLOSE_MATCH_RATIO and not (min(len(low), len(other)) >= 4 and _one_edit(low, other)):
+            continue
+        if best is None or score > best[0]:
+            best = (score, name)
+    return None if best is None else best[1]
 
 
 @dataclass
@@ -217,6 +275,38 @@ class ParseContext:
         text = f"{where}: {describe(elem) + ': ' if elem is not None else ''}{message}"
         self.warnings.append(text)
         LOG.warning(text)
+
+    def unknown_element(
+        self,
+        child: etree._Element,
+        parent: etree._Element,
+        known: Collection[str],
+        *,
+        warning: str | None = "ignored",
+        where: str = "",
+    ) -> None:
+        """Handle ``child``, an element ``parent`` does not define (its tag is not in ``known``).
+
+        A tag that is a close match (:func:`close_match`) of a tag ``parent`` accepts is a
+        misspelling that would otherwise degrade silently to a default, so it is an error;
+        any other unknown tag is warned about as ``unknown element <tag> in <parent> {warning}``
+        (nothing when ``warning`` is ``None``, for parents whose extra children are kept).
+        ``where`` is appended to the parent's description (e.g. ``" of transmission 't1'"``).
+
+        Raises:
+            InvalidValueError: ``child`` is a close match of a tag in ``known``.
+        """
+        tag = child.tag if isinstance(child.tag, str) else "?"
+        match = close_match(tag, known)
+        if match is not None:
+            raise self.error(
+                InvalidValueError,
+                child,
+                f"unknown element <{tag}> in {describe(parent)}{where}; did you mean <{match}>?",
+                f"rename <{tag}> to <{match}>",
+            )
+        if warning is not None:
+            self.warn(child, f"unknown element <{tag}> in {describe(parent)}{where} {warning}")
 
     # -- typed values -------------------------------------------------------------------------
 

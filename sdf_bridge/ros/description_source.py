@@ -89,16 +89,23 @@ def _single_robot(model: Robot | World, origin: str) -> Robot:
 
 
 def _publishable_xml(robot: Robot, xml: str) -> str:
-    """URDF text for ``robot_description``: the (expanded) source for URDF, a URDF export for
-    SDFormat (rviz and robot_state_publisher read URDF only) when the exporter is available."""
+    """Text for ``robot_description``: the (expanded) source for URDF; for SDFormat a URDF
+    export (what rviz and a stock robot_state_publisher read), or, when the model does not fit
+    URDF (ball, universal, screw, gearbox joints, …), the SDFormat itself, which
+    robot_state_publisher reads through the ``sdformat_urdf`` parser plugin."""
     if robot.format != "sdf":
         return xml
+    from ..description.export import to_urdf
+    from ..errors import DescriptionError
+
     try:
-        from ..description.export import to_urdf
-    except ImportError:
-        LOG.warning("SDFormat description published as SDFormat: the URDF exporter is unavailable")
+        return to_urdf(robot)
+    except DescriptionError as exc:
+        LOG.warning(
+            "robot_description carries the SDFormat model: it does not fit URDF (%s). "
+            "robot_state_publisher reads it with the sdformat_urdf plugin installed", exc.problem,
+        )
         return xml
-    return to_urdf(robot)
 
 
 def _expand(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str]) -> str:

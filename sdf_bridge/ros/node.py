@@ -24,7 +24,8 @@ srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger       only if the
 =====  ============================  ==============================  =================================
 
 Threads: the control cycle (read → publish → write) runs on a :class:`FixedRateLoop` thread;
-subscriptions and services run on the executor's thread. One lock serialises every call into
+subscriptions, services and the ``/diagnostics`` timer run on the executor's thread
+(:func:`sdf_bridge.ros.main.make_executor`). One lock serialises every call into
 the hardware system. Bad commands are rejected with a throttled warning and counted (they never
 stop the loop).
 """
@@ -251,9 +252,22 @@ class BridgeNode(Node):
     def cycle(self, k: int) -> None:
         """One control cycle: read → publish (joint/actuator states every ``publish_rate``,
         sensors, /clock) → write; ``k`` counts cycles from 0. (``/diagnostics`` is published by a
-        timer on the executor thread.)"""
+        timer on the executor thread.)
+
+        Raises:
+            SdfBridgeError, RCLError: from the hardware system or a publish, unless the
+                context shut down meanwhile (SIGINT/SIGTERM while the cycle runs: the cycle
+                ends quietly; the loop is stopped right after).
+        """
         if not self.context.ok():
             return
+        try:
+            self._cycle(k)
+        except Exception:
+            if self.context.ok():
+                raise
+
+    def _cycle(self, k: int) -> None:
         hardware = self.hardware
         stamp_time = self.get_clock().now()
         now = stamp_time.nanoseconds * 1e-9

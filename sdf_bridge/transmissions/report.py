@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdf_bridge.description.model import Robot
+from sdf_bridge.errors import TransmissionError
 
 from .map import TransmissionMap
 
@@ -21,9 +22,13 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
 
     Raises:
         TransmissionError: the map cannot be built (same rules as
-            :meth:`TransmissionMap.from_robot`).
+            :meth:`TransmissionMap.from_robot`); the message starts with the file and line of
+            the transmission it names when it does not already give them.
     """
-    tmap = TransmissionMap.from_robot(robot)
+    try:
+        tmap = TransmissionMap.from_robot(robot)
+    except TransmissionError as exc:
+        raise _located(robot, exc) from exc
     out: list[dict[str, Any]] = []
     for entry in tmap.entries:
         spec = entry.spec
@@ -72,3 +77,19 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _located(robot: Robot, exc: TransmissionError) -> TransmissionError:
+    """``exc`` with ``file:line:`` of the transmission it names in front (``transmission
+    'name'`` in the message; the first of that name), unless the message already contains that
+    location or names no transmission of ``robot``."""
+    message = str(exc)
+    for spec in robot.transmissions:
+        if spec.source is None or f"transmission {spec.name!r}" not in message:
+            continue
+        where = str(spec.source)
+        if where in message:
+            return exc
+        return TransmissionError(f"{where}: {message}")
+    return exc
+

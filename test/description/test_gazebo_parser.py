@@ -86,3 +86,15 @@ def test_plugin_missing_attribute_is_warned(attrs, missing):
     plugin = parse_plugin(parse_xml(f"<plugin {attrs}/>"), ctx)
     assert getattr(plugin, missing) == ""
     assert len(ctx.warnings) == 1 and f"no {missing} attribute" in ctx.warnings[0]
+
+
+def test_misspelt_gazebo_property_is_an_error() -> None:
+    with pytest.raises(InvalidValueError, match=r"g\.urdf:1: <selfColide>: unknown element <selfColide> in <gazebo>; "
+                       r"did you mean <selfCollide>\?"):
+        _parse('<gazebo reference="l"><selfColide>true</selfColide></gazebo>')
+
+
+def test_unrelated_gazebo_property_is_kept() -> None:
+    ext, _, _, warnings = _parse('<gazebo reference="l"><my_custom_flag>1</my_custom_flag></gazebo>')
+    assert ext.properties == (("my_custom_flag", "1"),)
+    assert warnings == []

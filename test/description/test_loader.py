@@ -114,7 +114,18 @@ def test_sdf_root_dispatches_to_the_sdf_loader() -> None:
 def test_warnings_are_logged_not_printed(caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.description"):
         _, warnings = load_with_warnings(SIMPLE.replace("</robot>", "<oddity/></robot>"))
-    assert len(warnings) == 1 and "unknown element <oddity> in <robot>" in warnings[0]
+    assert len(warnings) == 1 and "unknown element <oddity> in <robot name=" in warnings[0]
     assert any("oddity" in r.getMessage() for r in caplog.records)
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+def test_error_rendering_adds_a_full_stop_before_fix_only_when_needed() -> None:
+    from sdf_bridge.errors import DescriptionError, MissingReferenceError
+
+    assert str(MissingReferenceError("uses <ball> which URDF does not have", file="r.urdf", line=3,
+                                     element="<joint>", fix="use a revolute joint")) == (
+        "r.urdf:3: <joint>: uses <ball> which URDF does not have. Fix: use a revolute joint")
+    assert str(DescriptionError("axis is zero.", fix="give one")) == "axis is zero. Fix: give one"
+    assert str(DescriptionError("is it a URDF?", fix="check")) == "is it a URDF? Fix: check"
+    assert str(DescriptionError("no fix here", line=4)) == "line 4: no fix here"

@@ -208,3 +208,25 @@ def test_actuator_block_transmission_needs_one_joint():
             '<transmission name="t"><plugin>transmission_interface/DifferentialTransmission</plugin>'
             '<joint name="a" role="joint1"/><joint name="b" role="joint2"/></transmission></ros2_control>'
         )
+
+
+@pytest.mark.parametrize(
+    "bad, good, xml",
+    [
+        ("comand_interface", "command_interface",
+         '<ros2_control name="B" type="system"><hardware><plugin>p/P</plugin></hardware>'
+         '<joint name="j"><comand_interface name="position"/></joint></ros2_control>'),
+        ("hardwre", "hardware", '<ros2_control name="B" type="system"><hardwre><plugin>p/P</plugin></hardwre></ros2_control>'),
+        ("plugn", "plugin", '<ros2_control name="B" type="system"><hardware><plugn>p/P</plugn></hardware></ros2_control>'),
+    ],
+)
+def test_misspelt_elements_are_errors(bad: str, good: str, xml: str) -> None:
+    with pytest.raises(InvalidValueError, match=rf"r\.urdf:1: <{bad}[ >].*unknown element <{bad}> in .*; did you mean <{good}>\?"):
+        _parse(xml)
+
+
+def test_unrelated_unknown_component_child_warns() -> None:
+    block, warnings = _parse('<ros2_control name="B" type="system"><hardware><plugin>p/P</plugin></hardware>'
+                             '<joint name="j"><command_interface name="position"/><notes/></joint></ros2_control>')
+    assert block.joints[0].command_interfaces[0].name == "position"
+    assert warnings == ['r.urdf:1: <notes>: unknown element <notes> in <joint name="j"> is not part of ros2_control; not read']

@@ -387,9 +387,9 @@ def test_urdf_sensor_errors(xml, message):
 
 @pytest.mark.parametrize("inner, message", [
     ("<camera><horizontal_fov>-1</horizontal_fov></camera>",
-     r"s\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is -1 rad Fix: give a value in \(0, 2π\] rad"),
+     r"s\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is -1 rad\. Fix: give a value in \(0, 2π\] rad"),
     ("<camera><horizontal_fov>7</horizontal_fov></camera>", r"horizontal field of view is 7 rad"),
-    ("<camera><clip><near>2</near><far>1</far></clip></camera>", r"clip range near 2 m, far 1 m Fix: give 0 <= near < far"),
+    ("<camera><clip><near>2</near><far>1</far></clip></camera>", r"clip range near 2 m, far 1 m\. Fix: give 0 <= near < far"),
     ("<camera><clip><near>-0.1</near><far>1</far></clip></camera>", r"clip range near -0.1 m, far 1 m"),
 ])
 def test_camera_values_out_of_range(inner: str, message: str) -> None:
@@ -402,7 +402,7 @@ def test_camera_values_out_of_range(inner: str, message: str) -> None:
      "<range><min>0.1</min><max>10</max></range>", r"sensor 'r': horizontal min_angle 1 rad is above max_angle -1 rad"),
     ("<scan><vertical><samples>4</samples><min_angle>0.5</min_angle><max_angle>0.2</max_angle></vertical></scan>"
      "<range><min>0.1</min><max>10</max></range>", r"vertical min_angle 0.5 rad is above max_angle 0.2 rad"),
-    ("<range><min>5</min><max>1</max></range>", r"range min 5 m is above max 1 m Fix: swap the range min and max"),
+    ("<range><min>5</min><max>1</max></range>", r"range min 5 m is above max 1 m\. Fix: swap the range min and max"),
 ])
 def test_ray_values_out_of_range(inner: str, message: str) -> None:
     with pytest.raises(InvalidValueError, match=message):
@@ -420,7 +420,7 @@ def test_urdf_camera_out_of_range_is_refused() -> None:
 def test_negative_noise_spread_is_refused(tag: str) -> None:
     ctx = ParseContext("n.sdf")
     elem = parse_xml(f'<noise type="gaussian"><mean>0.1</mean><{tag}>-0.01</{tag}></noise>', "n.sdf")
-    with pytest.raises(InvalidValueError, match=rf"n\.sdf:1: <{tag}>: noise <{tag}> is -0.01, negative Fix: give a <{tag}> >= 0"):
+    with pytest.raises(InvalidValueError, match=rf"n\.sdf:1: <{tag}>: noise <{tag}> is -0.01, negative\. Fix: give a <{tag}> >= 0"):
         parse_noise(ctx, elem)
 
 
@@ -429,3 +429,36 @@ def test_noise_values_are_kept() -> None:
     noise = parse_noise(ctx, parse_xml('<noise type="gaussian"><mean>0.1</mean><stddev>0.02</stddev>'
                                        "<bias_mean>0.3</bias_mean><bias_stddev>0.04</bias_stddev></noise>", "n.sdf"))
     assert noise == Noise(type="gaussian", mean=0.1, stddev=0.02, bias_mean=0.3, bias_stddev=0.04, precision=0.0)
+
+
+@pytest.mark.parametrize(
+    "xml, bad, good",
+    [
+        ('<sensor name="c" type="camera"><camera><horizontal_fvo>0.5</horizontal_fvo></camera></sensor>',
+         "horizontal_fvo", "horizontal_fov"),
+        ('<sensor name="c" type="camera"><camera><image><widht>64</widht></image></camera></sensor>', "widht", "width"),
+        ('<sensor name="c" type="camera"><updaterate>5</updaterate></sensor>', "updaterate", "update_rate"),
+        ('<sensor name="l" type="ray"><ray><scan><horizontal><sample>5</sample></horizontal></scan></ray></sensor>',
+         "sample", "samples"),
+        ('<sensor name="l" type="gpu_lidar"><lidar><range><maxx>5</maxx></range></lidar></sensor>', "maxx", "max"),
+        ('<sensor name="i" type="imu"><imu><angular_velocty/></imu></sensor>', "angular_velocty", "angular_velocity"),
+        ('<sensor name="i" type="imu"><imu><angular_velocity><x><noise type="gaussian"><stdev>1</stdev></noise></x>'
+         '</angular_velocity></imu></sensor>', "stdev", "stddev"),
+        ('<sensor name="f" type="force_torque"><force_torque><frme>child</frme></force_torque></sensor>', "frme", "frame"),
+    ],
+)
+def test_misspelt_sensor_elements_are_errors(xml: str, bad: str, good: str) -> None:
+    with pytest.raises(InvalidValueError, match=rf"s\.urdf:1: <{bad}>: unknown element <{bad}> in .*; did you mean <{good}>\?"):
+        _sensor(xml)
+
+
+def test_legacy_camel_case_sensor_tags_warn() -> None:
+    s, warnings = _sensor('<sensor name="l" type="ray"><alwaysOn>true</alwaysOn><my_extension/></sensor>')
+    assert s.always_on is False
+    assert warnings == ["s.urdf:1: <alwaysOn>: <alwaysOn> is not an SDFormat element (libsdformat ignores it); "
+                        "not read: write <always_on>"]
+
+
+def test_urdf_sensor_misspelt_origin_is_an_error() -> None:
+    with pytest.raises(InvalidValueError, match=r"unknown element <orign> in <sensor name=\"c\">; did you mean <origin>\?"):
+        _urdf('<sensor name="c"><parent link="l"/><orign xyz="1 0 0"/><ray/></sensor>')

@@ -563,3 +563,60 @@ def test_plugin_form_outside_ros2_control_is_read_as_ros2_control_dialect():
     assert trans.dialect == "ros2_control" and trans.hardware is None
     assert trans.joints[0].mechanical_reduction == 2.0
     assert any("outside <ros2_control>" in w for w in warnings)
+
+
+# -- misspelt elements (a typo must not degrade to the default reduction) ---------------------
+
+
+def test_classic_misspelt_reduction_is_an_error_not_a_default():
+    xml = CLASSIC.replace("<mechanicalReduction>50</mechanicalReduction>", "<mechanicalReducton>10</mechanicalReducton>")
+    with pytest.raises(
+        InvalidValueError,
+        match=r"^t\.urdf:8: <mechanicalReducton>: unknown element <mechanicalReducton> in <actuator name=\"motor1\"> "
+        r"of transmission 'tran1'; did you mean <mechanicalReduction>\? Fix: rename",
+    ):
+        _parse(xml)
+
+
+@pytest.mark.parametrize(
+    "xml, bad, good",
+    [
+        (CLASSIC.replace("<mechanicalReduction>50</mechanicalReduction>", "")
+         .replace("</transmission>", "<mechanicalreduction>50</mechanicalreduction></transmission>"),
+         "mechanicalreduction", "mechanicalReduction"),
+        (CLASSIC.replace("<hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>\n  </joint>",
+                         "<ofset>0.1</ofset></joint>"), "ofset", "offset"),
+        ('<transmission name="t" type="pr2_mechanism_model/SimpleTransmission"><joint name="j"/>'
+         '<actuator name="a"/><mechanicalReductoin>5</mechanicalReductoin></transmission>',
+         "mechanicalReductoin", "mechanicalReduction"),
+        ('<transmission name="t" type="pr2_mechanism_model/WristTransmission">'
+         '<rightActuator name="r" mechanicalReduction="1"/><leftActuatr name="l" mechanicalReduction="1"/>'
+         '<flexJoint name="f" mechanicalReduction="1"/><rollJoint name="o" mechanicalReduction="1"/></transmission>',
+         "leftActuatr", "leftActuator"),
+    ],
+)
+def test_misspelt_transmission_children_are_errors(xml, bad, good):
+    with pytest.raises(InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"):
+        _parse(xml)
+
+
+def test_ros2_control_misspelt_reduction_and_plugin_are_errors():
+    xml = """<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
+      <actuator name="a" role="actuator1"/>
+      <joint name="j" role="joint1"><mechanical_reducion>2</mechanical_reducion></joint></transmission>"""
+    with pytest.raises(InvalidValueError, match=r"unknown element <mechanical_reducion> in <joint name=\"j\"> of "
+                       r"transmission 't'; did you mean <mechanical_reduction>\?"):
+        _parse(xml, hardware="hw")
+    xml = xml.replace("<mechanical_reducion>2</mechanical_reducion>", "").replace("</transmission>",
+                                                                                  "<parm name='k'>v</parm></transmission>")
+    with pytest.raises(InvalidValueError, match=r"unknown element <parm> in <transmission name=\"t\"> of "
+                       r"transmission 't'; did you mean <param>\?"):
+        _parse(xml, hardware="hw")
+
+
+def test_unrelated_unknown_children_still_only_warn():
+    xml = CLASSIC.replace("</actuator>", "<motorTorqueConstant>0.1</motorTorqueConstant></actuator>")
+    trans, warnings = _parse(xml)
+    assert trans.actuators[0].mechanical_reduction == 50.0
+    assert any("unknown element <motorTorqueConstant> in <actuator name=\"motor1\"> of transmission 'tran1' is not read"
+               in w for w in warnings)

@@ -342,13 +342,13 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
     ('<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/></geometry></visual></link>',
      r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers"),
     ('<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
-     r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative Fix: give a radius >= 0 m"),
+     r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative\. Fix: give a radius >= 0 m"),
     ('<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry></collision></link>',
      r"<cylinder>: attribute 'length' is -2, negative"),
     ('<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry></collision></link>',
      r"<capsule>: attribute 'radius' is -1, negative"),
     ('<link name="a"><visual><geometry><box size="1 -2 3"/></geometry></visual></link>',
-     r"<box>: <box> size '1 -2 3' has a negative edge Fix: give edge lengths >= 0 m"),
+     r"<box>: <box> size '1 -2 3' has a negative edge\. Fix: give edge lengths >= 0 m"),
     ('<link name="a"><visual><geometry/></visual></link>', r"<geometry> must contain exactly one shape, found 0"),
     ('<link name="a"><visual><origin/></visual></link>', r"<visual> has no <geometry>"),
     ('<link name="a"><visual><geometry><mesh/></geometry></visual></link>', r"<mesh> has no filename"),
@@ -384,7 +384,8 @@ def test_undefined_material_reference() -> None:
 
 
 def test_malformed_xml_names_the_line() -> None:
-    with pytest.raises(XmlSyntaxError, match=r"<string>:4: not well-formed XML: Opening and ending tag mismatch: link line 3"):
+    with pytest.raises(XmlSyntaxError, match=r"^<string>:4: not well-formed XML \(column 9\): Opening and ending tag "
+                       r"mismatch: link line 3 and robot\. Fix: correct the XML syntax at that line$"):
         load('<?xml version="1.0"?>\n<robot name="r">\n<link name="a">\n</robot>')
 
 
@@ -393,9 +394,9 @@ def test_unknown_tags_are_warnings_not_errors() -> None:
         '<link name="a"><self_collision_checking/></link><frobnicator/>'
         '<link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/><wobble/></joint>'))
     assert list(robot.links) == ["a", "b"]
-    assert any("unknown element <frobnicator> in <robot>" in w for w in warnings)
-    assert any("unknown element <self_collision_checking> in <link>" in w for w in warnings)
-    assert any("unknown element <wobble> in <joint>" in w for w in warnings)
+    assert any('unknown element <frobnicator> in <robot name="r"> ignored' in w for w in warnings)
+    assert any('unknown element <self_collision_checking> in <link name="a"> ignored' in w for w in warnings)
+    assert any('unknown element <wobble> in <joint name="j"> ignored' in w for w in warnings)
 
 
 def test_top_level_urdf_sensor_and_gazebo_sensor_in_document_order() -> None:
@@ -444,3 +445,42 @@ def test_gazebo_sensor_on_a_joint_hangs_on_its_child_link() -> None:
     )
     (sensor,) = robot.sensors
     assert (sensor.link, sensor.joint, sensor.ros_frame_id) == ("b", "ft_joint", "b")
+
+
+def test_misspelt_joint_axis_is_an_error_not_a_default_axis() -> None:
+    with pytest.raises(
+        InvalidValueError,
+        match=r'^<string>:5: <axsi>: unknown element <axsi> in <joint name="j">; did you mean <axis>\? '
+        r"Fix: rename <axsi> to <axis>$",
+    ):
+        load(two_links('<joint name="j" type="revolute"><parent link="a"/><child link="b"/>\n'
+                       '<axsi xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'))
+
+
+@pytest.mark.parametrize(
+    "body, bad, good",
+    [
+        ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+         '<orgin xyz="0 0 1"/></inertial></link>', "orgin", "origin"),
+        ('<link name="a"><visuals/></link>', "visuals", "visual"),
+        ('<material name="m"><colour rgba="1 0 0 1"/><color rgba="1 0 0 1"/></material><link name="a"/>', "colour", "color"),
+        ('<link name="a"/><joints name="x"/>', "joints", "joint"),
+        ('<link name="a"><collision><geometry><box size="1 1 1"/></geometry><Origin xyz="1 0 0"/></collision></link>',
+         "Origin", "origin"),
+    ],
+)
+def test_misspelt_tags_in_every_urdf_element_are_errors(body: str, bad: str, good: str) -> None:
+    with pytest.raises(InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"):
+        load(urdf(body))
+
+
+def test_unknown_geometry_suggests_the_close_shape() -> None:
+    with pytest.raises(UnsupportedError, match=r"unknown geometry <cylindre>; did you mean <cylinder>\?"):
+        load(urdf('<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry></visual></link>'))
+
+
+def test_xml_syntax_error_names_the_line_once() -> None:
+    with pytest.raises(XmlSyntaxError) as info:
+        load("<robot name=\"r\">\n<link name=\"a\"/>")
+    assert str(info.value) == ("<string>:2: not well-formed XML (column 17): Premature end of data in tag robot line 1. "
+                               "Fix: correct the XML syntax at that line")

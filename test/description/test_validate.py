@@ -128,7 +128,7 @@ def test_mimic_of_fixed_joint_warns() -> None:
 
 def test_lower_above_upper() -> None:
     limit = '<limit lower="1" upper="-1" effort="1" velocity="1"/>'
-    with pytest.raises(InvalidValueError, match=r"lower limit 1.0 is above upper limit -1.0 Fix: swap"):
+    with pytest.raises(InvalidValueError, match=r"lower limit 1.0 is above upper limit -1.0\. Fix: swap"):
         load(urdf(LINKS + joint("j1", "a", "b", "revolute", limit) + joint("j2", "b", "c")))
 
 

@@ -116,5 +116,5 @@ def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.M
     assert info.value.problem == ("xacro expansion failed: package 'no_such_pkg' not found in the package path map "
                                   "or the ament index")
     main.write_text(f'<robot name="r" {XACRO_NS}><link name="${{1/0}}"/></robot>')
-    with pytest.raises(XacroError, match=r"xacro expansion failed: division by zero when evaluating expression '1/0' Fix:"):
+    with pytest.raises(XacroError, match=r"xacro expansion failed: division by zero when evaluating expression '1/0'\. Fix:"):
         expand_xacro(main, is_file=True)

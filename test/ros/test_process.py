@@ -115,4 +115,4 @@ def test_sigterm_stops_cleanly(probe: Probe) -> None:
     bridge.process.send_signal(signal.SIGTERM)
     code = bridge.stop()
     assert code == 0, bridge.output()
-    assert "Traceback" not in bridge.output()
+    assert "Traceback" not in bridge.output(), bridge.output()

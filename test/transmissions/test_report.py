@@ -37,3 +37,32 @@ def test_pr2_skips_and_negative(robots_dir) -> None:
     assert rows["torso_lift_trans"]["effective"] == "actuator = -47641.5 × joint"
     assert rows["r_gripper_trans"]["effective"] == "skipped (identity)"
     assert "not modelled" in rows["r_gripper_trans"]["notes"][0]
+
+
+def test_unknown_type_error_names_file_and_line() -> None:
+    import pytest
+
+    from sdf_bridge.errors import TransmissionError
+
+    robot = load('<robot name="r">\n<link name="a"/><link name="b"/>\n'
+                 '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
+                 '<transmission name="t1"><type>acme/MagicTransmission</type>\n'
+                 '<joint name="j"/><actuator name="m"/></transmission>\n</robot>')
+    with pytest.raises(TransmissionError, match=r"^<string>:4: transmission 't1' has unknown type 'acme/MagicTransmission'\. "
+                       r"Fix: use one of "):
+        describe_transmissions(robot)
+
+
+def test_located_errors_are_not_prefixed_twice(cases_dir) -> None:
+    import pytest
+
+    from sdf_bridge.errors import TransmissionError
+
+    robot = load('<robot name="r">\n<link name="a"/><link name="b"/>\n'
+                 '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
+                 '<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>\n'
+                 '<joint name="j"><mechanicalReduction>2</mechanicalReduction></joint>'
+                 '<actuator name="m"><mechanicalReduction>3</mechanicalReduction></actuator></transmission>\n</robot>')
+    with pytest.raises(TransmissionError) as info:
+        describe_transmissions(robot)
+    assert str(info.value).count("<string>:4") == 1

@@ -7,7 +7,10 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
 * position / velocity commands: converted to joint space the same way, then tracked by the
   per-joint PID of :mod:`.pid` (effort clamped to the joint's effort limit). The PID's P and D
   parts run inside every physics step as MuJoCo affine actuators on the joints (one per map
-  joint, gear 1, force range = effort limit), its integral at the bridge rate;
+  joint, gear 1, force range = effort limit), its integral once per read (the error to the
+  target at the start of each cycle, whether or not a command was written); default gains
+  have an integral term and follow the joint's current inertia (:mod:`.pid`), so position
+  commands settle on target under gravity;
 * velocity commands track a reference position integrated from the command at every physics
   step (the actuator's integrator activation), so a velocity is held without drift under load;
 * no command on a joint: hold the position it had when its last command ended;
@@ -161,6 +164,15 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
     return options, mode, seed
 
 
+def inertia_diagonal_index(model: mujoco.MjModel) -> np.ndarray:
+    """Index, per dof (shape (nv,), int), of the joint-space inertia matrix's diagonal entry in
+    ``data.M`` (MuJoCo ≥ 3.3: CSR rows, diagonal last: ``M_rowadr + M_rownnz − 1``) or, in
+    older MuJoCo, in ``data.qM`` (``dof_Madr``)."""
+    if hasattr(model, "M_rownnz"):
+        return np.asarray(model.M_rowadr, dtype=int) + np.asarray(model.M_rownnz, dtype=int) - 1
+    return np.asarray(model.dof_Madr, dtype=int)
+
+
 class MujocoBackend:
     """MuJoCo physics backend (see the module docstring).
 
@@ -252,15 +264,22 @@ class MujocoBackend:
             [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
         )
         self._act_adr = np.array(model.actuator_actadr[self._act_ids], dtype=int)
-        gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr])
+        gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr], effort_limit)
         for array in (gains.p, gains.i, gains.d):
             array[self._passive] = 0.0
         self.pid = JointPid(gains, effort_limit)
+        self._inertia0 = np.maximum(np.array(model.dof_M0)[self._dadr], 1e-9)
+        self._scheduled = np.zeros(n, dtype=bool) if gains.scheduled is None else gains.scheduled.copy()
+        self._scheduled &= ~self._passive
+        self._diag_index = inertia_diagonal_index(model)[self._dadr]
+        self._csr_inertia = hasattr(model, "M_rownnz")
         self._hold = np.zeros(n)
         self._mode = np.full(n, _HOLD)
         self._ideal_mode = self.position_mode == "ideal"
         # with no integral term and no kinematic joints, a repeated command changes nothing
-        self._static_between_writes = not self._ideal_mode and not np.any(gains.i != 0.0)
+        self._static_between_writes = (
+            not self._ideal_mode and not np.any(gains.i != 0.0) and not self._scheduled.any()
+        )
         self._last_command: bytes | None = None
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
@@ -321,20 +340,50 @@ class MujocoBackend:
         feedforward = np.where(has_e & ~self._passive, et, 0.0)
         ideal = is_pos & self._ideal_mode
         pid_active = (mode != _EFFORT) & ~ideal
-        self.pid.update_integral(q_target - q, dt, pid_active)
-        gain, bias0, bias_q, bias_v = self.pid.affine(v_target, feedforward, pid_active)
-        ids = self._act_ids
-        model.actuator_biasprm[ids, 0] = bias0
-        if changed or self._ideal_mode:
-            model.actuator_gainprm[ids, 0] = gain
-            model.actuator_biasprm[ids, 1] = bias_q
-            model.actuator_biasprm[ids, 2] = bias_v
+        self._v_target, self._feedforward, self._pid_active = v_target, feedforward, pid_active
+        self._apply_pid(full=changed or self._ideal_mode)
         data.act[self._act_adr] = q_target
-        data.ctrl[ids] = np.where(is_vel, v_cmd, 0.0)
+        data.ctrl[self._act_ids] = np.where(is_vel, v_cmd, 0.0)
         if self._ideal_mode:
             self._ideal_mask = ideal
             self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
             self._ideal_target = np.where(ideal, qt, 0.0)
+
+    def _apply_pid(self, *, full: bool) -> None:
+        """Write the PID law of the current command (:meth:`JointPid.affine`) into the MuJoCo
+        actuators: the constant term always, the gains when ``full`` or gain-scheduled."""
+        model, _ = self._require()
+        scheduled = self._schedule_gains()
+        gain, bias0, bias_q, bias_v = self.pid.affine(self._v_target, self._feedforward, self._pid_active)
+        ids = self._act_ids
+        model.actuator_biasprm[ids, 0] = bias0
+        if full or scheduled:
+            model.actuator_gainprm[ids, 0] = gain
+            model.actuator_biasprm[ids, 1] = bias_q
+            model.actuator_biasprm[ids, 2] = bias_v
+
+    def _update_pid(self, dt: float) -> None:
+        """Before stepping ``dt`` s: integrate the position error (target = the actuator
+        activation) into the PID integral and refresh the actuators, every cycle whether or
+        not a command was written (only when some joint has an integral term or scheduled
+        gains)."""
+        if self._static_between_writes:
+            return
+        _, data = self._require()
+        error = data.act[self._act_adr] - data.qpos[self._qadr]
+        self.pid.update_integral(error, dt, self._pid_active)
+        self._apply_pid(full=self._ideal_mode)
+
+    def _schedule_gains(self) -> bool:
+        """Scale the default gains by ``M(q) / M(q0)`` (current / initial diagonal of the
+        joint-space inertia matrix, kg·m² or kg, as of the last physics step); whether any
+        joint is scheduled."""
+        if not self._scheduled.any():
+            return False
+        _, data = self._require()
+        inertia = np.asarray(data.M if self._csr_inertia else data.qM)[self._diag_index]
+        self.pid.set_scale(np.where(self._scheduled, inertia / self._inertia0, 1.0))
+        return True
 
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
@@ -349,6 +398,7 @@ class MujocoBackend:
         model, data = self._require()
         if n <= 0:
             return
+        self._update_pid(n * model.opt.timestep)
         t_end = data.time + n * model.opt.timestep
         if not self._ideal_mask.any():
             mujoco.mj_step(model, data, nstep=n)
@@ -467,10 +517,14 @@ class MujocoBackend:
         self._mode[:] = _HOLD
         self._last_command = None
         self.pid.reset()
-        model.actuator_gainprm[self._act_ids, 0] = self.pid.gains.p
+        n = len(self.joint_names)
+        self._v_target, self._feedforward = np.zeros(n), np.zeros(n)
+        self._pid_active = np.ones(n, dtype=bool)
+        self._schedule_gains()
+        model.actuator_gainprm[self._act_ids, 0] = self.pid.gains.p * self.pid.scale
         model.actuator_biasprm[self._act_ids, 0] = 0.0
-        model.actuator_biasprm[self._act_ids, 1] = -self.pid.gains.p
-        model.actuator_biasprm[self._act_ids, 2] = -self.pid.gains.d
+        model.actuator_biasprm[self._act_ids, 1] = -self.pid.gains.p * self.pid.scale
+        model.actuator_biasprm[self._act_ids, 2] = -self.pid.gains.d * self.pid.scale
         data.act[self._act_adr] = self._hold
         data.ctrl[self._act_ids] = 0.0
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)

@@ -17,7 +17,17 @@ Gains come, per joint and in this order, from ``params["pid_gains"][joint]`` (ne
 flat ``params["pid_gains.<joint>.<p|i|d|i_clamp>"]`` keys, then from the joint's ``<ros2_control>``
 ``<param name="p|i|d|i_clamp">``, else a documented default tuned to the joint's effective
 inertia ``M`` (kg·m² or kg): ``p = M·ω²``, ``d = 2·M·ω`` (critically damped, ``ω`` =
-:data:`DEFAULT_BANDWIDTH` rad/s), ``i = 0`` — and a note is logged naming the joints.
+:data:`DEFAULT_BANDWIDTH` rad/s), ``i = p·ω_i`` (``ω_i`` = :data:`DEFAULT_INTEGRAL_FREQUENCY`
+= ω/10: the integral removes the steady-state error a constant load such as gravity leaves,
+error decaying as ``exp(−ω_i·t)``; the closed loop ``M·s³ + d·s² + p·s + i`` is stable as
+``i < d·p/M = 2·M·ω³`` (Routh–Hurwitz), here ``i = M·ω³/10``) and ``i_clamp`` = the joint's
+effort limit (``p``·1 rad or m when it has none) — and a note is logged naming the joints.
+Default gains follow the joint's inertia as the robot moves (gain scheduling): ``p``, ``i``,
+``d`` are given for the inertia ``M`` passed in, and the backend scales them by
+``M(q) / M`` (the current diagonal of the joint-space inertia matrix, :meth:`JointPid.set_scale`),
+so a turntable whose inertia grows 60-fold when the arm stretches out stays critically damped
+and the integral stable. Gains given in the configuration or description are used as given (unset keys are 0, as in
+control_toolbox).
 """
 
 from __future__ import annotations
@@ -37,18 +47,23 @@ _LOG = logging.getLogger(__name__)
 
 DEFAULT_BANDWIDTH = 2.0 * math.pi * 10.0
 """rad/s: closed-loop natural frequency of the default gains (10 Hz)."""
+DEFAULT_INTEGRAL_FREQUENCY = DEFAULT_BANDWIDTH / 10.0
+"""rad/s: ``i / p`` of the default gains (the integral's corner frequency, 1 Hz)."""
 _KEYS = ("p", "i", "d", "i_clamp")
 
 
 @dataclass(frozen=True)
 class PidGains:
     """Gains per joint, each shape (n,): ``p`` (N·m/rad), ``i`` (N·m/(rad·s)), ``d`` (N·m·s/rad),
-    ``i_clamp`` (N·m, bound of the integral term) — N and m for prismatic joints."""
+    ``i_clamp`` (N·m, bound of the integral term) — N and m for prismatic joints;
+    ``scheduled`` (n,) bool: default gains, to be scaled with the joint's current inertia
+    (``None`` = none)."""
 
     p: np.ndarray
     i: np.ndarray
     d: np.ndarray
     i_clamp: np.ndarray
+    scheduled: np.ndarray | None = None
 
 
 def _as_gain(value: Any, where: str) -> float:
@@ -100,11 +115,14 @@ def resolve_gains(
     joint_names: Sequence[str],
     params: Mapping[str, Any],
     effective_inertia: np.ndarray,
+    effort_limit: np.ndarray | None = None,
 ) -> PidGains:
     """Gains for ``joint_names`` (see the module docstring for the order of sources).
 
     Args:
         effective_inertia: shape (n,), kg·m² or kg, used for default gains.
+        effort_limit: shape (n,), N·m or N (``inf`` = unlimited; default: all unlimited), the
+            ``i_clamp`` of default gains.
 
     Raises:
         ConfigError: a gain is not a finite number ≥ 0, or ``pid_gains`` is malformed, or it
@@ -127,6 +145,7 @@ def resolve_gains(
                 f"pid_gains names joint(s) {unknown} that are not commandable; known: {list(joint_names)}"
             )
     n = len(joint_names)
+    limits = np.full(n, np.inf) if effort_limit is None else np.asarray(effort_limit, dtype=float)
     out = {k: np.zeros(n) for k in _KEYS}
     defaulted: list[str] = []
     for k, joint in enumerate(joint_names):
@@ -135,17 +154,22 @@ def resolve_gains(
         if "p" not in gains and "d" not in gains:
             defaulted.append(joint)
             m = max(float(effective_inertia[k]), 1e-9)
-            gains.setdefault("p", m * DEFAULT_BANDWIDTH**2)
+            p = gains.setdefault("p", m * DEFAULT_BANDWIDTH**2)
             gains.setdefault("d", 2.0 * m * DEFAULT_BANDWIDTH)
+            gains.setdefault("i", p * DEFAULT_INTEGRAL_FREQUENCY)
+            limit = abs(float(limits[k]))
+            gains.setdefault("i_clamp", limit if math.isfinite(limit) and limit > 0.0 else p * 1.0)
         for key in _KEYS:
             out[key][k] = gains.get(key, 0.0)
     if defaulted:
         _LOG.info(
-            "PID: no gains configured for %s; using p = M·ω², d = 2·M·ω with ω = %.1f rad/s",
+            "PID: no gains configured for %s; using p = M·ω², d = 2·M·ω, i = p·ω/10 with ω = %.1f rad/s, "
+            "i_clamp = effort limit",
             ", ".join(defaulted),
             DEFAULT_BANDWIDTH,
         )
-    return PidGains(out["p"], out["i"], out["d"], out["i_clamp"])
+    scheduled = np.array([joint in defaulted for joint in joint_names], dtype=bool)
+    return PidGains(out["p"], out["i"], out["d"], out["i_clamp"], scheduled)
 
 
 class JointPid:
@@ -160,7 +184,13 @@ class JointPid:
         self.gains = gains
         self.effort_limit = np.asarray(effort_limit, dtype=float)
         self.integral = np.zeros_like(self.effort_limit)
+        self.scale = np.ones_like(self.effort_limit)
         self._has_i = bool(np.any(gains.i != 0.0))
+
+    def set_scale(self, scale: np.ndarray) -> None:
+        """Scale ``p``, ``i``, ``d`` by ``scale`` (n,) from now on (1 = as given; gain
+        scheduling of :attr:`PidGains.scheduled` joints by their inertia ratio)."""
+        self.scale = np.asarray(scale, dtype=float)
 
     def reset(self, mask: np.ndarray | None = None) -> None:
         """Zero the integral term (all joints, or where ``mask`` (n,) bool is true)."""
@@ -175,7 +205,7 @@ class JointPid:
         if not self._has_i:  # all i = 0: the integral stays 0
             return
         g = self.gains
-        step = np.where(active, g.i * error * dt, 0.0)
+        step = np.where(active, g.i * self.scale * error * dt, 0.0)
         self.integral += step
         bounded = g.i_clamp > 0.0
         self.integral = np.where(bounded, np.clip(self.integral, -g.i_clamp, g.i_clamp), self.integral)
@@ -189,7 +219,7 @@ class JointPid:
         bias_v·v`` equals the PID law where ``active`` (n,) bool, and ``feedforward`` elsewhere
         (effort control)."""
         g = self.gains
-        p = np.where(active, g.p, 0.0)
-        d = np.where(active, g.d, 0.0)
-        bias0 = np.where(active, g.d * v_target + self.integral, 0.0) + feedforward
+        p = np.where(active, g.p * self.scale, 0.0)
+        d = np.where(active, g.d * self.scale, 0.0)
+        bias0 = np.where(active, d * v_target + self.integral, 0.0) + feedforward
         return p, bias0, -p, -d

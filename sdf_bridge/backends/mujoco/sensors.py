@@ -19,7 +19,8 @@ ray / lidar    ``mujoco.mj_multiRay`` from a site over the horizontal × vertica
                (sensor frame). Hits beyond range_max or none → ``inf``. Visual geoms are not seen.
 range          one ray along the sensor x axis → :class:`RangeReading`.
 camera, depth  MuJoCo camera (looks along the sensor's +x, image up = +z) rendered off-screen
-               with ``mujoco.Renderer`` (``MUJOCO_GL=egl`` or ``osmesa``); intrinsics
+               with ``mujoco.Renderer`` (``MUJOCO_GL=egl`` or ``osmesa``) on a thread of its own
+               (:mod:`.render`: GL contexts are bound to a thread); intrinsics
                ``fx = fy = width / (2·tan(hfov/2))``, ``cx = width/2``, ``cy = height/2``.
 contact        the contacts touching the sensor's link (optionally only its named collisions),
                force from ``mj_contactForce`` in the world frame.
@@ -66,6 +67,7 @@ from ..base import (
 from .builder import BuiltModel
 from .geoms import VISUAL_GROUP, wxyz
 from .glplatform import choose_platform, describe_missing
+from .render import RenderThread
 
 _LOG = logging.getLogger(__name__)
 
@@ -142,7 +144,7 @@ class SensorSuite:
         self.unsupported: list[str] = []
         self._model: mujoco.MjModel | None = None
         self._data: mujoco.MjData | None = None
-        self._renderers: dict[str, Any] = {}
+        self._renderers = RenderThread()
         self._render_failed: set[str] = set()
         self._noise: dict[str, tuple[_NoiseModel, _NoiseModel]] = {}
 
@@ -378,31 +380,26 @@ class SensorSuite:
         if ch.prefix in self._render_failed:
             return None
         params = _params(s, CameraParams)
-        renderer = self._renderers.get(ch.prefix)
-        if renderer is None:
+        depth = s.type == "depth" or params.depth
+        if ch.prefix not in self._renderers:
             problem = gl_problem()
             if problem is not None:
                 self._render_failed.add(ch.prefix)
                 self._unsupported(s, problem)
                 return None
             try:
-                renderer = mujoco.Renderer(self._model, params.height, params.width)
+                self._renderers.create(ch.prefix, self._model, params.height, params.width, depth=depth)
             except Exception as exc:  # GL context creation fails in many ways (no EGL/OSMesa/display)
                 self._render_failed.add(ch.prefix)
                 platform = os.environ.get("MUJOCO_GL") or "unset (GLFW)"
                 self._unsupported(s, f"off-screen rendering with MUJOCO_GL={platform} failed "
                                      f"({type(exc).__name__}: {exc}). {describe_missing()}")
                 return None
-            if s.type == "depth" or params.depth:
-                renderer.enable_depth_rendering()
-            self._renderers[ch.prefix] = renderer
-        renderer.update_scene(self._data, camera=ch.ids["camera"])
-        image = renderer.render()
+        image = self._renderers.render(ch.prefix, self._data, ch.ids["camera"])
         fx = params.width / (2.0 * math.tan(params.horizontal_fov / 2.0))
-        depth = s.type == "depth" or params.depth
         return ImageReading(
             encoding="32FC1" if depth else "rgb8",
-            data=image.astype(np.float32) if depth else image.copy(),
+            data=image.astype(np.float32, copy=False) if depth else image,
             fx=fx, fy=fx, cx=params.width / 2.0, cy=params.height / 2.0,
         )
 
@@ -435,10 +432,9 @@ class SensorSuite:
         return ContactReading(tuple(contacts))
 
     def close(self) -> None:
-        """Release renderers."""
-        for renderer in self._renderers.values():
-            renderer.close()
-        self._renderers.clear()
+        """Release the camera renderers (on the thread that made them, see :mod:`.render`);
+        callable from any thread, idempotent."""
+        self._renderers.close()
 
 
 def gl_problem() -> str | None:

@@ -3,13 +3,63 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from ...errors import SdfBridgeError
+from ...errors import SdfBridgeError, UnsupportedError
 from ..model import World
 from .sdf_writer import to_sdf
 from .urdf_writer import to_urdf
+
+LOG = logging.getLogger("sdf_bridge.description.export")
+
+
+class _Collect(logging.Handler):
+    """Keeps the messages of the records it receives."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def collect_warnings() -> Iterator[list[str]]:
+    """Within the block, warnings of the ``sdf_bridge.description.export`` logger (what a
+    conversion could not carry over) are collected into the yielded list instead of being
+    passed on to other handlers."""
+    handler = _Collect()
+    propagate = LOG.propagate
+    LOG.addHandler(handler)
+    LOG.propagate = False
+    try:
+        yield handler.messages
+    finally:
+        LOG.removeHandler(handler)
+        LOG.propagate = propagate
+
+
+def world_refusal(source: str, world: World) -> UnsupportedError:
+    """The error for converting an SDF world holding several models."""
+    names = ", ".join(world.models)
+    return UnsupportedError(
+        f"the file is an SDFormat world with {len(world.models)} models ({names}); `convert` writes one model "
+        "(one robot) per file",
+        file=world.source_file or source,
+        element=f'<world name="{world.name}">',
+        fix="convert each model on its own: put its <model> element (or the file its <include> names) into an "
+            "<sdf> file of its own and run `sdf-bridge convert` on that file",
+    )
+
+
+def _print_warnings(messages: list[str]) -> None:
+    for message in messages:
+        print(f"warning: {message}", file=sys.stderr)
 
 
 def convert_command(args: argparse.Namespace) -> int:
@@ -22,33 +72,35 @@ def convert_command(args: argparse.Namespace) -> int:
 
     Returns:
         0 on success, 1 when the description cannot be loaded or converted (the error message,
-        with file, line and fix, goes to standard error).
+        with file, line and fix, goes to standard error). Everything the conversion could not
+        carry over is printed to standard error as ``warning: ...`` lines (the file is still
+        written).
     """
     from .. import load
 
-    try:
-        model = load(
-            args.source,
-            xacro_args=getattr(args, "xacro_args", None) or None,
-            package_paths=getattr(args, "package_paths", None) or None,
-            sdf_paths=getattr(args, "sdf_paths", None) or None,
-        )
-        if isinstance(model, World):
-            raise SdfBridgeError(
-                f"{args.source} is a world with {len(model.models)} models ({', '.join(model.models)}); "
-                "convert a file holding one model"
+    with collect_warnings() as warnings:
+        try:
+            model = load(
+                args.source,
+                xacro_args=getattr(args, "xacro_args", None) or None,
+                package_paths=getattr(args, "package_paths", None) or None,
+                sdf_paths=getattr(args, "sdf_paths", None) or None,
             )
-        if args.to == "urdf":
-            if getattr(args, "lump_fixed", False):
-                from .lump import lump_fixed_joints
+            if isinstance(model, World):
+                raise world_refusal(str(args.source), model)
+            if args.to == "urdf":
+                if getattr(args, "lump_fixed", False):
+                    from .lump import lump_fixed_joints
 
-                model = lump_fixed_joints(model)
-            text = to_urdf(model)
-        else:
-            text = to_sdf(model, lump_fixed=bool(getattr(args, "lump_fixed", False)))
-    except SdfBridgeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+                    model = lump_fixed_joints(model)
+                text = to_urdf(model)
+            else:
+                text = to_sdf(model, lump_fixed=bool(getattr(args, "lump_fixed", False)))
+        except SdfBridgeError as exc:
+            _print_warnings(warnings)
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    _print_warnings(warnings)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:

@@ -55,7 +55,28 @@ def sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str)
     return elem
 
 
+#: Tag of the stand-in for an element copied verbatim (see :func:`verbatim`).
+_VERBATIM = "sdf_bridge_verbatim"
+
+
+def verbatim(parent: etree._Element, raw_xml: str) -> None:
+    """Append the element ``raw_xml`` (e.g. ``Transmission.raw_xml``) to ``parent`` so that
+    :func:`to_text` writes it exactly as given: pretty-printing does not re-indent it, and the
+    element read back serialises to the same ``raw_xml``.
+
+    Raises:
+        lxml.etree.XMLSyntaxError: ``raw_xml`` is not one well-formed element.
+    """
+    etree.fromstring(raw_xml)  # fail here, at the caller, on malformed text
+    sub(parent, _VERBATIM, raw_xml)
+
+
 def to_text(root: etree._Element) -> str:
-    """Pretty-printed document with an XML declaration."""
+    """Pretty-printed document with an XML declaration (elements added by :func:`verbatim`
+    are put in after indenting, untouched)."""
     etree.indent(root, space="  ")
+    for stand_in in list(root.iter(_VERBATIM)):
+        elem = etree.fromstring(stand_in.text)
+        elem.tail = stand_in.tail
+        stand_in.getparent().replace(stand_in, elem)
     return '<?xml version="1.0"?>\n' + etree.tostring(root, encoding="unicode") + "\n"

@@ -7,7 +7,8 @@ properties combine exactly (parallel-axis theorem, e.g. Featherstone, *Rigid Bod
 Algorithms*, §2.12): total mass ``M = Σ mᵢ``, centre of mass ``c = Σ mᵢ cᵢ / M`` and
 ``I_c = Σ Rᵢ Iᵢ Rᵢᵀ + mᵢ (|dᵢ|² E₃ − dᵢ dᵢᵀ)``, ``dᵢ = cᵢ − c``.
 ``<gazebo reference>`` extensions of a lumped link are dropped (their collisions now belong to
-the parent; Gazebo would apply them to the whole merged link). A fixed joint is kept when a ``<gazebo reference="joint">`` extension sets
+the parent; Gazebo would apply them to the whole merged link), and so are transmissions that
+name a lumped joint; both with a warning. A fixed joint is kept when a ``<gazebo reference="joint">`` extension sets
 ``disableFixedJointLumping`` or ``preserveFixedJoint`` to true.
 """
 
@@ -114,4 +115,12 @@ def lump_fixed_joints(robot: Robot) -> Robot:
             moved.append(s)
         sensors = moved
     gazebo = tuple(g for g in robot.gazebo if g.reference is None or g.reference in links or g.reference in joints)
-    return dataclasses.replace(robot, links=links, joints=joints, sensors=tuple(sensors), gazebo=gazebo)
+    dropped = [g.reference for g in robot.gazebo if g not in gazebo and (g.reference in robot.links or g.reference in robot.joints)]
+    if dropped:
+        LOG.warning("lumping: <gazebo> extensions of lumped links/joints %s dropped", ", ".join(repr(r) for r in dropped))
+    transmissions = tuple(t for t in robot.transmissions if all(e.name in joints for e in t.joints))
+    lost = [t.name for t in robot.transmissions if t not in transmissions]
+    if lost:
+        LOG.warning("lumping: transmissions %s dropped: they drive lumped fixed joints", ", ".join(repr(n) for n in lost))
+    return dataclasses.replace(robot, links=links, joints=joints, sensors=tuple(sensors), gazebo=gazebo,
+                               transmissions=transmissions)

@@ -5,10 +5,19 @@ Layout: one ``<model>``; each link's ``<pose>`` is its frame in the model frame;
 ``joint_to_child⁻¹``; axes are written in the joint frame. Fixed joints stay ``fixed``
 (unless lumped, see :mod:`.lump`); continuous joints get no position limits. URDF ``<gazebo>``
 extensions go where Gazebo reads them: model-level plugins into ``<model>``, sensors into their
-link, link properties (``mu1``, ``mu2``, ``kp``, ``kd``, ``minDepth``, ``maxVel``) into each
-collision's ``<surface>``, ``selfCollide``/``gravity``/``kinematic`` into the link, Gazebo
+link, link properties (``mu1``, ``mu2``, ``kp``, ``kd``, ``minDepth``, ``maxVel``, ``fdir1``) into each
+collision's ``<surface>``, ``selfCollide``/``gravity``/``kinematic`` (and ``turnGravityOff`` as
+``<gravity>``) into the link, Gazebo
 material scripts into the visuals; joint ``provideFeedback``/``implicitSpringDamper`` into
 ``<physics><ode>``.
+
+Transmissions: classic / PR2 ``<transmission>`` elements (all those outside ``<ros2_control>``)
+are written into the ``<model>`` exactly as read (``Transmission.raw_xml``), those of a
+``<ros2_control>`` block inside that block. libsdformat (SDFormat 12) keeps elements it does not
+define as children of the model and loads the file without errors (it logs a debug line; only
+its opt-in strict policy for unrecognised elements would refuse them, as it refuses
+``<ros2_control>``). The SDF loader reads them back (:mod:`..sdf.transmissions`).
+Whatever is not written is warned about (:mod:`.losses`).
 """
 
 from __future__ import annotations
@@ -42,13 +51,17 @@ from ..model import (
 )
 from ..model.geometry import Geometry
 from ..model.ros2_control import HardwareComponent, InterfaceInfo
-from .common import fmt, fmt_vec, model_poses, pose_text, sub, to_text
+from .common import fmt, fmt_vec, model_poses, pose_text, sub, to_text, verbatim
+from ..model import Transmission
+from ..sdf.transmissions import custom_element, named_nodes
+from .losses import top_level_transmissions, warn_sdf_losses
 from .lump import lump_fixed_joints
 
 LOG = logging.getLogger("sdf_bridge.description.export")
 
 _SURFACE = {"mu1": ("friction", "ode", "mu"), "mu2": ("friction", "ode", "mu2"), "kp": ("contact", "ode", "kp"),
-            "kd": ("contact", "ode", "kd"), "minDepth": ("contact", "ode", "min_depth"), "maxVel": ("contact", "ode", "max_vel")}
+            "kd": ("contact", "ode", "kd"), "minDepth": ("contact", "ode", "min_depth"), "maxVel": ("contact", "ode", "max_vel"),
+            "fdir1": ("friction", "ode", "fdir1")}
 _LINK_FLAGS = {"selfCollide": "self_collide", "gravity": "gravity", "kinematic": "kinematic"}
 #: Image formats written by ROS users that SDFormat spells differently.
 _CAMERA_FORMATS = {"RGB8": "R8G8B8", "BGR8": "B8G8R8", "MONO8": "L8", "MONO16": "L16", "rgb8": "R8G8B8", "bgr8": "B8G8R8"}
@@ -211,7 +224,42 @@ def _ros2_control(model: etree._Element, hw: HardwareComponent, robot: Robot) ->
                 sub(e, "param", value, name=key)
     for t in hw.transmissions:
         if t.raw_xml:
-            block.append(etree.fromstring(t.raw_xml))
+            verbatim(block, t.raw_xml)
+        else:
+            LOG.warning("transmission %r of <ros2_control name=%r> not written: it has no raw_xml (built in code, "
+                        "not read from a file)", t.name, hw.name)
+
+
+def _common_scope(names: list[str]) -> str:
+    """The deepest nested-model scope holding all ``names`` (``""`` for the top model)."""
+    scopes = [n.split("::")[:-1] for n in names]
+    common: list[str] = []
+    for parts in zip(*scopes) if scopes else ():
+        if len(set(parts)) != 1:
+            break
+        common.append(parts[0])
+    return "::".join(common)
+
+
+def _transmission(scopes: "_Scopes", t: Transmission) -> None:
+    """Write a transmission outside ``<ros2_control>``: into the nested model that holds all its
+    names, with names local to it (as the loader reads them); when its names still need ``::``
+    (they cross nested models), as the custom element ``<sdf_bridge:transmission>``, which
+    SDFormat ≥ 1.8 allows (see :mod:`..sdf.transmissions`). URDF transmissions have no
+    scopes and are written exactly as read."""
+    elem = etree.fromstring(t.raw_xml)
+    nodes = named_nodes(elem)
+    scope = _common_scope([n.get("name", "") for n in nodes])
+    while scope and scope not in scopes.models:  # only into nested models the writer made
+        scope = scope.rpartition("::")[0]
+    raw = t.raw_xml
+    if scope:
+        for node in nodes:
+            node.set("name", node.get("name", "")[len(scope) + 2:])
+        raw = etree.tostring(elem, encoding="unicode", with_tail=False)
+    if any("::" in node.get("name", "") for node in nodes):
+        raw = custom_element(raw)
+    verbatim(scopes.models[scope], raw)
 
 
 class _Scopes:
@@ -295,6 +343,7 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
                     sub(model, "static", value)
     scopes = _Scopes(model)
     world = _world_link(robot)
+    written: list[str] = []  # sensors placed
     for link in robot.links.values():
         if link.name == world:
             continue
@@ -305,6 +354,8 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         for key, tag in _LINK_FLAGS.items():
             if key in props:
                 sub(le, tag, props[key])
+        if "turnGravityOff" in props and "gravity" not in props:  # Gazebo classic's urdf2sdf does the same
+            sub(le, "gravity", "false" if props["turnGravityOff"].strip().lower() in ("true", "1") else "true")
         if link.inertial is not None:
             ie = sub(le, "inertial")
             _pose(ie, link.inertial.origin)
@@ -340,6 +391,7 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         for sensor in robot.sensors:
             if sensor.link == link.name and sensor.joint is None:
                 _noise_free_sensor(le, sensor)
+                written.append(sensor.name)
     for joint in robot.joints.values():
         parent_elem, local = scopes.place(joint.name)
         scope = joint.name[: -len(local) - 2] if local != joint.name else ""
@@ -367,11 +419,16 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         for sensor in robot.sensors:
             if sensor.joint == joint.name:
                 _noise_free_sensor(je, sensor)
+                written.append(sensor.name)
     for plugin in robot.plugins:
         if plugin.raw_xml:
             model.append(etree.fromstring(plugin.raw_xml))
         else:
             sub(model, "plugin", name=plugin.name, filename=plugin.filename)
+    for t in top_level_transmissions(robot):
+        _transmission(scopes, t)
     for hw in robot.ros2_control:
         _ros2_control(model, hw, robot)
+    warn_sdf_losses(robot, written_sensors=written, link_properties=(*_SURFACE, *_LINK_FLAGS, "material", "turnGravityOff"),
+                    joint_properties=_JOINT_ODE)
     return to_text(root)

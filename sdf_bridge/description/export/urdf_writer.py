@@ -7,7 +7,9 @@ pre-multiplied by ``joint_to_child`` (the geometry does not move). Joint types U
 (ball, universal, revolute2, screw, gearbox), several root links, and shapes URDF lacks
 (capsule, ellipsoid, plane) are refused with :class:`~sdf_bridge.errors.UnsupportedError`.
 Unlimited effort/velocity (``None``) of revolute and prismatic joints, which URDF requires, are
-written as 1e16.
+written as 1e16. Transmissions outside ``<ros2_control>`` (classic, PR2) are written at the top
+level exactly as read (``Transmission.raw_xml``), ros2_control ones inside their block; what
+URDF cannot hold is warned about (:mod:`.losses`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from lxml import etree
 from ...errors import UnsupportedError
 from ..model import Box, Cylinder, JointType, Mesh, Pose, Robot, Sphere
 from ..model.geometry import Geometry
-from .common import fmt, fmt_vec, sub, to_text
+from .common import fmt, fmt_vec, sub, to_text, verbatim
+from .losses import top_level_transmissions, warn_urdf_losses
 
 _URDF_TYPES = {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.FIXED, JointType.FLOATING, JointType.PLANAR}
 #: Stand-in for "unlimited" effort/velocity, which URDF cannot express.
@@ -136,9 +139,8 @@ def to_urdf(robot: Robot) -> str:
                 soft_lower_limit=None if s.soft_lower_limit is None else fmt(s.soft_lower_limit),
                 soft_upper_limit=None if s.soft_upper_limit is None else fmt(s.soft_upper_limit),
                 k_position=None if s.k_position is None else fmt(s.k_position))
-    for t in robot.transmissions:
-        if t.dialect != "ros2_control" and t.raw_xml:
-            root.append(etree.fromstring(t.raw_xml))
+    for t in top_level_transmissions(robot):  # classic / PR2 at top level, as read; ros2_control ones in their block
+        verbatim(root, t.raw_xml)
     for ext in robot.gazebo:
         if ext.raw_xml:
             root.append(etree.fromstring(ext.raw_xml))
@@ -151,4 +153,5 @@ def to_urdf(robot: Robot) -> str:
 
     for hw in robot.ros2_control:
         _ros2_control(root, hw, robot)
+    warn_urdf_losses(robot)
     return to_text(root)

@@ -2,7 +2,8 @@
 
 Entry point :func:`load_sdf`, called by :func:`sdf_bridge.description.load` for ``<sdf>`` roots.
 Modules: :mod:`.frames` (pose graph), :mod:`.includes` (``<include>`` resolution),
-:mod:`.model` (flattening of nested models), :mod:`.links`, :mod:`.joints`.
+:mod:`.model` (flattening of nested models), :mod:`.links`, :mod:`.joints`,
+:mod:`.transmissions` (model-level ``<transmission>`` elements).
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ resolves every pose into the root model frame and produces the model types:
 * ``Link.pose`` = ``X_ML`` (link frame in the model frame);
 * ``Joint.origin`` = ``X_PJ = X_MP⁻¹·X_MJ`` and ``Joint.joint_to_child`` = ``X_JC = X_MJ⁻¹·X_MC``;
 * axes are unit vectors in the joint frame (``R_MJᵀ·R_MF·xyz`` for ``expressed_in="F"``);
-* visual, collision, inertial and sensor poses are in their link frame.
+* visual, collision, inertial and sensor poses are in their link frame;
+* ``<transmission>`` elements of each (nested) model are read with scoped names
+  (:mod:`.transmissions`), before those of ``<ros2_control>`` blocks, as the URDF loader orders them.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
+from .transmissions import TRANSMISSION_TAGS, read_transmission
 from .links import MeshResolver, _default_resolver, parse_collision, parse_inertial, parse_visual
 
 #: Name of the link that stands for the world when a joint's parent is ``world`` (the URDF
@@ -90,6 +93,7 @@ class ModelBuilder:
     joints: list[_Item] = field(default_factory=list)
     plugins: list[Plugin] = field(default_factory=list)
     ros2_control: list[_Item] = field(default_factory=list)
+    transmissions: list[_Item] = field(default_factory=list)
     _pending: list[tuple[FrameNode, _Item, str | None, str | None]] = field(default_factory=list)
     model_pose: np.ndarray = field(default_factory=lambda: np.eye(4))
     including: list[Path] = field(default_factory=list)
@@ -167,6 +171,8 @@ class ModelBuilder:
                 self.plugins.append(parse_plugin(child, ctx))
             elif tag == "ros2_control":
                 self.ros2_control.append(_Item(child, scope, ctx, base_dir, version))
+            elif tag in TRANSMISSION_TAGS:
+                self.transmissions.append(_Item(child, scope, ctx, base_dir, version))
         graph_node = self.graph.nodes[key]
         if canonical:
             graph_node.attached_to = join(scope, canonical)
@@ -359,7 +365,9 @@ class ModelBuilder:
             links = {WORLD_LINK: world, **links}
         self._check_cycles(joints)
         hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
-        transmissions = tuple(t for hw in hardware for t in hw.transmissions)
+        # classic / PR2 transmissions of the models first, then those of <ros2_control> blocks (as the URDF loader)
+        classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
+        transmissions = tuple(classic) + tuple(t for hw in hardware for t in hw.transmissions)
         return Robot(name=name, links=links, joints=joints, transmissions=transmissions, ros2_control=tuple(hardware),
                      sensors=tuple(sensors), plugins=tuple(self.plugins), format="sdf", version=version,
                      source_file=source_file, pose=pose, static=static)

@@ -7,7 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from sdf_bridge.backends.mujoco.pid import DEFAULT_BANDWIDTH, JointPid, PidGains, resolve_gains
+from sdf_bridge.backends.mujoco.pid import (
+    DEFAULT_BANDWIDTH,
+    DEFAULT_INTEGRAL_FREQUENCY,
+    JointPid,
+    PidGains,
+    resolve_gains,
+)
 from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import ConfigError
@@ -39,10 +45,24 @@ def robot() -> Robot:
 def test_gains_from_ros2_control_params_and_default(robot: Robot) -> None:
     g = resolve_gains(robot, NAMES, {}, INERTIA)
     assert (g.p[0], g.i[0], g.d[0], g.i_clamp[0]) == (7.0, 0.5, 0.25, 2.0)
-    # jb: default p = M·ω², d = 2·M·ω, i = 0
+    # jb: default p = M·ω², d = 2·M·ω, i = p·ω/10; no effort limit given: i_clamp = p·1 rad
     assert g.p[1] == pytest.approx(0.5 * DEFAULT_BANDWIDTH**2, rel=1e-15)
     assert g.d[1] == pytest.approx(2.0 * 0.5 * DEFAULT_BANDWIDTH, rel=1e-15)
-    assert g.i[1] == 0.0 and g.i_clamp[1] == 0.0
+    assert g.i[1] == pytest.approx(0.5 * DEFAULT_BANDWIDTH**3 / 10.0, rel=1e-15)
+    assert DEFAULT_INTEGRAL_FREQUENCY == pytest.approx(DEFAULT_BANDWIDTH / 10.0, rel=1e-15)
+    assert g.i_clamp[1] == g.p[1]
+    assert g.scheduled is not None and g.scheduled.tolist() == [False, True]  # only defaults follow M(q)
+
+
+def test_default_integral_is_clamped_at_the_effort_limit(robot: Robot) -> None:
+    g = resolve_gains(robot, NAMES, {}, INERTIA, np.array([3.0, 12.0]))
+    assert (g.i_clamp[0], g.i_clamp[1]) == (2.0, 12.0)  # ja keeps its configured i_clamp
+
+
+def test_default_gains_satisfy_routh_hurwitz(robot: Robot) -> None:
+    """M·s³ + d·s² + p·s + i is stable iff d·p > M·i (all positive)."""
+    g = resolve_gains(robot, NAMES, {}, INERTIA)
+    assert g.d[1] * g.p[1] > INERTIA[1] * g.i[1]
 
 
 def test_config_overrides_description_key_by_key(robot: Robot) -> None:
@@ -108,3 +128,15 @@ def test_affine_parameters_reproduce_the_law() -> None:
     affine = gain * qt + bias0 + bias_q * q + bias_v * v
     assert affine[0] == pytest.approx(10 * 0.3 + 2 * (0.05 - 0.3) + 0.5, abs=1e-12)
     assert affine[1] == pytest.approx(0.7, abs=1e-12)  # inactive: feedforward (effort) only
+
+
+def test_scale_multiplies_p_i_d_not_the_clamp() -> None:
+    """Gain scheduling: scale 3 on the first joint triples p, d and the integral rate."""
+    pid = _pid()
+    pid.set_scale(np.array([3.0, 1.0]))
+    gain, _, bias_q, bias_v = pid.affine(np.zeros(2), np.zeros(2), np.array([True, True]))
+    assert gain.tolist() == [30.0, 10.0] and bias_q.tolist() == [-30.0, -10.0] and bias_v.tolist() == [-6.0, -2.0]
+    pid.update_integral(np.array([0.05, 0.05]), 0.1, np.array([True, True]))
+    assert pid.integral == pytest.approx([3 * 4 * 0.05 * 0.1, 4 * 0.05 * 0.1], abs=1e-15)
+    pid.update_integral(np.array([10.0, 0.0]), 0.1, np.array([True, True]))
+    assert pid.integral[0] == 1.0  # i_clamp is an effort bound: not scaled

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -222,6 +223,25 @@ def test_depth_camera_measures_distance(make_sim) -> None:
     image = sim.backend.read(0.01).sensors["cam"]
     assert image.encoding == "32FC1" and image.data.shape == (48, 64)
     assert float(image.data[24, 32]) == pytest.approx(2.9, abs=1e-3)
+
+
+def test_camera_closes_cleanly_after_rendering_on_another_thread(make_sim, caplog) -> None:
+    """The bridge renders on its loop thread and closes on the main thread after the loop ended
+    (Ctrl-C): no exception (EGL would refuse to make a context current that an ended thread
+    still holds), nothing logged, the render thread gone, and a second close does nothing."""
+    from sdf_bridge.backends.mujoco.render import THREAD_NAME
+
+    sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="depth")), GRAVITY)
+    images: list = []
+    loop = threading.Thread(target=lambda: images.append(sim.backend.read(0.01).sensors["cam"]))
+    loop.start()
+    loop.join()
+    assert images[0].data.shape == (48, 64)
+    with caplog.at_level(logging.DEBUG, logger="sdf_bridge"):
+        sim.backend.close()
+        sim.backend.close()
+    assert caplog.text == ""
+    assert not [t.name for t in threading.enumerate() if t.name.startswith(THREAD_NAME)]
 
 
 def test_cameras_off(make_sim, caplog) -> None:

@@ -5,6 +5,8 @@ acceptance of what is written, and the error paths (tolerance 1e-9 unless stated
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import logging
 import math
 import shutil
 import subprocess
@@ -19,6 +21,7 @@ from sdf_bridge.description import load
 from sdf_bridge.description.export import convert_command, lump_fixed_joints, merge_inertials, to_sdf, to_urdf
 from sdf_bridge.description.kinematics import link_transforms
 from sdf_bridge.description.model import (
+    Calibration,
     Capsule,
     GazeboExtension,
     Inertia,
@@ -29,9 +32,13 @@ from sdf_bridge.description.model import (
     Pose,
     Robot,
     Sensor,
+    Transmission,
+    TransmissionActuator,
+    TransmissionJoint,
     Visual,
 )
-from sdf_bridge.errors import UnsupportedError
+from sdf_bridge.errors import InvalidValueError, MissingReferenceError, UnsupportedError
+from sdf_bridge.transmissions import TransmissionMap
 
 TOL = 1e-9
 URDFS = ["rrbot_ros1", "rrbot_transmissions", "rrbot_external_fts", "carlikebot", "pr2", "ur5e_ros2",
@@ -46,6 +53,20 @@ def _write(tmp_path: Path, text: str, name: str = "out.sdf") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+def _no_source(t: Transmission) -> Transmission:
+    """``t`` without its ``source`` fields (where it was read), which differ between files."""
+    return dataclasses.replace(t, source=None, joints=tuple(dataclasses.replace(j, source=None) for j in t.joints),
+                               actuators=tuple(dataclasses.replace(a, source=None) for a in t.actuators))
+
+
+def _assert_same_transmissions(a: Robot, b: Robot) -> None:
+    """Every transmission (classic, PR2 and ros2_control; names, type, dialect, joints, actuators,
+    roles, reductions, offsets, params, raw XML) kept, in order, also inside each ros2_control block."""
+    assert [_no_source(t) for t in b.transmissions] == [_no_source(t) for t in a.transmissions]
+    assert [[_no_source(t) for t in hw.transmissions] for hw in b.ros2_control] == \
+        [[_no_source(t) for t in hw.transmissions] for hw in a.ros2_control]
 
 
 def _limits(joint: Joint) -> tuple:
@@ -121,6 +142,7 @@ def test_urdf_to_sdf_round_trip(name: str, robots_dir: Path, tmp_path: Path, pro
     path = _write(tmp_path, to_sdf(robot))
     back = load(path)
     _assert_same_model(robot, back)
+    _assert_same_transmissions(robot, back)
     assert len(back.sensors) == len(robot.sensors)
     ref = probe(path)
     assert ref["errors"] == (PR2_SOURCE_INERTIA_ERRORS if name == "pr2" else [])
@@ -157,6 +179,7 @@ def test_sdf_to_sdf_round_trip(name: str, robots_dir: Path, tmp_path: Path, prob
     path = _write(tmp_path, to_sdf(robot))
     back = load(path)
     _assert_same_model(robot, back)
+    _assert_same_transmissions(robot, back)
     assert sorted(s.name for s in back.sensors) == sorted(s.name for s in robot.sensors)
     assert probe(path)["errors"] == []
 
@@ -274,7 +297,7 @@ def test_urdf_to_urdf_round_trip(name: str, robots_dir: Path, tmp_path: Path) ->
     path = _write(tmp_path, to_urdf(robot), f"{name}.urdf")
     back = load(path)
     _assert_same_model(robot, back)
-    assert len(back.transmissions) == len(robot.transmissions)
+    _assert_same_transmissions(robot, back)
     assert len(back.ros2_control) == len(robot.ros2_control)
     result = subprocess.run(["check_urdf", str(path)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -330,4 +353,175 @@ def test_convert_command_reports_unsupported(robots_dir: Path, tmp_path: Path, c
 def test_convert_command_refuses_world(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
     assert convert_command(_args(src, None)) == 1
-    assert "is a world with 4 models" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {src}: <world name=\"default\">: the file is an SDFormat world with 4 models (ground_plane, "
+                          "pendulum_with_base, ")
+    assert "`convert` writes one model (one robot) per file. Fix: convert each model on its own: put its <model> " \
+        "element (or the file its <include> names) into an <sdf> file of its own" in err
+
+
+# -- transmissions through conversions -----------------------------------------------------------
+
+
+def _transmission_sources(robots_dir: Path, repo_dir: Path) -> dict[str, Path]:
+    return {"rrbot_ros1": robots_dir / "rrbot_ros1" / "rrbot_ros1.urdf", "pr2": robots_dir / "pr2" / "pr2.urdf",
+            "demo_arm": repo_dir / "urdf" / "demo_arm.urdf.xacro"}
+
+
+@pytest.mark.parametrize("name", ["rrbot_ros1", "pr2", "demo_arm"])
+def test_converted_sdf_maps_joints_to_actuators_like_the_original(name: str, robots_dir: Path, repo_dir: Path,
+                                                                   tmp_path: Path, probe) -> None:
+    robot = load(_transmission_sources(robots_dir, repo_dir)[name])
+    path = _write(tmp_path, to_sdf(robot))
+    assert probe(path)["errors"] == (PR2_SOURCE_INERTIA_ERRORS if name == "pr2" else [])
+    before, after = TransmissionMap.from_robot(robot), TransmissionMap.from_robot(load(path))
+    assert (after.joint_names, after.actuator_names) == (before.joint_names, before.actuator_names)
+    rng = np.random.default_rng(7)
+    q, v, e = rng.uniform(-2.0, 2.0, (3, len(before.joint_names)))
+    for got, expected in zip(after.joint_to_actuator(q, v, e), before.joint_to_actuator(q, v, e)):
+        np.testing.assert_array_equal(got, expected)
+    # the reductions really are in play (a dropped transmission would give the identity map)
+    if name == "pr2":
+        assert not np.allclose(before.joint_to_actuator(q, v, e)[0], q)
+
+
+def test_converted_transmissions_are_written_verbatim(robots_dir: Path) -> None:
+    robot = load(robots_dir / "pr2" / "pr2.urdf")
+    text = to_sdf(robot)
+    model = etree.fromstring(text.encode()).find("model")
+    written = model.findall("transmission")
+    assert len(written) == 30
+    assert [etree.tostring(e, encoding="unicode", with_tail=False) for e in written] == [t.raw_xml for t in robot.transmissions]
+    wrist = next(t for t in robot.transmissions if t.short_type == "WristTransmission")
+    assert wrist.raw_xml in text
+    assert to_urdf(robot).count("<transmission ") == 30
+
+
+NESTED_TRANSMISSION = """
+<model name="robot">
+  <link name="base"/>
+  <model name="arm">
+    <link name="upper"/>
+    <link name="fore"><pose>0 0 1 0 0 0</pose></link>
+    <joint name="elbow" type="revolute"><parent>upper</parent><child>fore</child>
+      <axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
+    <transmission name="elbow_trans">
+      <type>transmission_interface/SimpleTransmission</type>
+      <joint name="elbow"><offset>0.25</offset><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+      <actuator name="elbow_motor"><mechanicalReduction>-40</mechanicalReduction></actuator>
+    </transmission>
+  </model>
+  <joint name="mount" type="fixed"><parent>base</parent><child>arm::upper</child></joint>
+  <sdf_bridge:transmission xmlns:sdf_bridge="urn:sdf_bridge:description" name="top" type="pr2_mechanism_model/SimpleTransmission">
+    <actuator name="m2"/><joint name="arm::elbow"/><mechanicalReduction>3</mechanicalReduction>
+  </sdf_bridge:transmission>
+</model>"""
+
+
+def test_sdf_model_transmissions_are_read_with_scoped_names(tmp_path: Path, probe) -> None:
+    robot = load_text(sdf(NESTED_TRANSMISSION))
+    nested, top = robot.transmissions  # document order
+    assert (nested.name, nested.type, nested.dialect) == ("arm::elbow_trans", "transmission_interface/SimpleTransmission", "classic")
+    (j,) = nested.joints
+    assert (j.name, j.offset, j.mechanical_reduction, j.hardware_interfaces) == ("arm::elbow", 0.25, None, ("EffortJointInterface",))
+    (a,) = nested.actuators
+    assert (a.name, a.mechanical_reduction) == ("arm::elbow_motor", -40.0)
+    assert nested.source.line == 11
+    assert (top.name, top.dialect, top.joints[0].name, top.actuators[0].mechanical_reduction) == ("top", "pr2", "arm::elbow", 3.0)
+    path = _write(tmp_path, sdf(NESTED_TRANSMISSION))
+    assert probe(path)["errors"] == []
+    assert top.raw_xml.startswith('<transmission name="top" type=')
+    # written back (into the nested model holding all names, else as the custom element) and read again: the same
+    text = to_sdf(robot)
+    model = etree.fromstring(text.encode()).find("model")
+    (inner,) = model.findall("model[@name='arm']/transmission")
+    assert [inner.get("name"), inner.find("joint").get("name"), inner.find("actuator").get("name")] == ["elbow_trans", "elbow", "elbow_motor"]
+    (outer,) = model.findall("{urn:sdf_bridge:description}transmission")
+    assert outer.find("joint").get("name") == "arm::elbow"
+    out = _write(tmp_path, text, "again.sdf")
+    assert probe(out)["errors"] == []
+    _assert_same_transmissions(robot, load(out))
+
+
+def test_sdf_transmission_in_an_included_model_is_scoped(tmp_path: Path) -> None:
+    (tmp_path / "arm.sdf").write_text(sdf(NESTED_TRANSMISSION.split('<model name="arm">')[1].rsplit("</model>", 2)[0]
+                                          .join(('<model name="arm">', "</model>"))))
+    robot = load_text(sdf('<model name="r"><link name="base"/><include><uri>arm.sdf</uri><name>left</name></include>'
+                          '<joint name="mount" type="fixed"><parent>base</parent><child>left::upper</child></joint></model>'),
+                      base_dir=tmp_path)
+    (t,) = robot.transmissions
+    assert (t.name, t.joints[0].name, t.actuators[0].name) == ("left::elbow_trans", "left::elbow", "left::elbow_motor")
+    assert t.source.file == str(tmp_path / "arm.sdf")
+
+
+def test_sdf_transmission_errors_name_file_and_line() -> None:
+    bad = NESTED_TRANSMISSION.replace("<mechanicalReduction>-40<", "<mechanicalReduction>0<")
+    with pytest.raises(InvalidValueError, match=r"<string>:14: <mechanicalReduction>: in transmission 'arm::elbow_trans': <mechanicalReduction> is 0"):
+        load_text(sdf(bad))
+    unknown = NESTED_TRANSMISSION.replace('<joint name="arm::elbow"/>', '<joint name="arm::wrist"/>')
+    with pytest.raises(MissingReferenceError, match=r"transmission 'top' names joint 'arm::wrist', which is not a joint"):
+        load_text(sdf(unknown))
+
+
+# -- nothing dropped silently -------------------------------------------------------------------------
+
+
+def _messages(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "sdf_bridge.description.export" and r.levelno == logging.WARNING]
+
+
+def test_to_sdf_warns_about_what_it_cannot_write(robots_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    robot = load(robots_dir / "pr2" / "pr2.urdf")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.description.export"):
+        to_sdf(robot)
+    messages = _messages(caplog)
+    assert any(m.startswith("<calibration> of joints 'fl_caster_rotation_joint', ") and m.endswith(
+        "not written: SDFormat has no calibration element") for m in messages)
+    assert any(m.startswith("<safety_controller> of joints ") and "'l_gripper_joint'" in m for m in messages)
+    assert any(m.startswith("<gazebo> property 'stopKd' of joints 'r_upper_arm_roll_joint', ") for m in messages)
+    assert any(m.startswith("URDF material textures of links ") for m in messages)
+    assert not any("transmission" in m for m in messages)
+
+
+def test_to_sdf_warns_about_transmissions_without_raw_xml(caplog: pytest.LogCaptureFixture) -> None:
+    robot = _two_link_robot()
+    made = Transmission("made_in_code", "transmission_interface/SimpleTransmission", "classic",
+                        joints=(TransmissionJoint("fix"),), actuators=(TransmissionActuator("m", mechanical_reduction=2.0),))
+    robot = dataclasses.replace(robot, transmissions=(made,), links={k: dataclasses.replace(v, visuals=()) for k, v in robot.links.items()},
+                                joints={"fix": dataclasses.replace(robot.joints["fix"], calibration=Calibration(rising=0.1))})
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.description.export"):
+        text = to_sdf(robot)
+        to_urdf(robot)
+    assert "made_in_code" not in text
+    messages = _messages(caplog)
+    assert messages.count("transmissions 'made_in_code' not written: they have no raw_xml (built in code, not read from a file)") == 2
+    assert "<calibration> of joints 'fix' not written: SDFormat has no calibration element" in messages
+
+
+def test_lumping_warns_about_dropped_transmissions(robots_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    robot = load(robots_dir / "panda_gazebo_ros1" / "panda_gazebo_ros1.urdf")
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.description.export"):
+        text = to_sdf(robot, lump_fixed=True)
+    (message,) = [m for m in _messages(caplog) if m.startswith("lumping: transmissions")]
+    assert message.endswith("dropped: they drive lumped fixed joints")
+    back = load(_write(tmp_path, text))
+    assert all(e.name in back.joints for t in back.transmissions for e in t.joints)
+    assert len(back.transmissions) == sum(all(robot.joints[e.name].type is not JointType.FIXED for e in t.joints)
+                                          for t in robot.transmissions)
+
+
+def test_to_urdf_warns_about_sdf_only_values(cases_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    robot = load(cases_dir / "010-nested-model-axis-frame" / "model.sdf")
+    robot = dataclasses.replace(robot, static=True)
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.description.export"):
+        to_urdf(robot)
+    assert f"model pose / static of {robot.name!r} not written: a URDF robot has neither" in _messages(caplog)
+
+
+def test_convert_command_prints_warnings(robots_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rrbot.sdf"
+    assert convert_command(_args(robots_dir / "rrbot_ros1" / "rrbot_ros1.urdf", out)) == 0
+    err = capsys.readouterr().err
+    assert "warning: noise models of sensors 'head_hokuyo_sensor', 'camera1' not written" in err
+    assert len(load(out).transmissions) == 2

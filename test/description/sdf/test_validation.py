@@ -69,12 +69,12 @@ def test_negative_dynamics_is_refused(tag: str) -> None:
                                         ("<plane><normal>0 0 1</normal><size>-1 1</size></plane>", "size")])
 def test_negative_shape_sizes_are_refused(shape: str, tag: str) -> None:
     body = f'<link name="a"><collision name="c"><geometry>{shape}</geometry></collision></link>'
-    with pytest.raises(InvalidValueError, match=rf"<{tag}> \([-\d., ]+\) has a negative entry Fix: give <{tag}> values >= 0 m"):
+    with pytest.raises(InvalidValueError, match=rf"<{tag}> \([-\d., ]+\) has a negative entry\. Fix: give <{tag}> values >= 0 m"):
         load_text(model(body))
 
 
 def test_model_without_links_is_refused() -> None:
-    with pytest.raises(KinematicTreeError, match=r"<model name=\"m\">: model 'm' has no links Fix: add at least one <link>"):
+    with pytest.raises(KinematicTreeError, match=r"<model name=\"m\">: model 'm' has no links\. Fix: add at least one <link>"):
         load_text(model(""))
 
 
@@ -129,7 +129,7 @@ def test_static_true_and_false_are_read() -> None:
 
 
 def test_non_boolean_static_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"<string>:5: <static>: <static> is 'yes', not a boolean Fix: write <static> as true or false"):
+    with pytest.raises(InvalidValueError, match=r"<string>:5: <static>: <static> is 'yes', not a boolean\. Fix: write <static> as true or false"):
         load_text(sdf('<model name="m">\n<link name="a"/>\n<static>yes</static></model>'))
 
 

@@ -1,0 +1,53 @@
+"""Tests of sdf_bridge.description.xmlio: misspelt-tag detection (``close_match``,
+``ParseContext.unknown_element``). XML safety is in test_xml_safety.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from sdf_bridge.description.xmlio import ParseContext, close_match, parse_xml
+from sdf_bridge.errors import InvalidValueError
+
+TRANSMISSION_TAGS = {"hardwareInterface", "role", "mechanicalReduction", "mechanical_reduction"}
+
+
+@pytest.mark.parametrize(
+    "tag, known, expected",
+    [
+        ("mechanicalReducton", TRANSMISSION_TAGS, "mechanicalReduction"),  # a dropped letter
+        ("mechanical_reducion", TRANSMISSION_TAGS, "mechanical_reduction"),
+        ("MechanicalReduction", TRANSMISSION_TAGS, "mechanicalReduction"),  # letter case only
+        ("hardwareinterface", TRANSMISSION_TAGS, "hardwareInterface"),
+        ("axsi", {"axis", "limit", "origin"}, "axis"),  # transposition: difflib ratio 0.75, one edit
+        ("limits", {"axis", "limit", "origin"}, "limit"),
+        ("frobnicator", {"axis", "limit", "origin"}, None),
+        ("axis", {"axis", "limit"}, None),  # a known tag is not a misspelling
+        ("ax", {"axis"}, None),  # short: neither ratio 0.8 (0.67) nor the 4-letter one-edit rule
+        ("{http://www.ros.org/wiki/xacro}axis", {"axis"}, None),  # namespaced
+        ("self_collision_checking", {"visual", "collision", "inertial"}, None),
+    ],
+)
+def test_close_match(tag: str, known: set[str], expected: str | None) -> None:
+    assert close_match(tag, known) == expected
+
+
+def test_unknown_element_misspelling_is_an_error_naming_file_line_and_suggestion() -> None:
+    root = parse_xml('<actuator name="m1">\n  <mechanicalReducton>10</mechanicalReducton>\n</actuator>', "r.urdf")
+    ctx = ParseContext("r.urdf")
+    with pytest.raises(
+        InvalidValueError,
+        match=r"^r\.urdf:2: <mechanicalReducton>: unknown element <mechanicalReducton> in <actuator name=\"m1\"> "
+        r"of transmission 't'; did you mean <mechanicalReduction>\? Fix: rename <mechanicalReducton> to "
+        r"<mechanicalReduction>$",
+    ):
+        ctx.unknown_element(root[0], root, TRANSMISSION_TAGS, where=" of transmission 't'")
+    assert ctx.warnings == []
+
+
+def test_unknown_element_other_tag_warns_or_stays_silent() -> None:
+    root = parse_xml('<joint name="j">\n<wobble/></joint>', "r.urdf")
+    ctx = ParseContext("r.urdf")
+    ctx.unknown_element(root[0], root, {"axis"})
+    assert ctx.warnings == ['r.urdf:2: <wobble>: unknown element <wobble> in <joint name="j"> ignored']
+    ctx.unknown_element(root[0], root, {"axis"}, warning=None)
+    assert len(ctx.warnings) == 1
