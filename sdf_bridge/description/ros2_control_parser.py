@@ -231,7 +231,7 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
         InvalidValueError: missing name or type, a type other than system/actuator/sensor, bad
             ``is_async``/``rw_rate``/``mimic``/``size``/``<limits enable>``, missing or empty
             hardware plugin, nameless ``<param>``/component/interface, an actuator block whose
-            transmission has not exactly one joint.
+            transmission has not exactly one joint, a misspelt element (``<comand_interface>``).
         MissingReferenceError: a transmission names a joint the block does not list.
         DuplicateNameError: from the transmission parser (roles).
     """

@@ -466,7 +466,8 @@ def parse_sensor(
     Raises:
         InvalidValueError: missing name or type; a number, integer or boolean that is not one;
             a bad pose; unknown noise type, force-torque frame or measure direction; a negative
-            noise spread; camera or ray values out of range (see ``_check_params``).
+            noise spread; camera or ray values out of range (see ``_check_params``); a misspelt
+            element (a close match of a tag of :data:`KNOWN_CHILDREN`, e.g. ``<horizontal_fvo>``).
     """
     name = (elem.get("name") or "").strip()
     if not name:

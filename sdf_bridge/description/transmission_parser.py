@@ -308,7 +308,8 @@ def parse_transmission(elem: etree._Element, ctx: ParseContext, *, hardware: str
 
     Raises:
         InvalidValueError: no name, no type, an entry without a name, a reduction that is zero
-            or not a number, an offset that is not a number, an invalid role.
+            or not a number, an offset that is not a number, an invalid role, a misspelt child
+            element (``<mechanicalReducton>``; other unknown children are warned about).
         DuplicateNameError: a role given twice on one side.
     """
     name = (elem.get("name") or "").strip()

@@ -173,7 +173,12 @@ def declare_parameters(node: Node) -> BridgeConfig:
         for name, (default, descriptor) in PARAMETERS.items():
             values[name] = node.declare_parameter(name, default, descriptor).value
     except ParameterException as exc:
-        raise ConfigError(f"invalid parameter: {exc}. Fix: see config/bridge.yaml for types and ranges.") from exc
+        hint = ""
+        if "INTEGER" in str(exc) and "DOUBLE" in str(exc):
+            hint = " Write a double with a decimal point (e.g. update_rate:=200.0, not 200)."
+        raise ConfigError(
+            f"invalid parameter: {exc}. Fix: see config/bridge.yaml for types and ranges.{hint}"
+        ) from exc
     backend_params: dict[str, Any] = {}
     # rclpy has no public accessor for overrides of parameters not yet declared.
     overrides = getattr(node, "_parameter_overrides", {})

@@ -45,6 +45,7 @@ def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
         (["-p", "update_rate:=-5.0"], r"invalid parameter: .*update_rate out of range"),
         (["-p", "update_rate:=100.0", "-p", "publish_rate:=500.0"], r"publish_rate 500.0 Hz is not in \(0, update_rate=100.0\]"),
         (["-p", "backend:=no_such_backend"], r"no_such_backend"),
+        (["-p", "update_rate:=200"], r"INTEGER.*decimal point \(e\.g\. update_rate:=200\.0, not 200\)"),
     ],
 )
 def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str,
