@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import difflib
+import functools
 import logging
 import math
 import os
@@ -230,13 +231,22 @@ def close_match(tag: str, known: Collection[str]) -> str | None:
     """
     if tag in known or tag.startswith("{"):
         return None
+    return _close_match(tag, known if isinstance(known, frozenset) else frozenset(known))
+
+
+@functools.lru_cache(maxsize=4096)
+def _close_match(tag: str, known: frozenset[str]) -> str | None:
+    """:func:`close_match`, memoised: real files repeat the same unknown tags (PR2 has hundreds
+    of ``<gazebo>`` blocks), and difflib is the costly part of loading them."""
     low = tag.lower()
     best: tuple[float, str] | None = None
-    for name in known:
+    for name in sorted(known):
         other = name.lower()
         if other == low:
             return name
-        score = difflib.SequenceMatcher(None, low, other).ratio()
+        # the ratio cannot exceed 2·min(len)/(len sum): skip difflib when that bound is too low
+        bound = 2.0 * min(len(low), len(other)) / (len(low) + len(other))
+        score = difflib.SequenceMatcher(None, low, other).ratio() if bound >= CLOSE_MATCH_RATIO else 0.0
         if score < CLOSE_MATCH_RATIO and not (min(len(low), len(other)) >= 4 and _one_edit(low, other)):
             continue
         if best is None or score > best[0]:
