@@ -452,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SdfBridgeError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 1
+    except BrokenPipeError:  # `sdf-bridge check ... | head`: the reader left; stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -408,3 +408,17 @@ def test_top_level_help_describes_run_and_demo(capsys: pytest.CaptureFixture[str
     out = " ".join(capsys.readouterr().out.split())
     assert "run the bridge node on a description (needs ROS 2;" in out
     assert "run the bridge on the demo arm, command it and print the joint states (needs ROS 2;" in out
+
+
+def test_check_into_a_closed_pipe_stops_quietly(robots_dir: Path) -> None:
+    """`sdf-bridge check big.urdf | head -1`: no BrokenPipeError traceback, exit 0."""
+    import subprocess
+
+    path = robots_dir / "pr2" / "pr2.urdf"
+    proc = subprocess.Popen([sys.executable, "-m", "sdf_bridge.cli", "check", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline().startswith(b"robot: pr2")
+    proc.stdout.close()  # the reader leaves, as `head -1` does
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()

@@ -429,7 +429,7 @@ class HardwareSystem:
         self,
         names: Sequence[str],
         times: Sequence[float] | np.ndarray,
-        positions: Sequence[Sequence[float]] | np.ndarray,
+        positions: Sequence[Sequence[float]] | np.ndarray | None,
         velocities: Sequence[Sequence[float]] | np.ndarray | None,
         accelerations: Sequence[Sequence[float]] | np.ndarray | None,
         now: float,
@@ -443,7 +443,7 @@ class HardwareSystem:
         if refused is not None:
             return refused
         commands = self.commands
-        if len(times) == 0 and len(positions) == 0:
+        if len(times) == 0 and (positions is None or len(positions) == 0):
             self._stop_trajectory(now)
             return []
         try:

@@ -141,8 +141,17 @@ def demo(argv: Sequence[str]) -> int:
          "-p", f"backend:={ns.backend}", "-p", "command_timeout:=0.0", "-p", "publish_rate:=50.0"],
         env=env,
     )
+    interrupted = False
     try:
         ok = _drive(plan, robot, (joint_notes, actuator_notes, transmissions), ns.duration)
+    except KeyboardInterrupt:
+        ok, interrupted = False, True
+    except Exception as exc:
+        from rclpy.executors import ExternalShutdownException
+
+        if not isinstance(exc, ExternalShutdownException):
+            raise
+        ok, interrupted = False, True  # Ctrl-C reached rclpy's handler first
     finally:
         child.send_signal(signal.SIGINT)
         try:
@@ -151,6 +160,9 @@ def demo(argv: Sequence[str]) -> int:
             child.kill()
             code = child.wait()
     print(f"bridge stopped (exit code {code})", flush=True)
+    if interrupted:
+        print("demo interrupted", flush=True)
+        return 130
     return 0 if ok and code == 0 else 1
 
 

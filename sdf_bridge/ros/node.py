@@ -309,8 +309,36 @@ class BridgeNode(Node):
     # ------------------------------------------------------------------ diagnostics
 
     def _publish_diagnostics(self) -> None:
-        """Timer callback: publish :meth:`diagnostics_message` stamped with the node clock."""
-        self.diagnostics_pub.publish(self.diagnostics_message(self.get_clock().now().to_msg()))
+        """Timer callback: publish :meth:`diagnostics_message` stamped with the node clock, and
+        warn (every 10 s at most) when the loop falls well behind its rate. Quiet once the
+        context has shut down (SIGINT/SIGTERM may land between the timer firing and here)."""
+        if not self.context.ok():
+            return
+        message = self.diagnostics_message(self.get_clock().now().to_msg())
+        try:
+            self.diagnostics_pub.publish(message)
+        except Exception:
+            if self.context.ok():
+                raise
+            return
+        self._warn_if_slow({kv.key: kv.value for kv in message.status[0].values})
+
+    def _warn_if_slow(self, values: dict[str, str]) -> None:
+        """Warn when the achieved loop rate is below 80 % of ``update_rate`` after 2 s of
+        running (rendering cameras in software, a slow backend or an overloaded machine)."""
+        try:
+            achieved = float(values["loop.achieved_rate_hz"])
+            cycles = int(values["loop.cycles"])
+        except (KeyError, ValueError):
+            return
+        target = self.config.update_rate
+        if cycles >= 2 * target and achieved < 0.8 * target:
+            self._warn_throttled(
+                f"control loop runs at {achieved:.1f} Hz of update_rate {target:g} Hz: the cycle "
+                "takes longer than its period. Fix: lower update_rate, or make the backend "
+                "cheaper (e.g. backend_params.render_cameras:=false for MuJoCo cameras).",
+                period=10.0,
+            )
 
     def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
         """``/diagnostics``: one status ``sdf_bridge: control loop`` with the hardware system's
@@ -385,6 +413,14 @@ class BridgeNode(Node):
         except CommandError as exc:
             self.rejects[source] += 1
             self._warn_throttled(f"{source}: command rejected: {exc}")
+            return
+        except Exception as exc:  # a bad message must never stop the node: count it, say it
+            self.rejects[source] += 1
+            self.get_logger().error(
+                f"{source}: command could not be applied ({type(exc).__name__}: {exc}); "
+                "the last good command holds",
+                throttle_duration_sec=1.0,
+            )
             return
         if warnings:
             self.command_warnings += len(warnings)

@@ -517,3 +517,12 @@ def test_velocity_on_one_wrist_joint_gives_the_other_zero_velocity(repo_dir: Pat
         state = _cycle(system, now, 0.01)
     assert state.position[names.index("wrist_roll")] == pytest.approx(roll0, abs=1e-9)
     assert state.velocity[names.index("wrist_pitch")] == pytest.approx(0.5, abs=1e-9)
+
+
+def test_trajectory_without_points_given_as_none_cancels() -> None:
+    """A JointTrajectory without points arrives with ``positions=None``: a cancel, not an error."""
+    system = _system()
+    system.read(0.0, 1.0)
+    assert system.submit_trajectory(["j1"], [1.0], [[0.5]], None, None, 0.0) == []
+    assert system.submit_trajectory(["j1"], [], None, None, None, 0.5) == []
+    assert system.diagnostics()["trajectory_active"] is False

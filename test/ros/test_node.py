@@ -201,6 +201,20 @@ def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None
     settle(probe, {"shoulder_lift": -0.4, "elbow": 1.1}, "end of the trajectory")
 
 
+def test_empty_trajectory_cancels_and_the_bridge_keeps_running(bridge: Bridge, probe: Probe) -> None:
+    """A JointTrajectory without points (a cancel) must not stop the node: joints hold, and
+    joint_states keep coming."""
+    command(probe, ["elbow"], [0.7], "elbow at 0.7")
+    probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory).publish(
+        JointTrajectory(joint_names=["elbow"])
+    )
+    count = len(probe.messages[JS])
+    probe.wait_messages(JS, 20)
+    assert len(probe.messages[JS]) >= count + 20
+    assert bridge.process.poll() is None
+    assert state(probe)["elbow"][0] == pytest.approx(0.7, abs=TOL)
+
+
 def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
     pub = probe.publisher("/joint_commands", JointState)
     msg = JointState(name=["left_finger_joint"], position=[0.1])

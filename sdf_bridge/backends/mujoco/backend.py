@@ -63,6 +63,7 @@ import numpy as np
 from ...description.model import Pose, Robot
 from ...errors import BackendError, ConfigError
 from ..base import ActuatorCommand, ActuatorState
+from ..mock import _parse_float
 from .builder import ONE_DOF, BuildOptions, BuiltModel, build_spec, compile_model
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
@@ -171,6 +172,65 @@ def inertia_diagonal_index(model: mujoco.MjModel) -> np.ndarray:
     if hasattr(model, "M_rownnz"):
         return np.asarray(model.M_rowadr, dtype=int) + np.asarray(model.M_rownnz, dtype=int) - 1
     return np.asarray(model.dof_Madr, dtype=int)
+
+
+def initial_joint_values(robot: Robot) -> tuple[dict[str, float], dict[str, float]]:
+    """Joint-space initial ``(positions, velocities)`` by joint name (rad or m, rad/s or m/s).
+
+    Position: the description's ``initial_position`` where given, overridden by the
+    ``initial_value`` of the joint's ``<ros2_control>`` ``position`` state interface (joint
+    space, as the mock backend reads it); velocity: the ``velocity`` state interface's
+    ``initial_value``. Joints without either are absent (they start at 0).
+
+    Raises:
+        BackendError: an ``initial_value`` is not a finite number (block, joint, interface named).
+    """
+    positions = {
+        name: float(joint.initial_position)
+        for name, joint in robot.joints.items()
+        if joint.initial_position is not None
+    }
+    velocities: dict[str, float] = {}
+    targets = {"position": positions, "velocity": velocities}
+    for block in robot.ros2_control:
+        for info in block.joints:
+            if info.name not in robot.joints:
+                continue
+            for interface in info.state_interfaces:
+                if interface.name in targets and interface.initial_value not in (None, ""):
+                    where = f" ({info.source})" if info.source is not None else ""
+                    targets[interface.name][info.name] = _parse_float(
+                        interface.initial_value,
+                        f"<ros2_control name={block.name!r}> joint {info.name!r} state interface "
+                        f"{interface.name!r} initial_value{where}",
+                    )
+    return positions, velocities
+
+
+def apply_joint_equalities(model: mujoco.MjModel, data: mujoco.MjData) -> None:
+    """Set each active MuJoCo joint-equality follower (``obj1``) from its leader (``obj2``):
+    ``q₁ − q₁⁰ = Σₖ cₖ·(q₂ − q₂⁰)ᵏ`` (MuJoCo ``mjEQ_JOINT`` polynomial, ``polycoef`` c₀…c₄),
+    and its velocity ``v₁ = (Σₖ k·cₖ·(q₂ − q₂⁰)ᵏ⁻¹)·v₂``, so mimic (``multiplier·leader + offset``)
+    and gearbox followers start consistent. Chains are resolved by repeating over all equalities
+    ``neq`` times. Equalities to no second joint (a fixed joint value) set ``q₁ = q₁⁰ + c₀``.
+    """
+    rows = [
+        e for e in range(model.neq)
+        if model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT and model.eq_active0[e]
+    ]
+    for _ in range(len(rows)):
+        for e in rows:
+            c = np.asarray(model.eq_data[e, :5], dtype=float)
+            j1, j2 = int(model.eq_obj1id[e]), int(model.eq_obj2id[e])
+            q1, d1 = model.jnt_qposadr[j1], model.jnt_dofadr[j1]
+            if j2 < 0:
+                data.qpos[q1] = model.qpos0[q1] + c[0]
+                data.qvel[d1] = 0.0
+                continue
+            q2, d2 = model.jnt_qposadr[j2], model.jnt_dofadr[j2]
+            x = float(data.qpos[q2] - model.qpos0[q2])
+            data.qpos[q1] = model.qpos0[q1] + sum(c[k] * x**k for k in range(5))
+            data.qvel[d1] = sum(k * c[k] * x ** (k - 1) for k in range(1, 5)) * data.qvel[d2]
 
 
 class MujocoBackend:
@@ -284,6 +344,7 @@ class MujocoBackend:
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
+        self._initial_q, self._initial_v = initial_joint_values(robot)
         self._configured = True
         self.reset()
 
@@ -502,16 +563,22 @@ class MujocoBackend:
         self._advance(int(n))
 
     def reset(self) -> None:
-        """Initial state: joint ``initial_position`` (else 0), zero velocity, time 0, PID cleared,
-        joints holding their initial position."""
+        """Initial state (see :func:`initial_joint_values`): joint-space ``<ros2_control>``
+        ``position`` / ``velocity`` state-interface ``initial_value`` (else the description's
+        ``initial_position``, else 0 / 0), followers of joint equalities (mimic, gearbox) set
+        consistently from their leaders, time 0, PID cleared, joints holding their initial position."""
         model, data = self._require()
         mujoco.mj_resetData(model, data)
         assert self.built is not None
-        for name, joint in self.robot.joints.items():
+        for name, value in self._initial_q.items():
             slots = self.built.joints.get(name)
-            if slots is None or joint.type not in ONE_DOF or joint.initial_position is None:
-                continue
-            data.qpos[slots.qpos[0]] = joint.initial_position
+            if slots is not None and self.robot.joints[name].type in ONE_DOF:
+                data.qpos[slots.qpos[0]] = value
+        for name, value in self._initial_v.items():
+            slots = self.built.joints.get(name)
+            if slots is not None and self.robot.joints[name].type in ONE_DOF:
+                data.qvel[slots.dof[0]] = value
+        apply_joint_equalities(model, data)
         mujoco.mj_forward(model, data)
         self._hold = data.qpos[self._qadr].copy()
         self._mode[:] = _HOLD

@@ -570,6 +570,13 @@ def _joining(robot: Robot, built: BuiltModel, a: str, b: str, exclude: str) -> s
     return None
 
 
+def _gearbox_ref_problem(ref: str | None) -> str:
+    """Start of a gearbox note: the missing ``<gearbox_reference_body>`` or the unjoined body."""
+    if not ref:
+        return "has no gearbox_reference_body (give <gearbox_reference_body>), so it is not joined"
+    return f"reference body {ref!r} is not joined"
+
+
 def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions, loops: Sequence[Joint]) -> None:
     """SDFormat gearbox joints: the child's angle relative to ``gearbox_reference_body`` is
     ``−gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``; ratio 1 when not given), θ₁ being the angle
@@ -595,7 +602,7 @@ def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions, loops
             follower = _joining(robot, built, ref, joint.child, joint.name) if ref else None
             if leader is None or follower is None:
                 built.note(
-                    f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined by 1-DOF joints to "
+                    f"gearbox joint {joint.name!r}: {_gearbox_ref_problem(ref)} by 1-DOF joints to "
                     f"both {joint.parent!r} and {joint.child!r}; the gearbox is not simulated"
                 )
                 continue
@@ -603,7 +610,7 @@ def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions, loops
             continue
         if leader is None:
             built.note(
-                f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined to its parent link "
+                f"gearbox joint {joint.name!r}: {_gearbox_ref_problem(ref)} to its parent link "
                 f"{joint.parent!r} by a 1-DOF joint; simulated as a free hinge"
             )
             continue

@@ -293,6 +293,65 @@ def test_demo_arm_settles_on_position_targets_under_gravity(make_sim, repo_dir) 
     assert sim.backend.instabilities == 0
 
 
+def _demo_joint_positions(sim) -> dict[str, float]:
+    q = sim.backend.joint_state()[0]
+    positions = dict(zip(sim.backend.joint_names, q.tolist()))
+    positions["right_finger_joint"] = sim.qpos("right_finger_joint")
+    return positions
+
+
+def test_demo_arm_starts_and_holds_at_ros2_control_initial_values(make_sim, repo_dir) -> None:
+    """The demo arm's <ros2_control> position initial_values (joint space, as the mock backend):
+    elbow 0.5 rad, left_finger_joint 0.02 m, the mimic finger −0.02 + 0.002 m. Right after
+    configure they are exact (1e-12); the first 10 ms read is within 1e-3 (gravity sag before the
+    hold PID acts, measured 4e-4 rad); without a command the arm holds them within 1e-3 after 1 s,
+    and again after reset()."""
+    sim = make_sim(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False})
+    expected = {"elbow": 0.5, "left_finger_joint": 0.02, "right_finger_joint": -0.02 + 0.002}
+    for _ in range(2):
+        start = _demo_joint_positions(sim)
+        for name, value in expected.items():
+            assert start[name] == pytest.approx(value, abs=1e-12)
+        sim.backend.read(0.01)
+        first = _demo_joint_positions(sim)
+        for name, value in expected.items():
+            assert first[name] == pytest.approx(value, abs=1e-3)
+        sim.run(1.0)
+        held = _demo_joint_positions(sim)
+        for name, value in expected.items():
+            assert held[name] == pytest.approx(value, abs=1e-3)
+        sim.backend.reset()
+    assert sim.backend.instabilities == 0
+
+
+def _pendulum_with_initial_values(position: str, velocity: str) -> str:
+    return pendulum_urdf(extra=f"""
+  <ros2_control name="sim" type="system">
+    <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
+    <joint name="j">
+      <command_interface name="effort"/>
+      <state_interface name="position"><param name="initial_value">{position}</param></state_interface>
+      <state_interface name="velocity"><param name="initial_value">{velocity}</param></state_interface>
+    </joint>
+  </ros2_control>""")
+
+
+def test_velocity_initial_value_sets_the_joint_velocity(make_sim) -> None:
+    """Position 0.3 rad and velocity 0.7 rad/s initial_values are the state after configure and
+    after reset (exact up to float rounding, 1e-12)."""
+    sim = make_sim(_pendulum_with_initial_values("0.3", "0.7"), GRAVITY)
+    for _ in range(2):
+        q, v, _ = sim.backend.joint_state()
+        assert (float(q[0]), float(v[0])) == pytest.approx((0.3, 0.7), abs=1e-12)
+        sim.run(0.1)
+        sim.backend.reset()
+
+
+def test_non_numeric_initial_value_is_rejected(make_sim) -> None:
+    with pytest.raises(BackendError, match=r"joint 'j' state interface 'velocity' initial_value.*'fast'.*Fix"):
+        make_sim(_pendulum_with_initial_values("0.3", "fast"), GRAVITY)
+
+
 def test_inertia_diagonal_index_matches_the_full_matrix(make_sim, repo_dir) -> None:
     """The index used for gain scheduling picks the diagonal of MuJoCo's joint-space inertia."""
     import mujoco
