@@ -131,9 +131,8 @@ def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[s
     where = origin or (str(source) if is_file else "parameter robot_description")
     if is_file and not Path(source).is_file():
         raise ConfigError(f"description_file {source!s} does not exist. Fix: give an existing file path.")
-    model, warnings = load_with_warnings(Path(source) if is_file else str(source), xacro_args=args or None)
-    for warning in warnings:
-        LOG.warning("%s: %s", where, warning)
+    # each warning is already logged (with its file and line) by sdf_bridge.description
+    model, _warnings = load_with_warnings(Path(source) if is_file else str(source), xacro_args=args or None)
     robot = _single_robot(model, where)
     xml = _expand(source, is_file=is_file, xacro_args=args)
     return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
