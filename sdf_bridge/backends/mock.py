@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import BackendError
+from .initial_values import initial_joint_values, parse_float
 from .base import ActuatorCommand, ActuatorState, ImuReading, SensorReading, WrenchReading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,16 +97,6 @@ def _parse_bool(params: Mapping[str, Any], key: str) -> bool:
     raise BackendError(
         f"mock backend parameter {key!r} is {value!r}, not a boolean. Fix: write true or false."
     )
-
-
-def _parse_float(value: Any, what: str) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = math.nan
-    if not math.isfinite(number):
-        raise BackendError(f"{what} is {value!r}, not a finite number. Fix: give a number.")
-    return number
 
 
 @dataclass
@@ -207,7 +198,7 @@ class MockBackend:
         self.position_state_following_offset = 0.0
         self.custom_interface_with_following_offset = ""
         if "position_state_following_offset" in params:
-            self.position_state_following_offset = _parse_float(
+            self.position_state_following_offset = parse_float(
                 params["position_state_following_offset"],
                 "mock backend parameter 'position_state_following_offset'",
             )
@@ -237,28 +228,11 @@ class MockBackend:
     def _initial_actuator_state(
         self, robot: Robot, transmissions: TransmissionMap
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        joints = list(transmissions.joint_names)
-        position = np.zeros(len(joints))
-        velocity = np.zeros(len(joints))
-        effort = np.zeros(len(joints))
-        arrays = {"position": position, "velocity": velocity, "effort": effort}
-        for k, name in enumerate(joints):
-            joint = robot.joints.get(name)
-            if joint is not None and joint.initial_position is not None:
-                position[k] = joint.initial_position
-        for block in robot.ros2_control:
-            for info in block.joints:
-                if info.name not in joints:
-                    continue
-                k = joints.index(info.name)
-                for interface in info.state_interfaces:
-                    if interface.name in arrays and interface.initial_value not in (None, ""):
-                        where = f" ({info.source})" if info.source is not None else ""
-                        arrays[interface.name][k] = _parse_float(
-                            interface.initial_value,
-                            f"<ros2_control name={block.name!r}> joint {info.name!r} state interface "
-                            f"{interface.name!r} initial_value{where}",
-                        )
+        values = initial_joint_values(robot)
+        position, velocity, effort = (
+            np.array([values[interface].get(name, 0.0) for name in transmissions.joint_names])
+            for interface in ("position", "velocity", "effort")
+        )
         act_p, act_v, act_e = transmissions.joint_to_actuator(position, velocity, effort)
         return (
             np.asarray(act_p, dtype=float)[self._order].copy(),
@@ -282,7 +256,7 @@ class MockBackend:
                 ], dtype=float)
                 for k, interface in enumerate(info.state_interfaces):
                     if interface.initial_value not in (None, ""):
-                        initial[k] = _parse_float(
+                        initial[k] = parse_float(
                             interface.initial_value,
                             f"<ros2_control name={block.name!r}> sensor {info.name!r} state "
                             f"interface {interface.name!r} initial_value",

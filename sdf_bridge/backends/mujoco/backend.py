@@ -63,7 +63,7 @@ import numpy as np
 from ...description.model import Pose, Robot
 from ...errors import BackendError, ConfigError
 from ..base import ActuatorCommand, ActuatorState
-from ..mock import _parse_float
+from ..initial_values import initial_joint_values
 from .builder import ONE_DOF, BuildOptions, BuiltModel, build_spec, compile_model
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
@@ -172,39 +172,6 @@ def inertia_diagonal_index(model: mujoco.MjModel) -> np.ndarray:
     if hasattr(model, "M_rownnz"):
         return np.asarray(model.M_rowadr, dtype=int) + np.asarray(model.M_rownnz, dtype=int) - 1
     return np.asarray(model.dof_Madr, dtype=int)
-
-
-def initial_joint_values(robot: Robot) -> tuple[dict[str, float], dict[str, float]]:
-    """Joint-space initial ``(positions, velocities)`` by joint name (rad or m, rad/s or m/s).
-
-    Position: the description's ``initial_position`` where given, overridden by the
-    ``initial_value`` of the joint's ``<ros2_control>`` ``position`` state interface (joint
-    space, as the mock backend reads it); velocity: the ``velocity`` state interface's
-    ``initial_value``. Joints without either are absent (they start at 0).
-
-    Raises:
-        BackendError: an ``initial_value`` is not a finite number (block, joint, interface named).
-    """
-    positions = {
-        name: float(joint.initial_position)
-        for name, joint in robot.joints.items()
-        if joint.initial_position is not None
-    }
-    velocities: dict[str, float] = {}
-    targets = {"position": positions, "velocity": velocities}
-    for block in robot.ros2_control:
-        for info in block.joints:
-            if info.name not in robot.joints:
-                continue
-            for interface in info.state_interfaces:
-                if interface.name in targets and interface.initial_value not in (None, ""):
-                    where = f" ({info.source})" if info.source is not None else ""
-                    targets[interface.name][info.name] = _parse_float(
-                        interface.initial_value,
-                        f"<ros2_control name={block.name!r}> joint {info.name!r} state interface "
-                        f"{interface.name!r} initial_value{where}",
-                    )
-    return positions, velocities
 
 
 def apply_joint_equalities(model: mujoco.MjModel, data: mujoco.MjData) -> None:
@@ -344,7 +311,8 @@ class MujocoBackend:
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
-        self._initial_q, self._initial_v = initial_joint_values(robot)
+        initial = initial_joint_values(robot)
+        self._initial_q, self._initial_v = initial["position"], initial["velocity"]
         self._configured = True
         self.reset()
 

@@ -1,0 +1,62 @@
+"""Joint-space initial values of a robot, as backends start from them.
+
+ros2_control's mock_components and gz_ros2_control start each joint at the ``initial_value`` of
+its ``<ros2_control>`` state interface; SDFormat joints may also carry ``initial_position``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..description.model import Robot
+from ..errors import BackendError
+
+#: State interfaces whose ``initial_value`` gives a joint's starting state.
+INTERFACES = ("position", "velocity", "effort")
+
+
+def parse_float(value: Any, what: str) -> float:
+    """``value`` as a finite float.
+
+    Raises:
+        BackendError: not a finite number (``what`` names the value in the message).
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise BackendError(f"{what} is {value!r}, not a finite number. Fix: give a number.")
+    return number
+
+
+def initial_joint_values(robot: Robot) -> dict[str, dict[str, float]]:
+    """Initial joint-space values: interface (``position``, ``velocity``, ``effort``) → joint
+    name → value (rad or m, rad/s or m/s, N·m or N).
+
+    Position starts from the description's ``initial_position`` where given; the
+    ``initial_value`` of the joint's ``<ros2_control>`` state interface overrides it. Joints
+    without a value are absent (they start at 0).
+
+    Raises:
+        BackendError: an ``initial_value`` is not a finite number (block, joint and interface
+            named).
+    """
+    values: dict[str, dict[str, float]] = {name: {} for name in INTERFACES}
+    for name, joint in robot.joints.items():
+        if joint.initial_position is not None:
+            values["position"][name] = float(joint.initial_position)
+    for block in robot.ros2_control:
+        for info in block.joints:
+            if info.name not in robot.joints:
+                continue
+            for interface in info.state_interfaces:
+                if interface.name in values and interface.initial_value not in (None, ""):
+                    where = f" ({info.source})" if info.source is not None else ""
+                    values[interface.name][info.name] = parse_float(
+                        interface.initial_value,
+                        f"<ros2_control name={block.name!r}> joint {info.name!r} state interface "
+                        f"{interface.name!r} initial_value{where}",
+                    )
+    return values
