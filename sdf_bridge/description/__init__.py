@@ -20,13 +20,13 @@ from .model import *  # noqa: F401,F403  (re-export of the model types)
 from .model import __all__ as _model_all
 
 if TYPE_CHECKING:
-    from .loader import load, load_with_warnings
+    from .loader import load, load_with_warnings, load_with_xml
 
-__all__ = ["load", "load_with_warnings", *_model_all]
+__all__ = ["load", "load_with_warnings", "load_with_xml", *_model_all]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("load", "load_with_warnings"):
+    if name in ("load", "load_with_warnings", "load_with_xml"):
         from . import loader
 
         return getattr(loader, name)

@@ -28,14 +28,15 @@ def _is_xml_text(source: DescriptionSource) -> bool:
     return False
 
 
-def load_with_warnings(
+def load_with_xml(
     source: DescriptionSource,
     *,
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,
     sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
-) -> tuple[Robot | World, list[str]]:
-    """Load a robot description and return it with the warnings found while loading.
+) -> tuple[Robot | World, list[str], str]:
+    """Load a robot description; return it with the warnings found and the XML it was read
+    from (after xacro expansion), e.g. for publishing ``robot_description``.
 
     Args:
         source: a path (``str`` or :class:`os.PathLike`) or the XML itself (``str`` starting
@@ -48,7 +49,7 @@ def load_with_warnings(
             ``GZ_SIM_RESOURCE_PATH``).
 
     Returns:
-        ``(robot, warnings)``: a :class:`Robot` for URDF and single-model SDFormat, a
+        ``(robot, warnings, xml)``: a :class:`Robot` for URDF and single-model SDFormat, a
         :class:`World` for an SDFormat world with several models.
 
     Raises:
@@ -84,6 +85,7 @@ def load_with_warnings(
         file = f"{file} (expanded by xacro)"
         root = parse_xml(text, file)
     else:
+        text = data.decode("utf-8", errors="replace")
         root = parse_xml(data, file)
     ctx = ParseContext(file=file)
     ctx.warnings.extend(warnings)
@@ -108,7 +110,25 @@ def load_with_warnings(
             UnsupportedError, root, f"root element is <{tag}>, neither <robot> (URDF) nor <sdf> (SDFormat)",
             "load a URDF, xacro or SDFormat file",
         )
-    return result, ctx.warnings
+    return result, ctx.warnings, text
+
+
+def load_with_warnings(
+    source: DescriptionSource,
+    *,
+    xacro_args: Mapping[str, object] | None = None,
+    package_paths: PackagePaths | None = None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+) -> tuple[Robot | World, list[str]]:
+    """:func:`load_with_xml` without the XML: ``(robot, warnings)``.
+
+    Raises:
+        DescriptionError: as :func:`load_with_xml`.
+    """
+    model, warnings, _xml = load_with_xml(
+        source, xacro_args=xacro_args, package_paths=package_paths, sdf_paths=sdf_paths
+    )
+    return model, warnings
 
 
 def load(

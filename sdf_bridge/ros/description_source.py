@@ -108,15 +108,6 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
         return xml
 
 
-def _expand(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str]) -> str:
-    from ..description.xacro_expand import expand_xacro, looks_like_xacro
-
-    text = Path(source).read_text(encoding="utf-8") if is_file else str(source)
-    if looks_like_xacro(source if is_file else None, text):
-        return expand_xacro(source, is_file=is_file, xacro_args=xacro_args)[0]
-    return text
-
-
 def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str] | None = None,
                      origin: str | None = None) -> LoadedDescription:
     """Load a description from a file path (``is_file``) or an XML string.
@@ -125,16 +116,15 @@ def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[s
         DescriptionError: (and subclasses) the description is invalid.
         ConfigError: the file does not exist, or an SDFormat world holds several models.
     """
-    from ..description import load_with_warnings
+    from ..description import load_with_xml
 
     args = dict(xacro_args or {})
     where = origin or (str(source) if is_file else "parameter robot_description")
     if is_file and not Path(source).is_file():
         raise ConfigError(f"description_file {source!s} does not exist. Fix: give an existing file path.")
     # each warning is already logged (with its file and line) by sdf_bridge.description
-    model, _warnings = load_with_warnings(Path(source) if is_file else str(source), xacro_args=args or None)
+    model, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None)
     robot = _single_robot(model, where)
-    xml = _expand(source, is_file=is_file, xacro_args=args)
     return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
 
 
