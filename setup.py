@@ -20,7 +20,7 @@ setup(
     package_data={PACKAGE: ["data/*"]},
     include_package_data=True,
     install_requires=["setuptools", "lxml", "numpy", "PyYAML", "xacro"],
-    extras_require={"mujoco": ["mujoco"], "test": ["pytest", "hypothesis"]},
+    extras_require={"mujoco": ["mujoco"], "fast": ["numba"], "test": ["pytest", "hypothesis"]},
     zip_safe=True,
     maintainer="sdf_bridge maintainers",
     maintainer_email="maintainers@sdf-bridge.dev",

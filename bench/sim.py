@@ -5,21 +5,32 @@ Robots: the demo arm (``urdf/demo_arm.urdf.xacro``) and the largest shared robot
 (10 physics steps per cycle), every joint commanded to hold its position. Levels:
 
 1. ``physics``: ``mujoco.mj_step(model, data, nstep=10)`` per cycle on the backend's model
-   (MuJoCo's own stepping cost, PID actuators included);
+   (MuJoCo's own stepping cost, PID actuators and MuJoCo sensors included); ``physics-0s``: the
+   same on the model built without the robot's sensors;
 2. ``backend-0s``: :meth:`MujocoBackend.read` + :meth:`MujocoBackend.write` per cycle, the
    robot's sensors removed (transmission mapping and PID bookkeeping: the backend's own
-   overhead); ``backend``: the same with the robot's sensors (ray casting, contacts, IMU, F/T);
+   overhead, compared with ``physics-0s``); ``backend``: the same with the robot's sensors (ray
+   casting, contacts, IMU, F/T);
 3. ``bridge``: :meth:`HardwareSystem.run_cycles` (limits, watchdog, command buffer as well);
 4. ``bridge+ros``: :meth:`BridgeNode.cycle` with joint_states, actuator_states, sensors,
    /clock and diagnostics published at 100 Hz (rclpy, ``ROS_DOMAIN_ID`` from the environment,
    default 17, discovery on localhost).
 
-Prints the real-time factor (simulated s / wall s) and the overhead of each level over
-``physics``. Targets: bridge overhead < 20 % of MuJoCo's stepping cost; ≥ 5× real time for the
-demo with ROS publishing. Cameras are off (``render_cameras: false``); pr2's camera rendering
-alone costs far more than its physics (software GL) and is reported separately with ``--cameras``.
+Each level runs ``--seconds`` simulated on a fresh instance, timed in chunks of 10 cycles (0.1 s
+simulated, which holds every sensor period of the robots here); the levels run in turn, and
+that ``--repeat`` times, so that load bursts hit every level. The machine may be shared, so a
+level's cost per cycle is its fastest chunk (the least disturbed; the median chunk is printed
+too). Printed per level: that cost in µs per cycle and the real-time factor it gives (simulated
+s / wall s), and the overhead over its physics peer measured in the same run (``physics-0s``
+for ``backend-0s``, else ``physics``) in µs per cycle and in % of the peer's stepping cost;
+then per robot MuJoCo's stepping cost and the bridge's overhead over it; the load average
+before and after, and whether the compiled kernels are on (:mod:`sdf_bridge.jit`).
 
-Run: ``python bench/sim.py [--seconds 5] [--repeat 3] [--cameras] [--no-ros] [--robot pr2]``
+Targets: bridge overhead < 20 % of MuJoCo's stepping cost; ≥ 5× real time for the demo with
+ROS publishing. Cameras are off (``render_cameras: false``); pr2's camera rendering alone costs
+far more than its physics (software GL) and is reported separately with ``--cameras``.
+
+Run: ``python bench/sim.py [--seconds 2] [--repeat 3] [--cameras] [--no-ros] [--robot pr2]``
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,6 +53,7 @@ os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
 
+from sdf_bridge import jit  # noqa: E402
 from sdf_bridge.backends.base import ActuatorCommand  # noqa: E402
 from sdf_bridge.backends.mujoco import MujocoBackend  # noqa: E402
 from sdf_bridge.description import load  # noqa: E402
@@ -48,6 +61,7 @@ from sdf_bridge.hardware import HardwareSystem  # noqa: E402
 from sdf_bridge.transmissions import TransmissionMap  # noqa: E402
 
 DT = 0.01
+CHUNK = 10  # cycles timed together (0.1 s simulated)
 SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
 ROBOTS = {
     "demo_arm": REPO / "urdf" / "demo_arm.urdf.xacro",
@@ -59,24 +73,38 @@ def _params(cameras: bool) -> dict:
     return {"timestep": 0.001, "render_cameras": cameras}
 
 
-def bench_physics(robot, seconds: float, cameras: bool) -> float:
-    """Wall time of ``seconds`` of physics alone (MuJoCo stepping, 10 steps per call)."""
+Level = tuple[Callable[[int], None], Callable[[], None]]
+"""A prepared level: ``run(k)`` runs ``k`` cycles, ``close()`` releases it."""
+
+
+def _chunks(cycles: int) -> list[int]:
+    """Chunk sizes (cycles) covering ``cycles``: :data:`CHUNK` each, the rest last."""
+    sizes = [CHUNK] * (cycles // CHUNK)
+    if cycles % CHUNK:
+        sizes.append(cycles % CHUNK)
+    return sizes
+
+
+def physics_level(robot, cameras: bool, sensors: bool = True) -> Level:
+    """Physics alone: ``mujoco.mj_step(model, data, nstep=10)`` per cycle on the backend's
+    model (``sensors=False``: built without the robot's sensors)."""
+    if not sensors:
+        robot = dataclasses.replace(robot, sensors=())
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
     backend.configure(robot, tm.actuator_names, transmissions=tm, params=_params(cameras))
     model, data = backend.model, backend.data
-    cycles = int(round(seconds / DT))
-    start = time.perf_counter()
-    for _ in range(cycles):
-        mujoco.mj_step(model, data, nstep=10)
-    wall = time.perf_counter() - start
-    backend.close()
-    return wall
+
+    def run(k: int) -> None:
+        for _ in range(k):
+            mujoco.mj_step(model, data, nstep=10)
+
+    return run, backend.close
 
 
-def bench_backend(robot, seconds: float, cameras: bool, sensors: bool = True) -> float:
-    """Wall time of ``seconds`` of backend read + write cycles (hold command); ``sensors=False``
-    simulates the robot without its sensors (to separate sensing from bridge overhead)."""
+def backend_level(robot, cameras: bool, sensors: bool = True) -> Level:
+    """Backend read + write per cycle (hold command); ``sensors=False`` simulates the robot
+    without its sensors (to separate sensing from bridge overhead)."""
     if not sensors:
         robot = dataclasses.replace(robot, sensors=())
     tm = TransmissionMap.from_robot(robot)
@@ -85,27 +113,26 @@ def bench_backend(robot, seconds: float, cameras: bool, sensors: bool = True) ->
     n = len(tm.actuator_names)
     hold = backend.read(DT).position.copy()
     command = ActuatorCommand(hold, np.full(n, math.nan), np.full(n, math.nan))
-    cycles = int(round(seconds / DT))
-    start = time.perf_counter()
-    for _ in range(cycles):
-        backend.read(DT)
-        backend.write(command, DT)
-    wall = time.perf_counter() - start
-    backend.close()
-    return wall
+
+    def run(k: int) -> None:
+        for _ in range(k):
+            backend.read(DT)
+            backend.write(command, DT)
+
+    return run, backend.close
 
 
-def bench_bridge(robot, seconds: float, cameras: bool) -> float:
-    """Wall time of ``seconds`` of HardwareSystem cycles (commands held by the system)."""
+def bridge_level(robot, cameras: bool) -> Level:
+    """HardwareSystem cycles (commands held by the system)."""
     hw = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params=_params(cameras))
     state = hw.read(0.0, DT)
     hw.submit_array("position", _commandable(hw, state), 0.0)
-    cycles = int(round(seconds / DT))
-    start = time.perf_counter()
-    hw.run_cycles(cycles, DT)
-    wall = time.perf_counter() - start
-    hw.close()
-    return wall
+    now = [0.0]
+
+    def run(k: int) -> None:
+        now[0] = hw.run_cycles(k, DT, now[0])
+
+    return run, hw.close
 
 
 def _commandable(hw: HardwareSystem, state) -> np.ndarray:
@@ -113,8 +140,8 @@ def _commandable(hw: HardwareSystem, state) -> np.ndarray:
     return np.array([state.position[index[j]] for j in hw.joint_names])
 
 
-def bench_ros(path: Path, seconds: float, cameras: bool) -> float:
-    """Wall time of ``seconds`` of BridgeNode cycles publishing at 100 Hz."""
+def ros_level(path: Path, cameras: bool) -> Level:
+    """BridgeNode cycles publishing at 100 Hz."""
     import rclpy
     from rclpy.parameter import Parameter
 
@@ -132,52 +159,87 @@ def bench_ros(path: Path, seconds: float, cameras: bool) -> float:
         Parameter("backend_params.render_cameras", value=cameras),
     ]
     node = BridgeNode(start=False, node_name="sdf_bridge_bench", context=context, parameter_overrides=overrides)
-    try:
-        cycles = int(round(seconds / DT))
-        start = time.perf_counter()
-        for k in range(cycles):
-            node.cycle(k)
-        return time.perf_counter() - start
-    finally:
+    tick = [0]
+
+    def run(k: int) -> None:
+        for _ in range(k):
+            node.cycle(tick[0])
+            tick[0] += 1
+
+    def close() -> None:
         node.shutdown()
         node.destroy_node()
         rclpy.shutdown(context=context)
 
+    return run, close
+
+
+def measure(make: Callable[[], Level], seconds: float) -> np.ndarray:
+    """Per-cycle wall time (s) of each chunk of ``seconds`` simulated on a fresh level."""
+    run, close = make()
+    try:
+        walls = []
+        for size in _chunks(int(round(seconds / DT))):
+            start = time.perf_counter()
+            run(size)
+            walls.append((time.perf_counter() - start) / size)
+        return np.array(walls)
+    finally:
+        close()
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # not available on this platform
+        return "n/a"
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="simulated seconds per measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="simulated seconds per measurement")
     parser.add_argument("--cameras", action="store_true", help="render camera sensors")
     parser.add_argument("--no-ros", action="store_true", help="skip the ROS level")
     parser.add_argument("--robot", choices=sorted(ROBOTS), action="append", help="only these robots")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per level; the fastest is kept "
-                        "(the machine is shared: the minimum is the least disturbed)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per level, interleaved; the fastest "
+                        "chunk of all is kept (the machine is shared: the minimum is the least disturbed)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
-    print(f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level, cameras "
-          f"{'on' if args.cameras else 'off'}")
-    print(f"{'robot':10} {'level':11} {'wall s':>8} {'RTF':>8} {'µs/cycle':>9} {'overhead vs physics':>20}")
+    print(f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level and run, {max(1, args.repeat)} "
+          f"run(s), chunks of {CHUNK} cycles, cameras {'on' if args.cameras else 'off'}; {jit.describe()}")
+    print(f"load average at start: {_load()}")
+    print(f"{'robot':10} {'level':11} {'µs/cycle':>9} {'median':>8} {'RTF':>7} {'overhead µs':>12} "
+          f"{'% of peer':>10}  peer")
     for name, path in ROBOTS.items():
         if args.robot and name not in args.robot:
             continue
         robot = load(path)
-        levels = {
-            "physics": lambda: bench_physics(robot, args.seconds, args.cameras),
-            "backend-0s": lambda: bench_backend(robot, args.seconds, args.cameras, sensors=False),
-            "backend": lambda: bench_backend(robot, args.seconds, args.cameras),
-            "bridge": lambda: bench_bridge(robot, args.seconds, args.cameras),
+        makers = {
+            "physics": lambda: physics_level(robot, args.cameras),
+            "physics-0s": lambda: physics_level(robot, args.cameras, sensors=False),
+            "backend-0s": lambda: backend_level(robot, args.cameras, sensors=False),
+            "backend": lambda: backend_level(robot, args.cameras),
+            "bridge": lambda: bridge_level(robot, args.cameras),
         }
         if not args.no_ros:
-            levels["bridge+ros"] = lambda: bench_ros(path, args.seconds, args.cameras)
-        walls = {level: float("inf") for level in levels}
+            makers["bridge+ros"] = lambda: ros_level(path, args.cameras)
+        samples: dict[str, list[np.ndarray]] = {level: [] for level in makers}
         for _ in range(max(1, args.repeat)):  # interleaved, so that load bursts hit every level
-            for level, run in levels.items():
-                walls[level] = min(walls[level], run())
-        base = walls["physics"]
-        for level, wall in walls.items():
-            overhead = "" if level == "physics" else f"{100.0 * (wall - base) / base:+.1f} %"
-            per_cycle = 1e6 * wall / (args.seconds / DT)
-            print(f"{name:10} {level:11} {wall:8.3f} {args.seconds / wall:8.1f} {per_cycle:9.0f} {overhead:>20}")
+            for level, make in makers.items():
+                samples[level].append(measure(make, args.seconds))
+        best = {level: 1e6 * float(np.min(np.concatenate(s))) for level, s in samples.items()}
+        for level, cost in best.items():
+            median = 1e6 * float(np.median(np.concatenate(samples[level])))
+            peer = None if level.startswith("physics") else ("physics-0s" if level == "backend-0s" else "physics")
+            extra = ""
+            if peer is not None:
+                over = cost - best[peer]
+                extra = f"{over:12.1f} {100.0 * over / best[peer]:+9.1f}%  {peer}"
+            print(f"{name:10} {level:11} {cost:9.1f} {median:8.1f} {1e6 * DT / cost:7.1f} {extra}")
+        stepping, bridge = best["physics"], best["bridge"] - best["physics"]
+        print(f"{name:10} MuJoCo stepping {stepping:.1f} µs/cycle; bridge overhead {bridge:.1f} µs/cycle = "
+              f"{100.0 * bridge / stepping:.1f} % of it (target < 20 %)")
+    print(f"load average at end: {_load()}")
     return 0
 
 

@@ -34,6 +34,9 @@ Each clamped command is counted once, under its first reason in the order ``posi
 NaN commands (= no command) stay NaN and are not counted; a NaN measured position drops the
 terms that need it (range and reachability fall back to ``[L, H]``). ``dt ≤ 0`` or non-finite disables
 the rate terms (reachability, range-by-velocity, acceleration) and keeps the static ones.
+Implementations: the numpy path below (stacked ufunc calls; the reference) and, when Numba is
+available (:mod:`sdf_bridge.jit`), one compiled loop per cycle (:mod:`.kernel`) with identical
+results; ``JointLimiter(..., compiled=False)`` forces the numpy path.
 Not done (documented differences): ros2_control's 1°/s creep inside the soft band when the
 joint is already past a soft limit, deceleration and jerk limits, and the exception it
 throws when the measured position is far outside the range.
@@ -49,9 +52,11 @@ from typing import Any
 
 import numpy as np
 
+from sdf_bridge import jit
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import LimitsError
 
+from . import kernel as _kernel
 from .overrides import load_overrides, validate_overrides
 from .spec import JointLimits, apply_override, apply_ros2_control, urdf_limits
 
@@ -84,8 +89,15 @@ class JointLimiter:
     """
 
     def __init__(self, joint_names: Sequence[str], limits: Sequence[JointLimits],
-                 warnings: Sequence[str] = ()) -> None:
+                 warnings: Sequence[str] = (), *, compiled: bool | None = None) -> None:
         """Build from per-joint limits (same length as ``joint_names``).
+
+        Args:
+            joint_names, limits, warnings: see the class attributes.
+            compiled: run :meth:`enforce` through the compiled kernel (:mod:`.kernel`, one
+                loop per cycle) rather than the numpy path; default :data:`sdf_bridge.jit.ENABLED`.
+                Both give identical results. ``True`` without Numba runs the kernel as plain
+                Python (slow; meant for tests).
 
         Raises:
             LimitsError: lengths differ.
@@ -140,10 +152,34 @@ class JointLimiter:
         self._any_esoft = bool(np.any(self._esoft))
         self._any_pos_limits = bool(np.any(has_pos))
         self._any_cut = self._any_pos_limits or self._any_vmax
-        self._prev_pos = np.full(n, np.nan)
-        self._prev_vel = np.full(n, np.nan)
+        # previous commands, rows position and velocity (updated in place by both paths)
+        self._prev = np.full((2, n), np.nan)
+        self._prev_pos, self._prev_vel = self._prev
         self._counts = np.zeros((len(REASONS), n), dtype=np.int64)
         self._build_hot_path()
+        self._compiled = jit.ENABLED if compiled is None else bool(compiled)
+        self._params = self._pack()
+        if self._compiled:
+            _kernel.warm_up()
+
+    def _pack(self) -> np.ndarray:
+        """The compiled kernel's parameter array (:func:`.kernel.pack`), from the numpy
+        path's per-joint arrays."""
+        k = _kernel
+        finite = np.isfinite(self._vmax)
+        vnext = np.where(finite, np.nextafter(self._vmax, np.inf), np.nan)  # v > v̄ ⇔ v ≥ v̄'
+        return k.pack(
+            {
+                k.PMIN: self._pmin, k.PMAX: self._pmax, k.LO: self._lo, k.HI: self._hi,
+                k.VMAX: self._vmax, k.VNEXT: vnext,
+                k.AMAX: self._amax, k.EMAX: self._emax, k.RAMP: self._ramp.astype(float),
+                k.KPS0: self._KPS2[0], k.KPS1: self._KPS2[1],
+                k.SOFT0: self._SOFT2[0], k.SOFT1: self._SOFT2[1],
+                k.BASE0: self._BASES2[0], k.BASE1: self._BASES2[1],
+                k.ESOFT: self._esoft.astype(float), k.KV: self._kv,
+            },
+            self._n, self._any_vmax, self._any_pos_limits, self._any_amax,
+        )
 
     def _build_hot_path(self) -> None:
         """Preallocate the stacked buffers of :meth:`enforce`.
@@ -244,6 +280,7 @@ class JointLimiter:
         joint_names: Sequence[str],
         *,
         overrides: Mapping[str, Mapping[str, Any]] | str | Path | None = None,
+        compiled: bool | None = None,
     ) -> JointLimiter:
         """Limits of ``joint_names`` from the URDF, ``<ros2_control>`` and an override.
 
@@ -252,6 +289,8 @@ class JointLimiter:
             joint_names: joints to limit, array order (e.g. ``TransmissionMap.joint_names``).
             overrides: ``{joint: {field: value}}`` (as :meth:`load_overrides` returns, or a raw
                 parsed YAML document), or a YAML file path.
+            compiled: use the compiled kernel (see :meth:`__init__`); default
+                :data:`sdf_bridge.jit.ENABLED`.
 
         Raises:
             LimitsError: a joint not in the robot, an override for an unknown joint or with a
@@ -291,7 +330,7 @@ class JointLimiter:
                 warnings.append(msg)
                 _LOG.warning(msg)
             limits.append(lim)
-        return cls(joint_names, limits, warnings)
+        return cls(joint_names, limits, warnings, compiled=compiled)
 
     @staticmethod
     def load_overrides(path: str | Path) -> dict:
@@ -315,8 +354,7 @@ class JointLimiter:
 
     def reset(self) -> None:
         """Forget previous commands (after an e-stop or re-home) and zero the counters."""
-        self._prev_pos[:] = np.nan
-        self._prev_vel[:] = np.nan
+        self._prev[:] = np.nan
         self._counts[:] = 0
 
     def actuator_limits(self, tmap: Any) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -371,7 +409,20 @@ class JointLimiter:
         leaves ±v̄ and the static range in force, and never turns a valid command into NaN.
         Products of NaN/inf placeholders are expected there, so their floating-point warnings
         are silenced for this call only.
+
+        With the compiled kernel (``compiled``, see :meth:`__init__`) the same rules run as one
+        loop over the joints (:func:`.kernel.enforce`), with identical results; arguments it
+        does not accept (not float64 arrays, wrong lengths, a non-float ``dt``) go to the
+        numpy path, which converts them or raises.
         """
+        if self._compiled:
+            try:
+                out = _kernel.enforce(self._params, self._prev, self._counts, position, velocity,
+                                      cmd_position, cmd_velocity, cmd_effort, dt)
+            except (TypeError, ValueError):
+                pass  # the numpy path converts or raises the documented error
+            else:
+                return out[0], out[1], out[2]
         with np.errstate(invalid="ignore", over="ignore"):
             return self._enforce(position, velocity, cmd_position, cmd_velocity, cmd_effort, dt)
 
@@ -476,8 +527,7 @@ class JointLimiter:
         out_e, out_p, out_v = C
         if clamped:
             self._clamp(out_p, out_v, out_e, cp, cv, ce, acc)
-        self._prev_pos = out_p
-        self._prev_vel = out_v
+        np.copyto(self._prev, C[1:])  # rows position, velocity
         return out_p, out_v, out_e
 
     def _slot_views(self, has_e: bool, has_p: bool, has_v: bool) -> tuple:

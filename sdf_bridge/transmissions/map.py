@@ -20,6 +20,14 @@ whatever the number of joints, no Python loop per joint.
 Structural zeros read a zero slot, so a NaN input (= "no command") only reaches outputs that
 really depend on it. Not thread-safe (internal buffers are reused).
 
+When compiled kernels are available (:mod:`sdf_bridge.jit`, Numba), each hot-path method is one
+call of a compiled loop (:mod:`.kernel`) over the same arrays, packed once at build time, with
+the same operations in the same order: results are identical to the numpy path (which stays
+the reference, and the fallback for inputs that are not float64 arrays of the right length —
+lists, scalars to broadcast, other dtypes — so every input gives what the numpy path gives,
+errors included). ``TransmissionMap(..., compiled=False)`` forces the numpy path. The kernels
+are compiled (or loaded from Numba's cache) when the first map is built, never in a cycle.
+
 Error and skip rules (all :class:`TransmissionError` name the transmission and the fix):
 
 * a transmission names a missing joint, a fixed joint or a multi-DOF joint → error;
@@ -44,17 +52,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sdf_bridge import jit
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
 from sdf_bridge.errors import TransmissionError
 
-from . import registry
+from . import kernel, registry
 from .base import Transmission
 from .coupling import ONE_DOF, Follower, build_followers
 from .dialect import resolve
 from .simple import SimpleTransmission
 
 _LOG = logging.getLogger(__name__)
+
+_FALLBACK = (TypeError, ValueError)
+"""What a kernel raises for an input it does not take (other type: ``TypeError``; other
+length: ``ValueError``); the numpy path then handles the input as it always did."""
 
 
 class IdentityTransmission(SimpleTransmission):
@@ -104,6 +117,7 @@ class TransmissionMap:
         entries: every described transmission with its status (used, merged, skipped).
         followers_info: the :class:`~.coupling.Follower` records, ``follower_names`` order.
         warnings: human-readable warnings produced while building.
+        compiled: whether the hot-path methods run the kernels of :mod:`.kernel` (else numpy).
     """
 
     def __init__(
@@ -114,8 +128,15 @@ class TransmissionMap:
         *,
         entries: Sequence[MappedTransmission] = (),
         warnings: Sequence[str] = (),
+        compiled: bool | None = None,
     ) -> None:
         """Assemble the map from mechanisms covering exactly ``joint_names``.
+
+        Args:
+            compiled: run the hot path through the kernels of :mod:`.kernel` (``True``), or
+                through numpy (``False``); ``None`` (default): kernels when
+                :data:`sdf_bridge.jit.ENABLED`. ``True`` without Numba runs the kernels as
+                plain Python (same results, slow: for tests only).
 
         Raises:
             TransmissionError: a joint covered twice or not at all, an actuator used twice, a
@@ -173,6 +194,13 @@ class TransmissionMap:
                     "Fix: make the leader a revolute, continuous or prismatic joint."
                 )
         self._build_arrays(jidx)
+        self.compiled: bool = jit.ENABLED if compiled is None else bool(compiled)
+        self._pack = kernel.pack(
+            self._a2j_cols, self._a2j_vals, self._j2a_cols, self._j2a_vals, self._offsets,
+            self._has_offsets, self._f_idx, self._f_mult, self._f_off,
+        )
+        if self.compiled:
+            kernel.warm_up()
 
     # ------------------------------------------------------------------ build-time assembly
     def _build_arrays(self, jidx: dict[str, int]) -> None:
@@ -271,7 +299,13 @@ class TransmissionMap:
         Raises:
             ValueError: an input of the wrong shape.
         """
-        out = self.actuator_to_joint_stacked(position, velocity, effort)
+        if self.compiled:
+            try:
+                out = kernel.actuator_to_joint(position, velocity, effort, self._pack)
+                return out[0], out[1], out[2]
+            except _FALLBACK:
+                pass
+        out = self._actuator_to_joint_numpy(position, velocity, effort)
         return out[0], out[1], out[2]
 
     def actuator_to_joint_stacked(
@@ -283,6 +317,16 @@ class TransmissionMap:
         Raises:
             ValueError: an input of the wrong shape.
         """
+        if self.compiled:
+            try:
+                return kernel.actuator_to_joint(position, velocity, effort, self._pack)
+            except _FALLBACK:
+                pass
+        return self._actuator_to_joint_numpy(position, velocity, effort)
+
+    def _actuator_to_joint_numpy(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> np.ndarray:
         rows = self._rows
         rows[0] = position
         rows[1] = velocity
@@ -291,6 +335,32 @@ class TransmissionMap:
         if self._has_offsets:
             out[0] += self._offsets
         return out
+
+    def actuator_to_joint_with_followers(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`actuator_to_joint_stacked` with the :meth:`followers_stacked` columns
+        appended, in one call: a new array of shape ``(3, n_joints + n_followers)`` (columns
+        ``joint_names`` then ``follower_names``; rows position, velocity, effort), equal to
+        ``np.concatenate((s, followers_stacked(s)), axis=1)`` for
+        ``s = actuator_to_joint_stacked(position, velocity, effort)``.
+
+        Args:
+            position, velocity, effort: shape ``(n_actuators,)``, as for
+                :meth:`actuator_to_joint`.
+
+        Raises:
+            ValueError: an input of the wrong shape.
+        """
+        if self.compiled:
+            try:
+                return kernel.actuator_to_joint_with_followers(
+                    position, velocity, effort, self._pack
+                )
+            except _FALLBACK:
+                pass
+        joints = self._actuator_to_joint_numpy(position, velocity, effort)
+        return np.concatenate((joints, self._followers_stacked_numpy(joints)), axis=1)
 
     def joint_to_actuator(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
@@ -308,6 +378,12 @@ class TransmissionMap:
         Raises:
             ValueError: an input of the wrong shape.
         """
+        if self.compiled:
+            try:
+                out = kernel.joint_to_actuator(position, velocity, effort, self._pack)
+                return out[0], out[1], out[2]
+            except _FALLBACK:
+                pass
         rows = self._rows
         if self._has_offsets:
             np.subtract(position, self._offsets, out=rows[0])
@@ -326,8 +402,14 @@ class TransmissionMap:
         Returns:
             ``(position, velocity, effort)`` of shape ``(n_followers,)``: ``m·q + o``,
             ``m·v``, and NaN for effort (a coupling's constraint force is not known from the
-            leader; see :mod:`.coupling`).
+            leader; see :mod:`.coupling`). New arrays on every call.
         """
+        if self.compiled:
+            try:
+                out = kernel.followers(position, velocity, self._pack)
+                return out[0], out[1], out[2]
+            except _FALLBACK:
+                pass
         p = np.asarray(position).take(self._f_idx)
         p *= self._f_mult
         p += self._f_off
@@ -337,7 +419,16 @@ class TransmissionMap:
 
     def followers_stacked(self, joints: np.ndarray) -> np.ndarray:
         """:meth:`followers` of a C-contiguous ``(3, n_joints)`` joint array (as
-        :meth:`actuator_to_joint_stacked` returns), as one new ``(3, n_followers)`` array."""
+        :meth:`actuator_to_joint_stacked` returns), as one new ``(3, n_followers)`` array
+        (rows ``m·q + o``, ``m·v``, NaN)."""
+        if self.compiled:
+            try:
+                return kernel.followers_stacked(joints, self._pack)
+            except _FALLBACK:
+                pass
+        return self._followers_stacked_numpy(joints)
+
+    def _followers_stacked_numpy(self, joints: np.ndarray) -> np.ndarray:
         f = joints.reshape(-1).take(self._f_idx3)
         f *= self._f_mult3
         f += self._f_off3
@@ -387,8 +478,13 @@ class TransmissionMap:
 
     # ------------------------------------------------------------------------ building
     @classmethod
-    def from_robot(cls, robot: Robot) -> TransmissionMap:
+    def from_robot(cls, robot: Robot, *, compiled: bool | None = None) -> TransmissionMap:
         """Build the map of ``robot`` (rules in the module docstring).
+
+        Args:
+            robot: the description.
+            compiled: hot-path implementation, as for :class:`TransmissionMap` (default:
+                compiled kernels when available).
 
         Raises:
             TransmissionError: see the module docstring.
@@ -490,7 +586,8 @@ class TransmissionMap:
         for name in driven:
             if name not in by_joint:
                 mechanisms.append(IdentityTransmission(name, [name], [name]))
-        return cls(driven, mechanisms, followers, entries=entries, warnings=warnings)
+        return cls(driven, mechanisms, followers, entries=entries, warnings=warnings,
+                   compiled=compiled)
 
     def __repr__(self) -> str:
         return (

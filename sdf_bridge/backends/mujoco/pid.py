@@ -172,25 +172,77 @@ def resolve_gains(
     return PidGains(out["p"], out["i"], out["d"], out["i_clamp"], scheduled)
 
 
+def integrate(integral: np.ndarray, i: np.ndarray, i_clamp: np.ndarray, scale: np.ndarray, error: np.ndarray,
+              dt: float, active: np.ndarray) -> None:
+    """In place: ``integral += i·scale·error·dt`` where ``active``, clamped to ±``i_clamp`` where
+    ``i_clamp`` > 0; 0 where not ``active``. All arrays shape (n,): integral N·m (N), ``i``
+    N·m/(rad·s), ``i_clamp`` N·m, ``scale`` the gain schedule factor, ``error`` rad (m), ``dt`` s."""
+    integral += np.where(active, i * scale * error * dt, 0.0)
+    bounded = i_clamp > 0.0
+    integral[...] = np.where(bounded, np.clip(integral, -i_clamp, i_clamp), integral)
+    integral[~active] = 0.0
+
+
+def affine_parameters(
+    p: np.ndarray, d: np.ndarray, scale: np.ndarray, integral: np.ndarray, v_target: np.ndarray,
+    feedforward: np.ndarray, active: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Parameters ``(gain, bias0, bias_q, bias_v)``, shapes (n,), of an affine actuator whose
+    activation holds the position target ``q_t``: ``effort = gain·q_t + bias0 + bias_q·q +
+    bias_v·v`` equals the PID law (gains ``p``, ``d`` times ``scale``, ``integral`` N·m,
+    ``v_target`` rad/s, ``feedforward`` N·m) where ``active`` (n,) bool, and ``feedforward``
+    elsewhere (effort control)."""
+    ps = np.where(active, p * scale, 0.0)
+    ds = np.where(active, d * scale, 0.0)
+    bias0 = np.where(active, ds * v_target + integral, 0.0) + feedforward
+    return ps, bias0, -ps, -ds
+
+
 class JointPid:
     """Vectorised PID state for ``n`` joints.
 
     Args:
         gains: per-joint gains.
         effort_limit: shape (n,), N·m or N; ``inf`` = unlimited.
+        state: optional storage (2, n) float64 for :attr:`state` (e.g. rows of a larger table,
+            shared with compiled code); default a new array. It is initialised (integral 0,
+            scale 1).
+
+    Raises:
+        ValueError: ``state`` has the wrong shape or dtype.
+
+    Attributes:
+        state: (2, n) float, rows ``integral`` (N·m or N) and ``scale`` (gain schedule factor),
+            updated in place (the backend's compiled cycle writes them too).
+        integral, scale: views of the rows of :attr:`state`.
     """
 
-    def __init__(self, gains: PidGains, effort_limit: np.ndarray) -> None:
+    def __init__(self, gains: PidGains, effort_limit: np.ndarray, state: np.ndarray | None = None) -> None:
         self.gains = gains
         self.effort_limit = np.asarray(effort_limit, dtype=float)
-        self.integral = np.zeros_like(self.effort_limit)
-        self.scale = np.ones_like(self.effort_limit)
+        n = self.effort_limit.shape[0]
+        if state is None:
+            state = np.zeros((2, n))
+        elif state.shape != (2, n) or state.dtype != np.float64:
+            raise ValueError(
+                f"PID state storage must be a float64 array of shape (2, {n}), got {state.dtype} {state.shape}"
+            )
+        self.state = state
+        self.state[0] = 0.0
+        self.state[1] = 1.0
+        self.integral = self.state[0]
+        self.scale = self.state[1]
         self._has_i = bool(np.any(gains.i != 0.0))
+
+    @property
+    def has_integral(self) -> bool:
+        """Whether any joint has an integral gain (else the integral stays 0)."""
+        return self._has_i
 
     def set_scale(self, scale: np.ndarray) -> None:
         """Scale ``p``, ``i``, ``d`` by ``scale`` (n,) from now on (1 = as given; gain
         scheduling of :attr:`PidGains.scheduled` joints by their inertia ratio)."""
-        self.scale = np.asarray(scale, dtype=float)
+        self.scale[:] = scale
 
     def reset(self, mask: np.ndarray | None = None) -> None:
         """Zero the integral term (all joints, or where ``mask`` (n,) bool is true)."""
@@ -201,25 +253,16 @@ class JointPid:
 
     def update_integral(self, error: np.ndarray, dt: float, active: np.ndarray) -> None:
         """Integrate ``i · error · dt`` (error shape (n,)) where ``active`` (n,) bool; clamp to
-        ±i_clamp where i_clamp > 0 (i_clamp = 0 means the integral is unbounded only if i = 0)."""
+        ±i_clamp where i_clamp > 0 (i_clamp = 0 means the integral is unbounded only if i = 0)
+        (:func:`integrate`)."""
         if not self._has_i:  # all i = 0: the integral stays 0
             return
         g = self.gains
-        step = np.where(active, g.i * self.scale * error * dt, 0.0)
-        self.integral += step
-        bounded = g.i_clamp > 0.0
-        self.integral = np.where(bounded, np.clip(self.integral, -g.i_clamp, g.i_clamp), self.integral)
-        self.integral[~active] = 0.0
+        integrate(self.integral, g.i, g.i_clamp, self.scale, error, dt, active)
 
     def affine(
         self, v_target: np.ndarray, feedforward: np.ndarray, active: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Parameters ``(gain, bias0, bias_q, bias_v)``, shapes (n,), of an affine actuator whose
-        activation holds the position target ``q_t``: ``effort = gain·q_t + bias0 + bias_q·q +
-        bias_v·v`` equals the PID law where ``active`` (n,) bool, and ``feedforward`` elsewhere
-        (effort control)."""
+        """:func:`affine_parameters` with this PID's gains, scale and integral."""
         g = self.gains
-        p = np.where(active, g.p * self.scale, 0.0)
-        d = np.where(active, g.d * self.scale, 0.0)
-        bias0 = np.where(active, d * v_target + self.integral, 0.0) + feedforward
-        return p, bias0, -p, -d
+        return affine_parameters(g.p, g.d, self.scale, self.integral, v_target, feedforward, active)

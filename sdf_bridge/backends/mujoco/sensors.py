@@ -103,10 +103,39 @@ class _NoiseModel:
              for n in noises]
         )
 
+    @classmethod
+    def concatenate(cls, first: _NoiseModel, second: _NoiseModel) -> _NoiseModel:
+        """One model for the values of ``first`` then ``second`` (both active, same generator):
+        applying it draws the same normal samples, in the same order, as ``first`` then
+        ``second`` (numpy's ``Generator`` draws sequentially)."""
+        pair = cls(None, first._rng)
+        pair.active = True
+        pair.mean = np.concatenate((first.mean, second.mean))
+        pair.std = np.concatenate((first.std, second.std))
+        pair.bias = np.concatenate((first.bias, second.bias))
+        return pair
+
+    def apply_floats(self, values: list[float]) -> list[float]:
+        """:meth:`apply` on a list of floats (the same samples and arithmetic, element by
+        element: ``((value + bias) + mean) + z·std``), cheaper for a few values."""
+        terms = self.__dict__.get("_terms")
+        if terms is None:
+            terms = self._terms = list(zip(self.bias.tolist(), self.mean.tolist(), self.std.tolist()))
+        z = self._rng.normal(0.0, 1.0, (len(values),)).tolist()
+        return [v + b + m + w * s for v, (b, m, s), w in zip(values, terms, z)]
+
     def apply(self, value: np.ndarray) -> np.ndarray:
         if not self.active:
             return value
         return value + self.bias + self.mean + self._rng.normal(0.0, 1.0, value.shape) * self.std
+
+
+def _noise_pair(ch: _Channel, first: _NoiseModel, second: _NoiseModel) -> _NoiseModel:
+    """The noise of two 3-axis models applied to their 6 values in one draw (cached on ``ch``)."""
+    pair = ch.cache.get("noise_pair")
+    if pair is None:
+        pair = ch.cache["noise_pair"] = _NoiseModel.concatenate(first, second)
+    return pair  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -281,45 +310,67 @@ class SensorSuite:
     def _imu(self, ch: _Channel) -> ImuReading:
         d = self._data
         assert d is not None
-        a = ch.ids["quat"]
-        w, x, y, z = d.sensordata[a: a + 4].tolist()
+        sd = d.sensordata
+        a, g, c = ch.ids["quat"], ch.ids["gyro"], ch.ids["acc"]
+        if g == a + 4 and c == g + 3:  # as attach() adds them: one slice
+            w, x, y, z, *rest = sd[a: a + 10].tolist()
+            gyro, acc = rest[:3], rest[3:]
+        else:
+            w, x, y, z = sd[a: a + 4].tolist()
+            gyro, acc = sd[g: g + 3].tolist(), sd[c: c + 3].tolist()
         gyro_noise, acc_noise = self._noise[ch.prefix]
-        gyro = d.sensordata[ch.ids["gyro"]: ch.ids["gyro"] + 3]
-        acc = d.sensordata[ch.ids["acc"]: ch.ids["acc"] + 3]
-        if gyro_noise.active:
-            gyro = gyro_noise.apply(gyro)
-        if acc_noise.active:
-            acc = acc_noise.apply(acc)
+        if gyro_noise.active and acc_noise.active:  # one draw of 6 = the draws of 3 then 3
+            values = _noise_pair(ch, gyro_noise, acc_noise).apply_floats(gyro + acc)
+            gyro, acc = values[:3], values[3:]
+        elif gyro_noise.active:
+            gyro = gyro_noise.apply_floats(gyro)
+        elif acc_noise.active:
+            acc = acc_noise.apply_floats(acc)
         return ImuReading(
             orientation=(x, y, z, w),
-            angular_velocity=tuple(gyro.tolist()),  # type: ignore[arg-type]
-            linear_acceleration=tuple(acc.tolist()),  # type: ignore[arg-type]
+            angular_velocity=tuple(gyro),  # type: ignore[arg-type]
+            linear_acceleration=tuple(acc),  # type: ignore[arg-type]
         )
 
     def _wrench(self, ch: _Channel) -> WrenchReading:
         m, d = self._model, self._data
         assert m is not None and d is not None
-        s = ch.sensor
-        params = _params(s, ForceTorqueParams)
-        force = d.sensordata[ch.ids["force"]: ch.ids["force"] + 3].copy()
-        torque = d.sensordata[ch.ids["torque"]: ch.ids["torque"] + 3].copy()
-        if params.measure_direction == "child_to_parent":
-            force, torque = -force, -torque
-        site = ch.ids["site"]
-        if params.frame == "child":
-            rot = ch.cache.get("site_in_body")
-            if rot is None:
-                rot = np.zeros(9)
-                mujoco.mju_quat2Mat(rot, m.site_quat[site])
-                rot = ch.cache["site_in_body"] = rot.reshape(3, 3)
+        setup = ch.cache.get("wrench")
+        if setup is None:
+            setup = ch.cache["wrench"] = self._wrench_setup(ch)
+        fa, ta, sign, frame, rot, pos = setup
+        sd = d.sensordata
+        force = sd[fa: fa + 3] * sign  # sign −1: SDFormat child_to_parent (exact negation)
+        torque = sd[ta: ta + 3] * sign
+        if frame == "child":
             force = rot @ force
-            torque = rot @ torque + _cross(m.site_pos[site], force)
-        elif params.frame == "parent":
-            site_world = d.site_xmat[site].reshape(3, 3)
+            f = force.tolist()
+            torque = (rot @ torque).tolist()
+            cross = (pos[1] * f[2] - pos[2] * f[1], pos[2] * f[0] - pos[0] * f[2], pos[0] * f[1] - pos[1] * f[0])
+            return WrenchReading(tuple(f), (torque[0] + cross[0], torque[1] + cross[1], torque[2] + cross[2]))
+        if frame == "parent":
+            site_world = d.site_xmat[ch.ids["site"]].reshape(3, 3)
             parent_world = d.xmat[int(m.body_parentid[ch.ids["body"]])].reshape(3, 3)
-            rot = parent_world.T @ site_world
-            force, torque = rot @ force, rot @ torque
+            r = parent_world.T @ site_world
+            force, torque = r @ force, r @ torque
         return WrenchReading(tuple(force.tolist()), tuple(torque.tolist()))  # type: ignore[arg-type]
+
+    def _wrench_setup(self, ch: _Channel) -> tuple[int, int, float, str, np.ndarray | None, list[float] | None]:
+        """What :meth:`_wrench` needs of a force-torque channel, computed once: sensordata
+        addresses of force and torque, the sign (−1 for ``child_to_parent``), the frame, and for
+        the ``child`` frame the site's rotation (3, 3) and position (m) in the child body."""
+        m = self._model
+        assert m is not None
+        params = _params(ch.sensor, ForceTorqueParams)
+        sign = -1.0 if params.measure_direction == "child_to_parent" else 1.0
+        rot = pos = None
+        if params.frame == "child":
+            site = ch.ids["site"]
+            flat = np.zeros(9)
+            mujoco.mju_quat2Mat(flat, m.site_quat[site])
+            rot = flat.reshape(3, 3)
+            pos = [float(v) for v in m.site_pos[site]]
+        return ch.ids["force"], ch.ids["torque"], sign, params.frame, rot, pos
 
     def _ray_params(self, ch: _Channel) -> RayParams:
         return _params(ch.sensor, RayParams)
@@ -342,23 +393,24 @@ class SensorSuite:
         m, d = self._model, self._data
         assert m is not None and d is not None
         site = ch.ids["site"]
-        rot = d.site_xmat[site].reshape(3, 3)
-        vec = np.ascontiguousarray((local @ rot.T).ravel())
         n = local.shape[0]
-        geomid = np.zeros(n, dtype=np.int32)
-        dist = np.zeros(n)
-        groups = np.ones(6, dtype=np.uint8)
-        groups[VISUAL_GROUP] = 0  # visual geoms are not seen; collisions and the ground are
-        mujoco.mj_multiRay(m, d, np.array(d.site_xpos[site]), vec, groups, 1, ch.ids["body"], geomid, dist, None, n,
+        buffers = ch.cache.get("cast")
+        if buffers is None or buffers[0].shape != local.shape:  # made once per channel, reused
+            groups = np.ones(6, dtype=np.uint8)
+            groups[VISUAL_GROUP] = 0  # visual geoms are not seen; collisions and the ground are
+            buffers = ch.cache["cast"] = (np.empty(local.shape), np.zeros(n, dtype=np.int32), np.zeros(n), groups)
+        vec, geomid, dist, groups = buffers
+        np.matmul(local, d.site_xmat[site].reshape(3, 3).T, out=vec)  # ray directions in the world
+        mujoco.mj_multiRay(m, d, d.site_xpos[site], vec.reshape(-1), groups, 1, ch.ids["body"], geomid, dist, None, n,
                            cutoff if cutoff > 0 else mujoco.mjMAXVAL)
-        return np.where(dist < 0.0, np.inf, dist)
+        return np.where(dist < 0.0, np.inf, dist)  # a new array: the buffers are reused
 
     def _ray(self, ch: _Channel) -> ScanReading | PointCloudReading:
         p = self._ray_params(ch)
         local, h, nh, nv = self._directions(ch)
         dist = self._cast(ch, local, p.range_max)
         if p.range_max > 0:
-            dist = np.where(dist > p.range_max, np.inf, dist)
+            dist[dist > p.range_max] = np.inf
         if nv > 1:
             finite = np.isfinite(dist)
             return PointCloudReading(points=local[finite] * dist[finite, None])
@@ -406,6 +458,8 @@ class SensorSuite:
     def _contact(self, ch: _Channel) -> ContactReading:
         m, d = self._model, self._data
         assert m is not None and d is not None
+        if d.ncon == 0:
+            return _NO_CONTACT
         body = ch.ids["body"]
         params = _params(ch.sensor, ContactParams)
         wanted = set(params.collisions)
@@ -435,6 +489,9 @@ class SensorSuite:
         """Release the camera renderers (on the thread that made them, see :mod:`.render`);
         callable from any thread, idempotent."""
         self._renderers.close()
+
+
+_NO_CONTACT = ContactReading(())
 
 
 def gl_problem() -> str | None:

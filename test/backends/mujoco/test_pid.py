@@ -140,3 +140,21 @@ def test_scale_multiplies_p_i_d_not_the_clamp() -> None:
     assert pid.integral == pytest.approx([3 * 4 * 0.05 * 0.1, 4 * 0.05 * 0.1], abs=1e-15)
     pid.update_integral(np.array([10.0, 0.0]), 0.1, np.array([True, True]))
     assert pid.integral[0] == 1.0  # i_clamp is an effort bound: not scaled
+
+
+def test_state_storage_is_shared_and_initialised() -> None:
+    """The integral and scale live in the given (2, n) storage (the backend's joint table rows)."""
+    storage = np.full((2, 2), 7.0)
+    gains = PidGains(p=np.ones(2), i=np.ones(2), d=np.ones(2), i_clamp=np.zeros(2))
+    pid = JointPid(gains, np.array([1.0, 1.0]), state=storage)
+    assert storage.tolist() == [[0.0, 0.0], [1.0, 1.0]]
+    pid.set_scale(np.array([2.0, 3.0]))
+    pid.update_integral(np.array([1.0, -1.0]), 0.5, np.array([True, True]))
+    assert storage.tolist() == [[1.0, -1.5], [2.0, 3.0]]  # i·scale·e·dt, unbounded (i_clamp 0)
+
+
+@pytest.mark.parametrize("storage", [np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((2, 2), dtype=np.float32)])
+def test_state_storage_of_wrong_shape_or_type_rejected(storage: np.ndarray) -> None:
+    gains = PidGains(p=np.ones(2), i=np.ones(2), d=np.ones(2), i_clamp=np.zeros(2))
+    with pytest.raises(ValueError, match=r"PID state storage must be a float64 array of shape \(2, 2\)"):
+        JointPid(gains, np.array([1.0, 1.0]), state=storage)

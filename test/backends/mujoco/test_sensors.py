@@ -24,7 +24,9 @@ from sdf_bridge.backends.base import (
     ScanReading,
     WrenchReading,
 )
+from sdf_bridge.backends.mujoco.sensors import _NoiseModel
 from sdf_bridge.description import load
+from sdf_bridge.description.model import Noise
 
 GRAVITY = {"gravity": [0.0, 0.0, -G]}
 
@@ -374,3 +376,59 @@ def test_force_torque_on_world_reported(make_sim, caplog) -> None:
         sim = make_sim(urdf, GRAVITY)
     assert "sensor 'ft': it is attached to the world, which carries no joint load" in caplog.text
     assert "ft" not in sim.backend.read(0.01).sensors
+
+
+def test_imu_noise_of_both_parts_in_one_draw_equals_two_draws() -> None:
+    """Gyro and accelerometer noise applied together draw the same samples, in the same order,
+    as one model after the other (the IMU reads both in one draw)."""
+    gyro = tuple(Noise(type="gaussian", mean=0.1 * k, stddev=0.2, bias_mean=0.3, bias_stddev=0.1) for k in range(3))
+    acc = tuple(Noise(type="gaussian", mean=-0.1, stddev=0.5 + k, bias_mean=0.0, bias_stddev=0.2) for k in range(3))
+    first, second = (np.random.default_rng(4) for _ in range(2))
+    g1, a1 = _NoiseModel(gyro, first), _NoiseModel(acc, first)
+    g2, a2 = _NoiseModel(gyro, second), _NoiseModel(acc, second)
+    pair = _NoiseModel.concatenate(g2, a2)
+    values = np.array([1.0, -2.0, 3.0, 9.81, 0.0, -0.5])
+    for _ in range(5):
+        separate = np.concatenate((g1.apply(values[:3]), a1.apply(values[3:])))
+        np.testing.assert_array_equal(pair.apply(values), separate)
+
+
+FT_POSED = """
+  <gazebo reference="j">
+    <sensor name="ft" type="force_torque"><pose>0.1 0.2 -0.3 0.3 -0.2 0.5</pose>
+      <force_torque><frame>{frame}</frame><measure_direction>{direction}</measure_direction></force_torque>
+    </sensor>
+  </gazebo>"""
+
+
+def _rot_y(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+@pytest.mark.parametrize("direction", ["child_to_parent", "parent_to_child"])
+def test_force_torque_frames_are_consistent(make_sim, direction) -> None:
+    """One swinging arm measured in the sensor, child and parent frames (same physics, so the
+    same instant): child = R·sensor, torque + p × force (R, p: the sensor pose in the child
+    link); parent = R_y(q)·R·sensor (joint about y at the child origin, q of the kinematics the
+    reading was computed with). Tolerance 1e-9 N, N·m."""
+    readings, q = {}, 0.0
+    for frame in ("sensor", "child", "parent"):
+        urdf = pendulum_urdf(mass=2.0, com_xyz="0.5 0 -0.2", extra=FT_POSED.format(frame=frame, direction=direction))
+        sim = make_sim(urdf, GRAVITY)
+        sim.effort([3.0])
+        readings[frame] = sim.run(0.13)[-1].sensors["ft"]
+        # the joint angle of the kinematics the reading was computed with (the last step's start)
+        body = sim.backend.model.body(sim.backend.built.link_body["arm"]).id
+        arm = sim.backend.data.xmat[body].reshape(3, 3)
+        q = math.atan2(arm[0, 2], arm[0, 0])
+        assert abs(q - float(sim.backend.joint_state()[0][0])) < 0.01  # one step behind the state
+    pose = load(pendulum_urdf(extra=FT_POSED.format(frame="sensor", direction=direction))).sensors[0].pose.matrix()
+    rot, pos = pose[:3, :3], pose[:3, 3]
+    f_s, t_s = np.array(readings["sensor"].force), np.array(readings["sensor"].torque)
+    assert np.linalg.norm(f_s) > 1.0  # a real load
+    f_c = rot @ f_s
+    assert readings["child"].force == pytest.approx(tuple(f_c), abs=1e-9)
+    assert readings["child"].torque == pytest.approx(tuple(rot @ t_s + np.cross(pos, f_c)), abs=1e-9)
+    assert readings["parent"].force == pytest.approx(tuple(_rot_y(q) @ f_c), abs=1e-9)
+    assert readings["parent"].torque == pytest.approx(tuple(_rot_y(q) @ rot @ t_s), abs=1e-9)

@@ -1,0 +1,180 @@
+"""Per-cycle bookkeeping of the MuJoCo backend: the compiled kernels equal the numpy reference
+bit for bit (NaN included), the table layout, and the backend's behaviour with either."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mujoco_helpers import nan
+
+from sdf_bridge.backends.base import ActuatorCommand
+from sdf_bridge.backends.mujoco import MujocoBackend, cycle
+from sdf_bridge.description import load
+from sdf_bridge.transmissions import TransmissionMap
+
+NU = 12  # actuators in the fake MuJoCo buffers (more than joints: other actuators exist)
+NQ = 15
+
+values = st.one_of(
+    st.floats(-10.0, 10.0, allow_nan=False),
+    st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0]),
+)
+
+
+@st.composite
+def problem(draw: st.DrawFn) -> dict:
+    """A joint table for n joints at random (distinct) addresses, its state and fake buffers."""
+    n = draw(st.integers(1, 5))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    qadr = rng.permutation(NQ)[:n]
+    act_id = rng.permutation(NU)[:n]
+    tab = cycle.make_table(
+        qadr, rng.permutation(NQ)[:n], rng.permutation(NU)[:n], act_id, rng.permutation(NQ)[:n],
+        rng.uniform(0, 100, n), rng.choice([0.0, 5.0], n), rng.uniform(0, 10, n), rng.choice([0.0, 0.5, 3.0], n),
+        rng.uniform(0.1, 2.0, n), rng.choice([0.0, 1.0], n), rng.choice([0.0, 1.0], n, p=[0.8, 0.2]),
+    )
+    tab[cycle.MODE] = rng.integers(0, 4, n).astype(float)
+    tab[cycle.HOLD] = rng.uniform(-1, 1, n)
+    tab[cycle.V_TARGET] = rng.uniform(-1, 1, n)
+    tab[cycle.FEEDFORWARD] = rng.uniform(-1, 1, n)
+    tab[cycle.ACTIVE] = rng.choice([0.0, 1.0], n)
+    tab[cycle.INTEGRAL] = rng.uniform(-4, 4, n)
+    tab[cycle.SCALE] = rng.uniform(0.5, 2, n)
+    command = [np.array(draw(st.lists(values, min_size=n, max_size=n))) for _ in range(3)]
+    return {
+        "tab": tab, "command": command, "qpos": rng.uniform(-2, 2, NQ), "qvel": rng.uniform(-2, 2, NQ),
+        "act": rng.uniform(-2, 2, NU), "ctrl": rng.uniform(-2, 2, NU), "inertia": rng.uniform(0.1, 3, NQ),
+        "gainprm": rng.uniform(-1, 1, (NU, 10)), "biasprm": rng.uniform(-1, 1, (NU, 10)),
+        "force": rng.uniform(-5, 5, NU), "ideal": draw(st.booleans()), "has_i": draw(st.booleans()),
+    }
+
+
+def _copy(case: dict) -> dict:
+    return {k: (v.copy() if isinstance(v, np.ndarray) else [x.copy() for x in v] if isinstance(v, list) else v)
+            for k, v in case.items()}
+
+
+def _assert_same(a: dict, b: dict) -> None:
+    for key in ("tab", "act", "ctrl", "gainprm", "biasprm"):
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)  # exact; NaN equals NaN
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=problem())
+def test_apply_command_kernel_equals_numpy(case: dict) -> None:
+    ref, fast = _copy(case), _copy(case)
+    for f, c in ((cycle.apply_command, ref), (cycle.apply_command_kernel, fast)):
+        f(c["tab"], *c["command"], c["qpos"], c["act"], c["ctrl"], c["gainprm"], c["biasprm"], c["ideal"])
+    _assert_same(ref, fast)
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=problem(), dt=st.sampled_from([0.0, 0.001, 0.01, 0.5]))
+def test_pre_step_kernel_equals_numpy(case: dict, dt: float) -> None:
+    ref, fast = _copy(case), _copy(case)
+    for f, c in ((cycle.pre_step, ref), (cycle.pre_step_kernel, fast)):
+        f(c["tab"], c["qpos"], c["act"], c["inertia"], c["gainprm"], c["biasprm"], dt, c["has_i"])
+    _assert_same(ref, fast)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=problem(), bad=st.sampled_from(["none", "nan", "inf", "qacc", "qvel", "qpos"]))
+def test_gather_state_kernel_equals_numpy(case: dict, bad: str) -> None:
+    warnings = np.zeros(8, dtype=np.int32)
+    if bad in ("nan", "inf"):
+        case["qpos"][3] = math.nan if bad == "nan" else math.inf
+    elif bad != "none":
+        warnings[{"qacc": cycle.WARN_QACC, "qvel": cycle.WARN_QVEL, "qpos": cycle.WARN_QPOS}[bad]] = 2
+    n = case["tab"].shape[1]
+    outs = [np.zeros((3, n)), np.zeros((3, n))]
+    stable = [
+        f(case["tab"], case["qpos"], case["qvel"], case["force"], warnings, out)
+        for f, out in zip((cycle.gather_state, cycle.gather_state_kernel), outs)
+    ]
+    assert stable == [bad == "none"] * 2
+    np.testing.assert_array_equal(outs[0], outs[1])
+    qadr = case["tab"][cycle.QADR].astype(int)
+    np.testing.assert_array_equal(outs[0][0], case["qpos"][qadr])
+
+
+def test_apply_command_rules_on_one_joint_each() -> None:
+    """Position > velocity > effort > hold; feed-forward kept; a mode change drops the integral."""
+    tab = cycle.make_table(*(np.arange(4) for _ in range(5)), np.full(4, 10.0), np.ones(4), np.full(4, 2.0),
+                           np.zeros(4), np.ones(4), np.zeros(4), np.zeros(4))
+    tab[cycle.INTEGRAL] = 0.5
+    tab[cycle.MODE] = cycle.EFFORT_MODE  # all but joint 2 change mode
+    qpos, act, ctrl = np.array([0.1, 0.2, 0.3, 0.4]), np.array([9.0, 9.0, 9.0, 9.0]), np.zeros(4)
+    gainprm, biasprm = np.zeros((4, 10)), np.zeros((4, 10))
+    qt = np.array([1.0, math.nan, math.nan, math.nan])
+    vt = np.array([0.5, 0.7, math.nan, math.nan])
+    et = np.array([0.25, math.nan, 3.0, math.nan])
+    cycle.apply_command(tab, qt, vt, et, qpos, act, ctrl, gainprm, biasprm, False)
+    assert tab[cycle.MODE].tolist() == [cycle.POSITION_MODE, cycle.VELOCITY_MODE, cycle.EFFORT_MODE, cycle.HOLD_MODE]
+    assert act.tolist() == [1.0, 0.2, 0.0, 0.4]  # target, velocity ref from q, effort: the hold, hold: q
+    assert tab[cycle.HOLD].tolist() == [0.0, 0.0, 0.0, 0.4]  # only the joint entering hold takes its position
+    assert ctrl.tolist() == [0.0, 0.7, 0.0, 0.0]
+    assert tab[cycle.INTEGRAL].tolist() == [0.0, 0.0, 0.5, 0.0]  # dropped where the mode changed
+    # position joint: effort = 10·act + (2·0.5 + 0 + 0.25) − 10·q − 2·v
+    assert (gainprm[0, 0], biasprm[0, 0], biasprm[0, 1], biasprm[0, 2]) == (10.0, 1.25, -10.0, -2.0)
+    assert (gainprm[2, 0], biasprm[2, 0], biasprm[2, 1]) == (0.0, 3.0, -0.0)  # effort joint: feed-forward only
+
+
+def test_make_table_layout_and_shape_error() -> None:
+    tab = cycle.make_table(*(np.arange(2) + k for k in range(12)))
+    assert tab.shape == (cycle.ROWS, 2)
+    assert tab[cycle.PASSIVE].tolist() == [11.0, 12.0] and tab[cycle.P].tolist() == [5.0, 6.0]
+    assert tab[cycle.ACTIVE].tolist() == [1.0, 1.0] and tab[cycle.SCALE].tolist() == [1.0, 1.0]
+    assert tab[cycle.MODE].tolist() == [cycle.HOLD_MODE] * 2 and tab[cycle.INTEGRAL].tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
+        cycle.make_table(*(np.arange(2) for _ in range(11)), np.arange(3))
+    with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
+        cycle.make_table(*(np.zeros((2, 2)) for _ in range(12)))
+
+
+# -- the backend with either implementation ----------------------------------------------------
+def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
+    """Demo arm, 120 cycles of mixed commands (streamed and constant positions, velocity with
+    effort, hold); ``writes``: "all" (every cycle), "gaps" (none every 7th cycle) or "once"
+    (constant commands written only when they change). Returns the trajectory (cycles, values)."""
+    robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
+    tm = TransmissionMap.from_robot(robot)
+    backend = MujocoBackend(compiled=compiled)
+    backend.configure(robot, tm.actuator_names, transmissions=tm,
+                      params={"render_cameras": False, "position_mode": mode})
+    n = len(tm.actuator_names)
+    hold = backend.read(0.01).position.copy()
+    rows, last = [], b""
+    for k in range(120):
+        phase = (k // 30) % 4
+        if phase == 0:
+            command = ActuatorCommand(hold + 0.3 * math.sin(0.05 * k), nan(n), nan(n))
+        elif phase == 1:
+            command = ActuatorCommand(hold + 0.2, nan(n), nan(n))
+        elif phase == 2:
+            v = np.where(np.arange(n) % 2 == 0, 0.3, math.nan)
+            command = ActuatorCommand(nan(n), v, np.where(np.arange(n) % 3 == 0, 0.5, math.nan))
+        else:
+            command = ActuatorCommand(nan(n), nan(n), nan(n))
+        key = b"".join(x.tobytes() for x in (command.position, command.velocity, command.effort))
+        if writes == "all" or (writes == "gaps" and k % 7 != 3) or (writes == "once" and key != last):
+            backend.write(command, 0.01)
+        last = key
+        s = backend.read(0.01)
+        rows.append(np.concatenate([s.position, s.velocity, s.effort, backend.data.qpos, backend.data.act]))
+    backend.close()
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("mode", ["pid", "ideal"])
+def test_backend_compiled_equals_numpy(repo_dir, mode: str) -> None:
+    np.testing.assert_array_equal(_run(repo_dir, True, mode, "gaps"), _run(repo_dir, False, mode, "gaps"))
+
+
+def test_repeating_a_command_changes_nothing(repo_dir) -> None:
+    """Writing the same command every cycle or only when it changes gives the same trajectory,
+    bit for bit (integral and inertia-scheduled default gains included)."""
+    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "all"), _run(repo_dir, True, "pid", "once"))

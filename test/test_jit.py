@@ -1,0 +1,62 @@
+"""Tests of sdf_bridge.jit: the switch between compiled kernels and the numpy paths."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sdf_bridge import jit
+
+numba = pytest.importorskip("numba", reason="the CI set-up installs numba (extra 'fast')")
+
+
+def _probe(env_value: str | None) -> str:
+    env = dict(os.environ)
+    env.pop("SDF_BRIDGE_JIT", None)
+    if env_value is not None:
+        env["SDF_BRIDGE_JIT"] = env_value
+    code = "from sdf_bridge import jit; print(jit.ENABLED, jit.describe())"
+    return subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def test_enabled_by_default_when_numba_is_installed():
+    out = _probe(None)
+    assert out.startswith("True compiled kernels (Numba ")
+
+
+@pytest.mark.parametrize("value", ["0", "false", "OFF", " no "])
+def test_environment_switches_kernels_off(value):
+    assert _probe(value) == ("False numpy (compiled kernels off: Numba not installed or "
+                             "SDF_BRIDGE_JIT=0)")
+
+
+def test_numba_disable_jit_switches_kernels_off():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    env.pop("SDF_BRIDGE_JIT", None)
+    out = subprocess.run([sys.executable, "-c", "from sdf_bridge import jit; print(jit.ENABLED)"],
+                         env=env, check=True, capture_output=True, text=True).stdout.strip()
+    assert out == "False"
+
+
+def _axpy(a: float, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = a * x[i] + y[i]
+    return out
+
+
+def test_kernel_compiles_when_enabled_and_computes_the_same():
+    compiled = jit.kernel(_axpy)
+    x, y = np.array([1.0, -2.0, np.nan]), np.array([0.5, 0.25, 1.0])
+    expected = 3.0 * x + y
+    result = compiled(3.0, x, y)
+    np.testing.assert_array_equal(result, expected)  # exact, NaN where x is NaN
+    if jit.ENABLED:
+        assert isinstance(compiled, numba.core.registry.CPUDispatcher)
+    else:
+        assert compiled is _axpy
