@@ -1,27 +1,28 @@
 """Benchmark of the bridge's control loop and command latency (prints tables; no assertions).
 
 1. Loop: the bridge node in this process (its loop thread, an EventsExecutor spinning on
-   another thread as in the bridge process, joint_states published every cycle = worst case) on the demo robot and on a generated
-   100-joint chain (a classic SimpleTransmission with reduction 10 per joint), at 100, 500 and
-   1,000 Hz. Columns: achieved rate (Hz), p50 / p99 / max start-to-start period (ms), CPU time
-   per cycle of the loop thread (µs, mean), overruns (cycles ending after the next deadline, %
-   of cycles).
+   another thread as in the bridge process, joint_states and actuator_states published every
+   cycle to a subscriber = worst case) on the demo robot and on a generated 100-joint chain
+   (a classic SimpleTransmission with reduction 10 per joint), at 100, 500 and 1,000 Hz.
+   Columns: achieved rate (Hz), p50 / p99 / max start-to-start period (ms), CPU time per cycle
+   of the loop thread (µs, mean), overruns (cycles ending after the next deadline, % of
+   cycles).
 2. Latency: the bridge in a child process (demo robot, 1 kHz loop, joint_states every cycle);
    this process sends position commands on ``joint_commands`` and times, on its own monotonic
    clock, how long until a ``joint_states`` message shows the commanded value (command → loop →
    backend → joint_states over DDS on loopback). p50 / p99 / max in ms, split at the message's
-   stamp (the bridge's read time) into the part inside the bridge and the way back, plus the
-   bridge's own loop statistics from /diagnostics.
+   stamp (the start of the bridge's tick, just before its write) into the way in and the way
+   back, plus the bridge's own loop statistics from /diagnostics.
 
 Targets (issue 5): 1 kHz with 100 joints at < 1 % overruns; p99 latency < 2 ms.
 
-Reading the latency: a command is applied at the next ``write`` (0 … 1 period away) and, with
-the mock (which mirrors commands at ``read``, like ros2_control's GenericSystem), shows in the
-state read one period later; so at 1 kHz it carries 1–2 ms of cycle structure before the two
-DDS hops and the Python callbacks on each side. The p99 target of 2 ms is therefore below the
-floor of this cycle order at 1 kHz (1 period + up to 1 period of phase + DDS): meeting it needs
-the command written just before the read that mirrors it (write → read → publish per tick),
-which is a change to :class:`sdf_bridge.hardware.HardwareSystem`'s cycle timing.
+Reading the latency: each tick of the bridge writes the latest commands, reads the state back
+and publishes it, then sleeps (:meth:`sdf_bridge.hardware.HardwareSystem.cycle`). A command
+waits for the next tick (0 … 1 period, ~0.5 ms on average at 1 kHz; with the mock, which
+mirrors commands at ``read`` like ros2_control's GenericSystem, it shows in that tick's
+joint_states), plus the two DDS hops and the Python callbacks on each side. The floor at 1 kHz
+is therefore about one period at p99; load on the machine (other processes taking the CPU
+from the loop or the executor) adds to it.
 
 Usage: ``python bench/loop.py [--seconds S] [--samples N] [--runs R] [--only loop|latency]
 [--executor events|single] [--priority P]`` (ROS_DOMAIN_ID: random unless set; ``--priority 50``
@@ -107,6 +108,11 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
     if description is not None:
         overrides.append(Parameter("robot_description", value=description))
     node = BridgeNode(context=context, parameter_overrides=overrides)
+    # The bridge publishes states only to topics with subscribers: a listener (never spun,
+    # messages just queue in its reader) makes it serialise and send both every cycle.
+    listener = rclpy.create_node("loop_bench_listener", context=context)
+    for topic in ("joint_states", f"{node.get_fully_qualified_name()}/actuator_states"):
+        listener.create_subscription(JointState, topic, lambda msg: None, RELIABLE_QOS)
     executor = _make_executor("events", context)  # as the bridge process (main.make_executor)
     executor.add_node(node)
     spin = threading.Thread(target=_spin, args=(executor, context), daemon=True)
@@ -123,6 +129,7 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
         spin.join(2.0)
         executor.shutdown()
         node.destroy_node()
+        listener.destroy_node()
     return {
         "joints": joints, "rate": s.achieved_rate, "p50": s.period_p50 * 1e3, "p99": s.period_p99 * 1e3,
         "max": s.period_max * 1e3, "cpu": s.cpu_mean * 1e6,
@@ -134,9 +141,9 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
 class LatencyResult:
     """One latency run. Arrays in s, one entry per sample: ``total`` = command sent → first
     joint_states showing it (probe's monotonic clock); ``inside`` = command sent → the
-    ``header.stamp`` of that message (the bridge's read time: DDS in + callback + wait for the
-    write + wait for the read that mirrors it); ``outside`` = stamp → arrival (publish + DDS out
-    + the probe's callback dispatch). ``inside``/``outside`` use the system clock shared by both
+    ``header.stamp`` of that message (the start of the bridge's tick that wrote it: DDS in +
+    callback + wait for the tick); ``outside`` = stamp → arrival (write + read + publish + DDS
+    out + the probe's callback dispatch). ``inside``/``outside`` use the system clock shared by both
     processes. ``loop``: the bridge's last /diagnostics loop values (name → str)."""
 
     total: np.ndarray
@@ -245,8 +252,8 @@ def _ms(values: np.ndarray) -> str:
 def print_latency(result: LatencyResult) -> None:
     """Print a :class:`LatencyResult`."""
     print(f"samples {result.total.size}: {_ms(result.total)}")
-    print(f"  inside the bridge (sent → read stamp): {_ms(result.inside)}")
-    print(f"  outside (stamp → probe callback):      {_ms(result.outside)}")
+    print(f"  in  (sent → stamp = tick start):    {_ms(result.inside)}")
+    print(f"  out (stamp → probe callback):       {_ms(result.outside)}")
     loop = result.loop
     if loop:
         print(

@@ -1,5 +1,6 @@
-"""The control cycle (ROS-free): read → actuator_to_joint → [publish] → commands → watchdog →
-limits → joint_to_actuator → write, with command validation, modes, e-stop and timing.
+"""The control cycle (ROS-free), one tick: commands → watchdog → limits → joint_to_actuator →
+write → read → actuator_to_joint → [publish], then the loop sleeps; with command validation,
+modes, e-stop and timing.
 
 Main entry point: :class:`HardwareSystem`. Names are imported lazily, so that the small parts
 (:mod:`.timing`, :mod:`.trajectory`, :mod:`.commands`) load without the transmission and limit

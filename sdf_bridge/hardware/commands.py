@@ -146,6 +146,7 @@ class CommandBuffer:
         self.last_command_time: float | None = None
         self.last_accepted = np.zeros(0, dtype=np.intp)
         self._resolve_cache: dict[tuple[str, ...], _Resolved] = {}
+        self._static_cache: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}
         self.version = 0
         self.mode_version = 0
         self.clear()
@@ -374,6 +375,57 @@ class CommandBuffer:
                 "duplicate_joint", f"joints {duplicates} named more than once; ignored", len(duplicates)))
         return np.array(rows, dtype=np.intp), np.array(index, dtype=np.intp), problems
 
+    def _static(self, index: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+        """Per index array (a resolved name list, or :attr:`commandable_index`): the
+        interface bits valid for *every* joint in it (allowed and, for fixed joints, in the
+        fixed mode) and the joints whose mode is automatic. Cached by the array's identity
+        (the arrays come from the resolve cache and are reused)."""
+        cached = self._static_cache.get(id(index))
+        if cached is not None and cached[0] is index:
+            return cached
+        per_joint = self.allowed[index] & np.where(self.fixed[index], self._fixed_mode[index], 7)
+        ok_bits = int(np.bitwise_and.reduce(per_joint, initial=7))
+        entry = (index, ok_bits, index[~self.fixed[index]])
+        if len(self._static_cache) >= 64:
+            self._static_cache.clear()
+        self._static_cache[id(index)] = entry
+        return entry
+
+    def _apply_valid(
+        self, rows: np.ndarray, index: np.ndarray, fields: Mapping[str, np.ndarray], now: float
+    ) -> bool:
+        """Store the command when every value is finite and every interface is valid for
+        every joint, without effort mixed with position/velocity: the same result as the
+        detailed path of :meth:`_apply` for such input, in fewer numpy calls. Returns False
+        (and changes nothing) for any other input."""
+        _, ok_bits, auto = self._static(index)
+        requested = 0
+        values = []
+        for interface, array in fields.items():
+            bit = INTERFACE_BITS[interface]
+            if not ok_bits & bit:
+                return False
+            v = array[rows]
+            if not np.isfinite(v).all():
+                return False
+            requested |= bit
+            values.append((bit, v))
+        if requested & EFFORT and requested & (POSITION | VELOCITY):
+            return False
+        for bit, v in values:
+            target = self.position if bit == POSITION else self.velocity if bit == VELOCITY else self.effort
+            target[index] = v
+        mode_changed = False
+        if auto.size:
+            mode = self.mode
+            if not (mode[auto] == requested).all():
+                mode[auto] = requested
+                mode_changed = True
+        self.last_accepted = index
+        self.last_command_time = now
+        self._touch(mode_changed)
+        return True
+
     def _apply(
         self,
         rows: np.ndarray,
@@ -383,8 +435,11 @@ class CommandBuffer:
         now: float,
         warnings: list[str],
     ) -> None:
-        """Validate values per interface and store the accepted ones; fast paths when
-        everything is valid (the common case), details only when something is rejected."""
+        """Validate values per interface and store the accepted ones: :meth:`_apply_valid`
+        when everything is valid (the common case), else the detailed path below."""
+        if self._apply_valid(rows, index, fields, now):
+            return
+
         def named(mask: np.ndarray) -> list[str]:
             return [names[r] for r in rows[mask]]
 

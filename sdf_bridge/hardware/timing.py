@@ -1,9 +1,14 @@
 """Honest loop timing: achieved rate, period percentiles, jitter, overruns, CPU per cycle.
 
-A cycle starts at :meth:`LoopTiming.start` (the hardware system calls it at the beginning of
-``read``) and ends at :meth:`LoopTiming.stop` (end of ``write``). Wall times come from
-:func:`time.perf_counter`, CPU times from :func:`time.process_time` (the whole process, all
-threads); both can be given explicitly for deterministic tests and replays.
+A cycle (one tick of the control loop) starts at :meth:`LoopTiming.start` (the hardware system
+calls it at the beginning of ``write``, the first step of a tick) and ends at
+:meth:`LoopTiming.stop` (the end of ``read``, or, in the bridge node, after the state was
+published: :meth:`~sdf_bridge.hardware.HardwareSystem.end_cycle`), so the busy time covers the
+whole tick and the period is the start-to-start time of ticks. Wall times come from
+:func:`time.perf_counter`, CPU times from :func:`time.thread_time` (the CPU time of the thread
+running the tick, so work of other threads running meanwhile — command callbacks, middleware —
+is not counted; start and stop must therefore be called on the same thread, as a control loop
+does); both can be given explicitly for deterministic tests and replays.
 
 Definitions (over a sliding window of the last ``window`` cycles unless noted):
 
@@ -11,8 +16,8 @@ Definitions (over a sliding window of the last ``window`` cycles unless noted):
 * ``period_p50``, ``period_p99``, ``period_max``: percentiles (linear interpolation,
   :func:`numpy.percentile`) and maximum of the period, s.
 * ``jitter``: standard deviation of the period, s; ``jitter_max``: max |period − target|.
-* busy time: start-to-stop time of one cycle (read + write), s; ``cpu_mean``: mean CPU time
-  per cycle, s.
+* busy time: start-to-stop time of one cycle (write + read [+ publish]), s; ``cpu_mean``: mean
+  CPU time per cycle, s.
 * ``overruns`` (lifetime): cycles whose busy time exceeded the target period (the loop cannot
   keep its rate); ``late_cycles`` (lifetime): periods longer than
   ``target_period · (1 + overrun_tolerance)`` (the cycle started late, whatever the reason).
@@ -81,7 +86,7 @@ class LoopTiming:
     def start(self, t: float | None = None, cpu: float | None = None) -> None:
         """Mark the start of a cycle at wall time ``t`` and CPU time ``cpu`` (s; now if None)."""
         t = time.perf_counter() if t is None else t
-        cpu = time.process_time() if cpu is None else cpu
+        cpu = time.thread_time() if cpu is None else cpu
         if self._last_start is not None:
             period = t - self._last_start
             self._periods[self._n_periods % self.window] = period
@@ -97,7 +102,7 @@ class LoopTiming:
         if self._start is None:
             return
         t = time.perf_counter() if t is None else t
-        cpu = time.process_time() if cpu is None else cpu
+        cpu = time.thread_time() if cpu is None else cpu
         busy = t - self._start
         slot = self._n_busy % self.window
         self._busy[slot] = busy
@@ -107,6 +112,16 @@ class LoopTiming:
         if self._target is not None and busy > self._target:
             self.overruns += 1
         self._start = None
+
+    def snapshot(self) -> LoopTiming:
+        """An independent copy (windows and counters copied), e.g. to compute
+        :meth:`summary` outside a lock while the loop keeps measuring."""
+        copy = LoopTiming.__new__(LoopTiming)
+        copy.__dict__.update(self.__dict__)
+        copy._periods = self._periods.copy()
+        copy._busy = self._busy.copy()
+        copy._cpu = self._cpu.copy()
+        return copy
 
     def summary(self) -> dict[str, float | int | None]:
         """Statistics (module doc) as a flat dict: keys ``cycles``, ``rate_hz``, ``period_mean``,

@@ -126,7 +126,7 @@ def _band(x, soft, kps, base, vmax):
 
 # -------------------------------------------------------------------------------- kernel
 @jit.kernel
-def enforce(params, prev, counts, q, v, cp, cv, ce, dt):
+def enforce(params, prev, counts, q, v, cp, cv, ce, dt, out):
     """Limit one cycle's commands (see the module docstring and the limiter's).
 
     Args:
@@ -136,17 +136,21 @@ def enforce(params, prev, counts, q, v, cp, cv, ce, dt):
         q, v: measured position and velocity, shape ``(n,)`` (rad or m, rad/s or m/s).
         cp, cv, ce: commands, shape ``(n,)``; NaN = no command.
         dt: period, s (≤ 0 or non-finite: no rate terms).
+        out: shape ``(3, n)``, receives the result (allocated by the caller: an array created
+            inside a kernel costs more to hand back to Python).
 
     Returns:
-        New array, shape ``(3, n)``: the limited position, velocity and effort commands.
+        ``out``: the limited position, velocity and effort commands.
 
     Raises:
-        ValueError: an input length differs from ``n`` (before anything is updated).
+        ValueError: an input length differs from ``n``, or ``out`` is not ``(3, n)`` (before
+            anything is updated).
     """
     n = prev.shape[1]
     if len(q) != n or len(v) != n or len(cp) != n or len(cv) != n or len(ce) != n:
         raise ValueError("input length differs from the number of joints")
-    out = np.empty((3, n))
+    if out.shape[0] != 3 or out.shape[1] != n:
+        raise ValueError("output array is not (3, number of joints)")
     rate = dt > 0.0 and dt < np.inf
     pos_rate = rate and params[ANY_VMAX, 0] != 0.0
     vel_rate = rate and params[ANY_POS, 0] != 0.0
@@ -346,7 +350,7 @@ def warm_up() -> float:
     counts = np.zeros((8, 2), dtype=np.int64)
     # strided inputs need two elements (numpy calls a one-element array contiguous)
     for x in (np.zeros(2), np.zeros(4)[::2]):
-        enforce(params, prev, counts, x, x, x, x, x, 0.001)
+        enforce(params, prev, counts, x, x, x, x, x, 0.001, np.empty((3, 2)))
     enforce.disable_compile()
     _WARM = True
     elapsed = time.perf_counter() - t0

@@ -159,6 +159,7 @@ class JointLimiter:
         self._build_hot_path()
         self._compiled = jit.ENABLED if compiled is None else bool(compiled)
         self._params = self._pack()
+        self._shape3 = (3, n)
         if self._compiled:
             _kernel.warm_up()
 
@@ -418,7 +419,8 @@ class JointLimiter:
         if self._compiled:
             try:
                 out = _kernel.enforce(self._params, self._prev, self._counts, position, velocity,
-                                      cmd_position, cmd_velocity, cmd_effort, dt)
+                                      cmd_position, cmd_velocity, cmd_effort, dt,
+                                      np.empty(self._shape3))
             except (TypeError, ValueError):
                 pass  # the numpy path converts or raises the documented error
             else:

@@ -135,6 +135,12 @@ def _check(n, a, b, c):
 
 
 @jit.kernel
+def _check_out(out, width):
+    if out.shape[0] != 3 or out.shape[1] != width:
+        raise ValueError("output array is not (3, width)")
+
+
+@jit.kernel
 def _actuator_to_joint_into(out, position, velocity, effort, params, n, k):
     base = FIRST_BLOCK_ROW
     _linear_row(out, 0, position, params, base, n, k)
@@ -162,41 +168,43 @@ def _followers_into(out, col0, position, velocity, params, plus_zero):
 
 # ---------------------------------------------------------------------------------- kernels
 @jit.kernel
-def actuator_to_joint(position, velocity, effort, params):
-    """Actuator state → joint state, shape ``(3, n)`` (rows position, velocity, effort).
+def actuator_to_joint(position, velocity, effort, params, out):
+    """Actuator state → joint state into ``out``, shape ``(3, n)`` (rows position, velocity,
+    effort), which it returns.
 
     ``position``, ``velocity``, ``effort``: shape ``(n,)`` float64 each (rad or m, rad/s or
     m/s, N·m or N); ``params``: :func:`pack`. Raises ``ValueError`` on a length mismatch.
+    (The caller allocates ``out``: an array created inside a kernel costs more to hand back.)
     """
     n = int(params[0, 0])
     k = int(params[0, 2])
     _check(n, position, velocity, effort)
-    out = np.empty((3, n))
+    _check_out(out, n)
     _actuator_to_joint_into(out, position, velocity, effort, params, n, k)
     return out
 
 
 @jit.kernel
-def actuator_to_joint_with_followers(position, velocity, effort, params):
-    """:func:`actuator_to_joint` with the followers appended: shape ``(3, n + n_followers)``.
-    Raises ``ValueError`` on a length mismatch."""
+def actuator_to_joint_with_followers(position, velocity, effort, params, out):
+    """:func:`actuator_to_joint` with the followers appended, into ``out`` of shape
+    ``(3, n + n_followers)``. Raises ``ValueError`` on a length mismatch."""
     n = int(params[0, 0])
     k = int(params[0, 2])
     _check(n, position, velocity, effort)
-    out = np.empty((3, n + int(params[0, 1])))
+    _check_out(out, n + int(params[0, 1]))
     _actuator_to_joint_into(out, position, velocity, effort, params, n, k)
     _followers_into(out, n, out[0], out[1], params, True)
     return out
 
 
 @jit.kernel
-def joint_to_actuator(position, velocity, effort, params):
-    """Joint commands → actuator commands, shape ``(3, n)``; NaN (no command) reaches only the
-    actuators that depend on it. Raises ``ValueError`` on a length mismatch."""
+def joint_to_actuator(position, velocity, effort, params, out):
+    """Joint commands → actuator commands into ``out``, shape ``(3, n)``; NaN (no command)
+    reaches only the actuators that depend on it. Raises ``ValueError`` on a length mismatch."""
     n = int(params[0, 0])
     k = int(params[0, 2])
     _check(n, position, velocity, effort)
-    out = np.empty((3, n))
+    _check_out(out, n)
     base = FIRST_BLOCK_ROW + 6 * k
     if params[0, 3] != 0.0:  # q_j − o first, as the numpy path
         shifted = np.empty(n)
@@ -211,24 +219,24 @@ def joint_to_actuator(position, velocity, effort, params):
 
 
 @jit.kernel
-def followers(position, velocity, params):
-    """Follower states ``(3, n_followers)`` from joint positions and velocities (shape
-    ``(n,)``): ``m·q + o``, ``m·v``, NaN. Raises ``ValueError`` on a length mismatch."""
+def followers(position, velocity, params, out):
+    """Follower states into ``out`` ``(3, n_followers)`` from joint positions and velocities
+    (shape ``(n,)``): ``m·q + o``, ``m·v``, NaN. Raises ``ValueError`` on a length mismatch."""
     n = int(params[0, 0])
     _check(n, position, velocity, velocity)
-    out = np.empty((3, int(params[0, 1])))
+    _check_out(out, int(params[0, 1]))
     _followers_into(out, 0, position, velocity, params, False)
     return out
 
 
 @jit.kernel
-def followers_stacked(joints, params):
-    """Follower states ``(3, n_followers)`` from a ``(3, n)`` joint array: ``m·q + o``,
-    ``m·v + 0``, NaN. Raises ``ValueError`` on a shape mismatch."""
+def followers_stacked(joints, params, out):
+    """Follower states into ``out`` ``(3, n_followers)`` from a ``(3, n)`` joint array:
+    ``m·q + o``, ``m·v + 0``, NaN. Raises ``ValueError`` on a shape mismatch."""
     n = int(params[0, 0])
     if joints.shape[0] != 3 or joints.shape[1] != n:
         raise ValueError("joint array is not (3, number of joints)")
-    out = np.empty((3, int(params[0, 1])))
+    _check_out(out, int(params[0, 1]))
     _followers_into(out, 0, joints[0], joints[1], params, True)
     return out
 
@@ -267,12 +275,12 @@ def warm_up() -> float:
     params = pack(cols, ones, cols, ones, np.ones(2), True, np.zeros(1, dtype=np.int64),
                   np.ones(1), np.zeros(1))
     for x in (np.zeros(2), np.zeros(4)[::2]):
-        actuator_to_joint(x, x, x, params)
-        actuator_to_joint_with_followers(x, x, x, params)
-        joint_to_actuator(x, x, x, params)
-        followers(x, x, params)
-    followers_stacked(np.zeros((3, 2)), params)
-    followers_stacked(np.zeros((3, 4))[:, ::2], params)
+        actuator_to_joint(x, x, x, params, np.empty((3, 2)))
+        actuator_to_joint_with_followers(x, x, x, params, np.empty((3, 3)))
+        joint_to_actuator(x, x, x, params, np.empty((3, 2)))
+        followers(x, x, params, np.empty((3, 1)))
+    followers_stacked(np.zeros((3, 2)), params, np.empty((3, 1)))
+    followers_stacked(np.zeros((3, 4))[:, ::2], params, np.empty((3, 1)))
     for fn in KERNELS:
         fn.disable_compile()
     _WARM = True

@@ -199,6 +199,8 @@ class TransmissionMap:
             self._a2j_cols, self._a2j_vals, self._j2a_cols, self._j2a_vals, self._offsets,
             self._has_offsets, self._f_idx, self._f_mult, self._f_off,
         )
+        n, nf = len(self.joint_names), len(self.follower_names)
+        self._shape_joints, self._shape_followers, self._shape_all = (3, n), (3, nf), (3, n + nf)
         if self.compiled:
             kernel.warm_up()
 
@@ -301,7 +303,8 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                out = kernel.actuator_to_joint(position, velocity, effort, self._pack)
+                out = kernel.actuator_to_joint(position, velocity, effort, self._pack,
+                                               np.empty(self._shape_joints))
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
@@ -319,7 +322,8 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                return kernel.actuator_to_joint(position, velocity, effort, self._pack)
+                return kernel.actuator_to_joint(position, velocity, effort, self._pack,
+                                                np.empty(self._shape_joints))
             except _FALLBACK:
                 pass
         return self._actuator_to_joint_numpy(position, velocity, effort)
@@ -355,7 +359,7 @@ class TransmissionMap:
         if self.compiled:
             try:
                 return kernel.actuator_to_joint_with_followers(
-                    position, velocity, effort, self._pack
+                    position, velocity, effort, self._pack, np.empty(self._shape_all)
                 )
             except _FALLBACK:
                 pass
@@ -380,7 +384,8 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                out = kernel.joint_to_actuator(position, velocity, effort, self._pack)
+                out = kernel.joint_to_actuator(position, velocity, effort, self._pack,
+                                               np.empty(self._shape_joints))
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
@@ -406,7 +411,7 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                out = kernel.followers(position, velocity, self._pack)
+                out = kernel.followers(position, velocity, self._pack, np.empty(self._shape_followers))
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
@@ -423,7 +428,7 @@ class TransmissionMap:
         (rows ``m·q + o``, ``m·v``, NaN)."""
         if self.compiled:
             try:
-                return kernel.followers_stacked(joints, self._pack)
+                return kernel.followers_stacked(joints, self._pack, np.empty(self._shape_followers))
             except _FALLBACK:
                 pass
         return self._followers_stacked_numpy(joints)

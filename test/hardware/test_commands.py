@@ -316,3 +316,80 @@ def test_case013_through_hardware_system(case013: dict, cases_dir: Path) -> None
     named = dict(zip(state.names, state.position))
     assert named == pytest.approx({"j1": 0.7, "j2": 0.3, "j3": 0.3}, abs=1e-12)
     assert system.diagnostics()["rejected"] == {"malformed_field": 2, "unknown_joint": 1, "not_finite": 1}
+
+
+# ------------------------------------------------------------------ fast path == detailed path
+_NAMES = ("j1", "j2", "j3", "j4", "f1", "zz")
+_VALUES = (0.0, 0.25, -1.5, math.nan, math.inf)
+
+
+def _detailed_only(buffer: CommandBuffer) -> CommandBuffer:
+    """``buffer`` with the valid-input fast path switched off (every command takes the
+    detailed path of ``_apply``)."""
+    buffer._apply_valid = lambda *args: False  # type: ignore[method-assign]
+    return buffer
+
+
+def _snapshot(buffer: CommandBuffer) -> tuple:
+    return (buffer.position.tobytes(), buffer.velocity.tobytes(), buffer.effort.tobytes(),
+            buffer.mode.tobytes(), buffer.last_accepted.tolist(), buffer.last_command_time,
+            buffer.version, buffer.mode_version, dict(buffer.rejections),
+            [np.asarray(a).tobytes() for a in buffer.effective()])
+
+
+def test_valid_fast_path_equals_detailed_path() -> None:
+    """Random JointState and array commands (valid or not, any fields, automatic and fixed
+    modes) leave a buffer with the fast path and one without it in bit-identical states
+    (arrays, modes, versions, accepted joints, rejection counts) with identical warnings."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    message = st.one_of(
+        st.tuples(
+            st.just("joint_state"),
+            st.lists(st.sampled_from(_NAMES), min_size=0, max_size=4),
+            st.lists(st.sampled_from(("position", "velocity", "effort")), max_size=3, unique=True),
+            st.data(),
+        ),
+        st.tuples(st.just("array"), st.sampled_from(ALL), st.lists(st.sampled_from(_VALUES), min_size=3, max_size=3),
+                  st.none()),
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(message, min_size=1, max_size=8),
+           st.sampled_from([{}, {"j1": "effort"}, {"j2": "position_velocity"}, {"j1": "velocity", "j3": "position"}]))
+    def check(messages: list, modes: dict) -> None:
+        fast, slow = _buffer(command_modes=modes), _detailed_only(_buffer(command_modes=modes))
+        for t, msg in enumerate(messages):
+            if msg[0] == "array":
+                _, interface, values, _ = msg
+                results = [b.submit_array(interface, values, now=float(t)) for b in (fast, slow)]
+            else:
+                _, names, fields, data = msg
+                arrays = {f: data.draw(st.lists(st.sampled_from(_VALUES), min_size=len(names), max_size=len(names)))
+                          for f in fields}
+                results = [b.submit_joint_state(names, arrays.get("position", []), arrays.get("velocity", []),
+                                                arrays.get("effort", []), now=float(t)) for b in (fast, slow)]
+            assert results[0] == results[1]
+            assert _snapshot(fast) == _snapshot(slow)
+
+    check()
+
+
+def test_fast_path_is_taken_for_valid_commands() -> None:
+    """A valid command is stored by the fast path (the detailed path is not reached)."""
+    buffer = _buffer()
+    taken: list[bool] = []
+    original = CommandBuffer._apply_valid
+
+    def recording(*args) -> bool:
+        taken.append(original(buffer, *args))
+        return taken[-1]
+
+    buffer._apply_valid = recording  # type: ignore[method-assign]
+    assert buffer.submit_joint_state(["j2", "j1"], [0.5, -0.5], [], [], now=1.0) == []
+    assert taken == [True]
+    assert _value(buffer, "position", "j1") == -0.5 and _value(buffer, "position", "j2") == 0.5
+    assert buffer.mode_name("j1") == "position" and buffer.last_command_time == 1.0
+    assert buffer.submit_joint_state(["j1"], [0.1], [], [2.0], now=2.0) != []  # effort + position
+    assert taken == [True, False]

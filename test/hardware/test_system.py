@@ -526,3 +526,117 @@ def test_trajectory_without_points_given_as_none_cancels() -> None:
     assert system.submit_trajectory(["j1"], [1.0], [[0.5]], None, None, 0.0) == []
     assert system.submit_trajectory(["j1"], [], None, None, None, 0.5) == []
     assert system.diagnostics()["trajectory_active"] is False
+
+
+def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> None:
+    """The coupled-partner hold is computed once per command and reused while the commands
+    are unchanged; a partner whose measured position was NaN when the hold began is retried
+    (nothing reused) until a finite position is known."""
+    system = HardwareSystem(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0)
+    names = list(system.transmissions.joint_names)
+    shoulder, elbow = names.index("shoulder_lift"), names.index("elbow")
+    system.read(0.0, 0.01)
+    system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
+    p, v, e = system.commands.effective()
+    first = system._hold_coupled_partners(p, v, e)
+    assert system._hold_coupled_partners(p, v, e) is first  # reused
+    assert first[0][elbow] == pytest.approx(0.5, abs=TOL) and first[0][shoulder] == 0.3
+    system._partner_cache = None
+    fresh = system._hold_coupled_partners(p, v, e)
+    for a, b in zip(first, fresh):
+        np.testing.assert_array_equal(a, b)
+    # a new command replaces the effective arrays: recomputed (the hold is released)
+    system.submit_joint_state(["elbow"], [0.2], [], [], 0.0)
+    p2, v2, e2 = system.commands.effective()
+    released = system._hold_coupled_partners(p2, v2, e2)
+    assert released[0][elbow] == 0.2 and np.isnan(system._partner_hold).all()
+    # unknown measured position when the hold begins: not reused, retried with the next state
+    system.submit_joint_state(["shoulder_lift", "elbow"], [0.3, math.nan], [], [], 0.0)
+    system.commands.clear()
+    system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
+    system._joint_p = np.full(len(names), math.nan)
+    p3, v3, e3 = system.commands.effective()
+    held = system._hold_coupled_partners(p3, v3, e3)
+    assert math.isnan(held[0][elbow]) and system._partner_cache is None
+    system._joint_p = np.full(len(names), 0.4)
+    held = system._hold_coupled_partners(p3, v3, e3)
+    assert held[0][elbow] == 0.4 and system._hold_coupled_partners(p3, v3, e3) is held
+
+
+# -- the tick: write → read, priming read, timing ------------------------------------------------
+
+class _CountingBackend(MockBackend):
+    """The mock, recording the ``dt`` of every read and the position of every write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[float] = []
+        self.writes: list[np.ndarray] = []
+
+    def read(self, dt: float):
+        self.reads.append(dt)
+        return super().read(dt)
+
+    def write(self, command, dt: float) -> None:
+        self.writes.append(np.array(command.position))
+        super().write(command, dt)
+
+
+def test_cycle_writes_then_reads_back_the_command() -> None:
+    backend = _CountingBackend()
+    system = _system(backend=backend, update_rate=1.0)
+    system.submit_array("position", [0.5, 0.2], now=0.0)
+    state = system.cycle(1.0, 1.0)
+    # the first write reads the state first (dt = 0), then the tick's read advances by dt
+    assert backend.reads == [0.0, 1.0] and len(backend.writes) == 1
+    np.testing.assert_allclose(state.position, [0.5, 0.2, 1.5], atol=TOL)
+    state = system.cycle(2.0, 1.0)
+    assert backend.reads == [0.0, 1.0, 1.0]
+    np.testing.assert_allclose(state.position, [0.5, 0.2, 1.5], atol=TOL)
+    assert system.timing.cycles == 2
+
+
+def test_timing_covers_the_tick_until_end_cycle() -> None:
+    system = _system(update_rate=1000.0)
+    system.cycle(0.0, 0.001, end_cycle=False)
+    assert system.timing.cycles == 0  # still open: the caller publishes, then ends it
+    system.end_cycle()
+    assert system.timing.cycles == 1
+    system.end_cycle()  # no tick open: nothing counted
+    system.write(0.001, 0.001)
+    system.read(0.001, 0.001, end_cycle=False)
+    system.end_cycle()
+    system.write(0.002, 0.001)
+    system.read(0.002, 0.001)
+    assert system.timing.cycles == 3
+    assert system.diagnostics()["timing"]["cycles"] == 3
+
+
+def test_estop_before_any_read_holds_the_measured_position() -> None:
+    system = _system(ROS2_CONTROL)
+    system.enable(False)
+    state = system.cycle(1.0, 1.0)
+    np.testing.assert_allclose(system.backend._cmd_p, [2.0, 0.0], atol=TOL)  # (0.3 − 0.1)·10
+    assert not np.isnan(system._hold.position).any()
+    assert state.position[0] == pytest.approx(0.3, abs=TOL)
+
+
+def test_priming_read_sensors_reach_the_next_read(repo_dir: Path) -> None:
+    system = HardwareSystem(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock")
+    system.write(0.0, 0.001)  # primes: the mock samples every sensor on its first read
+    state = system.read(0.0, 0.001)
+    assert set(state.sensors) == {"imu_sensor", "ft_sensor"}
+    assert system._pending_sensors is None
+
+
+def test_reset_reads_the_reset_state_for_the_next_write() -> None:
+    backend = _CountingBackend()
+    system = _system(ROS2_CONTROL, backend=backend)
+    system.submit_array("position", [0.8], now=0.0)
+    assert system.cycle(1.0, 1.0).position[0] == pytest.approx(0.8, abs=TOL)
+    system.reset()
+    assert backend.reads[-1] == 0.0  # the reset state is read at once
+    assert system._joint_p[0] == pytest.approx(0.3, abs=TOL)
+    # a trajectory submitted now starts from the reset state, not from 0.8
+    system.submit_trajectory(["j1"], [2.0], [[0.5]], [], [], now=1.0)
+    assert system.cycle(2.0, 1.0).position[0] == pytest.approx(0.4, abs=TOL)  # halfway 0.3 → 0.5

@@ -101,3 +101,18 @@ def test_bad_window_and_tolerance() -> None:
         LoopTiming(window=1)
     with pytest.raises(ConfigError, match="overrun_tolerance"):
         LoopTiming(overrun_tolerance=-0.1)
+
+
+def test_snapshot_is_independent_of_further_cycles() -> None:
+    timing = LoopTiming(target_period=0.5)
+    timing.start(t=0.0, cpu=0.0)
+    timing.stop(t=0.25, cpu=0.125)
+    timing.start(t=1.0, cpu=1.0)
+    timing.stop(t=1.75, cpu=1.5)
+    snap = timing.snapshot()
+    timing.start(t=2.0, cpu=2.0)
+    timing.stop(t=2.5, cpu=2.25)
+    s = snap.summary()
+    assert s["cycles"] == 2 and s["overruns"] == 1
+    assert s["period_mean"] == 1.0 and s["busy_max"] == 0.75 and s["cpu_mean"] == 0.3125
+    assert timing.summary()["cycles"] == 3 and timing.summary()["period_max"] == 1.0

@@ -212,7 +212,9 @@ def test_kernel_direct_length_check() -> None:
     counts = np.zeros((8, 1), dtype=np.int64)
     with pytest.raises(ValueError, match="input length differs from the number of joints"):
         kernel.enforce(params, prev, counts, np.zeros(2), np.zeros(1), np.zeros(1), np.zeros(1),
-                       np.zeros(1), 0.01)
+                       np.zeros(1), 0.01, np.empty((3, 1)))
+    with pytest.raises(ValueError, match=r"output array is not \(3, number of joints\)"):
+        kernel.enforce(params, prev, counts, *(np.zeros(1),) * 5, 0.01, np.empty((3, 2)))
 
 
 def test_pack_errors_and_layout() -> None:
@@ -236,7 +238,7 @@ def test_warm_kernel_refuses_to_compile() -> None:
     ints = np.zeros(1, dtype=np.int64)
     with pytest.raises(TypeError):
         kernel.enforce(params, np.zeros((2, 1)), np.zeros((8, 1), np.int64), ints, ints, ints,
-                       ints, ints, 0.01)
+                       ints, ints, 0.01, np.empty((3, 1)))
 
 
 def test_default_follows_jit_switch() -> None:

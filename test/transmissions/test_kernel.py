@@ -297,10 +297,21 @@ def test_warm_up_compiles_once_and_never_in_a_cycle() -> None:
     assert before == {fn.__name__: 2 for fn in kernel.KERNELS}  # contiguous and strided inputs
     with pytest.raises(TypeError, match="No matching definition"):
         kernel.actuator_to_joint(np.zeros(2, dtype=np.int64), np.zeros(2), np.zeros(2),
-                                 _demo_pair()[1]._pack)
+                                 _demo_pair()[1]._pack, np.empty((3, 2)))
     assert {fn.__name__: len(fn.signatures) for fn in kernel.KERNELS} == before
 
 
 @pytest.mark.skipif(jit.ENABLED, reason="checks the behaviour without compiled kernels")
 def test_warm_up_is_a_no_op_without_numba() -> None:
     assert kernel.warm_up() == 0.0
+
+
+def test_kernels_reject_an_output_of_the_wrong_shape() -> None:
+    pack = _demo_pair()[1]._pack  # two joints, one follower
+    x = np.zeros(2)
+    with pytest.raises(ValueError, match=r"output array is not \(3, width\)"):
+        kernel.actuator_to_joint(x, x, x, pack, np.empty((3, 3)))
+    with pytest.raises(ValueError, match=r"output array is not \(3, width\)"):
+        kernel.joint_to_actuator(x, x, x, pack, np.empty((2, 2)))
+    with pytest.raises(ValueError, match=r"output array is not \(3, width\)"):
+        kernel.followers_stacked(np.zeros((3, 2)), pack, np.empty((3, 2)))
