@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 _LOG = logging.getLogger(__name__)
@@ -58,6 +59,34 @@ def kernel(fn: _F) -> _F:
     if _NUMBA is None:
         return fn
     return _NUMBA.njit(cache=True, nogil=True)(fn)
+
+
+_WARMED: set[str] = set()
+
+
+def warm_up(what: str, kernels: Sequence[Any], run: Callable[[], None]) -> float:
+    """Compile (or load from Numba's disk cache) ``kernels`` by calling ``run`` (which calls
+    each kernel on dummy data of every input kind the hot path uses: C-contiguous and strided
+    float64 arrays, float scalars), then forbid further compilation: no control cycle compiles,
+    and an argument of another type raises ``TypeError`` at once (callers then take their numpy
+    path, which converts it or raises the documented error).
+
+    Idempotent per ``what`` (a name for the log); does nothing when :data:`ENABLED` is False
+    (the kernels are plain Python functions then).
+
+    Returns:
+        The time spent, s (0.0 when already warm or not compiled).
+    """
+    if what in _WARMED or not ENABLED:
+        return 0.0
+    t0 = time.perf_counter()
+    run()
+    for fn in kernels:
+        fn.disable_compile()
+    _WARMED.add(what)
+    elapsed = time.perf_counter() - t0
+    _LOG.debug("%s ready in %.3f s (%s)", what, elapsed, describe())
+    return elapsed
 
 
 def describe() -> str:

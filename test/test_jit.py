@@ -60,3 +60,23 @@ def test_kernel_compiles_when_enabled_and_computes_the_same():
         assert isinstance(compiled, numba.core.registry.CPUDispatcher)
     else:
         assert compiled is _axpy
+
+
+def test_warm_up_runs_once_then_forbids_compilation():
+    calls = []
+    fn = jit.kernel(_axpy)
+
+    def run():
+        calls.append(1)
+        fn(1.0, np.zeros(2), np.zeros(2))
+
+    name = "test kernels (test_jit)"
+    first = jit.warm_up(name, (fn,), run)
+    second = jit.warm_up(name, (fn,), run)
+    assert second == 0.0
+    if not jit.ENABLED:
+        assert first == 0.0 and calls == []
+        return
+    assert first > 0.0 and calls == [1]
+    with pytest.raises(TypeError, match="No matching definition"):
+        fn(1.0, np.zeros(2, dtype=np.int64), np.zeros(2))  # would need a new compilation

@@ -1,10 +1,16 @@
 """The backend protocol: what stands behind the bridge's interfaces, in actuator space.
 
-A backend is ROS-free. The bridge calls, once per control cycle (ros2_control's read → write)::
+A backend is ROS-free. The bridge calls, once per control tick (ros2_control's cyclic
+read → update → write, with the loop's sleep placed before the write: see
+:mod:`sdf_bridge.hardware.system`)::
 
-    state = backend.read(dt)      # actuator-space state + sensor readings
-    ...                           # transmissions, limits, watchdog (sdf_bridge.hardware)
-    backend.write(commands, dt)   # actuator-space commands
+    backend.write(commands, dt)   # actuator-space commands, held for the next dt s
+    state = backend.read(dt)      # advance by dt where relevant; actuator-space state + sensors
+    ...                           # the bridge publishes state; transmissions, limits, watchdog
+                                  # (sdf_bridge.hardware) turn the next commands into actuator space
+
+Before its first write (and after :meth:`Backend.reset`) the bridge calls ``read(0.0)`` once to
+learn the state without advancing time: backends must accept ``dt = 0``.
 
 Arrays have shape ``(n_actuators,)`` in the order of ``actuator_names`` given to
 :meth:`Backend.configure`, SI units (rad, m, rad/s, m/s, N·m, N). In commands, ``NaN`` means
@@ -172,7 +178,8 @@ class Backend(Protocol):
         """
 
     def read(self, dt: float) -> ActuatorState:
-        """Advance by ``dt`` s where relevant and return the current actuator state."""
+        """Advance by ``dt`` s (≥ 0; 0 = no time passes) where relevant and return the current
+        actuator state."""
 
     def write(self, command: ActuatorCommand, dt: float) -> None:
         """Apply actuator commands for the next ``dt`` s."""

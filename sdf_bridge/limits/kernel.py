@@ -44,14 +44,9 @@ where not limited, exactly the values of the numpy path's per-joint arrays):
 
 from __future__ import annotations
 
-import logging
-import time
-
 import numpy as np
 
 from sdf_bridge import jit
-
-_LOG = logging.getLogger(__name__)
 
 # ---- pack rows (per joint; the last three rows hold one flag for the whole limiter) --------
 PMIN, PMAX, LO, HI, VMAX, VNEXT, AMAX, EMAX = range(8)
@@ -326,33 +321,23 @@ def enforce(params, prev, counts, q, v, cp, cv, ce, dt, out):
     return out
 
 
-_WARM = False
 
 
 def warm_up() -> float:
     """Compile (or load from Numba's disk cache) :func:`enforce` for C-contiguous and for
-    strided float64 inputs with a float ``dt``, then forbid further compilation: no control
-    cycle compiles, and other argument types raise ``TypeError`` at once (the limiter then
-    runs its numpy path, which converts them or raises). Works on dummy data only.
-
-    Idempotent; does nothing when :data:`sdf_bridge.jit.ENABLED` is False (the kernel is a
-    plain Python function then).
+    strided float64 inputs with a float ``dt``, then forbid further compilation
+    (:func:`sdf_bridge.jit.warm_up`). Works on dummy data only.
 
     Returns:
         The time spent, s (0.0 when already warm or not compiled).
     """
-    global _WARM
-    if _WARM or not jit.ENABLED:
-        return 0.0
-    t0 = time.perf_counter()
-    params = np.zeros((ROWS, 2))
-    prev = np.full((2, 2), np.nan)
-    counts = np.zeros((8, 2), dtype=np.int64)
-    # strided inputs need two elements (numpy calls a one-element array contiguous)
-    for x in (np.zeros(2), np.zeros(4)[::2]):
-        enforce(params, prev, counts, x, x, x, x, x, 0.001, np.empty((3, 2)))
-    enforce.disable_compile()
-    _WARM = True
-    elapsed = time.perf_counter() - t0
-    _LOG.debug("joint limiter kernel ready in %.3f s (%s)", elapsed, jit.describe())
-    return elapsed
+
+    def run() -> None:
+        params = np.zeros((ROWS, 2))
+        prev = np.full((2, 2), np.nan)
+        counts = np.zeros((8, 2), dtype=np.int64)
+        # strided inputs need two elements (numpy calls a one-element array contiguous)
+        for x in (np.zeros(2), np.zeros(4)[::2]):
+            enforce(params, prev, counts, x, x, x, x, x, 0.001, np.empty((3, 2)))
+
+    return jit.warm_up("joint limiter kernel", (enforce,), run)

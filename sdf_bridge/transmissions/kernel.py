@@ -44,14 +44,9 @@ behaviour for such inputs.
 
 from __future__ import annotations
 
-import logging
-import time
-
 import numpy as np
 
 from sdf_bridge import jit
-
-_LOG = logging.getLogger(__name__)
 
 OFFSETS_ROW = 1
 """Pack row of the joint offsets."""
@@ -250,40 +245,29 @@ KERNELS = (
 )
 """The public kernels (what :func:`warm_up` compiles)."""
 
-_WARM = False
 
 
 def warm_up() -> float:
     """Compile (or load from Numba's disk cache) every kernel for C-contiguous and strided
-    float64 inputs, then forbid further compilation, so that no control cycle compiles and an
-    input of another type raises ``TypeError`` at once (the map then uses its numpy path).
-
-    Idempotent; does nothing when :data:`sdf_bridge.jit.ENABLED` is False (the kernels are
-    plain Python functions then).
+    float64 inputs, then forbid further compilation (:func:`sdf_bridge.jit.warm_up`).
 
     Returns:
         The time spent, s (0.0 when already warm or not compiled).
     """
-    global _WARM
-    if _WARM or not jit.ENABLED:
-        return 0.0
-    t0 = time.perf_counter()
-    # two identity joints (k = 1) and one follower; strided inputs need two elements (numpy
-    # calls a one-element array contiguous whatever its stride)
-    cols = np.array([[[0, 1], [2, 3], [4, 5]]], dtype=np.int64)
-    ones = np.ones((1, 3, 2))
-    params = pack(cols, ones, cols, ones, np.ones(2), True, np.zeros(1, dtype=np.int64),
-                  np.ones(1), np.zeros(1))
-    for x in (np.zeros(2), np.zeros(4)[::2]):
-        actuator_to_joint(x, x, x, params, np.empty((3, 2)))
-        actuator_to_joint_with_followers(x, x, x, params, np.empty((3, 3)))
-        joint_to_actuator(x, x, x, params, np.empty((3, 2)))
-        followers(x, x, params, np.empty((3, 1)))
-    followers_stacked(np.zeros((3, 2)), params, np.empty((3, 1)))
-    followers_stacked(np.zeros((3, 4))[:, ::2], params, np.empty((3, 1)))
-    for fn in KERNELS:
-        fn.disable_compile()
-    _WARM = True
-    elapsed = time.perf_counter() - t0
-    _LOG.debug("transmission kernels ready in %.3f s (%s)", elapsed, jit.describe())
-    return elapsed
+
+    def run() -> None:
+        # two identity joints (k = 1) and one follower; strided inputs need two elements (numpy
+        # calls a one-element array contiguous whatever its stride)
+        cols = np.array([[[0, 1], [2, 3], [4, 5]]], dtype=np.int64)
+        ones = np.ones((1, 3, 2))
+        params = pack(cols, ones, cols, ones, np.ones(2), True, np.zeros(1, dtype=np.int64),
+                      np.ones(1), np.zeros(1))
+        for x in (np.zeros(2), np.zeros(4)[::2]):
+            actuator_to_joint(x, x, x, params, np.empty((3, 2)))
+            actuator_to_joint_with_followers(x, x, x, params, np.empty((3, 3)))
+            joint_to_actuator(x, x, x, params, np.empty((3, 2)))
+            followers(x, x, params, np.empty((3, 1)))
+        followers_stacked(np.zeros((3, 2)), params, np.empty((3, 1)))
+        followers_stacked(np.zeros((3, 4))[:, ::2], params, np.empty((3, 1)))
+
+    return jit.warm_up("transmission kernels", KERNELS, run)
