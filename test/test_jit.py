@@ -80,3 +80,12 @@ def test_warm_up_runs_once_then_forbids_compilation():
     assert first > 0.0 and calls == [1]
     with pytest.raises(TypeError, match="No matching definition"):
         fn(1.0, np.zeros(2, dtype=np.int64), np.zeros(2))  # would need a new compilation
+
+
+def test_kernel_warm_ups_are_no_ops_when_switched_off():
+    env = dict(os.environ, SDF_BRIDGE_JIT="0")
+    code = ("from sdf_bridge.transmissions import kernel as t; from sdf_bridge.limits import kernel as l; "
+            "print(t.warm_up(), l.warm_up())")
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
+                         text=True).stdout.strip()
+    assert out == "0.0 0.0"

@@ -301,11 +301,6 @@ def test_warm_up_compiles_once_and_never_in_a_cycle() -> None:
     assert {fn.__name__: len(fn.signatures) for fn in kernel.KERNELS} == before
 
 
-@pytest.mark.skipif(jit.ENABLED, reason="checks the behaviour without compiled kernels")
-def test_warm_up_is_a_no_op_without_numba() -> None:
-    assert kernel.warm_up() == 0.0
-
-
 def test_kernels_reject_an_output_of_the_wrong_shape() -> None:
     pack = _demo_pair()[1]._pack  # two joints, one follower
     x = np.zeros(2)
