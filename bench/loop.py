@@ -14,6 +14,32 @@
    stamp (the start of the bridge's tick, just before its write) into the way in and the way
    back, plus the bridge's own loop statistics from /diagnostics.
 
+   Each run measures, in turn, two peers beside the bridge (the order rotates from run to run,
+   so that load bursts on the shared machine hit all three; see ``bench/_latency_peers.py``):
+
+   - **echo** (transport peer): a child process with a minimal rclpy node on the bridge's
+     executor that republishes each ``joint_commands`` message at once as a ``joint_states``
+     message of the bridge's shape, stamped on receipt. It is measured by the same probe
+     (:func:`measure_latency`: same command, same matching rule, same samples): it is the
+     floor of two DDS hops and the Python callbacks on both sides on this machine now.
+     **bridge − echo** (difference of the runs' percentiles; medians of the per-run
+     differences) is what the bridge adds: the wait for its next tick (0 … 1 period, ~0.5 ms
+     on average at 1 kHz, ~1 ms at p99), its cycle, its command callback, and the load of its
+     1 kHz loop and traffic on the probe and the machine.
+   - **floor** (machine floor): the bridge's scheduler (:class:`sdf_bridge.ros.loop.FixedRateLoop`)
+     at 1 kHz with an empty cycle, in a child process, for as long as a latency run measures:
+     tick lateness (cycle start − its deadline) p50 / p99 / max in ms, % of ticks later than
+     0.5 ms, and re-anchoring overruns. A loop that does nothing cannot be more punctual than
+     this, so the bridge's ticks (and its p99 latency) cannot either.
+   - **steal**: hypervisor steal time during each measurement (ms summed over all CPUs, from
+     ``/proc/stat``; "n/a" where not available): CPU time the virtual machine wanted and the
+     host did not give. Steal in a run explains late ticks and a high p99 in that run.
+
+   Reading a run: when the floor is clean (p99 lateness well below 0.5 ms, ~0 % late, little
+   steal), the bridge's p99 should be about the echo's p99 plus one period; a bridge p99 above
+   2 ms together with a late floor or steal in the same run is the machine's, and shows in the
+   echo too when the burst hit it.
+
 Targets (issue 5): 1 kHz with 100 joints at < 1 % overruns; p99 latency < 2 ms.
 
 Reading the latency: each tick of the bridge writes the latest commands, reads the state back
@@ -32,6 +58,7 @@ runs the loop thread SCHED_FIFO, as ros2_control's default).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import signal
@@ -53,10 +80,15 @@ import rclpy  # noqa: E402
 from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
+from rclpy.signals import SignalHandlerOptions  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from sdf_bridge.ros.main import spin_until_shutdown  # noqa: E402
 from sdf_bridge.ros.node import RELIABLE_QOS, BridgeNode  # noqa: E402
+
+from _latency_peers import LATE, steal_ms, steal_since  # noqa: E402  (bench/, the script's directory)
+
+PEERS = Path(__file__).resolve().with_name("_latency_peers.py")
 
 
 def chain_urdf(n: int = 100) -> str:
@@ -75,6 +107,12 @@ def chain_urdf(n: int = 100) -> str:
         ]
     parts.append("</robot>")
     return "\n".join(parts)
+
+
+#: SIGINT stays Python's alone (rclpy's handler would also shut the contexts down under a
+#: running measurement, and does so even where SIGINT is ignored): Ctrl-C raises
+#: KeyboardInterrupt, and the ``finally`` blocks stop the node and the child processes.
+_NO_SIGNAL_HANDLERS = SignalHandlerOptions.NO
 
 
 def _spin(executor, context: rclpy.Context) -> None:
@@ -98,7 +136,7 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
     """Run the node in-process at ``rate`` Hz for ``seconds`` (after 1 s warm-up), loop thread
     priority ``priority`` (0 = normal, 1..99 = SCHED_FIFO)."""
     context = rclpy.Context()
-    rclpy.init(args=[], context=context)
+    rclpy.init(args=[], context=context, signal_handler_options=_NO_SIGNAL_HANDLERS)
     overrides = [
         Parameter("update_rate", value=float(rate)),
         Parameter("publish_rate", value=float(rate)),
@@ -144,25 +182,72 @@ class LatencyResult:
     ``header.stamp`` of that message (the start of the bridge's tick that wrote it: DDS in +
     callback + wait for the tick); ``outside`` = stamp → arrival (write + read + publish + DDS
     out + the probe's callback dispatch). ``inside``/``outside`` use the system clock shared by both
-    processes. ``loop``: the bridge's last /diagnostics loop values (name → str)."""
+    processes. ``loop``: the bridge's last /diagnostics loop values (name → str; empty for the
+    echo peer). ``seconds``: the measured window (first to last command, s); ``steal``: steal
+    time of all CPUs during it (ms, ``None`` where not available)."""
 
     total: np.ndarray
     inside: np.ndarray
     outside: np.ndarray
     loop: dict[str, str]
+    seconds: float = float("nan")
+    steal: float | None = None
 
 
-def measure_latency(samples: int, priority: int, executor_kind: str = "events") -> LatencyResult:
-    """Command → joint_states latencies against a bridge child process at 1 kHz (joint_states
-    every cycle); the probe spins an ``executor_kind`` executor."""
-    child = subprocess.Popen(
-        [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-p", "update_rate:=1000.0",
-         "-p", "publish_rate:=1000.0", "-p", "command_timeout:=0.0", "-p", f"thread_priority:={priority}",
-         "--log-level", "warn"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+def _stop_child(child: subprocess.Popen) -> None:
+    """Stop ``child``: SIGINT (its clean stop), then SIGKILL after 10 s; waits for it either
+    way, also when interrupted meanwhile (no process is left behind)."""
+    try:
+        if child.poll() is None:
+            child.send_signal(signal.SIGINT)
+            child.wait(10)
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def _peer_command(peer: str, priority: int) -> list[str]:
+    """Command line of the ``bridge`` (demo robot, 1 kHz, joint_states every cycle) or of the
+    ``echo`` peer (``bench/_latency_peers.py``)."""
+    if peer == "bridge":
+        return [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-p", "update_rate:=1000.0",
+                "-p", "publish_rate:=1000.0", "-p", "command_timeout:=0.0", "-p", f"thread_priority:={priority}",
+                "--log-level", "warn"]
+    if peer == "echo":
+        return [sys.executable, str(PEERS), "echo", "--priority", str(priority), "--ros-args", "--log-level", "warn"]
+    raise ValueError(f"unknown latency peer {peer!r} (bridge or echo)")
+
+
+def measure_latency(samples: int, priority: int, executor_kind: str = "events", peer: str = "bridge") -> LatencyResult:
+    """Command → joint_states latencies against a child process: ``peer`` = ``bridge`` (at
+    1 kHz, joint_states every cycle) or ``echo`` (the transport peer, see the module
+    docstring); the probe spins an ``executor_kind`` executor. Only the wait for the peer to be
+    ready differs between peers (the bridge publishes all the time, the echo only when
+    commanded: for it, the probe waits until both topics are matched).
+
+    Raises:
+        RuntimeError: the peer was not ready within 60 s, or exited during the measurement.
+        ValueError: unknown ``peer``.
+    """
+    child = subprocess.Popen(_peer_command(peer, priority), cwd=REPO, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        return _probe(samples, priority, executor_kind, peer, child)
+    finally:
+        _stop_child(child)
+
+
+def _probe(samples: int, priority: int, executor_kind: str, peer: str, child: subprocess.Popen) -> LatencyResult:
+    """The measuring side of :func:`measure_latency` (the peer runs already as ``child``).
+
+    Raises:
+        RuntimeError: the peer was not ready within 60 s, or exited during the measurement.
+    """
     context = rclpy.Context()
-    rclpy.init(args=[], context=context)
+    rclpy.init(args=[], context=context, signal_handler_options=_NO_SIGNAL_HANDLERS)
     node = rclpy.create_node("latency_bench", context=context)
     target: dict = {"value": None, "sent": 0.0, "sent_ns": 0}
     arrived = threading.Event()
@@ -195,7 +280,7 @@ def measure_latency(samples: int, priority: int, executor_kind: str = "events") 
                 loop.clear()
                 loop.update({kv.key: kv.value for kv in status.values if kv.key.startswith("loop.")})
 
-    node.create_subscription(JointState, "joint_states", on_state, RELIABLE_QOS)
+    state_sub = node.create_subscription(JointState, "joint_states", on_state, RELIABLE_QOS)
     node.create_subscription(DiagnosticArray, "/diagnostics", on_diagnostics, 10)
     pub = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
     executor = _make_executor(executor_kind, context)
@@ -214,9 +299,17 @@ def measure_latency(samples: int, priority: int, executor_kind: str = "events") 
     command = JointState(name=["base_yaw"], position=[0.0])
     warmup = 20
     try:
-        if not seen_any.wait(60.0):
-            raise RuntimeError("the bridge published no joint_states within 60 s")
+        if peer == "bridge":
+            if not seen_any.wait(60.0) or child.poll() is not None:
+                raise RuntimeError("the bridge published no joint_states within 60 s (or exited)")
+        else:
+            give_up = time.monotonic() + 60.0
+            while not (pub.get_subscription_count() and state_sub.get_publisher_count()):
+                if time.monotonic() > give_up or child.poll() is not None:
+                    raise RuntimeError(f"the {peer} peer did not match joint_commands / joint_states within 60 s (or exited)")
+                time.sleep(0.05)
         time.sleep(1.0)
+        steal0, t0 = steal_ms(), time.perf_counter()
         for i in range(samples + warmup):
             # steps of 1 mrad: below the velocity limit's per-cycle step (2 rad/s at 1 kHz)
             value = 0.001 * ((i % 2) + 1)
@@ -227,18 +320,20 @@ def measure_latency(samples: int, priority: int, executor_kind: str = "events") 
             target["sent"] = time.perf_counter()
             pub.publish(command)
             if not arrived.wait(1.0):
+                if child.poll() is not None:
+                    raise RuntimeError(f"the {peer} peer exited (code {child.returncode}) during the measurement")
                 continue
             time.sleep(0.002 + random.random() * 0.003)  # de-correlate from the loop phase
+        seconds, steal = time.perf_counter() - t0, steal_since(steal0)
         time.sleep(0.2)  # one more /diagnostics
         n = min(warmup, len(total))
-        return LatencyResult(np.array(total[n:]), np.array(inside[n:]), np.array(outside[n:]), dict(loop))
+        return LatencyResult(np.array(total[n:]), np.array(inside[n:]), np.array(outside[n:]), dict(loop),
+                             seconds, steal)
     finally:
         rclpy.try_shutdown(context=context)
         spin.join(2.0)
         executor.shutdown()
         node.destroy_node()
-        child.send_signal(signal.SIGINT)
-        child.wait(15)
 
 
 def _ms(values: np.ndarray) -> str:
@@ -264,6 +359,77 @@ def print_latency(result: LatencyResult) -> None:
                 loop.get("loop.overruns", "?"), loop.get("loop.cycles", "?"),
             )
         )
+
+
+def measure_floor(seconds: float, priority: int) -> dict[str, float | int | None]:
+    """The machine floor: an empty :class:`~sdf_bridge.ros.loop.FixedRateLoop` at 1 kHz in a
+    child process (``bench/_latency_peers.py floor``) measured for ``seconds`` s, loop thread
+    priority ``priority``. Returns its JSON result: lateness ``p50`` / ``p99`` / ``max`` (s),
+    ``late`` (fraction of ticks > 0.5 ms), ``ticks``, ``overruns``, ``seconds``, ``steal`` (ms or
+    ``None``).
+
+    Raises:
+        RuntimeError: the child failed or printed no result (its error is on stderr).
+    """
+    child = subprocess.Popen(
+        [sys.executable, str(PEERS), "floor", "--seconds", f"{seconds:.3f}", "--rate", "1000", "--priority", str(priority)],
+        cwd=REPO, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        out, _ = child.communicate(timeout=seconds + 60.0)
+    finally:
+        _stop_child(child)
+    if child.returncode != 0 or not out.strip():
+        raise RuntimeError(f"the floor peer failed (exit code {child.returncode})")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _steal(ms: float | None) -> str:
+    """Steal time ``ms`` for printing (``n/a`` when not available)."""
+    return "n/a" if ms is None else f"{ms:.0f}"
+
+
+def _percentiles_ms(values: np.ndarray) -> np.ndarray:
+    """``[p50, p99, max]`` of ``values`` (s) in ms (NaN without samples)."""
+    if not values.size:
+        return np.full(3, np.nan)
+    return np.array([*np.percentile(values, [50, 99]), values.max()]) * 1e3
+
+
+def print_peers(bridge: LatencyResult, echo: LatencyResult, floor: dict) -> None:
+    """Print the peers of one latency run (after :func:`print_latency` of the bridge's)."""
+    print(f"  echo peer: samples {echo.total.size}: {_ms(echo.total)}")
+    if echo.total.size:
+        (i50, i99), (o50, o99) = (np.percentile(v, [50, 99]) * 1e3 for v in (echo.inside, echo.outside))
+        print(f"    in (sent → stamp = receipt) p50 {i50:.3f} / p99 {i99:.3f} ms, "
+              f"out p50 {o50:.3f} / p99 {o99:.3f} ms")
+    diff = _percentiles_ms(bridge.total) - _percentiles_ms(echo.total)
+    print(f"  bridge − echo: p50 {diff[0]:+.3f} ms, p99 {diff[1]:+.3f} ms")
+    print(f"  floor (empty FixedRateLoop, 1 kHz, {floor['seconds']:.1f} s): lateness p50 {floor['p50'] * 1e3:.3f} ms, "
+          f"p99 {floor['p99'] * 1e3:.3f} ms, max {floor['max'] * 1e3:.3f} ms; {100 * floor['late']:.2f} % of "
+          f"{floor['ticks']} ticks > {LATE * 1e3:g} ms, {floor['overruns']} overruns")
+    print(f"  steal (ms, all CPUs): bridge {_steal(bridge.steal)} in {bridge.seconds:.1f} s, "
+          f"echo {_steal(echo.steal)} in {echo.seconds:.1f} s, floor {_steal(floor['steal'])} in {floor['seconds']:.1f} s")
+
+
+def print_peer_medians(runs: list[tuple[LatencyResult, LatencyResult, dict]]) -> None:
+    """Medians over runs of the per-run figures (differences: medians of the per-run
+    differences, i.e. paired)."""
+    bridge = np.array([_percentiles_ms(b.total) for b, _, _ in runs])
+    echo = np.array([_percentiles_ms(e.total) for _, e, _ in runs])
+    diff = np.nanmedian(bridge - echo, axis=0)
+    b, e = np.nanmedian(bridge, axis=0), np.nanmedian(echo, axis=0)
+    floor = {key: float(np.median([f[key] for _, _, f in runs])) for key in ("p50", "p99", "max", "late")}
+
+    def steal(values: list[float | None]) -> str:
+        known = [v for v in values if v is not None]
+        return _steal(float(np.median(known)) if known else None)
+
+    print(f"medians over {len(runs)} runs (ms): bridge p50 {b[0]:.3f}, p99 {b[1]:.3f}, max {b[2]:.3f} | "
+          f"echo p50 {e[0]:.3f}, p99 {e[1]:.3f}, max {e[2]:.3f} | bridge − echo p50 {diff[0]:+.3f}, p99 {diff[1]:+.3f}")
+    print(f"  floor lateness p50 {floor['p50'] * 1e3:.3f}, p99 {floor['p99'] * 1e3:.3f}, max {floor['max'] * 1e3:.3f}, "
+          f"{100 * floor['late']:.2f} % ticks > {LATE * 1e3:g} ms | steal (ms) bridge {steal([r[0].steal for r in runs])}, "
+          f"echo {steal([r[1].steal for r in runs])}, floor {steal([r[2]['steal'] for r in runs])}")
 
 
 def main() -> int:
@@ -293,16 +459,32 @@ def main() -> int:
                       f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}", flush=True)
     if ns.only != "loop":
         print(f"\nCommand → joint_states latency across processes (demo robot, 1 kHz loop, probe executor {ns.executor})")
+        print("peers in each run (order rotating): echo = transport peer, floor = empty 1 kHz FixedRateLoop; "
+              "see the module docstring")
         results = []
+        peer_runs = []
+        window = (ns.samples + 20) * 0.005  # a latency run's measured window (s) until one is measured
         for run in range(ns.runs):
-            result = measure_latency(ns.samples, ns.priority, ns.executor)
+            measured: dict = {}
+            order = ("bridge", "echo", "floor")[run % 3:] + ("bridge", "echo", "floor")[:run % 3]
+            for peer in order:  # rotating, so that load bursts hit all three
+                if peer == "floor":
+                    measured[peer] = measure_floor(window, ns.priority)
+                else:
+                    measured[peer] = measure_latency(ns.samples, ns.priority, ns.executor, peer)
+                    window = measured[peer].seconds
+            result = measured["bridge"]
             results.append(result)
+            peer_runs.append((result, measured["echo"], measured["floor"]))
             print(f"run {run + 1}: ", end="")
             print_latency(result)
+            print_peers(result, measured["echo"], measured["floor"])
+            print(f"  load average {os.getloadavg()[0]:.2f}", flush=True)
         if ns.runs > 1:
             pct = np.array([np.percentile(r.total, [50, 99]) for r in results if r.total.size]) * 1e3
             if pct.size:
                 print(f"median over {len(pct)} runs: p50 {np.median(pct[:, 0]):.3f} ms, p99 {np.median(pct[:, 1]):.3f} ms")
+            print_peer_medians(peer_runs)
     return 0
 
 

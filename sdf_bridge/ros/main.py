@@ -91,7 +91,6 @@ def main(args: Sequence[str] | None = None) -> int:
     ``sys.argv``). Returns 0 on a clean stop, 1 when the configuration is invalid (the error
     message says what to fix)."""
     import rclpy
-    from rclpy.executors import ExternalShutdownException
 
     from ..errors import SdfBridgeError
     from .node import BridgeNode
@@ -105,15 +104,7 @@ def main(args: Sequence[str] | None = None) -> int:
         except SdfBridgeError as exc:
             logging.getLogger("sdf_bridge").error("%s", exc)
             return 1
-        executor = make_executor()
-        executor.add_node(node)
-        _executor_priority(node.config.thread_priority)
-        try:
-            spin_until_shutdown(executor, node.context)
-        except (KeyboardInterrupt, ExternalShutdownException):
-            pass
-        finally:
-            executor.shutdown(timeout_sec=1.0)
+        spin_node(node, node.config.thread_priority)
     except KeyboardInterrupt:  # SIGINT/SIGTERM while starting up: still a clean stop
         pass
     finally:
@@ -155,6 +146,23 @@ def spin_until_shutdown(executor: Any, context: Any) -> None:
     """
     while context.ok():
         executor.spin_once(timeout_sec=SPIN_SLICE)
+
+
+def spin_node(node: Any, loop_priority: int = 0) -> None:
+    """Serve ``node``'s callbacks on this thread as the bridge process does: a
+    :func:`make_executor` executor at :func:`_executor_priority`, spun until the node's context
+    shuts down (SIGINT/SIGTERM: a clean return), then shut down."""
+    from rclpy.executors import ExternalShutdownException
+
+    executor = make_executor()
+    executor.add_node(node)
+    _executor_priority(loop_priority)
+    try:
+        spin_until_shutdown(executor, node.context)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        executor.shutdown(timeout_sec=1.0)
 
 
 def _executor_priority(loop_priority: int) -> None:
