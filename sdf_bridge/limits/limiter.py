@@ -392,13 +392,15 @@ class JointLimiter:
                 m/s); NaN where unknown.
             cmd_position, cmd_velocity, cmd_effort: commands, shape ``(n_joints,)``; NaN = no
                 command for that joint and interface.
-            dt: control period in s (≤ 0 or non-finite: only static limits).
+            dt: control period in s (≤ 0 or non-finite: only static limits), converted with
+                ``float()``.
 
         Returns:
             The limited ``(cmd_position, cmd_velocity, cmd_effort)``, new arrays; NaN stays NaN.
 
         Raises:
-            ValueError: arrays of the wrong shape.
+            ValueError: arrays of the wrong shape, or a ``dt`` string that is not a number.
+            TypeError: ``dt`` is not a number.
 
         Implementation: the bounds of the interfaces that carry commands are computed together
         in one stacked, C-contiguous ``(slots, 2, n)`` buffer in S-form (side 0 the negated lower
@@ -416,6 +418,7 @@ class JointLimiter:
         does not accept (not float64 arrays, wrong lengths, a non-float ``dt``) go to the
         numpy path, which converts them or raises.
         """
+        dt = float(dt)  # a numpy scalar (e.g. float32) must not be compared in its own precision
         if self._compiled:
             try:
                 out = _kernel.enforce(self._params, self._prev, self._counts, position, velocity,

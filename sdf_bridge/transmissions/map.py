@@ -299,7 +299,8 @@ class TransmissionMap:
             to the joints that depend on it.
 
         Raises:
-            ValueError: an input of the wrong shape.
+            ValueError: an input of another length (a scalar or a one-element array applies to
+                every element, by numpy's broadcasting).
         """
         if self.compiled:
             try:
@@ -318,7 +319,8 @@ class TransmissionMap:
         position, velocity, effort), for callers that keep the interfaces stacked.
 
         Raises:
-            ValueError: an input of the wrong shape.
+            ValueError: an input of another length (a scalar or a one-element array applies to
+                every element, by numpy's broadcasting).
         """
         if self.compiled:
             try:
@@ -354,7 +356,8 @@ class TransmissionMap:
                 :meth:`actuator_to_joint`.
 
         Raises:
-            ValueError: an input of the wrong shape.
+            ValueError: an input of another length (a scalar or a one-element array applies to
+                every element, by numpy's broadcasting).
         """
         if self.compiled:
             try:
@@ -380,7 +383,8 @@ class TransmissionMap:
             ``q_a = A⁻¹ (q_j − o)``, ``v_a = A⁻¹ v_j``, ``τ_a = Aᵀ τ_j``.
 
         Raises:
-            ValueError: an input of the wrong shape.
+            ValueError: an input of another length (a scalar or a one-element array applies to
+                every element, by numpy's broadcasting).
         """
         if self.compiled:
             try:
@@ -425,7 +429,11 @@ class TransmissionMap:
     def followers_stacked(self, joints: np.ndarray) -> np.ndarray:
         """:meth:`followers` of a C-contiguous ``(3, n_joints)`` joint array (as
         :meth:`actuator_to_joint_stacked` returns), as one new ``(3, n_followers)`` array
-        (rows ``m·q + o``, ``m·v``, NaN)."""
+        (rows ``m·q + o``, ``m·v``, NaN).
+
+        Raises:
+            ValueError: ``joints`` is not of shape ``(3, n_joints)``.
+        """
         if self.compiled:
             try:
                 return kernel.followers_stacked(joints, self._pack, np.empty(self._shape_followers))
@@ -434,6 +442,12 @@ class TransmissionMap:
         return self._followers_stacked_numpy(joints)
 
     def _followers_stacked_numpy(self, joints: np.ndarray) -> np.ndarray:
+        joints = np.asarray(joints, dtype=float)
+        if joints.shape != self._shape_joints:
+            raise ValueError(
+                f"followers_stacked: joint array of shape {joints.shape}, expected "
+                f"{self._shape_joints} (rows position, velocity, effort; columns joint_names)"
+            )
         f = joints.reshape(-1).take(self._f_idx3)
         f *= self._f_mult3
         f += self._f_off3
@@ -493,7 +507,15 @@ class TransmissionMap:
 
         Raises:
             TransmissionError: see the module docstring.
+            TypeError: ``robot`` is not a :class:`Robot` (e.g. an SDF ``World``).
         """
+        if not isinstance(robot, Robot):
+            models = list(getattr(robot, "models", {}))
+            raise TypeError(
+                f"TransmissionMap.from_robot needs a Robot, got {type(robot).__name__}"
+                + (f" with models {models}. Fix: pass one of them, e.g. world.models[{models[0]!r}]"
+                   if models else "")
+            )
         followers, follower_joints, warnings = build_followers(robot)
         follower_set = set(follower_joints)
         driven = [

@@ -287,3 +287,20 @@ def test_nan_acceleration_window_follows_numpy() -> None:
     assert calm[1].tolist() == [1.0, 0.0]
     busy = _both(limits, [first, second([1.0, 5.0])])
     assert math.isnan(busy[1][0]) and busy[1][1] == pytest.approx(0.1, abs=1e-15)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_numpy_scalar_dt_is_the_same_period(compiled: bool) -> None:
+    """A float32 dt is used as its exact value and does not linger: the next cycle with the
+    float 0.01 gives what a fresh limiter gives (newcomer report: the numpy path compared
+    np.float32(0.01) == 0.01 in float32 precision and kept the stale period)."""
+    limits = [JointLimits(has_velocity_limits=True, max_velocity=1.0)]
+    z, nan = np.zeros(1), np.full(1, NAN)
+    lim = JointLimiter(["a"], limits, compiled=compiled)
+    first = lim.enforce(z, z, np.array([5.0]), nan, nan, np.float32(0.01))[0][0]
+    assert first == float(np.float32(0.01))  # one step of v̄·dt from 0, dt = float(float32)
+    lim.reset()
+    second = lim.enforce(z, z, np.array([5.0]), nan, nan, 0.01)[0][0]
+    assert second == 0.01
+    with pytest.raises(TypeError):
+        lim.enforce(z, z, z, z, z, None)

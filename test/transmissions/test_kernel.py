@@ -231,8 +231,10 @@ def test_fallback_inputs_behave_as_numpy(compiled: bool) -> None:
         tm.joint_to_actuator(np.zeros(2), np.zeros(2), np.zeros(5))
     with pytest.raises(ValueError, match="could not broadcast"):
         tm.actuator_to_joint_with_followers(np.zeros(2), np.zeros(3), np.zeros(2))
-    with pytest.raises(IndexError, match="out of bounds"):
+    with pytest.raises(ValueError, match=r"joint array of shape \(1, 2\), expected \(3, 2\)"):
         tm.followers_stacked(np.zeros((1, 2)))
+    with pytest.raises(ValueError, match=r"joint array of shape \(3, 3\), expected \(3, 2\)"):
+        tm.followers_stacked(np.zeros((3, 3)))  # a wider array never gives wrong followers
     # followers() reads only its leaders, as the numpy path: longer arrays are accepted
     pf, vf, ef = tm.followers(np.array([1.0, 2.0, 3.0]), [0.5, 0.0, 0.0], None)
     assert (pf.tolist(), vf.tolist()) == ([-1.9], [-1.0]) and math.isnan(ef[0])

@@ -249,3 +249,9 @@ def test_stacked_forms_equal_tuple_api() -> None:
     np.testing.assert_array_equal(f[1], ref_v)
     assert f.shape == (3, 1) and np.isnan(f[2]).all() and np.isnan(ref_e).all()
     assert f[0, 0] == pytest.approx(-2.0 * stacked[0, 0] + 0.1, abs=1e-12)
+
+
+def test_from_robot_refuses_a_world(shared_dir) -> None:
+    world = load(shared_dir / "robots" / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf")
+    with pytest.raises(TypeError, match=r"needs a Robot, got World with models .*Fix: pass one of them"):
+        TransmissionMap.from_robot(world)
