@@ -306,14 +306,14 @@ class MujocoBackend:
         gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr], effort_limit)
         for array in (gains.p, gains.i, gains.d):
             array[self._passive] = 0.0
-        self._inertia0 = np.maximum(np.array(model.dof_M0)[self._dadr], 1e-9)
+        inertia0 = np.maximum(np.array(model.dof_M0)[self._dadr], 1e-9)
         self._scheduled = np.zeros(n, dtype=bool) if gains.scheduled is None else gains.scheduled.copy()
         self._scheduled &= ~self._passive
         self._ideal_mode = self.position_mode == "ideal"
         # the joint table of the per-cycle functions (layout: sdf_bridge.backends.mujoco.cycle)
         self._tab = cycle.make_table(
             self._qadr, self._dadr, self._act_adr, self._act_ids, inertia_diagonal_index(model)[self._dadr],
-            gains.p, gains.i, gains.d, gains.i_clamp, self._inertia0, self._scheduled, self._passive,
+            gains.p, gains.i, gains.d, gains.i_clamp, inertia0, self._scheduled, self._passive,
         )
         self.pid = JointPid(gains, effort_limit, state=self._tab[INTEGRAL:SCALE + 1])
         self._has_i = self.pid.has_integral
@@ -402,12 +402,6 @@ class MujocoBackend:
             self._ideal_mask = ideal
             self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
             self._ideal_target = np.where(ideal, qt, 0.0)
-
-    def _schedule_gains(self) -> None:
-        """Scale the default gains by ``M(q) / M(q0)`` (current / initial diagonal of the
-        joint-space inertia matrix, kg·m² or kg, as of the last physics step)."""
-        inertia = self._inertia[self._tab[cycle.DIAG].astype(np.int64)]
-        self.pid.set_scale(np.where(self._scheduled, inertia / self._inertia0, 1.0))
 
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
@@ -565,8 +559,8 @@ class MujocoBackend:
         tab[cycle.ACTIVE] = 1.0
         self._last_command = None
         self.pid.reset()
-        self._schedule_gains()
-        cycle.write_affine(tab, self._gainprm, self._biasprm)
+        # scheduled gains at the reset configuration, actuators written (no time passes)
+        self._pre_step(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, 0.0, False)
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
