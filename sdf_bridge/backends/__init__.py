@@ -1,4 +1,4 @@
-"""Backends: what stands behind the bridge's interfaces (ROS-free, actuator space).
+"""Backends: what stands behind the bridge's interfaces (ROS-free, actuator space, or joint space for simulators).
 
 :func:`create_backend` returns a backend by name (``mock``, ``mujoco`` or an
 ``sdf_bridge.backends`` entry-point plug-in); :func:`available_backends` lists the names.
@@ -13,6 +13,8 @@ from .base import (
     ContactReading,
     ImageReading,
     ImuReading,
+    JointSpaceBackend,
+    JointSpaceState,
     PointCloudReading,
     RangeReading,
     ScanReading,
@@ -23,6 +25,7 @@ from .registry import ENTRY_POINT_GROUP, available_backends, create_backend
 
 __all__ = [
     "ActuatorCommand", "ActuatorState", "Backend", "Contact", "ContactReading",
-    "ENTRY_POINT_GROUP", "ImageReading", "ImuReading", "PointCloudReading", "RangeReading",
+    "ENTRY_POINT_GROUP", "ImageReading", "ImuReading", "JointSpaceBackend", "JointSpaceState",
+    "PointCloudReading", "RangeReading",
     "ScanReading", "SensorReading", "WrenchReading", "available_backends", "create_backend",
 ]

@@ -150,6 +150,27 @@ class ActuatorCommand:
     mode: tuple[str, ...] = ()
 
 
+@dataclass(slots=True)
+class JointSpaceState:
+    """What :meth:`JointSpaceBackend.read_joints` returns (made every tick: a plain slotted
+    record, as a frozen dataclass costs ~1.5 µs more to build; treat it as read-only).
+
+    Attributes:
+        joints: new array of shape ``(3, n_joints + n_followers)``: rows position (rad or m),
+            velocity (rad/s or m/s) and effort (N·m or N), columns the transmission map's
+            ``joint_names`` then ``follower_names`` (followers as
+            :meth:`~sdf_bridge.transmissions.TransmissionMap.joint_state` computes them).
+        actuators: new array of shape ``(3, n_actuators)``, the same rows in actuator space,
+            columns ``actuator_names`` (``joint_to_actuator`` of the joints).
+        sensors, sim_time: as in :class:`ActuatorState`.
+    """
+
+    joints: np.ndarray
+    actuators: np.ndarray
+    sensors: Mapping[str, SensorReading] = field(default_factory=dict)
+    sim_time: float | None = None
+
+
 @runtime_checkable
 class Backend(Protocol):
     """A hardware backend (mock, simulation or a real driver), in actuator space.
@@ -189,3 +210,30 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Release resources; the backend is not used afterwards."""
+
+
+@runtime_checkable
+class JointSpaceBackend(Backend, Protocol):
+    """A backend that simulates the joints themselves (MuJoCo) and works in joint space.
+
+    The bridge then calls :meth:`write_joints` and :meth:`read_joints` instead of ``write``
+    and ``read``, so that the backend can fuse the transmission mapping with its own
+    per-cycle work (one compiled call each way) instead of converting actuator → joint on
+    every write and joint → actuator on every read. The two paths must be interchangeable
+    from one tick to the next: :meth:`write_joints` behaves as ``write`` of
+    ``joint_to_actuator(position, velocity, effort)``, :meth:`read_joints` returns what
+    ``read`` would, mapped to joint space. :class:`~sdf_bridge.transmissions.TransmissionMap`
+    has both halves: :meth:`~sdf_bridge.transmissions.TransmissionMap.through_actuators` and
+    :meth:`~sdf_bridge.transmissions.TransmissionMap.joint_state`.
+    """
+
+    def write_joints(self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, dt: float) -> None:
+        """Apply the (limited) joint commands, shape ``(n_joints,)`` each in the map's
+        ``joint_names`` order (NaN = not commanded), for the next ``dt`` s, as the actuators
+        would carry them: a joint is commanded on an interface only when every actuator it
+        shares (a differential, a four-bar) is
+        (:meth:`~sdf_bridge.transmissions.TransmissionMap.through_actuators`)."""
+
+    def read_joints(self, dt: float) -> JointSpaceState:
+        """Advance by ``dt`` s (≥ 0; 0 = no time passes) and return the joint and actuator
+        state."""

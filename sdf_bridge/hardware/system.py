@@ -36,7 +36,11 @@ zero velocity, zero effort), so the shared actuators move only the commanded joi
 partner's hold ends as soon as it is commanded itself.
 
 Hot path: names are resolved to indices at construction; a cycle is a handful of numpy
-operations on (n_actuators,) / (n_joints,) arrays, with no per-joint Python loop.
+operations (or compiled kernels, :mod:`sdf_bridge.jit`) on (n_actuators,) / (n_joints,)
+arrays, with no per-joint Python loop. A backend that simulates joints
+(:class:`~sdf_bridge.backends.base.JointSpaceBackend`, e.g. MuJoCo) is written the limited
+joint commands and returns joint and actuator state together, so that it can fuse the
+transmission mapping with its own per-cycle work instead of converting back and forth.
 
 Threading: command submission (e.g. from ROS subscription callbacks) and the cycle (a loop
 thread) may run on different threads: every public method takes the system's internal lock, so
@@ -50,14 +54,13 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import ActuatorCommand, Backend, SensorReading
+from ..backends.base import ActuatorCommand, Backend, JointSpaceBackend, SensorReading
 from ..backends.registry import create_backend
 from ..description.model import Robot
 from ..errors import BackendError, CommandError, ConfigError
@@ -88,31 +91,75 @@ _ACTUATOR_MODE = {0: "", POSITION: "position", POSITION | VELOCITY: "position",
                   VELOCITY: "velocity", EFFORT: "effort"}
 
 
-@dataclass(frozen=True)
 class CycleState:
-    """What :meth:`HardwareSystem.read` returns.
+    """What :meth:`HardwareSystem.read` returns: the state of one tick.
 
     Attributes:
         names: ``state_names`` (map joints, then followers).
-        position, velocity, effort: joint space, (len(names),), rad|m, rad/s|m/s, N·m|N.
-        actuator_position, actuator_velocity, actuator_effort: actuator space,
-            (len(actuator_names),).
+        joints: joint space, shape (3, len(names)): rows position (rad|m), velocity
+            (rad/s|m/s), effort (N·m|N).
+        actuators: actuator space, three rows of shape (len(actuator_names),) (an array
+            (3, n_actuators), or a sequence of three arrays): position, velocity, effort.
+        position, velocity, effort: the rows of ``joints`` (properties).
+        actuator_position, actuator_velocity, actuator_effort: the rows of ``actuators``.
         sensors: sensor name → reading (only sensors with a new sample this cycle).
         sim_time: the backend's simulated time (s) or ``None``.
 
     The arrays are new on every read; the system keeps views of the joint position and
-    velocity as the measured state for the next write, so do not modify them in place.
+    velocity as the measured state for the next write, so do not modify them in place. (A
+    slotted class whose rows are views made on access: one is built every tick, and most
+    ticks publish only some of them.)
     """
 
-    names: tuple[str, ...]
-    position: np.ndarray
-    velocity: np.ndarray
-    effort: np.ndarray
-    actuator_position: np.ndarray
-    actuator_velocity: np.ndarray
-    actuator_effort: np.ndarray
-    sensors: Mapping[str, SensorReading] = field(default_factory=dict)
-    sim_time: float | None = None
+    __slots__ = ("names", "joints", "actuators", "sensors", "sim_time")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        joints: np.ndarray,
+        actuators: np.ndarray | Sequence[np.ndarray],
+        sensors: Mapping[str, SensorReading] | None = None,
+        sim_time: float | None = None,
+    ) -> None:
+        self.names = names
+        self.joints = joints
+        self.actuators = actuators
+        self.sensors: Mapping[str, SensorReading] = {} if sensors is None else sensors
+        self.sim_time = sim_time
+
+    @property
+    def position(self) -> np.ndarray:
+        """Joint positions, (len(names),), rad or m."""
+        return self.joints[0]
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """Joint velocities, (len(names),), rad/s or m/s."""
+        return self.joints[1]
+
+    @property
+    def effort(self) -> np.ndarray:
+        """Joint efforts, (len(names),), N·m or N."""
+        return self.joints[2]
+
+    @property
+    def actuator_position(self) -> np.ndarray:
+        """Actuator positions, (n_actuators,), rad or m."""
+        return self.actuators[0]
+
+    @property
+    def actuator_velocity(self) -> np.ndarray:
+        """Actuator velocities, (n_actuators,), rad/s or m/s."""
+        return self.actuators[1]
+
+    @property
+    def actuator_effort(self) -> np.ndarray:
+        """Actuator efforts, (n_actuators,), N·m or N."""
+        return self.actuators[2]
+
+    def __repr__(self) -> str:
+        return (f"CycleState(names={self.names!r}, joints={self.joints!r}, actuators={self.actuators!r}, "
+                f"sensors={dict(self.sensors)!r}, sim_time={self.sim_time!r})")
 
 
 def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:
@@ -211,10 +258,14 @@ class HardwareSystem:
         self.backend.configure(
             robot, self.actuator_names, transmissions=tm, params=self._backend_params(backend_params)
         )
+        #: the backend takes joint-space commands and state (a simulator): mapped here once
+        self._joint_space = isinstance(self.backend, JointSpaceBackend)
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
+        self._actuator_table_shape = (3, n_act)
+        self._state_shape = (3, len(self.state_names))
         self._joint_p = np.full(n_joints, np.nan)
         self._joint_v = np.full(n_joints, np.nan)
-        self._act_p = np.full(n_act, np.nan)
+        self._actuators: Sequence[np.ndarray] = (np.full(n_act, np.nan),) * 3  # of the last read
         self._n_joints = n_joints
         self._state_known = False  # no read yet: the next write primes (_prime)
         self._pending_sensors: dict[str, SensorReading] | None = None
@@ -329,52 +380,66 @@ class HardwareSystem:
         self.timing.stop()
 
     def _read(self, dt: float, end_cycle: bool) -> CycleState:
-        state, joints = self._read_backend(dt)
-        sensors = state.sensors
+        joints, actuators, sensors, sim_time = self._read_backend(dt)
         if self._pending_sensors is not None:  # readings of the priming read (module doc)
             sensors = {**self._pending_sensors, **sensors}
             self._pending_sensors = None
-        result = CycleState(
-            self.state_names, joints[0], joints[1], joints[2], state.position, state.velocity,
-            state.effort, sensors, state.sim_time,
-        )
+        result = CycleState(self.state_names, joints, actuators, sensors, sim_time)
         if end_cycle:
             self.timing.stop()
         return result
 
-    def _read_backend(self, dt: float) -> tuple[Any, np.ndarray]:
-        """``backend.read(dt)``, shape-checked, and its joint-space state: a new
-        (3, n_joints + n_followers) array (rows position, velocity, effort; columns
-        ``state_names``). Keeps the measured joint and actuator positions for the next write.
-        Returns the backend's :class:`ActuatorState` and that array."""
-        state = self.backend.read(dt)
-        ap, av, ae = state.position, state.velocity, state.effort
-        shape = self._act_shape
-        if (getattr(ap, "shape", None) != shape or getattr(av, "shape", None) != shape
-                or getattr(ae, "shape", None) != shape):
-            raise BackendError(
-                f"backend {self.backend_name!r} returned state arrays of shapes {np.shape(ap)}, "
-                f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
-                "Fix: the backend must return one value per configured actuator."
-            )
+    def _read_backend(
+        self, dt: float
+    ) -> tuple[np.ndarray, Sequence[np.ndarray], Mapping[str, SensorReading], float | None]:
+        """Read the backend (advancing it by ``dt``) and return ``(joints, actuators, sensors,
+        sim_time)``: ``joints`` a new (3, n_joints + n_followers) array (rows position,
+        velocity, effort; columns ``state_names``), ``actuators`` the three actuator-space
+        arrays (n_actuators,). Keeps the measured joint and actuator positions for the next
+        write. A :class:`JointSpaceBackend` returns both (:meth:`TransmissionMap.joint_state`);
+        any other is read in actuator space and mapped here."""
         tm = self.transmissions
-        if self._has_followers:  # one call, one array for joints and followers
-            joints = tm.actuator_to_joint_with_followers(ap, av, ae)
-            n = self._n_joints
-            self._joint_p, self._joint_v = joints[0, :n], joints[1, :n]
+        n = self._n_joints
+        if self._joint_space:
+            read = self.backend.read_joints(dt)  # type: ignore[attr-defined]
+            joints, actuators = read.joints, read.actuators
+            if (getattr(joints, "shape", None) != self._state_shape
+                    or getattr(actuators, "shape", None) != self._actuator_table_shape):
+                raise BackendError(
+                    f"backend {self.backend_name!r} returned joint and actuator states of shapes "
+                    f"{np.shape(joints)} and {np.shape(actuators)}, expected {self._state_shape} "
+                    f"({list(self.state_names)}) and {self._actuator_table_shape} ({list(self.actuator_names)}). "
+                    "Fix: read_joints must return TransmissionMap.joint_state of its joint state."
+                )
+            sensors, sim_time = read.sensors, read.sim_time
         else:
-            joints = tm.actuator_to_joint_stacked(ap, av, ae)
-            self._joint_p, self._joint_v = joints[0], joints[1]
-        self._act_p = ap
+            state = self.backend.read(dt)
+            actuators = (state.position, state.velocity, state.effort)
+            ap, av, ae = actuators
+            shape = self._act_shape
+            if (getattr(ap, "shape", None) != shape or getattr(av, "shape", None) != shape
+                    or getattr(ae, "shape", None) != shape):
+                raise BackendError(
+                    f"backend {self.backend_name!r} returned state arrays of shapes {np.shape(ap)}, "
+                    f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
+                    "Fix: the backend must return one value per configured actuator."
+                )
+            if self._has_followers:  # one call, one array for joints and followers
+                joints = tm.actuator_to_joint_with_followers(ap, av, ae)
+            else:
+                joints = tm.actuator_to_joint_stacked(ap, av, ae)
+            sensors, sim_time = state.sensors, state.sim_time
+        self._joint_p, self._joint_v = joints[0, :n], joints[1, :n]
+        self._actuators = actuators
         self._state_known = True
-        return state, joints
+        return joints, actuators, sensors, sim_time
 
     def _prime(self) -> None:
         """Read the backend once with ``dt = 0`` (no time passes) so that the write has a
         measured state; its sensor readings go to the next :meth:`read`."""
-        state, _ = self._read_backend(0.0)
-        if state.sensors:
-            self._pending_sensors = dict(state.sensors)
+        sensors = self._read_backend(0.0)[2]
+        if sensors:
+            self._pending_sensors = dict(sensors)
 
     @_locked
     def write(self, now: float, dt: float) -> None:
@@ -397,7 +462,7 @@ class HardwareSystem:
         if not self.enabled:
             if self._hold is None:
                 self._hold = ActuatorCommand(
-                    self._act_p.copy(), self._nan_act, self._nan_act,
+                    np.array(self._actuators[0], dtype=float), self._nan_act, self._nan_act,
                     ("position",) * len(self.actuator_names),
                 )
             self.backend.write(self._hold, dt)
@@ -411,6 +476,9 @@ class HardwareSystem:
         if self._coupled is not None:
             p, v, e = self._hold_coupled_partners(p, v, e)
         p, v, e = self.limiter.enforce(self._joint_p, self._joint_v, p, v, e, dt)
+        if self._joint_space:
+            self.backend.write_joints(p, v, e, dt)  # type: ignore[attr-defined]
+            return
         ap, av, ae = self.transmissions.joint_to_actuator(p, v, e)
         self.backend.write(ActuatorCommand(ap, av, ae, self._actuator_modes()), dt)
 

@@ -74,9 +74,11 @@ class LoopTiming:
         self.cycles = 0
         self.overruns = 0
         self.late_cycles = 0
-        self._periods = np.zeros(self.window)
-        self._busy = np.zeros(self.window)
-        self._cpu = np.zeros(self.window)
+        # ring buffers as Python lists: a list item store costs a quarter of a numpy one, and
+        # start/stop run every tick; summary() converts them
+        self._periods = [0.0] * self.window
+        self._busy = [0.0] * self.window
+        self._cpu = [0.0] * self.window
         self._n_periods = 0
         self._n_busy = 0
         self._last_start: float | None = None
@@ -118,9 +120,9 @@ class LoopTiming:
         :meth:`summary` outside a lock while the loop keeps measuring."""
         copy = LoopTiming.__new__(LoopTiming)
         copy.__dict__.update(self.__dict__)
-        copy._periods = self._periods.copy()
-        copy._busy = self._busy.copy()
-        copy._cpu = self._cpu.copy()
+        copy._periods = list(self._periods)
+        copy._busy = list(self._busy)
+        copy._cpu = list(self._cpu)
         return copy
 
     def summary(self) -> dict[str, float | int | None]:
@@ -129,9 +131,9 @@ class LoopTiming:
         ``busy_mean``, ``busy_max``, ``cpu_mean``, ``overruns``, ``late_cycles``,
         ``overrun_ratio`` (overruns / cycles), ``target_period``. Times in s, rate in Hz;
         values that need more cycles are ``None``."""
-        periods = self._periods[: min(self._n_periods, self.window)]
-        busy = self._busy[: min(self._n_busy, self.window)]
-        cpu = self._cpu[: min(self._n_busy, self.window)]
+        periods = np.array(self._periods[: min(self._n_periods, self.window)])
+        busy = np.array(self._busy[: min(self._n_busy, self.window)])
+        cpu = np.array(self._cpu[: min(self._n_busy, self.window)])
         out: dict[str, float | int | None] = {
             "cycles": self.cycles,
             "target_period": self._target,

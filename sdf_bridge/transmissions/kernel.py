@@ -200,6 +200,12 @@ def joint_to_actuator(position, velocity, effort, params, out):
     k = int(params[0, 2])
     _check(n, position, velocity, effort)
     _check_out(out, n)
+    _joint_to_actuator_into(out, position, velocity, effort, params, n, k)
+    return out
+
+
+@jit.kernel
+def _joint_to_actuator_into(out, position, velocity, effort, params, n, k):
     base = FIRST_BLOCK_ROW + 6 * k
     if params[0, 3] != 0.0:  # q_j − o first, as the numpy path
         shifted = np.empty(n)
@@ -210,6 +216,42 @@ def joint_to_actuator(position, velocity, effort, params, out):
         _linear_row(out, 0, position, params, base, n, k)
     _linear_row(out, 1, velocity, params, base, n, k)
     _linear_row(out, 2, effort, params, base, n, k)
+
+
+@jit.kernel
+def through_actuators(position, velocity, effort, params, actuators, out):
+    """Joint commands → actuator commands (into ``actuators``, ``(3, n)``) → the joint
+    commands they give back (into ``out``, ``(3, n)``, returned): :func:`joint_to_actuator`
+    then :func:`actuator_to_joint`, the same operations in the same order. A joint whose
+    actuators are not all commanded on an interface comes back NaN there. Raises
+    ``ValueError`` on a length mismatch."""
+    n = int(params[0, 0])
+    k = int(params[0, 2])
+    _check(n, position, velocity, effort)
+    _check_out(actuators, n)
+    _check_out(out, n)
+    _joint_to_actuator_into(actuators, position, velocity, effort, params, n, k)
+    _actuator_to_joint_into(out, actuators[0], actuators[1], actuators[2], params, n, k)
+    return out
+
+
+@jit.kernel
+def joint_state(joints, params, out, actuators):
+    """A simulator's joint state ``joints`` ``(3, n)`` (rows position, velocity, effort) →
+    ``out`` ``(3, n + n_followers)`` (the joints, then the followers as
+    :func:`followers_stacked`) and ``actuators`` ``(3, n)`` (:func:`joint_to_actuator` of
+    the joints). Returns ``out``. Raises ``ValueError`` on a shape mismatch."""
+    n = int(params[0, 0])
+    k = int(params[0, 2])
+    if joints.shape[0] != 3 or joints.shape[1] != n:
+        raise ValueError("joint array is not (3, number of joints)")
+    _check_out(out, n + int(params[0, 1]))
+    _check_out(actuators, n)
+    for i in range(3):
+        for r in range(n):
+            out[i, r] = joints[i, r]
+    _followers_into(out, n, joints[0], joints[1], params, True)
+    _joint_to_actuator_into(actuators, joints[0], joints[1], joints[2], params, n, k)
     return out
 
 
@@ -240,6 +282,8 @@ KERNELS = (
     actuator_to_joint,
     actuator_to_joint_with_followers,
     joint_to_actuator,
+    through_actuators,
+    joint_state,
     followers,
     followers_stacked,
 )
@@ -266,8 +310,11 @@ def warm_up() -> float:
             actuator_to_joint(x, x, x, params, np.empty((3, 2)))
             actuator_to_joint_with_followers(x, x, x, params, np.empty((3, 3)))
             joint_to_actuator(x, x, x, params, np.empty((3, 2)))
+            through_actuators(x, x, x, params, np.empty((3, 2)), np.empty((3, 2)))
             followers(x, x, params, np.empty((3, 1)))
         followers_stacked(np.zeros((3, 2)), params, np.empty((3, 1)))
         followers_stacked(np.zeros((3, 4))[:, ::2], params, np.empty((3, 1)))
+        joint_state(np.zeros((3, 2)), params, np.empty((3, 3)), np.empty((3, 2)))
+        joint_state(np.zeros((3, 4))[:, ::2], params, np.empty((3, 3)), np.empty((3, 2)))
 
     return jit.warm_up("transmission kernels", KERNELS, run)

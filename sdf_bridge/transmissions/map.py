@@ -393,6 +393,12 @@ class TransmissionMap:
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
+        out = self._joint_to_actuator_numpy(position, velocity, effort)
+        return out[0], out[1], out[2]
+
+    def _joint_to_actuator_numpy(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> np.ndarray:
         rows = self._rows
         if self._has_offsets:
             np.subtract(position, self._offsets, out=rows[0])
@@ -400,8 +406,68 @@ class TransmissionMap:
             rows[0] = position
         rows[1] = velocity
         rows[2] = effort
-        out = self._apply(self._j2a_cols, self._j2a_vals)
-        return out[0], out[1], out[2]
+        return self._apply(self._j2a_cols, self._j2a_vals)
+
+    @property
+    def kernel_pack(self) -> np.ndarray | None:
+        """The compiled kernels' parameter array (:func:`.kernel.pack`) for callers that fuse
+        them with other kernels (:mod:`sdf_bridge.hardware.kernel`), or ``None`` when this
+        map runs its numpy path."""
+        return self._pack if self.compiled else None
+
+    def through_actuators(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
+    ) -> np.ndarray:
+        """Joint commands as the actuators carry them: :meth:`actuator_to_joint` of
+        :meth:`joint_to_actuator` (the same operations in the same order), one new array of
+        shape ``(3, n_joints)`` (rows position, velocity, effort). For backends that take
+        joint-space commands (:class:`~sdf_bridge.backends.base.JointSpaceBackend`): a joint
+        comes back NaN on an interface unless every actuator it shares (a differential, a
+        four-bar) is commanded there, exactly as through an actuator-space backend.
+
+        Args:
+            position, velocity, effort: shape ``(n_joints,)``; NaN = no command.
+
+        Raises:
+            ValueError: an input of another length (a scalar or a one-element array applies to
+                every element, by numpy's broadcasting).
+        """
+        if self.compiled:
+            try:
+                return kernel.through_actuators(position, velocity, effort, self._pack,
+                                                np.empty(self._shape_joints), np.empty(self._shape_joints))
+            except _FALLBACK:
+                pass
+        a = self._joint_to_actuator_numpy(position, velocity, effort)
+        return self._actuator_to_joint_numpy(a[0], a[1], a[2])
+
+    def joint_state(self, joints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A simulator's joint state with the followers appended, and its actuator state, in
+        one call.
+
+        Args:
+            joints: shape ``(3, n_joints)``, rows position, velocity, effort (rad or m, rad/s
+                or m/s, N·m or N), columns ``joint_names``.
+
+        Returns:
+            ``(state, actuators)``, new arrays: ``state`` of shape ``(3, n_joints +
+            n_followers)`` = ``np.concatenate((joints, followers_stacked(joints)), axis=1)``;
+            ``actuators`` of shape ``(3, n_actuators)`` = :meth:`joint_to_actuator` of the
+            rows.
+
+        Raises:
+            ValueError: ``joints`` is not of shape ``(3, n_joints)``.
+        """
+        if self.compiled:
+            try:
+                actuators = np.empty(self._shape_joints)
+                return kernel.joint_state(joints, self._pack, np.empty(self._shape_all), actuators), actuators
+            except _FALLBACK:
+                pass
+        joints = np.asarray(joints, dtype=float)
+        followers = self._followers_stacked_numpy(joints)  # checks the shape
+        return (np.concatenate((joints, followers), axis=1),
+                self._joint_to_actuator_numpy(joints[0], joints[1], joints[2]))
 
     def followers(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sdf_bridge.backends.base import ActuatorCommand, JointSpaceBackend, JointSpaceState
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError, CommandError, ConfigError, LimitsError
@@ -640,3 +641,120 @@ def test_reset_reads_the_reset_state_for_the_next_write() -> None:
     # a trajectory submitted now starts from the reset state, not from 0.8
     system.submit_trajectory(["j1"], [2.0], [[0.5]], [], [], now=1.0)
     assert system.cycle(2.0, 1.0).position[0] == pytest.approx(0.4, abs=TOL)  # halfway 0.3 → 0.5
+
+
+# -- joint-space backends (simulators): the system maps nothing, the backend maps once -----------
+
+class _JointSpaceMock(MockBackend):
+    """The mock behind the JointSpaceBackend protocol, through the map as the protocol says;
+    records the joint commands it is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.joint_writes: list[np.ndarray] = []
+
+    def configure(self, robot, actuators, *, transmissions, params) -> None:
+        super().configure(robot, actuators, transmissions=transmissions, params=params)
+        self.map = transmissions
+
+    def write(self, command, dt: float) -> None:  # only the e-stop hold comes this way
+        super().write(command, dt)
+
+    def write_joints(self, position, velocity, effort, dt: float) -> None:
+        self.joint_writes.append(np.stack((position, velocity, effort)))
+        a = self.map.joint_to_actuator(position, velocity, effort)
+        super().write(ActuatorCommand(*a), dt)
+
+    def read_joints(self, dt: float) -> JointSpaceState:
+        state = super().read(dt)
+        joints = self.map.actuator_to_joint_stacked(state.position, state.velocity, state.effort)
+        full, actuators = self.map.joint_state(joints)
+        return JointSpaceState(full, actuators, state.sensors, state.sim_time)
+
+
+def test_joint_space_backend_gets_limited_joint_commands_and_returns_the_state() -> None:
+    """j1 commanded beyond its 1 rad limit: the backend is written 1 rad in joint space (and
+    NaN for the uncommanded j2); the state is what the actuator-space mock gives (j1, j2, the
+    mimic j3 = 2·j1 + 0.5; actuator m1 = 10·(j1 − 0.1))."""
+    backend = _JointSpaceMock()
+    system = _system(backend=backend)
+    assert isinstance(backend, JointSpaceBackend) and system._joint_space
+    plain = _system()
+    for s in (system, plain):
+        s.submit_joint_state(["j1"], [1.5], [], [], 0.0)
+    got, want = system.cycle(1.0, 1.0), plain.cycle(1.0, 1.0)
+    assert backend.joint_writes[-1][0, 0] == 1.0 and math.isnan(backend.joint_writes[-1][0, 1])
+    assert got.names == want.names == ("j1", "j2", "j3")
+    np.testing.assert_allclose(got.joints, want.joints, rtol=0.0, atol=TOL)
+    np.testing.assert_allclose(got.position, [1.0, 0.0, 2.5], atol=TOL)
+    np.testing.assert_allclose(np.stack(got.actuators), np.stack(want.actuators), rtol=0.0, atol=TOL)
+    assert got.actuator_position[0] == pytest.approx(9.0, abs=TOL)
+    assert system._joint_p[0] == pytest.approx(1.0, abs=TOL)
+    # e-stop: the hold goes through the actuator-space write, at the last actuator position
+    system.enable(False)
+    system.cycle(2.0, 1.0)
+    assert backend._cmd_p[0] == pytest.approx(9.0, abs=TOL)
+
+
+def test_joint_space_backend_returning_wrong_shapes_is_a_backend_error() -> None:
+    class Short(_JointSpaceMock):
+        def read_joints(self, dt: float) -> JointSpaceState:
+            state = super().read_joints(dt)
+            return JointSpaceState(state.joints[:, :2], state.actuators, state.sensors, state.sim_time)
+
+    system = _system(backend=Short())
+    with pytest.raises(BackendError, match=r"shapes \(3, 2\) and \(3, 2\), expected \(3, 3\)"):
+        system.read(0.0, 0.01)
+
+
+def test_cycle_state_rows_are_views_of_its_tables() -> None:
+    joints, actuators = np.arange(9.0).reshape(3, 3), (np.zeros(2), np.ones(2), np.full(2, 2.0))
+    state = CycleState(("a", "b", "c"), joints, actuators)
+    assert state.position.tolist() == [0.0, 1.0, 2.0] and np.shares_memory(state.position, joints)
+    assert state.velocity.tolist() == [3.0, 4.0, 5.0] and state.effort.tolist() == [6.0, 7.0, 8.0]
+    assert state.actuator_position is actuators[0] and state.actuator_effort.tolist() == [2.0, 2.0]
+    assert state.sensors == {} and state.sim_time is None
+    assert "names=('a', 'b', 'c')" in repr(state)
+
+
+def test_mujoco_system_joint_space_equals_actuator_space(repo_dir: Path) -> None:
+    """The demo arm in MuJoCo through the joint-space path (the default) and through the
+    actuator-space one (the backend's joint-space methods hidden): the same actuator state bit
+    for bit, and joint states equal to rounding (the actuator path maps joint → actuator →
+    joint: relative 1e-12)."""
+    pytest.importorskip("mujoco")
+    from sdf_bridge.backends.mujoco import MujocoBackend
+
+    class ActuatorOnly:
+        def __init__(self) -> None:
+            self.inner = MujocoBackend()
+
+        def configure(self, *args, **kwargs) -> None:
+            self.inner.configure(*args, **kwargs)
+
+        def read(self, dt: float):
+            return self.inner.read(dt)
+
+        def write(self, command, dt: float) -> None:
+            self.inner.write(command, dt)
+
+        def reset(self) -> None:
+            self.inner.reset()
+
+        def close(self) -> None:
+            self.inner.close()
+
+    robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
+    params = {"render_cameras": False}
+    fast = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params=params)
+    slow = HardwareSystem(robot, ActuatorOnly(), command_timeout=0.0, backend_params=params)
+    assert fast._joint_space and not slow._joint_space
+    now = 0.0
+    for k in range(60):
+        if k % 20 == 0:
+            for s in (fast, slow):
+                s.submit_array("position", np.full(len(s.joint_names), 0.1 * (k // 20)), now)
+        now += 0.01
+        a, b = fast.cycle(now, 0.01), slow.cycle(now, 0.01)
+        np.testing.assert_array_equal(np.stack(a.actuators), np.stack(b.actuators))
+        np.testing.assert_allclose(a.joints, b.joints, rtol=1e-12, atol=1e-15)

@@ -31,7 +31,13 @@ runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridg
 10 µs per cycle for a 6-joint arm), else as the equivalent numpy code.
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort, all
-mapped to actuator space by ``joint_to_actuator``. Sensor readings come from :mod:`.sensors`
+mapped to actuator space by ``joint_to_actuator``.
+
+The backend is a :class:`~sdf_bridge.backends.base.JointSpaceBackend`: the bridge's
+:class:`~sdf_bridge.hardware.HardwareSystem` calls :meth:`MujocoBackend.write_joints` /
+:meth:`MujocoBackend.read_joints` and maps actuator ↔ joint itself once each way, instead of the
+actuator-space :meth:`~MujocoBackend.write` / :meth:`~MujocoBackend.read` converting back and
+forth; both paths give the same commands and state. Sensor readings come from :mod:`.sensors`
 (computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
 
 Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``;
@@ -62,6 +68,7 @@ import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -70,7 +77,7 @@ import numpy as np
 from ... import jit
 from ...description.model import Pose, Robot
 from ...errors import BackendError, ConfigError
-from ..base import ActuatorCommand, ActuatorState
+from ..base import ActuatorCommand, ActuatorState, JointSpaceState
 from ..initial_values import initial_joint_values
 from . import cycle
 from .builder import ONE_DOF, BuildOptions, BuiltModel, build_spec, compile_model
@@ -87,6 +94,7 @@ KNOWN_PARAMS = frozenset({
     "timestep", "gravity", "fixed_base", "ground_plane", "visual_geoms", "self_collide", "pid_gains",
     "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
 })
+_NO_READINGS: Mapping[str, Any] = MappingProxyType({})
 _UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
              int(mujoco.mjtWarning.mjWARN_BADQPOS))
 
@@ -326,6 +334,12 @@ class MujocoBackend:
             self._pre_step, self._apply_command = cycle.pre_step, cycle.apply_command
             self._gather_state = cycle.gather_state
         self._joint = np.zeros((3, n))  # joint state buffer, reused every read
+        self._joint_shape = (n,)
+        self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
+        # the joint-space path's fused kernels need the map compiled too (cycle.command_kernel, state_kernel)
+        self._pack = transmissions.kernel_pack if self.compiled else None
+        self._command = np.zeros((3, n))  # joint commands through the actuators (fused path)
+        self._scratch = np.zeros((3, n))
         # views of MuJoCo's buffers (they stay valid: mj_resetData keeps the allocation)
         data = self.data
         self._qpos, self._qvel, self._act, self._ctrl = data.qpos, data.qvel, data.act, data.ctrl
@@ -356,6 +370,13 @@ class MujocoBackend:
         self._apply_command(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm, self._ideal_mode)
         self._pre_step(tab, qpos, act, self._inertia.copy(), gainprm, biasprm, 0.0, self._has_i)
         self._gather_state(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), joint)
+        if self._pack is not None:
+            scratch = joint.copy()
+            cycle.command_kernel(tab, joint[0], joint[1], joint[2], self._pack, scratch, joint.copy(), qpos, act, ctrl,
+                                 gainprm, biasprm, self._ideal_mode)
+            out, actuators = (np.empty(shape) for shape in self._state_shapes)
+            cycle.state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), scratch,
+                               self._pack, out, actuators)
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
@@ -389,7 +410,7 @@ class MujocoBackend:
                 full[self._act_index] = arr
                 arr = full
             arrays.append(arr)
-        key = b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
+        key = b"a" + b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
         if key == self._last_command and not self._ideal_mode:
             return  # same command: MuJoCo's actuators already hold it
         self._last_command = key
@@ -397,11 +418,60 @@ class MujocoBackend:
         self._apply_command(self._tab, qt, vt, et, self._qpos, self._act, self._ctrl, self._gainprm, self._biasprm,
                             self._ideal_mode)
         if self._ideal_mode:
-            q = self._qpos[self._qadr]
-            ideal = self._tab[MODE] == POSITION_MODE
-            self._ideal_mask = ideal
-            self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
-            self._ideal_target = np.where(ideal, qt, 0.0)
+            self._follow_ideally(qt, dt)
+
+    def write_joints(self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, dt: float) -> None:
+        """Apply joint-space commands (the :class:`~sdf_bridge.backends.base.JointSpaceBackend`
+        path): as :meth:`write` of ``joint_to_actuator(position, velocity, effort)``, through
+        the actuators and into MuJoCo's actuators in one compiled call
+        (:func:`.cycle.command_kernel`). A command bit-identical to the previous one returns
+        after comparing it, as in :meth:`write`.
+
+        Args:
+            position, velocity, effort: shape ``(n_joints,)`` in ``joint_names`` order (rad or
+                m, rad/s or m/s, N·m or N), NaN = not commanded.
+            dt: the period they hold for, s.
+
+        Raises:
+            BackendError: arrays of the wrong shape, or before configure.
+        """
+        if not self._configured:
+            self._require()
+        qt, vt, et = (np.asarray(position, dtype=float), np.asarray(velocity, dtype=float),
+                      np.asarray(effort, dtype=float))
+        shape = self._joint_shape
+        if qt.shape != shape or vt.shape != shape or et.shape != shape:
+            raise BackendError(
+                f"joint command shapes {[qt.shape, vt.shape, et.shape]}, expected {shape} for {self.joint_names}"
+            )
+        key = b"j" + qt.tobytes() + vt.tobytes() + et.tobytes()  # bit-exact (NaN = NaN), cheap
+        if key == self._last_command and not self._ideal_mode:
+            return  # same command: MuJoCo's actuators already hold it
+        self._last_command = key
+        joint = self._command
+        if self._pack is not None:
+            try:
+                cycle.command_kernel(self._tab, qt, vt, et, self._pack, self._scratch, joint, self._qpos, self._act,
+                                     self._ctrl, self._gainprm, self._biasprm, self._ideal_mode)
+            except (TypeError, ValueError):  # e.g. strided arrays: the separate calls convert them
+                joint = None
+        else:
+            joint = None
+        if joint is None:
+            joint = self.tm.through_actuators(qt, vt, et)
+            self._apply_command(self._tab, joint[0], joint[1], joint[2], self._qpos, self._act, self._ctrl,
+                                self._gainprm, self._biasprm, self._ideal_mode)
+        if self._ideal_mode:
+            self._follow_ideally(joint[0], dt)
+
+    def _follow_ideally(self, qt: np.ndarray, dt: float) -> None:
+        """Ideal position mode: the joints in position mode move to ``qt`` (rad or m) over the
+        next ``dt`` s, kinematically."""
+        q = self._qpos[self._qadr]
+        ideal = self._tab[MODE] == POSITION_MODE
+        self._ideal_mask = ideal
+        self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
+        self._ideal_target = np.where(ideal, qt, 0.0)
 
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
@@ -411,13 +481,13 @@ class MujocoBackend:
                                "set the update rate to a divisor of 1/timestep")
         return n
 
-    def _advance(self, n: int) -> np.ndarray:
+    def _advance(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Step physics ``n`` times (ideal joints imposed kinematically) after refreshing the
         actuators (:func:`.cycle.pre_step`: integral over the ``n`` steps, scheduled gains);
-        check stability; return the joint state (3, n_joints) (:func:`.cycle.gather_state`)."""
+        check stability; return the state (:meth:`_state_now`)."""
         model, data = self.model, self.data  # (the callers checked configure)
         if n <= 0:
-            return self._joint_table()
+            return self._state_now()[:2]
         ts = self._timestep
         if self._refresh:
             self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, n * ts,
@@ -436,22 +506,30 @@ class MujocoBackend:
             data.qpos[idx_q] = target
             data.qvel[idx_d] = 0.0
             mujoco.mj_forward(model, data)
-        joint = self._joint
-        if not self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint):
+        joints, actuators, stable = self._state_now()
+        if not stable:
             self._check_stable(t_end)
-            return self._joint_table()
-        if self._ideal_mode:
-            joint[2, self._ideal_mask] = 0.0
-        return joint
+            return self._state_now()[:2]
+        return joints, actuators
 
-    def _joint_table(self) -> np.ndarray:
-        """Joint state now, (3, n_joints): position, velocity, applied effort (0 on ideal joints),
-        in the buffer reused by every read."""
+    def _state_now(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """The state now: the map joints' position, velocity and applied effort (0 on ideal
+        joints) in :attr:`_joint` (3, n_joints), reused by every read; from them, new arrays of
+        the joint state with the followers (3, n_joints + n_followers) and of the actuator
+        state (3, n_actuators) (:meth:`TransmissionMap.joint_state`); and whether the
+        simulation is stable (:func:`.cycle.gather_state`). One compiled call
+        (:func:`.cycle.state_kernel`) outside ideal position mode."""
         joint = self._joint
-        self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint)
+        if self._pack is not None and not self._ideal_mode:
+            out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
+            stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint,
+                                        self._pack, out, actuators)
+            return out, actuators, stable
+        stable = self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint)
         if self._ideal_mode:
             joint[2, self._ideal_mask] = 0.0
-        return joint
+        out, actuators = self.tm.joint_state(joint)
+        return out, actuators, stable
 
     def _check_stable(self, t_end: float) -> None:
         """Recover when MuJoCo met NaN/Inf/huge values (it then resets its data, time included,
@@ -487,24 +565,34 @@ class MujocoBackend:
         Raises:
             BackendError: ``dt`` is not a multiple of the timestep, or before configure.
         """
-        _, data = self._require()
+        state = self.read_joints(dt)
+        pa, va, ea = state.actuators
+        if not self._identity_order:
+            pa, va, ea = pa[self._act_index], va[self._act_index], ea[self._act_index]
+        return ActuatorState(position=pa, velocity=va, effort=ea, sensors=state.sensors, sim_time=state.sim_time)
+
+    def read_joints(self, dt: float) -> JointSpaceState:
+        """Step physics ``dt / timestep`` times (none while paused) and return the joint-space
+        state (the :class:`~sdf_bridge.backends.base.JointSpaceBackend` path): joints with
+        followers, actuators (new arrays, one compiled call: :func:`.cycle.state_kernel`), the
+        due sensor readings and the simulated time.
+
+        Raises:
+            BackendError: ``dt`` is not a multiple of the timestep, or before configure.
+        """
+        if not self._configured:
+            self._require()
+        data = self.data
         if dt != self._read_dt:
             self._read_n = self._steps(dt)
             self._read_dt = dt
         t0 = data.time
-        joint = self._joint_table() if self._paused else self._advance(self._read_n)
-        self._measure_rtf(data.time - t0)
-        return self._state(joint)
-
-    def _state(self, joint: np.ndarray) -> ActuatorState:
-        """The actuator state of the joint state ``joint`` (3, n_joints), with the due sensors."""
-        data = self.data
-        assert self.sensors is not None and data is not None
-        pa, va, ea = self.tm.joint_to_actuator(joint[0], joint[1], joint[2])
-        readings = self.sensors.read_due(data.time) if self.sensors.channels else {}
-        if not self._identity_order:  # (the map returns new arrays: no copy needed otherwise)
-            pa, va, ea = (np.asarray(x)[self._act_index] for x in (pa, va, ea))
-        return ActuatorState(position=pa, velocity=va, effort=ea, sensors=readings, sim_time=float(data.time))
+        joints, actuators = self._advance(0 if self._paused else self._read_n)
+        t = data.time
+        self._measure_rtf(t - t0)
+        sensors = self.sensors
+        readings = sensors.read_due(t) if sensors.channels else _NO_READINGS  # type: ignore[union-attr]
+        return JointSpaceState(joints, actuators, readings, t)
 
     def _measure_rtf(self, sim_dt: float) -> None:
         now = self._clock()
@@ -578,7 +666,8 @@ class MujocoBackend:
         """Joint-space ``(position, velocity, applied effort)`` of the map's joints, each shape
         (n_joints,) in ``transmissions.joint_names`` order (rad or m, rad/s or m/s, N·m or N)."""
         self._require()
-        joint = self._joint_table().copy()
+        self._state_now()
+        joint = self._joint.copy()
         return joint[0], joint[1], joint[2]
 
     @property

@@ -28,6 +28,11 @@ contact        the contacts touching the sensor's link (optionally only its name
 
 Other kinds (gps, altimeter, magnetometer, …) are reported once with a warning and produce no
 readings.
+
+:meth:`SensorSuite.read_due` is on the control cycle's hot path. IMU and force-torque readings are
+sampled, not converted, there (:mod:`.samplers`: one copy of ``sensordata`` per read, the noise
+row of :mod:`.noise`) and converted when a caller looks at them (:class:`.readings.SensorReadings`);
+ray, range, camera and contact read eagerly (they cast or render the current state).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import logging
 import math
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -48,7 +54,6 @@ from ...description.model import (
     ContactParams,
     ForceTorqueParams,
     ImuParams,
-    Noise,
     RayParams,
     Robot,
     Sensor,
@@ -57,17 +62,19 @@ from ..base import (
     Contact,
     ContactReading,
     ImageReading,
-    ImuReading,
     PointCloudReading,
     RangeReading,
     ScanReading,
     SensorReading,
-    WrenchReading,
 )
 from .builder import BuiltModel
 from .geoms import VISUAL_GROUP, wxyz
 from .glplatform import choose_platform, describe_missing
+from .noise import ImuNoise, channel_seed
+from .readings import SensorReadings
 from .render import RenderThread
+from .samplers import ImuSampler, WrenchSampler
+from .schedule import EPSILON, next_due_after
 
 _LOG = logging.getLogger(__name__)
 
@@ -85,77 +92,28 @@ def _params(sensor: Sensor, kind: type[_P]) -> _P:
     return sensor.params if isinstance(sensor.params, kind) else kind()
 
 
-class _NoiseModel:
-    """Gaussian noise per axis: sample ~ N(mean, stddev) + bias, bias ~ ±N(bias_mean, bias_stddev)
-    drawn once (Gazebo's convention). ``None`` or type ``none`` → no noise."""
-
-    def __init__(self, noises: tuple[Noise, ...] | None, rng: np.random.Generator) -> None:
-        self._rng = rng
-        active = noises is not None and any(n.type.startswith("gaussian") for n in noises)
-        self.active = active
-        if not active:
-            return
-        assert noises is not None
-        self.mean = np.array([n.mean for n in noises])
-        self.std = np.array([n.stddev for n in noises])
-        self.bias = np.array(
-            [rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0)) if n.bias_stddev or n.bias_mean else 0.0
-             for n in noises]
-        )
-
-    @classmethod
-    def concatenate(cls, first: _NoiseModel, second: _NoiseModel) -> _NoiseModel:
-        """One model for the values of ``first`` then ``second`` (both active, same generator):
-        applying it draws the same normal samples, in the same order, as ``first`` then
-        ``second`` (numpy's ``Generator`` draws sequentially)."""
-        pair = cls(None, first._rng)
-        pair.active = True
-        pair.mean = np.concatenate((first.mean, second.mean))
-        pair.std = np.concatenate((first.std, second.std))
-        pair.bias = np.concatenate((first.bias, second.bias))
-        return pair
-
-    def apply_floats(self, values: list[float]) -> list[float]:
-        """:meth:`apply` on a list of floats (the same samples and arithmetic, element by
-        element: ``((value + bias) + mean) + z·std``), cheaper for a few values."""
-        terms = self.__dict__.get("_terms")
-        if terms is None:
-            terms = self._terms = list(zip(self.bias.tolist(), self.mean.tolist(), self.std.tolist()))
-        z = self._rng.normal(0.0, 1.0, (len(values),)).tolist()
-        return [v + b + m + w * s for v, (b, m, s), w in zip(values, terms, z)]
-
-    def apply(self, value: np.ndarray) -> np.ndarray:
-        if not self.active:
-            return value
-        return value + self.bias + self.mean + self._rng.normal(0.0, 1.0, value.shape) * self.std
-
-
-def _noise_pair(ch: _Channel, first: _NoiseModel, second: _NoiseModel) -> _NoiseModel:
-    """The noise of two 3-axis models applied to their 6 values in one draw (cached on ``ch``)."""
-    pair = ch.cache.get("noise_pair")
-    if pair is None:
-        pair = ch.cache["noise_pair"] = _NoiseModel.concatenate(first, second)
-    return pair  # type: ignore[no-any-return]
-
-
-@dataclass
+@dataclass(eq=False)
 class _Channel:
+    """One simulated sensor: its schedule (s), MuJoCo ids, per-channel caches, and for IMU and
+    force-torque its noise (made once) and sampler (made at each :meth:`SensorSuite.bind`)."""
+
     sensor: Sensor
     period: float
     prefix: str = ""
     next_due: float = 0.0
     ids: dict[str, int] = field(default_factory=dict)
     cache: dict[str, Any] = field(default_factory=dict)
+    noise: ImuNoise | None = None
+    sampler: ImuSampler | WrenchSampler | None = None
+    plain: bool = False  # sampler.sample(snapshot) is (sampler, snapshot)
+    name: str = field(init=False)
 
-    def due(self, t: float) -> bool:
-        return t + 1e-9 >= self.next_due
+    def __post_init__(self) -> None:
+        self.name = self.sensor.name
 
     def advance(self, t: float) -> None:
-        if self.period <= 0.0:
-            self.next_due = t
-        else:
-            while self.next_due <= t + 1e-9:
-                self.next_due += self.period
+        """Move the schedule past ``t`` s (:func:`.schedule.next_due_after`, O(1))."""
+        self.next_due = next_due_after(self.next_due, self.period, t)
 
 
 class SensorSuite:
@@ -163,19 +121,25 @@ class SensorSuite:
 
     Use: :meth:`attach` before compiling (adds sites, MuJoCo sensors and cameras to the spec),
     :meth:`bind` after compiling, then :meth:`read_due` every cycle.
+
+    Noise: each noisy IMU draws from its own generator seeded by ``seed`` (``None``: fresh OS
+    entropy) and its name (:mod:`.noise`), made once, so its samples depend on neither the
+    other sensors nor which readings are accessed; they continue across :meth:`bind` (a
+    backend reset).
     """
 
     def __init__(self, robot: Robot, built: BuiltModel, seed: int | None) -> None:
         self.robot = robot
         self.built = built
-        self.rng = np.random.default_rng(seed)
+        self.seed_sequence = np.random.SeedSequence(seed)
         self.channels: list[_Channel] = []
         self.unsupported: list[str] = []
         self._model: mujoco.MjModel | None = None
         self._data: mujoco.MjData | None = None
         self._renderers = RenderThread()
         self._render_failed: set[str] = set()
-        self._noise: dict[str, tuple[_NoiseModel, _NoiseModel]] = {}
+        self._sensordata = np.zeros(0)  # data.sensordata (a view), set by bind
+        self._snapshot_index = np.zeros(0, dtype=np.intp)  # its entries the samplers read
 
     # -- building -------------------------------------------------------------------------------
     @classmethod
@@ -206,10 +170,14 @@ class SensorSuite:
             site.pos = [float(v) for v in frame[:3, 3]]
             site.quat = wxyz(frame[:3, :3])
             period = 1.0 / sensor.update_rate if sensor.update_rate > 0 else 0.0
-            suite.channels.append(_Channel(sensor, period, prefix=prefix))
+            channel = _Channel(sensor, period, prefix=prefix)
+            suite.channels.append(channel)
             spec = built.spec
             obj = {"objtype": mujoco.mjtObj.mjOBJ_SITE, "objname": site.name}
             if sensor.type == "imu":
+                p = _params(sensor, ImuParams)
+                channel.noise = ImuNoise.create(p.angular_velocity_noise, p.linear_acceleration_noise,
+                                                channel_seed(suite.seed_sequence, sensor.name))
                 spec.add_sensor(name=f"{prefix}__quat", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **obj)
                 spec.add_sensor(name=f"{prefix}__gyro", type=mujoco.mjtSensor.mjSENS_GYRO, **obj)
                 spec.add_sensor(name=f"{prefix}__acc", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **obj)
@@ -255,7 +223,8 @@ class SensorSuite:
         return body, np.linalg.inv(joint.joint_to_child.matrix()) @ sensor.pose.matrix()
 
     def bind(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
-        """Resolve ids in the compiled model; draw noise biases."""
+        """Resolve ids in the compiled model, make the IMU and force-torque samplers, and make
+        every sensor due at the next read."""
         self._model, self._data = model, data
         for ch in self.channels:
             s = ch.sensor
@@ -267,13 +236,31 @@ class SensorSuite:
                     ch.ids[suffix] = int(model.sensor_adr[sid])
             if s.type in ("camera", "depth"):
                 ch.ids["camera"] = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, f"{ch.prefix}__camera")
-            if s.type == "imu":
-                p = _params(s, ImuParams)
-                self._noise[ch.prefix] = (
-                    _NoiseModel(p.angular_velocity_noise, self.rng),
-                    _NoiseModel(p.linear_acceleration_noise, self.rng),
-                )
+        self._bind_samplers(model, data)
         self.reset()
+
+    def _bind_samplers(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
+        """The snapshot index (the sorted ``sensordata`` addresses of every IMU and force-torque
+        channel) and each such channel's sampler, with offsets into the snapshot."""
+        addresses: set[int] = set()
+        for ch in self.channels:
+            for key, size in _SAMPLED.get(ch.sensor.type, ()):
+                addresses.update(range(ch.ids[key], ch.ids[key] + size))
+        index = sorted(addresses)
+        offset = {address: k for k, address in enumerate(index)}
+        self._snapshot_index = np.array(index, dtype=np.intp)
+        self._sensordata = data.sensordata
+        for ch in self.channels:
+            ids = ch.ids
+            if ch.sensor.type == "imu":
+                ch.sampler = ImuSampler(offset[ids["quat"]], offset[ids["gyro"]], offset[ids["acc"]], ch.noise)
+            elif ch.sensor.type == "force_torque":
+                params = _params(ch.sensor, ForceTorqueParams)
+                sign = -1.0 if params.measure_direction == "child_to_parent" else 1.0
+                ch.sampler = WrenchSampler(offset[ids["force"]], offset[ids["torque"]], sign, params.frame,
+                                           model, data, ids["site"])
+            if ch.sampler is not None:
+                ch.plain = ch.sampler.plain
 
     def reset(self) -> None:
         """Make every sensor due at the next read."""
@@ -281,24 +268,38 @@ class SensorSuite:
             ch.next_due = 0.0
 
     # -- reading --------------------------------------------------------------------------------
-    def read_due(self, sim_time: float) -> dict[str, SensorReading]:
-        """Readings of the sensors due at ``sim_time`` s (data must be current: after mj_step)."""
-        out: dict[str, SensorReading] = {}
+    def read_due(self, sim_time: float) -> Mapping[str, SensorReading]:
+        """Readings of the sensors due at ``sim_time`` s (data must be current: after mj_step),
+        in sensor order: a fresh mapping per call. When an IMU or force-torque sensor is due, a
+        :class:`.readings.SensorReadings` whose IMU and force-torque values are converted on
+        first access from copies taken now (later physics steps do not change them); else a
+        dict."""
+        limit = sim_time + EPSILON
+        out: dict[str, Any] = {}
+        snapshot = None
         for ch in self.channels:
-            if not ch.due(sim_time):
+            if limit < ch.next_due:
                 continue
-            ch.advance(sim_time)
+            step = ch.next_due + ch.period
+            if step > limit:  # the normal case of next_due_after, inlined (one step)
+                ch.next_due = step
+            else:
+                ch.advance(sim_time)
+            sampler = ch.sampler
+            if sampler is not None:
+                if snapshot is None:  # one copy for all the samplers of this read
+                    snapshot = self._sensordata[self._snapshot_index]
+                # (sampler, snapshot) is what sample() gives when it takes nothing else (no call)
+                out[ch.name] = (sampler, snapshot) if ch.plain else sampler.sample(snapshot)
+                continue
             reading = self._read(ch)
             if reading is not None:
-                out[ch.sensor.name] = reading
-        return out
+                out[ch.name] = reading
+        return out if snapshot is None else SensorReadings(out)
 
     def _read(self, ch: _Channel) -> SensorReading | None:
+        """The reading of an eagerly read channel (ray, range, camera, contact)."""
         kind = ch.sensor.type
-        if kind == "imu":
-            return self._imu(ch)
-        if kind == "force_torque":
-            return self._wrench(ch)
         if kind == "ray":
             return self._ray(ch)
         if kind == "range":
@@ -306,71 +307,6 @@ class SensorSuite:
         if kind in ("camera", "depth"):
             return self._camera(ch)
         return self._contact(ch)
-
-    def _imu(self, ch: _Channel) -> ImuReading:
-        d = self._data
-        assert d is not None
-        sd = d.sensordata
-        a, g, c = ch.ids["quat"], ch.ids["gyro"], ch.ids["acc"]
-        if g == a + 4 and c == g + 3:  # as attach() adds them: one slice
-            w, x, y, z, *rest = sd[a: a + 10].tolist()
-            gyro, acc = rest[:3], rest[3:]
-        else:
-            w, x, y, z = sd[a: a + 4].tolist()
-            gyro, acc = sd[g: g + 3].tolist(), sd[c: c + 3].tolist()
-        gyro_noise, acc_noise = self._noise[ch.prefix]
-        if gyro_noise.active and acc_noise.active:  # one draw of 6 = the draws of 3 then 3
-            values = _noise_pair(ch, gyro_noise, acc_noise).apply_floats(gyro + acc)
-            gyro, acc = values[:3], values[3:]
-        elif gyro_noise.active:
-            gyro = gyro_noise.apply_floats(gyro)
-        elif acc_noise.active:
-            acc = acc_noise.apply_floats(acc)
-        return ImuReading(
-            orientation=(x, y, z, w),
-            angular_velocity=tuple(gyro),  # type: ignore[arg-type]
-            linear_acceleration=tuple(acc),  # type: ignore[arg-type]
-        )
-
-    def _wrench(self, ch: _Channel) -> WrenchReading:
-        m, d = self._model, self._data
-        assert m is not None and d is not None
-        setup = ch.cache.get("wrench")
-        if setup is None:
-            setup = ch.cache["wrench"] = self._wrench_setup(ch)
-        fa, ta, sign, frame, rot, pos = setup
-        sd = d.sensordata
-        force = sd[fa: fa + 3] * sign  # sign −1: SDFormat child_to_parent (exact negation)
-        torque = sd[ta: ta + 3] * sign
-        if frame == "child":
-            force = rot @ force
-            f = force.tolist()
-            torque = (rot @ torque).tolist()
-            cross = (pos[1] * f[2] - pos[2] * f[1], pos[2] * f[0] - pos[0] * f[2], pos[0] * f[1] - pos[1] * f[0])
-            return WrenchReading(tuple(f), (torque[0] + cross[0], torque[1] + cross[1], torque[2] + cross[2]))
-        if frame == "parent":
-            site_world = d.site_xmat[ch.ids["site"]].reshape(3, 3)
-            parent_world = d.xmat[int(m.body_parentid[ch.ids["body"]])].reshape(3, 3)
-            r = parent_world.T @ site_world
-            force, torque = r @ force, r @ torque
-        return WrenchReading(tuple(force.tolist()), tuple(torque.tolist()))  # type: ignore[arg-type]
-
-    def _wrench_setup(self, ch: _Channel) -> tuple[int, int, float, str, np.ndarray | None, list[float] | None]:
-        """What :meth:`_wrench` needs of a force-torque channel, computed once: sensordata
-        addresses of force and torque, the sign (−1 for ``child_to_parent``), the frame, and for
-        the ``child`` frame the site's rotation (3, 3) and position (m) in the child body."""
-        m = self._model
-        assert m is not None
-        params = _params(ch.sensor, ForceTorqueParams)
-        sign = -1.0 if params.measure_direction == "child_to_parent" else 1.0
-        rot = pos = None
-        if params.frame == "child":
-            site = ch.ids["site"]
-            flat = np.zeros(9)
-            mujoco.mju_quat2Mat(flat, m.site_quat[site])
-            rot = flat.reshape(3, 3)
-            pos = [float(v) for v in m.site_pos[site]]
-        return ch.ids["force"], ch.ids["torque"], sign, params.frame, rot, pos
 
     def _ray_params(self, ch: _Channel) -> RayParams:
         return _params(ch.sensor, RayParams)
@@ -493,6 +429,9 @@ class SensorSuite:
 
 _NO_CONTACT = ContactReading(())
 
+# MuJoCo sensors (ids key, number of values) that read_due copies for each sampled sensor type
+_SAMPLED = {"imu": (("quat", 4), ("gyro", 3), ("acc", 3)), "force_torque": (("force", 3), ("torque", 3))}
+
 
 def gl_problem() -> str | None:
     """Make ``mujoco.Renderer`` render off-screen; return why it cannot, or ``None``.
@@ -520,11 +459,6 @@ def gl_problem() -> str | None:
     _LOG.info("mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
               "(set MUJOCO_GL before importing mujoco to choose)", platform)
     return None
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a × b for two 3-vectors (numpy's cross is slow for single vectors)."""
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 def _name(model: mujoco.MjModel, geom: int) -> str:

@@ -136,10 +136,13 @@ def test_make_table_layout_and_shape_error() -> None:
 
 
 # -- the backend with either implementation ----------------------------------------------------
-def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
+def _run(repo_dir, compiled: bool, mode: str, writes: str, space: str = "actuator") -> np.ndarray:
     """Demo arm, 120 cycles of mixed commands (streamed and constant positions, velocity with
     effort, hold); ``writes``: "all" (every cycle), "gaps" (none every 7th cycle) or "once"
-    (constant commands written only when they change). Returns the trajectory (cycles, values)."""
+    (constant commands written only when they change); ``space``: "actuator" (``write`` of
+    ``joint_to_actuator(j)``, ``read``) or "joint" (``write_joints(j)``, ``read_joints``), for
+    the joint commands ``j = actuator_to_joint(command)``. Returns the trajectory (cycles,
+    values: actuator state, qpos, act)."""
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend(compiled=compiled)
@@ -160,11 +163,23 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
         else:
             command = ActuatorCommand(nan(n), nan(n), nan(n))
         key = b"".join(x.tobytes() for x in (command.position, command.velocity, command.effort))
+        joint = tm.actuator_to_joint(command.position, command.velocity, command.effort)
         if writes == "all" or (writes == "gaps" and k % 7 != 3) or (writes == "once" and key != last):
-            backend.write(command, 0.01)
+            if space == "joint":
+                backend.write_joints(*joint, 0.01)
+            else:
+                backend.write(ActuatorCommand(*tm.joint_to_actuator(*joint)), 0.01)
         last = key
-        s = backend.read(0.01)
-        rows.append(np.concatenate([s.position, s.velocity, s.effort, backend.data.qpos, backend.data.act]))
+        if space == "joint":
+            state = backend.read_joints(0.01)
+            assert state.joints.shape == (3, len(tm.joint_names) + len(tm.follower_names))
+            np.testing.assert_array_equal(state.joints[:, :n], backend._joint)  # the gathered joint state
+            np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(backend._joint))
+            actuators = state.actuators
+        else:
+            s = backend.read(0.01)
+            actuators = (s.position, s.velocity, s.effort)
+        rows.append(np.concatenate([*actuators, backend.data.qpos, backend.data.act]))
     backend.close()
     return np.array(rows)
 
@@ -172,6 +187,20 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
 @pytest.mark.parametrize("mode", ["pid", "ideal"])
 def test_backend_compiled_equals_numpy(repo_dir, mode: str) -> None:
     np.testing.assert_array_equal(_run(repo_dir, True, mode, "gaps"), _run(repo_dir, False, mode, "gaps"))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("mode", ["pid", "ideal"])
+def test_joint_space_path_equals_actuator_path(repo_dir, compiled: bool, mode: str) -> None:
+    """``write_joints`` / ``read_joints`` (fused with the map when compiled) give the
+    trajectory of ``write(joint_to_actuator(·))`` / ``read``, bit for bit."""
+    np.testing.assert_array_equal(_run(repo_dir, compiled, mode, "gaps", "joint"),
+                                  _run(repo_dir, compiled, mode, "gaps", "actuator"))
+
+
+def test_joint_space_path_compiled_equals_numpy(repo_dir) -> None:
+    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps", "joint"),
+                                  _run(repo_dir, False, "pid", "gaps", "joint"))
 
 
 def test_repeating_a_command_changes_nothing(repo_dir) -> None:

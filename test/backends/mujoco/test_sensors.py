@@ -24,9 +24,7 @@ from sdf_bridge.backends.base import (
     ScanReading,
     WrenchReading,
 )
-from sdf_bridge.backends.mujoco.sensors import _NoiseModel
 from sdf_bridge.description import load
-from sdf_bridge.description.model import Noise
 
 GRAVITY = {"gravity": [0.0, 0.0, -G]}
 
@@ -376,21 +374,6 @@ def test_force_torque_on_world_reported(make_sim, caplog) -> None:
         sim = make_sim(urdf, GRAVITY)
     assert "sensor 'ft': it is attached to the world, which carries no joint load" in caplog.text
     assert "ft" not in sim.backend.read(0.01).sensors
-
-
-def test_imu_noise_of_both_parts_in_one_draw_equals_two_draws() -> None:
-    """Gyro and accelerometer noise applied together draw the same samples, in the same order,
-    as one model after the other (the IMU reads both in one draw)."""
-    gyro = tuple(Noise(type="gaussian", mean=0.1 * k, stddev=0.2, bias_mean=0.3, bias_stddev=0.1) for k in range(3))
-    acc = tuple(Noise(type="gaussian", mean=-0.1, stddev=0.5 + k, bias_mean=0.0, bias_stddev=0.2) for k in range(3))
-    first, second = (np.random.default_rng(4) for _ in range(2))
-    g1, a1 = _NoiseModel(gyro, first), _NoiseModel(acc, first)
-    g2, a2 = _NoiseModel(gyro, second), _NoiseModel(acc, second)
-    pair = _NoiseModel.concatenate(g2, a2)
-    values = np.array([1.0, -2.0, 3.0, 9.81, 0.0, -0.5])
-    for _ in range(5):
-        separate = np.concatenate((g1.apply(values[:3]), a1.apply(values[3:])))
-        np.testing.assert_array_equal(pair.apply(values), separate)
 
 
 FT_POSED = """

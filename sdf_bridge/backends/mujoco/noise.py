@@ -1,0 +1,121 @@
+"""Gaussian IMU noise that is a function of (seed, sensor name, sample index).
+
+Each noisy IMU gets its own ``numpy.random.Generator``, seeded from
+``SeedSequence(seed, spawn_key=(crc32(name),))`` (:func:`channel_seed`): its stream depends
+only on the backend's ``noise_seed`` and the sensor's name, not on the other sensors, on the
+order readings are read in, or on which readings a caller looks at. From that generator,
+in this order:
+
+1. the biases, once (Gazebo's convention): for each axis of the angular velocity then of the
+   linear acceleration (only the parts with an active noise, see :class:`ImuNoise`), when
+   ``bias_mean`` or ``bias_stddev`` is non-zero, ``normal(bias_mean, bias_stddev)`` times a
+   sign ``choice((-1, 1))``, else 0;
+2. the unit normal values, in blocks ``standard_normal((BLOCK, width))`` (``width`` = 6 when
+   both parts are noisy, else 3): sample ``k`` (0, 1, … counted over the channel's life) uses
+   row ``k % BLOCK`` of block ``k // BLOCK``.
+
+A sample's value is ``((value + bias) + mean) + z·stddev`` per axis (the SDFormat ``gaussian``
+noise; ``gaussian_quantized`` is treated as ``gaussian``).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+
+import numpy as np
+
+from ...description.model import Noise
+from ...errors import BackendError
+
+BLOCK = 256
+"""Samples drawn per block (rows of one ``standard_normal((BLOCK, width))`` call)."""
+
+
+def channel_seed(root: np.random.SeedSequence, name: str) -> np.random.SeedSequence:
+    """The seed of sensor ``name``'s generator: ``root``'s entropy with spawn key
+    ``(crc32(name utf-8),)`` (a stable hash: the same on every run and platform)."""
+    return np.random.SeedSequence(root.entropy, spawn_key=(zlib.crc32(name.encode("utf-8")),))
+
+
+def _active(noises: tuple[Noise, ...] | None) -> bool:
+    return noises is not None and any(n.type.startswith("gaussian") for n in noises)
+
+
+class ImuNoise:
+    """The noise of one IMU channel (angular velocity and linear acceleration, 3 axes each).
+
+    A part (angular velocity, linear acceleration) is noisy when one of its axes has a
+    ``gaussian*`` noise; then all three of its axes get ``mean``, ``stddev`` and bias (a
+    ``none`` axis has zeros: its value passes unchanged, up to the sign of a zero).
+
+    Attributes:
+        start, stop: the slice of the 6 values ``gyro + acc`` the noise applies to: (0, 6),
+            (0, 3) or (3, 6).
+        terms: per noisy axis ``(bias, mean, stddev)`` in the quantity's unit.
+
+    Raises:
+        BackendError: a part does not have exactly 3 noises, or neither part is noisy (use no
+            :class:`ImuNoise` then: see :meth:`create`).
+    """
+
+    __slots__ = ("start", "stop", "terms", "_bias", "_mean", "_std", "_rng", "_rows", "_width")
+
+    def __init__(self, gyro: tuple[Noise, ...] | None, acc: tuple[Noise, ...] | None,
+                 seed: np.random.SeedSequence) -> None:
+        parts = [p for p in (gyro, acc) if _active(p)]
+        if not parts:
+            raise BackendError("ImuNoise needs an angular velocity or linear acceleration gaussian noise")
+        for part in parts:
+            if len(part) != 3:  # type: ignore[arg-type]
+                raise BackendError(f"IMU noise needs 3 axes (x, y, z), got {len(part)}")  # type: ignore[arg-type]
+        rng = np.random.default_rng(seed)
+        self.start = 0 if _active(gyro) else 3
+        self.stop = 6 if _active(acc) else 3
+        terms = []
+        for part in parts:
+            for n in part:  # type: ignore[union-attr]
+                bias = rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0)) \
+                    if n.bias_stddev or n.bias_mean else 0.0
+                terms.append((float(bias), float(n.mean), float(n.stddev)))
+        self.terms: list[tuple[float, float, float]] = terms
+        # per axis of gyro + acc (zeros on the part without noise, never used), for apply()
+        pad = [(0.0, 0.0, 0.0)] * 3
+        full = (terms + pad) if self.stop == 3 else (pad + terms) if self.start == 3 else terms
+        self._bias, self._mean, self._std = ([t[k] for t in full] for k in range(3))
+        self._rng = rng
+        self._width = len(terms)
+        self._rows: Iterator[list[float]] = iter(())
+
+    @classmethod
+    def create(cls, gyro: tuple[Noise, ...] | None, acc: tuple[Noise, ...] | None,
+               seed: np.random.SeedSequence) -> ImuNoise | None:
+        """An :class:`ImuNoise`, or ``None`` when neither part has a gaussian noise."""
+        return cls(gyro, acc, seed) if _active(gyro) or _active(acc) else None
+
+    def take(self) -> list[float]:
+        """The unit normal values of the next sample (width floats: row ``k % BLOCK`` of block
+        ``k // BLOCK``); draws a new block every :data:`BLOCK` samples."""
+        z = next(self._rows, None)
+        if z is None:
+            self._rows = iter(self._rng.standard_normal((BLOCK, self._width)).tolist())
+            z = next(self._rows)
+        return z
+
+    def apply(self, v: list[float], z: list[float]) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        """The angular velocity (rad/s) and linear acceleration (m/s²) with noise on the noisy
+        part(s): ``((value + bias) + mean) + z·stddev`` per axis, the other part unchanged.
+
+        Args:
+            v: 10 floats: orientation (4, unused), angular velocity (3), linear acceleration (3).
+            z: a :meth:`take` (width floats, in the order of :attr:`terms`).
+        """
+        b, m, s = self._bias, self._mean, self._std
+        if self.start == 3:  # acceleration only
+            return (v[4], v[5], v[6]), (v[7] + b[3] + m[3] + z[0] * s[3], v[8] + b[4] + m[4] + z[1] * s[4],
+                                        v[9] + b[5] + m[5] + z[2] * s[5])
+        gyro = (v[4] + b[0] + m[0] + z[0] * s[0], v[5] + b[1] + m[1] + z[1] * s[1], v[6] + b[2] + m[2] + z[2] * s[2])
+        if self.stop == 3:  # angular velocity only
+            return gyro, (v[7], v[8], v[9])
+        return gyro, (v[7] + b[3] + m[3] + z[3] * s[3], v[8] + b[4] + m[4] + z[4] * s[4],
+                      v[9] + b[5] + m[5] + z[5] * s[5])

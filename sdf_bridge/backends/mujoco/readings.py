@@ -1,0 +1,46 @@
+"""The sensor readings of one read: a read-only mapping that converts IMU and force-torque samples on access."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..base import SensorReading
+
+
+class SensorReadings(Mapping[str, SensorReading]):
+    """Sensor name → reading, for the sensors due at one read (in the suite's sensor order).
+
+    Built from a dict whose values are readings or *samples*: tuples ``(sampler, …)`` (see
+    :mod:`.samplers`) that hold copies of the raw numbers taken at read time. A sample is
+    converted by ``sampler.convert(sample)`` on its first access (``m[name]``, ``.items()``,
+    ``.values()``, ``.get``, ``dict(m)``, ``{**m}``, ``==``) and the reading is cached, so
+    accessing twice gives the same object and readings do not change when physics steps on.
+    ``in``, ``len``, iteration and ``.keys()`` convert nothing. Not a dict: copy it with
+    ``dict(m)``. Concurrent first accesses from two threads may both convert (to equal readings).
+
+    The dict passed in is owned by the mapping afterwards (not copied).
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: dict[str, Any]) -> None:
+        self._items = items
+
+    def __getitem__(self, name: str) -> SensorReading:
+        value = self._items[name]
+        if type(value) is tuple:  # a sample (readings are dataclasses, never tuples)
+            value = self._items[name] = value[0].convert(value)
+        return value  # type: ignore[no-any-return]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self)!r})"
