@@ -221,17 +221,17 @@ class JointSpaceBackend(Backend, Protocol):
     per-cycle work (one compiled call each way) instead of converting actuator → joint on
     every write and joint → actuator on every read. The two paths must be interchangeable
     from one tick to the next: :meth:`write_joints` behaves as ``write`` of
-    ``joint_to_actuator(position, velocity, effort)``, :meth:`read_joints` returns what
+    ``joint_to_actuator(*commands)``, :meth:`read_joints` returns what
     ``read`` would, mapped to joint space. :class:`~sdf_bridge.transmissions.TransmissionMap`
     has both halves: :meth:`~sdf_bridge.transmissions.TransmissionMap.through_actuators` and
     :meth:`~sdf_bridge.transmissions.TransmissionMap.joint_state`.
     """
 
-    def write_joints(self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, dt: float) -> None:
-        """Apply the (limited) joint commands, shape ``(n_joints,)`` each in the map's
-        ``joint_names`` order (NaN = not commanded), for the next ``dt`` s, as the actuators
-        would carry them: a joint is commanded on an interface only when every actuator it
-        shares (a differential, a four-bar) is
+    def write_joints(self, commands: np.ndarray, dt: float) -> None:
+        """Apply the (limited) joint commands ``commands``, shape ``(3, n_joints)``: rows
+        position, velocity, effort, columns the map's ``joint_names`` (NaN = not commanded),
+        for the next ``dt`` s, as the actuators would carry them: a joint is commanded on an
+        interface only when every actuator it shares (a differential, a four-bar) is
         (:meth:`~sdf_bridge.transmissions.TransmissionMap.through_actuators`)."""
 
     def read_joints(self, dt: float) -> JointSpaceState:

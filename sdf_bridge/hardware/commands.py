@@ -166,19 +166,20 @@ class CommandBuffer:
         self.version += 1
         if mode_changed:
             self.mode_version += 1
-        self._effective: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._effective: np.ndarray | None = None
 
-    def effective(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Commands on the active interfaces only: (position, velocity, effort), (n_joints,)
-        each, NaN where the interface is not active or nothing was commanded. Cached until the
-        next change; do not modify the returned arrays."""
+    def effective(self) -> np.ndarray:
+        """Commands on the active interfaces only, shape (3, n_joints): rows position,
+        velocity, effort (``p, v, e = effective()`` unpacks them), NaN where the interface is
+        not active or nothing was commanded. Cached until the next change (a new array then);
+        do not modify it."""
         if self._effective is None:
             mode = self.mode
-            self._effective = (
+            self._effective = np.stack((
                 np.where(mode & POSITION, self.position, np.nan),
                 np.where(mode & VELOCITY, self.velocity, np.nan),
                 np.where(mode & EFFORT, self.effort, np.nan),
-            )
+            ))
         return self._effective
 
     def index_of(self, joint: str) -> int | None:

@@ -251,7 +251,7 @@ class HardwareSystem:
         #: None when no transmission couples joints.
         self._coupled: np.ndarray | None = shared if shared.any() else None
         self._partner_hold = np.full(len(tm.joint_names), np.nan)
-        #: (p, v, e, result) of the last _hold_coupled_partners call, while it cannot change
+        #: (commands, result) of the last _hold_coupled_partners call, while it cannot change
         self._partner_cache: tuple[Any, ...] | None = None
         self.backend: Backend = create_backend(backend) if isinstance(backend, str) else backend
         self.backend_name = backend if isinstance(backend, str) else type(backend).__name__
@@ -263,8 +263,9 @@ class HardwareSystem:
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
         self._actuator_table_shape = (3, n_act)
         self._state_shape = (3, len(self.state_names))
-        self._joint_p = np.full(n_joints, np.nan)
-        self._joint_v = np.full(n_joints, np.nan)
+        #: the state of the last read, (3, n_joints [+ n_followers]): rows position, velocity,
+        #: effort; the measured state of the next write (columns: the map joints first)
+        self._measured = np.full((3, n_joints), np.nan)
         self._actuators: Sequence[np.ndarray] = (np.full(n_act, np.nan),) * 3  # of the last read
         self._n_joints = n_joints
         self._state_known = False  # no read yet: the next write primes (_prime)
@@ -429,7 +430,7 @@ class HardwareSystem:
             else:
                 joints = tm.actuator_to_joint_stacked(ap, av, ae)
             sensors, sim_time = state.sensors, state.sim_time
-        self._joint_p, self._joint_v = joints[0, :n], joints[1, :n]
+        self._measured = joints
         self._actuators = actuators
         self._state_known = True
         return joints, actuators, sensors, sim_time
@@ -471,66 +472,59 @@ class HardwareSystem:
         if self._trajectory is not None:
             self._sample_trajectory(now)
         if self.watchdog.check(now, commands.last_command_time):
-            commands.stop(self._joint_p)
-        p, v, e = commands.effective()
+            commands.stop(self._measured[0, :self._n_joints])
+        wanted = commands.effective()
         if self._coupled is not None:
-            p, v, e = self._hold_coupled_partners(p, v, e)
-        p, v, e = self.limiter.enforce(self._joint_p, self._joint_v, p, v, e, dt)
+            wanted = self._hold_coupled_partners(wanted)
+        limited = self.limiter.enforce_stacked(self._measured, wanted, dt)
         if self._joint_space:
-            self.backend.write_joints(p, v, e, dt)  # type: ignore[attr-defined]
+            self.backend.write_joints(limited, dt)  # type: ignore[attr-defined]
             return
-        ap, av, ae = self.transmissions.joint_to_actuator(p, v, e)
+        ap, av, ae = self.transmissions.joint_to_actuator(limited[0], limited[1], limited[2])
         self.backend.write(ActuatorCommand(ap, av, ae, self._actuator_modes()), dt)
 
-    def _hold_coupled_partners(
-        self, p: np.ndarray, v: np.ndarray, e: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _hold_coupled_partners(self, commands: np.ndarray) -> np.ndarray:
         """Give an uncommanded joint that shares actuators with a commanded one (a differential
         or four-bar partner) a hold command on the same interface: the position it had when the
         hold began, zero velocity, zero effort. Without it the partner's NaN would leave the
         shared actuator uncommanded and the partner would move with the commanded joint.
-        Arrays (n_joints,), NaN = no command.
+        ``commands``: (3, n_joints), rows position, velocity, effort, NaN = no command; returns
+        the commands with the holds (``commands`` itself when there are none, else a copy).
 
         The result depends only on the commands and on the held positions, which stay fixed
         once every needed hold has started from a finite position: then it is kept and
-        returned again as long as the command buffer's arrays are the same (``p``, ``v``,
-        ``e`` are :meth:`CommandBuffer.effective`'s cached arrays, replaced on every change).
+        returned again as long as the command buffer's array is the same (``commands`` is
+        :meth:`CommandBuffer.effective`'s cached array, replaced on every change).
         """
         cached = self._partner_cache
-        if cached is not None and cached[0] is p and cached[1] is v and cached[2] is e:
-            return cached[3]
+        if cached is not None and cached[0] is commands:
+            return cached[1]  # type: ignore[no-any-return]
+        p, v, e = commands
         idle = np.isnan(p) & np.isnan(v) & np.isnan(e)
         held = self._partner_hold
         if not idle.any():
             held.fill(np.nan)
-            result = (p, v, e)
-            self._partner_cache = (p, v, e, result)
-            return result
+            self._partner_cache = (commands, commands)
+            return commands
         coupled = self._coupled
         need = idle & (coupled @ ~np.isnan(p))
         start = need & np.isnan(held)
-        held[start] = self._joint_p[start]
+        held[start] = self._measured[0, :self._n_joints][start]
         held[~need] = np.nan
-        out_p = p
+        out = commands
         settled = True
         if need.any():
-            out_p = p.copy()
-            out_p[need] = held[need]
+            out = commands.copy()
+            out[0, need] = held[need]
             settled = not np.isnan(held[need]).any()  # a NaN start is retried next cycle
-        out_v, out_e = (self._zero_where(idle & (coupled @ ~np.isnan(cmd)), cmd) for cmd in (v, e))
-        result = (out_p, out_v, out_e)
-        self._partner_cache = (p, v, e, result) if settled else None
-        return result
-
-    @staticmethod
-    def _zero_where(need: np.ndarray, cmd: np.ndarray) -> np.ndarray:
-        """``cmd`` with zeros where ``need`` (a copy when anything changes: the command
-        buffer's arrays are cached and must not be modified)."""
-        if not need.any():
-            return cmd
-        cmd = cmd.copy()
-        cmd[need] = 0.0
-        return cmd
+        for row in (1, 2):  # zero velocity / effort for the partners of commanded joints
+            zero = idle & (coupled @ ~np.isnan(commands[row]))
+            if zero.any():
+                if out is commands:
+                    out = commands.copy()  # (the command buffer's array must not change)
+                out[row, zero] = 0.0
+        self._partner_cache = (commands, out) if settled else None
+        return out
 
     def _actuator_modes(self) -> tuple[str, ...]:
         version = self.commands.mode_version
@@ -628,7 +622,7 @@ class HardwareSystem:
             index = self._trajectory_joints(names)
             trajectory = Trajectory.build(
                 names, times, positions, velocities, accelerations, start=now,
-                current_position=self._joint_p[index], current_velocity=self._joint_v[index],
+                current_position=self._measured[0][index], current_velocity=self._measured[1][index],
             )
         except CommandError as exc:
             return [commands.reject("bad_trajectory", f"trajectory rejected: {exc}", now)]
@@ -642,7 +636,7 @@ class HardwareSystem:
         if self._trajectory is None:
             return
         index = self._trajectory_index[self._trajectory_active]
-        hold = self._joint_p[index]
+        hold = self._measured[0][index]
         known = np.isfinite(hold)
         self.commands.apply_source(index[known], hold[known], None, now)
         self._trajectory = None

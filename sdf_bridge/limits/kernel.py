@@ -323,6 +323,20 @@ def enforce(params, prev, counts, q, v, cp, cv, ce, dt, out):
 
 
 
+@jit.kernel
+def enforce_stacked(params, prev, counts, measured, commands, dt, out):
+    """:func:`enforce` on stacked arrays: ``measured`` of shape ``(2 or 3, m)`` with
+    ``m ≥ n`` (rows position, velocity; the first ``n`` columns are the joints, e.g. a joint
+    state with followers appended), ``commands`` of shape ``(3, n)`` (rows position, velocity,
+    effort). The same operations as :func:`enforce` (it calls it on the rows). Raises
+    ``ValueError`` on a shape mismatch."""
+    n = prev.shape[1]
+    if measured.shape[0] < 2 or measured.shape[1] < n or commands.shape[0] != 3:
+        raise ValueError("measured state is not (2 or 3, >= n) or commands not (3, n)")
+    return enforce(params, prev, counts, measured[0, :n], measured[1, :n], commands[0], commands[1],
+                   commands[2], dt, out)
+
+
 def warm_up() -> float:
     """Compile (or load from Numba's disk cache) :func:`enforce` for C-contiguous and for
     strided float64 inputs with a float ``dt``, then forbid further compilation
@@ -339,5 +353,6 @@ def warm_up() -> float:
         # strided inputs need two elements (numpy calls a one-element array contiguous)
         for x in (np.zeros(2), np.zeros(4)[::2]):
             enforce(params, prev, counts, x, x, x, x, x, 0.001, np.empty((3, 2)))
+        enforce_stacked(params, prev, counts, np.zeros((3, 3)), np.zeros((3, 2)), 0.001, np.empty((3, 2)))
 
-    return jit.warm_up("joint limiter kernel", (enforce,), run)
+    return jit.warm_up("joint limiter kernel", (enforce, enforce_stacked), run)

@@ -431,6 +431,42 @@ class JointLimiter:
         with np.errstate(invalid="ignore", over="ignore"):
             return self._enforce(position, velocity, cmd_position, cmd_velocity, cmd_effort, dt)
 
+    def enforce_stacked(self, measured: np.ndarray, commands: np.ndarray, dt: float) -> np.ndarray:
+        """:meth:`enforce` on stacked arrays, for the control cycle (fewer arguments to pass).
+
+        Args:
+            measured: shape ``(2 or 3, m)``, ``m ≥ n_joints``: rows measured position and
+                velocity (a third row, e.g. effort, is ignored); columns ``joint_names``
+                first (further columns, e.g. followers, are ignored).
+            commands: shape ``(3, n_joints)``: rows position, velocity, effort commands (NaN =
+                none).
+            dt: control period, s (as :meth:`enforce`).
+
+        Returns:
+            A new ``(3, n_joints)`` array: the limited commands, equal to :meth:`enforce` of
+            the rows.
+
+        Raises:
+            ValueError, TypeError: as :meth:`enforce` (shapes, ``dt``).
+        """
+        dt = float(dt)
+        if self._compiled:
+            try:
+                return _kernel.enforce_stacked(self._params, self._prev, self._counts, measured, commands, dt,
+                                               np.empty(self._shape3))
+            except (TypeError, ValueError):
+                pass  # the row-wise call converts or raises the documented error
+        measured = np.asarray(measured)
+        commands = np.asarray(commands)
+        if measured.ndim != 2 or measured.shape[0] < 2 or commands.ndim != 2 or commands.shape[0] != 3:
+            raise ValueError(
+                f"enforce_stacked: measured state of shape {measured.shape} (need (2 or 3, >= "
+                f"{len(self.joint_names)})) and commands of shape {commands.shape} (need (3, "
+                f"{len(self.joint_names)}))"
+            )
+        n = len(self.joint_names)
+        return np.array(self.enforce(measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt))
+
     def _enforce(
         self,
         position: np.ndarray,

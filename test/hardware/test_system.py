@@ -538,30 +538,29 @@ def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> N
     shoulder, elbow = names.index("shoulder_lift"), names.index("elbow")
     system.read(0.0, 0.01)
     system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
-    p, v, e = system.commands.effective()
-    first = system._hold_coupled_partners(p, v, e)
-    assert system._hold_coupled_partners(p, v, e) is first  # reused
+    wanted = system.commands.effective()
+    first = system._hold_coupled_partners(wanted)
+    assert system._hold_coupled_partners(wanted) is first  # reused
     assert first[0][elbow] == pytest.approx(0.5, abs=TOL) and first[0][shoulder] == 0.3
+    assert first is not wanted and np.isnan(wanted[0][elbow])  # the buffer's array is unchanged
     system._partner_cache = None
-    fresh = system._hold_coupled_partners(p, v, e)
-    for a, b in zip(first, fresh):
-        np.testing.assert_array_equal(a, b)
-    # a new command replaces the effective arrays: recomputed (the hold is released)
+    fresh = system._hold_coupled_partners(wanted)
+    np.testing.assert_array_equal(first, fresh)
+    # a new command replaces the effective array: recomputed (the hold is released)
     system.submit_joint_state(["elbow"], [0.2], [], [], 0.0)
-    p2, v2, e2 = system.commands.effective()
-    released = system._hold_coupled_partners(p2, v2, e2)
+    released = system._hold_coupled_partners(system.commands.effective())
     assert released[0][elbow] == 0.2 and np.isnan(system._partner_hold).all()
     # unknown measured position when the hold begins: not reused, retried with the next state
     system.submit_joint_state(["shoulder_lift", "elbow"], [0.3, math.nan], [], [], 0.0)
     system.commands.clear()
     system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
-    system._joint_p = np.full(len(names), math.nan)
-    p3, v3, e3 = system.commands.effective()
-    held = system._hold_coupled_partners(p3, v3, e3)
+    system._measured = np.full((3, len(names)), math.nan)
+    wanted = system.commands.effective()
+    held = system._hold_coupled_partners(wanted)
     assert math.isnan(held[0][elbow]) and system._partner_cache is None
-    system._joint_p = np.full(len(names), 0.4)
-    held = system._hold_coupled_partners(p3, v3, e3)
-    assert held[0][elbow] == 0.4 and system._hold_coupled_partners(p3, v3, e3) is held
+    system._measured = np.full((3, len(names)), 0.4)
+    held = system._hold_coupled_partners(wanted)
+    assert held[0][elbow] == 0.4 and system._hold_coupled_partners(wanted) is held
 
 
 # -- the tick: write → read, priming read, timing ------------------------------------------------
@@ -637,7 +636,7 @@ def test_reset_reads_the_reset_state_for_the_next_write() -> None:
     assert system.cycle(1.0, 1.0).position[0] == pytest.approx(0.8, abs=TOL)
     system.reset()
     assert backend.reads[-1] == 0.0  # the reset state is read at once
-    assert system._joint_p[0] == pytest.approx(0.3, abs=TOL)
+    assert system._measured[0, 0] == pytest.approx(0.3, abs=TOL)
     # a trajectory submitted now starts from the reset state, not from 0.8
     system.submit_trajectory(["j1"], [2.0], [[0.5]], [], [], now=1.0)
     assert system.cycle(2.0, 1.0).position[0] == pytest.approx(0.4, abs=TOL)  # halfway 0.3 → 0.5
@@ -660,9 +659,9 @@ class _JointSpaceMock(MockBackend):
     def write(self, command, dt: float) -> None:  # only the e-stop hold comes this way
         super().write(command, dt)
 
-    def write_joints(self, position, velocity, effort, dt: float) -> None:
-        self.joint_writes.append(np.stack((position, velocity, effort)))
-        a = self.map.joint_to_actuator(position, velocity, effort)
+    def write_joints(self, commands, dt: float) -> None:
+        self.joint_writes.append(np.array(commands))
+        a = self.map.joint_to_actuator(commands[0], commands[1], commands[2])
         super().write(ActuatorCommand(*a), dt)
 
     def read_joints(self, dt: float) -> JointSpaceState:
@@ -689,7 +688,7 @@ def test_joint_space_backend_gets_limited_joint_commands_and_returns_the_state()
     np.testing.assert_allclose(got.position, [1.0, 0.0, 2.5], atol=TOL)
     np.testing.assert_allclose(np.stack(got.actuators), np.stack(want.actuators), rtol=0.0, atol=TOL)
     assert got.actuator_position[0] == pytest.approx(9.0, abs=TOL)
-    assert system._joint_p[0] == pytest.approx(1.0, abs=TOL)
+    assert system._measured[0, 0] == pytest.approx(1.0, abs=TOL)
     # e-stop: the hold goes through the actuator-space write, at the last actuator position
     system.enable(False)
     system.cycle(2.0, 1.0)

@@ -116,3 +116,29 @@ def test_snapshot_is_independent_of_further_cycles() -> None:
     assert s["cycles"] == 2 and s["overruns"] == 1
     assert s["period_mean"] == 1.0 and s["busy_max"] == 0.75 and s["cpu_mean"] == 0.3125
     assert timing.summary()["cycles"] == 3 and timing.summary()["period_max"] == 1.0
+
+
+def test_cpu_time_is_sampled_every_cpu_every_cycles(monkeypatch) -> None:
+    """The thread CPU clock (a system call) is read on cycles 0, 4, 8 of 10 with
+    ``cpu_every=4``: cpu_mean is the mean of those cycles' CPU times (1, 5 and 9 ms here)."""
+    reads = []
+
+    def thread_time() -> float:  # the k-th read returns k² ms: a varying CPU time per cycle
+        reads.append(1)
+        return 0.001 * len(reads) ** 2
+
+    monkeypatch.setattr("sdf_bridge.hardware.timing.time.thread_time", thread_time)
+    timing = LoopTiming(cpu_every=4)
+    for k in range(10):
+        timing.start(t=float(k))
+        timing.stop(t=k + 0.5)
+    assert len(reads) == 6  # start and stop of cycles 0, 4, 8
+    # (1², 2²), (3², 4²), (5², 6²) ms: differences 3, 7, 11 ms
+    assert timing.summary()["cpu_mean"] == pytest.approx(0.007, abs=1e-15)
+    assert timing.summary()["busy_mean"] == pytest.approx(0.5, abs=1e-15)
+
+
+def test_cpu_every_must_be_a_positive_whole_number() -> None:
+    for bad in (0, -1, 1.5):
+        with pytest.raises(ConfigError, match="cpu_every"):
+            LoopTiming(cpu_every=bad)

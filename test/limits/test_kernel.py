@@ -103,6 +103,46 @@ def test_kernel_equals_numpy(scenario) -> None:
     assert fast.counts == ref.counts
 
 
+@settings(max_examples=200 if jit.ENABLED else 60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(scenarios(), st.integers(0, 3))
+def test_stacked_equals_row_wise(scenario, followers: int) -> None:
+    """``enforce_stacked`` (the control cycle's form: the measured state with ``followers``
+    extra columns and a third row, the commands stacked) gives what ``enforce`` of the rows
+    gives, compiled or not, with the same clamp counts and previous commands."""
+    limits, cycles = scenario
+    ref, fast = _pair(limits)
+    rows = _pair(limits)[0]
+    n = len(limits)
+    for arrays, dt, reset in cycles:
+        if reset:
+            for lim in (ref, fast, rows):
+                lim.reset()
+        measured = np.full((3, n + followers), 7.0)
+        measured[0, :n], measured[1, :n] = arrays[0], arrays[1]
+        commands = np.stack(arrays[2:])
+        want = rows.enforce(*arrays, dt)
+        with np.errstate(all="ignore"):
+            got = fast.enforce_stacked(measured, commands, dt)
+        assert got.shape == (3, n)
+        np.testing.assert_array_equal(got, np.stack(want))
+        np.testing.assert_array_equal(ref.enforce_stacked(measured, commands, dt), np.stack(want))
+        _assert_same_state(rows, fast)
+        _assert_same_state(rows, ref)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_stacked_wrong_shapes_raise(compiled: bool) -> None:
+    lim = JointLimiter(["a", "b"], _mixed_limits()[:2], compiled=compiled)
+    with pytest.raises(ValueError, match=r"measured state of shape \(1, 2\) \(need \(2 or 3, >= 2\)\)"):
+        lim.enforce_stacked(np.zeros((1, 2)), np.zeros((3, 2)), 0.01)
+    with pytest.raises(ValueError, match=r"commands of shape \(2, 2\) \(need \(3, 2\)\)"):
+        lim.enforce_stacked(np.zeros((3, 2)), np.zeros((2, 2)), 0.01)
+    with pytest.raises(ValueError, match=r"every array must have shape \(2,\)"):
+        lim.enforce_stacked(np.zeros((3, 1)), np.zeros((3, 2)), 0.01)  # too few columns
+    assert lim.counts == {} and np.isnan(lim._prev).all()  # nothing updated
+
+
 def _mixed_limits() -> list[JointLimits]:
     return [
         JointLimits(True, -1.0, 1.0, True, 2.0, True, 10.0, True, 10.0),

@@ -333,7 +333,8 @@ class MujocoBackend:
         else:
             self._pre_step, self._apply_command = cycle.pre_step, cycle.apply_command
             self._gather_state = cycle.gather_state
-        self._joint = np.zeros((3, n))  # joint state buffer, reused every read
+        self._n = n
+        self._joint = np.zeros((3, n))  # the map joints' state of the last read (a view of its state)
         self._joint_shape = (n,)
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
         # the joint-space path's fused kernels need the map compiled too (cycle.command_kernel, state_kernel)
@@ -372,11 +373,11 @@ class MujocoBackend:
         self._gather_state(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), joint)
         if self._pack is not None:
             scratch = joint.copy()
-            cycle.command_kernel(tab, joint[0], joint[1], joint[2], self._pack, scratch, joint.copy(), qpos, act, ctrl,
-                                 gainprm, biasprm, self._ideal_mode)
+            cycle.command_kernel(tab, joint, self._pack, scratch, joint.copy(), qpos, act, ctrl, gainprm, biasprm,
+                                 self._ideal_mode)
             out, actuators = (np.empty(shape) for shape in self._state_shapes)
-            cycle.state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), scratch,
-                               self._pack, out, actuators)
+            cycle.state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), self._pack,
+                               out, actuators)
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
@@ -420,45 +421,40 @@ class MujocoBackend:
         if self._ideal_mode:
             self._follow_ideally(qt, dt)
 
-    def write_joints(self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, dt: float) -> None:
+    def write_joints(self, commands: np.ndarray, dt: float) -> None:
         """Apply joint-space commands (the :class:`~sdf_bridge.backends.base.JointSpaceBackend`
-        path): as :meth:`write` of ``joint_to_actuator(position, velocity, effort)``, through
-        the actuators and into MuJoCo's actuators in one compiled call
-        (:func:`.cycle.command_kernel`). A command bit-identical to the previous one returns
-        after comparing it, as in :meth:`write`.
+        path): as :meth:`write` of ``joint_to_actuator(*commands)``, through the actuators and
+        into MuJoCo's actuators in one compiled call (:func:`.cycle.command_kernel`). A command
+        bit-identical to the previous one returns after comparing it, as in :meth:`write`.
 
         Args:
-            position, velocity, effort: shape ``(n_joints,)`` in ``joint_names`` order (rad or
-                m, rad/s or m/s, N·m or N), NaN = not commanded.
+            commands: shape ``(3, n_joints)``: rows position (rad or m), velocity (rad/s or
+                m/s), effort (N·m or N); columns ``joint_names``; NaN = not commanded.
             dt: the period they hold for, s.
 
         Raises:
-            BackendError: arrays of the wrong shape, or before configure.
+            BackendError: an array of another shape, or before configure.
         """
         if not self._configured:
             self._require()
-        qt, vt, et = (np.asarray(position, dtype=float), np.asarray(velocity, dtype=float),
-                      np.asarray(effort, dtype=float))
-        shape = self._joint_shape
-        if qt.shape != shape or vt.shape != shape or et.shape != shape:
+        commands = np.asarray(commands, dtype=float)
+        if commands.shape != self._command.shape:
             raise BackendError(
-                f"joint command shapes {[qt.shape, vt.shape, et.shape]}, expected {shape} for {self.joint_names}"
+                f"joint commands of shape {commands.shape}, expected {self._command.shape} "
+                f"(rows position, velocity, effort; columns {list(self.joint_names)})"
             )
-        key = b"j" + qt.tobytes() + vt.tobytes() + et.tobytes()  # bit-exact (NaN = NaN), cheap
+        key = b"j" + commands.tobytes()  # bit-exact (NaN = NaN), cheap
         if key == self._last_command and not self._ideal_mode:
             return  # same command: MuJoCo's actuators already hold it
         self._last_command = key
         joint = self._command
-        if self._pack is not None:
-            try:
-                cycle.command_kernel(self._tab, qt, vt, et, self._pack, self._scratch, joint, self._qpos, self._act,
-                                     self._ctrl, self._gainprm, self._biasprm, self._ideal_mode)
-            except (TypeError, ValueError):  # e.g. strided arrays: the separate calls convert them
-                joint = None
-        else:
-            joint = None
-        if joint is None:
-            joint = self.tm.through_actuators(qt, vt, et)
+        try:
+            if self._pack is None:
+                raise TypeError("numpy path")
+            cycle.command_kernel(self._tab, commands, self._pack, self._scratch, joint, self._qpos, self._act,
+                                 self._ctrl, self._gainprm, self._biasprm, self._ideal_mode)
+        except (TypeError, ValueError):  # numpy path, or arrays the kernel does not take (strided)
+            joint = self.tm.through_actuators(commands[0], commands[1], commands[2])
             self._apply_command(self._tab, joint[0], joint[1], joint[2], self._qpos, self._act, self._ctrl,
                                 self._gainprm, self._biasprm, self._ideal_mode)
         if self._ideal_mode:
@@ -493,6 +489,9 @@ class MujocoBackend:
             self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, n * ts,
                            self._has_i)
         t_end = data.time + n * ts
+        # the state's arrays are made before stepping (the memory the step touches evicts
+        # what Python would need to make them after it)
+        out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         if not (self._ideal_mode and self._ideal_mask.any()):
             mujoco.mj_step(model, data, nstep=n)
         else:
@@ -506,25 +505,34 @@ class MujocoBackend:
             data.qpos[idx_q] = target
             data.qvel[idx_d] = 0.0
             mujoco.mj_forward(model, data)
-        joints, actuators, stable = self._state_now()
+        if self._pack is not None and not self._ideal_mode:  # _state_now's compiled path, inlined
+            stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, self._pack,
+                                        out, actuators)
+            self._joint = out[:, :self._n]
+        else:
+            out, actuators, stable = self._state_now(out, actuators)
         if not stable:
             self._check_stable(t_end)
             return self._state_now()[:2]
-        return joints, actuators
+        return out, actuators
 
-    def _state_now(self) -> tuple[np.ndarray, np.ndarray, bool]:
-        """The state now: the map joints' position, velocity and applied effort (0 on ideal
-        joints) in :attr:`_joint` (3, n_joints), reused by every read; from them, new arrays of
-        the joint state with the followers (3, n_joints + n_followers) and of the actuator
-        state (3, n_actuators) (:meth:`TransmissionMap.joint_state`); and whether the
-        simulation is stable (:func:`.cycle.gather_state`). One compiled call
-        (:func:`.cycle.state_kernel`) outside ideal position mode."""
-        joint = self._joint
-        if self._pack is not None and not self._ideal_mode:
+    def _state_now(
+        self, out: np.ndarray | None = None, actuators: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, bool]:
+        """The state now: new arrays (or ``out`` and ``actuators``, if given) of the joint
+        state with the followers, (3, n_joints + n_followers), rows position, velocity and
+        applied effort (0 on ideal joints), and of the actuator state, (3, n_actuators)
+        (:meth:`TransmissionMap.joint_state`); and whether the simulation is stable
+        (:func:`.cycle.gather_state`). One compiled call (:func:`.cycle.state_kernel`) outside
+        ideal position mode. The map joints' columns are also kept in :attr:`_joint`."""
+        if out is None or actuators is None:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
-            stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint,
-                                        self._pack, out, actuators)
+        if self._pack is not None and not self._ideal_mode:
+            stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, self._pack,
+                                        out, actuators)
+            self._joint = out[:, :self._n]
             return out, actuators, stable
+        joint = self._joint = np.empty((3, self._n))
         stable = self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint)
         if self._ideal_mode:
             joint[2, self._ideal_mask] = 0.0
@@ -586,21 +594,19 @@ class MujocoBackend:
         if dt != self._read_dt:
             self._read_n = self._steps(dt)
             self._read_dt = dt
-        t0 = data.time
-        joints, actuators = self._advance(0 if self._paused else self._read_n)
+        n = 0 if self._paused else self._read_n
+        joints, actuators = self._advance(n)
         t = data.time
-        self._measure_rtf(t - t0)
-        sensors = self.sensors
-        readings = sensors.read_due(t) if sensors.channels else _NO_READINGS  # type: ignore[union-attr]
-        return JointSpaceState(joints, actuators, readings, t)
-
-    def _measure_rtf(self, sim_dt: float) -> None:
-        now = self._clock()
-        if self._last_wall is not None and now > self._last_wall and sim_dt > 0.0:
-            sample = sim_dt / (now - self._last_wall)
+        now = self._clock()  # the real-time factor, exponentially smoothed
+        last = self._last_wall
+        if last is not None and now > last and n > 0:
+            sample = n * self._timestep / (now - last)
             previous = self.real_time_factor
             self.real_time_factor = sample if previous == 0.0 else 0.9 * previous + 0.1 * sample
         self._last_wall = now
+        sensors = self.sensors
+        readings = sensors.read_due(t) if sensors.channels else _NO_READINGS  # type: ignore[union-attr]
+        return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------
     def pause(self, flag: bool) -> None:
@@ -666,9 +672,8 @@ class MujocoBackend:
         """Joint-space ``(position, velocity, applied effort)`` of the map's joints, each shape
         (n_joints,) in ``transmissions.joint_names`` order (rad or m, rad/s or m/s, N·m or N)."""
         self._require()
-        self._state_now()
-        joint = self._joint.copy()
-        return joint[0], joint[1], joint[2]
+        joint = self._state_now()[0][:, :self._n]
+        return joint[0].copy(), joint[1].copy(), joint[2].copy()
 
     @property
     def sim_time(self) -> float:

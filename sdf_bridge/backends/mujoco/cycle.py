@@ -264,23 +264,27 @@ def gather_state_kernel(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, for
 
 # -- fused with the transmission map (the joint-space path of the backend) -------------------------
 @kernel
-def command_kernel(tab: np.ndarray, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray,
-                   transmissions: np.ndarray, actuators: np.ndarray, joint: np.ndarray, qpos: np.ndarray,
-                   act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray, ideal: bool) -> None:
-    """Joint commands through the actuators into ``joint`` (3, n)
-    (:func:`sdf_bridge.transmissions.kernel.through_actuators`, ``actuators`` (3, n) its
-    scratch), then :func:`apply_command_kernel` of them: one call instead of two."""
-    _transmissions.through_actuators(position, velocity, effort, transmissions, actuators, joint)
+def command_kernel(tab: np.ndarray, commands: np.ndarray, transmissions: np.ndarray, actuators: np.ndarray,
+                   joint: np.ndarray, qpos: np.ndarray, act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray,
+                   biasprm: np.ndarray, ideal: bool) -> None:
+    """Joint commands ``commands`` (3, n) (rows position, velocity, effort) through the
+    actuators into ``joint`` (3, n) (:func:`sdf_bridge.transmissions.kernel.through_actuators`,
+    ``actuators`` (3, n) its scratch), then :func:`apply_command_kernel` of them: one call
+    instead of two."""
+    if commands.shape[0] != 3:
+        raise ValueError("commands are not (3, n)")
+    _transmissions.through_actuators(commands[0], commands[1], commands[2], transmissions, actuators, joint)
     apply_command_kernel(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm, ideal)
 
 
 @kernel
 def state_kernel(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.ndarray, warnings: np.ndarray,
-                 joint: np.ndarray, transmissions: np.ndarray, out: np.ndarray, actuators: np.ndarray) -> bool:
-    """:func:`gather_state_kernel` into ``joint`` (3, n), then the joint state with the
-    followers into ``out`` (3, n + n_followers) and the actuator state into ``actuators``
+                 transmissions: np.ndarray, out: np.ndarray, actuators: np.ndarray) -> bool:
+    """:func:`gather_state_kernel` into the first n columns of ``out`` (3, n + n_followers),
+    then the followers into its other columns and the actuator state into ``actuators``
     (3, n) (:func:`sdf_bridge.transmissions.kernel.joint_state`): one call instead of two.
     Returns whether the simulation is stable."""
+    joint = out[:, :tab.shape[1]]
     stable = gather_state_kernel(tab, qpos, qvel, force, warnings, joint)
     _transmissions.joint_state(joint, transmissions, out, actuators)
     return stable

@@ -140,6 +140,7 @@ class SensorSuite:
         self._render_failed: set[str] = set()
         self._sensordata = np.zeros(0)  # data.sensordata (a view), set by bind
         self._snapshot_index = np.zeros(0, dtype=np.intp)  # its entries the samplers read
+        self._snapshot_slice: slice | None = None  # the same as a slice, when consecutive
 
     # -- building -------------------------------------------------------------------------------
     @classmethod
@@ -249,6 +250,9 @@ class SensorSuite:
         index = sorted(addresses)
         offset = {address: k for k, address in enumerate(index)}
         self._snapshot_index = np.array(index, dtype=np.intp)
+        # consecutive addresses (as attach() adds them): a slice copy, cheaper than a take
+        contiguous = bool(index) and index[-1] - index[0] == len(index) - 1
+        self._snapshot_slice = slice(index[0], index[-1] + 1) if contiguous else None
         self._sensordata = data.sensordata
         for ch in self.channels:
             ids = ch.ids
@@ -288,7 +292,9 @@ class SensorSuite:
             sampler = ch.sampler
             if sampler is not None:
                 if snapshot is None:  # one copy for all the samplers of this read
-                    snapshot = self._sensordata[self._snapshot_index]
+                    sl = self._snapshot_slice
+                    snapshot = (self._sensordata[sl].copy() if sl is not None
+                                else self._sensordata[self._snapshot_index])
                 # (sampler, snapshot) is what sample() gives when it takes nothing else (no call)
                 out[ch.name] = (sampler, snapshot) if ch.plain else sampler.sample(snapshot)
                 continue

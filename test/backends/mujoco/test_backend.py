@@ -518,19 +518,19 @@ def test_write_wrong_length(make_sim) -> None:
         sim.backend.write(ActuatorCommand(nan(2), nan(1), nan(1)), 0.01)
 
 
-def test_write_joints_wrong_length(make_sim) -> None:
+def test_write_joints_wrong_shape(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
-    with pytest.raises(BackendError, match=r"joint command shapes \[\(1,\), \(2,\), \(1,\)\], expected \(1,\)"):
-        sim.backend.write_joints(nan(1), nan(2), nan(1), 0.01)
+    with pytest.raises(BackendError, match=r"joint commands of shape \(3, 2\), expected \(3, 1\) \(rows position"):
+        sim.backend.write_joints(np.full((3, 2), math.nan), 0.01)
 
 
 def test_write_joints_takes_lists_and_strided_arrays(make_sim) -> None:
     """Inputs the fused kernel does not take (a list, a strided view) go through the separate
     calls: the same command, so the same state."""
     one, two = make_sim(pendulum_urdf()), make_sim(pendulum_urdf())
-    one.backend.write_joints([0.3], [math.nan], [math.nan], 0.01)
+    one.backend.write_joints([[0.3], [math.nan], [math.nan]], 0.01)
     strided = np.array([[0.3, 0.0], [math.nan, 0.0], [math.nan, 0.0]])[:, ::2]
-    two.backend.write_joints(strided[0], strided[1], strided[2], 0.01)
+    two.backend.write_joints(strided, 0.01)
     a, b = one.backend.read_joints(0.1), two.backend.read_joints(0.1)
     np.testing.assert_array_equal(a.joints, b.joints)
     assert a.joints[0, 0] != 0.0  # it moved towards 0.3 rad
@@ -541,7 +541,7 @@ def test_use_before_configure(call: str) -> None:
     backend = MujocoBackend()
     with pytest.raises(BackendError, match="before configure"):
         if call == "write_joints":
-            backend.write_joints(nan(1), nan(1), nan(1), 0.01)
+            backend.write_joints(np.full((3, 1), math.nan), 0.01)
         else:
             getattr(backend, call)(0.01)
 

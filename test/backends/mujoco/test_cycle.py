@@ -166,7 +166,7 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str, space: str = "actuato
         joint = tm.actuator_to_joint(command.position, command.velocity, command.effort)
         if writes == "all" or (writes == "gaps" and k % 7 != 3) or (writes == "once" and key != last):
             if space == "joint":
-                backend.write_joints(*joint, 0.01)
+                backend.write_joints(np.stack(joint), 0.01)
             else:
                 backend.write(ActuatorCommand(*tm.joint_to_actuator(*joint)), 0.01)
         last = key
