@@ -71,13 +71,15 @@ def run_floor(seconds: float, rate: float, priority: int) -> dict[str, float | i
     from sdf_bridge.ros.loop import FixedRateLoop
 
     class FloorLoop(FixedRateLoop):
-        """Records each tick's lateness against the deadline the scheduler slept to."""
+        """Records each tick's lateness against the deadline the scheduler slept to, and counts
+        re-anchored ticks (started without a sleep: the tick before ended after its deadline)."""
 
         def __init__(self) -> None:
             super().__init__(self._tick, rate, priority=priority, name="latency_floor")
             self.deadline: float | None = None
             self.record = False
             self.lateness: list[float] = []
+            self.reanchored = 0
 
         def _sleep_until(self, deadline: float) -> None:
             self.deadline = deadline  # the next tick's deadline (after an overrun: not called)
@@ -86,8 +88,11 @@ def run_floor(seconds: float, rate: float, priority: int) -> dict[str, float | i
         def _tick(self, k: int) -> None:
             now = time.perf_counter()
             deadline, self.deadline = self.deadline, None
-            if self.record and deadline is not None:
-                self.lateness.append(now - deadline)
+            if self.record:
+                if deadline is None:
+                    self.reanchored += 1
+                else:
+                    self.lateness.append(now - deadline)
 
     # as the bridge process does before starting its loop (BridgeNode.configure)
     sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / rate))
@@ -96,13 +101,12 @@ def run_floor(seconds: float, rate: float, priority: int) -> dict[str, float | i
     loop.start()
     try:
         time.sleep(0.5)
-        loop.stats.reset()
         steal0, t0 = steal_ms(), time.perf_counter()
         loop.record = True
         time.sleep(seconds)
         loop.record = False
         window, steal = time.perf_counter() - t0, steal_since(steal0)
-        overruns = loop.stats.overruns
+        overruns = loop.reanchored
     finally:
         loop.stop()
     late = np.array(loop.lateness)

@@ -179,6 +179,11 @@ class Backend(Protocol):
 
         [project.entry-points."sdf_bridge.backends"]
         my_driver = "my_pkg.driver:MyBackend"   # a class taking no arguments
+
+    Optional, used when present: ``set_sensor_demand(names: frozenset[str] | None)`` — only
+    the named sensors' readings are wanted (``None``: all, the default); a simulator may skip
+    computing the others (ray casting, rendering) while nobody subscribes to them, as
+    Gazebo's sensor plugins do. The bridge node calls it from its subscriber counts.
     """
 
     def configure(

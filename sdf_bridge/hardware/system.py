@@ -25,10 +25,13 @@ Commands arrive between cycles through :meth:`HardwareSystem.submit_joint_state`
 is rejected and counted, never raised (see :mod:`sdf_bridge.hardware.commands`). The watchdog
 is evaluated before the limits so that its hold/zero commands are limited like any other.
 
-Timing (:class:`~sdf_bridge.hardware.timing.LoopTiming`): a tick starts at the beginning of
-``write`` and ends at the end of ``read``, or, with ``read(..., end_cycle=False)``, at
-:meth:`~HardwareSystem.end_cycle` (the node ends it after publishing, so the busy time covers
-the whole tick: write, read and publish).
+Timing (:class:`~sdf_bridge.hardware.timing.LoopTiming`, ``timed=True``, the default): a tick
+starts at the beginning of ``write`` and ends at the end of ``read``, or, with
+``read(..., end_cycle=False)``, at :meth:`~HardwareSystem.end_cycle` (after the caller published
+the state, so that the busy time covers the whole tick). A caller whose loop times the ticks
+itself builds the system with ``timed=False``: then the system measures nothing (each tick is
+timed once, by its loop). The ROS node does so: its
+:class:`~sdf_bridge.ros.loop.FixedRateLoop` times each tick, publishing included.
 
 Coupled joints (a differential wrist, a four-bar): commanding one joint of a pair gives its
 uncommanded partner a hold on the same interface (the position it had when the hold began,
@@ -200,12 +203,18 @@ class HardwareSystem:
             parameters of the description, which are passed as strings.
         command_modes: fixed command mode per joint (see :mod:`sdf_bridge.hardware.commands`).
         update_rate: intended cycle rate, Hz, for overrun counting (``None`` = unknown).
+        timed: time the ticks in :attr:`timing`. ``False``: the system does not time its
+            ticks (``timing`` is ``None``, :meth:`end_cycle` does nothing, :meth:`diagnostics`
+            has no ``"timing"`` entry), for callers whose loop times the ticks itself, as the
+            ROS node's :class:`~sdf_bridge.ros.loop.FixedRateLoop`.
 
     Attributes:
         joint_names: commandable joints (order of Float64MultiArray commands).
         state_names: joint_states names: map joints then followers.
         actuator_names: actuators, order of actuator-space arrays.
-        transmissions, limiter, commands, watchdog, timing: the parts.
+        transmissions, limiter, commands, watchdog: the parts.
+        timing: the :class:`LoopTiming` of the ticks, or ``None`` when built with
+            ``timed=False``.
         enabled: False while the e-stop is engaged.
 
     Raises:
@@ -226,6 +235,7 @@ class HardwareSystem:
         backend_params: Mapping[str, Any] | None = None,
         command_modes: Mapping[str, str] | None = None,
         update_rate: float | None = None,
+        timed: bool = True,
     ) -> None:
         self.robot = robot
         self.transmissions = TransmissionMap.from_robot(robot)
@@ -240,7 +250,10 @@ class HardwareSystem:
         self.watchdog = CommandWatchdog(command_timeout)
         if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
             raise ConfigError(f"update_rate is {update_rate!r}. Fix: give a rate in Hz > 0.")
-        self.timing = LoopTiming(None if update_rate is None else 1.0 / update_rate)
+        self._timed = bool(timed)
+        self.timing: LoopTiming | None = (
+            LoopTiming(None if update_rate is None else 1.0 / update_rate) if timed else None
+        )
         if isinstance(limits_overrides, PathLike):
             limits_overrides = Path(limits_overrides)
         self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
@@ -377,8 +390,9 @@ class HardwareSystem:
     @_locked
     def end_cycle(self) -> None:
         """End the timed tick (after the caller published the state of ``read(...,
-        end_cycle=False)``); no effect when no tick is open."""
-        self.timing.stop()
+        end_cycle=False)``); no effect when no tick is open or the system is not timed."""
+        if self._timed:
+            self.timing.stop()  # type: ignore[union-attr]
 
     def _read(self, dt: float, end_cycle: bool) -> CycleState:
         joints, actuators, sensors, sim_time = self._read_backend(dt)
@@ -386,8 +400,8 @@ class HardwareSystem:
             sensors = {**self._pending_sensors, **sensors}
             self._pending_sensors = None
         result = CycleState(self.state_names, joints, actuators, sensors, sim_time)
-        if end_cycle:
-            self.timing.stop()
+        if end_cycle and self._timed:
+            self.timing.stop()  # type: ignore[union-attr]
         return result
 
     def _read_backend(
@@ -400,7 +414,6 @@ class HardwareSystem:
         write. A :class:`JointSpaceBackend` returns both (:meth:`TransmissionMap.joint_state`);
         any other is read in actuator space and mapped here."""
         tm = self.transmissions
-        n = self._n_joints
         if self._joint_space:
             read = self.backend.read_joints(dt)  # type: ignore[attr-defined]
             joints, actuators = read.joints, read.actuators
@@ -457,7 +470,8 @@ class HardwareSystem:
         self._write(now, dt)
 
     def _write(self, now: float, dt: float) -> None:
-        self.timing.start()
+        if self._timed:
+            self.timing.start()  # type: ignore[union-attr]
         if not self._state_known:
             self._prime()
         if not self.enabled:
@@ -671,6 +685,34 @@ class HardwareSystem:
         if done:
             self._trajectory = None
 
+    # ------------------------------------------------------------------ sensors
+    @_locked
+    def set_sensor_demand(self, names: Iterable[str] | None) -> bool:
+        """Ask the backend for the readings of the named sensors only (``None``: all, the
+        default), e.g. those somebody subscribes to; a simulating backend then skips the
+        others (ray casting, rendering). Backends without ``set_sensor_demand`` read every
+        sensor as before.
+
+        Returns:
+            Whether the backend takes a demand.
+
+        Raises:
+            ConfigError: a name that is not a sensor of the robot.
+        """
+        demand = None if names is None else frozenset(names)
+        if demand is not None:
+            unknown = sorted(demand - {s.name for s in self.robot.sensors})
+            if unknown:
+                raise ConfigError(
+                    f"sensor demand names unknown sensor(s) {unknown}. Fix: use names from "
+                    f"{sorted(s.name for s in self.robot.sensors)}."
+                )
+        setter = getattr(self.backend, "set_sensor_demand", None)
+        if not callable(setter):
+            return False
+        setter(demand)
+        return True
+
     # ------------------------------------------------------------------ e-stop, reset
     @_locked
     def enable(self, on: bool) -> None:
@@ -718,10 +760,11 @@ class HardwareSystem:
         """Counters and timing as a plain dict: ``enabled``, ``backend``, ``rejected``
         (reason → count), ``rejected_total``, ``watchdog_trips``, ``watchdog_tripped``,
         ``command_timeout`` (s), ``clamps`` (``"joint: reason"`` → count), ``clamps_total``,
-        ``trajectory_active``, ``modes`` (commandable joint → mode name) and ``timing``
-        (:meth:`LoopTiming.summary`). The values are taken under the lock; the timing
-        statistics (~0.2 ms for a 1000-cycle window) are computed from a snapshot after
-        releasing it, so a control cycle waiting for the lock is not held up by them."""
+        ``trajectory_active``, ``modes`` (commandable joint → mode name) and, when the system
+        is timed, ``timing`` (:meth:`LoopTiming.summary`). The values are taken under the
+        lock; the timing statistics (~0.2 ms for a 1000-cycle window) are computed from a
+        snapshot after releasing it, so a control cycle waiting for the lock is not held up by
+        them."""
         with self._lock:
             total = Counter(self._clamps_before)
             total.update(self.limiter.counts)
@@ -736,9 +779,10 @@ class HardwareSystem:
                 "trajectory_active": self._trajectory is not None,
                 "modes": {name: self.commands.mode_name(name) for name in self.joint_names},
             }
-            timing = self.timing.snapshot()
+            timing = self.timing.snapshot() if self.timing is not None else None
         clamps = {f"{joint}: {reason}": int(n) for (joint, reason), n in sorted(total.items())}
         values["clamps"] = clamps
         values["clamps_total"] = int(sum(clamps.values()))
-        values["timing"] = timing.summary()
+        if timing is not None:
+            values["timing"] = timing.summary()
         return values

@@ -5,12 +5,18 @@ service callback and jitter by the executor's wake-up latency. Here one thread r
 control cycle: it sleeps until ``deadline - spin`` with :func:`time.sleep` (``clock_nanosleep``,
 ~50–100 µs late on Linux) and busy-waits the last ``spin`` seconds, yielding the GIL at every
 turn (:func:`os.sched_yield`) so that subscription callbacks are not held back by the spin.
-Deadlines are absolute (``t0 + k·period``), so errors do not accumulate; a cycle that ends
-after its next deadline is an **overrun**: it is counted and the schedule re-anchors at "now"
-(missed cycles are skipped, not bunched).
+Deadlines are absolute (``t0 + k·period``), so errors do not accumulate; when a cycle ends
+after its next deadline the schedule re-anchors at "now" (missed cycles are skipped, not
+bunched).
 
-The loop measures itself: cycle start-to-start periods, CPU time per cycle
-(:func:`time.thread_time`) and overruns, in :class:`LoopStats`.
+The loop times its ticks, once each: it calls :meth:`LoopTiming.start
+<sdf_bridge.hardware.timing.LoopTiming.start>` with the start time it reads for its schedule
+before ``cycle(k)`` and :meth:`~sdf_bridge.hardware.timing.LoopTiming.stop` after it, so the
+busy time covers the whole tick (in the bridge node: write, read and publishing; the node's
+hardware system is built untimed). :attr:`FixedRateLoop.timing` gives the rate, period
+percentiles, jitter, busy and CPU time, ``overruns`` (busy time > period) and ``late_cycles``
+(see :mod:`sdf_bridge.hardware.timing`); exceptions raised by the cycle are counted in
+:attr:`FixedRateLoop.errors`.
 """
 
 from __future__ import annotations
@@ -19,11 +25,9 @@ import logging
 import os
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 
-import numpy as np
+from ..hardware.timing import LoopTiming
 
 LOG = logging.getLogger("sdf_bridge.ros.loop")
 
@@ -31,60 +35,9 @@ LOG = logging.getLogger("sdf_bridge.ros.loop")
 #: take the timer slack, ~50 µs).
 _yield: Callable[[], None] = getattr(os, "sched_yield", lambda: time.sleep(0))
 
-
-@dataclass(frozen=True)
-class LoopSummary:
-    """Statistics over the recorded window: rates in Hz, times in s."""
-
-    cycles: int
-    overruns: int
-    errors: int
-    achieved_rate: float
-    period_p50: float
-    period_p99: float
-    period_max: float
-    cpu_mean: float
-    cpu_p99: float
-
-
-class LoopStats:
-    """Ring buffers of the last ``window`` cycles: start times (perf_counter s) and CPU time per
-    cycle (s). Written by the loop thread only; :meth:`summary` may be called from any thread
-    (it copies)."""
-
-    def __init__(self, window: int = 10_000) -> None:
-        self.starts: deque[float] = deque(maxlen=window)
-        self.cpu: deque[float] = deque(maxlen=window)
-        self.cycles = 0
-        self.overruns = 0
-        self.errors = 0
-
-    def reset(self) -> None:
-        """Forget the recorded window and counters (e.g. after warm-up)."""
-        self.starts.clear()
-        self.cpu.clear()
-        self.cycles = self.overruns = self.errors = 0
-
-    def summary(self) -> LoopSummary:
-        """Achieved rate = (n−1)/(last start − first start); period percentiles of the
-        start-to-start differences; zeros when fewer than two cycles were recorded."""
-        starts = np.array(list(self.starts), dtype=float)
-        cpu = np.array(list(self.cpu), dtype=float)
-        if starts.size < 2:
-            return LoopSummary(self.cycles, self.overruns, self.errors, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        periods = np.diff(starts)
-        span = starts[-1] - starts[0]
-        return LoopSummary(
-            cycles=self.cycles,
-            overruns=self.overruns,
-            errors=self.errors,
-            achieved_rate=(starts.size - 1) / span if span > 0 else 0.0,
-            period_p50=float(np.percentile(periods, 50)),
-            period_p99=float(np.percentile(periods, 99)),
-            period_max=float(periods.max()),
-            cpu_mean=float(cpu.mean()) if cpu.size else 0.0,
-            cpu_p99=float(np.percentile(cpu, 99)) if cpu.size else 0.0,
-        )
+#: The loop's clock, s (:func:`time.perf_counter`): one name, so that tests can give the loop
+#: a clock of their own without touching the process-wide ``time`` module.
+_now: Callable[[], float] = time.perf_counter
 
 
 class FixedRateLoop:
@@ -93,7 +46,7 @@ class FixedRateLoop:
 
     Args:
         cycle: the work of one cycle; exceptions are logged (throttled), counted in
-            ``stats.errors`` and do not stop the loop.
+            :attr:`errors` and do not stop the loop.
         rate: cycles per second of loop time, Hz (> 0).
         real_time_factor: loop time / wall time; 0 runs as fast as possible (no sleep).
         spin: seconds busy-waited before each deadline (precision vs. CPU; default
@@ -104,8 +57,18 @@ class FixedRateLoop:
             worked is in :attr:`realtime`.
         name: thread name.
 
+    Attributes:
+        period: wall time between deadlines, s (``1 / (rate · real_time_factor)``; 0 = as
+            fast as possible).
+        timing: the :class:`~sdf_bridge.hardware.timing.LoopTiming` of the ticks (target
+            period = :attr:`period`, ``None`` when running as fast as possible). Read each
+            tick, so it may be replaced between ticks (e.g. by one with a larger window);
+            :meth:`LoopTiming.snapshot` gives a copy to summarise from another thread.
+        errors: cycles that raised (lifetime count).
+        realtime: whether the SCHED_FIFO priority was applied.
+
     Raises:
-        ValueError: ``rate`` ≤ 0 or ``real_time_factor`` < 0.
+        ValueError: ``rate`` ≤ 0, ``real_time_factor`` < 0 or ``priority`` outside 0..99.
     """
 
     def __init__(
@@ -120,7 +83,7 @@ class FixedRateLoop:
     ) -> None:
         if not rate > 0.0:
             raise ValueError(f"loop rate must be > 0 Hz, got {rate}")
-        if real_time_factor < 0.0:
+        if not real_time_factor >= 0.0:  # (NaN too)
             raise ValueError(f"real_time_factor must be >= 0, got {real_time_factor}")
         if not 0 <= priority <= 99:
             raise ValueError(f"priority must be in 0..99, got {priority}")
@@ -130,7 +93,8 @@ class FixedRateLoop:
         self.rate = float(rate)
         self.period = 0.0 if real_time_factor == 0.0 else 1.0 / (self.rate * real_time_factor)
         self.spin = min(2e-4, 0.1 * self.period) if spin is None else max(0.0, spin)
-        self.stats = LoopStats()
+        self.timing = LoopTiming(self.period if self.period > 0.0 else None)
+        self.errors = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._last_error_log = -1e9
@@ -151,10 +115,10 @@ class FixedRateLoop:
             self._thread.join(timeout)
 
     def _sleep_until(self, deadline: float) -> None:
-        remaining = deadline - time.perf_counter() - self.spin
+        remaining = deadline - _now() - self.spin
         if remaining > 0.0:
             time.sleep(remaining)
-        while time.perf_counter() < deadline:
+        while _now() < deadline:
             # release the GIL while spinning, so that a command callback waiting for it runs
             # now (and its command is written in the coming tick) instead of after up to one
             # switch interval
@@ -174,29 +138,26 @@ class FixedRateLoop:
 
     def _run(self) -> None:
         self._set_priority()
-        stats = self.stats
         period = self.period
-        deadline = time.perf_counter()
+        deadline = _now()
         k = 0
         while not self._stop.is_set():
-            start = time.perf_counter()
-            cpu0 = time.thread_time()
+            timing = self.timing  # start and stop of one tick on the same object
+            start = _now()
+            timing.start(start)
             try:
                 self._cycle(k)
             except Exception:  # a bad cycle must not kill the loop; counted and logged
-                stats.errors += 1
+                self.errors += 1
                 if start - self._last_error_log > 1.0:
                     self._last_error_log = start
-                    LOG.exception("control cycle %d failed (%d failures so far)", k, stats.errors)
-            stats.cpu.append(time.thread_time() - cpu0)
-            stats.starts.append(start)
-            stats.cycles += 1
+                    LOG.exception("control cycle %d failed (%d failures so far)", k, self.errors)
+            now = _now()
+            timing.stop(now)
             k += 1
-            deadline += period
-            now = time.perf_counter()
-            if period > 0.0 and now > deadline:
-                stats.overruns += 1
-                deadline = now  # re-anchor: skip missed cycles instead of bunching them
-                continue
             if period > 0.0:
+                deadline += period
+                if now > deadline:
+                    deadline = now  # re-anchor: skip missed cycles instead of bunching them
+                    continue
                 self._sleep_until(deadline)

@@ -27,7 +27,11 @@ Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the 
 produced → publish it, then the loop sleeps until the next tick; a command received during the
 sleep is written, read back and published by the next tick (:mod:`sdf_bridge.hardware.system`).
 joint_states / actuator_states are only serialised and published while the topic has
-subscribers.
+subscribers. Sensors are simulated on demand, as Gazebo's sensor plugins: a sensor's topics
+are created from its first reading; after that the backend reads it (casts its rays, renders
+its camera) only while one of its topics has a subscriber, checked every
+:data:`SENSOR_DEMAND_PERIOD` s on the executor thread (:meth:`BridgeNode._update_sensor_demand`,
+``HardwareSystem.set_sensor_demand``).
 
 Threads: the control tick runs on a :class:`FixedRateLoop` thread; subscriptions, services and
 the ``/diagnostics`` timer run on the executor's thread
@@ -47,7 +51,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
@@ -84,6 +88,8 @@ LATCHED_QOS = QoSProfile(
 
 _TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 COMMAND_INTERFACES = ("position", "velocity", "effort")
+SENSOR_DEMAND_PERIOD = 0.5
+"""s between checks of which sensors have subscribers (:meth:`BridgeNode._update_sensor_demand`)."""
 
 
 def sensor_topic(name: str, topic: str | None) -> str:
@@ -130,6 +136,7 @@ class BridgeNode(Node):
         self._sensor_pubs: dict[tuple[str, str], Any] = {}
         self._sensor_pub_groups: dict[str, list[Any]] = {}  # sensor → its publishers
         self._sensor_frames: dict[str, str] = {}
+        self._sensor_demand: frozenset[str] | None = None  # what the hardware was last asked to read
         self._clock_pub = None
         self._decimation = max(1, round(self.config.update_rate / self.config.publish_rate))
         self._last_diag: tuple[int, int, int] = (0, 0, 0)
@@ -145,6 +152,11 @@ class BridgeNode(Node):
         # steady clock, so diagnostics keep coming while a simulation is paused.
         self.create_timer(
             1.0 / self.config.diagnostics_rate, self._publish_diagnostics, clock=Clock(clock_type=ClockType.STEADY_TIME)
+        )
+        # which sensors are wanted, from their subscriber counts (~1 µs per topic to ask: on the
+        # executor thread, not in the control tick)
+        self.create_timer(
+            SENSOR_DEMAND_PERIOD, self._update_sensor_demand, clock=Clock(clock_type=ClockType.STEADY_TIME)
         )
 
         self.create_subscription(JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS)
@@ -203,6 +215,7 @@ class BridgeNode(Node):
             limits_overrides=overrides,
             backend_params=cfg.backend_params or None,
             update_rate=cfg.update_rate,
+            timed=False,  # the loop times each tick, publishing included (self.loop.timing)
         )
         with self._lock:
             self.backend, self.hardware, self.description = backend, hardware, loaded
@@ -290,7 +303,7 @@ class BridgeNode(Node):
         clock = self._clock
         stamp_time = clock.now()
         with self._lock:
-            state = hardware.cycle(stamp_time.nanoseconds * 1e-9, self._dt, end_cycle=False)
+            state = hardware.cycle(stamp_time.nanoseconds * 1e-9, self._dt)
         sim_time = state.sim_time
         if sim_time is not None and clock.ros_time_is_active:
             # on simulated time the state is that of the simulation after this tick's step
@@ -316,18 +329,18 @@ class BridgeNode(Node):
                 )
         if state.sensors:
             self._publish_sensors(state.sensors, stamp)
-        hardware.end_cycle()  # the timed tick covers write, read and publishing (not a failed one)
 
-    def _publish_sensors(self, readings: dict, stamp: Any) -> None:
+    def _publish_sensors(self, readings: Mapping[str, Any], stamp: Any) -> None:
         """Publish each reading on its sensor's topics (created at its first reading). A
         sensor's topics are fixed by its reading type, so once they exist, a sensor none of
         whose topics has a subscriber is skipped without building its messages (images and
-        point clouds are costly to convert)."""
+        point clouds are costly to convert), or its reading (converted on access)."""
         groups = self._sensor_pub_groups
-        for name, reading in readings.items():
+        for name in readings:
             group = groups.get(name)
             if group is not None and not any(pub.get_subscription_count() for pub in group):
                 continue
+            reading = readings[name]
             frame = self._sensor_frames.get(name, name)
             used = []
             for suffix, msg in conversions.sensor_messages(reading, stamp, frame).items():
@@ -343,6 +356,26 @@ class BridgeNode(Node):
                 used.append(pub)
             if group is None:
                 groups[name] = used
+
+    def _update_sensor_demand(self) -> None:
+        """Timer callback (every :data:`SENSOR_DEMAND_PERIOD` s): ask the hardware for the
+        readings of the sensors somebody subscribes to, and of those not published yet (their
+        topics are created from their first reading, so that subscribers can find them).
+        Sensors nobody listens to are then not simulated — no ray casting, no rendering — as
+        Gazebo's sensor plugins do; a new subscriber gets readings within one period."""
+        hardware, description = self.hardware, self.description
+        if hardware is None or description is None or not self.context.ok():
+            return
+        groups = self._sensor_pub_groups
+        demand = frozenset(
+            sensor.name for sensor in description.robot.sensors
+            if (group := groups.get(sensor.name)) is None or any(pub.get_subscription_count() for pub in group)
+        )
+        if demand == self._sensor_demand:
+            return
+        hardware.set_sensor_demand(demand)
+        self._sensor_demand = demand
+        self.get_logger().debug(f"sensors read now (subscribed or not yet published): {sorted(demand)}")
 
     # ------------------------------------------------------------------ diagnostics
 
@@ -380,9 +413,18 @@ class BridgeNode(Node):
 
     def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
         """``/diagnostics``: one status ``sdf_bridge: control loop`` with the hardware system's
-        counters (flattened ``a.b = value``), the loop's achieved rate / overruns and the
-        node's rejected-command counts. Level WARN when overruns or rejects grew since the last
-        message or the system is disabled, else OK."""
+        counters (flattened ``a.b = value``), the loop's figures and the node's
+        rejected-command counts. Level WARN when overruns or rejects grew since the last
+        message or the system is disabled, else OK.
+
+        The loop's figures (only while the loop runs) come from one measurement, the loop's
+        :class:`~sdf_bridge.hardware.timing.LoopTiming` (each tick timed once, publishing
+        included): ``loop.target_rate_hz``, ``loop.realtime_priority`` (0 = normal policy),
+        ``loop.achieved_rate_hz`` (0 before two ticks), ``loop.cycles``, ``loop.overruns``
+        (ticks busy longer than the period), ``loop.errors`` (ticks that raised),
+        ``loop.period_p99_s``, ``loop.period_max_s`` (0 before two ticks), and every key of
+        :meth:`LoopTiming.summary <sdf_bridge.hardware.timing.LoopTiming.summary>` as
+        ``timing.<key>`` (``None`` where it needs more ticks)."""
         values: dict[str, Any] = {}
         hardware = self.hardware
         if hardware is not None:  # (the hardware system locks itself, briefly: not the node lock)
@@ -391,21 +433,24 @@ class BridgeNode(Node):
         else:
             enabled = True
         overruns = cycles = 0
-        if self.loop is not None:
-            summary = self.loop.stats.summary()
-            overruns, cycles = summary.overruns, summary.cycles
+        loop = self.loop
+        if loop is not None:
+            # a copy, summarised here on the executor thread while the loop keeps measuring
+            timing = loop.timing.snapshot().summary()
+            overruns, cycles = int(timing["overruns"] or 0), int(timing["cycles"] or 0)
             values.update(
                 {
                     "loop.target_rate_hz": self.config.update_rate,
-                    "loop.realtime_priority": self.loop.priority if self.loop.realtime else 0,
-                    "loop.achieved_rate_hz": round(summary.achieved_rate, 3),
-                    "loop.cycles": summary.cycles,
-                    "loop.overruns": summary.overruns,
-                    "loop.errors": summary.errors,
-                    "loop.period_p99_s": summary.period_p99,
-                    "loop.period_max_s": summary.period_max,
+                    "loop.realtime_priority": loop.priority if loop.realtime else 0,
+                    "loop.achieved_rate_hz": round(timing["rate_hz"] or 0.0, 3),
+                    "loop.cycles": cycles,
+                    "loop.overruns": overruns,
+                    "loop.errors": loop.errors,
+                    "loop.period_p99_s": timing["period_p99"] or 0.0,
+                    "loop.period_max_s": timing["period_max"] or 0.0,
                 }
             )
+            values.update(_flatten({"timing": timing}))
         for reason, count in sorted(self.rejects.items()):
             values[f"node_rejected.{reason}"] = count
         values["command_warnings"] = self.command_warnings

@@ -757,3 +757,30 @@ def test_mujoco_system_joint_space_equals_actuator_space(repo_dir: Path) -> None
         a, b = fast.cycle(now, 0.01), slow.cycle(now, 0.01)
         np.testing.assert_array_equal(np.stack(a.actuators), np.stack(b.actuators))
         np.testing.assert_allclose(a.joints, b.joints, rtol=1e-12, atol=1e-15)
+
+
+def test_untimed_system_runs_the_same_ticks_and_times_none() -> None:
+    """timed=False (a caller whose loop times the ticks): no LoopTiming, end_cycle does
+    nothing, no "timing" in the diagnostics; the ticks themselves are those of a timed system."""
+    timed = _system(update_rate=1000.0)
+    untimed = _system(update_rate=1000.0, timed=False)
+    assert untimed.timing is None and timed.timing is not None
+    for system in (timed, untimed):
+        system.submit_array("position", [0.5, 0.2], now=0.0)
+    for k in range(3):
+        now = 0.001 * k
+        a = timed.cycle(now, 0.001, end_cycle=False)
+        b = untimed.cycle(now, 0.001, end_cycle=False)
+        timed.end_cycle()
+        untimed.end_cycle()  # no tick open, nothing to end: no effect
+        np.testing.assert_array_equal(a.joints, b.joints)
+        np.testing.assert_array_equal(np.stack(a.actuators), np.stack(b.actuators))
+    untimed.write(0.003, 0.001)
+    untimed.read(0.003, 0.001)
+    assert timed.timing.cycles == 3 and untimed.timing is None
+    diagnostics = untimed.diagnostics()
+    assert "timing" not in diagnostics and diagnostics["backend"] == "mock"
+    assert {k for k in timed.diagnostics() if k != "timing"} == set(diagnostics)
+    # update_rate is checked either way
+    with pytest.raises(ConfigError, match=r"update_rate is -1\.0\. Fix: give a rate in Hz > 0"):
+        _system(update_rate=-1.0, timed=False)

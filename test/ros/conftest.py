@@ -104,6 +104,12 @@ class Probe:
 
         self._subs[topic] = self.node.create_subscription(msg_type, topic, callback, qos)
 
+    def unwatch(self, topic: str) -> None:
+        """Stop recording ``topic``: its subscription is destroyed (its messages are kept)."""
+        subscription = self._subs.pop(topic, None)
+        if subscription is not None:
+            self.node.destroy_subscription(subscription)
+
     def publisher(self, topic: str, msg_type: type, qos: QoSProfile | int = 10) -> Any:
         """A (cached) publisher for ``topic``."""
         if topic not in self._pubs:

@@ -259,6 +259,9 @@ def test_diagnostics_report_the_loop(bridge: Bridge, probe: Probe) -> None:
     diag = diagnostics(probe)
     assert diag["loop.target_rate_hz"] == "100.0"
     assert int(diag["loop.cycles"]) > 0 and diag["loop.errors"] == "0"
+    # the loop's timing, published once under both names (one measurement, the loop's)
+    assert float(diag["timing.target_period"]) == pytest.approx(0.01, abs=1e-15)
+    assert diag["timing.cycles"] == diag["loop.cycles"] and diag["timing.overruns"] == diag["loop.overruns"]
     assert diag["backend"] == "MockBackend"
 
 

@@ -609,6 +609,18 @@ class MujocoBackend:
         return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------
+    def set_sensor_demand(self, names: frozenset[str] | None) -> None:
+        """Read only the named sensors (``None``: all, the default): the others are not cast,
+        rendered or copied while they are not wanted; their update schedule continues
+        (:meth:`.sensors.SensorSuite.set_demand`).
+
+        Raises:
+            BackendError: before configure.
+        """
+        self._require()
+        assert self.sensors is not None
+        self.sensors.set_demand(names)
+
     def pause(self, flag: bool) -> None:
         """Pause (``True``) or resume physics; while paused :meth:`read` does not advance time."""
         self._paused = bool(flag)

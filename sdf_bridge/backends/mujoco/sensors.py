@@ -141,6 +141,7 @@ class SensorSuite:
         self._sensordata = np.zeros(0)  # data.sensordata (a view), set by bind
         self._snapshot_index = np.zeros(0, dtype=np.intp)  # its entries the samplers read
         self._snapshot_slice: slice | None = None  # the same as a slice, when consecutive
+        self.demand: frozenset[str] | None = None  # sensors read (None: all), set_demand
 
     # -- building -------------------------------------------------------------------------------
     @classmethod
@@ -266,6 +267,12 @@ class SensorSuite:
             if ch.sampler is not None:
                 ch.plain = ch.sampler.plain
 
+    def set_demand(self, names: frozenset[str] | None) -> None:
+        """Read only the sensors named in ``names`` (``None``: all, the default): the others
+        keep their schedule but are not read (no ray casting, rendering or copying), so a
+        sensor demanded again gives its next reading at its next due time."""
+        self.demand = None if names is None else frozenset(names)
+
     def reset(self) -> None:
         """Make every sensor due at the next read."""
         for ch in self.channels:
@@ -281,6 +288,7 @@ class SensorSuite:
         limit = sim_time + EPSILON
         out: dict[str, Any] = {}
         snapshot = None
+        demand = self.demand
         for ch in self.channels:
             if limit < ch.next_due:
                 continue
@@ -289,6 +297,8 @@ class SensorSuite:
                 ch.next_due = step
             else:
                 ch.advance(sim_time)
+            if demand is not None and ch.name not in demand:
+                continue  # not wanted now (set_demand): its schedule moved on, nothing read
             sampler = ch.sampler
             if sampler is not None:
                 if snapshot is None:  # one copy for all the samplers of this read

@@ -103,6 +103,30 @@ def test_sensor_update_rate(make_sim) -> None:
     assert np.diff(times[1:]) == pytest.approx([0.01] * 9, abs=1e-9)
 
 
+def test_sensor_demand_skips_and_keeps_the_schedule(make_sim) -> None:
+    """100 Hz IMU read at 1 kHz: not demanded for 25 ms (no readings; its schedule moves on),
+    demanded again → read at its next due time (30 ms), then every 10 ms; None = all again."""
+    sim = make_sim(_imu_robot(), GRAVITY)
+    backend = sim.backend
+    assert "imu" in backend.read(0.001).sensors  # due at once
+    backend.set_sensor_demand(frozenset())
+    skipped = [backend.read(0.001) for _ in range(24)]  # t = 2 … 25 ms
+    assert all(len(s.sensors) == 0 for s in skipped)
+    backend.set_sensor_demand(frozenset({"imu"}))
+    times = [s.sim_time for s in (backend.read(0.001) for _ in range(20)) if "imu" in s.sensors]  # 26 … 45 ms
+    assert times == pytest.approx([0.03, 0.04], abs=1e-9)
+    backend.set_sensor_demand(None)
+    assert backend.sensors.demand is None
+
+
+def test_sensor_demand_before_configure() -> None:
+    from sdf_bridge.backends.mujoco import MujocoBackend
+    from sdf_bridge.errors import BackendError
+
+    with pytest.raises(BackendError, match="before configure"):
+        MujocoBackend().set_sensor_demand(None)
+
+
 FT_CHAIN = """
   <link name="link2">
     <inertial><origin xyz="0 0 -0.2"/><mass value="3"/>
