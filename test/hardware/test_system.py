@@ -784,3 +784,23 @@ def test_untimed_system_runs_the_same_ticks_and_times_none() -> None:
     # update_rate is checked either way
     with pytest.raises(ConfigError, match=r"update_rate is -1\.0\. Fix: give a rate in Hz > 0"):
         _system(update_rate=-1.0, timed=False)
+
+
+def test_sensor_demand_goes_to_a_backend_that_takes_it(repo_dir: Path) -> None:
+    """MuJoCo takes a demand (only the named sensors are read); the mock has no such method
+    (every sensor read, False returned); unknown names are refused before anything changes."""
+    pytest.importorskip("mujoco")
+    robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
+    system = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params={"render_cameras": False})
+    system.read(0.0, 0.01)
+    assert system.set_sensor_demand(["imu_sensor"]) is True
+    assert set(system.cycle(0.01, 0.01).sensors) == {"imu_sensor"}
+    with pytest.raises(ConfigError, match=r"unknown sensor\(s\) \['nope'\]. Fix: use names from \['ft_sensor', 'imu_sensor'\]"):
+        system.set_sensor_demand(["imu_sensor", "nope"])
+    assert system.backend.sensors.demand == frozenset({"imu_sensor"})  # unchanged
+    assert system.set_sensor_demand(None) is True
+    assert set(system.cycle(0.02, 0.01).sensors) == {"imu_sensor", "ft_sensor"}
+    mock = HardwareSystem(robot, "mock", command_timeout=0.0)
+    assert mock.set_sensor_demand([]) is False
+    mock.write(0.0, 0.001)
+    assert set(mock.read(0.0, 0.001).sensors) == {"imu_sensor", "ft_sensor"}

@@ -437,7 +437,11 @@ class MujocoBackend:
         """
         if not self._configured:
             self._require()
-        commands = np.asarray(commands, dtype=float)
+        # the compiled kernel is compiled for C-contiguous, writeable float64 (anything else would
+        # compile another variant inside a control cycle): convert others once, here
+        commands = np.ascontiguousarray(commands, dtype=float)
+        if not commands.flags.writeable:
+            commands = commands.copy()
         if commands.shape != self._command.shape:
             raise BackendError(
                 f"joint commands of shape {commands.shape}, expected {self._command.shape} "
@@ -447,13 +451,15 @@ class MujocoBackend:
         if key == self._last_command and not self._ideal_mode:
             return  # same command: MuJoCo's actuators already hold it
         self._last_command = key
-        joint = self._command
-        try:
-            if self._pack is None:
-                raise TypeError("numpy path")
-            cycle.command_kernel(self._tab, commands, self._pack, self._scratch, joint, self._qpos, self._act,
-                                 self._ctrl, self._gainprm, self._biasprm, self._ideal_mode)
-        except (TypeError, ValueError):  # numpy path, or arrays the kernel does not take (strided)
+        joint: np.ndarray | None = None
+        if self._pack is not None:
+            try:
+                cycle.command_kernel(self._tab, commands, self._pack, self._scratch, self._command, self._qpos,
+                                     self._act, self._ctrl, self._gainprm, self._biasprm, self._ideal_mode)
+                joint = self._command
+            except (TypeError, ValueError):  # (not expected after the conversion above)
+                joint = None
+        if joint is None:
             joint = self.tm.through_actuators(commands[0], commands[1], commands[2])
             self._apply_command(self._tab, joint[0], joint[1], joint[2], self._qpos, self._act, self._ctrl,
                                 self._gainprm, self._biasprm, self._ideal_mode)

@@ -525,15 +525,21 @@ def test_write_joints_wrong_shape(make_sim) -> None:
 
 
 def test_write_joints_takes_lists_and_strided_arrays(make_sim) -> None:
-    """Inputs the fused kernel does not take (a list, a strided view) go through the separate
-    calls: the same command, so the same state."""
-    one, two = make_sim(pendulum_urdf()), make_sim(pendulum_urdf())
-    one.backend.write_joints([[0.3], [math.nan], [math.nan]], 0.01)
-    strided = np.array([[0.3, 0.0], [math.nan, 0.0], [math.nan, 0.0]])[:, ::2]
-    two.backend.write_joints(strided, 0.01)
-    a, b = one.backend.read_joints(0.1), two.backend.read_joints(0.1)
-    np.testing.assert_array_equal(a.joints, b.joints)
-    assert a.joints[0, 0] != 0.0  # it moved towards 0.3 rad
+    """A list, a strided view, a read-only array: converted once (the compiled kernel takes
+    C-contiguous writeable float64), the same command, so the same state; float32 is converted
+    (0.3 in float32 differs from 0.3 by 1.2e-8)."""
+    sims = [make_sim(pendulum_urdf()) for _ in range(4)]
+    sims[0].backend.write_joints([[0.3], [math.nan], [math.nan]], 0.01)
+    sims[1].backend.write_joints(np.array([[0.3, 0.0], [math.nan, 0.0], [math.nan, 0.0]])[:, ::2], 0.01)
+    frozen = np.array([[0.3], [math.nan], [math.nan]])
+    frozen.flags.writeable = False
+    sims[2].backend.write_joints(frozen, 0.01)
+    sims[3].backend.write_joints(np.array([[0.3], [math.nan], [math.nan]], dtype=np.float32), 0.01)
+    states = [sim.backend.read_joints(0.1).joints for sim in sims]
+    for other in states[1:3]:
+        np.testing.assert_array_equal(other, states[0])
+    np.testing.assert_allclose(states[3], states[0], rtol=1e-6, atol=1e-7)  # 0.3 in float32: 1e-8 rad off
+    assert states[0][0, 0] != 0.0  # it moved towards 0.3 rad
 
 
 @pytest.mark.parametrize("call", ["read", "read_joints", "write_joints"])
