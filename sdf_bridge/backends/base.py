@@ -222,7 +222,9 @@ class JointSpaceBackend(Backend, Protocol):
     """A backend that simulates the joints themselves (MuJoCo) and works in joint space.
 
     The bridge then calls :meth:`write_joints` and :meth:`read_joints` instead of ``write``
-    and ``read``, so that the backend can fuse the transmission mapping with its own
+    and ``read`` in its ticks (``write`` is still used for the e-stop hold: the actuator
+    positions of the last read, position mode), so that the backend can fuse the
+    transmission mapping with its own
     per-cycle work (one compiled call each way) instead of converting actuator → joint on
     every write and joint → actuator on every read. The two paths must be interchangeable
     from one tick to the next: :meth:`write_joints` behaves as ``write`` of

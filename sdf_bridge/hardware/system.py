@@ -689,9 +689,9 @@ class HardwareSystem:
     @_locked
     def set_sensor_demand(self, names: Iterable[str] | None) -> bool:
         """Ask the backend for the readings of the named sensors only (``None``: all, the
-        default), e.g. those somebody subscribes to; a simulating backend then skips the
-        others (ray casting, rendering). Backends without ``set_sensor_demand`` read every
-        sensor as before.
+        default; one string: that sensor), e.g. those somebody subscribes to; a simulating
+        backend then skips the others (ray casting, rendering). Backends without
+        ``set_sensor_demand`` read every sensor as before.
 
         Returns:
             Whether the backend takes a demand.
@@ -699,6 +699,8 @@ class HardwareSystem:
         Raises:
             ConfigError: a name that is not a sensor of the robot.
         """
+        if isinstance(names, str):
+            names = (names,)
         demand = None if names is None else frozenset(names)
         if demand is not None:
             unknown = sorted(demand - {s.name for s in self.robot.sensors})

@@ -21,8 +21,10 @@ Definitions (over a sliding window of the last ``window`` cycles unless noted):
 * ``jitter``: standard deviation of the period, s; ``jitter_max``: max |period − target|.
 * busy time: start-to-stop time of one cycle (write + read [+ publish]), s; ``cpu_mean``: mean
   CPU time per cycle, s, over the sampled cycles: reading a thread's CPU clock is a system call
-  (~0.4 µs, twice per cycle), so by default every ``cpu_every``-th cycle (8) is measured;
-  cycles given explicit CPU times are always measured.
+  (~0.4 µs, twice per cycle), so by default every ``cpu_every``-th cycle (8) is measured —
+  cycles ``cpu_every − 1``, ``2·cpu_every − 1``, … (not the first, which carries the start-up
+  work) — over the same window (its last ``window / cpu_every`` samples); cycles given explicit
+  CPU times are always measured.
 * ``overruns`` (lifetime): cycles whose busy time exceeded the target period (the loop cannot
   keep its rate); ``late_cycles`` (lifetime): periods longer than
   ``target_period · (1 + overrun_tolerance)`` (the cycle started late, whatever the reason).
@@ -92,7 +94,8 @@ class LoopTiming:
         # start/stop run every tick; summary() converts them
         self._periods = [0.0] * self.window
         self._busy = [0.0] * self.window
-        self._cpu = [0.0] * self.window
+        self._cpu_window = max(2, self.window // self.cpu_every)
+        self._cpu = [0.0] * self._cpu_window
         self._n_periods = 0
         self._n_busy = 0
         self._n_cpu = 0
@@ -103,7 +106,7 @@ class LoopTiming:
     def start(self, t: float | None = None, cpu: float | None = None) -> None:
         """Mark the start of a cycle at wall time ``t`` and CPU time ``cpu`` (s; now if None)."""
         t = time.perf_counter() if t is None else t
-        if cpu is None and self.cycles % self.cpu_every == 0:
+        if cpu is None and self.cycles % self.cpu_every == self.cpu_every - 1:
             cpu = time.thread_time()
         if self._last_start is not None:
             period = t - self._last_start
@@ -126,7 +129,7 @@ class LoopTiming:
         self._n_busy += 1
         if self._start_cpu is not None:
             cpu = time.thread_time() if cpu is None else cpu
-            self._cpu[self._n_cpu % self.window] = cpu - self._start_cpu
+            self._cpu[self._n_cpu % self._cpu_window] = cpu - self._start_cpu
             self._n_cpu += 1
         self.cycles += 1
         if self._target is not None and busy > self._target:
@@ -151,7 +154,7 @@ class LoopTiming:
         values that need more cycles are ``None``."""
         periods = np.array(self._periods[: min(self._n_periods, self.window)])
         busy = np.array(self._busy[: min(self._n_busy, self.window)])
-        cpu = np.array(self._cpu[: min(self._n_cpu, self.window)])
+        cpu = np.array(self._cpu[: min(self._n_cpu, self._cpu_window)])
         out: dict[str, float | int | None] = {
             "cycles": self.cycles,
             "target_period": self._target,

@@ -798,6 +798,8 @@ def test_sensor_demand_goes_to_a_backend_that_takes_it(repo_dir: Path) -> None:
     with pytest.raises(ConfigError, match=r"unknown sensor\(s\) \['nope'\]. Fix: use names from \['ft_sensor', 'imu_sensor'\]"):
         system.set_sensor_demand(["imu_sensor", "nope"])
     assert system.backend.sensors.demand == frozenset({"imu_sensor"})  # unchanged
+    assert system.set_sensor_demand("ft_sensor") is True  # one name
+    assert system.backend.sensors.demand == frozenset({"ft_sensor"})
     assert system.set_sensor_demand(None) is True
     assert set(system.cycle(0.02, 0.01).sensors) == {"imu_sensor", "ft_sensor"}
     mock = HardwareSystem(robot, "mock", command_timeout=0.0)

@@ -119,8 +119,9 @@ def test_snapshot_is_independent_of_further_cycles() -> None:
 
 
 def test_cpu_time_is_sampled_every_cpu_every_cycles(monkeypatch) -> None:
-    """The thread CPU clock (a system call) is read on cycles 0, 4, 8 of 10 with
-    ``cpu_every=4``: cpu_mean is the mean of those cycles' CPU times (1, 5 and 9 ms here)."""
+    """The thread CPU clock (a system call) is read on cycles 3, 7 of 10 with ``cpu_every=4``
+    (not cycle 0, the start-up one): cpu_mean is the mean of those cycles' CPU times; the
+    window of CPU samples covers the same cycles as the others (window / cpu_every samples)."""
     reads = []
 
     def thread_time() -> float:  # the k-th read returns k² ms: a varying CPU time per cycle
@@ -132,10 +133,15 @@ def test_cpu_time_is_sampled_every_cpu_every_cycles(monkeypatch) -> None:
     for k in range(10):
         timing.start(t=float(k))
         timing.stop(t=k + 0.5)
-    assert len(reads) == 6  # start and stop of cycles 0, 4, 8
-    # (1², 2²), (3², 4²), (5², 6²) ms: differences 3, 7, 11 ms
-    assert timing.summary()["cpu_mean"] == pytest.approx(0.007, abs=1e-15)
+    assert len(reads) == 4  # start and stop of cycles 3 and 7
+    # (1², 2²), (3², 4²) ms: differences 3 and 7 ms
+    assert timing.summary()["cpu_mean"] == pytest.approx(0.005, abs=1e-15)
     assert timing.summary()["busy_mean"] == pytest.approx(0.5, abs=1e-15)
+    short = LoopTiming(window=8, cpu_every=4)  # 2 CPU samples kept: the last 8 cycles' worth
+    for k in range(16):
+        short.start(t=float(k), cpu=float(k) if k % 4 == 3 else None)
+        short.stop(t=k + 0.5, cpu=k + (0.01 * k if k % 4 == 3 else 0.0))
+    assert short.summary()["cpu_mean"] == pytest.approx((0.11 + 0.15) / 2, abs=1e-12)  # cycles 11, 15
 
 
 def test_cpu_every_must_be_a_positive_whole_number() -> None:

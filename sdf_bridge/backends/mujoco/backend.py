@@ -37,7 +37,10 @@ The backend is a :class:`~sdf_bridge.backends.base.JointSpaceBackend`: the bridg
 :class:`~sdf_bridge.hardware.HardwareSystem` calls :meth:`MujocoBackend.write_joints` /
 :meth:`MujocoBackend.read_joints` and maps actuator ↔ joint itself once each way, instead of the
 actuator-space :meth:`~MujocoBackend.write` / :meth:`~MujocoBackend.read` converting back and
-forth; both paths give the same commands and state. Sensor readings come from :mod:`.sensors`
+forth. For the same joint commands both paths apply the same actuator parameters and return
+the same state, bit for bit (the tests check it); a bridge using the actuator-space path sees
+its joint state through ``actuator_to_joint(joint_to_actuator(q))``, which can differ from ``q``
+in the last bits for coupled transmissions. Sensor readings come from :mod:`.sensors`
 (computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
 
 Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``;
@@ -95,6 +98,7 @@ KNOWN_PARAMS = frozenset({
     "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
 })
 _NO_READINGS: Mapping[str, Any] = MappingProxyType({})
+_UNSET = object()  # no read yet
 _UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
              int(mujoco.mjtWarning.mjWARN_BADQPOS))
 
@@ -348,7 +352,7 @@ class MujocoBackend:
         self._inertia = data.M if hasattr(model, "M_rownnz") else data.qM
         self._gainprm, self._biasprm = model.actuator_gainprm, model.actuator_biasprm
         self._timestep = float(model.opt.timestep)
-        self._read_dt: float | None = None  # last dt given to read and its step count
+        self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
         self._last_command: bytes | None = None
         self._ideal_mask = np.zeros(n, dtype=bool)
@@ -414,12 +418,13 @@ class MujocoBackend:
         key = b"a" + b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
         if key == self._last_command and not self._ideal_mode:
             return  # same command: MuJoCo's actuators already hold it
-        self._last_command = key
+        self._last_command = None  # (recorded once applied: a failed write is not skipped when resent)
         qt, vt, et = self.tm.actuator_to_joint(*arrays)
         self._apply_command(self._tab, qt, vt, et, self._qpos, self._act, self._ctrl, self._gainprm, self._biasprm,
                             self._ideal_mode)
         if self._ideal_mode:
             self._follow_ideally(qt, dt)
+        self._last_command = key
 
     def write_joints(self, commands: np.ndarray, dt: float) -> None:
         """Apply joint-space commands (the :class:`~sdf_bridge.backends.base.JointSpaceBackend`
@@ -439,18 +444,19 @@ class MujocoBackend:
             self._require()
         # the compiled kernel is compiled for C-contiguous, writeable float64 (anything else would
         # compile another variant inside a control cycle): convert others once, here
-        commands = np.ascontiguousarray(commands, dtype=float)
-        if not commands.flags.writeable:
-            commands = commands.copy()
+        commands = np.asarray(commands, dtype=float)
         if commands.shape != self._command.shape:
             raise BackendError(
                 f"joint commands of shape {commands.shape}, expected {self._command.shape} "
                 f"(rows position, velocity, effort; columns {list(self.joint_names)})"
             )
+        commands = np.ascontiguousarray(commands)
+        if not commands.flags.writeable:
+            commands = commands.copy()
         key = b"j" + commands.tobytes()  # bit-exact (NaN = NaN), cheap
         if key == self._last_command and not self._ideal_mode:
             return  # same command: MuJoCo's actuators already hold it
-        self._last_command = key
+        self._last_command = None  # (recorded once applied: a failed write is not skipped when resent)
         joint: np.ndarray | None = None
         if self._pack is not None:
             try:
@@ -465,6 +471,7 @@ class MujocoBackend:
                                 self._gainprm, self._biasprm, self._ideal_mode)
         if self._ideal_mode:
             self._follow_ideally(joint[0], dt)
+        self._last_command = key
 
     def _follow_ideally(self, qt: np.ndarray, dt: float) -> None:
         """Ideal position mode: the joints in position mode move to ``qt`` (rad or m) over the
@@ -477,6 +484,9 @@ class MujocoBackend:
 
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
+        if not (isinstance(dt, (int, float)) and math.isfinite(dt)) or dt > 1e9:
+            raise BackendError(f"read(dt={dt!r}): dt must be a finite number of seconds (a multiple of the "
+                               f"physics timestep {ts} s)")
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
             raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
@@ -640,10 +650,10 @@ class MujocoBackend:
         """Advance ``n`` physics steps now (also while paused), with the current commands.
 
         Raises:
-            BackendError: ``n`` < 0, or before configure.
+            BackendError: ``n`` not a whole number ≥ 0, or before configure.
         """
-        if n < 0:
-            raise BackendError(f"step(n={n}): n must be ≥ 0")
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+            raise BackendError(f"step(n={n!r}): n must be a whole number of physics steps ≥ 0")
         self._require()
         self._advance(int(n))
 

@@ -298,6 +298,8 @@ class SensorSuite:
             else:
                 ch.advance(sim_time)
             if demand is not None and ch.name not in demand:
+                if ch.noise is not None:  # the noise follows the schedule, not who listens
+                    ch.noise.take()
                 continue  # not wanted now (set_demand): its schedule moved on, nothing read
             sampler = ch.sampler
             if sampler is not None:

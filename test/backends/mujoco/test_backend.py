@@ -506,6 +506,34 @@ def test_read_dt_not_multiple_of_timestep(make_sim) -> None:
         sim.backend.read(0.003)
 
 
+@pytest.mark.parametrize("dt", [math.nan, math.inf, 1e300, "0.01", None])
+def test_read_non_finite_dt(make_sim, dt) -> None:
+    sim = make_sim(pendulum_urdf())
+    with pytest.raises(BackendError, match=r"dt must be a finite number of seconds"):
+        sim.backend.read_joints(dt)
+
+
+def test_failed_write_is_not_skipped_when_resent(make_sim, monkeypatch) -> None:
+    """A write that fails while being applied is not remembered: the same command sent again
+    is applied (not skipped as a repeat)."""
+    sim = make_sim(pendulum_urdf())
+    backend = sim.backend
+    applied = []
+    real = backend._apply_command
+
+    def failing(*args):
+        raise RuntimeError("driver fault")
+
+    monkeypatch.setattr(backend, "_apply_command", failing)
+    monkeypatch.setattr(backend, "_pack", None)  # the numpy path calls _apply_command
+    with pytest.raises(RuntimeError, match="driver fault"):
+        backend.write_joints([[0.3], [math.nan], [math.nan]], 0.01)
+    monkeypatch.setattr(backend, "_apply_command", lambda *args: (applied.append(1), real(*args)))
+    backend.write_joints([[0.3], [math.nan], [math.nan]], 0.01)
+    backend.write_joints([[0.3], [math.nan], [math.nan]], 0.01)  # a repeat: skipped
+    assert applied == [1]
+
+
 def test_read_negative_dt(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
     with pytest.raises(BackendError, match=r"read\(dt=-0.01\) is not a multiple of the physics timestep"):
@@ -554,8 +582,9 @@ def test_use_before_configure(call: str) -> None:
 
 def test_step_negative(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
-    with pytest.raises(BackendError, match=r"step\(n=-1\)"):
-        sim.backend.step(-1)
+    for bad in (-1, 2.5, True, "3"):
+        with pytest.raises(BackendError, match=rf"step\(n={bad!r}\): n must be a whole number of physics steps"):
+            sim.backend.step(bad)
 
 
 def test_unknown_actuator(make_sim) -> None:
