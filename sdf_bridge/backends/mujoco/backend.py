@@ -338,7 +338,7 @@ class MujocoBackend:
             self._pre_step, self._apply_command = cycle.pre_step, cycle.apply_command
             self._gather_state = cycle.gather_state
         self._n = n
-        self._joint = np.zeros((3, n))  # the map joints' state of the last read (a view of its state)
+        self._joint = np.zeros((3, n))  # the map joints' state of the last read (a view of its arrays)
         self._joint_shape = (n,)
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
         # the joint-space path's fused kernels need the map compiled too (cycle.command_kernel, state_kernel)
@@ -485,8 +485,8 @@ class MujocoBackend:
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
         if not (isinstance(dt, (int, float)) and math.isfinite(dt)) or dt > 1e9:
-            raise BackendError(f"read(dt={dt!r}): dt must be a finite number of seconds (a multiple of the "
-                               f"physics timestep {ts} s)")
+            raise BackendError(f"read(dt={dt!r}): dt must be a finite number of seconds up to 1e9 (a multiple "
+                               f"of the physics timestep {ts} s)")
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
             raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
@@ -521,12 +521,7 @@ class MujocoBackend:
             data.qpos[idx_q] = target
             data.qvel[idx_d] = 0.0
             mujoco.mj_forward(model, data)
-        if self._pack is not None and not self._ideal_mode:  # _state_now's compiled path, inlined
-            stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, self._pack,
-                                        out, actuators)
-            self._joint = out[:, :self._n]
-        else:
-            out, actuators, stable = self._state_now(out, actuators)
+        out, actuators, stable = self._state_now(out, actuators)
         if not stable:
             self._check_stable(t_end)
             return self._state_now()[:2]
