@@ -37,11 +37,15 @@ Vector3 = tuple[float, float, float]
 class ImuReading:
     """IMU sample in the sensor's link frame: ``orientation`` quaternion (x, y, z, w) of the link
     relative to the world (``None`` if not provided), ``angular_velocity`` rad/s,
-    ``linear_acceleration`` m/s² (specific force: reads +9.81 up at rest)."""
+    ``linear_acceleration`` m/s² (specific force: reads +9.81 up at rest);
+    ``angular_velocity_variance`` (rad/s)² and ``linear_acceleration_variance`` (m/s²)² per axis
+    (the diagonal of the ROS covariance), ``None`` when unknown."""
 
     orientation: Quaternion | None
     angular_velocity: Vector3
     linear_acceleration: Vector3
+    angular_velocity_variance: Vector3 | None = None
+    linear_acceleration_variance: Vector3 | None = None
 
 
 @dataclass(frozen=True)

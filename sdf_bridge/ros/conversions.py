@@ -184,7 +184,9 @@ def _header(stamp: Time, frame_id: str) -> Header:
 
 
 def imu_msg(reading: ImuReading, stamp: Time, frame_id: str) -> Imu:
-    """``sensor_msgs/Imu``; without orientation, ``orientation_covariance[0] = -1`` (REP-145)."""
+    """``sensor_msgs/Imu``; without orientation, ``orientation_covariance[0] = -1`` (REP-145);
+    the reading's per-axis variances on the diagonals of the angular velocity and linear
+    acceleration covariances (row-major 3 × 3; all zeros when unknown, REP-145)."""
     msg = Imu(header=_header(stamp, frame_id))
     if reading.orientation is None:
         msg.orientation_covariance[0] = -1.0
@@ -196,6 +198,10 @@ def imu_msg(reading: ImuReading, stamp: Time, frame_id: str) -> Imu:
     msg.linear_acceleration.x, msg.linear_acceleration.y, msg.linear_acceleration.z = (
         float(v) for v in la
     )
+    for variance, covariance in ((reading.angular_velocity_variance, msg.angular_velocity_covariance),
+                                 (reading.linear_acceleration_variance, msg.linear_acceleration_covariance)):
+        if variance is not None:
+            covariance[0], covariance[4], covariance[8] = (float(v) for v in variance)
     return msg
 
 

@@ -101,6 +101,14 @@ def test_imu_with_and_without_orientation() -> None:
     assert msg.orientation_covariance[0] == 0.0
     none = cv.imu_msg(ImuReading(None, (0, 0, 0), (0, 0, 0)), STAMP, "imu_link")
     assert none.orientation_covariance[0] == -1.0  # REP-145: orientation not provided
+    assert list(msg.angular_velocity_covariance) == [0.0] * 9  # variance unknown
+
+
+def test_imu_variances_on_the_covariance_diagonals() -> None:
+    r = ImuReading(None, (0.0, 0.0, 0.0), (0.0, 0.0, 9.81), (4e-8, 4e-8, 9e-8), None)
+    msg = cv.imu_msg(r, STAMP, "imu_link")
+    assert list(msg.angular_velocity_covariance) == [4e-8, 0, 0, 0, 4e-8, 0, 0, 0, 9e-8]
+    assert list(msg.linear_acceleration_covariance) == [0.0] * 9  # that part unknown
 
 
 def test_wrench() -> None:

@@ -93,6 +93,14 @@ class ImuNoise:
         """An :class:`ImuNoise`, or ``None`` when neither part has a gaussian noise."""
         return cls(gyro, acc, seed) if _active(gyro) or _active(acc) else None
 
+    def variances(self) -> tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]:
+        """The noise variance per axis, ``stddev²``, of the angular velocity ((rad/s)²) and of
+        the linear acceleration ((m/s²)²); ``None`` for a part without noise."""
+        var = [s * s for s in self._std]
+        gyro = (var[0], var[1], var[2]) if self.start == 0 else None
+        acc = (var[3], var[4], var[5]) if self.stop == 6 else None
+        return gyro, acc
+
     def take(self) -> list[float]:
         """The unit normal values of the next sample (width floats: row ``k % BLOCK`` of block
         ``k // BLOCK``); draws a new block every :data:`BLOCK` samples."""

@@ -41,11 +41,12 @@ class ImuSampler:
         noise: the channel's noise, or ``None``.
     """
 
-    __slots__ = ("quat", "gyro", "acc", "noise", "_contiguous")
+    __slots__ = ("quat", "gyro", "acc", "noise", "_contiguous", "_variances")
 
     def __init__(self, quat: int, gyro: int, acc: int, noise: ImuNoise | None) -> None:
         self.quat, self.gyro, self.acc, self.noise = quat, gyro, acc, noise
         self._contiguous = gyro == quat + 4 and acc == gyro + 3  # as SensorSuite.attach adds them
+        self._variances = noise.variances() if noise is not None else (None, None)
 
     @property
     def plain(self) -> bool:
@@ -73,7 +74,7 @@ class ImuSampler:
         if noise is None:
             return ImuReading((v[1], v[2], v[3], v[0]), (v[4], v[5], v[6]), (v[7], v[8], v[9]))
         gyro, acc = noise.apply(v, sample[2])
-        return ImuReading((v[1], v[2], v[3], v[0]), gyro, acc)
+        return ImuReading((v[1], v[2], v[3], v[0]), gyro, acc, *self._variances)
 
 
 class WrenchSampler:

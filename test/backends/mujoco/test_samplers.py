@@ -78,14 +78,16 @@ def _eager_wrench(sim, name: str) -> WrenchReading:
 
 def _eager_imu(sim, name: str, z: list[float] | None) -> ImuReading:
     """The eager IMU formula on the current data with the normal values ``z`` of the sample
-    (both parts noisy): ((v + bias) + mean) + z·stddev."""
+    (both parts noisy): ((v + bias) + mean) + z·stddev, with the variances stddev²."""
     ch = _channel(sim, name)
     sd = sim.backend.data.sensordata
     a = ch.ids["quat"]
     w, x, y, zq, *rest = sd[a: a + 10].tolist()
-    if z is not None:
-        rest = [v + b + m + n * s for v, (b, m, s), n in zip(rest, ch.noise.terms, z)]
-    return ImuReading((x, y, zq, w), tuple(rest[:3]), tuple(rest[3:]))
+    if z is None:
+        return ImuReading((x, y, zq, w), tuple(rest[:3]), tuple(rest[3:]))
+    rest = [v + b + m + n * s for v, (b, m, s), n in zip(rest, ch.noise.terms, z)]
+    var = [s * s for _, _, s in ch.noise.terms]
+    return ImuReading((x, y, zq, w), tuple(rest[:3]), tuple(rest[3:]), tuple(var[:3]), tuple(var[3:]))
 
 
 def _noise_stream(sim, name: str, seed: int) -> ImuNoise:

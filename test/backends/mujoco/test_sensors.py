@@ -94,6 +94,16 @@ def test_imu_noise_is_seeded_gaussian(make_sim) -> None:
     assert np.all(a[:, 1] == a[0, 1]) and a[0, 2] == pytest.approx(G, abs=1e-6)  # y, z noise-free
 
 
+def test_imu_reading_carries_the_noise_variances(make_sim) -> None:
+    """stddev 0.1 m/s² on x only: linear acceleration variances (0.01, 0, 0) (m/s²)² (the
+    other axes' noise models are type none: stddev 0); no angular velocity noise: unknown."""
+    sim = make_sim(_imu_robot(NOISE), GRAVITY)
+    reading = sim.backend.read(0.01).sensors["imu"]
+    assert reading.linear_acceleration_variance == pytest.approx((0.01, 0.0, 0.0), abs=1e-15)
+    assert reading.angular_velocity_variance is None
+    assert make_sim(_imu_robot(), GRAVITY).backend.read(0.01).sensors["imu"].linear_acceleration_variance is None
+
+
 def test_sensor_update_rate(make_sim) -> None:
     """100 Hz sensor, 1 kHz reads for 0.1 s: first read, then every 10 ms → 11 readings."""
     sim = make_sim(_imu_robot(), GRAVITY)
