@@ -250,7 +250,6 @@ class HardwareSystem:
         self.watchdog = CommandWatchdog(command_timeout)
         if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
             raise ConfigError(f"update_rate is {update_rate!r}. Fix: give a rate in Hz > 0.")
-        self._timed = bool(timed)
         self.timing: LoopTiming | None = (
             LoopTiming(None if update_rate is None else 1.0 / update_rate) if timed else None
         )
@@ -391,8 +390,8 @@ class HardwareSystem:
     def end_cycle(self) -> None:
         """End the timed tick (after the caller published the state of ``read(...,
         end_cycle=False)``); no effect when no tick is open or the system is not timed."""
-        if self._timed:
-            self.timing.stop()  # type: ignore[union-attr]
+        if self.timing is not None:
+            self.timing.stop()
 
     def _read(self, dt: float, end_cycle: bool) -> CycleState:
         joints, actuators, sensors, sim_time = self._read_backend(dt)
@@ -400,8 +399,8 @@ class HardwareSystem:
             sensors = {**self._pending_sensors, **sensors}
             self._pending_sensors = None
         result = CycleState(self.state_names, joints, actuators, sensors, sim_time)
-        if end_cycle and self._timed:
-            self.timing.stop()  # type: ignore[union-attr]
+        if end_cycle and self.timing is not None:
+            self.timing.stop()
         return result
 
     def _read_backend(
@@ -470,8 +469,8 @@ class HardwareSystem:
         self._write(now, dt)
 
     def _write(self, now: float, dt: float) -> None:
-        if self._timed:
-            self.timing.start()  # type: ignore[union-attr]
+        if self.timing is not None:
+            self.timing.start()
         if not self._state_known:
             self._prime()
         if not self.enabled:

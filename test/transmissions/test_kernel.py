@@ -138,13 +138,20 @@ def test_strided_inputs_identical(spec, data) -> None:
     p, v, e = cols[:, 0], cols[:, 1], cols[:, 2]
     assert_identical(fast.actuator_to_joint_stacked(p, v, e),
                      ref.actuator_to_joint_stacked(p, v, e))
+    assert_identical(fast.followers_stacked(cols.T), ref.followers_stacked(cols.T))
+    _assert_same_mapping(ref, fast, p, v, e, cols.T)
+
+
+def _assert_same_mapping(ref: TransmissionMap, fast: TransmissionMap, p: np.ndarray, v: np.ndarray,
+                         e: np.ndarray, joints: np.ndarray) -> None:
+    """joint → actuator, followers, through the actuators, and the joint state of ``joints``
+    (3, n): identical in both maps."""
     for got, want in zip(fast.joint_to_actuator(p, v, e), ref.joint_to_actuator(p, v, e)):
         assert_identical(got, want)
     for got, want in zip(fast.followers(p, v, e), ref.followers(p, v, e)):
         assert_identical(got, want)
-    assert_identical(fast.followers_stacked(cols.T), ref.followers_stacked(cols.T))
     assert_identical(fast.through_actuators(p, v, e), ref.through_actuators(p, v, e))
-    for got, want in zip(fast.joint_state(cols.T), ref.joint_state(cols.T)):
+    for got, want in zip(fast.joint_state(joints), ref.joint_state(joints)):
         assert_identical(got, want)
 
 
@@ -196,13 +203,7 @@ def test_robot_with_mimic_chain_gearbox_screw_identical(data) -> None:
     p, v, e = _inputs(data, n)
     assert_identical(fast.actuator_to_joint_with_followers(p, v, e),
                      ref.actuator_to_joint_with_followers(p, v, e))
-    for got, want in zip(fast.joint_to_actuator(p, v, e), ref.joint_to_actuator(p, v, e)):
-        assert_identical(got, want)
-    for got, want in zip(fast.followers(p, v, e), ref.followers(p, v, e)):
-        assert_identical(got, want)
-    assert_identical(fast.through_actuators(p, v, e), ref.through_actuators(p, v, e))
-    for got, want in zip(fast.joint_state(np.stack((p, v, e))), ref.joint_state(np.stack((p, v, e)))):
-        assert_identical(got, want)
+    _assert_same_mapping(ref, fast, p, v, e, np.stack((p, v, e)))
 
 
 def test_through_actuators_needs_every_shared_actuator() -> None:

@@ -339,7 +339,6 @@ class MujocoBackend:
             self._gather_state = cycle.gather_state
         self._n = n
         self._joint = np.zeros((3, n))  # the map joints' state of the last read (a view of its arrays)
-        self._joint_shape = (n,)
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
         # the joint-space path's fused kernels need the map compiled too (cycle.command_kernel, state_kernel)
         self._pack = transmissions.kernel_pack if self.compiled else None
