@@ -8,6 +8,24 @@ Inbound conversions turn ROS messages into plain numpy arrays for
 
 Outbound conversions build ``sensor_msgs/JointState`` and the sensor messages from readings of
 :mod:`sdf_bridge.backends.base`. All values are SI (REP-103); stamps are ``builtin_interfaces/Time``.
+
+Sensor readings → messages (:func:`sensor_messages`):
+
+=================  ==============================================================================
+reading            message(s)
+=================  ==============================================================================
+ImuReading         ``sensor_msgs/Imu``
+WrenchReading      ``geometry_msgs/WrenchStamped``
+ScanReading        ``sensor_msgs/LaserScan``
+PointCloudReading  ``sensor_msgs/PointCloud2`` (x, y, z)
+ImageReading       ``sensor_msgs/Image`` + ``CameraInfo``
+RangeReading       ``sensor_msgs/Range``
+ContactReading     ``sensor_msgs/PointCloud2``, one point per contact (:func:`contact_msg`): the
+                   ROS contact messages (gazebo_msgs/ContactsState, ros_gz_interfaces/Contacts)
+                   are not installable from PyPI; the collision names stay in the reading
+=================  ==============================================================================
+
+Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silently no message).
 """
 
 from __future__ import annotations
@@ -25,6 +43,7 @@ from std_msgs.msg import Float64MultiArray, Header
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends.base import (
+    ContactReading,
     ImageReading,
     ImuReading,
     PointCloudReading,
@@ -33,7 +52,7 @@ from ..backends.base import (
     SensorReading,
     WrenchReading,
 )
-from ..errors import CommandError
+from ..errors import BackendError, CommandError
 
 _NS = 1_000_000_000
 
@@ -249,6 +268,39 @@ def point_cloud_msg(reading: PointCloudReading, stamp: Time, frame_id: str) -> P
     return msg
 
 
+CONTACT_FIELDS = ("x", "y", "z", "normal_x", "normal_y", "normal_z", "force_x", "force_y", "force_z")
+"""The float32 fields of a contact point cloud (:func:`contact_msg`), in this order, 4 bytes each."""
+
+
+def contact_msg(reading: ContactReading, stamp: Time, frame_id: str) -> PointCloud2:
+    """Unorganised ``sensor_msgs/PointCloud2`` of a contact sensor, one point per contact.
+
+    Fields (:data:`CONTACT_FIELDS`, FLOAT32, packed at offsets 0, 4, …, 32, little-endian,
+    ``point_step`` 36): ``x y z`` contact position (m), ``normal_x normal_y normal_z`` unit normal
+    out of the sensor's link, ``force_x force_y force_z`` force on the sensor's link (N), all in
+    the sensor link's frame (``frame_id``) as in :class:`~sdf_bridge.backends.base.Contact`.
+    ``height`` 1, ``width`` = number of contacts (0 when nothing touches); ``is_dense`` is true
+    when every value is finite. The collision names (``body1``, ``body2``) are not in the
+    message (PointCloud2 carries numbers); they are in the backend's reading.
+    """
+    values = np.array(
+        [(*c.position, *c.normal, *c.force) for c in reading.contacts], dtype="<f4"
+    ).reshape(-1, len(CONTACT_FIELDS))
+    msg = PointCloud2(header=_header(stamp, frame_id))
+    msg.height = 1
+    msg.width = values.shape[0]
+    msg.fields = [
+        PointField(name=name, offset=4 * i, datatype=PointField.FLOAT32, count=1)
+        for i, name in enumerate(CONTACT_FIELDS)
+    ]
+    msg.is_bigendian = False
+    msg.point_step = 4 * len(CONTACT_FIELDS)
+    msg.row_step = msg.point_step * values.shape[0]
+    msg.is_dense = bool(np.all(np.isfinite(values)))
+    msg.data = values.tobytes()
+    return msg
+
+
 def image_msgs(reading: ImageReading, stamp: Time, frame_id: str) -> tuple[Image, CameraInfo]:
     """``sensor_msgs/Image`` + ``CameraInfo`` (pinhole, no distortion: K from fx, fy, cx, cy,
     P = [K | 0], R = I). ``frame_id`` should be the optical frame (z forward, x right, y down).
@@ -297,8 +349,13 @@ def range_msg(reading: RangeReading, stamp: Time, frame_id: str) -> Range:
 
 def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str) -> dict[str, object]:
     """Messages for one sensor reading, keyed by topic suffix: ``""`` for the main message;
-    cameras give ``"image_raw"`` and ``"camera_info"``. Readings with no standard ROS message
-    (contacts) give ``{}``."""
+    cameras give ``"image_raw"`` and ``"camera_info"``; contacts a ``PointCloud2``
+    (:func:`contact_msg`). See the module docstring for the table.
+
+    Raises:
+        BackendError: ``reading`` is of a type with no conversion (a backend returned a reading
+            that is not one of :data:`sdf_bridge.backends.base.SensorReading`).
+    """
     if isinstance(reading, ImuReading):
         return {"": imu_msg(reading, stamp, frame_id)}
     if isinstance(reading, WrenchReading):
@@ -312,5 +369,12 @@ def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str) -> dict[
         return {"image_raw": image, "camera_info": info}
     if isinstance(reading, RangeReading):
         return {"": range_msg(reading, stamp, frame_id)}
-    return {}
+    if isinstance(reading, ContactReading):
+        return {"": contact_msg(reading, stamp, frame_id)}
+    raise BackendError(
+        f"no ROS message for a sensor reading of type {type(reading).__name__!r} (frame {frame_id!r}); "
+        "readings the bridge publishes: ImuReading, WrenchReading, ScanReading, PointCloudReading, "
+        "ImageReading, RangeReading, ContactReading (sdf_bridge.backends.base). Fix: make the backend "
+        "return one of these"
+    )
 

@@ -15,7 +15,8 @@ out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overr
 out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
 out    sensor topics                 Imu, WrenchStamped, LaserScan,  sensor-data QoS, frame_id =
                                      PointCloud2, Image+CameraInfo,  ``Sensor.ros_frame_id``
-                                     Range
+                                     Range, contacts: PointCloud2
+                                     (conversions.contact_msg)
 in     ``joint_commands``            sensor_msgs/JointState          topic_based_ros2_control contract
 in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray      order = ``joints`` parameter
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
@@ -70,7 +71,7 @@ from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from ..errors import CommandError, SdfBridgeError
+from ..errors import BackendError, CommandError, SdfBridgeError
 from . import conversions
 from .description_source import LoadedDescription, load_description, resolve_description
 from .loop import FixedRateLoop
@@ -334,7 +335,10 @@ class BridgeNode(Node):
         """Publish each reading on its sensor's topics (created at its first reading). A
         sensor's topics are fixed by its reading type, so once they exist, a sensor none of
         whose topics has a subscriber is skipped without building its messages (images and
-        point clouds are costly to convert), or its reading (converted on access)."""
+        point clouds are costly to convert), or its reading (converted on access). A reading
+        with no ROS message (:class:`~sdf_bridge.errors.BackendError` from
+        :func:`.conversions.sensor_messages`) is logged as an error once for its sensor, which
+        then gets no topic and is no longer read (:meth:`_update_sensor_demand`)."""
         groups = self._sensor_pub_groups
         for name in readings:
             group = groups.get(name)
@@ -342,8 +346,14 @@ class BridgeNode(Node):
                 continue
             reading = readings[name]
             frame = self._sensor_frames.get(name, name)
+            try:
+                messages = conversions.sensor_messages(reading, stamp, frame)
+            except BackendError as exc:
+                self.get_logger().error(f"sensor {name!r} publishes nothing: {exc}")
+                groups[name] = []  # no topics: skipped from now on, and not demanded
+                continue
             used = []
-            for suffix, msg in conversions.sensor_messages(reading, stamp, frame).items():
+            for suffix, msg in messages.items():
                 key = (name, suffix)
                 pub = self._sensor_pubs.get(key)
                 if pub is None:

@@ -22,8 +22,10 @@ camera, depth  MuJoCo camera (looks along the sensor's +x, image up = +z) render
                with ``mujoco.Renderer`` (``MUJOCO_GL=egl`` or ``osmesa``) on a thread of its own
                (:mod:`.render`: GL contexts are bound to a thread); intrinsics
                ``fx = fy = width / (2·tan(hfov/2))``, ``cx = width/2``, ``cy = height/2``.
-contact        the contacts touching the sensor's link (optionally only its named collisions),
-               force from ``mj_contactForce`` in the world frame.
+contact        the contacts touching the sensor's link (optionally only its named collisions,
+               URDF ones also by their Gazebo names), each ordered (the link's collision, the
+               other), position, normal (out of the link) and force on the link (from
+               ``mj_contactForce``) in the link's frame.
 =============  ===============================================================================
 
 Other kinds (gps, altimeter, magnetometer, …) are reported once with a warning and produce no
@@ -42,7 +44,7 @@ import logging
 import math
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -51,6 +53,7 @@ import numpy as np
 
 from ...description.model import (
     CameraParams,
+    Collision,
     ContactParams,
     ForceTorqueParams,
     ImuParams,
@@ -410,34 +413,89 @@ class SensorSuite:
         )
 
     def _contact(self, ch: _Channel) -> ContactReading:
+        """The contacts touching the sensor's link (body), or only its named collisions, in the
+        link's frame (see :class:`~sdf_bridge.backends.base.Contact`).
+
+        MuJoCo's contact frame (``contact.frame``, rows = axes in the world) has its first axis
+        along the normal, pointing from ``geom1`` to ``geom2``; ``mj_contactForce`` gives, in
+        that frame, the force ``geom1`` exerts on ``geom2`` (normal part ≥ 0: contacts push).
+        So with ``s = +1`` when the sensor's geom is ``geom2`` and ``-1`` when it is ``geom1``:
+        force on the link = ``s · frameᵀ · f``, normal out of the link = ``-s · frame[0]``; both
+        then rotated by ``Rᵀ`` and the position by ``Rᵀ (p − x)`` with ``R = data.xmat[body]``,
+        ``x = data.xpos[body]`` (the link frame in the world). Conventions: MuJoCo
+        documentation, Computation → Contact and ``mj_contactForce``; the sign is checked
+        against MuJoCo's ``cfrc_ext`` in the tests (test_contact.py).
+        """
         m, d = self._model, self._data
         assert m is not None and d is not None
+        mine, names = self._contact_geoms(ch, m)
         if d.ncon == 0:
             return _NO_CONTACT
-        body = ch.ids["body"]
-        params = _params(ch.sensor, ContactParams)
-        wanted = set(params.collisions)
-        contacts = []
+        contact = d.contact  # the arrays of the current contacts, (ncon, …)
+        geoms = contact.geom  # (ncon, 2) geom ids
+        selected = np.flatnonzero(mine[geoms].any(axis=1))
+        if selected.size == 0:
+            return _NO_CONTACT
+        geoms = geoms[selected]
+        sign = np.where(mine[geoms[:, 1]], 1.0, -1.0)  # +1: the sensor's geom is geom2, on which f acts
+        local = np.empty((selected.size, 3))  # force in each contact frame
         wrench = np.zeros(6)
-        for k in range(d.ncon):
-            con = d.contact[k]
-            g1, g2 = int(con.geom1), int(con.geom2)
-            b1, b2 = int(m.geom_bodyid[g1]), int(m.geom_bodyid[g2])
-            if body not in (b1, b2):
-                continue
-            mine = g1 if b1 == body else g2
-            if wanted and not any(str(m.geom(mine).name).endswith(f"::{w}") for w in wanted):
-                continue
+        for i, k in enumerate(selected.tolist()):
             mujoco.mj_contactForce(m, d, k, wrench)
-            frame = np.asarray(con.frame).reshape(3, 3)
-            force = frame.T @ wrench[:3]
-            contacts.append(Contact(
-                body1=_name(m, g1), body2=_name(m, g2),
-                position=tuple(float(v) for v in con.pos),  # type: ignore[arg-type]
-                normal=tuple(float(v) for v in frame[0]),  # type: ignore[arg-type]
-                force=tuple(float(v) for v in force),  # type: ignore[arg-type]
-            ))
-        return ContactReading(tuple(contacts))
+            local[i] = wrench[:3]
+        frames = contact.frame[selected].reshape(-1, 3, 3)  # rows: normal, tangents (world)
+        body = ch.ids["body"]
+        rotation = d.xmat[body].reshape(3, 3)  # link → world; v @ rotation = rotationᵀ v
+        force = (sign[:, None] * np.einsum("nji,nj->ni", frames, local)) @ rotation
+        normal = (-sign[:, None] * frames[:, 0, :]) @ rotation
+        position = (contact.pos[selected] - d.xpos[body]) @ rotation
+        return ContactReading(tuple(
+            Contact(body1=names[own], body2=names[other], position=p, normal=n, force=f)  # type: ignore[arg-type]
+            for own, other, p, n, f in zip(
+                np.where(sign > 0, geoms[:, 1], geoms[:, 0]).tolist(),
+                np.where(sign > 0, geoms[:, 0], geoms[:, 1]).tolist(),
+                map(tuple, position.tolist()), map(tuple, normal.tolist()), map(tuple, force.tolist()),
+            )
+        ))
+
+    def _contact_geoms(self, ch: _Channel, model: mujoco.MjModel) -> tuple[np.ndarray, list[str]]:
+        """(mask, names): the mask over the model's geoms, shape (ngeom,), of the collision geoms
+        of the sensor's body, only those the sensor's ``collisions`` name when it names any (by
+        the collision's own name, or for URDF by the name Gazebo gives it,
+        :func:`gazebo_collision_names`); the name of every geom (:func:`_name`). Cached per
+        channel and model; a filter that names none of the link's collisions is warned about
+        once (the sensor then reports no contacts)."""
+        cached = ch.cache.get("contact_geoms")
+        if cached is not None and cached[0] is model:
+            return cached[1], cached[2]  # type: ignore[no-any-return]
+        body = ch.ids["body"]
+        wanted = set(_params(ch.sensor, ContactParams).collisions)
+        mask = (model.geom_bodyid == body) & (model.geom_group != VISUAL_GROUP)
+        if wanted:
+            geoms = np.flatnonzero(mask)
+            link_name = str(model.body(body).name)
+            prefix = f"{link_name}::collision::"
+            aliases: list[set[str]] = [set() for _ in geoms]
+            for names, g in zip(aliases, geoms):
+                name = str(model.geom(int(g)).name)
+                if name.startswith(prefix):
+                    names.add(name[len(prefix):])
+            link = self.robot.links.get(link_name)
+            # by position: only when every collision of the link became a geom (none skipped)
+            if self.robot.format == "urdf" and link is not None and len(link.collisions) == len(geoms):
+                for names, gazebo in zip(aliases, gazebo_collision_names(link_name, link.collisions)):
+                    names.update(gazebo)
+            mask[:] = False
+            for names, g in zip(aliases, geoms):
+                mask[g] = bool(names & wanted)
+            if not mask.any():
+                known = sorted(set().union(*aliases)) if aliases else []
+                _LOG.warning("sensor %r: its <collision> filter %s names no collision of link %r in the model "
+                             "(known names: %s); it reports no contacts", ch.name, sorted(wanted), link_name,
+                             known or "none: the link has no collision geoms")
+        names = [_name(model, g) for g in range(model.ngeom)]
+        ch.cache["contact_geoms"] = (model, mask, names)
+        return mask, names
 
     def close(self) -> None:
         """Release the camera renderers (on the thread that made them, see :mod:`.render`);
@@ -477,6 +535,19 @@ def gl_problem() -> str | None:
     _LOG.info("mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
               "(set MUJOCO_GL before importing mujoco to choose)", platform)
     return None
+
+
+def gazebo_collision_names(link: str, collisions: Sequence[Collision]) -> list[set[str]]:
+    """For each collision of a URDF ``link`` (in order), the names Gazebo knows it by (what
+    ``<contact><collision>`` filters of URDF robots written for Gazebo use): SDFormat's URDF
+    conversion names the k-th collision ``<name or link>_collision`` with ``_<k>`` appended
+    for k ≥ 1 (sdformat ``parser_urdf.cc``, ``CreateCollisions``); before URDF collisions had
+    names it was always ``<link>_collision[_<k>]``. Both are given."""
+    result = []
+    for k, collision in enumerate(collisions):
+        suffix = f"_{k}" if k else ""
+        result.append({f"{collision.name or link}_collision{suffix}", f"{link}_collision{suffix}"})
+    return result
 
 
 def _name(model: mujoco.MjModel, geom: int) -> str:

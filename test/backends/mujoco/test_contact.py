@@ -1,0 +1,225 @@
+"""Contact sensors in MuJoCo: every contact in the frame of the sensor's link, ordered (the
+link's collision, the other), the normal out of the link and the force on the link.
+
+Robots at rest after 2 s of simulation: MuJoCo's soft contacts have settled, so the contact
+forces carry the weight to within 1e-4 N; contact points lie within the penetration depth
+(< 1e-4 m here) of the touching faces.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import math
+
+import mujoco
+import numpy as np
+import pytest
+from mujoco_helpers import G
+
+from sdf_bridge.backends.base import ContactReading
+from sdf_bridge.backends.mujoco.sensors import gazebo_collision_names
+from sdf_bridge.description.model import Box, Collision
+
+GRAVITY = {"gravity": [0.0, 0.0, -G]}
+FORCE_TOL = 1e-4  # N
+POSITION_TOL = 1e-4  # m
+
+# a free 2 kg cube (edge 0.2 m) whose collision and centre of mass sit 0.05 m along the link's x
+ROLLED_BOX = """<?xml version="1.0"?>
+<robot name="box">
+  <link name="box">
+    <inertial><origin xyz="0.05 0 0"/><mass value="2"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision name="box_col"><origin xyz="0.05 0 0"/><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+  </link>
+  <gazebo reference="box"><sensor name="touch" type="contact"/></gazebo>
+</robot>"""
+
+# a fixed 1 kg pad (top face at z = 0.55 m) and a 2 kg cube on a passive prismatic joint above it
+STACK = """<?xml version="1.0"?>
+<robot name="stack">
+  <link name="base"/>
+  <link name="pad">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision name="pad_col"><geometry><box size="0.4 0.4 0.1"/></geometry></collision>
+  </link>
+  <joint name="pad_joint" type="fixed"><parent link="base"/><child link="pad"/><origin xyz="0 0 0.5"/></joint>
+  <link name="slider">
+    <inertial><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision name="slider_col"><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+  </link>
+  <joint name="lift" type="prismatic"><parent link="base"/><child link="slider"/><origin xyz="0 0 0.7"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="0" velocity="1"/></joint>
+  <gazebo reference="pad"><sensor name="pad_touch" type="contact"/></gazebo>
+  <gazebo reference="slider"><sensor name="slider_touch" type="contact"/></gazebo>
+</robot>"""
+
+# a free 1 kg cube (edge 0.2 m, its "foot") carrying a small "hat" cube on top
+HAT_BOX = """<?xml version="1.0"?>
+<robot name="hatted">
+  <link name="box">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision name="foot"><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+    <collision name="hat"><origin xyz="0 0 0.15"/><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+  </link>
+  <gazebo reference="box">
+    <sensor name="hat_touch" type="contact"><contact><collision>hat</collision></contact></sensor>
+    <sensor name="foot_touch" type="contact"><contact><collision>foot</collision></contact></sensor>
+  </gazebo>
+</robot>"""
+
+
+def _forces(reading: ContactReading) -> np.ndarray:
+    return np.array([c.force for c in reading.contacts]).reshape(-1, 3)
+
+
+def test_free_box_contacts_in_its_rolled_link_frame(make_sim) -> None:
+    """Rolled by +π/2 about x, the link's −y axis points down: the bottom face's corners are at
+    y = −0.1 and x = 0.05 ± 0.1 (the collision's offset) in the link frame, the normal (out of
+    the box, into the ground) is −y and the ground pushes the box along +y with m·g."""
+    sim = make_sim(ROLLED_BOX, {**GRAVITY, "fixed_base": False, "base_pose": [0.0, 0.0, 0.2, math.pi / 2, 0.0, 0.0]})
+    reading = sim.run(2.0)[-1].sensors["touch"]
+    assert isinstance(reading, ContactReading)
+    assert len(reading.contacts) == 4
+    for c in reading.contacts:
+        assert (c.body1, c.body2) == ("box::collision::box_col", "ground_plane")
+        assert c.normal == pytest.approx((0.0, -1.0, 0.0), abs=1e-9)
+        assert abs(c.position[1] + 0.1) < POSITION_TOL
+    corners = sorted(((c.position[0], c.position[2]) for c in reading.contacts), key=lambda p: np.round(p, 6).tolist())
+    np.testing.assert_allclose(corners, [(-0.05, -0.1), (-0.05, 0.1), (0.15, -0.1), (0.15, 0.1)],
+                               rtol=0.0, atol=POSITION_TOL)
+    total = _forces(reading).sum(axis=0)
+    assert total == pytest.approx((0.0, 2.0 * G, 0.0), abs=FORCE_TOL)
+    assert all(np.dot(c.force, c.normal) < 0.0 for c in reading.contacts)  # the ground pushes
+
+
+def test_force_matches_mujocos_external_force_on_the_body(make_sim) -> None:
+    """Independent check of the sign: MuJoCo's ``cfrc_ext`` (``mj_rnePostConstraint``: the
+    external force on each body, world frame, rows [torque, force]) equals the sum of the
+    contact forces rotated to the world (tolerance 1e-9 N)."""
+    sim = make_sim(ROLLED_BOX, {**GRAVITY, "fixed_base": False, "base_pose": [0.0, 0.0, 0.2, math.pi / 2, 0.0, 0.0]})
+    reading = sim.run(1.0)[-1].sensors["touch"]
+    model, data = sim.backend.model, copy.copy(sim.backend.data)
+    mujoco.mj_rnePostConstraint(model, data)
+    body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, "box")
+    rotation = data.xmat[body].reshape(3, 3)
+    world = rotation @ _forces(reading).sum(axis=0)
+    np.testing.assert_allclose(world, data.cfrc_ext[body][3:], rtol=0.0, atol=1e-9)
+    assert world[2] > 0.0
+
+
+def test_both_sides_of_one_contact(make_sim) -> None:
+    """The slider rests on the pad: each sensor names its own collision first, the normals
+    point out of each link, and the forces are opposite (actio = reactio), m·g = 2g on the
+    slider up and on the pad down. In MuJoCo's contacts the pad is ``geom1`` and the slider
+    ``geom2``, so both orderings are exercised."""
+    sim = make_sim(STACK, {**GRAVITY, "self_collide": True}, actuators=[])
+    first = sim.backend.read(0.01).sensors
+    assert first["pad_touch"] == first["slider_touch"] == ContactReading(())  # 5 cm gap: falling
+    sensors = sim.run(2.0)[-1].sensors
+    pad, slider = sensors["pad_touch"], sensors["slider_touch"]
+    model, data = sim.backend.model, sim.backend.data
+    assert {(model.geom(int(g1)).name, model.geom(int(g2)).name) for g1, g2 in data.contact.geom} == {
+        ("pad::collision::pad_col", "slider::collision::slider_col")
+    }
+    assert len(pad.contacts) == len(slider.contacts) == 4
+    assert {(c.body1, c.body2) for c in pad.contacts} == {("pad::collision::pad_col", "slider::collision::slider_col")}
+    assert {(c.body1, c.body2) for c in slider.contacts} == {
+        ("slider::collision::slider_col", "pad::collision::pad_col")
+    }
+    for c in pad.contacts:
+        assert c.normal == pytest.approx((0.0, 0.0, 1.0), abs=1e-9)
+        assert abs(c.position[2] - 0.05) < POSITION_TOL  # the pad's top face, in the pad frame
+    for c in slider.contacts:
+        assert c.normal == pytest.approx((0.0, 0.0, -1.0), abs=1e-9)
+        assert abs(c.position[2] + 0.1) < POSITION_TOL  # the slider's bottom face
+    assert _forces(slider).sum(axis=0) == pytest.approx((0.0, 0.0, 2.0 * G), abs=FORCE_TOL)
+    np.testing.assert_allclose(_forces(pad), -_forces(slider), rtol=0.0, atol=1e-12)
+    # same points seen from both links: pad frame = slider frame + (0, 0, 0.2 − lift)
+    offset = 0.2 + sim.qpos("lift")
+    np.testing.assert_allclose(
+        sorted(c.position for c in pad.contacts),
+        sorted((c.position[0], c.position[1], c.position[2] + offset) for c in slider.contacts), rtol=0.0, atol=1e-12
+    )
+
+
+def test_collision_filter(make_sim) -> None:
+    """Only the named collision's contacts: the hat touches nothing, the foot carries m·g."""
+    sim = make_sim(HAT_BOX, {**GRAVITY, "fixed_base": False})
+    sensors = sim.run(2.0)[-1].sensors
+    assert sensors["hat_touch"] == ContactReading(())
+    foot = sensors["foot_touch"]
+    assert len(foot.contacts) == 4
+    assert {(c.body1, c.body2) for c in foot.contacts} == {("box::collision::foot", "ground_plane")}
+    assert _forces(foot).sum(axis=0) == pytest.approx((0.0, 0.0, G), abs=FORCE_TOL)
+
+
+def _plate(filters: str, collisions: str) -> str:
+    """A free 1 kg plate link with ``collisions`` and a contact sensor filtered by ``filters``."""
+    return f"""<?xml version="1.0"?>
+<robot name="plate">
+  <link name="plate">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    {collisions}
+  </link>
+  <gazebo reference="plate">
+    <sensor name="touch" type="contact"><contact>{filters}</contact></sensor>
+  </gazebo>
+</robot>"""
+
+
+BOTTOM = '<collision{name}><geometry><box size="0.2 0.2 0.02"/></geometry></collision>'
+TOP = '<collision{name}><origin xyz="0 0 0.1"/><geometry><box size="0.05 0.05 0.05"/></geometry></collision>'
+
+
+@pytest.mark.parametrize(("filters", "collisions", "geom"), [
+    # unnamed collision: Gazebo calls it <link>_collision; the geom has no name (the body's is shown)
+    ("<collision>plate_collision</collision>", BOTTOM.format(name="") + TOP.format(name=""), "plate"),
+    # named: <name>_collision (SDFormat's URDF conversion) or <link>_collision (older Gazebo)
+    ("<collision>bottom_collision</collision>", BOTTOM.format(name=' name="bottom"') + TOP.format(name=""),
+     "plate::collision::bottom"),
+    ("<collision>plate_collision</collision>", BOTTOM.format(name=' name="bottom"') + TOP.format(name=""),
+     "plate::collision::bottom"),
+    # the second collision is <...>_collision_1; the filter names the bottom second here
+    ("<collision>plate_collision_1</collision>", TOP.format(name="") + BOTTOM.format(name=""), "plate"),
+])
+def test_collision_filter_by_gazebo_name(make_sim, filters: str, collisions: str, geom: str) -> None:
+    sim = make_sim(_plate(filters, collisions), {**GRAVITY, "fixed_base": False})
+    touch = sim.run(1.0)[-1].sensors["touch"]
+    assert len(touch.contacts) == 4
+    assert {(c.body1, c.body2) for c in touch.contacts} == {(geom, "ground_plane")}
+    assert _forces(touch).sum(axis=0) == pytest.approx((0.0, 0.0, G), abs=FORCE_TOL)
+
+
+def test_gazebo_name_of_the_top_is_not_the_bottom(make_sim) -> None:
+    """Filtering the second collision (the top, touching nothing) gives no contacts."""
+    sim = make_sim(_plate("<collision>plate_collision_1</collision>", BOTTOM.format(name="") + TOP.format(name="")),
+                   {**GRAVITY, "fixed_base": False})
+    assert sim.run(1.0)[-1].sensors["touch"] == ContactReading(())
+
+
+def test_filter_naming_no_collision_is_warned_once(make_sim, caplog) -> None:
+    urdf = _plate("<collision>nothing_here</collision>", BOTTOM.format(name=' name="bottom"'))
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
+        sim = make_sim(urdf, {**GRAVITY, "fixed_base": False})
+        states = sim.run(0.5)
+    assert all(s.sensors["touch"] == ContactReading(()) for s in states)
+    expected = ("sensor 'touch': its <collision> filter ['nothing_here'] names no collision of link 'plate' in the "
+                "model (known names: ['bottom', 'bottom_collision', 'plate_collision']); it reports no contacts")
+    assert caplog.text.count(expected) == 1
+
+
+def test_filter_on_a_link_without_collision_geoms_is_warned(make_sim, caplog) -> None:
+    urdf = _plate("<collision>plate_collision</collision>", "")
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
+        sim = make_sim(urdf, {**GRAVITY, "fixed_base": False})
+        sim.run(0.05)
+    assert caplog.text.count("names no collision of link 'plate' in the model (known names: none: the link has "
+                             "no collision geoms); it reports no contacts") == 1
+
+
+def test_gazebo_collision_names() -> None:
+    box = Box((1.0, 1.0, 1.0))
+    names = gazebo_collision_names("arm", [Collision(box), Collision(box, name="pad"), Collision(box)])
+    assert names == [{"arm_collision"}, {"pad_collision_1", "arm_collision_1"}, {"arm_collision_2"}]
