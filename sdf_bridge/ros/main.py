@@ -107,6 +107,11 @@ def main(args: Sequence[str] | None = None) -> int:
         spin_node(node, node.config.thread_priority)
     except KeyboardInterrupt:  # SIGINT/SIGTERM while starting up: still a clean stop
         pass
+    except Exception:
+        if rclpy.ok():
+            raise
+        # SIGINT/SIGTERM shut the context down under a call of the starting node (rclpy's
+        # signal handler): the RCLError it raised is that stop, not a failure
     finally:
         if node is not None:
             node.shutdown()

@@ -183,12 +183,12 @@ class BridgeNode(Node):
         else:
             try:
                 self.configure(loaded)
-            except BaseException:  # incl. KeyboardInterrupt while starting: stop the loop thread
-                self.shutdown()
+                # the bridge is the description's source: publish it latched (robot_state_publisher's QoS)
+                self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
+                self._description_pub.publish(String(data=loaded.xml))
+            except BaseException:  # incl. a signal while starting (KeyboardInterrupt, or the context
+                self.shutdown()  # shut down under these calls): stop the loop thread configure started
                 raise
-            # the bridge is the description's source: publish it latched (robot_state_publisher's QoS)
-            self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
-            self._description_pub.publish(String(data=loaded.xml))
 
     # ------------------------------------------------------------------ configuration
 

@@ -59,3 +59,33 @@ def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str,
         assert main(["bridge", "--ros-args", *ros_args]) == 1
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and re.search(match, errors[0]), errors
+
+
+class _StoppedWhileStarting:
+    """A BridgeNode stand-in whose construction meets a signal: the context is shut down (as
+    rclpy's SIGINT handler does) and the next rcl call raises."""
+
+    def __init__(self) -> None:
+        import rclpy
+
+        rclpy.shutdown()
+        raise RuntimeError("Failed to create publisher: rcl node's context is invalid")
+
+
+class _BrokenWhileStarting:
+    def __init__(self) -> None:
+        raise RuntimeError("a real failure")
+
+
+def test_a_signal_while_starting_is_a_clean_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGINT/SIGTERM during the node's construction (its loop may already publish) makes the
+    next rcl call fail on the shut-down context: a clean stop, exit code 0. The same error
+    with the context still up is a failure and propagates."""
+    from sdf_bridge.ros import main as main_module
+    from sdf_bridge.ros import node as node_module
+
+    monkeypatch.setattr(node_module, "BridgeNode", _StoppedWhileStarting)
+    assert main_module.main(["bridge"]) == 0
+    monkeypatch.setattr(node_module, "BridgeNode", _BrokenWhileStarting)
+    with pytest.raises(RuntimeError, match="a real failure"):
+        main_module.main(["bridge"])
