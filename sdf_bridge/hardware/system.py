@@ -416,8 +416,11 @@ class HardwareSystem:
         if self._joint_space:
             read = self.backend.read_joints(dt)  # type: ignore[attr-defined]
             joints, actuators = read.joints, read.actuators
-            if (getattr(joints, "shape", None) != self._state_shape
-                    or getattr(actuators, "shape", None) != self._actuator_table_shape):
+            try:
+                wrong = joints.shape != self._state_shape or actuators.shape != self._actuator_table_shape
+            except AttributeError:  # not arrays
+                wrong = True
+            if wrong:
                 raise BackendError(
                     f"backend {self.backend_name!r} returned joint and actuator states of shapes "
                     f"{np.shape(joints)} and {np.shape(actuators)}, expected {self._state_shape} "

@@ -421,9 +421,9 @@ class JointLimiter:
         dt = float(dt)  # a numpy scalar (e.g. float32) must not be compared in its own precision
         if self._compiled:
             try:
-                out = _kernel.enforce(self._params, self._prev, self._counts, position, velocity,
-                                      cmd_position, cmd_velocity, cmd_effort, dt,
-                                      np.empty(self._shape3))
+                out = np.empty(self._shape3)
+                _kernel.enforce(self._params, self._prev, self._counts, position, velocity,
+                                cmd_position, cmd_velocity, cmd_effort, dt, out)
             except (TypeError, ValueError):
                 pass  # the numpy path converts or raises the documented error
             else:
@@ -452,8 +452,9 @@ class JointLimiter:
         dt = float(dt)
         if self._compiled:
             try:
-                return _kernel.enforce_stacked(self._params, self._prev, self._counts, measured, commands, dt,
-                                               np.empty(self._shape3))
+                out = np.empty(self._shape3)
+                _kernel.enforce_stacked(self._params, self._prev, self._counts, measured, commands, dt, out)
+                return out
             except (TypeError, ValueError):
                 pass  # the row-wise call converts or raises the documented error
         measured = np.asarray(measured)

@@ -165,18 +165,18 @@ def _followers_into(out, col0, position, velocity, params, plus_zero):
 @jit.kernel
 def actuator_to_joint(position, velocity, effort, params, out):
     """Actuator state → joint state into ``out``, shape ``(3, n)`` (rows position, velocity,
-    effort), which it returns.
+    effort).
 
     ``position``, ``velocity``, ``effort``: shape ``(n,)`` float64 each (rad or m, rad/s or
     m/s, N·m or N); ``params``: :func:`pack`. Raises ``ValueError`` on a length mismatch.
-    (The caller allocates ``out``: an array created inside a kernel costs more to hand back.)
+    (The caller allocates ``out`` and keeps it: no kernel here returns an array, as handing
+    one back to Python costs about 1 µs, more than the work.)
     """
     n = int(params[0, 0])
     k = int(params[0, 2])
     _check(n, position, velocity, effort)
     _check_out(out, n)
     _actuator_to_joint_into(out, position, velocity, effort, params, n, k)
-    return out
 
 
 @jit.kernel
@@ -189,7 +189,6 @@ def actuator_to_joint_with_followers(position, velocity, effort, params, out):
     _check_out(out, n + int(params[0, 1]))
     _actuator_to_joint_into(out, position, velocity, effort, params, n, k)
     _followers_into(out, n, out[0], out[1], params, True)
-    return out
 
 
 @jit.kernel
@@ -201,7 +200,6 @@ def joint_to_actuator(position, velocity, effort, params, out):
     _check(n, position, velocity, effort)
     _check_out(out, n)
     _joint_to_actuator_into(out, position, velocity, effort, params, n, k)
-    return out
 
 
 @jit.kernel
@@ -221,7 +219,7 @@ def _joint_to_actuator_into(out, position, velocity, effort, params, n, k):
 @jit.kernel
 def through_actuators(position, velocity, effort, params, actuators, out):
     """Joint commands → actuator commands (into ``actuators``, ``(3, n)``) → the joint
-    commands they give back (into ``out``, ``(3, n)``, returned): :func:`joint_to_actuator`
+    commands they give back (into ``out``, ``(3, n)``): :func:`joint_to_actuator`
     then :func:`actuator_to_joint`, the same operations in the same order. A joint whose
     actuators are not all commanded on an interface comes back NaN there. Raises
     ``ValueError`` on a length mismatch."""
@@ -232,7 +230,6 @@ def through_actuators(position, velocity, effort, params, actuators, out):
     _check_out(out, n)
     _joint_to_actuator_into(actuators, position, velocity, effort, params, n, k)
     _actuator_to_joint_into(out, actuators[0], actuators[1], actuators[2], params, n, k)
-    return out
 
 
 @jit.kernel
@@ -240,7 +237,7 @@ def joint_state(joints, params, out, actuators):
     """A simulator's joint state ``joints`` ``(3, n)`` (rows position, velocity, effort) →
     ``out`` ``(3, n + n_followers)`` (the joints, then the followers as
     :func:`followers_stacked`) and ``actuators`` ``(3, n)`` (:func:`joint_to_actuator` of
-    the joints). Returns ``out``. Raises ``ValueError`` on a shape mismatch."""
+    the joints). Raises ``ValueError`` on a shape mismatch."""
     n = int(params[0, 0])
     k = int(params[0, 2])
     if joints.shape[0] != 3 or joints.shape[1] != n:
@@ -252,7 +249,6 @@ def joint_state(joints, params, out, actuators):
             out[i, r] = joints[i, r]
     _followers_into(out, n, joints[0], joints[1], params, True)
     _joint_to_actuator_into(actuators, joints[0], joints[1], joints[2], params, n, k)
-    return out
 
 
 @jit.kernel
@@ -263,7 +259,6 @@ def followers(position, velocity, params, out):
     _check(n, position, velocity, velocity)
     _check_out(out, int(params[0, 1]))
     _followers_into(out, 0, position, velocity, params, False)
-    return out
 
 
 @jit.kernel
@@ -275,7 +270,6 @@ def followers_stacked(joints, params, out):
         raise ValueError("joint array is not (3, number of joints)")
     _check_out(out, int(params[0, 1]))
     _followers_into(out, 0, joints[0], joints[1], params, True)
-    return out
 
 
 KERNELS = (

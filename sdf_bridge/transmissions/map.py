@@ -304,8 +304,8 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                out = kernel.actuator_to_joint(position, velocity, effort, self._pack,
-                                               np.empty(self._shape_joints))
+                out = np.empty(self._shape_joints)
+                kernel.actuator_to_joint(position, velocity, effort, self._pack, out)
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
@@ -324,8 +324,9 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                return kernel.actuator_to_joint(position, velocity, effort, self._pack,
-                                                np.empty(self._shape_joints))
+                out = np.empty(self._shape_joints)
+                kernel.actuator_to_joint(position, velocity, effort, self._pack, out)
+                return out
             except _FALLBACK:
                 pass
         return self._actuator_to_joint_numpy(position, velocity, effort)
@@ -361,9 +362,9 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                return kernel.actuator_to_joint_with_followers(
-                    position, velocity, effort, self._pack, np.empty(self._shape_all)
-                )
+                out = np.empty(self._shape_all)
+                kernel.actuator_to_joint_with_followers(position, velocity, effort, self._pack, out)
+                return out
             except _FALLBACK:
                 pass
         joints = self._actuator_to_joint_numpy(position, velocity, effort)
@@ -388,8 +389,8 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                out = kernel.joint_to_actuator(position, velocity, effort, self._pack,
-                                               np.empty(self._shape_joints))
+                out = np.empty(self._shape_joints)
+                kernel.joint_to_actuator(position, velocity, effort, self._pack, out)
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
@@ -434,8 +435,9 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                return kernel.through_actuators(position, velocity, effort, self._pack,
-                                                np.empty(self._shape_joints), np.empty(self._shape_joints))
+                out = np.empty(self._shape_joints)
+                kernel.through_actuators(position, velocity, effort, self._pack, np.empty(self._shape_joints), out)
+                return out
             except _FALLBACK:
                 pass
         a = self._joint_to_actuator_numpy(position, velocity, effort)
@@ -460,8 +462,9 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                actuators = np.empty(self._shape_joints)
-                return kernel.joint_state(joints, self._pack, np.empty(self._shape_all), actuators), actuators
+                out, actuators = np.empty(self._shape_all), np.empty(self._shape_joints)
+                kernel.joint_state(joints, self._pack, out, actuators)
+                return out, actuators
             except _FALLBACK:
                 pass
         joints = np.asarray(joints, dtype=float)
@@ -481,7 +484,8 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                out = kernel.followers(position, velocity, self._pack, np.empty(self._shape_followers))
+                out = np.empty(self._shape_followers)
+                kernel.followers(position, velocity, self._pack, out)
                 return out[0], out[1], out[2]
             except _FALLBACK:
                 pass
@@ -502,7 +506,9 @@ class TransmissionMap:
         """
         if self.compiled:
             try:
-                return kernel.followers_stacked(joints, self._pack, np.empty(self._shape_followers))
+                out = np.empty(self._shape_followers)
+                kernel.followers_stacked(joints, self._pack, out)
+                return out
             except _FALLBACK:
                 pass
         return self._followers_stacked_numpy(joints)

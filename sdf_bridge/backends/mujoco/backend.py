@@ -13,7 +13,11 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
   commands settle on target under gravity. Before the steps of every read the actuators are
   refreshed (:func:`.cycle.pre_step`): first the scheduled gains, from the inertia as of the
   last physics step, then the integral with them. So a write repeating the previous command
-  bit for bit would change nothing; it returns after comparing it (except in ideal mode);
+  bit for bit would change nothing; it returns after comparing it (except in ideal mode).
+  :meth:`MujocoBackend.write_joints` does that refresh itself, in the same compiled call, for
+  the read that follows (:func:`.cycle.prepare`; nothing the refresh reads changes in between),
+  and it is undone when those steps do not follow (paused, another ``dt``, another write
+  first): the same actuator parameters and integral, bit for bit, one call fewer per cycle;
 * velocity commands track a reference position integrated from the command at every physics
   step (the actuator's integrator activation), so a velocity is held without drift under load;
 * no command on a joint: hold the position it had when its last command ended;
@@ -27,8 +31,10 @@ its initial state with the simulated time kept, counts it in
 a silent reset.
 
 The per-cycle bookkeeping (command → actuator parameters, the refresh, gathering the state)
-runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`; about
-10 µs per cycle for a 6-joint arm), else as the equivalent numpy code.
+runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`: on the
+joint-space path two calls per cycle, :func:`.cycle.write_kernel` and
+:func:`.cycle.state_kernel`; the backend's whole overhead over MuJoCo's stepping is about 10 µs
+per cycle for the 6-joint demo arm, ``bench/sim.py``), else as the equivalent numpy code.
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort, all
 mapped to actuator space by ``joint_to_actuator``.
@@ -99,6 +105,8 @@ KNOWN_PARAMS = frozenset({
 })
 _NO_READINGS: Mapping[str, Any] = MappingProxyType({})
 _UNSET = object()  # no read yet
+RTF_WINDOW = 0.1
+"""Shortest wall-time interval over which :attr:`MujocoBackend.real_time_factor` is measured, s."""
 _UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
              int(mujoco.mjtWarning.mjWARN_BADQPOS))
 
@@ -225,8 +233,7 @@ class MujocoBackend:
     """MuJoCo physics backend (see the module docstring).
 
     Attributes:
-        real_time_factor: achieved simulated-time / wall-time ratio between successive reads
-            (exponentially smoothed, 0 until measured).
+        real_time_factor: achieved simulated-time / wall-time ratio (see the property).
         instabilities: how many times the simulation diverged and was reset (see the module doc).
         model, data: the MuJoCo model and data (after :meth:`configure`).
         built: the build result (link → body, joint → MuJoCo addresses, notes).
@@ -237,15 +244,16 @@ class MujocoBackend:
         """``compiled``: run the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`);
         default :data:`sdf_bridge.jit.ENABLED`, ``False`` = the numpy reference."""
         self.compiled = jit.ENABLED if compiled is None else bool(compiled)
-        self.real_time_factor = 0.0
         self.instabilities = 0
         self.model: mujoco.MjModel | None = None
         self.data: mujoco.MjData | None = None
         self.built: BuiltModel | None = None
         self.sensors: SensorSuite | None = None
         self._paused = False
-        self._last_wall: float | None = None
+        self._rtf_mark: tuple[float, float] | None = None  # (wall s, simulated s) of the last measure
+        self._rtf = 0.0
         self._clock = time.perf_counter  # wall clock of the real-time factor, s
+        self._write_dt: object = _UNSET  # last dt given to write_joints (checked: see _set_write_dt)
         self._configured = False
 
     # -- configuration --------------------------------------------------------------------------
@@ -338,18 +346,23 @@ class MujocoBackend:
             self._pre_step, self._apply_command = cycle.pre_step, cycle.apply_command
             self._gather_state = cycle.gather_state
         self._n = n
-        self._joint = np.zeros((3, n))  # the map joints' state of the last read (a view of its arrays)
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
         # the joint-space path's fused kernels need the map compiled too (cycle.command_kernel, state_kernel)
         self._pack = transmissions.kernel_pack if self.compiled else None
-        self._command = np.zeros((3, n))  # joint commands through the actuators (fused path)
-        self._scratch = np.zeros((3, n))
+        self._command = self._tab[cycle.JOINT:cycle.JOINT + 3]  # joint commands through the actuators
+        self._last_valid = False  # whether the table's LAST rows hold the commands last applied
+        self._prepared = 0  # steps the actuators were prepared for at the last write (cycle.prepare)
+        self._write_dt = _UNSET  # last dt given to write_joints, its steps (0: invalid) and span, s
+        self._write_n, self._write_span = 0, 0.0
         # views of MuJoCo's buffers (they stay valid: mj_resetData keeps the allocation)
         data = self.data
         self._qpos, self._qvel, self._act, self._ctrl = data.qpos, data.qvel, data.act, data.ctrl
         self._force = data.actuator_force
         self._inertia = data.M if hasattr(model, "M_rownnz") else data.qM
         self._gainprm, self._biasprm = model.actuator_gainprm, model.actuator_biasprm
+        # cycle.write_kernel's buffer arguments after the commands
+        self._write_buffers = (self._pack, self._qpos, self._act, self._ctrl, self._inertia, self._gainprm,
+                               self._biasprm)
         self._timestep = float(model.opt.timestep)
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
@@ -366,21 +379,36 @@ class MujocoBackend:
 
     def _warm_up(self) -> None:
         """Run each compiled function once on copies of the buffers (compiles them, or loads
-        them from Numba's cache, now, so that no control cycle pays it)."""
+        them from Numba's cache, now, so that no control cycle pays it), then lock them
+        (:func:`sdf_bridge.jit.warm_up`): an argument of another type raises ``TypeError``
+        instead of compiling inside a control cycle (:meth:`write_joints` converts its input
+        then). The buffers' kinds are the same for every model (``data.warning.number`` is a
+        strided view, passed as it is: the kernels only read it)."""
         assert self.data is not None
         tab, qpos, act, ctrl = self._tab.copy(), self._qpos.copy(), self._act.copy(), self._ctrl.copy()
-        gainprm, biasprm = self._gainprm.copy(), self._biasprm.copy()
+        gainprm, biasprm, inertia = self._gainprm.copy(), self._biasprm.copy(), self._inertia.copy()
         joint = np.full((3, len(self.joint_names)), np.nan)
-        self._apply_command(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm, self._ideal_mode)
-        self._pre_step(tab, qpos, act, self._inertia.copy(), gainprm, biasprm, 0.0, self._has_i)
-        self._gather_state(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), joint)
-        if self._pack is not None:
-            scratch = joint.copy()
-            cycle.command_kernel(tab, joint, self._pack, scratch, joint.copy(), qpos, act, ctrl, gainprm, biasprm,
-                                 self._ideal_mode)
+
+        def run_cycle() -> None:
+            cycle.apply_command_kernel(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm,
+                                       self._ideal_mode)
+            cycle.pre_step_kernel(tab, qpos, act, inertia, gainprm, biasprm, 0.0, self._has_i)
+            cycle.gather_state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, joint)
+
+        jit.warm_up("MuJoCo cycle kernels",
+                    (cycle.apply_command_kernel, cycle.pre_step_kernel, cycle.gather_state_kernel), run_cycle)
+        if self._pack is None:
+            return
+
+        def run_fused() -> None:
+            for last_valid in (False, True):
+                cycle.write_kernel(tab, joint.copy(), self._pack, qpos, act, ctrl, inertia, gainprm, biasprm, 0.0,
+                                   last_valid, True, self._has_i, self._ideal_mode)
             out, actuators = (np.empty(shape) for shape in self._state_shapes)
-            cycle.state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings.copy(), self._pack,
+            cycle.state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, self._pack,
                                out, actuators)
+
+        jit.warm_up("MuJoCo fused cycle kernels", (cycle.write_kernel, cycle.state_kernel), run_fused)
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
@@ -414,10 +442,12 @@ class MujocoBackend:
                 full[self._act_index] = arr
                 arr = full
             arrays.append(arr)
-        key = b"a" + b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
-        if key == self._last_command and not self._ideal_mode:
-            return  # same command: MuJoCo's actuators already hold it
+        key = b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
+        if key == self._last_command and not self._last_valid and not self._ideal_mode:
+            return  # same command: MuJoCo's actuators already hold it (no write_joints since)
         self._last_command = None  # (recorded once applied: a failed write is not skipped when resent)
+        self._last_valid = False  # (write_joints compares with its own last commands)
+        self._unprepare()
         qt, vt, et = self.tm.actuator_to_joint(*arrays)
         self._apply_command(self._tab, qt, vt, et, self._qpos, self._act, self._ctrl, self._gainprm, self._biasprm,
                             self._ideal_mode)
@@ -427,50 +457,89 @@ class MujocoBackend:
 
     def write_joints(self, commands: np.ndarray, dt: float) -> None:
         """Apply joint-space commands (the :class:`~sdf_bridge.backends.base.JointSpaceBackend`
-        path): as :meth:`write` of ``joint_to_actuator(*commands)``, through the actuators and
-        into MuJoCo's actuators in one compiled call (:func:`.cycle.command_kernel`). A command
-        bit-identical to the previous one returns after comparing it, as in :meth:`write`.
+        path): as :meth:`write` of ``joint_to_actuator(*commands)``, in one compiled call
+        (:func:`.cycle.write_kernel`): commands that differ bit for bit from the last applied
+        ones go through the actuators into MuJoCo's actuators (identical ones change nothing,
+        as in :meth:`write`); then the actuators are prepared for the next ``dt`` s
+        (:func:`.cycle.prepare`: the refresh :meth:`read_joints` would do before stepping,
+        done here in the same call; undone if those steps do not follow, e.g. while paused).
 
         Args:
             commands: shape ``(3, n_joints)``: rows position (rad or m), velocity (rad/s or
-                m/s), effort (N·m or N); columns ``joint_names``; NaN = not commanded.
+                m/s), effort (N·m or N); columns ``joint_names``; NaN = not commanded. Any
+                array-like; C-contiguous writeable float64 avoids a conversion.
             dt: the period they hold for, s.
 
         Raises:
             BackendError: an array of another shape, or before configure.
         """
-        if not self._configured:
-            self._require()
-        # the compiled kernel is compiled for C-contiguous, writeable float64 (anything else would
-        # compile another variant inside a control cycle): convert others once, here
-        commands = np.asarray(commands, dtype=float)
-        if commands.shape != self._command.shape:
+        if dt != self._write_dt:
+            self._set_write_dt(dt)
+        if self._prepared:
+            self._unprepare()
+        prep = self._refresh and self._write_n > 0 and not self._paused
+        tab = self._tab
+        if self._pack is not None:
+            kernel = cycle.write_kernel
+            try:
+                kernel(tab, commands, *self._write_buffers, self._write_span, self._last_valid, prep, self._has_i,
+                       self._ideal_mode)
+            except TypeError:  # not the warmed-up kind (C-contiguous writeable float64): convert
+                kernel(tab, self._checked(commands), *self._write_buffers, self._write_span, self._last_valid, prep,
+                       self._has_i, self._ideal_mode)
+            except ValueError:
+                self._checked(commands)  # raises the shape error
+                raise
+        else:
+            commands = self._checked(commands)
+            if not (self._last_valid and not self._ideal_mode
+                    and commands.tobytes() == tab[cycle.LAST:cycle.LAST + 3].tobytes()):
+                joint = self.tm.through_actuators(commands[0], commands[1], commands[2])
+                self._apply_command(tab, joint[0], joint[1], joint[2], self._qpos, self._act, self._ctrl,
+                                    self._gainprm, self._biasprm, self._ideal_mode)
+                tab[cycle.LAST:cycle.LAST + 3] = commands
+                self._command[:] = joint
+            if prep:
+                cycle.prepare(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm,
+                              self._write_span, self._has_i)
+        self._last_valid = True  # (write compares its own commands only when this is False)
+        self._prepared = self._write_n if prep else 0
+        if self._ideal_mode:
+            self._follow_ideally(self._command[0], dt)
+
+    def _set_write_dt(self, dt: float) -> None:
+        """Remember ``dt`` of :meth:`write_joints` and its number of physics steps (0 when
+        ``dt`` is not a multiple of the timestep: nothing is prepared, the read raises).
+
+        Raises:
+            BackendError: before configure.
+        """
+        self._require()
+        try:
+            n = self._steps(dt)
+        except BackendError:
+            n = 0
+        self._write_n, self._write_span, self._write_dt = n, n * self._timestep, dt
+
+    def _checked(self, commands: Any) -> np.ndarray:
+        """``commands`` as a C-contiguous writeable float64 array of shape (3, n_joints).
+
+        Raises:
+            BackendError: another shape.
+        """
+        converted = np.array(commands, dtype=float, order="C")  # (a copy: writeable, contiguous)
+        if converted.shape != self._command.shape:
             raise BackendError(
-                f"joint commands of shape {commands.shape}, expected {self._command.shape} "
+                f"joint commands of shape {converted.shape}, expected {self._command.shape} "
                 f"(rows position, velocity, effort; columns {list(self.joint_names)})"
             )
-        commands = np.ascontiguousarray(commands)
-        if not commands.flags.writeable:
-            commands = commands.copy()
-        key = b"j" + commands.tobytes()  # bit-exact (NaN = NaN), cheap
-        if key == self._last_command and not self._ideal_mode:
-            return  # same command: MuJoCo's actuators already hold it
-        self._last_command = None  # (recorded once applied: a failed write is not skipped when resent)
-        joint: np.ndarray | None = None
-        if self._pack is not None:
-            try:
-                cycle.command_kernel(self._tab, commands, self._pack, self._scratch, self._command, self._qpos,
-                                     self._act, self._ctrl, self._gainprm, self._biasprm, self._ideal_mode)
-                joint = self._command
-            except (TypeError, ValueError):  # (not expected after the conversion above)
-                joint = None
-        if joint is None:
-            joint = self.tm.through_actuators(commands[0], commands[1], commands[2])
-            self._apply_command(self._tab, joint[0], joint[1], joint[2], self._qpos, self._act, self._ctrl,
-                                self._gainprm, self._biasprm, self._ideal_mode)
-        if self._ideal_mode:
-            self._follow_ideally(joint[0], dt)
-        self._last_command = key
+        return converted
+
+    def _unprepare(self) -> None:
+        """Undo the preparation of the last write (:func:`.cycle.unprepare`), if any."""
+        if self._prepared:
+            cycle.unprepare(self._tab)
+            self._prepared = 0
 
     def _follow_ideally(self, qt: np.ndarray, dt: float) -> None:
         """Ideal position mode: the joints in position mode move to ``qt`` (rad or m) over the
@@ -497,10 +566,14 @@ class MujocoBackend:
         actuators (:func:`.cycle.pre_step`: integral over the ``n`` steps, scheduled gains);
         check stability; return the state (:meth:`_state_now`)."""
         model, data = self.model, self.data  # (the callers checked configure)
+        prepared = self._prepared
+        if prepared != n and prepared:
+            self._unprepare()  # prepared for other steps (paused since, or another dt)
+        self._prepared = 0
         if n <= 0:
             return self._state_now()[:2]
         ts = self._timestep
-        if self._refresh:
+        if self._refresh and prepared != n:
             self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, n * ts,
                            self._has_i)
         t_end = data.time + n * ts
@@ -508,7 +581,7 @@ class MujocoBackend:
         # what Python would need to make them after it)
         out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         if not (self._ideal_mode and self._ideal_mask.any()):
-            mujoco.mj_step(model, data, nstep=n)
+            mujoco.mj_step(model, data, n)  # (positional: a keyword costs ~1 µs in pybind11)
         else:
             idx_q, idx_d = self._qadr[self._ideal_mask], self._dadr[self._ideal_mask]
             start = data.qpos[idx_q].copy()
@@ -534,15 +607,14 @@ class MujocoBackend:
         applied effort (0 on ideal joints), and of the actuator state, (3, n_actuators)
         (:meth:`TransmissionMap.joint_state`); and whether the simulation is stable
         (:func:`.cycle.gather_state`). One compiled call (:func:`.cycle.state_kernel`) outside
-        ideal position mode. The map joints' columns are also kept in :attr:`_joint`."""
+        ideal position mode."""
         if out is None or actuators is None:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         if self._pack is not None and not self._ideal_mode:
             stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, self._pack,
                                         out, actuators)
-            self._joint = out[:, :self._n]
             return out, actuators, stable
-        joint = self._joint = np.empty((3, self._n))
+        joint = np.empty((3, self._n))
         stable = self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint)
         if self._ideal_mode:
             joint[2, self._ideal_mask] = 0.0
@@ -607,18 +679,30 @@ class MujocoBackend:
         n = 0 if self._paused else self._read_n
         joints, actuators = self._advance(n)
         t = data.time
-        now = self._clock()  # the real-time factor, exponentially smoothed
-        last = self._last_wall
-        if last is not None and now > last and n > 0:
-            sample = n * self._timestep / (now - last)
-            previous = self.real_time_factor
-            self.real_time_factor = sample if previous == 0.0 else 0.9 * previous + 0.1 * sample
-        self._last_wall = now
         sensors = self.sensors
         readings = sensors.read_due(t) if sensors.channels else _NO_READINGS  # type: ignore[union-attr]
         return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------
+    @property
+    def real_time_factor(self) -> float:
+        """The achieved real-time factor: simulated time over wall time (s/s) since the
+        previous measurement, taken when asked at least :data:`RTF_WINDOW` s of wall time
+        after it (the node asks once per diagnostics period; asked sooner, the last value is
+        returned). 0 until measured, and over a paused interval. Costs the control cycle
+        nothing (no clock read per tick); a reset starts a new measurement."""
+        data = self.data
+        if data is None:
+            return 0.0
+        now, t = self._clock(), float(data.time)
+        mark = self._rtf_mark
+        if mark is None or t < mark[1]:  # first ask, or time went back (reset)
+            self._rtf_mark = (now, t)
+        elif now - mark[0] >= RTF_WINDOW:
+            self._rtf = (t - mark[1]) / (now - mark[0])
+            self._rtf_mark = (now, t)
+        return self._rtf
+
     def set_sensor_demand(self, names: frozenset[str] | None) -> None:
         """Read only the named sensors (``None``: all, the default): the others are not cast,
         rendered or copied while they are not wanted; their update schedule continues
@@ -674,6 +758,8 @@ class MujocoBackend:
         tab[HOLD] = data.qpos[self._qadr]
         tab[cycle.ACTIVE] = 1.0
         self._last_command = None
+        self._last_valid = False
+        self._prepared = 0
         self.pid.reset()
         # scheduled gains at the reset configuration, actuators written (no time passes)
         self._pre_step(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, 0.0, False)
@@ -682,13 +768,14 @@ class MujocoBackend:
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
         if self.sensors is not None:
             self.sensors.bind(model, data)
-        self._last_wall = None
+        self._rtf_mark = None
 
     def close(self) -> None:
         """Release renderers; the backend is not used afterwards."""
         if self.sensors is not None:
             self.sensors.close()
         self._configured = False
+        self._write_dt = _UNSET  # (write_joints checks configure when dt changes)
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Joint-space ``(position, velocity, applied effort)`` of the map's joints, each shape

@@ -2,7 +2,13 @@
 
 Every control cycle the backend turns a command into MuJoCo actuator parameters
 (:func:`apply_command`), refreshes the PID's integral and inertia-scheduled gains before
-stepping (:func:`pre_step`) and gathers the joint state after stepping (:func:`gather_state`).
+stepping (:func:`pre_step`; or at the write, for the read that follows: :func:`prepare`,
+undone by :func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`).
+On the backend's joint-space path these are fused with the transmission map into two calls per
+cycle: :func:`write_kernel` (command + refresh) and :func:`state_kernel` (state). The public
+kernels are locked after their warm-up (:func:`sdf_bridge.jit.warm_up`); the fused ones call
+private bodies (``_pre_step`` …) compiled for their own argument kinds. No kernel returns an
+array: handing one back to Python costs about 1 µs (boxing), more than the work.
 Written with numpy each is a few dozen small array operations whose call overhead (about
 0.5–1 µs each), not the arithmetic, sets the cost; the same rules compiled as one loop over the
 joints (:func:`sdf_bridge.jit.kernel`; ``*_kernel``) cost about a microsecond. The numpy
@@ -27,7 +33,13 @@ joint of the transmission map:
   ``V_TARGET`` (rad/s or m/s), ``FEEDFORWARD`` (N·m or N), ``ACTIVE`` (1 = the PID acts, 0 =
   effort control or an ideal joint);
 * PID state, updated in place: ``INTEGRAL`` (N·m, the integral term), ``SCALE`` (gain
-  schedule factor, current / initial inertia).
+  schedule factor, current / initial inertia);
+* the write's work rows (:func:`write_kernel`): ``LAST`` … ``LAST + 2``, the joint commands
+  last applied (rows position, velocity, effort; compared bit for bit with the next ones);
+  ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it was
+  prepared for do not happen); ``SCRATCH`` … ``SCRATCH + 2``, the commands in actuator space;
+  ``JOINT`` … ``JOINT + 2``, the commands through the actuators (what :func:`apply_command`
+  received).
 
 The PID law and its MuJoCo form are documented in :mod:`.pid`; the command rules in
 :mod:`.backend`.
@@ -48,7 +60,8 @@ QADR, DADR, ACT_ADR, ACT_ID, DIAG = range(5)
 P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE = range(5, 12)
 MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(12, 17)
 INTEGRAL, SCALE = range(17, 19)
-ROWS = 19
+LAST, SAVED, SCRATCH, JOINT = 19, 22, 23, 26
+ROWS = 29
 """Rows of the joint table (see the module docstring)."""
 HOLD_MODE, POSITION_MODE, VELOCITY_MODE, EFFORT_MODE = 0.0, 1.0, 2.0, 3.0
 # MuJoCo warnings that mean the simulation diverged (data.warning[w].number)
@@ -111,6 +124,24 @@ def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.nda
         error = act[_rows(tab, ACT_ADR)] - qpos[_rows(tab, QADR)]
         integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0)
     write_affine(tab, gainprm, biasprm)
+
+
+def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
+            biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+    """:func:`pre_step` done at the write, for the steps of the next read: the integral is
+    saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
+    happen, or come with another ``dt``). Between a write and the next read nothing the
+    refresh reads changes (``qpos``, ``act``, the inertia of the last step), so preparing at
+    the write gives bit for bit the actuator parameters and integral of refreshing at the
+    read."""
+    tab[SAVED] = tab[INTEGRAL]
+    pre_step(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+
+
+def unprepare(tab: np.ndarray) -> None:
+    """Undo the integration of :func:`prepare` (the integral back to row ``SAVED``); the
+    actuators are rewritten by the refresh before the next step."""
+    tab[INTEGRAL] = tab[SAVED]
 
 
 def apply_command(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np.ndarray, qpos: np.ndarray,
@@ -184,6 +215,14 @@ def _affine_kernel(k: int, tab: np.ndarray, gainprm: np.ndarray, biasprm: np.nda
 def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
                     biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     """:func:`pre_step`, compiled."""
+    _pre_step(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+
+
+# The public kernels are locked after their warm-up (sdf_bridge.jit.warm_up); the fused ones
+# call these bodies instead, compiled for their own argument kinds.
+@kernel
+def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
+              biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     for k in range(tab.shape[1]):
         if tab[SCHEDULED, k] != 0.0:
             tab[SCALE, k] = inertia[int(tab[DIAG, k])] / tab[INERTIA0, k]
@@ -208,6 +247,12 @@ def apply_command_kernel(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np
                          act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray,
                          ideal: bool) -> None:
     """:func:`apply_command`, compiled."""
+    _apply_command(tab, qt, vt, et, qpos, act, ctrl, gainprm, biasprm, ideal)
+
+
+@kernel
+def _apply_command(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np.ndarray, qpos: np.ndarray,
+                   act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray, ideal: bool) -> None:
     for k in range(tab.shape[1]):
         has_q = math.isfinite(qt[k])
         has_v = math.isfinite(vt[k])
@@ -250,6 +295,12 @@ def apply_command_kernel(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np
 def gather_state_kernel(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.ndarray,
                         warnings: np.ndarray, out: np.ndarray) -> bool:
     """:func:`gather_state`, compiled."""
+    return _gather_state(tab, qpos, qvel, force, warnings, out)
+
+
+@kernel
+def _gather_state(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.ndarray, warnings: np.ndarray,
+                  out: np.ndarray) -> bool:
     for k in range(tab.shape[1]):
         out[0, k] = qpos[int(tab[QADR, k])]
         out[1, k] = qvel[int(tab[DADR, k])]
@@ -264,17 +315,44 @@ def gather_state_kernel(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, for
 
 # -- fused with the transmission map (the joint-space path of the backend) -------------------------
 @kernel
-def command_kernel(tab: np.ndarray, commands: np.ndarray, transmissions: np.ndarray, actuators: np.ndarray,
-                   joint: np.ndarray, qpos: np.ndarray, act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray,
-                   biasprm: np.ndarray, ideal: bool) -> None:
-    """Joint commands ``commands`` (3, n) (rows position, velocity, effort) through the
-    actuators into ``joint`` (3, n) (:func:`sdf_bridge.transmissions.kernel.through_actuators`,
-    ``actuators`` (3, n) its scratch), then :func:`apply_command_kernel` of them: one call
-    instead of two."""
-    if commands.shape[0] != 3:
+def write_kernel(tab: np.ndarray, commands: np.ndarray, transmissions: np.ndarray, qpos: np.ndarray,
+                 act: np.ndarray, ctrl: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray,
+                 dt: float, last_valid: bool, prep: bool, has_i: bool, ideal: bool) -> bool:
+    """The backend's joint-space write in one call: joint commands ``commands`` (3, n) (rows
+    position, velocity, effort; C-contiguous) that differ bit for bit from the last applied
+    ones (``tab`` rows ``LAST``; all differ unless ``last_valid``; always in ``ideal`` mode)
+    go through the actuators (:func:`sdf_bridge.transmissions.kernel.through_actuators`, into
+    rows ``SCRATCH`` and ``JOINT``) and are applied (:func:`apply_command_kernel`), then
+    recorded in rows ``LAST``; then, if ``prep``, the actuators are prepared for the next
+    ``dt`` s (:func:`prepare`: row ``SAVED`` ← the integral, then :func:`pre_step_kernel`).
+    Returns whether the commands were applied.
+
+    Raises:
+        ValueError: ``commands`` is not (3, n).
+    """
+    n = tab.shape[1]
+    if commands.shape[0] != 3 or commands.shape[1] != n:
         raise ValueError("commands are not (3, n)")
-    _transmissions.through_actuators(commands[0], commands[1], commands[2], transmissions, actuators, joint)
-    apply_command_kernel(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm, ideal)
+    changed = ideal or not last_valid
+    if not changed:  # bit for bit (NaN payloads and signed zeros included)
+        new = commands.ravel().view(np.int64)
+        old = tab.ravel().view(np.int64)
+        base = LAST * n
+        for k in range(3 * n):
+            if new[k] != old[base + k]:
+                changed = True
+                break
+    if changed:
+        joint = tab[JOINT:JOINT + 3]
+        _transmissions.through_actuators(commands[0], commands[1], commands[2], transmissions,
+                                         tab[SCRATCH:SCRATCH + 3], joint)
+        _apply_command(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm, ideal)
+        tab[LAST:LAST + 3] = commands
+    if prep:
+        for k in range(n):
+            tab[SAVED, k] = tab[INTEGRAL, k]
+        _pre_step(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+    return changed
 
 
 @kernel
@@ -285,6 +363,6 @@ def state_kernel(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.
     (3, n) (:func:`sdf_bridge.transmissions.kernel.joint_state`): one call instead of two.
     Returns whether the simulation is stable."""
     joint = out[:, :tab.shape[1]]
-    stable = gather_state_kernel(tab, qpos, qvel, force, warnings, joint)
+    stable = _gather_state(tab, qpos, qvel, force, warnings, joint)
     _transmissions.joint_state(joint, transmissions, out, actuators)
     return stable

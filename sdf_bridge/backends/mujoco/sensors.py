@@ -143,7 +143,7 @@ class SensorSuite:
         self._render_failed: set[str] = set()
         self._sensordata = np.zeros(0)  # data.sensordata (a view), set by bind
         self._snapshot_index = np.zeros(0, dtype=np.intp)  # its entries the samplers read
-        self._snapshot_slice: slice | None = None  # the same as a slice, when consecutive
+        self._snapshot_view: np.ndarray | None = None  # the same as a view, when consecutive
         self.demand: frozenset[str] | None = None  # sensors read (None: all), set_demand
 
     # -- building -------------------------------------------------------------------------------
@@ -254,10 +254,11 @@ class SensorSuite:
         index = sorted(addresses)
         offset = {address: k for k, address in enumerate(index)}
         self._snapshot_index = np.array(index, dtype=np.intp)
-        # consecutive addresses (as attach() adds them): a slice copy, cheaper than a take
+        # consecutive addresses (as attach() adds them): a view made once, whose copy is
+        # cheaper than a take (the view stays valid: mj_resetData keeps data's buffers)
         contiguous = bool(index) and index[-1] - index[0] == len(index) - 1
-        self._snapshot_slice = slice(index[0], index[-1] + 1) if contiguous else None
         self._sensordata = data.sensordata
+        self._snapshot_view = self._sensordata[index[0]: index[-1] + 1] if contiguous else None
         for ch in self.channels:
             ids = ch.ids
             if ch.sensor.type == "imu":
@@ -307,9 +308,8 @@ class SensorSuite:
             sampler = ch.sampler
             if sampler is not None:
                 if snapshot is None:  # one copy for all the samplers of this read
-                    sl = self._snapshot_slice
-                    snapshot = (self._sensordata[sl].copy() if sl is not None
-                                else self._sensordata[self._snapshot_index])
+                    view = self._snapshot_view
+                    snapshot = view.copy() if view is not None else self._sensordata[self._snapshot_index]
                 # (sampler, snapshot) is what sample() gives when it takes nothing else (no call)
                 out[ch.name] = (sampler, snapshot) if ch.plain else sampler.sample(snapshot)
                 continue

@@ -448,20 +448,31 @@ def test_actuator_order_follows_configure(make_sim) -> None:
 
 
 def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
-    """Simulated time / wall time between reads: 10 ms simulated per 5 ms of (fake) wall clock →
-    2.0, then smoothed (0.9·old + 0.1·new) towards 0.5 when the wall time becomes 20 ms. Exact
-    up to the float round-off of the time differences (1e-9)."""
-    clock = iter([100.0, 100.005, 100.010, 100.030, 100.040])
+    """Simulated time / wall time between measurements taken when asked, at least RTF_WINDOW
+    (0.1 s) of (fake) wall clock apart: asked sooner, the last value; over a paused interval 0;
+    a reset starts a new measurement. Exact up to the float round-off of the time
+    differences (1e-9)."""
+    clock = iter([100.0, 100.05, 100.2, 100.25, 100.45, 100.5, 100.7])
     sim = make_sim(pendulum_urdf(), GRAVITY)
-    monkeypatch.setattr(sim.backend, "_clock", lambda: next(clock))
-    assert sim.backend.real_time_factor == 0.0
-    sim.run(0.02)  # wall 100.0 (no sample yet), then 100.005
-    assert sim.backend.real_time_factor == pytest.approx(2.0, abs=1e-9)
-    sim.run(0.02)  # 100.010 (2.0 again), 100.030 (0.5)
-    assert sim.backend.real_time_factor == pytest.approx(0.9 * 2.0 + 0.1 * 0.5, abs=1e-9)
-    sim.backend.pause(True)
-    sim.run(0.01)  # paused: no simulated time, no sample
-    assert sim.backend.real_time_factor == pytest.approx(1.85, abs=1e-9)
+    backend = sim.backend
+    monkeypatch.setattr(backend, "_clock", lambda: next(clock))
+    t0 = backend.sim_time
+    assert backend.real_time_factor == 0.0  # 100.0: the first mark
+    sim.run(0.02)
+    assert backend.real_time_factor == 0.0  # 100.05: 0.05 s < RTF_WINDOW, not measured yet
+    sim.run(0.02)
+    assert backend.real_time_factor == pytest.approx((backend.sim_time - t0) / 0.2, abs=1e-9)  # 100.2
+    assert backend.sim_time - t0 == pytest.approx(0.04, abs=1e-12)
+    backend.pause(True)
+    sim.run(0.01)
+    assert backend.real_time_factor == pytest.approx(0.2, abs=1e-9)  # 100.25: too soon, the last value
+    assert backend.real_time_factor == 0.0  # 100.45: paused for 0.25 s, no simulated time
+    backend.pause(False)
+    backend.reset()
+    assert backend.real_time_factor == 0.0  # 100.5: a new mark at t = 0
+    sim.run(0.05)
+    assert backend.real_time_factor == pytest.approx(backend.sim_time / 0.2, abs=1e-9)  # 100.7
+    assert backend.sim_time == pytest.approx(0.05, abs=1e-12)
 
 
 def test_zero_effort_limit_makes_a_passive_joint(make_sim, caplog) -> None:

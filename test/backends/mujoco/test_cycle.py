@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mujoco_helpers import nan
 
+from sdf_bridge import jit
 from sdf_bridge.backends.base import ActuatorCommand
 from sdf_bridge.backends.mujoco import MujocoBackend, cycle
 from sdf_bridge.description import load
@@ -173,8 +174,9 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str, space: str = "actuato
         if space == "joint":
             state = backend.read_joints(0.01)
             assert state.joints.shape == (3, len(tm.joint_names) + len(tm.follower_names))
-            np.testing.assert_array_equal(state.joints[:, :n], backend._joint)  # the gathered joint state
-            np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(backend._joint))
+            joint_state = np.stack(backend.joint_state())  # gathered again: nothing changed since the read
+            np.testing.assert_array_equal(state.joints[:, :n], joint_state)
+            np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(joint_state))
             actuators = state.actuators
         else:
             s = backend.read(0.01)
@@ -207,3 +209,93 @@ def test_repeating_a_command_changes_nothing(repo_dir) -> None:
     """Writing the same command every cycle or only when it changes gives the same trajectory,
     bit for bit (integral and inertia-scheduled default gains included)."""
     np.testing.assert_array_equal(_run(repo_dir, True, "pid", "all"), _run(repo_dir, True, "pid", "once"))
+
+
+def _prepared_run(repo_dir, compiled: bool, space: str) -> list[np.ndarray]:
+    """Demo arm (PID with integral, inertia-scheduled gains), 64 cycles of writes, reads,
+    pauses and steps in the patterns that can leave a write's preparation unused: repeated and
+    changed writes before a read, a paused read, a read of another ``dt``, ``step(n)`` of other
+    and of the same number of steps. ``space``: "joint" (``write_joints``, which prepares the
+    actuators for the next read) or "actuator" (``write``, which does not: the read refreshes
+    them). Returns, after each read, the MuJoCo state (qpos, qvel, act, ctrl), the PID integral
+    and — after reads that stepped — the actuator parameters."""
+    robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
+    tm = TransmissionMap.from_robot(robot)
+    backend = MujocoBackend(compiled=compiled)
+    backend.configure(robot, tm.actuator_names, transmissions=tm, params={"render_cameras": False})
+    assert backend.pid.has_integral
+    n = len(tm.actuator_names)
+    hold = backend.read(0.01).position.copy()
+    data, model = backend.data, backend.model
+    rows = []
+
+    def write(k: int, dt: float = 0.01) -> None:
+        command = ActuatorCommand(hold + 0.3 * math.sin(0.1 * k), nan(n), nan(n))
+        joint = tm.actuator_to_joint(command.position, command.velocity, command.effort)
+        if space == "joint":
+            backend.write_joints(np.stack(joint), dt)
+        else:
+            backend.write(ActuatorCommand(*tm.joint_to_actuator(*joint)), dt)
+
+    def read(dt: float = 0.01) -> None:
+        backend.read(dt)
+        parts = [data.qpos, data.qvel, data.act, data.ctrl, backend.pid.state[0]]
+        if not backend.paused:
+            parts += [model.actuator_gainprm[:, 0], model.actuator_biasprm[:, :3].ravel()]
+        rows.append(np.concatenate(parts))
+
+    for k in range(64):
+        pattern = k % 8
+        if pattern != 7:
+            write(k)
+        if pattern == 1:
+            write(k)  # the same again
+        elif pattern == 2:
+            write(k + 100)  # another one
+        elif pattern == 3:
+            backend.pause(True)
+            read()  # no steps: the preparation is undone
+            backend.pause(False)
+        elif pattern == 4:
+            read(0.02)  # prepared for 10 steps, 20 follow
+            continue
+        elif pattern == 5:
+            backend.step(3)
+        elif pattern == 6:
+            backend.step(10)  # the 10 prepared steps; the read then refreshes for its own
+        read()
+    backend.close()
+    return rows
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_prepared_write_equals_refresh_at_read(repo_dir, compiled: bool) -> None:
+    """``write_joints`` prepares the actuators for the next read's steps (cycle.prepare);
+    whatever happens between the write and the read (another write, a pause, another dt,
+    step()), the trajectory, integral and actuator parameters are those of refreshing them at
+    the read (the actuator path), bit for bit."""
+    joint, actuator = _prepared_run(repo_dir, compiled, "joint"), _prepared_run(repo_dir, compiled, "actuator")
+    assert len(joint) == len(actuator) == 64 + 8
+    for a, b in zip(joint, actuator):
+        np.testing.assert_array_equal(a, b)
+    assert np.abs(joint[-1][-30:]).max() > 0.0  # (the actuators were written)
+
+
+def test_cycle_kernels_are_locked_after_warm_up(repo_dir) -> None:
+    """After a backend warmed them up, the public kernels refuse an argument of another kind
+    (TypeError) instead of compiling inside a control cycle."""
+    if not jit.ENABLED:
+        pytest.skip("compiled kernels off (no Numba or SDF_BRIDGE_JIT=0): the kernels are plain functions")
+    robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
+    tm = TransmissionMap.from_robot(robot)
+    backend = MujocoBackend(compiled=True)
+    backend.configure(robot, tm.actuator_names, transmissions=tm, params={"render_cameras": False})
+    tab = backend._tab.copy()
+    qpos32 = backend.data.qpos.astype(np.float32)
+    with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
+        cycle.pre_step_kernel(tab, qpos32, backend.data.act.copy(), backend._inertia.copy(),
+                              backend._gainprm.copy(), backend._biasprm.copy(), 0.01, True)
+    with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
+        cycle.write_kernel(tab, np.zeros((3, len(tm.joint_names)), dtype=np.float32), *backend._write_buffers,
+                           0.01, False, True, True, False)
+    backend.close()
