@@ -434,7 +434,11 @@ class BridgeNode(Node):
         (ticks busy longer than the period), ``loop.errors`` (ticks that raised),
         ``loop.period_p99_s``, ``loop.period_max_s`` (0 before two ticks), and every key of
         :meth:`LoopTiming.summary <sdf_bridge.hardware.timing.LoopTiming.summary>` as
-        ``timing.<key>`` (``None`` where it needs more ticks)."""
+        ``timing.<key>`` (``None`` where it needs more ticks). A simulating backend adds
+        ``sim.real_time_factor``, the simulated over the wall time since the previous
+        diagnostics (0 while paused; :attr:`MujocoBackend.real_time_factor
+        <sdf_bridge.backends.mujoco.MujocoBackend.real_time_factor>`), and
+        ``sim.real_time_factor_target`` (the parameter)."""
         values: dict[str, Any] = {}
         hardware = self.hardware
         if hardware is not None:  # (the hardware system locks itself, briefly: not the node lock)

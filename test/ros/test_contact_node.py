@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,25 +31,15 @@ G = 9.81
 SLIDER_MASS = 2.0  # kg
 FORCE_TOL = 1e-3  # N: the settled cube's weight, carried by its contacts (float32 in the message)
 
-STACK = """<?xml version="1.0"?>
-<robot name="stack">
-  <link name="base"/>
-  <link name="pad">
-    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <collision name="pad_col"><geometry><box size="0.4 0.4 0.1"/></geometry></collision>
-  </link>
-  <joint name="pad_joint" type="fixed"><parent link="base"/><child link="pad"/><origin xyz="0 0 0.5"/></joint>
-  <link name="slider">
-    <inertial><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <collision name="slider_col"><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
-  </link>
-  <joint name="lift" type="prismatic"><parent link="base"/><child link="slider"/><origin xyz="0 0 0.7"/>
-    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="0" velocity="1"/></joint>
-  <gazebo reference="pad"><sensor name="pad_touch" type="contact"><update_rate>50</update_rate></sensor></gazebo>
-  <gazebo reference="slider">
-    <sensor name="slider_touch" type="contact"><update_rate>100</update_rate><topic>slider_contacts</topic></sensor>
-  </gazebo>
-</robot>"""
+# test/data/contact_stack.urdf with a 50 Hz pad sensor and a 100 Hz slider sensor on its own topic
+STACK = (Path(__file__).parents[1] / "data" / "contact_stack.urdf").read_text().replace(
+    '<sensor name="pad_touch" type="contact"/>',
+    '<sensor name="pad_touch" type="contact"><update_rate>50</update_rate></sensor>',
+).replace(
+    '<sensor name="slider_touch" type="contact"/>',
+    '<sensor name="slider_touch" type="contact"><update_rate>100</update_rate><topic>slider_contacts</topic></sensor>',
+)
+assert STACK.count("<update_rate>") == 2  # (the replacements matched)
 
 PARAMS = {"backend": "mujoco", "command_timeout": 0.0, "update_rate": 100.0, "robot_description": STACK,
           "backend_params.self_collide": True}

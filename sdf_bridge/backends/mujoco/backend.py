@@ -347,7 +347,7 @@ class MujocoBackend:
             self._gather_state = cycle.gather_state
         self._n = n
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
-        # the joint-space path's fused kernels need the map compiled too (cycle.command_kernel, state_kernel)
+        # the joint-space path's fused kernels need the map compiled too (cycle.write_kernel, state_kernel)
         self._pack = transmissions.kernel_pack if self.compiled else None
         self._command = self._tab[cycle.JOINT:cycle.JOINT + 3]  # joint commands through the actuators
         self._last_valid = False  # whether the table's LAST rows hold the commands last applied

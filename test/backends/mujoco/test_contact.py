@@ -8,6 +8,8 @@ forces carry the weight to within 1e-4 N; contact points lie within the penetrat
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import copy
 import logging
 import math
@@ -37,23 +39,7 @@ ROLLED_BOX = """<?xml version="1.0"?>
 </robot>"""
 
 # a fixed 1 kg pad (top face at z = 0.55 m) and a 2 kg cube on a passive prismatic joint above it
-STACK = """<?xml version="1.0"?>
-<robot name="stack">
-  <link name="base"/>
-  <link name="pad">
-    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <collision name="pad_col"><geometry><box size="0.4 0.4 0.1"/></geometry></collision>
-  </link>
-  <joint name="pad_joint" type="fixed"><parent link="base"/><child link="pad"/><origin xyz="0 0 0.5"/></joint>
-  <link name="slider">
-    <inertial><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <collision name="slider_col"><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
-  </link>
-  <joint name="lift" type="prismatic"><parent link="base"/><child link="slider"/><origin xyz="0 0 0.7"/>
-    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="0" velocity="1"/></joint>
-  <gazebo reference="pad"><sensor name="pad_touch" type="contact"/></gazebo>
-  <gazebo reference="slider"><sensor name="slider_touch" type="contact"/></gazebo>
-</robot>"""
+STACK = (Path(__file__).parents[2] / "data" / "contact_stack.urdf").read_text()
 
 # a free 1 kg cube (edge 0.2 m, its "foot") carrying a small "hat" cube on top
 HAT_BOX = """<?xml version="1.0"?>
