@@ -360,9 +360,17 @@ class MujocoBackend:
         self._force = data.actuator_force
         self._inertia = data.M if hasattr(model, "M_rownnz") else data.qM
         self._gainprm, self._biasprm = model.actuator_gainprm, model.actuator_biasprm
-        # cycle.write_kernel's buffer arguments after the commands
-        self._write_buffers = (self._pack, self._qpos, self._act, self._ctrl, self._inertia, self._gainprm,
-                               self._biasprm)
+        # the fused kernels reach MuJoCo's data through one view (cycle.data_view; None: it cannot
+        # be made, then the joint-space path runs the separate kernels, as without a compiled map)
+        viewed = cycle.data_view(data, self._inertia) if self._pack is not None else None
+        self._view: np.ndarray | None = None
+        if viewed is None:
+            self._pack = None
+        else:
+            self._view = viewed[0]
+            cycle.set_view(self._tab, viewed[1], model.nq, self._has_i, self._ideal_mode)
+        # cycle.write_kernel's arguments after the commands
+        self._write_buffers = (self._pack, self._view, self._gainprm, self._biasprm)
         self._timestep = float(model.opt.timestep)
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
@@ -401,12 +409,11 @@ class MujocoBackend:
             return
 
         def run_fused() -> None:
+            view = self._view.copy()  # (a copy of the same kind: C-contiguous float64)
             for last_valid in (False, True):
-                cycle.write_kernel(tab, joint.copy(), self._pack, qpos, act, ctrl, inertia, gainprm, biasprm, 0.0,
-                                   last_valid, True, self._has_i, self._ideal_mode)
+                cycle.write_kernel(tab, joint.copy(), self._pack, view, gainprm, biasprm, 0.0, last_valid, True)
             out, actuators = (np.empty(shape) for shape in self._state_shapes)
-            cycle.state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, self._pack,
-                               out, actuators)
+            cycle.state_kernel(tab, view, self._warnings, self._pack, out, actuators)
 
         jit.warm_up("MuJoCo fused cycle kernels", (cycle.write_kernel, cycle.state_kernel), run_fused)
 
@@ -482,11 +489,9 @@ class MujocoBackend:
         if self._pack is not None:
             kernel = cycle.write_kernel
             try:
-                kernel(tab, commands, *self._write_buffers, self._write_span, self._last_valid, prep, self._has_i,
-                       self._ideal_mode)
+                kernel(tab, commands, *self._write_buffers, self._write_span, self._last_valid, prep)
             except TypeError:  # not the warmed-up kind (C-contiguous writeable float64): convert
-                kernel(tab, self._checked(commands), *self._write_buffers, self._write_span, self._last_valid, prep,
-                       self._has_i, self._ideal_mode)
+                kernel(tab, self._checked(commands), *self._write_buffers, self._write_span, self._last_valid, prep)
             except ValueError:
                 self._checked(commands)  # raises the shape error
                 raise
@@ -611,8 +616,7 @@ class MujocoBackend:
         if out is None or actuators is None:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         if self._pack is not None and not self._ideal_mode:
-            stable = cycle.state_kernel(self._tab, self._qpos, self._qvel, self._force, self._warnings, self._pack,
-                                        out, actuators)
+            stable = cycle.state_kernel(self._tab, self._view, self._warnings, self._pack, out, actuators)
             return out, actuators, stable
         joint = np.empty((3, self._n))
         stable = self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint)

@@ -297,5 +297,48 @@ def test_cycle_kernels_are_locked_after_warm_up(repo_dir) -> None:
                               backend._gainprm.copy(), backend._biasprm.copy(), 0.01, True)
     with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
         cycle.write_kernel(tab, np.zeros((3, len(tm.joint_names)), dtype=np.float32), *backend._write_buffers,
-                           0.01, False, True, True, False)
+                           0.01, False, True)
     backend.close()
+
+
+def test_data_view_reaches_mujocos_arrays(repo_dir) -> None:
+    """cycle.data_view: one float64 view over MuJoCo's data buffer; at each offset the view
+    is the array itself (writes through either are seen by the other, exactly). Arrays that
+    are not in one buffer give None (the backend then runs its separate kernels)."""
+    robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
+    tm = TransmissionMap.from_robot(robot)
+    backend = MujocoBackend()
+    backend.configure(robot, tm.actuator_names, transmissions=tm, params={"render_cameras": False})
+    data = backend.data
+    viewed = cycle.data_view(data, backend._inertia)
+    assert viewed is not None
+    view, offsets = viewed
+    assert set(offsets) == {*cycle.VIEWED, "inertia"} and offsets["qpos"] == 0
+    for name in cycle.VIEWED:
+        array = getattr(data, name)
+        part = view[offsets[name]: offsets[name] + array.size]
+        array[:] = np.arange(array.size) + 0.25
+        np.testing.assert_array_equal(part, array)
+        part[:] = -1.5
+        np.testing.assert_array_equal(array, np.full(array.size, -1.5))
+    backend.close()
+
+    class Layout:  # stand-in for MjData: arrays in one pool, qpos at 50
+        nbuffer = 8 * 50
+
+        def __init__(self, pool: np.ndarray) -> None:
+            for k, name in enumerate(cycle.VIEWED):
+                setattr(self, name, pool[50 + 4 * k: 53 + 4 * k])
+
+    pool = np.zeros(200)
+    good = Layout(pool)
+    view, offsets = cycle.data_view(good, pool[70:73])
+    assert offsets == {"qpos": 0, "qvel": 4, "act": 8, "ctrl": 12, "actuator_force": 16, "inertia": 20}
+    assert view.shape == (23,) and np.shares_memory(view, pool)
+    before = Layout(pool)
+    before.qvel = pool[0:3]  # before qpos: not MuJoCo's order
+    assert cycle.data_view(before, pool[70:73]) is None
+    assert cycle.data_view(good, pool[98:101]) is None  # past nbuffer bytes from qpos
+    single = Layout(pool)
+    single.act = np.zeros(3, dtype=np.float32)
+    assert cycle.data_view(single, pool[70:73]) is None
