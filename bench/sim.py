@@ -15,7 +15,12 @@ Robots: the demo arm (``urdf/demo_arm.urdf.xacro``) and the largest shared robot
    untimed, as the node builds it: its loop times the ticks), every sensor read when due; ``bridge-od``: the same with sensors on demand and none
    demanded (:meth:`HardwareSystem.set_sensor_demand`), which is what the node does for the
    sensors nobody subscribes to (as Gazebo's sensor plugins);
-4. ``bridge+ros``: :meth:`BridgeNode.cycle` with joint_states, actuator_states, /clock and
+4. ``casting``: the robot's ray and range sensors read when due (``SensorSuite.read_due``
+   with only them demanded, the state held, no stepping): what MuJoCo's ray casting
+   (``mj_multiRay``) of its lasers costs per cycle at their update rates, part of ``bridge``
+   but not the bridge's own work; printed with the bridge overhead without it (robots
+   with rays only);
+5. ``bridge+ros``: :meth:`BridgeNode.cycle` with joint_states, actuator_states, /clock and
    diagnostics published at 100 Hz, sensors on demand with no subscriber (the node's demand
    check run once after the first tick, as its timer does within 0.5 s) (rclpy,
    ``ROS_DOMAIN_ID`` from the environment, default 17, discovery on localhost).
@@ -142,6 +147,26 @@ def bridge_level(robot, cameras: bool, on_demand: bool = False) -> Level:
     return run, hw.close
 
 
+def casting_level(robot, cameras: bool) -> Level:
+    """The robot's ray / range sensors read when due, nothing else (the state held)."""
+    tm = TransmissionMap.from_robot(robot)
+    backend = MujocoBackend()
+    backend.configure(robot, tm.actuator_names, transmissions=tm, params=_params(cameras))
+    suite = backend.sensors
+    suite.set_demand(frozenset(s.name for s in robot.sensors if s.type in RAY_TYPES))
+    now = [float(backend.data.time)]
+
+    def run(k: int) -> None:
+        for _ in range(k):
+            now[0] += DT
+            suite.read_due(now[0])
+
+    return run, backend.close
+
+
+RAY_TYPES = ("ray", "range")
+
+
 def _commandable(hw: HardwareSystem, state) -> np.ndarray:
     index = {name: k for k, name in enumerate(state.names)}
     return np.array([state.position[index[j]] for j in hw.joint_names])
@@ -231,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
             "bridge": lambda: bridge_level(robot, args.cameras),
             "bridge-od": lambda: bridge_level(robot, args.cameras, on_demand=True),
         }
+        rays = any(sensor.type in RAY_TYPES for sensor in robot.sensors)
+        if rays:
+            makers["casting"] = lambda: casting_level(robot, args.cameras)
         if not args.no_ros:
             makers["bridge+ros"] = lambda: ros_level(path, args.cameras)
         samples: dict[str, list[np.ndarray]] = {level: [] for level in makers}
@@ -240,17 +268,24 @@ def main(argv: list[str] | None = None) -> int:
         best = {level: 1e6 * float(np.min(np.concatenate(s))) for level, s in samples.items()}
         for level, cost in best.items():
             median = 1e6 * float(np.median(np.concatenate(samples[level])))
-            peer = None if level.startswith("physics") else ("physics-0s" if level == "backend-0s" else "physics")
+            peer = (None if level.startswith("physics") or level == "casting"
+                    else "physics-0s" if level == "backend-0s" else "physics")
             extra = ""
             if peer is not None:
                 over = cost - best[peer]
                 extra = f"{over:12.1f} {100.0 * over / best[peer]:+9.1f}%  {peer}"
-            print(f"{name:10} {level:11} {cost:9.1f} {median:8.1f} {1e6 * DT / cost:7.1f} {extra}")
+            rtf = "" if level == "casting" else f"{1e6 * DT / cost:.1f}"  # (no simulated time passes)
+            print(f"{name:10} {level:11} {cost:9.1f} {median:8.1f} {rtf:>7} {extra}")
         stepping = best["physics"]
         for level, what in (("bridge", "every sensor read"), ("bridge-od", "sensors on demand, none subscribed")):
             over = best[level] - stepping
             print(f"{name:10} MuJoCo stepping {stepping:.1f} µs/cycle; bridge overhead ({what}) {over:.1f} "
                   f"µs/cycle = {100.0 * over / stepping:.1f} % of it (target < 20 %)")
+        if rays:
+            cast = best["casting"]
+            over = best["bridge"] - stepping - cast
+            print(f"{name:10} of which MuJoCo's ray casting for the lasers {cast:.1f} µs/cycle; bridge overhead "
+                  f"without it (every sensor read) {over:.1f} µs/cycle = {100.0 * over / stepping:.1f} %")
     print(f"load average at end: {_load()}")
     return 0
 
