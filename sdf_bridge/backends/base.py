@@ -102,19 +102,19 @@ class RangeReading:
 
 @dataclass(frozen=True)
 class Contact:
-    """One contact point of a contact sensor, in the frame of the sensor's link.
+    """One contact point of a contact sensor, in the frame of its :class:`ContactReading`
+    (the sensor's link unless the sensor overrides its frame).
 
     Attributes:
         body1: the sensor link's collision that touches (backend-specific name; MuJoCo:
             the geom name, e.g. ``box::collision::box_col``, or its body's name when unnamed).
         body2: what it touches (another link's collision, or ``ground_plane``).
-        position: contact point, m, shape (3,), in the sensor link's frame.
-        normal: unit vector, shape (3,), in the sensor link's frame, pointing from ``body1``
-            (the sensor's link) towards ``body2``: out of the sensor's link.
-        force: force exerted by ``body2`` on ``body1`` (on the sensor's link), N, shape (3,), in
-            the sensor link's frame (normal and friction parts; a pushing contact has
-            ``force · normal < 0``). A box of mass m resting on the ground reads contacts
-            whose forces sum to m·g upwards (expressed in the box's frame).
+        position: contact point, m, shape (3,).
+        normal: unit vector, shape (3,), pointing from ``body1`` (the sensor's link) towards
+            ``body2``: out of the sensor's link.
+        force: force exerted by ``body2`` on ``body1`` (on the sensor's link), N, shape (3,)
+            (normal and friction parts; a pushing contact has ``force · normal < 0``). A box
+            of mass m resting on the ground reads contacts whose forces sum to m·g upwards.
     """
 
     body1: str
@@ -126,10 +126,18 @@ class Contact:
 
 @dataclass(frozen=True)
 class ContactReading:
-    """All current contacts of a contact sensor (each :class:`Contact` in the frame of the
-    sensor's link, with ``body1`` the sensor link's collision); empty when nothing touches."""
+    """All current contacts of a contact sensor (each :class:`Contact` with ``body1`` the
+    sensor link's collision); empty when nothing touches.
+
+    Attributes:
+        contacts: the contacts, in frame ``frame``.
+        frame: the frame they are expressed in (the frame_id of their ROS message): the
+            sensor's link, or its frame override (e.g. ``world``, as Gazebo's bumper
+            ``frameName``); ``""`` = the sensor's ROS frame.
+    """
 
     contacts: tuple[Contact, ...] = ()
+    frame: str = ""
 
 
 SensorReading = Union[

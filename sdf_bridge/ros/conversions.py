@@ -278,7 +278,9 @@ def contact_msg(reading: ContactReading, stamp: Time, frame_id: str) -> PointClo
     Fields (:data:`CONTACT_FIELDS`, FLOAT32, packed at offsets 0, 4, …, 32, little-endian,
     ``point_step`` 36): ``x y z`` contact position (m), ``normal_x normal_y normal_z`` unit normal
     out of the sensor's link, ``force_x force_y force_z`` force on the sensor's link (N), all in
-    the sensor link's frame (``frame_id``) as in :class:`~sdf_bridge.backends.base.Contact`.
+    the reading's frame (:attr:`ContactReading.frame <sdf_bridge.backends.base.ContactReading>`:
+    the sensor's link, or its frame override such as ``world``), which is the header's
+    ``frame_id`` (``frame_id`` when the reading names none).
     ``height`` 1, ``width`` = number of contacts (0 when nothing touches); ``is_dense`` is true
     when every value is finite. The collision names (``body1``, ``body2``) are not in the
     message (PointCloud2 carries numbers); they are in the backend's reading.
@@ -286,7 +288,7 @@ def contact_msg(reading: ContactReading, stamp: Time, frame_id: str) -> PointClo
     values = np.array(
         [(*c.position, *c.normal, *c.force) for c in reading.contacts], dtype="<f4"
     ).reshape(-1, len(CONTACT_FIELDS))
-    msg = PointCloud2(header=_header(stamp, frame_id))
+    msg = PointCloud2(header=_header(stamp, reading.frame or frame_id))
     msg.height = 1
     msg.width = values.shape[0]
     msg.fields = [

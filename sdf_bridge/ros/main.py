@@ -90,10 +90,13 @@ def main(args: Sequence[str] | None = None) -> int:
     """Run the bridge node until SIGINT/SIGTERM; ``args`` = command line (default
     ``sys.argv``). Returns 0 on a clean stop, 1 when the configuration is invalid (the error
     message says what to fix)."""
-    import rclpy
+    try:
+        import rclpy
 
-    from ..errors import SdfBridgeError
-    from .node import BridgeNode
+        from ..errors import SdfBridgeError
+        from .node import BridgeNode
+    except KeyboardInterrupt:  # SIGINT/SIGTERM while importing (before rclpy's handlers): a clean stop
+        return 0
 
     _setup_logging()
     rclpy.init(args=list(sys.argv if args is None else args))
@@ -107,11 +110,12 @@ def main(args: Sequence[str] | None = None) -> int:
         spin_node(node, node.config.thread_priority)
     except KeyboardInterrupt:  # SIGINT/SIGTERM while starting up: still a clean stop
         pass
-    except Exception:
+    except Exception as exc:
         if rclpy.ok():
             raise
         # SIGINT/SIGTERM shut the context down under a call of the starting node (rclpy's
         # signal handler): the RCLError it raised is that stop, not a failure
+        logging.getLogger("sdf_bridge").info("stopped while starting (%s: %s)", type(exc).__name__, exc)
     finally:
         if node is not None:
             node.shutdown()

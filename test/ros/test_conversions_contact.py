@@ -87,3 +87,10 @@ def test_reading_without_message_is_an_error() -> None:
     with pytest.raises(BackendError, match=r"no ROS message for a sensor reading of type '_OdometerReading' "
                                            r"\(frame 'wheel'\).*ContactReading"):
         cv.sensor_messages(_OdometerReading(1.0), STAMP, "wheel")  # type: ignore[arg-type]
+
+
+def test_header_frame_is_the_readings_frame() -> None:
+    """The reading names the frame its contacts are in (e.g. a bumper's ``world`` override):
+    the header says it; a reading that names none takes the sensor's frame_id."""
+    assert cv.contact_msg(ContactReading((), "world"), STAMP, "box").header.frame_id == "world"
+    assert cv.contact_msg(ContactReading(()), STAMP, "box").header.frame_id == "box"

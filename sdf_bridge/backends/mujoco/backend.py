@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import logging
 import math
+import numbers
 import time
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -429,8 +430,9 @@ class MujocoBackend:
         Per joint, the command mode follows from which joint-space values are finite:
         position (velocity and effort as feed-forward) > velocity > effort > none (hold)
         (:func:`.cycle.apply_command`). A command bit-identical to the previous one returns
-        after comparing it (except in ideal position mode): applying it again would change
-        nothing, as the integral and the scheduled gains are refreshed before every step.
+        after comparing it (except in ideal position mode, or after a :meth:`write_joints`):
+        applying it again would change nothing, as the integral and the scheduled gains are
+        refreshed before every step.
 
         Raises:
             BackendError: arrays of the wrong length, or before configure.
@@ -506,7 +508,7 @@ class MujocoBackend:
                 self._command[:] = joint
             if prep:
                 cycle.prepare(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm,
-                              self._write_span, self._has_i)
+                              self._write_span, self._has_i, self._pre_step)
         self._last_valid = True  # (write compares its own commands only when this is False)
         self._prepared = self._write_n if prep else 0
         if self._ideal_mode:
@@ -532,7 +534,10 @@ class MujocoBackend:
         Raises:
             BackendError: another shape.
         """
-        converted = np.array(commands, dtype=float, order="C")  # (a copy: writeable, contiguous)
+        try:
+            converted = np.array(commands, dtype=float, order="C")  # (a copy: writeable, contiguous)
+        except (TypeError, ValueError) as exc:  # ragged, or not numbers
+            raise BackendError(f"joint commands are not a (3, {self._n}) array of numbers: {exc}") from exc
         if converted.shape != self._command.shape:
             raise BackendError(
                 f"joint commands of shape {converted.shape}, expected {self._command.shape} "
@@ -557,9 +562,10 @@ class MujocoBackend:
 
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
-        if not (isinstance(dt, (int, float)) and math.isfinite(dt)) or dt > 1e9:
+        if not (isinstance(dt, numbers.Real) and math.isfinite(dt)) or dt > 1e9:
             raise BackendError(f"read(dt={dt!r}): dt must be a finite number of seconds up to 1e9 (a multiple "
                                f"of the physics timestep {ts} s)")
+        dt = float(dt)  # (a numpy scalar is not compared in its own precision)
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
             raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
@@ -568,8 +574,10 @@ class MujocoBackend:
 
     def _advance(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Step physics ``n`` times (ideal joints imposed kinematically) after refreshing the
-        actuators (:func:`.cycle.pre_step`: integral over the ``n`` steps, scheduled gains);
-        check stability; return the state (:meth:`_state_now`)."""
+        actuators (:func:`.cycle.pre_step`: integral over the ``n`` steps, scheduled gains),
+        unless the last write prepared them for exactly these ``n`` steps (a preparation for
+        other steps is undone first: :func:`.cycle.unprepare`); check stability; return the
+        state (:meth:`_state_now`)."""
         model, data = self.model, self.data  # (the callers checked configure)
         prepared = self._prepared
         if prepared != n and prepared:
@@ -652,6 +660,7 @@ class MujocoBackend:
             )
         self.reset()
         data.time = sim_time
+        self._rtf_mark = (self._clock(), sim_time)  # (reset marked time 0)
 
     def read(self, dt: float) -> ActuatorState:
         """Step physics ``dt / timestep`` times (none while paused) and return the actuator state.
@@ -693,14 +702,15 @@ class MujocoBackend:
         """The achieved real-time factor: simulated time over wall time (s/s) since the
         previous measurement, taken when asked at least :data:`RTF_WINDOW` s of wall time
         after it (the node asks once per diagnostics period; asked sooner, the last value is
-        returned). 0 until measured, and over a paused interval. Costs the control cycle
-        nothing (no clock read per tick); a reset starts a new measurement."""
+        returned). 0 until measured (from :meth:`configure` or the last :meth:`reset`), and
+        over a paused interval. Costs the control cycle nothing (no clock read per tick).
+        Reading it starts a new interval: one reader (the node's diagnostics) should own it."""
         data = self.data
         if data is None:
             return 0.0
         now, t = self._clock(), float(data.time)
         mark = self._rtf_mark
-        if mark is None or t < mark[1]:  # first ask, or time went back (reset)
+        if mark is None or t < mark[1]:  # (time went back: set from outside)
             self._rtf_mark = (now, t)
         elif now - mark[0] >= RTF_WINDOW:
             self._rtf = (t - mark[1]) / (now - mark[0])
@@ -772,7 +782,7 @@ class MujocoBackend:
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
         if self.sensors is not None:
             self.sensors.bind(model, data)
-        self._rtf_mark = None
+        self._rtf_mark, self._rtf = (self._clock(), float(data.time)), 0.0  # measured from here
 
     def close(self) -> None:
         """Release renderers; the backend is not used afterwards."""

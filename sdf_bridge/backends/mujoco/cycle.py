@@ -52,6 +52,7 @@ The PID law and its MuJoCo form are documented in :mod:`.pid`; the command rules
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import mujoco
 import numpy as np
@@ -68,10 +69,10 @@ LAST, SAVED, SCRATCH, JOINT = 19, 22, 23, 26
 # the fused kernels' view of MuJoCo's data (column 0 only; :func:`set_view`)
 V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(29, 38)
 ROWS = 38
+"""Rows of the joint table (see the module docstring)."""
 VIEWED = ("qpos", "qvel", "act", "ctrl", "actuator_force")
 """The ``mujoco.MjData`` arrays the fused kernels reach through one view (:func:`data_view`),
 with the inertia buffer (``M`` or ``qM``)."""
-"""Rows of the joint table (see the module docstring)."""
 HOLD_MODE, POSITION_MODE, VELOCITY_MODE, EFFORT_MODE = 0.0, 1.0, 2.0, 3.0
 # MuJoCo warnings that mean the simulation diverged (data.warning[w].number)
 WARN_QACC = int(mujoco.mjtWarning.mjWARN_BADQACC)
@@ -110,8 +111,8 @@ def data_view(data: mujoco.MjData, inertia: np.ndarray) -> tuple[np.ndarray, dic
     """One float64 view over the part of ``data``'s buffer that holds the arrays of
     :data:`VIEWED` and ``inertia`` (``data.M`` or ``data.qM``), and where each starts in it
     (elements); ``None`` when they are not all float64 arrays inside ``data``'s one buffer of
-    ``data.nbuffer`` bytes starting at ``qpos`` (MuJoCo allocates them there, in that order:
-    ``qpos`` first), at whole elements from each other. Each array argument of a compiled
+    ``data.nbuffer`` bytes starting at ``qpos`` (MuJoCo allocates them there, ``qpos``
+    first), at whole elements from each other. Each array argument of a compiled
     call costs about 0.1 µs to unbox: the fused kernels take this view instead of six arrays.
     The view is valid as long as ``data`` (``mj_resetData`` keeps the buffer).
     """
@@ -171,15 +172,16 @@ def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.nda
 
 
 def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-            biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+            biasprm: np.ndarray, dt: float, has_i: bool, step: Callable[..., None] | None = None) -> None:
     """:func:`pre_step` done at the write, for the steps of the next read: the integral is
     saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
     happen, or come with another ``dt``). Between a write and the next read nothing the
     refresh reads changes (``qpos``, ``act``, the inertia of the last step), so preparing at
     the write gives bit for bit the actuator parameters and integral of refreshing at the
-    read."""
+    read. ``step``: the refresh to run (default :func:`pre_step`; :func:`pre_step_kernel`,
+    compiled, gives the same)."""
     tab[SAVED] = tab[INTEGRAL]
-    pre_step(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+    (step or pre_step)(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
 
 
 def unprepare(tab: np.ndarray) -> None:

@@ -414,7 +414,9 @@ class SensorSuite:
 
     def _contact(self, ch: _Channel) -> ContactReading:
         """The contacts touching the sensor's link (body), or only its named collisions, in the
-        link's frame (see :class:`~sdf_bridge.backends.base.Contact`).
+        link's frame, or in the sensor's ``frame_id`` override when the model has that frame
+        (``world`` or a link: Gazebo's bumper ``frameName``; :meth:`_contact_frame`) (see
+        :class:`~sdf_bridge.backends.base.Contact`).
 
         MuJoCo's contact frame (``contact.frame``, rows = axes in the world) has its first axis
         along the normal, pointing from ``geom1`` to ``geom2``; ``mj_contactForce`` gives, in
@@ -422,20 +424,22 @@ class SensorSuite:
         So with ``s = +1`` when the sensor's geom is ``geom2`` and ``-1`` when it is ``geom1``:
         force on the link = ``s · frameᵀ · f``, normal out of the link = ``-s · frame[0]``; both
         then rotated by ``Rᵀ`` and the position by ``Rᵀ (p − x)`` with ``R = data.xmat[body]``,
-        ``x = data.xpos[body]`` (the link frame in the world). Conventions: MuJoCo
+        ``x = data.xpos[body]`` (the target frame's body in the world; the world body 0 has
+        ``R = I``, ``x = 0``). Conventions: MuJoCo
         documentation, Computation → Contact and ``mj_contactForce``; the sign is checked
         against MuJoCo's ``cfrc_ext`` in the tests (test_contact.py).
         """
         m, d = self._model, self._data
         assert m is not None and d is not None
         mine, names = self._contact_geoms(ch, m)
+        body, frame = self._contact_frame(ch, m)
         if d.ncon == 0:
-            return _NO_CONTACT
+            return ContactReading((), frame)
         contact = d.contact  # the arrays of the current contacts, (ncon, …)
         geoms = contact.geom  # (ncon, 2) geom ids
         selected = np.flatnonzero(mine[geoms].any(axis=1))
         if selected.size == 0:
-            return _NO_CONTACT
+            return ContactReading((), frame)
         geoms = geoms[selected]
         sign = np.where(mine[geoms[:, 1]], 1.0, -1.0)  # +1: the sensor's geom is geom2, on which f acts
         local = np.empty((selected.size, 3))  # force in each contact frame
@@ -444,8 +448,7 @@ class SensorSuite:
             mujoco.mj_contactForce(m, d, k, wrench)
             local[i] = wrench[:3]
         frames = contact.frame[selected].reshape(-1, 3, 3)  # rows: normal, tangents (world)
-        body = ch.ids["body"]
-        rotation = d.xmat[body].reshape(3, 3)  # link → world; v @ rotation = rotationᵀ v
+        rotation = d.xmat[body].reshape(3, 3)  # target frame → world; v @ rotation = rotationᵀ v
         force = (sign[:, None] * np.einsum("nji,nj->ni", frames, local)) @ rotation
         normal = (-sign[:, None] * frames[:, 0, :]) @ rotation
         position = (contact.pos[selected] - d.xpos[body]) @ rotation
@@ -456,7 +459,33 @@ class SensorSuite:
                 np.where(sign > 0, geoms[:, 0], geoms[:, 1]).tolist(),
                 map(tuple, position.tolist()), map(tuple, normal.tolist()), map(tuple, force.tolist()),
             )
-        ))
+        ), frame)
+
+    def _contact_frame(self, ch: _Channel, model: mujoco.MjModel) -> tuple[int, str]:
+        """(MuJoCo body id, frame name) the contacts of ``ch`` are expressed in: the sensor's
+        ``frame_id`` override when it is ``world`` (body 0) or a link of the model (Gazebo's
+        bumper plugin reports contacts in its ``frameName``), else the sensor's link. An
+        override the model does not have is warned about once (the contacts then stay in the
+        link's frame, and say so). Cached per channel and model."""
+        cached = ch.cache.get("contact_frame")
+        if cached is not None and cached[0] is model:
+            return cached[1], cached[2]  # type: ignore[no-any-return]
+        own = ch.ids["body"]
+        link = str(model.body(own).name)
+        wanted = ch.sensor.frame_id
+        body, frame = own, link
+        if wanted == "world":
+            body, frame = 0, "world"
+        elif wanted:
+            name = self.built.link_body.get(wanted)
+            found = -1 if name is None else mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
+            if found >= 0:
+                body, frame = found, wanted
+            else:
+                _LOG.warning("sensor %r: its frame %r is not a link of the model (nor 'world'); its contacts are "
+                             "given in its link's frame %r, stamped so", ch.name, wanted, link)
+        ch.cache["contact_frame"] = (model, body, frame)
+        return body, frame
 
     def _contact_geoms(self, ch: _Channel, model: mujoco.MjModel) -> tuple[np.ndarray, list[str]]:
         """(mask, names): the mask over the model's geoms, shape (ngeom,), of the collision geoms
@@ -490,9 +519,12 @@ class SensorSuite:
                 mask[g] = bool(names & wanted)
             if not mask.any():
                 known = sorted(set().union(*aliases)) if aliases else []
+                why = ("none: the link has no collision geoms" if len(geoms) == 0 else
+                       f"none: its {len(geoms)} collision geom(s) have no name, and Gazebo's names are not given "
+                       "when one of the link's collisions could not be built")
                 _LOG.warning("sensor %r: its <collision> filter %s names no collision of link %r in the model "
                              "(known names: %s); it reports no contacts", ch.name, sorted(wanted), link_name,
-                             known or "none: the link has no collision geoms")
+                             known or why)
         names = [_name(model, g) for g in range(model.ngeom)]
         ch.cache["contact_geoms"] = (model, mask, names)
         return mask, names
@@ -503,7 +535,6 @@ class SensorSuite:
         self._renderers.close()
 
 
-_NO_CONTACT = ContactReading(())
 
 # MuJoCo sensors (ids key, number of values) that read_due copies for each sampled sensor type
 _SAMPLED = {"imu": (("quat", 4), ("gyro", 3), ("acc", 3)), "force_torque": (("force", 3), ("torque", 3))}

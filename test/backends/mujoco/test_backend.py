@@ -448,28 +448,27 @@ def test_actuator_order_follows_configure(make_sim) -> None:
 
 
 def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
-    """Simulated time / wall time between measurements taken when asked, at least RTF_WINDOW
-    (0.1 s) of (fake) wall clock apart: asked sooner, the last value; over a paused interval 0;
-    a reset starts a new measurement. Exact up to the float round-off of the time
-    differences (1e-9)."""
-    clock = iter([100.0, 100.05, 100.2, 100.25, 100.45, 100.5, 100.7])
+    """Simulated time / wall time from the last reset (or configure) to the first ask, then
+    between asks at least RTF_WINDOW (0.1 s) of (fake) wall clock apart: asked sooner, the
+    last value; over a paused interval 0; a reset starts again from 0. Exact up to the float
+    round-off of the time differences (1e-9)."""
+    clock = iter([100.0, 100.05, 100.2, 100.25, 100.45, 100.5, 100.55, 100.7])
     sim = make_sim(pendulum_urdf(), GRAVITY)
     backend = sim.backend
     monkeypatch.setattr(backend, "_clock", lambda: next(clock))
-    t0 = backend.sim_time
-    assert backend.real_time_factor == 0.0  # 100.0: the first mark
+    backend.reset()  # 100.0: the mark, at t = 0
     sim.run(0.02)
     assert backend.real_time_factor == 0.0  # 100.05: 0.05 s < RTF_WINDOW, not measured yet
     sim.run(0.02)
-    assert backend.real_time_factor == pytest.approx((backend.sim_time - t0) / 0.2, abs=1e-9)  # 100.2
-    assert backend.sim_time - t0 == pytest.approx(0.04, abs=1e-12)
+    assert backend.real_time_factor == pytest.approx(backend.sim_time / 0.2, abs=1e-9)  # 100.2
+    assert backend.sim_time == pytest.approx(0.04, abs=1e-12)
     backend.pause(True)
     sim.run(0.01)
     assert backend.real_time_factor == pytest.approx(0.2, abs=1e-9)  # 100.25: too soon, the last value
     assert backend.real_time_factor == 0.0  # 100.45: paused for 0.25 s, no simulated time
     backend.pause(False)
-    backend.reset()
-    assert backend.real_time_factor == 0.0  # 100.5: a new mark at t = 0
+    backend.reset()  # 100.5: a new mark at t = 0, the value back to 0
+    assert backend.real_time_factor == 0.0  # 100.55: too soon
     sim.run(0.05)
     assert backend.real_time_factor == pytest.approx(backend.sim_time / 0.2, abs=1e-9)  # 100.7
     assert backend.sim_time == pytest.approx(0.05, abs=1e-12)
@@ -561,6 +560,31 @@ def test_write_joints_wrong_shape(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
     with pytest.raises(BackendError, match=r"joint commands of shape \(3, 2\), expected \(3, 1\) \(rows position"):
         sim.backend.write_joints(np.full((3, 2), math.nan), 0.01)
+
+
+def test_write_joints_ragged_or_not_numbers(make_sim) -> None:
+    sim = make_sim(pendulum_urdf())
+    with pytest.raises(BackendError, match=r"joint commands are not a \(3, 1\) array of numbers"):
+        sim.backend.write_joints([[0.1], [0.2, 0.3], [0.4]], 0.01)
+    with pytest.raises(BackendError, match=r"joint commands are not a \(3, 1\) array of numbers"):
+        sim.backend.write_joints([["a"], ["b"], ["c"]], 0.01)
+
+
+def test_numpy_scalar_dt_is_a_number(make_sim) -> None:
+    """dt as a numpy float32 / int64 scalar (e.g. from a config array) is taken as its value:
+    the read steps, and write_joints prepares the actuators for it (bit for bit as a float dt)."""
+    sims = [make_sim(pendulum_urdf()) for _ in range(2)]
+    command = np.array([[0.3], [math.nan], [math.nan]])
+    for sim, dt in zip(sims, (0.01, np.float64(0.01))):
+        for _ in range(5):
+            sim.backend.write_joints(command, dt)
+            sim.backend.read_joints(dt)
+    np.testing.assert_array_equal(sims[0].backend.data.qpos, sims[1].backend.data.qpos)
+    assert sims[1].backend.sim_time == pytest.approx(0.05, abs=1e-12)
+    sims[1].backend.read(np.float32(0.02))  # float32(0.02) is 0.02 up to 1e-9 relative: 20 steps
+    assert sims[1].backend.sim_time == pytest.approx(0.07, abs=1e-12)
+    sims[1].backend.read(np.int64(0))
+    assert sims[1].backend.sim_time == pytest.approx(0.07, abs=1e-12)
 
 
 def test_write_joints_takes_lists_and_strided_arrays(make_sim) -> None:

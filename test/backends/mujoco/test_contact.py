@@ -102,7 +102,8 @@ def test_both_sides_of_one_contact(make_sim) -> None:
     ``geom2``, so both orderings are exercised."""
     sim = make_sim(STACK, {**GRAVITY, "self_collide": True}, actuators=[])
     first = sim.backend.read(0.01).sensors
-    assert first["pad_touch"] == first["slider_touch"] == ContactReading(())  # 5 cm gap: falling
+    assert first["pad_touch"] == ContactReading((), "pad")  # 5 cm gap: falling
+    assert first["slider_touch"] == ContactReading((), "slider")
     sensors = sim.run(2.0)[-1].sensors
     pad, slider = sensors["pad_touch"], sensors["slider_touch"]
     model, data = sim.backend.model, sim.backend.data
@@ -134,7 +135,7 @@ def test_collision_filter(make_sim) -> None:
     """Only the named collision's contacts: the hat touches nothing, the foot carries m·g."""
     sim = make_sim(HAT_BOX, {**GRAVITY, "fixed_base": False})
     sensors = sim.run(2.0)[-1].sensors
-    assert sensors["hat_touch"] == ContactReading(())
+    assert sensors["hat_touch"] == ContactReading((), "box")
     foot = sensors["foot_touch"]
     assert len(foot.contacts) == 4
     assert {(c.body1, c.body2) for c in foot.contacts} == {("box::collision::foot", "ground_plane")}
@@ -182,7 +183,7 @@ def test_gazebo_name_of_the_top_is_not_the_bottom(make_sim) -> None:
     """Filtering the second collision (the top, touching nothing) gives no contacts."""
     sim = make_sim(_plate("<collision>plate_collision_1</collision>", BOTTOM.format(name="") + TOP.format(name="")),
                    {**GRAVITY, "fixed_base": False})
-    assert sim.run(1.0)[-1].sensors["touch"] == ContactReading(())
+    assert sim.run(1.0)[-1].sensors["touch"] == ContactReading((), "plate")
 
 
 def test_filter_naming_no_collision_is_warned_once(make_sim, caplog) -> None:
@@ -190,7 +191,7 @@ def test_filter_naming_no_collision_is_warned_once(make_sim, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
         sim = make_sim(urdf, {**GRAVITY, "fixed_base": False})
         states = sim.run(0.5)
-    assert all(s.sensors["touch"] == ContactReading(()) for s in states)
+    assert all(s.sensors["touch"] == ContactReading((), "plate") for s in states)
     expected = ("sensor 'touch': its <collision> filter ['nothing_here'] names no collision of link 'plate' in the "
                 "model (known names: ['bottom', 'bottom_collision', 'plate_collision']); it reports no contacts")
     assert caplog.text.count(expected) == 1
@@ -209,3 +210,52 @@ def test_gazebo_collision_names() -> None:
     box = Box((1.0, 1.0, 1.0))
     names = gazebo_collision_names("arm", [Collision(box), Collision(box, name="pad"), Collision(box)])
     assert names == [{"arm_collision"}, {"pad_collision_1", "arm_collision_1"}, {"arm_collision_2"}]
+
+
+@pytest.mark.parametrize("frame", ["world", "box", "no_such_frame"])
+def test_frame_override_expresses_the_contacts_in_it(make_sim, caplog, frame: str) -> None:
+    """A Gazebo bumper ``<frameName>`` (PR2's base and torso bumpers say ``world``): the
+    contacts are expressed in that frame when the model has it, and the reading names it
+    (the ROS header's frame_id). ``world``: normal −z, the ground pushes +z with m·g, the
+    corners at z = 0 (tolerances as above). The link itself: as without the override. A
+    frame the model does not have: the link's frame, named so, warned once."""
+    bumper = ('<sensor name="touch" type="contact"><plugin filename="libgazebo_ros_bumper.so" name="b">'
+              f"<frameName>{frame}</frameName></plugin></sensor>")
+    urdf = ROLLED_BOX.replace('<sensor name="touch" type="contact"/>', bumper)
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
+        sim = make_sim(urdf, {**GRAVITY, "fixed_base": False, "base_pose": [0.0, 0.0, 0.2, math.pi / 2, 0.0, 0.0]})
+        reading = sim.run(2.0)[-1].sensors["touch"]
+    assert sim.backend.robot.sensors[0].frame_id == frame
+    assert len(reading.contacts) == 4
+    total = _forces(reading).sum(axis=0)
+    if frame == "world":
+        assert reading.frame == "world"
+        for c in reading.contacts:
+            assert c.normal == pytest.approx((0.0, 0.0, -1.0), abs=1e-9)
+            assert abs(c.position[2]) < POSITION_TOL
+        assert total == pytest.approx((0.0, 0.0, 2.0 * G), abs=FORCE_TOL)
+    else:
+        assert reading.frame == "box"
+        for c in reading.contacts:
+            assert c.normal == pytest.approx((0.0, -1.0, 0.0), abs=1e-9)
+        assert total == pytest.approx((0.0, 2.0 * G, 0.0), abs=FORCE_TOL)
+    warned = [r.getMessage() for r in caplog.records if "is not a link of the model" in r.getMessage()]
+    assert warned == ([] if frame != "no_such_frame" else [
+        "sensor 'touch': its frame 'no_such_frame' is not a link of the model (nor 'world'); its contacts are given "
+        "in its link's frame 'box', stamped so"])
+
+
+def test_filter_on_a_link_with_a_skipped_collision_is_warned_with_why(make_sim, caplog) -> None:
+    """A collision that cannot be built (a missing mesh) makes Gazebo's collision names
+    unknowable for the link (they count collisions by position): a filter by them matches
+    nothing, and the warning says why (known limitation, not a silent empty sensor)."""
+    missing = '<collision><geometry><mesh filename="/nonexistent/part.stl"/></geometry></collision>'
+    urdf = _plate("<collision>plate_collision</collision>", BOTTOM.format(name="") + missing)
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
+        sim = make_sim(urdf, {**GRAVITY, "fixed_base": False})
+        states = sim.run(0.3)
+    assert all(s.sensors["touch"].contacts == () for s in states)
+    warned = [r.getMessage() for r in caplog.records if "names no collision" in r.getMessage()]
+    assert warned == ["sensor 'touch': its <collision> filter ['plate_collision'] names no collision of link 'plate' "
+                      "in the model (known names: none: its 1 collision geom(s) have no name, and Gazebo's names are "
+                      "not given when one of the link's collisions could not be built); it reports no contacts"]

@@ -200,6 +200,15 @@ def test_joint_space_path_equals_actuator_path(repo_dir, compiled: bool, mode: s
                                   _run(repo_dir, compiled, mode, "gaps", "actuator"))
 
 
+def test_joint_space_path_without_the_data_view_equals_actuator_path(repo_dir, monkeypatch) -> None:
+    """When MuJoCo's data cannot be viewed as one buffer (cycle.data_view gives None), the
+    joint-space path runs the separate kernels (compiled pre_step at the write): the same
+    trajectory, bit for bit."""
+    monkeypatch.setattr(cycle, "data_view", lambda data, inertia: None)
+    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps", "joint"),
+                                  _run(repo_dir, True, "pid", "gaps", "actuator"))
+
+
 def test_joint_space_path_compiled_equals_numpy(repo_dir) -> None:
     np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps", "joint"),
                                   _run(repo_dir, False, "pid", "gaps", "joint"))
