@@ -85,8 +85,9 @@ def _fmt(v: float) -> str:
 
 
 def transmission_notes(robot: Robot) -> tuple[dict[str, str], dict[str, str]]:
-    """Per joint and per actuator a short text "<Type> reduction R offset O" from the
-    description (as written; roles in brackets)."""
+    """Per joint and per actuator a short text "<Type> red R offset O" from the description
+    (as written: ``red`` is that side's ``<mechanicalReduction>``, e.g. a four-bar's joint
+    side 1 and its actuators 100 and 80; roles in brackets)."""
     joints: dict[str, str] = {}
     actuators: dict[str, str] = {}
     for tr in robot.transmissions:
@@ -243,12 +244,12 @@ def _show(title: str, seen: dict, joint_notes: dict[str, str], actuator_notes: d
         (n, _fmt(p), _fmt(v), _fmt(e), joint_notes.get(n, "(direct)"))
         for n, p, v, e in zip(js.name, js.position, js.velocity, js.effort)
     ]
-    print(_format_table(f"\njoint_states after: {title}", ("joint", "position", "velocity", "effort", "transmission"), rows))
+    print(_format_table(f"\njoint_states after: {title}", ("joint", "position", "velocity", "effort", "transmission, joint side"), rows))
     rows = [
         (n, _fmt(p), _fmt(v), _fmt(e), actuator_notes.get(n, ""))
         for n, p, v, e in zip(acts.name, acts.position, acts.velocity, acts.effort)
     ]
-    print(_format_table("actuator_states", ("actuator", "position", "velocity", "effort", "reduction"), rows))
+    print(_format_table("actuator_states", ("actuator", "position", "velocity", "effort", "transmission, actuator side"), rows))
     if transmissions is not None:
         print(transmission_check(transmissions, js, acts), flush=True)
 
