@@ -1,8 +1,9 @@
 """Fixtures for the ROS tests: a private DDS domain, the bridge as a real child process and a
 probe node in the pytest process (real rclpy over DDS on loopback).
 
-* ROS_DOMAIN_ID: random in 100..200 for the whole session, discovery limited to localhost,
-  set before rclpy initialises (children inherit it).
+* ROS_DOMAIN_ID: the caller's when set (so concurrent test runs can be kept apart), else random
+  in 100..200 for the whole session; discovery limited to localhost; set before rclpy
+  initialises (children inherit it).
 * :class:`Bridge`: ``python -m sdf_bridge.ros.main --ros-args -p ...`` in its own process;
   ``stop()`` sends SIGINT and returns the exit code.
 * :class:`Probe`: a node with an executor spun on demand; records every message of the topics
@@ -29,7 +30,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-os.environ["ROS_DOMAIN_ID"] = str(random.SystemRandom().randint(100, 200))
+os.environ.setdefault("ROS_DOMAIN_ID", str(random.SystemRandom().randint(100, 200)))
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 
 import rclpy  # noqa: E402  (after the environment is set)
