@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import booleans
 from ..errors import ConfigError
 
 PACKAGE = "sdf_bridge"
@@ -61,17 +62,16 @@ def parse_xacro_args(value: str | Sequence[str]) -> dict[str, str]:
 
 
 def parse_bool(name: str, text: str) -> bool:
-    """Launch-argument boolean: ``true``/``false`` (any case), ``1``/``0``, ``yes``/``no``.
+    """Launch-argument boolean, as launch's ``IfCondition`` reads it
+    (:func:`sdf_bridge.booleans.parse_bool`: ``true``/``false``/``1``/``0``, any case).
 
     Raises:
         ConfigError: any other text (naming the argument).
     """
-    value = text.strip().lower()
-    if value in ("true", "1", "yes", "on"):
-        return True
-    if value in ("false", "0", "no", "off"):
-        return False
-    raise ConfigError(f"launch argument {name}:={text!r} is not a boolean. Fix: give true or false.")
+    value = booleans.parse_bool(text)
+    if value is None:
+        raise ConfigError(f"launch argument {name}:={text!r} is not a boolean. Fix: give true or false.")
+    return value
 
 
 @dataclass(frozen=True)

@@ -64,9 +64,12 @@ def test_parse_xacro_args_forms() -> None:
 
 
 def test_parse_bool() -> None:
+    """IfCondition's vocabulary: true/false/1/0 in any case; yes/no/on/off are not booleans."""
     assert parse_bool("rviz", "TRUE") is True and parse_bool("rviz", "0") is False
-    with pytest.raises(ConfigError, match=r"launch argument rviz:='maybe' is not a boolean"):
-        parse_bool("rviz", "maybe")
+    assert parse_bool("rviz", " 1 ") is True and parse_bool("rviz", "False") is False
+    for text in ("maybe", "yes", "off"):
+        with pytest.raises(ConfigError, match=rf"launch argument rviz:='{text}' is not a boolean"):
+            parse_bool("rviz", text)
 
 
 def test_plan_errors(share: Path, tmp_path: Path) -> None:

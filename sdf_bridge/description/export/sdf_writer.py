@@ -27,6 +27,7 @@ import logging
 
 from lxml import etree
 
+from ...booleans import parse_bool
 from ...errors import UnsupportedError
 from ..model import (
     Box,
@@ -355,7 +356,7 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
             if key in props:
                 sub(le, tag, props[key])
         if "turnGravityOff" in props and "gravity" not in props:  # Gazebo classic's urdf2sdf does the same
-            sub(le, "gravity", "false" if props["turnGravityOff"].strip().lower() in ("true", "1") else "true")
+            sub(le, "gravity", "false" if parse_bool(props["turnGravityOff"]) is True else "true")
         if link.inertial is not None:
             ie = sub(le, "inertial")
             _pose(ie, link.inertial.origin)

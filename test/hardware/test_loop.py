@@ -1,4 +1,4 @@
-"""sdf_bridge.ros.loop: the fixed-rate loop thread (counts only; no timing assertions)."""
+"""sdf_bridge.hardware.loop: the fixed-rate loop thread (counts only; no timing assertions)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from sdf_bridge.hardware.timing import LoopTiming
-from sdf_bridge.ros.loop import FixedRateLoop
+from sdf_bridge.hardware.loop import FixedRateLoop
 
 
 def _run_until(loop: FixedRateLoop, done: threading.Event) -> None:
@@ -76,7 +76,7 @@ def test_the_loop_times_each_tick_once_with_its_clock_reads(monkeypatch) -> None
     of a tick is the reading before the cycle, its end the reading after it (a fake clock
     advancing 1 ms per reading makes every figure exact)."""
     clock = iter(range(10_000))
-    monkeypatch.setattr("sdf_bridge.ros.loop._now", lambda: next(clock) * 1e-3)
+    monkeypatch.setattr("sdf_bridge.hardware.loop._now", lambda: next(clock) * 1e-3)
     done = threading.Event()
 
     def cycle(k: int) -> None:
@@ -101,7 +101,7 @@ def test_overruns_are_the_ticks_busy_longer_than_the_period(monkeypatch) -> None
     re-anchors (no sleep before the next tick); ticks busy for 1 ms sleep to their deadline
     and are not overruns (fake clock: ticks' durations set by the cycle)."""
     now = [0.0]
-    monkeypatch.setattr("sdf_bridge.ros.loop._now", lambda: now[0])
+    monkeypatch.setattr("sdf_bridge.hardware.loop._now", lambda: now[0])
     slept: list[float] = []
     done = threading.Event()
 

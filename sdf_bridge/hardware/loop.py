@@ -27,9 +27,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..hardware.timing import LoopTiming
+from .timing import LoopTiming
 
-LOG = logging.getLogger("sdf_bridge.ros.loop")
+LOG = logging.getLogger("sdf_bridge.hardware.loop")
 
 #: Gives up the GIL and the CPU for a moment (``sched_yield``, ~1 µs; ``time.sleep(0)`` would
 #: take the timer slack, ~50 µs).
