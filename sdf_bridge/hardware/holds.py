@@ -73,7 +73,7 @@ class Holds:
         self._partner_start = np.full(self.n_joints, np.nan)  # partner hold positions
         #: (effective commands, mode version) → (values, mode) of the partner step, while they cannot change
         self._partner_cache: tuple[object, int, np.ndarray, np.ndarray] | None = None
-        self._idle_key: tuple[int, object] | None = None  # (mode version, mode array) of ``_hold``
+        self._idle_mode: np.ndarray | None = None  # the mode array ``_hold`` is for
         self._hold = self._nan
         self._mode = np.zeros(self.n_joints, dtype=MODE_DTYPE)
         self._mode_version = -1  # buffer.mode_version of ``_mode``
@@ -107,18 +107,15 @@ class Holds:
         values = buffer.effective()
         version = buffer.mode_version
         if self.coupled is None:
-            mode = self._mode_copy(buffer, version)
+            if self._mode_version != version:
+                self._mode = buffer.mode.copy()  # (the buffer changes its array in place)
+                self._mode_version = version
+            mode = self._mode
         else:
             values, mode = self._partners(values, version, buffer, measured)
-        return values, mode, self._idle_hold(mode, version, measured)
-
-    def _mode_copy(self, buffer: CommandBuffer, version: int) -> np.ndarray:
-        """The buffer's modes as an array of their own (the buffer changes its array in place),
-        made again only when they changed."""
-        if self._mode_version != version:
-            self._mode = buffer.mode.copy()
-            self._mode_version = version
-        return self._mode
+        if self._idle_mode is not mode:
+            self._idle_hold(mode, measured)
+        return values, mode, self._hold
 
     def _partners(
         self, commands: np.ndarray, version: int, buffer: CommandBuffer, measured: np.ndarray
@@ -164,12 +161,9 @@ class Holds:
         self._partner_cache = (commands, version, out, mode) if settled else None
         return out, mode
 
-    def _idle_hold(self, mode: np.ndarray, version: int, measured: np.ndarray) -> np.ndarray:
-        """Hold positions of the idle joints (mode NONE): a joint becoming idle takes its
-        measured position; NaN for the others. Recomputed only when ``mode`` changed."""
-        key = self._idle_key
-        if key is not None and key[1] is mode:
-            return self._hold
+    def _idle_hold(self, mode: np.ndarray, measured: np.ndarray) -> None:
+        """Hold positions of the idle joints (mode NONE) for ``mode`` (a new mode array): a
+        joint becoming idle takes its measured position; NaN for the others."""
         idle = mode == 0
         previous = self._hold
         hold = np.where(idle, previous, np.nan)
@@ -177,5 +171,4 @@ class Holds:
         if new.any():
             hold[new] = measured[0, :self.n_joints][new]
         self._hold = hold
-        self._idle_key = (version, mode)
-        return hold
+        self._idle_mode = mode

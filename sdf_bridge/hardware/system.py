@@ -299,16 +299,17 @@ class HardwareSystem:
         """Read the backend (advancing it by ``dt``) and return ``(joints, actuators, sensors,
         sim_time)``: ``joints`` a new (3, n_joints + n_followers) array (rows position,
         velocity, effort; columns ``state_names``), ``actuators`` its three actuator-space
-        rows (n_actuators,). Keeps the joint state as the measured state of the next write.
+        rows (n_actuators,), checked on the first read after configure or a reset. Keeps the
+        joint state as the measured state of the next write.
 
         Raises:
             BackendError: the backend's, or a state of the wrong shape.
         """
         state = self.backend.read(dt)
         joints, actuators = state.joints, state.actuators
-        try:
-            wrong = (joints.shape != self._state_shape or len(actuators) != 3
-                     or any(row.shape != self._act_shape for row in actuators))
+        try:  # the actuator rows on the priming reads (a backend's structure does not change)
+            wrong = joints.shape != self._state_shape or (not self._state_known and (
+                len(actuators) != 3 or any(np.shape(row) != self._act_shape for row in actuators)))
         except (AttributeError, TypeError):  # not arrays
             wrong = True
         if wrong:

@@ -1,25 +1,10 @@
 """The bridge node's ROS parameters: declared with descriptors (type, range, description) and
 read into one validated :class:`BridgeConfig`.
 
-Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults):
-
-- ``robot_description`` [""]: the description XML (URDF or SDFormat) as a string.
-- ``description_file`` [""]: path of a URDF / xacro / SDFormat file.
-- ``xacro_args`` [""]: xacro arguments, a string ``"k:=v k2:=v2"`` or a string array.
-- ``use_description_topic`` [false]: with neither of the two above set, take the description
-  from the ``robot_description`` topic (as ros2_control's controller manager does) instead of
-  the built-in demo robot.
-- ``backend`` ["mock"]: backend name (``sdf_bridge.backends`` entry point).
-- ``update_rate`` [100]: control-loop rate, Hz.  ``publish_rate`` [50]: joint_states rate, Hz.
-- ``joints`` [unset]: commandable joints and the order of the Float64MultiArray inputs
-  (empty = every actuated joint in description order).
-- ``command_timeout`` [0.5]: watchdog timeout, s (0 = off).
-- ``real_time_factor`` [1.0]: for simulating backends, simulated/wall time (0 = as fast as
-  possible).
-- ``joint_limits_file`` [""]: ros2_control ``joint_limits`` YAML overriding the description.
-- ``thread_priority`` [0]: 1..99 = SCHED_FIFO priority of the loop thread when permitted (ros2_control uses 50; opt in, as a real-time loop thread can starve the rest of a small machine).
-- ``diagnostics_rate`` [1.0]: /diagnostics rate, Hz.
-- ``backend_params.<name>``: passed to the backend's ``configure`` as ``{name: value}``.
+Parameters: :data:`PARAMETERS`, the one table of their defaults, types, ranges and
+descriptions (``config/bridge.yaml`` and the README's table show the same defaults: a test
+checks them). ``backend_params.<name>`` are passed to the backend's ``configure`` as
+``{name: value}``.
 """
 
 from __future__ import annotations
@@ -36,26 +21,6 @@ from ..errors import ConfigError
 from .launch_args import parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
-
-
-@dataclass(frozen=True)
-class BridgeConfig:
-    """Validated parameter values of the bridge node (units: Hz, s)."""
-
-    robot_description: str = ""
-    description_file: str = ""
-    xacro_args: dict[str, str] = field(default_factory=dict)
-    use_description_topic: bool = False
-    backend: str = "mock"
-    update_rate: float = 100.0
-    publish_rate: float = 50.0
-    joints: tuple[str, ...] = ()
-    command_timeout: float = 0.5
-    real_time_factor: float = 1.0
-    joint_limits_file: str = ""
-    thread_priority: int = 0
-    diagnostics_rate: float = 1.0
-    backend_params: dict[str, Any] = field(default_factory=dict)
 
 
 def _descriptor(
@@ -160,6 +125,36 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
 }
 
 
+def default(name: str) -> Any:
+    """The declared default of parameter ``name`` (:data:`PARAMETERS`; ``joints``: ``()``).
+
+    Raises:
+        KeyError: not a parameter of the node.
+    """
+    value = PARAMETERS[name][0]
+    return () if value is Parameter.Type.STRING_ARRAY else value
+
+
+@dataclass(frozen=True)
+class BridgeConfig:
+    """Validated parameter values of the bridge node (units: Hz, s); defaults: :data:`PARAMETERS`."""
+
+    robot_description: str = default("robot_description")
+    description_file: str = default("description_file")
+    xacro_args: dict[str, str] = field(default_factory=dict)
+    use_description_topic: bool = default("use_description_topic")
+    backend: str = default("backend")
+    update_rate: float = default("update_rate")
+    publish_rate: float = default("publish_rate")
+    joints: tuple[str, ...] = default("joints")
+    command_timeout: float = default("command_timeout")
+    real_time_factor: float = default("real_time_factor")
+    joint_limits_file: str = default("joint_limits_file")
+    thread_priority: int = default("thread_priority")
+    diagnostics_rate: float = default("diagnostics_rate")
+    backend_params: dict[str, Any] = field(default_factory=dict)
+
+
 def declare_parameters(node: Node) -> BridgeConfig:
     """Declare every parameter of :data:`PARAMETERS` (plus ``backend_params.*`` overrides) on
     ``node`` and return their validated values.
@@ -204,8 +199,8 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             "both robot_description and description_file are set. "
             "Fix: set only one of them."
         )
-    update_rate = float(values.get("update_rate", 100.0))
-    publish_rate = float(values.get("publish_rate", 50.0))
+    update_rate = float(values.get("update_rate", default("update_rate")))
+    publish_rate = float(values.get("publish_rate", default("publish_rate")))
     if not update_rate > 0.0:
         raise ConfigError(f"update_rate is {update_rate} Hz. Fix: give a rate above 0.")
     if not 0.0 < publish_rate <= update_rate:
@@ -220,22 +215,22 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             "Fix: give a string 'k:=v k2:=v2' or a string array."
         )
     joints = tuple(j for j in (values.get("joints") or ()) if j)
-    backend = str(values.get("backend", "mock")).strip()
+    backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
         xacro_args=parse_xacro_args(xacro_raw),
-        use_description_topic=bool(values.get("use_description_topic", False)),
+        use_description_topic=bool(values.get("use_description_topic", default("use_description_topic"))),
         backend=backend,
         update_rate=update_rate,
         publish_rate=publish_rate,
         joints=joints,
-        command_timeout=float(values.get("command_timeout", 0.5)),
-        real_time_factor=float(values.get("real_time_factor", 1.0)),
+        command_timeout=float(values.get("command_timeout", default("command_timeout"))),
+        real_time_factor=float(values.get("real_time_factor", default("real_time_factor"))),
         joint_limits_file=str(values.get("joint_limits_file") or ""),
-        thread_priority=int(values.get("thread_priority", 0)),
-        diagnostics_rate=float(values.get("diagnostics_rate", 1.0)),
+        thread_priority=int(values.get("thread_priority", default("thread_priority"))),
+        diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
         backend_params=dict(backend_params or {}),
     )

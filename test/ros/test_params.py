@@ -9,13 +9,51 @@ from rclpy.context import Context
 from rclpy.parameter import Parameter
 
 from sdf_bridge.errors import ConfigError
-from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, make_config
+from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, default, make_config
 
 
 def test_make_config_defaults() -> None:
     cfg = make_config({name: default for name, (default, _) in PARAMETERS.items() if name != "joints"})
     assert cfg == BridgeConfig()
     assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (100.0, 50.0, 0.5, "mock")
+
+
+def _readme_defaults(repo_dir) -> dict[str, str]:
+    """The README's parameter table: name → its default column, as written."""
+    text = (repo_dir / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("## Parameters"):]
+    table = table[:table.index("\n## ", 3)]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`") and not cells[0].startswith("`backend_params"):
+            rows[cells[0].strip("`")] = cells[1]
+    return rows
+
+
+def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
+    """config/bridge.yaml and the README's parameter table give every declared parameter with
+    its declared default (``joints``: the empty array of ROS, [""], in the YAML; "all" in the
+    README); nothing else (but rclpy's use_sim_time in the README)."""
+    import yaml
+
+    yaml_values = yaml.safe_load((repo_dir / "config" / "bridge.yaml").read_text())["/**"]["ros__parameters"]
+    assert set(yaml_values) == set(PARAMETERS)
+    for name, value in yaml_values.items():
+        want = default(name)
+        assert (value == [""] and want == ()) if name == "joints" else (value == want and type(value) is type(want)), name
+    readme = _readme_defaults(repo_dir)
+    assert set(readme) == set(PARAMETERS) | {"use_sim_time"}
+    for name in PARAMETERS:
+        want = default(name)
+        if name == "joints":
+            assert readme[name] == "all"
+        elif isinstance(want, bool):
+            assert readme[name] == f"`{str(want).lower()}`", name
+        elif isinstance(want, str):
+            assert readme[name] == (f"`{want}`" if want else '`""`'), name
+        else:
+            assert readme[name] == f"`{want!r}`", name
 
 
 def test_make_config_values() -> None:

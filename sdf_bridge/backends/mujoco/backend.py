@@ -45,26 +45,7 @@ State: joint position/velocity from MuJoCo, joint effort = the applied actuator 
 actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
 (computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
 
-Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``;
-nested mappings may also arrive flattened by ROS, e.g. ``pid_gains.<joint>.p``, ``armature.<joint>``):
-
-=================  ==========================  ==================================================
-name               default                     meaning
-=================  ==========================  ==================================================
-timestep           0.001                       physics step, s; ``dt`` of read must be a multiple
-gravity            [0, 0, -9.81]               m/s², world frame
-fixed_base         true                        weld the root link to the world (else free joint)
-ground_plane       true                        infinite plane at z = 0
-visual_geoms       true                        add visual geoms (for cameras)
-self_collide       false                       robot geoms collide with each other
-pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (see :mod:`.pid`)
-position_mode      "pid"                       ``"pid"`` or ``"ideal"``
-noise_seed         0                           seed of sensor noise (``null`` = random)
-armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
-base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the model frame
-lift_above_ground  true                        raise the root so no collision geom starts below z = 0
-render_cameras     true                        render camera sensors (off: reported once, no images)
-=================  ==========================  ==================================================
+Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaults).
 """
 
 from __future__ import annotations
@@ -87,7 +68,9 @@ from ..base import MODE_DTYPE, JointCommand, JointSpaceState
 from ..initial_values import initial_joint_values
 from . import cycle
 from .builder import ONE_DOF, BuiltModel, build_spec, compile_model
+from .actuation import add_pid_actuators, inertia_diagonal_index
 from .cycle import HOLD, INTEGRAL, MODE, SCALE
+from .initial_state import reset_state
 from .options import _bool, parse_options
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
@@ -103,41 +86,6 @@ RTF_WINDOW = 0.1
 """Shortest wall-time interval over which :attr:`MujocoBackend.real_time_factor` is measured, s."""
 _UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
              int(mujoco.mjtWarning.mjWARN_BADQPOS))
-
-
-def inertia_diagonal_index(model: mujoco.MjModel) -> np.ndarray:
-    """Index, per dof (shape (nv,), int), of the joint-space inertia matrix's diagonal entry in
-    ``data.M`` (MuJoCo ≥ 3.3: CSR rows, diagonal last: ``M_rowadr + M_rownnz − 1``) or, in
-    older MuJoCo, in ``data.qM`` (``dof_Madr``)."""
-    if hasattr(model, "M_rownnz"):
-        return np.asarray(model.M_rowadr, dtype=int) + np.asarray(model.M_rownnz, dtype=int) - 1
-    return np.asarray(model.dof_Madr, dtype=int)
-
-
-def apply_joint_equalities(model: mujoco.MjModel, data: mujoco.MjData) -> None:
-    """Set each active MuJoCo joint-equality follower (``obj1``) from its leader (``obj2``):
-    ``q₁ − q₁⁰ = Σₖ cₖ·(q₂ − q₂⁰)ᵏ`` (MuJoCo ``mjEQ_JOINT`` polynomial, ``polycoef`` c₀…c₄),
-    and its velocity ``v₁ = (Σₖ k·cₖ·(q₂ − q₂⁰)ᵏ⁻¹)·v₂``, so mimic (``multiplier·leader + offset``)
-    and gearbox followers start consistent. Chains are resolved by repeating over all equalities
-    ``neq`` times. Equalities to no second joint (a fixed joint value) set ``q₁ = q₁⁰ + c₀``.
-    """
-    rows = [
-        e for e in range(model.neq)
-        if model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT and model.eq_active0[e]
-    ]
-    for _ in range(len(rows)):
-        for e in rows:
-            c = np.asarray(model.eq_data[e, :5], dtype=float)
-            j1, j2 = int(model.eq_obj1id[e]), int(model.eq_obj2id[e])
-            q1, d1 = model.jnt_qposadr[j1], model.jnt_dofadr[j1]
-            if j2 < 0:
-                data.qpos[q1] = model.qpos0[q1] + c[0]
-                data.qvel[d1] = 0.0
-                continue
-            q2, d2 = model.jnt_qposadr[j2], model.jnt_dofadr[j2]
-            x = float(data.qpos[q2] - model.qpos0[q2])
-            data.qpos[q1] = model.qpos0[q1] + sum(c[k] * x**k for k in range(5))
-            data.qvel[d1] = sum(k * c[k] * x ** (k - 1) for k in range(1, 5)) * data.qvel[d2]
 
 
 class MujocoBackend:
@@ -202,15 +150,7 @@ class MujocoBackend:
                 f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
                 "simulated as passive joints (their commands exert no effort); give <limit effort> > 0 to drive them"
             )
-        for name, limit in zip(self.joint_names, effort_limit):
-            act = built.spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
-            act.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR  # act = position target, ctrl = its rate
-            act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
-            act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-            act.actlimited = mujoco.mjtLimited.mjLIMITED_FALSE
-            if 0.0 < limit < np.inf:  # MuJoCo needs a non-empty range; 0 = passive (gains zeroed)
-                act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-                act.forcerange = [-float(limit), float(limit)]
+        add_pid_actuators(built.spec, self.joint_names, effort_limit)
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
         model = compile_model(built)
@@ -610,18 +550,8 @@ class MujocoBackend:
         ``initial_position``, else 0 / 0), followers of joint equalities (mimic, gearbox) set
         consistently from their leaders, time 0, PID cleared, joints holding their initial position."""
         model, data = self._require()
-        mujoco.mj_resetData(model, data)
         assert self.built is not None
-        for name, value in self._initial_q.items():
-            slots = self.built.joints.get(name)
-            if slots is not None and self.robot.joints[name].type in ONE_DOF:
-                data.qpos[slots.qpos[0]] = value
-        for name, value in self._initial_v.items():
-            slots = self.built.joints.get(name)
-            if slots is not None and self.robot.joints[name].type in ONE_DOF:
-                data.qvel[slots.dof[0]] = value
-        apply_joint_equalities(model, data)
-        mujoco.mj_forward(model, data)
+        reset_state(model, data, self.built, self.robot, self._initial_q, self._initial_v)
         tab = self._tab
         tab[cycle.MODE:cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]

@@ -1,6 +1,26 @@
 """The MuJoCo backend's parameters (``backend_params.*`` and ``<ros2_control><hardware><param>``):
-their names, types and what they build (:func:`parse_options`). The table of parameters is in
-:mod:`.backend`.
+their names, types and what they build (:func:`parse_options`).
+
+Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``;
+nested mappings may also arrive flattened by ROS, e.g. ``pid_gains.<joint>.p``, ``armature.<joint>``):
+
+=================  ==========================  ==================================================
+name               default                     meaning
+=================  ==========================  ==================================================
+timestep           0.001                       physics step, s; ``dt`` of read must be a multiple
+gravity            [0, 0, -9.81]               m/s², world frame
+fixed_base         true                        weld the root link to the world (else free joint)
+ground_plane       true                        infinite plane at z = 0
+visual_geoms       true                        add visual geoms (for cameras)
+self_collide       false                       robot geoms collide with each other
+pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (see :mod:`.pid`)
+position_mode      "pid"                       ``"pid"`` or ``"ideal"``
+noise_seed         0                           seed of sensor noise (``null`` = random)
+armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
+base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the model frame
+lift_above_ground  true                        raise the root so no collision geom starts below z = 0
+render_cameras     true                        render camera sensors (off: reported once, no images)
+=================  ==========================  ==================================================
 """
 
 from __future__ import annotations

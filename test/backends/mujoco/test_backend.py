@@ -356,7 +356,7 @@ def test_inertia_diagonal_index_matches_the_full_matrix(make_sim, repo_dir) -> N
     """The index used for gain scheduling picks the diagonal of MuJoCo's joint-space inertia."""
     import mujoco
 
-    from sdf_bridge.backends.mujoco.backend import inertia_diagonal_index
+    from sdf_bridge.backends.mujoco.actuation import inertia_diagonal_index
 
     sim = make_sim(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False})
     model, data = sim.backend.model, sim.backend.data
