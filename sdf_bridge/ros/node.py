@@ -72,7 +72,7 @@ from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 from ..errors import BackendError, CommandError, SdfBridgeError
-from . import conversions
+from . import conversions, logging_bridge
 from .description_source import LoadedDescription, load_description, resolve_description
 from .loop import FixedRateLoop
 from .params import BridgeConfig, declare_parameters
@@ -122,6 +122,7 @@ class BridgeNode(Node):
 
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
+        logging_bridge.attach(self)  # the package's Python log records → this node's rclpy logger
         self.config: BridgeConfig = declare_parameters(self)
         # The node reports rejected commands through its own (throttled) logger.
         logging.getLogger("sdf_bridge.hardware.commands").setLevel(logging.ERROR)
@@ -615,6 +616,7 @@ class BridgeNode(Node):
         if hardware is not None:
             with self._lock:
                 hardware.close()
+        logging_bridge.detach(self)
 
 
 def _flatten(values: Any, prefix: str = "") -> dict[str, Any]:
