@@ -13,7 +13,7 @@ out    ``robot_description``         std_msgs/String                 transient l
 out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overruns, clamps, watchdog,
                                                                      rejected commands
 out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
-out    sensor topics                 Imu, WrenchStamped, LaserScan,  sensor-data QoS, frame_id =
+out    sensor topics                 Imu, WrenchStamped, LaserScan,  reliable (REP-2003), frame_id =
                                      PointCloud2, Image+CameraInfo,  ``Sensor.ros_frame_id``
                                      Range, contacts: PointCloud2
                                      (conversions.contact_msg)
@@ -57,14 +57,6 @@ from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rclpy.clock import Clock, ClockType
-from rclpy.node import Node
-from rclpy.qos import (
-    DurabilityPolicy,
-    HistoryPolicy,
-    QoSProfile,
-    ReliabilityPolicy,
-    qos_profile_sensor_data,
-)
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -76,16 +68,7 @@ from . import conversions, logging_bridge
 from .description_source import LoadedDescription, load_description, resolve_description
 from .loop import FixedRateLoop
 from .params import BridgeConfig, declare_parameters
-
-#: Reliable, keep last 10: joint_states, actuator_states and the command inputs.
-RELIABLE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-#: Latched description (robot_state_publisher's QoS).
-LATCHED_QOS = QoSProfile(
-    depth=1,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.TRANSIENT_LOCAL,
-    history=HistoryPolicy.KEEP_LAST,
-)
+from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
 
 _TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 COMMAND_INTERFACES = ("position", "velocity", "effort")
@@ -104,7 +87,7 @@ def sensor_topic(name: str, topic: str | None) -> str:
     return f"sensors/{clean}"
 
 
-class BridgeNode(Node):
+class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     """The bridge node (see module docstring for its interface).
 
     Args:
@@ -361,7 +344,7 @@ class BridgeNode(Node):
                     sensor = next((s for s in self.description.robot.sensors if s.name == name), None)
                     base = sensor_topic(name, sensor.topic if sensor else None)
                     topic = f"{base}/{suffix}" if suffix else base
-                    pub = self.create_publisher(type(msg), topic, qos_profile_sensor_data)
+                    pub = self.create_publisher(type(msg), topic, SENSOR_QOS)
                     self._sensor_pubs[key] = pub
                 pub.publish(msg)
                 used.append(pub)
