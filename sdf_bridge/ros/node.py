@@ -64,7 +64,7 @@ from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 from ..errors import BackendError, CommandError, SdfBridgeError
-from . import conversions, logging_bridge
+from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
 from .loop import FixedRateLoop
 from .params import BridgeConfig, declare_parameters
@@ -211,6 +211,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.create_service(SetBool, "~/pause", self._on_pause)
         if callable(getattr(backend, "step", None)):
             self.create_service(Trigger, "~/step", self._on_step)
+        sim_clock.watch(self, cfg.backend)  # warns once if use_sim_time is on and /clock never comes
         self.get_logger().info(
             f"robot {loaded.robot.name!r} from {loaded.origin}: {len(hardware.state_names)} joints "
             f"({len(hardware.joint_names)} commandable), {len(hardware.actuator_names)} actuators, "

@@ -10,15 +10,12 @@ from pathlib import Path
 
 import pytest
 from rcl_interfaces.msg import Log
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import Image, JointState
 
 from sdf_bridge.ros.logging_bridge import rcutils_severity
 
-from .conftest import Probe
-
-#: /rosout's own profile (rcl's rosout default): reliable, transient local, last 1000.
-ROSOUT_QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+from .conftest import ROSOUT_QOS, Probe
 
 #: One revolute joint, an element nobody knows (a description warning), a GPS sensor (MuJoCo
 #: cannot simulate it: a backend warning) and a small camera (rendering imports PyOpenGL, whose
