@@ -204,7 +204,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         )
         with self._lock:
             self.backend, self.hardware, self.description = backend, hardware, loaded
-        self._sensor_frames = self._frames_of_sensors(loaded)
+        self._sensor_frames = {n: cfg.frame_prefix + f for n, f in self._frames_of_sensors(loaded).items()}
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
         if callable(getattr(backend, "pause", None)):
@@ -332,7 +332,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             reading = readings[name]
             frame = self._sensor_frames.get(name, name)
             try:
-                messages = conversions.sensor_messages(reading, stamp, frame)
+                messages = conversions.sensor_messages(reading, stamp, frame, self.config.frame_prefix)
             except BackendError as exc:
                 self.get_logger().error(f"sensor {name!r} publishes nothing: {exc}")
                 groups[name] = []  # no topics: skipped from now on, and not demanded

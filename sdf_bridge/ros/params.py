@@ -19,6 +19,8 @@ Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults
 - ``joint_limits_file`` [""]: ros2_control ``joint_limits`` YAML overriding the description.
 - ``thread_priority`` [0]: 1..99 = SCHED_FIFO priority of the loop thread when permitted (ros2_control uses 50; opt in, as a real-time loop thread can starve the rest of a small machine).
 - ``diagnostics_rate`` [1.0]: /diagnostics rate, Hz.
+- ``frame_prefix`` [""]: prepended to every frame_id the bridge publishes (sensor frames), as
+  robot_state_publisher's parameter of the same name prefixes the TF frames (e.g. ``left/``).
 - ``backend_params.<name>``: passed to the backend's ``configure`` as ``{name: value}``.
 """
 
@@ -55,6 +57,7 @@ class BridgeConfig:
     joint_limits_file: str = ""
     thread_priority: int = 0
     diagnostics_rate: float = 1.0
+    frame_prefix: str = ""
     backend_params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -157,6 +160,14 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         1.0,
         _descriptor(_T.PARAMETER_DOUBLE, "/diagnostics publish rate, Hz.", float_range=(0.01, 100.0)),
     ),
+    "frame_prefix": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Prefix of every frame_id the bridge publishes, as robot_state_publisher's frame_prefix "
+            "(e.g. 'left/'); empty = none.",
+        ),
+    ),
 }
 
 
@@ -223,6 +234,12 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     backend = str(values.get("backend", "mock")).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+    frame_prefix = str(values.get("frame_prefix") or "")
+    if frame_prefix.startswith("/") or any(c.isspace() for c in frame_prefix):
+        raise ConfigError(
+            f"frame_prefix {frame_prefix!r} starts with '/' or holds white space, which tf2 frame ids "
+            "cannot. Fix: give e.g. frame_prefix:=left/ (the value robot_state_publisher gets)."
+        )
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
@@ -237,5 +254,6 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         joint_limits_file=str(values.get("joint_limits_file") or ""),
         thread_priority=int(values.get("thread_priority", 0)),
         diagnostics_rate=float(values.get("diagnostics_rate", 1.0)),
+        frame_prefix=frame_prefix,
         backend_params=dict(backend_params or {}),
     )
