@@ -92,6 +92,21 @@ def parse_namespace(text: str) -> str:
     return namespace
 
 
+def parse_frame_prefix(text: str, what: str = "frame_prefix") -> str:
+    """A frame prefix as robot_state_publisher takes it (prepended to each frame name as it is,
+    e.g. ``left/``); ``what`` names it in the error.
+
+    Raises:
+        ConfigError: it starts with ``/`` or holds white space (tf2 frame ids cannot).
+    """
+    if text.startswith("/") or any(c.isspace() for c in text):
+        raise ConfigError(
+            f"{what} {text!r} starts with '/' or holds white space, which tf2 frame ids cannot. "
+            "Fix: give e.g. frame_prefix:=left/ (the value robot_state_publisher gets)."
+        )
+    return text
+
+
 @dataclass(frozen=True)
 class LaunchPlan:
     """What the launch file starts.
@@ -161,10 +176,8 @@ def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacr
     if not backend:
         raise ConfigError("launch argument backend is empty. Fix: give mock, mujoco or a plug-in name.")
     namespace = parse_namespace(str(values.get("namespace", "")))
-    frame_prefix = str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else "")
-    if frame_prefix.startswith("/") or any(c.isspace() for c in frame_prefix):
-        raise ConfigError(f"launch argument frame_prefix:={frame_prefix!r} starts with '/' or holds white space. "
-                          "Fix: give e.g. frame_prefix:=left/.")
+    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
+                                      "launch argument frame_prefix")
     root_frame = frame_prefix + load_description(description, is_file=True, xacro_args=xacro_args).robot.root_link
     use_sim_time, rviz = flags["use_sim_time"], flags["rviz"]
     command = (xacro_executable, description, *(f"{k}:={v}" for k, v in xacro_args.items()))

@@ -35,7 +35,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from ..errors import ConfigError
-from .launch_args import parse_xacro_args
+from .launch_args import parse_frame_prefix, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
 
@@ -234,12 +234,7 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     backend = str(values.get("backend", "mock")).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
-    frame_prefix = str(values.get("frame_prefix") or "")
-    if frame_prefix.startswith("/") or any(c.isspace() for c in frame_prefix):
-        raise ConfigError(
-            f"frame_prefix {frame_prefix!r} starts with '/' or holds white space, which tf2 frame ids "
-            "cannot. Fix: give e.g. frame_prefix:=left/ (the value robot_state_publisher gets)."
-        )
+    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,

@@ -124,7 +124,7 @@ def test_plan_errors(share: Path, tmp_path: Path) -> None:
         launch_plan({"backend": " "}, share)
     with pytest.raises(ConfigError, match=r"launch argument use_sim_time is 'true', not a bool"):
         launch_plan({"use_sim_time": "true"}, share)
-    with pytest.raises(ConfigError, match=r"frame_prefix:='/left/' starts with '/'"):
+    with pytest.raises(ConfigError, match=r"launch argument frame_prefix '/left/' starts with '/'"):
         launch_plan({"frame_prefix": "/left/"}, share)
     with pytest.raises(ConfigError, match=r"frame_prefix 'l_' does not end with '/': rviz's RobotModel"):
         launch_plan({"frame_prefix": "l_", "rviz": True}, share)
