@@ -82,10 +82,6 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
     return result + passthrough
 
 
-def _setup_logging() -> None:
-    logging.basicConfig(level=logging.INFO, format="[%(levelname)s] [%(name)s]: %(message)s")
-
-
 def main(args: Sequence[str] | None = None) -> int:
     """Run the bridge node until SIGINT/SIGTERM; ``args`` = command line (default
     ``sys.argv``). Returns 0 on a clean stop, 1 when the configuration is invalid (the error
@@ -94,11 +90,12 @@ def main(args: Sequence[str] | None = None) -> int:
         import rclpy
 
         from ..errors import SdfBridgeError
+        from .logging_bridge import configure_process_logging
         from .node import BridgeNode
     except KeyboardInterrupt:  # SIGINT/SIGTERM while importing (before rclpy's handlers): a clean stop
         return 0
 
-    _setup_logging()
+    configure_process_logging()  # stderr until the node forwards to rclpy (/rosout, log files)
     rclpy.init(args=list(sys.argv if args is None else args))
     node = None
     try:

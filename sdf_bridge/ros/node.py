@@ -13,7 +13,7 @@ out    ``robot_description``         std_msgs/String                 transient l
 out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overruns, clamps, watchdog,
                                                                      rejected commands
 out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
-out    sensor topics                 Imu, WrenchStamped, LaserScan,  sensor-data QoS, frame_id =
+out    sensor topics                 Imu, WrenchStamped, LaserScan,  reliable (REP-2003), frame_id =
                                      PointCloud2, Image+CameraInfo,  ``Sensor.ros_frame_id``
                                      Range, contacts: PointCloud2
                                      (conversions.contact_msg)
@@ -53,8 +53,6 @@ from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
-from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -64,26 +62,17 @@ from trajectory_msgs.msg import JointTrajectory
 from ..backends import create_backend
 from ..errors import CommandError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
-from . import conversions
+from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .params import BridgeConfig, declare_parameters
+from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
-
-#: Reliable, keep last 10: joint_states, actuator_states and the command inputs.
-RELIABLE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-#: Latched description (robot_state_publisher's QoS).
-LATCHED_QOS = QoSProfile(
-    depth=1,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.TRANSIENT_LOCAL,
-    history=HistoryPolicy.KEEP_LAST,
-)
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
 
 
-class BridgeNode(Node):
+class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     """The bridge node (see module docstring for its interface).
 
     Args:
@@ -101,6 +90,7 @@ class BridgeNode(Node):
 
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
+        logging_bridge.attach(self)  # the package's Python log records → this node's rclpy logger
         self.config: BridgeConfig = declare_parameters(self)
         # The node reports rejected commands through its own (throttled) logger.
         logging.getLogger("sdf_bridge.hardware.commands").setLevel(logging.ERROR)
@@ -191,13 +181,14 @@ class BridgeNode(Node):
             update_rate=cfg.update_rate,
             timed=False,  # the loop times each tick, publishing included (self.loop.timing)
         )
-        self.sensor_topics = SensorTopics(self, loaded.robot)
+        self.sensor_topics = SensorTopics(self, loaded.robot, frame_prefix=cfg.frame_prefix)
         self.hardware, self.description = hardware, loaded
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
         if hardware.simulating:
             self.create_service(SetBool, "~/pause", self._on_pause)
             self.create_service(Trigger, "~/step", self._on_step)
+        sim_clock.watch(self, cfg.backend)  # warns once if use_sim_time is on and /clock never comes
         self.get_logger().info(
             f"robot {loaded.robot.name!r} from {loaded.origin}: {len(hardware.state_names)} joints "
             f"({len(hardware.joint_names)} commandable), {len(hardware.actuator_names)} actuators, "
@@ -446,3 +437,4 @@ class BridgeNode(Node):
         hardware, self.hardware = self.hardware, None
         if hardware is not None:
             hardware.close()
+        logging_bridge.detach(self)

@@ -18,7 +18,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from ..errors import ConfigError
-from .launch_args import parse_xacro_args
+from .launch_args import parse_frame_prefix, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
 
@@ -122,6 +122,14 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         1.0,
         _descriptor(_T.PARAMETER_DOUBLE, "/diagnostics publish rate, Hz.", float_range=(0.01, 100.0)),
     ),
+    "frame_prefix": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Prefix of every frame_id the bridge publishes, as robot_state_publisher's frame_prefix "
+            "(e.g. 'left/'); empty = none.",
+        ),
+    ),
 }
 
 
@@ -152,6 +160,7 @@ class BridgeConfig:
     joint_limits_file: str = default("joint_limits_file")
     thread_priority: int = default("thread_priority")
     diagnostics_rate: float = default("diagnostics_rate")
+    frame_prefix: str = default("frame_prefix")
     backend_params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -218,6 +227,7 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
@@ -232,5 +242,6 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         joint_limits_file=str(values.get("joint_limits_file") or ""),
         thread_priority=int(values.get("thread_priority", default("thread_priority"))),
         diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
+        frame_prefix=frame_prefix,
         backend_params=dict(backend_params or {}),
     )

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from rclpy.node import Node
-from rclpy.qos import qos_profile_sensor_data
 
 from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
+from .qos import SENSOR_QOS
 
 _TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 SENSOR_DEMAND_PERIOD = 0.5
@@ -63,18 +63,22 @@ class SensorTopics:
         node: the node the publishers belong to (and whose logger reports sensors that have
             no ROS message).
         robot: the robot whose sensors they are.
+        frame_prefix: prepended to every frame_id (the bridge's ``frame_prefix`` parameter,
+            as robot_state_publisher's prefixes the TF frames), also to a frame a reading names
+            itself (a contact sensor's frame override).
 
     Attributes:
-        frames: sensor name → frame_id (:func:`sensor_frames`).
+        frames: sensor name → frame_id (:func:`sensor_frames`, prefixed).
         pubs: (sensor name, topic suffix) → publisher, created from the first reading.
         groups: sensor name → its publishers (an empty list: the sensor has no ROS message,
             it is no longer read).
     """
 
-    def __init__(self, node: Node, robot: Robot) -> None:
+    def __init__(self, node: Node, robot: Robot, frame_prefix: str = "") -> None:
         self.node = node
         self.robot = robot
-        self.frames = sensor_frames(robot)
+        self.frame_prefix = frame_prefix
+        self.frames = {name: frame_prefix + frame for name, frame in sensor_frames(robot).items()}
         self.pubs: dict[tuple[str, str], Any] = {}
         self.groups: dict[str, list[Any]] = {}
         self._topics = {s.name: s.topic for s in robot.sensors}
@@ -95,7 +99,7 @@ class SensorTopics:
             reading = readings[name]
             frame = self.frames.get(name, name)
             try:
-                messages = conversions.sensor_messages(reading, stamp, frame)
+                messages = conversions.sensor_messages(reading, stamp, frame, self.frame_prefix)
             except BackendError as exc:
                 self.node.get_logger().error(f"sensor {name!r} publishes nothing: {exc}")
                 groups[name] = []  # no topics: skipped from now on, and not demanded
@@ -107,7 +111,7 @@ class SensorTopics:
                 if pub is None:
                     base = sensor_topic(name, self._topics.get(name))
                     topic = f"{base}/{suffix}" if suffix else base
-                    pub = self.node.create_publisher(type(msg), topic, qos_profile_sensor_data)
+                    pub = self.node.create_publisher(type(msg), topic, SENSOR_QOS)
                     self.pubs[key] = pub
                 pub.publish(msg)
                 used.append(pub)

@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from prerequisites import SHARED, shared_skip_mark
 
 from sdf_bridge.description import load
 from sdf_bridge.errors import DescriptionError
 
-ROBOTS_DIR = Path(os.environ.get("SDF_BRIDGE_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "robots"
+ROBOTS_DIR = SHARED / "robots"
+pytestmark = shared_skip_mark()
 FILES = sorted(p for p in ROBOTS_DIR.glob("*/*") if p.suffix in (".urdf", ".sdf")) if ROBOTS_DIR.is_dir() else []
 DOCS = {p.name: p.read_bytes() for p in FILES}
 NAMES = sorted(DOCS)

@@ -108,9 +108,9 @@ def test_sensors_without_subscribers_are_not_converted(make_node, monkeypatch) -
     built: list[str] = []
     original = conversions.sensor_messages
 
-    def counting(reading, stamp, frame_id):
+    def counting(reading, stamp, frame_id, frame_prefix=""):
         built.append(frame_id)
-        return original(reading, stamp, frame_id)
+        return original(reading, stamp, frame_id, frame_prefix)
 
     monkeypatch.setattr(conversions, "sensor_messages", counting)
     node.cycle(0)  # the mock samples every sensor at its first read: topics are created

@@ -65,6 +65,7 @@ def test_make_config_values() -> None:
     assert cfg.joints == ("j1", "j2")
     assert cfg.backend_params == {"initial": 3}
     assert make_config({"xacro_args": "prefix:=l_"}).xacro_args == {"prefix": "l_"}
+    assert make_config({"frame_prefix": "left/"}).frame_prefix == "left/"
 
 
 @pytest.mark.parametrize(
@@ -76,6 +77,8 @@ def test_make_config_values() -> None:
         ({"xacro_args": "noequals"}, r"xacro argument 'noequals' is not of the form name:=value"),
         ({"xacro_args": 3}, r"xacro_args has type int"),
         ({"backend": ""}, r"backend is empty"),
+        ({"frame_prefix": "/left/"}, r"frame_prefix '/left/' starts with '/' or holds white space"),
+        ({"frame_prefix": "le ft/"}, r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/"),
     ],
 )
 def test_make_config_errors(values: dict, match: str) -> None:
