@@ -106,7 +106,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self._clock_pub = None
         self._decimation = max(1, round(self.config.update_rate / self.config.publish_rate))
         self.diagnostics = LoopDiagnostics(
-            f"{self.get_name()}: control loop", self.config.update_rate, self.config.real_time_factor
+            # the node's namespace in it, so that two namespaced bridges are told apart
+            f"{self.get_fully_qualified_name().lstrip('/')}: control loop", self.config.update_rate,
+            self.config.real_time_factor,
         )
         self._dt = 1.0 / self.config.update_rate
         self._description_pub = None
