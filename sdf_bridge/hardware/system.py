@@ -134,6 +134,10 @@ class HardwareSystem:
             ticks (``timing`` is ``None``, :meth:`end_cycle` does nothing, :meth:`diagnostics`
             has no ``"timing"`` entry), for callers whose loop times the ticks itself, as the
             ROS node's :class:`~sdf_bridge.hardware.loop.FixedRateLoop`.
+        compiled: the transmissions, the limiter and the backend (MuJoCo's follows the map)
+            run compiled kernels (``True``; compiled, or loaded from Numba's cache, here) or
+            numpy (``False``; :meth:`use_compiled` switches later); default
+            :data:`sdf_bridge.jit.ENABLED`.
 
     Attributes:
         joint_names: commandable joints (order of Float64MultiArray commands).
@@ -164,9 +168,10 @@ class HardwareSystem:
         command_modes: Mapping[str, str] | None = None,
         update_rate: float | None = None,
         timed: bool = True,
+        compiled: bool | None = None,
     ) -> None:
         self.robot = robot
-        self.transmissions = TransmissionMap.from_robot(robot)
+        self.transmissions = TransmissionMap.from_robot(robot, compiled=compiled)
         tm = self.transmissions
         self.actuator_names: tuple[str, ...] = tuple(tm.actuator_names)
         self.state_names: tuple[str, ...] = tuple(tm.joint_names) + tuple(tm.follower_names)
@@ -183,7 +188,7 @@ class HardwareSystem:
         )
         if isinstance(limits_overrides, PathLike):
             limits_overrides = Path(limits_overrides)
-        self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
+        self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides, compiled=compiled)
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
         self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
         self.trajectory = TrajectoryRunner(self.commands)
@@ -492,6 +497,19 @@ class HardwareSystem:
         self.holds.reset()
         self._clamps_before.update(self.limiter.counts)
         self.limiter.reset()
+
+    @_locked
+    def use_compiled(self) -> None:
+        """Switch the transmissions, the limiter and the backend (if it has ``use_compiled``)
+        to their compiled kernels between two ticks (under the lock), each warming its kernels
+        up first: quick once they are loaded (:mod:`.kernel_switch` loads them off the lock).
+        Results do not change and every state is kept (commands, holds, the limiter's previous
+        commands, the backend's own)."""
+        self.transmissions.use_compiled()
+        self.limiter.use_compiled()
+        switch = getattr(self.backend, "use_compiled", None)
+        if callable(switch):
+            switch()
 
     @property
     def simulating(self) -> bool:

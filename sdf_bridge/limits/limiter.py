@@ -48,7 +48,7 @@ import logging
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -76,6 +76,9 @@ class JointLimiter:
         limits: the merged :class:`~.spec.JointLimits` per joint.
         warnings: build-time warnings (e.g. ``k_velocity`` 0 on an effort-limited joint).
     """
+
+    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`sdf_bridge.hardware.kernel_switch`)
+    kernel_modules: ClassVar[tuple[str, ...]] = (_kernel.__name__,)
 
     def __init__(self, joint_names: Sequence[str], limits: Sequence[JointLimits],
                  warnings: Sequence[str] = (), *, compiled: bool | None = None) -> None:
@@ -310,6 +313,19 @@ class JointLimiter:
         for r, j in zip(rs.tolist(), js.tolist()):
             out[(self.joint_names[j], REASONS[r])] = int(self._counts[r, j])
         return out
+
+    @property
+    def compiled(self) -> bool:
+        """Whether :meth:`enforce` runs the compiled kernel (else the numpy path)."""
+        return self._compiled
+
+    def use_compiled(self) -> None:
+        """Limit through the compiled kernel from the next call on, warmed up first
+        (:func:`.kernel.warm_up`: compiled, or loaded from Numba's cache, now). The previous
+        commands and the clamp counters are the same arrays for both paths, so they carry over;
+        switch between cycles."""
+        _kernel.warm_up()
+        self._compiled = True
 
     def reset(self) -> None:
         """Forget previous commands (after an e-stop or re-home) and zero the counters."""

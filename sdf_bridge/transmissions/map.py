@@ -49,7 +49,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -84,6 +84,9 @@ class TransmissionMap:
         warnings: human-readable warnings produced while building.
         compiled: whether the hot-path methods run the kernels of :mod:`.kernel` (else numpy).
     """
+
+    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`sdf_bridge.hardware.kernel_switch`)
+    kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
     def __init__(
         self,
@@ -377,9 +380,17 @@ class TransmissionMap:
     @property
     def kernel_pack(self) -> np.ndarray | None:
         """The compiled kernels' parameter array (:func:`.kernel.pack`) for callers that fuse
-        them with other kernels (:mod:`sdf_bridge.hardware.kernel`), or ``None`` when this
-        map runs its numpy path."""
+        them with other kernels (:mod:`sdf_bridge.backends.mujoco.cycle`), or ``None`` when
+        this map runs its numpy path."""
         return self._pack if self.compiled else None
+
+    def use_compiled(self) -> None:
+        """Run the hot path through the compiled kernels from the next call on, warmed up
+        first (:func:`.kernel.warm_up`: compiled, or loaded from Numba's cache, now). The
+        results are identical and the map keeps no state between calls; not thread-safe (as
+        the map): switch between cycles."""
+        kernel.warm_up()
+        self.compiled = True
 
     @cached_property
     def dependency(self) -> np.ndarray:

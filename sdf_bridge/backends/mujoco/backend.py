@@ -39,7 +39,8 @@ The per-cycle bookkeeping (command → actuator parameters, the refresh, gatheri
 runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`: two
 calls per cycle, :func:`.cycle.write_kernel` and :func:`.cycle.state_kernel`; the backend's
 whole overhead over MuJoCo's stepping is about 10 µs per cycle for the 6-joint demo arm,
-``bench/sim.py``), else as the equivalent numpy code.
+``bench/sim.py``), else as the equivalent numpy code; by default as the transmission map does,
+and :meth:`MujocoBackend.use_compiled` switches between two cycles, keeping every state.
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
 actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
@@ -61,7 +62,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import mujoco
 import numpy as np
 
-from ... import jit
 from ...description.model import Robot
 from ...errors import BackendError
 from ..base import MODE_DTYPE, JointCommand, JointSpaceState
@@ -100,11 +100,15 @@ class MujocoBackend:
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
+    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`sdf_bridge.hardware.kernel_switch`)
+    kernel_modules: ClassVar[tuple[str, ...]] = (cycle.__name__,)
 
     def __init__(self, *, compiled: bool | None = None) -> None:
-        """``compiled``: run the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`);
-        default :data:`sdf_bridge.jit.ENABLED`, ``False`` = the numpy reference."""
-        self.compiled = jit.ENABLED if compiled is None else bool(compiled)
+        """``compiled``: run the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`),
+        ``False`` = the numpy reference; default: as the transmission map given to
+        :meth:`configure` (``TransmissionMap.compiled``). :meth:`use_compiled` switches later."""
+        self._compiled_choice = compiled
+        self.compiled = bool(compiled)  # (decided at configure)
         self.instabilities = 0
         self.model: mujoco.MjModel | None = None
         self.data: mujoco.MjData | None = None
@@ -180,16 +184,8 @@ class MujocoBackend:
         self._has_i = self.pid.has_integral
         # integral, gain schedule or kinematic joints: the actuators are refreshed before every step
         self._refresh = self._has_i or bool(self._scheduled.any()) or self._ideal_mode
-        if self.compiled:
-            self._pre_step, self._apply_command = cycle.pre_step_kernel, cycle.apply_command_kernel
-            self._gather_state = cycle.gather_state_kernel
-        else:
-            self._pre_step, self._apply_command = cycle.pre_step, cycle.apply_command
-            self._gather_state = cycle.gather_state
         self._n = n
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
-        # the joint-space path's fused kernels need the map compiled too (cycle.write_kernel, state_kernel)
-        self._pack = transmissions.kernel_pack if self.compiled else None
         self._command_shapes = ((3, n), (n,), (n,))  # values, mode, hold of a JointCommand
         self._last_valid = False  # whether the table's LAST rows hold the command last applied
         self._prepared = 0  # steps the actuators were prepared for at the last write (cycle.prepare)
@@ -199,19 +195,10 @@ class MujocoBackend:
         data = self.data
         self._qpos, self._qvel, self._act, self._ctrl = data.qpos, data.qvel, data.act, data.ctrl
         self._force = data.actuator_force
-        self._inertia = data.M if hasattr(model, "M_rownnz") else data.qM
+        self._inertia = cycle.inertia_buffer(model, data)
         self._gainprm, self._biasprm = model.actuator_gainprm, model.actuator_biasprm
-        # the fused kernels reach MuJoCo's data through one view (cycle.data_view; None: it cannot
-        # be made, then the joint-space path runs the separate kernels, as without a compiled map)
-        viewed = cycle.data_view(data, self._inertia) if self._pack is not None else None
-        self._view: np.ndarray | None = None
-        if viewed is None:
-            self._pack = None
-        else:
-            self._view = viewed[0]
-            cycle.set_view(self._tab, viewed[1], model.nq, self._has_i, self._ideal_mode)
-        # cycle.write_kernel's arguments after the command
-        self._write_buffers = (self._view, self._gainprm, self._biasprm)
+        self.compiled = transmissions.compiled if self._compiled_choice is None else bool(self._compiled_choice)
+        self._select_kernels()
         self._timestep = float(model.opt.timestep)
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
@@ -222,41 +209,40 @@ class MujocoBackend:
         self._initial_q, self._initial_v = initial["position"], initial["velocity"]
         self._configured = True
         self.reset()
+
+    def _select_kernels(self) -> None:
+        """Choose the per-cycle functions by :attr:`compiled`, at :meth:`configure` and at
+        :meth:`use_compiled`: the compiled kernels (warmed up first, :func:`.cycle.warm_up`:
+        compiled, or loaded from Numba's cache, now, never in a control cycle), fused through one
+        view of MuJoCo's data (:func:`.cycle.data_view`) when the map is compiled too and the
+        view can be made, else separate; or the numpy reference. Only functions and views are
+        chosen: the joint table (commands, PID state, the last command) and MuJoCo's data stay."""
         if self.compiled:
-            self._warm_up()
+            cycle.warm_up()
+            self._pre_step, self._apply_command = cycle.pre_step_kernel, cycle.apply_command_kernel
+            self._gather_state = cycle.gather_state_kernel
+        else:
+            self._pre_step, self._apply_command = cycle.pre_step, cycle.apply_command
+            self._gather_state = cycle.gather_state
+        pack = self.tm.kernel_pack if self.compiled else None  # (the fused kernels map the state too)
+        viewed = cycle.data_view(self.data, self._inertia) if pack is not None else None
+        self._pack, self._view = (None, None) if viewed is None else (pack, viewed[0])
+        if viewed is not None:
+            cycle.set_view(self._tab, viewed[1], self.model.nq, self._has_i, self._ideal_mode)
+        self._write_buffers = (self._view, self._gainprm, self._biasprm)  # write_kernel's, after the command
 
-    def _warm_up(self) -> None:
-        """Run each compiled function once on copies of the buffers (compiles them, or loads
-        them from Numba's cache, now, so that no control cycle pays it), then lock them
-        (:func:`sdf_bridge.jit.warm_up`): an argument of another type raises ``TypeError``
-        instead of compiling inside a control cycle (:meth:`write` converts its input then).
-        The buffers' kinds are the same for every model (``data.warning.number`` is a strided
-        view, passed as it is: the kernels only read it)."""
-        assert self.data is not None
-        tab, qpos, act, ctrl = self._tab.copy(), self._qpos.copy(), self._act.copy(), self._ctrl.copy()
-        gainprm, biasprm, inertia = self._gainprm.copy(), self._biasprm.copy(), self._inertia.copy()
-        n = len(self.joint_names)
-        joint = np.full((3, n), np.nan)
-        mode, hold = np.zeros(n, dtype=MODE_DTYPE), np.full(n, np.nan)
+    def use_compiled(self) -> None:
+        """Run the compiled kernels from the next call on (:meth:`_select_kernels`; again
+        after the transmission map switched, for the fused ones): the same results and state as
+        the numpy path (the tests compare them bit for bit). Call between two cycles
+        (``HardwareSystem.use_compiled`` does, under its lock, after the map's switch).
 
-        def run_cycle() -> None:
-            cycle.apply_command_kernel(tab, joint, mode, hold, qpos, act, ctrl, gainprm, biasprm, self._ideal_mode)
-            cycle.pre_step_kernel(tab, qpos, act, inertia, gainprm, biasprm, 0.0, self._has_i)
-            cycle.gather_state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, joint)
-
-        jit.warm_up("MuJoCo cycle kernels",
-                    (cycle.apply_command_kernel, cycle.pre_step_kernel, cycle.gather_state_kernel), run_cycle)
-        if self._pack is None:
-            return
-
-        def run_fused() -> None:
-            view = self._view.copy()  # (a copy of the same kind: C-contiguous float64)
-            for last_valid in (False, True):
-                cycle.write_kernel(tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True)
-            out, actuators = (np.empty(shape) for shape in self._state_shapes)
-            cycle.state_kernel(tab, view, self._warnings, self._pack, out, actuators)
-
-        jit.warm_up("MuJoCo fused cycle kernels", (cycle.write_kernel, cycle.state_kernel), run_fused)
+        Raises:
+            BackendError: before configure.
+        """
+        self._require()
+        self.compiled = True
+        self._select_kernels()
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:

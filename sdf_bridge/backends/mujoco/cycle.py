@@ -58,9 +58,10 @@ from collections.abc import Callable
 import mujoco
 import numpy as np
 
+from ... import jit
 from ...jit import kernel
 from ...transmissions import kernel as _transmissions
-from ..base import Mode
+from ..base import MODE_DTYPE, Mode
 from .pid import affine_parameters, integrate
 
 QADR, DADR, ACT_ADR, ACT_ID, DIAG = range(5)
@@ -134,6 +135,12 @@ def data_view(data: mujoco.MjData, inertia: np.ndarray) -> tuple[np.ndarray, dic
     span = max(offsets[name] + arrays[name].size for name in arrays)
     view = np.lib.stride_tricks.as_strided(arrays["qpos"], shape=(span,), strides=(8,), writeable=True)
     return view, offsets
+
+
+def inertia_buffer(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
+    """The joint-space inertia buffer the table's ``DIAG`` row indexes: ``data.M`` (MuJoCo ≥ 3.3)
+    or ``data.qM`` (:func:`.actuation.inertia_diagonal_index`)."""
+    return data.M if hasattr(model, "M_rownnz") else data.qM
 
 
 def set_view(tab: np.ndarray, offsets: dict[str, int], nq: int, has_i: bool, ideal: bool) -> None:
@@ -450,3 +457,56 @@ def state_kernel(tab: np.ndarray, view: np.ndarray, warnings: np.ndarray, transm
     stable = _gather_state(tab, qpos, _view(tab, view, V_QVEL), _view(tab, view, V_FORCE), warnings, joint)
     _transmissions.joint_state(joint, transmissions, out, actuators)
     return stable
+
+
+# -- warm-up ----------------------------------------------------------------------------------------
+_WARM_UP_MODEL = """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body></worldbody>
+<actuator><general joint="j" dyntype="integrator" biastype="affine"/></actuator></mujoco>"""
+"""One joint driven as the backend drives its joints (:func:`.actuation.add_pid_actuators`)."""
+
+
+def warm_up() -> float:
+    """Compile (or load from Numba's disk cache) the public kernels, then lock them
+    (:func:`sdf_bridge.jit.warm_up`): an argument of another kind then raises ``TypeError``
+    instead of compiling inside a control cycle (the backend converts its input then). They are
+    called on the arrays of a one-joint MuJoCo model (:data:`_WARM_UP_MODEL`): the backend
+    passes MuJoCo's arrays, whose kinds are the same for every model (C-contiguous float64;
+    ``data.warning.number`` a strided int32 view, only read), and tables and commands made as
+    here. The fused kernels are skipped when MuJoCo's data cannot be viewed as one buffer
+    (:func:`data_view`: the backend runs the separate kernels then). Needs no backend, so a
+    child process can fill the cache for the bridge (:mod:`sdf_bridge.hardware.kernel_switch`).
+
+    Returns:
+        The time spent, s (0.0 when already warm or compiled kernels are off).
+    """
+    model = mujoco.MjModel.from_xml_string(_WARM_UP_MODEL)
+    data = mujoco.MjData(model)
+    inertia = inertia_buffer(model, data)
+    zero, one = np.zeros(1), np.ones(1)
+    tab = make_table(zero, zero, zero, zero, zero, one, one, one, one, one, one, zero)
+    joint, mode, hold = np.full((3, 1), np.nan), np.zeros(1, dtype=MODE_DTYPE), np.full(1, np.nan)
+    gainprm, biasprm, warnings = model.actuator_gainprm, model.actuator_biasprm, data.warning.number
+
+    def run_cycle() -> None:
+        apply_command_kernel(tab, joint, mode, hold, data.qpos, data.act, data.ctrl, gainprm, biasprm, False)
+        pre_step_kernel(tab, data.qpos, data.act, inertia, gainprm, biasprm, 0.0, True)
+        gather_state_kernel(tab, data.qpos, data.qvel, data.actuator_force, warnings, joint)
+
+    spent = jit.warm_up("MuJoCo cycle kernels", (apply_command_kernel, pre_step_kernel, gather_state_kernel),
+                        run_cycle)
+    viewed = data_view(data, inertia)
+    if viewed is None:
+        return spent
+    view, offsets = viewed
+    set_view(tab, offsets, model.nq, True, False)
+    cols = np.arange(3).reshape(1, 3, 1)  # one identity joint, no followers (transmissions.kernel.pack)
+    empty = np.zeros(0)
+    pack = _transmissions.pack(cols, np.ones((1, 3, 1)), cols, np.ones((1, 3, 1)), zero, False,
+                               empty.astype(np.int64), empty, empty)
+
+    def run_fused() -> None:
+        for last_valid in (False, True):
+            write_kernel(tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True)
+        state_kernel(tab, view, warnings, pack, np.empty((3, 1)), np.empty((3, 1)))
+
+    return spent + jit.warm_up("MuJoCo fused cycle kernels", (write_kernel, state_kernel), run_fused)
