@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .booleans import WORDS, parse_bool
@@ -66,6 +68,32 @@ def kernel(fn: _F) -> _F:
     return _NUMBA.njit(cache=True, nogil=True)(fn)
 
 
+def _identity(x: float) -> float:
+    return x
+
+
+_IDENTITY = kernel(_identity)
+
+
+def initialise() -> float:
+    """Set Numba up in this process now (no effect when :data:`ENABLED` is False): its CPU
+    target and type registries are built on the first use of a compiled function, about 0.5 s
+    of Python that holds the GIL most of the time, in stretches of up to ~100 ms. Done here, by
+    a trivial kernel (loaded from the cache, or compiled the first time: a fraction of a
+    second), before a control loop starts, a later :func:`warm_up` from the cache in a
+    background thread takes a few hundred ms in short stretches
+    (:mod:`sdf_bridge.hardware.kernel_switch`).
+
+    Returns:
+        The time spent, s.
+    """
+    if _NUMBA is None:
+        return 0.0
+    t0 = time.perf_counter()
+    _IDENTITY(0.0)
+    return time.perf_counter() - t0
+
+
 _WARMED: set[str] = set()
 
 
@@ -92,6 +120,38 @@ def warm_up(what: str, kernels: Sequence[Any], run: Callable[[], None]) -> float
     elapsed = time.perf_counter() - t0
     _LOG.debug("%s ready in %.3f s (%s)", what, elapsed, describe())
     return elapsed
+
+
+class NotCached(RuntimeError):
+    """A kernel is not in Numba's disk cache: raised by :func:`cached_only` instead of compiling."""
+
+
+@contextmanager
+def cached_only() -> Iterator[None]:
+    """Within this block, on the calling thread, kernels load from Numba's disk cache but never
+    compile: a call that would compile raises :class:`NotCached` instead, before Numba's
+    compiler starts (a listener on Numba's ``numba:compile`` event, which Numba announces after
+    a cache miss). Other threads are not affected; nothing changes when :data:`ENABLED` is
+    False. A :func:`warm_up` interrupted so can be run again (it locks its kernels only once it
+    completed)."""
+    if _NUMBA is None:
+        yield
+        return
+    from numba.core import event
+
+    caller = threading.get_ident()
+
+    class Refuse(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            if threading.get_ident() == caller:
+                name = getattr(getattr(ev.data.get("dispatcher"), "py_func", None), "__qualname__", "a kernel")
+                raise NotCached(f"{name} is not in Numba's cache")
+
+        def on_end(self, ev: Any) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Refuse()):
+        yield
 
 
 def describe() -> str:

@@ -101,3 +101,69 @@ def test_kernel_warm_ups_are_no_ops_when_switched_off():
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
                          text=True).stdout.strip()
     assert out == "0.0 0.0"
+
+
+# -- cached_only: load from Numba's cache, never compile ----------------------------------------
+_TINY = '''"""A kernel module for the tests (a file: Numba caches per source file)."""
+from sdf_bridge import jit
+
+
+@jit.kernel
+def twice(x):
+    return 2.0 * x
+
+
+def warm_up():
+    return jit.warm_up("tiny kernels", (twice,), lambda: twice(1.5))
+'''
+
+
+def _fresh_cache(tmp_path, code: str, **env: str) -> subprocess.CompletedProcess:
+    """``code`` in a new process with the module ``tiny`` (:data:`_TINY`) importable and an empty
+    Numba cache of its own (``tmp_path/cache``, kept between calls)."""
+    (tmp_path / "tiny.py").write_text(_TINY)
+    environ = {k: v for k, v in os.environ.items() if k != "SDF_BRIDGE_JIT"}
+    environ.update(PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env)
+    return subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=300)
+
+
+_LOAD_CACHED = """
+import tiny
+from sdf_bridge import jit
+try:
+    with jit.cached_only():
+        tiny.warm_up()
+except jit.NotCached as exc:
+    print("refused:", exc, tiny.twice.signatures)
+else:
+    print("loaded", dict(tiny.twice.stats.cache_hits))
+"""
+
+
+def test_cached_only_refuses_to_compile_then_loads_from_the_cache(tmp_path):
+    """An empty cache: NotCached names the kernel and nothing is compiled; once a process
+    compiled it (a plain warm_up, which caches it), cached_only loads it."""
+    first = _fresh_cache(tmp_path, _LOAD_CACHED)
+    assert first.stdout.strip() == "refused: twice is not in Numba's cache []", first.stderr
+    compiled = _fresh_cache(tmp_path, "import tiny; tiny.warm_up(); print(dict(tiny.twice.stats.cache_misses))")
+    assert compiled.stdout.strip() == "{(float64,): 1}", compiled.stderr
+    assert _fresh_cache(tmp_path, _LOAD_CACHED).stdout.strip() == "loaded {(float64,): 1}"
+
+
+def test_cached_only_leaves_other_threads_alone(tmp_path):
+    code = """
+import threading, tiny
+from sdf_bridge import jit
+with jit.cached_only():
+    worker = threading.Thread(target=tiny.warm_up)
+    worker.start(); worker.join()
+print(tiny.twice(2.0), dict(tiny.twice.stats.cache_misses))
+"""
+    run = _fresh_cache(tmp_path, code)
+    assert run.stdout.strip() == "4.0 {(float64,): 1}", run.stderr
+
+
+def test_cached_only_does_nothing_when_switched_off(tmp_path):
+    run = _fresh_cache(tmp_path, _LOAD_CACHED.replace("dict(tiny.twice.stats.cache_hits)", "tiny.twice(2.0)"),
+                       SDF_BRIDGE_JIT="0")
+    assert run.stdout.strip() == "loaded 4.0", run.stderr

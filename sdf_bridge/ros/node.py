@@ -61,7 +61,7 @@ from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
 from ..errors import CommandError, SdfBridgeError
-from ..hardware import FixedRateLoop, HardwareSystem
+from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
@@ -99,6 +99,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.description: LoadedDescription | None = None
         self.sensor_topics: SensorTopics | None = None
         self.loop: FixedRateLoop | None = None
+        self.kernel_switch: kernel_switch.KernelSwitch | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
@@ -182,6 +183,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             backend_params=cfg.backend_params or None,
             update_rate=cfg.update_rate,
             timed=False,  # the loop times each tick, publishing included (self.loop.timing)
+            compiled=False,  # at once; the compiled kernels follow when ready (kernel_switch)
         )
         self.sensor_topics = SensorTopics(self, loaded.robot, frame_prefix=cfg.frame_prefix)
         self.hardware, self.description = hardware, loaded
@@ -200,7 +202,10 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             # A thread waiting for the GIL gets it after at most the switch interval (5 ms by
             # default): keep that well below the period so the loop thread wakes on time.
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
-            # Everything built so far (rclpy, numpy, numba, the robot: ~10⁵ objects) lives as
+            # Numba set up now (~0.5 s), the compiled kernels then loaded, or compiled by a child
+            # process, in the background, while the loop runs on numpy (None: compiled kernels off)
+            self.kernel_switch = kernel_switch.start(hardware)
+            # Everything built so far (rclpy, numpy, Numba, the robot: ~10⁵ objects) lives as
             # long as the process: move it out of the garbage collector's generations, so a
             # full collection triggered later scans only newer objects (~80 ms → < 1 ms
             # measured on a loaded 2-core machine) instead of stalling the loop.
@@ -434,6 +439,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
 
     def shutdown(self) -> None:
         """Stop the loop and close the hardware system (idempotent)."""
+        if self.kernel_switch is not None:
+            self.kernel_switch.close()
         if self.loop is not None:
             self.loop.stop()
         hardware, self.hardware = self.hardware, None

@@ -50,16 +50,19 @@ class Bridge:
         params: parameter name → value (JSON-encoded into ``-p name:=value``).
         name: node name (``-r __node:=name``), default ``sdf_bridge``.
         extra: further ROS arguments.
+        env: environment variables to set for it (over the test process's).
     """
 
-    def __init__(self, params: Mapping[str, Any], *, name: str = "sdf_bridge", extra: list[str] | None = None) -> None:
+    def __init__(self, params: Mapping[str, Any], *, name: str = "sdf_bridge", extra: list[str] | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
         self.name = name
         argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", f"__node:={name}"]
         for key, value in params.items():
             argv += ["-p", f"{key}:={json.dumps(value)}"]
         argv += extra or []
         self.log = tempfile.TemporaryFile("w+")
-        self.process = subprocess.Popen(argv, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(argv, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT, text=True,
+                                        env=None if env is None else {**os.environ, **env})
 
     def running(self) -> bool:
         """Whether the child is still alive."""
