@@ -285,9 +285,10 @@ class Backend(Protocol):
         """Release resources; the backend is not used afterwards."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ActuatorState:
-    """What :meth:`ActuatorDriver.read` returns.
+    """What :meth:`ActuatorDriver.read` returns (made every tick: a plain slotted record, as a
+    frozen dataclass costs ~0.2 µs more to build; treat it as read-only).
 
     Attributes:
         position, velocity, effort: shape (n_actuators,), SI units.
@@ -302,10 +303,10 @@ class ActuatorState:
     sim_time: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ActuatorCommand:
-    """What :meth:`ActuatorDriver.write` receives: shape (n_actuators,) each, ``NaN`` = not
-    commanded.
+    """What :meth:`ActuatorDriver.write` receives (made every tick: a plain slotted record;
+    treat it as read-only): shape (n_actuators,) each, ``NaN`` = not commanded.
 
     Attributes:
         position, velocity, effort: the commands (rad or m, rad/s or m/s, N·m or N).
