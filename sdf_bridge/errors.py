@@ -68,7 +68,13 @@ class UnsafeXmlError(DescriptionError):
 
 
 class XacroError(DescriptionError):
-    """xacro failed to expand the file (message, argument or include errors)."""
+    """xacro failed to expand the file (message, argument or include errors), or the expansion
+    went over its memory or time bound."""
+
+
+class UnexpandedXacroError(XacroError):
+    """XML text (a ``robot_description`` topic or parameter, a string given to ``load``) still
+    holds xacro: text is never xacro-expanded (xacro is code), only files the user names."""
 
 
 class PathResolutionError(DescriptionError):
