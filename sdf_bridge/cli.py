@@ -200,6 +200,15 @@ def _val(value: object) -> str:
     return str(value)
 
 
+def _rate_limit(value: float | None) -> str:
+    """A velocity or effort limit for display: ``-`` when not given, ``not limited (0)`` for
+    the ``0`` that descriptions use as "unknown" (the bridge's limiter reads it so, warning),
+    else the number."""
+    if value == 0.0:
+        return "not limited (0)"
+    return _val(value)
+
+
 def _interfaces(robot: Robot) -> dict[str, tuple[str, str]]:
     """joint → (command interfaces, state interfaces), from ``<ros2_control>`` when present."""
     result: dict[str, tuple[str, str]] = {}
@@ -294,7 +303,7 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
             rows.append([
                 joint.name, joint.type.value, f"{joint.parent} -> {joint.child}",
                 _val(limit.lower if limit else None), _val(limit.upper if limit else None),
-                _val(limit.velocity if limit else None), _val(limit.effort if limit else None),
+                _rate_limit(limit.velocity if limit else None), _rate_limit(limit.effort if limit else None),
                 command, state, mimic,
             ])
         _table(rows, out)
