@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 #: Expands argv[2] (bounded or in-process per argv[1]) and prints one JSON line.
 _RUN = """
-import json, resource, sys, time
+import json, re, resource, sys, time
 sys.path.insert(0, sys.argv[4])
 if sys.argv[1] == "peer":
     cap = int(sys.argv[3]) * 1024 * 1024
@@ -47,7 +47,8 @@ except MemoryError:
 except Exception as exc:
     outcome = f"{type(exc).__name__}: {str(exc).split(': ', 1)[-1].split('. Fix')[0]}"
 wall = time.perf_counter() - start
-rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+own = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1))  # this image's peak
+rss = max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print(json.dumps({"outcome": outcome, "wall": wall, "rss_mb": rss / 1024}))
 """
 

@@ -121,5 +121,12 @@ class CommandError(SdfBridgeError, ValueError):
     mode). The control cycle catches these, counts them and keeps the last good command."""
 
 
+class TrajectoryInPastError(CommandError):
+    """A trajectory whose last point is already in the past (joint_trajectory_controller rejects
+    it too); counted under :attr:`reason`."""
+
+    reason = "trajectory_in_past"
+
+
 class BackendError(SdfBridgeError, RuntimeError):
     """A backend cannot be found, configured or driven."""

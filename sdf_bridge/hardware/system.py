@@ -415,17 +415,22 @@ class HardwareSystem:
         velocities: Sequence[Sequence[float]] | np.ndarray | None,
         accelerations: Sequence[Sequence[float]] | np.ndarray | None,
         now: float,
+        *,
+        start: float | None = None,
     ) -> list[str]:
-        """A ``JointTrajectory`` starting at ``now`` (s); ``times`` are the points'
-        ``time_from_start``. It replaces any running trajectory. A trajectory without points
-        cancels the running one: its joints hold their measured position (as
-        joint_trajectory_controller does). An invalid trajectory is rejected whole
-        (``bad_trajectory``). Returns the warnings (empty when accepted)
+        """A ``JointTrajectory`` received at ``now`` (s), starting at ``start`` (``None``: at
+        ``now``); ``times`` are the points' ``time_from_start``. It replaces any running
+        trajectory. A trajectory without points cancels the running one: its joints hold their
+        measured position (as joint_trajectory_controller does). An invalid trajectory is
+        rejected whole (``bad_trajectory``), one whose last point is before ``now`` too
+        (``trajectory_in_past``); one that started before ``now`` is followed from its sample at
+        ``now`` (:mod:`.trajectory`). Returns the warnings (empty when accepted)
         (:class:`~.trajectory_runner.TrajectoryRunner`)."""
         refused = self._refuse_when_disabled("trajectory", now)
         if refused is not None:
             return refused
-        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured)
+        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured,
+                                      start=start)
 
     # ------------------------------------------------------------------ sensors
     @_locked

@@ -60,14 +60,16 @@ from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
-from ..errors import CommandError, SdfBridgeError
+from ..errors import CommandError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
 from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
+from .hardware_time import HardwareTime
 from .params import BridgeConfig, declare_parameters
 from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
+from .stop_signals import StopRequested, interruptible
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
 
@@ -84,8 +86,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     Raises:
         ConfigError, DescriptionError, TransmissionError, LimitsError, BackendError: the
             parameters, description or backend cannot be used (raised from the constructor when
-            the description comes from a parameter or the demo; logged when it arrives on the
-            ``robot_description`` topic).
+            the description comes from a parameter or the demo; when it arrives on the
+            ``robot_description`` topic, a DescriptionError is logged and the node waits for
+            another description, any other error is kept in :attr:`failure`).
     """
 
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
@@ -114,6 +117,11 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self._description_pub = None
         self._description_sub = None
         self._clock = self.get_clock()
+        #: the hardware system's now (commands, watchdog, trajectories): steady or simulated time
+        self._time = HardwareTime()
+        #: a configuration error found once the description arrived on the topic: the process
+        #: ends with it (sdf_bridge.ros.main)
+        self.failure: SdfBridgeError | None = None
 
         self.joint_state_pub = self.create_publisher(JointState, "joint_states", RELIABLE_QOS)
         self.actuator_state_pub = self.create_publisher(JointState, "~/actuator_states", RELIABLE_QOS)
@@ -218,9 +226,15 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             )
             return
         try:
-            self.configure(load_description(msg.data, is_file=False, origin="topic robot_description"))
-        except SdfBridgeError as exc:
-            self.get_logger().error(f"cannot use the robot_description topic: {exc}")
+            with interruptible():  # a SIGINT/SIGTERM abandons the configuration (the process stops)
+                self.configure(load_description(msg.data, is_file=False, origin="topic robot_description"))
+        except StopRequested:
+            self.shutdown()
+        except DescriptionError as exc:  # this text cannot be used (a corrected one may follow)
+            self.get_logger().error(f"refused the description from the topic (waiting for another): {exc}")
+        except SdfBridgeError as exc:  # a configuration error: the process ends with it
+            self.shutdown()
+            self.failure = exc
 
     # ------------------------------------------------------------------ control cycle
 
@@ -249,8 +263,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         hardware = self.hardware
         clock = self._clock
         stamp_time = clock.now()
-        state = hardware.cycle(stamp_time.nanoseconds * 1e-9, self._dt)
+        state = hardware.cycle(self._time.now(), self._dt)
         sim_time = state.sim_time
+        self._time.observe(sim_time)
         if sim_time is not None and clock.ros_time_is_active:
             # on simulated time the state is that of the simulation after this tick's step
             stamp = conversions.time_msg(sim_time)
@@ -332,7 +347,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.rejects["not_configured"] += 1
             self._warn_throttled(f"{source}: command ignored, no robot description yet")
             return
-        now = self._clock.now().nanoseconds * 1e-9
+        now = self._time.now()
         try:
             warnings = submit(now)
         except CommandError as exc:
@@ -391,7 +406,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                 traj.positions,
                 traj.velocities,
                 traj.accelerations,
-                traj.start if traj.start is not None else now,
+                now,
+                start=None if traj.start is None
+                else self._time.from_ros(traj.start, self._clock.now().nanoseconds * 1e-9),
             ),
         )
 

@@ -5,6 +5,8 @@ Parameters: :data:`PARAMETERS`, the one table of their defaults, types, ranges a
 descriptions (``config/bridge.yaml`` and the README's table show the same defaults: a test
 checks them). ``backend_params.<name>`` are passed to the backend's ``configure`` as
 ``{name: value}``.
+
+All of them are read-only, and a run-time change of rclpy's ``use_sim_time`` is refused too.
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType, SetParametersResult
 from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
+from ..backends.registry import available_backends
 from ..errors import ConfigError
 from .launch_args import parse_frame_prefix, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
+USE_SIM_TIME = "use_sim_time"  # rclpy's, declared by every node
 
 
 def _descriptor(
@@ -168,9 +172,12 @@ def declare_parameters(node: Node) -> BridgeConfig:
     """Declare every parameter of :data:`PARAMETERS` (plus ``backend_params.*`` overrides) on
     ``node`` and return their validated values.
 
+    Also refuses run-time changes of ``use_sim_time`` from then on.
+
     Raises:
         ConfigError: a value is invalid (wrong type or out of range, bad xacro args,
-            publish_rate above update_rate, both robot_description and description_file set).
+            publish_rate above update_rate, both robot_description and description_file set,
+            an unknown backend).
     """
     values: dict[str, Any] = {}
     try:
@@ -192,14 +199,37 @@ def declare_parameters(node: Node) -> BridgeConfig:
             descriptor.dynamic_typing = True
             value = node.declare_parameter(name, overrides[name].value, descriptor).value
             backend_params[name[len(BACKEND_PARAMS_PREFIX):]] = value
-    return make_config(values, backend_params)
+    config = make_config(values, backend_params)
+    _refuse_use_sim_time_changes(node)
+    return config
+
+
+def _refuse_use_sim_time_changes(node: Node) -> None:
+    """Refuse a run-time change of rclpy's ``use_sim_time`` (SetParameters): the node's time
+    base (:mod:`.hardware_time`), the stamps it publishes and the trajectories it follows are
+    chosen with it at start-up. (The node's own parameters are read-only already.)"""
+    fixed = node.get_parameter(USE_SIM_TIME).value
+
+    def check(parameters: list[Parameter]) -> SetParametersResult:
+        for parameter in parameters:
+            if parameter.name == USE_SIM_TIME and parameter.value != fixed:
+                return SetParametersResult(
+                    successful=False,
+                    reason=f"use_sim_time is fixed at start-up ({str(fixed).lower()}): the watchdog, "
+                           "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
+                           f"with use_sim_time:={str(not fixed).lower()}",
+                )
+        return SetParametersResult(successful=True)
+
+    node.add_on_set_parameters_callback(check)
 
 
 def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = None) -> BridgeConfig:
     """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
 
     Raises:
-        ConfigError: invalid combination or value (message says which parameter and the fix).
+        ConfigError: invalid combination or value (message says which parameter and the fix),
+            e.g. a ``backend`` that is neither built in nor a plug-in.
     """
     robot_description = str(values.get("robot_description") or "")
     description_file = str(values.get("description_file") or "")
@@ -227,6 +257,12 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+    known = available_backends()  # (names only: nothing is imported before it is used)
+    if backend not in known:  # before any description is awaited on the topic
+        raise ConfigError(
+            f"backend {backend!r} is unknown. Fix: set backend to one of {', '.join(known)}, or install the "
+            f"package that registers {backend!r} in the 'sdf_bridge.backends' entry-point group."
+        )
     frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
     return BridgeConfig(
         robot_description=robot_description,

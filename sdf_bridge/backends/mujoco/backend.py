@@ -376,8 +376,11 @@ class MujocoBackend:
         dt = float(dt)  # (a numpy scalar is not compared in its own precision)
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
-            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
-                               "set the update rate to a divisor of 1/timestep")
+            divisor = f" (e.g. {dt / math.ceil(dt / ts):.6g} s)" if dt > 0.0 else ""
+            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s (backend "
+                               f"parameter timestep). Fix: set backend_params.timestep to a divisor of the "
+                               f"control period 1/update_rate{divisor}, or update_rate so that 1/update_rate "
+                               "is a multiple of the timestep")
         return n
 
     def _advance(self, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -553,6 +553,16 @@ def test_read_negative_dt(make_sim) -> None:
         sim.read(-0.01)
 
 
+def test_a_period_the_timestep_does_not_divide_names_the_parameter(make_sim) -> None:
+    """One line that names backend_params.timestep and a timestep that would divide the period."""
+    sim = make_sim(pendulum_urdf(), {"timestep": 0.003})
+    with pytest.raises(BackendError, match=r"^read\(dt=0\.01\) is not a multiple of the physics timestep 0\.003 s "
+                                           r"\(backend parameter timestep\)\. Fix: set backend_params\.timestep to a "
+                                           r"divisor of the control period 1/update_rate \(e\.g\. 0\.0025 s\), or "
+                                           r"update_rate so that 1/update_rate is a multiple of the timestep$"):
+        sim.read(0.01)
+
+
 def test_write_wrong_shape(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
     with pytest.raises(BackendError, match=r"joint command arrays of shapes \(\(3, 2\), \(1,\), \(1,\)\), "
