@@ -1,33 +1,66 @@
-"""The MuJoCo backend's initial state: joint positions and velocities from the description
-(:func:`~sdf_bridge.backends.initial_values.initial_joint_values`), followers of joint
-equalities (mimic, gearbox) consistent with their leaders."""
+"""The MuJoCo backend's initial state: the whole robot's initial pose
+(:class:`~sdf_bridge.backends.initial_pose.InitialPose`: base pose and joint positions and
+velocities), followers of joint equalities (mimic, gearbox) consistent with their leaders, and
+a free-floating robot placed on the ground."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 import mujoco
 import numpy as np
 
 from ...description.model import Robot
+from ..initial_pose import InitialPose
 from .builder import ONE_DOF, BuiltModel
+from .geoms import penetration, wxyz
+
+GROUND_CLEARANCE = 1e-3
+"""m between the ground and the lowest collision geom of a free-floating robot placed on it."""
+
+
+def free_roots(model: mujoco.MjModel, built: BuiltModel) -> list[tuple[int, int]]:
+    """``(qpos address, dof address)`` of the free joints of the root links (free-floating
+    bases), in the order of ``built``'s root bodies."""
+    found = []
+    for name in built.root_bodies:
+        body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
+        joint = int(model.body_jntadr[body]) if body >= 0 else -1
+        if joint >= 0 and model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
+            found.append((int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])))
+    return found
 
 
 def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, robot: Robot,
-                position: Mapping[str, float], velocity: Mapping[str, float]) -> None:
-    """``mj_resetData`` (time 0), then the 1-DOF joints of ``position`` (rad or m) and
-    ``velocity`` (rad/s or m/s) set, the joint-equality followers set from their leaders
-    (:func:`apply_joint_equalities`), and ``mj_forward``."""
+                pose: InitialPose, *, place_on_ground: bool) -> None:
+    """``mj_resetData`` (time 0), then ``pose``: its base pose given to the first root link (a
+    free joint's position and orientation, or a fixed root's model pose), the 1-DOF joints'
+    positions (rad or m) and velocities (rad/s or m/s), the joint-equality followers set from
+    their leaders (:func:`apply_joint_equalities`); ``place_on_ground`` (a free base, no base
+    pose in ``pose``): the free roots moved vertically so that the lowest collision geom is
+    :data:`GROUND_CLEARANCE` above z = 0 at this configuration; then ``mj_forward``."""
     mujoco.mj_resetData(model, data)
-    for name, value in position.items():
+    roots = free_roots(model, built)
+    if pose.base is not None and built.root_bodies:
+        xyz, quat = list(pose.base.xyz), wxyz(pose.base.rotation)
+        if roots:
+            adr = roots[0][0]
+            data.qpos[adr:adr + 3] = xyz
+            data.qpos[adr + 3:adr + 7] = quat
+        else:  # a fixed base: its weld pose
+            body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, built.root_bodies[0])
+            model.body_pos[body], model.body_quat[body] = xyz, quat
+    for name, value in pose.position.items():
         slots = built.joints.get(name)
         if slots is not None and robot.joints[name].type in ONE_DOF:
             data.qpos[slots.qpos[0]] = value
-    for name, value in velocity.items():
+    for name, value in pose.velocity.items():
         slots = built.joints.get(name)
         if slots is not None and robot.joints[name].type in ONE_DOF:
             data.qvel[slots.dof[0]] = value
     apply_joint_equalities(model, data)
+    if place_on_ground and pose.base is None and roots:
+        lift = penetration(model, data) + GROUND_CLEARANCE
+        for adr, _ in roots:
+            data.qpos[adr + 2] += lift
     mujoco.mj_forward(model, data)
 
 
