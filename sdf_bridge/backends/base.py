@@ -208,6 +208,7 @@ class BaseState:
         linear_velocity: shape (3,), m/s: the origin's velocity, in the link's frame.
         angular_velocity: shape (3,), rad/s: the link's angular velocity, in the link's frame.
         sim_time: simulated time of this state, s.
+        link: the root link's name (its frame).
     """
 
     position: np.ndarray
@@ -215,6 +216,7 @@ class BaseState:
     linear_velocity: np.ndarray
     angular_velocity: np.ndarray
     sim_time: float
+    link: str
 
 
 @dataclass(slots=True)

@@ -91,6 +91,11 @@ def _locked(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]  # (functools.wraps keeps the signature)
 
 
+def simulates(backend: Any) -> bool:
+    """Whether ``backend`` simulates: it can pause and step (``pause`` and ``step`` methods)."""
+    return callable(getattr(backend, "pause", None)) and callable(getattr(backend, "step", None))
+
+
 def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:
     """Commandable joints and their command interfaces, in transmission-map order.
 
@@ -500,8 +505,8 @@ class HardwareSystem:
 
     @property
     def simulating(self) -> bool:
-        """Whether the backend simulates (can pause and step: MuJoCo)."""
-        return callable(getattr(self.backend, "pause", None)) and callable(getattr(self.backend, "step", None))
+        """Whether the backend simulates (can pause and step: MuJoCo; :func:`simulates`)."""
+        return simulates(self.backend)
 
     def _simulator(self) -> Any:
         if not self.simulating:

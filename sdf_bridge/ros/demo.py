@@ -115,6 +115,9 @@ def _spin_until(node, executor, predicate, timeout: float) -> bool:  # noqa: ANN
 def demo(argv: Sequence[str]) -> int:
     """Run the demo (module doc); returns the exit code."""
     parser = argparse.ArgumentParser(prog="sdf-bridge demo", description=__doc__.split("\n")[0])
+    parser.add_argument("--robot", choices=("arm", "mobile"), default="arm",
+                        help="arm (default): the demo arm's transmissions; mobile: the wheel-legged robot in MuJoCo "
+                        "with a free-floating base (stands, drives, turns; --backend is mujoco)")
     parser.add_argument("--backend", default="mock", help="mock (default) or mujoco")
     parser.add_argument("--duration", type=float, default=1.5, metavar="S", help="seconds per step (default 1.5)")
     ns = parser.parse_args(list(argv))
@@ -123,6 +126,10 @@ def demo(argv: Sequence[str]) -> int:
     env.setdefault("ROS_DOMAIN_ID", str(random.randint(100, 200)))
     env.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
     os.environ.update({k: env[k] for k in ("ROS_DOMAIN_ID", "ROS_AUTOMATIC_DISCOVERY_RANGE")})
+    if ns.robot == "mobile":
+        from .demo_mobile import demo_mobile
+
+        return demo_mobile(ns.duration, env)
 
     from ..description import load
     from .description_source import demo_description_file

@@ -227,7 +227,7 @@ class MujocoBackend:
         self._ideal_velocity = np.zeros(n)
         self.initial_pose = initial_pose(robot, params)
         self._place_on_ground = options.ground_plane and options.lift_above_ground and options.base_pose is None
-        self._free = free_roots(model, built)  # qpos addresses of the free-floating roots' joints
+        self._free = free_roots(model)  # (qpos, dof address, body) of the free-floating roots' joints
         self._configured = True
         self.reset()
         if self.compiled:
@@ -578,14 +578,14 @@ class MujocoBackend:
         _, data = self._require()
         if not self._free:
             return None
-        adr, dof = self._free[0]
+        adr, dof, link = self._free[0]
         pose = data.qpos[adr:adr + 7]
         quat = pose[3:7]  # w x y z: the free joint's qpos is the body's pose in the world
         rot = np.empty(9)
         mujoco.mju_quat2Mat(rot, quat)
         linear = rot.reshape(3, 3).T @ data.qvel[dof:dof + 3]  # (world frame in qvel)
         return BaseState(pose[:3].copy(), np.array([quat[1], quat[2], quat[3], quat[0]]), linear,
-                         data.qvel[dof + 3:dof + 6].copy(), float(data.time))
+                         data.qvel[dof + 3:dof + 6].copy(), float(data.time), link)
 
     @property
     def sim_time(self) -> float:

@@ -17,29 +17,30 @@ GROUND_CLEARANCE = 1e-3
 """m between the ground and the lowest collision geom of a free-floating robot placed on it."""
 
 
-def free_roots(model: mujoco.MjModel, built: BuiltModel) -> list[tuple[int, int]]:
-    """``(qpos address, dof address)`` of the free joints of the root links (free-floating
-    bases), in the order of ``built``'s root bodies."""
+def free_roots(model: mujoco.MjModel) -> list[tuple[int, int, str]]:
+    """``(qpos address, dof address, body name)`` of the free joints of the bodies on the world
+    (free-floating bases: root links without ``fixed_base``, or a URDF floating joint to
+    ``world``), in body order."""
     found = []
-    for name in built.root_bodies:
-        body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
-        joint = int(model.body_jntadr[body]) if body >= 0 else -1
-        if joint >= 0 and model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
-            found.append((int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])))
+    for body in range(1, model.nbody):
+        joint = int(model.body_jntadr[body])
+        if model.body_parentid[body] == 0 and joint >= 0 and model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
+            found.append((int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint]), model.body(body).name))
     return found
 
 
 def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, robot: Robot,
                 pose: InitialPose, *, place_on_ground: bool) -> None:
     """``mj_resetData`` (time 0), then ``pose``: its base pose given to the first root link (a
-    free joint's position and orientation, or a fixed root's model pose), the 1-DOF joints'
+    free joint's position and orientation (the first of :func:`free_roots`), or a fixed root's
+    model pose), the 1-DOF joints'
     positions (rad or m) and velocities (rad/s or m/s), the joint-equality followers set from
     their leaders (:func:`apply_joint_equalities`); ``place_on_ground`` (a free base, no base
     pose in ``pose``): the free roots moved vertically so that the lowest collision geom is
     :data:`GROUND_CLEARANCE` above z = 0 at this configuration; then ``mj_forward``."""
     mujoco.mj_resetData(model, data)
-    roots = free_roots(model, built)
-    if pose.base is not None and built.root_bodies:
+    roots = free_roots(model)
+    if pose.base is not None and (roots or built.root_bodies):
         xyz, quat = list(pose.base.xyz), wxyz(pose.base.rotation)
         if roots:
             adr = roots[0][0]
@@ -59,7 +60,7 @@ def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, r
     apply_joint_equalities(model, data)
     if place_on_ground and pose.base is None and roots:
         lift = penetration(model, data) + GROUND_CLEARANCE
-        for adr, _ in roots:
+        for adr, _, _ in roots:
             data.qpos[adr + 2] += lift
     mujoco.mj_forward(model, data)
 
