@@ -41,6 +41,12 @@ by at most the limit itself, so the force cannot jump from one limit to the othe
 chatter between ±limit on light links)."""
 
 
+LIGHT_RATIO = 1e4
+"""``M / M_apparent`` above which a joint is too light for what it carries to be held by
+gains the timestep allows (a 2·10⁻⁵ kg·m² wheel under a 4 kg robot oscillates): warned, with
+its fix (an armature: the rotor inertia reflected through the gear)."""
+
+
 @dataclass(frozen=True)
 class JointInertia:
     """The inertias of the default-gain rule (module docstring), each shape (n,), kg·m² or kg."""
@@ -139,3 +145,9 @@ def default_gains(inertia: JointInertia, timestep: float, effort_limit: np.ndarr
     limit = np.abs(np.asarray(effort_limit, dtype=float))
     i_clamp = np.where(np.isfinite(limit) & (limit > 0.0), limit, p * 1.0)
     return DefaultGains(p, i, d, i_clamp, (p < p_aim) | (d < d_aim))
+
+
+def too_light(inertia: JointInertia) -> np.ndarray:
+    """(n,) bool: joints whose design inertia is over :data:`LIGHT_RATIO` times their apparent
+    one (their default gains cannot damp what they carry)."""
+    return inertia.design > LIGHT_RATIO * np.maximum(inertia.apparent, 1e-300)

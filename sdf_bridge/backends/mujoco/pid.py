@@ -60,7 +60,7 @@ import numpy as np
 
 from ...description.model import Robot
 from ...errors import ConfigError
-from .gains import BANDWIDTH, DefaultGains, JointInertia
+from .gains import BANDWIDTH, LIGHT_RATIO, DefaultGains, JointInertia, too_light
 
 _LOG = logging.getLogger(__name__)
 
@@ -172,6 +172,16 @@ def resolve_gains(
     if scheduled.any():
         _LOG.info("PID: default gains for %d joint(s) without configured gains: %s", int(scheduled.sum()),
                   describe_defaults(joint_names, defaults, scheduled, inertia))
+        light = scheduled & too_light(inertia) if inertia is not None else np.zeros(n, dtype=bool)
+        if light.any():
+            _LOG.warning(
+                "PID: joint(s) %s carry over %.0e times their own inertia (%s); default gains the timestep allows "
+                "cannot damp that, the joint may oscillate. Fix: give them an armature (the rotor inertia "
+                "reflected through the gear, backend_params.armature.<joint>, e.g. 100 × M_apparent = %s kg·m²) "
+                "or configure pid_gains", [j for j, x in zip(joint_names, light) if x], LIGHT_RATIO,
+                ", ".join(f"{j}: M {inertia.design[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}"
+                          for k, j in enumerate(joint_names) if light[k]),
+                ", ".join(f"{100 * inertia.apparent[k]:.2g}" for k in range(n) if light[k]))
     return PidGains(out["p"], out["i"], out["d"], out["i_clamp"], scheduled)
 
 

@@ -177,3 +177,17 @@ def test_integral_does_not_wind_up_while_saturated_towards_the_error() -> None:
     integrate(integral, np.full(4, 10.0), np.zeros(4), np.ones(4), error, 0.5, np.ones(4, dtype=bool), blocked)
     assert integral.tolist() == [0.0, -0.5, 0.0, 0.5]
     assert not saturated_towards(np.array([1e9]), np.array([np.inf]), np.array([1.0])).any()  # no limit
+
+
+def test_a_joint_far_lighter_than_its_load_is_warned_with_the_fix(robot: Robot,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """jb carries 3 kg·m² on 2e-5 kg·m² (a small robot's wheel): over LIGHT_RATIO, warned with
+    an armature of 100 × its apparent inertia; ja has configured gains and is not."""
+    inertia = JointInertia(own=np.array([2e-5, 2e-5]), apparent=np.array([2e-5, 2e-5]), load=np.array([3.0, 3.0]))
+    with caplog.at_level("WARNING", logger="sdf_bridge.backends.mujoco.pid"):
+        resolve_gains(robot, NAMES, {}, default_gains(inertia, 0.001, np.full(2, 20.0)), inertia)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1
+    assert warnings[0].startswith("PID: joint(s) ['jb'] carry over 1e+04 times their own inertia (jb: M 3, "
+                                  "M_apparent 2e-05)")
+    assert "backend_params.armature.<joint>, e.g. 100 × M_apparent = 0.002 kg·m²" in warnings[0]
