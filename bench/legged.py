@@ -33,12 +33,12 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import mujoco  # noqa: E402  (after the path is set)
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402  (after the path is set)
 
-from sdf_bridge.backends.mujoco.gains import BANDWIDTH  # noqa: E402
-from sdf_bridge.description import load  # noqa: E402
-from sdf_bridge.errors import SdfBridgeError  # noqa: E402
-from sdf_bridge.hardware import HardwareSystem  # noqa: E402
+from sdf_bridge.backends.mujoco.gains import BANDWIDTH  # noqa: E402  (after the path is set)
+from sdf_bridge.description import load  # noqa: E402  (after the path is set)
+from sdf_bridge.errors import SdfBridgeError  # noqa: E402  (after the path is set)
+from sdf_bridge.hardware import HardwareSystem  # noqa: E402  (after the path is set)
 
 DT = 0.01
 DEMO = (REPO / "urdf" / "demo_mobile.urdf.xacro", REPO / "config" / "demo_mobile_keyframes.yaml", "stand")

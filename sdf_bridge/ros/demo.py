@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..description.model import Robot
@@ -144,14 +144,21 @@ def demo(argv: Sequence[str]) -> int:
     print(f"sdf-bridge demo: robot {robot.name!r} from {demo_file}, backend {ns.backend}, "
           f"ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}", flush=True)
 
-    child = subprocess.Popen(
-        [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args",
-         "-p", f"backend:={ns.backend}", "-p", "command_timeout:=0.0", "-p", "publish_rate:=50.0"],
-        env=env,
-    )
+    argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args",
+            "-p", f"backend:={ns.backend}", "-p", "command_timeout:=0.0", "-p", "publish_rate:=50.0"]
+    return with_bridge(argv, env, lambda: _drive(plan, robot, (joint_notes, actuator_notes, transmissions),
+                                                 ns.duration))
+
+
+def with_bridge(argv: Sequence[str], env: dict[str, str], drive: Callable[[], bool]) -> int:
+    """Run the bridge command ``argv`` as a child process with ``env``, then ``drive()`` (the
+    demo's steps, True when every step was seen), then stop the child with SIGINT (killed after
+    15 s). Returns the demo's exit code: 0 when ``drive`` succeeded and the child stopped
+    cleanly, 130 when interrupted (Ctrl-C), else 1."""
+    child = subprocess.Popen(list(argv), env=env)
     interrupted = False
     try:
-        ok = _drive(plan, robot, (joint_notes, actuator_notes, transmissions), ns.duration)
+        ok = drive()
     except KeyboardInterrupt:
         ok, interrupted = False, True
     except Exception as exc:

@@ -20,10 +20,9 @@ cleanly.
 from __future__ import annotations
 
 import math
-import signal
-import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +68,7 @@ def contact_normal_force(msg: Any) -> float:
 def demo_mobile(duration: float, env: dict[str, str]) -> int:
     """Run the mobile demo (module doc) with ``duration`` s per step; returns the exit code."""
     from ..description import load
+    from .demo import with_bridge
     from .description_source import demo_description_file
 
     robot_file, keyframes = demo_description_file(ROBOT), demo_description_file(KEYFRAMES)
@@ -76,24 +76,7 @@ def demo_mobile(duration: float, env: dict[str, str]) -> int:
     mass = sum(link.inertial.mass for link in robot.links.values() if link.inertial is not None)
     print(f"sdf-bridge demo: robot {robot.name!r} from {robot_file} ({mass:g} kg), backend mujoco, free-floating "
           f"base, ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}", flush=True)
-    child = subprocess.Popen(bridge_command(robot_file, keyframes), env=env)
-    interrupted = False
-    try:
-        ok = _drive(robot, mass, duration)
-    except KeyboardInterrupt:
-        ok, interrupted = False, True
-    finally:
-        child.send_signal(signal.SIGINT)
-        try:
-            code = child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            code = child.wait()
-    print(f"bridge stopped (exit code {code})", flush=True)
-    if interrupted:
-        print("demo interrupted", flush=True)
-        return 130
-    return 0 if ok and code == 0 else 1
+    return with_bridge(bridge_command(robot_file, keyframes), env, lambda: _drive(robot, mass, duration))
 
 
 def _drive(robot: Any, mass: float, duration: float) -> bool:
@@ -113,7 +96,7 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
     executor.add_node(node)
     latest: dict[str, Any] = {}
 
-    def keep(key: str):  # noqa: ANN202 (a subscription callback factory)
+    def keep(key: str) -> Callable[[Any], None]:
         return lambda msg: latest.__setitem__(key, msg)
 
     node.create_subscription(JointState, "joint_states", keep("joints"), RELIABLE_QOS)
@@ -127,7 +110,7 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
         node.create_subscription(PointCloud2, f"sensors/{sensor}", keep(sensor), qos_profile_sensor_data)
     commands = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
 
-    def spin(seconds: float, until=None) -> bool:  # noqa: ANN001
+    def spin(seconds: float, until: Callable[[], bool] | None = None) -> bool:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             executor.spin_once(timeout_sec=0.05)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from builtin_interfaces.msg import Time
 from nav_msgs.msg import Odometry
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
@@ -50,7 +51,7 @@ def bridge(start_bridge, probe: Probe) -> Bridge:
     assert b.stop() == 0, b.output()
 
 
-def seconds(stamp) -> float:  # noqa: ANN001
+def seconds(stamp: Time) -> float:
     return stamp.sec + stamp.nanosec * 1e-9
 
 

@@ -152,11 +152,6 @@ class BuiltModel:
     _root_bodies: list[str] = field(default_factory=list)
     _lift: bool = False
 
-    @property
-    def root_bodies(self) -> tuple[str, ...]:
-        """The bodies of the root links (not the world), in link order."""
-        return tuple(self._root_bodies)
-
     def note(self, message: str, *, warning: bool = True) -> None:
         """Record and log a build note."""
         self.notes.append(message)

@@ -32,23 +32,23 @@ def free_roots(model: mujoco.MjModel) -> list[tuple[int, int, str]]:
 def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, robot: Robot,
                 pose: InitialPose, *, place_on_ground: bool) -> None:
     """``mj_resetData`` (time 0), then ``pose``: its base pose given to the first root link (a
-    free joint's position and orientation (the first of :func:`free_roots`), or a fixed root's
-    model pose), the 1-DOF joints'
+    free joint's position and orientation (the first of :func:`free_roots`), or the model pose
+    of the first body on the world), the 1-DOF joints'
     positions (rad or m) and velocities (rad/s or m/s), the joint-equality followers set from
     their leaders (:func:`apply_joint_equalities`); ``place_on_ground`` (a free base, no base
     pose in ``pose``): the free roots moved vertically so that the lowest collision geom is
     :data:`GROUND_CLEARANCE` above z = 0 at this configuration; then ``mj_forward``."""
     mujoco.mj_resetData(model, data)
     roots = free_roots(model)
-    if pose.base is not None and (roots or built.root_bodies):
+    fixed = [b for b in range(1, model.nbody) if model.body_parentid[b] == 0]
+    if pose.base is not None and fixed:
         xyz, quat = list(pose.base.xyz), wxyz(pose.base.rotation)
         if roots:
             adr = roots[0][0]
             data.qpos[adr:adr + 3] = xyz
             data.qpos[adr + 3:adr + 7] = quat
-        else:  # a fixed base: its weld pose
-            body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, built.root_bodies[0])
-            model.body_pos[body], model.body_quat[body] = xyz, quat
+        else:  # a fixed base: the weld pose of the first body on the world
+            model.body_pos[fixed[0]], model.body_quat[fixed[0]] = xyz, quat
     for name, value in pose.position.items():
         slots = built.joints.get(name)
         if slots is not None and robot.joints[name].type in ONE_DOF:
