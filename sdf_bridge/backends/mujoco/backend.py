@@ -99,6 +99,9 @@ class MujocoBackend:
         model, data: the MuJoCo model and data (after :meth:`configure`).
         built: the build result (link → body, joint → MuJoCo addresses, notes).
         sensors: the simulated sensors.
+        inertia: the map joints' inertias of the default-gain rule (:class:`.gains.JointInertia`).
+        initial_pose: where :meth:`reset` puts the robot
+            (:class:`~sdf_bridge.backends.initial_pose.InitialPose`).
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
