@@ -38,7 +38,7 @@ _DEFAULT_INTERFACES = ("position", "velocity", "effort")
 ROS_INSTALL_HINT = (
     "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ros-ament-index-python ros-std-msgs ros-sensor-msgs "
     "ros-geometry-msgs ros-trajectory-msgs ros-diagnostic-msgs ros-std-srvs ros-rosgraph-msgs "
-    "ros-builtin-interfaces ros-rcl-interfaces (ROS 2 Kilted wheels, as .ci/setup does), "
+    "ros-builtin-interfaces ros-rcl-interfaces ros-nav-msgs ros-test-msgs (ROS 2 Kilted wheels, as .ci/setup does), "
     "or source a ROS 2 installation (source /opt/ros/<distro>/setup.bash)."
 )
 

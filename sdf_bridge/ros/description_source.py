@@ -61,19 +61,20 @@ def share_candidates() -> list[Path]:
     return candidates
 
 
-def demo_description_file() -> Path:
-    """Path of the demo robot xacro.
+def demo_description_file(relative: Path = DEMO_RELATIVE) -> Path:
+    """Path of the demo robot xacro (or of another installed data file, ``relative`` to the
+    package's share directory, e.g. ``config/demo_mobile_keyframes.yaml``).
 
     Raises:
         ConfigError: not found in any of :func:`share_candidates`.
     """
     for root in share_candidates():
-        path = root / DEMO_RELATIVE
+        path = root / relative
         if path.is_file():
             return path
-    searched = ", ".join(str(p / DEMO_RELATIVE) for p in share_candidates())
+    searched = ", ".join(str(p / relative) for p in share_candidates())
     raise ConfigError(
-        f"the demo robot {DEMO_RELATIVE} was not found (searched {searched}). "
+        f"the demo file {relative} was not found (searched {searched}). "
         "Fix: reinstall sdf_bridge or set description_file."
     )
 

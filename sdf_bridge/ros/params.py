@@ -134,6 +134,27 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             "(e.g. 'left/'); empty = none.",
         ),
     ),
+    "start_paused": (
+        False,
+        _descriptor(
+            _T.PARAMETER_BOOL,
+            "Simulating backends: start with physics paused (unpause with ~/pause false), so that "
+            "controllers can connect and ~/reset place the robot before it moves.",
+        ),
+    ),
+    "odom_frame": (
+        "odom",
+        _descriptor(_T.PARAMETER_STRING, "Free-floating bases: frame_id of the ground-truth odometry (REP-105 odom)."),
+    ),
+    "base_frame": (
+        "",
+        _descriptor(_T.PARAMETER_STRING, "Free-floating bases: child_frame_id of the odometry; empty = the root link."),
+    ),
+    "odom_tf": (
+        True,
+        _descriptor(_T.PARAMETER_BOOL, "Free-floating bases: also publish TF odom_frame → base_frame on /tf "
+                    "(where tf2_msgs is installed)."),
+    ),
 }
 
 
@@ -165,6 +186,10 @@ class BridgeConfig:
     thread_priority: int = default("thread_priority")
     diagnostics_rate: float = default("diagnostics_rate")
     frame_prefix: str = default("frame_prefix")
+    start_paused: bool = default("start_paused")
+    odom_frame: str = default("odom_frame")
+    base_frame: str = default("base_frame")
+    odom_tf: bool = default("odom_tf")
     backend_params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -264,6 +289,9 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             f"package that registers {backend!r} in the 'sdf_bridge.backends' entry-point group."
         )
     frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
+    odom_frame = str(values.get("odom_frame", default("odom_frame"))).strip()
+    if not odom_frame:
+        raise ConfigError("odom_frame is empty. Fix: give the odometry frame's name (REP-105: odom).")
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
@@ -279,5 +307,9 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         thread_priority=int(values.get("thread_priority", default("thread_priority"))),
         diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
         frame_prefix=frame_prefix,
+        start_paused=bool(values.get("start_paused", default("start_paused"))),
+        odom_frame=odom_frame,
+        base_frame=str(values.get("base_frame") or ""),
+        odom_tf=bool(values.get("odom_tf", default("odom_tf"))),
         backend_params=dict(backend_params or {}),
     )

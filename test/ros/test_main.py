@@ -52,6 +52,9 @@ def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
         (["-p", "update_rate:=100.0", "-p", "publish_rate:=500.0"], r"publish_rate 500.0 Hz is not in \(0, update_rate=100.0\]"),
         (["-p", "backend:=no_such_backend"], r"no_such_backend"),
         (["-p", "update_rate:=200"], r"INTEGER.*decimal point \(e\.g\. update_rate:=200\.0, not 200\)"),
+        (["-p", "start_paused:=true"], r"start_paused is true but backend 'mock' does not simulate\. Fix: use a "
+                                       r"simulating backend \(mujoco\)"),
+        (["-p", "odom_frame:=''"], r"odom_frame is empty\. Fix: give the odometry frame's name"),
     ],
 )
 def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str, own_signal_handlers: None,

@@ -64,16 +64,18 @@ import numpy as np
 from ... import jit
 from ...description.model import Robot
 from ...errors import BackendError
-from ..base import MODE_DTYPE, JointCommand, JointSpaceState
-from ..initial_values import initial_joint_values
+from ..base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState
+from ..initial_pose import initial_pose
 from . import cycle
 from .builder import ONE_DOF, BuiltModel, build_spec, compile_model
 from .actuation import add_pid_actuators, inertia_diagonal_index
 from .cycle import HOLD, INTEGRAL, MODE, SCALE
-from .initial_state import reset_state
+from .gains import default_gains, joint_inertias
+from .initial_state import free_roots, reset_state
 from .options import _bool, parse_options
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
+from .surfaces import apply_friction
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...transmissions import TransmissionMap
@@ -97,6 +99,9 @@ class MujocoBackend:
         model, data: the MuJoCo model and data (after :meth:`configure`).
         built: the build result (link → body, joint → MuJoCo addresses, notes).
         sensors: the simulated sensors.
+        inertia: the map joints' inertias of the default-gain rule (:class:`.gains.JointInertia`).
+        initial_pose: where :meth:`reset` puts the robot
+            (:class:`~sdf_bridge.backends.initial_pose.InitialPose`).
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
@@ -151,6 +156,7 @@ class MujocoBackend:
                 "simulated as passive joints (their commands exert no effort); give <limit effort> > 0 to drive them"
             )
         add_pid_actuators(built.spec, self.joint_names, effort_limit)
+        apply_friction(robot, built)
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
         model = compile_model(built)
@@ -164,7 +170,11 @@ class MujocoBackend:
             [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
         )
         self._act_adr = np.array(model.actuator_actadr[self._act_ids], dtype=int)
-        gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr], effort_limit)
+        jnt_ids = np.array([mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
+                            for j in self.joint_names], dtype=int)
+        self.inertia = joint_inertias(model, jnt_ids, self._dadr)
+        defaults = default_gains(self.inertia, float(model.opt.timestep), effort_limit)
+        gains = resolve_gains(robot, self.joint_names, params, defaults, self.inertia)
         for array in (gains.p, gains.i, gains.d):
             array[self._passive] = 0.0
         inertia0 = np.maximum(np.array(model.dof_M0)[self._dadr], 1e-9)
@@ -174,7 +184,7 @@ class MujocoBackend:
         # the joint table of the per-cycle functions (layout: sdf_bridge.backends.mujoco.cycle)
         self._tab = cycle.make_table(
             self._qadr, self._dadr, self._act_adr, self._act_ids, inertia_diagonal_index(model)[self._dadr],
-            gains.p, gains.i, gains.d, gains.i_clamp, inertia0, self._scheduled, self._passive,
+            gains.p, gains.i, gains.d, gains.i_clamp, inertia0, self._scheduled, self._passive, effort_limit,
         )
         self.pid = JointPid(gains, effort_limit, state=self._tab[INTEGRAL:SCALE + 1])
         self._has_i = self.pid.has_integral
@@ -218,45 +228,14 @@ class MujocoBackend:
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
-        initial = initial_joint_values(robot)
-        self._initial_q, self._initial_v = initial["position"], initial["velocity"]
+        self.initial_pose = initial_pose(robot, params)
+        self._place_on_ground = options.ground_plane and options.lift_above_ground and options.base_pose is None
+        self._free = free_roots(model)  # (qpos, dof address, body) of the free-floating roots' joints
         self._configured = True
         self.reset()
         if self.compiled:
-            self._warm_up()
-
-    def _warm_up(self) -> None:
-        """Run each compiled function once on copies of the buffers (compiles them, or loads
-        them from Numba's cache, now, so that no control cycle pays it), then lock them
-        (:func:`sdf_bridge.jit.warm_up`): an argument of another type raises ``TypeError``
-        instead of compiling inside a control cycle (:meth:`write` converts its input then).
-        The buffers' kinds are the same for every model (``data.warning.number`` is a strided
-        view, passed as it is: the kernels only read it)."""
-        assert self.data is not None
-        tab, qpos, act, ctrl = self._tab.copy(), self._qpos.copy(), self._act.copy(), self._ctrl.copy()
-        gainprm, biasprm, inertia = self._gainprm.copy(), self._biasprm.copy(), self._inertia.copy()
-        n = len(self.joint_names)
-        joint = np.full((3, n), np.nan)
-        mode, hold = np.zeros(n, dtype=MODE_DTYPE), np.full(n, np.nan)
-
-        def run_cycle() -> None:
-            cycle.apply_command_kernel(tab, joint, mode, hold, qpos, act, ctrl, gainprm, biasprm, self._ideal_mode)
-            cycle.pre_step_kernel(tab, qpos, act, inertia, gainprm, biasprm, 0.0, self._has_i)
-            cycle.gather_state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, joint)
-
-        jit.warm_up("MuJoCo cycle kernels",
-                    (cycle.apply_command_kernel, cycle.pre_step_kernel, cycle.gather_state_kernel), run_cycle)
-        if self._pack is None:
-            return
-
-        def run_fused() -> None:
-            view = self._view.copy()  # (a copy of the same kind: C-contiguous float64)
-            for last_valid in (False, True):
-                cycle.write_kernel(tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True)
-            out, actuators = (np.empty(shape) for shape in self._state_shapes)
-            cycle.state_kernel(tab, view, self._warnings, self._pack, out, actuators)
-
-        jit.warm_up("MuJoCo fused cycle kernels", (cycle.write_kernel, cycle.state_kernel), run_fused)
+            cycle.warm_up(self._tab, self.data, self._inertia, self._view, self._pack, self._state_shapes,
+                          self._has_i, self._ideal_mode)
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
@@ -310,7 +289,7 @@ class MujocoBackend:
                 tab[cycle.LAST_MODE] = mode
                 tab[cycle.LAST_HOLD] = hold
             if prep:
-                cycle.prepare(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm,
+                cycle.prepare(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm,
                               self._write_span, self._has_i, self._pre_step)
         self._last_valid = True
         self._prepared = self._write_n if prep else 0
@@ -398,8 +377,8 @@ class MujocoBackend:
             return self._state_now()[:2]
         ts = self._timestep
         if self._refresh and prepared != n:
-            self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, n * ts,
-                           self._has_i)
+            self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._force, self._gainprm,
+                           self._biasprm, n * ts, self._has_i)
         t_end = data.time + n * ts
         # the state's arrays are made before stepping (the memory the step touches evicts
         # what Python would need to make them after it)
@@ -548,13 +527,15 @@ class MujocoBackend:
         self._advance(int(n))
 
     def reset(self) -> None:
-        """Initial state (see :func:`initial_joint_values`): joint-space ``<ros2_control>``
-        ``position`` / ``velocity`` state-interface ``initial_value`` (else the description's
-        ``initial_position``, else 0 / 0), followers of joint equalities (mimic, gearbox) set
-        consistently from their leaders, time 0, PID cleared, joints holding their initial position."""
+        """The initial state: the :attr:`initial_pose` (a keyframe's base pose and joint
+        positions, else the description's ``<ros2_control>`` ``initial_value`` /
+        ``initial_position``, else 0 within the limits: :mod:`sdf_bridge.backends.initial_pose`;
+        a free-floating robot without a base pose placed on the ground), followers of joint
+        equalities (mimic, gearbox) set consistently from their leaders, time 0, PID cleared,
+        joints holding their initial position (:func:`.initial_state.reset_state`)."""
         model, data = self._require()
         assert self.built is not None
-        reset_state(model, data, self.built, self.robot, self._initial_q, self._initial_v)
+        reset_state(model, data, self.built, self.robot, self.initial_pose, place_on_ground=self._place_on_ground)
         tab = self._tab
         tab[cycle.MODE:cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]
@@ -563,7 +544,8 @@ class MujocoBackend:
         self._prepared = 0
         self.pid.reset()
         # scheduled gains at the reset configuration, actuators written (no time passes)
-        self._pre_step(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, 0.0, False)
+        self._pre_step(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm, 0.0,
+                       False)
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
@@ -584,6 +566,32 @@ class MujocoBackend:
         self._require()
         joint = self._state_now()[0][:, :self._n]
         return joint[0].copy(), joint[1].copy(), joint[2].copy()
+
+    @property
+    def joint_inertia(self) -> np.ndarray:
+        """Each map joint's lightest effective inertia, ``1/(M⁻¹)_kk`` at the reference
+        configuration (:mod:`.gains`), shape (n_joints,), kg·m² or kg (a copy)."""
+        return self.inertia.apparent.copy()
+
+    def base_state(self) -> BaseState | None:
+        """The free-floating root link's ground-truth state now (the first free root; ``None``
+        on a fixed base): MuJoCo's body pose of the link in the world and its twist in the
+        link's frame (a copy, with the simulated time).
+
+        Raises:
+            BackendError: before configure.
+        """
+        _, data = self._require()
+        if not self._free:
+            return None
+        adr, dof, link = self._free[0]
+        pose = data.qpos[adr:adr + 7]
+        quat = pose[3:7]  # w x y z: the free joint's qpos is the body's pose in the world
+        rot = np.empty(9)
+        mujoco.mju_quat2Mat(rot, quat)
+        linear = rot.reshape(3, 3).T @ data.qvel[dof:dof + 3]  # (world frame in qvel)
+        return BaseState(pose[:3].copy(), np.array([quat[1], quat[2], quat[3], quat[0]]), linear,
+                         data.qvel[dof + 3:dof + 6].copy(), float(data.time), link)
 
     @property
     def sim_time(self) -> float:
