@@ -58,7 +58,7 @@ from .model.geometry import Geometry
 from .model.pose import IDENTITY
 from .resolve import PackagePaths, resolve_uri, unresolved_reason
 from .ros2_control_parser import parse_ros2_control
-from .sensor_parser import parse_urdf_sensor
+from .urdf_sensor import parse_urdf_sensor
 from .transmission_parser import parse_transmission
 from .xmlio import ParseContext, close_match
 
