@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from ..errors import DuplicateNameError, PathResolutionError, InvalidValueError, MissingReferenceError, UnsupportedError
+from ..errors import DuplicateNameError, InvalidValueError, PathResolutionError, UnsupportedError
 from .gazebo_parser import parse_gazebo
 from .model import (
     Axis,
@@ -223,13 +223,10 @@ class _Reader:
                     "name a robot-level material or give a <color>",
                 )
             found = self.materials.get(name)
-            if found is None:
-                raise self.ctx.error(
-                    MissingReferenceError,
-                    elem,
-                    f"material {name!r} is not defined",
-                    f'define <material name="{name}"> at robot level or give this one a <color>',
-                )
+            if found is None:  # urdfdom warns ("material ... undefined") and keeps the visual
+                self.ctx.warn(elem, f"material {name!r} is not defined (no robot-level <material name=\"{name}\">, no "
+                                    "<color>); the visual has no colour, as urdfdom reads it")
+                return Material(name=name)
             return found
         material = Material(name=name or None, color=color, texture=texture)  # type: ignore[arg-type]
         if not robot_level and name and name not in self.materials:
@@ -498,13 +495,32 @@ class _Reader:
         )
 
 
-def _attach_to_joint(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link]) -> Sensor:
-    """A ``<gazebo reference="some_joint">`` sensor (force-torque, as Gazebo classic writes it)
-    hangs on that joint: its frame is the joint's child link (SDFormat's default ``child``)."""
-    joint = joints.get(sensor.link or "")
-    if joint is None or sensor.link in links:
+def _attach(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link], ctx: ParseContext) -> Sensor | None:
+    """Where a ``<gazebo reference>`` sensor goes, as libsdformat's URDF reader puts it.
+
+    A link reference: that link. A joint reference (force-torque, as Gazebo classic writes
+    it): the joint, its frame being the joint's child link frame (SDFormat's default ``child``);
+    a sensor of another kind there is warned about (Gazebo puts it into the joint too). A
+    reference that names neither: ``None``, warned (Gazebo ignores the extension, so the sensor
+    is not simulated).
+    """
+    reference = sensor.link
+    if reference is None or reference in links:
         return sensor
+    joint = joints.get(reference)
+    if joint is None:
+        ctx.warn(None, f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: {reference!r} is '
+                       "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not simulated")
+        return None
+    if sensor.type != "force_torque":
+        ctx.warn(None, f'{sensor.type} sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)} names '
+                       f"a joint, not a link; it is attached to the joint's frame on its child link {joint.child!r}, "
+                       "as Gazebo does")
     return replace(sensor, link=joint.child, joint=joint.name)
+
+
+def _line(sensor: Sensor) -> str:
+    return f" (line {sensor.source.line})" if sensor.source is not None and sensor.source.line else ""
 
 
 def _add_unique(
@@ -587,7 +603,7 @@ def load_urdf(
     def on_gazebo(elem: etree._Element) -> None:
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
         gazebo.append(extension)
-        sensors.extend(_attach_to_joint(sensor, joints, links) for sensor in ext_sensors)
+        sensors.extend(s for s in (_attach(sensor, joints, links, ctx) for sensor in ext_sensors) if s is not None)
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo

@@ -106,9 +106,23 @@ def test_same_sensor_name_on_two_links() -> None:
         load(urdf(body))
 
 
-def test_sensor_on_missing_link() -> None:
-    with pytest.raises(MissingReferenceError, match=r"sensor 's' is attached to 'nowhere', which is not a link"):
-        load(urdf(CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/></gazebo>'))
+def test_gazebo_sensor_on_missing_link_is_not_simulated_with_a_warning() -> None:
+    """Gazebo ignores an extension whose reference names nothing, sensors included."""
+    robot, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/>'
+                                              '<sensor name="t" type="ray"/></gazebo>'))
+    assert robot.sensors == ()
+    assert warnings == [
+        f'<string>: sensor {name!r} in <gazebo reference="nowhere"> (line 8): \'nowhere\' is no link or joint of the robot, so '
+        "Gazebo ignores the extension; the sensor is not simulated" for name in ("s", "t")
+    ] + ['<string>: <gazebo reference="nowhere"> (line 8) names no link or joint; simulators ignore it']
+
+
+def test_gazebo_camera_on_a_joint_goes_to_its_child_link_with_a_warning() -> None:
+    robot, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="j2"><sensor name="cam" type="camera"/>'
+                                              '<sensor name="ft" type="force_torque"/></gazebo>'))
+    assert [(s.name, s.link, s.joint) for s in robot.sensors] == [("cam", "c", "j2"), ("ft", "c", "j2")]
+    assert warnings == ['<string>: camera sensor \'cam\' in <gazebo reference="j2"> (line 8) names a joint, not a link; it is '
+                        "attached to the joint's frame on its child link 'c', as Gazebo does"]
 
 
 def test_unknown_mimic_target() -> None:

@@ -169,7 +169,7 @@ def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search
         raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
     path = resolve_include(uri, elem, ctx, base_dir=base, paths=search)
     sub = ParseContext(str(path), ctx.warnings)
-    root = parse_xml(read_file(path), str(path))
+    root = parse_xml(read_file(path), str(path), ctx.warnings)
     if root.tag != "sdf" or root.find("model") is None:
         raise sub.error(UnsupportedError, root, "included file is not an SDFormat model", "include a file with <sdf><model>")
     version = check_version(root, sub)

@@ -223,7 +223,7 @@ class ModelBuilder:
 
     def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext) -> str:
         sub_ctx = ParseContext(str(path), ctx.warnings)
-        root = parse_xml(read_file(path), str(path))
+        root = parse_xml(read_file(path), str(path), ctx.warnings)
         if root.tag != "sdf":
             raise sub_ctx.error(UnsupportedError, root, f"included file's root is <{root.tag}>, not <sdf>",
                                 "include an SDFormat model file (URDF includes are not supported)")
