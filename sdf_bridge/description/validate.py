@@ -16,6 +16,7 @@ from ..errors import (
     KinematicTreeError,
     MissingReferenceError,
 )
+from .inertia import inertia_fix
 from .model import Joint, Robot, Sensor, Source
 from .xmlio import ParseContext
 
@@ -196,11 +197,11 @@ def check_mimic_chains(robot: Robot, ctx: ParseContext) -> None:
 
 
 def check_inertials(robot: Robot, ctx: ParseContext) -> None:
-    """Principal moments of inertia are non-negative; the triangle inequality is warned about.
+    """Principal moments of inertia are non-negative; an inertia no rigid body has is warned about.
 
-    Checks the diagonal ``ixx, iyy, izz`` (kg·m²) of every link's ``<inertial>``. A diagonal that
-    breaks ``ixx + iyy >= izz`` (and permutations, 1e-9 relative tolerance) is physically
-    impossible and is a warning, as libsdformat reports it; MuJoCo may refuse such a body.
+    Checks the diagonal ``ixx, iyy, izz`` (kg·m²) of every link's ``<inertial>``; a tensor that
+    is not positive semi-definite or breaks the triangle inequality (:func:`.inertia.inertia_problem`,
+    libsdformat's rule) is a warning saying what the bridge uses instead (:func:`.inertia.inertia_fix`).
 
     Raises:
         InvalidValueError: a negative ``ixx``, ``iyy`` or ``izz``.
@@ -218,11 +219,9 @@ def check_inertials(robot: Robot, ctx: ParseContext) -> None:
                     f"{attr} of link {link.name!r} is {value:g} kg·m², negative",
                     f"give {attr} >= 0 (a moment of inertia about the centre of mass)",
                 )
-        a, b, c = i.ixx, i.iyy, i.izz
-        tolerance = 1e-9 * max(a, b, c)
-        if a + b < c - tolerance or b + c < a - tolerance or a + c < b - tolerance:
-            ctx.warn(None, f"link {link.name!r}: moments of inertia ({a:g}, {b:g}, {c:g}) break the triangle "
-                           "inequality (each must be at most the sum of the other two)")
+        fix = inertia_fix(link.name, inertial.inertia)
+        if fix is not None:
+            ctx.warn(None, fix)
 
 
 def check_transmissions(robot: Robot, ctx: ParseContext) -> None:

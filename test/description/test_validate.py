@@ -230,11 +230,13 @@ def test_negative_moment_of_inertia_is_refused(moments: tuple[str, str, str], at
         load(urdf(_inertial(*moments)))
 
 
-def test_inertia_breaking_the_triangle_inequality_warns() -> None:
+def test_inertia_breaking_the_triangle_inequality_warns_with_what_is_used() -> None:
     robot, warnings = load_with_warnings(urdf(_inertial("1", "1", "3")))
-    assert robot.links["a"].inertial.inertia.izz == pytest.approx(3.0, abs=1e-12)
-    assert warnings == ["<string>: link 'a': moments of inertia (1, 1, 3) break the triangle inequality "
-                        "(each must be at most the sum of the other two)"]
+    assert robot.links["a"].inertial.inertia.izz == pytest.approx(3.0, abs=1e-12)  # kept as written
+    assert warnings == ["<string>: link 'a': its principal moments (1, 1, 3) kg·m² break the triangle inequality "
+                        "(1 + 1 < 3), which no rigid body has (libsdformat calls it invalid, MuJoCo refuses it); the "
+                        "bridge uses the balanced inertia ixx = iyy = izz = 1.66667 kg·m², products 0 (MuJoCo's "
+                        "balanceinertia: their mean). Fix: give the link's real inertia"]
 
 
 def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:

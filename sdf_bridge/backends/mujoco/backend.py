@@ -90,7 +90,8 @@ from ...errors import BackendError, ConfigError
 from ..base import ActuatorCommand, ActuatorState, JointSpaceState
 from ..initial_values import initial_joint_values
 from . import cycle
-from .builder import ONE_DOF, BuildOptions, BuiltModel, build_spec, compile_model
+from .builder import BuildOptions, BuiltModel, build_spec, compile_model
+from .couplings import ONE_DOF
 from .cycle import HOLD, INTEGRAL, MODE, POSITION_MODE, SCALE
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
