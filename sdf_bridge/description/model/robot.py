@@ -40,6 +40,9 @@ class Robot:
         source_file: the file it was loaded from, or ``None`` for a string.
         pose: SDFormat model pose in its parent (world) frame; identity for URDF.
         static: SDFormat ``<static>``.
+        scenery: the other models of the SDFormat world the robot was selected from (a ground
+            plane, walls, …), each at its world ``pose``; simulators make them fixed world
+            geometry (:mod:`sdf_bridge.description.world`).
     """
 
     name: str
@@ -56,6 +59,7 @@ class Robot:
     source_file: str | None = None
     pose: Pose = IDENTITY
     static: bool = False
+    scenery: tuple["Robot", ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):

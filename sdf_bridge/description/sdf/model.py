@@ -25,6 +25,7 @@ from lxml import etree
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
 from ..gazebo_parser import parse_plugin
+from ..resolve import PackagePaths
 from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
@@ -82,12 +83,14 @@ class ModelBuilder:
     Attributes:
         search: include search path; sdf_paths given by the user come first.
         resolve_mesh: mesh URI resolver (:func:`.links.make_mesh_resolver`).
+        package_paths: package → directory map for ``package://`` include URIs.
         including: files being included (outermost first), to refuse include loops.
         placements: ``<include><placement_frame>`` requests (model key, frame, element, context).
     """
 
     search: Sequence[Path]
     resolve_mesh: MeshResolver = _default_resolver
+    package_paths: PackagePaths | None = None
     graph: FrameGraph = field(default_factory=FrameGraph)
     links: list[_Item] = field(default_factory=list)
     joints: list[_Item] = field(default_factory=list)
@@ -207,7 +210,7 @@ class ModelBuilder:
         uri = ctx.child_text(elem, "uri")
         if not uri:
             raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
-        path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search)
+        path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search, package_paths=self.package_paths)
         real = path.resolve()
         if len(self.including) >= MAX_INCLUDE_DEPTH:
             raise ctx.error(UnsupportedError, elem, f"includes nest more than {MAX_INCLUDE_DEPTH} files deep "
