@@ -13,11 +13,12 @@ force_torque   on a joint (SDF joint sensor, or URDF ``<gazebo reference>`` nami
                the child subtree; SDFormat's default ``child_to_parent`` is its negative. Frames:
                ``sensor`` (the site), ``child`` (child link frame, moment taken at its origin),
                ``parent`` (parent link orientation, moment at the site origin).
-ray / lidar    ``mujoco.mj_multiRay`` from a site over the horizontal × vertical samples
-               (direction (cos v·cos h, cos v·sin h, sin v) in the sensor frame, x forward);
-               one vertical sample → :class:`ScanReading`, more → :class:`PointCloudReading`
-               (sensor frame). Hits beyond range_max or none → ``inf``. Visual geoms are not seen.
-range          one ray along the sensor x axis → :class:`RangeReading`.
+ray / lidar    rays from a site over the horizontal × vertical samples (direction
+               (cos v·cos h, cos v·sin h, sin v) in the sensor frame, x forward), cast as Gazebo
+               sees (:mod:`.rays`: from range_min on, not seeing the sensor's link or the
+               geometry it sits inside, REP-117 ``-inf``/``+inf``); one vertical sample →
+               :class:`ScanReading`, more → :class:`PointCloudReading` (sensor frame, hits only).
+range          one such ray along the sensor x axis → :class:`RangeReading`.
 camera, depth  MuJoCo camera (looks along the sensor's +x, image up = +z) rendered off-screen
                with ``mujoco.Renderer`` (``MUJOCO_GL=egl`` or ``osmesa``) on a thread of its own
                (:mod:`.render`: GL contexts are bound to a thread); intrinsics
@@ -74,6 +75,7 @@ from .builder import BuiltModel
 from .geoms import VISUAL_GROUP, wxyz
 from .glplatform import choose_platform, describe_missing
 from .noise import ImuNoise, channel_seed
+from .rays import RayCaster, scan_directions
 from .readings import SensorReadings
 from .render import RenderThread
 from .samplers import ImuSampler, WrenchSampler
@@ -329,58 +331,31 @@ class SensorSuite:
             return self._camera(ch)
         return self._contact(ch)
 
-    def _ray_params(self, ch: _Channel) -> RayParams:
-        return _params(ch.sensor, RayParams)
-
-    def _directions(self, ch: _Channel) -> tuple[np.ndarray, np.ndarray, int, int]:
-        cached = ch.cache.get("dirs")
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
-        p = self._ray_params(ch)
-        nh, nv = max(1, p.horizontal_samples), max(1, p.vertical_samples)
-        h = np.linspace(p.horizontal_min_angle, p.horizontal_max_angle, nh)
-        v = np.linspace(p.vertical_min_angle, p.vertical_max_angle, nv)
-        vv, hh = np.meshgrid(v, h, indexing="ij")
-        local = np.stack([np.cos(vv) * np.cos(hh), np.cos(vv) * np.sin(hh), np.sin(vv)], axis=-1).reshape(-1, 3)
-        result = (local, h, nh, nv)
-        ch.cache["dirs"] = result
-        return result
-
-    def _cast(self, ch: _Channel, local: np.ndarray, cutoff: float) -> np.ndarray:
-        m, d = self._model, self._data
-        assert m is not None and d is not None
-        site = ch.ids["site"]
-        n = local.shape[0]
-        buffers = ch.cache.get("cast")
-        if buffers is None or buffers[0].shape != local.shape:  # made once per channel, reused
-            groups = np.ones(6, dtype=np.uint8)
-            groups[VISUAL_GROUP] = 0  # visual geoms are not seen; collisions and the ground are
-            buffers = ch.cache["cast"] = (np.empty(local.shape), np.zeros(n, dtype=np.int32), np.zeros(n), groups)
-        vec, geomid, dist, groups = buffers
-        np.matmul(local, d.site_xmat[site].reshape(3, 3).T, out=vec)  # ray directions in the world
-        mujoco.mj_multiRay(m, d, d.site_xpos[site], vec.reshape(-1), groups, 1, ch.ids["body"], geomid, dist, None, n,
-                           cutoff if cutoff > 0 else mujoco.mjMAXVAL)
-        return np.where(dist < 0.0, np.inf, dist)  # a new array: the buffers are reused
+    def _caster(self, ch: _Channel, local: np.ndarray) -> RayCaster:
+        caster = ch.cache.get("caster")
+        if caster is None:  # made once per channel (its buffers are reused)
+            caster = ch.cache["caster"] = RayCaster(_params(ch.sensor, RayParams), local, ch.ids["site"], ch.ids["body"])
+        return caster  # type: ignore[no-any-return]
 
     def _ray(self, ch: _Channel) -> ScanReading | PointCloudReading:
-        p = self._ray_params(ch)
-        local, h, nh, nv = self._directions(ch)
-        dist = self._cast(ch, local, p.range_max)
-        if p.range_max > 0:
-            dist[dist > p.range_max] = np.inf
-        if nv > 1:
+        p = _params(ch.sensor, RayParams)
+        directions = ch.cache.get("dirs")
+        if directions is None:
+            directions = ch.cache["dirs"] = scan_directions(p)
+        local, h = directions
+        dist = self._caster(ch, local).distances(self._model, self._data)
+        if p.vertical_samples > 1:
             finite = np.isfinite(dist)
             return PointCloudReading(points=local[finite] * dist[finite, None])
-        inc = float(h[1] - h[0]) if nh > 1 else 0.0
-        period = ch.period
+        inc = float(h[1] - h[0]) if len(h) > 1 else 0.0
         return ScanReading(
             angle_min=float(h[0]), angle_max=float(h[-1]), angle_increment=inc, range_min=p.range_min,
-            range_max=p.range_max, ranges=dist, scan_time=period,
+            range_max=p.range_max, ranges=dist, scan_time=ch.period,
         )
 
     def _range(self, ch: _Channel) -> RangeReading:
-        p = self._ray_params(ch)
-        dist = float(self._cast(ch, np.array([[1.0, 0.0, 0.0]]), p.range_max)[0])
+        p = _params(ch.sensor, RayParams)
+        dist = float(self._caster(ch, np.array([[1.0, 0.0, 0.0]])).distances(self._model, self._data)[0])
         fov = abs(p.horizontal_max_angle - p.horizontal_min_angle)
         return RangeReading(range=dist, min_range=p.range_min, max_range=p.range_max, field_of_view=fov)
 
