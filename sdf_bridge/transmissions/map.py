@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sdf_bridge import jit
+from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
 from sdf_bridge.errors import TransmissionError
@@ -590,8 +591,10 @@ class TransmissionMap:
             )
         followers, follower_joints, warnings = build_followers(robot)
         follower_set = set(follower_joints)
+        loops = set(loop_joints(robot))  # joints closing a loop (not a gearbox): not simulated
         driven = [
-            j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in follower_set
+            j.name for j in robot.joints.values()
+            if j.type in ONE_DOF and j.name not in follower_set and j.name not in loops
         ]
         must = _must_drive(robot, driven)
         mechanisms: list[Transmission] = []

@@ -50,7 +50,7 @@ import numpy as np
 
 from ...description.inertia import balanced_inertia, inertia_fix
 from ...description.inertia import tensor as inertia_tensor
-from ...description.kinematics import joint_transform
+from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Link, Pose, Robot
 from ...errors import BackendError
 from .couplings import add_gearboxes, add_joint_equality, add_mimics
@@ -381,32 +381,6 @@ def _screw_lead(joint: Joint) -> float:
     return pitch / (2.0 * math.pi)
 
 
-def _tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint]]:
-    """Links parent-before-child with the joint that attaches each (``None`` for roots: links
-    that are no joint's child), and the joints left over that close a loop.
-
-    Non-gearbox joints are preferred as tree edges, so that an SDFormat gearbox joining two
-    links already attached to its reference body closes a loop (becomes a constraint).
-    """
-    children = {j.child for j in robot.joints.values()}
-    order: list[tuple[str, Joint | None]] = [(name, None) for name in robot.links if name not in children]
-    placed = {name for name, _ in order}
-    pending = list(robot.joints.values())
-    for allow_gearbox in (False, True):
-        changed = True
-        while changed:
-            changed = False
-            for joint in list(pending):
-                if joint.type is JointType.GEARBOX and not allow_gearbox:
-                    continue
-                if joint.parent in placed and joint.child not in placed:
-                    order.append((joint.child, joint))
-                    placed.add(joint.child)
-                    pending.remove(joint)
-                    changed = True
-    return order, pending
-
-
 def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltModel:
     """Build the MjSpec of ``robot`` (not compiled: sensors may still add sites).
 
@@ -443,7 +417,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     defaulted: list[str] = []
     sdf_defaulted: list[str] = []
     bodies: dict[str, mujoco.MjsBody] = {}
-    order, loops = _tree_edges(robot)
+    order, loops = tree_edges(robot)
     for link_name, parent_joint in order:
         link = robot.links[link_name]
         if parent_joint is None:

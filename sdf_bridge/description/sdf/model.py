@@ -321,9 +321,12 @@ class ModelBuilder:
         ``pose`` is the model pose in the world (the world frame of joints to ``world``);
         ``sensor_parser`` and ``ros2_control_parser`` are the shared element parsers.
 
+        A link may be the child of several joints (a loop: libsdformat accepts it); a loop
+        closed by a joint other than a gearbox is warned about (the bridge cannot simulate it).
+
         Raises:
-            KinematicTreeError: a link is the child of two joints, a joint joins a link to
-                itself, or frame cycles.
+            KinematicTreeError: a joint joins a link to itself, the joints form a cycle of
+                parents, or frame cycles.
             MissingReferenceError: unknown parent/child/expressed_in frames.
             InvalidValueError: zero axes and bad values.
         """
@@ -389,10 +392,11 @@ class ModelBuilder:
         child = g.attached_link(g.nodes[item.key].attached_to)  # type: ignore[arg-type]
         if parent == child:
             raise ctx.error(KinematicTreeError, elem, f"joint connects link {child!r} to itself", "use two different links")
-        if child in child_of:
-            raise ctx.error(KinematicTreeError, elem, f"link {child!r} is already the child of joint {child_of[child]!r}",
-                            "give every link at most one parent joint")
-        child_of[child] = item.key
+        if child in child_of and jtype is not JointType.GEARBOX:  # a gearbox coupling two joints' children: the norm
+            ctx.warn(elem, f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the child of joint "
+                           f"{child_of[child]!r}. libsdformat accepts it; the bridge keeps the joint in the model but "
+                           "cannot simulate the loop (neither driven nor published)")
+        child_of.setdefault(child, item.key)
         x_mj = g.resolve(item.key)
         x_mp = np.linalg.inv(self.model_pose) if parent == WORLD_LINK else g.resolve(parent)
         x_mc = g.resolve(child)

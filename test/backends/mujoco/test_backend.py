@@ -236,7 +236,7 @@ def test_gearbox_loop_form_follower_at_minus_ratio_times_leader(make_sim) -> Non
     """j2 = −ratio · j1 (SDFormat gearbox), and equal to the transmission map's follower state.
     Tolerance 1e-4 rad."""
     sim = make_sim(_gearbox_loop_robot(3.0), GRAVITY)
-    assert sim.tm.joint_names == ("j1",) and sim.tm.follower_names == ("j2",)
+    assert sim.tm.joint_names == ("j1",) and sim.tm.follower_names == ("j2", "gearbox")
     sim.position([0.2])
     sim.run(3.0)
     theta1 = sim.qpos("j1")
@@ -245,6 +245,9 @@ def test_gearbox_loop_form_follower_at_minus_ratio_times_leader(make_sim) -> Non
     follower = sim.tm.followers(np.array([theta1]), np.array([0.0]), np.array([0.0]))[0]
     assert follower[0] == pytest.approx(sim.qpos("j2"), abs=1e-4)
     assert "gearbox" not in sim.backend.built.joints  # a constraint, not a DOF
+    # the gearbox's own state, published: gear2 relative to gear1 = j2 − j1 = −4·j1
+    state = sim.backend.read_joints(0.0)
+    assert state.joints[0, 2] == pytest.approx(sim.qpos("j2") - theta1, abs=1e-4)
 
 
 def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
