@@ -66,7 +66,9 @@ def check_version(root: etree._Element, ctx: ParseContext) -> tuple[int, int]:
 
 @dataclass
 class _Item:
-    """An element waiting for pass 2: its scope, file context, base dir and version."""
+    """An element waiting for pass 2: its scope, file context, base dir and version; ``frame``
+    is the frame ``__model__`` names for it when that is not its scope's model frame (an
+    element of a model merged into its parent, ``<include merge="true">``)."""
 
     elem: etree._Element
     scope: str
@@ -74,6 +76,13 @@ class _Item:
     base_dir: Path
     version: tuple[int, int]
     key: str = ""
+    frame: str | None = None
+
+    def lookup(self, graph: FrameGraph, ref: str, elem: etree._Element, what: str) -> str:
+        """:meth:`FrameGraph.lookup` from this element's model."""
+        if ref == MODEL_FRAME and self.frame is not None:
+            return self.frame
+        return graph.lookup(self.scope, ref, elem, self.ctx, what)
 
 
 @dataclass
@@ -115,17 +124,25 @@ class ModelBuilder:
         pose_elem: etree._Element | None = None,
         pose_ctx: ParseContext | None = None,
         parent_scope: str | None = None,
+        merged: str | None = None,
+        parent_frame: str | None = None,
     ) -> None:
         """Register the frames of model ``elem`` (scope ``scope``; ``""`` for the top model).
 
         ``pose_elem`` overrides the model's own ``<pose>`` (``<include><pose>``), read with
         ``pose_ctx``; ``parent_scope`` is the enclosing model (``None`` for the top model).
+        ``merged``: the model is merged into ``scope`` (``<include merge="true">``, SDFormat
+        1.9): its links, joints and frames join the parent model under their own names, and
+        its model frame becomes the frame ``merged`` of the parent (libsdformat's
+        ``_merged__<name>__model__``), which is what ``__model__`` and unspecified poses of its
+        elements refer to. ``parent_frame``: the frame ``__model__`` names in the parent, when
+        the parent is itself merged.
 
         Raises:
             DuplicateNameError: two frames of one model share a name.
             MissingReferenceError, InvalidValueError: from includes and poses.
         """
-        key = model_frame(scope)
+        key = merged or model_frame(scope)
         canonical = elem.get("canonical_link")
         if parent_scope is None:
             self.graph.add(FrameNode(key, "model", None, np.eye(4), None, elem, ctx))
@@ -134,8 +151,8 @@ class ModelBuilder:
             pctx = pose_ctx if pose_elem is not None else ctx
             node = FrameNode(key, "model", None, parse_pose(pe, pctx), None, elem, pctx)
             # the item's element is the <pose> itself (it may come from an <include> in another file)
-            self._register(node, _Item(pe if pe is not None else elem, parent_scope, pctx, base_dir, version, key),
-                           pe.get("relative_to") if pe is not None else None, None)
+            self._register(node, _Item(pe if pe is not None else elem, parent_scope, pctx, base_dir, version, key,
+                                       parent_frame), pe.get("relative_to") if pe is not None else None, None)
         first_link: str | None = None
         first_model: str | None = None
         for child in elem:
@@ -146,14 +163,15 @@ class ModelBuilder:
                 first_link = first_link or lkey
                 pe = child.find("pose")
                 node = FrameNode(lkey, "link", None, parse_pose(pe, ctx), None, child, ctx)
-                self._register(node, _Item(child, scope, ctx, base_dir, version, lkey), pe.get("relative_to") if pe is not None else None, None)
-                self.links.append(_Item(child, scope, ctx, base_dir, version, lkey))
+                self._register(node, _Item(child, scope, ctx, base_dir, version, lkey, merged),
+                               pe.get("relative_to") if pe is not None else None, None)
+                self.links.append(_Item(child, scope, ctx, base_dir, version, lkey, merged))
             elif tag == "joint":
                 name = self._name(child, ctx, scope)
                 jkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(jkey, "joint", None, parse_pose(pe, ctx), None, child, ctx)
-                it = _Item(child, scope, ctx, base_dir, version, jkey)
+                it = _Item(child, scope, ctx, base_dir, version, jkey, merged)
                 self._register(node, it, pe.get("relative_to") if pe is not None else None, "__child__")
                 self.joints.append(it)
             elif tag == "frame":
@@ -161,14 +179,14 @@ class ModelBuilder:
                 fkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(fkey, "frame", None, parse_pose(pe, ctx), None, child, ctx)
-                self._register(node, _Item(child, scope, ctx, base_dir, version, fkey), pe.get("relative_to") if pe is not None else None,
-                               child.get("attached_to") or MODEL_FRAME)
+                self._register(node, _Item(child, scope, ctx, base_dir, version, fkey, merged),
+                               pe.get("relative_to") if pe is not None else None, child.get("attached_to") or MODEL_FRAME)
             elif tag == "model":
                 name = self._name(child, ctx, scope)
                 first_model = first_model or join(scope, name)
-                self.collect(child, join(scope, name), ctx, base_dir, version, parent_scope=scope)
+                self.collect(child, join(scope, name), ctx, base_dir, version, parent_scope=scope, parent_frame=merged)
             elif tag == "include":
-                mkey = self._include(child, scope, ctx, base_dir)
+                mkey = self._include(child, scope, ctx, base_dir, merged)
                 first_model = first_model or mkey
             elif tag == "plugin":
                 self.plugins.append(parse_plugin(child, ctx))
@@ -206,7 +224,8 @@ class ModelBuilder:
         self.graph.add(node)
         self._pending.append((node, item, relative_to, attached_to))
 
-    def _include(self, elem: etree._Element, scope: str, ctx: ParseContext, base_dir: Path) -> str:
+    def _include(self, elem: etree._Element, scope: str, ctx: ParseContext, base_dir: Path,
+                 parent_frame: str | None = None) -> str:
         uri = ctx.child_text(elem, "uri")
         if not uri:
             raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
@@ -220,11 +239,12 @@ class ModelBuilder:
                             "remove the <include> that closes the loop")
         self.including.append(real)
         try:
-            return self._include_file(elem, path, uri, scope, ctx)
+            return self._include_file(elem, path, uri, scope, ctx, parent_frame)
         finally:
             self.including.pop()
 
-    def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext) -> str:
+    def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext,
+                      parent_frame: str | None) -> str:
         sub_ctx = ParseContext(str(path), ctx.warnings)
         root = parse_xml(read_file(path), str(path), ctx.warnings)
         if root.tag != "sdf":
@@ -237,11 +257,17 @@ class ModelBuilder:
         name = ctx.child_text(elem, "name") or model.get("name")
         if not name:
             raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
-        self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
         for p in elem.findall("plugin"):
             self.plugins.append(parse_plugin(p, ctx))
+        if J.parse_sdf_bool(ctx, elem, elem.get("merge") or "false", "attribute 'merge'"):
+            key = join(scope, f"_merged__{name}__model__")
+            self.collect(model, scope, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx,
+                         parent_scope=scope, merged=key, parent_frame=parent_frame)
+            return key
+        self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
         key = join(scope, name)
-        self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx, parent_scope=scope)
+        self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx,
+                     parent_scope=scope, parent_frame=parent_frame)
         placement = ctx.child_text(elem, "placement_frame")
         if placement:
             if elem.find("pose") is None:
@@ -286,17 +312,17 @@ class ModelBuilder:
                 child_ref = item.ctx.child_text(item.elem, "child")
                 if not child_ref:
                     raise item.ctx.error(InvalidValueError, item.elem, "joint has no <child>", "add <child>link name</child>")
-                node.attached_to = g.lookup(item.scope, child_ref, item.elem.find("child"), item.ctx, "child")
+                node.attached_to = item.lookup(g, child_ref, item.elem.find("child"), "child")
             elif attached_to is not None:
-                node.attached_to = g.lookup(item.scope, attached_to, item.elem, item.ctx, "attached_to")
+                node.attached_to = item.lookup(g, attached_to, item.elem, "attached_to")
             pe = item.elem.find("pose") if node.kind != "model" else None
             where = pe if pe is not None else item.elem
             if relative_to:
-                node.relative_to = g.lookup(item.scope, relative_to, where, item.ctx, "relative_to")
+                node.relative_to = item.lookup(g, relative_to, where, "relative_to")
             elif node.kind in ("joint", "frame"):
                 node.relative_to = node.attached_to
             else:
-                node.relative_to = model_frame(item.scope)
+                node.relative_to = item.frame or model_frame(item.scope)
             if node.relative_to == node.key:
                 raise item.ctx.error(KinematicTreeError, where, f"frame {node.key!r} is relative to itself",
                                      "make the pose relative to another frame")
@@ -310,7 +336,7 @@ class ModelBuilder:
         rel = pe.get("relative_to") if pe is not None else None
         if not rel:
             return Pose.from_matrix(raw)
-        x_mr = self.graph.resolve(self.graph.lookup(item.scope, rel, pe, item.ctx, "relative_to"))
+        x_mr = self.graph.resolve(item.lookup(self.graph, rel, pe, "relative_to"))
         x_mf = self.graph.resolve(frame_key)
         return Pose.from_matrix(np.linalg.inv(x_mf) @ x_mr @ raw)
 
@@ -388,7 +414,7 @@ class ModelBuilder:
         if parent_ref == "world":
             parent = WORLD_LINK
         else:
-            parent = g.attached_link(g.lookup(scope, parent_ref, elem.find("parent"), ctx, "parent"))
+            parent = g.attached_link(item.lookup(g, parent_ref, elem.find("parent"), "parent"))
         child = g.attached_link(g.nodes[item.key].attached_to)  # type: ignore[arg-type]
         if parent == child:
             raise ctx.error(KinematicTreeError, elem, f"joint connects link {child!r} to itself", "use two different links")
@@ -405,10 +431,10 @@ class ModelBuilder:
 
         def express(vec: np.ndarray, xyz_elem: etree._Element, expressed_in: str | None, use_parent: bool) -> np.ndarray:
             if expressed_in:
-                r_mf = g.resolve(g.lookup(scope, expressed_in, xyz_elem, ctx, "expressed_in"))[:3, :3]
+                r_mf = g.resolve(item.lookup(g, expressed_in, xyz_elem, "expressed_in"))[:3, :3]
                 return r_mj.T @ (r_mf @ vec)
             if use_parent:
-                return r_mj.T @ (g.resolve(model_frame(scope))[:3, :3] @ vec)
+                return r_mj.T @ (g.resolve(item.frame or model_frame(scope))[:3, :3] @ vec)
             return vec
 
         fields: dict = {}

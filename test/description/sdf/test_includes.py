@@ -277,3 +277,14 @@ def test_fuel_include_inside_a_model_not_in_the_cache_is_an_error(tmp_path: Path
                                                     r"Construction Cone' not found .* Fix: download it with `gz fuel "
                                                     r"download -u .*` \(sdf_bridge reads the local Fuel cache only\)"):
         load(sdf(f'<model name="m"><link name="a"/><include><uri>{FUEL}</uri></include></model>'))
+
+
+def test_merged_include_joins_the_parent_model_under_its_own_names() -> None:
+    """<include merge="true">: no nested scope; its __model__ is the include pose (libsdformat's
+    _merged__<name>__model__ frame; poses compared with libsdformat in test_libsdformat_reference)."""
+    robot = load(Path(__file__).parent / "data" / "merge" / "world.sdf")
+    assert (robot.name, list(robot.links), list(robot.joints)) == (
+        "vehicle", ["base", "chassis", "wheel", "sensor"], ["wheel_joint", "sensor_joint", "mount"])
+    # chassis: include pose (1, 0, 1, yaw 0.5) · its own (1, 0, 0.5)
+    np.testing.assert_allclose(robot.links["chassis"].pose.xyz, (1.0 + np.cos(0.5), np.sin(0.5), 1.5),
+                               rtol=0, atol=1e-12)
