@@ -29,6 +29,7 @@ import logging
 import math
 from dataclasses import dataclass
 
+from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.errors import TransmissionError
 
@@ -147,8 +148,9 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
             current = leader
         followers.append(Follower(name, current, mult, off, kind))
 
+    loops = set(loop_joints(robot))  # not simulated: no translation to publish
     for joint in robot.joints.values():
-        if joint.type is JointType.SCREW and joint.name not in raw:
+        if joint.type is JointType.SCREW and joint.name not in raw and joint.name not in loops:
             if joint.thread_pitch is None:
                 continue
             pitch = float(joint.thread_pitch)

@@ -25,6 +25,7 @@ from lxml import etree
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
 from ..gazebo_parser import parse_plugin
+from ..kinematics import tree_edges
 from ..resolve import PackagePaths
 from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
@@ -395,7 +396,7 @@ class ModelBuilder:
         if any(j.parent == WORLD_LINK for j in joints.values()):
             world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
             links = {WORLD_LINK: world, **links}
-        self._check_cycles(joints)
+        self._check_cycles(links, joints)
         hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
         # classic / PR2 transmissions of the models first, then those of <ros2_control> blocks (as the URDF loader)
         classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
@@ -465,20 +466,21 @@ class ModelBuilder:
             source=ctx.source(elem), **fields,
         )
 
-    def _check_cycles(self, joints: dict[str, Joint]) -> None:
-        parent_of = {j.child: j for j in joints.values()}
-        for start in parent_of:
-            seen = {start}
-            cur = parent_of[start].parent
-            while cur in parent_of:
-                if cur in seen:
-                    j = parent_of[cur]
-                    assert j.source is not None
-                    raise KinematicTreeError(f"the joints form a cycle through link {cur!r}", file=j.source.file,
-                                             line=j.source.line, element=f'<joint name="{j.name}">',
-                                             fix="remove one joint of the loop (SDF models must be trees)")
-                seen.add(cur)
-                cur = parent_of[cur].parent
+    @staticmethod
+    def _check_cycles(links: dict[str, Link], joints: dict[str, Joint]) -> None:
+        """Every link hangs from a root through joints (a loop closed by a joint is allowed;
+        :func:`~sdf_bridge.description.kinematics.tree_edges`).
+
+        Raises:
+            KinematicTreeError: links whose parent joints only form a cycle (no root above them).
+        """
+        placed = {name for name, _ in tree_edges(Robot(name="", links=links, joints=joints))[0]}
+        for j in joints.values():
+            if j.child not in placed:
+                assert j.source is not None
+                raise KinematicTreeError(f"the joints form a cycle through link {j.child!r}", file=j.source.file,
+                                         line=j.source.line, element=f'<joint name="{j.name}">',
+                                         fix="remove one joint of the cycle (every link needs a root above it)")
 
 
 def _named(elem: etree._Element, name: str) -> etree._Element:

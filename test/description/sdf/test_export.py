@@ -19,6 +19,7 @@ from sdf_helpers import load_text, our_view, sdf
 
 from sdf_bridge.description import load
 from sdf_bridge.description.export import convert_command, lump_fixed_joints, merge_inertials, to_sdf, to_urdf
+from sdf_bridge.description.export.common import model_poses
 from sdf_bridge.description.kinematics import link_transforms
 from sdf_bridge.description.model import (
     Calibration,
@@ -525,3 +526,16 @@ def test_convert_command_prints_warnings(robots_dir: Path, tmp_path: Path, capsy
     err = capsys.readouterr().err
     assert "warning: noise models of sensors 'head_hokuyo_sensor', 'camera1' not written" in err
     assert len(load(out).transmissions) == 2
+
+
+def test_model_poses_follow_the_tree_not_a_loop_closing_joint() -> None:
+    """A loop a → b → (loop joint) → a, as PR2's parallel grippers in SDFormat: each link keeps
+    its resolved pose (the loop joint is no tree edge)."""
+    robot = load(sdf("""<model name="m"><link name="base"/><link name="a"><pose>1 0 0 0 0 0</pose></link>
+      <link name="b"><pose>1 2 0 0 0 0</pose></link>
+      <joint name="j1" type="revolute"><parent>base</parent><child>a</child></joint>
+      <joint name="j2" type="revolute"><parent>a</parent><child>b</child></joint>
+      <joint name="loop" type="revolute"><parent>b</parent><child>a</child></joint></model>"""))
+    poses = model_poses(robot)
+    for name in ("base", "a", "b"):
+        np.testing.assert_allclose(poses[name], robot.links[name].pose.matrix(), rtol=0, atol=1e-15)
