@@ -21,6 +21,14 @@ from .model import Inertia
 #: ignition-math's ``IGN_MASSMATRIX3_DEFAULT_TOLERANCE``: ε = this · machine ε · trace / 2.
 TOLERANCE = 10.0
 
+DEFAULT_MASS = 1e-3
+"""kg: mass simulated for URDF links without inertial (or with zero mass): URDF makes them
+massless frames, which a simulator cannot move (``convert`` writes this mass too)."""
+DEFAULT_INERTIA = 1e-6
+"""kg·m²: principal inertia of those links (about a 1 g, 5 cm body)."""
+MIN_MASS = 1e-12
+"""kg: masses below this count as zero (MuJoCo rejects moving bodies lighter than 1e-15)."""
+
 
 def tensor(inertia: Inertia) -> np.ndarray:
     """The symmetric (3, 3) tensor of ``inertia``, kg·m²."""
@@ -69,4 +77,4 @@ def inertia_fix(link: str, inertia: Inertia) -> str | None:
             "balanceinertia: their mean). Fix: give the link's real inertia")
 
 
-__all__ = ["TOLERANCE", "balanced_inertia", "inertia_fix", "inertia_problem", "principal_moments", "tensor"]
+__all__ = ["DEFAULT_INERTIA", "DEFAULT_MASS", "MIN_MASS", "TOLERANCE", "balanced_inertia", "inertia_fix", "inertia_problem", "principal_moments", "tensor"]

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from ...description.inertia import balanced_inertia, inertia_fix
+from ...description.inertia import DEFAULT_INERTIA, DEFAULT_MASS, MIN_MASS, balanced_inertia, inertia_fix
 from ...description.inertia import tensor as inertia_tensor
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Link, Pose, Robot
@@ -68,12 +68,6 @@ from .geoms import (
 
 _LOG = logging.getLogger(__name__)
 
-DEFAULT_MASS = 1e-3
-"""kg: mass given to links without inertial (or zero mass), so MuJoCo can simulate them."""
-DEFAULT_INERTIA = 1e-6
-"""kg·m²: principal inertia of those links (about a 1 g, 5 cm body)."""
-MIN_MASS = 1e-12
-"""kg: masses below this are treated as zero (MuJoCo rejects moving bodies lighter than 1e-15)."""
 MIN_PRINCIPAL_INERTIA = 1e-12
 """kg·m²: floor of each principal moment (a thin rod's zero moment about its axis), as MuJoCo
 requires positive ones (> 1e-15)."""

@@ -11,6 +11,10 @@ collision's ``<surface>``, ``selfCollide``/``gravity``/``kinematic`` (and ``turn
 material scripts into the visuals; joint ``provideFeedback``/``implicitSpringDamper`` into
 ``<physics><ode>``.
 
+What libsdformat would refuse is mended first, with warnings (:mod:`.sdf_validity`: joints named
+like links renamed, URDF links without mass given the simulator's, inertias no rigid body has
+balanced, sensor types SDFormat 1.9 lacks left out).
+
 Transmissions: classic / PR2 ``<transmission>`` elements (all those outside ``<ros2_control>``)
 are written into the ``<model>`` exactly as read (``Transmission.raw_xml``), those of a
 ``<ros2_control>`` block inside that block. libsdformat (SDFormat 12) keeps elements it does not
@@ -56,6 +60,7 @@ from ..model import Transmission
 from ..sdf.transmissions import custom_element, named_nodes
 from .losses import top_level_transmissions, warn_sdf_losses
 from .lump import lump_fixed_joints
+from .sdf_validity import sdf_names, simulated_masses
 
 LOG = logging.getLogger("sdf_bridge.description.export")
 
@@ -322,8 +327,10 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
     Returns:
         The document, ``<sdf version="1.9">`` (``"1.11"`` when a joint has a mimic).
     """
+    robot = simulated_masses(robot)
     if lump_fixed:
         robot = lump_fixed_joints(robot)
+    robot = sdf_names(robot)
     poses = model_poses(robot)
     version = "1.11" if any(j.mimic is not None for j in robot.joints.values()) else "1.9"
     root = etree.Element("sdf", version=version)
