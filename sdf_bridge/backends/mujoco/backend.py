@@ -23,7 +23,9 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
 * no command on a joint: hold the position it had when its last command ended;
 * ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
   step, velocity = finite difference), their effort reads 0.
-* a joint whose ``<limit effort>`` is 0 is passive: its commands exert no effort (noted once).
+* a joint whose effort limit is 0 (a ``<ros2_control>`` effort window ``[0, 0]``; a URDF
+  ``<limit effort="0">`` means "not limited", as the limiter reads it) is passive: its commands
+  exert no effort (noted once).
 
 If the simulation becomes unstable (MuJoCo meets NaN/Inf/huge values), the backend returns to
 its initial state with the simulated time kept, counts it in
@@ -87,6 +89,7 @@ import numpy as np
 from ... import jit
 from ...description.model import Pose, Robot
 from ...errors import BackendError, ConfigError
+from ...limits.spec import effort_bounds
 from ..base import ActuatorCommand, ActuatorState, JointSpaceState
 from ..initial_values import initial_joint_values
 from . import cycle
@@ -293,15 +296,12 @@ class MujocoBackend:
                 )
 
         built = build_spec(robot, options)
-        effort_limit = np.array([
-            abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
-            for j in self.joint_names
-        ])
+        effort_limit = np.array(effort_bounds(robot, self.joint_names))  # as the limiter enforces them
         self._passive = effort_limit == 0.0
         if self._passive.any():
             built.note(
                 f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
-                "simulated as passive joints (their commands exert no effort); give <limit effort> > 0 to drive them"
+                "simulated as passive joints (their commands exert no effort); widen their effort limit to drive them"
             )
         for name, limit in zip(self.joint_names, effort_limit):
             act = built.spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)

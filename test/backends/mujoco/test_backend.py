@@ -477,11 +477,16 @@ def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
     assert backend.sim_time == pytest.approx(0.05, abs=1e-12)
 
 
-def test_zero_effort_limit_makes_a_passive_joint(make_sim, caplog) -> None:
-    """<limit effort="0">: MuJoCo cannot take an empty force range; the joint is simulated
-    passive (noted): position and effort commands exert exactly 0 N·m."""
-    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0",
-                         limit='<limit lower="-3" upper="3" effort="0" velocity="10"/>')
+ZERO_EFFORT_WINDOW = """<ros2_control name="hw" type="system"><hardware><plugin>p</plugin></hardware>
+  <joint name="j"><command_interface name="position"/><command_interface name="effort"><param name="min">0</param>
+  <param name="max">0</param></command_interface><state_interface name="position"/></joint></ros2_control>"""
+
+
+def test_zero_effort_window_makes_a_passive_joint(make_sim, caplog) -> None:
+    """A <ros2_control> effort window [0, 0]: MuJoCo cannot take an empty force range; the joint
+    is simulated passive (noted): position and effort commands exert exactly 0 N·m."""
+    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0", extra=ZERO_EFFORT_WINDOW,
+                         limit='<limit lower="-3" upper="3" effort="50" velocity="10"/>')
     with caplog.at_level(logging.WARNING):
         sim = make_sim(urdf, GRAVITY)
     assert "joint(s) ['j'] have effort limit 0: simulated as passive joints" in caplog.text
@@ -490,6 +495,17 @@ def test_zero_effort_limit_makes_a_passive_joint(make_sim, caplog) -> None:
     sim.effort([5.0])
     state = sim.run(0.1)[-1]
     assert state.effort[0] == 0.0 and state.position[0] == 0.0
+
+
+def test_urdf_effort_limit_zero_is_not_limited_as_the_limiter_reads_it(make_sim) -> None:
+    """ROS-Industrial's <limit effort="0"> (unknown): the joint is driven and holds its position
+    under gravity as an unlimited one does (gazebo_ros_control's reading, the limiter's too)."""
+    held = {}
+    for effort in ("0", "1e9"):
+        urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
+                             limit=f'<limit lower="-3" upper="3" effort="{effort}" velocity="10"/>')
+        held[effort] = make_sim(urdf, GRAVITY).run(1.0)[-1].position[0]
+    assert abs(held["0"]) < 0.02 and held["0"] == held["1e9"]
 
 
 def test_instability_recovers_with_a_clear_error(make_sim, caplog) -> None:
