@@ -188,15 +188,15 @@ def compare_models(ref: dict, ours: dict, dropped: set[str] = frozenset()) -> st
 
 def dropped_by_libsdformat(robot: Robot) -> set[str]:
     """Links libsdformat's URDF reader leaves out (``parser_urdf.cc`` ``CreateSDF``: a link
-    without ``<inertial>`` or with mass ≤ 0 whose parent joint is not lumped is "not modeled
-    in sdf", with its subtree), computed on the lumped robot."""
+    without ``<inertial>`` or with mass ≤ 0 whose parent joint is not lumped, the root included,
+    is "not modeled in sdf", with its subtree), computed on the lumped robot."""
     from sdf_bridge.description.export import lump_fixed_joints
 
     lumped = lump_fixed_joints(robot)
     out: set[str] = set()
     for name, link in lumped.links.items():
         parent = lumped.parent_joint(name)
-        if parent is None or name == "world" or (parent.parent == "world" and parent.type == "fixed"):
+        if name == "world" or (parent is not None and parent.parent == "world" and parent.type == "fixed"):
             continue
         if link.inertial is None or link.inertial.mass <= 0.0:
             stack = [name]
@@ -342,8 +342,8 @@ def check_mujoco(robot: Robot, *, fixed_base: bool = True, cameras: bool = True)
 def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorReading)
     """Why ``reading`` is not a plausible first reading of ``sensor`` (fixed base, at rest, no
     command), or ``None``: finite IMU values with a specific force within 20 % of 9.81 m/s²;
-    finite wrenches; scans and ranges within [range_min, range_max] or ±inf (REP-117) and not
-    every ray below 5 cm (a sensor seeing its own link); images of the described size, not all
+    finite wrenches; scans and ranges within [range_min, range_max] or ±inf (REP-117) and, for
+    sensors reaching 1 m or more, not most rays below 5 cm (a lidar seeing its own link); images of the described size, not all
     one value; contacts with finite values."""
     if isinstance(reading, ImuReading):
         values = np.concatenate([reading.angular_velocity, reading.linear_acceleration])
@@ -372,7 +372,7 @@ def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorRea
             if ((finite < lo - 1e-6) | (finite > hi + 1e-6)).any():
                 return f"ranges outside [{lo:g}, {hi:g}] m (REP-117: -inf / +inf)"
             ranges = finite
-        if len(ranges) and float(np.mean(ranges < 0.05)) > 0.5:
+        if hi >= 1.0 and len(ranges) and float(np.mean(ranges < 0.05)) > 0.5:  # a lidar, not a cliff sensor
             return f"{float(np.mean(ranges < 0.05)):.0%} of the rays hit within 5 cm (its own link?)"
         return None
     if isinstance(reading, ImageReading):

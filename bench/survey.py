@@ -22,8 +22,9 @@ Then the summary line ``N/M robots fully usable``.
 Inputs: files or directories (searched recursively for ``*.urdf``, ``*.xacro``, ``*.sdf``,
 ``*.world``; an xacro or URDF file that another file of the search ``xacro:include``s is a
 fragment, not a robot; a file whose model has no links is not a robot either), and
-``--manifest FILE`` (YAML list of ``{repo, commit, file, args, model, label, also}``, paths relative to
-``--root``/``<owner>+<name>``; ``also``: repositories whose packages the file includes too: the
+``--manifest FILE`` (YAML list of ``{repo, commit, file, args, model, label, also, packages}``, paths relative to
+``--root``/``<owner>+<name>``; ``also``: repositories whose packages the file includes too;
+``packages``: package → directory in the repository, where the installed layout differs: the
 public robots of the README's table). Packages for
 ``package://`` and ``$(find)``: every ``package.xml`` under an input directory (or a manifest
 entry's repository), then ``--package-path pkg=DIR``.
@@ -57,6 +58,7 @@ from lxml import etree  # noqa: E402
 
 from sdf_bridge.description import load_with_xml  # noqa: E402
 from sdf_bridge.description.model import Robot, World  # noqa: E402
+from sdf_bridge.description.world import robots_of, select_robot  # noqa: E402
 from sdf_bridge.errors import DescriptionError, KinematicTreeError  # noqa: E402
 
 SUFFIXES = (".urdf", ".xacro", ".sdf", ".world")
@@ -141,9 +143,11 @@ def read_manifest(manifest: Path, root: Path) -> list[Entry]:
                 repo_dir = root / name.replace("/", "+")
                 packages_of[name] = find_packages(repo_dir) if repo_dir.is_dir() else {}
             packages = {**packages_of[name], **packages}
+        repo_dir = root / repo.replace("/", "+")
+        packages.update({str(k): str(repo_dir / v) for k, v in (item.get("packages") or {}).items()})
         args = {str(k): str(v) for k, v in (item.get("args") or {}).items()}
         label = item.get("label") or Path(item["file"]).name
-        entries.append(Entry(root / repo.replace("/", "+") / item["file"], str(label), args, packages, item.get("model"),
+        entries.append(Entry(repo_dir / item["file"], str(label), args, packages, item.get("model"),
                              f"{repo}@{str(item.get('commit', ''))[:10]}"))
     return entries
 
@@ -156,12 +160,12 @@ def _label(path: Path, base: Path) -> str:
 
 
 def _robots(model: Robot | World, wanted: str | None) -> list[Robot]:
-    """The robots of a loaded description: a world's non-static models (or the one named)."""
-    if isinstance(model, Robot):
-        return [model]
-    if wanted is not None:
-        return [model.models[wanted]] if wanted in model.models else []
-    return [robot for robot in model.models.values() if not robot.static]
+    """The robots of a loaded description, as the bridge would run them
+    (:func:`~sdf_bridge.description.world.select_robot`): the one named, else each robot
+    (non-static model) of a world with the world's other models as its scenery."""
+    if isinstance(model, Robot) or wanted is not None:
+        return [select_robot(model, wanted)]
+    return [select_robot(model, name) for name in robots_of(model)]
 
 
 def survey(entry: Entry, probe: checks.Probe, sdf_paths: tuple[str, ...], cameras: bool) -> list[Row]:
@@ -175,25 +179,28 @@ def survey(entry: Entry, probe: checks.Probe, sdf_paths: tuple[str, ...], camera
         return [Row(entry.label, loads=_short(exc))]
     except DescriptionError as exc:
         return [Row(entry.label, loads=_short(exc))]
-    robots = _robots(model, entry.model)
+    try:
+        robots = _robots(model, entry.model)
+    except DescriptionError as exc:
+        return [Row(entry.label, loads=_short(exc))]
     if not robots:
-        if isinstance(model, World) and entry.model is None:
-            return []  # a world of static scenery only
-        return [Row(entry.label, loads=f"no model {entry.model!r} (models: {', '.join(model.models)})")]
+        return []  # a world of static scenery only
     rows = []
     with tempfile.TemporaryDirectory(prefix="survey_") as tmp:
         work = Path(tmp)
         original = entry.file.resolve()
         is_urdf = robots[0].format == "urdf"
-        if is_urdf and entry.file.suffix == ".xacro":
-            original = work / "expanded.urdf"
+        if is_urdf:  # the XML the bridge read (xacro expanded), beside the original for relative paths
+            original = work / "read.urdf"
             original.write_text(xml, encoding="utf-8")
         for robot in robots:
             label = entry.label if len(robots) == 1 else f"{entry.label} :: {robot.name}"
             movable = sum(1 for j in robot.joints.values() if j.type.is_movable)
             row = Row(label, fmt=robot.format + (f" {robot.version}" if robot.version else ""), loads="ok",
                       counts=f"{len(robot.links)}/{len(robot.joints)} ({movable})", warnings=list(warnings))
-            row.convert = checks.check_convert(robot, original, is_urdf, probe, robot.name, sdf_paths, work)
+            package_roots = tuple(str(Path(d).parent) for pkg, d in entry.packages.items() if Path(d).name == pkg)
+            row.convert = checks.check_convert(robot, original, is_urdf, probe, robot.name, sdf_paths + package_roots,
+                                               work)
             row.mock = checks.check_mock(robot)
             run = checks.check_mujoco(robot, cameras=cameras)
             row.mujoco, row.sensors = run.run, run.sensors

@@ -4,7 +4,8 @@ Gazebo simulates every model of a world; the bridge drives one robot. A world's 
 its models that are not ``<static>``; :func:`select_robot` picks the one named (``--model``,
 the node's ``model`` parameter), or the only robot when there is one, and hands the other
 models over as :attr:`Robot.scenery <sdf_bridge.description.model.Robot.scenery>` (a ground
-plane, walls, other robots): simulating backends make them fixed world geometry.
+plane, walls, other robots): simulating backends make them fixed world geometry, and add no
+ground of their own (the world's models are all there is).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def robots_of(world: World) -> list[str]:
 def with_scenery(world: World, name: str) -> Robot:
     """Model ``name`` of ``world`` with every other model as its scenery."""
     robot = world.models[name]
-    return dataclasses.replace(robot, scenery=tuple(m for n, m in world.models.items() if n != name))
+    return dataclasses.replace(robot, scenery=tuple(m for n, m in world.models.items() if n != name), world=world.name)
 
 
 def select_robot(model: Robot | World, name: str | None = None) -> Robot:

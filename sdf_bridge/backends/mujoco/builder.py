@@ -86,7 +86,8 @@ class BuildOptions:
         timestep: physics step in s (> 0).
         gravity: m/s² in the world frame.
         fixed_base: weld the root link to the world (else a free joint).
-        ground_plane: add an infinite plane z = 0 in the world.
+        ground_plane: add an infinite plane z = 0 in the world (not for a robot of an SDFormat
+            world, ``Robot.world``: the world's own models are its ground).
         visual_geoms: add visual geoms (rendered only: contype/conaffinity 0).
         self_collide: let robot collision geoms collide with each other.
         armature: joint name → armature (rotor inertia reflected, kg·m² or kg); missing = 0.
@@ -396,7 +397,8 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     built = BuiltModel(spec=spec)
     meshes = MeshLoader(spec, built.note)
     world = spec.worldbody
-    if options.ground_plane:
+    ground = options.ground_plane and robot.world is None  # a world has its own ground, or none
+    if ground:
         world.add_geom(
             name=GROUND_NAME,
             type=mujoco.mjtGeom.mjGEOM_PLANE,
@@ -424,7 +426,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                 frame = base.matrix() if link.pose is None else base.matrix() @ link.pose.matrix()
                 set_frame(body, frame)
                 built._root_bodies.append(link_name)
-                built._lift = options.ground_plane and options.lift_above_ground
+                built._lift = ground and options.lift_above_ground
                 if not (options.fixed_base or robot.static):  # SDFormat <static> models never move
                     body.add_freejoint(name=f"{link_name}__free")
                     built.joints[f"{link_name}__free"] = JointSlots(
@@ -454,7 +456,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                     color = robot.materials[vis.material.name].color
                 add_geom(body, vis.geometry, vis.origin, meshes, name=vis.name, visual=True, rgba=color,
                           self_collide=False)
-    moving = add_scenery(spec, robot, meshes, ground_plane=options.ground_plane, visual_geoms=options.visual_geoms)
+    moving = add_scenery(spec, robot, meshes, visual_geoms=options.visual_geoms)
     if moving:
         built.note(f"world model(s) {moving} are not the robot: simulated as fixed world geometry")
     if defaulted:

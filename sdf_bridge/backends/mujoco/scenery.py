@@ -5,8 +5,8 @@ Every collision and visual of every link of every scenery model becomes a geom o
 body at ``X_world,model · X_model,link · X_link,geom`` (the zero configuration of a model with
 joints: other robots of the world stand still). Collision geoms collide with the robot as the
 ground does (not with each other: they are all world geoms), are seen by ray sensors and are
-named ``<model>::<link>::collision::<name>``; a horizontal plane through z = 0 facing up is the
-backend's own ground plane already and is not added twice.
+named ``<model>::<link>::collision::<name>``. The world's ground is the world's own (a ground
+plane model, or none): the builder adds no plane of its own for a robot of a world.
 """
 
 from __future__ import annotations
@@ -14,27 +14,17 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from ...description.model import Plane, Pose, Robot
+from ...description.model import Pose, Robot
 from .geoms import GROUND_CONAFFINITY, GROUND_CONTYPE, MeshLoader, add_geom
 
 
-def _is_ground(geometry: object, frame: np.ndarray) -> bool:
-    """A plane through z = 0 whose normal is +z in the world (``frame``: the geom's (4, 4))."""
-    if not isinstance(geometry, Plane):
-        return False
-    normal = frame[:3, :3] @ (np.asarray(geometry.normal, dtype=float) / np.linalg.norm(geometry.normal))
-    return bool(np.allclose(normal, (0.0, 0.0, 1.0), atol=1e-9) and abs(frame[2, 3]) < 1e-9)
-
-
-def add_scenery(spec: mujoco.MjSpec, robot: Robot, meshes: MeshLoader, *, ground_plane: bool,
-                visual_geoms: bool) -> list[str]:
+def add_scenery(spec: mujoco.MjSpec, robot: Robot, meshes: MeshLoader, *, visual_geoms: bool) -> list[str]:
     """Add the geoms of ``robot.scenery`` to ``spec``'s world body.
 
     Args:
         spec: the robot's MjSpec.
         robot: the robot; its scenery models carry their world ``pose`` and link poses.
         meshes: the spec's mesh loader.
-        ground_plane: the backend adds its own ground plane (a scenery one at z = 0 is skipped).
         visual_geoms: add the visuals too.
 
     Returns:
@@ -53,8 +43,6 @@ def add_scenery(spec: mujoco.MjSpec, robot: Robot, meshes: MeshLoader, *, ground
                 elements += [(v, True) for v in link.visuals]
             for element, visual in elements:
                 frame = x_wl @ element.origin.matrix()
-                if ground_plane and _is_ground(element.geometry, frame):
-                    continue
                 color = element.material.color if visual and element.material is not None else None
                 before = len(world.geoms)
                 if not add_geom(world, element.geometry, Pose.from_matrix(frame), meshes, name=None, visual=visual,

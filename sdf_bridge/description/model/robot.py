@@ -43,6 +43,8 @@ class Robot:
         scenery: the other models of the SDFormat world the robot was selected from (a ground
             plane, walls, …), each at its world ``pose``; simulators make them fixed world
             geometry (:mod:`sdf_bridge.description.world`).
+        world: the name of that world, ``None`` for a robot not taken from a world (a world
+            has what it says: simulators add no ground plane of their own to it).
     """
 
     name: str
@@ -60,6 +62,7 @@ class Robot:
     pose: Pose = IDENTITY
     static: bool = False
     scenery: tuple["Robot", ...] = ()
+    world: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):

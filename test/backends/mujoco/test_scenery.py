@@ -38,8 +38,9 @@ def test_scenery_geoms_are_fixed_world_geoms_at_their_world_poses(caplog) -> Non
     with caplog.at_level(logging.WARNING):
         model, built = compile_robot(robot)
     names = [model.geom(g).name for g in range(model.ngeom) if model.geom_bodyid[g] == 0]
-    # the scenery's ground plane is the backend's own ground plane: not added twice
-    assert names == ["ground_plane", "shelf::board::collision::top", "shelf::board::visual::look",
+    # a world has its own ground: the backend adds none
+    assert robot.world == "w"
+    assert names == ["ground_plane::link::collision::c", "shelf::board::collision::top", "shelf::board::visual::look",
                      "cart::body::collision::c"]
     top = model.geom("shelf::board::collision::top")
     # shelf at (1, 2, 0) turned 90° about z; the board 0.5 up; the box 0.1 along the board's x → world +y
@@ -52,10 +53,13 @@ def test_scenery_geoms_are_fixed_world_geoms_at_their_world_poses(caplog) -> Non
     assert "world model(s) ['cart'] are not the robot: simulated as fixed world geometry" in built.notes
 
 
-def test_without_the_backend_ground_the_scenery_ground_is_added() -> None:
-    model, _ = compile_robot(select_robot(load(WORLD), "bot"), ground_plane=False)
-    plane = model.geom("ground_plane::link::collision::c")
-    assert plane.type == mujoco.mjtGeom.mjGEOM_PLANE and plane.bodyid == 0
+def test_a_world_without_a_ground_gets_none() -> None:
+    """gz-sim's joint_trajectory_controller world hangs its arms below z = 0 with no ground: a
+    plane of the backend's own would push them up."""
+    robot = select_robot(load(WORLD.replace("<plane>", "<box><size>1 1 1</size></box><!--").replace(
+        "</plane>", "-->")), "bot")
+    model, _ = compile_robot(robot)
+    assert not any(model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE for g in range(model.ngeom))
 
 
 @pytest.mark.parametrize("visual_geoms, expected", [(True, 4), (False, 3)])

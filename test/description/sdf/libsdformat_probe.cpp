@@ -6,6 +6,7 @@
 //                                          "limits": ..., "masses": ..., "static": bool}}}
 //   libsdformat_probe --time N FILE   -> {"seconds_per_load": s, "errors": n}
 //
+// Includes of package://pkg/path are looked up as pkg/path under the directories of SDF_PATH.
 // Link poses are 4x4 row-major matrices; axes unit 3-vectors. "limits" maps each joint to
 // {"type": name, "axis": [lower, upper, effort, velocity], "axis2": [...]} (rad or m, N·m or N,
 // rad/s or m/s, as libsdformat holds them: unset = -1e16, 1e16, inf, inf); "masses"
@@ -17,6 +18,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -134,9 +137,23 @@ int main(int argc, char **argv) {
     std::cerr << "usage: libsdformat_probe [--time N] FILE\n";
     return 2;
   }
+  // package://pkg/path includes: pkg/path under a directory of SDF_PATH (as Gazebo's resource lookup)
+  sdf::ParserConfig config = sdf::ParserConfig::GlobalConfig();
+  config.SetFindCallback([](const std::string &uri) -> std::string {
+    const std::string prefix = "package://";
+    const char *env = std::getenv("SDF_PATH");
+    if (uri.rfind(prefix, 0) != 0 || env == nullptr) return "";
+    std::stringstream dirs(env);
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+      const std::string candidate = dir + "/" + uri.substr(prefix.size());
+      if (std::ifstream(candidate + "/model.config").good() || std::ifstream(candidate).good()) return candidate;
+    }
+    return "";
+  });
   sdf::Root root;
   Out out;
-  for (const auto &e : root.Load(argv[1])) out.Error(e.Message());
+  for (const auto &e : root.Load(argv[1], config)) out.Error(e.Message());
   std::ostringstream models;
   bool firstModel = true;
   auto emit = [&](const sdf::Model *model) {
