@@ -10,7 +10,9 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
   joint, gear 1, force range = effort limit), its integral once per read (the error to the
   target at the start of each cycle, whether or not a command was written); default gains
   have an integral term and follow the joint's current inertia (:mod:`.pid`), so position
-  commands settle on target under gravity. Before the steps of every read the actuators are
+  commands settle on target under gravity. At every reset the integral starts at the static
+  load the joint carries at rest (MuJoCo's ``qfrc_bias``: gravity; :meth:`.pid.JointPid.preload`),
+  so a held joint does not sag first while the integral grows. Before the steps of every read the actuators are
   refreshed (:func:`.cycle.pre_step`): first the scheduled gains, from the inertia as of the
   last physics step, then the integral with them. So a write repeating the previous command
   bit for bit would change nothing; it returns after comparing it (except in ideal mode).
@@ -776,6 +778,7 @@ class MujocoBackend:
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
+        self.pid.preload(data.qfrc_bias[self._dadr])  # the static load at rest (mj_forward above)
         # scheduled gains at the reset configuration, actuators written (no time passes)
         self._pre_step(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, 0.0, False)
         data.act[self._act_adr] = tab[HOLD]

@@ -262,6 +262,28 @@ def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
     assert state.effort[0] == pytest.approx(-1.0 * G * 0.5 * math.cos(-0.4), abs=0.05)
 
 
+@pytest.mark.parametrize("gains", [{}, {"pid_gains": {"j": {"p": 20.0, "i": 10.0, "d": 2.0, "i_clamp": 50.0}}}])
+def test_a_held_joint_does_not_sag_under_gravity_at_the_start(make_sim, gains) -> None:
+    """No command from the reset on: the integral starts at the static load m·g·L = 4.905 N·m
+    (the horizontal arm's weight), so the joint stays within 1e-6 rad of its start (without
+    the preload p = 20 would let it sag by 4.905 / 20 = 0.25 rad first)."""
+    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
+                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    sim = make_sim(urdf, {**GRAVITY, **gains})
+    assert sim.backend.pid.integral[0] == pytest.approx(-0.5 * G, abs=1e-9)
+    positions = [s.position[0] for s in sim.run(2.0)]
+    assert max(abs(q) for q in positions) < 1e-6
+
+
+def test_the_preload_is_bounded_and_needs_an_integral_gain(make_sim) -> None:
+    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
+                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    clamped = make_sim(urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "i": 10.0, "i_clamp": 1.5}}})
+    assert clamped.backend.pid.integral[0] == -1.5
+    no_integral = make_sim(urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "d": 2.0}}})
+    assert no_integral.backend.pid.integral[0] == 0.0
+
+
 def test_default_gains_settle_on_target_under_gravity_after_one_write(make_sim) -> None:
     """Default gains (integral i = p·ω/10): one position command, then only reads (the integral
     runs every cycle, not only on writes). Gravity load m·g·L·sin(0.5) = 4.70 N·m would leave
