@@ -30,6 +30,8 @@ from typing import Any, TextIO
 
 from .description.model import Robot, World
 from .errors import ConfigError, DescriptionError, SdfBridgeError, TransmissionError
+from .description.inertia import inertia_fix
+from .summary import joint_views, publishes
 
 _DEFAULT_INTERFACES = ("position", "velocity", "effort")
 
@@ -123,7 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=_wrap("Load a URDF, xacro or SDFormat description, validate it and print a summary: joints with "
         "limits and interfaces, transmissions with the side (joint or actuator) of each mechanical reduction and "
         "the effective ratio applied, sensors (also <ros2_control> sensors), warnings and problems.\n"
-        "Exit status: 0 no problems, 1 the description cannot be loaded or has problems, 2 usage error."),
+        "Exit status: 0 the bridge runs the description (problems it works around are listed, marked), 1 the "
+        "description cannot be loaded, or its transmissions or limits cannot be built (what the bridge refuses), "
+        "2 usage error."),
         epilog="examples:\n  sdf-bridge check robot.urdf\n"
         "  sdf-bridge check robot.urdf.xacro --xacro-arg prefix:=left_ --package-path my_robot=src/my_robot\n"
         "  sdf-bridge check model.sdf --sdf-path ~/models --json > model.json",
@@ -200,21 +204,6 @@ def _val(value: object) -> str:
     return str(value)
 
 
-def _interfaces(robot: Robot) -> dict[str, tuple[str, str]]:
-    """joint → (command interfaces, state interfaces), from ``<ros2_control>`` when present."""
-    result: dict[str, tuple[str, str]] = {}
-    for component in robot.ros2_control:
-        for info in component.joints:
-            result[info.name] = (
-                ",".join(i.name for i in info.command_interfaces) or "-",
-                ",".join(i.name for i in info.state_interfaces) or "-",
-            )
-    if robot.ros2_control:
-        return result
-    default = ",".join(_DEFAULT_INTERFACES)
-    return {name: (default, default) for name, j in robot.joints.items() if j.type.is_movable}
-
-
 def _table(rows: list[list[str]], out: TextIO) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -232,15 +221,19 @@ def _reduction(side: str, value: object) -> str:
 
 def _hardware_sensors(robot: Robot) -> list[list[str]]:
     """Table rows of the ``<ros2_control>`` ``<sensor>`` components: name, ``ros2_control``,
-    the ``frame_id`` param (or ``-``), no rate, no topic, and the block with the state
-    interfaces."""
+    the ``frame_id`` param (or ``-``), no rate, the block with the state interfaces, and what
+    they publish (the mock backend's values; a description sensor of the same name publishes
+    as that sensor)."""
     rows = []
+    described = {s.name for s in robot.sensors}
     for block in robot.ros2_control:
         for info in block.sensors:
             names = [i.name for i in info.state_interfaces]
             states = ",".join(names) if 0 < len(names) <= 6 else f"{len(names)} state interfaces"
-            rows.append([info.name, "ros2_control", info.param("frame_id") or "-", "-", "-",
-                         f"<ros2_control name=\"{block.name}\"> ({states})"])
+            rows.append([info.name, "ros2_control", info.param("frame_id") or "-", "-",
+                         f"<ros2_control name=\"{block.name}\"> ({states})",
+                         "as the description sensor of its name" if info.name in described
+                         else "state interfaces only (mock backend); MuJoCo simulates none (warned at start)"])
     return rows
 
 
@@ -267,7 +260,10 @@ def _describe_transmissions(robot: Robot, problems: list[str]) -> list[dict]:
 
 
 def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_problems: bool = True) -> int:
-    """Print the readable summary of ``robot``; return the number of problems found."""
+    """Print the readable summary of ``robot``; return the number of problems that make the
+    bridge refuse it (a transmission or limits it cannot build). Problems it works around
+    (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
+    and not counted."""
     problems: list[str] = []
     counts: dict[str, int] = {}
     for joint in robot.joints.values():
@@ -281,24 +277,25 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         f"movable: {len(robot.movable_joints)}  transmissions: {len(robot.transmissions)}  "
         f"ros2_control: {len(robot.ros2_control)}  sensors: {_sensor_count(robot)}\n"
     )
-    if robot.joints:
-        out.write("\njoints:\n")
-        interfaces = _interfaces(robot)
-        rows = [["name", "type", "parent -> child", "lower", "upper", "velocity", "effort", "command", "state", "mimic"]]
-        for joint in robot.joints.values():
-            limit = joint.limit
-            command, state = interfaces.get(joint.name, ("-", "-"))
-            mimic = "-"
-            if joint.mimic is not None:
-                mimic = f"{joint.mimic.multiplier:g}*{joint.mimic.joint}{joint.mimic.offset:+g}"
-            rows.append([
-                joint.name, joint.type.value, f"{joint.parent} -> {joint.child}",
-                _val(limit.lower if limit else None), _val(limit.upper if limit else None),
-                _val(limit.velocity if limit else None), _val(limit.effort if limit else None),
-                command, state, mimic,
-            ])
-        _table(rows, out)
+    views, limit_warnings, refusals = joint_views(robot)
     described = _describe_transmissions(robot, problems)
+    if not problems:  # a transmission problem is reported once, located, by the transmission report
+        problems.extend(refusals)
+    warnings = [*warnings, *limit_warnings]
+    if robot.joints:
+        out.write("\njoints (limits: what the bridge enforces, - = not limited):\n")
+        rows = [["name", "type", "parent -> child", "lower", "upper", "velocity", "effort", "command", "state"]]
+        for name, view in views.items():
+            joint = robot.joints.get(name)
+            kind, link = (joint.type.value, f"{joint.parent} -> {joint.child}") if joint else ("(translation)", "-")
+            rows.append([name, kind, link, _val(view.lower), _val(view.upper), _val(view.velocity), _val(view.effort),
+                         view.command, view.state])
+        _table(rows, out)
+        notes = [(name, view.note) for name, view in views.items() if view.note]
+        if notes:
+            out.write("\njoint notes (followers and joints the bridge simulates but does not expose):\n")
+            for name, note in notes:
+                out.write(f"  {name}: {note}\n")
     if described:
         out.write("\ntransmissions (reductions as written, on the side where the file gives them; "
                   "effective = what the bridge applies):\n")
@@ -319,11 +316,11 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
                 out.write(f"    note: {note}\n")
     hardware_sensors = _hardware_sensors(robot)
     if robot.sensors or hardware_sensors:
-        out.write("\nsensors:\n")
-        rows = [["name", "type", "link", "rate (Hz)", "topic", "defined in"]]
+        out.write("\nsensors (publishes: topic (message), relative to the node's namespace):\n")
+        rows = [["name", "type", "link", "rate (Hz)", "defined in", "publishes"]]
         for sensor in robot.sensors:
-            rows.append([sensor.name, sensor.type, str(sensor.link or sensor.joint or "-"),
-                         f"{sensor.update_rate:g}", sensor.topic or "-", _SENSOR_ORIGIN.get(sensor.origin_format, "-")])
+            rows.append([sensor.name, sensor.type, str(sensor.link or sensor.joint or "-"), f"{sensor.update_rate:g}",
+                         _SENSOR_ORIGIN.get(sensor.origin_format, "-"), publishes(sensor)])
         rows.extend(hardware_sensors)
         _table(rows, out)
     if warnings:
@@ -331,9 +328,14 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         for warning in warnings:
             out.write(f"  {warning}\n")
     if show_problems:
-        out.write(f"\nproblems ({len(problems)}):\n" if problems else "\nproblems: none\n")
+        mended = [fix for link in robot.links.values() if link.inertial is not None
+                  and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None]
+        total = len(problems) + len(mended)
+        out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")
         for problem in problems:
             out.write(f"  {problem}\n")
+        for fix in mended:
+            out.write(f"  (worked around) {fix}\n")
     return len(problems)
 
 

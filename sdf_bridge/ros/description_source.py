@@ -125,7 +125,26 @@ def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[s
     # each warning is already logged (with its file and line) by sdf_bridge.description
     model, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None)
     robot = _single_robot(model, where)
+    warn_unexposed(robot, where)
     return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
+
+
+def warn_unexposed(robot: Robot, where: str) -> list[str]:
+    """Log (and return) one warning per movable joint the bridge simulates but does not publish
+    (:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`: multi-axis joints, loops,
+    uncoupled gearboxes), so that none is silently missing from ``joint_states``."""
+    from ..errors import TransmissionError
+    from ..transmissions.exposure import unexposed_joints
+
+    try:
+        unexposed = unexposed_joints(robot)
+    except TransmissionError:  # the hardware reports it, when it builds the same map
+        return []
+    messages = [f"{where}: joint {name!r} is not in joint_states and not commandable: {why}"
+                for name, why in unexposed.items()]
+    for message in messages:
+        LOG.warning(message)
+    return messages
 
 
 def resolve_description(

@@ -230,13 +230,11 @@ def test_negative_moment_of_inertia_is_refused(moments: tuple[str, str, str], at
         load(urdf(_inertial(*moments)))
 
 
-def test_inertia_breaking_the_triangle_inequality_warns_with_what_is_used() -> None:
+def test_inertia_breaking_the_triangle_inequality_is_kept_as_written() -> None:
+    """The loader keeps it (check reports it; the MuJoCo backend and convert balance it, warned)."""
     robot, warnings = load_with_warnings(urdf(_inertial("1", "1", "3")))
-    assert robot.links["a"].inertial.inertia.izz == pytest.approx(3.0, abs=1e-12)  # kept as written
-    assert warnings == ["<string>: link 'a': its principal moments (1, 1, 3) kg·m² break the triangle inequality "
-                        "(1 + 1 < 3), which no rigid body has (libsdformat calls it invalid, MuJoCo refuses it); the "
-                        "bridge uses the balanced inertia ixx = iyy = izz = 1.66667 kg·m², products 0 (MuJoCo's "
-                        "balanceinertia: their mean). Fix: give the link's real inertia"]
+    assert robot.links["a"].inertial.inertia.izz == pytest.approx(3.0, abs=1e-12)
+    assert warnings == []
 
 
 def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
@@ -279,3 +277,12 @@ def test_ros2_control_without_hardware_plugin_warns() -> None:
     assert robot.ros2_control[0].plugin is None
     assert warnings == ["<string>: ros2_control block 'hw' has no <hardware><plugin>; ros2_control cannot load it "
                         "(the bridge does not need it)"]
+
+
+def test_ros2_control_sensor_frame_that_is_no_link_warns() -> None:
+    body = CHAIN + """<ros2_control name="ft" type="sensor"><hardware><plugin>p</plugin></hardware>
+      <sensor name="wrist_ft"><state_interface name="force.x"/><param name="frame_id">tool0</param></sensor>
+      </ros2_control>"""
+    _, warnings = load_with_warnings(urdf(body))
+    assert warnings == ["<string>: <ros2_control name='ft'> sensor 'wrist_ft': frame_id 'tool0' is no link of the "
+                        "robot; its readings carry it as written, and TF may not know it"]

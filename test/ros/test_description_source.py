@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,15 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_invalid_description_string() -> None:
     with pytest.raises(DescriptionError, match=r"joint 'j' has no <parent>"):
         load_description("<robot name='bad'><joint name='j' type='revolute'/></robot>", is_file=False)
+
+
+def test_joints_not_in_joint_states_are_warned_about_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    sdf = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="neck" type="ball"><parent>a</parent><child>b</child></joint>
+      <joint name="arm" type="revolute"><parent>a</parent><child>c</child></joint></model></sdf>"""
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.ros"):
+        loaded = load_description(sdf, is_file=False)
+    assert loaded.robot.name == "m"
+    assert [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()] == [
+        "parameter robot_description: joint 'neck' is not in joint_states and not commandable: ball joint (3 degrees "
+        "of freedom): simulated by the MuJoCo backend, not in joint_states (one value per joint name there)"]
