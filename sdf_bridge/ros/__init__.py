@@ -2,7 +2,8 @@
 
 Modules: :mod:`.node` (the ``sdf_bridge`` node), :mod:`.params` (parameters),
 :mod:`.conversions` (messages ↔ arrays), :mod:`.loop` (fixed-rate control loop thread),
-:mod:`.description_source` (which description to run), :mod:`.main` (entry points),
+:mod:`.description_source` (which description to run), :mod:`.topics` (sensor topic names),
+:mod:`.main` (entry points),
 :mod:`.demo` (``sdf-bridge demo``), :mod:`.launch_args` (launch-file logic, no ROS imports).
 Importing this package itself imports nothing from ROS.
 """

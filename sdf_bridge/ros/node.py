@@ -47,7 +47,6 @@ from __future__ import annotations
 import gc
 import logging
 import math
-import re
 import sys
 import threading
 import time
@@ -76,6 +75,7 @@ from . import conversions
 from .description_source import LoadedDescription, load_description, resolve_description
 from .loop import FixedRateLoop
 from .params import BridgeConfig, declare_parameters
+from .topics import message_topic, sensor_topic
 
 #: Reliable, keep last 10: joint_states, actuator_states and the command inputs.
 RELIABLE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
@@ -87,21 +87,9 @@ LATCHED_QOS = QoSProfile(
     history=HistoryPolicy.KEEP_LAST,
 )
 
-_TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 COMMAND_INTERFACES = ("position", "velocity", "effort")
 SENSOR_DEMAND_PERIOD = 0.5
 """s between checks of which sensors have subscribers (:meth:`BridgeNode._update_sensor_demand`)."""
-
-
-def sensor_topic(name: str, topic: str | None) -> str:
-    """Topic base of a sensor: its ``topic`` as written when it is a valid ROS name, else
-    ``sensors/<name>`` with invalid characters replaced by ``_``."""
-    if topic and _TOPIC_RE.match(topic):
-        return topic
-    clean = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    if not clean or clean[0].isdigit():
-        clean = f"s_{clean}"
-    return f"sensors/{clean}"
 
 
 class BridgeNode(Node):
@@ -358,8 +346,7 @@ class BridgeNode(Node):
                 pub = self._sensor_pubs.get(key)
                 if pub is None:
                     sensor = next((s for s in self.description.robot.sensors if s.name == name), None)
-                    base = sensor_topic(name, sensor.topic if sensor else None)
-                    topic = f"{base}/{suffix}" if suffix else base
+                    topic = message_topic(sensor_topic(name, sensor.topic if sensor else None), suffix)
                     pub = self.create_publisher(type(msg), topic, qos_profile_sensor_data)
                     self._sensor_pubs[key] = pub
                 pub.publish(msg)
