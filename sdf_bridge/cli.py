@@ -58,15 +58,20 @@ def _is_ros_module(name: str | None) -> bool:
 # -- argument helpers -------------------------------------------------------------------------
 
 
-def _key_value(separators: tuple[str, ...], what: str):  # noqa: ANN202 (argparse type factory)
-    def parse(text: str) -> tuple[str, str]:
-        for sep in separators:
-            key, found, value = text.partition(sep)
-            if found and key:
-                return key, value
-        raise argparse.ArgumentTypeError(f"{what} must look like name{separators[0]}value, got {text!r}")
+def package_path(text: str) -> tuple[str, str]:
+    """One ``--package-path`` value ``pkg=DIR`` → ``(pkg, DIR)``, with the rule of ``run`` and
+    the node's ``package_paths`` (:func:`sdf_bridge.ros.launch_args.parse_package_paths`).
 
-    return parse
+    Raises:
+        argparse.ArgumentTypeError: any other form; ``pkg:=DIR`` gets a hint.
+    """
+    from .ros.launch_args import parse_package_paths  # plain Python, no rclpy
+
+    try:
+        ((name, directory),) = parse_package_paths([text]).items()
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, directory
 
 
 def xacro_arg(text: str) -> tuple[str, str]:
@@ -95,7 +100,7 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--package-path", dest="package_paths", action="append", default=[], metavar="PKG=DIR",
-        type=_key_value(("=",), "--package-path"),
+        type=package_path,
         help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
     )
     parser.add_argument(
@@ -158,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)")
     p.add_argument("--lump-fixed", action="store_true",
                    help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)")
+    p.add_argument("--model", default=None, metavar="NAME",
+                   help="the model of an SDFormat world to convert (needed when the world holds several robots)")
     _add_source_options(p)
     sub.add_parser(
         "run", add_help=False,

@@ -162,6 +162,8 @@ class BridgeNode(Node):
             self.config.description_file,
             self.config.xacro_args,
             self.config.use_description_topic,
+            package_paths=self.config.package_paths,
+            model=self.config.model,
         )
         if loaded is None:
             self.get_logger().info("waiting for the description on the robot_description topic")
@@ -260,7 +262,8 @@ class BridgeNode(Node):
             )
             return
         try:
-            self.configure(load_description(msg.data, is_file=False, origin="topic robot_description"))
+            self.configure(load_description(msg.data, is_file=False, origin="topic robot_description",
+                                            package_paths=self.config.package_paths, model=self.config.model))
         except SdfBridgeError as exc:
             self.get_logger().error(f"cannot use the robot_description topic: {exc}")
 

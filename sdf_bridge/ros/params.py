@@ -6,6 +6,11 @@ Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults
 - ``robot_description`` [""]: the description XML (URDF or SDFormat) as a string.
 - ``description_file`` [""]: path of a URDF / xacro / SDFormat file.
 - ``xacro_args`` [""]: xacro arguments, a string ``"k:=v k2:=v2"`` or a string array.
+- ``package_paths`` [""]: where packages are, ``"pkg=DIR pkg2=DIR2"`` or a string array
+  ``["pkg=DIR", ...]``, for ``package://`` and ``$(find pkg)`` before the ament index (a
+  multi-package xacro runs without a ROS install).
+- ``model`` [""]: the robot of an SDFormat world holding several (the world's other models
+  become its scenery).
 - ``use_description_topic`` [false]: with neither of the two above set, take the description
   from the ``robot_description`` topic (as ros2_control's controller manager does) instead of
   the built-in demo robot.
@@ -33,7 +38,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from ..errors import ConfigError
-from .launch_args import parse_xacro_args
+from .launch_args import parse_package_paths, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
 
@@ -45,6 +50,8 @@ class BridgeConfig:
     robot_description: str = ""
     description_file: str = ""
     xacro_args: dict[str, str] = field(default_factory=dict)
+    package_paths: dict[str, str] = field(default_factory=dict)
+    model: str = ""
     use_description_topic: bool = False
     backend: str = "mock"
     update_rate: float = 100.0
@@ -94,6 +101,17 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             dynamic=True,
         ),
     ),
+    "package_paths": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Package directories for package:// and $(find pkg): a string 'pkg=DIR pkg2=DIR2' or a string array "
+            "['pkg=DIR', ...], searched before the ament index.",
+            dynamic=True,
+        ),
+    ),
+    "model": ("", _descriptor(_T.PARAMETER_STRING, "The robot of an SDFormat world holding several (empty: its "
+                                                    "only robot).")),
     "use_description_topic": (
         False,
         _descriptor(
@@ -195,7 +213,8 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
 
     Raises:
-        ConfigError: invalid combination or value (message says which parameter and the fix).
+        ConfigError: invalid combination or value (message says which parameter and the fix;
+            a ``package_paths`` entry written ``pkg:=DIR`` gets that hint).
     """
     robot_description = str(values.get("robot_description") or "")
     description_file = str(values.get("description_file") or "")
@@ -219,6 +238,12 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             f"xacro_args has type {type(xacro_raw).__name__}. "
             "Fix: give a string 'k:=v k2:=v2' or a string array."
         )
+    packages_raw = values.get("package_paths") or ""
+    if not isinstance(packages_raw, (str, list, tuple)):
+        raise ConfigError(
+            f"package_paths has type {type(packages_raw).__name__}. "
+            "Fix: give a string 'pkg=DIR pkg2=DIR2' or a string array."
+        )
     joints = tuple(j for j in (values.get("joints") or ()) if j)
     backend = str(values.get("backend", "mock")).strip()
     if not backend:
@@ -227,6 +252,8 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         robot_description=robot_description,
         description_file=description_file,
         xacro_args=parse_xacro_args(xacro_raw),
+        package_paths=parse_package_paths(packages_raw),
+        model=str(values.get("model") or "").strip(),
         use_description_topic=bool(values.get("use_description_topic", False)),
         backend=backend,
         update_rate=update_rate,

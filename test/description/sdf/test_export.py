@@ -365,14 +365,25 @@ def test_convert_command_reports_unsupported(robots_dir: Path, tmp_path: Path, c
     assert not (tmp_path / "x.urdf").exists()
 
 
-def test_convert_command_refuses_world(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_of_a_world_with_several_robots_needs_a_model(robots_dir: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     src = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
     assert convert_command(_args(src, None)) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(f"error: {src}: <world name=\"default\">: the file is an SDFormat world with 4 models (ground_plane, "
-                          "pendulum_with_base, ")
-    assert "`convert` writes one model (one robot) per file. Fix: convert each model on its own: put its <model> " \
-        "element (or the file its <include> names) into an <sdf> file of its own" in err
+    assert capsys.readouterr().err == (
+        f"error: {src}: <world name=\"default\">: world 'default' holds 3 robots (non-static models): "
+        "pendulum_with_base, pendulum_with_base_mimic_slow_follows_fast, pendulum_with_base_mimic_fast_follows_slow; "
+        "the bridge drives one. Fix: choose one with --model NAME (sdf-bridge convert / run) or the node parameter "
+        "model:=NAME\n")
+
+
+def test_convert_writes_the_model_of_a_world_named(robots_dir: Path, tmp_path: Path) -> None:
+    src = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
+    args = _args(src, tmp_path / "one.sdf")
+    args.model = "pendulum_with_base_mimic_slow_follows_fast"
+    assert convert_command(args) == 0
+    robot = load(tmp_path / "one.sdf")
+    assert robot.name == "pendulum_with_base_mimic_slow_follows_fast" and robot.scenery == ()
+    assert robot.joints["slow_joint"].mimic.joint == "fast_joint"
 
 
 # -- transmissions through conversions -----------------------------------------------------------
