@@ -25,7 +25,7 @@ from dataclasses import replace
 from lxml import etree
 
 from ..errors import DuplicateNameError, InvalidValueError, PathResolutionError, UnsupportedError
-from .gazebo_parser import parse_gazebo
+from .gazebo_parser import attach_sensor, gravity_off, parse_gazebo
 from .model import (
     Axis,
     Box,
@@ -495,34 +495,6 @@ class _Reader:
         )
 
 
-def _attach(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link], ctx: ParseContext) -> Sensor | None:
-    """Where a ``<gazebo reference>`` sensor goes, as libsdformat's URDF reader puts it.
-
-    A link reference: that link. A joint reference (force-torque, as Gazebo classic writes
-    it): the joint, its frame being the joint's child link frame (SDFormat's default ``child``);
-    a sensor of another kind there is warned about (Gazebo puts it into the joint too). A
-    reference that names neither: ``None``, warned (Gazebo ignores the extension, so the sensor
-    is not simulated).
-    """
-    reference = sensor.link
-    if reference is None or reference in links:
-        return sensor
-    joint = joints.get(reference)
-    if joint is None:
-        ctx.warn(None, f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: {reference!r} is '
-                       "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not simulated")
-        return None
-    if sensor.type != "force_torque":
-        ctx.warn(None, f'{sensor.type} sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)} names '
-                       f"a joint, not a link; it is attached to the joint's frame on its child link {joint.child!r}, "
-                       "as Gazebo does")
-    return replace(sensor, link=joint.child, joint=joint.name)
-
-
-def _line(sensor: Sensor) -> str:
-    return f" (line {sensor.source.line})" if sensor.source is not None and sensor.source.line else ""
-
-
 def _add_unique(
     table: dict, name: str, value: object, elem: etree._Element, kind: str, ctx: ParseContext
 ) -> None:
@@ -603,7 +575,7 @@ def load_urdf(
     def on_gazebo(elem: etree._Element) -> None:
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
         gazebo.append(extension)
-        sensors.extend(s for s in (_attach(sensor, joints, links, ctx) for sensor in ext_sensors) if s is not None)
+        sensors.extend(s for s in (attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors) if s is not None)
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo
@@ -612,6 +584,9 @@ def load_urdf(
         if handler is not None:
             handler(elem)
 
+    for extension in gazebo:  # Gazebo's per-link gravity switches (parser_urdf.cc)
+        if extension.reference in links and gravity_off(extension):
+            links[extension.reference] = replace(links[extension.reference], gravity=False)
     transmissions = classic + [t for hc in hardware for t in hc.transmissions]
     robot = Robot(
         name=name,

@@ -591,11 +591,8 @@ class TransmissionMap:
             )
         followers, follower_joints, warnings = build_followers(robot)
         follower_set = set(follower_joints)
-        loops = set(loop_joints(robot))  # joints closing a loop (not a gearbox): not simulated
-        driven = [
-            j.name for j in robot.joints.values()
-            if j.type in ONE_DOF and j.name not in follower_set and j.name not in loops
-        ]
+        skip = follower_set.union(loop_joints(robot))  # followers, and loop-closing joints (not simulated)
+        driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
         must = _must_drive(robot, driven)
         mechanisms: list[Transmission] = []
         entries: list[MappedTransmission] = []

@@ -11,8 +11,9 @@ Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transm
   target at the start of each cycle, whether or not a command was written); default gains
   have an integral term and follow the joint's current inertia (:mod:`.pid`), so position
   commands settle on target under gravity. At every reset the integral starts at the static
-  load the joint carries at rest (MuJoCo's ``qfrc_bias``: gravity; :meth:`.pid.JointPid.preload`),
-  so a held joint does not sag first while the integral grows. Before the steps of every read the actuators are
+  load the joint carries at rest (gravity, its coupled followers' included:
+  :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a held joint does not
+  sag first while the integral grows. Before the steps of every read the actuators are
   refreshed (:func:`.cycle.pre_step`): first the scheduled gains, from the inertia as of the
   last physics step, then the integral with them. So a write repeating the previous command
   bit for bit would change nothing; it returns after comparing it (except in ideal mode).
@@ -96,7 +97,7 @@ from ..base import ActuatorCommand, ActuatorState, JointSpaceState
 from ..initial_values import initial_joint_values
 from . import cycle
 from .builder import BuildOptions, BuiltModel, build_spec, compile_model
-from .couplings import ONE_DOF
+from .couplings import ONE_DOF, static_loads
 from .cycle import HOLD, INTEGRAL, MODE, POSITION_MODE, SCALE
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
@@ -778,7 +779,7 @@ class MujocoBackend:
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
-        self.pid.preload(data.qfrc_bias[self._dadr])  # the static load at rest (mj_forward above)
+        self.pid.preload(static_loads(model, data)[self._dadr])  # the load at rest (mj_forward above)
         # scheduled gains at the reset configuration, actuators written (no time passes)
         self._pre_step(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, 0.0, False)
         data.act[self._act_adr] = tab[HOLD]

@@ -26,6 +26,8 @@ Mappings (documented defaults, logged once per model):
   no joint; gearbox → a joint equality (see :func:`_add_gearboxes`: the loop form couples the
   two revolute joints from the reference body, the tree form is a coupled hinge).
   Extra MuJoCo joints of multi-DOF joints are named ``<joint>__<suffix>``.
+* A link without gravity (``Link.gravity`` false: SDFormat ``<gravity>false</gravity>``,
+  Gazebo's ``<turnGravityOff>``) gets MuJoCo's ``gravcomp`` 1 (its weight compensated).
 * ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
   reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
 * Limits: ``range`` with ``limited`` when both bounds are given. SDFormat stop stiffness ``k``
@@ -412,6 +414,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     joints_maker = _JointMaker(built, options)
     defaulted: list[str] = []
     sdf_defaulted: list[str] = []
+    no_gravity: list[str] = []
     bodies: dict[str, mujoco.MjsBody] = {}
     order, loops = tree_edges(robot)
     for link_name, parent_joint in order:
@@ -446,6 +449,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
         if body is world:
             continue
         _set_inertial(body, link, built, defaulted, sdf_defaulted, robot.format == "sdf")
+        if not link.gravity:
+            body.gravcomp = 1.0  # MuJoCo cancels gravity on the body, as Gazebo's gravity switch
+            no_gravity.append(link_name)
         for col in link.collisions:
             add_geom(body, col.geometry, col.origin, meshes, name=col.name, visual=False, rgba=None,
                       self_collide=options.self_collide)
@@ -459,6 +465,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     moving = add_scenery(spec, robot, meshes, visual_geoms=options.visual_geoms)
     if moving:
         built.note(f"world model(s) {moving} are not the robot: simulated as fixed world geometry")
+    if no_gravity:
+        built.note(f"link(s) without gravity (<gravity>false</gravity> / Gazebo's <turnGravityOff>): {no_gravity}; "
+                   "MuJoCo compensates their weight (gravcomp)", warning=False)
     if defaulted:
         built.note(
             f"{len(defaulted)} link(s) without inertial (or mass) get the default mass {DEFAULT_MASS} kg and inertia "

@@ -2,7 +2,8 @@
 
 ``q_follower = offset + multiplier · q_leader`` is a MuJoCo joint equality (:func:`add_joint_equality`);
 :func:`add_mimics` couples URDF/SDFormat mimic joints, :func:`add_gearboxes` SDFormat gearbox
-joints (their loop and tree forms).
+joints (their loop and tree forms); :func:`static_loads` the load a held joint carries, its
+followers' included.
 """
 
 from __future__ import annotations
@@ -132,4 +133,31 @@ def add_gearboxes(robot: Robot, built: BuiltModel, timestep: float, loops: Seque
         add_joint_equality(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, timestep)
 
 
-__all__ = ["ONE_DOF", "add_gearboxes", "add_joint_equality", "add_mimics"]
+def static_loads(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
+    """The generalised force (N·m or N) each dof's actuator must exert to hold the current state
+    at rest, shape (nv,): ``qfrc_bias − qfrc_passive`` (gravity, less what springs and MuJoCo's
+    gravity compensation carry), with the load of every joint-equality follower (mimic,
+    gearbox, screw translation: ``q₁ = c₀ + c₁·q₂``) moved onto its leader as ``c₁·load₁``
+    (virtual work through the coupling), followers of followers first. ``data`` must be current
+    (after ``mj_forward``)."""
+    load = np.array(data.qfrc_bias) - np.array(data.qfrc_passive)
+    leader_of: dict[int, tuple[int, float]] = {}
+    for e in range(model.neq):
+        if model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT and model.eq_active0[e] and model.eq_obj2id[e] >= 0:
+            follower = int(model.jnt_dofadr[model.eq_obj1id[e]])
+            leader_of[follower] = (int(model.jnt_dofadr[model.eq_obj2id[e]]), float(model.eq_data[e, 1]))
+
+    def depth(dof: int) -> int:
+        seen = set()
+        while dof in leader_of and dof not in seen:
+            seen.add(dof)
+            dof = leader_of[dof][0]
+        return len(seen)
+
+    for follower in sorted(leader_of, key=depth, reverse=True):
+        leader, gain = leader_of[follower]
+        load[leader] += gain * load[follower]
+    return load
+
+
+__all__ = ["ONE_DOF", "add_gearboxes", "add_joint_equality", "add_mimics", "static_loads"]

@@ -384,7 +384,9 @@ class ModelBuilder:
                     s = sensor_parser(child, item.ctx, link=item.key, joint=None, origin_format="sdf")
                     sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
             links[item.key] = Link(name=item.key, inertial=inertial, visuals=tuple(visuals), collisions=tuple(collisions),
-                                   pose=Pose.from_matrix(x_ml), source=item.ctx.source(item.elem))
+                                   pose=Pose.from_matrix(x_ml),
+                                   gravity=J.bool_element(item.ctx, item.elem.find("gravity"), True),
+                                   source=item.ctx.source(item.elem))
         joints: dict[str, Joint] = {}
         child_of: dict[str, str] = {}
         for item in self.joints:

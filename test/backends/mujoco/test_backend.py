@@ -262,28 +262,6 @@ def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
     assert state.effort[0] == pytest.approx(-1.0 * G * 0.5 * math.cos(-0.4), abs=0.05)
 
 
-@pytest.mark.parametrize("gains", [{}, {"pid_gains": {"j": {"p": 20.0, "i": 10.0, "d": 2.0, "i_clamp": 50.0}}}])
-def test_a_held_joint_does_not_sag_under_gravity_at_the_start(make_sim, gains) -> None:
-    """No command from the reset on: the integral starts at the static load m·g·L = 4.905 N·m
-    (the horizontal arm's weight), so the joint stays within 1e-6 rad of its start (without
-    the preload p = 20 would let it sag by 4.905 / 20 = 0.25 rad first)."""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
-    sim = make_sim(urdf, {**GRAVITY, **gains})
-    assert sim.backend.pid.integral[0] == pytest.approx(-0.5 * G, abs=1e-9)
-    positions = [s.position[0] for s in sim.run(2.0)]
-    assert max(abs(q) for q in positions) < 1e-6
-
-
-def test_the_preload_is_bounded_and_needs_an_integral_gain(make_sim) -> None:
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
-    clamped = make_sim(urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "i": 10.0, "i_clamp": 1.5}}})
-    assert clamped.backend.pid.integral[0] == -1.5
-    no_integral = make_sim(urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "d": 2.0}}})
-    assert no_integral.backend.pid.integral[0] == 0.0
-
-
 def test_default_gains_settle_on_target_under_gravity_after_one_write(make_sim) -> None:
     """Default gains (integral i = p·ω/10): one position command, then only reads (the integral
     runs every cycle, not only on writes). Gravity load m·g·L·sin(0.5) = 4.70 N·m would leave
@@ -497,37 +475,6 @@ def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
     sim.run(0.05)
     assert backend.real_time_factor == pytest.approx(backend.sim_time / 0.2, abs=1e-9)  # 100.7
     assert backend.sim_time == pytest.approx(0.05, abs=1e-12)
-
-
-ZERO_EFFORT_WINDOW = """<ros2_control name="hw" type="system"><hardware><plugin>p</plugin></hardware>
-  <joint name="j"><command_interface name="position"/><command_interface name="effort"><param name="min">0</param>
-  <param name="max">0</param></command_interface><state_interface name="position"/></joint></ros2_control>"""
-
-
-def test_zero_effort_window_makes_a_passive_joint(make_sim, caplog) -> None:
-    """A <ros2_control> effort window [0, 0]: MuJoCo cannot take an empty force range; the joint
-    is simulated passive (noted): position and effort commands exert exactly 0 N·m."""
-    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0", extra=ZERO_EFFORT_WINDOW,
-                         limit='<limit lower="-3" upper="3" effort="50" velocity="10"/>')
-    with caplog.at_level(logging.WARNING):
-        sim = make_sim(urdf, GRAVITY)
-    assert "joint(s) ['j'] have effort limit 0: simulated as passive joints" in caplog.text
-    sim.position([1.0])
-    assert sim.backend.read(0.01).effort[0] == 0.0
-    sim.effort([5.0])
-    state = sim.run(0.1)[-1]
-    assert state.effort[0] == 0.0 and state.position[0] == 0.0
-
-
-def test_urdf_effort_limit_zero_is_not_limited_as_the_limiter_reads_it(make_sim) -> None:
-    """ROS-Industrial's <limit effort="0"> (unknown): the joint is driven and holds its position
-    under gravity as an unlimited one does (gazebo_ros_control's reading, the limiter's too)."""
-    held = {}
-    for effort in ("0", "1e9"):
-        urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                             limit=f'<limit lower="-3" upper="3" effort="{effort}" velocity="10"/>')
-        held[effort] = make_sim(urdf, GRAVITY).run(1.0)[-1].position[0]
-    assert abs(held["0"]) < 0.02 and held["0"] == held["1e9"]
 
 
 def test_instability_recovers_with_a_clear_error(make_sim, caplog) -> None:

@@ -145,3 +145,11 @@ def test_a_sensor_type_sdformat_19_lacks_is_not_written(tmp_path: Path, probe) -
     path, warnings = _convert(tmp_path, robot)
     assert "sensors 'speed' not written: SDFormat 1.9 has no sensor type 'air_speed'" in warnings
     assert probe(path)["errors"] == [] and [s.name for s in load(path).sensors] == ["imu"]
+
+
+def test_a_link_without_gravity_is_written_so(tmp_path: Path) -> None:
+    robot = load(ARM.replace('<gazebo reference="head_camera">', '<gazebo reference="tool"><turnGravityOff>true'
+                             '</turnGravityOff></gazebo><gazebo reference="head_camera">'))
+    path, _ = _convert(tmp_path, robot)
+    assert "<gravity>false</gravity>" in path.read_text()
+    assert [n for n, link in load(path).links.items() if not link.gravity] == ["tool"]
