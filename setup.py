@@ -20,7 +20,15 @@ setup(
     package_data={PACKAGE: ["data/*"]},
     include_package_data=True,
     install_requires=["setuptools", "lxml", "numpy", "PyYAML", "xacro"],
-    extras_require={"mujoco": ["mujoco"], "fast": ["numba"], "test": ["pytest", "hypothesis"]},
+    # mujoco >= 4.0, the first release the backend's tests pass on: before 3.7 MjSpec joints take
+    # no polynomial damping and mj_multiRay has no normal output (TypeErrors); 3.7-3.17 read an
+    # IMU on a link welded to the world as 0 instead of +g and lack mujoco.Renderer when no GL
+    # platform loads. trimesh converts the mesh formats MuJoCo cannot read (COLLADA, ASCII STL).
+    extras_require={
+        "mujoco": ["mujoco>=4.0", "trimesh"],
+        "fast": ["numba"],
+        "test": ["pytest", "hypothesis"],
+    },
     zip_safe=True,
     maintainer="sdf_bridge maintainers",
     maintainer_email="maintainers@sdf-bridge.dev",

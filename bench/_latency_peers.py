@@ -10,7 +10,7 @@
   hardware and publishes only when commanded: what the bridge adds over it is its tick wait
   and cycle (plus its command callback and the load of its 1 kHz loop and traffic).
 - ``floor``: the **machine floor**. The bridge's scheduler,
-  :class:`sdf_bridge.ros.loop.FixedRateLoop`, at ``--rate`` Hz with a cycle that does nothing,
+  :class:`sdf_bridge.hardware.loop.FixedRateLoop`, at ``--rate`` Hz with a cycle that does nothing,
   for ``--seconds`` s after 0.5 s of warm-up. Prints one JSON line: tick lateness (start of
   the cycle − its deadline, s) p50 / p99 / max, the fraction of ticks later than 0.5 ms,
   overruns (ticks so late that the loop re-anchored; the tick after one has no deadline of its
@@ -68,7 +68,7 @@ def run_floor(seconds: float, rate: float, priority: int) -> dict[str, float | i
     """
     import numpy as np
 
-    from sdf_bridge.ros.loop import FixedRateLoop
+    from sdf_bridge.hardware.loop import FixedRateLoop
 
     class FloorLoop(FixedRateLoop):
         """Records each tick's lateness against the deadline the scheduler slept to, and counts

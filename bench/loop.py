@@ -4,7 +4,7 @@
    another thread as in the bridge process, joint_states and actuator_states published every
    cycle to a subscriber = worst case) on the demo robot and on a generated 100-joint chain
    (a classic SimpleTransmission with reduction 10 per joint), at 100, 500 and 1,000 Hz.
-   Columns (the loop's own timing, :attr:`FixedRateLoop.timing <sdf_bridge.ros.loop.FixedRateLoop>`,
+   Columns (the loop's own timing, :attr:`FixedRateLoop.timing <sdf_bridge.hardware.loop.FixedRateLoop>`,
    over the whole measured window): achieved rate (Hz), p50 / p99 / max start-to-start period
    (ms), CPU time per cycle of the loop thread (µs, mean over every 8th cycle), overruns
    (cycles busy longer than the period, % of cycles).
@@ -27,7 +27,7 @@
      differences) is what the bridge adds: the wait for its next tick (0 … 1 period, ~0.5 ms
      on average at 1 kHz, ~1 ms at p99), its cycle, its command callback, and the load of its
      1 kHz loop and traffic on the probe and the machine.
-   - **floor** (machine floor): the bridge's scheduler (:class:`sdf_bridge.ros.loop.FixedRateLoop`)
+   - **floor** (machine floor): the bridge's scheduler (:class:`sdf_bridge.hardware.loop.FixedRateLoop`)
      at 1 kHz with an empty cycle, in a child process, for as long as a latency run measures:
      tick lateness (cycle start − its deadline) p50 / p99 / max in ms, % of ticks later than
      0.5 ms, and re-anchoring overruns. A loop that does nothing cannot be more punctual than
@@ -370,7 +370,7 @@ def print_latency(result: LatencyResult) -> None:
 
 
 def measure_floor(seconds: float, priority: int) -> dict[str, float | int | None]:
-    """The machine floor: an empty :class:`~sdf_bridge.ros.loop.FixedRateLoop` at 1 kHz in a
+    """The machine floor: an empty :class:`~sdf_bridge.hardware.loop.FixedRateLoop` at 1 kHz in a
     child process (``bench/_latency_peers.py floor``) measured for ``seconds`` s, loop thread
     priority ``priority``. Returns its JSON result: lateness ``p50`` / ``p99`` / ``max`` (s),
     ``late`` (fraction of ticks > 0.5 ms), ``ticks``, ``overruns``, ``seconds``, ``steal`` (ms or

@@ -7,9 +7,9 @@ Robots: the demo arm (``urdf/demo_arm.urdf.xacro``) and the largest shared robot
 1. ``physics``: ``mujoco.mj_step(model, data, 10)`` per cycle on the backend's model
    (MuJoCo's own stepping cost, PID actuators and MuJoCo sensors included); ``physics-0s``: the
    same on the model built without the robot's sensors;
-2. ``backend-0s``: :meth:`MujocoBackend.write_joints` + :meth:`MujocoBackend.read_joints` per
-   cycle (the joint-space path the bridge uses), the robot's sensors removed (transmission
-   mapping and PID bookkeeping: the backend's own overhead, compared with ``physics-0s``);
+2. ``backend-0s``: :meth:`MujocoBackend.write` + :meth:`MujocoBackend.read` per cycle (the
+   joint-space port), the robot's sensors removed (PID bookkeeping, state gathering and its
+   mapping to actuator space: the backend's own overhead, compared with ``physics-0s``);
    ``backend``: the same with the robot's sensors (ray casting, contacts, IMU, F/T);
 3. ``bridge``: :meth:`HardwareSystem.run_cycles` (limits, watchdog, command buffer as well;
    untimed, as the node builds it: its loop times the ticks), every sensor read when due; ``bridge-od``: the same with sensors on demand and none
@@ -63,6 +63,7 @@ import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sdf_bridge import jit  # noqa: E402
+from sdf_bridge.backends.base import MODE_DTYPE, JointCommand, Mode  # noqa: E402
 from sdf_bridge.backends.mujoco import MujocoBackend  # noqa: E402
 from sdf_bridge.description import load  # noqa: E402
 from sdf_bridge.hardware import HardwareSystem  # noqa: E402
@@ -100,7 +101,7 @@ def physics_level(robot, cameras: bool, sensors: bool = True) -> Level:
         robot = dataclasses.replace(robot, sensors=())
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
-    backend.configure(robot, tm.actuator_names, transmissions=tm, params=_params(cameras))
+    backend.configure(robot, transmissions=tm, params=_params(cameras))
     model, data = backend.model, backend.data
 
     def run(k: int) -> None:
@@ -117,15 +118,16 @@ def backend_level(robot, cameras: bool, sensors: bool = True) -> Level:
         robot = dataclasses.replace(robot, sensors=())
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
-    backend.configure(robot, tm.actuator_names, transmissions=tm, params=_params(cameras))
+    backend.configure(robot, transmissions=tm, params=_params(cameras))
     n = len(tm.actuator_names)
-    hold = backend.read_joints(DT).joints[0, :n].copy()
-    command = np.stack((hold, np.full(n, math.nan), np.full(n, math.nan)))
+    hold = backend.read(DT).joints[0, :n].copy()
+    command = JointCommand(np.stack((hold, np.full(n, math.nan), np.full(n, math.nan))),
+                           np.full(n, Mode.POSITION, dtype=MODE_DTYPE), np.full(n, math.nan))
 
     def run(k: int) -> None:
         for _ in range(k):
-            backend.write_joints(command, DT)
-            backend.read_joints(DT)
+            backend.write(command, DT)
+            backend.read(DT)
 
     return run, backend.close
 
@@ -133,7 +135,7 @@ def backend_level(robot, cameras: bool, sensors: bool = True) -> Level:
 def bridge_level(robot, cameras: bool, on_demand: bool = False) -> Level:
     """HardwareSystem cycles (commands held by the system); ``on_demand``: no sensor demanded
     after the first read."""
-    # untimed, as the node builds it (its loop times the ticks: sdf_bridge.ros.loop)
+    # untimed, as the node builds it (its loop times the ticks: sdf_bridge.hardware.loop)
     hw = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params=_params(cameras), timed=False)
     state = hw.read(0.0, DT)
     if on_demand:
@@ -151,7 +153,7 @@ def casting_level(robot, cameras: bool) -> Level:
     """The robot's ray / range sensors read when due, nothing else (the state held)."""
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
-    backend.configure(robot, tm.actuator_names, transmissions=tm, params=_params(cameras))
+    backend.configure(robot, transmissions=tm, params=_params(cameras))
     suite = backend.sensors
     suite.set_demand(frozenset(s.name for s in robot.sensors if s.type in RAY_TYPES))
     now = [float(backend.data.time)]

@@ -2,54 +2,82 @@
 
     ros2 launch sdf_bridge robot.launch.py [description_file:=FILE] [xacro_args:='k:=v k2:=v2']
         [backend:=mock|mujoco] [rviz:=true|false] [use_sim_time:=false|true]
+        [namespace:=NS] [frame_prefix:=PREFIX/]
 
 robot_state_publisher gets the xacro-expanded description (``xacro FILE k:=v ...`` through
 ``Command``) and publishes ``robot_description`` and TF; the bridge (``config/bridge.yaml`` plus
 the overrides) takes the description from that topic, as ros2_control's controller manager
-does, and publishes ``joint_states``; rviz2 shows the robot with ``config/robot.rviz``.
-The argument handling is :func:`sdf_bridge.ros.launch_args.launch_plan` (plain Python, tested).
+does, and publishes ``joint_states``; rviz2 shows the robot (``config/robot.rviz`` with the
+robot's root link as fixed frame). Every node runs in ``namespace``; every frame gets
+``frame_prefix`` (default ``<namespace>/`` with a namespace). Booleans are read with launch's
+own condition parser (true/false/1/0). Before any node starts, the packages of all of them are
+looked up, so a missing rviz2 stops the launch with a clear message instead of leaving the
+other nodes running. The argument handling is :func:`sdf_bridge.ros.launch_args.launch_plan`
+(plain Python, tested).
 """
 
-from ament_index_python.packages import get_package_share_directory
+import tempfile
+
+from ament_index_python.packages import PackageNotFoundError, get_package_prefix, get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
-from launch.conditions import IfCondition
+from launch.conditions import evaluate_condition_expression
 from launch.substitutions import Command, LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
-from sdf_bridge.ros.launch_args import ARGUMENTS, DEMO_FILE, PACKAGE, command_text, launch_plan
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.ros.launch_args import ARGUMENTS, BOOLEAN_ARGUMENTS, DEMO_FILE, PACKAGE, command_text, launch_plan
 
 
 def launch_setup(context, *args, **kwargs):
-    """Resolve the launch arguments and return the three nodes."""
+    """Resolve the launch arguments, check the packages and return the nodes."""
     share = get_package_share_directory(PACKAGE)
-    values = {a.name: LaunchConfiguration(a.name).perform(context) for a in ARGUMENTS}
+    values = {
+        a.name: evaluate_condition_expression(context, [LaunchConfiguration(a.name)])
+        if a.name in BOOLEAN_ARGUMENTS else LaunchConfiguration(a.name).perform(context)
+        for a in ARGUMENTS
+    }
     plan = launch_plan(values, share)
+    for package in plan.packages():
+        try:
+            get_package_prefix(package)
+        except PackageNotFoundError:
+            hint = " or rviz:=false" if package == "rviz2" else ""
+            raise ConfigError(f"package {package} is not installed, so nothing was started. "
+                              f"Fix: install it (rosdep install --from-paths src --ignore-src){hint}.") from None
+    namespace = plan.namespace or None
     robot_description = ParameterValue(Command(command_text(plan.xacro_command)), value_type=str)
-    robot_state_publisher = Node(
-        package="robot_state_publisher",
-        executable="robot_state_publisher",
-        output="both",
-        parameters=[{"robot_description": robot_description, **plan.rsp_parameters}],
-    )
-    bridge = Node(
-        package=PACKAGE,
-        executable="bridge",
-        name="sdf_bridge",
-        output="both",
-        parameters=list(plan.bridge_parameters),
-    )
-    rviz = Node(
-        package="rviz2",
-        executable="rviz2",
-        name="rviz2",
-        output="log",
-        arguments=list(plan.rviz_arguments),
-        parameters=[{"use_sim_time": plan.use_sim_time}],
-        condition=IfCondition(LaunchConfiguration("rviz")),
-    )
-    return [robot_state_publisher, bridge, rviz]
+    nodes = [
+        Node(
+            package="robot_state_publisher",
+            executable="robot_state_publisher",
+            namespace=namespace,
+            output="both",
+            parameters=[{"robot_description": robot_description, **plan.rsp_parameters}],
+        ),
+        Node(
+            package=PACKAGE,
+            executable="bridge",
+            name="sdf_bridge",
+            namespace=namespace,
+            output="both",
+            parameters=list(plan.bridge_parameters),
+        ),
+    ]
+    if plan.rviz:
+        with tempfile.NamedTemporaryFile("w", prefix="sdf_bridge_", suffix=".rviz", delete=False) as config:
+            config.write(plan.rviz_config)
+        nodes.append(Node(
+            package="rviz2",
+            executable="rviz2",
+            name="rviz2",
+            namespace=namespace,
+            output="log",
+            arguments=["-d", config.name],
+            parameters=[{"use_sim_time": plan.use_sim_time}],
+        ))
+    return nodes
 
 
 def generate_launch_description():

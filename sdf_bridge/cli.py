@@ -33,7 +33,6 @@ from .errors import ConfigError, DescriptionError, SdfBridgeError, TransmissionE
 from .description.inertia import inertia_fix
 from .summary import joint_views, publishes
 
-_DEFAULT_INTERFACES = ("position", "velocity", "effort")
 
 
 #: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
@@ -211,6 +210,15 @@ def _val(value: object) -> str:
     return str(value)
 
 
+def _rate_limit(enforced: float | None, written: float | None) -> str:
+    """An enforced velocity or effort limit for display: the number, ``-`` when not limited,
+    ``not limited (0)`` where the description wrote the ``0`` that descriptions use as
+    "unknown" (the limiter reads it so, warning)."""
+    if enforced is None and written == 0.0:
+        return "not limited (0)"
+    return _val(enforced)
+
+
 def _table(rows: list[list[str]], out: TextIO) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -295,8 +303,10 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         for name, view in views.items():
             joint = robot.joints.get(name)
             kind, link = (joint.type.value, f"{joint.parent} -> {joint.child}") if joint else ("(translation)", "-")
-            rows.append([name, kind, link, _val(view.lower), _val(view.upper), _val(view.velocity), _val(view.effort),
-                         view.command, view.state])
+            written = joint.limit if joint else None
+            rows.append([name, kind, link, _val(view.lower), _val(view.upper),
+                         _rate_limit(view.velocity, written.velocity if written else None),
+                         _rate_limit(view.effort, written.effort if written else None), view.command, view.state])
         _table(rows, out)
         notes = [(name, view.note) for name, view in views.items() if view.note]
         if notes:

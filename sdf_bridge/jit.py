@@ -13,7 +13,7 @@ module, or Numba's user cache directory when that is read-only), so only the fir
 machine pays the compilation.
 
 Environment:
-    ``SDF_BRIDGE_JIT=0`` (also ``false``, ``off``, ``no``) disables the compiled kernels (the
+    ``SDF_BRIDGE_JIT=0`` (or ``false``: :mod:`sdf_bridge.booleans`) disables the compiled kernels (the
     numpy paths run); Numba's own ``NUMBA_DISABLE_JIT=1`` does too.
 """
 
@@ -25,14 +25,19 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from .booleans import WORDS, parse_bool
+
 _LOG = logging.getLogger(__name__)
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_OFF_VALUES = ("0", "false", "off", "no")
 
 
 def _load_numba() -> Any:
-    if os.environ.get("SDF_BRIDGE_JIT", "1").strip().lower() in _OFF_VALUES:
+    setting = os.environ.get("SDF_BRIDGE_JIT", "1")
+    wanted = parse_bool(setting)
+    if wanted is None:
+        _LOG.warning("SDF_BRIDGE_JIT=%r is not a boolean (%s): compiled kernels stay on", setting, WORDS)
+    elif not wanted:
         return None
     try:
         import numba

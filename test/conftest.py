@@ -1,24 +1,19 @@
-"""Shared fixtures: where the shared robot corpus and failure cases live.
-
-``../shared`` beside the checkout (as on developer machines and CI), or ``$SDF_BRIDGE_SHARED``.
-"""
+"""Shared fixtures: the shared robot corpus and failure cases (:mod:`prerequisites`: found
+beside the checkout or at ``$SDF_BRIDGE_SHARED``, else the tests needing them skip) and the
+repository root."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
+from prerequisites import REPO, require_shared
 
 
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
-    """The shared/ folder; the suite fails (not skips) when it is missing."""
-    assert SHARED.is_dir(), f"shared corpus not found at {SHARED}; set SDF_BRIDGE_SHARED"
-    return SHARED
+    """The shared/ folder (:func:`require_shared`)."""
+    return require_shared()
 
 
 @pytest.fixture(scope="session")

@@ -47,6 +47,29 @@ def test_check_prints_summary_and_succeeds(robot_file: Path, capsys: pytest.Capt
     assert "problems: none" in out
 
 
+def test_check_shows_zero_velocity_and_effort_limits_as_not_limited(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``<limit effort="0" velocity="0">`` is the common "unknown" placeholder, which the bridge's
+    limiter reads as "not limited": check says so instead of showing a limit of 0."""
+    path = tmp_path / "zero.urdf"
+    path.write_text(ROBOT.replace('effort="20" velocity="2"', 'effort="0" velocity="0"'))
+    assert cli.main(["check", str(path)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("shoulder"))
+    assert row.split()[5:11] == ["-1.5", "1.5", "not", "limited", "(0)", "not"]
+
+
+def test_check_refuses_absurd_magnitudes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mass of 1e308 kg parses as a number but no simulator can use it: check exits 1 with
+    the loader's one-line error (no longer "problems: none")."""
+    path = tmp_path / "heavy.urdf"
+    path.write_text(ROBOT.replace('<link name="arm"/>', '<link name="arm"><inertial><mass value="1e308"/>'
+                                  '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'))
+    assert cli.main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}:3: <link name=\"arm\">: the mass of link 'arm' is 1e308, beyond the bound "
+                          "1e6 kg")
+
+
 def test_check_error_exits_1_without_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.urdf"
     path.write_text(ROBOT.replace('<child link="tool"/>', '<child link="ghost"/>'))

@@ -14,14 +14,17 @@ from sdf_bridge import jit
 numba = pytest.importorskip("numba", reason="the CI set-up installs numba (extra 'fast')")
 
 
-def _probe(env_value: str | None) -> str:
+def _run(env_value: str | None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("SDF_BRIDGE_JIT", None)
     if env_value is not None:
         env["SDF_BRIDGE_JIT"] = env_value
     code = "from sdf_bridge import jit; print(jit.ENABLED, jit.describe())"
-    return subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
+
+
+def _probe(env_value: str | None) -> str:
+    return _run(env_value).stdout.strip()
 
 
 def test_enabled_by_default_when_numba_is_installed():
@@ -29,10 +32,19 @@ def test_enabled_by_default_when_numba_is_installed():
     assert out.startswith("True compiled kernels (Numba ")
 
 
-@pytest.mark.parametrize("value", ["0", "false", "OFF", " no "])
+@pytest.mark.parametrize("value", ["0", "false", "FALSE", " 0 "])
 def test_environment_switches_kernels_off(value):
     assert _probe(value) == ("False numpy (compiled kernels off: Numba not installed or "
                              "SDF_BRIDGE_JIT=0)")
+
+
+@pytest.mark.parametrize("value", ["off", "no", "2"])
+def test_environment_value_that_is_no_boolean_is_warned_and_ignored(value):
+    """The one boolean vocabulary (sdf_bridge.booleans): anything else keeps the kernels on,
+    with a warning that names the value."""
+    run = _run(value)
+    assert run.stdout.strip().startswith("True compiled kernels (Numba ")
+    assert f"SDF_BRIDGE_JIT={value!r} is not a boolean (true, false, 1 or 0): compiled kernels stay on" in run.stderr
 
 
 def test_numba_disable_jit_switches_kernels_off():

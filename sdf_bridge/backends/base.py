@@ -1,33 +1,85 @@
-"""The backend protocol: what stands behind the bridge's interfaces, in actuator space.
+"""The backend port: what stands behind the bridge's interfaces, in joint space.
 
-A backend is ROS-free. The bridge calls, once per control tick (ros2_control's cyclic
-read → update → write, with the loop's sleep placed before the write: see
-:mod:`sdf_bridge.hardware.system`)::
+A backend is ROS-free. The bridge's :class:`~sdf_bridge.hardware.HardwareSystem` calls, once
+per control tick (ros2_control's cyclic read → update → write, with the loop's sleep placed
+before the write: see :mod:`sdf_bridge.hardware.system`)::
 
-    backend.write(commands, dt)   # actuator-space commands, held for the next dt s
-    state = backend.read(dt)      # advance by dt where relevant; actuator-space state + sensors
-    ...                           # the bridge publishes state; transmissions, limits, watchdog
-                                  # (sdf_bridge.hardware) turn the next commands into actuator space
+    backend.write(command, dt)   # a JointCommand, held for the next dt s
+    state = backend.read(dt)     # advance by dt where relevant: a JointSpaceState + sensors
 
 Before its first write (and after :meth:`Backend.reset`) the bridge calls ``read(0.0)`` once to
 learn the state without advancing time: backends must accept ``dt = 0``.
 
-Arrays have shape ``(n_actuators,)`` in the order of ``actuator_names`` given to
-:meth:`Backend.configure`, SI units (rad, m, rad/s, m/s, N·m, N). In commands, ``NaN`` means
-"no command on this interface for this actuator".
+There is one port, in joint space (:class:`Backend`): a simulator (MuJoCo) implements it
+natively. A driver that works in actuator space (motors behind transmissions: the mock, a
+user's plug-in) implements :class:`ActuatorDriver` instead and is wrapped by
+:class:`~sdf_bridge.backends.actuator_port.ActuatorPort`, which alone applies the
+:class:`~sdf_bridge.transmissions.TransmissionMap` and derives the actuators' modes: a motor
+driver gets the transmissions for free (the contract and a template are in
+:mod:`sdf_bridge.backends.actuator_port`).
+
+A command mode is a :class:`Mode` (the only encoding of a mode in the package), stored per
+joint or actuator in ``int8`` arrays (:data:`MODE_DTYPE`). Arrays are in SI units (rad, m, rad/s,
+m/s, N·m, N).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, Union, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Union, runtime_checkable
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
     from ..transmissions import TransmissionMap
+
+class Mode(enum.IntFlag):
+    """The active command interfaces of a joint or an actuator: the one encoding of a command
+    mode in sdf_bridge (arrays of them have dtype :data:`MODE_DTYPE`).
+
+    ``NONE``: no command (the joint holds still, see :class:`JointCommand`); ``POSITION``,
+    ``VELOCITY``, ``EFFORT``; ``POSITION_VELOCITY``: position with a velocity feed-forward, as
+    joint_trajectory_controller claims them; ``ACCELERATION``: ros2_control's acceleration
+    command interface (actuator drivers only, e.g. the mock's GenericSystem parity; the bridge
+    does not command it). Effort is exclusive: it never combines with position or velocity.
+    """
+
+    NONE = 0
+    POSITION = 1
+    VELOCITY = 2
+    POSITION_VELOCITY = 3
+    EFFORT = 4
+    ACCELERATION = 8
+
+    @property
+    def label(self) -> str:
+        """The user-facing name: ``"position"``, ``"velocity"``, ``"effort"``,
+        ``"position_velocity"``, ``"acceleration"`` or ``""`` (none)."""
+        return "" if self is Mode.NONE else str(self.name).lower()
+
+    @classmethod
+    def from_label(cls, label: str) -> Mode:
+        """The mode called ``label`` (:attr:`label`; ``""`` = :attr:`NONE`).
+
+        Raises:
+            ValueError: not a mode's label (the message lists them).
+        """
+        for mode in MODES:
+            if mode.label == label:
+                return mode
+        raise ValueError(f"unknown command mode {label!r}; use one of {[m.label for m in MODES if m]}")
+
+
+MODES: tuple[Mode, ...] = (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.POSITION_VELOCITY, Mode.EFFORT,
+                           Mode.ACCELERATION)
+"""Every valid mode (bit combinations outside these are not modes)."""
+MODE_DTYPE = np.int8
+"""dtype of mode arrays (one :class:`Mode` value per joint or actuator)."""
+INTERFACE_MODES: dict[str, Mode] = {"position": Mode.POSITION, "velocity": Mode.VELOCITY, "effort": Mode.EFFORT}
+"""Command interface name → its mode bit (the rows of a :class:`JointCommand`, in this order)."""
 
 Quaternion = tuple[float, float, float, float]
 Vector3 = tuple[float, float, float]
@@ -145,71 +197,144 @@ SensorReading = Union[
 ]
 
 
-@dataclass(frozen=True)
-class ActuatorState:
-    """What :meth:`Backend.read` returns.
+@dataclass(slots=True)
+class JointCommand:
+    """What :meth:`Backend.write` receives (made every tick: a plain slotted record; treat it
+    as read-only, the arrays belong to the bridge).
 
     Attributes:
-        position, velocity, effort: shape (n_actuators,), SI units.
-        sensors: sensor name → latest reading (only sensors with a new sample this cycle).
-        sim_time: simulated time in s for simulating backends, else ``None``.
+        values: shape ``(3, n_joints)``: rows position (rad or m), velocity (rad/s or m/s),
+            effort (N·m or N); columns the transmission map's ``joint_names``. A value is
+            finite exactly on the interfaces of the joint's mode (NaN elsewhere).
+        mode: shape ``(n_joints,)``, dtype :data:`MODE_DTYPE`: each joint's :class:`Mode`
+            (``POSITION``: track ``values[0]``; ``POSITION_VELOCITY``: with ``values[1]`` as
+            velocity feed-forward; ``VELOCITY``: track ``values[1]``; ``EFFORT``: apply
+            ``values[2]``; ``NONE``: no command, see ``hold``).
+        hold: shape ``(n_joints,)``: for joints in mode ``NONE``, the position they hold
+            still at (rad or m: where the joint was when its command ended, or its reset
+            position), decided by the bridge (:mod:`sdf_bridge.hardware.holds`); NaN = where
+            it is. A backend that has no notion of holding (an actuator driver receives NaN
+            for these joints) may ignore it.
     """
 
-    position: np.ndarray
-    velocity: np.ndarray
-    effort: np.ndarray
-    sensors: Mapping[str, SensorReading] = field(default_factory=dict)
-    sim_time: float | None = None
-
-
-@dataclass(frozen=True)
-class ActuatorCommand:
-    """What :meth:`Backend.write` receives: shape (n_actuators,) each, ``NaN`` = not commanded.
-
-    ``mode`` holds per actuator the active command interface: ``"position"``, ``"velocity"``,
-    ``"effort"`` or ``""`` (none active, hold).
-    """
-
-    position: np.ndarray
-    velocity: np.ndarray
-    effort: np.ndarray
-    mode: tuple[str, ...] = ()
+    values: np.ndarray
+    mode: np.ndarray
+    hold: np.ndarray
 
 
 @dataclass(slots=True)
 class JointSpaceState:
-    """What :meth:`JointSpaceBackend.read_joints` returns (made every tick: a plain slotted
-    record, as a frozen dataclass costs ~1.5 µs more to build; treat it as read-only).
+    """What :meth:`Backend.read` returns (made every tick: a plain slotted record; treat it
+    as read-only).
 
     Attributes:
         joints: new array of shape ``(3, n_joints + n_followers)``: rows position (rad or m),
             velocity (rad/s or m/s) and effort (N·m or N), columns the transmission map's
             ``joint_names`` then ``follower_names`` (followers as
             :meth:`~sdf_bridge.transmissions.TransmissionMap.joint_state` computes them).
-        actuators: new array of shape ``(3, n_actuators)``, the same rows in actuator space,
-            columns ``actuator_names`` (``joint_to_actuator`` of the joints).
-        sensors, sim_time: as in :class:`ActuatorState`.
+        actuators: the same rows in actuator space, columns ``actuator_names``: a new array
+            of shape ``(3, n_actuators)``, or a sequence of three new (n_actuators,) arrays.
+        sensors: sensor name → latest reading (only sensors with a new sample this cycle).
+        sim_time: simulated time in s for simulating backends, else ``None``.
     """
 
     joints: np.ndarray
-    actuators: np.ndarray
+    actuators: np.ndarray | Sequence[np.ndarray]
     sensors: Mapping[str, SensorReading] = field(default_factory=dict)
     sim_time: float | None = None
 
 
 @runtime_checkable
 class Backend(Protocol):
-    """A hardware backend (mock, simulation or a real driver), in actuator space.
+    """The one port: a backend in joint space (a simulator, or an :class:`ActuatorDriver`
+    behind :class:`~sdf_bridge.backends.actuator_port.ActuatorPort`).
 
-    Register your own through the ``sdf_bridge.backends`` entry-point group::
+    Optional, used when present (the hardware system exposes them, see
+    :class:`~sdf_bridge.hardware.HardwareSystem`): ``set_sensor_demand(names: frozenset[str] |
+    None)`` (only the named sensors' readings are wanted; ``None``: all, the default: a
+    simulator may skip computing the others while nobody subscribes to them, as Gazebo's
+    sensor plugins do); for simulators ``pause(flag)``, ``paused``, ``step(n)`` (physics
+    steps) and ``real_time_factor`` (simulated / wall time).
+    """
+
+    #: Marks a joint-space backend (the registry wraps every other backend class, an
+    #: :class:`ActuatorDriver`, in :class:`~sdf_bridge.backends.actuator_port.ActuatorPort`).
+    joint_space: ClassVar[bool]
+
+    def configure(self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]) -> None:
+        """Prepare for ``robot``: ``transmissions`` fixes the joint, follower and actuator order
+        of every array; ``params`` are the backend's parameters (from config /
+        ``<ros2_control><hardware>``; parameters the backend does not know belong to another
+        plugin and are ignored).
+
+        Raises:
+            BackendError: the robot or parameters cannot be served.
+            ConfigError: a parameter has a wrong value (named in the message).
+        """
+
+    def read(self, dt: float) -> JointSpaceState:
+        """Advance by ``dt`` s (≥ 0; 0 = no time passes) where relevant and return the state."""
+
+    def write(self, command: JointCommand, dt: float) -> None:
+        """Apply ``command`` for the next ``dt`` s."""
+
+    def reset(self) -> None:
+        """Return to the initial state (initial values, zero velocity)."""
+
+    def close(self) -> None:
+        """Release resources; the backend is not used afterwards."""
+
+
+@dataclass(slots=True)
+class ActuatorState:
+    """What :meth:`ActuatorDriver.read` returns (made every tick: a plain slotted record, as a
+    frozen dataclass costs ~0.2 µs more to build; treat it as read-only).
+
+    Attributes:
+        position, velocity, effort: shape (n_actuators,), SI units.
+        sensors: sensor name → latest reading (only sensors with a new sample this cycle).
+        sim_time: simulated time in s for simulating drivers, else ``None``.
+    """
+
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+    sensors: Mapping[str, SensorReading] = field(default_factory=dict)
+    sim_time: float | None = None
+
+
+@dataclass(slots=True)
+class ActuatorCommand:
+    """What :meth:`ActuatorDriver.write` receives (made every tick: a plain slotted record;
+    treat it as read-only): shape (n_actuators,) each, ``NaN`` = not commanded.
+
+    Attributes:
+        position, velocity, effort: the commands (rad or m, rad/s or m/s, N·m or N).
+        mode: shape (n_actuators,), dtype :data:`MODE_DTYPE`: per actuator the :class:`Mode`
+            of the joints it drives when they agree (a differential's two joints both in
+            velocity mode: ``VELOCITY``), else ``NONE`` (no command, or joints in different
+            modes); empty = not given (``NONE`` everywhere).
+        acceleration: optional (n_actuators,) acceleration commands (rad/s², m/s²), for
+            drivers with ros2_control's acceleration interface (the bridge sends none).
+    """
+
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+    mode: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=MODE_DTYPE))
+    acceleration: np.ndarray | None = None
+
+
+@runtime_checkable
+class ActuatorDriver(Protocol):
+    """A driver in actuator space (motors behind the transmissions): the mock, or your own
+    hardware. :class:`~sdf_bridge.backends.actuator_port.ActuatorPort` puts it behind the
+    :class:`Backend` port. Register it through the ``sdf_bridge.backends`` entry-point group::
 
         [project.entry-points."sdf_bridge.backends"]
-        my_driver = "my_pkg.driver:MyBackend"   # a class taking no arguments
+        my_driver = "my_pkg.driver:MyDriver"   # a class taking no arguments
 
-    Optional, used when present: ``set_sensor_demand(names: frozenset[str] | None)`` — only
-    the named sensors' readings are wanted (``None``: all, the default); a simulator may skip
-    computing the others (ray casting, rendering) while nobody subscribes to them, as
-    Gazebo's sensor plugins do. The bridge node calls it from its subscriber counts.
+    Optional, used when present: ``set_sensor_demand`` (as on :class:`Backend`).
     """
 
     def configure(
@@ -221,9 +346,6 @@ class Backend(Protocol):
         params: Mapping[str, Any],
     ) -> None:
         """Prepare for ``actuators`` (names, fixing array order) of ``robot``.
-
-        ``transmissions`` maps actuator ↔ joint space (simulators need joint space);
-        ``params`` are the backend's parameters (from config / ``<ros2_control>``).
 
         Raises:
             BackendError: the robot or parameters cannot be served.
@@ -240,33 +362,4 @@ class Backend(Protocol):
         """Return to the initial state (initial values, zero velocity)."""
 
     def close(self) -> None:
-        """Release resources; the backend is not used afterwards."""
-
-
-@runtime_checkable
-class JointSpaceBackend(Backend, Protocol):
-    """A backend that simulates the joints themselves (MuJoCo) and works in joint space.
-
-    The bridge then calls :meth:`write_joints` and :meth:`read_joints` instead of ``write``
-    and ``read`` in its ticks (``write`` is still used for the e-stop hold: the actuator
-    positions of the last read, position mode), so that the backend can fuse the
-    transmission mapping with its own
-    per-cycle work (one compiled call each way) instead of converting actuator → joint on
-    every write and joint → actuator on every read. The two paths must be interchangeable
-    from one tick to the next: :meth:`write_joints` behaves as ``write`` of
-    ``joint_to_actuator(*commands)``, :meth:`read_joints` returns what
-    ``read`` would, mapped to joint space. :class:`~sdf_bridge.transmissions.TransmissionMap`
-    has both halves: :meth:`~sdf_bridge.transmissions.TransmissionMap.through_actuators` and
-    :meth:`~sdf_bridge.transmissions.TransmissionMap.joint_state`.
-    """
-
-    def write_joints(self, commands: np.ndarray, dt: float) -> None:
-        """Apply the (limited) joint commands ``commands``, shape ``(3, n_joints)``: rows
-        position, velocity, effort, columns the map's ``joint_names`` (NaN = not commanded),
-        for the next ``dt`` s, as the actuators would carry them: a joint is commanded on an
-        interface only when every actuator it shares (a differential, a four-bar) is
-        (:meth:`~sdf_bridge.transmissions.TransmissionMap.through_actuators`)."""
-
-    def read_joints(self, dt: float) -> JointSpaceState:
-        """Advance by ``dt`` s (≥ 0; 0 = no time passes) and return the joint and actuator
-        state."""
+        """Release resources; the driver is not used afterwards."""

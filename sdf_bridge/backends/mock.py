@@ -9,15 +9,16 @@ actuator ``i``, when :meth:`MockBackend.read` is called with the command stored 
 * ``calculate_dynamics`` false (default): ``position[i] = command.position[i] + offset``;
   velocity, acceleration and effort commands are copied to the states. ``NaN`` commands leave
   the state as it is.
-* ``calculate_dynamics`` true, by the actuator's command mode (``ActuatorCommand.mode``;
-  ``""`` and ``"effort"`` count as position mode, GenericSystem's default):
+* ``calculate_dynamics`` true, by the actuator's command mode (``ActuatorCommand.mode``, a
+  :class:`~sdf_bridge.backends.base.Mode` per actuator; every mode but ``VELOCITY`` and
+  ``ACCELERATION`` counts as position mode, GenericSystem's default):
 
   - position: ``p ← cmd_p + offset``; ``v ← (p − p_old)/dt``; ``a ← (v − v_old)/dt``
     (finite differences);
   - velocity: ``p ← p + v·dt + offset`` (backward Euler with the previous velocity, and — as in
     GenericSystem — the following offset added every cycle); then ``v ← cmd_v``,
     ``a ← (v − v_old)/dt``;
-  - acceleration (when the command carries an ``acceleration`` array): ``p ← p + v·dt + offset``;
+  - acceleration (``ActuatorCommand.acceleration``): ``p ← p + v·dt + offset``;
     ``v ← v + a·dt``; ``a ← cmd_a``.
 
   Effort commands are copied to the effort state (looped back). With ``dt ≤ 0`` the
@@ -57,9 +58,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..booleans import parse_bool
 from ..errors import BackendError
 from .initial_values import initial_joint_values, parse_float
-from .base import ActuatorCommand, ActuatorState, ImuReading, SensorReading, WrenchReading
+from .base import MODE_DTYPE, MODES, ActuatorCommand, ActuatorState, ImuReading, Mode, SensorReading, WrenchReading
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
@@ -84,16 +86,15 @@ _IMU_INTERFACES = (
 )
 _WRENCH_INTERFACES = ("force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z")
 
-_MODE_POSITION, _MODE_VELOCITY, _MODE_ACCELERATION = 0, 1, 2
-_MODE_CODES = {"": 0, "position": 0, "effort": 0, "velocity": 1, "acceleration": 2}
+_VELOCITY, _ACCELERATION = int(Mode.VELOCITY), int(Mode.ACCELERATION)
+_VALID_MODES = np.array([int(m) for m in MODES])
 
 
 def _parse_bool(params: Mapping[str, Any], key: str) -> bool:
     value = params.get(key, False)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
+    parsed = parse_bool(value)
+    if parsed is not None:
+        return parsed
     raise BackendError(
         f"mock backend parameter {key!r} is {value!r}, not a boolean. Fix: write true or false."
     )
@@ -163,7 +164,7 @@ class MockBackend:
         self.custom_interface_values: dict[str, np.ndarray] = {}
         self._configured = False
         self._sensors: dict[str, _SensorSlot] = {}
-        self._mode_cache: tuple[tuple[str, ...], np.ndarray] | None = None
+        self._mode_cache: tuple[object, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ configure
     def configure(
@@ -329,9 +330,9 @@ class MockBackend:
         else:
             p, v, a = self._pos, self._vel, self._acc
             modes = self._modes
-            pos_mode = (modes == _MODE_POSITION) & has_p
-            vel_mode = modes == _MODE_VELOCITY
-            acc_mode = modes == _MODE_ACCELERATION
+            vel_mode = modes == _VELOCITY
+            acc_mode = modes == _ACCELERATION
+            pos_mode = ~(vel_mode | acc_mode) & has_p
             step = dt > 0
             if step and self._any_integrating:
                 new_p = np.where(vel_mode | acc_mode, p + v * dt + offset, p)
@@ -385,7 +386,7 @@ class MockBackend:
         self._require_configured()
         n = len(self.actuator_names)
         arrays = [command.position, command.velocity, command.effort]
-        acceleration = getattr(command, "acceleration", None)
+        acceleration = command.acceleration
         if acceleration is not None:
             arrays.append(acceleration)
         for array in arrays:
@@ -400,25 +401,31 @@ class MockBackend:
         self._cmd_a = self._nan if acceleration is None else np.asarray(acceleration, dtype=float)
         self._modes = self._mode_codes(command.mode)
 
-    def _mode_codes(self, mode: tuple[str, ...]) -> np.ndarray:
+    def _mode_codes(self, mode: np.ndarray) -> np.ndarray:
+        """``mode`` checked: (n_actuators,) :class:`Mode` values (empty: ``NONE`` for all);
+        cached by identity (the bridge's actuator port passes the same array while the modes
+        do not change).
+
+        Raises:
+            BackendError: another length, or a value that is not a mode.
+        """
         cache = self._mode_cache
-        if cache is not None and (cache[0] is mode or cache[0] == mode):
+        if cache is not None and cache[0] is mode:
             return cache[1]
         n = len(self.actuator_names)
-        if not mode:
-            codes = np.zeros(n, dtype=np.int8)
-        elif len(mode) != n:
-            raise BackendError(f"mock backend: {len(mode)} command modes for {n} actuators")
-        else:
-            try:
-                codes = np.array([_MODE_CODES[m] for m in mode], dtype=np.int8)
-            except KeyError as exc:
-                raise BackendError(
-                    f"mock backend: unknown command mode {exc.args[0]!r}. "
-                    "Fix: use position, velocity, effort, acceleration or ''."
-                ) from None
+        codes = np.asarray(mode)
+        if codes.size == 0:
+            codes = np.zeros(n, dtype=MODE_DTYPE)
+        elif codes.shape != (n,):
+            raise BackendError(f"mock backend: {codes.size} command modes for {n} actuators")
+        elif not np.isin(codes, _VALID_MODES).all():
+            bad = sorted({int(c) for c in codes if int(c) not in _VALID_MODES})
+            raise BackendError(
+                f"mock backend: command mode value(s) {bad} are not modes. "
+                "Fix: use sdf_bridge.backends.base.Mode values."
+            )
         self._mode_cache = (mode, codes)
-        self._any_integrating = bool(np.any(codes != _MODE_POSITION))
+        self._any_integrating = bool(np.any((codes == _VELOCITY) | (codes == _ACCELERATION)))
         return codes
 
     # ------------------------------------------------------------------ extras
@@ -480,7 +487,7 @@ class MockBackend:
         self._pos, self._vel, self._eff = p.copy(), v.copy(), e.copy()
         self._acc = np.zeros(len(self.actuator_names))
         self._cmd_p = self._cmd_v = self._cmd_e = self._cmd_a = self._nan
-        self._modes = np.zeros(len(self.actuator_names), dtype=np.int8)
+        self._modes = np.zeros(len(self.actuator_names), dtype=MODE_DTYPE)
         self._any_integrating = False
         self._mode_cache = None
         for values in self.custom_interface_values.values():

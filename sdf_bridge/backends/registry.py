@@ -1,15 +1,19 @@
 """Backends by name: the built-ins and plug-ins of the ``sdf_bridge.backends`` entry-point group.
 
-Built-ins: ``mock`` (:class:`sdf_bridge.backends.mock.MockBackend`) and ``mujoco``
-(``sdf_bridge.backends.mujoco``, imported only when asked for, so that the mujoco package is not
-loaded by a bridge that does not use it).
+Built-ins: ``mock`` (:class:`sdf_bridge.backends.mock.MockBackend`, an actuator driver) and
+``mujoco`` (``sdf_bridge.backends.mujoco``, joint space, imported only when asked for, so that
+the mujoco package is not loaded by a bridge that does not use it).
 
 A user's driver plugs in like a ros2_control hardware plugin, through its package metadata::
 
     [project.entry-points."sdf_bridge.backends"]
-    my_driver = "my_pkg.driver:MyBackend"   # a class (or factory) taking no arguments
+    my_driver = "my_pkg.driver:MyDriver"   # a class (or factory) taking no arguments
 
 A plug-in cannot replace a built-in name; such an entry point is ignored with a warning.
+Whatever is created is returned behind the one joint-space port (:func:`as_backend`): a
+joint-space :class:`~sdf_bridge.backends.base.Backend` as it is, an
+:class:`~sdf_bridge.backends.base.ActuatorDriver` inside an
+:class:`~sdf_bridge.backends.actuator_port.ActuatorPort`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from importlib import metadata
 from typing import Any
 
 from ..errors import BackendError
-from .base import Backend
+from .actuator_port import ActuatorPort
+from .base import ActuatorDriver, Backend
 
 _LOG = logging.getLogger(__name__)
 
@@ -69,7 +74,7 @@ def create_backend(name: str) -> Backend:
         name: ``"mock"``, ``"mujoco"`` or the name of an ``sdf_bridge.backends`` entry point.
 
     Returns:
-        The backend instance (call ``configure`` next).
+        The backend behind the joint-space port (:func:`as_backend`; call ``configure`` next).
 
     Raises:
         BackendError: unknown name (the message lists the available ones), a plug-in that fails
@@ -108,10 +113,24 @@ def create_backend(name: str) -> Backend:
         backend = factory()
     except Exception as exc:
         raise BackendError(f"{origin} could not be constructed: {exc}") from exc
-    if not isinstance(backend, Backend):
-        raise BackendError(
-            f"{origin} gave a {type(backend).__name__}, which does not implement the Backend "
-            "protocol (configure, read, write, reset, close). "
-            "Fix: register a class that implements sdf_bridge.backends.base.Backend."
-        )
-    return backend
+    return as_backend(backend, origin)
+
+
+def as_backend(backend: object, origin: str | None = None) -> Backend:
+    """``backend`` behind the joint-space port: a :class:`Backend` (``joint_space`` true) as
+    it is, an :class:`~sdf_bridge.backends.base.ActuatorDriver` in an
+    :class:`~sdf_bridge.backends.actuator_port.ActuatorPort`.
+
+    Raises:
+        BackendError: neither (the message names ``origin``, default the object's type).
+    """
+    if getattr(backend, "joint_space", False) is True and isinstance(backend, Backend):
+        return backend
+    if isinstance(backend, ActuatorDriver):
+        return ActuatorPort(backend)
+    raise BackendError(
+        f"{origin or 'the backend'} gave a {type(backend).__name__}, which does not implement the "
+        "Backend protocol (joint_space = True; configure, read, write, reset, close in joint space) "
+        "nor the ActuatorDriver protocol (configure, read, write, reset, close in actuator space). "
+        "Fix: implement sdf_bridge.backends.base.ActuatorDriver (see sdf_bridge.backends.actuator_port)."
+    )

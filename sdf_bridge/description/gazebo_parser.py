@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from lxml import etree
 
+from ..booleans import parse_bool
 from .model.gazebo import GazeboExtension, Plugin
 from .model.joint import Joint
 from .model.link import Link
@@ -141,8 +142,8 @@ def gravity_off(extension: GazeboExtension) -> bool:
     ``<turnGravityOff>true`` (Gazebo classic) or ``<gravity>false`` (``<gravity>`` wins)."""
     gravity = extension.property("gravity")
     if gravity is not None:
-        return gravity.strip().lower() in ("false", "0")
-    return (extension.property("turnGravityOff") or "").strip().lower() in ("true", "1")
+        return parse_bool(gravity) is False
+    return parse_bool(extension.property("turnGravityOff") or "") is True
 
 
 def _line(sensor: Sensor) -> str:

@@ -25,7 +25,7 @@ Reference: ``hardware_interface/src/component_parser.cpp`` of ros-controls/ros2_
 Rules kept from the reference: ``name`` and ``type`` are required; ``min``/``max``/
 ``initial_value`` of an interface are its ``<param>``s of those names (kept as strings, as
 ros2_control does); an interface's limits are enabled unless its own ``<limits enable>`` or its
-component's says false; booleans are ``true``/``false`` in any case; ``size`` is a positive
+component's says false; booleans are ``true``/``false``/``1``/``0`` in any case (:mod:`sdf_bridge.booleans`); ``size`` is a positive
 integer (default 1); ``data_type`` defaults to ``double``; ``rw_rate`` is a non-negative integer
 (default 0); a transmission's joints must be joints of the block; in a ``type="actuator"`` block
 a transmission has exactly one joint and, when it names no actuator, gets the implicit actuator
@@ -45,6 +45,7 @@ from dataclasses import replace
 
 from lxml import etree
 
+from .. import booleans
 from ..errors import InvalidValueError, MissingReferenceError
 from .model.ros2_control import ComponentInfo, HardwareComponent, InterfaceInfo
 from .model.transmission import Transmission, TransmissionActuator
@@ -81,16 +82,15 @@ def _required_attr(ctx: ParseContext, elem: etree._Element, attr: str, fix: str)
 
 
 def parse_bool(ctx: ParseContext, elem: etree._Element, text: str, what: str) -> bool:
-    """ros2_control's boolean: ``true`` or ``false`` in any letter case (spaces stripped).
+    """A boolean of ``<ros2_control>`` (:func:`sdf_bridge.booleans.parse_bool`: ``true``,
+    ``false``, ``1``, ``0``, any letter case, spaces stripped).
 
     Raises:
         InvalidValueError: any other text.
     """
-    value = text.strip().lower()
-    if value == "true":
-        return True
-    if value == "false":
-        return False
+    value = booleans.parse_bool(text)
+    if value is not None:
+        return value
     raise ctx.error(InvalidValueError, elem, f"{what} is {text!r}, not a boolean", f'write {what} as "true" or "false"')
 
 

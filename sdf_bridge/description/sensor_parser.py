@@ -19,6 +19,7 @@ import math
 
 from lxml import etree
 
+from ..booleans import parse_bool
 from ..errors import InvalidValueError
 from .model.pose import IDENTITY, Pose, matrix_to_rpy, quaternion_to_matrix
 from .model.sensor import (
@@ -208,11 +209,9 @@ def parse_sdf_bool(ctx: ParseContext, at: etree._Element, text: str, what: str) 
     Raises:
         InvalidValueError: any other text.
     """
-    value = text.strip().lower()
-    if value in ("true", "1"):
-        return True
-    if value in ("false", "0"):
-        return False
+    value = parse_bool(text)
+    if value is not None:
+        return value
     raise ctx.error(InvalidValueError, at, f"{what} is {text!r}, not a boolean", f"write {what} as true or false")
 
 

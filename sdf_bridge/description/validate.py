@@ -16,6 +16,7 @@ from ..errors import (
     KinematicTreeError,
     MissingReferenceError,
 )
+from .magnitudes import check_magnitudes
 from .model import Joint, Robot, Sensor, Source
 from .xmlio import ParseContext
 
@@ -341,6 +342,7 @@ def check_references(robot: Robot, ctx: ParseContext) -> None:
         DescriptionError: the first problem found (see the ``check_*`` functions).
     """
     check_joints(robot, ctx)
+    check_magnitudes(robot, ctx)  # (values beyond what any simulator or driver can use)
     check_mimic_chains(robot, ctx)
     check_inertials(robot, ctx)
     check_unique_names("ros2_control", ((c.name, c.source) for c in robot.ros2_control), ctx)

@@ -177,17 +177,19 @@ def _namespace_errors(raw: bytes) -> tuple[etree._Element | None, list[str]]:
     return root, [f"line {e.line}: {e.message.strip()}" for e in errors]
 
 
-def parse_xml(data: bytes | str, file: str | None = None, warnings: list[str] | None = None) -> etree._Element:
+def parse_xml(data: bytes | str, file: str | None = None, warnings: list[str] | None = None, *,
+              plain_names: bool = True) -> etree._Element:
     """Parse description XML safely and return its root element.
 
     XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are read
-    as plain names, as libsdformat and urdfdom (tinyxml2) read them, with a warning appended to
-    ``warnings``.
+    as plain names, as libsdformat and urdfdom (tinyxml2) read them, with a warning logged and
+    appended to ``warnings`` (with ``plain_names`` false they are syntax errors).
 
     Args:
         data: the document (bytes or str).
         file: the path it came from (for messages), or ``None`` for a string.
-        warnings: where that warning goes (``None``: the ``sdf_bridge.description`` log).
+        warnings: where that warning goes besides the ``sdf_bridge.description`` log.
+        plain_names: read such names as plain names (else :class:`XmlSyntaxError`).
 
     Raises:
         UnsafeXmlError: see :func:`check_safe`; also elements nested deeper than
@@ -200,7 +202,7 @@ def parse_xml(data: bytes | str, file: str | None = None, warnings: list[str] | 
     try:
         root = etree.fromstring(raw, parser=_parser())
     except etree.XMLSyntaxError as exc:
-        recovered, problems = _namespace_errors(raw)
+        recovered, problems = _namespace_errors(raw) if plain_names else (None, [])
         if recovered is not None:
             message = (f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: {problems[0]}); "
                        "read as plain names, as libsdformat and urdfdom (tinyxml2) read them")

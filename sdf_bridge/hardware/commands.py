@@ -22,7 +22,7 @@ Validation rules (case 013 of the shared corpus is the reference):
 
 Command modes (which interfaces are active per joint; inactive values are kept but not sent):
 
-* A joint's mode is a set of interfaces: ``position``, ``velocity``, ``effort`` or
+* A joint's mode (a :class:`~sdf_bridge.backends.base.Mode`) is a set of interfaces: ``position``, ``velocity``, ``effort`` or
   ``position_velocity`` (position with a velocity feed-forward, as joint_trajectory_controller
   claims them). Effort is exclusive: it never combines with position or velocity.
 * Fixed by configuration (``command_modes``): values for interfaces outside the mode are refused
@@ -47,23 +47,28 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..backends.base import INTERFACE_MODES, MODE_DTYPE, Mode
 from ..errors import CommandError, ConfigError
 
 _LOG = logging.getLogger(__name__)
 
-POSITION, VELOCITY, EFFORT = 1, 2, 4
-"""Interface bits of a command mode."""
-INTERFACE_BITS = {"position": POSITION, "velocity": VELOCITY, "effort": EFFORT}
-MODE_NAMES = {0: "", POSITION: "position", VELOCITY: "velocity", EFFORT: "effort",
-              POSITION | VELOCITY: "position_velocity"}
-MODE_BITS = {name: bits for bits, name in MODE_NAMES.items() if name}
+# Mode bits as plain ints on the hot path (an IntFlag operand makes every ``&`` an enum call)
+POSITION, VELOCITY, EFFORT = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
+_BITS = {name: int(mode) for name, mode in INTERFACE_MODES.items()}
+COMMAND_MODES: tuple[Mode, ...] = (Mode.POSITION, Mode.VELOCITY, Mode.POSITION_VELOCITY, Mode.EFFORT)
+"""The modes a joint can be configured for (``command_modes``)."""
 
 REJECTION_REASONS = (
     "malformed_field", "unknown_joint", "follower_joint", "not_commandable", "duplicate_joint",
     "not_finite", "interface_not_available", "wrong_mode", "mode_conflict", "wrong_length",
-    "bad_trajectory", "disabled",
+    "bad_trajectory", "trajectory_in_past", "disabled",
 )
 """Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
+
+def _interfaces(bits: int) -> str:
+    """``"position, velocity"`` for the interface bits ``bits`` (``"none"`` for 0)."""
+    return ", ".join(name for name, bit in _BITS.items() if bits & bit) or "none"
+
 
 _Resolved = tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]
 """Message rows, their map indices, and the (reason, message, count) rejections of a name list."""
@@ -111,31 +116,31 @@ class CommandBuffer:
         self.commandable_index = np.array([self._map_index[n] for n in self.commandable], dtype=np.intp)
         self._index = {name: self._map_index[name] for name in self.commandable}
         n = len(self.joint_names)
-        self.allowed = np.zeros(n, dtype=np.int8)
+        self.allowed = np.zeros(n, dtype=MODE_DTYPE)
         for name in self.commandable:
             bits = 0
             for interface in allowed.get(name, ()):
-                bits |= INTERFACE_BITS.get(interface, 0)
+                bits |= _BITS.get(interface, 0)
             self.allowed[self._map_index[name]] = bits
         self.fixed = np.zeros(n, dtype=bool)
-        self._fixed_mode = np.zeros(n, dtype=np.int8)
+        self._fixed_mode = np.zeros(n, dtype=MODE_DTYPE)
         for name, mode in (command_modes or {}).items():
             if name not in self._index:
                 raise ConfigError(
                     f"command_modes names {name!r}, which is not a commandable joint. "
                     f"Fix: use one of {list(self.commandable)}."
                 )
-            bits = MODE_BITS.get(mode)
+            bits = next((int(m) for m in COMMAND_MODES if m.label == mode), None)
             if bits is None:
                 raise ConfigError(
                     f"command_modes: joint {name!r} has mode {mode!r}. "
-                    f"Fix: use one of {sorted(MODE_BITS)}."
+                    f"Fix: use one of {sorted(m.label for m in COMMAND_MODES)}."
                 )
             k = self._map_index[name]
             if bits & ~int(self.allowed[k]):
                 raise ConfigError(
                     f"command_modes: joint {name!r} mode {mode!r} uses an interface the joint "
-                    f"does not command ({MODE_NAMES.get(int(self.allowed[k]), self.allowed[k])}). "
+                    f"does not command ({_interfaces(int(self.allowed[k]))}). "
                     "Fix: add the command interface in <ros2_control> or change the mode."
                 )
             self.fixed[k] = True
@@ -192,7 +197,7 @@ class CommandBuffer:
         Raises:
             KeyError: not an actuated joint.
         """
-        return MODE_NAMES[int(self.mode[self._map_index[joint]])]
+        return Mode(int(self.mode[self._map_index[joint]])).label
 
     # ------------------------------------------------------------------ rejections
     def reject(self, reason: str, message: str, now: float, count: int = 1) -> str:
@@ -261,7 +266,7 @@ class CommandBuffer:
         Raises:
             CommandError: ``interface`` is not position, velocity or effort (a caller bug).
         """
-        if interface not in INTERFACE_BITS:
+        if interface not in _BITS:
             raise CommandError(
                 f"unknown command interface {interface!r}. Fix: use position, velocity or effort."
             )
@@ -292,7 +297,7 @@ class CommandBuffer:
         ``index`` (map indices), e.g. from a trajectory; mode becomes position or
         position_velocity (velocity only where the joint commands velocity)."""
         self.position[index] = position
-        bits = np.full(index.shape, POSITION, dtype=np.int8)
+        bits = np.full(index.shape, POSITION, dtype=MODE_DTYPE)
         if velocity is not None:
             with_velocity = (self.allowed[index] & VELOCITY) != 0
             with_velocity &= ~self.fixed[index] | ((self._fixed_mode[index] & VELOCITY) != 0)
@@ -403,7 +408,7 @@ class CommandBuffer:
         requested = 0
         values = []
         for interface, array in fields.items():
-            bit = INTERFACE_BITS[interface]
+            bit = _BITS[interface]
             if not ok_bits & bit:
                 return False
             v = array[rows]
@@ -448,10 +453,10 @@ class CommandBuffer:
         fixed = self.fixed[index]
         any_fixed = bool(fixed.any())
         fixed_mode = self._fixed_mode[index]
-        requested = np.zeros(index.shape, dtype=np.int8)
+        requested = np.zeros(index.shape, dtype=MODE_DTYPE)
         values: list[tuple[int, np.ndarray, np.ndarray | None]] = []
         for interface, array in fields.items():
-            bit = INTERFACE_BITS[interface]
+            bit = _BITS[interface]
             v = array[rows]
             ok = np.isfinite(v)
             ok &= (allowed & bit) != 0
@@ -499,7 +504,7 @@ class CommandBuffer:
                         "with effort (effort is exclusive): position/velocity ignored, effort applied",
                         now, int(in_effort.sum())))
                 requested = np.where(in_effort, EFFORT, np.where(in_other, requested & ~EFFORT, requested))
-                requested = requested.astype(np.int8)
+                requested = requested.astype(MODE_DTYPE)
         accepted = requested != 0
         all_accepted = bool(accepted.all())
         if not all_accepted and not accepted.any():

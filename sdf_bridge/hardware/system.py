@@ -2,9 +2,9 @@
 
 One tick of the control loop (the loop sleeps between ticks)::
 
-    state = system.cycle(now, dt)    # write: commands → watchdog → limits → joint_to_actuator
-                                     #   → backend.write;  then read: backend.read(dt)
-                                     #   → actuator_to_joint (+ followers)
+    state = system.cycle(now, dt)    # write: trajectory sample → holds (watchdog, coupled
+                                     #   partners, idle joints, e-stop) → limits → backend.write
+                                     #   then read: backend.read(dt) (joint space + actuators)
     ...                              # the caller publishes state (joint_states, sensors, …)
 
 (:meth:`HardwareSystem.cycle` is :meth:`~HardwareSystem.write` then :meth:`~HardwareSystem.read`
@@ -16,14 +16,19 @@ write of a tick uses the state read in the previous tick, which is the state *no
 simulator, physics advances in ``read(dt)``, so the write at time ``now`` sees the state of
 physics time ``now`` and the read returns the state at ``now + dt``. The first write (and the
 first after :meth:`~HardwareSystem.reset`) reads the backend once with ``dt = 0`` before
-commanding, so the limiter, the watchdog hold, the e-stop hold and the coupled-partner hold
-always start from a measured state (the sensor readings of that read are returned by the next
-:meth:`~HardwareSystem.read`).
+commanding, so the limiter and the holds always start from a measured state (the sensor
+readings of that read are returned by the next :meth:`~HardwareSystem.read`).
+
+The backend is reached through one joint-space port (:mod:`sdf_bridge.backends.base`): it is
+written a :class:`~sdf_bridge.backends.base.JointCommand` and read a
+:class:`~sdf_bridge.backends.base.JointSpaceState`; an actuator-space driver sits behind an
+:class:`~sdf_bridge.backends.actuator_port.ActuatorPort`, which applies the transmissions.
+Every hold is decided by :mod:`.holds` in one place of the write; the limits apply to the
+commands, not to the holds of idle joints nor to the e-stop's.
 
 Commands arrive between cycles through :meth:`HardwareSystem.submit_joint_state`,
 :meth:`~HardwareSystem.submit_array` and :meth:`~HardwareSystem.submit_trajectory`; bad input
-is rejected and counted, never raised (see :mod:`sdf_bridge.hardware.commands`). The watchdog
-is evaluated before the limits so that its hold/zero commands are limited like any other.
+is rejected and counted, never raised (see :mod:`sdf_bridge.hardware.commands`).
 
 Timing (:class:`~sdf_bridge.hardware.timing.LoopTiming`, ``timed=True``, the default): a tick
 starts at the beginning of ``write`` and ends at the end of ``read``, or, with
@@ -31,23 +36,16 @@ starts at the beginning of ``write`` and ends at the end of ``read``, or, with
 the state, so that the busy time covers the whole tick). A caller whose loop times the ticks
 itself builds the system with ``timed=False``: then the system measures nothing (each tick is
 timed once, by its loop). The ROS node does so: its
-:class:`~sdf_bridge.ros.loop.FixedRateLoop` times each tick, publishing included.
-
-Coupled joints (a differential wrist, a four-bar): commanding one joint of a pair gives its
-uncommanded partner a hold on the same interface (the position it had when the hold began,
-zero velocity, zero effort), so the shared actuators move only the commanded joint. The
-partner's hold ends as soon as it is commanded itself.
+:class:`~sdf_bridge.hardware.loop.FixedRateLoop` times each tick, publishing included.
 
 Hot path: names are resolved to indices at construction; a cycle is a handful of numpy
 operations (or compiled kernels, :mod:`sdf_bridge.jit`) on (n_actuators,) / (n_joints,)
-arrays, with no per-joint Python loop. A backend that simulates joints
-(:class:`~sdf_bridge.backends.base.JointSpaceBackend`, e.g. MuJoCo) is written the limited
-joint commands and returns joint and actuator state together, so that it can fuse the
-transmission mapping with its own per-cycle work instead of converting back and forth.
+arrays, with no per-joint Python loop.
 
-Threading: command submission (e.g. from ROS subscription callbacks) and the cycle (a loop
-thread) may run on different threads: every public method takes the system's internal lock, so
-a command is applied either wholly before or wholly after a cycle's ``write``.
+Threading: command submission (e.g. from ROS subscription callbacks), the services' calls
+(enable, reset, pause, step) and the cycle (a loop thread) may run on different threads: every
+public method takes the system's one lock, so a command is applied either wholly before or
+wholly after a cycle's ``write``.
 """
 
 from __future__ import annotations
@@ -63,15 +61,17 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import ActuatorCommand, Backend, JointSpaceBackend, SensorReading
-from ..backends.registry import create_backend
+from ..backends.base import INTERFACE_MODES, Backend, JointCommand, SensorReading
+from ..backends.registry import as_backend, create_backend
 from ..description.model import Robot
-from ..errors import BackendError, CommandError, ConfigError
+from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
-from .commands import EFFORT, INTERFACE_BITS, MODE_NAMES, POSITION, VELOCITY, CommandBuffer
+from .commands import CommandBuffer
+from .cycle_state import CycleState
+from .holds import Holds, coupling
 from .timing import LoopTiming
-from .trajectory import Trajectory
+from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
 
 _LOG = logging.getLogger(__name__)
@@ -87,82 +87,7 @@ def _locked(method: _F) -> _F:
         with self._lock:
             return method(self, *args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
-
-
-_ACTUATOR_MODE = {0: "", POSITION: "position", POSITION | VELOCITY: "position",
-                  VELOCITY: "velocity", EFFORT: "effort"}
-
-
-class CycleState:
-    """What :meth:`HardwareSystem.read` returns: the state of one tick.
-
-    Attributes:
-        names: ``state_names`` (map joints, then followers).
-        joints: joint space, shape (3, len(names)): rows position (rad|m), velocity
-            (rad/s|m/s), effort (N·m|N).
-        actuators: actuator space, three rows of shape (len(actuator_names),) (an array
-            (3, n_actuators), or a sequence of three arrays): position, velocity, effort.
-        position, velocity, effort: the rows of ``joints`` (properties).
-        actuator_position, actuator_velocity, actuator_effort: the rows of ``actuators``.
-        sensors: sensor name → reading (only sensors with a new sample this cycle).
-        sim_time: the backend's simulated time (s) or ``None``.
-
-    The arrays are new on every read; the system keeps views of the joint position and
-    velocity as the measured state for the next write, so do not modify them in place. (A
-    slotted class whose rows are views made on access: one is built every tick, and most
-    ticks publish only some of them.)
-    """
-
-    __slots__ = ("names", "joints", "actuators", "sensors", "sim_time")
-
-    def __init__(
-        self,
-        names: tuple[str, ...],
-        joints: np.ndarray,
-        actuators: np.ndarray | Sequence[np.ndarray],
-        sensors: Mapping[str, SensorReading] | None = None,
-        sim_time: float | None = None,
-    ) -> None:
-        self.names = names
-        self.joints = joints
-        self.actuators = actuators
-        self.sensors: Mapping[str, SensorReading] = {} if sensors is None else sensors
-        self.sim_time = sim_time
-
-    @property
-    def position(self) -> np.ndarray:
-        """Joint positions, (len(names),), rad or m."""
-        return self.joints[0]
-
-    @property
-    def velocity(self) -> np.ndarray:
-        """Joint velocities, (len(names),), rad/s or m/s."""
-        return self.joints[1]
-
-    @property
-    def effort(self) -> np.ndarray:
-        """Joint efforts, (len(names),), N·m or N."""
-        return self.joints[2]
-
-    @property
-    def actuator_position(self) -> np.ndarray:
-        """Actuator positions, (n_actuators,), rad or m."""
-        return self.actuators[0]
-
-    @property
-    def actuator_velocity(self) -> np.ndarray:
-        """Actuator velocities, (n_actuators,), rad/s or m/s."""
-        return self.actuators[1]
-
-    @property
-    def actuator_effort(self) -> np.ndarray:
-        """Actuator efforts, (n_actuators,), N·m or N."""
-        return self.actuators[2]
-
-    def __repr__(self) -> str:
-        return (f"CycleState(names={self.names!r}, joints={self.joints!r}, actuators={self.actuators!r}, "
-                f"sensors={dict(self.sensors)!r}, sim_time={self.sim_time!r})")
+    return wrapper  # type: ignore[return-value]  # (functools.wraps keeps the signature)
 
 
 def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:
@@ -176,7 +101,7 @@ def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str
     for block in robot.ros2_control:
         for info in block.joints:
             interfaces = listed.setdefault(info.name, set())
-            interfaces.update(i.name for i in info.command_interfaces if i.name in INTERFACE_BITS)
+            interfaces.update(i.name for i in info.command_interfaces if i.name in INTERFACE_MODES)
     if not listed:
         return {name: ("position", "velocity", "effort") for name in transmissions.joint_names}
     order = ("position", "velocity", "effort")
@@ -188,11 +113,13 @@ def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str
 
 
 class HardwareSystem:
-    """A robot's joints behind a backend, with transmissions, limits, watchdog and timing.
+    """A robot's joints behind a backend, with transmissions, limits, holds and timing.
 
     Args:
         robot: the robot model.
-        backend: a :class:`Backend` instance, or a backend name for
+        backend: a joint-space :class:`~sdf_bridge.backends.base.Backend`, an
+            :class:`~sdf_bridge.backends.base.ActuatorDriver` (put behind an
+            :class:`~sdf_bridge.backends.actuator_port.ActuatorPort`), or a backend name for
             :func:`~sdf_bridge.backends.create_backend`.
         joints: commandable joints and the order of array commands (default: every
             commandable joint in transmission-map order).
@@ -206,13 +133,14 @@ class HardwareSystem:
         timed: time the ticks in :attr:`timing`. ``False``: the system does not time its
             ticks (``timing`` is ``None``, :meth:`end_cycle` does nothing, :meth:`diagnostics`
             has no ``"timing"`` entry), for callers whose loop times the ticks itself, as the
-            ROS node's :class:`~sdf_bridge.ros.loop.FixedRateLoop`.
+            ROS node's :class:`~sdf_bridge.hardware.loop.FixedRateLoop`.
 
     Attributes:
         joint_names: commandable joints (order of Float64MultiArray commands).
         state_names: joint_states names: map joints then followers.
         actuator_names: actuators, order of actuator-space arrays.
-        transmissions, limiter, commands, watchdog: the parts.
+        transmissions, limiter, commands, watchdog, holds, trajectory: the parts.
+        backend: the backend behind the joint-space port.
         timing: the :class:`LoopTiming` of the ticks, or ``None`` when built with
             ``timed=False``.
         enabled: False while the e-stop is engaged.
@@ -227,7 +155,7 @@ class HardwareSystem:
     def __init__(
         self,
         robot: Robot,
-        backend: Backend | str,
+        backend: Backend | Any | str,
         *,
         joints: Sequence[str] | None = None,
         command_timeout: float = 0.5,
@@ -256,40 +184,20 @@ class HardwareSystem:
         if isinstance(limits_overrides, PathLike):
             limits_overrides = Path(limits_overrides)
         self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
-        self._dependency = self._actuator_dependency()
-        shared = (self._dependency.T.astype(np.int64) @ self._dependency.astype(np.int64)) > 0
-        np.fill_diagonal(shared, False)
-        #: (n_joints, n_joints) bool: joints that share an actuator (differential, four-bar), or
-        #: None when no transmission couples joints.
-        self._coupled: np.ndarray | None = shared if shared.any() else None
-        self._partner_hold = np.full(len(tm.joint_names), np.nan)
-        #: (commands, result) of the last _hold_coupled_partners call, while it cannot change
-        self._partner_cache: tuple[Any, ...] | None = None
-        self.backend: Backend = create_backend(backend) if isinstance(backend, str) else backend
-        self.backend_name = backend if isinstance(backend, str) else type(backend).__name__
-        self.backend.configure(
-            robot, self.actuator_names, transmissions=tm, params=self._backend_params(backend_params)
-        )
-        #: the backend takes joint-space commands and state (a simulator): mapped here once
-        self._joint_space = isinstance(self.backend, JointSpaceBackend)
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
-        self._actuator_table_shape = (3, n_act)
+        self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
+        self.trajectory = TrajectoryRunner(self.commands)
+        self.backend: Backend = create_backend(backend) if isinstance(backend, str) else as_backend(backend)
+        #: the name given, else the class of the backend (of the driver behind a port)
+        self.backend_name = backend if isinstance(backend, str) else getattr(backend, "name", type(backend).__name__)
+        self.backend.configure(robot, transmissions=tm, params=self._backend_params(backend_params))
         self._state_shape = (3, len(self.state_names))
+        self._act_shape = (n_act,)
         #: the state of the last read, (3, n_joints [+ n_followers]): rows position, velocity,
         #: effort; the measured state of the next write (columns: the map joints first)
         self._measured = np.full((3, n_joints), np.nan)
-        self._actuators: Sequence[np.ndarray] = (np.full(n_act, np.nan),) * 3  # of the last read
-        self._n_joints = n_joints
         self._state_known = False  # no read yet: the next write primes (_prime)
         self._pending_sensors: dict[str, SensorReading] | None = None
-        self._nan_act = np.full(n_act, np.nan)
-        self._act_shape = (n_act,)
-        self._has_followers = len(tm.follower_names) > 0
-        self._mode_cache: tuple[int, tuple[str, ...]] = (-1, ())
-        self._trajectory: Trajectory | None = None
-        self._trajectory_index = np.zeros(0, dtype=np.intp)
-        self._trajectory_active = np.zeros(0, dtype=bool)
-        self._hold: ActuatorCommand | None = None
         self._clamps_before: Counter[tuple[str, str]] = Counter()
         self._lock = threading.RLock()
         self.enabled = True
@@ -332,22 +240,6 @@ class HardwareSystem:
         params.update(overrides or {})
         return params
 
-    def _actuator_dependency(self) -> np.ndarray:
-        """(n_actuators, n_joints) bool: which joints each actuator's command depends on
-        (probed through joint_to_actuator, so any transmission type works)."""
-        tm = self.transmissions
-        n_joints, n_act = len(tm.joint_names), len(tm.actuator_names)
-        zero = np.zeros(n_joints)
-        base = [np.asarray(x, dtype=float) for x in tm.joint_to_actuator(zero, zero, zero)]
-        dependency = np.zeros((n_act, n_joints), dtype=bool)
-        for k in range(n_joints):
-            probe = zero.copy()
-            probe[k] = 0.1
-            out = tm.joint_to_actuator(probe, probe, probe)
-            for b, o in zip(base, out):
-                dependency[:, k] |= ~np.isclose(np.asarray(o, dtype=float), b, rtol=0.0, atol=1e-12)
-        return dependency
-
     # ------------------------------------------------------------------ cycle
     @_locked
     def cycle(self, now: float, dt: float, *, end_cycle: bool = True) -> CycleState:
@@ -364,16 +256,15 @@ class HardwareSystem:
             The state read after the write (:class:`CycleState`).
 
         Raises:
-            BackendError: from the backend, or when it returns arrays that are not
-                (n_actuators,).
+            BackendError: from the backend, or when it returns a state of the wrong shape.
         """
         self._write(now, dt)
         return self._read(dt, end_cycle)
 
     @_locked
     def read(self, now: float, dt: float, *, end_cycle: bool = True) -> CycleState:
-        """Second half of a tick: read the backend (advancing it by ``dt``) and map to joint
-        space (followers appended). Ends the tick's timing unless ``end_cycle`` is False.
+        """Second half of a tick: read the backend (advancing it by ``dt``): joint space with
+        the followers, and actuator space. Ends the tick's timing unless ``end_cycle`` is False.
 
         Args:
             now: current time, s (node clock; unused, kept for symmetry with :meth:`write`).
@@ -381,8 +272,7 @@ class HardwareSystem:
             end_cycle: see :meth:`cycle`.
 
         Raises:
-            BackendError: from the backend, or when it returns arrays that are not
-                (n_actuators,).
+            BackendError: from the backend, or when it returns a state of the wrong shape.
         """
         return self._read(dt, end_cycle)
 
@@ -408,47 +298,30 @@ class HardwareSystem:
     ) -> tuple[np.ndarray, Sequence[np.ndarray], Mapping[str, SensorReading], float | None]:
         """Read the backend (advancing it by ``dt``) and return ``(joints, actuators, sensors,
         sim_time)``: ``joints`` a new (3, n_joints + n_followers) array (rows position,
-        velocity, effort; columns ``state_names``), ``actuators`` the three actuator-space
-        arrays (n_actuators,). Keeps the measured joint and actuator positions for the next
-        write. A :class:`JointSpaceBackend` returns both (:meth:`TransmissionMap.joint_state`);
-        any other is read in actuator space and mapped here."""
-        tm = self.transmissions
-        if self._joint_space:
-            read = self.backend.read_joints(dt)  # type: ignore[attr-defined]
-            joints, actuators = read.joints, read.actuators
-            try:
-                wrong = joints.shape != self._state_shape or actuators.shape != self._actuator_table_shape
-            except AttributeError:  # not arrays
-                wrong = True
-            if wrong:
-                raise BackendError(
-                    f"backend {self.backend_name!r} returned joint and actuator states of shapes "
-                    f"{np.shape(joints)} and {np.shape(actuators)}, expected {self._state_shape} "
-                    f"({list(self.state_names)}) and {self._actuator_table_shape} ({list(self.actuator_names)}). "
-                    "Fix: read_joints must return TransmissionMap.joint_state of its joint state."
-                )
-            sensors, sim_time = read.sensors, read.sim_time
-        else:
-            state = self.backend.read(dt)
-            actuators = (state.position, state.velocity, state.effort)
-            ap, av, ae = actuators
-            shape = self._act_shape
-            if (getattr(ap, "shape", None) != shape or getattr(av, "shape", None) != shape
-                    or getattr(ae, "shape", None) != shape):
-                raise BackendError(
-                    f"backend {self.backend_name!r} returned state arrays of shapes {np.shape(ap)}, "
-                    f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
-                    "Fix: the backend must return one value per configured actuator."
-                )
-            if self._has_followers:  # one call, one array for joints and followers
-                joints = tm.actuator_to_joint_with_followers(ap, av, ae)
-            else:
-                joints = tm.actuator_to_joint_stacked(ap, av, ae)
-            sensors, sim_time = state.sensors, state.sim_time
+        velocity, effort; columns ``state_names``), ``actuators`` its three actuator-space
+        rows (n_actuators,), checked on the first read after configure or a reset. Keeps the
+        joint state as the measured state of the next write.
+
+        Raises:
+            BackendError: the backend's, or a state of the wrong shape.
+        """
+        state = self.backend.read(dt)
+        joints, actuators = state.joints, state.actuators
+        try:  # the actuator rows on the priming reads (a backend's structure does not change)
+            wrong = joints.shape != self._state_shape or (not self._state_known and (
+                len(actuators) != 3 or any(np.shape(row) != self._act_shape for row in actuators)))
+        except (AttributeError, TypeError):  # not arrays
+            wrong = True
+        if wrong:
+            raise BackendError(
+                f"backend {self.backend_name!r} returned joint and actuator states of shapes "
+                f"{np.shape(joints)} and {np.shape(actuators)}, expected {self._state_shape} "
+                f"({list(self.state_names)}) and (3, {self._act_shape[0]}) ({list(self.actuator_names)}). "
+                "Fix: read must return TransmissionMap.joint_state of its joint state."
+            )
         self._measured = joints
-        self._actuators = actuators
         self._state_known = True
-        return joints, actuators, sensors, sim_time
+        return joints, actuators, state.sensors, state.sim_time
 
     def _prime(self) -> None:
         """Read the backend once with ``dt = 0`` (no time passes) so that the write has a
@@ -459,12 +332,12 @@ class HardwareSystem:
 
     @_locked
     def write(self, now: float, dt: float) -> None:
-        """First half of a tick (starts its timing): trajectory sample at ``now`` → watchdog →
-        limits (against the state of the last read) → joint_to_actuator → backend.
+        """First half of a tick (starts its timing): trajectory sample at ``now`` → holds
+        (:mod:`.holds`: watchdog, coupled partners, idle joints, e-stop) → limits (against the
+        state of the last read; not while disabled) → backend.
 
-        While disabled the backend receives only a hold command (the actuator positions read
-        before the e-stop, position mode). The first write, and the first after :meth:`reset`,
-        reads the backend with ``dt = 0`` first (module doc).
+        The first write, and the first after :meth:`reset`, reads the backend with ``dt = 0``
+        first (module doc).
 
         Raises:
             BackendError: from the backend.
@@ -476,85 +349,12 @@ class HardwareSystem:
             self.timing.start()
         if not self._state_known:
             self._prime()
-        if not self.enabled:
-            if self._hold is None:
-                self._hold = ActuatorCommand(
-                    np.array(self._actuators[0], dtype=float), self._nan_act, self._nan_act,
-                    ("position",) * len(self.actuator_names),
-                )
-            self.backend.write(self._hold, dt)
-            return
-        commands = self.commands
-        if self._trajectory is not None:
-            self._sample_trajectory(now)
-        if self.watchdog.check(now, commands.last_command_time):
-            commands.stop(self._measured[0, :self._n_joints])
-        wanted = commands.effective()
-        if self._coupled is not None:
-            wanted = self._hold_coupled_partners(wanted)
-        limited = self.limiter.enforce_stacked(self._measured, wanted, dt)
-        if self._joint_space:
-            self.backend.write_joints(limited, dt)  # type: ignore[attr-defined]
-            return
-        ap, av, ae = self.transmissions.joint_to_actuator(limited[0], limited[1], limited[2])
-        self.backend.write(ActuatorCommand(ap, av, ae, self._actuator_modes()), dt)
-
-    def _hold_coupled_partners(self, commands: np.ndarray) -> np.ndarray:
-        """Give an uncommanded joint that shares actuators with a commanded one (a differential
-        or four-bar partner) a hold command on the same interface: the position it had when the
-        hold began, zero velocity, zero effort. Without it the partner's NaN would leave the
-        shared actuator uncommanded and the partner would move with the commanded joint.
-        ``commands``: (3, n_joints), rows position, velocity, effort, NaN = no command; returns
-        the commands with the holds (``commands`` itself when there are none, else a copy).
-
-        The result depends only on the commands and on the held positions, which stay fixed
-        once every needed hold has started from a finite position: then it is kept and
-        returned again as long as the command buffer's array is the same (``commands`` is
-        :meth:`CommandBuffer.effective`'s cached array, replaced on every change).
-        """
-        cached = self._partner_cache
-        if cached is not None and cached[0] is commands:
-            return cached[1]  # type: ignore[no-any-return]
-        p, v, e = commands
-        idle = np.isnan(p) & np.isnan(v) & np.isnan(e)
-        held = self._partner_hold
-        if not idle.any():
-            held.fill(np.nan)
-            self._partner_cache = (commands, commands)
-            return commands
-        coupled = self._coupled
-        need = idle & (coupled @ ~np.isnan(p))
-        start = need & np.isnan(held)
-        held[start] = self._measured[0, :self._n_joints][start]
-        held[~need] = np.nan
-        out = commands
-        settled = True
-        if need.any():
-            out = commands.copy()
-            out[0, need] = held[need]
-            settled = not np.isnan(held[need]).any()  # a NaN start is retried next cycle
-        for row in (1, 2):  # zero velocity / effort for the partners of commanded joints
-            zero = idle & (coupled @ ~np.isnan(commands[row]))
-            if zero.any():
-                if out is commands:
-                    out = commands.copy()  # (the command buffer's array must not change)
-                out[row, zero] = 0.0
-        self._partner_cache = (commands, out) if settled else None
-        return out
-
-    def _actuator_modes(self) -> tuple[str, ...]:
-        version = self.commands.mode_version
-        if self._mode_cache[0] != version:
-            mode = self.commands.mode.astype(np.int16)
-            dep = self._dependency
-            dep = dep & (mode != 0)[None, :]  # joints without a mode follow their partners'
-            low = np.where(dep, mode[None, :], 99).min(axis=1, initial=99)
-            high = np.where(dep, mode[None, :], -1).max(axis=1, initial=-1)
-            names = tuple(
-                _ACTUATOR_MODE.get(int(lo), "") if lo == hi else "" for lo, hi in zip(low, high)
-            )
-            self._mode_cache = (version, names)
-        return self._mode_cache[1]
+        if self.trajectory.trajectory is not None:
+            self.trajectory.sample(now)
+        values, mode, hold = self.holds.apply(now, self.commands, self._measured, self.enabled)
+        if self.enabled:
+            values = self.limiter.enforce_stacked(self._measured, values, dt)
+        self.backend.write(JointCommand(values, mode, hold), dt)
 
     @_locked
     def run_cycles(self, n: int, dt: float, now: float = 0.0) -> float:
@@ -573,12 +373,6 @@ class HardwareSystem:
             return None
         return [self.commands.reject("disabled", f"{what} ignored: the bridge is disabled (e-stop)", now)]
 
-    def _cancel_trajectory_for(self, index: np.ndarray) -> None:
-        if self._trajectory is not None and index.size:
-            self._trajectory_active &= ~np.isin(self._trajectory_index, index)
-            if not self._trajectory_active.any():
-                self._trajectory = None
-
     @_locked
     def submit_joint_state(
         self,
@@ -594,7 +388,7 @@ class HardwareSystem:
         if refused is not None:
             return refused
         warnings = self.commands.submit_joint_state(names, position, velocity, effort, now)
-        self._cancel_trajectory_for(self.commands.last_accepted)
+        self.trajectory.release(self.commands.last_accepted)
         return warnings
 
     @_locked
@@ -609,7 +403,7 @@ class HardwareSystem:
         if refused is not None:
             return refused
         warnings = self.commands.submit_array(interface, values, now)
-        self._cancel_trajectory_for(self.commands.last_accepted)
+        self.trajectory.release(self.commands.last_accepted)
         return warnings
 
     @_locked
@@ -621,71 +415,22 @@ class HardwareSystem:
         velocities: Sequence[Sequence[float]] | np.ndarray | None,
         accelerations: Sequence[Sequence[float]] | np.ndarray | None,
         now: float,
+        *,
+        start: float | None = None,
     ) -> list[str]:
-        """A ``JointTrajectory`` starting at ``now`` (s); ``times`` are the points'
-        ``time_from_start``. It replaces any running trajectory. A trajectory without points
-        cancels the running one: its joints hold their measured position (as
-        joint_trajectory_controller does). An invalid trajectory is rejected whole
-        (``bad_trajectory``). Returns the warnings (empty when accepted)."""
+        """A ``JointTrajectory`` received at ``now`` (s), starting at ``start`` (``None``: at
+        ``now``); ``times`` are the points' ``time_from_start``. It replaces any running
+        trajectory. A trajectory without points cancels the running one: its joints hold their
+        measured position (as joint_trajectory_controller does). An invalid trajectory is
+        rejected whole (``bad_trajectory``), one whose last point is before ``now`` too
+        (``trajectory_in_past``); one that started before ``now`` is followed from its sample at
+        ``now`` (:mod:`.trajectory`). Returns the warnings (empty when accepted)
+        (:class:`~.trajectory_runner.TrajectoryRunner`)."""
         refused = self._refuse_when_disabled("trajectory", now)
         if refused is not None:
             return refused
-        commands = self.commands
-        if len(times) == 0 and (positions is None or len(positions) == 0):
-            self._stop_trajectory(now)
-            return []
-        try:
-            index = self._trajectory_joints(names)
-            trajectory = Trajectory.build(
-                names, times, positions, velocities, accelerations, start=now,
-                current_position=self._measured[0][index], current_velocity=self._measured[1][index],
-            )
-        except CommandError as exc:
-            return [commands.reject("bad_trajectory", f"trajectory rejected: {exc}", now)]
-        self._trajectory = trajectory
-        self._trajectory_index = index
-        self._trajectory_active = np.ones(index.shape, dtype=bool)
-        commands.last_command_time = now
-        return []
-
-    def _stop_trajectory(self, now: float) -> None:
-        if self._trajectory is None:
-            return
-        index = self._trajectory_index[self._trajectory_active]
-        hold = self._measured[0][index]
-        known = np.isfinite(hold)
-        self.commands.apply_source(index[known], hold[known], None, now)
-        self._trajectory = None
-
-    def _trajectory_joints(self, names: Sequence[str]) -> np.ndarray:
-        commands = self.commands
-        index = []
-        problems = []
-        for name in names:
-            k = commands.index_of(name)
-            if k is None:
-                problems.append(f"{name!r} is not a commandable joint")
-            elif not commands.allowed[k] & POSITION:
-                problems.append(f"{name!r} has no position command interface")
-            elif commands.fixed[k] and not commands.mode[k] & POSITION:
-                problems.append(f"{name!r} is configured for {MODE_NAMES[int(commands.mode[k])]} commands")
-            else:
-                index.append(k)
-        if problems:
-            raise CommandError("; ".join(problems) + f". Commandable joints: {list(commands.commandable)}")
-        return np.array(index, dtype=np.intp)
-
-    def _sample_trajectory(self, now: float) -> None:
-        trajectory = self._trajectory
-        assert trajectory is not None
-        position, velocity, done = trajectory.sample(now)
-        active = self._trajectory_active
-        index = self._trajectory_index[active]
-        self.commands.apply_source(
-            index, position[active], None if velocity is None else velocity[active], now
-        )
-        if done:
-            self._trajectory = None
+        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured,
+                                      start=start)
 
     # ------------------------------------------------------------------ sensors
     @_locked
@@ -717,12 +462,12 @@ class HardwareSystem:
         setter(demand)
         return True
 
-    # ------------------------------------------------------------------ e-stop, reset
+    # ------------------------------------------------------------------ e-stop, reset, simulation
     @_locked
     def enable(self, on: bool) -> None:
         """Engage (``False``) or release (``True``) the e-stop. Both clear all commands and
         any trajectory, so nothing stale moves the robot when it is released; disabled, the
-        backend holds the actuator positions of the last read."""
+        backend holds the joint positions measured when the e-stop engaged (:mod:`.holds`)."""
         on = bool(on)
         if on == self.enabled:
             return
@@ -745,14 +490,57 @@ class HardwareSystem:
         self._prime()
 
     def _forget(self) -> None:
-        """Clear commands, trajectory, watchdog silence, hold command and the limiter's
+        """Clear commands, trajectory, holds (and the watchdog's silence) and the limiter's
         memory of previous commands (its clamp counts are kept in the diagnostics)."""
         self.commands.clear()
-        self._trajectory = None
-        self.watchdog.reset()
-        self._hold = None
+        self.trajectory.clear()
+        self.holds.reset()
         self._clamps_before.update(self.limiter.counts)
         self.limiter.reset()
+
+    @property
+    def simulating(self) -> bool:
+        """Whether the backend simulates (can pause and step: MuJoCo)."""
+        return callable(getattr(self.backend, "pause", None)) and callable(getattr(self.backend, "step", None))
+
+    def _simulator(self) -> Any:
+        if not self.simulating:
+            raise BackendError(
+                f"backend {self.backend_name!r} does not simulate: it cannot pause or step. "
+                "Fix: use a simulating backend (mujoco)."
+            )
+        return self.backend
+
+    @_locked
+    def pause(self, flag: bool) -> None:
+        """Pause (``True``) or resume the simulation; while paused a tick does not advance time.
+
+        Raises:
+            BackendError: the backend does not simulate (:attr:`simulating`).
+        """
+        self._simulator().pause(bool(flag))
+
+    @property
+    def paused(self) -> bool:
+        """Whether the simulation is paused (False for a backend that does not simulate)."""
+        return bool(getattr(self.backend, "paused", False))
+
+    @_locked
+    def step(self, n: int) -> None:
+        """Advance ``n`` physics steps now (also while paused), with the current commands.
+
+        Raises:
+            BackendError: ``n`` not a whole number ≥ 0, or the backend does not simulate.
+        """
+        self._simulator().step(n)
+
+    @property
+    def real_time_factor(self) -> float | None:
+        """The backend's achieved real-time factor (simulated / wall time), ``None`` when it
+        does not simulate. Reading it starts a new measurement interval (one reader: the
+        node's diagnostics)."""
+        rtf = getattr(self.backend, "real_time_factor", None)
+        return float(rtf) if isinstance(rtf, (int, float)) else None
 
     @_locked
     def close(self) -> None:
@@ -780,7 +568,7 @@ class HardwareSystem:
                 "watchdog_trips": self.watchdog.trips,
                 "watchdog_tripped": self.watchdog.tripped,
                 "command_timeout": self.watchdog.timeout,
-                "trajectory_active": self._trajectory is not None,
+                "trajectory_active": self.trajectory.active,
                 "modes": {name: self.commands.mode_name(name) for name in self.joint_names},
             }
             timing = self.timing.snapshot() if self.timing is not None else None

@@ -3,7 +3,7 @@
 A cycle (one tick of the control loop) starts at :meth:`LoopTiming.start` and ends at
 :meth:`LoopTiming.stop`, so the busy time covers the whole tick and the period is the
 start-to-start time of ticks. Each tick is timed once, by whoever runs it: the bridge node's
-:class:`~sdf_bridge.ros.loop.FixedRateLoop` calls ``start`` before the node's tick (write, read,
+:class:`~sdf_bridge.hardware.loop.FixedRateLoop` calls ``start`` before the node's tick (write, read,
 publish) and ``stop`` after it (its hardware system is built untimed); a
 :class:`~sdf_bridge.hardware.HardwareSystem` used on its own (``timed=True``, the default)
 calls ``start`` at the beginning of ``write`` and ``stop`` at the end of ``read`` or in

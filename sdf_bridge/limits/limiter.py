@@ -56,25 +56,14 @@ from sdf_bridge import jit
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import LimitsError
 
+from . import clamps
 from . import kernel as _kernel
-from .overrides import load_overrides, validate_overrides
-from .spec import JointLimits, apply_override, description_limits
+from .clamps import REASONS
+from .overrides import load_overrides
+from .spec import JointLimits
 
 _LOG = logging.getLogger(__name__)
 
-REASONS = (
-    "position",
-    "soft_position",
-    "position_step",
-    "velocity",
-    "velocity_position",
-    "acceleration",
-    "effort",
-    "effort_position",
-)
-"""Clamp reasons counted per joint (see the module docstring)."""
-
-_R = {name: i for i, name in enumerate(REASONS)}
 _HUGE = 1e300  # stands in for an infinite velocity band where 0·inf would give NaN
 _fmax_rows = np.fmax.reduce  # per-row maximum ignoring NaN (NaN only for an all-NaN row)
 
@@ -297,40 +286,9 @@ class JointLimiter:
             LimitsError: a joint not in the robot, an override for an unknown joint or with a
                 bad field, inconsistent limits.
         """
-        warnings: list[str] = []
-        if overrides is None:
-            table: dict[str, dict[str, Any]] = {}
-        elif isinstance(overrides, (str, Path)):
-            table = load_overrides(overrides)
-        elif "joint_limits" in overrides or any(
-            isinstance(v, Mapping) and "ros__parameters" in v for v in overrides.values()
-        ):
-            table = validate_overrides(overrides)
-        else:
-            table = validate_overrides({"joint_limits": dict(overrides)})
-        names = set(joint_names)
-        for joint in table:
-            if joint not in names:
-                raise LimitsError(
-                    f"joint_limits override names {joint!r}, which is not a limited joint "
-                    f"({', '.join(joint_names)}). Fix: correct the joint name."
-                )
-        limits = []
-        for name in joint_names:
-            if name not in robot.joints:
-                raise LimitsError(f"joint {name!r} is not in robot {robot.name!r}. Fix: check the name.")
-            lim = description_limits(robot, name, warnings)
-            if name in table:
-                lim = apply_override(name, lim, table[name])
-            if lim.has_soft_limits and lim.k_velocity == 0.0 and lim.has_effort_limits:
-                msg = (
-                    f"joint {name!r}: soft limits with k_velocity 0 clamp every effort command "
-                    "to 0 (ros2_control behaviour). Fix: give a positive k_velocity."
-                )
-                warnings.append(msg)
-            limits.append(lim)
-        for msg in warnings:
-            _LOG.warning(msg)
+        from .loader import limits_of
+
+        limits, warnings = limits_of(robot, joint_names, overrides)
         return cls(joint_names, limits, warnings, compiled=compiled)
 
     @staticmethod
@@ -605,48 +563,13 @@ class JointLimiter:
         bm = self._Bm
         np.maximum(out_p, -bm[1, 0], out=out_p)
         np.minimum(out_p, bm[1, 1], out=out_p)
-        self._count_position(cp, out_p)
+        clamps.count_position(self._counts, cp, out_p, self._pmin, self._pmax, self._lo, self._hi)
         if acc is not None:
             np.maximum(out_v, acc[0], out=out_v)
             np.minimum(out_v, acc[1], out=out_v)
         np.maximum(out_v, -bm[2, 0], out=out_v)
         np.minimum(out_v, bm[2, 1], out=out_v)
-        self._count_velocity(cv, out_v, acc)
+        clamps.count_velocity(self._counts, cv, out_v, self._vmax, acc)
         np.maximum(out_e, -bm[0, 0], out=out_e)
         np.minimum(out_e, bm[0, 1], out=out_e)
-        self._count_effort(ce, out_e)
-
-    def _count(self, reason: str, mask: np.ndarray) -> None:
-        self._counts[_R[reason]] += mask
-
-    # ---- reasons (only computed when something was clamped) --------------------------------
-    def _count_position(self, cmd: np.ndarray, out: np.ndarray) -> None:
-        changed = out != cmd
-        changed &= cmd == cmd
-        hard = (cmd < self._pmin) | (cmd > self._pmax)
-        soft = ((cmd < self._lo) | (cmd > self._hi)) & ~hard
-        self._count("position", changed & hard)
-        self._count("soft_position", changed & soft)
-        self._count("position_step", changed & ~hard & ~soft)
-
-    def _count_velocity(self, cmd: np.ndarray, out: np.ndarray,
-                        acc: tuple[np.ndarray, np.ndarray] | None) -> None:
-        changed = out != cmd
-        changed &= cmd == cmd
-        over = np.abs(cmd) > self._vmax
-        self._count("velocity", changed & over)
-        rest = changed & ~over
-        if acc is not None:
-            outside = (cmd < acc[0]) | (cmd > acc[1])
-            inside_now = (out >= acc[0]) & (out <= acc[1])
-            by_acc = rest & outside & inside_now
-            self._count("acceleration", by_acc)
-            rest &= ~by_acc
-        self._count("velocity_position", rest)
-
-    def _count_effort(self, cmd: np.ndarray, out: np.ndarray) -> None:
-        changed = out != cmd
-        changed &= cmd == cmd
-        over = np.abs(cmd) > self._emax
-        self._count("effort", changed & over)
-        self._count("effort_position", changed & ~over)
+        clamps.count_effort(self._counts, ce, out_e, self._emax)

@@ -271,7 +271,7 @@ CONTACT_FIELDS = ("x", "y", "z", "normal_x", "normal_y", "normal_z", "force_x", 
 """The float32 fields of a contact point cloud (:func:`contact_msg`), in this order, 4 bytes each."""
 
 
-def contact_msg(reading: ContactReading, stamp: Time, frame_id: str) -> PointCloud2:
+def contact_msg(reading: ContactReading, stamp: Time, frame_id: str, frame_prefix: str = "") -> PointCloud2:
     """Unorganised ``sensor_msgs/PointCloud2`` of a contact sensor, one point per contact.
 
     Fields (:data:`CONTACT_FIELDS`, FLOAT32, packed at offsets 0, 4, …, 32, little-endian,
@@ -279,7 +279,7 @@ def contact_msg(reading: ContactReading, stamp: Time, frame_id: str) -> PointClo
     out of the sensor's link, ``force_x force_y force_z`` force on the sensor's link (N), all in
     the reading's frame (:attr:`ContactReading.frame <sdf_bridge.backends.base.ContactReading>`:
     the sensor's link, or its frame override such as ``world``), which is the header's
-    ``frame_id`` (``frame_id`` when the reading names none).
+    ``frame_id`` after ``frame_prefix`` (``frame_id`` as given when the reading names none).
     ``height`` 1, ``width`` = number of contacts (0 when nothing touches); ``is_dense`` is true
     when every value is finite. The collision names (``body1``, ``body2``) are not in the
     message (PointCloud2 carries numbers); they are in the backend's reading.
@@ -287,7 +287,7 @@ def contact_msg(reading: ContactReading, stamp: Time, frame_id: str) -> PointClo
     values = np.array(
         [(*c.position, *c.normal, *c.force) for c in reading.contacts], dtype="<f4"
     ).reshape(-1, len(CONTACT_FIELDS))
-    msg = PointCloud2(header=_header(stamp, reading.frame or frame_id))
+    msg = PointCloud2(header=_header(stamp, frame_prefix + reading.frame if reading.frame else frame_id))
     msg.height = 1
     msg.width = values.shape[0]
     msg.fields = [
@@ -349,10 +349,12 @@ def range_msg(reading: RangeReading, stamp: Time, frame_id: str) -> Range:
     return msg
 
 
-def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str) -> dict[str, object]:
+def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str, frame_prefix: str = "") -> dict[str, object]:
     """Messages for one sensor reading, keyed by topic suffix: ``""`` for the main message;
     cameras give ``"image_raw"`` and ``"camera_info"``; contacts a ``PointCloud2``
-    (:func:`contact_msg`). See the module docstring for the table.
+    (:func:`contact_msg`). See the module docstring for the table. ``frame_id`` is used as
+    given; ``frame_prefix`` (the bridge's parameter) is prepended to a frame the reading names
+    itself (a contact sensor's frame override).
 
     Raises:
         BackendError: ``reading`` is of a type with no conversion (a backend returned a reading
@@ -372,7 +374,7 @@ def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str) -> dict[
     if isinstance(reading, RangeReading):
         return {"": range_msg(reading, stamp, frame_id)}
     if isinstance(reading, ContactReading):
-        return {"": contact_msg(reading, stamp, frame_id)}
+        return {"": contact_msg(reading, stamp, frame_id, frame_prefix)}
     raise BackendError(
         f"no ROS message for a sensor reading of type {type(reading).__name__!r} (frame {frame_id!r}); "
         "readings the bridge publishes: ImuReading, WrenchReading, ScanReading, PointCloudReading, "

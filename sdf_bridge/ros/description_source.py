@@ -2,10 +2,13 @@
 
 Order (first that applies):
 
-1. the ``robot_description`` parameter (XML string, xacro allowed);
-2. the ``description_file`` parameter (+ ``xacro_args``);
+1. the ``robot_description`` parameter (XML text: parsed as XML only, never xacro-expanded;
+   text that still holds xacro is refused with how to expand it);
+2. the ``description_file`` parameter (+ ``xacro_args``; a xacro file is expanded in a child
+   process bounded in memory and time, :mod:`sdf_bridge.description.xacro_bounded`);
 3. with ``use_description_topic``: the ``robot_description`` topic (handled by the node, which
-   then does not publish the topic itself — someone else, e.g. robot_state_publisher, does);
+   then does not publish the topic itself — someone else, e.g. robot_state_publisher, does;
+   XML only, as the parameter);
 4. the built-in demo robot ``urdf/demo_arm.urdf.xacro``, found in the ament index share
    directory, the installed data (``<prefix>/share/sdf_bridge``) or beside the source tree.
 
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..description.model import Robot
-from ..errors import ConfigError
+from ..errors import ConfigError, DescriptionError
 
 LOG = logging.getLogger("sdf_bridge.ros")
 
@@ -83,7 +86,6 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
     if robot.format != "sdf":
         return xml
     from ..description.export import to_urdf
-    from ..errors import DescriptionError
 
     try:
         return to_urdf(robot)
@@ -98,7 +100,8 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
 def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str] | None = None,
                      origin: str | None = None, package_paths: Mapping[str, str] | None = None,
                      model: str | None = None) -> LoadedDescription:
-    """Load a description from a file path (``is_file``) or an XML string; ``package_paths``
+    """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
+    string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
     (package → directory) resolve ``package://`` and ``$(find pkg)`` before the ament index;
     ``model`` picks the robot of an SDFormat world
     (:func:`~sdf_bridge.description.world.select_robot`).
@@ -116,8 +119,13 @@ def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[s
     if is_file and not Path(source).is_file():
         raise ConfigError(f"description_file {source!s} does not exist. Fix: give an existing file path.")
     # each warning is already logged (with its file and line) by sdf_bridge.description
-    loaded, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None,
-                                           package_paths=dict(package_paths or {}) or None)
+    try:
+        loaded, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None,
+                                               package_paths=dict(package_paths or {}) or None)
+    except DescriptionError as exc:
+        if not is_file:  # the loader names text "<string>": say which text it was
+            exc.args = (f"{where}: {exc}",)
+        raise
     robot = select_robot(loaded, model or None)
     warn_unexposed(robot, where)
     return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)

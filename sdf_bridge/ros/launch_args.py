@@ -2,12 +2,17 @@
 no rclpy) so tests exercise it on machines without a ROS install.
 
 The launch file declares :data:`ARGUMENTS`, resolves their values in an ``OpaqueFunction``
-and calls :func:`launch_plan`, which validates them and returns everything the actions need:
-the xacro command line for robot_state_publisher, the bridge's parameters and rviz's arguments.
+(the :data:`BOOLEAN_ARGUMENTS` with launch's own condition parser, so ``rviz:=…`` means what it
+means to ``IfCondition``) and calls :func:`launch_plan`, which validates them and returns
+everything the actions need: the namespace and frame prefix, the xacro command line for
+robot_state_publisher, the bridge's parameters and rviz's configuration (fixed frame = the
+robot's root link). The launch file checks that every package of :meth:`LaunchPlan.packages`
+is installed before it starts any node, so a missing rviz2 leaves no orphaned nodes behind.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,9 +41,20 @@ ARGUMENTS: tuple[LaunchArgument, ...] = (
     LaunchArgument("description_file", None, "URDF, xacro or SDFormat file of the robot (default: the demo arm)."),
     LaunchArgument("xacro_args", "", "xacro arguments for the description, 'name:=value name2:=value2'."),
     LaunchArgument("backend", "mock", "Backend of the bridge: mock, mujoco or a plug-in name."),
-    LaunchArgument("rviz", "true", "Start rviz2 with config/robot.rviz (true/false)."),
+    LaunchArgument("rviz", "true", "Start rviz2 with config/robot.rviz (true/false, as launch's IfCondition)."),
     LaunchArgument("use_sim_time", "false", "Use the /clock topic as time source (true/false)."),
+    LaunchArgument("namespace", "", "ROS namespace of every node, topic and service (e.g. left); empty = none."),
+    LaunchArgument(
+        "frame_prefix", "",
+        "Prefix of every TF frame and frame_id (robot_state_publisher's frame_prefix, e.g. left/); "
+        "empty = '<namespace>/' when a namespace is given, else none.",
+    ),
 )
+#: The arguments given to the launch file as booleans: the launch file reads them with launch's
+#: own condition parser (true/false/1/0, any case), and :func:`launch_plan` takes them as bools.
+BOOLEAN_ARGUMENTS = ("rviz", "use_sim_time")
+
+_NAMESPACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def parse_xacro_args(value: str | Sequence[str]) -> dict[str, str]:
@@ -84,18 +100,35 @@ def parse_package_paths(value: str | Sequence[str]) -> dict[str, str]:
     return result
 
 
-def parse_bool(name: str, text: str) -> bool:
-    """Launch-argument boolean: ``true``/``false`` (any case), ``1``/``0``, ``yes``/``no``.
+def parse_namespace(text: str) -> str:
+    """Launch argument ``namespace`` → the namespace without leading/trailing ``/`` (``""`` =
+    none), checked against the ROS name rules (REP-144: ``[A-Za-z_][A-Za-z0-9_]*`` tokens).
 
     Raises:
-        ConfigError: any other text (naming the argument).
+        ConfigError: a token that is not a valid ROS name.
     """
-    value = text.strip().lower()
-    if value in ("true", "1", "yes", "on"):
-        return True
-    if value in ("false", "0", "no", "off"):
-        return False
-    raise ConfigError(f"launch argument {name}:={text!r} is not a boolean. Fix: give true or false.")
+    namespace = text.strip().strip("/")
+    if namespace and not _NAMESPACE_RE.match(namespace):
+        raise ConfigError(
+            f"launch argument namespace:={text!r} is not a ROS namespace. "
+            "Fix: use letters, digits and '_' in '/'-separated tokens not starting with a digit, e.g. left."
+        )
+    return namespace
+
+
+def parse_frame_prefix(text: str, what: str = "frame_prefix") -> str:
+    """A frame prefix as robot_state_publisher takes it (prepended to each frame name as it is,
+    e.g. ``left/``); ``what`` names it in the error.
+
+    Raises:
+        ConfigError: it starts with ``/`` or holds white space (tf2 frame ids cannot).
+    """
+    if text.startswith("/") or any(c.isspace() for c in text):
+        raise ConfigError(
+            f"{what} {text!r} starts with '/' or holds white space, which tf2 frame ids cannot. "
+            "Fix: give e.g. frame_prefix:=left/ (the value robot_state_publisher gets)."
+        )
+    return text
 
 
 @dataclass(frozen=True)
@@ -105,55 +138,113 @@ class LaunchPlan:
     Attributes:
         xacro_command: argv of the xacro run whose output feeds robot_state_publisher.
         use_sim_time: for every node.
+        namespace: of every node (``""`` = none).
+        frame_prefix: of every frame (robot_state_publisher's TF, the bridge's frame_ids, rviz).
+        root_frame: the robot's root link with ``frame_prefix``: rviz's fixed frame.
         rsp_parameters: robot_state_publisher parameters besides ``robot_description``.
         bridge_parameters: the bridge's parameter list (the YAML file, then the overrides; the
             bridge takes the description from robot_state_publisher's ``robot_description``).
-        rviz: whether rviz2 starts; ``rviz_arguments`` its argv.
+        rviz: whether rviz2 starts; ``rviz_config`` the text of its configuration
+            (:func:`rviz_config`), which the launch file writes to a file for ``-d``.
     """
 
     xacro_command: tuple[str, ...]
     use_sim_time: bool
+    namespace: str
+    frame_prefix: str
+    root_frame: str
     rsp_parameters: dict[str, Any]
     bridge_parameters: tuple[Any, ...]
     rviz: bool
-    rviz_arguments: tuple[str, ...]
+    rviz_config: str
+
+    def packages(self) -> tuple[str, ...]:
+        """The ROS packages whose executables the plan starts (checked before any is started)."""
+        return ("robot_state_publisher", PACKAGE, *(("rviz2",) if self.rviz else ()))
 
 
-def launch_plan(values: Mapping[str, str], share_dir: str | Path, *, xacro_executable: str = "xacro") -> LaunchPlan:
-    """Validate the launch arguments ``values`` (name → text, as ``LaunchConfiguration``
-    gives them) and build the :class:`LaunchPlan`; ``share_dir`` is the package's share
-    directory (for the defaults: demo robot, config/bridge.yaml, config/robot.rviz).
+def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacro_executable: str = "xacro") -> LaunchPlan:
+    """Validate the launch arguments ``values`` (name → text as ``LaunchConfiguration`` gives
+    it; the :data:`BOOLEAN_ARGUMENTS` as bools, which the launch file parses with launch's own
+    condition parser) and build the :class:`LaunchPlan`; ``share_dir`` is the package's share
+    directory (for the defaults: demo robot, config/bridge.yaml, config/robot.rviz). The
+    description is loaded once here, for its root link (rviz's fixed frame), so a broken
+    description stops the launch before any node starts.
 
     Raises:
-        ConfigError: unknown argument name, bad boolean, bad xacro argument, empty backend, or
-            a description file that does not exist.
+        ConfigError: unknown argument name, a boolean argument that is not a bool, bad xacro
+            argument, empty backend, bad namespace or frame prefix, or a description file that
+            does not exist.
+        DescriptionError: the description is invalid.
     """
+    from .description_source import load_description
+
     known = {a.name for a in ARGUMENTS}
     unknown = sorted(set(values) - known)
     if unknown:
         raise ConfigError(f"unknown launch arguments {unknown}. Fix: use {sorted(known)}.")
+    flags = {name: values.get(name, default == "true") for name, default in
+             ((a.name, a.default) for a in ARGUMENTS if a.name in BOOLEAN_ARGUMENTS)}
+    for name, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise ConfigError(f"launch argument {name} is {flag!r}, not a bool. Fix: parse it with "
+                              "launch's condition parser (evaluate_condition_expression) first.")
     share = Path(share_dir)
-    description = values.get("description_file") or str(share.joinpath(*DEMO_FILE))
+    description = str(values.get("description_file") or share.joinpath(*DEMO_FILE))
     if not Path(description).is_file():
         raise ConfigError(
             f"description_file:={description} does not exist. Fix: give the path of a URDF/xacro/SDF file."
         )
-    xacro_args = parse_xacro_args(values.get("xacro_args", ""))
-    backend = values.get("backend", "mock").strip()
+    xacro_args = parse_xacro_args(str(values.get("xacro_args", "")))
+    backend = str(values.get("backend", "mock")).strip()
     if not backend:
         raise ConfigError("launch argument backend is empty. Fix: give mock, mujoco or a plug-in name.")
-    use_sim_time = parse_bool("use_sim_time", values.get("use_sim_time", "false"))
-    rviz = parse_bool("rviz", values.get("rviz", "true"))
+    namespace = parse_namespace(str(values.get("namespace", "")))
+    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
+                                      "launch argument frame_prefix")
+    root_frame = frame_prefix + load_description(description, is_file=True, xacro_args=xacro_args).robot.root_link
+    use_sim_time, rviz = flags["use_sim_time"], flags["rviz"]
     command = (xacro_executable, description, *(f"{k}:={v}" for k, v in xacro_args.items()))
-    overrides = {"backend": backend, "use_sim_time": use_sim_time, "use_description_topic": True}
+    overrides = {"backend": backend, "use_sim_time": use_sim_time, "use_description_topic": True,
+                 "frame_prefix": frame_prefix}
     return LaunchPlan(
         xacro_command=command,
         use_sim_time=use_sim_time,
-        rsp_parameters={"use_sim_time": use_sim_time},
+        namespace=namespace,
+        frame_prefix=frame_prefix,
+        root_frame=root_frame,
+        rsp_parameters={"use_sim_time": use_sim_time, "frame_prefix": frame_prefix},
         bridge_parameters=(str(share.joinpath(*BRIDGE_CONFIG)), overrides),
         rviz=rviz,
-        rviz_arguments=("-d", str(share.joinpath(*RVIZ_CONFIG))),
+        rviz_config=rviz_config(share, root_frame, frame_prefix, namespace) if rviz else "",
     )
+
+
+def rviz_config(share_dir: str | Path, fixed_frame: str, frame_prefix: str, namespace: str) -> str:
+    """``config/robot.rviz`` (YAML) for one robot: the global Fixed Frame ``fixed_frame`` (the
+    robot's root link), the RobotModel display's description topic in ``namespace`` and its
+    TF Prefix (rviz puts a ``/`` between prefix and link name: ``frame_prefix`` without its
+    trailing ``/``).
+
+    Raises:
+        ConfigError: a non-empty ``frame_prefix`` that does not end with ``/`` (rviz's RobotModel
+            cannot follow it).
+    """
+    import yaml
+
+    if frame_prefix and not frame_prefix.endswith("/"):
+        raise ConfigError(
+            f"frame_prefix {frame_prefix!r} does not end with '/': rviz's RobotModel can only look its "
+            "links up as '<prefix>/<link>'. Fix: end it with '/' (e.g. left/), or rviz:=false."
+        )
+    data = yaml.safe_load(Path(share_dir).joinpath(*RVIZ_CONFIG).read_text())
+    manager = data["Visualization Manager"]
+    manager["Global Options"]["Fixed Frame"] = fixed_frame
+    for display in manager["Displays"]:
+        if display["Class"] == "rviz_default_plugins/RobotModel":
+            display["Description Topic"]["Value"] = f"/{namespace}/robot_description" if namespace else "/robot_description"
+            display["TF Prefix"] = frame_prefix.rstrip("/")
+    return yaml.safe_dump(data, sort_keys=False)
 
 
 def command_text(argv: Sequence[str]) -> str:

@@ -11,14 +11,15 @@
 
 from __future__ import annotations
 
-import argparse
-import json
-import logging
+# Only what main() needs before it installs the signal handlers is imported here (a signal
+# before them is Python's to handle): the rest is imported where it is used.
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+    from collections.abc import Callable, Sequence
 
 ROS_ARGS = "--ros-args"
 
@@ -34,11 +35,15 @@ def split_ros_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def _param(name: str, value: object) -> list[str]:
     """``['-p', 'name:=<YAML value>']``; JSON is valid YAML, so strings stay strings."""
+    import json
+
     return ["-p", f"{name}:={json.dumps(value)}"]
 
 
 def run_parser() -> argparse.ArgumentParser:
     """The argument parser of ``sdf-bridge run``."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="sdf-bridge run",
         description="Run the bridge node (parameters: see config/bridge.yaml). Arguments after "
@@ -64,6 +69,8 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
     Raises:
         SystemExit: (argparse) unknown option or bad value; ``--xacro-arg`` without ``:=``.
     """
+    from pathlib import Path
+
     own, passthrough = split_ros_args(argv)
     parser = run_parser()
     ns = parser.parse_args(own)
@@ -96,45 +103,67 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
     return result + passthrough
 
 
-def _setup_logging() -> None:
-    logging.basicConfig(level=logging.INFO, format="[%(levelname)s] [%(name)s]: %(message)s")
-
-
 def main(args: Sequence[str] | None = None) -> int:
     """Run the bridge node until SIGINT/SIGTERM; ``args`` = command line (default
-    ``sys.argv``). Returns 0 on a clean stop, 1 when the configuration is invalid (the error
-    message says what to fix)."""
-    try:
-        import rclpy
+    ``sys.argv``). Returns 0 on a clean stop, also when any number of SIGINT/SIGTERM arrive at
+    any moment (:mod:`.stop_signals`), and 1 when the configuration is invalid (one error line
+    saying what to fix): a bad parameter or description, a backend that refuses the
+    configuration or cannot run its first control tick, or such an error once the description
+    arrives on the ``robot_description`` topic.
 
-        from ..errors import SdfBridgeError
-        from .node import BridgeNode
-    except KeyboardInterrupt:  # SIGINT/SIGTERM while importing (before rclpy's handlers): a clean stop
-        return 0
+    This is the bridge process's entry point: it installs the process's SIGINT/SIGTERM handlers
+    and, when it returns, leaves both signals ignored (the process exits next)."""
+    from .stop_signals import StopRequested, StopSignals
 
-    _setup_logging()
-    rclpy.init(args=list(sys.argv if args is None else args))
+    stop = StopSignals().install()  # first: a signal from now on is a clean stop
+    rclpy: Any = None
     node = None
     try:
+        import logging
+
+        import rclpy
+        from rclpy.signals import SignalHandlerOptions
+
+        from ..errors import SdfBridgeError
+        from .logging_bridge import configure_process_logging
+        from .node import BridgeNode
+
+        configure_process_logging()  # stderr until the node forwards to rclpy (/rosout, log files)
+        log = logging.getLogger("sdf_bridge")
+        # rclpy's own handlers would shut the context down under whatever call runs: ours only
+        rclpy.init(args=list(sys.argv if args is None else args), signal_handler_options=SignalHandlerOptions.NO)
         try:
             node = BridgeNode()
         except SdfBridgeError as exc:
-            logging.getLogger("sdf_bridge").error("%s", exc)
+            stop.hold()
+            if stop.requested.is_set():  # the stop's own doing (see below)
+                return 0
+            log.error("%s", exc)
             return 1
-        spin_node(node, node.config.thread_priority)
-    except KeyboardInterrupt:  # SIGINT/SIGTERM while starting up: still a clean stop
+        stop.hold()
+        started = node
+        spin_node(started, started.config.thread_priority,
+                  stop=lambda: stop.requested.is_set() or started.failure is not None)
+        if started.failure is not None and not stop.requested.is_set():
+            log.error("%s", started.failure)  # a configuration error once the description arrived (topic)
+            return 1
+    except StopRequested:  # SIGINT/SIGTERM while starting: a clean stop
         pass
-    except Exception as exc:
-        if rclpy.ok():
+    except BaseException:
+        # a StopRequested can come out as another error: a C extension being imported when it
+        # arrives fails its import with ImportError (numpy, mujoco), a library may wrap it
+        if not stop.requested.is_set():
             raise
-        # SIGINT/SIGTERM shut the context down under a call of the starting node (rclpy's
-        # signal handler): the RCLError it raised is that stop, not a failure
-        logging.getLogger("sdf_bridge").info("stopped while starting (%s: %s)", type(exc).__name__, exc)
     finally:
+        stop.hold()  # (a signal during the clean-up only sets the flag)
         if node is not None:
             node.shutdown()
             node.destroy_node()
-        rclpy.try_shutdown()
+        if rclpy is not None:
+            rclpy.try_shutdown()
+        # the process exits next, and the interpreter resets Python's handlers to the default
+        # action before it has finished: a signal then would end it with -2
+        stop.ignore()
     return 0
 
 
@@ -159,30 +188,31 @@ def make_executor() -> Any:
     return EventsExecutor()
 
 
-def spin_until_shutdown(executor: Any, context: Any) -> None:
-    """Spin ``executor`` until ``context`` shuts down. In slices of :data:`SPIN_SLICE` s: the
+def spin_until_shutdown(executor: Any, context: Any, stop: Callable[[], bool] = lambda: False) -> None:
+    """Spin ``executor`` until ``context`` shuts down or ``stop()`` is true (a SIGINT/SIGTERM
+    was received, :mod:`.stop_signals`). In slices of :data:`SPIN_SLICE` s: the
     ``EventsExecutor``'s ``spin()`` blocks in C++ and does not return on SIGINT in rclpy 9.1,
-    while ``spin_once`` gives the signal handler a chance between slices.
+    and ``stop`` is polled between slices.
 
     Raises:
-        KeyboardInterrupt, ExternalShutdownException: as ``Executor.spin_once``.
+        ExternalShutdownException: as ``Executor.spin_once``.
     """
-    while context.ok():
+    while context.ok() and not stop():
         executor.spin_once(timeout_sec=SPIN_SLICE)
 
 
-def spin_node(node: Any, loop_priority: int = 0) -> None:
+def spin_node(node: Any, loop_priority: int = 0, *, stop: Callable[[], bool] = lambda: False) -> None:
     """Serve ``node``'s callbacks on this thread as the bridge process does: a
     :func:`make_executor` executor at :func:`_executor_priority`, spun until the node's context
-    shuts down (SIGINT/SIGTERM: a clean return), then shut down."""
+    shuts down or ``stop()`` is true (a clean return), then shut down."""
     from rclpy.executors import ExternalShutdownException
 
     executor = make_executor()
     executor.add_node(node)
     _executor_priority(loop_priority)
     try:
-        spin_until_shutdown(executor, node.context)
-    except (KeyboardInterrupt, ExternalShutdownException):
+        spin_until_shutdown(executor, node.context, stop)
+    except ExternalShutdownException:
         pass
     finally:
         executor.shutdown(timeout_sec=1.0)

@@ -13,7 +13,7 @@ out    ``robot_description``         std_msgs/String                 transient l
 out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overruns, clamps, watchdog,
                                                                      rejected commands
 out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
-out    sensor topics                 Imu, WrenchStamped, LaserScan,  sensor-data QoS, frame_id =
+out    sensor topics                 Imu, WrenchStamped, LaserScan,  reliable (REP-2003), frame_id =
                                      PointCloud2, Image+CameraInfo,  ``Sensor.ros_frame_id``
                                      Range, contacts: PointCloud2
                                      (conversions.contact_msg)
@@ -28,18 +28,16 @@ Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the 
 produced → publish it, then the loop sleeps until the next tick; a command received during the
 sleep is written, read back and published by the next tick (:mod:`sdf_bridge.hardware.system`).
 joint_states / actuator_states are only serialised and published while the topic has
-subscribers. Sensors are simulated on demand, as Gazebo's sensor plugins: a sensor's topics
-are created from its first reading; after that the backend reads it (casts its rays, renders
-its camera) only while one of its topics has a subscriber, checked every
-:data:`SENSOR_DEMAND_PERIOD` s on the executor thread (:meth:`BridgeNode._update_sensor_demand`,
-``HardwareSystem.set_sensor_demand``).
+subscribers. Sensors are simulated on demand, as Gazebo's sensor plugins
+(:mod:`.sensor_topics`): checked every :data:`~.sensor_topics.SENSOR_DEMAND_PERIOD` s on the
+executor thread (:meth:`BridgeNode._update_sensor_demand`, ``HardwareSystem.set_sensor_demand``).
+``/diagnostics``: :mod:`.diagnostics`.
 
-Threads: the control tick runs on a :class:`FixedRateLoop` thread; subscriptions, services and
-the ``/diagnostics`` timer run on the executor's thread
-(:func:`sdf_bridge.ros.main.make_executor`). One node lock serialises the tick, command
-submission and the services; the hardware system also locks itself, and ``/diagnostics`` takes
-only that lock, briefly. Bad commands are rejected with a throttled warning and counted (they
-never stop the loop).
+Threads: the control tick runs on a :class:`~sdf_bridge.hardware.FixedRateLoop` thread;
+subscriptions, services and the ``/diagnostics`` timer run on the executor's thread
+(:func:`sdf_bridge.ros.main.make_executor`). The node talks to the hardware system only, whose
+one lock serialises the tick, command submission and the services. Bad commands are rejected
+with a throttled warning and counted (they never stop the loop).
 """
 
 from __future__ import annotations
@@ -48,51 +46,35 @@ import gc
 import logging
 import math
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
-from rclpy.node import Node
-from rclpy.qos import (
-    DurabilityPolicy,
-    HistoryPolicy,
-    QoSProfile,
-    ReliabilityPolicy,
-    qos_profile_sensor_data,
-)
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from ..errors import BackendError, CommandError, SdfBridgeError
-from . import conversions
+from ..backends import create_backend
+from ..errors import CommandError, DescriptionError, SdfBridgeError
+from ..hardware import FixedRateLoop, HardwareSystem
+from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
-from .loop import FixedRateLoop
+from .diagnostics import LoopDiagnostics, slow_loop_warning
+from .hardware_time import HardwareTime
 from .params import BridgeConfig, declare_parameters
-from .topics import message_topic, sensor_topic
-
-#: Reliable, keep last 10: joint_states, actuator_states and the command inputs.
-RELIABLE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-#: Latched description (robot_state_publisher's QoS).
-LATCHED_QOS = QoSProfile(
-    depth=1,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.TRANSIENT_LOCAL,
-    history=HistoryPolicy.KEEP_LAST,
-)
+from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
+from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
+from .stop_signals import StopRequested, interruptible
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
-SENSOR_DEMAND_PERIOD = 0.5
-"""s between checks of which sensors have subscribers (:meth:`BridgeNode._update_sensor_demand`)."""
 
 
-class BridgeNode(Node):
+class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     """The bridge node (see module docstring for its interface).
 
     Args:
@@ -104,35 +86,42 @@ class BridgeNode(Node):
     Raises:
         ConfigError, DescriptionError, TransmissionError, LimitsError, BackendError: the
             parameters, description or backend cannot be used (raised from the constructor when
-            the description comes from a parameter or the demo; logged when it arrives on the
-            ``robot_description`` topic).
+            the description comes from a parameter or the demo; when it arrives on the
+            ``robot_description`` topic, a DescriptionError is logged and the node waits for
+            another description, any other error is kept in :attr:`failure`).
     """
 
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
+        logging_bridge.attach(self)  # the package's Python log records → this node's rclpy logger
         self.config: BridgeConfig = declare_parameters(self)
         # The node reports rejected commands through its own (throttled) logger.
         logging.getLogger("sdf_bridge.hardware.commands").setLevel(logging.ERROR)
         self._start = start
-        self._lock = threading.RLock()
-        self.hardware: Any = None
-        self.backend: Any = None
+        self.hardware: HardwareSystem | None = None
         self.description: LoadedDescription | None = None
+        self.sensor_topics: SensorTopics | None = None
         self.loop: FixedRateLoop | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
-        self._sensor_pubs: dict[tuple[str, str], Any] = {}
-        self._sensor_pub_groups: dict[str, list[Any]] = {}  # sensor → its publishers
-        self._sensor_frames: dict[str, str] = {}
         self._sensor_demand: frozenset[str] | None = None  # what the hardware was last asked to read
         self._clock_pub = None
         self._decimation = max(1, round(self.config.update_rate / self.config.publish_rate))
-        self._last_diag: tuple[int, int, int] = (0, 0, 0)
+        self.diagnostics = LoopDiagnostics(
+            # the node's namespace in it, so that two namespaced bridges are told apart
+            f"{self.get_fully_qualified_name().lstrip('/')}: control loop", self.config.update_rate,
+            self.config.real_time_factor,
+        )
         self._dt = 1.0 / self.config.update_rate
         self._description_pub = None
         self._description_sub = None
         self._clock = self.get_clock()
+        #: the hardware system's now (commands, watchdog, trajectories): steady or simulated time
+        self._time = HardwareTime()
+        #: a configuration error found once the description arrived on the topic: the process
+        #: ends with it (sdf_bridge.ros.main)
+        self.failure: SdfBridgeError | None = None
 
         self.joint_state_pub = self.create_publisher(JointState, "joint_states", RELIABLE_QOS)
         self.actuator_state_pub = self.create_publisher(JointState, "~/actuator_states", RELIABLE_QOS)
@@ -188,19 +177,15 @@ class BridgeNode(Node):
         Raises:
             SdfBridgeError: (subclasses) the robot, limits or backend cannot be used.
         """
-        from ..backends import create_backend
-        from ..hardware import HardwareSystem
-
         cfg = self.config
         overrides = None
         if cfg.joint_limits_file:
             from ..limits import JointLimiter
 
             overrides = JointLimiter.load_overrides(cfg.joint_limits_file)
-        backend = create_backend(cfg.backend)
         hardware = HardwareSystem(
             loaded.robot,
-            backend,
+            create_backend(cfg.backend),
             joints=list(cfg.joints) or None,
             command_timeout=cfg.command_timeout,
             limits_overrides=overrides,
@@ -208,15 +193,14 @@ class BridgeNode(Node):
             update_rate=cfg.update_rate,
             timed=False,  # the loop times each tick, publishing included (self.loop.timing)
         )
-        with self._lock:
-            self.backend, self.hardware, self.description = backend, hardware, loaded
-        self._sensor_frames = self._frames_of_sensors(loaded)
+        self.sensor_topics = SensorTopics(self, loaded.robot, frame_prefix=cfg.frame_prefix)
+        self.hardware, self.description = hardware, loaded
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
-        if callable(getattr(backend, "pause", None)):
+        if hardware.simulating:
             self.create_service(SetBool, "~/pause", self._on_pause)
-        if callable(getattr(backend, "step", None)):
             self.create_service(Trigger, "~/step", self._on_step)
+        sim_clock.watch(self, cfg.backend)  # warns once if use_sim_time is on and /clock never comes
         self.get_logger().info(
             f"robot {loaded.robot.name!r} from {loaded.origin}: {len(hardware.state_names)} joints "
             f"({len(hardware.joint_names)} commandable), {len(hardware.actuator_names)} actuators, "
@@ -236,24 +220,6 @@ class BridgeNode(Node):
             )
             self.loop.start()
 
-    @staticmethod
-    def _frames_of_sensors(loaded: LoadedDescription) -> dict[str, str]:
-        frames: dict[str, str] = {}
-        links = loaded.robot.links
-        for sensor in loaded.robot.sensors:
-            frame = sensor.ros_frame_id
-            if sensor.frame_id is None and frame not in links and frame in loaded.robot.joints:
-                # a joint sensor (SDF force_torque, <gazebo reference="a_joint">): TF knows the
-                # joint's child link, not the joint
-                frame = loaded.robot.joints[frame].child
-            if sensor.type in ("camera", "depth") and sensor.frame_id is None:
-                for candidate in (f"{frame}_optical_frame", f"{frame}_optical"):
-                    if candidate in links:
-                        frame = candidate
-                        break
-            frames[sensor.name] = frame
-        return frames
-
     def _on_description_topic(self, msg: String) -> None:
         if self.hardware is not None:
             self.get_logger().warning(
@@ -262,10 +228,17 @@ class BridgeNode(Node):
             )
             return
         try:
-            self.configure(load_description(msg.data, is_file=False, origin="topic robot_description",
-                                            package_paths=self.config.package_paths, model=self.config.model))
-        except SdfBridgeError as exc:
-            self.get_logger().error(f"cannot use the robot_description topic: {exc}")
+            with interruptible():  # a SIGINT/SIGTERM abandons the configuration (the process stops)
+                self.configure(load_description(msg.data, is_file=False, origin="topic robot_description",
+                                                package_paths=self.config.package_paths,
+                                                model=self.config.model))
+        except StopRequested:
+            self.shutdown()
+        except DescriptionError as exc:  # this text cannot be used (a corrected one may follow)
+            self.get_logger().error(f"refused the description from the topic (waiting for another): {exc}")
+        except SdfBridgeError as exc:  # a configuration error: the process ends with it
+            self.shutdown()
+            self.failure = exc
 
     # ------------------------------------------------------------------ control cycle
 
@@ -294,9 +267,9 @@ class BridgeNode(Node):
         hardware = self.hardware
         clock = self._clock
         stamp_time = clock.now()
-        with self._lock:
-            state = hardware.cycle(stamp_time.nanoseconds * 1e-9, self._dt)
+        state = hardware.cycle(self._time.now(), self._dt)
         sim_time = state.sim_time
+        self._time.observe(sim_time)
         if sim_time is not None and clock.ros_time_is_active:
             # on simulated time the state is that of the simulation after this tick's step
             stamp = conversions.time_msg(sim_time)
@@ -320,57 +293,18 @@ class BridgeNode(Node):
                     )
                 )
         if state.sensors:
-            self._publish_sensors(state.sensors, stamp)
-
-    def _publish_sensors(self, readings: Mapping[str, Any], stamp: Any) -> None:
-        """Publish each reading on its sensor's topics (created at its first reading). A
-        sensor's topics are fixed by its reading type, so once they exist, a sensor none of
-        whose topics has a subscriber is skipped without building its messages (images and
-        point clouds are costly to convert), or its reading (converted on access). A reading
-        with no ROS message (:class:`~sdf_bridge.errors.BackendError` from
-        :func:`.conversions.sensor_messages`) is logged as an error once for its sensor, which
-        then gets no topic and is no longer read (:meth:`_update_sensor_demand`)."""
-        groups = self._sensor_pub_groups
-        for name in readings:
-            group = groups.get(name)
-            if group is not None and not any(pub.get_subscription_count() for pub in group):
-                continue
-            reading = readings[name]
-            frame = self._sensor_frames.get(name, name)
-            try:
-                messages = conversions.sensor_messages(reading, stamp, frame)
-            except BackendError as exc:
-                self.get_logger().error(f"sensor {name!r} publishes nothing: {exc}")
-                groups[name] = []  # no topics: skipped from now on, and not demanded
-                continue
-            used = []
-            for suffix, msg in messages.items():
-                key = (name, suffix)
-                pub = self._sensor_pubs.get(key)
-                if pub is None:
-                    sensor = next((s for s in self.description.robot.sensors if s.name == name), None)
-                    topic = message_topic(sensor_topic(name, sensor.topic if sensor else None), suffix)
-                    pub = self.create_publisher(type(msg), topic, qos_profile_sensor_data)
-                    self._sensor_pubs[key] = pub
-                pub.publish(msg)
-                used.append(pub)
-            if group is None:
-                groups[name] = used
+            self.sensor_topics.publish(state.sensors, stamp)
 
     def _update_sensor_demand(self) -> None:
-        """Timer callback (every :data:`SENSOR_DEMAND_PERIOD` s): ask the hardware for the
-        readings of the sensors somebody subscribes to, and of those not published yet (their
-        topics are created from their first reading, so that subscribers can find them).
+        """Timer callback (every :data:`~.sensor_topics.SENSOR_DEMAND_PERIOD` s): ask the
+        hardware for the readings of the sensors wanted now (:meth:`SensorTopics.wanted
+        <sdf_bridge.ros.sensor_topics.SensorTopics.wanted>`: subscribed, or not published yet).
         Sensors nobody listens to are then not simulated — no ray casting, no rendering — as
         Gazebo's sensor plugins do; a new subscriber gets readings within one period."""
-        hardware, description = self.hardware, self.description
-        if hardware is None or description is None or not self.context.ok():
+        hardware, topics = self.hardware, self.sensor_topics
+        if hardware is None or topics is None or not self.context.ok():
             return
-        groups = self._sensor_pub_groups
-        demand = frozenset(
-            sensor.name for sensor in description.robot.sensors
-            if (group := groups.get(sensor.name)) is None or any(pub.get_subscription_count() for pub in group)
-        )
+        demand = topics.wanted()
         if demand == self._sensor_demand:
             return
         hardware.set_sensor_demand(demand)
@@ -395,93 +329,18 @@ class BridgeNode(Node):
         self._warn_if_slow({kv.key: kv.value for kv in message.status[0].values})
 
     def _warn_if_slow(self, values: dict[str, str]) -> None:
-        """Warn when the achieved loop rate is below 80 % of ``update_rate`` after 2 s of
-        running (rendering cameras in software, a slow backend or an overloaded machine)."""
-        try:
-            achieved = float(values["loop.achieved_rate_hz"])
-            cycles = int(values["loop.cycles"])
-        except (KeyError, ValueError):
-            return
-        target = self.config.update_rate
-        if cycles >= 2 * target and achieved < 0.8 * target:
-            self._warn_throttled(
-                f"control loop runs at {achieved:.1f} Hz of update_rate {target:g} Hz: the cycle "
-                "takes longer than its period. Fix: lower update_rate, or make the backend "
-                "cheaper (e.g. backend_params.render_cameras:=false for MuJoCo cameras).",
-                period=10.0,
-            )
+        """Warn (every 10 s at most) when the loop falls well behind its rate
+        (:func:`.diagnostics.slow_loop_warning`)."""
+        warning = slow_loop_warning(values, self.config.update_rate)
+        if warning is not None:
+            self._warn_throttled(warning, period=10.0)
 
     def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
-        """``/diagnostics``: one status ``sdf_bridge: control loop`` with the hardware system's
-        counters (flattened ``a.b = value``), the loop's figures and the node's
-        rejected-command counts. Level WARN when overruns or rejects grew since the last
-        message or the system is disabled, else OK.
-
-        The loop's figures (only while the loop runs) come from one measurement, the loop's
-        :class:`~sdf_bridge.hardware.timing.LoopTiming` (each tick timed once, publishing
-        included): ``loop.target_rate_hz``, ``loop.realtime_priority`` (0 = normal policy),
-        ``loop.achieved_rate_hz`` (0 before two ticks), ``loop.cycles``, ``loop.overruns``
-        (ticks busy longer than the period), ``loop.errors`` (ticks that raised),
-        ``loop.period_p99_s``, ``loop.period_max_s`` (0 before two ticks), and every key of
-        :meth:`LoopTiming.summary <sdf_bridge.hardware.timing.LoopTiming.summary>` as
-        ``timing.<key>`` (``None`` where it needs more ticks). A simulating backend adds
-        ``sim.real_time_factor``, the simulated over the wall time since the previous
-        diagnostics (0 while paused; :attr:`MujocoBackend.real_time_factor
-        <sdf_bridge.backends.mujoco.MujocoBackend.real_time_factor>`), and
-        ``sim.real_time_factor_target`` (the parameter)."""
-        values: dict[str, Any] = {}
-        hardware = self.hardware
-        if hardware is not None:  # (the hardware system locks itself, briefly: not the node lock)
-            values.update(_flatten(hardware.diagnostics()))
-            enabled = bool(getattr(hardware, "enabled", True))
-        else:
-            enabled = True
-        overruns = cycles = 0
-        loop = self.loop
-        if loop is not None:
-            # a copy, summarised here on the executor thread while the loop keeps measuring
-            timing = loop.timing.snapshot().summary()
-            overruns, cycles = int(timing["overruns"] or 0), int(timing["cycles"] or 0)
-            values.update(
-                {
-                    "loop.target_rate_hz": self.config.update_rate,
-                    "loop.realtime_priority": loop.priority if loop.realtime else 0,
-                    "loop.achieved_rate_hz": round(timing["rate_hz"] or 0.0, 3),
-                    "loop.cycles": cycles,
-                    "loop.overruns": overruns,
-                    "loop.errors": loop.errors,
-                    "loop.period_p99_s": timing["period_p99"] or 0.0,
-                    "loop.period_max_s": timing["period_max"] or 0.0,
-                }
-            )
-            values.update(_flatten({"timing": timing}))
-        for reason, count in sorted(self.rejects.items()):
-            values[f"node_rejected.{reason}"] = count
-        values["command_warnings"] = self.command_warnings
-        rtf = getattr(self.backend, "real_time_factor", None)
-        if isinstance(rtf, (int, float)):
-            values["sim.real_time_factor"] = round(float(rtf), 4)
-            values["sim.real_time_factor_target"] = self.config.real_time_factor
-        rejects = sum(self.rejects.values()) + int(values.get("rejected_total", 0))
-        last_overruns, _last_cycles, last_rejects = self._last_diag
-        self._last_diag = (overruns, cycles, rejects)
-        status = DiagnosticStatus(name=f"{self.get_name()}: control loop", hardware_id=self._hardware_id())
-        problems = []
-        if overruns > last_overruns:
-            problems.append(f"{overruns - last_overruns} overruns")
-        if rejects > last_rejects:
-            problems.append(f"{rejects - last_rejects} rejected commands")
-        if not enabled:
-            problems.append("disabled")
-        if hardware is None:
-            problems.append("waiting for robot_description")
-        status.level = DiagnosticStatus.WARN if problems else DiagnosticStatus.OK
-        status.message = ", ".join(problems) if problems else "running"
-        status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
-        return DiagnosticArray(header=conversions.Header(stamp=stamp), status=[status])
-
-    def _hardware_id(self) -> str:
-        return self.description.robot.name if self.description else ""
+        """``/diagnostics`` now (:meth:`.diagnostics.LoopDiagnostics.message`)."""
+        return self.diagnostics.message(
+            stamp, self.hardware, self.loop, self.rejects, self.command_warnings,
+            self.description.robot.name if self.description else "",
+        )
 
     # ------------------------------------------------------------------ command inputs
 
@@ -492,10 +351,9 @@ class BridgeNode(Node):
             self.rejects["not_configured"] += 1
             self._warn_throttled(f"{source}: command ignored, no robot description yet")
             return
-        now = self._clock.now().nanoseconds * 1e-9
+        now = self._time.now()
         try:
-            with self._lock:
-                warnings = submit(now)
+            warnings = submit(now)
         except CommandError as exc:
             self.rejects[source] += 1
             self._warn_throttled(f"{source}: command rejected: {exc}")
@@ -552,7 +410,9 @@ class BridgeNode(Node):
                 traj.positions,
                 traj.velocities,
                 traj.accelerations,
-                traj.start if traj.start is not None else now,
+                now,
+                start=None if traj.start is None
+                else self._time.from_ros(traj.start, self._clock.now().nanoseconds * 1e-9),
             ),
         )
 
@@ -562,8 +422,7 @@ class BridgeNode(Node):
         if self.hardware is None:
             response.success, response.message = False, "no robot description yet"
             return response
-        with self._lock:
-            self.hardware.enable(bool(request.data))
+        self.hardware.enable(bool(request.data))
         response.success = True
         response.message = "enabled" if request.data else "disabled: commands are held"
         self.get_logger().info(f"~/enable: {response.message}")
@@ -573,22 +432,19 @@ class BridgeNode(Node):
         if self.hardware is None:
             response.success, response.message = False, "no robot description yet"
             return response
-        with self._lock:
-            self.hardware.reset()
+        self.hardware.reset()
         response.success, response.message = True, "reset to the initial state"
         self.get_logger().info("~/reset: reset to the initial state")
         return response
 
     def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
-        with self._lock:
-            self.backend.pause(bool(request.data))
+        self.hardware.pause(bool(request.data))
         response.success, response.message = True, "paused" if request.data else "running"
         return response
 
     def _on_step(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
         try:
-            with self._lock:
-                self.backend.step(1)
+            self.hardware.step(1)
         except SdfBridgeError as exc:
             response.success, response.message = False, str(exc)
             return response
@@ -603,19 +459,5 @@ class BridgeNode(Node):
             self.loop.stop()
         hardware, self.hardware = self.hardware, None
         if hardware is not None:
-            with self._lock:
-                hardware.close()
-
-
-def _flatten(values: Any, prefix: str = "") -> dict[str, Any]:
-    """Nested dicts → ``{"a.b": value}``; tuple keys are joined with ``/``."""
-    out: dict[str, Any] = {}
-    if isinstance(values, dict) or hasattr(values, "items"):
-        for key, value in values.items():
-            name = "/".join(map(str, key)) if isinstance(key, tuple) else str(key)
-            out.update(_flatten(value, f"{prefix}{name}."))
-        return out
-    if hasattr(values, "__dataclass_fields__"):
-        return _flatten({k: getattr(values, k) for k in values.__dataclass_fields__}, prefix)
-    out[prefix[:-1]] = values
-    return out
+            hardware.close()
+        logging_bridge.detach(self)

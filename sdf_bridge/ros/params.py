@@ -1,30 +1,12 @@
 """The bridge node's ROS parameters: declared with descriptors (type, range, description) and
 read into one validated :class:`BridgeConfig`.
 
-Parameters (defaults in brackets; ``config/bridge.yaml`` holds the same defaults):
+Parameters: :data:`PARAMETERS`, the one table of their defaults, types, ranges and
+descriptions (``config/bridge.yaml`` and the README's table show the same defaults: a test
+checks them). ``backend_params.<name>`` are passed to the backend's ``configure`` as
+``{name: value}``.
 
-- ``robot_description`` [""]: the description XML (URDF or SDFormat) as a string.
-- ``description_file`` [""]: path of a URDF / xacro / SDFormat file.
-- ``xacro_args`` [""]: xacro arguments, a string ``"k:=v k2:=v2"`` or a string array.
-- ``package_paths`` [""]: where packages are, ``"pkg=DIR pkg2=DIR2"`` or a string array
-  ``["pkg=DIR", ...]``, for ``package://`` and ``$(find pkg)`` before the ament index (a
-  multi-package xacro runs without a ROS install).
-- ``model`` [""]: the robot of an SDFormat world holding several (the world's other models
-  become its scenery).
-- ``use_description_topic`` [false]: with neither of the two above set, take the description
-  from the ``robot_description`` topic (as ros2_control's controller manager does) instead of
-  the built-in demo robot.
-- ``backend`` ["mock"]: backend name (``sdf_bridge.backends`` entry point).
-- ``update_rate`` [100]: control-loop rate, Hz.  ``publish_rate`` [50]: joint_states rate, Hz.
-- ``joints`` [unset]: commandable joints and the order of the Float64MultiArray inputs
-  (empty = every actuated joint in description order).
-- ``command_timeout`` [0.5]: watchdog timeout, s (0 = off).
-- ``real_time_factor`` [1.0]: for simulating backends, simulated/wall time (0 = as fast as
-  possible).
-- ``joint_limits_file`` [""]: ros2_control ``joint_limits`` YAML overriding the description.
-- ``thread_priority`` [0]: 1..99 = SCHED_FIFO priority of the loop thread when permitted (ros2_control uses 50; opt in, as a real-time loop thread can starve the rest of a small machine).
-- ``diagnostics_rate`` [1.0]: /diagnostics rate, Hz.
-- ``backend_params.<name>``: passed to the backend's ``configure`` as ``{name: value}``.
+All of them are read-only, and a run-time change of rclpy's ``use_sim_time`` is refused too.
 """
 
 from __future__ import annotations
@@ -32,37 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType, SetParametersResult
 from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
+from ..backends.registry import available_backends
 from ..errors import ConfigError
-from .launch_args import parse_package_paths, parse_xacro_args
+from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
-
-
-@dataclass(frozen=True)
-class BridgeConfig:
-    """Validated parameter values of the bridge node (units: Hz, s)."""
-
-    robot_description: str = ""
-    description_file: str = ""
-    xacro_args: dict[str, str] = field(default_factory=dict)
-    package_paths: dict[str, str] = field(default_factory=dict)
-    model: str = ""
-    use_description_topic: bool = False
-    backend: str = "mock"
-    update_rate: float = 100.0
-    publish_rate: float = 50.0
-    joints: tuple[str, ...] = ()
-    command_timeout: float = 0.5
-    real_time_factor: float = 1.0
-    joint_limits_file: str = ""
-    thread_priority: int = 0
-    diagnostics_rate: float = 1.0
-    backend_params: dict[str, Any] = field(default_factory=dict)
+USE_SIM_TIME = "use_sim_time"  # rclpy's, declared by every node
 
 
 def _descriptor(
@@ -175,16 +137,60 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         1.0,
         _descriptor(_T.PARAMETER_DOUBLE, "/diagnostics publish rate, Hz.", float_range=(0.01, 100.0)),
     ),
+    "frame_prefix": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Prefix of every frame_id the bridge publishes, as robot_state_publisher's frame_prefix "
+            "(e.g. 'left/'); empty = none.",
+        ),
+    ),
 }
+
+
+def default(name: str) -> Any:
+    """The declared default of parameter ``name`` (:data:`PARAMETERS`; ``joints``: ``()``).
+
+    Raises:
+        KeyError: not a parameter of the node.
+    """
+    value = PARAMETERS[name][0]
+    return () if value is Parameter.Type.STRING_ARRAY else value
+
+
+@dataclass(frozen=True)
+class BridgeConfig:
+    """Validated parameter values of the bridge node (units: Hz, s); defaults: :data:`PARAMETERS`."""
+
+    robot_description: str = default("robot_description")
+    description_file: str = default("description_file")
+    xacro_args: dict[str, str] = field(default_factory=dict)
+    package_paths: dict[str, str] = field(default_factory=dict)
+    model: str = default("model")
+    use_description_topic: bool = default("use_description_topic")
+    backend: str = default("backend")
+    update_rate: float = default("update_rate")
+    publish_rate: float = default("publish_rate")
+    joints: tuple[str, ...] = default("joints")
+    command_timeout: float = default("command_timeout")
+    real_time_factor: float = default("real_time_factor")
+    joint_limits_file: str = default("joint_limits_file")
+    thread_priority: int = default("thread_priority")
+    diagnostics_rate: float = default("diagnostics_rate")
+    frame_prefix: str = default("frame_prefix")
+    backend_params: dict[str, Any] = field(default_factory=dict)
 
 
 def declare_parameters(node: Node) -> BridgeConfig:
     """Declare every parameter of :data:`PARAMETERS` (plus ``backend_params.*`` overrides) on
     ``node`` and return their validated values.
 
+    Also refuses run-time changes of ``use_sim_time`` from then on.
+
     Raises:
         ConfigError: a value is invalid (wrong type or out of range, bad xacro args,
-            publish_rate above update_rate, both robot_description and description_file set).
+            publish_rate above update_rate, both robot_description and description_file set,
+            an unknown backend).
     """
     values: dict[str, Any] = {}
     try:
@@ -206,15 +212,38 @@ def declare_parameters(node: Node) -> BridgeConfig:
             descriptor.dynamic_typing = True
             value = node.declare_parameter(name, overrides[name].value, descriptor).value
             backend_params[name[len(BACKEND_PARAMS_PREFIX):]] = value
-    return make_config(values, backend_params)
+    config = make_config(values, backend_params)
+    _refuse_use_sim_time_changes(node)
+    return config
+
+
+def _refuse_use_sim_time_changes(node: Node) -> None:
+    """Refuse a run-time change of rclpy's ``use_sim_time`` (SetParameters): the node's time
+    base (:mod:`.hardware_time`), the stamps it publishes and the trajectories it follows are
+    chosen with it at start-up. (The node's own parameters are read-only already.)"""
+    fixed = node.get_parameter(USE_SIM_TIME).value
+
+    def check(parameters: list[Parameter]) -> SetParametersResult:
+        for parameter in parameters:
+            if parameter.name == USE_SIM_TIME and parameter.value != fixed:
+                return SetParametersResult(
+                    successful=False,
+                    reason=f"use_sim_time is fixed at start-up ({str(fixed).lower()}): the watchdog, "
+                           "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
+                           f"with use_sim_time:={str(not fixed).lower()}",
+                )
+        return SetParametersResult(successful=True)
+
+    node.add_on_set_parameters_callback(check)
 
 
 def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = None) -> BridgeConfig:
     """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
 
     Raises:
-        ConfigError: invalid combination or value (message says which parameter and the fix;
-            a ``package_paths`` entry written ``pkg:=DIR`` gets that hint).
+        ConfigError: invalid combination or value (message says which parameter and the fix),
+            e.g. a ``backend`` that is neither built in nor a plug-in; a ``package_paths``
+            entry written ``pkg:=DIR`` gets that hint.
     """
     robot_description = str(values.get("robot_description") or "")
     description_file = str(values.get("description_file") or "")
@@ -223,8 +252,8 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             "both robot_description and description_file are set. "
             "Fix: set only one of them."
         )
-    update_rate = float(values.get("update_rate", 100.0))
-    publish_rate = float(values.get("publish_rate", 50.0))
+    update_rate = float(values.get("update_rate", default("update_rate")))
+    publish_rate = float(values.get("publish_rate", default("publish_rate")))
     if not update_rate > 0.0:
         raise ConfigError(f"update_rate is {update_rate} Hz. Fix: give a rate above 0.")
     if not 0.0 < publish_rate <= update_rate:
@@ -245,24 +274,32 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             "Fix: give a string 'pkg=DIR pkg2=DIR2' or a string array."
         )
     joints = tuple(j for j in (values.get("joints") or ()) if j)
-    backend = str(values.get("backend", "mock")).strip()
+    backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+    known = available_backends()  # (names only: nothing is imported before it is used)
+    if backend not in known:  # before any description is awaited on the topic
+        raise ConfigError(
+            f"backend {backend!r} is unknown. Fix: set backend to one of {', '.join(known)}, or install the "
+            f"package that registers {backend!r} in the 'sdf_bridge.backends' entry-point group."
+        )
+    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
         xacro_args=parse_xacro_args(xacro_raw),
         package_paths=parse_package_paths(packages_raw),
         model=str(values.get("model") or "").strip(),
-        use_description_topic=bool(values.get("use_description_topic", False)),
+        use_description_topic=bool(values.get("use_description_topic", default("use_description_topic"))),
         backend=backend,
         update_rate=update_rate,
         publish_rate=publish_rate,
         joints=joints,
-        command_timeout=float(values.get("command_timeout", 0.5)),
-        real_time_factor=float(values.get("real_time_factor", 1.0)),
+        command_timeout=float(values.get("command_timeout", default("command_timeout"))),
+        real_time_factor=float(values.get("real_time_factor", default("real_time_factor"))),
         joint_limits_file=str(values.get("joint_limits_file") or ""),
-        thread_priority=int(values.get("thread_priority", 0)),
-        diagnostics_rate=float(values.get("diagnostics_rate", 1.0)),
+        thread_priority=int(values.get("thread_priority", default("thread_priority"))),
+        diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
+        frame_prefix=frame_prefix,
         backend_params=dict(backend_params or {}),
     )

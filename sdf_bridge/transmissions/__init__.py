@@ -13,7 +13,8 @@ from .base import Transmission
 from .coupling import Follower
 from .differential import DifferentialTransmission, WristTransmission
 from .fourbar import FourBarLinkageTransmission
-from .map import IdentityTransmission, MappedTransmission, TransmissionMap
+from .loader import IdentityTransmission, MappedTransmission
+from .map import TransmissionMap
 from .registry import available_types, lookup
 from .simple import SimpleTransmission
 

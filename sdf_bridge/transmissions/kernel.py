@@ -217,22 +217,6 @@ def _joint_to_actuator_into(out, position, velocity, effort, params, n, k):
 
 
 @jit.kernel
-def through_actuators(position, velocity, effort, params, actuators, out):
-    """Joint commands → actuator commands (into ``actuators``, ``(3, n)``) → the joint
-    commands they give back (into ``out``, ``(3, n)``): :func:`joint_to_actuator`
-    then :func:`actuator_to_joint`, the same operations in the same order. A joint whose
-    actuators are not all commanded on an interface comes back NaN there. Raises
-    ``ValueError`` on a length mismatch."""
-    n = int(params[0, 0])
-    k = int(params[0, 2])
-    _check(n, position, velocity, effort)
-    _check_out(actuators, n)
-    _check_out(out, n)
-    _joint_to_actuator_into(actuators, position, velocity, effort, params, n, k)
-    _actuator_to_joint_into(out, actuators[0], actuators[1], actuators[2], params, n, k)
-
-
-@jit.kernel
 def joint_state(joints, params, out, actuators):
     """A simulator's joint state ``joints`` ``(3, n)`` (rows position, velocity, effort) →
     ``out`` ``(3, n + n_followers)`` (the joints, then the followers as
@@ -276,7 +260,6 @@ KERNELS = (
     actuator_to_joint,
     actuator_to_joint_with_followers,
     joint_to_actuator,
-    through_actuators,
     joint_state,
     followers,
     followers_stacked,
@@ -304,7 +287,6 @@ def warm_up() -> float:
             actuator_to_joint(x, x, x, params, np.empty((3, 2)))
             actuator_to_joint_with_followers(x, x, x, params, np.empty((3, 3)))
             joint_to_actuator(x, x, x, params, np.empty((3, 2)))
-            through_actuators(x, x, x, params, np.empty((3, 2)), np.empty((3, 2)))
             followers(x, x, params, np.empty((3, 1)))
         followers_stacked(np.zeros((3, 2)), params, np.empty((3, 1)))
         followers_stacked(np.zeros((3, 4))[:, ::2], params, np.empty((3, 1)))

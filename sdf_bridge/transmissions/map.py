@@ -1,6 +1,6 @@
 """TransmissionMap: the whole robot's actuator space ↔ joint space, vectorised.
 
-Built once from a :class:`~sdf_bridge.description.model.Robot`:
+Built once from a :class:`~sdf_bridge.description.model.Robot` (:mod:`.loader`):
 
 1. followers (mimic, gearbox, screw translation) are found (:mod:`.coupling`);
 2. every described transmission (classic, PR2 and ros2_control dialects, in
@@ -48,63 +48,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sdf_bridge import jit
-from sdf_bridge.description.kinematics import loop_joints
-from sdf_bridge.description.model import JointType, Robot
-from sdf_bridge.description.model import Transmission as TransmissionSpec
+from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import TransmissionError
 
-from . import kernel, registry
+from . import kernel
 from .base import Transmission
-from .coupling import ONE_DOF, Follower, build_followers
-from .dialect import resolve
-from .simple import SimpleTransmission
+from .coupling import Follower
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .loader import MappedTransmission
 
 _LOG = logging.getLogger(__name__)
 
 _FALLBACK = (TypeError, ValueError)
 """What a kernel raises for an input it does not take (other type: ``TypeError``; other
 length: ``ValueError``); the numpy path then handles the input as it always did."""
-
-
-class IdentityTransmission(SimpleTransmission):
-    """A joint without a transmission: an actuator of the same name, ratio 1, offset 0."""
-
-    type_name = "identity"
-
-
-@dataclass(frozen=True)
-class MappedTransmission:
-    """A described transmission and what became of it (for reports).
-
-    ``mechanism`` is ``None`` when it was skipped or merged; ``status`` is ``"used"``,
-    ``"merged"`` (duplicate of ``merged_into``) or ``"skipped"``; ``notes`` explain.
-    """
-
-    spec: TransmissionSpec
-    mechanism: Transmission | None
-    status: str
-    notes: tuple[str, ...] = ()
-    merged_into: str | None = None
-
-
-def _where(spec: TransmissionSpec) -> str:
-    return f" ({spec.source})" if spec.source is not None else ""
-
-
-def _must_drive(robot: Robot, driven: Sequence[str]) -> set[str]:
-    commanded = {
-        j.name
-        for hw in robot.ros2_control
-        for j in hw.joints
-        if j.command_interfaces
-    }
-    listed = {j.name for hw in robot.ros2_control for j in hw.joints}
-    return commanded if listed else set(driven)
 
 
 class TransmissionMap:
@@ -417,32 +381,14 @@ class TransmissionMap:
         map runs its numpy path."""
         return self._pack if self.compiled else None
 
-    def through_actuators(
-        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray
-    ) -> np.ndarray:
-        """Joint commands as the actuators carry them: :meth:`actuator_to_joint` of
-        :meth:`joint_to_actuator` (the same operations in the same order), one new array of
-        shape ``(3, n_joints)`` (rows position, velocity, effort). For backends that take
-        joint-space commands (:class:`~sdf_bridge.backends.base.JointSpaceBackend`): a joint
-        comes back NaN on an interface unless every actuator it shares (a differential, a
-        four-bar) is commanded there, exactly as through an actuator-space backend.
-
-        Args:
-            position, velocity, effort: shape ``(n_joints,)``; NaN = no command.
-
-        Raises:
-            ValueError: an input of another length (a scalar or a one-element array applies to
-                every element, by numpy's broadcasting).
-        """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.through_actuators(position, velocity, effort, self._pack, np.empty(self._shape_joints), out)
-                return out
-            except _FALLBACK:
-                pass
-        a = self._joint_to_actuator_numpy(position, velocity, effort)
-        return self._actuator_to_joint_numpy(a[0], a[1], a[2])
+    @cached_property
+    def dependency(self) -> np.ndarray:
+        """(n_actuators, n_joints) bool: which joints each actuator's command depends on (a
+        differential's two actuators each depend on both its joints): the non-zero entries of
+        the joint → actuator matrices of the three interfaces. Built once, read-only."""
+        dependency = np.any(self._j2a_dense != 0.0, axis=0)
+        dependency.setflags(write=False)
+        return dependency
 
     def joint_state(self, joints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A simulator's joint state with the followers appended, and its actuator state, in
@@ -571,7 +517,8 @@ class TransmissionMap:
     # ------------------------------------------------------------------------ building
     @classmethod
     def from_robot(cls, robot: Robot, *, compiled: bool | None = None) -> TransmissionMap:
-        """Build the map of ``robot`` (rules in the module docstring).
+        """Build the map of ``robot`` (:func:`.loader.build_map`: the rules of the module
+        docstring).
 
         Args:
             robot: the description.
@@ -582,111 +529,9 @@ class TransmissionMap:
             TransmissionError: see the module docstring.
             TypeError: ``robot`` is not a :class:`Robot` (e.g. an SDF ``World``).
         """
-        if not isinstance(robot, Robot):
-            models = list(getattr(robot, "models", {}))
-            raise TypeError(
-                f"TransmissionMap.from_robot needs a Robot, got {type(robot).__name__}"
-                + (f" with models {models}. Fix: pass one of them, e.g. world.models[{models[0]!r}]"
-                   if models else "")
-            )
-        followers, follower_joints, warnings = build_followers(robot)
-        follower_set = set(follower_joints)
-        skip = follower_set.union(loop_joints(robot))  # followers, and loop-closing joints (not simulated)
-        driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
-        must = _must_drive(robot, driven)
-        mechanisms: list[Transmission] = []
-        entries: list[MappedTransmission] = []
-        by_joint: dict[str, tuple[tuple, Transmission]] = {}
-        types = registry.available_types() if robot.transmissions else {}
-        for spec in robot.transmissions:
-            reason = registry.non_mechanism_reason(spec.type)
-            if reason is not None:
-                msg = f"transmission {spec.name!r} ({spec.type}) skipped: {reason}"
-                warnings.append(msg)
-                _LOG.warning(msg)
-                entries.append(MappedTransmission(spec, None, "skipped", (reason,)))
-                continue
-            for tj in spec.joints:
-                joint = robot.joints.get(tj.name)
-                if joint is None:
-                    raise TransmissionError(
-                        f"transmission {spec.name!r}{_where(spec)} names joint {tj.name!r}, "
-                        "which does not exist. Fix: correct the joint name (check the xacro "
-                        "prefix)."
-                    )
-                if joint.type is JointType.FIXED:
-                    raise TransmissionError(
-                        f"transmission {spec.name!r}{_where(spec)} drives fixed joint "
-                        f"{tj.name!r}. Fix: remove the transmission or make the joint movable."
-                    )
-                if joint.type not in ONE_DOF and tj.name not in follower_set:
-                    raise TransmissionError(
-                        f"transmission {spec.name!r}{_where(spec)} drives {joint.type} joint "
-                        f"{tj.name!r}; only 1-DOF joints can be driven. Fix: remove it."
-                    )
-            on_followers = [tj.name for tj in spec.joints if tj.name in follower_set]
-            if on_followers:
-                msg = (
-                    f"transmission {spec.name!r} drives mimic/gearbox follower(s) "
-                    f"{on_followers}; skipped (the coupling decides their state)"
-                )
-                warnings.append(msg)
-                _LOG.warning(msg)
-                entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
-                continue
-            try:
-                mech_cls = registry.lookup(spec.type, spec.name, types)
-            except TransmissionError:
-                if any(tj.name in must for tj in spec.joints):
-                    raise
-                msg = (
-                    f"transmission {spec.name!r} has unknown type {spec.type!r} and drives no "
-                    "commanded joint; skipped, its joints get identity actuators"
-                )
-                warnings.append(msg)
-                _LOG.warning(msg)
-                entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
-                continue
-            res = resolve(spec, mech_cls)
-            mech = mech_cls(
-                spec.name,
-                res.joints,
-                res.actuators,
-                res.joint_reductions,
-                res.actuator_reductions,
-                res.joint_offsets,
-            )
-            key = (
-                mech_cls,
-                tuple(mech.joints),
-                tuple(mech.actuators),
-                mech.joint_reductions,
-                mech.actuator_reductions,
-                mech.joint_offsets,
-            )
-            first = by_joint.get(mech.joints[0])
-            if first is not None and first[0] == key:
-                note = f"duplicate of {first[1].name!r} apart from its interface; merged"
-                _LOG.info("transmission %r: %s", spec.name, note)
-                entries.append(
-                    MappedTransmission(spec, None, "merged", (note,), merged_into=first[1].name)
-                )
-                continue
-            for j in mech.joints:
-                if j in by_joint:
-                    raise TransmissionError(
-                        f"joint {j!r} is driven by two transmissions, {by_joint[j][1].name!r} "
-                        f"and {spec.name!r}{_where(spec)}, which differ. Fix: remove one of "
-                        "them (or make them identical apart from the hardware interface)."
-                    )
-                by_joint[j] = (key, mech)
-            mechanisms.append(mech)
-            entries.append(MappedTransmission(spec, mech, "used", tuple(res.notes)))
-        for name in driven:
-            if name not in by_joint:
-                mechanisms.append(IdentityTransmission(name, [name], [name]))
-        return cls(driven, mechanisms, followers, entries=entries, warnings=warnings,
-                   compiled=compiled)
+        from .loader import build_map
+
+        return build_map(cls, robot, compiled=compiled)
 
     def __repr__(self) -> str:
         return (

@@ -8,12 +8,11 @@ are (m1, j2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
-from sdf_bridge.backends.base import ActuatorCommand, ImuReading, WrenchReading
+from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, ImuReading, Mode, WrenchReading
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError
@@ -107,14 +106,9 @@ def _mock(params: dict | None = None, initial_j1: str = "0.6") -> MockBackend:
 
 
 def _cmd(p=(NAN, NAN), v=(NAN, NAN), e=(NAN, NAN), mode=()) -> ActuatorCommand:
-    return ActuatorCommand(np.array(p, float), np.array(v, float), np.array(e, float), tuple(mode))
-
-
-@dataclass(frozen=True)
-class AccelerationCommand(ActuatorCommand):
-    """An ActuatorCommand carrying an acceleration command (GenericSystem's third interface)."""
-
-    acceleration: np.ndarray | None = None
+    """A command; ``mode``: one mode label per actuator (empty: not given)."""
+    modes = np.array([int(Mode.from_label(m)) for m in mode], dtype=MODE_DTYPE)
+    return ActuatorCommand(np.array(p, float), np.array(v, float), np.array(e, float), modes)
 
 
 def _assert_state(backend: MockBackend, dt: float, p, v, e) -> None:
@@ -202,8 +196,9 @@ def test_dynamics_velocity_mode_adds_following_offset_every_cycle() -> None:
 
 def test_dynamics_acceleration_mode() -> None:
     backend = _mock({"calculate_dynamics": True})
-    command = AccelerationCommand(np.full(2, NAN), np.full(2, NAN), np.full(2, NAN),
-                                  ("acceleration", "position"), acceleration=np.array([2.0, NAN]))
+    modes = _cmd(mode=("acceleration", "position")).mode
+    command = ActuatorCommand(np.full(2, NAN), np.full(2, NAN), np.full(2, NAN), modes,
+                              acceleration=np.array([2.0, NAN]))
     backend.write(command, 0.1)
     _assert_state(backend, 0.1, [5.0, 0.25], [0.0, 0.5], [0.0, -2.0])
     np.testing.assert_allclose(backend.acceleration, [2.0, 0.0], atol=TOL)
@@ -344,8 +339,12 @@ def test_write_errors() -> None:
         backend.write(ActuatorCommand(np.zeros(3), np.zeros(2), np.zeros(2)), 0.01)
     with pytest.raises(BackendError, match="1 command modes for 2 actuators"):
         backend.write(_cmd(mode=("position",)), 0.01)
-    with pytest.raises(BackendError, match="unknown command mode 'torque'"):
-        backend.write(_cmd(mode=("torque", "position")), 0.01)
+    with pytest.raises(BackendError, match=r"command mode value\(s\) \[16\] are not modes. Fix: use "
+                                           "sdf_bridge.backends.base.Mode values"):
+        backend.write(ActuatorCommand(np.zeros(2), np.zeros(2), np.zeros(2), np.array([16, 1], dtype=MODE_DTYPE)),
+                      0.01)
+    with pytest.raises(ValueError, match="unknown command mode 'torque'"):
+        Mode.from_label("torque")
 
 
 def test_use_before_configure_and_after_close() -> None:

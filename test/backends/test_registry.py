@@ -9,6 +9,7 @@ import pytest
 
 from sdf_bridge.backends import available_backends, create_backend
 from sdf_bridge.backends.base import Backend
+from sdf_bridge.backends.actuator_port import ActuatorPort
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.errors import BackendError
 
@@ -43,8 +44,9 @@ def test_builtins_listed_first() -> None:
 
 
 def test_create_mock() -> None:
-    backend = create_backend("mock")
-    assert isinstance(backend, MockBackend) and isinstance(backend, Backend)
+    backend = create_backend("mock")  # an actuator driver, behind its port
+    assert isinstance(backend, ActuatorPort) and isinstance(backend.driver, MockBackend)
+    assert isinstance(backend, Backend)
 
 
 def test_unknown_name_lists_available() -> None:
@@ -56,7 +58,7 @@ def test_plugin_through_entry_point(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     _install_plugin(tmp_path, monkeypatch, {"my_driver": "sdfb_test_plugin:MyDriver"})
     assert "my_driver" in available_backends()
     backend = create_backend("my_driver")
-    assert type(backend).__name__ == "MyDriver" and isinstance(backend, Backend)
+    assert type(backend.driver).__name__ == "MyDriver" and isinstance(backend, Backend)
 
 
 def test_plugin_cannot_shadow_builtin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -64,7 +66,7 @@ def test_plugin_cannot_shadow_builtin(tmp_path: Path, monkeypatch: pytest.Monkey
     _install_plugin(tmp_path, monkeypatch, {"mock": "sdfb_test_plugin:MyDriver"})
     assert available_backends().count("mock") == 1
     assert "is a built-in backend name" in caplog.text
-    assert type(create_backend("mock")) is MockBackend
+    assert type(create_backend("mock").driver) is MockBackend
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,7 @@ def test_type_is_lower_cased_with_a_warning():
         ('<ros2_control name="m" type="system"><hardware><plugin>p</plugin><param>1</param></hardware></ros2_control>', r"<param> has no name"),
         ('<ros2_control name="m" type="system"><joint/></ros2_control>', r"<joint>: attribute 'name' is missing"),
         ('<ros2_control name="m" type="system"><sensor name=""/></ros2_control>', r"attribute 'name' is missing or empty"),
-        ('<ros2_control name="m" type="system"><joint name="j" mimic="1"/></ros2_control>', r"attribute 'mimic' is '1', not a boolean"),
+        ('<ros2_control name="m" type="system"><joint name="j" mimic="2"/></ros2_control>', r"attribute 'mimic' is '2', not a boolean"),
         ('<ros2_control name="m" type="system"><joint name="j"><limits/></joint></ros2_control>', r"<limits> has no enable attribute"),
         ('<ros2_control name="m" type="system"><joint name="j"><limits enable="no"/></joint></ros2_control>', r"attribute 'enable' is 'no', not a boolean"),
         ('<ros2_control name="m" type="system"><joint name="j"><state_interface/></joint></ros2_control>', r"<state_interface>: attribute 'name' is missing"),

@@ -303,7 +303,7 @@ def test_case013_through_hardware_system(case013: dict, cases_dir: Path) -> None
             assert len(field) in (0, len(state.names))
         assert not np.isnan(state.position).any()
         # no NaN reaches the hardware for a joint in position mode (m5)
-        commanded = system.backend._cmd_p
+        commanded = system.backend.driver._cmd_p
         for k, joint in enumerate(system.joint_names):
             if system.commands.mode_name(joint) == "position":
                 assert np.isfinite(commanded[k]), (message["id"], joint)

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sdf_bridge.backends.base import ActuatorCommand, JointSpaceBackend, JointSpaceState
+from sdf_bridge.backends.actuator_port import ActuatorPort, actuator_modes
+from sdf_bridge.backends.base import JointSpaceState, Mode
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError, CommandError, ConfigError, LimitsError
@@ -79,7 +80,7 @@ def test_names() -> None:
     assert system.joint_names == ("j1", "j2")
     assert system.state_names == ("j1", "j2", "j3")
     assert system.actuator_names == ("m1", "j2")
-    assert isinstance(system.backend, MockBackend) and system.backend_name == "mock"
+    assert isinstance(system.backend.driver, MockBackend) and system.backend_name == "mock"
 
 
 def test_full_cycle_exact_actuator_and_joint_values() -> None:
@@ -244,6 +245,24 @@ def test_bad_trajectory_joints_are_rejected_and_counted(names: list[str], match:
     assert system.diagnostics()["rejected"] == {"bad_trajectory": 1}
 
 
+def test_a_trajectory_in_the_past_is_rejected_and_counted() -> None:
+    """A trajectory stamped (``start``) 100 s before it is received ends in the past: rejected
+    with its own reason and nothing moves; one that started 0.5 s ago is followed from now."""
+    system = _system()
+    system.read(100.0, 1.0)
+    warnings = system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=100.0, start=0.0)
+    assert warnings == ["trajectory rejected: trajectory ends 98 s in the past (header.stamp + the last point's "
+                        "time_from_start is before now). Fix: stamp it now or later, or 0 to start on receipt."]
+    assert system.diagnostics()["rejected"] == {"trajectory_in_past": 1}
+    assert not system.diagnostics()["trajectory_active"]
+    assert _cycle(system, 101.0).position[0] == pytest.approx(0.0, abs=TOL)
+    assert system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=101.0, start=100.5) == []
+    system.write(101.0, 1.0)  # 0.5 s in: the segment from the current state (0 at now) to 0.5 at 101.5
+    assert system.read(101.0, 1.0).position[0] == pytest.approx(0.0, abs=TOL)
+    system.write(102.0, 1.0)  # 1.5 s in: halfway between the points
+    assert system.read(102.0, 1.0).position[0] == pytest.approx(0.7, abs=TOL)
+
+
 def test_trajectory_before_any_state_needs_a_point_at_zero() -> None:
     system = _system()
     warnings = system.submit_trajectory(["j1"], [1.0], [[0.2]], [], [], now=0.0)
@@ -270,7 +289,7 @@ def test_estop_holds_and_refuses_commands() -> None:
     assert "disabled" in system.submit_trajectory(["j1"], [0.0], [[0.0]], [], [], now=1.0)[0]
     state = _cycle(system, 2.0)
     np.testing.assert_allclose(state.position[:2], [0.5, 0.2], atol=TOL)  # held, 0.9/0.4 dropped
-    np.testing.assert_allclose(system.backend._cmd_p, [4.0, 0.2], atol=TOL)  # hold command
+    np.testing.assert_allclose(system.backend.driver._cmd_p, [4.0, 0.2], atol=TOL)  # hold command
     assert system.diagnostics()["rejected"] == {"disabled": 3}
     system.enable(False)  # no change
     system.enable(True)
@@ -294,7 +313,7 @@ def test_reset_returns_to_initial_state() -> None:
 def test_ros2_control_restricts_joints_and_interfaces() -> None:
     system = _system(ROS2_CONTROL)
     assert system.joint_names == ("j1",)
-    assert system.backend.calculate_dynamics is True  # from <hardware><param>
+    assert system.backend.driver.calculate_dynamics is True  # from <hardware><param>
     warnings = system.submit_joint_state(["j1", "j2"], [0.2, 0.1], [1.0, NAN], [], now=0.0)
     text = "\n".join(warnings)
     assert "['j2'] are not commandable" in text and "['j1'] have no velocity" in text
@@ -304,13 +323,13 @@ def test_ros2_control_restricts_joints_and_interfaces() -> None:
 
 def test_backend_params_override_ros2_control_params() -> None:
     system = _system(ROS2_CONTROL, backend_params={"calculate_dynamics": False})
-    assert system.backend.calculate_dynamics is False
+    assert system.backend.driver.calculate_dynamics is False
 
 
 def test_backend_instance_and_errors() -> None:
     backend = MockBackend()
     system = _system(backend=backend)
-    assert system.backend is backend and system.backend_name == "MockBackend"
+    assert system.backend.driver is backend and system.backend_name == "MockBackend"
     with pytest.raises(BackendError, match="unknown backend 'nope'"):
         _system(backend="nope")
     system.close()
@@ -376,25 +395,32 @@ def demo_robot(repo_dir: Path):
     return load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
 
 
+def _actuator_modes(system: HardwareSystem) -> list[str]:
+    """Each actuator's mode (label) as the actuator port derives it from the joint modes the
+    holds give the backend now."""
+    _, mode, _ = system.holds.apply(0.0, system.commands, system._measured, system.enabled)
+    return [Mode(int(m)).label for m in actuator_modes(system.transmissions.dependency, mode)]
+
+
 def test_demo_robot_modes_of_coupled_actuators(demo_robot) -> None:
     system = HardwareSystem(demo_robot, "mock")
-    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    modes = dict(zip(system.actuator_names, _actuator_modes(system)))
     assert set(modes.values()) == {""}
     system.submit_joint_state(["wrist_pitch"], [], [0.1], [], now=0.0)
-    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    modes = dict(zip(system.actuator_names, _actuator_modes(system)))
     # the differential couples wrist_pitch and wrist_roll; wrist_roll, not commanded, holds
     # (zero velocity) in its partner's mode
     assert modes["wrist_left_motor"] == "velocity" and modes["wrist_right_motor"] == "velocity"
     system.submit_joint_state(["wrist_roll"], [0.4], [], [], now=0.0)
-    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    modes = dict(zip(system.actuator_names, _actuator_modes(system)))
     # pitch in velocity mode, roll in position mode: the shared motors get no single mode
     assert modes["wrist_left_motor"] == "" and modes["wrist_right_motor"] == ""
     system.submit_joint_state(["wrist_roll", "base_yaw"], [], [0.2, 0.3], [], now=0.0)
-    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    modes = dict(zip(system.actuator_names, _actuator_modes(system)))
     assert modes["wrist_left_motor"] == "velocity" and modes["wrist_right_motor"] == "velocity"
     assert modes["base_yaw_motor"] == "velocity" and modes["gripper_motor"] == ""
     system.submit_joint_state(["left_finger_joint"], [0.01], [], [], now=0.0)
-    modes = dict(zip(system.actuator_names, system._actuator_modes()))
+    modes = dict(zip(system.actuator_names, _actuator_modes(system)))
     assert modes["gripper_motor"] == "position"
 
 
@@ -539,28 +565,33 @@ def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> N
     system.read(0.0, 0.01)
     system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
     wanted = system.commands.effective()
-    first = system._hold_coupled_partners(wanted)
-    assert system._hold_coupled_partners(wanted) is first  # reused
+
+    def partners(commands: np.ndarray) -> np.ndarray:
+        buffer = system.commands
+        return system.holds._partners(commands, buffer.mode_version, buffer, system._measured)[0]
+
+    first = partners(wanted)
+    assert partners(wanted) is first  # reused
     assert first[0][elbow] == pytest.approx(0.5, abs=TOL) and first[0][shoulder] == 0.3
     assert first is not wanted and np.isnan(wanted[0][elbow])  # the buffer's array is unchanged
-    system._partner_cache = None
-    fresh = system._hold_coupled_partners(wanted)
+    system.holds._partner_cache = None
+    fresh = partners(wanted)
     np.testing.assert_array_equal(first, fresh)
     # a new command replaces the effective array: recomputed (the hold is released)
     system.submit_joint_state(["elbow"], [0.2], [], [], 0.0)
-    released = system._hold_coupled_partners(system.commands.effective())
-    assert released[0][elbow] == 0.2 and np.isnan(system._partner_hold).all()
+    released = partners(system.commands.effective())
+    assert released[0][elbow] == 0.2 and np.isnan(system.holds._partner_start).all()
     # unknown measured position when the hold begins: not reused, retried with the next state
     system.submit_joint_state(["shoulder_lift", "elbow"], [0.3, math.nan], [], [], 0.0)
     system.commands.clear()
     system.submit_joint_state(["shoulder_lift"], [0.3], [], [], 0.0)
     system._measured = np.full((3, len(names)), math.nan)
     wanted = system.commands.effective()
-    held = system._hold_coupled_partners(wanted)
-    assert math.isnan(held[0][elbow]) and system._partner_cache is None
+    held = partners(wanted)
+    assert math.isnan(held[0][elbow]) and system.holds._partner_cache is None
     system._measured = np.full((3, len(names)), 0.4)
-    held = system._hold_coupled_partners(wanted)
-    assert held[0][elbow] == 0.4 and system._hold_coupled_partners(wanted) is held
+    held = partners(wanted)
+    assert held[0][elbow] == 0.4 and partners(wanted) is held
 
 
 # -- the tick: write → read, priming read, timing ------------------------------------------------
@@ -616,8 +647,8 @@ def test_estop_before_any_read_holds_the_measured_position() -> None:
     system = _system(ROS2_CONTROL)
     system.enable(False)
     state = system.cycle(1.0, 1.0)
-    np.testing.assert_allclose(system.backend._cmd_p, [2.0, 0.0], atol=TOL)  # (0.3 − 0.1)·10
-    assert not np.isnan(system._hold.position).any()
+    np.testing.assert_allclose(system.backend.driver._cmd_p, [2.0, 0.0], atol=TOL)  # (0.3 − 0.1)·10
+    assert not np.isnan(system.holds._estop[0][0]).any()
     assert state.position[0] == pytest.approx(0.3, abs=TOL)
 
 
@@ -642,33 +673,19 @@ def test_reset_reads_the_reset_state_for_the_next_write() -> None:
     assert system.cycle(2.0, 1.0).position[0] == pytest.approx(0.4, abs=TOL)  # halfway 0.3 → 0.5
 
 
-# -- joint-space backends (simulators): the system maps nothing, the backend maps once -----------
+# -- the joint-space port: a backend that takes joint commands as they are -------------------------
 
-class _JointSpaceMock(MockBackend):
-    """The mock behind the JointSpaceBackend protocol, through the map as the protocol says;
-    records the joint commands it is written."""
+class _JointSpaceMock(ActuatorPort):
+    """A joint-space backend (the mock behind its port, given as the backend itself): records
+    the joint commands it is written."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(MockBackend())
         self.joint_writes: list[np.ndarray] = []
 
-    def configure(self, robot, actuators, *, transmissions, params) -> None:
-        super().configure(robot, actuators, transmissions=transmissions, params=params)
-        self.map = transmissions
-
-    def write(self, command, dt: float) -> None:  # only the e-stop hold comes this way
+    def write(self, command, dt: float) -> None:
+        self.joint_writes.append(np.array(command.values))
         super().write(command, dt)
-
-    def write_joints(self, commands, dt: float) -> None:
-        self.joint_writes.append(np.array(commands))
-        a = self.map.joint_to_actuator(commands[0], commands[1], commands[2])
-        super().write(ActuatorCommand(*a), dt)
-
-    def read_joints(self, dt: float) -> JointSpaceState:
-        state = super().read(dt)
-        joints = self.map.actuator_to_joint_stacked(state.position, state.velocity, state.effort)
-        full, actuators = self.map.joint_state(joints)
-        return JointSpaceState(full, actuators, state.sensors, state.sim_time)
 
 
 def test_joint_space_backend_gets_limited_joint_commands_and_returns_the_state() -> None:
@@ -677,7 +694,7 @@ def test_joint_space_backend_gets_limited_joint_commands_and_returns_the_state()
     mimic j3 = 2·j1 + 0.5; actuator m1 = 10·(j1 − 0.1))."""
     backend = _JointSpaceMock()
     system = _system(backend=backend)
-    assert isinstance(backend, JointSpaceBackend) and system._joint_space
+    assert system.backend is backend  # a joint-space backend is used as it is
     plain = _system()
     for s in (system, plain):
         s.submit_joint_state(["j1"], [1.5], [], [], 0.0)
@@ -689,16 +706,17 @@ def test_joint_space_backend_gets_limited_joint_commands_and_returns_the_state()
     np.testing.assert_allclose(np.stack(got.actuators), np.stack(want.actuators), rtol=0.0, atol=TOL)
     assert got.actuator_position[0] == pytest.approx(9.0, abs=TOL)
     assert system._measured[0, 0] == pytest.approx(1.0, abs=TOL)
-    # e-stop: the hold goes through the actuator-space write, at the last actuator position
+    # e-stop: a joint-space hold (position mode) of the joint position measured last
     system.enable(False)
     system.cycle(2.0, 1.0)
-    assert backend._cmd_p[0] == pytest.approx(9.0, abs=TOL)
+    assert backend.joint_writes[-1][0].tolist() == [1.0, 0.0]
+    assert backend.driver._cmd_p[0] == pytest.approx(9.0, abs=TOL)
 
 
 def test_joint_space_backend_returning_wrong_shapes_is_a_backend_error() -> None:
     class Short(_JointSpaceMock):
-        def read_joints(self, dt: float) -> JointSpaceState:
-            state = super().read_joints(dt)
+        def read(self, dt: float) -> JointSpaceState:
+            state = super().read(dt)
             return JointSpaceState(state.joints[:, :2], state.actuators, state.sensors, state.sim_time)
 
     system = _system(backend=Short())
@@ -716,47 +734,23 @@ def test_cycle_state_rows_are_views_of_its_tables() -> None:
     assert "names=('a', 'b', 'c')" in repr(state)
 
 
-def test_mujoco_system_joint_space_equals_actuator_space(repo_dir: Path) -> None:
-    """The demo arm in MuJoCo through the joint-space path (the default) and through the
-    actuator-space one (the backend's joint-space methods hidden): the same actuator state bit
-    for bit, and joint states equal to rounding (the actuator path maps joint → actuator →
-    joint: relative 1e-12)."""
+def test_mujoco_actuator_state_is_the_joint_state_through_the_map(repo_dir: Path) -> None:
+    """The demo arm in MuJoCo: the actuator state of every tick is ``joint_to_actuator`` of its
+    joint state (TransmissionMap.joint_state), bit for bit, while position commands move it."""
     pytest.importorskip("mujoco")
-    from sdf_bridge.backends.mujoco import MujocoBackend
-
-    class ActuatorOnly:
-        def __init__(self) -> None:
-            self.inner = MujocoBackend()
-
-        def configure(self, *args, **kwargs) -> None:
-            self.inner.configure(*args, **kwargs)
-
-        def read(self, dt: float):
-            return self.inner.read(dt)
-
-        def write(self, command, dt: float) -> None:
-            self.inner.write(command, dt)
-
-        def reset(self) -> None:
-            self.inner.reset()
-
-        def close(self) -> None:
-            self.inner.close()
-
     robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
-    params = {"render_cameras": False}
-    fast = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params=params)
-    slow = HardwareSystem(robot, ActuatorOnly(), command_timeout=0.0, backend_params=params)
-    assert fast._joint_space and not slow._joint_space
+    system = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params={"render_cameras": False})
+    n = len(system.transmissions.joint_names)
     now = 0.0
     for k in range(60):
         if k % 20 == 0:
-            for s in (fast, slow):
-                s.submit_array("position", np.full(len(s.joint_names), 0.1 * (k // 20)), now)
+            system.submit_array("position", np.full(len(system.joint_names), 0.1 * (k // 20)), now)
         now += 0.01
-        a, b = fast.cycle(now, 0.01), slow.cycle(now, 0.01)
-        np.testing.assert_array_equal(np.stack(a.actuators), np.stack(b.actuators))
-        np.testing.assert_allclose(a.joints, b.joints, rtol=1e-12, atol=1e-15)
+        state = system.cycle(now, 0.01)
+        joints, actuators = system.transmissions.joint_state(state.joints[:, :n].copy())
+        np.testing.assert_array_equal(np.stack(state.actuators), actuators)
+        np.testing.assert_array_equal(state.joints, joints)
+    assert state.position[0] == pytest.approx(0.2, abs=1e-2)  # 0.2 s after its step from 0.1: near it
 
 
 def test_untimed_system_runs_the_same_ticks_and_times_none() -> None:

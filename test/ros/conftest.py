@@ -36,9 +36,11 @@ os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 import rclpy  # noqa: E402  (after the environment is set)
 from rclpy.context import Context  # noqa: E402
 from rclpy.executors import SingleThreadedExecutor  # noqa: E402
-from rclpy.qos import QoSProfile  # noqa: E402
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 
 WAIT = 20.0  # s: generous deadline for anything to arrive (CI machines are slow and shared)
+#: /rosout's own profile (rcl's rosout default): reliable, transient local, last 1000.
+ROSOUT_QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 class Bridge:

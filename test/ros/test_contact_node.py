@@ -67,19 +67,19 @@ def node(ros_context: Context) -> Iterator[BridgeNode]:
 
 def test_contact_topics_appear_at_the_first_reading(node: BridgeNode) -> None:
     node.cycle(0)
-    pad, slider = node._sensor_pubs[("pad_touch", "")], node._sensor_pubs[("slider_touch", "")]
+    pad, slider = node.sensor_topics.pubs[("pad_touch", "")], node.sensor_topics.pubs[("slider_touch", "")]
     assert pad.msg_type is PointCloud2 and slider.msg_type is PointCloud2
     assert (pad.topic_name, slider.topic_name) == ("/sensors/pad_touch", "/slider_contacts")
-    assert node._sensor_pub_groups == {"pad_touch": [pad], "slider_touch": [slider]}
+    assert node.sensor_topics.groups == {"pad_touch": [pad], "slider_touch": [slider]}
 
 
 def test_contact_sensor_read_on_demand(node: BridgeNode, probe: Probe) -> None:
-    suite = node.backend.sensors
+    suite = node.hardware.backend.sensors
     node.cycle(0)
     node._update_sensor_demand()
     assert suite.demand == frozenset()  # published once, nobody listens: not read any more
     probe.watch("/slider_contacts", PointCloud2, qos_profile_sensor_data)
-    pub = node._sensor_pubs[("slider_touch", "")]
+    pub = node.sensor_topics.pubs[("slider_touch", "")]
     probe.wait_for(lambda: pub.get_subscription_count() > 0, "the bridge to see the contact subscriber")
     node._update_sensor_demand()
     assert suite.demand == frozenset({"slider_touch"})
@@ -94,7 +94,7 @@ def test_contact_sensor_read_on_demand(node: BridgeNode, probe: Probe) -> None:
     np.testing.assert_allclose(points[:, 2], -0.1, rtol=0.0, atol=1e-4)  # the cube's bottom face (m)
     np.testing.assert_array_equal(points[:, 3:6], np.tile(np.float32([0.0, 0.0, -1.0]), (4, 1)))
     assert points[:, 6:].sum(axis=0) == pytest.approx((0.0, 0.0, SLIDER_MASS * G), abs=FORCE_TOL)
-    assert node._sensor_pubs[("pad_touch", "")].get_subscription_count() == 0
+    assert node.sensor_topics.pubs[("pad_touch", "")].get_subscription_count() == 0
     probe.unwatch("/slider_contacts")
 
 
@@ -119,16 +119,16 @@ def test_reading_without_message_reported_once_and_not_read_again(node: BridgeNo
     monkeypatch.setattr(node, "get_logger", lambda: logger)
     stamp = conversions.time_msg(0.0)
     for _ in range(3):
-        node._publish_sensors({"pad_touch": _OdometerReading(1.0)}, stamp)
+        node.sensor_topics.publish({"pad_touch": _OdometerReading(1.0)}, stamp)
     assert len(logger.errors) == 1
     assert logger.errors[0].startswith(
         "sensor 'pad_touch' publishes nothing: no ROS message for a sensor reading of type '_OdometerReading'"
     )
-    assert ("pad_touch", "") not in node._sensor_pubs
-    assert node._sensor_pub_groups["pad_touch"] == []
+    assert ("pad_touch", "") not in node.sensor_topics.pubs
+    assert node.sensor_topics.groups["pad_touch"] == []
     node._update_sensor_demand()
-    assert "pad_touch" not in node.backend.sensors.demand
-    assert "slider_touch" in node.backend.sensors.demand  # not published yet: still read
+    assert "pad_touch" not in node.hardware.backend.sensors.demand
+    assert "slider_touch" in node.hardware.backend.sensors.demand  # not published yet: still read
 
 
 def test_contact_cloud_across_processes(start_bridge, probe: Probe) -> None:

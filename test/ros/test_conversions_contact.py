@@ -78,6 +78,14 @@ def test_sensor_messages_gives_the_contact_cloud_on_the_main_topic() -> None:
     assert isinstance(msg, PointCloud2) and msg.width == 2 and msg.header.frame_id == "box"
 
 
+def test_frame_prefix_reaches_a_frame_the_reading_names() -> None:
+    """The bridge's frame_prefix: the caller's frame_id comes prefixed already; a frame override
+    of the reading (a bumper's frameName) gets it here."""
+    override = ContactReading((), frame="world")
+    assert cv.sensor_messages(override, STAMP, "left/box", "left/")[""].header.frame_id == "left/world"
+    assert cv.sensor_messages(ContactReading(), STAMP, "left/box", "left/")[""].header.frame_id == "left/box"
+
+
 @dataclass(frozen=True)
 class _OdometerReading:
     distance: float

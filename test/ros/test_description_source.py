@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,26 @@ XACRO = """<?xml version="1.0"?>
 """
 
 
-def test_demo_file_is_found_in_the_source_tree(repo_dir: Path) -> None:
+def test_demo_file_is_found_in_the_source_tree(repo_dir: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not installed (no ament index entry, nothing under sys.prefix): the checkout's file."""
+    monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
     assert demo_description_file() == repo_dir / "urdf" / "demo_arm.urdf.xacro"
+
+
+def test_installed_demo_file_comes_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install space on AMENT_PREFIX_PATH (as in a sourced colcon workspace) wins over the
+    checkout."""
+    prefix = tmp_path / "install"
+    marker = prefix / "share" / "ament_index" / "resource_index" / "packages" / "sdf_bridge"
+    marker.parent.mkdir(parents=True)
+    marker.write_text("")
+    demo = prefix / "share" / "sdf_bridge" / "urdf" / "demo_arm.urdf.xacro"
+    demo.parent.mkdir(parents=True)
+    demo.write_text("<robot name='installed'/>")
+    monkeypatch.setenv("AMENT_PREFIX_PATH", str(prefix))
+    assert demo_description_file() == demo
 
 
 def test_parameter_string_first() -> None:

@@ -13,11 +13,13 @@ import yaml
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.ros.launch_args import (
     ARGUMENTS,
+    BOOLEAN_ARGUMENTS,
     command_text,
     launch_plan,
-    parse_bool,
+    parse_namespace,
     parse_package_paths,
     parse_xacro_args,
+    rviz_config,
 )
 
 
@@ -27,37 +29,73 @@ def share(repo_dir: Path) -> Path:
     return repo_dir
 
 
-def test_arguments_are_the_documented_five() -> None:
-    assert [a.name for a in ARGUMENTS] == ["description_file", "xacro_args", "backend", "rviz", "use_sim_time"]
+DEFAULTS = {"description_file": "", "xacro_args": "", "backend": "mock", "rviz": True, "use_sim_time": False,
+            "namespace": "", "frame_prefix": ""}
+
+
+def test_arguments_are_the_documented_seven() -> None:
+    assert [a.name for a in ARGUMENTS] == ["description_file", "xacro_args", "backend", "rviz", "use_sim_time",
+                                          "namespace", "frame_prefix"]
     defaults = {a.name: a.default for a in ARGUMENTS}
     assert defaults == {"description_file": None, "xacro_args": "", "backend": "mock", "rviz": "true",
-                        "use_sim_time": "false"}
+                        "use_sim_time": "false", "namespace": "", "frame_prefix": ""}
     assert all(a.description for a in ARGUMENTS)
+    assert BOOLEAN_ARGUMENTS == ("rviz", "use_sim_time")
 
 
 def test_defaults_plan(share: Path) -> None:
-    plan = launch_plan({"description_file": "", "xacro_args": "", "backend": "mock", "rviz": "true",
-                        "use_sim_time": "false"}, share)
+    plan = launch_plan(DEFAULTS, share)
     demo = str(share / "urdf" / "demo_arm.urdf.xacro")
     assert plan.xacro_command == ("xacro", demo)
     assert plan.bridge_parameters == (
         str(share / "config" / "bridge.yaml"),
-        {"backend": "mock", "use_sim_time": False, "use_description_topic": True},
+        {"backend": "mock", "use_sim_time": False, "use_description_topic": True, "frame_prefix": ""},
     )
-    assert plan.rviz is True
-    assert plan.rviz_arguments == ("-d", str(share / "config" / "robot.rviz"))
-    assert plan.rsp_parameters == {"use_sim_time": False}
+    assert plan.rviz is True and plan.namespace == "" and plan.frame_prefix == ""
+    assert plan.root_frame == "base_link"  # the demo arm's root link
+    assert plan.rsp_parameters == {"use_sim_time": False, "frame_prefix": ""}
+    assert plan.packages() == ("robot_state_publisher", "sdf_bridge", "rviz2")
+    config = yaml.safe_load(plan.rviz_config)["Visualization Manager"]
+    assert config["Global Options"]["Fixed Frame"] == "base_link"
+    model = next(d for d in config["Displays"] if d["Class"].endswith("RobotModel"))
+    assert model["Description Topic"]["Value"] == "/robot_description" and model["TF Prefix"] == ""
+
+
+def test_namespace_puts_frames_under_it(share: Path) -> None:
+    """``namespace:=left`` alone: every node in /left, frames prefixed left/, rviz follows."""
+    plan = launch_plan({**DEFAULTS, "namespace": "/left/"}, share)
+    assert plan.namespace == "left" and plan.frame_prefix == "left/" and plan.root_frame == "left/base_link"
+    assert plan.rsp_parameters["frame_prefix"] == "left/" and plan.bridge_parameters[1]["frame_prefix"] == "left/"
+    config = yaml.safe_load(plan.rviz_config)["Visualization Manager"]
+    assert config["Global Options"]["Fixed Frame"] == "left/base_link"
+    model = next(d for d in config["Displays"] if d["Class"].endswith("RobotModel"))
+    assert model["Description Topic"]["Value"] == "/left/robot_description" and model["TF Prefix"] == "left"
+
+
+def test_explicit_frame_prefix_and_no_rviz(share: Path) -> None:
+    plan = launch_plan({**DEFAULTS, "namespace": "arms/left", "frame_prefix": "l_", "rviz": False}, share)
+    assert (plan.namespace, plan.frame_prefix, plan.root_frame) == ("arms/left", "l_", "l_base_link")
+    assert plan.rviz is False and plan.rviz_config == "" and plan.packages() == ("robot_state_publisher", "sdf_bridge")
+
+
+def test_root_frame_of_another_robot(share: Path, tmp_path: Path) -> None:
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="chassis"/><link name="wheel"/><joint name="j" type="continuous">'
+                    '<parent link="chassis"/><child link="wheel"/></joint></robot>')
+    assert launch_plan({**DEFAULTS, "description_file": str(urdf)}, share).root_frame == "chassis"
 
 
 def test_xacro_args_and_overrides(share: Path) -> None:
     demo = str(share / "urdf" / "demo_arm.urdf.xacro")
-    plan = launch_plan({"description_file": demo, "xacro_args": "prefix:=left_ hardware_plugin:='a b'",
-                        "backend": "mujoco", "rviz": "False", "use_sim_time": "true"}, share)
+    plan = launch_plan({**DEFAULTS, "description_file": demo, "xacro_args": "prefix:=left_ hardware_plugin:='a b'",
+                        "backend": "mujoco", "rviz": False, "use_sim_time": True}, share)
     assert plan.xacro_command == ("xacro", demo, "prefix:=left_", "hardware_plugin:=a b")
     # Command() splits its text with shlex: the quoted text gives back the same argv.
     assert shlex.split(command_text(plan.xacro_command)) == list(plan.xacro_command)
-    assert plan.bridge_parameters[1] == {"backend": "mujoco", "use_sim_time": True, "use_description_topic": True}
+    assert plan.bridge_parameters[1] == {"backend": "mujoco", "use_sim_time": True, "use_description_topic": True,
+                                         "frame_prefix": ""}
     assert plan.rviz is False and plan.use_sim_time is True
+    assert plan.root_frame == "left_base_link"  # the xacro argument reaches the root link
 
 
 def test_parse_xacro_args_forms() -> None:
@@ -88,10 +126,12 @@ def test_parse_package_paths_errors(word: str, match: str) -> None:
         parse_package_paths([word])
 
 
-def test_parse_bool() -> None:
-    assert parse_bool("rviz", "TRUE") is True and parse_bool("rviz", "0") is False
-    with pytest.raises(ConfigError, match=r"launch argument rviz:='maybe' is not a boolean"):
-        parse_bool("rviz", "maybe")
+def test_parse_namespace() -> None:
+    assert parse_namespace("") == "" and parse_namespace(" /left/ ") == "left" and parse_namespace("a/b_2") == "a/b_2"
+    with pytest.raises(ConfigError, match=r"namespace:='2nd' is not a ROS namespace"):
+        parse_namespace("2nd")
+    with pytest.raises(ConfigError, match=r"namespace:='a b' is not a ROS namespace"):
+        parse_namespace("a b")
 
 
 def test_plan_errors(share: Path, tmp_path: Path) -> None:
@@ -101,26 +141,40 @@ def test_plan_errors(share: Path, tmp_path: Path) -> None:
         launch_plan({"robot": "x"}, share)
     with pytest.raises(ConfigError, match=r"launch argument backend is empty"):
         launch_plan({"backend": " "}, share)
-    with pytest.raises(ConfigError, match=r"use_sim_time:='yes please'"):
-        launch_plan({"use_sim_time": "yes please"}, share)
+    with pytest.raises(ConfigError, match=r"launch argument use_sim_time is 'true', not a bool"):
+        launch_plan({"use_sim_time": "true"}, share)
+    with pytest.raises(ConfigError, match=r"launch argument frame_prefix '/left/' starts with '/'"):
+        launch_plan({"frame_prefix": "/left/"}, share)
+    with pytest.raises(ConfigError, match=r"frame_prefix 'l_' does not end with '/': rviz's RobotModel"):
+        launch_plan({"frame_prefix": "l_", "rviz": True}, share)
+
+
+def test_rviz_config_refuses_a_prefix_rviz_cannot_follow(share: Path) -> None:
+    with pytest.raises(ConfigError, match=r"Fix: end it with '/' \(e.g. left/\), or rviz:=false"):
+        rviz_config(share, "x_base", "x_", "")
 
 
 def test_launch_file_structure(repo_dir: Path) -> None:
-    """The launch file uses launch_plan, declares every argument, and starts the three nodes
-    with rviz under IfCondition (checked on its syntax tree)."""
+    """The launch file uses launch_plan, declares every argument, reads booleans with launch's
+    condition parser, looks every package up before starting a node, and starts the three
+    nodes, rviz only when asked (checked on its syntax tree)."""
     source = (repo_dir / "launch" / "robot.launch.py").read_text()
     tree = ast.parse(source)
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert {"generate_launch_description", "launch_setup"} <= functions
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     called = {c.func.id for c in calls if isinstance(c.func, ast.Name)}
-    assert {"DeclareLaunchArgument", "OpaqueFunction", "Node", "Command", "IfCondition", "launch_plan"} <= called
+    assert {"DeclareLaunchArgument", "OpaqueFunction", "Node", "Command", "evaluate_condition_expression",
+            "get_package_prefix", "launch_plan"} <= called
     packages = {
         kw.value.value for c in calls if isinstance(c.func, ast.Name) and c.func.id == "Node"
         for kw in c.keywords if kw.arg == "package" and isinstance(kw.value, ast.Constant)
     }
     assert packages == {"robot_state_publisher", "rviz2"}  # + the bridge, package=PACKAGE
     assert 'executable="bridge"' in source
+    namespaces = [kw for c in calls if isinstance(c.func, ast.Name) and c.func.id == "Node"
+                  for kw in c.keywords if kw.arg == "namespace"]
+    assert len(namespaces) == 3
 
 
 def test_bridge_yaml_matches_declared_parameters(repo_dir: Path) -> None:
@@ -135,6 +189,8 @@ def test_bridge_yaml_matches_declared_parameters(repo_dir: Path) -> None:
 
 
 def test_rviz_config(repo_dir: Path) -> None:
+    """The static file; the launch file replaces its fixed frame, description topic and TF prefix
+    per robot (test_defaults_plan, test_namespace_puts_frames_under_it)."""
     data = yaml.safe_load((repo_dir / "config" / "robot.rviz").read_text())
     manager = data["Visualization Manager"]
     classes = {d["Class"] for d in manager["Displays"]}

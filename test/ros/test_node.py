@@ -255,6 +255,17 @@ def test_sensors_published_with_link_frames(bridge: Bridge, probe: Probe) -> Non
     assert probe.latest("/ft").header.frame_id == "ft_link"  # joint sensor: the joint's child link
 
 
+def test_frame_prefix_on_every_sensor_frame(start_bridge, probe: Probe) -> None:
+    """frame_prefix (as robot_state_publisher's): the sensor frame_ids of a bridge in /left."""
+    left = start_bridge({"frame_prefix": "left/"}, extra=["-r", "__ns:=/left"])
+    qos = QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
+    probe.watch("/left/imu", Imu, qos)
+    probe.watch("/left/ft", WrenchStamped, qos)
+    assert probe.latest("/left/imu").header.frame_id == "left/imu_link"
+    assert probe.latest("/left/ft").header.frame_id == "left/ft_link"
+    assert left.stop() == 0
+
+
 def test_diagnostics_report_the_loop(bridge: Bridge, probe: Probe) -> None:
     diag = diagnostics(probe)
     assert diag["loop.target_rate_hz"] == "100.0"

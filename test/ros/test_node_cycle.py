@@ -108,17 +108,17 @@ def test_sensors_without_subscribers_are_not_converted(make_node, monkeypatch) -
     built: list[str] = []
     original = conversions.sensor_messages
 
-    def counting(reading, stamp, frame_id):
+    def counting(reading, stamp, frame_id, frame_prefix=""):
         built.append(frame_id)
-        return original(reading, stamp, frame_id)
+        return original(reading, stamp, frame_id, frame_prefix)
 
     monkeypatch.setattr(conversions, "sensor_messages", counting)
     node.cycle(0)  # the mock samples every sensor at its first read: topics are created
     assert sorted(built) == ["ft_link", "imu_link"]
-    assert set(node._sensor_pub_groups) == {"imu_sensor", "ft_sensor"}
+    assert set(node.sensor_topics.groups) == {"imu_sensor", "ft_sensor"}
     imu = _Recorder(subscribers=1)
-    node._sensor_pub_groups["imu_sensor"] = [imu]  # the IMU topic gets a subscriber
-    node._sensor_pubs[("imu_sensor", "")] = imu
+    node.sensor_topics.groups["imu_sensor"] = [imu]  # the IMU topic gets a subscriber
+    node.sensor_topics.pubs[("imu_sensor", "")] = imu
     built.clear()
     for k in range(1, 40):  # well past both sensors' periods
         node.cycle(k)
@@ -145,7 +145,7 @@ def test_diagnostics_publish_the_loops_timing_once(make_node) -> None:
     from builtin_interfaces.msg import Time
 
     from sdf_bridge.hardware.timing import LoopTiming
-    from sdf_bridge.ros.loop import FixedRateLoop
+    from sdf_bridge.hardware.loop import FixedRateLoop
 
     node = make_node(update_rate=100.0, publish_rate=100.0)
     node.loop = FixedRateLoop(node.cycle, 100.0)
@@ -176,7 +176,7 @@ def test_slow_loop_warning_reads_the_loops_timing(make_node) -> None:
     200 synthetic ticks at 50 Hz of a 100 Hz update_rate (< 80 %) warn, 100 Hz ticks do not."""
     from builtin_interfaces.msg import Time
 
-    from sdf_bridge.ros.loop import FixedRateLoop
+    from sdf_bridge.hardware.loop import FixedRateLoop
 
     node = make_node(update_rate=100.0, publish_rate=100.0)
     warned: list[str] = []

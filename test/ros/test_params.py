@@ -9,13 +9,51 @@ from rclpy.context import Context
 from rclpy.parameter import Parameter
 
 from sdf_bridge.errors import ConfigError
-from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, make_config
+from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, default, make_config
 
 
 def test_make_config_defaults() -> None:
     cfg = make_config({name: default for name, (default, _) in PARAMETERS.items() if name != "joints"})
     assert cfg == BridgeConfig()
     assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (100.0, 50.0, 0.5, "mock")
+
+
+def _readme_defaults(repo_dir) -> dict[str, str]:
+    """The README's parameter table: name → its default column, as written."""
+    text = (repo_dir / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("## Parameters"):]
+    table = table[:table.index("\n## ", 3)]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`") and not cells[0].startswith("`backend_params"):
+            rows[cells[0].strip("`")] = cells[1]
+    return rows
+
+
+def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
+    """config/bridge.yaml and the README's parameter table give every declared parameter with
+    its declared default (``joints``: the empty array of ROS, [""], in the YAML; "all" in the
+    README); nothing else (but rclpy's use_sim_time in the README)."""
+    import yaml
+
+    yaml_values = yaml.safe_load((repo_dir / "config" / "bridge.yaml").read_text())["/**"]["ros__parameters"]
+    assert set(yaml_values) == set(PARAMETERS)
+    for name, value in yaml_values.items():
+        want = default(name)
+        assert (value == [""] and want == ()) if name == "joints" else (value == want and type(value) is type(want)), name
+    readme = _readme_defaults(repo_dir)
+    assert set(readme) == set(PARAMETERS) | {"use_sim_time"}
+    for name in PARAMETERS:
+        want = default(name)
+        if name == "joints":
+            assert readme[name] == "all"
+        elif isinstance(want, bool):
+            assert readme[name] == f"`{str(want).lower()}`", name
+        elif isinstance(want, str):
+            assert readme[name] == (f"`{want}`" if want else '`""`'), name
+        else:
+            assert readme[name] == f"`{want!r}`", name
 
 
 def test_make_config_values() -> None:
@@ -27,6 +65,7 @@ def test_make_config_values() -> None:
     assert cfg.joints == ("j1", "j2")
     assert cfg.backend_params == {"initial": 3}
     assert make_config({"xacro_args": "prefix:=l_"}).xacro_args == {"prefix": "l_"}
+    assert make_config({"frame_prefix": "left/"}).frame_prefix == "left/"
 
 
 def test_make_config_package_paths_and_model() -> None:
@@ -47,6 +86,9 @@ def test_make_config_package_paths_and_model() -> None:
         ({"package_paths": "my_robot:=/src"}, r"package path 'my_robot:=/src' uses ':=', the form of xacro arguments\. "
                                               r"Fix: write my_robot=/src \(one '='\)"),
         ({"package_paths": 3}, r"package_paths has type int"),
+        ({"frame_prefix": "/left/"}, r"frame_prefix '/left/' starts with '/' or holds white space"),
+        ({"frame_prefix": "le ft/"}, r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/"),
+        ({"backend": "nope"}, r"^backend 'nope' is unknown\. Fix: set backend to one of mock, mujoco"),
     ],
 )
 def test_make_config_errors(values: dict, match: str) -> None:
@@ -116,5 +158,26 @@ def test_declare_parameters_wrong_type(context: Context) -> None:
     try:
         with pytest.raises(ConfigError, match=r"invalid parameter: .*joints"):
             declare_parameters(node)
+    finally:
+        node.destroy_node()
+
+
+@pytest.mark.parametrize("use_sim_time", [False, True])
+def test_a_run_time_change_of_use_sim_time_is_refused(context: Context, use_sim_time: bool) -> None:
+    """The node's time base is chosen with use_sim_time at start-up: SetParameters cannot flip
+    it (the clock keeps its mode); setting the same value is no change and passes."""
+    node = rclpy.create_node("params_sim_time", context=context,
+                             parameter_overrides=[Parameter("use_sim_time", value=use_sim_time)])
+    try:
+        declare_parameters(node)
+        result = node.set_parameters([Parameter("use_sim_time", value=not use_sim_time)])[0]
+        assert not result.successful
+        assert result.reason == (
+            f"use_sim_time is fixed at start-up ({str(use_sim_time).lower()}): the watchdog, trajectories and "
+            f"stamps follow the clock chosen then. Fix: restart the bridge with use_sim_time:={str(not use_sim_time).lower()}")
+        assert node.get_clock().ros_time_is_active is use_sim_time
+        assert node.get_parameter("use_sim_time").value is use_sim_time
+        assert node.set_parameters([Parameter("use_sim_time", value=use_sim_time)])[0].successful
+        assert node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False  # read-only
     finally:
         node.destroy_node()

@@ -30,17 +30,17 @@ def node(ros_context: Context) -> Iterator[BridgeNode]:
 
 
 def test_only_subscribed_sensors_are_read(node: BridgeNode, probe) -> None:
-    suite = node.backend.sensors
+    suite = node.hardware.backend.sensors
     assert suite.demand is None  # before the first check: every sensor is read
     node.cycle(0)  # the first readings create the topics
-    assert {key[0] for key in node._sensor_pubs} == {"imu_sensor", "ft_sensor"}
+    assert {key[0] for key in node.sensor_topics.pubs} == {"imu_sensor", "ft_sensor"}
     node._update_sensor_demand()
     assert suite.demand == frozenset()  # published once, nobody listens: not read any more
     state = node.hardware.cycle(0.01, 0.01)
     assert dict(state.sensors) == {}
     # a subscriber on the IMU topic: the IMU is read (and published) again, the F/T is not
     probe.watch("/imu", Imu, qos_profile_sensor_data)
-    imu_pub = node._sensor_pubs[("imu_sensor", "")]
+    imu_pub = node.sensor_topics.pubs[("imu_sensor", "")]
     probe.wait_for(lambda: imu_pub.get_subscription_count() > 0, "the bridge to see the IMU subscriber")
     node._update_sensor_demand()
     assert suite.demand == frozenset({"imu_sensor"})
@@ -49,7 +49,7 @@ def test_only_subscribed_sensors_are_read(node: BridgeNode, probe) -> None:
     messages = probe.wait_messages("/imu", 3)
     assert all(m.header.frame_id == "imu_link" for m in messages)
     assert abs(messages[-1].linear_acceleration.z) > 5.0  # gravity (m/s²) on the IMU's axis
-    assert node._sensor_pubs[("ft_sensor", "")].get_subscription_count() == 0
+    assert node.sensor_topics.pubs[("ft_sensor", "")].get_subscription_count() == 0
     # the subscriber goes: the next check drops the IMU again
     probe.unwatch("/imu")
     probe.wait_for(lambda: imu_pub.get_subscription_count() == 0, "the bridge to see the subscriber leave")
@@ -68,4 +68,4 @@ def test_demand_unchanged_is_not_sent_again(node: BridgeNode, monkeypatch) -> No
 
 def test_force_torque_topic_type(node: BridgeNode) -> None:
     node.cycle(0)
-    assert node._sensor_pubs[("ft_sensor", "")].msg_type is WrenchStamped
+    assert node.sensor_topics.pubs[("ft_sensor", "")].msg_type is WrenchStamped

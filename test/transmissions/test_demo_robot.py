@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from prerequisites import require_tool
 
 from sdf_bridge.description import load
 from sdf_bridge.transmissions import (
@@ -28,8 +28,7 @@ def test_check_urdf_accepts_expansion(repo_dir, tmp_path) -> None:
     doc = xacro.process_file(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     out = tmp_path / "demo.urdf"
     out.write_text(doc.toprettyxml(indent="  "))
-    tool = shutil.which("check_urdf")
-    assert tool, "check_urdf missing: apt-get install liburdfdom-tools (.ci/setup does)"
+    tool = require_tool("check_urdf", "liburdfdom-tools")
     res = subprocess.run([tool, str(out)], capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "root Link: base_link has 2 child(ren)" in res.stdout

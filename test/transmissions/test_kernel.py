@@ -114,11 +114,7 @@ def test_every_method_identical(spec, data) -> None:
     assert fused.shape == (3, n + nf)
     assert_identical(fused, ref.actuator_to_joint_with_followers(p, v, e))
     assert_identical(fused, np.concatenate((s_ref, ref.followers_stacked(s_ref)), axis=1))
-    # the joint-space backend's halves: through the actuators, and state + actuators at once
-    through = fast.through_actuators(p, v, e)
-    assert through.shape == (3, n)
-    assert_identical(through, ref.through_actuators(p, v, e))
-    assert_identical(through, ref.actuator_to_joint_stacked(*ref.joint_to_actuator(p, v, e)))
+    # a simulator's state and its actuators at once
     state, actuators = fast.joint_state(joints)
     assert state.shape == (3, n + nf) and actuators.shape == (3, n)
     ref_state, ref_actuators = ref.joint_state(joints)
@@ -144,13 +140,12 @@ def test_strided_inputs_identical(spec, data) -> None:
 
 def _assert_same_mapping(ref: TransmissionMap, fast: TransmissionMap, p: np.ndarray, v: np.ndarray,
                          e: np.ndarray, joints: np.ndarray) -> None:
-    """joint → actuator, followers, through the actuators, and the joint state of ``joints``
-    (3, n): identical in both maps."""
+    """joint → actuator, followers and the joint state of ``joints`` (3, n): identical in both
+    maps."""
     for got, want in zip(fast.joint_to_actuator(p, v, e), ref.joint_to_actuator(p, v, e)):
         assert_identical(got, want)
     for got, want in zip(fast.followers(p, v, e), ref.followers(p, v, e)):
         assert_identical(got, want)
-    assert_identical(fast.through_actuators(p, v, e), ref.through_actuators(p, v, e))
     for got, want in zip(fast.joint_state(joints), ref.joint_state(joints)):
         assert_identical(got, want)
 
@@ -206,11 +201,9 @@ def test_robot_with_mimic_chain_gearbox_screw_identical(data) -> None:
     _assert_same_mapping(ref, fast, p, v, e, np.stack((p, v, e)))
 
 
-def test_through_actuators_needs_every_shared_actuator() -> None:
-    """A differential (joint = (a1 ± a2)/2 with unit reductions): commanding one of its joints
-    leaves both actuators uncommanded (each depends on both joints), so both joints come back
-    NaN; commanding both gives them back (to rounding: exact here); a simple transmission of
-    reduction −50 and offset 0.2 gives its command back to within 1 ulp."""
+def test_dependency_of_a_differential_and_a_simple_transmission() -> None:
+    """A differential's two actuators each depend on both its joints; a simple transmission's
+    actuator only on its joint (reduction −50, offset 0.2: the offset is no dependency)."""
     diff = two_by_two("diff", "transmission_interface/DifferentialTransmission",
                       [("b", "joint1", 1.0, 0.0), ("c", "joint2", 1.0, 0.0)],
                       [("mb", "actuator1", 1.0), ("mc", "actuator2", 1.0)])
@@ -218,16 +211,9 @@ def test_through_actuators_needs_every_shared_actuator() -> None:
                   transmissions=[simple("t", "a", "ma", ared=-50.0, offset=0.2), diff])
     for compiled in (False, True):
         tm = TransmissionMap.from_robot(robot, compiled=compiled)
-        order = [tm.joint_names.index(j) for j in ("a", "b", "c")]
-        cmd = np.full((3, 3), np.nan)
-        cmd[0, order] = [0.7, 0.25, np.nan]  # b commanded, c not: the differential cannot move
-        cmd[2, order] = [np.nan, 1.5, -0.5]  # efforts on both: carried
-        out = tm.through_actuators(cmd[0], cmd[1], cmd[2])
-        assert out[0, order[0]] == pytest.approx(0.7, rel=2.3e-16)
-        assert math.isnan(out[0, order[1]]) and math.isnan(out[0, order[2]])
-        assert np.isnan(out[1]).all()
-        assert math.isnan(out[2, order[0]])
-        assert out[2, order[1:]].tolist() == [1.5, -0.5]
+        assert tm.joint_names == ("a", "b", "c") and tm.actuator_names == ("ma", "mb", "mc")
+        assert tm.dependency.tolist() == [[True, False, False], [False, True, True], [False, True, True]]
+        assert not tm.dependency.flags.writeable
 
 
 @pytest.mark.parametrize("compiled", [False, True])
@@ -236,7 +222,7 @@ def test_joint_state_rejects_a_wrong_shape(compiled: bool) -> None:
     with pytest.raises(ValueError, match=r"joint array of shape \(3, 3\), expected \(3, 2\)"):
         tm.joint_state(np.zeros((3, 3)))
     with pytest.raises(ValueError, match="could not (be )?broadcast"):
-        tm.through_actuators(np.zeros(3), np.zeros(2), np.zeros(2))
+        tm.actuator_to_joint_stacked(np.zeros(3), np.zeros(2), np.zeros(2))
 
 
 def _demo_pair() -> tuple[TransmissionMap, TransmissionMap]:

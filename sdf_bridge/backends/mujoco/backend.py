@@ -1,29 +1,34 @@
-"""``MujocoBackend``: the robot description simulated by MuJoCo behind the bridge's interfaces.
+"""``MujocoBackend``: the robot description simulated by MuJoCo behind the bridge's joint-space port.
 
-Actuation happens in joint space through the bridge's :class:`~sdf_bridge.transmissions.TransmissionMap`
-(not MuJoCo's actuator gear), so every transmission mechanism behaves alike:
+The backend implements the :class:`~sdf_bridge.backends.base.Backend` port natively: it is
+written a :class:`~sdf_bridge.backends.base.JointCommand` (per joint a mode, its values and,
+for idle joints, the position to hold, all decided by the bridge) and read the joint state
+with the followers and the actuator state (``TransmissionMap.joint_state``). Actuation happens
+on MuJoCo's joints (not through MuJoCo's actuator gear), so every transmission mechanism
+behaves alike; only the state is mapped to actuator space, for ``~/actuator_states``:
 
-* effort commands: ``τ_joint = actuator_to_joint(nan, nan, τ_actuator).effort``;
-* position / velocity commands: converted to joint space the same way, then tracked by the
-  per-joint PID of :mod:`.pid` (effort clamped to the joint's effort limit). The PID's P and D
-  parts run inside every physics step as MuJoCo affine actuators on the joints (one per map
-  joint, gear 1, force range = effort limit), its integral once per read (the error to the
-  target at the start of each cycle, whether or not a command was written); default gains
-  have an integral term and follow the joint's current inertia (:mod:`.pid`), so position
-  commands settle on target under gravity. At every reset the integral starts at the static
-  load the joint carries at rest (gravity, its coupled followers' included:
-  :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a held joint does not
-  sag first while the integral grows. Before the steps of every read the actuators are
-  refreshed (:func:`.cycle.pre_step`): first the scheduled gains, from the inertia as of the
-  last physics step, then the integral with them. So a write repeating the previous command
-  bit for bit would change nothing; it returns after comparing it (except in ideal mode).
-  :meth:`MujocoBackend.write_joints` does that refresh itself, in the same compiled call, for
-  the read that follows (:func:`.cycle.prepare`; nothing the refresh reads changes in between),
-  and it is undone when those steps do not follow (paused, another ``dt``, another write
-  first): the same actuator parameters and integral, bit for bit, one call fewer per cycle;
+* position / velocity commands are tracked by the per-joint PID of :mod:`.pid` (effort clamped
+  to the joint's effort limit). The PID's P and D parts run inside every physics step as MuJoCo
+  affine actuators on the joints (one per map joint, gear 1, force range = effort limit), its
+  integral once per read (the error to the target at the start of each cycle, whether or not a
+  command was written); default gains have an integral term and follow the joint's current
+  inertia (:mod:`.pid`), so position commands settle on target under gravity. At every reset
+  the integral starts at the static load the joint carries at rest (gravity, its coupled
+  followers' included: :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a
+  held joint does not sag first while the integral grows. Before the steps of every read the
+  actuators are refreshed (:func:`.cycle.pre_step`): first the scheduled
+  gains, from the inertia as of the last physics step, then the integral with them. So a write
+  repeating the previous command bit for bit would change nothing; it returns after comparing
+  it (except in ideal mode). :meth:`MujocoBackend.write` does that refresh itself, in the same
+  compiled call, for the read that follows (:func:`.cycle.prepare`; nothing the refresh reads
+  changes in between), and it is undone when those steps do not follow (paused, another
+  ``dt``, another write first): the same actuator parameters and integral, bit for bit, one
+  call fewer per cycle;
 * velocity commands track a reference position integrated from the command at every physics
   step (the actuator's integrator activation), so a velocity is held without drift under load;
-* no command on a joint: hold the position it had when its last command ended;
+* effort commands are applied as they are (the PID off);
+* no command on a joint (mode ``NONE``): hold the command's ``hold`` position (where the joint
+  was when its command ended), by the PID;
 * ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
   step, velocity = finite difference), their effort reads 0.
 * a joint whose effort limit is 0 (a ``<ros2_control>`` effort window ``[0, 0]``; a URDF
@@ -36,44 +41,16 @@ its initial state with the simulated time kept, counts it in
 a silent reset.
 
 The per-cycle bookkeeping (command → actuator parameters, the refresh, gathering the state)
-runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`: on the
-joint-space path two calls per cycle, :func:`.cycle.write_kernel` and
-:func:`.cycle.state_kernel`; the backend's whole overhead over MuJoCo's stepping is about 10 µs
-per cycle for the 6-joint demo arm, ``bench/sim.py``), else as the equivalent numpy code.
+runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`: two
+calls per cycle, :func:`.cycle.write_kernel` and :func:`.cycle.state_kernel`; the backend's
+whole overhead over MuJoCo's stepping is about 10 µs per cycle for the 6-joint demo arm,
+``bench/sim.py``), else as the equivalent numpy code.
 
-State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort, all
-mapped to actuator space by ``joint_to_actuator``.
-
-The backend is a :class:`~sdf_bridge.backends.base.JointSpaceBackend`: the bridge's
-:class:`~sdf_bridge.hardware.HardwareSystem` calls :meth:`MujocoBackend.write_joints` /
-:meth:`MujocoBackend.read_joints` and maps actuator ↔ joint itself once each way, instead of the
-actuator-space :meth:`~MujocoBackend.write` / :meth:`~MujocoBackend.read` converting back and
-forth. For the same joint commands both paths apply the same actuator parameters and return
-the same state, bit for bit (the tests check it); a bridge using the actuator-space path sees
-its joint state through ``actuator_to_joint(joint_to_actuator(q))``, which can differ from ``q``
-in the last bits for coupled transmissions. Sensor readings come from :mod:`.sensors`
+State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
+actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
 (computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
 
-Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``;
-nested mappings may also arrive flattened by ROS, e.g. ``pid_gains.<joint>.p``, ``armature.<joint>``):
-
-=================  ==========================  ==================================================
-name               default                     meaning
-=================  ==========================  ==================================================
-timestep           0.001                       physics step, s; ``dt`` of read must be a multiple
-gravity            [0, 0, -9.81]               m/s², world frame
-fixed_base         true                        weld the root link to the world (else free joint)
-ground_plane       true                        infinite plane at z = 0 (not in an SDFormat world)
-visual_geoms       true                        add visual geoms (for cameras)
-self_collide       false                       robot geoms collide with each other
-pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (see :mod:`.pid`)
-position_mode      "pid"                       ``"pid"`` or ``"ideal"``
-noise_seed         0                           seed of sensor noise (``null`` = random)
-armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
-base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the model frame
-lift_above_ground  true                        raise the root so no collision geom starts below z = 0
-render_cameras     true                        render camera sensors (off: reported once, no images)
-=================  ==========================  ==================================================
+Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaults).
 """
 
 from __future__ import annotations
@@ -82,23 +59,26 @@ import logging
 import math
 import numbers
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import mujoco
 import numpy as np
 
 from ... import jit
-from ...description.model import Pose, Robot
-from ...errors import BackendError, ConfigError
+from ...description.model import Robot
+from ...errors import BackendError
 from ...limits.spec import effort_bounds
-from ..base import ActuatorCommand, ActuatorState, JointSpaceState
+from ..base import MODE_DTYPE, JointCommand, JointSpaceState
 from ..initial_values import initial_joint_values
 from . import cycle
-from .builder import BuildOptions, BuiltModel, build_spec, compile_model
+from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
-from .cycle import HOLD, INTEGRAL, MODE, POSITION_MODE, SCALE
+from .actuation import add_pid_actuators, inertia_diagonal_index
+from .cycle import HOLD, INTEGRAL, MODE, SCALE
+from .initial_state import reset_state
+from .options import _bool, parse_options
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
 
@@ -107,134 +87,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _LOG = logging.getLogger(__name__)
 
-KNOWN_PARAMS = frozenset({
-    "timestep", "gravity", "fixed_base", "ground_plane", "visual_geoms", "self_collide", "pid_gains",
-    "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
-})
 _NO_READINGS: Mapping[str, Any] = MappingProxyType({})
 _UNSET = object()  # no read yet
 RTF_WINDOW = 0.1
 """Shortest wall-time interval over which :attr:`MujocoBackend.real_time_factor` is measured, s."""
 _UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
              int(mujoco.mjtWarning.mjWARN_BADQPOS))
-
-
-def _float(value: Any, name: str) -> float:
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"backend parameter {name} = {value!r} is not a number") from None
-    if not math.isfinite(result):
-        raise ConfigError(f"backend parameter {name} = {value!r} must be finite")
-    return result
-
-
-def _bool(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
-        return value.strip().lower() in ("true", "1")
-    raise ConfigError(f"backend parameter {name} = {value!r} is not a boolean; use true or false")
-
-
-def _vector(value: Any, name: str, n: int) -> tuple[float, ...]:
-    if isinstance(value, str):
-        value = value.replace(",", " ").split()
-    try:
-        items = list(value)
-    except TypeError:
-        raise ConfigError(f"backend parameter {name} = {value!r} must be a list of {n} numbers") from None
-    if len(items) != n:
-        raise ConfigError(f"backend parameter {name} = {value!r} must have {n} numbers, has {len(items)}")
-    return tuple(_float(v, name) for v in items)
-
-
-def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions, str, int | None]:
-    """Build options, position mode and noise seed from backend ``params``.
-
-    Raises:
-        ConfigError: a parameter has the wrong type or value (its name in the message).
-    """
-    for key in params:
-        if key not in KNOWN_PARAMS and not str(key).startswith(("pid_gains.", "armature.")):
-            _LOG.warning(
-                "MuJoCo backend: unknown parameter %r ignored (known: %s)", key, ", ".join(sorted(KNOWN_PARAMS))
-            )
-    timestep = _float(params.get("timestep", 0.001), "timestep")
-    if timestep <= 0.0:
-        raise ConfigError(f"backend parameter timestep = {timestep} must be > 0 s")
-    gravity = _vector(params.get("gravity", (0.0, 0.0, -9.81)), "gravity", 3)
-    mode = str(params.get("position_mode", "pid"))
-    if mode not in ("pid", "ideal"):
-        raise ConfigError(f"backend parameter position_mode = {mode!r}; use 'pid' or 'ideal'")
-    seed_raw = params.get("noise_seed", 0)
-    seed = None if seed_raw is None or seed_raw == "" else int(_float(seed_raw, "noise_seed"))
-    armature_raw = params.get("armature", {})
-    if isinstance(armature_raw, Mapping):
-        armature = {str(k): _float(v, f"armature.{k}") for k, v in armature_raw.items()}
-        unknown = sorted(set(armature) - set(robot.joints))
-        if unknown:
-            raise ConfigError(f"backend parameter armature names unknown joint(s) {unknown}")
-    else:
-        value = _float(armature_raw, "armature")
-        armature = {name: value for name in robot.joints}
-    for key, value in params.items():  # flattened ROS form: armature.<joint>
-        if str(key).startswith("armature."):
-            joint = str(key)[len("armature."):]
-            if joint not in robot.joints:
-                raise ConfigError(f"backend parameter {key} names unknown joint {joint!r}")
-            armature[joint] = _float(value, str(key))
-    base_pose = None
-    if params.get("base_pose") is not None:
-        v = _vector(params["base_pose"], "base_pose", 6)
-        base_pose = Pose(xyz=v[:3], rpy=v[3:])  # type: ignore[arg-type]
-    options = BuildOptions(
-        timestep=timestep,
-        gravity=gravity,  # type: ignore[arg-type]
-        fixed_base=_bool(params.get("fixed_base", True), "fixed_base"),
-        ground_plane=_bool(params.get("ground_plane", True), "ground_plane"),
-        visual_geoms=_bool(params.get("visual_geoms", True), "visual_geoms"),
-        self_collide=_bool(params.get("self_collide", False), "self_collide"),
-        armature=armature,
-        base_pose=base_pose,
-        lift_above_ground=_bool(params.get("lift_above_ground", True), "lift_above_ground"),
-    )
-    return options, mode, seed
-
-
-def inertia_diagonal_index(model: mujoco.MjModel) -> np.ndarray:
-    """Index, per dof (shape (nv,), int), of the joint-space inertia matrix's diagonal entry in
-    ``data.M`` (MuJoCo ≥ 3.3: CSR rows, diagonal last: ``M_rowadr + M_rownnz − 1``) or, in
-    older MuJoCo, in ``data.qM`` (``dof_Madr``)."""
-    if hasattr(model, "M_rownnz"):
-        return np.asarray(model.M_rowadr, dtype=int) + np.asarray(model.M_rownnz, dtype=int) - 1
-    return np.asarray(model.dof_Madr, dtype=int)
-
-
-def apply_joint_equalities(model: mujoco.MjModel, data: mujoco.MjData) -> None:
-    """Set each active MuJoCo joint-equality follower (``obj1``) from its leader (``obj2``):
-    ``q₁ − q₁⁰ = Σₖ cₖ·(q₂ − q₂⁰)ᵏ`` (MuJoCo ``mjEQ_JOINT`` polynomial, ``polycoef`` c₀…c₄),
-    and its velocity ``v₁ = (Σₖ k·cₖ·(q₂ − q₂⁰)ᵏ⁻¹)·v₂``, so mimic (``multiplier·leader + offset``)
-    and gearbox followers start consistent. Chains are resolved by repeating over all equalities
-    ``neq`` times. Equalities to no second joint (a fixed joint value) set ``q₁ = q₁⁰ + c₀``.
-    """
-    rows = [
-        e for e in range(model.neq)
-        if model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT and model.eq_active0[e]
-    ]
-    for _ in range(len(rows)):
-        for e in rows:
-            c = np.asarray(model.eq_data[e, :5], dtype=float)
-            j1, j2 = int(model.eq_obj1id[e]), int(model.eq_obj2id[e])
-            q1, d1 = model.jnt_qposadr[j1], model.jnt_dofadr[j1]
-            if j2 < 0:
-                data.qpos[q1] = model.qpos0[q1] + c[0]
-                data.qvel[d1] = 0.0
-                continue
-            q2, d2 = model.jnt_qposadr[j2], model.jnt_dofadr[j2]
-            x = float(data.qpos[q2] - model.qpos0[q2])
-            data.qpos[q1] = model.qpos0[q1] + sum(c[k] * x**k for k in range(5))
-            data.qvel[d1] = sum(k * c[k] * x ** (k - 1) for k in range(1, 5)) * data.qvel[d2]
 
 
 class MujocoBackend:
@@ -247,6 +105,8 @@ class MujocoBackend:
         built: the build result (link → body, joint → MuJoCo addresses, notes).
         sensors: the simulated sensors.
     """
+
+    joint_space: ClassVar[bool] = True  # the joint-space port, natively
 
     def __init__(self, *, compiled: bool | None = None) -> None:
         """``compiled``: run the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`);
@@ -261,34 +121,22 @@ class MujocoBackend:
         self._rtf_mark: tuple[float, float] | None = None  # (wall s, simulated s) of the last measure
         self._rtf = 0.0
         self._clock = time.perf_counter  # wall clock of the real-time factor, s
-        self._write_dt: object = _UNSET  # last dt given to write_joints (checked: see _set_write_dt)
+        self._write_dt: object = _UNSET  # last dt given to write (checked: see _set_write_dt)
         self._configured = False
 
     # -- configuration --------------------------------------------------------------------------
-    def configure(
-        self,
-        robot: Robot,
-        actuators: Sequence[str],
-        *,
-        transmissions: TransmissionMap,
-        params: Mapping[str, Any],
-    ) -> None:
-        """Build and compile the MuJoCo model of ``robot``; prepare ``actuators`` (array order).
+    def configure(self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]) -> None:
+        """Build and compile the MuJoCo model of ``robot`` for the joints, followers and
+        actuators of ``transmissions`` (their order fixes every array).
 
         Raises:
-            BackendError: an actuator is not in the transmission map, a mapped joint is not a
-                simulated 1-DOF joint, or MuJoCo rejects the model.
+            BackendError: a mapped joint is not a simulated 1-DOF joint, or MuJoCo rejects the
+                model.
             ConfigError: a parameter is invalid.
         """
         options, self.position_mode, seed = parse_options(robot, params)
         self.robot, self.tm, self.options = robot, transmissions, options
-        map_actuators = tuple(transmissions.actuator_names)
-        missing = [a for a in actuators if a not in map_actuators]
-        if missing:
-            raise BackendError(f"actuator(s) {missing} are not in the transmission map; known: {list(map_actuators)}")
-        self.actuator_names = tuple(actuators)
-        self._act_index = np.array([map_actuators.index(a) for a in actuators], dtype=int)
-        self._identity_order = self.actuator_names == map_actuators
+        self.actuator_names = tuple(transmissions.actuator_names)
         self.joint_names = tuple(transmissions.joint_names)
         for name in self.joint_names:
             joint = robot.joints.get(name)
@@ -306,15 +154,7 @@ class MujocoBackend:
                 f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
                 "simulated as passive joints (their commands exert no effort); widen their effort limit to drive them"
             )
-        for name, limit in zip(self.joint_names, effort_limit):
-            act = built.spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
-            act.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR  # act = position target, ctrl = its rate
-            act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
-            act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-            act.actlimited = mujoco.mjtLimited.mjLIMITED_FALSE
-            if 0.0 < limit < np.inf:  # MuJoCo needs a non-empty range; 0 = passive (gains zeroed)
-                act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-                act.forcerange = [-float(limit), float(limit)]
+        add_pid_actuators(built.spec, self.joint_names, effort_limit)
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
         model = compile_model(built)
@@ -354,10 +194,10 @@ class MujocoBackend:
         self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
         # the joint-space path's fused kernels need the map compiled too (cycle.write_kernel, state_kernel)
         self._pack = transmissions.kernel_pack if self.compiled else None
-        self._command = self._tab[cycle.JOINT:cycle.JOINT + 3]  # joint commands through the actuators
-        self._last_valid = False  # whether the table's LAST rows hold the commands last applied
+        self._command_shapes = ((3, n), (n,), (n,))  # values, mode, hold of a JointCommand
+        self._last_valid = False  # whether the table's LAST rows hold the command last applied
         self._prepared = 0  # steps the actuators were prepared for at the last write (cycle.prepare)
-        self._write_dt = _UNSET  # last dt given to write_joints, its steps (0: invalid) and span, s
+        self._write_dt = _UNSET  # last dt given to write, its steps (0: invalid) and span, s
         self._write_n, self._write_span = 0, 0.0
         # views of MuJoCo's buffers (they stay valid: mj_resetData keeps the allocation)
         data = self.data
@@ -374,12 +214,11 @@ class MujocoBackend:
         else:
             self._view = viewed[0]
             cycle.set_view(self._tab, viewed[1], model.nq, self._has_i, self._ideal_mode)
-        # cycle.write_kernel's arguments after the commands
-        self._write_buffers = (self._pack, self._view, self._gainprm, self._biasprm)
+        # cycle.write_kernel's arguments after the command
+        self._write_buffers = (self._view, self._gainprm, self._biasprm)
         self._timestep = float(model.opt.timestep)
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
-        self._last_command: bytes | None = None
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
@@ -394,17 +233,18 @@ class MujocoBackend:
         """Run each compiled function once on copies of the buffers (compiles them, or loads
         them from Numba's cache, now, so that no control cycle pays it), then lock them
         (:func:`sdf_bridge.jit.warm_up`): an argument of another type raises ``TypeError``
-        instead of compiling inside a control cycle (:meth:`write_joints` converts its input
-        then). The buffers' kinds are the same for every model (``data.warning.number`` is a
-        strided view, passed as it is: the kernels only read it)."""
+        instead of compiling inside a control cycle (:meth:`write` converts its input then).
+        The buffers' kinds are the same for every model (``data.warning.number`` is a strided
+        view, passed as it is: the kernels only read it)."""
         assert self.data is not None
         tab, qpos, act, ctrl = self._tab.copy(), self._qpos.copy(), self._act.copy(), self._ctrl.copy()
         gainprm, biasprm, inertia = self._gainprm.copy(), self._biasprm.copy(), self._inertia.copy()
-        joint = np.full((3, len(self.joint_names)), np.nan)
+        n = len(self.joint_names)
+        joint = np.full((3, n), np.nan)
+        mode, hold = np.zeros(n, dtype=MODE_DTYPE), np.full(n, np.nan)
 
         def run_cycle() -> None:
-            cycle.apply_command_kernel(tab, joint[0], joint[1], joint[2], qpos, act, ctrl, gainprm, biasprm,
-                                       self._ideal_mode)
+            cycle.apply_command_kernel(tab, joint, mode, hold, qpos, act, ctrl, gainprm, biasprm, self._ideal_mode)
             cycle.pre_step_kernel(tab, qpos, act, inertia, gainprm, biasprm, 0.0, self._has_i)
             cycle.gather_state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, joint)
 
@@ -416,7 +256,7 @@ class MujocoBackend:
         def run_fused() -> None:
             view = self._view.copy()  # (a copy of the same kind: C-contiguous float64)
             for last_valid in (False, True):
-                cycle.write_kernel(tab, joint.copy(), self._pack, view, gainprm, biasprm, 0.0, last_valid, True)
+                cycle.write_kernel(tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True)
             out, actuators = (np.empty(shape) for shape in self._state_shapes)
             cycle.state_kernel(tab, view, self._warnings, self._pack, out, actuators)
 
@@ -428,63 +268,19 @@ class MujocoBackend:
         return self.model, self.data
 
     # -- control cycle --------------------------------------------------------------------------
-    def write(self, command: ActuatorCommand, dt: float) -> None:
-        """Apply actuator-space ``command`` (NaN = not commanded) for the next ``dt`` s.
-
-        Per joint, the command mode follows from which joint-space values are finite:
-        position (velocity and effort as feed-forward) > velocity > effort > none (hold)
-        (:func:`.cycle.apply_command`). A command bit-identical to the previous one returns
-        after comparing it (except in ideal position mode, or after a :meth:`write_joints`):
-        applying it again would change nothing, as the integral and the scheduled gains are
-        refreshed before every step.
-
-        Raises:
-            BackendError: arrays of the wrong length, or before configure.
-        """
-        self._require()
-        n_act = len(self.actuator_names)
-        arrays = []
-        for label in ("position", "velocity", "effort"):
-            arr = np.asarray(getattr(command, label), dtype=float)
-            if arr.shape != (n_act,):
-                raise BackendError(
-                    f"command {label} has shape {arr.shape}, expected ({n_act},) for {self.actuator_names}"
-                )
-            if not self._identity_order:
-                full = np.full(len(self.tm.actuator_names), np.nan)
-                full[self._act_index] = arr
-                arr = full
-            arrays.append(arr)
-        key = b"".join(a.tobytes() for a in arrays)  # bit-exact (NaN = NaN), cheap
-        if key == self._last_command and not self._last_valid and not self._ideal_mode:
-            return  # same command: MuJoCo's actuators already hold it (no write_joints since)
-        self._last_command = None  # (recorded once applied: a failed write is not skipped when resent)
-        self._last_valid = False  # (write_joints compares with its own last commands)
-        self._unprepare()
-        qt, vt, et = self.tm.actuator_to_joint(*arrays)
-        self._apply_command(self._tab, qt, vt, et, self._qpos, self._act, self._ctrl, self._gainprm, self._biasprm,
-                            self._ideal_mode)
-        if self._ideal_mode:
-            self._follow_ideally(qt, dt)
-        self._last_command = key
-
-    def write_joints(self, commands: np.ndarray, dt: float) -> None:
-        """Apply joint-space commands (the :class:`~sdf_bridge.backends.base.JointSpaceBackend`
-        path): as :meth:`write` of ``joint_to_actuator(*commands)``, in one compiled call
-        (:func:`.cycle.write_kernel`): commands that differ bit for bit from the last applied
-        ones go through the actuators into MuJoCo's actuators (identical ones change nothing,
-        as in :meth:`write`); then the actuators are prepared for the next ``dt`` s
-        (:func:`.cycle.prepare`: the refresh :meth:`read_joints` would do before stepping,
-        done here in the same call; undone if those steps do not follow, e.g. while paused).
-
-        Args:
-            commands: shape ``(3, n_joints)``: rows position (rad or m), velocity (rad/s or
-                m/s), effort (N·m or N); columns ``joint_names``; NaN = not commanded. Any
-                array-like; C-contiguous writeable float64 avoids a conversion.
-            dt: the period they hold for, s.
+    def write(self, command: JointCommand, dt: float) -> None:
+        """Apply the joint command ``command`` (:class:`~sdf_bridge.backends.base.JointCommand`:
+        values, per-joint modes, idle joints' hold positions; columns ``joint_names``) for the
+        next ``dt`` s, in one compiled call (:func:`.cycle.write_kernel`): a command that
+        differs bit for bit from the last applied one goes into MuJoCo's actuators (an
+        identical one changes nothing, as the integral and the scheduled gains are refreshed
+        before every step; except in ideal position mode); then the actuators are prepared for
+        the next ``dt`` s (:func:`.cycle.prepare`: the refresh :meth:`read` would do before
+        stepping, done here in the same call; undone if those steps do not follow, e.g. while
+        paused). Mode values that are not a joint command mode hold (``NONE``).
 
         Raises:
-            BackendError: an array of another shape, or before configure.
+            BackendError: arrays of other shapes, or before configure.
         """
         if dt != self._write_dt:
             self._set_write_dt(dt)
@@ -492,34 +288,41 @@ class MujocoBackend:
             self._unprepare()
         prep = self._refresh and self._write_n > 0 and not self._paused
         tab = self._tab
+        try:
+            values, mode, hold = command.values, command.mode, command.hold
+        except AttributeError:  # not a JointCommand
+            values, mode, hold = self._checked(command)
         if self._pack is not None:
             kernel = cycle.write_kernel
             try:
-                kernel(tab, commands, *self._write_buffers, self._write_span, self._last_valid, prep)
-            except TypeError:  # not the warmed-up kind (C-contiguous writeable float64): convert
-                kernel(tab, self._checked(commands), *self._write_buffers, self._write_span, self._last_valid, prep)
+                kernel(tab, values, mode, hold, *self._write_buffers, self._write_span, self._last_valid, prep)
+            except TypeError:  # not the warmed-up kinds (C-contiguous float64, int8): convert
+                values, mode, hold = self._checked(command)
+                kernel(tab, values, mode, hold, *self._write_buffers, self._write_span, self._last_valid, prep)
             except ValueError:
-                self._checked(commands)  # raises the shape error
+                self._checked(command)  # raises the shape error
                 raise
         else:
-            commands = self._checked(commands)
+            values, mode, hold = self._checked(command)
             if not (self._last_valid and not self._ideal_mode
-                    and commands.tobytes() == tab[cycle.LAST:cycle.LAST + 3].tobytes()):
-                joint = self.tm.through_actuators(commands[0], commands[1], commands[2])
-                self._apply_command(tab, joint[0], joint[1], joint[2], self._qpos, self._act, self._ctrl,
+                    and values.tobytes() == tab[cycle.LAST:cycle.LAST + 3].tobytes()
+                    and np.array_equal(mode, tab[cycle.LAST_MODE])
+                    and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()):
+                self._apply_command(tab, values, mode, hold, self._qpos, self._act, self._ctrl,
                                     self._gainprm, self._biasprm, self._ideal_mode)
-                tab[cycle.LAST:cycle.LAST + 3] = commands
-                self._command[:] = joint
+                tab[cycle.LAST:cycle.LAST + 3] = values
+                tab[cycle.LAST_MODE] = mode
+                tab[cycle.LAST_HOLD] = hold
             if prep:
                 cycle.prepare(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm,
                               self._write_span, self._has_i, self._pre_step)
-        self._last_valid = True  # (write compares its own commands only when this is False)
+        self._last_valid = True
         self._prepared = self._write_n if prep else 0
         if self._ideal_mode:
-            self._follow_ideally(self._command[0], dt)
+            self._follow_ideally(values[0], dt)
 
     def _set_write_dt(self, dt: float) -> None:
-        """Remember ``dt`` of :meth:`write_joints` and its number of physics steps (0 when
+        """Remember ``dt`` of :meth:`write` and its number of physics steps (0 when
         ``dt`` is not a multiple of the timestep: nothing is prepared, the read raises).
 
         Raises:
@@ -532,22 +335,27 @@ class MujocoBackend:
             n = 0
         self._write_n, self._write_span, self._write_dt = n, n * self._timestep, dt
 
-    def _checked(self, commands: Any) -> np.ndarray:
-        """``commands`` as a C-contiguous writeable float64 array of shape (3, n_joints).
+    def _checked(self, command: JointCommand) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``command``'s arrays as C-contiguous copies: values float64 (3, n_joints), mode
+        int8 (n_joints,), hold float64 (n_joints,).
 
         Raises:
-            BackendError: another shape.
+            BackendError: other shapes, or not numbers.
         """
-        try:
-            converted = np.array(commands, dtype=float, order="C")  # (a copy: writeable, contiguous)
-        except (TypeError, ValueError) as exc:  # ragged, or not numbers
-            raise BackendError(f"joint commands are not a (3, {self._n}) array of numbers: {exc}") from exc
-        if converted.shape != self._command.shape:
+        try:  # (copies: writeable, contiguous)
+            values = np.array(command.values, dtype=float, order="C")
+            mode = np.array(command.mode, dtype=MODE_DTYPE, order="C")
+            hold = np.array(command.hold, dtype=float, order="C")
+        except (AttributeError, TypeError, ValueError) as exc:  # ragged, not numbers, not a command
+            raise BackendError(f"joint command is not (3, {self._n}), ({self._n},), ({self._n},) arrays of "
+                               f"numbers (values, mode, hold): {exc}") from exc
+        shapes = (values.shape, mode.shape, hold.shape)
+        if shapes != self._command_shapes:
             raise BackendError(
-                f"joint commands of shape {converted.shape}, expected {self._command.shape} "
-                f"(rows position, velocity, effort; columns {list(self.joint_names)})"
+                f"joint command arrays of shapes {shapes}, expected {self._command_shapes} "
+                f"(values: rows position, velocity, effort; mode; hold; columns {list(self.joint_names)})"
             )
-        return converted
+        return values, mode, hold
 
     def _unprepare(self) -> None:
         """Undo the preparation of the last write (:func:`.cycle.unprepare`), if any."""
@@ -559,7 +367,7 @@ class MujocoBackend:
         """Ideal position mode: the joints in position mode move to ``qt`` (rad or m) over the
         next ``dt`` s, kinematically."""
         q = self._qpos[self._qadr]
-        ideal = self._tab[MODE] == POSITION_MODE
+        ideal = self._tab[MODE] == cycle.POSITION
         self._ideal_mask = ideal
         self._ideal_velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
         self._ideal_target = np.where(ideal, qt, 0.0)
@@ -572,8 +380,11 @@ class MujocoBackend:
         dt = float(dt)  # (a numpy scalar is not compared in its own precision)
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
-            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
-                               "set the update rate to a divisor of 1/timestep")
+            divisor = f" (e.g. {dt / math.ceil(dt / ts):.6g} s)" if dt > 0.0 else ""
+            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s (backend "
+                               f"parameter timestep). Fix: set backend_params.timestep to a divisor of the "
+                               f"control period 1/update_rate{divisor}, or update_rate so that 1/update_rate "
+                               "is a multiple of the timestep")
         return n
 
     def _advance(self, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -666,23 +477,10 @@ class MujocoBackend:
         data.time = sim_time
         self._rtf_mark = (self._clock(), sim_time)  # (reset marked time 0)
 
-    def read(self, dt: float) -> ActuatorState:
-        """Step physics ``dt / timestep`` times (none while paused) and return the actuator state.
-
-        Raises:
-            BackendError: ``dt`` is not a multiple of the timestep, or before configure.
-        """
-        state = self.read_joints(dt)
-        pa, va, ea = state.actuators
-        if not self._identity_order:
-            pa, va, ea = pa[self._act_index], va[self._act_index], ea[self._act_index]
-        return ActuatorState(position=pa, velocity=va, effort=ea, sensors=state.sensors, sim_time=state.sim_time)
-
-    def read_joints(self, dt: float) -> JointSpaceState:
-        """Step physics ``dt / timestep`` times (none while paused) and return the joint-space
-        state (the :class:`~sdf_bridge.backends.base.JointSpaceBackend` path): joints with
-        followers, actuators (new arrays, one compiled call: :func:`.cycle.state_kernel`), the
-        due sensor readings and the simulated time.
+    def read(self, dt: float) -> JointSpaceState:
+        """Step physics ``dt / timestep`` times (none while paused) and return the state: joints
+        with followers, actuators (new arrays, one compiled call: :func:`.cycle.state_kernel`),
+        the due sensor readings and the simulated time.
 
         Raises:
             BackendError: ``dt`` is not a multiple of the timestep, or before configure.
@@ -759,23 +557,12 @@ class MujocoBackend:
         ``initial_position``, else 0 / 0), followers of joint equalities (mimic, gearbox) set
         consistently from their leaders, time 0, PID cleared, joints holding their initial position."""
         model, data = self._require()
-        mujoco.mj_resetData(model, data)
         assert self.built is not None
-        for name, value in self._initial_q.items():
-            slots = self.built.joints.get(name)
-            if slots is not None and self.robot.joints[name].type in ONE_DOF:
-                data.qpos[slots.qpos[0]] = value
-        for name, value in self._initial_v.items():
-            slots = self.built.joints.get(name)
-            if slots is not None and self.robot.joints[name].type in ONE_DOF:
-                data.qvel[slots.dof[0]] = value
-        apply_joint_equalities(model, data)
-        mujoco.mj_forward(model, data)
+        reset_state(model, data, self.built, self.robot, self._initial_q, self._initial_v)
         tab = self._tab
         tab[cycle.MODE:cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]
         tab[cycle.ACTIVE] = 1.0
-        self._last_command = None
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
@@ -794,7 +581,7 @@ class MujocoBackend:
         if self.sensors is not None:
             self.sensors.close()
         self._configured = False
-        self._write_dt = _UNSET  # (write_joints checks configure when dt changes)
+        self._write_dt = _UNSET  # (write checks configure when dt changes)
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Joint-space ``(position, velocity, applied effort)`` of the map's joints, each shape

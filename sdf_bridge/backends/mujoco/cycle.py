@@ -1,11 +1,12 @@
 """The MuJoCo backend's per-cycle bookkeeping, as numpy reference functions and compiled kernels.
 
-Every control cycle the backend turns a command into MuJoCo actuator parameters
+Every control cycle the backend turns a joint command (values, modes and hold positions of a
+:class:`~sdf_bridge.backends.base.JointCommand`) into MuJoCo actuator parameters
 (:func:`apply_command`), refreshes the PID's integral and inertia-scheduled gains before
 stepping (:func:`pre_step`; or at the write, for the read that follows: :func:`prepare`,
 undone by :func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`).
-On the backend's joint-space path these are fused with the transmission map into two calls per
-cycle: :func:`write_kernel` (command + refresh) and :func:`state_kernel` (state). The public
+Compiled, these are two calls per cycle: :func:`write_kernel` (command + refresh) and
+:func:`state_kernel` (state, fused with the transmission map's followers and actuator state). The public
 kernels are locked after their warm-up (:func:`sdf_bridge.jit.warm_up`); the fused ones call
 private bodies (``_pre_step`` …) compiled for their own argument kinds. No kernel returns an
 array: handing one back to Python costs about 1 µs (boxing), more than the work.
@@ -28,8 +29,10 @@ joint of the transmission map:
   (N·m; 0 = unbounded), ``INERTIA0`` (kg·m², the inertia the gains were given for),
   ``SCHEDULED`` (1 = default gains follow the inertia, 0 = fixed), ``PASSIVE`` (1 = effort
   limit 0) — N and m for prismatic joints;
-* command state, updated in place: ``MODE`` (:data:`HOLD_MODE` 0, :data:`POSITION_MODE` 1,
-  :data:`VELOCITY_MODE` 2, :data:`EFFORT_MODE` 3), ``HOLD`` (the position held, rad or m),
+* command state, updated in place: ``MODE`` (the kind of the joint's command, a
+  :class:`~sdf_bridge.backends.base.Mode` value: ``NONE``, ``POSITION`` — also for
+  ``POSITION_VELOCITY``, whose velocity is a feed-forward —, ``VELOCITY`` or ``EFFORT``;
+  :func:`command_kind`), ``HOLD`` (the position held in mode ``NONE``, rad or m),
   ``V_TARGET`` (rad/s or m/s), ``FEEDFORWARD`` (N·m or N), ``ACTIVE`` (1 = the PID acts, 0 =
   effort control or an ideal joint);
 * PID state, updated in place: ``INTEGRAL`` (N·m, the integral term), ``SCALE`` (gain
@@ -38,12 +41,10 @@ joint of the transmission map:
   ``V_INERTIA``, where ``qpos``, ``qvel``, ``act``, ``ctrl``, ``actuator_force`` and the
   inertia buffer start in the view (:func:`data_view`), ``V_NQ`` the length of ``qpos``;
   ``V_HAS_I`` (1: the PID has an integral term) and ``V_IDEAL`` (1: ideal position mode);
-* the write's work rows (:func:`write_kernel`): ``LAST`` … ``LAST + 2``, the joint commands
-  last applied (rows position, velocity, effort; compared bit for bit with the next ones);
-  ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it was
-  prepared for do not happen); ``SCRATCH`` … ``SCRATCH + 2``, the commands in actuator space;
-  ``JOINT`` … ``JOINT + 2``, the commands through the actuators (what :func:`apply_command`
-  received).
+* the write's work rows (:func:`write_kernel`): ``LAST`` … ``LAST + 4``, the command last
+  applied (rows position, velocity, effort, mode, hold; compared bit for bit with the next
+  one); ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it
+  was prepared for do not happen).
 
 The PID law and its MuJoCo form are documented in :mod:`.pid`; the command rules in
 :mod:`.backend`.
@@ -59,21 +60,24 @@ import numpy as np
 
 from ...jit import kernel
 from ...transmissions import kernel as _transmissions
+from ..base import Mode
 from .pid import affine_parameters, integrate
 
 QADR, DADR, ACT_ADR, ACT_ID, DIAG = range(5)
 P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE = range(5, 12)
 MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(12, 17)
 INTEGRAL, SCALE = range(17, 19)
-LAST, SAVED, SCRATCH, JOINT = 19, 22, 23, 26
+LAST, LAST_MODE, LAST_HOLD, SAVED = 19, 22, 23, 24
 # the fused kernels' view of MuJoCo's data (column 0 only; :func:`set_view`)
-V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(29, 38)
-ROWS = 38
+V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(25, 34)
+ROWS = 34
 """Rows of the joint table (see the module docstring)."""
+# the kinds of command in the table's MODE row (Mode values, as the table's floats)
+NONE, POSITION, VELOCITY, EFFORT = (float(m) for m in (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.EFFORT))
+_P_BIT, _VELOCITY_MODE, _EFFORT_MODE = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
 VIEWED = ("qpos", "qvel", "act", "ctrl", "actuator_force")
 """The ``mujoco.MjData`` arrays the fused kernels reach through one view (:func:`data_view`),
 with the inertia buffer (``M`` or ``qM``)."""
-HOLD_MODE, POSITION_MODE, VELOCITY_MODE, EFFORT_MODE = 0.0, 1.0, 2.0, 3.0
 # MuJoCo warnings that mean the simulation diverged (data.warning[w].number)
 WARN_QACC = int(mujoco.mjtWarning.mjWARN_BADQACC)
 WARN_QVEL = int(mujoco.mjtWarning.mjWARN_BADQVEL)
@@ -190,34 +194,49 @@ def unprepare(tab: np.ndarray) -> None:
     tab[INTEGRAL] = tab[SAVED]
 
 
-def apply_command(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np.ndarray, qpos: np.ndarray,
+def command_kind(mode: np.ndarray) -> np.ndarray:
+    """The kind of each joint's command (:data:`NONE`, :data:`POSITION`, :data:`VELOCITY` or
+    :data:`EFFORT`, floats) from its :class:`~sdf_bridge.backends.base.Mode` (``mode``, (n,)):
+    ``POSITION_VELOCITY`` tracks as ``POSITION`` (its velocity is a feed-forward); any value
+    that is not a joint command mode holds (``NONE``)."""
+    m = np.asarray(mode).astype(np.int64)
+    return np.where((m & _P_BIT) != 0, POSITION,
+                    np.where(m == _VELOCITY_MODE, VELOCITY, np.where(m == _EFFORT_MODE, EFFORT, NONE)))
+
+
+def apply_command(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, qpos: np.ndarray,
                   act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray,
                   ideal: bool) -> None:
-    """Apply a joint-space command ``qt``, ``vt``, ``et`` (each (n,), NaN = not commanded).
+    """Apply a joint command: ``values`` (3, n) (rows position, velocity, effort, NaN off the
+    joint's mode), ``mode`` (n,) :class:`~sdf_bridge.backends.base.Mode`, ``hold`` (n,) the
+    positions idle joints hold (NaN: where they are when they become idle).
 
-    Per joint the mode is position (velocity and effort as feed-forward) > velocity > effort >
-    hold. A joint changing mode drops its integral; entering hold it holds its current position,
-    entering velocity its reference starts there. The target (the actuator activation) is the
-    commanded position, the velocity reference (integrated by MuJoCo from ``ctrl`` = the
-    commanded velocity) or the held position. ``ideal``: position joints are imposed
-    kinematically by the caller (PID inactive). Updates ``tab``, ``act``, ``ctrl`` and the
-    actuators in place.
+    Per joint, by the kind of its mode (:func:`command_kind`): position tracks ``values[0]``
+    (with ``values[1]`` as velocity feed-forward when given), velocity tracks a reference
+    integrated from ``values[1]``, effort applies ``values[2]`` (the PID off), none holds
+    ``hold`` (or the position it had when it became idle). A joint changing kind drops its
+    integral; entering velocity its reference starts at its current position. The target (the
+    actuator activation) is the commanded position, the velocity reference (integrated by
+    MuJoCo from ``ctrl`` = the commanded velocity) or the held position; a finite effort is a
+    feed-forward (0 on passive joints). ``ideal``: position joints are imposed kinematically by
+    the caller (PID inactive). Updates ``tab``, ``act``, ``ctrl`` and the actuators in place.
     """
     q = qpos[_rows(tab, QADR)]
-    has_q, has_v, has_e = np.isfinite(qt), np.isfinite(vt), np.isfinite(et)
-    mode = np.where(has_q, POSITION_MODE, np.where(has_v, VELOCITY_MODE, np.where(has_e, EFFORT_MODE, HOLD_MODE)))
-    entering = mode != tab[MODE]
-    is_pos, is_vel = mode == POSITION_MODE, mode == VELOCITY_MODE
+    qt, vt, et = values
+    kind = command_kind(mode)
+    entering = kind != tab[MODE]
+    is_pos, is_vel, is_none = kind == POSITION, kind == VELOCITY, kind == NONE
     adr = _rows(tab, ACT_ADR)
-    tab[HOLD] = np.where(entering & (mode == HOLD_MODE), q, tab[HOLD])
+    given = np.isfinite(hold)
+    tab[HOLD] = np.where(is_none & given, hold, np.where(is_none & entering, q, tab[HOLD]))
     tab[INTEGRAL, entering] = 0.0
-    tab[MODE] = mode
+    tab[MODE] = kind
     vel_ref = np.where(entering, q, act[adr])
-    v_cmd = np.where(has_v, vt, 0.0)
+    v_cmd = np.where(np.isfinite(vt), vt, 0.0)
     target = np.where(is_pos, qt, np.where(is_vel, vel_ref, tab[HOLD]))
     tab[V_TARGET] = np.where(is_pos | is_vel, v_cmd, 0.0)
-    tab[FEEDFORWARD] = np.where(has_e & (tab[PASSIVE] == 0.0), et, 0.0)
-    tab[ACTIVE] = (mode != EFFORT_MODE) & ~(is_pos & ideal)
+    tab[FEEDFORWARD] = np.where(np.isfinite(et) & (tab[PASSIVE] == 0.0), et, 0.0)
+    tab[ACTIVE] = (kind != EFFORT) & ~(is_pos & ideal)
     write_affine(tab, gainprm, biasprm)
     act[adr] = target
     ctrl[_rows(tab, ACT_ID)] = np.where(is_vel, v_cmd, 0.0)
@@ -289,52 +308,55 @@ def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.nd
 
 
 @kernel
-def apply_command_kernel(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np.ndarray, qpos: np.ndarray,
+def apply_command_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, qpos: np.ndarray,
                          act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray,
                          ideal: bool) -> None:
     """:func:`apply_command`, compiled."""
-    _apply_command(tab, qt, vt, et, qpos, act, ctrl, gainprm, biasprm, ideal)
+    _apply_command(tab, values, mode, hold, qpos, act, ctrl, gainprm, biasprm, ideal)
 
 
 @kernel
-def _apply_command(tab: np.ndarray, qt: np.ndarray, vt: np.ndarray, et: np.ndarray, qpos: np.ndarray,
+def _apply_command(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, qpos: np.ndarray,
                    act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray, ideal: bool) -> None:
     for k in range(tab.shape[1]):
-        has_q = math.isfinite(qt[k])
-        has_v = math.isfinite(vt[k])
-        has_e = math.isfinite(et[k])
-        if has_q:
-            mode = POSITION_MODE
-        elif has_v:
-            mode = VELOCITY_MODE
-        elif has_e:
-            mode = EFFORT_MODE
+        m = int(mode[k])
+        if m & _P_BIT:
+            kind = POSITION
+        elif m == _VELOCITY_MODE:
+            kind = VELOCITY
+        elif m == _EFFORT_MODE:
+            kind = EFFORT
         else:
-            mode = HOLD_MODE
+            kind = NONE
+        vt = values[1, k]
+        et = values[2, k]
+        has_v = math.isfinite(vt)
         adr = int(tab[ACT_ADR, k])
-        if mode != tab[MODE, k]:
+        if kind != tab[MODE, k]:
             q = qpos[int(tab[QADR, k])]
-            if mode == HOLD_MODE:
+            if kind == NONE:
                 tab[HOLD, k] = q
             tab[INTEGRAL, k] = 0.0
-            tab[MODE, k] = mode
+            tab[MODE, k] = kind
             vel_ref = q
         else:
             vel_ref = act[adr]
-        v_cmd = vt[k] if has_v else 0.0
-        if mode == POSITION_MODE:
-            target = qt[k]
-        elif mode == VELOCITY_MODE:
+        if kind == NONE and math.isfinite(hold[k]):
+            tab[HOLD, k] = hold[k]
+        v_cmd = vt if has_v else 0.0
+        if kind == POSITION:
+            target = values[0, k]
+        elif kind == VELOCITY:
             target = vel_ref
         else:
             target = tab[HOLD, k]
-        tab[V_TARGET, k] = v_cmd if (mode == POSITION_MODE or mode == VELOCITY_MODE) else 0.0
-        tab[FEEDFORWARD, k] = et[k] if (has_e and tab[PASSIVE, k] == 0.0) else 0.0
-        active = mode != EFFORT_MODE and not (mode == POSITION_MODE and ideal)
+        tab[V_TARGET, k] = v_cmd if (kind == POSITION or kind == VELOCITY) else 0.0
+        tab[FEEDFORWARD, k] = et if (math.isfinite(et) and tab[PASSIVE, k] == 0.0) else 0.0
+        active = kind != EFFORT and not (kind == POSITION and ideal)
         tab[ACTIVE, k] = 1.0 if active else 0.0
         _affine_kernel(k, tab, gainprm, biasprm)
         act[adr] = target
-        ctrl[int(tab[ACT_ID, k])] = v_cmd if mode == VELOCITY_MODE else 0.0
+        ctrl[int(tab[ACT_ID, k])] = v_cmd if kind == VELOCITY else 0.0
 
 
 @kernel
@@ -359,7 +381,7 @@ def _gather_state(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np
     return math.isfinite(total)
 
 
-# -- fused with the transmission map (the joint-space path of the backend) -------------------------
+# -- the fused per-cycle calls (through one view of MuJoCo's data) ----------------------------------
 @kernel
 def _view(tab: np.ndarray, view: np.ndarray, row: int) -> np.ndarray:
     """The part of :func:`data_view`'s ``view`` from the offset in control row ``row`` on."""
@@ -367,43 +389,47 @@ def _view(tab: np.ndarray, view: np.ndarray, row: int) -> np.ndarray:
 
 
 @kernel
-def write_kernel(tab: np.ndarray, commands: np.ndarray, transmissions: np.ndarray, view: np.ndarray,
+def write_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, view: np.ndarray,
                  gainprm: np.ndarray, biasprm: np.ndarray, dt: float, last_valid: bool, prep: bool) -> bool:
-    """The backend's joint-space write in one call: joint commands ``commands`` (3, n) (rows
-    position, velocity, effort; C-contiguous) that differ bit for bit from the last applied
-    ones (``tab`` rows ``LAST``; all differ unless ``last_valid``; always in ideal mode)
-    go through the actuators (:func:`sdf_bridge.transmissions.kernel.through_actuators`, into
-    rows ``SCRATCH`` and ``JOINT``) and are applied (:func:`apply_command_kernel`), then
-    recorded in rows ``LAST``; then, if ``prep``, the actuators are prepared for the next
-    ``dt`` s (:func:`prepare`: row ``SAVED`` ← the integral, then :func:`pre_step_kernel`).
-    MuJoCo's arrays are reached through ``view`` (:func:`data_view`, offsets and flags in
-    ``tab``'s control rows: :func:`set_view`). Returns whether the commands were applied.
+    """The backend's write in one call: a joint command (``values`` (3, n), rows position,
+    velocity, effort, C-contiguous; ``mode`` (n,) int8; ``hold`` (n,), C-contiguous) that differs
+    bit for bit from the last applied one (``tab`` rows ``LAST`` … ``LAST_HOLD``; all differ
+    unless ``last_valid``; always in ideal mode) is applied (:func:`apply_command_kernel`) and
+    recorded in those rows; then, if ``prep``, the actuators are prepared for the next ``dt`` s
+    (:func:`prepare`: row ``SAVED`` ← the integral, then :func:`pre_step_kernel`). MuJoCo's
+    arrays are reached through ``view`` (:func:`data_view`, offsets and flags in ``tab``'s
+    control rows: :func:`set_view`). Returns whether the command was applied.
 
     Raises:
-        ValueError: ``commands`` is not (3, n).
+        ValueError: ``values`` is not (3, n), or ``mode`` or ``hold`` not (n,).
     """
     n = tab.shape[1]
-    if commands.shape[0] != 3 or commands.shape[1] != n:
-        raise ValueError("commands are not (3, n)")
+    if values.shape[0] != 3 or values.shape[1] != n or mode.shape[0] != n or hold.shape[0] != n:
+        raise ValueError("command arrays are not (3, n), (n,), (n,)")
     ideal = tab[V_IDEAL, 0] != 0.0
     changed = ideal or not last_valid
     if not changed:  # bit for bit (NaN payloads and signed zeros included)
-        new = commands.ravel().view(np.int64)
+        new = values.ravel().view(np.int64)
         old = tab.ravel().view(np.int64)
         base = LAST * n
         for k in range(3 * n):
             if new[k] != old[base + k]:
                 changed = True
                 break
+        if not changed:
+            held = hold.view(np.int64)
+            for k in range(n):
+                if float(mode[k]) != tab[LAST_MODE, k] or held[k] != old[LAST_HOLD * n + k]:
+                    changed = True
+                    break
     qpos = _view(tab, view, V_QPOS)
     act = _view(tab, view, V_ACT)
     if changed:
-        joint = tab[JOINT:JOINT + 3]
-        _transmissions.through_actuators(commands[0], commands[1], commands[2], transmissions,
-                                         tab[SCRATCH:SCRATCH + 3], joint)
-        _apply_command(tab, joint[0], joint[1], joint[2], qpos, act, _view(tab, view, V_CTRL), gainprm, biasprm,
-                       ideal)
-        tab[LAST:LAST + 3] = commands
+        _apply_command(tab, values, mode, hold, qpos, act, _view(tab, view, V_CTRL), gainprm, biasprm, ideal)
+        tab[LAST:LAST + 3] = values
+        for k in range(n):
+            tab[LAST_MODE, k] = float(mode[k])
+            tab[LAST_HOLD, k] = hold[k]
     if prep:
         for k in range(n):
             tab[SAVED, k] = tab[INTEGRAL, k]

@@ -19,6 +19,7 @@ import logging
 
 import numpy as np
 
+from ...booleans import parse_bool
 from ..kinematics import joint_transform
 from ..model import Inertia, Inertial, JointType, Pose, Robot
 
@@ -27,7 +28,9 @@ LOG = logging.getLogger("sdf_bridge.description.export")
 
 
 def _true(text: str | None) -> bool:
-    return (text or "").strip().lower() in ("true", "1")
+    """A ``<gazebo>`` flag's text: true only when it reads true (anything else, as in Gazebo's
+    ``Get<bool>``, is false)."""
+    return parse_bool(text) is True
 
 
 def preserved_fixed_joints(robot: Robot) -> set[str]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from lxml import etree
 
+from ...booleans import parse_bool
 from ...errors import InvalidValueError, KinematicTreeError, MissingReferenceError
 from ..model.pose import quaternion_to_matrix, rpy_to_matrix
 from ..xmlio import ParseContext
@@ -58,7 +59,7 @@ def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
     if fmt == "euler_rpy":
         values = ctx.vector(elem, text, 6, "<pose>")
         rpy = values[3:]
-        if (elem.get("degrees") or "false").strip().lower() in ("true", "1"):
+        if parse_bool(elem.get("degrees")) is True:
             rpy = tuple(math.radians(v) for v in rpy)
         t[:3, :3] = rpy_to_matrix(rpy)  # type: ignore[arg-type]
     elif fmt == "quat_xyzw":

@@ -9,7 +9,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from sdf_bridge.backends.base import ActuatorCommand
+from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, JointCommand, JointSpaceState, Mode
 from sdf_bridge.backends.mujoco import MujocoBackend
 from sdf_bridge.backends.mujoco.builder import BuildOptions, BuiltModel, build_spec, compile_model
 from sdf_bridge.description.model import Inertia, Inertial, Joint, Link, Pose, Robot
@@ -56,34 +56,63 @@ def nan(n: int) -> np.ndarray:
     return np.full(n, math.nan)
 
 
-class Sim:
-    """A configured backend with its map, plus command helpers (actuator space)."""
+def joint_command(tm: TransmissionMap, command: ActuatorCommand) -> JointCommand:
+    """An actuator-space command as a joint command for the MuJoCo backend: mapped to joint
+    space (``actuator_to_joint``), each joint's mode from which of its values are finite
+    (position — with velocity: position_velocity — > velocity > effort > none; a finite effort
+    beside another mode is a feed-forward), idle joints holding where they are (NaN)."""
+    values = np.stack(tm.actuator_to_joint(command.position, command.velocity, command.effort))
+    p, v, e = np.isfinite(values)
+    mode = np.where(p, np.where(v, Mode.POSITION_VELOCITY, Mode.POSITION),
+                    np.where(v, Mode.VELOCITY, np.where(e, Mode.EFFORT, Mode.NONE))).astype(MODE_DTYPE)
+    return JointCommand(values, mode, np.full(len(mode), math.nan))
 
-    def __init__(self, robot: Robot, params: Mapping[str, Any] | None = None,
-                 actuators: Sequence[str] | None = None) -> None:
+
+class ActuatorView:
+    """A :class:`JointSpaceState` read in actuator space: ``position``, ``velocity``,
+    ``effort`` (the actuator rows), ``sensors``, ``sim_time``; ``joints`` as read."""
+
+    def __init__(self, state: JointSpaceState) -> None:
+        self.joints, self.sensors, self.sim_time = state.joints, state.sensors, state.sim_time
+        self.position, self.velocity, self.effort = state.actuators
+
+
+class Sim:
+    """A configured backend with its map, plus command helpers in actuator space."""
+
+    def __init__(self, robot: Robot, params: Mapping[str, Any] | None = None) -> None:
         self.robot = robot
         self.tm = TransmissionMap.from_robot(robot)
-        self.actuators = tuple(actuators) if actuators is not None else self.tm.actuator_names
+        self.actuators = self.tm.actuator_names
         self.backend = MujocoBackend()
-        self.backend.configure(robot, self.actuators, transmissions=self.tm, params=dict(params or {}))
+        self.backend.configure(robot, transmissions=self.tm, params=dict(params or {}))
         self.n = len(self.actuators)
 
+    def write(self, command: ActuatorCommand, dt: float = 0.01) -> None:
+        """Write an actuator-space command (:func:`joint_command`)."""
+        self.backend.write(joint_command(self.tm, command), dt)
+
+    def read(self, dt: float = 0.01) -> ActuatorView:
+        """Read the backend, in actuator space."""
+        return ActuatorView(self.backend.read(dt))
+
     def effort(self, values: Sequence[float], dt: float = 0.01) -> None:
-        self.backend.write(ActuatorCommand(nan(self.n), nan(self.n), np.asarray(values, float)), dt)
+        self.write(ActuatorCommand(nan(self.n), nan(self.n), np.asarray(values, float)), dt)
 
     def position(self, values: Sequence[float], dt: float = 0.01) -> None:
-        self.backend.write(ActuatorCommand(np.asarray(values, float), nan(self.n), nan(self.n)), dt)
+        self.write(ActuatorCommand(np.asarray(values, float), nan(self.n), nan(self.n)), dt)
 
     def velocity(self, values: Sequence[float], dt: float = 0.01) -> None:
-        self.backend.write(ActuatorCommand(nan(self.n), np.asarray(values, float), nan(self.n)), dt)
+        self.write(ActuatorCommand(nan(self.n), np.asarray(values, float), nan(self.n)), dt)
 
     def run(self, seconds: float, dt: float = 0.01, command: Callable[[], None] | None = None) -> list:
-        """Read every ``dt`` for ``seconds``, calling ``command`` before each read; the states."""
+        """Read every ``dt`` for ``seconds``, calling ``command`` before each read; the states
+        (:class:`ActuatorView`)."""
         states = []
         for _ in range(int(round(seconds / dt))):
             if command is not None:
                 command()
-            states.append(self.backend.read(dt))
+            states.append(self.read(dt))
         return states
 
     def qpos(self, joint: str) -> float:

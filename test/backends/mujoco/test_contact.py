@@ -98,8 +98,8 @@ def test_both_sides_of_one_contact(make_sim) -> None:
     point out of each link, and the forces are opposite (actio = reactio), m·g = 2g on the
     slider up and on the pad down. In MuJoCo's contacts the pad is ``geom1`` and the slider
     ``geom2``, so both orderings are exercised."""
-    sim = make_sim(STACK, {**GRAVITY, "self_collide": True}, actuators=[])
-    first = sim.backend.read(0.01).sensors
+    sim = make_sim(STACK, {**GRAVITY, "self_collide": True})
+    first = sim.read(0.01).sensors
     assert first["pad_touch"] == ContactReading((), "pad")  # 5 cm gap: falling
     assert first["slider_touch"] == ContactReading((), "slider")
     sensors = sim.run(2.0)[-1].sensors

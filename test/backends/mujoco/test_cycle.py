@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mujoco_helpers import nan
+from mujoco_helpers import joint_command, nan
 
 from sdf_bridge import jit
-from sdf_bridge.backends.base import ActuatorCommand
+from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, Mode
 from sdf_bridge.backends.mujoco import MujocoBackend, cycle
 from sdf_bridge.description import load
 from sdf_bridge.transmissions import TransmissionMap
@@ -38,14 +38,18 @@ def problem(draw: st.DrawFn) -> dict:
         rng.uniform(0, 100, n), rng.choice([0.0, 5.0], n), rng.uniform(0, 10, n), rng.choice([0.0, 0.5, 3.0], n),
         rng.uniform(0.1, 2.0, n), rng.choice([0.0, 1.0], n), rng.choice([0.0, 1.0], n, p=[0.8, 0.2]),
     )
-    tab[cycle.MODE] = rng.integers(0, 4, n).astype(float)
+    tab[cycle.MODE] = rng.choice([cycle.NONE, cycle.POSITION, cycle.VELOCITY, cycle.EFFORT], n)
     tab[cycle.HOLD] = rng.uniform(-1, 1, n)
     tab[cycle.V_TARGET] = rng.uniform(-1, 1, n)
     tab[cycle.FEEDFORWARD] = rng.uniform(-1, 1, n)
     tab[cycle.ACTIVE] = rng.choice([0.0, 1.0], n)
     tab[cycle.INTEGRAL] = rng.uniform(-4, 4, n)
     tab[cycle.SCALE] = rng.uniform(0.5, 2, n)
-    command = [np.array(draw(st.lists(values, min_size=n, max_size=n))) for _ in range(3)]
+    command = [
+        np.array([draw(st.lists(values, min_size=n, max_size=n)) for _ in range(3)]),
+        np.array(draw(st.lists(st.sampled_from([0, 1, 2, 3, 4, 8, -1]), min_size=n, max_size=n)), dtype=MODE_DTYPE),
+        np.array(draw(st.lists(values, min_size=n, max_size=n))),
+    ]
     return {
         "tab": tab, "command": command, "qpos": rng.uniform(-2, 2, NQ), "qvel": rng.uniform(-2, 2, NQ),
         "act": rng.uniform(-2, 2, NU), "ctrl": rng.uniform(-2, 2, NU), "inertia": rng.uniform(0.1, 3, NQ),
@@ -103,25 +107,34 @@ def test_gather_state_kernel_equals_numpy(case: dict, bad: str) -> None:
 
 
 def test_apply_command_rules_on_one_joint_each() -> None:
-    """Position > velocity > effort > hold; feed-forward kept; a mode change drops the integral."""
-    tab = cycle.make_table(*(np.arange(4) for _ in range(5)), np.full(4, 10.0), np.ones(4), np.full(4, 2.0),
-                           np.zeros(4), np.ones(4), np.zeros(4), np.zeros(4))
+    """Each joint by its mode: position (velocity feed-forward, a finite effort as feed-forward),
+    velocity, effort, none (holding where it is: NaN hold), none with a hold position, and a
+    value that is no joint mode (held, as none); a change of kind drops the integral."""
+    tab = cycle.make_table(*(np.arange(6) for _ in range(5)), np.full(6, 10.0), np.ones(6), np.full(6, 2.0),
+                           np.zeros(6), np.ones(6), np.zeros(6), np.zeros(6))
     tab[cycle.INTEGRAL] = 0.5
-    tab[cycle.MODE] = cycle.EFFORT_MODE  # all but joint 2 change mode
-    qpos, act, ctrl = np.array([0.1, 0.2, 0.3, 0.4]), np.array([9.0, 9.0, 9.0, 9.0]), np.zeros(4)
-    gainprm, biasprm = np.zeros((4, 10)), np.zeros((4, 10))
-    qt = np.array([1.0, math.nan, math.nan, math.nan])
-    vt = np.array([0.5, 0.7, math.nan, math.nan])
-    et = np.array([0.25, math.nan, 3.0, math.nan])
-    cycle.apply_command(tab, qt, vt, et, qpos, act, ctrl, gainprm, biasprm, False)
-    assert tab[cycle.MODE].tolist() == [cycle.POSITION_MODE, cycle.VELOCITY_MODE, cycle.EFFORT_MODE, cycle.HOLD_MODE]
-    assert act.tolist() == [1.0, 0.2, 0.0, 0.4]  # target, velocity ref from q, effort: the hold, hold: q
-    assert tab[cycle.HOLD].tolist() == [0.0, 0.0, 0.0, 0.4]  # only the joint entering hold takes its position
-    assert ctrl.tolist() == [0.0, 0.7, 0.0, 0.0]
-    assert tab[cycle.INTEGRAL].tolist() == [0.0, 0.0, 0.5, 0.0]  # dropped where the mode changed
+    tab[cycle.MODE] = cycle.EFFORT  # all but joint 2 change kind
+    qpos, act, ctrl = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), np.full(6, 9.0), np.zeros(6)
+    gainprm, biasprm = np.zeros((6, 10)), np.zeros((6, 10))
+    nan = math.nan
+    values = np.array([[1.0, nan, nan, nan, nan, nan],
+                       [0.5, 0.7, nan, nan, nan, nan],
+                       [0.25, nan, 3.0, nan, nan, nan]])
+    mode = np.array([Mode.POSITION_VELOCITY, Mode.VELOCITY, Mode.EFFORT, Mode.NONE, Mode.NONE, Mode.ACCELERATION],
+                    dtype=MODE_DTYPE)
+    hold = np.array([nan, nan, nan, nan, -0.5, nan])
+    cycle.apply_command(tab, values, mode, hold, qpos, act, ctrl, gainprm, biasprm, False)
+    kinds = [cycle.POSITION, cycle.VELOCITY, cycle.EFFORT, cycle.NONE, cycle.NONE, cycle.NONE]
+    assert tab[cycle.MODE].tolist() == kinds
+    # target, velocity ref from q, effort: the (old) hold, none: q, none: the hold given, no mode: q
+    assert act.tolist() == [1.0, 0.2, 0.0, 0.4, -0.5, 0.6]
+    assert tab[cycle.HOLD].tolist() == [0.0, 0.0, 0.0, 0.4, -0.5, 0.6]  # only joints entering none hold
+    assert ctrl.tolist() == [0.0, 0.7, 0.0, 0.0, 0.0, 0.0]
+    assert tab[cycle.INTEGRAL].tolist() == [0.0, 0.0, 0.5, 0.0, 0.0, 0.0]  # dropped where the kind changed
     # position joint: effort = 10·act + (2·0.5 + 0 + 0.25) − 10·q − 2·v
     assert (gainprm[0, 0], biasprm[0, 0], biasprm[0, 1], biasprm[0, 2]) == (10.0, 1.25, -10.0, -2.0)
     assert (gainprm[2, 0], biasprm[2, 0], biasprm[2, 1]) == (0.0, 3.0, -0.0)  # effort joint: feed-forward only
+    np.testing.assert_array_equal(cycle.command_kind(mode), kinds)
 
 
 def test_make_table_layout_and_shape_error() -> None:
@@ -129,7 +142,7 @@ def test_make_table_layout_and_shape_error() -> None:
     assert tab.shape == (cycle.ROWS, 2)
     assert tab[cycle.PASSIVE].tolist() == [11.0, 12.0] and tab[cycle.P].tolist() == [5.0, 6.0]
     assert tab[cycle.ACTIVE].tolist() == [1.0, 1.0] and tab[cycle.SCALE].tolist() == [1.0, 1.0]
-    assert tab[cycle.MODE].tolist() == [cycle.HOLD_MODE] * 2 and tab[cycle.INTEGRAL].tolist() == [0.0, 0.0]
+    assert tab[cycle.MODE].tolist() == [cycle.NONE] * 2 and tab[cycle.INTEGRAL].tolist() == [0.0, 0.0]
     with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
         cycle.make_table(*(np.arange(2) for _ in range(11)), np.arange(3))
     with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
@@ -137,20 +150,19 @@ def test_make_table_layout_and_shape_error() -> None:
 
 
 # -- the backend with either implementation ----------------------------------------------------
-def _run(repo_dir, compiled: bool, mode: str, writes: str, space: str = "actuator") -> np.ndarray:
+def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
     """Demo arm, 120 cycles of mixed commands (streamed and constant positions, velocity with
     effort, hold); ``writes``: "all" (every cycle), "gaps" (none every 7th cycle) or "once"
-    (constant commands written only when they change); ``space``: "actuator" (``write`` of
-    ``joint_to_actuator(j)``, ``read``) or "joint" (``write_joints(j)``, ``read_joints``), for
-    the joint commands ``j = actuator_to_joint(command)``. Returns the trajectory (cycles,
-    values: actuator state, qpos, act)."""
+    (constant commands written only when they change). The commands are actuator-space ones
+    as joint commands (``mujoco_helpers.joint_command``). Returns the trajectory (cycles,
+    values: actuator state, qpos, act); checks the state's followers and the backend's
+    ``joint_state`` on the way."""
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend(compiled=compiled)
-    backend.configure(robot, tm.actuator_names, transmissions=tm,
-                      params={"render_cameras": False, "position_mode": mode})
+    backend.configure(robot, transmissions=tm, params={"render_cameras": False, "position_mode": mode})
     n = len(tm.actuator_names)
-    hold = backend.read(0.01).position.copy()
+    hold = backend.read(0.01).actuators[0].copy()
     rows, last = [], b""
     for k in range(120):
         phase = (k // 30) % 4
@@ -164,24 +176,15 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str, space: str = "actuato
         else:
             command = ActuatorCommand(nan(n), nan(n), nan(n))
         key = b"".join(x.tobytes() for x in (command.position, command.velocity, command.effort))
-        joint = tm.actuator_to_joint(command.position, command.velocity, command.effort)
         if writes == "all" or (writes == "gaps" and k % 7 != 3) or (writes == "once" and key != last):
-            if space == "joint":
-                backend.write_joints(np.stack(joint), 0.01)
-            else:
-                backend.write(ActuatorCommand(*tm.joint_to_actuator(*joint)), 0.01)
+            backend.write(joint_command(tm, command), 0.01)
         last = key
-        if space == "joint":
-            state = backend.read_joints(0.01)
-            assert state.joints.shape == (3, len(tm.joint_names) + len(tm.follower_names))
-            joint_state = np.stack(backend.joint_state())  # gathered again: nothing changed since the read
-            np.testing.assert_array_equal(state.joints[:, :n], joint_state)
-            np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(joint_state))
-            actuators = state.actuators
-        else:
-            s = backend.read(0.01)
-            actuators = (s.position, s.velocity, s.effort)
-        rows.append(np.concatenate([*actuators, backend.data.qpos, backend.data.act]))
+        state = backend.read(0.01)
+        assert state.joints.shape == (3, len(tm.joint_names) + len(tm.follower_names))
+        joint_state = np.stack(backend.joint_state())  # gathered again: nothing changed since the read
+        np.testing.assert_array_equal(state.joints[:, :n], joint_state)
+        np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(joint_state))
+        rows.append(np.concatenate([*state.actuators, backend.data.qpos, backend.data.act]))
     backend.close()
     return np.array(rows)
 
@@ -191,27 +194,13 @@ def test_backend_compiled_equals_numpy(repo_dir, mode: str) -> None:
     np.testing.assert_array_equal(_run(repo_dir, True, mode, "gaps"), _run(repo_dir, False, mode, "gaps"))
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-@pytest.mark.parametrize("mode", ["pid", "ideal"])
-def test_joint_space_path_equals_actuator_path(repo_dir, compiled: bool, mode: str) -> None:
-    """``write_joints`` / ``read_joints`` (fused with the map when compiled) give the
-    trajectory of ``write(joint_to_actuator(·))`` / ``read``, bit for bit."""
-    np.testing.assert_array_equal(_run(repo_dir, compiled, mode, "gaps", "joint"),
-                                  _run(repo_dir, compiled, mode, "gaps", "actuator"))
-
-
-def test_joint_space_path_without_the_data_view_equals_actuator_path(repo_dir, monkeypatch) -> None:
+def test_without_the_data_view_equals_with_it(repo_dir, monkeypatch) -> None:
     """When MuJoCo's data cannot be viewed as one buffer (cycle.data_view gives None), the
-    joint-space path runs the separate kernels (compiled pre_step at the write): the same
-    trajectory, bit for bit."""
+    backend runs the separate kernels (compiled pre_step at the write): the same trajectory,
+    bit for bit."""
+    viewed = _run(repo_dir, True, "pid", "gaps")
     monkeypatch.setattr(cycle, "data_view", lambda data, inertia: None)
-    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps", "joint"),
-                                  _run(repo_dir, True, "pid", "gaps", "actuator"))
-
-
-def test_joint_space_path_compiled_equals_numpy(repo_dir) -> None:
-    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps", "joint"),
-                                  _run(repo_dir, False, "pid", "gaps", "joint"))
+    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps"), viewed)
 
 
 def test_repeating_a_command_changes_nothing(repo_dir) -> None:
@@ -220,31 +209,34 @@ def test_repeating_a_command_changes_nothing(repo_dir) -> None:
     np.testing.assert_array_equal(_run(repo_dir, True, "pid", "all"), _run(repo_dir, True, "pid", "once"))
 
 
-def _prepared_run(repo_dir, compiled: bool, space: str) -> list[np.ndarray]:
+def _prepared_run(repo_dir, compiled: bool, prepare: bool) -> list[np.ndarray]:
     """Demo arm (PID with integral, inertia-scheduled gains), 64 cycles of writes, reads,
     pauses and steps in the patterns that can leave a write's preparation unused: repeated and
     changed writes before a read, a paused read, a read of another ``dt``, ``step(n)`` of other
-    and of the same number of steps. ``space``: "joint" (``write_joints``, which prepares the
-    actuators for the next read) or "actuator" (``write``, which does not: the read refreshes
-    them). Returns, after each read, the MuJoCo state (qpos, qvel, act, ctrl), the PID integral
-    and — after reads that stepped — the actuator parameters."""
+    and of the same number of steps. ``prepare``: the write prepares the actuators for the next
+    read (the backend's way) or not (the read then refreshes them). Returns, after each read,
+    the MuJoCo state (qpos, qvel, act, ctrl), the PID integral and — after reads that stepped —
+    the actuator parameters."""
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend(compiled=compiled)
-    backend.configure(robot, tm.actuator_names, transmissions=tm, params={"render_cameras": False})
+    backend.configure(robot, transmissions=tm, params={"render_cameras": False})
     assert backend.pid.has_integral
+    if not prepare:
+        set_write_dt = backend._set_write_dt
+
+        def unprepared(dt: float) -> None:  # no steps known at the write: nothing prepared
+            set_write_dt(dt)
+            backend._write_n = 0
+
+        backend._set_write_dt = unprepared
     n = len(tm.actuator_names)
-    hold = backend.read(0.01).position.copy()
+    hold = backend.read(0.01).actuators[0].copy()
     data, model = backend.data, backend.model
     rows = []
 
     def write(k: int, dt: float = 0.01) -> None:
-        command = ActuatorCommand(hold + 0.3 * math.sin(0.1 * k), nan(n), nan(n))
-        joint = tm.actuator_to_joint(command.position, command.velocity, command.effort)
-        if space == "joint":
-            backend.write_joints(np.stack(joint), dt)
-        else:
-            backend.write(ActuatorCommand(*tm.joint_to_actuator(*joint)), dt)
+        backend.write(joint_command(tm, ActuatorCommand(hold + 0.3 * math.sin(0.1 * k), nan(n), nan(n))), dt)
 
     def read(dt: float = 0.01) -> None:
         backend.read(dt)
@@ -279,15 +271,15 @@ def _prepared_run(repo_dir, compiled: bool, space: str) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("compiled", [True, False])
 def test_prepared_write_equals_refresh_at_read(repo_dir, compiled: bool) -> None:
-    """``write_joints`` prepares the actuators for the next read's steps (cycle.prepare);
-    whatever happens between the write and the read (another write, a pause, another dt,
-    step()), the trajectory, integral and actuator parameters are those of refreshing them at
-    the read (the actuator path), bit for bit."""
-    joint, actuator = _prepared_run(repo_dir, compiled, "joint"), _prepared_run(repo_dir, compiled, "actuator")
-    assert len(joint) == len(actuator) == 64 + 8
-    for a, b in zip(joint, actuator):
+    """The write prepares the actuators for the next read's steps (cycle.prepare); whatever
+    happens between the write and the read (another write, a pause, another dt, step()), the
+    trajectory, integral and actuator parameters are those of refreshing them at the read,
+    bit for bit."""
+    prepared, refreshed = _prepared_run(repo_dir, compiled, True), _prepared_run(repo_dir, compiled, False)
+    assert len(prepared) == len(refreshed) == 64 + 8
+    for a, b in zip(prepared, refreshed):
         np.testing.assert_array_equal(a, b)
-    assert np.abs(joint[-1][-30:]).max() > 0.0  # (the actuators were written)
+    assert np.abs(prepared[-1][-30:]).max() > 0.0  # (the actuators were written)
 
 
 def test_cycle_kernels_are_locked_after_warm_up(repo_dir) -> None:
@@ -298,15 +290,16 @@ def test_cycle_kernels_are_locked_after_warm_up(repo_dir) -> None:
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend(compiled=True)
-    backend.configure(robot, tm.actuator_names, transmissions=tm, params={"render_cameras": False})
+    backend.configure(robot, transmissions=tm, params={"render_cameras": False})
     tab = backend._tab.copy()
     qpos32 = backend.data.qpos.astype(np.float32)
     with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
         cycle.pre_step_kernel(tab, qpos32, backend.data.act.copy(), backend._inertia.copy(),
                               backend._gainprm.copy(), backend._biasprm.copy(), 0.01, True)
     with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
-        cycle.write_kernel(tab, np.zeros((3, len(tm.joint_names)), dtype=np.float32), *backend._write_buffers,
-                           0.01, False, True)
+        n = len(tm.joint_names)
+        cycle.write_kernel(tab, np.zeros((3, n), dtype=np.float32), np.zeros(n, dtype=MODE_DTYPE), np.zeros(n),
+                           *backend._write_buffers, 0.01, False, True)
     backend.close()
 
 
@@ -317,7 +310,7 @@ def test_data_view_reaches_mujocos_arrays(repo_dir) -> None:
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
-    backend.configure(robot, tm.actuator_names, transmissions=tm, params={"render_cameras": False})
+    backend.configure(robot, transmissions=tm, params={"render_cameras": False})
     data = backend.data
     viewed = cycle.data_view(data, backend._inertia)
     assert viewed is not None

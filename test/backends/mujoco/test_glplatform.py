@@ -85,7 +85,7 @@ from sdf_bridge.description import load
 import test_sensors
 robot = load(test_sensors.SCENE.format(sensors=test_sensors.CAMERA.format(kind="camera")))
 sim = Sim(robot)
-image = sim.backend.read(0.01).sensors.get("cam")
+image = sim.read(0.01).sensors.get("cam")
 sim.backend.close()
 print("MUJOCO_GL", os.environ.get("MUJOCO_GL"), "image", None if image is None else image.data.shape)
 """

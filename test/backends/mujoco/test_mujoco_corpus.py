@@ -46,12 +46,12 @@ def test_robot_simulates_one_second_held(robots_dir: Path, name: str) -> None:
     for robot in _models(robots_dir, name):
         sim = Sim(robot, {"render_cameras": name == "husky"})
         try:
-            first = sim.backend.read(0.01)
+            first = sim.read(0.01)
             hold = first.position.copy()
             n = sim.n
 
             def command() -> None:
-                sim.backend.write(ActuatorCommand(hold, np.full(n, math.nan), np.full(n, math.nan)), 0.01)
+                sim.write(ActuatorCommand(hold, np.full(n, math.nan), np.full(n, math.nan)), 0.01)
 
             states = sim.run(1.0, command=command)
             data = sim.backend.data

@@ -26,7 +26,7 @@ def sim(make_sim):
 
 def test_mapping_operations(sim) -> None:
     """Keys in sensor order, lazy (imu, ft) and eager (lidar) values alike."""
-    m = sim.backend.read(0.01).sensors
+    m = sim.read(0.01).sensors
     assert isinstance(m, SensorReadings)
     assert list(m) == ["imu", "lidar", "ft"] and list(m.keys()) == ["imu", "lidar", "ft"]
     assert len(m) == 3 and bool(m)
@@ -45,12 +45,12 @@ def test_mapping_operations(sim) -> None:
 
 
 def test_value_converted_once(sim) -> None:
-    m = sim.backend.read(0.01).sensors
+    m = sim.read(0.01).sensors
     assert m["ft"] is m["ft"] and dict(m)["imu"] is m["imu"]
 
 
 def test_missing_key_and_read_only(sim) -> None:
-    m = sim.backend.read(0.01).sensors
+    m = sim.read(0.01).sensors
     with pytest.raises(KeyError, match="gps"):
         m["gps"]
     with pytest.raises(TypeError, match="does not support item assignment"):
@@ -63,10 +63,10 @@ def test_only_due_sensors_fresh_per_read(sim) -> None:
     """Lidar at 50 Hz, the others at 100 Hz, reads every 10 ms (t = 0.01, 0.02, 0.03 s): the
     lidar at the first read and at t = 0.02 s, not at 0.03 s; each read a new mapping, earlier
     ones unchanged; nothing due → an empty, falsy mapping."""
-    first = sim.backend.read(0.01).sensors
+    first = sim.read(0.01).sensors
     first_ft = first["ft"]
-    second = sim.backend.read(0.01).sensors
-    third = sim.backend.read(0.01).sensors
+    second = sim.read(0.01).sensors
+    third = sim.read(0.01).sensors
     assert list(second) == ["imu", "lidar", "ft"] and list(third) == ["imu", "ft"]
     assert third is not first and second is not first
     assert list(first) == ["imu", "lidar", "ft"] and first["ft"] is first_ft

@@ -153,7 +153,7 @@ def test_imu_with_one_noisy_part(make_sim) -> None:
         stream.take()
     z = stream.take()
     ch = _channel(sim, "imu")
-    reading = sim.backend.read(0.01).sensors["imu"]
+    reading = sim.read(0.01).sensors["imu"]
     raw = sim.backend.data.sensordata[ch.ids["quat"]: ch.ids["quat"] + 10].tolist()
     assert reading.angular_velocity == tuple(raw[4:7])
     terms = ch.noise.terms
@@ -170,7 +170,7 @@ def test_readings_are_taken_at_read_time(make_sim) -> None:
     stream = _noise_stream(sim, "imu", 5)
     for _ in range(taken):
         stream.take()
-    readings = sim.backend.read(0.01).sensors
+    readings = sim.read(0.01).sensors
     expected_ft, expected_imu = _eager_wrench(sim, "ft"), _eager_imu(sim, "imu", stream.take())
     sim.backend.step(20)
     assert _eager_wrench(sim, "ft").force != pytest.approx(expected_ft.force, abs=1e-3)
@@ -188,9 +188,9 @@ def test_noise_does_not_depend_on_access(make_sim) -> None:
         sim.effort([3.0])
     seen_full, seen_sparse = [], []
     for k in range(30):
-        a = full.backend.read(0.01).sensors
+        a = full.read(0.01).sensors
         seen_full.append((a["imu_a"], a["imu_b"]))
-        b = sparse.backend.read(0.01).sensors
+        b = sparse.read(0.01).sensors
         assert "imu_a" in b and len(b) == 3
         if k % 3 == 0:
             imu_b = b["imu_b"]
@@ -212,7 +212,7 @@ def test_noise_continues_across_reset(make_sim) -> None:
     """A backend reset makes the sensors due but does not restart their noise: the reading
     after it is the next sample of the stream."""
     sim = make_sim(_robot(), {**GRAVITY, "noise_seed": 5})
-    first = sim.backend.read(0.01).sensors["imu"]
+    first = sim.read(0.01).sensors["imu"]
     sim.backend.reset()
     stream = _noise_stream(sim, "imu", 5)
     stream.take()
@@ -223,7 +223,7 @@ def test_noise_continues_across_reset(make_sim) -> None:
 
 def test_read_gives_sensor_readings(make_sim) -> None:
     sim = make_sim(_robot(), GRAVITY)
-    assert isinstance(sim.backend.read(0.01).sensors, SensorReadings)
+    assert isinstance(sim.read(0.01).sensors, SensorReadings)
 
 
 def test_imu_sampler_with_scattered_offsets() -> None:

@@ -45,7 +45,7 @@ def _imu_robot(noise: str = "", rpy: str = "0 0 0") -> str:
 
 def test_imu_at_rest_reads_plus_g_up(make_sim) -> None:
     sim = make_sim(_imu_robot(), GRAVITY)
-    reading = sim.backend.read(0.01).sensors["imu"]
+    reading = sim.read(0.01).sensors["imu"]
     assert isinstance(reading, ImuReading)
     assert reading.linear_acceleration == pytest.approx((0.0, 0.0, G), abs=1e-6)
     assert reading.angular_velocity == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
@@ -55,7 +55,7 @@ def test_imu_at_rest_reads_plus_g_up(make_sim) -> None:
 def test_imu_pitched_reads_g_along_its_own_axes(make_sim) -> None:
     """Pitch +π/2: the sensor's x axis points down (−z of the world), so +g appears on −x."""
     sim = make_sim(_imu_robot(rpy=f"0 {math.pi / 2} 0"), GRAVITY)
-    reading = sim.backend.read(0.01).sensors["imu"]
+    reading = sim.read(0.01).sensors["imu"]
     assert reading.linear_acceleration == pytest.approx((-G, 0.0, 0.0), abs=1e-6)
 
 
@@ -65,7 +65,7 @@ def test_case_014_upside_down_imu(cases_dir, make_sim) -> None:
     case = cases_dir / "014-imu-frame-id-scoped-name"
     robot = load(case / "robot.urdf")
     sim = make_sim(robot, {"gravity": [0.0, 0.0, -9.8]})
-    reading = sim.backend.read(0.01).sensors["imu_sensor"]
+    reading = sim.read(0.01).sensors["imu_sensor"]
     assert reading.linear_acceleration == pytest.approx((0.0, 0.0, -9.8), abs=1e-6)
     assert reading.angular_velocity == pytest.approx((0.0, 0.0, 0.0), abs=1e-6)
     x, y, z, w = reading.orientation
@@ -98,7 +98,7 @@ def test_imu_reading_carries_the_noise_variances(make_sim) -> None:
     """stddev 0.1 m/s² on x only: linear acceleration variances (0.01, 0, 0) (m/s²)² (the
     other axes' noise models are type none: stddev 0); no angular velocity noise: unknown."""
     sim = make_sim(_imu_robot(NOISE), GRAVITY)
-    reading = sim.backend.read(0.01).sensors["imu"]
+    reading = sim.read(0.01).sensors["imu"]
     assert reading.linear_acceleration_variance == pytest.approx((0.01, 0.0, 0.0), abs=1e-15)
     assert reading.angular_velocity_variance is None
     assert make_sim(_imu_robot(), GRAVITY).backend.read(0.01).sensors["imu"].linear_acceleration_variance is None
@@ -198,7 +198,7 @@ LIDAR = """<sensor name="lidar" type="gpu_lidar"><update_rate>10</update_rate><r
 def test_lidar_scan_hits_wall(make_sim) -> None:
     """Wall face at x = 2.9 m: range(h) = 2.9 / cos(h) (tolerance 1e-9)."""
     sim = make_sim(SCENE.format(sensors=LIDAR.format(vertical="")), {**GRAVITY, "render_cameras": False})
-    scan = sim.backend.read(0.01).sensors["lidar"]
+    scan = sim.read(0.01).sensors["lidar"]
     assert isinstance(scan, ScanReading)
     angles = np.linspace(-0.2, 0.2, 5)
     assert scan.angle_min == -0.2 and scan.angle_max == 0.2
@@ -222,13 +222,13 @@ def test_each_sensor_at_its_own_rate(make_sim) -> None:
 def test_lidar_out_of_range_is_inf(make_sim) -> None:
     sensors = LIDAR.format(vertical="").replace("<max>10</max>", "<max>2</max>")
     sim = make_sim(SCENE.format(sensors=sensors), GRAVITY)
-    assert np.all(np.isinf(sim.backend.read(0.01).sensors["lidar"].ranges))
+    assert np.all(np.isinf(sim.read(0.01).sensors["lidar"].ranges))
 
 
 def test_multilayer_lidar_gives_point_cloud(make_sim) -> None:
     vertical = "<vertical><samples>3</samples><min_angle>-0.1</min_angle><max_angle>0.1</max_angle></vertical>"
     sim = make_sim(SCENE.format(sensors=LIDAR.format(vertical=vertical)), GRAVITY)
-    cloud = sim.backend.read(0.01).sensors["lidar"]
+    cloud = sim.read(0.01).sensors["lidar"]
     assert isinstance(cloud, PointCloudReading)
     assert cloud.points.shape == (15, 3)
     assert cloud.points[:, 0] == pytest.approx([2.9] * 15, abs=1e-9)
@@ -242,7 +242,7 @@ CAMERA = """<sensor name="cam" type="{kind}"><update_rate>5</update_rate><camera
 def test_camera_renders_wall_with_intrinsics(make_sim) -> None:
     """Needs off-screen GL (MUJOCO_GL=egl or osmesa). The red wall fills the view centre."""
     sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
-    image = sim.backend.read(0.01).sensors["cam"]
+    image = sim.read(0.01).sensors["cam"]
     assert isinstance(image, ImageReading)
     assert image.encoding == "rgb8" and image.data.shape == (48, 64, 3) and image.data.dtype == np.uint8
     assert image.fx == pytest.approx(32.0 / math.tan(0.5), abs=1e-12) and image.fy == image.fx
@@ -254,7 +254,7 @@ def test_camera_renders_wall_with_intrinsics(make_sim) -> None:
 def test_depth_camera_measures_distance(make_sim) -> None:
     """Depth along the optical axis to the wall face: 2.9 m (tolerance 1 mm, depth buffer)."""
     sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="depth")), GRAVITY)
-    image = sim.backend.read(0.01).sensors["cam"]
+    image = sim.read(0.01).sensors["cam"]
     assert image.encoding == "32FC1" and image.data.shape == (48, 64)
     assert float(image.data[24, 32]) == pytest.approx(2.9, abs=1e-3)
 
@@ -267,7 +267,7 @@ def test_camera_closes_cleanly_after_rendering_on_another_thread(make_sim, caplo
 
     sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="depth")), GRAVITY)
     images: list = []
-    loop = threading.Thread(target=lambda: images.append(sim.backend.read(0.01).sensors["cam"]))
+    loop = threading.Thread(target=lambda: images.append(sim.read(0.01).sensors["cam"]))
     loop.start()
     loop.join()
     assert images[0].data.shape == (48, 64)
@@ -281,7 +281,7 @@ def test_camera_closes_cleanly_after_rendering_on_another_thread(make_sim, caplo
 def test_cameras_off(make_sim, caplog) -> None:
     with caplog.at_level(logging.WARNING):
         sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), {**GRAVITY, "render_cameras": False})
-    assert "cam" not in sim.backend.read(0.01).sensors
+    assert "cam" not in sim.read(0.01).sensors
     assert "sensor 'cam': camera rendering is off" in caplog.text
 
 
@@ -345,7 +345,7 @@ def test_sensor_on_missing_link_reported(make_sim, caplog) -> None:
     with caplog.at_level(logging.WARNING):
         sim = make_sim(robot, GRAVITY)
     assert "sensor 'imu': its link 'nowhere' is not in the model" in caplog.text
-    assert "imu" not in sim.backend.read(0.01).sensors
+    assert "imu" not in sim.read(0.01).sensors
 
 
 def _fake_glfw(monkeypatch):
@@ -373,7 +373,7 @@ def test_glfw_without_display_switches_to_offscreen(make_sim, monkeypatch, caplo
     module = _fake_glfw(monkeypatch)
     sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
     with caplog.at_level(logging.INFO):
-        image = sim.backend.read(0.01).sensors["cam"]
+        image = sim.read(0.01).sensors["cam"]
     assert image.data.shape == (48, 64, 3)
     assert module.GLContext.__module__ in ("mujoco.egl", "mujoco.osmesa")
     assert "off-screen rendering switched to" in caplog.text
@@ -423,7 +423,7 @@ def test_force_torque_on_world_reported(make_sim, caplog) -> None:
     with caplog.at_level(logging.WARNING):
         sim = make_sim(urdf, GRAVITY)
     assert "sensor 'ft': it is attached to the world, which carries no joint load" in caplog.text
-    assert "ft" not in sim.backend.read(0.01).sensors
+    assert "ft" not in sim.read(0.01).sensors
 
 
 FT_POSED = """

@@ -51,7 +51,7 @@ def test_zero_effort_window_makes_a_passive_joint(make_sim, caplog) -> None:
         sim = make_sim(urdf, GRAVITY)
     assert "joint(s) ['j'] have effort limit 0: simulated as passive joints" in caplog.text
     sim.position([1.0])
-    assert sim.backend.read(0.01).effort[0] == 0.0
+    assert sim.read(0.01).effort[0] == 0.0
     sim.effort([5.0])
     state = sim.run(0.1)[-1]
     assert state.effort[0] == 0.0 and state.position[0] == 0.0

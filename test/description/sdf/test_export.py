@@ -8,13 +8,13 @@ import argparse
 import dataclasses
 import logging
 import math
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from lxml import etree
+from prerequisites import require_tool
 from sdf_helpers import load_text, our_view, sdf
 
 from sdf_bridge.description import load
@@ -301,9 +301,8 @@ def test_sdf_with_joint_offsets_to_urdf_keeps_geometry(cases_dir: Path, tmp_path
             jt = robot.parent_joint(name)
             shift = jt.joint_to_child.matrix() if jt is not None else np.eye(4)
             np.testing.assert_allclose(tb[name] @ shift, np.linalg.inv(root) @ ta[name], atol=TOL)
-    if shutil.which("check_urdf"):
-        result = subprocess.run(["check_urdf", str(path)], capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
+    result = subprocess.run([require_tool("check_urdf", "liburdfdom-tools"), str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("name", URDFS)
@@ -314,7 +313,7 @@ def test_urdf_to_urdf_round_trip(name: str, robots_dir: Path, tmp_path: Path) ->
     _assert_same_model(robot, back)
     _assert_same_transmissions(robot, back)
     assert len(back.ros2_control) == len(robot.ros2_control)
-    result = subprocess.run(["check_urdf", str(path)], capture_output=True, text=True)
+    result = subprocess.run([require_tool("check_urdf", "liburdfdom-tools"), str(path)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
 

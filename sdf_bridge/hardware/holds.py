@@ -1,0 +1,179 @@
+"""Every hold of the hardware system, decided in one place of the tick.
+
+:meth:`Holds.apply` turns the command buffer's latest commands into what the backend is
+written (before the limits, which it does not apply itself), once per tick:
+
+* **e-stop** (the system is disabled): every joint holds, in position mode, the joint position
+  measured when the e-stop engaged; the caller writes it without limits (holding must never
+  move the robot, even a joint resting beyond a limit).
+* **watchdog**: ``command_timeout`` s after the last accepted command (a running trajectory
+  counts as commanding) position-mode joints hold their measured position and velocity and
+  effort commands become 0 (:meth:`CommandBuffer.stop <sdf_bridge.hardware.commands.CommandBuffer.stop>`:
+  in the buffer, so that it lasts until each joint is commanded again).
+* **coupled partners** (a differential wrist, a four-bar): a joint with no command that shares
+  an actuator with a commanded joint gets a hold on the same interface — the position it had
+  when the hold began, zero velocity, zero effort — and that interface's mode, so the shared
+  actuators move only the commanded joint. The hold ends as soon as it is commanded itself.
+* **idle joints** (mode :attr:`~sdf_bridge.backends.base.Mode.NONE`: not commanded since the
+  start, a reset or an e-stop release): they hold still at the position measured when their
+  command ended (:attr:`JointCommand.hold <sdf_bridge.backends.base.JointCommand.hold>`; they
+  are not limited, as they are not commanded).
+
+Hot path: the result only changes with the buffer's commands (its cached arrays, replaced on
+every change), its modes (:attr:`CommandBuffer.mode_version`) or a hold starting; otherwise the
+arrays of the previous tick are returned again (a few identity checks, no numpy call).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends.base import MODE_DTYPE, Mode
+from .commands import CommandBuffer
+from .watchdog import CommandWatchdog
+
+_P, _V, _E = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
+
+
+def coupling(dependency: np.ndarray) -> np.ndarray | None:
+    """Which joints share an actuator: ``dependency`` is (n_actuators, n_joints) bool (which
+    joints each actuator's command depends on); returns (n_joints, n_joints) bool with a
+    False diagonal, or ``None`` when no actuator couples two joints. In O(non-zeros), from the
+    actuators that drive several joints: the product ``dependency.T @ dependency`` is n³
+    (an integer one took 23–65 s at 2,000 joints, a float one 0.2–0.3 s, either without
+    letting a signal through; this takes 0.01 s, bench/startup.py)."""
+    actuators, joints = np.nonzero(dependency)
+    shared = np.zeros((dependency.shape[1],) * 2, dtype=bool)
+    for actuator in np.flatnonzero(np.bincount(actuators, minlength=dependency.shape[0]) > 1):
+        driven = joints[actuators == actuator]
+        shared[np.ix_(driven, driven)] = True
+    np.fill_diagonal(shared, False)
+    return shared if shared.any() else None
+
+
+class Holds:
+    """The holds of one hardware system (module doc).
+
+    Args:
+        n_joints: joints of the transmission map (columns of every array).
+        coupled: (n_joints, n_joints) bool, joints that share an actuator (:func:`coupling`),
+            or ``None``.
+        watchdog: the command timeout watchdog.
+    """
+
+    def __init__(self, n_joints: int, coupled: np.ndarray | None, watchdog: CommandWatchdog) -> None:
+        self.n_joints = n_joints
+        self.coupled = coupled
+        self.watchdog = watchdog
+        self._nan = np.full(n_joints, np.nan)
+        self._estop: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every hold (a reset, an e-stop engaged or released): idle joints take the
+        position of the next measured state, partners start again; the watchdog forgets the
+        current silence (its trip counter kept)."""
+        self.watchdog.reset()
+        self._estop = None
+        self._partner_start = np.full(self.n_joints, np.nan)  # partner hold positions
+        #: (effective commands, mode version) → (values, mode) of the partner step, while they cannot change
+        self._partner_cache: tuple[object, int, np.ndarray, np.ndarray] | None = None
+        self._idle_mode: np.ndarray | None = None  # the mode array ``_hold`` is for
+        self._hold = self._nan
+        self._mode = np.zeros(self.n_joints, dtype=MODE_DTYPE)
+        self._mode_version = -1  # buffer.mode_version of ``_mode``
+
+    def apply(
+        self, now: float, buffer: CommandBuffer, measured: np.ndarray, enabled: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The commands to write this tick, holds applied.
+
+        Args:
+            now: time of the tick, s (the commands' clock).
+            buffer: the command buffer (the watchdog's stop goes into it).
+            measured: (3, ≥ n_joints) state of the last read: rows position, velocity,
+                effort; the first n_joints columns are the map joints.
+            enabled: False while the e-stop is engaged.
+
+        Returns:
+            ``(values, mode, hold)`` of a :class:`~sdf_bridge.backends.base.JointCommand`:
+            (3, n_joints) commands (NaN = not commanded), (n_joints,) modes and the idle
+            joints' hold positions. Do not modify them (they are reused while unchanged).
+        """
+        if not enabled:
+            if self._estop is None:
+                hold = np.array(measured[0, :self.n_joints], dtype=float)
+                values = np.stack((hold, self._nan, self._nan))
+                mode = np.full(self.n_joints, _P, dtype=MODE_DTYPE)
+                self._estop = (values, mode, self._nan)
+            return self._estop
+        if self.watchdog.check(now, buffer.last_command_time):
+            buffer.stop(measured[0, :self.n_joints])
+        values = buffer.effective()
+        version = buffer.mode_version
+        if self.coupled is None:
+            if self._mode_version != version:
+                self._mode = buffer.mode.copy()  # (the buffer changes its array in place)
+                self._mode_version = version
+            mode = self._mode
+        else:
+            values, mode = self._partners(values, version, buffer, measured)
+        if self._idle_mode is not mode:
+            self._idle_hold(mode, measured)
+        return values, mode, self._hold
+
+    def _partners(
+        self, commands: np.ndarray, version: int, buffer: CommandBuffer, measured: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Coupled partners' holds (module doc): ``commands`` (3, n_joints), rows position,
+        velocity, effort, NaN = no command; returns the commands with the holds (``commands``
+        itself when there are none) and the modes with the partners' interfaces.
+
+        The result depends only on the commands, the modes and the held positions, which stay
+        fixed once every needed hold has started from a finite position: then it is kept and
+        returned again as long as the buffer's array and modes are the same."""
+        cached = self._partner_cache
+        if cached is not None and cached[0] is commands and cached[1] == version:
+            return cached[2], cached[3]
+        p, v, e = commands
+        idle = np.isnan(p) & np.isnan(v) & np.isnan(e)
+        held = self._partner_start
+        mode = buffer.mode.copy()
+        if not idle.any():
+            held.fill(np.nan)
+            self._partner_cache = (commands, version, commands, mode)
+            return commands, mode
+        coupled = self.coupled
+        assert coupled is not None
+        need = idle & (coupled @ ~np.isnan(p))
+        start = need & np.isnan(held)
+        held[start] = measured[0, :self.n_joints][start]
+        held[~need] = np.nan
+        out = commands
+        settled = True
+        if need.any():
+            out = commands.copy()  # (the command buffer's array must not change)
+            out[0, need] = held[need]
+            mode[need] |= _P
+            settled = not np.isnan(held[need]).any()  # a NaN start is retried next cycle
+        for row, bit in ((1, _V), (2, _E)):  # zero velocity / effort for the partners of commanded joints
+            zero = idle & (coupled @ ~np.isnan(commands[row]))
+            if zero.any():
+                if out is commands:
+                    out = commands.copy()
+                out[row, zero] = 0.0
+                mode[zero] |= bit
+        self._partner_cache = (commands, version, out, mode) if settled else None
+        return out, mode
+
+    def _idle_hold(self, mode: np.ndarray, measured: np.ndarray) -> None:
+        """Hold positions of the idle joints (mode NONE) for ``mode`` (a new mode array): a
+        joint becoming idle takes its measured position; NaN for the others."""
+        idle = mode == 0
+        previous = self._hold
+        hold = np.where(idle, previous, np.nan)
+        new = idle & np.isnan(previous)
+        if new.any():
+            hold[new] = measured[0, :self.n_joints][new]
+        self._hold = hold
+        self._idle_mode = mode

@@ -1,0 +1,45 @@
+"""A bridge on simulated time (``use_sim_time:=true``) whose clock never starts.
+
+The node's clock then follows ``/clock``. The MuJoCo backend publishes it; the mock backend has
+no simulated clock, so unless another node publishes ``/clock`` the node's time stays at 0:
+every state is stamped 0 and a stamped trajectory is taken against 0 (the command watchdog
+and trajectories stamped 0 run on steady time, :mod:`.hardware_time`).
+:func:`watch` warns about it once, :data:`GRACE` s (steady time) after the bridge is configured.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rclpy.clock import Clock, ClockType
+
+GRACE = 3.0
+"""s (steady) the clock may stay at 0 before the warning: discovery and a first /clock message."""
+
+
+def stalled_clock_message(backend: str, grace: float = GRACE) -> str:
+    """The warning for a clock still at 0 ``grace`` s after start with backend ``backend``."""
+    return (
+        f"use_sim_time is true but the node's clock is still at 0 after {grace:g} s: nothing publishes "
+        f"/clock (backend {backend!r} has no simulated clock unless it is a simulator such as 'mujoco'). "
+        "States are stamped 0 and trajectory stamps are taken against 0 (the command watchdog and "
+        "trajectories stamped 0 run on steady time). Fix: use_sim_time:=false with the "
+        "mock backend, backend:=mujoco (it publishes /clock), or start the simulator or bag that "
+        "publishes /clock."
+    )
+
+
+def watch(node: Any, backend: str, grace: float = GRACE) -> None:
+    """On simulated time, check once, ``grace`` s from now (a one-shot steady timer on ``node``),
+    that ``node``'s clock has left 0, and log :func:`stalled_clock_message` as a warning if not.
+    Nothing to do when the node is on system time."""
+    if not node.get_clock().ros_time_is_active:
+        return
+    timers: list[Any] = []
+
+    def check() -> None:
+        node.destroy_timer(timers.pop())
+        if node.get_clock().now().nanoseconds == 0:
+            node.get_logger().warning(stalled_clock_message(backend, grace))
+
+    timers.append(node.create_timer(grace, check, clock=Clock(clock_type=ClockType.STEADY_TIME)))

@@ -1,0 +1,179 @@
+"""Building a robot's :class:`~.map.TransmissionMap` from its description (the rules are in
+the :mod:`.map` module docstring): followers first (:mod:`.coupling`), then every described
+transmission resolved by role and dialect (:mod:`.dialect`) and instantiated from the registry
+(:mod:`.registry`), then an identity actuator for every other driven joint.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sdf_bridge.description.kinematics import loop_joints
+from sdf_bridge.description.model import JointType, Robot
+from sdf_bridge.description.model import Transmission as TransmissionSpec
+from sdf_bridge.errors import TransmissionError
+
+from . import registry
+from .base import Transmission
+from .coupling import ONE_DOF, build_followers
+from .dialect import resolve
+from .simple import SimpleTransmission
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .map import TransmissionMap
+
+_LOG = logging.getLogger("sdf_bridge.transmissions.map")
+
+
+class IdentityTransmission(SimpleTransmission):
+    """A joint without a transmission: an actuator of the same name, ratio 1, offset 0."""
+
+    type_name = "identity"
+
+
+@dataclass(frozen=True)
+class MappedTransmission:
+    """A described transmission and what became of it (for reports).
+
+    ``mechanism`` is ``None`` when it was skipped or merged; ``status`` is ``"used"``,
+    ``"merged"`` (duplicate of ``merged_into``) or ``"skipped"``; ``notes`` explain.
+    """
+
+    spec: TransmissionSpec
+    mechanism: Transmission | None
+    status: str
+    notes: tuple[str, ...] = ()
+    merged_into: str | None = None
+
+
+def _where(spec: TransmissionSpec) -> str:
+    return f" ({spec.source})" if spec.source is not None else ""
+
+
+def _must_drive(robot: Robot, driven: Sequence[str]) -> set[str]:
+    commanded = {
+        j.name
+        for hw in robot.ros2_control
+        for j in hw.joints
+        if j.command_interfaces
+    }
+    listed = {j.name for hw in robot.ros2_control for j in hw.joints}
+    return commanded if listed else set(driven)
+
+
+def build_map(cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None = None) -> TransmissionMap:
+    """The map (of class ``cls``) of ``robot``: see :meth:`TransmissionMap.from_robot
+    <sdf_bridge.transmissions.TransmissionMap.from_robot>`.
+
+    Raises:
+        TransmissionError: see the :mod:`.map` module docstring.
+        TypeError: ``robot`` is not a :class:`Robot` (e.g. an SDF ``World``).
+    """
+    if not isinstance(robot, Robot):
+        models = list(getattr(robot, "models", {}))
+        raise TypeError(
+            f"TransmissionMap.from_robot needs a Robot, got {type(robot).__name__}"
+            + (f" with models {models}. Fix: pass one of them, e.g. world.models[{models[0]!r}]"
+               if models else "")
+        )
+    followers, follower_joints, warnings = build_followers(robot)
+    follower_set = set(follower_joints)
+    skip = follower_set.union(loop_joints(robot))  # followers, and loop-closing joints (not simulated)
+    driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
+    must = _must_drive(robot, driven)
+    mechanisms: list[Transmission] = []
+    entries: list[MappedTransmission] = []
+    by_joint: dict[str, tuple[tuple, Transmission]] = {}
+    types = registry.available_types() if robot.transmissions else {}
+    for spec in robot.transmissions:
+        reason = registry.non_mechanism_reason(spec.type)
+        if reason is not None:
+            msg = f"transmission {spec.name!r} ({spec.type}) skipped: {reason}"
+            warnings.append(msg)
+            _LOG.warning(msg)
+            entries.append(MappedTransmission(spec, None, "skipped", (reason,)))
+            continue
+        for tj in spec.joints:
+            joint = robot.joints.get(tj.name)
+            if joint is None:
+                raise TransmissionError(
+                    f"transmission {spec.name!r}{_where(spec)} names joint {tj.name!r}, "
+                    "which does not exist. Fix: correct the joint name (check the xacro "
+                    "prefix)."
+                )
+            if joint.type is JointType.FIXED:
+                raise TransmissionError(
+                    f"transmission {spec.name!r}{_where(spec)} drives fixed joint "
+                    f"{tj.name!r}. Fix: remove the transmission or make the joint movable."
+                )
+            if joint.type not in ONE_DOF and tj.name not in follower_set:
+                raise TransmissionError(
+                    f"transmission {spec.name!r}{_where(spec)} drives {joint.type} joint "
+                    f"{tj.name!r}; only 1-DOF joints can be driven. Fix: remove it."
+                )
+        on_followers = [tj.name for tj in spec.joints if tj.name in follower_set]
+        if on_followers:
+            msg = (
+                f"transmission {spec.name!r} drives mimic/gearbox follower(s) "
+                f"{on_followers}; skipped (the coupling decides their state)"
+            )
+            warnings.append(msg)
+            _LOG.warning(msg)
+            entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
+            continue
+        try:
+            mech_cls = registry.lookup(spec.type, spec.name, types)
+        except TransmissionError:
+            if any(tj.name in must for tj in spec.joints):
+                raise
+            msg = (
+                f"transmission {spec.name!r} has unknown type {spec.type!r} and drives no "
+                "commanded joint; skipped, its joints get identity actuators"
+            )
+            warnings.append(msg)
+            _LOG.warning(msg)
+            entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
+            continue
+        res = resolve(spec, mech_cls)
+        mech = mech_cls(
+            spec.name,
+            res.joints,
+            res.actuators,
+            res.joint_reductions,
+            res.actuator_reductions,
+            res.joint_offsets,
+        )
+        key = (
+            mech_cls,
+            tuple(mech.joints),
+            tuple(mech.actuators),
+            mech.joint_reductions,
+            mech.actuator_reductions,
+            mech.joint_offsets,
+        )
+        first = by_joint.get(mech.joints[0])
+        if first is not None and first[0] == key:
+            note = f"duplicate of {first[1].name!r} apart from its interface; merged"
+            _LOG.info("transmission %r: %s", spec.name, note)
+            entries.append(
+                MappedTransmission(spec, None, "merged", (note,), merged_into=first[1].name)
+            )
+            continue
+        for j in mech.joints:
+            if j in by_joint:
+                raise TransmissionError(
+                    f"joint {j!r} is driven by two transmissions, {by_joint[j][1].name!r} "
+                    f"and {spec.name!r}{_where(spec)}, which differ. Fix: remove one of "
+                    "them (or make them identical apart from the hardware interface)."
+                )
+            by_joint[j] = (key, mech)
+        mechanisms.append(mech)
+        entries.append(MappedTransmission(spec, mech, "used", tuple(res.notes)))
+    for name in driven:
+        if name not in by_joint:
+            mechanisms.append(IdentityTransmission(name, [name], [name]))
+    return cls(driven, mechanisms, followers, entries=entries, warnings=warnings,
+               compiled=compiled)
