@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
         "convert", formatter_class=raw, help="convert a description to SDFormat or URDF",
         description=_wrap("Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or URDF. "
         "Everything the target format cannot carry is listed as 'warning:' lines on standard error; a model "
-        "URDF cannot describe at all (several root links, capsules, an SDFormat world) is an error (exit 1)."),
+        "URDF cannot describe at all (several root links, capsules) is an error (exit 1). Of an SDFormat world the "
+        "robot is written (its one non-static model, or --model NAME), not the world's other models."),
         epilog="examples:\n  sdf-bridge convert robot.urdf.xacro -o robot.sdf\n"
         "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
         "  sdf-bridge convert robot.urdf --xacro-arg prefix:=left_ > robot.sdf",
