@@ -28,12 +28,10 @@ import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
+from .description.inertia import inertia_fix
 from .description.model import Robot, World
 from .errors import ConfigError, DescriptionError, SdfBridgeError, TransmissionError
-from .description.inertia import inertia_fix
 from .summary import joint_views, publishes
-
-
 
 #: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
 ROS_INSTALL_HINT = (
