@@ -19,8 +19,9 @@ Sources, later ones overriding earlier ones joint by joint:
 
 Joints a keyframe does not name keep the description's values; a keyframe without a base pose
 keeps the base where the model puts it (on a free base, raised to touch the ground at that
-configuration: see the backend). A joint whose 0 is outside its position limits and that no
-source names starts at the nearer limit (as a joint cannot be at 0 there; noted).
+configuration: see the backend). A start position outside the joint's limits — a joint whose 0
+is outside them and that no source names included — starts at the nearest limit, warned
+(:func:`~.initial_values.clamp_into_limits`, the same for every backend).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import numpy as np
 from ..description.model import JointType, Pose, Robot
 from ..description.model.pose import matrix_to_rpy, quaternion_to_matrix
 from ..errors import ConfigError
-from .initial_values import initial_joint_values
+from .initial_values import clamp_into_limits, initial_joint_values
 
 _LOG = logging.getLogger(__name__)
 
@@ -93,18 +94,7 @@ def initial_pose(robot: Robot, params: Mapping[str, Any]) -> InitialPose:
         joints, base = (_yaml_keyframe if yaml_file else _srdf_keyframe)(robot, path, name)
         position.update(joints)
         source = f"keyframe {name!r} of {path}"
-    clamped = []
-    for joint in robot.joints.values():
-        limit = joint.limit
-        if (joint.name in position or joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC) or limit is None
-                or limit.lower is None or limit.upper is None or not limit.lower <= limit.upper):
-            continue
-        if not limit.lower <= 0.0 <= limit.upper:
-            position[joint.name] = limit.lower if limit.lower > 0.0 else limit.upper
-            clamped.append(f"{joint.name} = {position[joint.name]:g}")
-    if clamped:
-        _LOG.info("joint(s) whose 0 is outside their limits start at the nearer limit: %s "
-                  "(give an initial_value or a keyframe to choose)", ", ".join(clamped))
+        clamp_into_limits(robot, position, source)
     return InitialPose(position, velocity, base, source)
 
 

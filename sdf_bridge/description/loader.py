@@ -87,10 +87,10 @@ def load_with_xml(
         text, xacro_warnings = expand_xacro(path, xacro_args=xacro_args, package_paths=package_paths)
         warnings.extend(f"xacro: {w}" for w in xacro_warnings)
         file = f"{file} (expanded by xacro)"
-        root = parse_xml(text, file)
+        root = parse_xml(text, file, warnings)
     else:
         text = data.decode("utf-8", errors="replace")
-        root = parse_xml(data, file)
+        root = parse_xml(data, file, warnings)
     ctx = ParseContext(file=file)
     ctx.warnings.extend(warnings)
     source_file = None if path is None else os.fspath(path)

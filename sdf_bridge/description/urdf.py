@@ -24,8 +24,8 @@ from dataclasses import replace
 
 from lxml import etree
 
-from ..errors import DuplicateNameError, PathResolutionError, InvalidValueError, MissingReferenceError, UnsupportedError
-from .gazebo_parser import parse_gazebo
+from ..errors import DuplicateNameError, InvalidValueError, PathResolutionError, UnsupportedError
+from .gazebo_parser import attach_sensor, gravity_off, parse_gazebo
 from .model import (
     Axis,
     Box,
@@ -58,7 +58,7 @@ from .model.geometry import Geometry
 from .model.pose import IDENTITY
 from .resolve import PackagePaths, resolve_uri, unresolved_reason
 from .ros2_control_parser import parse_ros2_control
-from .sensor_parser import parse_urdf_sensor
+from .urdf_sensor import parse_urdf_sensor
 from .transmission_parser import parse_transmission
 from .xmlio import ParseContext, close_match
 
@@ -223,13 +223,10 @@ class _Reader:
                     "name a robot-level material or give a <color>",
                 )
             found = self.materials.get(name)
-            if found is None:
-                raise self.ctx.error(
-                    MissingReferenceError,
-                    elem,
-                    f"material {name!r} is not defined",
-                    f'define <material name="{name}"> at robot level or give this one a <color>',
-                )
+            if found is None:  # urdfdom warns ("material ... undefined") and keeps the visual
+                self.ctx.warn(elem, f"material {name!r} is not defined (no robot-level <material name=\"{name}\">, no "
+                                    "<color>); the visual has no colour, as urdfdom reads it")
+                return Material(name=name)
             return found
         material = Material(name=name or None, color=color, texture=texture)  # type: ignore[arg-type]
         if not robot_level and name and name not in self.materials:
@@ -498,15 +495,6 @@ class _Reader:
         )
 
 
-def _attach_to_joint(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link]) -> Sensor:
-    """A ``<gazebo reference="some_joint">`` sensor (force-torque, as Gazebo classic writes it)
-    hangs on that joint: its frame is the joint's child link (SDFormat's default ``child``)."""
-    joint = joints.get(sensor.link or "")
-    if joint is None or sensor.link in links:
-        return sensor
-    return replace(sensor, link=joint.child, joint=joint.name)
-
-
 def _add_unique(
     table: dict, name: str, value: object, elem: etree._Element, kind: str, ctx: ParseContext
 ) -> None:
@@ -587,7 +575,7 @@ def load_urdf(
     def on_gazebo(elem: etree._Element) -> None:
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
         gazebo.append(extension)
-        sensors.extend(_attach_to_joint(sensor, joints, links) for sensor in ext_sensors)
+        sensors.extend(s for s in (attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors) if s is not None)
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo
@@ -596,6 +584,9 @@ def load_urdf(
         if handler is not None:
             handler(elem)
 
+    for extension in gazebo:  # Gazebo's per-link gravity switches (parser_urdf.cc)
+        if extension.reference in links and gravity_off(extension):
+            links[extension.reference] = replace(links[extension.reference], gravity=False)
     transmissions = classic + [t for hc in hardware for t in hc.transmissions]
     robot = Robot(
         name=name,

@@ -245,19 +245,19 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
         UnsafeXmlError, XmlSyntaxError: as :func:`~sdf_bridge.description.xmlio.parse_xml`.
     """
     try:
-        root = xmlio.parse_xml(data, file)
+        root = xmlio.parse_xml(data, file, plain_names=False)
     except XmlSyntaxError as exc:
-        if "Namespace prefix xacro " not in exc.problem:
-            raise
-        raise UnexpandedXacroError(
-            "the XML text uses xacro elements (prefix xacro: undeclared); text is never xacro-expanded",
-            file=file, line=exc.line, fix=_EXPAND_FIRST,
-        ) from None
-    namespaced = root.xpath("//*[namespace-uri()=$a or namespace-uri()=$b]",
-                            a=XACRO_NAMESPACES[0], b=XACRO_NAMESPACES[1])
+        if "Namespace prefix xacro " in exc.problem:
+            raise UnexpandedXacroError(
+                "the XML text uses xacro elements (prefix xacro: undeclared); text is never xacro-expanded",
+                file=file, line=exc.line, fix=_EXPAND_FIRST,
+            ) from None
+        root = xmlio.parse_xml(data, file)  # other names breaking the Namespaces rules: plain names (warned)
+    namespaced = root.xpath("//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",
+                            a=XACRO_NAMESPACES[0], b=XACRO_NAMESPACES[1])  # (the last: read as plain names)
     if namespaced:
         elem = namespaced[0]
-        tag = "xacro:" + str(elem.tag).rsplit("}", 1)[-1]
+        tag = "xacro:" + str(elem.tag).rsplit("}", 1)[-1].removeprefix("xacro:")
         name = elem.get("name")
         raise UnexpandedXacroError(
             f"the XML text holds the xacro element <{tag}>; text is never xacro-expanded",

@@ -2,7 +2,8 @@
 
 - :func:`main`: ``ros2 run sdf_bridge bridge [--ros-args ...]`` / ``python -m sdf_bridge.ros.main``.
 - :func:`run_command`: ``sdf-bridge run [--description FILE] [--backend NAME]
-  [--xacro-arg k:=v ...] [--update-rate HZ] [--publish-rate HZ] [--ros-args ...]``: the options
+  [--xacro-arg k:=v ...] [--package-path PKG=DIR ...] [--model NAME] [--update-rate HZ]
+  [--publish-rate HZ] [--ros-args ...]``: the options
   become parameter overrides (``-p name:=value``) in front of the user's own ``--ros-args``.
 - :func:`demo_command`: ``sdf-bridge demo [--backend mock|mujoco] [--duration S]``: runs the
   bridge on the demo robot in a child process, commands it and prints what it sees.
@@ -53,6 +54,9 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument (repeatable)"
     )
+    parser.add_argument("--package-path", metavar="PKG=DIR", action="append", default=[],
+                        help="directory of a package for package:// and $(find) (repeatable; before the ament index)")
+    parser.add_argument("--model", metavar="NAME", help="the robot of an SDFormat world holding several")
     parser.add_argument("--update-rate", metavar="HZ", type=float, help="control loop rate, Hz")
     parser.add_argument("--publish-rate", metavar="HZ", type=float, help="joint_states rate, Hz")
     return parser
@@ -65,13 +69,13 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
     Raises:
         SystemExit: (argparse) unknown option or bad value; ``--xacro-arg`` without ``:=``.
     """
+    from pathlib import Path
+
     own, passthrough = split_ros_args(argv)
     parser = run_parser()
     ns = parser.parse_args(own)
     params: list[str] = []
     if ns.description:
-        from pathlib import Path
-
         params += _param("description_file", str(Path(ns.description).expanduser().resolve()))
     if ns.backend:
         params += _param("backend", ns.backend)
@@ -80,6 +84,17 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
             if ":=" not in item:
                 parser.error(f"--xacro-arg {item!r} is not of the form name:=value")
         params += _param("xacro_args", list(ns.xacro_arg))
+    if ns.package_path:
+        from ..errors import ConfigError
+        from .launch_args import parse_package_paths
+
+        try:
+            packages = parse_package_paths(ns.package_path)
+        except ConfigError as exc:
+            parser.error(f"--package-path: {exc}")
+        params += _param("package_paths", [f"{k}={Path(v).expanduser().resolve()}" for k, v in packages.items()])
+    if ns.model:
+        params += _param("model", ns.model)
     if ns.update_rate is not None:
         params += _param("update_rate", float(ns.update_rate))
     if ns.publish_rate is not None:

@@ -159,6 +159,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.config.description_file,
             self.config.xacro_args,
             self.config.use_description_topic,
+            package_paths=self.config.package_paths,
+            model=self.config.model,
         )
         if loaded is None:
             self.get_logger().info("waiting for the description on the robot_description topic")
@@ -245,7 +247,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             return
         try:
             with interruptible():  # a SIGINT/SIGTERM abandons the configuration (the process stops)
-                self.configure(load_description(msg.data, is_file=False, origin="topic robot_description"))
+                self.configure(load_description(msg.data, is_file=False, origin="topic robot_description",
+                                                package_paths=self.config.package_paths,
+                                                model=self.config.model))
         except StopRequested:
             self.shutdown()
         except DescriptionError as exc:  # this text cannot be used (a corrected one may follow)

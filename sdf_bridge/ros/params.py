@@ -21,7 +21,7 @@ from rclpy.parameter import Parameter
 
 from ..backends.registry import available_backends
 from ..errors import ConfigError
-from .launch_args import parse_frame_prefix, parse_xacro_args
+from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
 USE_SIM_TIME = "use_sim_time"  # rclpy's, declared by every node
@@ -63,6 +63,17 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             dynamic=True,
         ),
     ),
+    "package_paths": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Package directories for package:// and $(find pkg): a string 'pkg=DIR pkg2=DIR2' or a string array "
+            "['pkg=DIR', ...], searched before the ament index.",
+            dynamic=True,
+        ),
+    ),
+    "model": ("", _descriptor(_T.PARAMETER_STRING, "The robot of an SDFormat world holding several (empty: its "
+                                                    "only robot).")),
     "use_description_topic": (
         False,
         _descriptor(
@@ -175,6 +186,8 @@ class BridgeConfig:
     robot_description: str = default("robot_description")
     description_file: str = default("description_file")
     xacro_args: dict[str, str] = field(default_factory=dict)
+    package_paths: dict[str, str] = field(default_factory=dict)
+    model: str = default("model")
     use_description_topic: bool = default("use_description_topic")
     backend: str = default("backend")
     update_rate: float = default("update_rate")
@@ -254,7 +267,8 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
 
     Raises:
         ConfigError: invalid combination or value (message says which parameter and the fix),
-            e.g. a ``backend`` that is neither built in nor a plug-in.
+            e.g. a ``backend`` that is neither built in nor a plug-in; a ``package_paths``
+            entry written ``pkg:=DIR`` gets that hint.
     """
     robot_description = str(values.get("robot_description") or "")
     description_file = str(values.get("description_file") or "")
@@ -278,6 +292,12 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             f"xacro_args has type {type(xacro_raw).__name__}. "
             "Fix: give a string 'k:=v k2:=v2' or a string array."
         )
+    packages_raw = values.get("package_paths") or ""
+    if not isinstance(packages_raw, (str, list, tuple)):
+        raise ConfigError(
+            f"package_paths has type {type(packages_raw).__name__}. "
+            "Fix: give a string 'pkg=DIR pkg2=DIR2' or a string array."
+        )
     joints = tuple(j for j in (values.get("joints") or ()) if j)
     backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
@@ -296,6 +316,8 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         robot_description=robot_description,
         description_file=description_file,
         xacro_args=parse_xacro_args(xacro_raw),
+        package_paths=parse_package_paths(packages_raw),
+        model=str(values.get("model") or "").strip(),
         use_description_topic=bool(values.get("use_description_topic", default("use_description_topic"))),
         backend=backend,
         update_rate=update_rate,

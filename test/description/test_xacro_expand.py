@@ -135,6 +135,9 @@ def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.M
          r"Command\(\['xacro', file\]\)"),
         ('<robot name="r"><xacro:include filename="/etc/passwd"/></robot>',
          r"^<string>:1: the XML text uses xacro elements \(prefix xacro: undeclared\); text is never"),
+        # a Gazebo name breaking the Namespaces rules first (read as a plain name), then xacro's
+        ('<robot name="r"><gazebo><gz:policies/></gazebo>\n<xacro:include filename="/etc/passwd"/></robot>',
+         r'^<string>:2: <xacro:include>: the XML text holds the xacro element <xacro:include>; text is never'),
         (f'<robot name="r" xmlns:x="http://ros.org/wiki/xacro"><x:macro name="m"/></robot>',
          r'<xacro:macro name="m">: the XML text holds the xacro element <xacro:macro>'),
         ('<robot name="r"><link name="$(env HOME)"/></robot>',

@@ -39,6 +39,20 @@ def test_run_options_become_parameters(tmp_path: Path) -> None:
     assert run_ros_args([]) == []
 
 
+def test_package_paths_and_model_become_parameters(tmp_path: Path) -> None:
+    args = run_ros_args(["--package-path", f"my_robot={tmp_path}", "--package-path", "arm=rel/arm",
+                         "--model", "bot"])
+    packages = [f"my_robot={tmp_path.resolve()}", f"arm={Path('rel/arm').resolve()}"]
+    assert args == ["--ros-args", "-p", f"package_paths:={json.dumps(packages)}", "-p", 'model:="bot"']
+
+
+def test_package_path_typo_gets_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run_ros_args(["--package-path", "my_robot:=src/my_robot"])
+    assert ("--package-path: package path 'my_robot:=src/my_robot' uses ':=', the form of xacro arguments. Fix: "
+            "write my_robot=src/my_robot (one '=')") in capsys.readouterr().err
+
+
 def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         run_ros_args(["--xacro-arg", "nope"])

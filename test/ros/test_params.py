@@ -68,6 +68,12 @@ def test_make_config_values() -> None:
     assert make_config({"frame_prefix": "left/"}).frame_prefix == "left/"
 
 
+def test_make_config_package_paths_and_model() -> None:
+    cfg = make_config({"package_paths": ["my_robot=/src/my_robot", "arm=/src/arm"], "model": " bot "})
+    assert cfg.package_paths == {"my_robot": "/src/my_robot", "arm": "/src/arm"} and cfg.model == "bot"
+    assert make_config({"package_paths": "a=/x b=/y"}).package_paths == {"a": "/x", "b": "/y"}
+
+
 @pytest.mark.parametrize(
     ("values", "match"),
     [
@@ -77,6 +83,9 @@ def test_make_config_values() -> None:
         ({"xacro_args": "noequals"}, r"xacro argument 'noequals' is not of the form name:=value"),
         ({"xacro_args": 3}, r"xacro_args has type int"),
         ({"backend": ""}, r"backend is empty"),
+        ({"package_paths": "my_robot:=/src"}, r"package path 'my_robot:=/src' uses ':=', the form of xacro arguments\. "
+                                              r"Fix: write my_robot=/src \(one '='\)"),
+        ({"package_paths": 3}, r"package_paths has type int"),
         ({"frame_prefix": "/left/"}, r"frame_prefix '/left/' starts with '/' or holds white space"),
         ({"frame_prefix": "le ft/"}, r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/"),
         ({"backend": "nope"}, r"^backend 'nope' is unknown\. Fix: set backend to one of mock, mujoco"),

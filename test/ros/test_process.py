@@ -49,6 +49,28 @@ def test_sdf_bridge_run(probe: Probe, cases_dir: Path) -> None:
     assert code == 0, bridge.output()
 
 
+def test_sdf_bridge_run_resolves_packages_and_picks_a_world_model(probe: Probe, tmp_path: Path) -> None:
+    """``--package-path`` resolves an SDFormat world's package:// include without a ROS install,
+    ``--model`` picks the robot among its several."""
+    (tmp_path / "bots" / "models" / "arm").mkdir(parents=True)
+    (tmp_path / "bots" / "models" / "arm" / "model.sdf").write_text(
+        '<sdf version="1.9"><model name="arm"><link name="a"/><link name="b"/>'
+        '<joint name="elbow" type="revolute"><parent>a</parent><child>b</child></joint></model></sdf>')
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.9"><world name="w"><include><uri>package://bots/models/arm</uri></include>'
+                     '<model name="cart"><link name="c"/><link name="d"/><joint name="axle" type="continuous">'
+                     "<parent>c</parent><child>d</child></joint></model></world></sdf>")
+    bridge = CliBridge(["--description", str(world), "--package-path", f"bots={tmp_path / 'bots'}", "--model", "arm",
+                        "--ros-args", "-r", "__ns:=/pkg_test"], "pkg_test")
+    try:
+        probe.watch("/pkg_test/joint_states", JointState)
+        probe.wait_ready(bridge, "/pkg_test/joint_states")
+        assert list(probe.latest("/pkg_test/joint_states").name) == ["elbow"]
+    finally:
+        code = bridge.stop()
+    assert code == 0, bridge.output()
+
+
 def test_description_from_topic(start_bridge, probe: Probe, cases_dir: Path) -> None:
     """With use_description_topic and no description parameter the bridge waits for
     robot_description (as robot_state_publisher publishes it) and does not publish it itself."""

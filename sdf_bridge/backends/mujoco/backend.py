@@ -12,8 +12,11 @@ behaves alike; only the state is mapped to actuator space, for ``~/actuator_stat
   affine actuators on the joints (one per map joint, gear 1, force range = effort limit), its
   integral once per read (the error to the target at the start of each cycle, whether or not a
   command was written); default gains have an integral term and follow the joint's current
-  inertia (:mod:`.pid`), so position commands settle on target under gravity. Before the steps
-  of every read the actuators are refreshed (:func:`.cycle.pre_step`): first the scheduled
+  inertia (:mod:`.pid`), so position commands settle on target under gravity. At every reset
+  the integral starts at the static load the joint carries at rest (gravity, its coupled
+  followers' included: :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a
+  held joint does not sag first while the integral grows. Before the steps of every read the
+  actuators are refreshed (:func:`.cycle.pre_step`): first the scheduled
   gains, from the inertia as of the last physics step, then the integral with them. So a write
   repeating the previous command bit for bit would change nothing; it returns after comparing
   it (except in ideal mode). :meth:`MujocoBackend.write` does that refresh itself, in the same
@@ -28,7 +31,9 @@ behaves alike; only the state is mapped to actuator space, for ``~/actuator_stat
   was when its command ended), by the PID;
 * ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
   step, velocity = finite difference), their effort reads 0.
-* a joint whose ``<limit effort>`` is 0 is passive: its commands exert no effort (noted once).
+* a joint whose effort limit is 0 (a ``<ros2_control>`` effort window ``[0, 0]``; a URDF
+  ``<limit effort="0">`` means "not limited", as the limiter reads it) is passive: its commands
+  exert no effort (noted once).
 
 If the simulation becomes unstable (MuJoCo meets NaN/Inf/huge values), the backend returns to
 its initial state with the simulated time kept, counts it in
@@ -64,10 +69,12 @@ import numpy as np
 from ... import jit
 from ...description.model import Robot
 from ...errors import BackendError
+from ...limits.spec import effort_bounds
 from ..base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState
 from ..initial_pose import initial_pose
 from . import cycle
-from .builder import ONE_DOF, BuiltModel, build_spec, compile_model
+from .builder import BuiltModel, build_spec, compile_model
+from .couplings import ONE_DOF, static_loads
 from .actuation import add_pid_actuators, inertia_diagonal_index
 from .cycle import HOLD, INTEGRAL, MODE, SCALE
 from .gains import default_gains, joint_inertias
@@ -145,15 +152,12 @@ class MujocoBackend:
                 )
 
         built = build_spec(robot, options)
-        effort_limit = np.array([
-            abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
-            for j in self.joint_names
-        ])
+        effort_limit = np.array(effort_bounds(robot, self.joint_names))  # as the limiter enforces them
         self._passive = effort_limit == 0.0
         if self._passive.any():
             built.note(
                 f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
-                "simulated as passive joints (their commands exert no effort); give <limit effort> > 0 to drive them"
+                "simulated as passive joints (their commands exert no effort); widen their effort limit to drive them"
             )
         add_pid_actuators(built.spec, self.joint_names, effort_limit)
         apply_friction(robot, built)
@@ -543,6 +547,7 @@ class MujocoBackend:
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
+        self.pid.preload(static_loads(model, data)[self._dadr])  # the load at rest (mj_forward above)
         # scheduled gains at the reset configuration, actuators written (no time passes)
         self._pre_step(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm, 0.0,
                        False)

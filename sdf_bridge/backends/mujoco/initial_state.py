@@ -10,7 +10,8 @@ import numpy as np
 
 from ...description.model import Robot
 from ..initial_pose import InitialPose
-from .builder import ONE_DOF, BuiltModel
+from .builder import BuiltModel
+from .couplings import ONE_DOF
 from .geoms import penetration, wxyz
 
 GROUND_CLEARANCE = 1e-3

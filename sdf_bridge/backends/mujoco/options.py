@@ -10,7 +10,7 @@ name               default                     meaning
 timestep           0.001                       physics step, s; ``dt`` of read must be a multiple
 gravity            [0, 0, -9.81]               m/s², world frame
 fixed_base         true                        weld the root link to the world (else free joint)
-ground_plane       true                        infinite plane at z = 0
+ground_plane       true                        infinite plane at z = 0 (not in an SDFormat world)
 visual_geoms       true                        add visual geoms (for cameras)
 self_collide       false                       robot geoms collide with each other
 pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (see :mod:`.pid`)

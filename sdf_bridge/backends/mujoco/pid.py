@@ -297,6 +297,15 @@ class JointPid:
         else:
             self.integral[mask] = 0.0
 
+    def preload(self, load: np.ndarray) -> None:
+        """Start the integral term at the static ``load`` (n,) N·m or N the joints carry (a
+        bumpless start: a held joint does not first sag under gravity until the integral has
+        grown), bounded by ±i_clamp, on the joints with an integral gain (elsewhere it stays 0:
+        a constant term there would never adapt)."""
+        g = self.gains
+        bound = np.where(g.i_clamp > 0.0, g.i_clamp, np.inf)
+        self.integral[:] = np.where(g.i > 0.0, np.clip(load, -bound, bound), 0.0)
+
     def update_integral(self, error: np.ndarray, dt: float, active: np.ndarray,
                         blocked: np.ndarray | None = None) -> None:
         """Integrate ``i · error · dt`` (error shape (n,)) where ``active`` (n,) bool and not
