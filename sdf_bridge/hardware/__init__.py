@@ -8,8 +8,9 @@ Main entry point: :class:`HardwareSystem`; :class:`FixedRateLoop` runs its ticks
 from .commands import REJECTION_REASONS, CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds
+from .joint_selection import commandable_joints
 from .loop import FixedRateLoop
-from .system import HardwareSystem, commandable_joints
+from .system import HardwareSystem
 from .timing import LoopTiming
 from .trajectory import Trajectory
 from .trajectory_runner import TrajectoryRunner

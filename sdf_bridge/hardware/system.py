@@ -61,7 +61,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import INTERFACE_MODES, Backend, JointCommand, SensorReading
+from ..backends.base import Backend, BaseState, JointCommand, SensorReading
 from ..backends.registry import as_backend, create_backend
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
@@ -70,6 +70,8 @@ from ..transmissions import TransmissionMap
 from .commands import CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
+from .joint_selection import commandable_joints, select_joints
+from .stability import effort_chatter
 from .timing import LoopTiming
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
@@ -90,26 +92,9 @@ def _locked(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]  # (functools.wraps keeps the signature)
 
 
-def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:
-    """Commandable joints and their command interfaces, in transmission-map order.
-
-    Every map joint commands position, velocity and effort, unless the robot has
-    ``<ros2_control>`` blocks listing joints: then only the joints listed there, with the
-    standard command interfaces (position/velocity/effort) they list.
-    """
-    listed: dict[str, set[str]] = {}
-    for block in robot.ros2_control:
-        for info in block.joints:
-            interfaces = listed.setdefault(info.name, set())
-            interfaces.update(i.name for i in info.command_interfaces if i.name in INTERFACE_MODES)
-    if not listed:
-        return {name: ("position", "velocity", "effort") for name in transmissions.joint_names}
-    order = ("position", "velocity", "effort")
-    return {
-        name: tuple(i for i in order if i in listed[name])
-        for name in transmissions.joint_names
-        if listed.get(name)
-    }
+def simulates(backend: Any) -> bool:
+    """Whether ``backend`` simulates: it can pause and step (``pause`` and ``step`` methods)."""
+    return callable(getattr(backend, "pause", None)) and callable(getattr(backend, "step", None))
 
 
 class HardwareSystem:
@@ -176,7 +161,7 @@ class HardwareSystem:
         self.actuator_names: tuple[str, ...] = tuple(tm.actuator_names)
         self.state_names: tuple[str, ...] = tuple(tm.joint_names) + tuple(tm.follower_names)
         allowed = commandable_joints(robot, tm)
-        self.joint_names = self._select_joints(joints, allowed, tm)
+        self.joint_names = select_joints(joints, allowed, tm)
         self.commands = CommandBuffer(
             tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes
         )
@@ -196,6 +181,10 @@ class HardwareSystem:
         #: the name given, else the class of the backend (of the driver behind a port)
         self.backend_name = backend if isinstance(backend, str) else getattr(backend, "name", type(backend).__name__)
         self.backend.configure(robot, transmissions=tm, params=self._backend_params(backend_params))
+        inertia = getattr(self.backend, "joint_inertia", None)
+        if update_rate is not None and inertia is not None:
+            for problem in effort_chatter(tm.joint_names, self.limiter.limits, inertia, 1.0 / update_rate):
+                _LOG.warning(problem)
         self._state_shape = (3, len(self.state_names))
         self._act_shape = (n_act,)
         #: the state of the last read, (3, n_joints [+ n_followers]): rows position, velocity,
@@ -208,30 +197,6 @@ class HardwareSystem:
         self.enabled = True
 
     # ------------------------------------------------------------------ configuration
-    @staticmethod
-    def _select_joints(
-        joints: Sequence[str] | None, allowed: Mapping[str, Iterable[str]], tm: TransmissionMap
-    ) -> tuple[str, ...]:
-        if joints is None or len(joints) == 0:
-            return tuple(allowed)
-        problems = []
-        for name in joints:
-            if name in allowed:
-                continue
-            if name in tm.follower_names:
-                problems.append(f"{name!r} follows another joint (mimic/gearbox)")
-            elif name in tm.joint_names:
-                problems.append(f"{name!r} is not listed with command interfaces in <ros2_control>")
-            else:
-                problems.append(f"{name!r} is not an actuated joint")
-        if len(set(joints)) != len(joints):
-            problems.append("a joint is listed twice")
-        if problems:
-            raise ConfigError(
-                f"joints parameter: {'; '.join(problems)}. Fix: list joints from {list(allowed)}."
-            )
-        return tuple(joints)
-
     def _backend_params(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
         params: dict[str, Any] = {}
         for block in self.robot.ros2_control:
@@ -420,17 +385,22 @@ class HardwareSystem:
         velocities: Sequence[Sequence[float]] | np.ndarray | None,
         accelerations: Sequence[Sequence[float]] | np.ndarray | None,
         now: float,
+        *,
+        start: float | None = None,
     ) -> list[str]:
-        """A ``JointTrajectory`` starting at ``now`` (s); ``times`` are the points'
-        ``time_from_start``. It replaces any running trajectory. A trajectory without points
-        cancels the running one: its joints hold their measured position (as
-        joint_trajectory_controller does). An invalid trajectory is rejected whole
-        (``bad_trajectory``). Returns the warnings (empty when accepted)
+        """A ``JointTrajectory`` received at ``now`` (s), starting at ``start`` (``None``: at
+        ``now``); ``times`` are the points' ``time_from_start``. It replaces any running
+        trajectory. A trajectory without points cancels the running one: its joints hold their
+        measured position (as joint_trajectory_controller does). An invalid trajectory is
+        rejected whole (``bad_trajectory``), one whose last point is before ``now`` too
+        (``trajectory_in_past``); one that started before ``now`` is followed from its sample at
+        ``now`` (:mod:`.trajectory`). Returns the warnings (empty when accepted)
         (:class:`~.trajectory_runner.TrajectoryRunner`)."""
         refused = self._refuse_when_disabled("trajectory", now)
         if refused is not None:
             return refused
-        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured)
+        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured,
+                                      start=start)
 
     # ------------------------------------------------------------------ sensors
     @_locked
@@ -505,16 +475,13 @@ class HardwareSystem:
         up first: quick once they are loaded (:mod:`.kernel_switch` loads them off the lock).
         Results do not change and every state is kept (commands, holds, the limiter's previous
         commands, the backend's own)."""
-        self.transmissions.use_compiled()
-        self.limiter.use_compiled()
-        switch = getattr(self.backend, "use_compiled", None)
-        if callable(switch):
-            switch()
+        for part in (self.transmissions, self.limiter, self.backend):  # (the map before the backend)
+            getattr(part, "use_compiled", lambda: None)()
 
     @property
     def simulating(self) -> bool:
-        """Whether the backend simulates (can pause and step: MuJoCo)."""
-        return callable(getattr(self.backend, "pause", None)) and callable(getattr(self.backend, "step", None))
+        """Whether the backend simulates (can pause and step: MuJoCo; :func:`simulates`)."""
+        return simulates(self.backend)
 
     def _simulator(self) -> Any:
         if not self.simulating:
@@ -546,6 +513,13 @@ class HardwareSystem:
             BackendError: ``n`` not a whole number ≥ 0, or the backend does not simulate.
         """
         self._simulator().step(n)
+
+    @_locked
+    def base_state(self) -> BaseState | None:
+        """The free-floating root link's ground truth now (:class:`~sdf_bridge.backends.base.BaseState`),
+        ``None`` on a fixed base or for a backend without ``base_state``."""
+        getter = getattr(self.backend, "base_state", None)
+        return getter() if callable(getter) else None
 
     @property
     def real_time_factor(self) -> float | None:

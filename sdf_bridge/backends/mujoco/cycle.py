@@ -28,7 +28,8 @@ joint of the transmission map:
 * PID parameters: gains ``P`` (N·m/rad), ``I`` (N·m/(rad·s)), ``D`` (N·m·s/rad), ``I_CLAMP``
   (N·m; 0 = unbounded), ``INERTIA0`` (kg·m², the inertia the gains were given for),
   ``SCHEDULED`` (1 = default gains follow the inertia, 0 = fixed), ``PASSIVE`` (1 = effort
-  limit 0) — N and m for prismatic joints;
+  limit 0), ``LIMIT`` (the effort limit, N·m; ``inf`` = none: the integral stops growing while
+  the actuator force is at it) — N and m for prismatic joints;
 * command state, updated in place: ``MODE`` (the kind of the joint's command, a
   :class:`~sdf_bridge.backends.base.Mode` value: ``NONE``, ``POSITION`` — also for
   ``POSITION_VELOCITY``, whose velocity is a feed-forward —, ``VELOCITY`` or ``EFFORT``;
@@ -62,16 +63,16 @@ from ... import jit
 from ...jit import kernel
 from ...transmissions import kernel as _transmissions
 from ..base import MODE_DTYPE, Mode
-from .pid import affine_parameters, integrate
+from .pid import affine_parameters, integrate, saturated_towards
 
 QADR, DADR, ACT_ADR, ACT_ID, DIAG = range(5)
-P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE = range(5, 12)
-MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(12, 17)
-INTEGRAL, SCALE = range(17, 19)
-LAST, LAST_MODE, LAST_HOLD, SAVED = 19, 22, 23, 24
+P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE, LIMIT = range(5, 13)
+MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(13, 18)
+INTEGRAL, SCALE = range(18, 20)
+LAST, LAST_MODE, LAST_HOLD, SAVED = 20, 23, 24, 25
 # the fused kernels' view of MuJoCo's data (column 0 only; :func:`set_view`)
-V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(25, 34)
-ROWS = 34
+V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(26, 35)
+ROWS = 35
 """Rows of the joint table (see the module docstring)."""
 # the kinds of command in the table's MODE row (Mode values, as the table's floats)
 NONE, POSITION, VELOCITY, EFFORT = (float(m) for m in (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.EFFORT))
@@ -88,7 +89,7 @@ WARN_QPOS = int(mujoco.mjtWarning.mjWARN_BADQPOS)
 def make_table(
     qadr: np.ndarray, dadr: np.ndarray, act_adr: np.ndarray, act_id: np.ndarray, diag: np.ndarray,
     p: np.ndarray, i: np.ndarray, d: np.ndarray, i_clamp: np.ndarray, inertia0: np.ndarray,
-    scheduled: np.ndarray, passive: np.ndarray,
+    scheduled: np.ndarray, passive: np.ndarray, limit: np.ndarray,
 ) -> np.ndarray:
     """The joint table (:data:`ROWS`, n) from its per-joint parts (each shape (n,); units in
     the module docstring); the command state holds (mode hold at position 0, PID active), the
@@ -97,12 +98,12 @@ def make_table(
     Raises:
         ValueError: the parts do not all have shape (n,).
     """
-    parts = (qadr, dadr, act_adr, act_id, diag, p, i, d, i_clamp, inertia0, scheduled, passive)
+    parts = (qadr, dadr, act_adr, act_id, diag, p, i, d, i_clamp, inertia0, scheduled, passive, limit)
     n = np.shape(qadr)[0] if np.ndim(qadr) == 1 else -1
     if n < 0 or any(np.shape(x) != (n,) for x in parts):
         raise ValueError(f"joint table parts must all have shape (n,); got {[np.shape(x) for x in parts]}")
     tab = np.zeros((ROWS, n))
-    tab[:PASSIVE + 1] = np.array(parts, dtype=float)
+    tab[:LIMIT + 1] = np.array(parts, dtype=float)
     tab[ACTIVE] = 1.0
     tab[SCALE] = 1.0
     return tab
@@ -137,12 +138,6 @@ def data_view(data: mujoco.MjData, inertia: np.ndarray) -> tuple[np.ndarray, dic
     return view, offsets
 
 
-def inertia_buffer(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
-    """The joint-space inertia buffer the table's ``DIAG`` row indexes: ``data.M`` (MuJoCo ≥ 3.3)
-    or ``data.qM`` (:func:`.actuation.inertia_diagonal_index`)."""
-    return data.M if hasattr(model, "M_rownnz") else data.qM
-
-
 def set_view(tab: np.ndarray, offsets: dict[str, int], nq: int, has_i: bool, ideal: bool) -> None:
     """Record the :func:`data_view` offsets and the static flags in ``tab``'s control rows."""
     for row, name in ((V_QPOS, "qpos"), (V_QVEL, "qvel"), (V_ACT, "act"), (V_CTRL, "ctrl"),
@@ -168,22 +163,26 @@ def write_affine(tab: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray) -> N
     biasprm[ids, 2] = bias_v
 
 
-def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-             biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+             gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     """Before stepping ``dt`` s: scale the scheduled joints' gains by ``M(q) / M₀`` (``inertia``
     = ``data.M`` or ``data.qM``, as of the last physics step), then (``has_i``) integrate the
-    error to the target, ``act − q``, into the integral (:func:`.pid.integrate`), then write the
-    actuators (:func:`write_affine`). ``tab``'s PID state is updated in place."""
+    error to the target, ``act − q``, into the integral (:func:`.pid.integrate`; not further
+    in the direction where the actuator force, ``force`` = ``data.actuator_force`` of the last
+    step, is at the effort limit ``LIMIT``), then write the actuators (:func:`write_affine`).
+    ``tab``'s PID state is updated in place."""
     scheduled = tab[SCHEDULED] != 0.0
     tab[SCALE] = np.where(scheduled, inertia[_rows(tab, DIAG)] / tab[INERTIA0], tab[SCALE])
     if has_i:
         error = act[_rows(tab, ACT_ADR)] - qpos[_rows(tab, QADR)]
-        integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0)
+        blocked = saturated_towards(force[_rows(tab, ACT_ID)], tab[LIMIT], error)
+        integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked)
     write_affine(tab, gainprm, biasprm)
 
 
-def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-            biasprm: np.ndarray, dt: float, has_i: bool, step: Callable[..., None] | None = None) -> None:
+def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+            gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool,
+            step: Callable[..., None] | None = None) -> None:
     """:func:`pre_step` done at the write, for the steps of the next read: the integral is
     saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
     happen, or come with another ``dt``). Between a write and the next read nothing the
@@ -192,7 +191,7 @@ def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndar
     read. ``step``: the refresh to run (default :func:`pre_step`; :func:`pre_step_kernel`,
     compiled, gives the same)."""
     tab[SAVED] = tab[INTEGRAL]
-    (step or pre_step)(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+    (step or pre_step)(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
 
 
 def unprepare(tab: np.ndarray) -> None:
@@ -284,24 +283,28 @@ def _affine_kernel(k: int, tab: np.ndarray, gainprm: np.ndarray, biasprm: np.nda
 
 
 @kernel
-def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-                    biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+                    gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     """:func:`pre_step`, compiled."""
-    _pre_step(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+    _pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
 
 
 # The public kernels are locked after their warm-up (sdf_bridge.jit.warm_up); the fused ones
 # call these bodies instead, compiled for their own argument kinds.
 @kernel
-def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-              biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+              gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     for k in range(tab.shape[1]):
         if tab[SCHEDULED, k] != 0.0:
             tab[SCALE, k] = inertia[int(tab[DIAG, k])] / tab[INERTIA0, k]
         if has_i:
             if tab[ACTIVE, k] != 0.0:
                 error = act[int(tab[ACT_ADR, k])] - qpos[int(tab[QADR, k])]
-                x = tab[INTEGRAL, k] + tab[I, k] * tab[SCALE, k] * error * dt
+                step = tab[I, k] * tab[SCALE, k] * error * dt
+                applied, limit = force[int(tab[ACT_ID, k])], tab[LIMIT, k]
+                if (applied >= limit and error > 0.0) or (applied <= -limit and error < 0.0):
+                    step = 0.0  # saturated towards the error: no wind-up
+                x = tab[INTEGRAL, k] + step
                 c = tab[I_CLAMP, k]
                 if c > 0.0:
                     if x > c:
@@ -440,7 +443,8 @@ def write_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np
     if prep:
         for k in range(n):
             tab[SAVED, k] = tab[INTEGRAL, k]
-        _pre_step(tab, qpos, act, _view(tab, view, V_INERTIA), gainprm, biasprm, dt, tab[V_HAS_I, 0] != 0.0)
+        _pre_step(tab, qpos, act, _view(tab, view, V_INERTIA), _view(tab, view, V_FORCE), gainprm, biasprm, dt,
+                  tab[V_HAS_I, 0] != 0.0)
     return changed
 
 
@@ -459,6 +463,35 @@ def state_kernel(tab: np.ndarray, view: np.ndarray, warnings: np.ndarray, transm
     return stable
 
 
+def inertia_buffer(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
+    """The joint-space inertia buffer the table's ``DIAG`` row indexes: ``data.M`` (MuJoCo ≥ 3.3)
+    or ``data.qM`` (:func:`.actuation.inertia_diagonal_index`)."""
+    return data.M if hasattr(model, "M_rownnz") else data.qM
+
+
+def functions(compiled: bool) -> tuple[Callable[..., None], Callable[..., None], Callable[..., bool]]:
+    """``(pre_step, apply_command, gather_state)``: the compiled kernels, warmed up first
+    (:func:`warm_up`: compiled, or loaded from Numba's cache, now, never in a control cycle),
+    or (``compiled`` False) the numpy reference."""
+    if compiled:
+        warm_up()
+        return pre_step_kernel, apply_command_kernel, gather_state_kernel
+    return pre_step, apply_command, gather_state
+
+
+def fused(pack: np.ndarray | None, data: mujoco.MjData, inertia: np.ndarray, tab: np.ndarray, has_i: bool,
+          ideal: bool) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """``(pack, view)`` for the fused kernels (:func:`write_kernel`, :func:`state_kernel`): the
+    transmission map's ``pack`` (``None``: the map runs numpy) and :func:`data_view` of ``data``
+    with ``inertia`` (its offsets and the flags ``has_i``, ``ideal`` recorded in ``tab``:
+    :func:`set_view`); ``(None, None)`` when either is missing (the separate kernels run)."""
+    viewed = data_view(data, inertia) if pack is not None else None
+    if viewed is None:
+        return None, None
+    set_view(tab, viewed[1], data.model.nq, has_i, ideal)
+    return pack, viewed[0]
+
+
 # -- warm-up ----------------------------------------------------------------------------------------
 _WARM_UP_MODEL = """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body></worldbody>
 <actuator><general joint="j" dyntype="integrator" biastype="affine"/></actuator></mujoco>"""
@@ -468,13 +501,13 @@ _WARM_UP_MODEL = """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/>
 def warm_up() -> float:
     """Compile (or load from Numba's disk cache) the public kernels, then lock them
     (:func:`sdf_bridge.jit.warm_up`): an argument of another kind then raises ``TypeError``
-    instead of compiling inside a control cycle (the backend converts its input then). They are
-    called on the arrays of a one-joint MuJoCo model (:data:`_WARM_UP_MODEL`): the backend
-    passes MuJoCo's arrays, whose kinds are the same for every model (C-contiguous float64;
-    ``data.warning.number`` a strided int32 view, only read), and tables and commands made as
-    here. The fused kernels are skipped when MuJoCo's data cannot be viewed as one buffer
-    (:func:`data_view`: the backend runs the separate kernels then). Needs no backend, so a
-    child process can fill the cache for the bridge (:mod:`sdf_bridge.hardware.kernel_switch`).
+    instead of compiling inside a control cycle (the backend's write converts its input then).
+    They are called on the arrays of a one-joint MuJoCo model (:data:`_WARM_UP_MODEL`): the
+    backend passes MuJoCo's arrays, whose kinds are the same for every model (C-contiguous
+    float64; ``data.warning.number`` a strided int32 view, only read), and tables and commands
+    made as here. The fused kernels are skipped when MuJoCo's data cannot be viewed as one
+    buffer (:func:`data_view`; the backend runs the separate kernels then). Needs no backend,
+    so a child process can fill the cache for the bridge (:mod:`sdf_bridge.hardware.kernel_switch`).
 
     Returns:
         The time spent, s (0.0 when already warm or compiled kernels are off).
@@ -483,26 +516,24 @@ def warm_up() -> float:
     data = mujoco.MjData(model)
     inertia = inertia_buffer(model, data)
     zero, one = np.zeros(1), np.ones(1)
-    tab = make_table(zero, zero, zero, zero, zero, one, one, one, one, one, one, zero)
+    tab = make_table(zero, zero, zero, zero, zero, one, one, one, one, one, one, zero, one)
     joint, mode, hold = np.full((3, 1), np.nan), np.zeros(1, dtype=MODE_DTYPE), np.full(1, np.nan)
+    qpos, act, force = data.qpos, data.act, data.actuator_force
     gainprm, biasprm, warnings = model.actuator_gainprm, model.actuator_biasprm, data.warning.number
 
     def run_cycle() -> None:
-        apply_command_kernel(tab, joint, mode, hold, data.qpos, data.act, data.ctrl, gainprm, biasprm, False)
-        pre_step_kernel(tab, data.qpos, data.act, inertia, gainprm, biasprm, 0.0, True)
-        gather_state_kernel(tab, data.qpos, data.qvel, data.actuator_force, warnings, joint)
+        apply_command_kernel(tab, joint, mode, hold, qpos, act, data.ctrl, gainprm, biasprm, False)
+        pre_step_kernel(tab, qpos, act, inertia, force, gainprm, biasprm, 0.0, True)
+        gather_state_kernel(tab, qpos, data.qvel, force, warnings, joint)
 
     spent = jit.warm_up("MuJoCo cycle kernels", (apply_command_kernel, pre_step_kernel, gather_state_kernel),
                         run_cycle)
-    viewed = data_view(data, inertia)
-    if viewed is None:
-        return spent
-    view, offsets = viewed
-    set_view(tab, offsets, model.nq, True, False)
     cols = np.arange(3).reshape(1, 3, 1)  # one identity joint, no followers (transmissions.kernel.pack)
     empty = np.zeros(0)
-    pack = _transmissions.pack(cols, np.ones((1, 3, 1)), cols, np.ones((1, 3, 1)), zero, False,
-                               empty.astype(np.int64), empty, empty)
+    pack, view = fused(_transmissions.pack(cols, np.ones((1, 3, 1)), cols, np.ones((1, 3, 1)), zero, False,
+                                           empty.astype(np.int64), empty, empty), data, inertia, tab, True, False)
+    if view is None:
+        return spent
 
     def run_fused() -> None:
         for last_valid in (False, True):
