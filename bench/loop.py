@@ -159,6 +159,8 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
     spin.start()
     try:
         time.sleep(1.0)
+        if node.kernel_switch is not None:  # measured on the compiled kernels (the switch: kernel_switch)
+            node.kernel_switch.wait(900.0)
         # fresh timing after the warm-up, with a window holding every measured cycle
         node.loop.timing = LoopTiming(node.loop.timing.target_period, window=int(rate * seconds * 1.5) + 10)
         time.sleep(seconds)

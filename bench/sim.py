@@ -193,6 +193,8 @@ def ros_level(path: Path, cameras: bool) -> Level:
         Parameter("backend_params.render_cameras", value=cameras),
     ]
     node = BridgeNode(start=False, node_name="sdf_bridge_bench", context=context, parameter_overrides=overrides)
+    if jit.ENABLED:  # the bridge starts on numpy and switches to the compiled kernels in the background
+        node.hardware.use_compiled()
     node.cycle(0)  # the first readings create the sensor topics; nobody subscribes: none demanded
     node._update_sensor_demand()  # (what the node's timer does within SENSOR_DEMAND_PERIOD)
     tick = [1]
