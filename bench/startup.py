@@ -318,13 +318,6 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
         print(f"{n:>5} {build:>15.3f} {sharing:>11.4f} {peer_int:>13} {peer_float:>15.3f}")
 
 
-def _load() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:  # not available on this platform
-        return "n/a"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=("start", "loop", "construction"), help="one level only")
@@ -342,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.loop_child:
         print(json.dumps(loop_child(args.loop_child[0], float(args.loop_child[1]))))
         return 0
-    print(f"load average at start: {_load()}")
+    print("load average at start:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     if args.only in (None, "start"):
         with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as profile:
             profile.write(FAST_DISCOVERY)
@@ -360,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "construction"):
         print("construction: HardwareSystem (mock) for chains of revolute joints")
         construction_level(args.joints, args.repeat, args.int64_up_to)
-    print(f"load average at end: {_load()}")
+    print("load average at end:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 
 
