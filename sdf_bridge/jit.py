@@ -9,8 +9,10 @@ numpy implementation stays the reference and the fallback, and the tests check t
 identical results.
 
 Compiled kernels are cached on disk (Numba's ``cache=True``: ``__pycache__`` beside the
-module, or Numba's user cache directory when that is read-only), so only the first run on a
-machine pays the compilation.
+module, or Numba's user cache directory when that is read-only; ``NUMBA_CACHE_DIR`` sets it),
+so only the first run on a machine pays the compilation. The bridge does not wait for it: it
+starts on the numpy paths and switches when the kernels are ready
+(:mod:`sdf_bridge.hardware.kernel_switch`, with :func:`initialise` and :func:`cached_only`).
 
 Environment:
     ``SDF_BRIDGE_JIT=0`` (or ``false``: :mod:`sdf_bridge.booleans`) disables the compiled kernels (the
