@@ -44,8 +44,7 @@ The per-cycle bookkeeping (command → actuator parameters, the refresh, gatheri
 runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`: two
 calls per cycle, :func:`.cycle.write_kernel` and :func:`.cycle.state_kernel`; the backend's
 whole overhead over MuJoCo's stepping is about 10 µs per cycle for the 6-joint demo arm,
-``bench/sim.py``), else as the equivalent numpy code (by default as the transmission map;
-:meth:`MujocoBackend.use_compiled` switches between two cycles, keeping every state).
+``bench/sim.py``), else as the equivalent numpy code (:meth:`MujocoBackend.use_compiled` switches).
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
 actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
@@ -115,9 +114,8 @@ class MujocoBackend:
     kernel_modules: ClassVar[tuple[str, ...]] = (cycle.__name__,)  # (hardware.kernel_switch warms them up)
 
     def __init__(self, *, compiled: bool | None = None) -> None:
-        """``compiled``: run the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`),
-        ``False`` = the numpy reference; default: as the transmission map given to
-        :meth:`configure` (``TransmissionMap.compiled``). :meth:`use_compiled` switches later."""
+        """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`) or (``False``)
+        the numpy reference; default: as the transmission map given to :meth:`configure`."""
         self._compiled_choice, self.compiled = compiled, bool(compiled)  # (decided at configure)
         self.instabilities = 0
         self.model: mujoco.MjModel | None = None
@@ -224,17 +222,15 @@ class MujocoBackend:
         self.reset()
 
     def _select_kernels(self) -> None:
-        """The per-cycle functions by :attr:`compiled` (:func:`.cycle.functions`, :func:`.cycle.fused`),
-        at configure and :meth:`use_compiled`; the joint table and MuJoCo's data stay as they are."""
+        """The per-cycle functions by :attr:`compiled` (:func:`.cycle.functions`, :func:`.cycle.fused`); state stays."""
         self._pre_step, self._apply_command, self._gather_state = cycle.functions(self.compiled)
         self._pack, self._view = cycle.fused(self.tm.kernel_pack if self.compiled else None, self.data,
                                              self._inertia, self._tab, self._has_i, self._ideal_mode)
         self._write_buffers = (self._view, self._gainprm, self._biasprm)  # write_kernel's, after the command
 
     def use_compiled(self) -> None:
-        """Run the compiled kernels (again after the map switched: the fused ones) from the next
-        cycle on, same results and state (``HardwareSystem.use_compiled``). Raises BackendError
-        before configure."""
+        """The compiled kernels (again after the map switched: the fused ones) from the next cycle
+        on, same results and state (``HardwareSystem.use_compiled``); BackendError before configure."""
         self._require()
         self.compiled = True
         self._select_kernels()
