@@ -61,12 +61,13 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import INTERFACE_MODES, Backend, JointCommand, SensorReading
+from ..backends.base import Backend, JointCommand, SensorReading
 from ..backends.registry import as_backend, create_backend
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
+from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
@@ -88,28 +89,6 @@ def _locked(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]  # (functools.wraps keeps the signature)
-
-
-def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:
-    """Commandable joints and their command interfaces, in transmission-map order.
-
-    Every map joint commands position, velocity and effort, unless the robot has
-    ``<ros2_control>`` blocks listing joints: then only the joints listed there, with the
-    standard command interfaces (position/velocity/effort) they list.
-    """
-    listed: dict[str, set[str]] = {}
-    for block in robot.ros2_control:
-        for info in block.joints:
-            interfaces = listed.setdefault(info.name, set())
-            interfaces.update(i.name for i in info.command_interfaces if i.name in INTERFACE_MODES)
-    if not listed:
-        return {name: ("position", "velocity", "effort") for name in transmissions.joint_names}
-    order = ("position", "velocity", "effort")
-    return {
-        name: tuple(i for i in order if i in listed[name])
-        for name in transmissions.joint_names
-        if listed.get(name)
-    }
 
 
 class HardwareSystem:
@@ -173,7 +152,8 @@ class HardwareSystem:
         allowed = commandable_joints(robot, tm)
         self.joint_names = self._select_joints(joints, allowed, tm)
         self.commands = CommandBuffer(
-            tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes
+            tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes,
+            command_interfaces=listed_command_interfaces(robot) or allowed,
         )
         self.watchdog = CommandWatchdog(command_timeout)
         if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
