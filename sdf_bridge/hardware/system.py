@@ -72,6 +72,7 @@ from .commands import CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
 from .timing import LoopTiming
+from .topic_block import TOPIC_BASED_PLUGINS
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
 
@@ -208,8 +209,13 @@ class HardwareSystem:
         return tuple(joints)
 
     def _backend_params(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The ``<hardware><param>``s of the robot's blocks, then ``overrides``. A block for
+        ros2_control's topic-based plugins (:data:`~.topic_block.TOPIC_BASED_PLUGINS`) holds
+        that plugin's parameters (its topics), not the backend's: they are left out, silently."""
         params: dict[str, Any] = {}
         for block in self.robot.ros2_control:
+            if block.plugin in TOPIC_BASED_PLUGINS:
+                continue
             for key, value in block.parameters:
                 if key in params and params[key] != value:
                     _LOG.warning(
