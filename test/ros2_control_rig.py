@@ -161,13 +161,24 @@ class ControllerManagerClient:
     """Loads, configures and switches controllers through the controller_manager's services,
     as ``spawner`` does.
 
+    A service response can be lost while DDS discovery still matches a new client's response
+    reader (rmw: "failed to send response ... (timeout)"): the clients are made at once and
+    given time to match, and a request whose response does not come is checked against
+    ``list_controllers`` (every request here can be judged by the controllers' states).
+
     Args:
         node: an rclpy node; ``spin_until(future, timeout)`` a callable that spins it until
-            the future is done (or fails after ``timeout`` s).
+            the future is done or ``timeout`` s have passed (``future`` ``None``: just spin).
         manager: the controller_manager's node name (``/ns/controller_manager``).
+        timeout: s for the services to appear.
+
+    Raises:
+        RuntimeError: the services do not appear in ``timeout`` s.
     """
 
-    def __init__(self, node: Any, spin_until: Any, manager: str = "/controller_manager") -> None:
+    RESPONSE_TIMEOUT = 5.0  # s for one response
+
+    def __init__(self, node: Any, spin_until: Any, manager: str = "/controller_manager", timeout: float = 30.0) -> None:
         import_rig_messages()
         from controller_manager_msgs import srv
 
@@ -175,41 +186,67 @@ class ControllerManagerClient:
         self.node = node
         self.spin_until = spin_until
         self.manager = manager.rstrip("/")
-        self._clients: dict[str, Any] = {}
-
-    def call(self, srv_type: Any, name: str, request: Any, timeout: float = 20.0) -> Any:
-        """Call ``<manager>/<name>``; the response, or RuntimeError after ``timeout`` s."""
-        client = self._clients.get(name)
-        if client is None:
-            client = self._clients[name] = self.node.create_client(srv_type, f"{self.manager}/{name}")
+        types = {"load_controller": srv.LoadController, "configure_controller": srv.ConfigureController,
+                 "switch_controller": srv.SwitchController, "list_controllers": srv.ListControllers}
+        self._clients = {name: node.create_client(t, f"{self.manager}/{name}") for name, t in types.items()}
         end = time.monotonic() + timeout
-        while not client.service_is_ready():
+        while not all(c.service_is_ready() for c in self._clients.values()):
             if time.monotonic() > end:
-                raise RuntimeError(f"service {self.manager}/{name} did not appear in {timeout} s")
-            self.spin_until(None, 0.05)
-        future = client.call_async(request)
-        self.spin_until(future, max(0.1, end - time.monotonic()))
+                raise RuntimeError(f"the services of {self.manager} did not appear in {timeout} s")
+            spin_until(None, 0.05)
+        spin_until(None, 0.5)  # the response readers match the servers' writers meanwhile
+
+    def call(self, name: str, request: Any) -> Any:
+        """Call ``<manager>/<name>``; the response, or ``None`` when none came in time."""
+        future = self._clients[name].call_async(request)
+        self.spin_until(future, self.RESPONSE_TIMEOUT)
+        if not future.done():
+            self._clients[name].remove_pending_request(future)
+            return None
         return future.result()
 
+    def states(self) -> dict[str, str]:
+        """Controller name → its state (``unconfigured``, ``inactive``, ``active``, …).
+
+        Raises:
+            RuntimeError: no response in three tries.
+        """
+        for _ in range(3):
+            response = self.call("list_controllers", self.srv.ListControllers.Request())
+            if response is not None:
+                return {c.name: c.state for c in response.controller}
+        raise RuntimeError(f"{self.manager}/list_controllers did not answer")
+
     def load(self, *names: str) -> None:
-        """Load and configure each controller of ``names`` (its type and parameters from the
-        controllers file); RuntimeError naming the one that fails."""
+        """Load and configure each controller of ``names`` (type and parameters from the
+        controllers file).
+
+        Raises:
+            RuntimeError: naming the one that fails.
+        """
         for name in names:
-            for service, srv_type in (("load_controller", self.srv.LoadController),
-                                      ("configure_controller", self.srv.ConfigureController)):
-                if not self.call(srv_type, service, srv_type.Request(name=name)).ok:
-                    raise RuntimeError(f"{service} {name} failed")
+            for service, srv_type, state in (("load_controller", self.srv.LoadController, "unconfigured"),
+                                             ("configure_controller", self.srv.ConfigureController, "inactive")):
+                response = self.call(service, srv_type.Request(name=name))
+                if response is None and self.states().get(name) in (state, "inactive"):
+                    continue  # done; only its response was lost
+                if response is None or not response.ok:
+                    raise RuntimeError(f"{service} {name} failed (states: {self.states()})")
 
     def switch(self, activate: Sequence[str] = (), deactivate: Sequence[str] = ()) -> None:
-        """Activate / deactivate controllers at once (strict); RuntimeError when refused."""
+        """Activate / deactivate controllers at once (strict).
+
+        Raises:
+            RuntimeError: the switch is refused.
+        """
         request = self.srv.SwitchController.Request(
             activate_controllers=list(activate), deactivate_controllers=list(deactivate),
             strictness=self.srv.SwitchController.Request.STRICT)
-        response = self.call(self.srv.SwitchController, "switch_controller", request)
-        if not response.ok:
-            raise RuntimeError(f"switch_controller {list(activate)} / {list(deactivate)} failed: {response.message}")
-
-    def states(self) -> dict[str, str]:
-        """Controller name → its state (``active``, ``inactive``, …)."""
-        response = self.call(self.srv.ListControllers, "list_controllers", self.srv.ListControllers.Request())
-        return {c.name: c.state for c in response.controller}
+        response = self.call("switch_controller", request)
+        if response is None:
+            states = self.states()
+            if all(states.get(n) == "active" for n in activate) and all(states.get(n) != "active" for n in deactivate):
+                return
+        if response is None or not response.ok:
+            raise RuntimeError(f"switch_controller {list(activate)} / {list(deactivate)} failed "
+                               f"({getattr(response, 'message', 'no response')})")

@@ -125,6 +125,13 @@ class Probe:
         while time.monotonic() < end:
             self.executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
 
+    def spin_until(self, future: Any, timeout: float) -> None:
+        """Process callbacks until ``future`` is done or ``timeout`` s passed (``None``: for
+        ``timeout`` s); no failure (the caller judges)."""
+        end = time.monotonic() + timeout
+        while (future is None or not future.done()) and time.monotonic() < end:
+            self.executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
+
     def wait_for(self, predicate: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
         """Spin until ``predicate()``; fail the test naming ``what`` after ``timeout`` s."""
         end = time.monotonic() + timeout
