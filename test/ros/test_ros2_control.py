@@ -30,8 +30,8 @@ from builtin_interfaces.msg import Duration
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from prerequisites import missing, require_shared
-from ros2_control_rig import PICKNIK, SUCCESSOR, rig_problem
+from prerequisites import require_rig, require_shared
+from ros2_control_rig import PICKNIK, SUCCESSOR
 
 from .conftest import REPO, Probe
 from .ros2_control_session import Session
@@ -65,9 +65,7 @@ def _source(robot: str) -> Path:
 
 @pytest.fixture
 def session(request: pytest.FixtureRequest, probe: Probe, start_bridge, tmp_path: Path):
-    problem = rig_problem()
-    if problem is not None:
-        missing(problem)
+    require_rig()
     robot, backend, mode = request.param
     s = Session(probe, start_bridge, _source(robot), namespace=f"rc_{robot}_{backend}_{mode}", backend=backend,
                 command_interfaces=MODES[mode], tmp=tmp_path)
@@ -153,3 +151,24 @@ def test_driven_through_both_plugins(session: Session, request: pytest.FixtureRe
                 s.wait_state(row, dict.fromkeys(target, 0.0), tol, f"{plugin}: {mode} zero")
             _check_couplings(s, tol)
             _check_clean(s)
+
+
+def test_the_bridge_serves_the_sensor_broadcasters_topics(start_bridge, probe: Probe) -> None:
+    """The plugins carry no sensor readings: with ros2_control.launch.py's remappings the bridge
+    publishes the demo arm's IMU and force-torque readings as imu_sensor_broadcaster and
+    force_torque_sensor_broadcaster would (their message types, on their topics)."""
+    from geometry_msgs.msg import WrenchStamped
+    from sensor_msgs.msg import Imu
+
+    from sdf_bridge.ros.control_launch import control_plan
+
+    remaps = control_plan({"use_sim_time": False}, REPO).bridge_remappings[2:]
+    assert remaps == (("imu", "imu_sensor_broadcaster/imu"), ("ft", "force_torque_sensor_broadcaster/wrench"))
+    extra = ["-r", "__ns:=/served"] + [arg for a, b in remaps for arg in ("-r", f"{a}:={b}")]
+    imu, wrench = "/served/imu_sensor_broadcaster/imu", "/served/force_torque_sensor_broadcaster/wrench"
+    probe.watch(imu, Imu)
+    probe.watch(wrench, WrenchStamped)
+    bridge = start_bridge({}, name="sdf_bridge", extra=extra)  # the demo arm, mock backend
+    assert probe.wait_messages(imu, 2)[-1].header.frame_id == "imu_link"
+    assert probe.wait_messages(wrench, 2)[-1].header.frame_id == "ft_link"
+    assert bridge.stop() == 0

@@ -13,8 +13,8 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from prerequisites import missing
-from ros2_control_rig import PICKNIK, SUCCESSOR, ControllerManager, ControllerManagerClient, picknik_prefix, rig_problem
+from prerequisites import require_rig
+from ros2_control_rig import PICKNIK, SUCCESSOR, ControllerManager, ControllerManagerClient, picknik_prefix
 from sdf_bridge.description import load_with_xml
 from sdf_bridge.description.model import World
 from sdf_bridge.errors import ConfigError
@@ -34,8 +34,7 @@ BROADCASTER_ONLY = """/**/controller_manager:
 
 
 def test_picknik_prefix_hides_only_the_successor() -> None:
-    if rig_problem() is not None:
-        missing(rig_problem())
+    require_rig()
     markers = picknik_prefix() / "share" / "ament_index" / "resource_index" / "hardware_interface__pluginlib__plugin"
     assert sorted(p.name for p in markers.iterdir()) == ["hardware_interface", "topic_based_ros2_control"]
 
@@ -53,8 +52,7 @@ def _robots(robots_dir: Path) -> list[tuple[str, object, str]]:
 
 @pytest.mark.parametrize("plugin", [SUCCESSOR, PICKNIK])
 def test_every_urdf_robot_loads(robots_dir: Path, probe: Probe, tmp_path: Path, plugin: str) -> None:
-    if rig_problem() is not None:
-        missing(rig_problem())
+    require_rig()
     controllers = tmp_path / "broadcaster.yaml"
     controllers.write_text(BROADCASTER_ONLY)
     runs = []
