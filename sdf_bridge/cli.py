@@ -29,17 +29,16 @@ import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
+from .description.inertia import inertia_fix
 from .description.model import Robot, World
 from .errors import ConfigError, DescriptionError, SdfBridgeError, TransmissionError
-
-_DEFAULT_INTERFACES = ("position", "velocity", "effort")
-
+from .summary import joint_views, publishes
 
 #: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
 ROS_INSTALL_HINT = (
     "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ros-ament-index-python ros-std-msgs ros-sensor-msgs "
     "ros-geometry-msgs ros-trajectory-msgs ros-diagnostic-msgs ros-std-srvs ros-rosgraph-msgs "
-    "ros-builtin-interfaces ros-rcl-interfaces (ROS 2 Kilted wheels, as .ci/setup does), "
+    "ros-builtin-interfaces ros-rcl-interfaces ros-nav-msgs ros-test-msgs (ROS 2 Kilted wheels, as .ci/setup does), "
     "or source a ROS 2 installation (source /opt/ros/<distro>/setup.bash)."
 )
 
@@ -57,15 +56,20 @@ def _is_ros_module(name: str | None) -> bool:
 # -- argument helpers -------------------------------------------------------------------------
 
 
-def _key_value(separators: tuple[str, ...], what: str):  # noqa: ANN202 (argparse type factory)
-    def parse(text: str) -> tuple[str, str]:
-        for sep in separators:
-            key, found, value = text.partition(sep)
-            if found and key:
-                return key, value
-        raise argparse.ArgumentTypeError(f"{what} must look like name{separators[0]}value, got {text!r}")
+def package_path(text: str) -> tuple[str, str]:
+    """One ``--package-path`` value ``pkg=DIR`` → ``(pkg, DIR)``, with the rule of ``run`` and
+    the node's ``package_paths`` (:func:`sdf_bridge.ros.launch_args.parse_package_paths`).
 
-    return parse
+    Raises:
+        argparse.ArgumentTypeError: any other form; ``pkg:=DIR`` gets a hint.
+    """
+    from .ros.launch_args import parse_package_paths  # plain Python, no rclpy
+
+    try:
+        ((name, directory),) = parse_package_paths([text]).items()
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, directory
 
 
 def xacro_arg(text: str) -> tuple[str, str]:
@@ -94,7 +98,7 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--package-path", dest="package_paths", action="append", default=[], metavar="PKG=DIR",
-        type=_key_value(("=",), "--package-path"),
+        type=package_path,
         help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
     )
     parser.add_argument(
@@ -124,7 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=_wrap("Load a URDF, xacro or SDFormat description, validate it and print a summary: joints with "
         "limits and interfaces, transmissions with the side (joint or actuator) of each mechanical reduction and "
         "the effective ratio applied, sensors (also <ros2_control> sensors), warnings and problems.\n"
-        "Exit status: 0 no problems, 1 the description cannot be loaded or has problems, 2 usage error."),
+        "Exit status: 0 the bridge runs the description (problems it works around are listed, marked), 1 the "
+        "description cannot be loaded, or its transmissions or limits cannot be built (what the bridge refuses), "
+        "2 usage error."),
         epilog="examples:\n  sdf-bridge check robot.urdf\n"
         "  sdf-bridge check robot.urdf.xacro --xacro-arg prefix:=left_ --package-path my_robot=src/my_robot\n"
         "  sdf-bridge check model.sdf --sdf-path ~/models --json > model.json",
@@ -144,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
         "convert", formatter_class=raw, help="convert a description to SDFormat or URDF",
         description=_wrap("Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or URDF. "
         "Everything the target format cannot carry is listed as 'warning:' lines on standard error; a model "
-        "URDF cannot describe at all (several root links, capsules, an SDFormat world) is an error (exit 1)."),
+        "URDF cannot describe at all (several root links, capsules) is an error (exit 1). Of an SDFormat world the "
+        "robot is written (its one non-static model, or --model NAME), not the world's other models."),
         epilog="examples:\n  sdf-bridge convert robot.urdf.xacro -o robot.sdf\n"
         "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
         "  sdf-bridge convert robot.urdf --xacro-arg prefix:=left_ > robot.sdf",
@@ -155,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)")
     p.add_argument("--lump-fixed", action="store_true",
                    help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)")
+    p.add_argument("--model", default=None, metavar="NAME",
+                   help="the model of an SDFormat world to convert (needed when the world holds several robots)")
     _add_source_options(p)
     p = sub.add_parser(
         "ros2-control", formatter_class=raw,
@@ -182,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the bridge's joint_commands input (default: %(default)s)")
     p.add_argument("--joint-states-topic", default="/sdf_bridge/joint_states",
                    help="the bridge's joint_states output (default: %(default)s)")
+    p.add_argument("--model", default=None, metavar="NAME",
+                   help="the model of an SDFormat world (needed when the world holds several robots)")
     _add_source_options(p)
     sub.add_parser(
         "run", add_help=False,
@@ -228,19 +239,13 @@ def _val(value: object) -> str:
     return str(value)
 
 
-def _interfaces(robot: Robot) -> dict[str, tuple[str, str]]:
-    """joint → (command interfaces, state interfaces), from ``<ros2_control>`` when present."""
-    result: dict[str, tuple[str, str]] = {}
-    for component in robot.ros2_control:
-        for info in component.joints:
-            result[info.name] = (
-                ",".join(i.name for i in info.command_interfaces) or "-",
-                ",".join(i.name for i in info.state_interfaces) or "-",
-            )
-    if robot.ros2_control:
-        return result
-    default = ",".join(_DEFAULT_INTERFACES)
-    return {name: (default, default) for name, j in robot.joints.items() if j.type.is_movable}
+def _rate_limit(enforced: float | None, written: float | None) -> str:
+    """An enforced velocity or effort limit for display: the number, ``-`` when not limited,
+    ``not limited (0)`` where the description wrote the ``0`` that descriptions use as
+    "unknown" (the limiter reads it so, warning)."""
+    if enforced is None and written == 0.0:
+        return "not limited (0)"
+    return _val(enforced)
 
 
 def _table(rows: list[list[str]], out: TextIO) -> None:
@@ -260,15 +265,19 @@ def _reduction(side: str, value: object) -> str:
 
 def _hardware_sensors(robot: Robot) -> list[list[str]]:
     """Table rows of the ``<ros2_control>`` ``<sensor>`` components: name, ``ros2_control``,
-    the ``frame_id`` param (or ``-``), no rate, no topic, and the block with the state
-    interfaces."""
+    the ``frame_id`` param (or ``-``), no rate, the block with the state interfaces, and what
+    they publish (the mock backend's values; a description sensor of the same name publishes
+    as that sensor)."""
     rows = []
+    described = {s.name for s in robot.sensors}
     for block in robot.ros2_control:
         for info in block.sensors:
             names = [i.name for i in info.state_interfaces]
             states = ",".join(names) if 0 < len(names) <= 6 else f"{len(names)} state interfaces"
-            rows.append([info.name, "ros2_control", info.param("frame_id") or "-", "-", "-",
-                         f"<ros2_control name=\"{block.name}\"> ({states})"])
+            rows.append([info.name, "ros2_control", info.param("frame_id") or "-", "-",
+                         f"<ros2_control name=\"{block.name}\"> ({states})",
+                         "as the description sensor of its name" if info.name in described
+                         else "state interfaces only (mock backend); MuJoCo simulates none (warned at start)"])
     return rows
 
 
@@ -295,7 +304,10 @@ def _describe_transmissions(robot: Robot, problems: list[str]) -> list[dict]:
 
 
 def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_problems: bool = True) -> int:
-    """Print the readable summary of ``robot``; return the number of problems found."""
+    """Print the readable summary of ``robot``; return the number of problems that make the
+    bridge refuse it (a transmission or limits it cannot build). Problems it works around
+    (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
+    and not counted."""
     problems: list[str] = []
     counts: dict[str, int] = {}
     for joint in robot.joints.values():
@@ -309,24 +321,27 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         f"movable: {len(robot.movable_joints)}  transmissions: {len(robot.transmissions)}  "
         f"ros2_control: {len(robot.ros2_control)}  sensors: {_sensor_count(robot)}\n"
     )
-    if robot.joints:
-        out.write("\njoints:\n")
-        interfaces = _interfaces(robot)
-        rows = [["name", "type", "parent -> child", "lower", "upper", "velocity", "effort", "command", "state", "mimic"]]
-        for joint in robot.joints.values():
-            limit = joint.limit
-            command, state = interfaces.get(joint.name, ("-", "-"))
-            mimic = "-"
-            if joint.mimic is not None:
-                mimic = f"{joint.mimic.multiplier:g}*{joint.mimic.joint}{joint.mimic.offset:+g}"
-            rows.append([
-                joint.name, joint.type.value, f"{joint.parent} -> {joint.child}",
-                _val(limit.lower if limit else None), _val(limit.upper if limit else None),
-                _val(limit.velocity if limit else None), _val(limit.effort if limit else None),
-                command, state, mimic,
-            ])
-        _table(rows, out)
+    views, limit_warnings, refusals = joint_views(robot)
     described = _describe_transmissions(robot, problems)
+    if not problems:  # a transmission problem is reported once, located, by the transmission report
+        problems.extend(refusals)
+    warnings = [*warnings, *limit_warnings]
+    if robot.joints:
+        out.write("\njoints (limits: what the bridge enforces, - = not limited):\n")
+        rows = [["name", "type", "parent -> child", "lower", "upper", "velocity", "effort", "command", "state"]]
+        for name, view in views.items():
+            joint = robot.joints.get(name)
+            kind, link = (joint.type.value, f"{joint.parent} -> {joint.child}") if joint else ("(translation)", "-")
+            written = joint.limit if joint else None
+            rows.append([name, kind, link, _val(view.lower), _val(view.upper),
+                         _rate_limit(view.velocity, written.velocity if written else None),
+                         _rate_limit(view.effort, written.effort if written else None), view.command, view.state])
+        _table(rows, out)
+        notes = [(name, view.note) for name, view in views.items() if view.note]
+        if notes:
+            out.write("\njoint notes (followers and joints the bridge simulates but does not expose):\n")
+            for name, note in notes:
+                out.write(f"  {name}: {note}\n")
     if described:
         out.write("\ntransmissions (reductions as written, on the side where the file gives them; "
                   "effective = what the bridge applies):\n")
@@ -347,11 +362,11 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
                 out.write(f"    note: {note}\n")
     hardware_sensors = _hardware_sensors(robot)
     if robot.sensors or hardware_sensors:
-        out.write("\nsensors:\n")
-        rows = [["name", "type", "link", "rate (Hz)", "topic", "defined in"]]
+        out.write("\nsensors (publishes: topic (message), relative to the node's namespace):\n")
+        rows = [["name", "type", "link", "rate (Hz)", "defined in", "publishes"]]
         for sensor in robot.sensors:
-            rows.append([sensor.name, sensor.type, str(sensor.link or sensor.joint or "-"),
-                         f"{sensor.update_rate:g}", sensor.topic or "-", _SENSOR_ORIGIN.get(sensor.origin_format, "-")])
+            rows.append([sensor.name, sensor.type, str(sensor.link or sensor.joint or "-"), f"{sensor.update_rate:g}",
+                         _SENSOR_ORIGIN.get(sensor.origin_format, "-"), publishes(sensor)])
         rows.extend(hardware_sensors)
         _table(rows, out)
     if warnings:
@@ -359,9 +374,14 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         for warning in warnings:
             out.write(f"  {warning}\n")
     if show_problems:
-        out.write(f"\nproblems ({len(problems)}):\n" if problems else "\nproblems: none\n")
+        mended = [fix for link in robot.links.values() if link.inertial is not None
+                  and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None]
+        total = len(problems) + len(mended)
+        out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")
         for problem in problems:
             out.write(f"  {problem}\n")
+        for fix in mended:
+            out.write(f"  (worked around) {fix}\n")
     return len(problems)
 
 
@@ -456,7 +476,7 @@ def _ros2_control(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``ros2-control``: the description with the topic-based block
     (:func:`sdf_bridge.hardware.topic_block.with_topic_block`) on ``out`` or in ``-o``."""
     from .description import load_with_xml
-    from .description.export.command import world_refusal
+    from .description.world import select_robot
     from .hardware.topic_block import TopicBlockOptions, parse_command_interfaces, with_topic_block
 
     problem = output_problem(args.output)
@@ -468,9 +488,7 @@ def _ros2_control(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                 command_interfaces=parse_command_interfaces(args.command_interfaces))
     model, _warnings, xml = load_with_xml(args.source, xacro_args=dict(args.xacro_args) or None,
                                           package_paths=dict(args.package_paths) or None, sdf_paths=args.sdf_paths)
-    if isinstance(model, World):
-        raise world_refusal(str(args.source), model)
-    text = with_topic_block(model, xml, options)
+    text = with_topic_block(select_robot(model, args.model), xml, options)
     if args.output in (None, "-"):
         out.write(text)
     else:

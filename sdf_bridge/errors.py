@@ -68,7 +68,13 @@ class UnsafeXmlError(DescriptionError):
 
 
 class XacroError(DescriptionError):
-    """xacro failed to expand the file (message, argument or include errors)."""
+    """xacro failed to expand the file (message, argument or include errors), or the expansion
+    went over its memory or time bound."""
+
+
+class UnexpandedXacroError(XacroError):
+    """XML text (a ``robot_description`` topic or parameter, a string given to ``load``) still
+    holds xacro: text is never xacro-expanded (xacro is code), only files the user names."""
 
 
 class PathResolutionError(DescriptionError):
@@ -113,6 +119,13 @@ class ConfigError(SdfBridgeError, ValueError):
 class CommandError(SdfBridgeError, ValueError):
     """A command is rejected (unknown joint, wrong length, not finite, follower joint, wrong
     mode). The control cycle catches these, counts them and keeps the last good command."""
+
+
+class TrajectoryInPastError(CommandError):
+    """A trajectory whose last point is already in the past (joint_trajectory_controller rejects
+    it too); counted under :attr:`reason`."""
+
+    reason = "trajectory_in_past"
 
 
 class BackendError(SdfBridgeError, RuntimeError):

@@ -38,12 +38,36 @@ def test_check_prints_summary_and_succeeds(robot_file: Path, capsys: pytest.Capt
     assert "links: 3  joints: 2 (fixed 1, revolute 1)  movable: 1" in out
     row = next(line for line in out.splitlines() if line.strip().startswith("shoulder"))
     assert row.split() == ["shoulder", "revolute", "base", "->", "arm", "-1.5", "1.5", "2", "20",
-                           "position,velocity,effort", "position,velocity,effort", "-"]
+                           "position,velocity,effort", "position,velocity,effort"]
     mount = next(line for line in out.splitlines() if line.strip().startswith("mount"))
-    assert mount.split()[-3:] == ["-", "-", "-"]
+    assert mount.split()[-6:] == ["-"] * 6
     cam = next(line for line in out.splitlines() if line.strip().startswith("cam"))
-    assert cam.split() == ["cam", "camera", "tool", "30", "image", "<gazebo>"]
+    assert cam.split() == ["cam", "camera", "tool", "30", "<gazebo>", "image/image_raw", "(sensor_msgs/Image);",
+                           "image/camera_info", "(sensor_msgs/CameraInfo)"]
     assert "problems: none" in out
+
+
+def test_check_shows_zero_velocity_and_effort_limits_as_not_limited(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``<limit effort="0" velocity="0">`` is the common "unknown" placeholder, which the bridge's
+    limiter reads as "not limited": check says so instead of showing a limit of 0."""
+    path = tmp_path / "zero.urdf"
+    path.write_text(ROBOT.replace('effort="20" velocity="2"', 'effort="0" velocity="0"'))
+    assert cli.main(["check", str(path)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("shoulder"))
+    assert row.split()[5:11] == ["-1.5", "1.5", "not", "limited", "(0)", "not"]
+
+
+def test_check_refuses_absurd_magnitudes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mass of 1e308 kg parses as a number but no simulator can use it: check exits 1 with
+    the loader's one-line error (no longer "problems: none")."""
+    path = tmp_path / "heavy.urdf"
+    path.write_text(ROBOT.replace('<link name="arm"/>', '<link name="arm"><inertial><mass value="1e308"/>'
+                                  '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'))
+    assert cli.main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}:3: <link name=\"arm\">: the mass of link 'arm' is 1e308, beyond the bound "
+                          "1e6 kg")
 
 
 def test_check_error_exits_1_without_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,9 +84,9 @@ def test_check_ros2_control_interfaces(cases_dir: Path, capsys: pytest.CaptureFi
     assert cli.main(["check", str(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf")]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.strip().startswith("arm_joint"))
-    assert row.split()[-3:] == ["position", "position", "-"]
+    assert row.split()[-2:] == ["position", "position,velocity,effort"]  # joint_states carries all three
     tool = next(line for line in out.splitlines() if line.strip().startswith("tool_mount"))
-    assert tool.split()[-3:] == ["-", "-", "-"]
+    assert tool.split()[-2:] == ["-", "-"]
 
 
 def test_json_output(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,8 +325,9 @@ def test_ros2_control_sensors_are_counted_and_listed(robots_dir: Path, capsys: p
     out = capsys.readouterr().out
     assert "ros2_control: 2  sensors: 1 (1 in <ros2_control>)\n" in out
     row = next(line for line in out.splitlines() if line.strip().startswith("tcp_fts_sensor"))
-    assert row.split() == ["tcp_fts_sensor", "ros2_control", "tool_link", "-", "-", "<ros2_control",
-                           'name="ExternalRRBotFTSensor">', "(force.x,force.y,force.z,torque.x,torque.y,torque.z)"]
+    assert row.split()[:7] == ["tcp_fts_sensor", "ros2_control", "tool_link", "-", "<ros2_control",
+                               'name="ExternalRRBotFTSensor">', "(force.x,force.y,force.z,torque.x,torque.y,torque.z)"]
+    assert row.endswith("state interfaces only (mock backend); MuJoCo simulates none (warned at start)")
 
 
 def test_unknown_transmission_type_problem_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -453,3 +478,53 @@ def test_ros2_control_errors_exit_1(robot_file: Path, capsys: pytest.CaptureFixt
     assert cli.main(["ros2-control", str(robot_file), *options]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+WHAT_THE_BRIDGE_DOES = """<?xml version="1.0"?>
+<sdf version="1.9"><model name="m">
+  <link name="base"/><link name="in"/><link name="out"/><link name="head"/><link name="paw"/>
+  <link name="finger"><inertial><mass>0.1</mass><inertia><ixx>0.002</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial>
+  </link>
+  <joint name="j_in" type="revolute"><parent>base</parent><child>in</child>
+    <axis><limit><lower>-1</lower><upper>1</upper><effort>10</effort><velocity>2</velocity></limit></axis></joint>
+  <joint name="j_out" type="revolute"><parent>base</parent><child>out</child></joint>
+  <joint name="gear" type="gearbox"><parent>in</parent><child>out</child>
+    <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>3</gearbox_ratio></joint>
+  <joint name="neck" type="ball"><parent>base</parent><child>head</child></joint>
+  <joint name="wrist" type="universal"><parent>head</parent><child>paw</child></joint>
+  <joint name="knuckle" type="revolute"><parent>paw</parent><child>finger</child>
+    <axis><limit><lower>-2</lower><upper>2</upper><effort>5</effort><velocity>1</velocity></limit></axis></joint>
+  <ros2_control name="hw" type="system"><hardware><plugin>p</plugin></hardware>
+    <joint name="j_in"><command_interface name="position"/><command_interface name="effort">
+      <param name="min">-4</param><param name="max">6</param></command_interface></joint>
+    <joint name="knuckle"><command_interface name="velocity"><param name="min">-0.5</param>
+      <param name="max">0.5</param></command_interface></joint>
+  </ros2_control>
+</model></sdf>
+"""
+
+
+def test_check_shows_what_the_bridge_does_with_each_joint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Enforced limits (ros2_control windows included, an asymmetric one narrowed with a
+    warning), commandable interfaces, followers and unexposed joints; an inertia the bridge
+    balances is a problem it works around (exit 0)."""
+    path = tmp_path / "m.sdf"
+    path.write_text(WHAT_THE_BRIDGE_DOES)
+    assert cli.main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith("  ") and "->" in line}
+    assert rows["j_in"][5:] == ["-1", "1", "2", "4", "position,effort", "position,velocity,effort"]
+    assert rows["knuckle"][5:] == ["-2", "2", "0.5", "5", "velocity", "position,velocity,effort"]
+    assert rows["j_out"][5:] == ["-"] * 5 + ["position,velocity,effort"]
+    assert rows["neck"][5:] == rows["wrist"][5:] == ["-"] * 6
+    assert ("joint notes (followers and joints the bridge simulates but does not expose):\n"
+            "  j_out: follows j_in (gearbox, -3×): not commandable\n"
+            "  gear: follows j_in (gearbox, -4×): not commandable\n"
+            "  neck: ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in joint_states (one "
+            "value per joint name there)\n"
+            "  wrist: universal joint (2 degrees of freedom): simulated by the MuJoCo backend, not in joint_states "
+            "(one value per joint name there)\n") in out
+    assert ("  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge limits |effort| to 4 "
+            "(±4)\n") in out
+    assert ("problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) kg·m² break the "
+            "triangle inequality (0 + 0 < 0.002)") in out

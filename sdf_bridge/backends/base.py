@@ -197,6 +197,28 @@ SensorReading = Union[
 ]
 
 
+@dataclass(frozen=True)
+class BaseState:
+    """The ground-truth state of a free-floating robot's root link (what nav_msgs/Odometry
+    carries), from a simulating backend's ``base_state()``.
+
+    Attributes:
+        position: shape (3,), m: the link frame's origin in the world.
+        orientation: shape (4,): quaternion (x, y, z, w) of the link frame in the world.
+        linear_velocity: shape (3,), m/s: the origin's velocity, in the link's frame.
+        angular_velocity: shape (3,), rad/s: the link's angular velocity, in the link's frame.
+        sim_time: simulated time of this state, s.
+        link: the root link's name (its frame).
+    """
+
+    position: np.ndarray
+    orientation: np.ndarray
+    linear_velocity: np.ndarray
+    angular_velocity: np.ndarray
+    sim_time: float
+    link: str
+
+
 @dataclass(slots=True)
 class JointCommand:
     """What :meth:`Backend.write` receives (made every tick: a plain slotted record; treat it
@@ -254,7 +276,10 @@ class Backend(Protocol):
     None)`` (only the named sensors' readings are wanted; ``None``: all, the default: a
     simulator may skip computing the others while nobody subscribes to them, as Gazebo's
     sensor plugins do); for simulators ``pause(flag)``, ``paused``, ``step(n)`` (physics
-    steps) and ``real_time_factor`` (simulated / wall time).
+    steps), ``real_time_factor`` (simulated / wall time), ``base_state() -> BaseState | None``
+    (the free-floating root link's ground truth, ``None`` on a fixed base; asked only when
+    published, not every tick) and ``joint_inertia`` ((n_joints,) kg·m² or kg: the lightest
+    effective inertia of each joint, for stability checks of the bridge's effort rules).
     """
 
     #: Marks a joint-space backend (the registry wraps every other backend class, an
@@ -285,9 +310,10 @@ class Backend(Protocol):
         """Release resources; the backend is not used afterwards."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ActuatorState:
-    """What :meth:`ActuatorDriver.read` returns.
+    """What :meth:`ActuatorDriver.read` returns (made every tick: a plain slotted record, as a
+    frozen dataclass costs ~0.2 µs more to build; treat it as read-only).
 
     Attributes:
         position, velocity, effort: shape (n_actuators,), SI units.
@@ -302,10 +328,10 @@ class ActuatorState:
     sim_time: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ActuatorCommand:
-    """What :meth:`ActuatorDriver.write` receives: shape (n_actuators,) each, ``NaN`` = not
-    commanded.
+    """What :meth:`ActuatorDriver.write` receives (made every tick: a plain slotted record;
+    treat it as read-only): shape (n_actuators,) each, ``NaN`` = not commanded.
 
     Attributes:
         position, velocity, effort: the commands (rad or m, rad/s or m/s, N·m or N).

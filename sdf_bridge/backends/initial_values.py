@@ -1,16 +1,23 @@
 """Joint-space initial values of a robot, as backends start from them.
 
 ros2_control's mock_components and gz_ros2_control start each joint at the ``initial_value`` of
-its ``<ros2_control>`` state interface; SDFormat joints may also carry ``initial_position``.
+its ``<ros2_control>`` state interface; SDFormat joints may also carry ``initial_position``. A
+start outside the joint's position limits (a knee whose range excludes 0: Unitree's calves) is
+clamped into them, with a warning, the same for every backend (a simulator would otherwise
+fight its own joint stop from the first step).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
-from ..description.model import Robot
+from ..description.model import JointType, Robot
 from ..errors import BackendError
+from ..limits.spec import description_limits
+
+_LOG = logging.getLogger(__name__)
 
 #: State interfaces whose ``initial_value`` gives a joint's starting state.
 INTERFACES = ("position", "velocity", "effort")
@@ -39,6 +46,10 @@ def initial_joint_values(robot: Robot) -> dict[str, dict[str, float]]:
     ``initial_value`` of the joint's ``<ros2_control>`` state interface overrides it. Joints
     without a value are absent (they start at 0).
 
+    A joint whose position (given, else 0) lies outside its position limits (what the limiter
+    enforces: :func:`~sdf_bridge.limits.spec.description_limits`) starts at the nearest limit,
+    warned about once naming every such joint.
+
     Raises:
         BackendError: an ``initial_value`` is not a finite number (block, joint and interface
             named).
@@ -59,4 +70,25 @@ def initial_joint_values(robot: Robot) -> dict[str, dict[str, float]]:
                         f"<ros2_control name={block.name!r}> joint {info.name!r} state interface "
                         f"{interface.name!r} initial_value{where}",
                     )
+    clamp_into_limits(robot, values["position"])
     return values
+
+
+def clamp_into_limits(robot: Robot, position: dict[str, float], source: str = "") -> None:
+    """Move every revolute and prismatic joint whose start ``position`` (joint → rad or m,
+    updated in place; absent = 0) lies outside its position limits (what the limiter enforces:
+    :func:`~sdf_bridge.limits.spec.description_limits`) to the nearest limit, warning once
+    naming every such joint (and ``source``, e.g. a keyframe, when given)."""
+    clamped = []
+    for name, joint in robot.joints.items():
+        if joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC):
+            continue
+        lim = description_limits(robot, name, [])
+        start = position.get(name, 0.0)
+        if lim.has_position_limits and not lim.min_position <= start <= lim.max_position:
+            position[name] = min(max(start, lim.min_position), lim.max_position)
+            clamped.append(f"{name} {start:g} → {position[name]:g}")
+    if clamped:
+        of = f" of {source}" if source else ""
+        _LOG.warning("initial positions%s outside the joint limits clamped into them (rad or m): %s", of,
+                     ", ".join(clamped))

@@ -9,14 +9,22 @@
       <plugin name="p" filename="libp.so">...</plugin>  → Plugin (raw XML kept)
     </gazebo>
 
-Whether the reference names a link or a joint is checked by the URDF loader, which knows both.
+Where a ``<gazebo reference>`` sensor goes (:func:`attach_sensor`) and whether an extension turns
+a link's gravity off (:func:`gravity_off`) are decided by the URDF loader, which knows the links
+and joints, with these functions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+
 from lxml import etree
 
+from ..booleans import parse_bool
 from .model.gazebo import GazeboExtension, Plugin
+from .model.joint import Joint
+from .model.link import Link
 from .model.sensor import Sensor
 from .sensor_parser import parse_sensor
 from .xmlio import ParseContext, serialise
@@ -104,4 +112,42 @@ def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtensi
     return extension, sensors, plugins
 
 
-__all__ = ["GAZEBO_TAGS", "parse_gazebo", "parse_plugin"]
+def attach_sensor(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link],
+                  ctx: ParseContext) -> Sensor | None:
+    """Where a ``<gazebo reference>`` sensor goes, as libsdformat's URDF reader puts it.
+
+    A link reference: that link. A joint reference (force-torque, as Gazebo classic writes
+    it): the joint, its frame being the joint's child link frame (SDFormat's default ``child``);
+    a sensor of another kind there is warned about (Gazebo puts it into the joint too). A
+    reference that names neither: ``None``, warned (Gazebo ignores the extension, so the sensor
+    is not simulated).
+    """
+    reference = sensor.link
+    if reference is None or reference in links:
+        return sensor
+    joint = joints.get(reference)
+    if joint is None:
+        ctx.warn(None, f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: {reference!r} is '
+                       "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not simulated")
+        return None
+    if sensor.type != "force_torque":
+        ctx.warn(None, f'{sensor.type} sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)} names '
+                       f"a joint, not a link; it is attached to the joint's frame on its child link {joint.child!r}, "
+                       "as Gazebo does")
+    return replace(sensor, link=joint.child, joint=joint.name)
+
+
+def gravity_off(extension: GazeboExtension) -> bool:
+    """Whether a ``<gazebo reference="link">`` turns gravity off for the link:
+    ``<turnGravityOff>true`` (Gazebo classic) or ``<gravity>false`` (``<gravity>`` wins)."""
+    gravity = extension.property("gravity")
+    if gravity is not None:
+        return parse_bool(gravity) is False
+    return parse_bool(extension.property("turnGravityOff") or "") is True
+
+
+def _line(sensor: Sensor) -> str:
+    return f" (line {sensor.source.line})" if sensor.source is not None and sensor.source.line else ""
+
+
+__all__ = ["GAZEBO_TAGS", "attach_sensor", "gravity_off", "parse_gazebo", "parse_plugin"]

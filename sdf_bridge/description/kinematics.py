@@ -84,3 +84,37 @@ def link_transforms(robot: Robot, positions: Mapping[str, float] = _EMPTY) -> di
             q = float(positions.get(joint.name, 0.0))
             stack.append((joint.child, pose @ joint_transform(joint, q)))
     return result
+
+
+def tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint]]:
+    """Links parent-before-child with the joint that attaches each (``None`` for roots: links
+    that are no joint's child), and the joints left over that close a loop.
+
+    Non-gearbox joints are preferred as tree edges, so that an SDFormat gearbox joining two
+    links already attached to its reference body closes a loop (becomes a constraint). A URDF
+    is one tree: nothing is left over; SDFormat models may close loops (libsdformat accepts a
+    link that is the child of several joints).
+    """
+    children = {j.child for j in robot.joints.values()}
+    order: list[tuple[str, Joint | None]] = [(name, None) for name in robot.links if name not in children]
+    placed = {name for name, _ in order}
+    pending = list(robot.joints.values())
+    for allow_gearbox in (False, True):
+        changed = True
+        while changed:
+            changed = False
+            for joint in list(pending):
+                if joint.type is JointType.GEARBOX and not allow_gearbox:
+                    continue
+                if joint.parent in placed and joint.child not in placed:
+                    order.append((joint.child, joint))
+                    placed.add(joint.child)
+                    pending.remove(joint)
+                    changed = True
+    return order, pending
+
+
+def loop_joints(robot: Robot) -> tuple[str, ...]:
+    """Names of the joints that close a kinematic loop and are not gearboxes (:func:`tree_edges`):
+    simulators cannot simulate them, so they are neither driven nor published."""
+    return tuple(j.name for j in tree_edges(robot)[1] if j.type is not JointType.GEARBOX)

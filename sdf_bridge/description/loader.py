@@ -11,8 +11,9 @@ from typing import Union
 from ..errors import PathResolutionError, UnsupportedError
 from .model import Robot, World
 from .resolve import PackagePaths
-from .xacro_expand import expand_xacro, looks_like_xacro
 from . import xmlio
+from .xacro_bounded import expand_xacro
+from .xacro_expand import looks_like_xacro, parse_xml_text
 from .xmlio import ParseContext, parse_xml
 
 DescriptionSource = Union[str, bytes, os.PathLike]
@@ -40,9 +41,13 @@ def load_with_xml(
 
     Args:
         source: a path (``str`` or :class:`os.PathLike`) or the XML itself (``str`` starting
-            with ``<``, or ``bytes``). ``.xacro`` files and documents declaring the xacro
-            namespace are expanded with the xacro library first.
-        xacro_args: xacro arguments (``name → value``, as ``name:=value`` on the xacro command line).
+            with ``<``, or ``bytes``). Files ending in ``.xacro`` or using xacro (namespace
+            declared and used) are expanded with the xacro library first, in a child process
+            bounded in memory and time (:mod:`.xacro_bounded`). XML text is never expanded
+            (xacro is code; text may come from the network): text that still uses xacro is
+            refused (:func:`.xacro_expand.parse_xml_text`).
+        xacro_args: xacro arguments (``name → value``, as ``name:=value`` on the xacro command
+            line); used for xacro files only.
         package_paths: package name → directory, used for ``package://`` and ``$(find pkg)``
             before the ament index.
         sdf_paths: directories searched for ``model://`` includes (SDFormat, like
@@ -54,7 +59,8 @@ def load_with_xml(
 
     Raises:
         DescriptionError: the description cannot be read, expanded, parsed or validated
-            (subclass per kind: ``XmlSyntaxError``, ``UnsafeXmlError``, ``XacroError``,
+            (subclass per kind: ``XmlSyntaxError``, ``UnsafeXmlError``, ``XacroError`` (also
+            over the expansion's memory or time bound), ``UnexpandedXacroError`` (text),
             ``PathResolutionError``, ``MissingReferenceError``, ``DuplicateNameError``,
             ``KinematicTreeError``, ``InvalidValueError``, ``UnsupportedError``).
     """
@@ -74,19 +80,17 @@ def load_with_xml(
         data = xmlio.read_file(path)
         base_dir = path.parent
     xmlio.check_safe(data, file)
-    if looks_like_xacro(path, data):
-        text, xacro_warnings = expand_xacro(
-            path if path is not None else data.decode("utf-8", errors="replace"),
-            is_file=path is not None,
-            xacro_args=xacro_args,
-            package_paths=package_paths,
-        )
+    if path is None:  # text is data: XML only, never xacro-expanded (xacro is code)
+        text = data.decode("utf-8", errors="replace")
+        root = parse_xml_text(data, file)
+    elif looks_like_xacro(path, data):
+        text, xacro_warnings = expand_xacro(path, xacro_args=xacro_args, package_paths=package_paths)
         warnings.extend(f"xacro: {w}" for w in xacro_warnings)
         file = f"{file} (expanded by xacro)"
-        root = parse_xml(text, file)
+        root = parse_xml(text, file, warnings)
     else:
         text = data.decode("utf-8", errors="replace")
-        root = parse_xml(data, file)
+        root = parse_xml(data, file, warnings)
     ctx = ParseContext(file=file)
     ctx.warnings.extend(warnings)
     source_file = None if path is None else os.fspath(path)

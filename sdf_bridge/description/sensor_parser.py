@@ -1,21 +1,16 @@
-"""Sensors: SDFormat-style ``<sensor name type>`` and urdfdom's top-level URDF ``<sensor>``.
+"""Sensors: SDFormat-style ``<sensor name type>`` elements.
 
 :func:`parse_sensor` reads the SDFormat sensor element, used inside URDF
 ``<gazebo reference="link">`` and by the SDF loader (``<link><sensor>``, ``<joint><sensor>``).
 Units are SI (angles rad, distances m, rates Hz). SDFormat's documented defaults
 (sdformat.org spec, ``sensor.sdf``, ``camera.sdf``, ``lidar.sdf``/``ray.sdf``) are used for
 elements that are absent, as every SDFormat reader does; present values that are not numbers are
-errors.
+errors. Where libsdformat keeps a value and Gazebo reads it its own way, the value is read as
+Gazebo does, with a warning: a non-integral number where an integer is expected (image size,
+ray samples) counts by its integer part; SDFormat's unset placeholders (``__default__``,
+``__default_topic__``) mean "not given".
 
-:func:`parse_urdf_sensor` reads urdfdom's sensor spec (wiki.ros.org/urdf/XML/sensor)::
-
-    <sensor name="cam" update_rate="20">
-      <parent link="camera_link"/>
-      <origin xyz="0 0 0" rpy="0 0 0"/>
-      <camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera>
-    </sensor>
-
-or ``<ray><horizontal samples resolution min_angle max_angle/><vertical .../></ray>``.
+urdfdom's top-level URDF ``<sensor>`` is read by :mod:`.urdf_sensor`.
 """
 
 from __future__ import annotations
@@ -127,7 +122,7 @@ def _check_children(ctx: ParseContext, elem: etree._Element | None, kind: str) -
         ctx.unknown_element(child, elem, known, warning=None)
 
 
-def _first(elem: etree._Element | None, tag: str) -> etree._Element | None:
+def first_child(elem: etree._Element | None, tag: str) -> etree._Element | None:
     """First element child ``tag`` of ``elem`` (or ``None``)."""
     if elem is None:
         return None
@@ -139,7 +134,7 @@ def _first(elem: etree._Element | None, tag: str) -> etree._Element | None:
 
 def _text(elem: etree._Element | None, tag: str) -> str | None:
     """Stripped text of child ``tag``, ``None`` when the child is absent."""
-    child = _first(elem, tag)
+    child = first_child(elem, tag)
     if child is None:
         return None
     return (child.text or "").strip()
@@ -151,13 +146,13 @@ def _float(ctx: ParseContext, elem: etree._Element | None, tag: str, default: fl
     Raises:
         InvalidValueError: present but not a finite number.
     """
-    child = _first(elem, tag)
+    child = first_child(elem, tag)
     if child is None:
         return default
     return ctx.to_float(child, child.text, f"<{tag}>")
 
 
-def _int(ctx: ParseContext, at: etree._Element, text: str | None, what: str, *, minimum: int = 0) -> int:
+def parse_int(ctx: ParseContext, at: etree._Element, text: str | None, what: str, *, minimum: int = 0) -> int:
     """An integer (``"640"``; an integral decimal like ``"640.0"`` is accepted) ≥ ``minimum``.
 
     Raises:
@@ -172,11 +167,40 @@ def _int(ctx: ParseContext, at: etree._Element, text: str | None, what: str, *, 
 
 
 def _child_int(ctx: ParseContext, elem: etree._Element | None, tag: str, default: int, *, minimum: int = 0) -> int:
-    """Child ``tag`` as an integer, ``default`` when absent."""
-    child = _first(elem, tag)
+    """Child ``tag`` as an integer, ``default`` when absent. A non-integral number is read as
+    Gazebo reads it, by its integer part (libsdformat keeps the text), with a warning.
+
+    Raises:
+        InvalidValueError: not a number, or (its integer part) below ``minimum``.
+    """
+    child = first_child(elem, tag)
     if child is None:
         return default
-    return _int(ctx, child, child.text, f"<{tag}>", minimum=minimum)
+    what = f"<{tag}>"
+    value = ctx.to_float(child, child.text, what)
+    whole = math.trunc(value)
+    if whole < minimum:
+        raise ctx.error(InvalidValueError, child, f"{what} is {(child.text or '').strip()!r}, not an integer ≥ {minimum}",
+                        f"write {what} as a whole number ≥ {minimum}")
+    if whole != value:
+        ctx.warn(child, f"{what} is {(child.text or '').strip()!r}, not an integer; {whole} is used "
+                        "(its integer part, as Gazebo reads it)")
+    return whole
+
+
+#: SDFormat's placeholders for "not set" (libsdformat's unset string values), read as not given.
+UNSET_PLACEHOLDERS = frozenset({"__default__", "__default_topic__"})
+
+
+def _given_text(ctx: ParseContext, elem: etree._Element | None, tag: str) -> str | None:
+    """Stripped text of child ``tag``; ``None`` when absent, empty or one of
+    :data:`UNSET_PLACEHOLDERS` (warned about: the default is used)."""
+    text = _text(elem, tag)
+    if text in UNSET_PLACEHOLDERS:
+        ctx.warn(first_child(elem, tag), f"<{tag}> is {text}, SDFormat's placeholder for \"not set\"; "
+                                         "read as not given (the default is used)")
+        return None
+    return text or None
 
 
 def parse_sdf_bool(ctx: ParseContext, at: etree._Element, text: str, what: str) -> bool:
@@ -192,7 +216,7 @@ def parse_sdf_bool(ctx: ParseContext, at: etree._Element, text: str, what: str) 
 
 
 def _child_bool(ctx: ParseContext, elem: etree._Element, tag: str, default: bool) -> bool:
-    child = _first(elem, tag)
+    child = first_child(elem, tag)
     if child is None:
         return default
     return parse_sdf_bool(ctx, child, child.text or "", f"<{tag}>")
@@ -252,7 +276,7 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
     spreads = {tag: _float(ctx, elem, tag, 0.0) for tag in ("stddev", "bias_stddev", "precision")}
     for tag, value in spreads.items():
         if value < 0:
-            raise ctx.error(InvalidValueError, _first(elem, tag), f"noise <{tag}> is {value:g}, negative",
+            raise ctx.error(InvalidValueError, first_child(elem, tag), f"noise <{tag}> is {value:g}, negative",
                             f"give a <{tag}> >= 0")
     return Noise(
         type=ntype,
@@ -262,7 +286,7 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
     )
 
 
-def _check_params(ctx: ParseContext, elem: etree._Element, name: str, params: SensorParams) -> SensorParams:
+def check_params(ctx: ParseContext, elem: etree._Element, name: str, params: SensorParams) -> SensorParams:
     """Range checks of camera and ray parameters, common to both sensor forms.
 
     Raises:
@@ -293,9 +317,9 @@ def _check_params(ctx: ParseContext, elem: etree._Element, name: str, params: Se
 
 
 def _camera(ctx: ParseContext, sensor: etree._Element, *, depth: bool) -> CameraParams:
-    cam = _first(sensor, "camera")
-    image = _first(cam, "image")
-    clip = _first(cam, "clip")
+    cam = first_child(sensor, "camera")
+    image = first_child(cam, "image")
+    clip = first_child(cam, "clip")
     for elem, kind in ((cam, "camera"), (image, "image"), (clip, "clip")):
         _check_children(ctx, elem, kind)
     return CameraParams(
@@ -306,18 +330,18 @@ def _camera(ctx: ParseContext, sensor: etree._Element, *, depth: bool) -> Camera
         near=_float(ctx, clip, "near", 0.1),
         far=_float(ctx, clip, "far", 100.0),
         depth=depth,
-        noise=parse_noise(ctx, _first(cam, "noise")),
+        noise=parse_noise(ctx, first_child(cam, "noise")),
     )
 
 
 def _ray(ctx: ParseContext, sensor: etree._Element) -> RayParams:
-    ray = _first(sensor, "ray")
+    ray = first_child(sensor, "ray")
     if ray is None:
-        ray = _first(sensor, "lidar")
-    scan = _first(ray, "scan")
-    hor = _first(scan, "horizontal")
-    ver = _first(scan, "vertical")
-    rng = _first(ray, "range")
+        ray = first_child(sensor, "lidar")
+    scan = first_child(ray, "scan")
+    hor = first_child(scan, "horizontal")
+    ver = first_child(scan, "vertical")
+    rng = first_child(ray, "range")
     for elem, kind in ((ray, "ray"), (scan, "scan"), (hor, "scan_dimension"), (ver, "scan_dimension"), (rng, "range")):
         _check_children(ctx, elem, kind)
     return RayParams(
@@ -332,7 +356,7 @@ def _ray(ctx: ParseContext, sensor: etree._Element) -> RayParams:
         range_min=_float(ctx, rng, "min", 0.0),
         range_max=_float(ctx, rng, "max", 0.0),
         range_resolution=_float(ctx, rng, "resolution", 0.0),
-        noise=parse_noise(ctx, _first(ray, "noise")),
+        noise=parse_noise(ctx, first_child(ray, "noise")),
     )
 
 
@@ -341,35 +365,35 @@ def _xyz_noise(ctx: ParseContext, elem: etree._Element | None) -> tuple[Noise, N
         return None
     out = []
     for axis in ("x", "y", "z"):
-        noise = parse_noise(ctx, _first(_first(elem, axis), "noise"))
+        noise = parse_noise(ctx, first_child(first_child(elem, axis), "noise"))
         out.append(noise if noise is not None else Noise())
     return (out[0], out[1], out[2])
 
 
 def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
-    imu = _first(sensor, "imu")
+    imu = first_child(sensor, "imu")
     _check_children(ctx, imu, "imu")
-    ref = _first(imu, "orientation_reference_frame")
+    ref = first_child(imu, "orientation_reference_frame")
     return ImuParams(
-        angular_velocity_noise=_xyz_noise(ctx, _first(imu, "angular_velocity")),
-        linear_acceleration_noise=_xyz_noise(ctx, _first(imu, "linear_acceleration")),
+        angular_velocity_noise=_xyz_noise(ctx, first_child(imu, "angular_velocity")),
+        linear_acceleration_noise=_xyz_noise(ctx, first_child(imu, "linear_acceleration")),
         orientation_reference_frame=_text(ref, "localization") if ref is not None else None,
     )
 
 
 def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParams:
-    ft = _first(sensor, "force_torque")
+    ft = first_child(sensor, "force_torque")
     _check_children(ctx, ft, "force_torque")
     frame = _text(ft, "frame") or "child"
     direction = _text(ft, "measure_direction") or "child_to_parent"
     if frame not in FORCE_TORQUE_FRAMES:
         raise ctx.error(
-            InvalidValueError, _first(ft, "frame"), f"force_torque frame is {frame!r}", f"use one of {', '.join(FORCE_TORQUE_FRAMES)}"
+            InvalidValueError, first_child(ft, "frame"), f"force_torque frame is {frame!r}", f"use one of {', '.join(FORCE_TORQUE_FRAMES)}"
         )
     if direction not in MEASURE_DIRECTIONS:
         raise ctx.error(
             InvalidValueError,
-            _first(ft, "measure_direction"),
+            first_child(ft, "measure_direction"),
             f"measure_direction is {direction!r}",
             f"use one of {', '.join(MEASURE_DIRECTIONS)}",
         )
@@ -377,7 +401,7 @@ def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParam
 
 
 def _contact(sensor: etree._Element) -> ContactParams:
-    contact = _first(sensor, "contact")
+    contact = first_child(sensor, "contact")
     if contact is None:
         return ContactParams()
     names = tuple((c.text or "").strip() for c in contact if isinstance(c.tag, str) and c.tag == "collision")
@@ -385,13 +409,13 @@ def _contact(sensor: etree._Element) -> ContactParams:
 
 
 def _gps(ctx: ParseContext, sensor: etree._Element, raw_type: str) -> GpsParams:
-    block = _first(sensor, "navsat" if raw_type == "navsat" else "gps")
+    block = first_child(sensor, "navsat" if raw_type == "navsat" else "gps")
     if block is None:
-        block = _first(sensor, "gps" if raw_type == "navsat" else "navsat")
-    pos = _first(block, "position_sensing")
+        block = first_child(sensor, "gps" if raw_type == "navsat" else "navsat")
+    pos = first_child(block, "position_sensing")
     return GpsParams(
-        horizontal_position_noise=parse_noise(ctx, _first(_first(pos, "horizontal"), "noise")),
-        vertical_position_noise=parse_noise(ctx, _first(_first(pos, "vertical"), "noise")),
+        horizontal_position_noise=parse_noise(ctx, first_child(first_child(pos, "horizontal"), "noise")),
+        vertical_position_noise=parse_noise(ctx, first_child(first_child(pos, "vertical"), "noise")),
     )
 
 
@@ -417,17 +441,17 @@ def _frame_id(ctx: ParseContext, sensor: etree._Element) -> str | None:
     overrides are warned about (the first in that order is used)."""
     found: list[tuple[str, str]] = []
     for tag in ("gz_frame_id", "ignition_frame_id", "frame_id"):
-        text = _text(sensor, tag)
+        text = _given_text(ctx, sensor, tag)
         if text:
             found.append((f"<{tag}>", text))
     for plugin in sensor:
         if not (isinstance(plugin.tag, str) and plugin.tag == "plugin"):
             continue
         for tag in ("frameName", "frame_name"):
-            text = _text(plugin, tag)
+            text = _given_text(ctx, plugin, tag)
             if text:
                 found.append((f"plugin <{tag}>", text))
-        text = _text(_first(plugin, "ros"), "frame_name")
+        text = _given_text(ctx, first_child(plugin, "ros"), "frame_name")
         if text:
             found.append(("plugin <ros><frame_name>", text))
     if not found:
@@ -465,7 +489,7 @@ def parse_sensor(
     Raises:
         InvalidValueError: missing name or type; a number, integer or boolean that is not one;
             a bad pose; unknown noise type, force-torque frame or measure direction; a negative
-            noise spread; camera or ray values out of range (see ``_check_params``); a misspelt
+            noise spread; camera or ray values out of range (see ``check_params``); a misspelt
             element (a close match of a tag of :data:`KNOWN_CHILDREN`, e.g. ``<horizontal_fvo>``).
     """
     name = (elem.get("name") or "").strip()
@@ -480,150 +504,38 @@ def parse_sensor(
     _check_children(ctx, elem, "sensor")
     rate = _float(ctx, elem, "update_rate", 0.0)
     if rate < 0:
-        raise ctx.error(InvalidValueError, _first(elem, "update_rate"), f"update_rate is {rate}", "give a rate ≥ 0 Hz")
+        raise ctx.error(InvalidValueError, first_child(elem, "update_rate"), f"update_rate is {rate}", "give a rate ≥ 0 Hz")
     return Sensor(
         name=name,
         type=kind,
         link=link,
         raw_type=raw_type,
         joint=joint,
-        pose=parse_pose(ctx, _first(elem, "pose")),
+        pose=parse_pose(ctx, first_child(elem, "pose")),
         update_rate=rate,
-        topic=_text(elem, "topic") or None,
+        topic=_given_text(ctx, elem, "topic"),
         frame_id=_frame_id(ctx, elem),
         always_on=_child_bool(ctx, elem, "always_on", False),
         visualize=_child_bool(ctx, elem, "visualize", False),
-        params=_check_params(ctx, elem, name, _params(ctx, elem, kind, raw_type.lower())),
+        params=check_params(ctx, elem, name, _params(ctx, elem, kind, raw_type.lower())),
         plugins=tuple(serialise(p) for p in elem if isinstance(p.tag, str) and p.tag == "plugin"),
         origin_format=origin_format,
         source=ctx.source(elem),
     )
 
 
-# -- urdfdom top-level <sensor> -----------------------------------------------------------------
-
-
-def _urdf_origin(ctx: ParseContext, elem: etree._Element | None) -> Pose:
-    """URDF ``<origin xyz rpy>`` (both optional, default zeros)."""
-    if elem is None:
-        return IDENTITY
-    xyz = ctx.vector(elem, elem.get("xyz", "0 0 0"), 3, "attribute 'xyz'")
-    rpy = ctx.vector(elem, elem.get("rpy", "0 0 0"), 3, "attribute 'rpy'")
-    return Pose(xyz=xyz, rpy=rpy)  # type: ignore[arg-type]
-
-
-def _urdf_ray_dim(ctx: ParseContext, elem: etree._Element | None) -> tuple[int, float, float, float]:
-    """samples, resolution, min_angle, max_angle of ``<horizontal>``/``<vertical>`` (urdfdom
-    defaults 1, 1, 0, 0 for absent attributes or element)."""
-    if elem is None:
-        return 1, 1.0, 0.0, 0.0
-    samples_text = elem.get("samples")
-    samples = 1 if samples_text is None else _int(ctx, elem, samples_text, "attribute 'samples'", minimum=1)
-    return (
-        samples,
-        ctx.float_attr(elem, "resolution", 1.0),  # type: ignore[return-value]
-        ctx.float_attr(elem, "min_angle", 0.0),
-        ctx.float_attr(elem, "max_angle", 0.0),
-    )
-
-
-_URDF_SENSOR_TAGS = frozenset({"parent", "origin", "camera", "ray"})
-
-
-def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
-    """Read a urdfdom top-level ``<sensor name update_rate>`` (wiki.ros.org/urdf/XML/sensor).
-
-    The kind is the first child that is not ``<parent>``/``<origin>`` (as urdfdom decides):
-    ``<camera>`` needs ``<image>`` with ``width``, ``height``, ``format``, ``hfov`` (rad),
-    ``near``, ``far`` (m) — all required, as in urdfdom; ``<ray>`` has optional
-    ``<horizontal>``/``<vertical>`` with ``samples`` (default 1), ``resolution`` (1),
-    ``min_angle``/``max_angle`` (0 rad). Other kinds are kept with ``params=None`` and a warning.
-
-    Raises:
-        InvalidValueError: no name, no ``<parent link>``, bad ``update_rate``/origin, missing or
-            bad camera image attributes, bad ray attributes.
-    """
-    name = (elem.get("name") or "").strip()
-    if not name:
-        raise ctx.error(InvalidValueError, elem, "<sensor> has no name attribute", 'add name="..." to the <sensor>')
-    parent = _first(elem, "parent")
-    link = (parent.get("link") or "").strip() if parent is not None else ""
-    if not link:
-        raise ctx.error(
-            InvalidValueError, elem, f"sensor {name!r} has no <parent link=...>", 'add <parent link="the_link"/>'
-        )
-    rate = ctx.float_attr(elem, "update_rate", 0.0) or 0.0
-    if rate < 0:
-        raise ctx.error(InvalidValueError, elem, f"update_rate is {rate}", "give a rate ≥ 0 Hz")
-    for child in elem:
-        if isinstance(child.tag, str) and child.tag not in _URDF_SENSOR_TAGS:
-            ctx.unknown_element(child, elem, _URDF_SENSOR_TAGS, warning=None)
-    body = next(
-        (c for c in elem if isinstance(c.tag, str) and c.tag not in ("parent", "origin")),
-        None,
-    )
-    params: SensorParams = None
-    if body is None:
-        raise ctx.error(
-            InvalidValueError, elem, f"sensor {name!r} has no <camera> or <ray> element", "add <camera> or <ray>"
-        )
-    raw_type = body.tag
-    if body.tag == "camera":
-        image = _first(body, "image")
-        if image is None:
-            raise ctx.error(
-                InvalidValueError, body, f"camera sensor {name!r} has no <image>", 'add <image width height format hfov near far/>'
-            )
-        for attr in ("width", "height", "format", "hfov", "near", "far"):
-            if image.get(attr) is None:
-                raise ctx.error(
-                    InvalidValueError, image, f"camera sensor {name!r}: <image> has no {attr} attribute", f'add {attr}="..."'
-                )
-        params = CameraParams(
-            horizontal_fov=ctx.float_attr(image, "hfov", required=True),  # type: ignore[arg-type]
-            width=_int(ctx, image, image.get("width"), "attribute 'width'", minimum=1),
-            height=_int(ctx, image, image.get("height"), "attribute 'height'", minimum=1),
-            format=image.get("format", "").strip(),
-            near=ctx.float_attr(image, "near", required=True),  # type: ignore[arg-type]
-            far=ctx.float_attr(image, "far", required=True),  # type: ignore[arg-type]
-        )
-    elif body.tag == "ray":
-        hs, hr, hmin, hmax = _urdf_ray_dim(ctx, _first(body, "horizontal"))
-        vs, vr, vmin, vmax = _urdf_ray_dim(ctx, _first(body, "vertical"))
-        params = RayParams(
-            horizontal_samples=hs,
-            horizontal_resolution=hr,
-            horizontal_min_angle=hmin,
-            horizontal_max_angle=hmax,
-            vertical_samples=vs,
-            vertical_resolution=vr,
-            vertical_min_angle=vmin,
-            vertical_max_angle=vmax,
-        )
-    else:
-        ctx.warn(body, f"sensor {name!r}: <{body.tag}> is not a urdfdom sensor kind (camera, ray); kept untyped")
-    return Sensor(
-        name=name,
-        type=TYPE_ALIASES.get(raw_type, raw_type),
-        link=link,
-        raw_type=raw_type,
-        pose=_urdf_origin(ctx, _first(elem, "origin")),
-        update_rate=rate,
-        params=_check_params(ctx, elem, name, params),
-        origin_format="urdf",
-        source=ctx.source(elem),
-    )
-
-
 __all__ = [
     "FORCE_TORQUE_FRAMES",
+    "UNSET_PLACEHOLDERS",
     "KNOWN_CHILDREN",
     "MEASURE_DIRECTIONS",
     "NOISE_TYPES",
     "TYPE_ALIASES",
+    "check_params",
+    "first_child",
+    "parse_int",
     "parse_noise",
     "parse_pose",
     "parse_sdf_bool",
     "parse_sensor",
-    "parse_urdf_sensor",
 ]

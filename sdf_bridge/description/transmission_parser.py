@@ -70,13 +70,10 @@ from dataclasses import replace
 
 from lxml import etree
 
-from ..errors import DescriptionError, DuplicateNameError, InvalidValueError
+from ..errors import DescriptionError, InvalidValueError
 from .model.transmission import Transmission, TransmissionActuator, TransmissionJoint
+from .transmission_reader import CAMEL, PREFIX, SNAKE, Reader, check_roles, elements
 from .xmlio import ParseContext, serialise
-
-_PREFIX = "hardware_interface/"
-_CAMEL = "mechanicalReduction"
-_SNAKE = "mechanical_reduction"
 
 #: Valid (joint roles, actuator roles) of the ROS transmission types that define roles.
 ROLE_SETS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -86,210 +83,6 @@ ROLE_SETS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 _WRIST_ACTUATORS = ("rightActuator", "leftActuator")
 _WRIST_JOINTS = ("flexJoint", "rollJoint")
-
-
-def _elements(elem: etree._Element, tag: str | None = None) -> list[etree._Element]:
-    """Element children (comments and processing instructions skipped), optionally by tag."""
-    return [c for c in elem if isinstance(c.tag, str) and (tag is None or c.tag == tag)]
-
-
-class _Reader:
-    """Reads one ``<transmission>``; carries its name for every message."""
-
-    def __init__(self, elem: etree._Element, ctx: ParseContext, name: str) -> None:
-        self.elem = elem
-        self.ctx = ctx
-        self.name = name
-
-    # -- errors and values --------------------------------------------------------------------
-
-    def error(self, cls: type[DescriptionError], at: etree._Element, problem: str, fix: str) -> DescriptionError:
-        """An error located at ``at`` whose message names this transmission."""
-        return self.ctx.error(cls, at, f"in transmission {self.name!r}: {problem}", fix)
-
-    def warn(self, at: etree._Element, message: str) -> None:
-        """A warning located at ``at`` naming this transmission."""
-        self.ctx.warn(at, f"in transmission {self.name!r}: {message}")
-
-    def number(self, at: etree._Element, text: str | None, what: str) -> float:
-        """``text`` as a finite float.
-
-        Raises:
-            InvalidValueError: empty, not a number or not finite.
-        """
-        try:
-            return self.ctx.to_float(at, text, what)
-        except InvalidValueError:
-            raise self.error(
-                InvalidValueError, at, f"{what} is {text!r}, not a finite number", f"write {what} as a decimal number"
-            ) from None
-
-    def reduction(self, at: etree._Element, text: str | None, what: str) -> float:
-        """A mechanical reduction: a finite, non-zero number (negative reverses direction).
-
-        Raises:
-            InvalidValueError: not a number or zero.
-        """
-        value = self.number(at, text, what)
-        if value == 0.0:
-            raise self.error(
-                InvalidValueError,
-                at,
-                f"{what} is 0; a transmission with ratio 0 cannot move its joint",
-                "give the gear ratio (actuator turns per joint turn), negative to reverse direction",
-            )
-        return value
-
-    def required_name(self, at: etree._Element) -> str:
-        """The non-empty ``name`` attribute of a joint/actuator entry.
-
-        Raises:
-            InvalidValueError: absent or empty.
-        """
-        name = (at.get("name") or "").strip()
-        if not name:
-            raise self.error(
-                InvalidValueError, at, f"<{at.tag}> has no name attribute", f'add name="..." to the <{at.tag}>'
-            )
-        return name
-
-    # -- pieces ---------------------------------------------------------------------------------
-
-    def child_reduction(self, entry: etree._Element, *, canonical: str) -> tuple[float | None, list[str]]:
-        """Reduction written as a child of ``entry`` in either spelling.
-
-        Returns the value (or ``None``) and the list of spellings found. Both spellings with
-        different values is an error; the same value twice is accepted.
-
-        Raises:
-            InvalidValueError: bad number, zero, or conflicting spellings.
-        """
-        found: dict[str, float] = {}
-        for tag in (_CAMEL, _SNAKE):
-            children = _elements(entry, tag)
-            if len(children) > 1:
-                raise self.error(
-                    InvalidValueError, children[1], f"<{tag}> is given {len(children)} times", f"keep one <{tag}>"
-                )
-            if children:
-                found[tag] = self.reduction(children[0], children[0].text, f"<{tag}>")
-        if len(set(found.values())) > 1:
-            raise self.error(
-                InvalidValueError,
-                entry,
-                f"<{entry.tag} name={entry.get('name')!r}> gives both <{_CAMEL}>={found[_CAMEL]} and "
-                f"<{_SNAKE}>={found[_SNAKE]}",
-                f"keep only <{canonical}>",
-            )
-        value = next(iter(found.values()), None)
-        return value, list(found)
-
-    def offset(self, entry: etree._Element) -> float:
-        """``<offset>`` child of a joint entry (0.0 when absent).
-
-        Raises:
-            InvalidValueError: not a number.
-        """
-        children = _elements(entry, "offset")
-        if not children:
-            return 0.0
-        return self.number(children[0], children[0].text, "<offset>")
-
-    def role(self, entry: etree._Element) -> str | None:
-        """Role of an entry: ``role`` attribute or ``<role>`` child (they must agree)."""
-        attr = entry.get("role")
-        child = _elements(entry, "role")
-        text = child[0].text.strip() if child and child[0].text else None
-        if attr is not None and text is not None and attr.strip() != text:
-            raise self.error(
-                InvalidValueError,
-                entry,
-                f"role attribute {attr!r} and <role>{text}</role> disagree",
-                "give the role once",
-            )
-        if attr is not None:
-            return attr.strip() or None
-        return text
-
-    def interfaces(self, entry: etree._Element) -> tuple[str, ...]:
-        """``<hardwareInterface>`` texts with the ``hardware_interface/`` prefix removed."""
-        out = []
-        for child in _elements(entry, "hardwareInterface"):
-            text = (child.text or "").strip()
-            if not text:
-                raise self.error(
-                    InvalidValueError,
-                    child,
-                    "<hardwareInterface> is empty",
-                    "write e.g. hardware_interface/EffortJointInterface",
-                )
-            out.append(text[len(_PREFIX):] if text.startswith(_PREFIX) else text)
-        return tuple(out)
-
-    def params(self) -> list[tuple[str, str]]:
-        """``<param name>`` children of the transmission.
-
-        Raises:
-            InvalidValueError: a ``<param>`` without a name.
-        """
-        out = []
-        for p in _elements(self.elem, "param"):
-            key = (p.get("name") or "").strip()
-            if not key:
-                raise self.error(InvalidValueError, p, "<param> has no name attribute", 'add name="..." to the <param>')
-            out.append((key, (p.text or "").strip()))
-        return out
-
-    def extra_params(self, child: etree._Element) -> list[tuple[str, str]]:
-        """An uninterpreted child as params: attributes as ``tag.attr``, text as ``tag``."""
-        out = [(f"{child.tag}.{k}", v) for k, v in child.attrib.items()]
-        text = (child.text or "").strip()
-        if text or not child.attrib:
-            out.append((child.tag, text))
-        return out
-
-
-def _check_roles(
-    reader: _Reader,
-    side: str,
-    entries: Iterable[tuple[etree._Element, str | None]],
-    valid: frozenset[str] | None,
-) -> None:
-    """Roles on one side: unique, all-or-none when several entries, and in ``valid`` if given.
-
-    Raises:
-        DuplicateNameError: a role used twice.
-        InvalidValueError: a role outside ``valid``, or roles on only some entries.
-    """
-    entries = list(entries)
-    choices = ", ".join(sorted(valid)) if valid else f"{side}1, {side}2, ..."
-    seen: dict[str, etree._Element] = {}
-    for at, role in entries:
-        if role is None:
-            continue
-        if role in seen:
-            raise reader.error(
-                DuplicateNameError,
-                at,
-                f"role {role!r} is given to two {side}s ({seen[role].get('name')!r} and {at.get('name')!r})",
-                f"give each {side} its own role ({choices})",
-            )
-        if valid is not None and role not in valid:
-            raise reader.error(
-                InvalidValueError,
-                at,
-                f"role {role!r} is not a {side} role of this transmission type",
-                f"use one of {', '.join(sorted(valid))}",
-            )
-        seen[role] = at
-    if seen and len(seen) != len(entries):
-        missing = [at.get("name") for at, role in entries if role is None]
-        raise reader.error(
-            InvalidValueError,
-            entries[0][0],
-            f"some {side}s have a role and {missing} do not",
-            f"give every {side} a role",
-        )
 
 
 def parse_transmission(elem: etree._Element, ctx: ParseContext, *, hardware: str | None = None) -> Transmission:
@@ -315,26 +108,26 @@ def parse_transmission(elem: etree._Element, ctx: ParseContext, *, hardware: str
     name = (elem.get("name") or "").strip()
     if not name:
         raise ctx.error(InvalidValueError, elem, "<transmission> has no name attribute", 'add name="..."')
-    reader = _Reader(elem, ctx, name)
+    reader = Reader(elem, ctx, name)
     if hardware is not None:
         return _parse_ros2_control(reader, hardware)
-    type_child = _elements(elem, "type")
+    type_child = elements(elem, "type")
     if not type_child and elem.get("type") is not None:
         return _parse_pr2(reader)
-    if not type_child and _elements(elem, "plugin"):
+    if not type_child and elements(elem, "plugin"):
         reader.warn(elem, "has <plugin> outside <ros2_control>; read in the ros2_control dialect")
         return _parse_ros2_control(reader, None)
     return _parse_classic(reader)
 
 
-def _type_text(reader: _Reader, tags: tuple[str, ...], fix: str) -> str:
+def _type_text(reader: Reader, tags: tuple[str, ...], fix: str) -> str:
     """Text of the first of ``tags`` present.
 
     Raises:
         InvalidValueError: none present, or empty.
     """
     for tag in tags:
-        children = _elements(reader.elem, tag)
+        children = elements(reader.elem, tag)
         if children:
             text = (children[0].text or "").strip()
             if not text:
@@ -344,7 +137,7 @@ def _type_text(reader: _Reader, tags: tuple[str, ...], fix: str) -> str:
 
 
 def _finish(
-    reader: _Reader,
+    reader: Reader,
     ttype: str,
     dialect: str,
     joints: list[tuple[etree._Element, TransmissionJoint]],
@@ -355,8 +148,8 @@ def _finish(
     """Validate roles and build the :class:`Transmission`."""
     short = ttype.rsplit("/", 1)[-1].rsplit("::", 1)[-1]
     valid = ROLE_SETS.get(short)
-    _check_roles(reader, "joint", ((e, j.role) for e, j in joints), valid[0] if valid else None)
-    _check_roles(reader, "actuator", ((e, a.role) for e, a in actuators), valid[1] if valid else None)
+    check_roles(reader, "joint", ((e, j.role) for e, j in joints), valid[0] if valid else None)
+    check_roles(reader, "actuator", ((e, a.role) for e, a in actuators), valid[1] if valid else None)
     return Transmission(
         name=reader.name,
         type=ttype,
@@ -373,7 +166,7 @@ def _finish(
 # -- classic ----------------------------------------------------------------------------------
 
 
-def _parse_classic(reader: _Reader) -> Transmission:
+def _parse_classic(reader: Reader) -> Transmission:
     ctx = reader.ctx
     elem = reader.elem
     ttype = _type_text(reader, ("type",), "add <type>transmission_interface/SimpleTransmission</type>")
@@ -381,12 +174,12 @@ def _parse_classic(reader: _Reader) -> Transmission:
     if attr_type is not None and attr_type.strip() != ttype:
         reader.warn(elem, f"type attribute {attr_type!r} differs from <type>{ttype}</type>; <type> is used")
     joints = []
-    for j in _elements(elem, "joint"):
+    for j in elements(elem, "joint"):
         jname = reader.required_name(j)
-        red, spellings = reader.child_reduction(j, canonical=_CAMEL)
-        if _SNAKE in spellings:
-            reader.warn(j, f"<{_SNAKE}> in the classic form; read as <{_CAMEL}> of joint {jname!r}")
-        _warn_unknown(reader, j, {"hardwareInterface", "role", "offset", _CAMEL, _SNAKE})
+        red, spellings = reader.child_reduction(j, canonical=CAMEL)
+        if SNAKE in spellings:
+            reader.warn(j, f"<{SNAKE}> in the classic form; read as <{CAMEL}> of joint {jname!r}")
+        _warn_unknown(reader, j, {"hardwareInterface", "role", "offset", CAMEL, SNAKE})
         joints.append(
             (
                 j,
@@ -401,12 +194,12 @@ def _parse_classic(reader: _Reader) -> Transmission:
             )
         )
     actuators = []
-    for a in _elements(elem, "actuator"):
+    for a in elements(elem, "actuator"):
         aname = reader.required_name(a)
-        red, spellings = reader.child_reduction(a, canonical=_CAMEL)
-        if _SNAKE in spellings:
-            reader.warn(a, f"<{_SNAKE}> in the classic form; read as <{_CAMEL}> of actuator {aname!r}")
-        _warn_unknown(reader, a, {"hardwareInterface", "role", _CAMEL, _SNAKE})
+        red, spellings = reader.child_reduction(a, canonical=CAMEL)
+        if SNAKE in spellings:
+            reader.warn(a, f"<{SNAKE}> in the classic form; read as <{CAMEL}> of actuator {aname!r}")
+        _warn_unknown(reader, a, {"hardwareInterface", "role", CAMEL, SNAKE})
         actuators.append(
             (
                 a,
@@ -421,40 +214,40 @@ def _parse_classic(reader: _Reader) -> Transmission:
         )
     actuators = _apply_direct_reduction(reader, actuators)
     params = reader.params()
-    known = {"type", "joint", "actuator", "param", _CAMEL, _SNAKE}
+    known = {"type", "joint", "actuator", "param", CAMEL, SNAKE}
     _check_spelling(reader, known)
-    for child in _elements(elem):
+    for child in elements(elem):
         if child.tag not in known:
             params.extend(reader.extra_params(child))
     return _finish(reader, ttype, "classic", joints, actuators, params, None)
 
 
-def _warn_unknown(reader: _Reader, entry: etree._Element, known: set[str]) -> None:
+def _warn_unknown(reader: Reader, entry: etree._Element, known: set[str]) -> None:
     """Warn about children of a joint/actuator entry this dialect does not define.
 
     Raises:
         InvalidValueError: a child's tag is a misspelling of one in ``known``
             (``<mechanicalReducton>``), which would otherwise leave the reduction at its default.
     """
-    for child in _elements(entry):
+    for child in elements(entry):
         if child.tag not in known:
             reader.ctx.unknown_element(child, entry, known, warning="is not read", where=f" of transmission {reader.name!r}")
 
 
-def _check_spelling(reader: _Reader, known: set[str]) -> None:
+def _check_spelling(reader: Reader, known: set[str]) -> None:
     """Children of the ``<transmission>`` outside ``known`` are kept as params; one that is a
     misspelling of a tag in ``known`` is an error.
 
     Raises:
         InvalidValueError: a child's tag is a close match of a tag in ``known``.
     """
-    for child in _elements(reader.elem):
+    for child in elements(reader.elem):
         if child.tag not in known:
             reader.ctx.unknown_element(child, reader.elem, known, warning=None)
 
 
 def _apply_direct_reduction(
-    reader: _Reader, actuators: list[tuple[etree._Element, TransmissionActuator]]
+    reader: Reader, actuators: list[tuple[etree._Element, TransmissionActuator]]
 ) -> list[tuple[etree._Element, TransmissionActuator]]:
     """A ``<mechanicalReduction>`` directly under ``<transmission>`` (PR2 form) → the actuator.
 
@@ -462,7 +255,7 @@ def _apply_direct_reduction(
         InvalidValueError: bad number; given more than once; no single actuator to carry it; the
             actuator has its own different reduction.
     """
-    direct = [c for c in _elements(reader.elem) if c.tag in (_CAMEL, _SNAKE)]
+    direct = [c for c in elements(reader.elem) if c.tag in (CAMEL, SNAKE)]
     if not direct:
         return actuators
     if len(direct) > 1:
@@ -495,7 +288,7 @@ def _apply_direct_reduction(
 # -- PR2 --------------------------------------------------------------------------------------
 
 
-def _parse_pr2(reader: _Reader) -> Transmission:
+def _parse_pr2(reader: Reader) -> Transmission:
     elem = reader.elem
     ttype = (elem.get("type") or "").strip()
     if not ttype:
@@ -506,7 +299,7 @@ def _parse_pr2(reader: _Reader) -> Transmission:
     if short == "WristTransmission":
         return _parse_pr2_wrist(reader, ttype)
     ctx = reader.ctx
-    handled = {"joint", "actuator", _CAMEL, _SNAKE}
+    handled = {"joint", "actuator", CAMEL, SNAKE}
     joints = []
     actuators = []
     params: list[tuple[str, str]] = []
@@ -515,12 +308,12 @@ def _parse_pr2(reader: _Reader) -> Transmission:
     if gripper:
         known |= {"gap_joint", "passive_joint", "simulated_actuated_joint", "use_simulated_gripper_joint"}
     _check_spelling(reader, known)
-    for child in _elements(elem):
+    for child in elements(elem):
         if child.tag == "joint":
             entry = TransmissionJoint(name=reader.required_name(child), role=reader.role(child), source=ctx.source(child))
             joints.append((child, entry))
         elif child.tag == "actuator":
-            red, _ = reader.child_reduction(child, canonical=_CAMEL)
+            red, _ = reader.child_reduction(child, canonical=CAMEL)
             act = TransmissionActuator(
                 name=reader.required_name(child),
                 role=reader.role(child),
@@ -530,8 +323,8 @@ def _parse_pr2(reader: _Reader) -> Transmission:
             actuators.append((child, act))
         elif gripper and child.tag == "gap_joint":
             gname = reader.required_name(child)
-            red_text = child.get(_SNAKE, child.get(_CAMEL))
-            red = None if red_text is None else reader.reduction(child, red_text, f"gap_joint {_SNAKE}")
+            red_text = child.get(SNAKE, child.get(CAMEL))
+            red = None if red_text is None else reader.reduction(child, red_text, f"gap_joint {SNAKE}")
             gap = TransmissionJoint(name=gname, role="gap_joint", mechanical_reduction=red, source=ctx.source(child))
             joints.append((child, gap))
             params.extend((f"gap_joint.{k}", v) for k, v in child.attrib.items() if k != "name")
@@ -544,17 +337,17 @@ def _parse_pr2(reader: _Reader) -> Transmission:
     return _finish(reader, ttype, "pr2", joints, actuators, params, None)
 
 
-def _parse_pr2_wrist(reader: _Reader, ttype: str) -> Transmission:
+def _parse_pr2_wrist(reader: Reader, ttype: str) -> Transmission:
     ctx = reader.ctx
     joints = []
     actuators = []
     params: list[tuple[str, str]] = []
     _check_spelling(reader, {*_WRIST_ACTUATORS, *_WRIST_JOINTS, "param"})
-    for child in _elements(reader.elem):
+    for child in elements(reader.elem):
         if child.tag in _WRIST_ACTUATORS or child.tag in _WRIST_JOINTS:
             cname = reader.required_name(child)
-            text = child.get(_CAMEL, child.get(_SNAKE))
-            red = None if text is None else reader.reduction(child, text, f"{child.tag} {_CAMEL}")
+            text = child.get(CAMEL, child.get(SNAKE))
+            red = None if text is None else reader.reduction(child, text, f"{child.tag} {CAMEL}")
             if child.tag in _WRIST_ACTUATORS:
                 actuators.append((child, TransmissionActuator(cname, child.tag, red, source=ctx.source(child))))
             else:
@@ -574,21 +367,21 @@ def _parse_pr2_wrist(reader: _Reader, ttype: str) -> Transmission:
 # -- ros2_control -----------------------------------------------------------------------------
 
 
-def _parse_ros2_control(reader: _Reader, hardware: str | None) -> Transmission:
+def _parse_ros2_control(reader: Reader, hardware: str | None) -> Transmission:
     ctx = reader.ctx
     elem = reader.elem
-    if not _elements(elem, "plugin") and _elements(elem, "type"):
+    if not elements(elem, "plugin") and elements(elem, "type"):
         reader.warn(elem, "uses the classic <type> inside <ros2_control>; read as <plugin>")
     ttype = _type_text(reader, ("plugin", "type"), "add <plugin>transmission_interface/SimpleTransmission</plugin>")
     simple = ttype.rsplit("/", 1)[-1] == "SimpleTransmission"
     joints = []
-    for j in _elements(elem, "joint"):
+    for j in elements(elem, "joint"):
         jname = reader.required_name(j)
-        red, spellings = reader.child_reduction(j, canonical=_SNAKE)
-        if _CAMEL in spellings:
+        red, spellings = reader.child_reduction(j, canonical=SNAKE)
+        if CAMEL in spellings:
             reader.warn(
                 j,
-                f"<{_CAMEL}> (classic spelling) in joint {jname!r}; read as <{_SNAKE}>={red} "
+                f"<{CAMEL}> (classic spelling) in joint {jname!r}; read as <{SNAKE}>={red} "
                 f"(ros2_control itself ignores it and uses 1.0)",
             )
         _ros2_common_checks(reader, j)
@@ -598,20 +391,20 @@ def _parse_ros2_control(reader: _Reader, hardware: str | None) -> Transmission:
         joints.append((j, entry))
     actuators = []
     params = reader.params()
-    for a in _elements(elem, "actuator"):
+    for a in elements(elem, "actuator"):
         aname = reader.required_name(a)
-        red, spellings = reader.child_reduction(a, canonical=_SNAKE)
-        if _CAMEL in spellings:
+        red, spellings = reader.child_reduction(a, canonical=SNAKE)
+        if CAMEL in spellings:
             reader.warn(
-                a, f"<{_CAMEL}> (classic spelling) in actuator {aname!r}; read as <{_SNAKE}>={red}"
+                a, f"<{CAMEL}> (classic spelling) in actuator {aname!r}; read as <{SNAKE}>={red}"
             )
         if spellings and simple:
             reader.warn(
                 a,
                 f"<{spellings[0]}> under <actuator name={aname!r}>: a ros2_control SimpleTransmission reads "
-                f"its ratio from <joint><{_SNAKE}> only; kept on the actuator side ({red})",
+                f"its ratio from <joint><{SNAKE}> only; kept on the actuator side ({red})",
             )
-        off = _elements(a, "offset")
+        off = elements(a, "offset")
         if off:
             value = reader.number(off[0], off[0].text, "<offset>")
             reader.warn(off[0], f"actuator {aname!r} <offset> is not used by transmission_interface; kept as a param")
@@ -620,7 +413,7 @@ def _parse_ros2_control(reader: _Reader, hardware: str | None) -> Transmission:
         act = TransmissionActuator(name=aname, role=reader.role(a), mechanical_reduction=red, source=ctx.source(a))
         actuators.append((a, act))
     known = {"plugin", "type", "joint", "actuator", "param"}
-    for child in _elements(elem):
+    for child in elements(elem):
         if child.tag not in known:
             ctx.unknown_element(
                 child, elem, known, where=f" of transmission {reader.name!r}",
@@ -632,16 +425,16 @@ def _parse_ros2_control(reader: _Reader, hardware: str | None) -> Transmission:
     return _finish(reader, ttype, "ros2_control", joints, actuators, params, hardware)
 
 
-def _ros2_common_checks(reader: _Reader, entry: etree._Element) -> None:
+def _ros2_common_checks(reader: Reader, entry: etree._Element) -> None:
     """Warnings shared by ros2_control joint/actuator entries."""
-    for hi in _elements(entry, "hardwareInterface"):
+    for hi in elements(entry, "hardwareInterface"):
         reader.warn(
             hi,
             f"<hardwareInterface>{(hi.text or '').strip()}</hardwareInterface> is ignored in the ros2_control form; "
             "interfaces come from the <ros2_control> joint's <command_interface>/<state_interface>",
         )
-    _warn_unknown(reader, entry, {"hardwareInterface", "role", "offset", _CAMEL, _SNAKE})
-    if _elements(entry, "role"):
+    _warn_unknown(reader, entry, {"hardwareInterface", "role", "offset", CAMEL, SNAKE})
+    if elements(entry, "role"):
         reader.warn(entry, "<role> child element in the ros2_control form; use the role attribute")
 
 

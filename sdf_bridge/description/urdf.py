@@ -24,15 +24,12 @@ from dataclasses import replace
 
 from lxml import etree
 
-from ..errors import DuplicateNameError, PathResolutionError, InvalidValueError, MissingReferenceError, UnsupportedError
-from .gazebo_parser import parse_gazebo
+from ..errors import DuplicateNameError, InvalidValueError, UnsupportedError
+from .gazebo_parser import attach_sensor, gravity_off, parse_gazebo
 from .model import (
     Axis,
-    Box,
     Calibration,
-    Capsule,
     Collision,
-    Cylinder,
     Dynamics,
     GazeboExtension,
     HardwareComponent,
@@ -43,24 +40,23 @@ from .model import (
     Limit,
     Link,
     Material,
-    Mesh,
     Mimic,
     Plugin,
     Pose,
     Robot,
     SafetyController,
     Sensor,
-    Sphere,
     Transmission,
     Visual,
 )
 from .model.geometry import Geometry
 from .model.pose import IDENTITY
-from .resolve import PackagePaths, resolve_uri, unresolved_reason
+from .resolve import PackagePaths
 from .ros2_control_parser import parse_ros2_control
-from .sensor_parser import parse_urdf_sensor
+from .urdf_sensor import parse_urdf_sensor
+from .urdf_shapes import ShapeReading
 from .transmission_parser import parse_transmission
-from .xmlio import ParseContext, close_match
+from .xmlio import ParseContext
 
 #: URDF joint types (urdfdom's set).
 URDF_JOINT_TYPES: Mapping[str, JointType] = {
@@ -82,7 +78,6 @@ _DEFAULT_AXIS = Axis((1.0, 0.0, 0.0))
 #: Top-level elements of ``<robot>`` this loader reads; others are warned about.
 _TOP_LEVEL = frozenset({"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"})
 #: Child tags each URDF element accepts (an unknown tag close to one of these is a misspelling).
-_MATERIAL_TAGS = frozenset({"color", "texture"})
 _INERTIAL_TAGS = frozenset({"origin", "mass", "inertia"})
 _SHAPE_TAGS = {
     "visual": frozenset({"origin", "geometry", "material"}),
@@ -95,7 +90,7 @@ _JOINT_TAGS = frozenset(
 _ZERO3 = (0.0, 0.0, 0.0)
 
 
-class _Reader:
+class _Reader(ShapeReading):
     """Parses one URDF document; holds the context and the robot-level state."""
 
     def __init__(self, ctx: ParseContext, base_dir: str | None, package_paths: PackagePaths | None) -> None:
@@ -188,112 +183,6 @@ class _Reader:
             InvalidValueError: ``elem``'s tag is a close match of a tag in ``known``.
         """
         self.ctx.unknown_element(elem, parent, known)
-
-    # -- materials and geometry ---------------------------------------------------------------
-
-    def material(self, elem: etree._Element, *, robot_level: bool) -> Material:
-        """A ``<material>``: a definition (color and/or texture) or, inside a visual, a reference."""
-        name = elem.get("name")
-        color = None
-        texture = None
-        for child in elem:
-            tag = child.tag
-            if tag == "color":
-                rgba = child.get("rgba")
-                if rgba is None:
-                    raise self.ctx.error(
-                        InvalidValueError, child, "<color> has no rgba attribute", 'write <color rgba="r g b a"/>'
-                    )
-                color = self.ctx.vector(child, rgba, 4, "attribute 'rgba'")
-            elif tag == "texture":
-                texture = child.get("filename")
-            elif isinstance(tag, str):
-                self.unknown(child, elem, _MATERIAL_TAGS)
-        if color is None and texture is None:
-            if robot_level:
-                raise self.ctx.error(
-                    InvalidValueError,
-                    elem,
-                    "robot-level material defines neither <color> nor <texture>",
-                    'add <color rgba="r g b a"/> or <texture filename="..."/>',
-                )
-            if not name:
-                raise self.ctx.error(
-                    InvalidValueError, elem, "material has no name, color or texture",
-                    "name a robot-level material or give a <color>",
-                )
-            found = self.materials.get(name)
-            if found is None:
-                raise self.ctx.error(
-                    MissingReferenceError,
-                    elem,
-                    f"material {name!r} is not defined",
-                    f'define <material name="{name}"> at robot level or give this one a <color>',
-                )
-            return found
-        material = Material(name=name or None, color=color, texture=texture)  # type: ignore[arg-type]
-        if not robot_level and name and name not in self.materials:
-            self.materials[name] = material  # urdfdom makes named inline materials global too
-        return material
-
-    def geometry(self, elem: etree._Element) -> Geometry:
-        """The one shape inside ``<geometry>``."""
-        shapes = [c for c in elem if isinstance(c.tag, str)]
-        if len(shapes) != 1:
-            raise self.ctx.error(
-                InvalidValueError,
-                elem,
-                f"<geometry> must contain exactly one shape, found {len(shapes)}",
-                "give one of <box>, <cylinder>, <sphere>, <mesh>, <capsule>",
-            )
-        shape = shapes[0]
-        tag = shape.tag
-        if tag == "box":
-            size = shape.get("size")
-            if size is None:
-                raise self.ctx.error(InvalidValueError, shape, "<box> has no size", 'write <box size="x y z"/>')
-            box = self.vec3(shape, "size", _ZERO3)
-            if min(box) < 0.0:
-                raise self.ctx.error(
-                    InvalidValueError, shape, f"<box> size {size!r} has a negative edge", "give edge lengths >= 0 m"
-                )
-            return Box(box)
-        if tag == "cylinder":
-            return Cylinder(self.size(shape, "radius"), self.size(shape, "length"))
-        if tag == "sphere":
-            return Sphere(self.size(shape, "radius"))
-        if tag == "capsule":
-            return Capsule(self.size(shape, "radius"), self.size(shape, "length"))
-        if tag == "mesh":
-            filename = shape.get("filename")
-            if not filename:
-                raise self.ctx.error(
-                    InvalidValueError, shape, "<mesh> has no filename", 'write <mesh filename="package://..."/>'
-                )
-            scale = self.vec3(shape, "scale", (1.0, 1.0, 1.0))
-            if filename in self.resolved:
-                resolved = self.resolved[filename]
-            else:
-                try:
-                    resolved = resolve_uri(
-                        filename, base_dir=self.base_dir, package_paths=self.package_paths, file=self.ctx.file,
-                        cache=self.packages,
-                    )
-                except PathResolutionError as exc:
-                    raise self.ctx.error(PathResolutionError, shape, exc.problem, exc.fix or "") from None
-                self.resolved[filename] = resolved
-                reason = unresolved_reason(filename) if resolved is None else None
-                if reason is not None and reason not in self.unresolved:
-                    self.unresolved.add(reason)
-                    self.ctx.warn(shape, reason)
-            return Mesh(filename=filename, scale=scale, resolved=resolved)
-        match = close_match(str(tag), ("box", "cylinder", "sphere", "mesh", "capsule"))
-        raise self.ctx.error(
-            UnsupportedError,
-            shape,
-            f"unknown geometry <{tag}>" + (f"; did you mean <{match}>?" if match else ""),
-            "use <box>, <cylinder>, <sphere>, <mesh> or <capsule>",
-        )
 
     # -- links --------------------------------------------------------------------------------
 
@@ -498,15 +387,6 @@ class _Reader:
         )
 
 
-def _attach_to_joint(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link]) -> Sensor:
-    """A ``<gazebo reference="some_joint">`` sensor (force-torque, as Gazebo classic writes it)
-    hangs on that joint: its frame is the joint's child link (SDFormat's default ``child``)."""
-    joint = joints.get(sensor.link or "")
-    if joint is None or sensor.link in links:
-        return sensor
-    return replace(sensor, link=joint.child, joint=joint.name)
-
-
 def _add_unique(
     table: dict, name: str, value: object, elem: etree._Element, kind: str, ctx: ParseContext
 ) -> None:
@@ -587,7 +467,7 @@ def load_urdf(
     def on_gazebo(elem: etree._Element) -> None:
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
         gazebo.append(extension)
-        sensors.extend(_attach_to_joint(sensor, joints, links) for sensor in ext_sensors)
+        sensors.extend(s for s in (attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors) if s is not None)
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo
@@ -596,6 +476,9 @@ def load_urdf(
         if handler is not None:
             handler(elem)
 
+    for extension in gazebo:  # Gazebo's per-link gravity switches (parser_urdf.cc)
+        if extension.reference in links and gravity_off(extension):
+            links[extension.reference] = replace(links[extension.reference], gravity=False)
     transmissions = classic + [t for hc in hardware for t in hc.transmissions]
     robot = Robot(
         name=name,

@@ -1,8 +1,17 @@
-"""Expansion of xacro files in-process with the ``xacro`` library (ROS 2 xacro, PyPI).
+"""xacro in the description layer: the expansion of a xacro *file* with the ``xacro`` library
+(ROS 2 xacro, PyPI), and the refusal of XML *text* that still holds xacro.
+
+xacro is code: ``${...}`` is a Python expression, and ``$(env ...)``, ``load_yaml`` and
+``<xacro:include>`` read the machine's environment and files. So text that arrives as data (the
+``robot_description`` topic or parameter, a string given to ``load``) is parsed as XML only, as
+robot_state_publisher and ros2_control's controller manager do: :func:`parse_xml_text` refuses
+it with :class:`~sdf_bridge.errors.UnexpandedXacroError` when it still uses xacro. Only files the
+user names are expanded, and only in a child process bounded in memory and time
+(:mod:`.xacro_bounded`, which runs :func:`expand_in_process` there).
 
 ``$(find pkg)`` is resolved like ``package://``: first through the caller's ``package_paths`` map,
 then through the ament index. xacro looks packages up in its module-level function
-``xacro.substitution_args._eval_find``; :func:`expand_xacro` replaces that function for the
+``xacro.substitution_args._eval_find``; :func:`expand_in_process` replaces that function for the
 duration of one expansion (under a lock, since xacro keeps its state in module globals and is
 not re-entrant) and restores it afterwards. xacro's own warnings, which it prints to stderr, are
 captured and returned instead.
@@ -12,22 +21,25 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 import os
+import re
 import threading
 from collections.abc import Iterator, Mapping
 
-from ..errors import DescriptionError, UnsafeXmlError, XacroError
+from lxml import etree
+
+from ..errors import DescriptionError, UnexpandedXacroError, UnsafeXmlError, XacroError, XmlSyntaxError
 from . import xmlio
 from .resolve import PackagePaths, find_package
-
-LOG = logging.getLogger("sdf_bridge.description")
 
 #: Namespace URIs that mark a document as xacro.
 XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro")
 
 _LOCK = threading.RLock()
 _NAMESPACES_BYTES = tuple(ns.encode("ascii") for ns in XACRO_NAMESPACES)
+#: A xacro substitution left in a value: ``${expression}`` or ``$(command ...)`` (xacro's commands;
+#: not ``$(find pkg)``, a path form the loader resolves itself, as ``package://pkg``).
+_SUBSTITUTION = re.compile(r"\$\{|\$\((?:arg|env|optenv|eval|dirname|cwd|anon)\b")
 
 
 def looks_like_xacro(path: str | os.PathLike[str] | None, data: str | bytes) -> bool:
@@ -115,6 +127,23 @@ def _detail(exc: BaseException) -> str:
     return " ".join(text.split()) or type(exc).__name__
 
 
+def _out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` comes from a :class:`MemoryError`: xacro wraps what an expression raised
+    (``XacroException.exc``), once per nested evaluation."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        item = todo.pop()
+        if item is None or id(item) in seen:
+            continue
+        if isinstance(item, MemoryError):
+            return True
+        seen.add(id(item))
+        inner = getattr(item, "exc", None)
+        todo += [inner if isinstance(inner, BaseException) else None, item.__cause__, item.__context__]
+    return False
+
+
 def _stack_file(default: str) -> str:
     """The file xacro was processing when it failed (innermost include), else ``default``."""
     import xacro
@@ -126,18 +155,20 @@ def _stack_file(default: str) -> str:
     return default
 
 
-def expand_xacro(
-    source: str | os.PathLike[str],
+def expand_in_process(
+    path: str | os.PathLike[str],
     *,
-    is_file: bool,
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,
 ) -> tuple[str, list[str]]:
-    """Expand a xacro document and return ``(urdf_xml, warnings)``.
+    """Expand the xacro file ``path`` in this process and return ``(urdf_xml, warnings)``.
+
+    Unbounded: the file's expressions run here with this process's rights and memory. Callers
+    use :func:`sdf_bridge.description.xacro_bounded.expand_xacro`, which runs this function in a
+    child process with a memory and a time bound.
 
     Args:
-        source: the path of the xacro file (``is_file``) or its XML text.
-        is_file: whether ``source`` is a path.
+        path: the xacro file.
         xacro_args: ``name → value`` as on the command line (``name:=value``); values are
             converted with :func:`str`.
         package_paths: package → directory map for ``$(find pkg)`` (before the ament index).
@@ -146,24 +177,20 @@ def expand_xacro(
         XacroError: xacro failed (missing include or argument, unknown package, bad
             expression, malformed XML); the message names the file xacro was reading.
         UnsafeXmlError: an included file declares a DTD or entities, or is over the size cap.
+        MemoryError: the expansion ran out of memory (in the bounded child: its memory bound).
     """
     import xml.parsers.expat
 
     import xacro
 
     mappings = {str(k): str(v) for k, v in (xacro_args or {}).items()}
-    name = os.path.abspath(os.fspath(source)) if is_file else "<string>"
+    name = os.path.abspath(os.fspath(path))
     captured = io.StringIO()
     with _LOCK:
         xacro.all_includes = []
         try:
             with _find_hook(package_paths), _safe_includes(), contextlib.redirect_stderr(captured):
-                if is_file:
-                    doc = xacro.process_file(name, mappings=mappings)
-                else:
-                    xacro.init_stacks(None)
-                    doc = xacro.parse(str(source))
-                    xacro.process_doc(doc, mappings=mappings)
+                doc = xacro.process_file(name, mappings=mappings)
                 text = doc.toprettyxml(indent="  ")  # as the xacro CLI writes it, so line numbers match
         except DescriptionError:  # XacroError, or UnsafeXmlError of an included file
             raise
@@ -174,7 +201,11 @@ def expand_xacro(
                 line=getattr(exc, "lineno", None),
                 fix="correct the XML syntax of that file",
             ) from None
+        except MemoryError:
+            raise
         except (Exception, SystemExit) as exc:  # xacro raises many types; all mean "expansion failed"
+            if _out_of_memory(exc):
+                raise MemoryError from None
             detail = _detail(exc)
             raise XacroError(
                 f"xacro expansion failed: {detail}",
@@ -184,6 +215,66 @@ def expand_xacro(
         finally:
             xacro.init_stacks(None)
     warnings = [line.strip() for line in captured.getvalue().splitlines() if line.strip()]
-    for line in warnings:
-        LOG.warning("xacro: %s", line)
     return text, warnings
+
+
+_EXPAND_FIRST = (
+    "expand it first and give the result (xacro robot.urdf.xacro > robot.urdf; in a launch file "
+    "Command(['xacro', file]), as for robot_state_publisher), or give the file itself "
+    "(description_file, sdf-bridge --description, load(path))"
+)
+
+
+def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
+    """Parse XML text as data: never xacro-expanded, and refused when it still uses xacro.
+
+    Text is "still xacro" when an element is in the xacro namespace (``<xacro:property>``,
+    ``<xacro:include>``, a macro call; also with the prefix left undeclared), or an attribute
+    value or element text holds a substitution ``${...}`` or ``$(arg|env|optenv|eval|dirname|
+    cwd|anon ...)``. ``$(find pkg)`` is not refused: it is a path form the loader resolves like
+    ``package://pkg`` (inside the package), without running anything. Comments are not looked
+    at (xacro copies them unexpanded into its output).
+
+    Args:
+        data: the document's bytes.
+        file: its name for messages (``"<string>"``, ``"topic robot_description"``, …).
+
+    Raises:
+        UnexpandedXacroError: the text still uses xacro (the message names the line, the element
+            and how to expand it).
+        UnsafeXmlError, XmlSyntaxError: as :func:`~sdf_bridge.description.xmlio.parse_xml`.
+    """
+    try:
+        root = xmlio.parse_xml(data, file, plain_names=False)
+    except XmlSyntaxError as exc:
+        if "Namespace prefix xacro " in exc.problem:
+            raise UnexpandedXacroError(
+                "the XML text uses xacro elements (prefix xacro: undeclared); text is never xacro-expanded",
+                file=file, line=exc.line, fix=_EXPAND_FIRST,
+            ) from None
+        root = xmlio.parse_xml(data, file)  # other names breaking the Namespaces rules: plain names (warned)
+    namespaced = root.xpath("//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",
+                            a=XACRO_NAMESPACES[0], b=XACRO_NAMESPACES[1])  # (the last: read as plain names)
+    if namespaced:
+        elem = namespaced[0]
+        tag = "xacro:" + str(elem.tag).rsplit("}", 1)[-1].removeprefix("xacro:")
+        name = elem.get("name")
+        raise UnexpandedXacroError(
+            f"the XML text holds the xacro element <{tag}>; text is never xacro-expanded",
+            file=file, line=elem.sourceline, element=f'<{tag} name="{name}">' if name is not None else f"<{tag}>",
+            fix=_EXPAND_FIRST,
+        )
+    for value in root.xpath('//@*[contains(., "$")] | //text()[contains(., "$")]'):
+        match = _SUBSTITUTION.search(value)
+        if match is None:
+            continue
+        owner = value.getparent()
+        where = f"attribute {value.attrname}" if value.is_attribute else "text"
+        snippet = value[match.start():match.start() + 40]
+        raise UnexpandedXacroError(
+            f"the XML text holds the unexpanded xacro substitution {snippet!r} ({where}); "
+            "text is never xacro-expanded",
+            file=file, line=None if owner is None else owner.sourceline,
+            element=None if owner is None else xmlio.describe(owner), fix=_EXPAND_FIRST,
+        )
+    return root

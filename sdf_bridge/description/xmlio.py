@@ -27,8 +27,11 @@ LOG = logging.getLogger("sdf_bridge.description")
 MAX_XML_BYTES = 32 * 1024 * 1024
 
 
-def _parser() -> etree.XMLParser:
+def _parser(*, recover: bool = False) -> etree.XMLParser:
+    """The safe parser (no entities, network, DTD or huge trees); ``recover`` for
+    :func:`_namespace_errors` only."""
     return etree.XMLParser(
+        recover=recover,
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -157,12 +160,36 @@ def _split_position(msg: str) -> tuple[str, int | None]:
     return msg[: match.start()].rstrip(), int(match.group(2))
 
 
-def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:
+def _namespace_errors(raw: bytes) -> tuple[etree._Element | None, list[str]]:
+    """The document parsed with libxml2's recovery, and its errors, when every error is an XML
+    Namespaces one (an undeclared prefix such as Gazebo's ``<gz:policies>``, a name such as
+    ``<gz::system_priority>``): names that XML 1.0 allows and tinyxml2 (libsdformat, urdfdom)
+    reads as plain names, which the recovering parser keeps as written. ``(None, [])`` when
+    another error is among them."""
+    parser = _parser(recover=True)
+    try:
+        root = etree.fromstring(raw, parser=parser)
+    except etree.XMLSyntaxError:
+        return None, []
+    errors = list(parser.error_log)
+    if root is None or not errors or any(e.domain != etree.ErrorDomains.NAMESPACE for e in errors):
+        return None, []
+    return root, [f"line {e.line}: {e.message.strip()}" for e in errors]
+
+
+def parse_xml(data: bytes | str, file: str | None = None, warnings: list[str] | None = None, *,
+              plain_names: bool = True) -> etree._Element:
     """Parse description XML safely and return its root element.
+
+    XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are read
+    as plain names, as libsdformat and urdfdom (tinyxml2) read them, with a warning logged and
+    appended to ``warnings`` (with ``plain_names`` false they are syntax errors).
 
     Args:
         data: the document (bytes or str).
         file: the path it came from (for messages), or ``None`` for a string.
+        warnings: where that warning goes besides the ``sdf_bridge.description`` log.
+        plain_names: read such names as plain names (else :class:`XmlSyntaxError`).
 
     Raises:
         UnsafeXmlError: see :func:`check_safe`; also elements nested deeper than
@@ -175,6 +202,14 @@ def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:
     try:
         root = etree.fromstring(raw, parser=_parser())
     except etree.XMLSyntaxError as exc:
+        recovered, problems = _namespace_errors(raw) if plain_names else (None, [])
+        if recovered is not None:
+            message = (f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: {problems[0]}); "
+                       "read as plain names, as libsdformat and urdfdom (tinyxml2) read them")
+            LOG.warning(message)
+            if warnings is not None:
+                warnings.append(message)
+            return _checked(recovered, name)
         if "Excessive depth" in str(exc.msg):
             raise UnsafeXmlError(
                 f"elements are nested more than {MAX_XML_DEPTH} levels deep",
@@ -189,7 +224,17 @@ def parse_xml(data: bytes | str, file: str | None = None) -> etree._Element:
             line=exc.lineno,
             fix="correct the XML syntax at that line",
         ) from None
-    if root.getroottree().docinfo.internalDTD is not None:  # defence in depth: check_safe missed it
+    return _checked(root, name)
+
+
+def _checked(root: etree._Element, name: str) -> etree._Element:
+    """``root``, unless its document declares a DTD (defence in depth: :func:`check_safe`
+    refuses one first).
+
+    Raises:
+        UnsafeXmlError: a DTD.
+    """
+    if root.getroottree().docinfo.internalDTD is not None:
         raise UnsafeXmlError("the document declares a DTD; it is refused", file=name,
                              fix="remove the <!DOCTYPE ...> declaration")
     return root

@@ -68,7 +68,7 @@ COMMAND_MODES: tuple[Mode, ...] = (Mode.POSITION, Mode.VELOCITY, Mode.POSITION_V
 REJECTION_REASONS = (
     "malformed_field", "unknown_joint", "follower_joint", "not_commandable", "duplicate_joint",
     "not_finite", "interface_not_available", "wrong_mode", "mode_conflict", "wrong_length",
-    "bad_trajectory", "disabled",
+    "bad_trajectory", "trajectory_in_past", "disabled",
 )
 """Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
 

@@ -41,12 +41,14 @@ _now: Callable[[], float] = time.perf_counter
 
 
 class FixedRateLoop:
-    """Calls ``cycle(k)`` (k = 0, 1, 2, …) every ``1 / (rate · real_time_factor)`` s of wall time
-    on its own daemon thread.
+    """Calls ``cycle(k)`` (k = 0, 1, 2, …) every ``1 / (rate · real_time_factor)`` s of wall time:
+    ``cycle(0)`` on the thread that calls :meth:`start`, the others on the loop's own daemon
+    thread.
 
     Args:
-        cycle: the work of one cycle; exceptions are logged (throttled), counted in
-            :attr:`errors` and do not stop the loop.
+        cycle: the work of one cycle; an exception of ``cycle(0)`` is raised by :meth:`start`,
+            later ones are logged (throttled), counted in :attr:`errors` and do not stop the
+            loop.
         rate: cycles per second of loop time, Hz (> 0).
         real_time_factor: loop time / wall time; 0 runs as fast as possible (no sleep).
         spin: seconds busy-waited before each deadline (precision vs. CPU; default
@@ -98,6 +100,7 @@ class FixedRateLoop:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._last_error_log = -1e9
+        self._first = (0.0, 0.0)  # start and end of tick 0 (start())
 
     @property
     def running(self) -> bool:
@@ -105,7 +108,24 @@ class FixedRateLoop:
         return self._thread.is_alive()
 
     def start(self) -> None:
-        """Start the loop thread (once)."""
+        """Run the first tick (``cycle(0)``) on the calling thread, then start the loop thread
+        for the others (once).
+
+        A cycle that cannot run even once (a backend that refuses the control period, a driver
+        that cannot read) is a configuration error: it is raised here, to whoever configures,
+        instead of being logged every second by a loop that never publishes.
+
+        Raises:
+            Exception: whatever the first tick raised (the loop thread is then not started).
+        """
+        timing = self.timing
+        self._first = (start := _now(), start)
+        timing.start(start)
+        try:
+            self._cycle(0)
+        finally:
+            self._first = (start, end := _now())
+            timing.stop(end)
         self._thread.start()
 
     def stop(self, timeout: float = 2.0) -> None:
@@ -139,9 +159,17 @@ class FixedRateLoop:
     def _run(self) -> None:
         self._set_priority()
         period = self.period
-        deadline = _now()
-        k = 0
-        while not self._stop.is_set():
+        deadline, now = self._first  # tick 0, run by start()
+        k = 1
+        while True:
+            if period > 0.0:
+                deadline += period
+                if now > deadline:
+                    deadline = now  # re-anchor: skip missed cycles instead of bunching them
+                else:
+                    self._sleep_until(deadline)
+            if self._stop.is_set():
+                return
             timing = self.timing  # start and stop of one tick on the same object
             start = _now()
             timing.start(start)
@@ -155,9 +183,3 @@ class FixedRateLoop:
             now = _now()
             timing.stop(now)
             k += 1
-            if period > 0.0:
-                deadline += period
-                if now > deadline:
-                    deadline = now  # re-anchor: skip missed cycles instead of bunching them
-                    continue
-                self._sleep_until(deadline)

@@ -61,7 +61,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import Backend, JointCommand, SensorReading
+from ..backends.base import Backend, BaseState, JointCommand, SensorReading
 from ..backends.registry import as_backend, create_backend
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
@@ -71,6 +71,7 @@ from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
+from .stability import effort_chatter
 from .timing import LoopTiming
 from .topic_block import TOPIC_BASED_PLUGINS
 from .trajectory_runner import TrajectoryRunner
@@ -90,6 +91,11 @@ def _locked(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]  # (functools.wraps keeps the signature)
+
+
+def simulates(backend: Any) -> bool:
+    """Whether ``backend`` simulates: it can pause and step (``pause`` and ``step`` methods)."""
+    return callable(getattr(backend, "pause", None)) and callable(getattr(backend, "step", None))
 
 
 class HardwareSystem:
@@ -172,6 +178,10 @@ class HardwareSystem:
         #: the name given, else the class of the backend (of the driver behind a port)
         self.backend_name = backend if isinstance(backend, str) else getattr(backend, "name", type(backend).__name__)
         self.backend.configure(robot, transmissions=tm, params=self._backend_params(backend_params))
+        inertia = getattr(self.backend, "joint_inertia", None)
+        if update_rate is not None and inertia is not None:
+            for problem in effort_chatter(tm.joint_names, self.limiter.limits, inertia, 1.0 / update_rate):
+                _LOG.warning(problem)
         self._state_shape = (3, len(self.state_names))
         self._act_shape = (n_act,)
         #: the state of the last read, (3, n_joints [+ n_followers]): rows position, velocity,
@@ -401,17 +411,22 @@ class HardwareSystem:
         velocities: Sequence[Sequence[float]] | np.ndarray | None,
         accelerations: Sequence[Sequence[float]] | np.ndarray | None,
         now: float,
+        *,
+        start: float | None = None,
     ) -> list[str]:
-        """A ``JointTrajectory`` starting at ``now`` (s); ``times`` are the points'
-        ``time_from_start``. It replaces any running trajectory. A trajectory without points
-        cancels the running one: its joints hold their measured position (as
-        joint_trajectory_controller does). An invalid trajectory is rejected whole
-        (``bad_trajectory``). Returns the warnings (empty when accepted)
+        """A ``JointTrajectory`` received at ``now`` (s), starting at ``start`` (``None``: at
+        ``now``); ``times`` are the points' ``time_from_start``. It replaces any running
+        trajectory. A trajectory without points cancels the running one: its joints hold their
+        measured position (as joint_trajectory_controller does). An invalid trajectory is
+        rejected whole (``bad_trajectory``), one whose last point is before ``now`` too
+        (``trajectory_in_past``); one that started before ``now`` is followed from its sample at
+        ``now`` (:mod:`.trajectory`). Returns the warnings (empty when accepted)
         (:class:`~.trajectory_runner.TrajectoryRunner`)."""
         refused = self._refuse_when_disabled("trajectory", now)
         if refused is not None:
             return refused
-        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured)
+        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured,
+                                      start=start)
 
     # ------------------------------------------------------------------ sensors
     @_locked
@@ -481,8 +496,8 @@ class HardwareSystem:
 
     @property
     def simulating(self) -> bool:
-        """Whether the backend simulates (can pause and step: MuJoCo)."""
-        return callable(getattr(self.backend, "pause", None)) and callable(getattr(self.backend, "step", None))
+        """Whether the backend simulates (can pause and step: MuJoCo; :func:`simulates`)."""
+        return simulates(self.backend)
 
     def _simulator(self) -> Any:
         if not self.simulating:
@@ -514,6 +529,13 @@ class HardwareSystem:
             BackendError: ``n`` not a whole number ≥ 0, or the backend does not simulate.
         """
         self._simulator().step(n)
+
+    @_locked
+    def base_state(self) -> BaseState | None:
+        """The free-floating root link's ground truth now (:class:`~sdf_bridge.backends.base.BaseState`),
+        ``None`` on a fixed base or for a backend without ``base_state``."""
+        getter = getattr(self.backend, "base_state", None)
+        return getter() if callable(getter) else None
 
     @property
     def real_time_factor(self) -> float | None:

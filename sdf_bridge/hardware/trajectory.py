@@ -13,6 +13,16 @@ When the first point's ``time_from_start`` is > 0 the trajectory starts from the
 joint_trajectory_controller does. Before the start the first sample is held; after the last
 point the last point's position is held with zero velocity. Points may cover any subset of the
 commandable joints; other joints are not touched.
+
+Start times in the past (a ``header.stamp`` older than "now"), as joint_trajectory_controller:
+
+* a trajectory whose last point is already in the past is rejected
+  (:class:`~sdf_bridge.errors.TrajectoryInPastError`, reason ``trajectory_in_past``);
+* one that started in the past but ends in the future is followed from its sample at "now":
+  the part before "now" is skipped. Its segment from the current state to the first point,
+  when that point is still ahead, starts at "now" (the current state is the state now, not at
+  the stamp); when the first point is already behind, the robot is commanded the trajectory's
+  sample at "now" at once (the joint limiter bounds the step).
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import CommandError
+from ..errors import CommandError, TrajectoryInPastError
 
 
 def _matrix(points: Sequence[Sequence[float]] | np.ndarray | None, n_points: int, n_joints: int,
@@ -94,6 +104,7 @@ class Trajectory:
         start: float,
         current_position: np.ndarray | None,
         current_velocity: np.ndarray | None = None,
+        now: float | None = None,
     ) -> "Trajectory":
         """Validate a trajectory message and anchor it at ``start`` (s).
 
@@ -105,8 +116,11 @@ class Trajectory:
             start: absolute time (s) the trajectory starts at.
             current_position, current_velocity: (m,) current state, used as the start point
                 when ``times[0] > 0`` (velocity treated as 0 when ``None``).
+            now: the current time (s, the clock of ``start``), for a ``start`` in the past (module
+                doc); ``None``: ``start`` is taken as now.
 
         Raises:
+            TrajectoryInPastError: the last point (``start + times[-1]``) is before ``now``.
             CommandError: empty or duplicate names, no points, bad times, wrong array sizes,
                 non-finite values, accelerations without velocities, or no current state when
                 one is needed.
@@ -134,13 +148,21 @@ class Trajectory:
         if a is not None and v is None:
             raise CommandError("trajectory has accelerations but no velocities. Fix: give velocities too.")
         assert p is not None
-        if t[0] > 0:
+        if now is None:
+            now = start
+        elif start + t[-1] < now:
+            raise TrajectoryInPastError(
+                f"trajectory ends {now - start - t[-1]:.6g} s in the past (header.stamp + the last point's "
+                "time_from_start is before now). Fix: stamp it now or later, or 0 to start on receipt."
+            )
+        first = max(start, now)  # the current state is the state now, not at a past stamp
+        if first < start + t[0]:
             if current_position is None or not np.isfinite(current_position).all():
                 raise CommandError(
                     "trajectory starts after time 0 but the current joint state is unknown. "
                     "Fix: read the state first, or give a first point at time 0."
                 )
-            t = np.concatenate(([0.0], t))
+            t = np.concatenate(([first - start], t))
             p = np.vstack((np.asarray(current_position, dtype=float).reshape(1, m), p))
             if v is not None:
                 v0 = np.zeros(m)

@@ -51,11 +51,15 @@ class TrajectoryRunner:
         accelerations: Sequence[Sequence[float]] | np.ndarray | None,
         now: float,
         measured: np.ndarray,
+        *,
+        start: float | None = None,
     ) -> list[str]:
-        """Start a trajectory at ``now`` (s; ``times`` are the points' ``time_from_start``),
-        from the ``measured`` state ((3, ≥ n_joints): rows position, velocity, effort). One
-        without points cancels the running one (:meth:`stop`). An invalid trajectory is
-        rejected whole (``bad_trajectory``) and counted in the buffer.
+        """Start a trajectory received at ``now`` (s) at ``start`` (``None``: ``now``; ``times``
+        are the points' ``time_from_start``), from the ``measured`` state ((3, ≥ n_joints): rows
+        position, velocity, effort). One without points cancels the running one (:meth:`stop`).
+        An invalid trajectory is rejected whole (``bad_trajectory``), one whose last point is
+        before ``now`` too (``trajectory_in_past``), and counted in the buffer; one that
+        started before ``now`` is followed from its sample at ``now`` (:mod:`.trajectory`).
 
         Returns:
             The warnings (empty when accepted).
@@ -67,11 +71,11 @@ class TrajectoryRunner:
         try:
             index = self._joints(names)
             trajectory = Trajectory.build(
-                names, times, positions, velocities, accelerations, start=now,
-                current_position=measured[0][index], current_velocity=measured[1][index],
+                names, times, positions, velocities, accelerations, start=now if start is None else start,
+                current_position=measured[0][index], current_velocity=measured[1][index], now=now,
             )
-        except CommandError as exc:
-            return [commands.reject("bad_trajectory", f"trajectory rejected: {exc}", now)]
+        except CommandError as exc:  # (TrajectoryInPastError has its own reason)
+            return [commands.reject(getattr(exc, "reason", "bad_trajectory"), f"trajectory rejected: {exc}", now)]
         self.trajectory = trajectory
         self._index = index
         self._active = np.ones(index.shape, dtype=bool)

@@ -12,7 +12,7 @@ from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import LimitsError
 
 from .overrides import load_overrides, validate_overrides
-from .spec import JointLimits, apply_override, apply_ros2_control, urdf_limits
+from .spec import JointLimits, apply_override, description_limits
 
 _LOG = logging.getLogger("sdf_bridge.limits.limiter")
 
@@ -52,8 +52,7 @@ def limits_of(
     for name in joint_names:
         if name not in robot.joints:
             raise LimitsError(f"joint {name!r} is not in robot {robot.name!r}. Fix: check the name.")
-        lim = urdf_limits(robot, name, warnings)
-        lim = apply_ros2_control(robot, name, lim)
+        lim = description_limits(robot, name, warnings)
         if name in table:
             lim = apply_override(name, lim, table[name])
         if lim.has_soft_limits and lim.k_velocity == 0.0 and lim.has_effort_limits:
@@ -62,6 +61,7 @@ def limits_of(
                 "to 0 (ros2_control behaviour). Fix: give a positive k_velocity."
             )
             warnings.append(msg)
-            _LOG.warning(msg)
         limits.append(lim)
+    for msg in warnings:
+        _LOG.warning(msg)
     return limits, warnings

@@ -98,7 +98,8 @@ def _iface_bound(joint: str, iface: str, key: str, text: str | None) -> float | 
 
 
 def urdf_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
-    """Limits of joint ``name`` from its URDF ``<limit>`` and ``<safety_controller>``.
+    """Limits of joint ``name`` from its URDF ``<limit>`` and ``<safety_controller>``; what is
+    read in a relaxed way is appended to ``warnings`` (the caller logs them).
 
     Raises:
         LimitsError: lower > upper, a negative velocity/effort limit, NaN values.
@@ -132,9 +133,8 @@ def urdf_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
                     f"maximum |{attr}|."
                 )
             if value == 0.0:
-                msg = f"joint {name!r}: <limit {attr}=\"0\"> read as 'not limited'"
-                warnings.append(msg)
-                _LOG.warning(msg)
+                warnings.append(f"joint {name!r}: <limit {attr}=\"0\"> read as 'not limited' (as gazebo_ros_control "
+                                "reads it; ROS-Industrial descriptions write 0 for unknown)")
                 continue
             lim = replace(lim, **{has: True, field: value})
     sc = joint.safety_controller
@@ -150,8 +150,31 @@ def urdf_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
     return lim
 
 
-def apply_ros2_control(robot: Robot, name: str, lim: JointLimits) -> JointLimits:
-    """Narrow ``lim`` with the ``<ros2_control>`` command interface min/max of ``name``.
+def description_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
+    """What the bridge enforces on joint ``name`` without a YAML override: :func:`urdf_limits`
+    narrowed by :func:`apply_ros2_control` (``warnings`` collects both's).
+
+    Raises:
+        LimitsError: as those functions.
+    """
+    return apply_ros2_control(robot, name, urdf_limits(robot, name, warnings), warnings)
+
+
+def effort_bounds(robot: Robot, names: list[str] | tuple[str, ...]) -> list[float]:
+    """The largest |effort| (N·m or N) each joint of ``names`` may exert, as the limiter enforces
+    it (:func:`description_limits`; ``inf`` when not limited, 0 for a ros2_control effort window
+    of zero width). Warnings are not repeated (the limiter logs them).
+
+    Raises:
+        LimitsError: as :func:`description_limits`.
+    """
+    return [description_limits(robot, name, []).max_effort for name in names]
+
+
+def apply_ros2_control(robot: Robot, name: str, lim: JointLimits, warnings: list[str] | None = None) -> JointLimits:
+    """Narrow ``lim`` with the ``<ros2_control>`` command interface min/max of ``name``. A
+    velocity, effort or acceleration window that is not symmetric (``min ≠ −max``) is narrowed
+    to the symmetric ``±min(|min|, |max|)`` the limiter enforces, appended to ``warnings``.
 
     Raises:
         LimitsError: a min/max that is not a number, or an empty resulting range.
@@ -179,19 +202,20 @@ def apply_ros2_control(robot: Robot, name: str, lim: JointLimits) -> JointLimits
                             f"{lim.max_position}]. Fix: correct the interface min/max."
                         )
                     lim = replace(lim, has_position_limits=True, min_position=new_lo, max_position=new_hi)
-                elif iface.name in ("velocity", "effort"):
-                    bound = min(abs(v) for v in (lo, hi) if v is not None)
-                    field = "max_velocity" if iface.name == "velocity" else "max_effort"
-                    has = "has_velocity_limits" if iface.name == "velocity" else "has_effort_limits"
-                    lim = replace(lim, **{has: True, field: min(getattr(lim, field), bound)})
-                elif iface.name == "acceleration":
-                    bound = min(abs(v) for v in (lo, hi) if v is not None)
-                    lim = replace(
-                        lim,
-                        has_acceleration_limits=True,
-                        max_acceleration=min(lim.max_acceleration, bound),
-                    )
+                    continue
+                field = _WINDOW_FIELDS.get(iface.name)
+                if field is None:
+                    continue
+                bound = min(abs(v) for v in (lo, hi) if v is not None)
+                if warnings is not None and lo is not None and hi is not None and lo != -hi:
+                    warnings.append(f"joint {name!r}: <ros2_control> {iface.name} window [{lo:g}, {hi:g}] is not "
+                                    f"symmetric; the bridge limits |{iface.name}| to {bound:g} (±{bound:g})")
+                lim = replace(lim, **{f"has_{iface.name}_limits": True, field: min(getattr(lim, field), bound)})
     return lim
+
+
+#: Command interfaces whose ``<ros2_control>`` min/max bound a magnitude, and the field they narrow.
+_WINDOW_FIELDS = {"velocity": "max_velocity", "effort": "max_effort", "acceleration": "max_acceleration"}
 
 
 def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) -> JointLimits:

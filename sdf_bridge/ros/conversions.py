@@ -31,7 +31,6 @@ Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silentl
 from __future__ import annotations
 
 import array
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -339,13 +338,14 @@ def image_msgs(reading: ImageReading, stamp: Time, frame_id: str) -> tuple[Image
 
 def range_msg(reading: RangeReading, stamp: Time, frame_id: str) -> Range:
     """``sensor_msgs/Range`` (m, rad); radiation type ULTRASOUND unless the FOV is below 0.05 rad
-    (then INFRARED, a narrow beam)."""
+    (then INFRARED, a narrow beam). ``range`` as read, ``-inf`` (too close) and ``+inf`` (nothing
+    within range) included (REP-117)."""
     msg = Range(header=_header(stamp, frame_id))
     msg.radiation_type = Range.INFRARED if reading.field_of_view < 0.05 else Range.ULTRASOUND
     msg.field_of_view = float(reading.field_of_view)
     msg.min_range = float(reading.min_range)
     msg.max_range = float(reading.max_range)
-    msg.range = float(reading.range) if math.isfinite(reading.range) else math.inf
+    msg.range = float(reading.range)
     return msg
 
 

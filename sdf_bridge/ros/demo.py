@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..description.model import Robot
@@ -115,6 +115,9 @@ def _spin_until(node, executor, predicate, timeout: float) -> bool:  # noqa: ANN
 def demo(argv: Sequence[str]) -> int:
     """Run the demo (module doc); returns the exit code."""
     parser = argparse.ArgumentParser(prog="sdf-bridge demo", description=__doc__.split("\n")[0])
+    parser.add_argument("--robot", choices=("arm", "mobile"), default="arm",
+                        help="arm (default): the demo arm's transmissions; mobile: the wheel-legged robot in MuJoCo "
+                        "with a free-floating base (stands, drives, turns; --backend is mujoco)")
     parser.add_argument("--backend", default="mock", help="mock (default) or mujoco")
     parser.add_argument("--duration", type=float, default=1.5, metavar="S", help="seconds per step (default 1.5)")
     ns = parser.parse_args(list(argv))
@@ -123,6 +126,10 @@ def demo(argv: Sequence[str]) -> int:
     env.setdefault("ROS_DOMAIN_ID", str(random.randint(100, 200)))
     env.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
     os.environ.update({k: env[k] for k in ("ROS_DOMAIN_ID", "ROS_AUTOMATIC_DISCOVERY_RANGE")})
+    if ns.robot == "mobile":
+        from .demo_mobile import demo_mobile
+
+        return demo_mobile(ns.duration, env)
 
     from ..description import load
     from .description_source import demo_description_file
@@ -137,14 +144,21 @@ def demo(argv: Sequence[str]) -> int:
     print(f"sdf-bridge demo: robot {robot.name!r} from {demo_file}, backend {ns.backend}, "
           f"ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}", flush=True)
 
-    child = subprocess.Popen(
-        [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args",
-         "-p", f"backend:={ns.backend}", "-p", "command_timeout:=0.0", "-p", "publish_rate:=50.0"],
-        env=env,
-    )
+    argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args",
+            "-p", f"backend:={ns.backend}", "-p", "command_timeout:=0.0", "-p", "publish_rate:=50.0"]
+    return with_bridge(argv, env, lambda: _drive(plan, robot, (joint_notes, actuator_notes, transmissions),
+                                                 ns.duration))
+
+
+def with_bridge(argv: Sequence[str], env: dict[str, str], drive: Callable[[], bool]) -> int:
+    """Run the bridge command ``argv`` as a child process with ``env``, then ``drive()`` (the
+    demo's steps, True when every step was seen), then stop the child with SIGINT (killed after
+    15 s). Returns the demo's exit code: 0 when ``drive`` succeeded and the child stopped
+    cleanly, 130 when interrupted (Ctrl-C), else 1."""
+    child = subprocess.Popen(list(argv), env=env)
     interrupted = False
     try:
-        ok = _drive(plan, robot, (joint_notes, actuator_notes, transmissions), ns.duration)
+        ok = drive()
     except KeyboardInterrupt:
         ok, interrupted = False, True
     except Exception as exc:

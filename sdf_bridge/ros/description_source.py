@@ -2,10 +2,13 @@
 
 Order (first that applies):
 
-1. the ``robot_description`` parameter (XML string, xacro allowed);
-2. the ``description_file`` parameter (+ ``xacro_args``);
+1. the ``robot_description`` parameter (XML text: parsed as XML only, never xacro-expanded;
+   text that still holds xacro is refused with how to expand it);
+2. the ``description_file`` parameter (+ ``xacro_args``; a xacro file is expanded in a child
+   process bounded in memory and time, :mod:`sdf_bridge.description.xacro_bounded`);
 3. with ``use_description_topic``: the ``robot_description`` topic (handled by the node, which
-   then does not publish the topic itself — someone else, e.g. robot_state_publisher, does);
+   then does not publish the topic itself — someone else, e.g. robot_state_publisher, does;
+   XML only, as the parameter);
 4. the built-in demo robot ``urdf/demo_arm.urdf.xacro``, found in the ament index share
    directory, the installed data (``<prefix>/share/sdf_bridge``) or beside the source tree.
 
@@ -20,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..description.model import Robot, World
-from ..errors import ConfigError
+from ..description.model import Robot
+from ..errors import ConfigError, DescriptionError
 
 LOG = logging.getLogger("sdf_bridge.ros")
 
@@ -58,33 +61,21 @@ def share_candidates() -> list[Path]:
     return candidates
 
 
-def demo_description_file() -> Path:
-    """Path of the demo robot xacro.
+def demo_description_file(relative: Path = DEMO_RELATIVE) -> Path:
+    """Path of the demo robot xacro (or of another installed data file, ``relative`` to the
+    package's share directory, e.g. ``config/demo_mobile_keyframes.yaml``).
 
     Raises:
         ConfigError: not found in any of :func:`share_candidates`.
     """
     for root in share_candidates():
-        path = root / DEMO_RELATIVE
+        path = root / relative
         if path.is_file():
             return path
-    searched = ", ".join(str(p / DEMO_RELATIVE) for p in share_candidates())
+    searched = ", ".join(str(p / relative) for p in share_candidates())
     raise ConfigError(
-        f"the demo robot {DEMO_RELATIVE} was not found (searched {searched}). "
+        f"the demo file {relative} was not found (searched {searched}). "
         "Fix: reinstall sdf_bridge or set description_file."
-    )
-
-
-def _single_robot(model: Robot | World, origin: str) -> Robot:
-    if isinstance(model, Robot):
-        return model
-    robots = list(model.models.values())
-    if len(robots) == 1:
-        return robots[0]
-    names = ", ".join(model.models) or "none"
-    raise ConfigError(
-        f"{origin}: SDFormat world {model.name!r} holds {len(robots)} models ({names}). "
-        "Fix: give a file with one model (the bridge drives one robot)."
     )
 
 
@@ -96,7 +87,6 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
     if robot.format != "sdf":
         return xml
     from ..description.export import to_urdf
-    from ..errors import DescriptionError
 
     try:
         return to_urdf(robot)
@@ -109,23 +99,55 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
 
 
 def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str] | None = None,
-                     origin: str | None = None) -> LoadedDescription:
-    """Load a description from a file path (``is_file``) or an XML string.
+                     origin: str | None = None, package_paths: Mapping[str, str] | None = None,
+                     model: str | None = None) -> LoadedDescription:
+    """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
+    string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
+    (package → directory) resolve ``package://`` and ``$(find pkg)`` before the ament index;
+    ``model`` picks the robot of an SDFormat world
+    (:func:`~sdf_bridge.description.world.select_robot`).
 
     Raises:
-        DescriptionError: (and subclasses) the description is invalid.
-        ConfigError: the file does not exist, or an SDFormat world holds several models.
+        DescriptionError: (and subclasses) the description is invalid; a world holds several
+            robots and ``model`` names none of them (the message lists them).
+        ConfigError: the file does not exist.
     """
     from ..description import load_with_xml
+    from ..description.world import select_robot
 
     args = dict(xacro_args or {})
     where = origin or (str(source) if is_file else "parameter robot_description")
     if is_file and not Path(source).is_file():
         raise ConfigError(f"description_file {source!s} does not exist. Fix: give an existing file path.")
     # each warning is already logged (with its file and line) by sdf_bridge.description
-    model, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None)
-    robot = _single_robot(model, where)
+    try:
+        loaded, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None,
+                                               package_paths=dict(package_paths or {}) or None)
+    except DescriptionError as exc:
+        if not is_file:  # the loader names text "<string>": say which text it was
+            exc.args = (f"{where}: {exc}",)
+        raise
+    robot = select_robot(loaded, model or None)
+    warn_unexposed(robot, where)
     return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
+
+
+def warn_unexposed(robot: Robot, where: str) -> list[str]:
+    """Log (and return) one warning per movable joint the bridge simulates but does not publish
+    (:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`: multi-axis joints, loops,
+    uncoupled gearboxes), so that none is silently missing from ``joint_states``."""
+    from ..errors import TransmissionError
+    from ..transmissions.exposure import unexposed_joints
+
+    try:
+        unexposed = unexposed_joints(robot)
+    except TransmissionError:  # the hardware reports it, when it builds the same map
+        return []
+    messages = [f"{where}: joint {name!r} is not in joint_states and not commandable: {why}"
+                for name, why in unexposed.items()]
+    for message in messages:
+        LOG.warning(message)
+    return messages
 
 
 def resolve_description(
@@ -133,6 +155,9 @@ def resolve_description(
     description_file: str,
     xacro_args: Mapping[str, str],
     use_description_topic: bool,
+    *,
+    package_paths: Mapping[str, str] | None = None,
+    model: str = "",
 ) -> LoadedDescription | None:
     """Load the description the parameters select (see module docstring); ``None`` means
     "wait for the robot_description topic".
@@ -140,11 +165,11 @@ def resolve_description(
     Raises:
         DescriptionError, ConfigError: as :func:`load_description`.
     """
+    options = {"xacro_args": xacro_args, "package_paths": package_paths, "model": model}
     if robot_description.strip():
-        return load_description(robot_description, is_file=False, xacro_args=xacro_args,
-                                origin="parameter robot_description")
+        return load_description(robot_description, is_file=False, origin="parameter robot_description", **options)
     if description_file.strip():
-        return load_description(Path(description_file).expanduser(), is_file=True, xacro_args=xacro_args)
+        return load_description(Path(description_file).expanduser(), is_file=True, **options)
     if use_description_topic:
         return None
-    return load_description(demo_description_file(), is_file=True, xacro_args=xacro_args)
+    return load_description(demo_description_file(), is_file=True, **options)

@@ -86,6 +86,30 @@ def parse_xacro_args(value: str | Sequence[str]) -> dict[str, str]:
     return result
 
 
+def parse_package_paths(value: str | Sequence[str]) -> dict[str, str]:
+    """``"pkg=DIR pkg2=DIR2"`` (shell-quoted words) or ``["pkg=DIR", ...]`` → ``{"pkg": "DIR"}``:
+    where ``package://pkg`` and ``$(find pkg)`` resolve, before the ament index (the rule of
+    ``sdf-bridge check/convert/run --package-path`` and the node's ``package_paths``).
+
+    Raises:
+        ConfigError: a word is not ``pkg=DIR`` with a non-empty package and directory; a
+            ``pkg:=DIR`` (the xacro argument form) gets that hint.
+    """
+    words = shlex.split(value) if isinstance(value, str) else list(value)
+    result: dict[str, str] = {}
+    for word in words:
+        if ":=" in word:
+            package = word.partition(":=")[0]
+            raise ConfigError(f"package path {word!r} uses ':=', the form of xacro arguments. "
+                              f"Fix: write {package}={word.partition(':=')[2]} (one '=')")
+        package, sep, directory = word.partition("=")
+        if not sep or not package.strip() or not directory.strip():
+            raise ConfigError(f"package path {word!r} is not of the form pkg=DIR. "
+                              "Fix: give the package name and its directory, e.g. my_robot=src/my_robot")
+        result[package.strip()] = directory.strip()
+    return result
+
+
 def parse_namespace(text: str) -> str:
     """Launch argument ``namespace`` → the namespace without leading/trailing ``/`` (``""`` =
     none), checked against the ROS name rules (REP-144: ``[A-Za-z_][A-Za-z0-9_]*`` tokens).

@@ -2,7 +2,8 @@
 
 - :func:`main`: ``ros2 run sdf_bridge bridge [--ros-args ...]`` / ``python -m sdf_bridge.ros.main``.
 - :func:`run_command`: ``sdf-bridge run [--description FILE] [--backend NAME]
-  [--xacro-arg k:=v ...] [--update-rate HZ] [--publish-rate HZ] [--ros-args ...]``: the options
+  [--xacro-arg k:=v ...] [--package-path PKG=DIR ...] [--model NAME] [--update-rate HZ]
+  [--publish-rate HZ] [--ros-args ...]``: the options
   become parameter overrides (``-p name:=value``) in front of the user's own ``--ros-args``.
 - :func:`demo_command`: ``sdf-bridge demo [--backend mock|mujoco] [--duration S]``: runs the
   bridge on the demo robot in a child process, commands it and prints what it sees.
@@ -10,13 +11,15 @@
 
 from __future__ import annotations
 
-import argparse
-import json
-import logging
+# Only what main() needs before it installs the signal handlers is imported here (a signal
+# before them is Python's to handle): the rest is imported where it is used.
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+    from collections.abc import Callable, Sequence
 
 ROS_ARGS = "--ros-args"
 
@@ -32,11 +35,15 @@ def split_ros_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def _param(name: str, value: object) -> list[str]:
     """``['-p', 'name:=<YAML value>']``; JSON is valid YAML, so strings stay strings."""
+    import json
+
     return ["-p", f"{name}:={json.dumps(value)}"]
 
 
 def run_parser() -> argparse.ArgumentParser:
     """The argument parser of ``sdf-bridge run``."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="sdf-bridge run",
         description="Run the bridge node (parameters: see config/bridge.yaml). Arguments after "
@@ -47,6 +54,9 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument (repeatable)"
     )
+    parser.add_argument("--package-path", metavar="PKG=DIR", action="append", default=[],
+                        help="directory of a package for package:// and $(find) (repeatable; before the ament index)")
+    parser.add_argument("--model", metavar="NAME", help="the robot of an SDFormat world holding several")
     parser.add_argument("--update-rate", metavar="HZ", type=float, help="control loop rate, Hz")
     parser.add_argument("--publish-rate", metavar="HZ", type=float, help="joint_states rate, Hz")
     return parser
@@ -59,13 +69,13 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
     Raises:
         SystemExit: (argparse) unknown option or bad value; ``--xacro-arg`` without ``:=``.
     """
+    from pathlib import Path
+
     own, passthrough = split_ros_args(argv)
     parser = run_parser()
     ns = parser.parse_args(own)
     params: list[str] = []
     if ns.description:
-        from pathlib import Path
-
         params += _param("description_file", str(Path(ns.description).expanduser().resolve()))
     if ns.backend:
         params += _param("backend", ns.backend)
@@ -74,6 +84,17 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
             if ":=" not in item:
                 parser.error(f"--xacro-arg {item!r} is not of the form name:=value")
         params += _param("xacro_args", list(ns.xacro_arg))
+    if ns.package_path:
+        from ..errors import ConfigError
+        from .launch_args import parse_package_paths
+
+        try:
+            packages = parse_package_paths(ns.package_path)
+        except ConfigError as exc:
+            parser.error(f"--package-path: {exc}")
+        params += _param("package_paths", [f"{k}={Path(v).expanduser().resolve()}" for k, v in packages.items()])
+    if ns.model:
+        params += _param("model", ns.model)
     if ns.update_rate is not None:
         params += _param("update_rate", float(ns.update_rate))
     if ns.publish_rate is not None:
@@ -84,40 +105,65 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
 
 def main(args: Sequence[str] | None = None) -> int:
     """Run the bridge node until SIGINT/SIGTERM; ``args`` = command line (default
-    ``sys.argv``). Returns 0 on a clean stop, 1 when the configuration is invalid (the error
-    message says what to fix)."""
+    ``sys.argv``). Returns 0 on a clean stop, also when any number of SIGINT/SIGTERM arrive at
+    any moment (:mod:`.stop_signals`), and 1 when the configuration is invalid (one error line
+    saying what to fix): a bad parameter or description, a backend that refuses the
+    configuration or cannot run its first control tick, or such an error once the description
+    arrives on the ``robot_description`` topic.
+
+    This is the bridge process's entry point: it installs the process's SIGINT/SIGTERM handlers
+    and, when it returns, leaves both signals ignored (the process exits next)."""
+    from .stop_signals import StopRequested, StopSignals
+
+    stop = StopSignals().install()  # first: a signal from now on is a clean stop
+    rclpy: Any = None
+    node = None
     try:
+        import logging
+
         import rclpy
+        from rclpy.signals import SignalHandlerOptions
 
         from ..errors import SdfBridgeError
         from .logging_bridge import configure_process_logging
         from .node import BridgeNode
-    except KeyboardInterrupt:  # SIGINT/SIGTERM while importing (before rclpy's handlers): a clean stop
-        return 0
 
-    configure_process_logging()  # stderr until the node forwards to rclpy (/rosout, log files)
-    rclpy.init(args=list(sys.argv if args is None else args))
-    node = None
-    try:
+        configure_process_logging()  # stderr until the node forwards to rclpy (/rosout, log files)
+        log = logging.getLogger("sdf_bridge")
+        # rclpy's own handlers would shut the context down under whatever call runs: ours only
+        rclpy.init(args=list(sys.argv if args is None else args), signal_handler_options=SignalHandlerOptions.NO)
         try:
             node = BridgeNode()
         except SdfBridgeError as exc:
-            logging.getLogger("sdf_bridge").error("%s", exc)
+            stop.hold()
+            if stop.requested.is_set():  # the stop's own doing (see below)
+                return 0
+            log.error("%s", exc)
             return 1
-        spin_node(node, node.config.thread_priority)
-    except KeyboardInterrupt:  # SIGINT/SIGTERM while starting up: still a clean stop
+        stop.hold()
+        started = node
+        spin_node(started, started.config.thread_priority,
+                  stop=lambda: stop.requested.is_set() or started.failure is not None)
+        if started.failure is not None and not stop.requested.is_set():
+            log.error("%s", started.failure)  # a configuration error once the description arrived (topic)
+            return 1
+    except StopRequested:  # SIGINT/SIGTERM while starting: a clean stop
         pass
-    except Exception as exc:
-        if rclpy.ok():
+    except BaseException:
+        # a StopRequested can come out as another error: a C extension being imported when it
+        # arrives fails its import with ImportError (numpy, mujoco), a library may wrap it
+        if not stop.requested.is_set():
             raise
-        # SIGINT/SIGTERM shut the context down under a call of the starting node (rclpy's
-        # signal handler): the RCLError it raised is that stop, not a failure
-        logging.getLogger("sdf_bridge").info("stopped while starting (%s: %s)", type(exc).__name__, exc)
     finally:
+        stop.hold()  # (a signal during the clean-up only sets the flag)
         if node is not None:
             node.shutdown()
             node.destroy_node()
-        rclpy.try_shutdown()
+        if rclpy is not None:
+            rclpy.try_shutdown()
+        # the process exits next, and the interpreter resets Python's handlers to the default
+        # action before it has finished: a signal then would end it with -2
+        stop.ignore()
     return 0
 
 
@@ -142,30 +188,31 @@ def make_executor() -> Any:
     return EventsExecutor()
 
 
-def spin_until_shutdown(executor: Any, context: Any) -> None:
-    """Spin ``executor`` until ``context`` shuts down. In slices of :data:`SPIN_SLICE` s: the
+def spin_until_shutdown(executor: Any, context: Any, stop: Callable[[], bool] = lambda: False) -> None:
+    """Spin ``executor`` until ``context`` shuts down or ``stop()`` is true (a SIGINT/SIGTERM
+    was received, :mod:`.stop_signals`). In slices of :data:`SPIN_SLICE` s: the
     ``EventsExecutor``'s ``spin()`` blocks in C++ and does not return on SIGINT in rclpy 9.1,
-    while ``spin_once`` gives the signal handler a chance between slices.
+    and ``stop`` is polled between slices.
 
     Raises:
-        KeyboardInterrupt, ExternalShutdownException: as ``Executor.spin_once``.
+        ExternalShutdownException: as ``Executor.spin_once``.
     """
-    while context.ok():
+    while context.ok() and not stop():
         executor.spin_once(timeout_sec=SPIN_SLICE)
 
 
-def spin_node(node: Any, loop_priority: int = 0) -> None:
+def spin_node(node: Any, loop_priority: int = 0, *, stop: Callable[[], bool] = lambda: False) -> None:
     """Serve ``node``'s callbacks on this thread as the bridge process does: a
     :func:`make_executor` executor at :func:`_executor_priority`, spun until the node's context
-    shuts down (SIGINT/SIGTERM: a clean return), then shut down."""
+    shuts down or ``stop()`` is true (a clean return), then shut down."""
     from rclpy.executors import ExternalShutdownException
 
     executor = make_executor()
     executor.add_node(node)
     _executor_priority(loop_priority)
     try:
-        spin_until_shutdown(executor, node.context)
-    except (KeyboardInterrupt, ExternalShutdownException):
+        spin_until_shutdown(executor, node.context, stop)
+    except ExternalShutdownException:
         pass
     finally:
         executor.shutdown(timeout_sec=1.0)

@@ -22,6 +22,8 @@ in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray      order = ``j
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger       only if the backend can
+srv    ``~/multi_step``              test_msgs/srv/BasicTypes        ``uint64_value`` physics steps
+out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage    free-floating bases (.odometry)
 =====  ============================  ==============================  =================================
 
 Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the state they
@@ -57,19 +59,26 @@ from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
+from test_msgs.srv import BasicTypes
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
-from ..errors import CommandError, SdfBridgeError
+from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
+from ..hardware.system import simulates
 from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
+from .hardware_time import HardwareTime
+from .odometry import OdometryPublisher
 from .params import BridgeConfig, declare_parameters
 from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
+from .stop_signals import StopRequested, interruptible
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
+MAX_STEPS = 100_000
+"""Most physics steps one ``~/multi_step`` call advances (the control loop waits meanwhile)."""
 
 
 class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
@@ -84,8 +93,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     Raises:
         ConfigError, DescriptionError, TransmissionError, LimitsError, BackendError: the
             parameters, description or backend cannot be used (raised from the constructor when
-            the description comes from a parameter or the demo; logged when it arrives on the
-            ``robot_description`` topic).
+            the description comes from a parameter or the demo; when it arrives on the
+            ``robot_description`` topic, a DescriptionError is logged and the node waits for
+            another description, any other error is kept in :attr:`failure`).
     """
 
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
@@ -99,6 +109,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.description: LoadedDescription | None = None
         self.sensor_topics: SensorTopics | None = None
         self.loop: FixedRateLoop | None = None
+        self.odometry: OdometryPublisher | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
@@ -114,6 +125,11 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self._description_pub = None
         self._description_sub = None
         self._clock = self.get_clock()
+        #: the hardware system's now (commands, watchdog, trajectories): steady or simulated time
+        self._time = HardwareTime()
+        #: a configuration error found once the description arrived on the topic: the process
+        #: ends with it (sdf_bridge.ros.main)
+        self.failure: SdfBridgeError | None = None
 
         self.joint_state_pub = self.create_publisher(JointState, "joint_states", RELIABLE_QOS)
         self.actuator_state_pub = self.create_publisher(JointState, "~/actuator_states", RELIABLE_QOS)
@@ -143,6 +159,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.config.description_file,
             self.config.xacro_args,
             self.config.use_description_topic,
+            package_paths=self.config.package_paths,
+            model=self.config.model,
         )
         if loaded is None:
             self.get_logger().info("waiting for the description on the robot_description topic")
@@ -173,9 +191,13 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             from ..limits import JointLimiter
 
             overrides = JointLimiter.load_overrides(cfg.joint_limits_file)
+        backend = create_backend(cfg.backend)
+        if cfg.start_paused and not simulates(backend):
+            raise ConfigError(f"start_paused is true but backend {cfg.backend!r} does not simulate. "
+                              "Fix: use a simulating backend (mujoco) or start_paused:=false.")
         hardware = HardwareSystem(
             loaded.robot,
-            create_backend(cfg.backend),
+            backend,
             joints=list(cfg.joints) or None,
             command_timeout=cfg.command_timeout,
             limits_overrides=overrides,
@@ -190,7 +212,13 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         if hardware.simulating:
             self.create_service(SetBool, "~/pause", self._on_pause)
             self.create_service(Trigger, "~/step", self._on_step)
+            self.create_service(BasicTypes, "~/multi_step", self._on_multi_step)
         sim_clock.watch(self, cfg.backend)  # warns once if use_sim_time is on and /clock never comes
+        if cfg.start_paused:
+            hardware.pause(True)
+            self.get_logger().info("physics paused (start_paused): ~/reset places the robot, ~/pause false runs it")
+        if hardware.base_state() is not None:  # a free-floating base: ground-truth odometry
+            self.odometry = OdometryPublisher(self, cfg.odom_frame, cfg.base_frame, cfg.odom_tf, cfg.frame_prefix)
         self.get_logger().info(
             f"robot {loaded.robot.name!r} from {loaded.origin}: {len(hardware.state_names)} joints "
             f"({len(hardware.joint_names)} commandable), {len(hardware.actuator_names)} actuators, "
@@ -218,9 +246,17 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             )
             return
         try:
-            self.configure(load_description(msg.data, is_file=False, origin="topic robot_description"))
-        except SdfBridgeError as exc:
-            self.get_logger().error(f"cannot use the robot_description topic: {exc}")
+            with interruptible():  # a SIGINT/SIGTERM abandons the configuration (the process stops)
+                self.configure(load_description(msg.data, is_file=False, origin="topic robot_description",
+                                                package_paths=self.config.package_paths,
+                                                model=self.config.model))
+        except StopRequested:
+            self.shutdown()
+        except DescriptionError as exc:  # this text cannot be used (a corrected one may follow)
+            self.get_logger().error(f"refused the description from the topic (waiting for another): {exc}")
+        except SdfBridgeError as exc:  # a configuration error: the process ends with it
+            self.shutdown()
+            self.failure = exc
 
     # ------------------------------------------------------------------ control cycle
 
@@ -249,8 +285,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         hardware = self.hardware
         clock = self._clock
         stamp_time = clock.now()
-        state = hardware.cycle(stamp_time.nanoseconds * 1e-9, self._dt)
+        state = hardware.cycle(self._time.now(), self._dt)
         sim_time = state.sim_time
+        self._time.observe(sim_time)
         if sim_time is not None and clock.ros_time_is_active:
             # on simulated time the state is that of the simulation after this tick's step
             stamp = conversions.time_msg(sim_time)
@@ -273,6 +310,11 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                         state.actuator_position, state.actuator_velocity, state.actuator_effort, stamp
                     )
                 )
+            odometry = self.odometry
+            if odometry is not None and odometry.wanted():
+                base = hardware.base_state()
+                if base is not None:
+                    odometry.publish(base, stamp)
         if state.sensors:
             self.sensor_topics.publish(state.sensors, stamp)
 
@@ -332,7 +374,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.rejects["not_configured"] += 1
             self._warn_throttled(f"{source}: command ignored, no robot description yet")
             return
-        now = self._clock.now().nanoseconds * 1e-9
+        now = self._time.now()
         try:
             warnings = submit(now)
         except CommandError as exc:
@@ -391,7 +433,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                 traj.positions,
                 traj.velocities,
                 traj.accelerations,
-                traj.start if traj.start is not None else now,
+                now,
+                start=None if traj.start is None
+                else self._time.from_ros(traj.start, self._clock.now().nanoseconds * 1e-9),
             ),
         )
 
@@ -428,6 +472,22 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             response.success, response.message = False, str(exc)
             return response
         response.success, response.message = True, "advanced 1 physics step"
+        return response
+
+    def _on_multi_step(self, request: BasicTypes.Request, response: BasicTypes.Response) -> BasicTypes.Response:
+        """``~/multi_step``: advance ``request.uint64_value`` physics steps (at most
+        :data:`MAX_STEPS`); the response's ``bool_value`` says whether it did, ``uint64_value``
+        how many steps, ``string_value`` why not. (simulation_interfaces/srv/StepSimulation is
+        the standard type, not installable from PyPI; test_msgs' BasicTypes carries the count.)"""
+        steps = int(request.uint64_value)
+        response.bool_value, response.uint64_value = False, 0
+        if steps > MAX_STEPS:
+            response.string_value = (f"{steps} steps refused: at most {MAX_STEPS} per call (the control loop "
+                                     "waits meanwhile). Fix: call again for more")
+            return response
+        self.hardware.step(steps)  # (a count ≥ 0 by its type; the service exists only when simulating)
+        response.bool_value, response.uint64_value = True, steps
+        response.string_value = f"advanced {steps} physics step(s)"
         return response
 
     # ------------------------------------------------------------------ shutdown

@@ -5,6 +5,8 @@ Parameters: :data:`PARAMETERS`, the one table of their defaults, types, ranges a
 descriptions (``config/bridge.yaml`` and the README's table show the same defaults: a test
 checks them). ``backend_params.<name>`` are passed to the backend's ``configure`` as
 ``{name: value}``.
+
+All of them are read-only, and a run-time change of rclpy's ``use_sim_time`` is refused too.
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType, SetParametersResult
 from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
+from ..backends.registry import available_backends
 from ..errors import ConfigError
-from .launch_args import parse_frame_prefix, parse_xacro_args
+from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
+USE_SIM_TIME = "use_sim_time"  # rclpy's, declared by every node
 
 
 def _descriptor(
@@ -59,6 +63,17 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             dynamic=True,
         ),
     ),
+    "package_paths": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Package directories for package:// and $(find pkg): a string 'pkg=DIR pkg2=DIR2' or a string array "
+            "['pkg=DIR', ...], searched before the ament index.",
+            dynamic=True,
+        ),
+    ),
+    "model": ("", _descriptor(_T.PARAMETER_STRING, "The robot of an SDFormat world holding several (empty: its "
+                                                    "only robot).")),
     "use_description_topic": (
         False,
         _descriptor(
@@ -131,6 +146,27 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             "(e.g. 'left/'); empty = none.",
         ),
     ),
+    "start_paused": (
+        False,
+        _descriptor(
+            _T.PARAMETER_BOOL,
+            "Simulating backends: start with physics paused (unpause with ~/pause false), so that "
+            "controllers can connect and ~/reset place the robot before it moves.",
+        ),
+    ),
+    "odom_frame": (
+        "odom",
+        _descriptor(_T.PARAMETER_STRING, "Free-floating bases: frame_id of the ground-truth odometry (REP-105 odom)."),
+    ),
+    "base_frame": (
+        "",
+        _descriptor(_T.PARAMETER_STRING, "Free-floating bases: child_frame_id of the odometry; empty = the root link."),
+    ),
+    "odom_tf": (
+        True,
+        _descriptor(_T.PARAMETER_BOOL, "Free-floating bases: also publish TF odom_frame → base_frame on /tf "
+                    "(where tf2_msgs is installed)."),
+    ),
 }
 
 
@@ -151,6 +187,8 @@ class BridgeConfig:
     robot_description: str = default("robot_description")
     description_file: str = default("description_file")
     xacro_args: dict[str, str] = field(default_factory=dict)
+    package_paths: dict[str, str] = field(default_factory=dict)
+    model: str = default("model")
     use_description_topic: bool = default("use_description_topic")
     backend: str = default("backend")
     update_rate: float = default("update_rate")
@@ -162,6 +200,10 @@ class BridgeConfig:
     thread_priority: int = default("thread_priority")
     diagnostics_rate: float = default("diagnostics_rate")
     frame_prefix: str = default("frame_prefix")
+    start_paused: bool = default("start_paused")
+    odom_frame: str = default("odom_frame")
+    base_frame: str = default("base_frame")
+    odom_tf: bool = default("odom_tf")
     backend_params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -175,9 +217,12 @@ def declare_parameters(node: Node) -> BridgeConfig:
     """Declare every parameter of :data:`PARAMETERS` (plus ``backend_params.*`` overrides) on
     ``node`` and return their validated values.
 
+    Also refuses run-time changes of ``use_sim_time`` from then on.
+
     Raises:
         ConfigError: a value is invalid (wrong type or out of range, bad xacro args,
-            publish_rate above update_rate, both robot_description and description_file set).
+            publish_rate above update_rate, both robot_description and description_file set,
+            an unknown backend).
     """
     values: dict[str, Any] = {}
     try:
@@ -199,14 +244,38 @@ def declare_parameters(node: Node) -> BridgeConfig:
             descriptor.dynamic_typing = True
             value = node.declare_parameter(name, overrides[name].value, descriptor).value
             backend_params[name[len(BACKEND_PARAMS_PREFIX):]] = value
-    return make_config(values, backend_params)
+    config = make_config(values, backend_params)
+    _refuse_use_sim_time_changes(node)
+    return config
+
+
+def _refuse_use_sim_time_changes(node: Node) -> None:
+    """Refuse a run-time change of rclpy's ``use_sim_time`` (SetParameters): the node's time
+    base (:mod:`.hardware_time`), the stamps it publishes and the trajectories it follows are
+    chosen with it at start-up. (The node's own parameters are read-only already.)"""
+    fixed = node.get_parameter(USE_SIM_TIME).value
+
+    def check(parameters: list[Parameter]) -> SetParametersResult:
+        for parameter in parameters:
+            if parameter.name == USE_SIM_TIME and parameter.value != fixed:
+                return SetParametersResult(
+                    successful=False,
+                    reason=f"use_sim_time is fixed at start-up ({str(fixed).lower()}): the watchdog, "
+                           "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
+                           f"with use_sim_time:={str(not fixed).lower()}",
+                )
+        return SetParametersResult(successful=True)
+
+    node.add_on_set_parameters_callback(check)
 
 
 def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = None) -> BridgeConfig:
     """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
 
     Raises:
-        ConfigError: invalid combination or value (message says which parameter and the fix).
+        ConfigError: invalid combination or value (message says which parameter and the fix),
+            e.g. a ``backend`` that is neither built in nor a plug-in; a ``package_paths``
+            entry written ``pkg:=DIR`` gets that hint.
     """
     robot_description = str(values.get("robot_description") or "")
     description_file = str(values.get("description_file") or "")
@@ -230,15 +299,32 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
             f"xacro_args has type {type(xacro_raw).__name__}. "
             "Fix: give a string 'k:=v k2:=v2' or a string array."
         )
+    packages_raw = values.get("package_paths") or ""
+    if not isinstance(packages_raw, (str, list, tuple)):
+        raise ConfigError(
+            f"package_paths has type {type(packages_raw).__name__}. "
+            "Fix: give a string 'pkg=DIR pkg2=DIR2' or a string array."
+        )
     joints = tuple(j for j in (values.get("joints") or ()) if j)
     backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
         raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+    known = available_backends()  # (names only: nothing is imported before it is used)
+    if backend not in known:  # before any description is awaited on the topic
+        raise ConfigError(
+            f"backend {backend!r} is unknown. Fix: set backend to one of {', '.join(known)}, or install the "
+            f"package that registers {backend!r} in the 'sdf_bridge.backends' entry-point group."
+        )
     frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
+    odom_frame = str(values.get("odom_frame", default("odom_frame"))).strip()
+    if not odom_frame:
+        raise ConfigError("odom_frame is empty. Fix: give the odometry frame's name (REP-105: odom).")
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
         xacro_args=parse_xacro_args(xacro_raw),
+        package_paths=parse_package_paths(packages_raw),
+        model=str(values.get("model") or "").strip(),
         use_description_topic=bool(values.get("use_description_topic", default("use_description_topic"))),
         backend=backend,
         update_rate=update_rate,
@@ -250,5 +336,9 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
         thread_priority=int(values.get("thread_priority", default("thread_priority"))),
         diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
         frame_prefix=frame_prefix,
+        start_paused=bool(values.get("start_paused", default("start_paused"))),
+        odom_frame=odom_frame,
+        base_frame=str(values.get("base_frame") or ""),
+        odom_tf=bool(values.get("odom_tf", default("odom_tf"))),
         backend_params=dict(backend_params or {}),
     )

@@ -1,5 +1,6 @@
 """The bridge node's sensor topics: named like Gazebo's plugins name them, created from each
-sensor's first reading, published only while subscribed, and which sensors are wanted.
+sensor's first reading (names: :mod:`.topics`), published only while subscribed, and which
+sensors are wanted.
 
 Sensors are simulated on demand, as Gazebo's sensor plugins do: a sensor's topics are created
 from its first reading; after that the backend reads it (casts its rays, renders its camera)
@@ -9,7 +10,6 @@ every :data:`SENSOR_DEMAND_PERIOD` s).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,21 +19,10 @@ from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
 from .qos import SENSOR_QOS
+from .topics import message_topic, sensor_topic
 
-_TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 SENSOR_DEMAND_PERIOD = 0.5
 """s between checks of which sensors have subscribers (:meth:`SensorTopics.wanted`)."""
-
-
-def sensor_topic(name: str, topic: str | None) -> str:
-    """Topic base of a sensor: its ``topic`` as written when it is a valid ROS name, else
-    ``sensors/<name>`` with invalid characters replaced by ``_``."""
-    if topic and _TOPIC_RE.match(topic):
-        return topic
-    clean = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    if not clean or clean[0].isdigit():
-        clean = f"s_{clean}"
-    return f"sensors/{clean}"
 
 
 def sensor_frames(robot: Robot) -> dict[str, str]:
@@ -109,8 +98,7 @@ class SensorTopics:
                 key = (name, suffix)
                 pub = self.pubs.get(key)
                 if pub is None:
-                    base = sensor_topic(name, self._topics.get(name))
-                    topic = f"{base}/{suffix}" if suffix else base
+                    topic = message_topic(sensor_topic(name, self._topics.get(name)), suffix)
                     pub = self.node.create_publisher(type(msg), topic, SENSOR_QOS)
                     self.pubs[key] = pub
                 pub.publish(msg)

@@ -2,7 +2,8 @@
 
 The node's clock then follows ``/clock``. The MuJoCo backend publishes it; the mock backend has
 no simulated clock, so unless another node publishes ``/clock`` the node's time stays at 0:
-every state is stamped 0 and trajectories, interpolated against that clock, never move.
+every state is stamped 0 and a stamped trajectory is taken against 0 (the command watchdog
+and trajectories stamped 0 run on steady time, :mod:`.hardware_time`).
 :func:`watch` warns about it once, :data:`GRACE` s (steady time) after the bridge is configured.
 """
 
@@ -21,7 +22,8 @@ def stalled_clock_message(backend: str, grace: float = GRACE) -> str:
     return (
         f"use_sim_time is true but the node's clock is still at 0 after {grace:g} s: nothing publishes "
         f"/clock (backend {backend!r} has no simulated clock unless it is a simulator such as 'mujoco'). "
-        "States are stamped 0 and trajectories do not advance. Fix: use_sim_time:=false with the "
+        "States are stamped 0 and trajectory stamps are taken against 0 (the command watchdog and "
+        "trajectories stamped 0 run on steady time). Fix: use_sim_time:=false with the "
         "mock backend, backend:=mujoco (it publishes /clock), or start the simulator or bag that "
         "publishes /clock."
     )

@@ -5,11 +5,14 @@
   whatever the file order: ``m = m1·m2``, ``o = m1·o2 + o1``. Cycles are rejected.
 * SDFormat gearbox joint: ``θ₂ = −gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``), where θ₁ is
   the angle from ``gearbox_reference_body`` to the gearbox's parent link and θ₂ the angle from
-  the reference body to its child link. As in SDFormat's examples the gearbox is used with a
-  pair of revolute joints from the reference body: the one to the parent link is the leader
-  (θ₁) and the one to the child link becomes the follower (θ₂). The gearbox joint itself is a
-  constraint, not a state: passive. A gearbox without a reference body, or without both 1-DOF
-  joints from it, cannot be coupled: it stays passive, with a warning.
+  the reference body to its child link. The 1-DOF joint from the reference body to the parent
+  link is the leader (θ₁). As in Gazebo's joint-types demo, the child link is usually joined
+  to the reference body by a second joint (the gearbox closes a loop): that joint is the
+  follower ``θ₂ = −ratio·θ₁``. The gearbox joint itself is published as the follower
+  ``θ₂ − θ₁ = −(ratio + 1)·θ₁`` (the child's angle relative to the parent link, axes parallel),
+  whether it closes a loop or is the child's only joint. A gearbox without a reference body,
+  or without the 1-DOF joint from it to the parent link, cannot be coupled: it stays passive,
+  with a warning.
 * SDFormat screw joint: the joint itself is driven (its angle, rad); its axial translation
   (m) is published as the follower ``<joint>/translation`` = ``k · θ`` with
   ``k = p / 2π`` for ``<screw_thread_pitch>`` p in m/rev (right-handed positive, SDFormat ≥ 1.10)
@@ -26,6 +29,7 @@ import logging
 import math
 from dataclasses import dataclass
 
+from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.errors import TransmissionError
 
@@ -105,24 +109,25 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
         if joint.type is JointType.GEARBOX:
             ref = joint.gearbox_reference_body
             leader_name = _joint_between(robot, ref, joint.parent)
-            follower_name = _joint_between(robot, ref, joint.child)
-            if leader_name is None or follower_name is None:
+            if leader_name is None:
                 msg = (
-                    f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined by "
-                    f"1-DOF joints to both parent link {joint.parent!r} and child link "
-                    f"{joint.child!r}; left passive (not coupled)"
+                    f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined by a "
+                    f"1-DOF joint to its parent link {joint.parent!r}; left passive (not coupled)"
                 )
                 warnings.append(msg)
                 _LOG.warning(msg)
                 continue
-            if follower_name in raw:
-                raise TransmissionError(
-                    f"joint {follower_name!r} is coupled twice (mimic and gearbox "
-                    f"{joint.name!r}). Fix: keep one coupling."
-                )
             ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
             _check_finite(joint, "gearbox_ratio", ratio)
-            raw[follower_name] = (leader_name, -ratio, 0.0, "gearbox")
+            follower_name = _joint_between(robot, ref, joint.child)
+            if follower_name is not None:
+                if follower_name in raw:
+                    raise TransmissionError(
+                        f"joint {follower_name!r} is coupled twice (mimic and gearbox "
+                        f"{joint.name!r}). Fix: keep one coupling."
+                    )
+                raw[follower_name] = (leader_name, -ratio, 0.0, "gearbox")
+            raw[joint.name] = (leader_name, -(ratio + 1.0), 0.0, "gearbox")
 
     followers: list[Follower] = []
     for name in raw:
@@ -143,8 +148,9 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
             current = leader
         followers.append(Follower(name, current, mult, off, kind))
 
+    loops = set(loop_joints(robot))  # not simulated: no translation to publish
     for joint in robot.joints.values():
-        if joint.type is JointType.SCREW and joint.name not in raw:
+        if joint.type is JointType.SCREW and joint.name not in raw and joint.name not in loops:
             if joint.thread_pitch is None:
                 continue
             pitch = float(joint.thread_pitch)

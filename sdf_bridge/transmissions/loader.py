@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
 from sdf_bridge.errors import TransmissionError
@@ -80,9 +81,8 @@ def build_map(cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None
         )
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
-    driven = [
-        j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in follower_set
-    ]
+    skip = follower_set.union(loop_joints(robot))  # followers, and loop-closing joints (not simulated)
+    driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
     must = _must_drive(robot, driven)
     mechanisms: list[Transmission] = []
     entries: list[MappedTransmission] = []

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from sdf_bridge.backends.initial_values import initial_joint_values, parse_float
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError
+from sdf_bridge.hardware import HardwareSystem
 
 ROBOT = """<robot name="r">
   <link name="a"/><link name="b"/><link name="c"/>
@@ -41,3 +44,43 @@ def test_parse_float_refuses_non_finite(value: object) -> None:
     with pytest.raises(BackendError, match="not a finite number. Fix: give a number."):
         parse_float(value, "thing")
     assert parse_float("1.5", "thing") == 1.5
+
+
+KNEE = """<robot name="leg">
+  <link name="hip"/>
+  <link name="thigh"><inertial><origin xyz="0 0 -0.1"/><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="calf"><inertial><origin xyz="0 0 -0.1"/><mass value="0.5"/>
+    <inertia ixx="0.005" ixy="0" ixz="0" iyy="0.005" iyz="0" izz="0.005"/></inertial></link>
+  <joint name="thigh_joint" type="revolute"><parent link="hip"/><child link="thigh"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="50" velocity="10"/></joint>
+  <joint name="calf_joint" type="revolute"><parent link="thigh"/><child link="calf"/><origin xyz="0 0 -0.2"/>
+    <axis xyz="0 1 0"/><limit lower="-2.7" upper="-0.9" effort="50" velocity="10"/></joint>
+  <joint name="slide" type="prismatic"><parent link="hip"/><child link="foot"/><axis xyz="0 0 1"/>
+    <limit lower="0.1" upper="0.2" effort="50" velocity="1"/></joint>
+  <link name="foot"><inertial><mass value="0.1"/><inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/>
+    </inertial></link>
+</robot>"""
+
+
+def test_a_start_outside_the_limits_is_clamped_with_a_warning(caplog) -> None:
+    """A knee whose range excludes 0 (Unitree's calves): it starts at its nearest limit."""
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.backends"):
+        values = initial_joint_values(load(KNEE))
+    assert values["position"] == {"calf_joint": -0.9, "slide": 0.1}
+    assert [r.getMessage() for r in caplog.records] == [
+        "initial positions outside the joint limits clamped into them (rad or m): calf_joint 0 → -0.9, slide 0 → 0.1"]
+
+
+@pytest.mark.parametrize("backend", ["mock", "mujoco"])
+def test_both_backends_start_at_the_clamped_position(backend: str) -> None:
+    hw = HardwareSystem(load(KNEE), backend, command_timeout=0.0, timed=False,
+                        backend_params={"gravity": [0.0, 0.0, 0.0]} if backend == "mujoco" else None)
+    try:
+        state = hw.cycle(0.0, 0.01)
+        position = dict(zip(hw.state_names, state.position.tolist()))
+    finally:
+        hw.close()
+    assert position["thigh_joint"] == 0.0
+    assert position["calf_joint"] == pytest.approx(-0.9, abs=1e-12)
+    assert position["slide"] == pytest.approx(0.1, abs=1e-12)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from sdf_bridge.description import load
 from sdf_bridge.description.gazebo_parser import parse_gazebo, parse_plugin
 from sdf_bridge.description.model import ContactParams
 from sdf_bridge.description.xmlio import ParseContext, parse_xml
@@ -98,3 +99,23 @@ def test_unrelated_gazebo_property_is_kept() -> None:
     ext, _, _, warnings = _parse('<gazebo reference="l"><my_custom_flag>1</my_custom_flag></gazebo>')
     assert ext.properties == (("my_custom_flag", "1"),)
     assert warnings == []
+
+
+@pytest.mark.parametrize("properties, gravity", [
+    ("<turnGravityOff>true</turnGravityOff>", False),
+    ('<turnGravityOff value="true"/>', False),
+    ("<gravity>false</gravity>", False),
+    ("<gravity>true</gravity><turnGravityOff>true</turnGravityOff>", True),  # <gravity> wins
+    ("<mu1>0.5</mu1>", True),
+])
+def test_a_links_gravity_switch_as_gazebo_reads_it(properties: str, gravity: bool) -> None:
+    """The PR2 turns gravity off on its counterbalanced arms."""
+    robot = load(f'<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
+                 f'<parent link="a"/><child link="b"/></joint><gazebo reference="b">{properties}</gazebo></robot>')
+    assert (robot.links["a"].gravity, robot.links["b"].gravity) == (True, gravity)
+
+
+def test_an_sdformat_links_gravity() -> None:
+    robot = load('<sdf version="1.9"><model name="m"><link name="a"><gravity>false</gravity></link>'
+                 '<link name="b"/></model></sdf>')
+    assert (robot.links["a"].gravity, robot.links["b"].gravity) == (False, True)

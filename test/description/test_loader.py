@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from sdf_bridge.description import Robot, load, load_with_warnings
-from sdf_bridge.errors import KinematicTreeError, PathResolutionError, UnsupportedError, XacroError, XmlSyntaxError
+from sdf_bridge.errors import (
+    KinematicTreeError,
+    PathResolutionError,
+    UnexpandedXacroError,
+    UnsupportedError,
+    XacroError,
+    XmlSyntaxError,
+)
 
 SIMPLE = '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>'
 XACRO = ('<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="p" default="d_"/>'
@@ -60,9 +67,16 @@ def test_empty_string_is_a_syntax_error_or_missing_path() -> None:
         load("  ")
 
 
-def test_xacro_string_is_expanded() -> None:
-    assert list(load(XACRO).links) == ["d_base"]
-    assert list(load(XACRO, xacro_args={"p": "left_"}).links) == ["left_base"]
+def test_xacro_string_is_refused_never_expanded(tmp_path: Path) -> None:
+    """XML text is data (it may come from the network): a xacro expression in it would run code,
+    so text that still holds xacro is refused, with how to expand it; the same document as a
+    file the user names is expanded."""
+    with pytest.raises(UnexpandedXacroError, match=r'^<string>:1: <xacro:arg name="p">: the XML text holds the '
+                                                   r"xacro element <xacro:arg>; text is never xacro-expanded"):
+        load(XACRO, xacro_args={"p": "left_"})
+    path = tmp_path / "r.urdf.xacro"
+    path.write_text(XACRO)
+    assert list(load(path, xacro_args={"p": "left_"}).links) == ["left_base"]
 
 
 def test_xacro_file_by_suffix_with_args(tmp_path: Path) -> None:

@@ -378,9 +378,12 @@ def test_unknown_geometry_is_unsupported() -> None:
         load(urdf('<link name="a"><visual><geometry><torus/></geometry></visual></link>'))
 
 
-def test_undefined_material_reference() -> None:
-    with pytest.raises(MissingReferenceError, match=r"material 'green' is not defined"):
-        load(urdf('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual></link>'))
+def test_undefined_material_reference_warns_and_keeps_the_visual_as_urdfdom() -> None:
+    robot, warnings = load_with_warnings(
+        urdf('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual></link>'))
+    assert robot.links["a"].visuals[0].material == Material(name="green")
+    assert warnings == ["<string>:3: <material name=\"green\">: material 'green' is not defined (no robot-level "
+                        "<material name=\"green\">, no <color>); the visual has no colour, as urdfdom reads it"]
 
 
 def test_malformed_xml_names_the_line() -> None:

@@ -106,9 +106,23 @@ def test_same_sensor_name_on_two_links() -> None:
         load(urdf(body))
 
 
-def test_sensor_on_missing_link() -> None:
-    with pytest.raises(MissingReferenceError, match=r"sensor 's' is attached to 'nowhere', which is not a link"):
-        load(urdf(CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/></gazebo>'))
+def test_gazebo_sensor_on_missing_link_is_not_simulated_with_a_warning() -> None:
+    """Gazebo ignores an extension whose reference names nothing, sensors included."""
+    robot, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/>'
+                                              '<sensor name="t" type="ray"/></gazebo>'))
+    assert robot.sensors == ()
+    assert warnings == [
+        f'<string>: sensor {name!r} in <gazebo reference="nowhere"> (line 8): \'nowhere\' is no link or joint of the robot, so '
+        "Gazebo ignores the extension; the sensor is not simulated" for name in ("s", "t")
+    ] + ['<string>: <gazebo reference="nowhere"> (line 8) names no link or joint; simulators ignore it']
+
+
+def test_gazebo_camera_on_a_joint_goes_to_its_child_link_with_a_warning() -> None:
+    robot, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="j2"><sensor name="cam" type="camera"/>'
+                                              '<sensor name="ft" type="force_torque"/></gazebo>'))
+    assert [(s.name, s.link, s.joint) for s in robot.sensors] == [("cam", "c", "j2"), ("ft", "c", "j2")]
+    assert warnings == ['<string>: camera sensor \'cam\' in <gazebo reference="j2"> (line 8) names a joint, not a link; it is '
+                        "attached to the joint's frame on its child link 'c', as Gazebo does"]
 
 
 def test_unknown_mimic_target() -> None:
@@ -216,11 +230,11 @@ def test_negative_moment_of_inertia_is_refused(moments: tuple[str, str, str], at
         load(urdf(_inertial(*moments)))
 
 
-def test_inertia_breaking_the_triangle_inequality_warns() -> None:
+def test_inertia_breaking_the_triangle_inequality_is_kept_as_written() -> None:
+    """The loader keeps it (check reports it; the MuJoCo backend and convert balance it, warned)."""
     robot, warnings = load_with_warnings(urdf(_inertial("1", "1", "3")))
     assert robot.links["a"].inertial.inertia.izz == pytest.approx(3.0, abs=1e-12)
-    assert warnings == ["<string>: link 'a': moments of inertia (1, 1, 3) break the triangle inequality "
-                        "(each must be at most the sum of the other two)"]
+    assert warnings == []
 
 
 def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
@@ -263,3 +277,12 @@ def test_ros2_control_without_hardware_plugin_warns() -> None:
     assert robot.ros2_control[0].plugin is None
     assert warnings == ["<string>: ros2_control block 'hw' has no <hardware><plugin>; ros2_control cannot load it "
                         "(the bridge does not need it)"]
+
+
+def test_ros2_control_sensor_frame_that_is_no_link_warns() -> None:
+    body = CHAIN + """<ros2_control name="ft" type="sensor"><hardware><plugin>p</plugin></hardware>
+      <sensor name="wrist_ft"><state_interface name="force.x"/><param name="frame_id">tool0</param></sensor>
+      </ros2_control>"""
+    _, warnings = load_with_warnings(urdf(body))
+    assert warnings == ["<string>: <ros2_control name='ft'> sensor 'wrist_ft': frame_id 'tool0' is no link of the "
+                        "robot; its readings carry it as written, and TF may not know it"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sdf_bridge.description.xmlio import ParseContext, close_match, parse_xml
-from sdf_bridge.errors import InvalidValueError
+from sdf_bridge.errors import InvalidValueError, XmlSyntaxError
 
 TRANSMISSION_TAGS = {"hardwareInterface", "role", "mechanicalReduction", "mechanical_reduction"}
 
@@ -51,3 +51,22 @@ def test_unknown_element_other_tag_warns_or_stays_silent() -> None:
     assert ctx.warnings == ['r.urdf:2: <wobble>: unknown element <wobble> in <joint name="j"> ignored']
     ctx.unknown_element(root[0], root, {"axis"}, warning=None)
     assert len(ctx.warnings) == 1
+
+
+def test_names_breaking_xml_namespaces_are_read_as_tinyxml2_reads_them() -> None:
+    """Gazebo's worlds use ``<gz:policies>`` without declaring ``gz`` and ``<gz::system_priority>``
+    (XML 1.0 names; libsdformat's tinyxml2 reads them as plain names)."""
+    warnings: list[str] = []
+    root = parse_xml('<sdf version="1.9">\n<world name="w"><gz:policies><x>1</x></gz:policies>\n'
+                     '<plugin name="p"><gz::system_priority>10</gz::system_priority></plugin></world></sdf>',
+                     "w.sdf", warnings)
+    assert [e.tag for e in root.iter()] == ["sdf", "world", "gz:policies", "x", "plugin", "gz::system_priority"]
+    assert [c.text for c in root.find("world/plugin")] == ["10"]
+    assert warnings == ["w.sdf: 2 XML name(s) break the XML Namespaces rules (first: line 2: Namespace prefix gz on "
+                        "policies is not defined); read as plain names, as libsdformat and urdfdom (tinyxml2) read them"]
+
+
+def test_namespace_names_do_not_hide_other_syntax_errors() -> None:
+    with pytest.raises(XmlSyntaxError, match=r"^w\.sdf:1: not well-formed XML \(column \d+\): .*Fix: correct the XML "
+                                             r"syntax at that line$"):
+        parse_xml('<sdf><gz:policies></sdf>', "w.sdf", [])

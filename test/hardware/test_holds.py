@@ -1,13 +1,30 @@
-"""Holds: the watchdog's stop only where it changes the commands (:func:`stop_changes_commands`)."""
+"""sdf_bridge.hardware.holds: which joints share an actuator (coupling); the watchdog's stop
+only where it changes the commands (stop_changes_commands)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sdf_bridge.hardware.holds import REACHED, stop_changes_commands
+from sdf_bridge.hardware.holds import REACHED, coupling, stop_changes_commands
 
 NAN = np.nan
+
+
+def test_coupling_equals_the_dependency_product() -> None:
+    """From the actuator dependency in O(non-zeros): the same as the dense product
+    D.T @ D > 0 (diagonal cleared; None when no actuator drives two joints) on random
+    dependencies."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        dependency = rng.random((int(rng.integers(1, 9)), int(rng.integers(1, 9)))) < 0.35
+        dense = (dependency.T.astype(np.int64) @ dependency.astype(np.int64)) > 0
+        np.fill_diagonal(dense, False)
+        shared = coupling(dependency)
+        if dense.any():
+            np.testing.assert_array_equal(shared, dense)
+        else:
+            assert shared is None
 
 
 @pytest.mark.parametrize(

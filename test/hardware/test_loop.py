@@ -37,6 +37,31 @@ def test_cycles_are_numbered_and_counted() -> None:
     assert summary["busy_mean"] > 0 and summary["cpu_mean"] >= 0
 
 
+def test_the_first_tick_runs_in_start_and_its_error_is_raised() -> None:
+    """Tick 0 runs on the thread calling start(): a cycle that cannot run once (a backend that
+    refuses the control period) is raised to whoever configures, and no loop thread starts;
+    the loop thread then runs ticks 1, 2, …"""
+    threads: list[threading.Thread] = []
+
+    def failing(k: int) -> None:
+        raise RuntimeError(f"tick {k} cannot run")
+
+    loop = FixedRateLoop(failing, 100.0)
+    with pytest.raises(RuntimeError, match=r"^tick 0 cannot run$"):
+        loop.start()
+    assert not loop.running and loop.errors == 0 and loop.timing.cycles == 1
+    done = threading.Event()
+
+    def cycle(k: int) -> None:
+        threads.append(threading.current_thread())
+        if k == 3:
+            done.set()
+
+    _run_until(FixedRateLoop(cycle, 1000.0), done)
+    assert threads[0] is threading.current_thread()
+    assert all(t is threads[1] and t is not threads[0] for t in threads[1:4])
+
+
 def test_exceptions_are_counted_and_do_not_stop_the_loop() -> None:
     done = threading.Event()
 
@@ -157,7 +182,9 @@ def test_priority_validation_and_fallback() -> None:
 
     loop = FixedRateLoop(cycle, 500.0, priority=10)
     _run_until(loop, done)
-    # applied when permitted (root / CAP_SYS_NICE), else a warning and normal scheduling
-    assert (policies[0] == os.SCHED_FIFO) is loop.realtime
+    # tick 0 runs on the thread that starts the loop (normal policy); the loop thread's ticks
+    # have the priority when permitted (root / CAP_SYS_NICE), else a warning and normal scheduling
+    assert policies[0] == os.sched_getscheduler(0)
+    assert (policies[1] == os.SCHED_FIFO) is loop.realtime
     assert loop.timing.cycles >= 6
     assert FixedRateLoop(lambda k: None, 10.0).realtime is False

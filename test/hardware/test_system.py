@@ -267,6 +267,24 @@ def test_bad_trajectory_joints_are_rejected_and_counted(names: list[str], match:
     assert system.diagnostics()["rejected"] == {"bad_trajectory": 1}
 
 
+def test_a_trajectory_in_the_past_is_rejected_and_counted() -> None:
+    """A trajectory stamped (``start``) 100 s before it is received ends in the past: rejected
+    with its own reason and nothing moves; one that started 0.5 s ago is followed from now."""
+    system = _system()
+    system.read(100.0, 1.0)
+    warnings = system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=100.0, start=0.0)
+    assert warnings == ["trajectory rejected: trajectory ends 98 s in the past (header.stamp + the last point's "
+                        "time_from_start is before now). Fix: stamp it now or later, or 0 to start on receipt."]
+    assert system.diagnostics()["rejected"] == {"trajectory_in_past": 1}
+    assert not system.diagnostics()["trajectory_active"]
+    assert _cycle(system, 101.0).position[0] == pytest.approx(0.0, abs=TOL)
+    assert system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=101.0, start=100.5) == []
+    system.write(101.0, 1.0)  # 0.5 s in: the segment from the current state (0 at now) to 0.5 at 101.5
+    assert system.read(101.0, 1.0).position[0] == pytest.approx(0.0, abs=TOL)
+    system.write(102.0, 1.0)  # 1.5 s in: halfway between the points
+    assert system.read(102.0, 1.0).position[0] == pytest.approx(0.7, abs=TOL)
+
+
 def test_trajectory_before_any_state_needs_a_point_at_zero() -> None:
     system = _system()
     warnings = system.submit_trajectory(["j1"], [1.0], [[0.2]], [], [], now=0.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sdf_bridge.errors import CommandError
+from sdf_bridge.errors import CommandError, TrajectoryInPastError
 from sdf_bridge.hardware.trajectory import Trajectory
 
 TOL = 1e-12
@@ -117,3 +117,37 @@ def test_nan_current_state_is_unknown() -> None:
     with pytest.raises(CommandError, match="unknown"):
         Trajectory.build(["a"], [1.0], [[1.0]], None, None, start=0.0,
                          current_position=np.array([np.nan]))
+
+
+# ------------------------------------------------------------------ start times in the past
+def test_a_trajectory_that_ends_in_the_past_is_rejected() -> None:
+    """As joint_trajectory_controller: stamped 100 s ago with 2 s of points, it ended 98 s ago."""
+    with pytest.raises(TrajectoryInPastError, match=r"^trajectory ends 98 s in the past \(header\.stamp \+ the last "
+                                                    r"point's time_from_start is before now\)\. Fix: stamp it now"):
+        Trajectory.build(["a"], [1.0, 2.0], [[1.0], [2.0]], None, None, start=0.0,
+                         current_position=np.array([0.0]), now=100.0)
+    assert TrajectoryInPastError.reason == "trajectory_in_past" and issubclass(TrajectoryInPastError, CommandError)
+
+
+def test_a_trajectory_that_started_in_the_past_is_followed_from_now() -> None:
+    """Started 1.5 s ago, points at 1 s and 3 s: the first point is behind, the sample at now
+    lies on the segment between the two points (the part before now is skipped)."""
+    traj = Trajectory.build(["a"], [1.0, 3.0], [[1.0], [3.0]], None, None, start=10.0,
+                            current_position=np.array([0.0]), now=11.5)
+    np.testing.assert_allclose(traj.times, [11.0, 13.0], atol=TOL)  # no start point from the current state
+    p, _, done = traj.sample(11.5)
+    assert p[0] == pytest.approx(1.5, abs=TOL) and not done
+
+
+def test_the_segment_to_a_first_point_still_ahead_starts_now() -> None:
+    """Started 1 s ago, first point at 4 s: the segment from the current state (the state now)
+    runs from now to the first point, not from the stamp."""
+    traj = Trajectory.build(["a"], [4.0], [[3.0]], None, None, start=10.0, current_position=np.array([0.0]),
+                            now=11.0)
+    np.testing.assert_allclose(traj.times, [11.0, 14.0], atol=TOL)
+    assert traj.sample(11.0)[0][0] == pytest.approx(0.0, abs=TOL)
+    assert traj.sample(12.5)[0][0] == pytest.approx(1.5, abs=TOL)
+    # a future start is unchanged by now
+    later = Trajectory.build(["a"], [4.0], [[3.0]], None, None, start=20.0, current_position=np.array([0.0]),
+                             now=11.0)
+    np.testing.assert_allclose(later.times, [20.0, 24.0], atol=TOL)

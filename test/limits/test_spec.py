@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 
 import pytest
@@ -16,6 +17,7 @@ from sdf_bridge.description.model import (
 )
 from sdf_bridge.errors import LimitsError
 from sdf_bridge.limits import JointLimiter
+from sdf_bridge.limits.spec import description_limits, effort_bounds
 
 from transmissions.builders import chain
 
@@ -57,10 +59,42 @@ def test_negative_velocity() -> None:
         _lims(chain(("j", "revolute", {"limit": Limit(-1.0, 1.0, 1.0, -1.0)})))
 
 
-def test_zero_velocity_means_unlimited_with_warning() -> None:
-    lim = _lims(chain(("j", "revolute", {"limit": Limit(-1.0, 1.0, 0.0, 0.0)})))
+def test_zero_velocity_means_unlimited_with_warning(caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.limits"):
+        lim = _lims(chain(("j", "revolute", {"limit": Limit(-1.0, 1.0, 0.0, 0.0)})))
     assert not lim.limits[0].has_velocity_limits and not lim.limits[0].has_effort_limits
-    assert "read as 'not limited'" in lim.warnings[0]
+    expected = [f"joint 'j': <limit {attr}=\"0\"> read as 'not limited' (as gazebo_ros_control reads it; "
+                "ROS-Industrial descriptions write 0 for unknown)" for attr in ("velocity", "effort")]
+    assert lim.warnings == expected
+    assert [r.getMessage() for r in caplog.records] == expected  # logged once each
+
+
+def test_effort_bounds_are_what_the_limiter_enforces() -> None:
+    """URDF effort 0: not limited (inf); a ros2_control window narrows; a zero-width window: 0."""
+    hw = HardwareComponent("hw", "system", joints=(
+        ComponentInfo("b", "joint", command_interfaces=(InterfaceInfo("effort", min="-3", max="3"),)),
+        ComponentInfo("c", "joint", command_interfaces=(InterfaceInfo("effort", min="0", max="0"),))))
+    robot = chain(("a", "revolute", {"limit": Limit(-1.0, 1.0, 0.0, 1.0)}),
+                  ("b", "revolute", {"limit": Limit(-1.0, 1.0, 10.0, 1.0)}),
+                  ("c", "revolute", {"limit": Limit(-1.0, 1.0, 10.0, 1.0)}), ros2_control=[hw])
+    assert effort_bounds(robot, ("a", "b", "c")) == [math.inf, 3.0, 0.0]
+    assert [lim.max_effort for lim in _lims(robot, ("a", "b", "c")).limits] == [math.inf, 3.0, 0.0]
+
+
+@pytest.mark.parametrize("interface, window, bound, field", [
+    ("effort", ("-2", "5"), 2.0, "max_effort"),
+    ("velocity", ("-1.5", "0.5"), 0.5, "max_velocity"),
+    ("acceleration", ("-4", "6"), 4.0, "max_acceleration"),
+])
+def test_asymmetric_ros2_control_windows_are_narrowed_with_a_warning(interface, window, bound, field) -> None:
+    hw = _hw(InterfaceInfo(interface, min=window[0], max=window[1]))
+    robot = chain(("j", "revolute", {"limit": Limit(-1.0, 1.0, 10.0, 2.0)}), ros2_control=[hw])
+    warnings: list[str] = []
+    lim = description_limits(robot, "j", warnings)
+    assert getattr(lim, field) == bound
+    assert warnings == [f"joint 'j': <ros2_control> {interface} window [{float(window[0]):g}, {float(window[1]):g}] "
+                        f"is not symmetric; the bridge limits |{interface}| to {bound:g} (±{bound:g})"]
+    assert _lims(robot).warnings == warnings
 
 
 def _hw(*ifaces: InterfaceInfo, enable: bool = True) -> HardwareComponent:

@@ -160,6 +160,12 @@ def test_range() -> None:
     assert cv.range_msg(RangeReading(1.0, 0.0, 2.0, 0.01), STAMP, "ir").radiation_type == Range.INFRARED
 
 
+@pytest.mark.parametrize("value", [-math.inf, math.inf])
+def test_range_keeps_rep117_infinities(value: float) -> None:
+    """-inf: an object nearer than min_range; +inf: nothing within max_range (REP-117)."""
+    assert cv.range_msg(RangeReading(value, 0.02, 4.0, 0.5), STAMP, "sonar").range == value
+
+
 def test_sensor_messages_dispatch() -> None:
     assert list(cv.sensor_messages(WrenchReading((0, 0, 0), (0, 0, 0)), STAMP, "f")) == [""]
     cam = cv.sensor_messages(ImageReading("rgb8", np.zeros((1, 1, 3)), 1, 1, 0, 0), STAMP, "c")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -88,3 +89,41 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_invalid_description_string() -> None:
     with pytest.raises(DescriptionError, match=r"joint 'j' has no <parent>"):
         load_description("<robot name='bad'><joint name='j' type='revolute'/></robot>", is_file=False)
+
+
+def test_joints_not_in_joint_states_are_warned_about_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    sdf = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="neck" type="ball"><parent>a</parent><child>b</child></joint>
+      <joint name="arm" type="revolute"><parent>a</parent><child>c</child></joint></model></sdf>"""
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.ros"):
+        loaded = load_description(sdf, is_file=False)
+    assert loaded.robot.name == "m"
+    assert [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()] == [
+        "parameter robot_description: joint 'neck' is not in joint_states and not commandable: ball joint (3 degrees "
+        "of freedom): simulated by the MuJoCo backend, not in joint_states (one value per joint name there)"]
+
+
+def test_multi_package_xacro_with_package_paths(tmp_path: Path) -> None:
+    """$(find arm) resolves through package_paths: no ROS install needed."""
+    (tmp_path / "arm" / "urdf").mkdir(parents=True)
+    (tmp_path / "arm" / "urdf" / "arm.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="arm"><link name="a"/><link name="b"/>'
+        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint></xacro:macro></robot>')
+    top = tmp_path / "robot.urdf.xacro"
+    top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<xacro:include filename="$(find arm)/urdf/arm.xacro"/><xacro:arm/></robot>')
+    loaded = resolve_description("", str(top), {}, False, package_paths={"arm": str(tmp_path / "arm")})
+    assert list(loaded.robot.joints) == ["j"]
+
+
+WORLD = """<sdf version="1.9"><world name="w"><model name="ground"><static>true</static><link name="l"/></model>
+  <model name="a"><link name="l"/></model><model name="b"><link name="l"/></model></world></sdf>"""
+
+
+def test_model_picks_the_robot_of_a_world() -> None:
+    loaded = load_description(WORLD, is_file=False, model="b")
+    assert loaded.robot.name == "b" and [m.name for m in loaded.robot.scenery] == ["ground", "a"]
+    with pytest.raises(DescriptionError, match=r"world 'w' holds 2 robots \(non-static models\): a, b; the bridge "
+                                               r"drives one\. Fix: choose one with --model NAME"):
+        load_description(WORLD, is_file=False)
+

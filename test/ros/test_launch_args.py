@@ -17,6 +17,7 @@ from sdf_bridge.ros.launch_args import (
     command_text,
     launch_plan,
     parse_namespace,
+    parse_package_paths,
     parse_xacro_args,
     rviz_config,
 )
@@ -105,6 +106,24 @@ def test_parse_xacro_args_forms() -> None:
         parse_xacro_args("prefix")
     with pytest.raises(ConfigError, match=r"xacro argument ':=1'"):
         parse_xacro_args([":=1"])
+
+
+def test_parse_package_paths_forms() -> None:
+    assert parse_package_paths("a=src/a 'b pkg=/x y'") == {"a": "src/a", "b pkg": "/x y"}
+    assert parse_package_paths(["a=/p", "b=/q"]) == {"a": "/p", "b": "/q"}
+    assert parse_package_paths("") == {}
+
+
+@pytest.mark.parametrize("word, match", [
+    ("my_robot:=src/my_robot", r"^package path 'my_robot:=src/my_robot' uses ':=', the form of xacro arguments\. "
+                               r"Fix: write my_robot=src/my_robot \(one '='\)$"),
+    ("my_robot", r"package path 'my_robot' is not of the form pkg=DIR\. Fix: give the package name and its directory"),
+    ("=src", r"package path '=src' is not of the form pkg=DIR"),
+    ("pkg=", r"package path 'pkg=' is not of the form pkg=DIR"),
+])
+def test_parse_package_paths_errors(word: str, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        parse_package_paths([word])
 
 
 def test_parse_namespace() -> None:

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -33,6 +39,20 @@ def test_run_options_become_parameters(tmp_path: Path) -> None:
     assert run_ros_args([]) == []
 
 
+def test_package_paths_and_model_become_parameters(tmp_path: Path) -> None:
+    args = run_ros_args(["--package-path", f"my_robot={tmp_path}", "--package-path", "arm=rel/arm",
+                         "--model", "bot"])
+    packages = [f"my_robot={tmp_path.resolve()}", f"arm={Path('rel/arm').resolve()}"]
+    assert args == ["--ros-args", "-p", f"package_paths:={json.dumps(packages)}", "-p", 'model:="bot"']
+
+
+def test_package_path_typo_gets_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run_ros_args(["--package-path", "my_robot:=src/my_robot"])
+    assert ("--package-path: package path 'my_robot:=src/my_robot' uses ':=', the form of xacro arguments. Fix: "
+            "write my_robot=src/my_robot (one '=')") in capsys.readouterr().err
+
+
 def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         run_ros_args(["--xacro-arg", "nope"])
@@ -46,9 +66,12 @@ def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
         (["-p", "update_rate:=100.0", "-p", "publish_rate:=500.0"], r"publish_rate 500.0 Hz is not in \(0, update_rate=100.0\]"),
         (["-p", "backend:=no_such_backend"], r"no_such_backend"),
         (["-p", "update_rate:=200"], r"INTEGER.*decimal point \(e\.g\. update_rate:=200\.0, not 200\)"),
+        (["-p", "start_paused:=true"], r"start_paused is true but backend 'mock' does not simulate\. Fix: use a "
+                                       r"simulating backend \(mujoco\)"),
+        (["-p", "odom_frame:=''"], r"odom_frame is empty\. Fix: give the odometry frame's name"),
     ],
 )
-def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str,
+def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str, own_signal_handlers: None,
                                             caplog: pytest.LogCaptureFixture) -> None:
     """A configuration error ends ``main`` with exit code 1 and one error message (no traceback)."""
     import re
@@ -61,15 +84,24 @@ def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str,
     assert len(errors) == 1 and re.search(match, errors[0]), errors
 
 
-class _StoppedWhileStarting:
-    """A BridgeNode stand-in whose construction meets a signal: the context is shut down (as
-    rclpy's SIGINT handler does) and the next rcl call raises."""
+@pytest.fixture
+def own_signal_handlers() -> Iterator[None]:
+    """main() is the process's entry: it installs its SIGINT/SIGTERM handlers and leaves the
+    signals ignored. Run in this process, the test's handlers are put back afterwards."""
+    saved = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for signum, handler in saved.items():
+        signal.signal(signum, handler)
+
+
+class _SignalledWhileStarting:
+    """A BridgeNode stand-in that gets SIGINT and SIGTERM while it is being built."""
 
     def __init__(self) -> None:
-        import rclpy
-
-        rclpy.shutdown()
-        raise RuntimeError("Failed to create publisher: rcl node's context is invalid")
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5.0)  # the first signal's handler raises StopRequested in here
+        raise AssertionError("the signal did not stop the start-up")
 
 
 class _BrokenWhileStarting:
@@ -77,15 +109,74 @@ class _BrokenWhileStarting:
         raise RuntimeError("a real failure")
 
 
-def test_a_signal_while_starting_is_a_clean_stop(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SIGINT/SIGTERM during the node's construction (its loop may already publish) makes the
-    next rcl call fail on the shut-down context: a clean stop, exit code 0. The same error
-    with the context still up is a failure and propagates."""
+def _running_node(on_timer: Callable[[Any], None], signals_at_shutdown: int = 0) -> type:
+    """A BridgeNode stand-in (a real rclpy node): ``on_timer(node)`` after 0.2 s of spinning;
+    ``signals_at_shutdown`` SIGINT/SIGTERM sent to the process while it shuts down."""
+    from rclpy.node import Node
+
+    class Running(Node):
+        def __init__(self) -> None:
+            super().__init__("main_test_node")
+            self.config = SimpleNamespace(thread_priority=0)
+            self.failure = None
+            self.shut_down = False
+            self.create_timer(0.2, lambda: on_timer(self))
+
+        def shutdown(self) -> None:
+            for k in range(signals_at_shutdown):
+                os.kill(os.getpid(), (signal.SIGINT, signal.SIGTERM)[k % 2])
+                time.sleep(0.05)
+            self.shut_down = True
+
+    return Running
+
+
+def test_signals_while_starting_are_a_clean_stop(monkeypatch: pytest.MonkeyPatch, own_signal_handlers: None) -> None:
+    """The first signal while the node is built abandons the start-up (exit code 0), the next
+    ones are only noted; a real failure still propagates."""
     from sdf_bridge.ros import main as main_module
     from sdf_bridge.ros import node as node_module
 
-    monkeypatch.setattr(node_module, "BridgeNode", _StoppedWhileStarting)
+    monkeypatch.setattr(node_module, "BridgeNode", _SignalledWhileStarting)
     assert main_module.main(["bridge"]) == 0
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # until the process exits
     monkeypatch.setattr(node_module, "BridgeNode", _BrokenWhileStarting)
     with pytest.raises(RuntimeError, match="a real failure"):
         main_module.main(["bridge"])
+
+
+def test_signals_while_running_and_shutting_down_are_a_clean_stop(monkeypatch: pytest.MonkeyPatch,
+                                                                  own_signal_handlers: None) -> None:
+    """A signal while the node spins ends the spin; four more while it shuts down change
+    nothing: the shutdown runs to its end and the exit code is 0."""
+    from sdf_bridge.ros import main as main_module
+    from sdf_bridge.ros import node as node_module
+
+    built: list[Any] = []
+
+    def on_timer(node: Any) -> None:
+        built.append(node)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(node_module, "BridgeNode", _running_node(on_timer, signals_at_shutdown=4))
+    assert main_module.main(["bridge"]) == 0
+    assert built and built[0].shut_down
+
+
+def test_a_configuration_error_found_while_running_exits_1(monkeypatch: pytest.MonkeyPatch,
+                                                           own_signal_handlers: None,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """A configuration error the node finds after start-up (the description arrived on the
+    topic) ends the process: exit code 1 and the error as one line."""
+    from sdf_bridge.errors import ConfigError
+    from sdf_bridge.ros import main as main_module
+    from sdf_bridge.ros import node as node_module
+
+    def on_timer(node: Any) -> None:
+        node.failure = ConfigError("joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a'].")
+
+    monkeypatch.setattr(node_module, "BridgeNode", _running_node(on_timer))
+    with caplog.at_level("ERROR", logger="sdf_bridge"):
+        assert main_module.main(["bridge"]) == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors == ["joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a']."]

@@ -72,6 +72,12 @@ def test_make_config_values() -> None:
     assert make_config({"frame_prefix": "left/"}).frame_prefix == "left/"
 
 
+def test_make_config_package_paths_and_model() -> None:
+    cfg = make_config({"package_paths": ["my_robot=/src/my_robot", "arm=/src/arm"], "model": " bot "})
+    assert cfg.package_paths == {"my_robot": "/src/my_robot", "arm": "/src/arm"} and cfg.model == "bot"
+    assert make_config({"package_paths": "a=/x b=/y"}).package_paths == {"a": "/x", "b": "/y"}
+
+
 @pytest.mark.parametrize(
     ("values", "match"),
     [
@@ -81,8 +87,12 @@ def test_make_config_values() -> None:
         ({"xacro_args": "noequals"}, r"xacro argument 'noequals' is not of the form name:=value"),
         ({"xacro_args": 3}, r"xacro_args has type int"),
         ({"backend": ""}, r"backend is empty"),
+        ({"package_paths": "my_robot:=/src"}, r"package path 'my_robot:=/src' uses ':=', the form of xacro arguments\. "
+                                              r"Fix: write my_robot=/src \(one '='\)"),
+        ({"package_paths": 3}, r"package_paths has type int"),
         ({"frame_prefix": "/left/"}, r"frame_prefix '/left/' starts with '/' or holds white space"),
         ({"frame_prefix": "le ft/"}, r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/"),
+        ({"backend": "nope"}, r"^backend 'nope' is unknown\. Fix: set backend to one of mock, mujoco"),
     ],
 )
 def test_make_config_errors(values: dict, match: str) -> None:
@@ -152,5 +162,26 @@ def test_declare_parameters_wrong_type(context: Context) -> None:
     try:
         with pytest.raises(ConfigError, match=r"invalid parameter: .*joints"):
             declare_parameters(node)
+    finally:
+        node.destroy_node()
+
+
+@pytest.mark.parametrize("use_sim_time", [False, True])
+def test_a_run_time_change_of_use_sim_time_is_refused(context: Context, use_sim_time: bool) -> None:
+    """The node's time base is chosen with use_sim_time at start-up: SetParameters cannot flip
+    it (the clock keeps its mode); setting the same value is no change and passes."""
+    node = rclpy.create_node("params_sim_time", context=context,
+                             parameter_overrides=[Parameter("use_sim_time", value=use_sim_time)])
+    try:
+        declare_parameters(node)
+        result = node.set_parameters([Parameter("use_sim_time", value=not use_sim_time)])[0]
+        assert not result.successful
+        assert result.reason == (
+            f"use_sim_time is fixed at start-up ({str(use_sim_time).lower()}): the watchdog, trajectories and "
+            f"stamps follow the clock chosen then. Fix: restart the bridge with use_sim_time:={str(not use_sim_time).lower()}")
+        assert node.get_clock().ros_time_is_active is use_sim_time
+        assert node.get_parameter("use_sim_time").value is use_sim_time
+        assert node.set_parameters([Parameter("use_sim_time", value=use_sim_time)])[0].successful
+        assert node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False  # read-only
     finally:
         node.destroy_node()

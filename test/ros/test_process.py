@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
@@ -43,6 +44,28 @@ def test_sdf_bridge_run(probe: Probe, cases_dir: Path) -> None:
         probe.wait_for(lambda: dict(zip(probe.messages["/run_test/joint_states"][-1].name,
                                         probe.messages["/run_test/joint_states"][-1].position))["j2"] == 0.25,
                        "j2 at 0.25 rad")
+    finally:
+        code = bridge.stop()
+    assert code == 0, bridge.output()
+
+
+def test_sdf_bridge_run_resolves_packages_and_picks_a_world_model(probe: Probe, tmp_path: Path) -> None:
+    """``--package-path`` resolves an SDFormat world's package:// include without a ROS install,
+    ``--model`` picks the robot among its several."""
+    (tmp_path / "bots" / "models" / "arm").mkdir(parents=True)
+    (tmp_path / "bots" / "models" / "arm" / "model.sdf").write_text(
+        '<sdf version="1.9"><model name="arm"><link name="a"/><link name="b"/>'
+        '<joint name="elbow" type="revolute"><parent>a</parent><child>b</child></joint></model></sdf>')
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.9"><world name="w"><include><uri>package://bots/models/arm</uri></include>'
+                     '<model name="cart"><link name="c"/><link name="d"/><joint name="axle" type="continuous">'
+                     "<parent>c</parent><child>d</child></joint></model></world></sdf>")
+    bridge = CliBridge(["--description", str(world), "--package-path", f"bots={tmp_path / 'bots'}", "--model", "arm",
+                        "--ros-args", "-r", "__ns:=/pkg_test"], "pkg_test")
+    try:
+        probe.watch("/pkg_test/joint_states", JointState)
+        probe.wait_ready(bridge, "/pkg_test/joint_states")
+        assert list(probe.latest("/pkg_test/joint_states").name) == ["elbow"]
     finally:
         code = bridge.stop()
     assert code == 0, bridge.output()
@@ -92,6 +115,25 @@ def test_cli_demo() -> None:
     assert len(checks) == 5
     assert all(float(line.split("within ")[1].split()[0]) < 1e-9 for line in checks), checks
     assert "bridge stopped (exit code 0)" in out
+
+
+def test_cli_demo_mobile() -> None:
+    """``sdf-bridge demo --robot mobile``: the wheel-legged robot started paused, reset, standing
+    on its wheels (its weight on the contact sensors), driving at wheel velocity × radius."""
+    env = dict(os.environ)
+    env.pop("ROS_DOMAIN_ID", None)  # the demo picks its own domain
+    result = subprocess.run([sys.executable, "-m", "sdf_bridge.cli", "demo", "--robot", "mobile", "--duration", "1.0"],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    for step in ("pause → reset → command → unpause", "=== stand", "=== drive", "=== turn", "=== stop"):
+        assert step in out, out
+    share = float(out.split("weight ")[1].split("(")[1].split(" %")[0])
+    assert share == pytest.approx(100.0, abs=5.0), out
+    drive = out.split("=== drive")[1]
+    speed = float(drive.split("speed ")[1].split(" m/s")[0])
+    assert speed == pytest.approx(0.2, rel=0.02), drive
+    assert "lidar: 360 rays" in out and "bridge stopped (exit code 0)" in out
 
 
 def test_params_file_config_bridge_yaml(start_bridge, probe: Probe) -> None:

@@ -79,20 +79,33 @@ def _gear_pair(**gearbox) -> Robot:
     return Robot("gears", links=links, joints=joints)
 
 
-def test_gearbox_follower() -> None:
+def test_gearbox_closing_a_loop_couples_the_second_joint_and_publishes_itself() -> None:
+    """θ₂ = −3·θ₁ for j2; the gearbox's own state θ₂ − θ₁ = −4·θ₁ (exact)."""
     tmap = TransmissionMap.from_robot(_gear_pair(gearbox_ratio=3.0, gearbox_reference_body="base"))
     assert tmap.joint_names == ("j1",)
-    assert tmap.follower_names == ("j2",)
-    assert tmap.followers_info[0].kind == "gearbox"
-    pos, vel, _ = tmap.followers(np.array([0.5]), np.array([2.0]), np.array([0.0]))
-    assert pos[0] == pytest.approx(-1.5, abs=1e-15)
-    assert vel[0] == pytest.approx(-6.0, abs=1e-15)
+    assert tmap.follower_names == ("j2", "gear")
+    assert [(f.leader, f.multiplier, f.kind) for f in tmap.followers_info] == [("j1", -3.0, "gearbox"),
+                                                                               ("j1", -4.0, "gearbox")]
+    pos, vel, effort = tmap.followers(np.array([0.5]), np.array([2.0]), np.array([1.0]))
+    assert pos.tolist() == [-1.5, -2.0] and vel.tolist() == [-6.0, -8.0]
+    assert np.isnan(effort).all()
+
+
+def test_gearbox_as_the_childs_only_joint_publishes_its_angle() -> None:
+    """Tree form: gear1→gear2 is gear2's only joint; its angle to gear1 is −(ratio + 1)·θ₁."""
+    robot = _gear_pair(gearbox_ratio=2.0, gearbox_reference_body="base")
+    joints = {k: v for k, v in robot.joints.items() if k != "j2"}
+    tmap = TransmissionMap.from_robot(Robot("g", links=robot.links, joints=joints))
+    assert tmap.joint_names == ("j1",) and tmap.follower_names == ("gear",)
+    pos, vel, _ = tmap.followers(np.array([0.25]), np.array([1.0]), np.array([0.0]))
+    assert (pos[0], vel[0]) == (-0.75, -3.0)
 
 
 def test_gearbox_without_reference_is_passive() -> None:
     followers, names, warnings = build_followers(_gear_pair())
     assert followers == [] and names == []
-    assert "gearbox joint 'gear'" in warnings[0] and "left passive" in warnings[0]
+    assert warnings == ["gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent link "
+                        "'gear1'; left passive (not coupled)"]
     assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")
 
 

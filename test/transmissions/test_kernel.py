@@ -193,7 +193,7 @@ def test_robot_with_mimic_chain_gearbox_screw_identical(data) -> None:
                                                    offset=data.draw(offset)), diff, four]), ratio)
     ref = TransmissionMap.from_robot(robot, compiled=False)
     fast = TransmissionMap.from_robot(robot, compiled=True)
-    assert sorted(ref.follower_names) == ["gj2", "m1", "m2", "m3", "s/translation"]
+    assert sorted(ref.follower_names) == ["gear", "gj2", "m1", "m2", "m3", "s/translation"]
     n = len(ref.joint_names)
     p, v, e = _inputs(data, n)
     assert_identical(fast.actuator_to_joint_with_followers(p, v, e),

@@ -12,8 +12,11 @@ behaves alike; only the state is mapped to actuator space, for ``~/actuator_stat
   affine actuators on the joints (one per map joint, gear 1, force range = effort limit), its
   integral once per read (the error to the target at the start of each cycle, whether or not a
   command was written); default gains have an integral term and follow the joint's current
-  inertia (:mod:`.pid`), so position commands settle on target under gravity. Before the steps
-  of every read the actuators are refreshed (:func:`.cycle.pre_step`): first the scheduled
+  inertia (:mod:`.pid`), so position commands settle on target under gravity. At every reset
+  the integral starts at the static load the joint carries at rest (gravity, its coupled
+  followers' included: :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a
+  held joint does not sag first while the integral grows. Before the steps of every read the
+  actuators are refreshed (:func:`.cycle.pre_step`): first the scheduled
   gains, from the inertia as of the last physics step, then the integral with them. So a write
   repeating the previous command bit for bit would change nothing; it returns after comparing
   it (except in ideal mode). :meth:`MujocoBackend.write` does that refresh itself, in the same
@@ -28,7 +31,9 @@ behaves alike; only the state is mapped to actuator space, for ``~/actuator_stat
   was when its command ended), by the PID;
 * ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
   step, velocity = finite difference), their effort reads 0.
-* a joint whose ``<limit effort>`` is 0 is passive: its commands exert no effort (noted once).
+* a joint whose effort limit is 0 (a ``<ros2_control>`` effort window ``[0, 0]``; a URDF
+  ``<limit effort="0">`` means "not limited", as the limiter reads it) is passive: its commands
+  exert no effort (noted once).
 
 If the simulation becomes unstable (MuJoCo meets NaN/Inf/huge values), the backend returns to
 its initial state with the simulated time kept, counts it in
@@ -64,16 +69,20 @@ import numpy as np
 from ... import jit
 from ...description.model import Robot
 from ...errors import BackendError
-from ..base import MODE_DTYPE, JointCommand, JointSpaceState
-from ..initial_values import initial_joint_values
+from ...limits.spec import effort_bounds
+from ..base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState
+from ..initial_pose import initial_pose
 from . import cycle
-from .builder import ONE_DOF, BuiltModel, build_spec, compile_model
+from .builder import BuiltModel, build_spec, compile_model
+from .couplings import ONE_DOF, static_loads
 from .actuation import add_pid_actuators, inertia_diagonal_index
 from .cycle import HOLD, INTEGRAL, MODE, SCALE
-from .initial_state import reset_state
+from .gains import default_gains, joint_inertias
+from .initial_state import free_roots, reset_state
 from .options import _bool, parse_options
 from .pid import JointPid, resolve_gains
 from .sensors import SensorSuite
+from .surfaces import apply_friction
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...transmissions import TransmissionMap
@@ -97,6 +106,9 @@ class MujocoBackend:
         model, data: the MuJoCo model and data (after :meth:`configure`).
         built: the build result (link → body, joint → MuJoCo addresses, notes).
         sensors: the simulated sensors.
+        inertia: the map joints' inertias of the default-gain rule (:class:`.gains.JointInertia`).
+        initial_pose: where :meth:`reset` puts the robot
+            (:class:`~sdf_bridge.backends.initial_pose.InitialPose`).
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
@@ -140,17 +152,15 @@ class MujocoBackend:
                 )
 
         built = build_spec(robot, options)
-        effort_limit = np.array([
-            abs(l.effort) if (l := robot.joints[j].limit) is not None and l.effort is not None else np.inf
-            for j in self.joint_names
-        ])
+        effort_limit = np.array(effort_bounds(robot, self.joint_names))  # as the limiter enforces them
         self._passive = effort_limit == 0.0
         if self._passive.any():
             built.note(
                 f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
-                "simulated as passive joints (their commands exert no effort); give <limit effort> > 0 to drive them"
+                "simulated as passive joints (their commands exert no effort); widen their effort limit to drive them"
             )
         add_pid_actuators(built.spec, self.joint_names, effort_limit)
+        apply_friction(robot, built)
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
         model = compile_model(built)
@@ -164,7 +174,11 @@ class MujocoBackend:
             [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
         )
         self._act_adr = np.array(model.actuator_actadr[self._act_ids], dtype=int)
-        gains = resolve_gains(robot, self.joint_names, params, np.array(model.dof_M0)[self._dadr], effort_limit)
+        jnt_ids = np.array([mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
+                            for j in self.joint_names], dtype=int)
+        self.inertia = joint_inertias(model, jnt_ids, self._dadr)
+        defaults = default_gains(self.inertia, float(model.opt.timestep), effort_limit)
+        gains = resolve_gains(robot, self.joint_names, params, defaults, self.inertia)
         for array in (gains.p, gains.i, gains.d):
             array[self._passive] = 0.0
         inertia0 = np.maximum(np.array(model.dof_M0)[self._dadr], 1e-9)
@@ -174,7 +188,7 @@ class MujocoBackend:
         # the joint table of the per-cycle functions (layout: sdf_bridge.backends.mujoco.cycle)
         self._tab = cycle.make_table(
             self._qadr, self._dadr, self._act_adr, self._act_ids, inertia_diagonal_index(model)[self._dadr],
-            gains.p, gains.i, gains.d, gains.i_clamp, inertia0, self._scheduled, self._passive,
+            gains.p, gains.i, gains.d, gains.i_clamp, inertia0, self._scheduled, self._passive, effort_limit,
         )
         self.pid = JointPid(gains, effort_limit, state=self._tab[INTEGRAL:SCALE + 1])
         self._has_i = self.pid.has_integral
@@ -218,45 +232,14 @@ class MujocoBackend:
         self._ideal_mask = np.zeros(n, dtype=bool)
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
-        initial = initial_joint_values(robot)
-        self._initial_q, self._initial_v = initial["position"], initial["velocity"]
+        self.initial_pose = initial_pose(robot, params)
+        self._place_on_ground = options.ground_plane and options.lift_above_ground and options.base_pose is None
+        self._free = free_roots(model)  # (qpos, dof address, body) of the free-floating roots' joints
         self._configured = True
         self.reset()
         if self.compiled:
-            self._warm_up()
-
-    def _warm_up(self) -> None:
-        """Run each compiled function once on copies of the buffers (compiles them, or loads
-        them from Numba's cache, now, so that no control cycle pays it), then lock them
-        (:func:`sdf_bridge.jit.warm_up`): an argument of another type raises ``TypeError``
-        instead of compiling inside a control cycle (:meth:`write` converts its input then).
-        The buffers' kinds are the same for every model (``data.warning.number`` is a strided
-        view, passed as it is: the kernels only read it)."""
-        assert self.data is not None
-        tab, qpos, act, ctrl = self._tab.copy(), self._qpos.copy(), self._act.copy(), self._ctrl.copy()
-        gainprm, biasprm, inertia = self._gainprm.copy(), self._biasprm.copy(), self._inertia.copy()
-        n = len(self.joint_names)
-        joint = np.full((3, n), np.nan)
-        mode, hold = np.zeros(n, dtype=MODE_DTYPE), np.full(n, np.nan)
-
-        def run_cycle() -> None:
-            cycle.apply_command_kernel(tab, joint, mode, hold, qpos, act, ctrl, gainprm, biasprm, self._ideal_mode)
-            cycle.pre_step_kernel(tab, qpos, act, inertia, gainprm, biasprm, 0.0, self._has_i)
-            cycle.gather_state_kernel(tab, qpos, self._qvel.copy(), self._force.copy(), self._warnings, joint)
-
-        jit.warm_up("MuJoCo cycle kernels",
-                    (cycle.apply_command_kernel, cycle.pre_step_kernel, cycle.gather_state_kernel), run_cycle)
-        if self._pack is None:
-            return
-
-        def run_fused() -> None:
-            view = self._view.copy()  # (a copy of the same kind: C-contiguous float64)
-            for last_valid in (False, True):
-                cycle.write_kernel(tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True)
-            out, actuators = (np.empty(shape) for shape in self._state_shapes)
-            cycle.state_kernel(tab, view, self._warnings, self._pack, out, actuators)
-
-        jit.warm_up("MuJoCo fused cycle kernels", (cycle.write_kernel, cycle.state_kernel), run_fused)
+            cycle.warm_up(self._tab, self.data, self._inertia, self._view, self._pack, self._state_shapes,
+                          self._has_i, self._ideal_mode)
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
@@ -310,7 +293,7 @@ class MujocoBackend:
                 tab[cycle.LAST_MODE] = mode
                 tab[cycle.LAST_HOLD] = hold
             if prep:
-                cycle.prepare(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm,
+                cycle.prepare(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm,
                               self._write_span, self._has_i, self._pre_step)
         self._last_valid = True
         self._prepared = self._write_n if prep else 0
@@ -376,8 +359,11 @@ class MujocoBackend:
         dt = float(dt)  # (a numpy scalar is not compared in its own precision)
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
-            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s; "
-                               "set the update rate to a divisor of 1/timestep")
+            divisor = f" (e.g. {dt / math.ceil(dt / ts):.6g} s)" if dt > 0.0 else ""
+            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s (backend "
+                               f"parameter timestep). Fix: set backend_params.timestep to a divisor of the "
+                               f"control period 1/update_rate{divisor}, or update_rate so that 1/update_rate "
+                               "is a multiple of the timestep")
         return n
 
     def _advance(self, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -395,8 +381,8 @@ class MujocoBackend:
             return self._state_now()[:2]
         ts = self._timestep
         if self._refresh and prepared != n:
-            self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, n * ts,
-                           self._has_i)
+            self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._force, self._gainprm,
+                           self._biasprm, n * ts, self._has_i)
         t_end = data.time + n * ts
         # the state's arrays are made before stepping (the memory the step touches evicts
         # what Python would need to make them after it)
@@ -545,13 +531,15 @@ class MujocoBackend:
         self._advance(int(n))
 
     def reset(self) -> None:
-        """Initial state (see :func:`initial_joint_values`): joint-space ``<ros2_control>``
-        ``position`` / ``velocity`` state-interface ``initial_value`` (else the description's
-        ``initial_position``, else 0 / 0), followers of joint equalities (mimic, gearbox) set
-        consistently from their leaders, time 0, PID cleared, joints holding their initial position."""
+        """The initial state: the :attr:`initial_pose` (a keyframe's base pose and joint
+        positions, else the description's ``<ros2_control>`` ``initial_value`` /
+        ``initial_position``, else 0 within the limits: :mod:`sdf_bridge.backends.initial_pose`;
+        a free-floating robot without a base pose placed on the ground), followers of joint
+        equalities (mimic, gearbox) set consistently from their leaders, time 0, PID cleared,
+        joints holding their initial position (:func:`.initial_state.reset_state`)."""
         model, data = self._require()
         assert self.built is not None
-        reset_state(model, data, self.built, self.robot, self._initial_q, self._initial_v)
+        reset_state(model, data, self.built, self.robot, self.initial_pose, place_on_ground=self._place_on_ground)
         tab = self._tab
         tab[cycle.MODE:cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]
@@ -559,8 +547,10 @@ class MujocoBackend:
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
+        self.pid.preload(static_loads(model, data)[self._dadr])  # the load at rest (mj_forward above)
         # scheduled gains at the reset configuration, actuators written (no time passes)
-        self._pre_step(tab, self._qpos, self._act, self._inertia, self._gainprm, self._biasprm, 0.0, False)
+        self._pre_step(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm, 0.0,
+                       False)
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
@@ -581,6 +571,32 @@ class MujocoBackend:
         self._require()
         joint = self._state_now()[0][:, :self._n]
         return joint[0].copy(), joint[1].copy(), joint[2].copy()
+
+    @property
+    def joint_inertia(self) -> np.ndarray:
+        """Each map joint's lightest effective inertia, ``1/(M⁻¹)_kk`` at the reference
+        configuration (:mod:`.gains`), shape (n_joints,), kg·m² or kg (a copy)."""
+        return self.inertia.apparent.copy()
+
+    def base_state(self) -> BaseState | None:
+        """The free-floating root link's ground-truth state now (the first free root; ``None``
+        on a fixed base): MuJoCo's body pose of the link in the world and its twist in the
+        link's frame (a copy, with the simulated time).
+
+        Raises:
+            BackendError: before configure.
+        """
+        _, data = self._require()
+        if not self._free:
+            return None
+        adr, dof, link = self._free[0]
+        pose = data.qpos[adr:adr + 7]
+        quat = pose[3:7]  # w x y z: the free joint's qpos is the body's pose in the world
+        rot = np.empty(9)
+        mujoco.mju_quat2Mat(rot, quat)
+        linear = rot.reshape(3, 3).T @ data.qvel[dof:dof + 3]  # (world frame in qvel)
+        return BaseState(pose[:3].copy(), np.array([quat[1], quat[2], quat[3], quat[0]]), linear,
+                         data.qvel[dof + 3:dof + 6].copy(), float(data.time), link)
 
     @property
     def sim_time(self) -> float:

@@ -12,11 +12,12 @@ Mappings (documented defaults, logged once per model):
   :data:`DEFAULT_INERTIA` kg·m² on each principal axis at the link origin (URDF: such links
   are massless frames, which MuJoCo cannot move); SDFormat links without ``<inertial>`` get the
   SDFormat default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
-* Inertias violating the triangle inequality (A + B ≥ C, common in generated URDFs) are
-  balanced by MuJoCo's compiler (``balanceinertia``), with a warning naming the link; zero
-  principal moments (a thin rod) are raised to :data:`MIN_PRINCIPAL_INERTIA`.
-  Non-finite mass or inertia, a negative mass, or a tensor with a negative principal moment is
-  a :class:`~sdf_bridge.errors.BackendError` naming the link (no default can guess it).
+* Inertias no rigid body has (not positive semi-definite, or breaking the triangle inequality
+  A + B ≥ C; common in generated URDFs) are balanced as MuJoCo's ``balanceinertia`` does (each
+  principal moment their mean: :mod:`sdf_bridge.description.inertia`), with a warning naming
+  the link; zero principal moments (a thin rod) are raised to :data:`MIN_PRINCIPAL_INERTIA`.
+  Non-finite mass or inertia, or a negative mass, is a :class:`~sdf_bridge.errors.BackendError`
+  naming the link (no default can guess it).
 * Universal/revolute2 joints whose two axes are parallel get an armature of
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
@@ -25,6 +26,8 @@ Mappings (documented defaults, logged once per model):
   no joint; gearbox → a joint equality (see :func:`_add_gearboxes`: the loop form couples the
   two revolute joints from the reference body, the tree form is a coupled hinge).
   Extra MuJoCo joints of multi-DOF joints are named ``<joint>__<suffix>``.
+* A link without gravity (``Link.gravity`` false: SDFormat ``<gravity>false</gravity>``,
+  Gazebo's ``<turnGravityOff>``) gets MuJoCo's ``gravcomp`` 1 (its weight compensated).
 * ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
   reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
 * Limits: ``range`` with ``limited`` when both bounds are given. SDFormat stop stiffness ``k``
@@ -33,22 +36,27 @@ Mappings (documented defaults, logged once per model):
   MuJoCo's default stop, like URDF joints (noted).
 * Mimic joints: equality ``q_follower = offset + multiplier · q_leader`` (``polycoef``).
 
-Shapes, meshes and collision filtering: :mod:`.geoms`.
+Shapes, meshes and collision filtering: :mod:`.geoms`; the other models of an SDFormat world
+(``Robot.scenery``): :mod:`.scenery`.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import mujoco
 import numpy as np
 
-from ...description.kinematics import joint_transform
+from ...description.inertia import DEFAULT_INERTIA, DEFAULT_MASS, MIN_MASS, balanced_inertia, inertia_fix
+from ...description.inertia import tensor as inertia_tensor
+from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Link, Pose, Robot
 from ...errors import BackendError
+from .couplings import add_gearboxes, add_joint_equality, add_mimics
+from .scenery import add_scenery
 from .geoms import (
     GROUND_CONAFFINITY,
     GROUND_CONTYPE,
@@ -62,12 +70,6 @@ from .geoms import (
 
 _LOG = logging.getLogger(__name__)
 
-DEFAULT_MASS = 1e-3
-"""kg: mass given to links without inertial (or zero mass), so MuJoCo can simulate them."""
-DEFAULT_INERTIA = 1e-6
-"""kg·m²: principal inertia of those links (about a 1 g, 5 cm body)."""
-MIN_MASS = 1e-12
-"""kg: masses below this are treated as zero (MuJoCo rejects moving bodies lighter than 1e-15)."""
 MIN_PRINCIPAL_INERTIA = 1e-12
 """kg·m²: floor of each principal moment (a thin rod's zero moment about its axis), as MuJoCo
 requires positive ones (> 1e-15)."""
@@ -77,10 +79,6 @@ SDF_DEFAULT_INERTIA = 1.0
 """kg·m²: SDFormat's default ``ixx``, ``iyy``, ``izz``."""
 SDF_DEFAULT_AXIS2 = np.array([0.0, 1.0, 0.0])
 """SDFormat's default ``<axis2><xyz>`` (universal / revolute2 joints without one)."""
-ONE_DOF = frozenset(
-    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW, JointType.GEARBOX}
-)
-"""Joint types with one primary MuJoCo DOF (the ones a transmission or mimic can drive)."""
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -90,7 +88,8 @@ class BuildOptions:
         timestep: physics step in s (> 0).
         gravity: m/s² in the world frame.
         fixed_base: weld the root link to the world (else a free joint).
-        ground_plane: add an infinite plane z = 0 in the world.
+        ground_plane: add an infinite plane z = 0 in the world (not for a robot of an SDFormat
+            world, ``Robot.world``: the world's own models are its ground).
         visual_geoms: add visual geoms (rendered only: contype/conaffinity 0).
         self_collide: let robot collision geoms collide with each other.
         armature: joint name → armature (rotor inertia reflected, kg·m² or kg); missing = 0.
@@ -164,12 +163,13 @@ def _where(link: Link) -> str:
     return f" ({source})" if source is not None else ""
 
 
-def _inertia_tensor(link: Link) -> np.ndarray:
-    """The link's inertia tensor (3, 3), kg·m², in its inertial frame, validated.
+def _inertia_tensor(link: Link, built: BuiltModel) -> np.ndarray:
+    """The link's inertia tensor (3, 3), kg·m², in its inertial frame: as written, or balanced
+    (:func:`~sdf_bridge.description.inertia.balanced_inertia`, noted naming the link) when no
+    rigid body has it (not positive semi-definite, or breaking the triangle inequality).
 
     Raises:
-        BackendError: mass or inertia not finite, mass negative, or a tensor that is not
-            positive semi-definite (a negative principal moment: no rigid body has it).
+        BackendError: mass or inertia not finite, or mass negative.
     """
     inertial = link.inertial
     assert inertial is not None
@@ -184,14 +184,11 @@ def _inertia_tensor(link: Link) -> np.ndarray:
         raise BackendError(
             f"link {link.name!r}{_where(link)}: <inertial> mass {inertial.mass} kg is negative; give a mass ≥ 0"
         )
-    tensor = np.array([[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]], dtype=float)
-    moments = np.linalg.eigvalsh(tensor)
-    if moments[0] < -1e-12 * max(1.0, float(np.abs(moments).max())):
-        raise BackendError(
-            f"link {link.name!r}{_where(link)}: inertia tensor has principal moments {moments.round(9).tolist()} "
-            "kg·m², one negative (not positive semi-definite); fix ixx..izz / ixy, ixz, iyz of its <inertia>"
-        )
-    return tensor
+    fix = inertia_fix(link.name, i)
+    if fix is not None:
+        built.note(fix + _where(link))
+        i = balanced_inertia(i)
+    return inertia_tensor(i)
 
 
 def _set_inertial(
@@ -215,7 +212,7 @@ def _set_inertial(
         body.ipos = [0.0, 0.0, 0.0]
         body.inertia = [SDF_DEFAULT_INERTIA] * 3
         return
-    tensor = _inertia_tensor(link) if inertial is not None else None
+    tensor = _inertia_tensor(link, built) if inertial is not None else None
     if inertial is None or tensor is None or inertial.mass < MIN_MASS:  # massless frame
         defaulted.append(link.name)
         body.mass = DEFAULT_MASS
@@ -233,11 +230,6 @@ def _set_inertial(
                    f"least {MIN_PRINCIPAL_INERTIA} (MuJoCo needs positive ones)", warning=False)
         moments = np.maximum(moments, MIN_PRINCIPAL_INERTIA)
         tensor = axes @ np.diag(moments) @ axes.T
-    if moments[0] + moments[1] < moments[2] * (1.0 - 1e-9):
-        built.note(
-            f"link {link.name!r}: principal inertias {moments.round(9).tolist()} violate the triangle "
-            "inequality A + B ≥ C (not a rigid body); MuJoCo balances them (compiler balanceinertia)"
-        )
     # MuJoCo diagonalises fullinertia in the body frame (ignoring iquat): express the tensor,
     # given in the inertial frame, in the link frame first: I_link = R · I · Rᵀ
     rot = inertial.origin.rotation
@@ -386,55 +378,6 @@ def _screw_lead(joint: Joint) -> float:
     return pitch / (2.0 * math.pi)
 
 
-def add_joint_equality(
-    spec: mujoco.MjSpec, follower: str, leader: str, multiplier: float, offset: float, timestep: float
-) -> mujoco.MjsEquality:
-    """Couple MuJoCo joints: ``q_follower = offset + multiplier · q_leader`` (MuJoCo joint equality,
-    ``polycoef = (offset, multiplier, 0, 0, 0)``; both joints have qpos0 = 0 here).
-
-    The constraint is made stiffer than MuJoCo's default: time constant ``max(0.005, 4·timestep)``
-    s, impedance (0.95, 0.99).
-    """
-    eq = spec.add_equality(
-        type=mujoco.mjtEq.mjEQ_JOINT,
-        name1=follower,
-        name2=leader,
-        objtype=mujoco.mjtObj.mjOBJ_JOINT,
-    )
-    data = np.zeros(len(eq.data))
-    data[0], data[1] = offset, multiplier
-    eq.data = data
-    eq.solref = [max(0.005, 4.0 * timestep), 1.0]
-    eq.solimp = [0.95, 0.99, 0.001, 0.5, 2.0]
-    return eq
-
-
-def _tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint]]:
-    """Links parent-before-child with the joint that attaches each (``None`` for roots: links
-    that are no joint's child), and the joints left over that close a loop.
-
-    Non-gearbox joints are preferred as tree edges, so that an SDFormat gearbox joining two
-    links already attached to its reference body closes a loop (becomes a constraint).
-    """
-    children = {j.child for j in robot.joints.values()}
-    order: list[tuple[str, Joint | None]] = [(name, None) for name in robot.links if name not in children]
-    placed = {name for name, _ in order}
-    pending = list(robot.joints.values())
-    for allow_gearbox in (False, True):
-        changed = True
-        while changed:
-            changed = False
-            for joint in list(pending):
-                if joint.type is JointType.GEARBOX and not allow_gearbox:
-                    continue
-                if joint.parent in placed and joint.child not in placed:
-                    order.append((joint.child, joint))
-                    placed.add(joint.child)
-                    pending.remove(joint)
-                    changed = True
-    return order, pending
-
-
 def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltModel:
     """Build the MjSpec of ``robot`` (not compiled: sensors may still add sites).
 
@@ -456,7 +399,8 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     built = BuiltModel(spec=spec)
     meshes = MeshLoader(spec, built.note)
     world = spec.worldbody
-    if options.ground_plane:
+    ground = options.ground_plane and robot.world is None  # a world has its own ground, or none
+    if ground:
         world.add_geom(
             name=GROUND_NAME,
             type=mujoco.mjtGeom.mjGEOM_PLANE,
@@ -470,8 +414,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     joints_maker = _JointMaker(built, options)
     defaulted: list[str] = []
     sdf_defaulted: list[str] = []
+    no_gravity: list[str] = []
     bodies: dict[str, mujoco.MjsBody] = {}
-    order, loops = _tree_edges(robot)
+    order, loops = tree_edges(robot)
     for link_name, parent_joint in order:
         link = robot.links[link_name]
         if parent_joint is None:
@@ -484,7 +429,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                 frame = base.matrix() if link.pose is None else base.matrix() @ link.pose.matrix()
                 set_frame(body, frame)
                 built._root_bodies.append(link_name)
-                built._lift = options.ground_plane and options.lift_above_ground
+                built._lift = ground and options.lift_above_ground
                 if not (options.fixed_base or robot.static):  # SDFormat <static> models never move
                     body.add_freejoint(name=f"{link_name}__free")
                     built.joints[f"{link_name}__free"] = JointSlots(
@@ -504,6 +449,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
         if body is world:
             continue
         _set_inertial(body, link, built, defaulted, sdf_defaulted, robot.format == "sdf")
+        if not link.gravity:
+            body.gravcomp = 1.0  # MuJoCo cancels gravity on the body, as Gazebo's gravity switch
+            no_gravity.append(link_name)
         for col in link.collisions:
             add_geom(body, col.geometry, col.origin, meshes, name=col.name, visual=False, rgba=None,
                       self_collide=options.self_collide)
@@ -514,6 +462,12 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                     color = robot.materials[vis.material.name].color
                 add_geom(body, vis.geometry, vis.origin, meshes, name=vis.name, visual=True, rgba=color,
                           self_collide=False)
+    moving = add_scenery(spec, robot, meshes, visual_geoms=options.visual_geoms)
+    if moving:
+        built.note(f"world model(s) {moving} are not the robot: simulated as fixed world geometry")
+    if no_gravity:
+        built.note(f"link(s) without gravity (<gravity>false</gravity> / Gazebo's <turnGravityOff>): {no_gravity}; "
+                   "MuJoCo compensates their weight (gravcomp)", warning=False)
     if defaulted:
         built.note(
             f"{len(defaulted)} link(s) without inertial (or mass) get the default mass {DEFAULT_MASS} kg and inertia "
@@ -529,92 +483,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     for joint in loops:
         if joint.type is not JointType.GEARBOX:
             built.note(f"joint {joint.name!r} closes a kinematic loop; it is not simulated")
-    _add_mimics(robot, built, options)
-    _add_gearboxes(robot, built, options, loops)
+    add_mimics(robot, built, options.timestep)
+    add_gearboxes(robot, built, options.timestep, loops)
     return built
-
-
-def _primary(built: BuiltModel, joint: str) -> str | None:
-    slots = built.joints.get(joint)
-    if slots is None or slots.type not in ONE_DOF or not slots.mj_joints:
-        return None
-    return slots.mj_joints[0]
-
-
-def _add_mimics(robot: Robot, built: BuiltModel, options: BuildOptions) -> None:
-    for joint in robot.joints.values():
-        if joint.mimic is None:
-            continue
-        follower = _primary(built, joint.name)
-        leader_name = joint.mimic.joint
-        if joint.mimic.axis == "axis2":
-            slots = built.joints.get(leader_name)
-            leader = slots.mj_joints[1] if slots is not None and len(slots.mj_joints) > 1 else None
-        else:
-            leader = _primary(built, leader_name)
-        if follower is None or leader is None:
-            built.note(
-                f"mimic joint {joint.name!r} → {leader_name!r}: both must be 1-DOF movable joints; "
-                "the coupling is not simulated"
-            )
-            continue
-        add_joint_equality(built.spec, follower, leader, joint.mimic.multiplier, joint.mimic.offset,
-                           options.timestep)
-
-
-def _joining(robot: Robot, built: BuiltModel, a: str, b: str, exclude: str) -> str | None:
-    """The primary MuJoCo joint of a 1-DOF joint between links ``a`` and ``b`` (either way)."""
-    for other in robot.joints.values():
-        if other.name != exclude and {other.parent, other.child} == {a, b}:
-            return _primary(built, other.name)
-    return None
-
-
-def _gearbox_ref_problem(ref: str | None) -> str:
-    """Start of a gearbox note: the missing ``<gearbox_reference_body>`` or the unjoined body."""
-    if not ref:
-        return "has no gearbox_reference_body (give <gearbox_reference_body>), so it is not joined"
-    return f"reference body {ref!r} is not joined"
-
-
-def _add_gearboxes(robot: Robot, built: BuiltModel, options: BuildOptions, loops: Sequence[Joint]) -> None:
-    """SDFormat gearbox joints: the child's angle relative to ``gearbox_reference_body`` is
-    ``−gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``; ratio 1 when not given), θ₁ being the angle
-    of the parent link relative to the reference body (the 1-DOF joint joining them).
-
-    * Loop form (SDFormat's examples; as :mod:`sdf_bridge.transmissions.coupling`): the child is
-      also joined to the reference body by a 1-DOF joint: that joint follows,
-      ``q_follower = −ratio · q_leader`` (the gearbox itself is a constraint, no DOF).
-    * Tree form (the gearbox is the child's only joint): its hinge measures the child relative
-      to the parent link, which turns by θ₁, so ``q_gearbox = −(ratio + 1) · θ₁`` (axes assumed
-      parallel).
-
-    Without the needed 1-DOF joints the gearbox is uncoupled (a free hinge in tree form), noted.
-    """
-    loop_names = {j.name for j in loops}
-    for joint in robot.joints.values():
-        if joint.type is not JointType.GEARBOX:
-            continue
-        ref = joint.gearbox_reference_body
-        ratio = 1.0 if joint.gearbox_ratio is None else float(joint.gearbox_ratio)
-        leader = _joining(robot, built, ref, joint.parent, joint.name) if ref else None
-        if joint.name in loop_names:
-            follower = _joining(robot, built, ref, joint.child, joint.name) if ref else None
-            if leader is None or follower is None:
-                built.note(
-                    f"gearbox joint {joint.name!r}: {_gearbox_ref_problem(ref)} by 1-DOF joints to "
-                    f"both {joint.parent!r} and {joint.child!r}; the gearbox is not simulated"
-                )
-                continue
-            add_joint_equality(built.spec, follower, leader, -ratio, 0.0, options.timestep)
-            continue
-        if leader is None:
-            built.note(
-                f"gearbox joint {joint.name!r}: {_gearbox_ref_problem(ref)} to its parent link "
-                f"{joint.parent!r} by a 1-DOF joint; simulated as a free hinge"
-            )
-            continue
-        add_joint_equality(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, options.timestep)
 
 
 STOP_IMPEDANCE = 0.01

@@ -28,7 +28,8 @@ joint of the transmission map:
 * PID parameters: gains ``P`` (N·m/rad), ``I`` (N·m/(rad·s)), ``D`` (N·m·s/rad), ``I_CLAMP``
   (N·m; 0 = unbounded), ``INERTIA0`` (kg·m², the inertia the gains were given for),
   ``SCHEDULED`` (1 = default gains follow the inertia, 0 = fixed), ``PASSIVE`` (1 = effort
-  limit 0) — N and m for prismatic joints;
+  limit 0), ``LIMIT`` (the effort limit, N·m; ``inf`` = none: the integral stops growing while
+  the actuator force is at it) — N and m for prismatic joints;
 * command state, updated in place: ``MODE`` (the kind of the joint's command, a
   :class:`~sdf_bridge.backends.base.Mode` value: ``NONE``, ``POSITION`` — also for
   ``POSITION_VELOCITY``, whose velocity is a feed-forward —, ``VELOCITY`` or ``EFFORT``;
@@ -58,19 +59,20 @@ from collections.abc import Callable
 import mujoco
 import numpy as np
 
+from ... import jit
 from ...jit import kernel
 from ...transmissions import kernel as _transmissions
-from ..base import Mode
-from .pid import affine_parameters, integrate
+from ..base import MODE_DTYPE, Mode
+from .pid import affine_parameters, integrate, saturated_towards
 
 QADR, DADR, ACT_ADR, ACT_ID, DIAG = range(5)
-P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE = range(5, 12)
-MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(12, 17)
-INTEGRAL, SCALE = range(17, 19)
-LAST, LAST_MODE, LAST_HOLD, SAVED = 19, 22, 23, 24
+P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE, LIMIT = range(5, 13)
+MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(13, 18)
+INTEGRAL, SCALE = range(18, 20)
+LAST, LAST_MODE, LAST_HOLD, SAVED = 20, 23, 24, 25
 # the fused kernels' view of MuJoCo's data (column 0 only; :func:`set_view`)
-V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(25, 34)
-ROWS = 34
+V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(26, 35)
+ROWS = 35
 """Rows of the joint table (see the module docstring)."""
 # the kinds of command in the table's MODE row (Mode values, as the table's floats)
 NONE, POSITION, VELOCITY, EFFORT = (float(m) for m in (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.EFFORT))
@@ -87,7 +89,7 @@ WARN_QPOS = int(mujoco.mjtWarning.mjWARN_BADQPOS)
 def make_table(
     qadr: np.ndarray, dadr: np.ndarray, act_adr: np.ndarray, act_id: np.ndarray, diag: np.ndarray,
     p: np.ndarray, i: np.ndarray, d: np.ndarray, i_clamp: np.ndarray, inertia0: np.ndarray,
-    scheduled: np.ndarray, passive: np.ndarray,
+    scheduled: np.ndarray, passive: np.ndarray, limit: np.ndarray,
 ) -> np.ndarray:
     """The joint table (:data:`ROWS`, n) from its per-joint parts (each shape (n,); units in
     the module docstring); the command state holds (mode hold at position 0, PID active), the
@@ -96,12 +98,12 @@ def make_table(
     Raises:
         ValueError: the parts do not all have shape (n,).
     """
-    parts = (qadr, dadr, act_adr, act_id, diag, p, i, d, i_clamp, inertia0, scheduled, passive)
+    parts = (qadr, dadr, act_adr, act_id, diag, p, i, d, i_clamp, inertia0, scheduled, passive, limit)
     n = np.shape(qadr)[0] if np.ndim(qadr) == 1 else -1
     if n < 0 or any(np.shape(x) != (n,) for x in parts):
         raise ValueError(f"joint table parts must all have shape (n,); got {[np.shape(x) for x in parts]}")
     tab = np.zeros((ROWS, n))
-    tab[:PASSIVE + 1] = np.array(parts, dtype=float)
+    tab[:LIMIT + 1] = np.array(parts, dtype=float)
     tab[ACTIVE] = 1.0
     tab[SCALE] = 1.0
     return tab
@@ -161,22 +163,26 @@ def write_affine(tab: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray) -> N
     biasprm[ids, 2] = bias_v
 
 
-def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-             biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+             gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     """Before stepping ``dt`` s: scale the scheduled joints' gains by ``M(q) / M₀`` (``inertia``
     = ``data.M`` or ``data.qM``, as of the last physics step), then (``has_i``) integrate the
-    error to the target, ``act − q``, into the integral (:func:`.pid.integrate`), then write the
-    actuators (:func:`write_affine`). ``tab``'s PID state is updated in place."""
+    error to the target, ``act − q``, into the integral (:func:`.pid.integrate`; not further
+    in the direction where the actuator force, ``force`` = ``data.actuator_force`` of the last
+    step, is at the effort limit ``LIMIT``), then write the actuators (:func:`write_affine`).
+    ``tab``'s PID state is updated in place."""
     scheduled = tab[SCHEDULED] != 0.0
     tab[SCALE] = np.where(scheduled, inertia[_rows(tab, DIAG)] / tab[INERTIA0], tab[SCALE])
     if has_i:
         error = act[_rows(tab, ACT_ADR)] - qpos[_rows(tab, QADR)]
-        integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0)
+        blocked = saturated_towards(force[_rows(tab, ACT_ID)], tab[LIMIT], error)
+        integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked)
     write_affine(tab, gainprm, biasprm)
 
 
-def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-            biasprm: np.ndarray, dt: float, has_i: bool, step: Callable[..., None] | None = None) -> None:
+def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+            gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool,
+            step: Callable[..., None] | None = None) -> None:
     """:func:`pre_step` done at the write, for the steps of the next read: the integral is
     saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
     happen, or come with another ``dt``). Between a write and the next read nothing the
@@ -185,7 +191,7 @@ def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndar
     read. ``step``: the refresh to run (default :func:`pre_step`; :func:`pre_step_kernel`,
     compiled, gives the same)."""
     tab[SAVED] = tab[INTEGRAL]
-    (step or pre_step)(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+    (step or pre_step)(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
 
 
 def unprepare(tab: np.ndarray) -> None:
@@ -277,24 +283,28 @@ def _affine_kernel(k: int, tab: np.ndarray, gainprm: np.ndarray, biasprm: np.nda
 
 
 @kernel
-def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-                    biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+                    gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     """:func:`pre_step`, compiled."""
-    _pre_step(tab, qpos, act, inertia, gainprm, biasprm, dt, has_i)
+    _pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
 
 
 # The public kernels are locked after their warm-up (sdf_bridge.jit.warm_up); the fused ones
 # call these bodies instead, compiled for their own argument kinds.
 @kernel
-def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, gainprm: np.ndarray,
-              biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
+              gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
     for k in range(tab.shape[1]):
         if tab[SCHEDULED, k] != 0.0:
             tab[SCALE, k] = inertia[int(tab[DIAG, k])] / tab[INERTIA0, k]
         if has_i:
             if tab[ACTIVE, k] != 0.0:
                 error = act[int(tab[ACT_ADR, k])] - qpos[int(tab[QADR, k])]
-                x = tab[INTEGRAL, k] + tab[I, k] * tab[SCALE, k] * error * dt
+                step = tab[I, k] * tab[SCALE, k] * error * dt
+                applied, limit = force[int(tab[ACT_ID, k])], tab[LIMIT, k]
+                if (applied >= limit and error > 0.0) or (applied <= -limit and error < 0.0):
+                    step = 0.0  # saturated towards the error: no wind-up
+                x = tab[INTEGRAL, k] + step
                 c = tab[I_CLAMP, k]
                 if c > 0.0:
                     if x > c:
@@ -433,7 +443,8 @@ def write_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np
     if prep:
         for k in range(n):
             tab[SAVED, k] = tab[INTEGRAL, k]
-        _pre_step(tab, qpos, act, _view(tab, view, V_INERTIA), gainprm, biasprm, dt, tab[V_HAS_I, 0] != 0.0)
+        _pre_step(tab, qpos, act, _view(tab, view, V_INERTIA), _view(tab, view, V_FORCE), gainprm, biasprm, dt,
+                  tab[V_HAS_I, 0] != 0.0)
     return changed
 
 
@@ -450,3 +461,41 @@ def state_kernel(tab: np.ndarray, view: np.ndarray, warnings: np.ndarray, transm
     stable = _gather_state(tab, qpos, _view(tab, view, V_QVEL), _view(tab, view, V_FORCE), warnings, joint)
     _transmissions.joint_state(joint, transmissions, out, actuators)
     return stable
+
+
+def warm_up(tab: np.ndarray, data: mujoco.MjData, inertia: np.ndarray, view: np.ndarray | None,
+            pack: np.ndarray | None, state_shapes: tuple[tuple[int, int], tuple[int, int]], has_i: bool,
+            ideal: bool) -> None:
+    """Run each compiled function once on copies of the backend's buffers (``tab``, ``data``'s
+    arrays, the ``inertia`` buffer, the fused kernels' ``view`` and the transmissions'
+    ``pack`` when they are used, ``state_shapes`` of the joint and actuator states): compiles
+    them, or loads them from Numba's cache, now, so that no control cycle pays it; then lock
+    them (:func:`sdf_bridge.jit.warm_up`): an argument of another type raises ``TypeError``
+    instead of compiling inside a control cycle (the backend's write converts its input then).
+    The buffers' kinds are the same for every model (``data.warning.number`` is a strided
+    view, passed as it is: the kernels only read it)."""
+    tab = tab.copy()
+    qpos, qvel, act, ctrl, force = (getattr(data, name).copy() for name in VIEWED)
+    gainprm, biasprm, inertia = data.model.actuator_gainprm.copy(), data.model.actuator_biasprm.copy(), inertia.copy()
+    warnings = data.warning.number
+    n = tab.shape[1]
+    joint = np.full((3, n), np.nan)
+    mode, hold = np.zeros(n, dtype=MODE_DTYPE), np.full(n, np.nan)
+
+    def run_cycle() -> None:
+        apply_command_kernel(tab, joint, mode, hold, qpos, act, ctrl, gainprm, biasprm, ideal)
+        pre_step_kernel(tab, qpos, act, inertia, force, gainprm, biasprm, 0.0, has_i)
+        gather_state_kernel(tab, qpos, qvel, force, warnings, joint)
+
+    jit.warm_up("MuJoCo cycle kernels", (apply_command_kernel, pre_step_kernel, gather_state_kernel), run_cycle)
+    if pack is None or view is None:
+        return
+
+    def run_fused() -> None:
+        copy = view.copy()  # (a copy of the same kind: C-contiguous float64)
+        for last_valid in (False, True):
+            write_kernel(tab, joint.copy(), mode, hold, copy, gainprm, biasprm, 0.0, last_valid, True)
+        out, actuators = (np.empty(shape) for shape in state_shapes)
+        state_kernel(tab, copy, warnings, pack, out, actuators)
+
+    jit.warm_up("MuJoCo fused cycle kernels", (write_kernel, state_kernel), run_fused)

@@ -14,6 +14,7 @@ plane but not each other (URDF/Gazebo default; ``self_collide`` turns that on); 
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 from collections.abc import Callable, Sequence
 
@@ -189,19 +190,41 @@ def add_geom(
     return True
 
 
-def penetration(model: mujoco.MjModel) -> float:
-    """How far (m) the lowest robot collision geom reaches below z = 0 at qpos0 (0 if none)."""
-    data = mujoco.MjData(model)
+def lowest_point(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float:
+    """World z (m) of the lowest point of ``geom`` at ``data``'s kinematics: exact for spheres,
+    capsules, cylinders, ellipsoids and boxes (a shape's extent along world z in its frame);
+    other shapes (meshes) by their bounding box in their frame."""
+    gtype, size = model.geom_type[geom], model.geom_size[geom]
+    down = np.asarray(data.geom_xmat[geom]).reshape(3, 3)[2]  # world z in the geom's frame
+    z = float(data.geom_xpos[geom, 2])
+    g = mujoco.mjtGeom
+    if gtype == g.mjGEOM_SPHERE:
+        return z - float(size[0])
+    if gtype == g.mjGEOM_CAPSULE:
+        return z - float(size[1]) * abs(float(down[2])) - float(size[0])
+    if gtype == g.mjGEOM_CYLINDER:
+        axial = abs(float(down[2]))
+        return z - float(size[1]) * axial - float(size[0]) * math.sqrt(max(0.0, 1.0 - axial * axial))
+    if gtype == g.mjGEOM_ELLIPSOID:
+        return z - float(np.linalg.norm(np.asarray(size[:3]) * down))
+    if gtype == g.mjGEOM_BOX:
+        return z - float(np.abs(down) @ np.asarray(size[:3]))
+    center, half = model.geom_aabb[geom, :3], model.geom_aabb[geom, 3:]
+    return z + float(down @ center) - float(np.abs(down) @ half)
+
+
+def penetration(model: mujoco.MjModel, data: mujoco.MjData | None = None) -> float:
+    """How far (m) the lowest robot collision geom reaches below z = 0 (negative: how far above
+    it the lowest one is; 0 without collision geoms), at ``data``'s configuration (its
+    kinematics are computed) or at qpos0 (:func:`lowest_point`)."""
+    if data is None:
+        data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)
-    lowest = 0.0
+    lowest = math.inf
     for g in range(model.ngeom):
         if model.geom_bodyid[g] == 0 or model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0:
             continue
         if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE:
             continue
-        center, half = model.geom_aabb[g, :3], model.geom_aabb[g, 3:]
-        rot = data.geom_xmat[g].reshape(3, 3)
-        z_center = float(data.geom_xpos[g, 2] + rot[2] @ center)
-        z_min = z_center - float(np.abs(rot[2]) @ half)
-        lowest = min(lowest, z_min)
-    return -lowest
+        lowest = min(lowest, lowest_point(model, data, g))
+    return 0.0 if lowest == math.inf else -lowest

@@ -1,33 +1,68 @@
-"""The MuJoCo backend's initial state: joint positions and velocities from the description
-(:func:`~sdf_bridge.backends.initial_values.initial_joint_values`), followers of joint
-equalities (mimic, gearbox) consistent with their leaders."""
+"""The MuJoCo backend's initial state: the whole robot's initial pose
+(:class:`~sdf_bridge.backends.initial_pose.InitialPose`: base pose and joint positions and
+velocities), followers of joint equalities (mimic, gearbox) consistent with their leaders, and
+a free-floating robot placed on the ground."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 import mujoco
 import numpy as np
 
 from ...description.model import Robot
-from .builder import ONE_DOF, BuiltModel
+from ..initial_pose import InitialPose
+from .builder import BuiltModel
+from .couplings import ONE_DOF
+from .geoms import penetration, wxyz
+
+GROUND_CLEARANCE = 1e-3
+"""m between the ground and the lowest collision geom of a free-floating robot placed on it."""
+
+
+def free_roots(model: mujoco.MjModel) -> list[tuple[int, int, str]]:
+    """``(qpos address, dof address, body name)`` of the free joints of the bodies on the world
+    (free-floating bases: root links without ``fixed_base``, or a URDF floating joint to
+    ``world``), in body order."""
+    found = []
+    for body in range(1, model.nbody):
+        joint = int(model.body_jntadr[body])
+        if model.body_parentid[body] == 0 and joint >= 0 and model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
+            found.append((int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint]), model.body(body).name))
+    return found
 
 
 def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, robot: Robot,
-                position: Mapping[str, float], velocity: Mapping[str, float]) -> None:
-    """``mj_resetData`` (time 0), then the 1-DOF joints of ``position`` (rad or m) and
-    ``velocity`` (rad/s or m/s) set, the joint-equality followers set from their leaders
-    (:func:`apply_joint_equalities`), and ``mj_forward``."""
+                pose: InitialPose, *, place_on_ground: bool) -> None:
+    """``mj_resetData`` (time 0), then ``pose``: its base pose given to the first root link (a
+    free joint's position and orientation (the first of :func:`free_roots`), or the model pose
+    of the first body on the world), the 1-DOF joints'
+    positions (rad or m) and velocities (rad/s or m/s), the joint-equality followers set from
+    their leaders (:func:`apply_joint_equalities`); ``place_on_ground`` (a free base, no base
+    pose in ``pose``): the free roots moved vertically so that the lowest collision geom is
+    :data:`GROUND_CLEARANCE` above z = 0 at this configuration; then ``mj_forward``."""
     mujoco.mj_resetData(model, data)
-    for name, value in position.items():
+    roots = free_roots(model)
+    fixed = [b for b in range(1, model.nbody) if model.body_parentid[b] == 0]
+    if pose.base is not None and fixed:
+        xyz, quat = list(pose.base.xyz), wxyz(pose.base.rotation)
+        if roots:
+            adr = roots[0][0]
+            data.qpos[adr:adr + 3] = xyz
+            data.qpos[adr + 3:adr + 7] = quat
+        else:  # a fixed base: the weld pose of the first body on the world
+            model.body_pos[fixed[0]], model.body_quat[fixed[0]] = xyz, quat
+    for name, value in pose.position.items():
         slots = built.joints.get(name)
         if slots is not None and robot.joints[name].type in ONE_DOF:
             data.qpos[slots.qpos[0]] = value
-    for name, value in velocity.items():
+    for name, value in pose.velocity.items():
         slots = built.joints.get(name)
         if slots is not None and robot.joints[name].type in ONE_DOF:
             data.qvel[slots.dof[0]] = value
     apply_joint_equalities(model, data)
+    if place_on_ground and pose.base is None and roots:
+        lift = penetration(model, data) + GROUND_CLEARANCE
+        for adr, _, _ in roots:
+            data.qpos[adr + 2] += lift
     mujoco.mj_forward(model, data)
 
 

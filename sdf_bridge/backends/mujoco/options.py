@@ -10,7 +10,7 @@ name               default                     meaning
 timestep           0.001                       physics step, s; ``dt`` of read must be a multiple
 gravity            [0, 0, -9.81]               m/s², world frame
 fixed_base         true                        weld the root link to the world (else free joint)
-ground_plane       true                        infinite plane at z = 0
+ground_plane       true                        infinite plane at z = 0 (not in an SDFormat world)
 visual_geoms       true                        add visual geoms (for cameras)
 self_collide       false                       robot geoms collide with each other
 pid_gains          {}                          ``<joint>: {p, i, d, i_clamp}`` (see :mod:`.pid`)
@@ -18,9 +18,16 @@ position_mode      "pid"                       ``"pid"`` or ``"ideal"``
 noise_seed         0                           seed of sensor noise (``null`` = random)
 armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
 base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the model frame
-lift_above_ground  true                        raise the root so no collision geom starts below z = 0
+lift_above_ground  true                        raise the root so no collision geom starts below z = 0;
+                                               a free base (no base_pose) starts on the ground
 render_cameras     true                        render camera sensors (off: reported once, no images)
+keyframe           ""                          initial pose: a keyframe of keyframe_file or srdf_file
+keyframe_file      ""                          YAML file of named keyframes (base pose, joints)
+srdf_file          ""                          SRDF whose ``<group_state>`` of that name is the pose
 =================  ==========================  ==================================================
+
+The initial pose (:mod:`sdf_bridge.backends.initial_pose`) is where the robot starts and where
+:meth:`~.backend.MujocoBackend.reset` returns to.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from typing import Any
 from ...booleans import parse_bool
 from ...description.model import Pose, Robot
 from ...errors import ConfigError
+from ..initial_pose import PARAMS as INITIAL_POSE_PARAMS
 from .builder import BuildOptions
 
 _LOG = logging.getLogger("sdf_bridge.backends.mujoco.backend")
@@ -40,6 +48,7 @@ _LOG = logging.getLogger("sdf_bridge.backends.mujoco.backend")
 KNOWN_PARAMS = frozenset({
     "timestep", "gravity", "fixed_base", "ground_plane", "visual_geoms", "self_collide", "pid_gains",
     "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
+    *INITIAL_POSE_PARAMS,
 })
 
 

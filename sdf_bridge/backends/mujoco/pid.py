@@ -15,19 +15,37 @@ limit.
 
 Gains come, per joint and in this order, from ``params["pid_gains"][joint]`` (nested mapping) or
 flat ``params["pid_gains.<joint>.<p|i|d|i_clamp>"]`` keys, then from the joint's ``<ros2_control>``
-``<param name="p|i|d|i_clamp">``, else a documented default tuned to the joint's effective
-inertia ``M`` (kg·m² or kg): ``p = M·ω²``, ``d = 2·M·ω`` (critically damped, ``ω`` =
-:data:`DEFAULT_BANDWIDTH` rad/s), ``i = p·ω_i`` (``ω_i`` = :data:`DEFAULT_INTEGRAL_FREQUENCY`
-= ω/10: the integral removes the steady-state error a constant load such as gravity leaves,
-error decaying as ``exp(−ω_i·t)``; the closed loop ``M·s³ + d·s² + p·s + i`` is stable as
-``i < d·p/M = 2·M·ω³`` (Routh–Hurwitz), here ``i = M·ω³/10``) and ``i_clamp`` = the joint's
-effort limit (``p``·1 rad or m when it has none) — and a note is logged naming the joints.
+``<param name="p|i|d|i_clamp">``, else the default rule below; gains given in the configuration
+or description are used as given (unset keys are 0, as in control_toolbox).
+
+Default gains (:func:`.gains.default_gains`, from the inertias of :mod:`.gains`), so that any
+robot holds its pose under gravity, a free-floating one included, without light links
+oscillating or chattering::
+
+    M = max(M_own, M_load)                         the inertia the joint moves or carries
+    p = min(M·ω²,  M_apparent·(0.5/timestep)²)      stiffness, bounded by the physics step
+    d = min(2·M·ω, M_apparent·1.0/timestep)         damping (critical on M), bounded likewise
+    i = p·min(ω/10, d/(2·M))                        integral, Routh–Hurwitz-stable on M
+    i_clamp = the joint's effort limit              (p·1 rad or m when it has none)
+
+with ``ω`` = :data:`~.gains.BANDWIDTH` (2π·10 Hz); ``M_own`` the composite inertia of the
+joint's subtree about its axis (armature included), ``M_apparent`` = ``1/(M⁻¹)_kk`` the
+lightest it can be (all other dofs free), ``M_load`` (free-floating bases only) the inertia
+of the rest of the robot about the joint's axis, what a leg joint lifts when its foot is on
+the ground: the whole robot's mass counts. The stiffness bound keeps semi-implicit Euler's
+``ω·timestep`` ≤ 0.5 (stable to 2); the damping bound keeps ``d·timestep/M`` ≤ 1, so a
+physics step with the force clamped at the effort limit (MuJoCo then integrates the damping
+explicitly) cannot swing the force to the opposite limit (no ±limit chatter). The effort
+limit is the force range of the actuator (saturation), and the integral never winds up past
+it: it is clamped to ``±i_clamp`` and stops growing while the actuator is saturated in the
+direction of the error (conditional integration). The rule and each joint's gains are logged
+once per robot.
+
 Default gains follow the joint's inertia as the robot moves (gain scheduling): ``p``, ``i``,
-``d`` are given for the inertia ``M`` passed in, and the backend scales them by
-``M(q) / M`` (the current diagonal of the joint-space inertia matrix, :meth:`JointPid.set_scale`),
-so a turntable whose inertia grows 60-fold when the arm stretches out stays critically damped
-and the integral stable. Gains given in the configuration or description are used as given (unset keys are 0, as in
-control_toolbox).
+``d`` are given for ``M_own`` at the model's reference configuration, and the backend scales
+them by ``M_kk(q) / M_own`` (the current diagonal of the joint-space inertia matrix,
+:meth:`JointPid.set_scale`), so a turntable whose inertia grows 60-fold when the arm stretches
+out stays damped and its integral stable.
 """
 
 from __future__ import annotations
@@ -42,13 +60,10 @@ import numpy as np
 
 from ...description.model import Robot
 from ...errors import ConfigError
+from .gains import BANDWIDTH, LIGHT_RATIO, DefaultGains, JointInertia, too_light
 
 _LOG = logging.getLogger(__name__)
 
-DEFAULT_BANDWIDTH = 2.0 * math.pi * 10.0
-"""rad/s: closed-loop natural frequency of the default gains (10 Hz)."""
-DEFAULT_INTEGRAL_FREQUENCY = DEFAULT_BANDWIDTH / 10.0
-"""rad/s: ``i / p`` of the default gains (the integral's corner frequency, 1 Hz)."""
 _KEYS = ("p", "i", "d", "i_clamp")
 
 
@@ -114,15 +129,13 @@ def resolve_gains(
     robot: Robot,
     joint_names: Sequence[str],
     params: Mapping[str, Any],
-    effective_inertia: np.ndarray,
-    effort_limit: np.ndarray | None = None,
+    defaults: DefaultGains,
+    inertia: JointInertia | None = None,
 ) -> PidGains:
-    """Gains for ``joint_names`` (see the module docstring for the order of sources).
-
-    Args:
-        effective_inertia: shape (n,), kg·m² or kg, used for default gains.
-        effort_limit: shape (n,), N·m or N (``inf`` = unlimited; default: all unlimited), the
-            ``i_clamp`` of default gains.
+    """Gains for ``joint_names`` (see the module docstring for the order of sources):
+    configured ones, else ``defaults`` (:func:`.gains.default_gains`, shape (n,) each). The
+    joints on default gains are logged once, in one message with the rule and their gains
+    (and ``inertia``, when given).
 
     Raises:
         ConfigError: a gain is not a finite number ≥ 0, or ``pid_gains`` is malformed, or it
@@ -145,42 +158,75 @@ def resolve_gains(
                 f"pid_gains names joint(s) {unknown} that are not commandable; known: {list(joint_names)}"
             )
     n = len(joint_names)
-    limits = np.full(n, np.inf) if effort_limit is None else np.asarray(effort_limit, dtype=float)
     out = {k: np.zeros(n) for k in _KEYS}
-    defaulted: list[str] = []
+    scheduled = np.zeros(n, dtype=bool)
     for k, joint in enumerate(joint_names):
         gains = _description_gains(robot, joint)
         gains.update(_config_gains(params, joint))
         if "p" not in gains and "d" not in gains:
-            defaulted.append(joint)
-            m = max(float(effective_inertia[k]), 1e-9)
-            p = gains.setdefault("p", m * DEFAULT_BANDWIDTH**2)
-            gains.setdefault("d", 2.0 * m * DEFAULT_BANDWIDTH)
-            gains.setdefault("i", p * DEFAULT_INTEGRAL_FREQUENCY)
-            limit = abs(float(limits[k]))
-            gains.setdefault("i_clamp", limit if math.isfinite(limit) and limit > 0.0 else p * 1.0)
+            scheduled[k] = True
+            for key in _KEYS:
+                gains.setdefault(key, float(getattr(defaults, key)[k]))
         for key in _KEYS:
             out[key][k] = gains.get(key, 0.0)
-    if defaulted:
-        _LOG.info(
-            "PID: no gains configured for %s; using p = M·ω², d = 2·M·ω, i = p·ω/10 with ω = %.1f rad/s, "
-            "i_clamp = effort limit",
-            ", ".join(defaulted),
-            DEFAULT_BANDWIDTH,
-        )
-    scheduled = np.array([joint in defaulted for joint in joint_names], dtype=bool)
+    if scheduled.any():
+        _LOG.info("PID: default gains for %d joint(s) without configured gains: %s", int(scheduled.sum()),
+                  describe_defaults(joint_names, defaults, scheduled, inertia))
+        light = scheduled & too_light(inertia) if inertia is not None else np.zeros(n, dtype=bool)
+        if light.any():
+            _LOG.warning(
+                "PID: joint(s) %s carry over %.0e times their own inertia (%s); default gains the timestep allows "
+                "cannot damp that, the joint may oscillate. Fix: give them an armature (the rotor inertia "
+                "reflected through the gear, backend_params.armature.<joint>, e.g. 100 × M_apparent = %s kg·m²) "
+                "or configure pid_gains", [j for j, x in zip(joint_names, light) if x], LIGHT_RATIO,
+                ", ".join(f"{j}: M {inertia.design[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}"
+                          for k, j in enumerate(joint_names) if light[k]),
+                ", ".join(f"{100 * inertia.apparent[k]:.2g}" for k in range(n) if light[k]))
     return PidGains(out["p"], out["i"], out["d"], out["i_clamp"], scheduled)
 
 
+def describe_defaults(joint_names: Sequence[str], defaults: DefaultGains, which: np.ndarray,
+                      inertia: JointInertia | None = None) -> str:
+    """The default-gain rule and, per joint of ``joint_names`` where ``which`` (n,) bool,
+    its gains (and inertias), as one text (the once-per-robot log line)."""
+    rows = []
+    for k, joint in enumerate(joint_names):
+        if not which[k]:
+            continue
+        where = ""
+        if inertia is not None:
+            where = (f" (M_own {inertia.own[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}, "
+                     f"M_load {inertia.load[k]:.3g})")
+        bound = ", bounded by the timestep" if defaults.bounded[k] else ""
+        rows.append(f"{joint}: p {defaults.p[k]:.4g}, i {defaults.i[k]:.4g}, d {defaults.d[k]:.4g}, "
+                    f"i_clamp {defaults.i_clamp[k]:.4g}{where}{bound}")
+    return (f"M = max(M_own, M_load), p = min(M·ω², M_apparent·(0.5/timestep)²), d = min(2·M·ω, "
+            f"M_apparent/timestep), i = p·min(ω/10, d/(2·M)), i_clamp = effort limit, ω = {BANDWIDTH:.1f} rad/s; "
+            + "; ".join(rows))
+
+
 def integrate(integral: np.ndarray, i: np.ndarray, i_clamp: np.ndarray, scale: np.ndarray, error: np.ndarray,
-              dt: float, active: np.ndarray) -> None:
+              dt: float, active: np.ndarray, blocked: np.ndarray | None = None) -> None:
     """In place: ``integral += i·scale·error·dt`` where ``active``, clamped to ±``i_clamp`` where
     ``i_clamp`` > 0; 0 where not ``active``. All arrays shape (n,): integral N·m (N), ``i``
-    N·m/(rad·s), ``i_clamp`` N·m, ``scale`` the gain schedule factor, ``error`` rad (m), ``dt`` s."""
-    integral += np.where(active, i * scale * error * dt, 0.0)
+    N·m/(rad·s), ``i_clamp`` N·m, ``scale`` the gain schedule factor, ``error`` rad (m), ``dt`` s.
+    ``blocked`` (n,) bool: joints whose actuator force is at the effort limit in the direction
+    of their error (:func:`saturated_towards`): their integral does not grow (conditional
+    integration, no wind-up while saturated)."""
+    step = i * scale * error * dt
+    if blocked is not None:
+        step = np.where(blocked, 0.0, step)
+    integral += np.where(active, step, 0.0)
     bounded = i_clamp > 0.0
     integral[...] = np.where(bounded, np.clip(integral, -i_clamp, i_clamp), integral)
     integral[~active] = 0.0
+
+
+def saturated_towards(force: np.ndarray, limit: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """Where the actuator ``force`` (n,) N·m or N is at the effort ``limit`` (n,) (``inf`` =
+    none) on the side the ``error`` (n,) pushes to: ``force ≥ limit`` with ``error > 0``, or
+    ``force ≤ −limit`` with ``error < 0``; (n,) bool."""
+    return ((force >= limit) & (error > 0.0)) | ((force <= -limit) & (error < 0.0))
 
 
 def affine_parameters(
@@ -251,14 +297,24 @@ class JointPid:
         else:
             self.integral[mask] = 0.0
 
-    def update_integral(self, error: np.ndarray, dt: float, active: np.ndarray) -> None:
-        """Integrate ``i · error · dt`` (error shape (n,)) where ``active`` (n,) bool; clamp to
-        ±i_clamp where i_clamp > 0 (i_clamp = 0 means the integral is unbounded only if i = 0)
-        (:func:`integrate`)."""
+    def preload(self, load: np.ndarray) -> None:
+        """Start the integral term at the static ``load`` (n,) N·m or N the joints carry (a
+        bumpless start: a held joint does not first sag under gravity until the integral has
+        grown), bounded by ±i_clamp, on the joints with an integral gain (elsewhere it stays 0:
+        a constant term there would never adapt)."""
+        g = self.gains
+        bound = np.where(g.i_clamp > 0.0, g.i_clamp, np.inf)
+        self.integral[:] = np.where(g.i > 0.0, np.clip(load, -bound, bound), 0.0)
+
+    def update_integral(self, error: np.ndarray, dt: float, active: np.ndarray,
+                        blocked: np.ndarray | None = None) -> None:
+        """Integrate ``i · error · dt`` (error shape (n,)) where ``active`` (n,) bool and not
+        ``blocked`` (saturated towards the error, see :func:`integrate`); clamp to
+        ±i_clamp where i_clamp > 0 (i_clamp = 0 means the integral is unbounded only if i = 0)."""
         if not self._has_i:  # all i = 0: the integral stays 0
             return
         g = self.gains
-        integrate(self.integral, g.i, g.i_clamp, self.scale, error, dt, active)
+        integrate(self.integral, g.i, g.i_clamp, self.scale, error, dt, active, blocked)
 
     def affine(
         self, v_target: np.ndarray, feedforward: np.ndarray, active: np.ndarray

@@ -13,19 +13,21 @@ force_torque   on a joint (SDF joint sensor, or URDF ``<gazebo reference>`` nami
                the child subtree; SDFormat's default ``child_to_parent`` is its negative. Frames:
                ``sensor`` (the site), ``child`` (child link frame, moment taken at its origin),
                ``parent`` (parent link orientation, moment at the site origin).
-ray / lidar    ``mujoco.mj_multiRay`` from a site over the horizontal × vertical samples
-               (direction (cos v·cos h, cos v·sin h, sin v) in the sensor frame, x forward);
-               one vertical sample → :class:`ScanReading`, more → :class:`PointCloudReading`
-               (sensor frame). Hits beyond range_max or none → ``inf``. Visual geoms are not seen.
-range          one ray along the sensor x axis → :class:`RangeReading`.
+ray / lidar    rays from a site over the horizontal × vertical samples (direction
+               (cos v·cos h, cos v·sin h, sin v) in the sensor frame, x forward), cast as Gazebo
+               sees (:mod:`.rays`: from range_min on, not seeing the sensor's link or the
+               geometry it sits inside, REP-117 ``-inf``/``+inf``); one vertical sample →
+               :class:`ScanReading`, more → :class:`PointCloudReading` (sensor frame, hits only).
+range          one such ray along the sensor x axis → :class:`RangeReading`.
 camera, depth  MuJoCo camera (looks along the sensor's +x, image up = +z) rendered off-screen
                with ``mujoco.Renderer`` (``MUJOCO_GL=egl`` or ``osmesa``) on a thread of its own
                (:mod:`.render`: GL contexts are bound to a thread); intrinsics
                ``fx = fy = width / (2·tan(hfov/2))``, ``cx = width/2``, ``cy = height/2``.
-contact        the contacts touching the sensor's link (optionally only its named collisions,
-               URDF ones also by their Gazebo names), each ordered (the link's collision, the
-               other), position, normal (out of the link) and force on the link (from
-               ``mj_contactForce``) in the link's frame.
+contact        the contacts touching the sensor's link (for URDF also the links Gazebo lumps
+               into it; optionally only its named collisions, URDF ones also by their Gazebo
+               names, lumped ones included: :mod:`.contact_names`), each ordered (the link's
+               collision, the other), position, normal (out of the link) and force on the link
+               (from ``mj_contactForce``) in the link's frame.
 =============  ===============================================================================
 
 Other kinds (gps, altimeter, magnetometer, …) are reported once with a warning and produce no
@@ -44,7 +46,7 @@ import logging
 import math
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -53,7 +55,6 @@ import numpy as np
 
 from ...description.model import (
     CameraParams,
-    Collision,
     ContactParams,
     ForceTorqueParams,
     ImuParams,
@@ -71,9 +72,11 @@ from ..base import (
     SensorReading,
 )
 from .builder import BuiltModel
+from .contact_names import gazebo_collision_names, lumped_links
 from .geoms import VISUAL_GROUP, wxyz
 from .glplatform import choose_platform, describe_missing
 from .noise import ImuNoise, channel_seed
+from .rays import RayCaster, scan_directions
 from .readings import SensorReadings
 from .render import RenderThread
 from .samplers import ImuSampler, WrenchSampler
@@ -152,8 +155,9 @@ class SensorSuite:
         cls, robot: Robot, built: BuiltModel, *, seed: int | None = None, render_cameras: bool = True
     ) -> SensorSuite:
         """Add the MuJoCo elements of every supported sensor of ``robot`` to ``built.spec``;
-        warn once per unsupported sensor (kind or missing link). ``render_cameras=False``
-        turns cameras off (reported once like unsupported sensors)."""
+        warn once per unsupported sensor (kind or missing link) and per ``<ros2_control>``
+        sensor no description sensor of its name simulates. ``render_cameras=False`` turns
+        cameras off (reported once like unsupported sensors)."""
         suite = cls(robot, built, seed)
         max_w = max_h = 0
         for index, sensor in enumerate(robot.sensors):
@@ -197,6 +201,14 @@ class SensorSuite:
                 aspect = params.height / params.width
                 cam.fovy = math.degrees(2.0 * math.atan(math.tan(params.horizontal_fov / 2.0) * aspect))
                 max_w, max_h = max(max_w, params.width), max(max_h, params.height)
+        described = {s.name for s in robot.sensors}
+        for block in robot.ros2_control:
+            for info in block.sensors:
+                if info.name not in described:
+                    message = (f"<ros2_control> sensor {info.name!r} has no simulated sensor of its name (a <gazebo> "
+                               "or SDFormat <sensor>); it publishes nothing in the MuJoCo backend")
+                    suite.unsupported.append(message)
+                    _LOG.warning(message)
         if max_w:
             built.spec.visual.global_.offwidth = max(max_w, 640)
             built.spec.visual.global_.offheight = max(max_h, 480)
@@ -329,58 +341,31 @@ class SensorSuite:
             return self._camera(ch)
         return self._contact(ch)
 
-    def _ray_params(self, ch: _Channel) -> RayParams:
-        return _params(ch.sensor, RayParams)
-
-    def _directions(self, ch: _Channel) -> tuple[np.ndarray, np.ndarray, int, int]:
-        cached = ch.cache.get("dirs")
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
-        p = self._ray_params(ch)
-        nh, nv = max(1, p.horizontal_samples), max(1, p.vertical_samples)
-        h = np.linspace(p.horizontal_min_angle, p.horizontal_max_angle, nh)
-        v = np.linspace(p.vertical_min_angle, p.vertical_max_angle, nv)
-        vv, hh = np.meshgrid(v, h, indexing="ij")
-        local = np.stack([np.cos(vv) * np.cos(hh), np.cos(vv) * np.sin(hh), np.sin(vv)], axis=-1).reshape(-1, 3)
-        result = (local, h, nh, nv)
-        ch.cache["dirs"] = result
-        return result
-
-    def _cast(self, ch: _Channel, local: np.ndarray, cutoff: float) -> np.ndarray:
-        m, d = self._model, self._data
-        assert m is not None and d is not None
-        site = ch.ids["site"]
-        n = local.shape[0]
-        buffers = ch.cache.get("cast")
-        if buffers is None or buffers[0].shape != local.shape:  # made once per channel, reused
-            groups = np.ones(6, dtype=np.uint8)
-            groups[VISUAL_GROUP] = 0  # visual geoms are not seen; collisions and the ground are
-            buffers = ch.cache["cast"] = (np.empty(local.shape), np.zeros(n, dtype=np.int32), np.zeros(n), groups)
-        vec, geomid, dist, groups = buffers
-        np.matmul(local, d.site_xmat[site].reshape(3, 3).T, out=vec)  # ray directions in the world
-        mujoco.mj_multiRay(m, d, d.site_xpos[site], vec.reshape(-1), groups, 1, ch.ids["body"], geomid, dist, None, n,
-                           cutoff if cutoff > 0 else mujoco.mjMAXVAL)
-        return np.where(dist < 0.0, np.inf, dist)  # a new array: the buffers are reused
+    def _caster(self, ch: _Channel, local: np.ndarray) -> RayCaster:
+        caster = ch.cache.get("caster")
+        if caster is None:  # made once per channel (its buffers are reused)
+            caster = ch.cache["caster"] = RayCaster(_params(ch.sensor, RayParams), local, ch.ids["site"], ch.ids["body"])
+        return caster  # type: ignore[no-any-return]
 
     def _ray(self, ch: _Channel) -> ScanReading | PointCloudReading:
-        p = self._ray_params(ch)
-        local, h, nh, nv = self._directions(ch)
-        dist = self._cast(ch, local, p.range_max)
-        if p.range_max > 0:
-            dist[dist > p.range_max] = np.inf
-        if nv > 1:
+        p = _params(ch.sensor, RayParams)
+        directions = ch.cache.get("dirs")
+        if directions is None:
+            directions = ch.cache["dirs"] = scan_directions(p)
+        local, h = directions
+        dist = self._caster(ch, local).distances(self._model, self._data)
+        if p.vertical_samples > 1:
             finite = np.isfinite(dist)
             return PointCloudReading(points=local[finite] * dist[finite, None])
-        inc = float(h[1] - h[0]) if nh > 1 else 0.0
-        period = ch.period
+        inc = float(h[1] - h[0]) if len(h) > 1 else 0.0
         return ScanReading(
             angle_min=float(h[0]), angle_max=float(h[-1]), angle_increment=inc, range_min=p.range_min,
-            range_max=p.range_max, ranges=dist, scan_time=period,
+            range_max=p.range_max, ranges=dist, scan_time=ch.period,
         )
 
     def _range(self, ch: _Channel) -> RangeReading:
-        p = self._ray_params(ch)
-        dist = float(self._cast(ch, np.array([[1.0, 0.0, 0.0]]), p.range_max)[0])
+        p = _params(ch.sensor, RayParams)
+        dist = float(self._caster(ch, np.array([[1.0, 0.0, 0.0]])).distances(self._model, self._data)[0])
         fov = abs(p.horizontal_max_angle - p.horizontal_min_angle)
         return RangeReading(range=dist, min_range=p.range_min, max_range=p.range_max, field_of_view=fov)
 
@@ -489,31 +474,38 @@ class SensorSuite:
 
     def _contact_geoms(self, ch: _Channel, model: mujoco.MjModel) -> tuple[np.ndarray, list[str]]:
         """(mask, names): the mask over the model's geoms, shape (ngeom,), of the collision geoms
-        of the sensor's body, only those the sensor's ``collisions`` name when it names any (by
-        the collision's own name, or for URDF by the name Gazebo gives it,
-        :func:`gazebo_collision_names`); the name of every geom (:func:`_name`). Cached per
-        channel and model; a filter that names none of the link's collisions is warned about
-        once (the sensor then reports no contacts)."""
+        of the sensor's link and, for URDF, of the links Gazebo lumps into it
+        (:func:`.contact_names.lumped_links`), only those the sensor's ``collisions`` name when
+        it names any (by the collision's own name, or for URDF by the names Gazebo gives it,
+        :func:`.contact_names.gazebo_collision_names`); the name of every geom (:func:`_name`).
+        Cached per channel and model; a filter that names none of the link's collisions is
+        warned about once (the sensor then reports no contacts)."""
         cached = ch.cache.get("contact_geoms")
         if cached is not None and cached[0] is model:
             return cached[1], cached[2]  # type: ignore[no-any-return]
         body = ch.ids["body"]
         wanted = set(_params(ch.sensor, ContactParams).collisions)
-        mask = (model.geom_bodyid == body) & (model.geom_group != VISUAL_GROUP)
+        link_name = str(model.body(body).name)
+        members = [m for m in lumped_links(self.robot, link_name) if m in self.robot.links] or [link_name]
+        bodies = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, self.built.link_body.get(m, m)) for m in members]
+        mask = np.isin(model.geom_bodyid, bodies) & (model.geom_group != VISUAL_GROUP)
         if wanted:
             geoms = np.flatnonzero(mask)
-            link_name = str(model.body(body).name)
-            prefix = f"{link_name}::collision::"
             aliases: list[set[str]] = [set() for _ in geoms]
             for names, g in zip(aliases, geoms):
                 name = str(model.geom(int(g)).name)
+                prefix = f"{model.body(int(model.geom_bodyid[g])).name}::collision::"
                 if name.startswith(prefix):
                     names.add(name[len(prefix):])
-            link = self.robot.links.get(link_name)
-            # by position: only when every collision of the link became a geom (none skipped)
-            if self.robot.format == "urdf" and link is not None and len(link.collisions) == len(geoms):
-                for names, gazebo in zip(aliases, gazebo_collision_names(link_name, link.collisions)):
-                    names.update(gazebo)
+            # Gazebo's names, by position: per link, only when every collision became a geom
+            by_link: dict[str, list[int]] = {}
+            for i, g in enumerate(geoms):
+                by_link.setdefault(str(model.body(int(model.geom_bodyid[g])).name), []).append(i)
+            for owner, index, gazebo in (gazebo_collision_names(self.robot, link_name)
+                                         if self.robot.format == "urdf" else ()):
+                slots = by_link.get(owner, [])
+                if len(slots) == len(self.robot.links[owner].collisions):
+                    aliases[slots[index]].update(gazebo)
             mask[:] = False
             for names, g in zip(aliases, geoms):
                 mask[g] = bool(names & wanted)
@@ -566,19 +558,6 @@ def gl_problem() -> str | None:
     _LOG.info("mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
               "(set MUJOCO_GL before importing mujoco to choose)", platform)
     return None
-
-
-def gazebo_collision_names(link: str, collisions: Sequence[Collision]) -> list[set[str]]:
-    """For each collision of a URDF ``link`` (in order), the names Gazebo knows it by (what
-    ``<contact><collision>`` filters of URDF robots written for Gazebo use): SDFormat's URDF
-    conversion names the k-th collision ``<name or link>_collision`` with ``_<k>`` appended
-    for k ≥ 1 (sdformat ``parser_urdf.cc``, ``CreateCollisions``); before URDF collisions had
-    names it was always ``<link>_collision[_<k>]``. Both are given."""
-    result = []
-    for k, collision in enumerate(collisions):
-        suffix = f"_{k}" if k else ""
-        result.append({f"{collision.name or link}_collision{suffix}", f"{link}_collision{suffix}"})
-    return result
 
 
 def _name(model: mujoco.MjModel, geom: int) -> str:

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ...errors import SdfBridgeError, UnsupportedError
-from ..model import World
+from ...errors import SdfBridgeError
+from ..world import select_robot
 from .sdf_writer import to_sdf
 from .urdf_writer import to_urdf
 
@@ -44,19 +44,6 @@ def collect_warnings() -> Iterator[list[str]]:
         LOG.propagate = propagate
 
 
-def world_refusal(source: str, world: World) -> UnsupportedError:
-    """The error for converting an SDF world holding several models."""
-    names = ", ".join(world.models)
-    return UnsupportedError(
-        f"the file is an SDFormat world with {len(world.models)} models ({names}); `convert` writes one model "
-        "(one robot) per file",
-        file=world.source_file or source,
-        element=f'<world name="{world.name}">',
-        fix="convert each model on its own: put its <model> element (or the file its <include> names) into an "
-            "<sdf> file of its own and run `sdf-bridge convert` on that file",
-    )
-
-
 def _print_warnings(messages: list[str]) -> None:
     for message in messages:
         print(f"warning: {message}", file=sys.stderr)
@@ -68,7 +55,9 @@ def convert_command(args: argparse.Namespace) -> int:
     Args:
         args: ``source`` (file), ``output`` (file, or ``None``/``"-"`` for standard output),
             ``to`` (``"sdf"`` or ``"urdf"``), ``lump_fixed`` (bool), ``xacro_args`` (dict);
-            optional ``package_paths`` (dict) and ``sdf_paths`` (list).
+            optional ``package_paths`` (dict), ``sdf_paths`` (list) and ``model`` (the robot of
+            an SDFormat world: :func:`~sdf_bridge.description.world.select_robot`; the world's
+            other models are not written).
 
     Returns:
         0 on success, 1 when the description cannot be loaded or converted (the error message,
@@ -86,8 +75,7 @@ def convert_command(args: argparse.Namespace) -> int:
                 package_paths=getattr(args, "package_paths", None) or None,
                 sdf_paths=getattr(args, "sdf_paths", None) or None,
             )
-            if isinstance(model, World):
-                raise world_refusal(str(args.source), model)
+            model = select_robot(model, getattr(args, "model", None))  # a world's robot, its scenery left out
             if args.to == "urdf":
                 if getattr(args, "lump_fixed", False):
                     from .lump import lump_fixed_joints

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from lxml import etree
 
-from ..kinematics import link_transforms
+from ..kinematics import link_transforms, tree_edges
 from ..model import Pose, Robot
 
 
@@ -30,10 +30,11 @@ def model_poses(robot: Robot) -> dict[str, np.ndarray]:
     """Each link's (4, 4) pose in the model frame at the zero configuration.
 
     Uses :func:`~sdf_bridge.description.kinematics.link_transforms` per tree and places each tree
-    at its root link's ``Link.pose`` (SDF; identity when ``None``, as for URDF).
+    at its root link's ``Link.pose`` (SDF; identity when ``None``, as for URDF). Joints closing a
+    loop are not tree edges (:func:`~sdf_bridge.description.kinematics.tree_edges`).
     """
     rel = link_transforms(robot)
-    parent_of = {j.child: j.parent for j in robot.joints.values()}
+    parent_of = {link: joint.parent for link, joint in tree_edges(robot)[0] if joint is not None}
     out: dict[str, np.ndarray] = {}
     for name in robot.links:
         root = name

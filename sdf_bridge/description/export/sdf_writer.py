@@ -6,10 +6,14 @@ Layout: one ``<model>``; each link's ``<pose>`` is its frame in the model frame;
 (unless lumped, see :mod:`.lump`); continuous joints get no position limits. URDF ``<gazebo>``
 extensions go where Gazebo reads them: model-level plugins into ``<model>``, sensors into their
 link, link properties (``mu1``, ``mu2``, ``kp``, ``kd``, ``minDepth``, ``maxVel``, ``fdir1``) into each
-collision's ``<surface>``, ``selfCollide``/``gravity``/``kinematic`` (and ``turnGravityOff`` as
-``<gravity>``) into the link, Gazebo
+collision's ``<surface>``, ``selfCollide``/``kinematic`` into the link, its gravity switch
+(``Link.gravity``: ``<gravity>`` / ``turnGravityOff``) as ``<gravity>false</gravity>``, Gazebo
 material scripts into the visuals; joint ``provideFeedback``/``implicitSpringDamper`` into
 ``<physics><ode>``.
+
+What libsdformat would refuse is mended first, with warnings (:mod:`.sdf_validity`: joints named
+like links renamed, URDF links without mass given the simulator's, inertias no rigid body has
+balanced, sensor types SDFormat 1.9 lacks left out).
 
 Transmissions: classic / PR2 ``<transmission>`` elements (all those outside ``<ros2_control>``)
 are written into the ``<model>`` exactly as read (``Transmission.raw_xml``), those of a
@@ -27,7 +31,6 @@ import logging
 
 from lxml import etree
 
-from ...booleans import parse_bool
 from ...errors import UnsupportedError
 from ..model import (
     Box,
@@ -57,13 +60,14 @@ from ..model import Transmission
 from ..sdf.transmissions import custom_element, named_nodes
 from .losses import top_level_transmissions, warn_sdf_losses
 from .lump import lump_fixed_joints
+from .sdf_validity import sdf_names, simulated_masses
 
 LOG = logging.getLogger("sdf_bridge.description.export")
 
 _SURFACE = {"mu1": ("friction", "ode", "mu"), "mu2": ("friction", "ode", "mu2"), "kp": ("contact", "ode", "kp"),
             "kd": ("contact", "ode", "kd"), "minDepth": ("contact", "ode", "min_depth"), "maxVel": ("contact", "ode", "max_vel"),
             "fdir1": ("friction", "ode", "fdir1")}
-_LINK_FLAGS = {"selfCollide": "self_collide", "gravity": "gravity", "kinematic": "kinematic"}
+_LINK_FLAGS = {"selfCollide": "self_collide", "kinematic": "kinematic"}
 #: Image formats written by ROS users that SDFormat spells differently.
 _CAMERA_FORMATS = {"RGB8": "R8G8B8", "BGR8": "B8G8R8", "MONO8": "L8", "MONO16": "L16", "rgb8": "R8G8B8", "bgr8": "B8G8R8"}
 #: Where Gazebo classic's named materials (``Gazebo/Red``) are defined (as urdf2sdf writes it).
@@ -323,8 +327,10 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
     Returns:
         The document, ``<sdf version="1.9">`` (``"1.11"`` when a joint has a mimic).
     """
+    robot = simulated_masses(robot)
     if lump_fixed:
         robot = lump_fixed_joints(robot)
+    robot = sdf_names(robot)
     poses = model_poses(robot)
     version = "1.11" if any(j.mimic is not None for j in robot.joints.values()) else "1.9"
     root = etree.Element("sdf", version=version)
@@ -355,8 +361,8 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         for key, tag in _LINK_FLAGS.items():
             if key in props:
                 sub(le, tag, props[key])
-        if "turnGravityOff" in props and "gravity" not in props:  # Gazebo classic's urdf2sdf does the same
-            sub(le, "gravity", "false" if parse_bool(props["turnGravityOff"]) is True else "true")
+        if not link.gravity:  # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo reference>)
+            sub(le, "gravity", "false")
         if link.inertial is not None:
             ie = sub(le, "inertial")
             _pose(ie, link.inertial.origin)
@@ -430,6 +436,6 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         _transmission(scopes, t)
     for hw in robot.ros2_control:
         _ros2_control(model, hw, robot)
-    warn_sdf_losses(robot, written_sensors=written, link_properties=(*_SURFACE, *_LINK_FLAGS, "material", "turnGravityOff"),
+    warn_sdf_losses(robot, written_sensors=written, link_properties=(*_SURFACE, *_LINK_FLAGS, "material", "gravity", "turnGravityOff"),
                     joint_properties=_JOINT_ODE)
     return to_text(root)

@@ -19,6 +19,9 @@ class Link:
         visuals, collisions: shapes in the link frame.
         pose: SDFormat only: pose of the link frame in the model frame at the zero configuration
             (``None`` for URDF, where link frames follow from joint origins).
+        gravity: whether gravity acts on the link (SDFormat ``<gravity>``; URDF: a
+            ``<gazebo reference>`` with ``<turnGravityOff>true`` or ``<gravity>false``, as
+            Gazebo reads it: the PR2's counterbalanced arms).
         source: where the element was read.
     """
 
@@ -27,4 +30,5 @@ class Link:
     visuals: tuple[Visual, ...] = ()
     collisions: tuple[Collision, ...] = ()
     pose: Pose | None = None
+    gravity: bool = True
     source: Source | None = None

@@ -40,6 +40,11 @@ class Robot:
         source_file: the file it was loaded from, or ``None`` for a string.
         pose: SDFormat model pose in its parent (world) frame; identity for URDF.
         static: SDFormat ``<static>``.
+        scenery: the other models of the SDFormat world the robot was selected from (a ground
+            plane, walls, …), each at its world ``pose``; simulators make them fixed world
+            geometry (:mod:`sdf_bridge.description.world`).
+        world: the name of that world, ``None`` for a robot not taken from a world (a world
+            has what it says: simulators add no ground plane of their own to it).
     """
 
     name: str
@@ -56,6 +61,8 @@ class Robot:
     source_file: str | None = None
     pose: Pose = IDENTITY
     static: bool = False
+    scenery: tuple["Robot", ...] = ()
+    world: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):

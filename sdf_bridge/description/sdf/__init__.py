@@ -20,7 +20,8 @@ from ..model import HardwareComponent, Pose, Robot, Sensor, World
 from ..validate import check_references
 from ..xmlio import ParseContext
 from .frames import parse_pose
-from .includes import resolve_include, search_path
+from ..world import robots_of, with_scenery
+from .includes import fuel_cache_model, is_network_uri, resolve_include, search_path
 from .links import make_mesh_resolver
 from .joints import bool_element
 from .model import ModelBuilder, check_version
@@ -64,7 +65,8 @@ def load_model(
         raise ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..." to the <model>')
     file = None if ctx.file == "<string>" else ctx.file
     builder = ModelBuilder(search=search, resolve_mesh=make_mesh_resolver(search, package_paths, file,
-                                                                             lambda text: ctx.warn(None, text)))
+                                                                             lambda text: ctx.warn(None, text)),
+                           package_paths=package_paths)
     if ctx.file != "<string>":
         builder.including.append(Path(ctx.file).resolve())
     builder.collect(model, "", ctx, base_dir, version)
@@ -97,9 +99,12 @@ def load_sdf(
     package_paths: Mapping[str, str | os.PathLike[str]] | None = None,
     sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
 ) -> Robot | World:
-    """An ``<sdf>`` document → :class:`Robot` (a ``<model>``, or a ``<world>`` holding exactly one
-    model) or :class:`World` (a world with several models; models by name). Only the first
-    ``<model>`` (else ``<world>``) of the document is read; others are warned about.
+    """An ``<sdf>`` document → :class:`Robot` (a ``<model>``, or a ``<world>`` holding one model or
+    one non-static model: that robot, with the world's other models as its ``scenery``) or
+    :class:`World` (a world with several robots; models by name: see
+    :func:`sdf_bridge.description.world.select_robot`). Only the first ``<model>`` (else
+    ``<world>``) of the document is read; others are warned about. A world-level ``<include>``
+    of a web URI (Gazebo Fuel) that is not in the local Fuel cache is left out with a warning.
 
     Args:
         root: the ``<sdf>`` element (from :func:`~sdf_bridge.description.xmlio.parse_xml`).
@@ -140,6 +145,12 @@ def load_sdf(
             robot = load_model(child, ctx, base_dir=base, version=version, version_text=version_text, search=search,
                                package_paths=package_paths)
         elif child.tag == "include":
+            uri = ctx.child_text(child, "uri") or ""
+            if is_network_uri(uri) and fuel_cache_model(uri) is None:
+                ctx.warn(child, f"include {uri!r} is a model on a web server (Gazebo Fuel), not in the local Fuel "
+                                "cache; the world is read without it (sdf_bridge downloads nothing: fetch it with "
+                                f"`gz fuel download -u \"{uri}\"` to use it)")
+                continue
             robot = _load_include(child, ctx, base=base, search=search, package_paths=package_paths)
         else:
             continue
@@ -150,13 +161,15 @@ def load_sdf(
     if not models:
         raise ctx.error(InvalidValueError, world, f"world {world.get('name', '')!r} holds no <model> or <include>",
                         "add the robot's <model> (or an <include> of it) to the <world>")
-    if len(models) == 1:
-        return next(iter(models.values()))
     gravity_elem = world.find("gravity")
     gravity = (0.0, 0.0, -9.8) if gravity_elem is None else ctx.vector(gravity_elem, gravity_elem.text, 3, "<gravity>")
     plugins = tuple(parse_plugin(p, ctx) for p in world.findall("plugin"))
-    return World(name=world.get("name", ""), models=models, gravity=gravity, plugins=plugins,  # type: ignore[arg-type]
-                 version=version_text, source_file=None if ctx.file == "<string>" else ctx.file)
+    result = World(name=world.get("name", ""), models=models, gravity=gravity, plugins=plugins,  # type: ignore[arg-type]
+                   version=version_text, source_file=None if ctx.file == "<string>" else ctx.file)
+    robots = robots_of(result)
+    if len(models) == 1 or len(robots) == 1:
+        return with_scenery(result, robots[0] if robots else next(iter(models)))
+    return result
 
 
 def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search: Sequence[Path],
@@ -167,9 +180,9 @@ def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search
     uri = ctx.child_text(elem, "uri")
     if not uri:
         raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
-    path = resolve_include(uri, elem, ctx, base_dir=base, paths=search)
+    path = resolve_include(uri, elem, ctx, base_dir=base, paths=search, package_paths=package_paths)
     sub = ParseContext(str(path), ctx.warnings)
-    root = parse_xml(read_file(path), str(path))
+    root = parse_xml(read_file(path), str(path), ctx.warnings)
     if root.tag != "sdf" or root.find("model") is None:
         raise sub.error(UnsupportedError, root, "included file is not an SDFormat model", "include a file with <sdf><model>")
     version = check_version(root, sub)

@@ -1,23 +1,31 @@
 """Resolution of SDFormat ``<include><uri>`` to a model file.
 
-A URI is ``model://name[/sub/path]``, ``file://path``, an absolute path or a path relative to
-the including file's directory; a bare name (``wheel``) is also looked up on the search path, as
-libsdformat does. The search path is the user list followed by the directories in the
-environment variables ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``,
-``GAZEBO_MODEL_PATH`` and ``SDF_PATH`` (``os.pathsep``-separated), in that order.
-A directory is read through its ``model.config``: the ``<sdf version>`` entry with the highest
-version not above :data:`SUPPORTED_MAX` is used (``model.sdf`` when there is no config).
+A URI is ``model://name[/sub/path]``, ``package://pkg/path`` (the package's directory from the
+package path map or the ament index, else ``pkg/path`` on the search path, as Gazebo's resource
+lookup does), ``file://path``, an absolute path or a path relative to the including file's
+directory; a bare name (``wheel``) is also looked up on the search path, as libsdformat does.
+The search path is the user list followed by the directories in the environment variables
+``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH`` and ``SDF_PATH``
+(``os.pathsep``-separated), in that order. A Gazebo Fuel URI
+(``https://fuel.gazebosim.org/1.0/<owner>/models/<name>[/<version>]``) is found in the local Fuel
+cache (``GZ_FUEL_CACHE_PATH``, else ``~/.gz/fuel``), where ``gz fuel download`` puts it; nothing
+is downloaded. A directory is read through its ``model.config``: the ``<sdf version>`` entry
+with the highest version not above :data:`SUPPORTED_MAX` is used (``model.sdf`` when there is
+no config).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from lxml import etree
 
 from ...errors import InvalidValueError, MissingReferenceError
+from ..resolve import PackagePaths, find_package, split_package_uri
 from ..xmlio import ParseContext, parse_xml, read_file
 
 #: Highest SDFormat version this loader reads.
@@ -91,6 +99,47 @@ def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseCon
     return path
 
 
+def is_network_uri(uri: str) -> bool:
+    """True for an ``http://`` or ``https://`` URI (a model on a web server, e.g. Gazebo Fuel)."""
+    return uri.strip().lower().startswith(("http://", "https://"))
+
+
+_FUEL_PATH = re.compile(r"^/(?:1\.0/)?([^/]+)/models/([^/]+)(?:/(\d+|tip))?/?")
+
+
+def fuel_cache_model(uri: str) -> Path | None:
+    """The directory of a Fuel model URI in the local Fuel cache, or ``None``.
+
+    The cache holds ``<cache>/<host>/<owner>/models/<name>/<version>/`` (owner and name in any
+    case; the highest version, or the one the URI names); ``<cache>`` is ``GZ_FUEL_CACHE_PATH``
+    or ``~/.gz/fuel``.
+    """
+    if not is_network_uri(uri):
+        return None
+    parsed = urlparse(uri.strip())
+    match = _FUEL_PATH.match(unquote(parsed.path))
+    if match is None:
+        return None
+    owner, name, version = match.groups()
+    cache = Path(os.environ.get("GZ_FUEL_CACHE_PATH") or Path.home() / ".gz" / "fuel")
+    models = _child_ci(cache / parsed.netloc, owner)
+    model = _child_ci(models / "models", name) if models is not None else None
+    if model is None:
+        return None
+    versions = sorted((int(d.name), d) for d in model.iterdir() if d.is_dir() and d.name.isdigit())
+    if version not in (None, "tip"):
+        versions = [(n, d) for n, d in versions if n == int(version)]
+    return versions[-1][1] if versions else None
+
+
+def _child_ci(directory: Path, name: str) -> Path | None:
+    """The entry of ``directory`` named ``name`` in any case, or ``None``."""
+    if not directory.is_dir():
+        return None
+    wanted = name.lower()
+    return next((d for d in sorted(directory.iterdir()) if d.name.lower() == wanted), None)
+
+
 def resolve_include(
     uri: str,
     elem: etree._Element,
@@ -98,22 +147,32 @@ def resolve_include(
     *,
     base_dir: Path,
     paths: Sequence[Path],
+    package_paths: PackagePaths | None = None,
 ) -> Path:
     """The SDF file an ``<include>`` URI names.
 
     Args:
-        uri: the ``<uri>`` text.
+        uri: the ``<uri>`` text (surrounding white space ignored).
         elem: the ``<include>`` element (for messages).
         base_dir: directory of the including file (relative URIs).
         paths: the search path (:func:`search_path`).
+        package_paths: package → directory map for ``package://`` URIs (then the ament index).
 
     Raises:
         MissingReferenceError: nothing found; the message lists the search path.
     """
+    uri = uri.strip()
     candidates: list[Path] = []
+    package = split_package_uri(uri) if uri.startswith("package://") else None
     if uri.startswith("model://"):
         rest = uri[len("model://"):]
         candidates = [p / rest for p in paths]
+    elif package is not None:
+        root = find_package(package[0], package_paths)
+        candidates = ([root / package[1]] if root is not None else []) + [p / package[0] / package[1] for p in paths]
+    elif is_network_uri(uri):
+        cached = fuel_cache_model(uri)
+        candidates = [] if cached is None else [cached]
     else:
         plain = uri[len("file://"):] if uri.startswith("file://") else uri
         if os.path.isabs(plain):
@@ -126,9 +185,15 @@ def resolve_include(
         if cand.is_file():
             return cand
     shown = os.pathsep.join(str(p) for p in paths) or "(empty)"
+    if is_network_uri(uri):
+        fix = f'download it with `gz fuel download -u "{uri}"` (sdf_bridge reads the local Fuel cache only)'
+    elif package is not None:
+        fix = f"give the package's directory (--package-path {package[0]}=DIR or package_paths)"
+    else:
+        fix = "add the model's parent directory to sdf_paths or to GZ_SIM_RESOURCE_PATH / SDF_PATH"
     raise ctx.error(
         MissingReferenceError,
         elem,
         f"include {uri!r} not found (base directory {str(base_dir)!r}; search path {shown})",
-        "add the model's parent directory to sdf_paths or to GZ_SIM_RESOURCE_PATH / SDF_PATH",
+        fix,
     )

@@ -80,9 +80,14 @@ def _limit_value(ctx: ParseContext, elem: etree._Element, tag: str, default: flo
     return ctx.to_float(child, child.text, f"<{tag}>", finite=False)
 
 
+#: Position bounds this large (SDFormat's default ±1e16, or infinite) mean "not limited".
+UNLIMITED = 1e16
+
+
 def parse_limit(elem: etree._Element | None, ctx: ParseContext, jtype: JointType) -> Limit:
     """``<limit>`` with spec defaults; negative (or infinite) effort/velocity → ``None``;
-    infinite position bounds → ``None``; continuous joints get no position bounds.
+    position bounds of :data:`UNLIMITED` or more (the spec's default ±1e16) → ``None``;
+    continuous joints get no position bounds.
 
     Raises:
         InvalidValueError: non-numbers, NaN, or lower > upper.
@@ -101,8 +106,8 @@ def parse_limit(elem: etree._Element | None, ctx: ParseContext, jtype: JointType
                 raise ctx.error(InvalidValueError, elem, f"<{name}> is NaN", f"write a number for <{name}>")
         if lower > upper:
             raise ctx.error(InvalidValueError, elem, f"lower limit {lower} is above upper limit {upper}", "swap or correct the limits")
-    lo: float | None = lower if math.isfinite(lower) else None
-    hi: float | None = upper if math.isfinite(upper) else None
+    lo: float | None = lower if abs(lower) < UNLIMITED else None
+    hi: float | None = upper if abs(upper) < UNLIMITED else None
     if jtype is JointType.CONTINUOUS:
         lo = hi = None
     return Limit(

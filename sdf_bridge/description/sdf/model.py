@@ -25,6 +25,8 @@ from lxml import etree
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
 from ..gazebo_parser import parse_plugin
+from ..kinematics import tree_edges
+from ..resolve import PackagePaths
 from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
@@ -65,7 +67,9 @@ def check_version(root: etree._Element, ctx: ParseContext) -> tuple[int, int]:
 
 @dataclass
 class _Item:
-    """An element waiting for pass 2: its scope, file context, base dir and version."""
+    """An element waiting for pass 2: its scope, file context, base dir and version; ``frame``
+    is the frame ``__model__`` names for it when that is not its scope's model frame (an
+    element of a model merged into its parent, ``<include merge="true">``)."""
 
     elem: etree._Element
     scope: str
@@ -73,6 +77,13 @@ class _Item:
     base_dir: Path
     version: tuple[int, int]
     key: str = ""
+    frame: str | None = None
+
+    def lookup(self, graph: FrameGraph, ref: str, elem: etree._Element, what: str) -> str:
+        """:meth:`FrameGraph.lookup` from this element's model."""
+        if ref == MODEL_FRAME and self.frame is not None:
+            return self.frame
+        return graph.lookup(self.scope, ref, elem, self.ctx, what)
 
 
 @dataclass
@@ -82,12 +93,14 @@ class ModelBuilder:
     Attributes:
         search: include search path; sdf_paths given by the user come first.
         resolve_mesh: mesh URI resolver (:func:`.links.make_mesh_resolver`).
+        package_paths: package → directory map for ``package://`` include URIs.
         including: files being included (outermost first), to refuse include loops.
         placements: ``<include><placement_frame>`` requests (model key, frame, element, context).
     """
 
     search: Sequence[Path]
     resolve_mesh: MeshResolver = _default_resolver
+    package_paths: PackagePaths | None = None
     graph: FrameGraph = field(default_factory=FrameGraph)
     links: list[_Item] = field(default_factory=list)
     joints: list[_Item] = field(default_factory=list)
@@ -112,17 +125,25 @@ class ModelBuilder:
         pose_elem: etree._Element | None = None,
         pose_ctx: ParseContext | None = None,
         parent_scope: str | None = None,
+        merged: str | None = None,
+        parent_frame: str | None = None,
     ) -> None:
         """Register the frames of model ``elem`` (scope ``scope``; ``""`` for the top model).
 
         ``pose_elem`` overrides the model's own ``<pose>`` (``<include><pose>``), read with
         ``pose_ctx``; ``parent_scope`` is the enclosing model (``None`` for the top model).
+        ``merged``: the model is merged into ``scope`` (``<include merge="true">``, SDFormat
+        1.9): its links, joints and frames join the parent model under their own names, and
+        its model frame becomes the frame ``merged`` of the parent (libsdformat's
+        ``_merged__<name>__model__``), which is what ``__model__`` and unspecified poses of its
+        elements refer to. ``parent_frame``: the frame ``__model__`` names in the parent, when
+        the parent is itself merged.
 
         Raises:
             DuplicateNameError: two frames of one model share a name.
             MissingReferenceError, InvalidValueError: from includes and poses.
         """
-        key = model_frame(scope)
+        key = merged or model_frame(scope)
         canonical = elem.get("canonical_link")
         if parent_scope is None:
             self.graph.add(FrameNode(key, "model", None, np.eye(4), None, elem, ctx))
@@ -131,8 +152,8 @@ class ModelBuilder:
             pctx = pose_ctx if pose_elem is not None else ctx
             node = FrameNode(key, "model", None, parse_pose(pe, pctx), None, elem, pctx)
             # the item's element is the <pose> itself (it may come from an <include> in another file)
-            self._register(node, _Item(pe if pe is not None else elem, parent_scope, pctx, base_dir, version, key),
-                           pe.get("relative_to") if pe is not None else None, None)
+            self._register(node, _Item(pe if pe is not None else elem, parent_scope, pctx, base_dir, version, key,
+                                       parent_frame), pe.get("relative_to") if pe is not None else None, None)
         first_link: str | None = None
         first_model: str | None = None
         for child in elem:
@@ -143,14 +164,15 @@ class ModelBuilder:
                 first_link = first_link or lkey
                 pe = child.find("pose")
                 node = FrameNode(lkey, "link", None, parse_pose(pe, ctx), None, child, ctx)
-                self._register(node, _Item(child, scope, ctx, base_dir, version, lkey), pe.get("relative_to") if pe is not None else None, None)
-                self.links.append(_Item(child, scope, ctx, base_dir, version, lkey))
+                self._register(node, _Item(child, scope, ctx, base_dir, version, lkey, merged),
+                               pe.get("relative_to") if pe is not None else None, None)
+                self.links.append(_Item(child, scope, ctx, base_dir, version, lkey, merged))
             elif tag == "joint":
                 name = self._name(child, ctx, scope)
                 jkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(jkey, "joint", None, parse_pose(pe, ctx), None, child, ctx)
-                it = _Item(child, scope, ctx, base_dir, version, jkey)
+                it = _Item(child, scope, ctx, base_dir, version, jkey, merged)
                 self._register(node, it, pe.get("relative_to") if pe is not None else None, "__child__")
                 self.joints.append(it)
             elif tag == "frame":
@@ -158,14 +180,14 @@ class ModelBuilder:
                 fkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(fkey, "frame", None, parse_pose(pe, ctx), None, child, ctx)
-                self._register(node, _Item(child, scope, ctx, base_dir, version, fkey), pe.get("relative_to") if pe is not None else None,
-                               child.get("attached_to") or MODEL_FRAME)
+                self._register(node, _Item(child, scope, ctx, base_dir, version, fkey, merged),
+                               pe.get("relative_to") if pe is not None else None, child.get("attached_to") or MODEL_FRAME)
             elif tag == "model":
                 name = self._name(child, ctx, scope)
                 first_model = first_model or join(scope, name)
-                self.collect(child, join(scope, name), ctx, base_dir, version, parent_scope=scope)
+                self.collect(child, join(scope, name), ctx, base_dir, version, parent_scope=scope, parent_frame=merged)
             elif tag == "include":
-                mkey = self._include(child, scope, ctx, base_dir)
+                mkey = self._include(child, scope, ctx, base_dir, merged)
                 first_model = first_model or mkey
             elif tag == "plugin":
                 self.plugins.append(parse_plugin(child, ctx))
@@ -203,11 +225,12 @@ class ModelBuilder:
         self.graph.add(node)
         self._pending.append((node, item, relative_to, attached_to))
 
-    def _include(self, elem: etree._Element, scope: str, ctx: ParseContext, base_dir: Path) -> str:
+    def _include(self, elem: etree._Element, scope: str, ctx: ParseContext, base_dir: Path,
+                 parent_frame: str | None = None) -> str:
         uri = ctx.child_text(elem, "uri")
         if not uri:
             raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
-        path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search)
+        path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search, package_paths=self.package_paths)
         real = path.resolve()
         if len(self.including) >= MAX_INCLUDE_DEPTH:
             raise ctx.error(UnsupportedError, elem, f"includes nest more than {MAX_INCLUDE_DEPTH} files deep "
@@ -217,13 +240,14 @@ class ModelBuilder:
                             "remove the <include> that closes the loop")
         self.including.append(real)
         try:
-            return self._include_file(elem, path, uri, scope, ctx)
+            return self._include_file(elem, path, uri, scope, ctx, parent_frame)
         finally:
             self.including.pop()
 
-    def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext) -> str:
+    def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext,
+                      parent_frame: str | None) -> str:
         sub_ctx = ParseContext(str(path), ctx.warnings)
-        root = parse_xml(read_file(path), str(path))
+        root = parse_xml(read_file(path), str(path), ctx.warnings)
         if root.tag != "sdf":
             raise sub_ctx.error(UnsupportedError, root, f"included file's root is <{root.tag}>, not <sdf>",
                                 "include an SDFormat model file (URDF includes are not supported)")
@@ -234,11 +258,17 @@ class ModelBuilder:
         name = ctx.child_text(elem, "name") or model.get("name")
         if not name:
             raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
-        self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
         for p in elem.findall("plugin"):
             self.plugins.append(parse_plugin(p, ctx))
+        if J.parse_sdf_bool(ctx, elem, elem.get("merge") or "false", "attribute 'merge'"):
+            key = join(scope, f"_merged__{name}__model__")
+            self.collect(model, scope, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx,
+                         parent_scope=scope, merged=key, parent_frame=parent_frame)
+            return key
+        self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
         key = join(scope, name)
-        self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx, parent_scope=scope)
+        self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx,
+                     parent_scope=scope, parent_frame=parent_frame)
         placement = ctx.child_text(elem, "placement_frame")
         if placement:
             if elem.find("pose") is None:
@@ -283,17 +313,17 @@ class ModelBuilder:
                 child_ref = item.ctx.child_text(item.elem, "child")
                 if not child_ref:
                     raise item.ctx.error(InvalidValueError, item.elem, "joint has no <child>", "add <child>link name</child>")
-                node.attached_to = g.lookup(item.scope, child_ref, item.elem.find("child"), item.ctx, "child")
+                node.attached_to = item.lookup(g, child_ref, item.elem.find("child"), "child")
             elif attached_to is not None:
-                node.attached_to = g.lookup(item.scope, attached_to, item.elem, item.ctx, "attached_to")
+                node.attached_to = item.lookup(g, attached_to, item.elem, "attached_to")
             pe = item.elem.find("pose") if node.kind != "model" else None
             where = pe if pe is not None else item.elem
             if relative_to:
-                node.relative_to = g.lookup(item.scope, relative_to, where, item.ctx, "relative_to")
+                node.relative_to = item.lookup(g, relative_to, where, "relative_to")
             elif node.kind in ("joint", "frame"):
                 node.relative_to = node.attached_to
             else:
-                node.relative_to = model_frame(item.scope)
+                node.relative_to = item.frame or model_frame(item.scope)
             if node.relative_to == node.key:
                 raise item.ctx.error(KinematicTreeError, where, f"frame {node.key!r} is relative to itself",
                                      "make the pose relative to another frame")
@@ -307,7 +337,7 @@ class ModelBuilder:
         rel = pe.get("relative_to") if pe is not None else None
         if not rel:
             return Pose.from_matrix(raw)
-        x_mr = self.graph.resolve(self.graph.lookup(item.scope, rel, pe, item.ctx, "relative_to"))
+        x_mr = self.graph.resolve(item.lookup(self.graph, rel, pe, "relative_to"))
         x_mf = self.graph.resolve(frame_key)
         return Pose.from_matrix(np.linalg.inv(x_mf) @ x_mr @ raw)
 
@@ -318,9 +348,12 @@ class ModelBuilder:
         ``pose`` is the model pose in the world (the world frame of joints to ``world``);
         ``sensor_parser`` and ``ros2_control_parser`` are the shared element parsers.
 
+        A link may be the child of several joints (a loop: libsdformat accepts it); a loop
+        closed by a joint other than a gearbox is warned about (the bridge cannot simulate it).
+
         Raises:
-            KinematicTreeError: a link is the child of two joints, a joint joins a link to
-                itself, or frame cycles.
+            KinematicTreeError: a joint joins a link to itself, the joints form a cycle of
+                parents, or frame cycles.
             MissingReferenceError: unknown parent/child/expressed_in frames.
             InvalidValueError: zero axes and bad values.
         """
@@ -351,7 +384,9 @@ class ModelBuilder:
                     s = sensor_parser(child, item.ctx, link=item.key, joint=None, origin_format="sdf")
                     sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
             links[item.key] = Link(name=item.key, inertial=inertial, visuals=tuple(visuals), collisions=tuple(collisions),
-                                   pose=Pose.from_matrix(x_ml), source=item.ctx.source(item.elem))
+                                   pose=Pose.from_matrix(x_ml),
+                                   gravity=J.bool_element(item.ctx, item.elem.find("gravity"), True),
+                                   source=item.ctx.source(item.elem))
         joints: dict[str, Joint] = {}
         child_of: dict[str, str] = {}
         for item in self.joints:
@@ -363,7 +398,7 @@ class ModelBuilder:
         if any(j.parent == WORLD_LINK for j in joints.values()):
             world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
             links = {WORLD_LINK: world, **links}
-        self._check_cycles(joints)
+        self._check_cycles(links, joints)
         hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
         # classic / PR2 transmissions of the models first, then those of <ros2_control> blocks (as the URDF loader)
         classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
@@ -382,14 +417,15 @@ class ModelBuilder:
         if parent_ref == "world":
             parent = WORLD_LINK
         else:
-            parent = g.attached_link(g.lookup(scope, parent_ref, elem.find("parent"), ctx, "parent"))
+            parent = g.attached_link(item.lookup(g, parent_ref, elem.find("parent"), "parent"))
         child = g.attached_link(g.nodes[item.key].attached_to)  # type: ignore[arg-type]
         if parent == child:
             raise ctx.error(KinematicTreeError, elem, f"joint connects link {child!r} to itself", "use two different links")
-        if child in child_of:
-            raise ctx.error(KinematicTreeError, elem, f"link {child!r} is already the child of joint {child_of[child]!r}",
-                            "give every link at most one parent joint")
-        child_of[child] = item.key
+        if child in child_of and jtype is not JointType.GEARBOX:  # a gearbox coupling two joints' children: the norm
+            ctx.warn(elem, f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the child of joint "
+                           f"{child_of[child]!r}. libsdformat accepts it; the bridge keeps the joint in the model but "
+                           "cannot simulate the loop (neither driven nor published)")
+        child_of.setdefault(child, item.key)
         x_mj = g.resolve(item.key)
         x_mp = np.linalg.inv(self.model_pose) if parent == WORLD_LINK else g.resolve(parent)
         x_mc = g.resolve(child)
@@ -398,10 +434,10 @@ class ModelBuilder:
 
         def express(vec: np.ndarray, xyz_elem: etree._Element, expressed_in: str | None, use_parent: bool) -> np.ndarray:
             if expressed_in:
-                r_mf = g.resolve(g.lookup(scope, expressed_in, xyz_elem, ctx, "expressed_in"))[:3, :3]
+                r_mf = g.resolve(item.lookup(g, expressed_in, xyz_elem, "expressed_in"))[:3, :3]
                 return r_mj.T @ (r_mf @ vec)
             if use_parent:
-                return r_mj.T @ (g.resolve(model_frame(scope))[:3, :3] @ vec)
+                return r_mj.T @ (g.resolve(item.frame or model_frame(scope))[:3, :3] @ vec)
             return vec
 
         fields: dict = {}
@@ -432,20 +468,21 @@ class ModelBuilder:
             source=ctx.source(elem), **fields,
         )
 
-    def _check_cycles(self, joints: dict[str, Joint]) -> None:
-        parent_of = {j.child: j for j in joints.values()}
-        for start in parent_of:
-            seen = {start}
-            cur = parent_of[start].parent
-            while cur in parent_of:
-                if cur in seen:
-                    j = parent_of[cur]
-                    assert j.source is not None
-                    raise KinematicTreeError(f"the joints form a cycle through link {cur!r}", file=j.source.file,
-                                             line=j.source.line, element=f'<joint name="{j.name}">',
-                                             fix="remove one joint of the loop (SDF models must be trees)")
-                seen.add(cur)
-                cur = parent_of[cur].parent
+    @staticmethod
+    def _check_cycles(links: dict[str, Link], joints: dict[str, Joint]) -> None:
+        """Every link hangs from a root through joints (a loop closed by a joint is allowed;
+        :func:`~sdf_bridge.description.kinematics.tree_edges`).
+
+        Raises:
+            KinematicTreeError: links whose parent joints only form a cycle (no root above them).
+        """
+        placed = {name for name, _ in tree_edges(Robot(name="", links=links, joints=joints))[0]}
+        for j in joints.values():
+            if j.child not in placed:
+                assert j.source is not None
+                raise KinematicTreeError(f"the joints form a cycle through link {j.child!r}", file=j.source.file,
+                                         line=j.source.line, element=f'<joint name="{j.name}">',
+                                         fix="remove one joint of the cycle (every link needs a root above it)")
 
 
 def _named(elem: etree._Element, name: str) -> etree._Element:

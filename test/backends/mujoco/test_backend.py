@@ -236,7 +236,7 @@ def test_gearbox_loop_form_follower_at_minus_ratio_times_leader(make_sim) -> Non
     """j2 = −ratio · j1 (SDFormat gearbox), and equal to the transmission map's follower state.
     Tolerance 1e-4 rad."""
     sim = make_sim(_gearbox_loop_robot(3.0), GRAVITY)
-    assert sim.tm.joint_names == ("j1",) and sim.tm.follower_names == ("j2",)
+    assert sim.tm.joint_names == ("j1",) and sim.tm.follower_names == ("j2", "gearbox")
     sim.position([0.2])
     sim.run(3.0)
     theta1 = sim.qpos("j1")
@@ -245,6 +245,9 @@ def test_gearbox_loop_form_follower_at_minus_ratio_times_leader(make_sim) -> Non
     follower = sim.tm.followers(np.array([theta1]), np.array([0.0]), np.array([0.0]))[0]
     assert follower[0] == pytest.approx(sim.qpos("j2"), abs=1e-4)
     assert "gearbox" not in sim.backend.built.joints  # a constraint, not a DOF
+    # the gearbox's own state, published: gear2 relative to gear1 = j2 − j1 = −4·j1
+    state = sim.backend.read(0.0)
+    assert state.joints[0, 2] == pytest.approx(sim.qpos("j2") - theta1, abs=1e-4)
 
 
 def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
@@ -462,21 +465,6 @@ def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
     assert backend.sim_time == pytest.approx(0.05, abs=1e-12)
 
 
-def test_zero_effort_limit_makes_a_passive_joint(make_sim, caplog) -> None:
-    """<limit effort="0">: MuJoCo cannot take an empty force range; the joint is simulated
-    passive (noted): position and effort commands exert exactly 0 N·m."""
-    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0",
-                         limit='<limit lower="-3" upper="3" effort="0" velocity="10"/>')
-    with caplog.at_level(logging.WARNING):
-        sim = make_sim(urdf, GRAVITY)
-    assert "joint(s) ['j'] have effort limit 0: simulated as passive joints" in caplog.text
-    sim.position([1.0])
-    assert sim.read(0.01).effort[0] == 0.0
-    sim.effort([5.0])
-    state = sim.run(0.1)[-1]
-    assert state.effort[0] == 0.0 and state.position[0] == 0.0
-
-
 def test_instability_recovers_with_a_clear_error(make_sim, caplog) -> None:
     """A non-finite velocity makes MuJoCo's step fail: the backend returns to the initial state
     (q = 0, finite, time kept: 0.02 s after two reads, exact to 1e-12), counts it, and logs one
@@ -551,6 +539,16 @@ def test_read_negative_dt(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
     with pytest.raises(BackendError, match=r"read\(dt=-0.01\) is not a multiple of the physics timestep"):
         sim.read(-0.01)
+
+
+def test_a_period_the_timestep_does_not_divide_names_the_parameter(make_sim) -> None:
+    """One line that names backend_params.timestep and a timestep that would divide the period."""
+    sim = make_sim(pendulum_urdf(), {"timestep": 0.003})
+    with pytest.raises(BackendError, match=r"^read\(dt=0\.01\) is not a multiple of the physics timestep 0\.003 s "
+                                           r"\(backend parameter timestep\)\. Fix: set backend_params\.timestep to a "
+                                           r"divisor of the control period 1/update_rate \(e\.g\. 0\.0025 s\), or "
+                                           r"update_rate so that 1/update_rate is a multiple of the timestep$"):
+        sim.read(0.01)
 
 
 def test_write_wrong_shape(make_sim) -> None:

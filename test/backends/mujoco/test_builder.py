@@ -328,13 +328,20 @@ def test_rotated_inertial_frame() -> None:
     assert expected[0, 0] == pytest.approx(2.0) and expected[0, 1] == pytest.approx(-0.1)
 
 
-def test_non_physical_inertia_warned(caplog) -> None:
-    inertial = Inertial(1.0, Inertia(0.1, 0, 0, 0.1, 0, 1.0))
-    robot = chain_robot(Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=inertial)})
+@pytest.mark.parametrize(("inertia", "problem", "mean"), [
+    (Inertia(0.1, 0, 0, 0.1, 0, 1.0), "its principal moments (0.1, 0.1, 1) kg·m² break the triangle inequality", 0.4),
+    (Inertia(0.1, 0.5, 0, 0.1, 0, 0.1),  # principal moments (-0.4, 0.1, 0.6)
+     "its principal moments (-0.4, 0.1, 0.6) kg·m² include a negative one: the tensor is not positive semi-definite",
+     0.1),
+])
+def test_inertia_no_rigid_body_has_is_balanced_with_a_warning(caplog, inertia, problem, mean) -> None:
+    """MuJoCo's balanceinertia for both faults: every principal moment their mean (trace / 3)."""
+    robot = chain_robot(Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=Inertial(1.0, inertia))})
     with caplog.at_level(logging.WARNING):
-        model, _ = compile_robot(robot)
-    assert "link 'b': principal inertias [0.1, 0.1, 1.0] violate the triangle inequality" in caplog.text
-    assert model.body("b").inertia == pytest.approx([0.4, 0.4, 0.4], abs=1e-12)
+        model, built = compile_robot(robot)
+    assert any(n.startswith(f"link 'b': {problem}") and f"ixx = iyy = izz = {mean:g} kg·m²" in n for n in built.notes)
+    assert any(r.levelname == "WARNING" and r.getMessage().startswith(f"link 'b': {problem}") for r in caplog.records)
+    assert model.body("b").inertia == pytest.approx([mean] * 3, abs=1e-12)
 
 
 def test_static_model_stays_welded() -> None:
@@ -361,9 +368,6 @@ def test_loop_closing_joint_noted(caplog) -> None:
         (Inertial(-1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)), r"link 'b': <inertial> mass -1.0 kg is negative"),
         (Inertial(math.inf, Inertia(0.1, 0, 0, 0.1, 0, 0.1)), r"link 'b': <inertial> mass inf .* is not finite"),
         (Inertial(1.0, Inertia(math.nan, 0, 0, 0.1, 0, 0.1)), r"link 'b': .*inertia \[nan, .* is not finite"),
-        (Inertial(1.0, Inertia(-0.1, 0, 0, 0.1, 0, 0.1)),
-         r"link 'b': inertia tensor has principal moments \[-0.1, 0.1, 0.1\] kg·m², one negative"),
-        (Inertial(1.0, Inertia(0.1, 0.5, 0, 0.1, 0, 0.1)), r"link 'b': inertia tensor .* one negative"),
     ],
 )
 def test_invalid_mass_properties_are_errors(inertial, message) -> None:

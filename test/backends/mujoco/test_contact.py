@@ -20,8 +20,6 @@ import pytest
 from mujoco_helpers import G
 
 from sdf_bridge.backends.base import ContactReading
-from sdf_bridge.backends.mujoco.sensors import gazebo_collision_names
-from sdf_bridge.description.model import Box, Collision
 
 GRAVITY = {"gravity": [0.0, 0.0, -G]}
 FORCE_TOL = 1e-4  # N
@@ -206,10 +204,30 @@ def test_filter_on_a_link_without_collision_geoms_is_warned(make_sim, caplog) ->
                              "no collision geoms); it reports no contacts") == 1
 
 
-def test_gazebo_collision_names() -> None:
-    box = Box((1.0, 1.0, 1.0))
-    names = gazebo_collision_names("arm", [Collision(box), Collision(box, name="pad"), Collision(box)])
-    assert names == [{"arm_collision"}, {"pad_collision_1", "arm_collision_1"}, {"arm_collision_2"}]
+#: A leg standing on its foot: a 1 kg calf (a cylinder collision) with a 0.5 kg foot (a sphere)
+#: on a fixed joint, which Gazebo lumps into the calf; the foot contact sensor is on the calf and
+#: names the foot by its lumped name (the Unitree robots' pattern).
+LEG = """<?xml version="1.0"?>
+<robot name="leg">
+  <link name="calf"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+    </inertial><collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.02" length="0.2"/></geometry></collision>
+  </link>
+  <link name="foot"><inertial><mass value="0.5"/><inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/>
+    </inertial><collision><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <joint name="foot_fixed" type="fixed"><parent link="calf"/><child link="foot"/></joint>
+  <gazebo reference="calf"><sensor name="foot_contact" type="contact">{contact}</sensor></gazebo>
+</robot>"""
+
+
+@pytest.mark.parametrize("contact", ["<contact><collision>calf_fixed_joint_lump__foot_collision_1</collision></contact>",
+                                     "<contact><collision>foot_collision</collision></contact>", ""])
+def test_a_foot_lumped_into_its_calf_reports_standing(make_sim, contact: str) -> None:
+    """By its lumped name, its own name, or with no filter (the lumped link is part of the calf
+    for Gazebo): the foot's contacts carry the leg's weight 1.5·g (tolerance 1e-4 N)."""
+    sim = make_sim(LEG.format(contact=contact), {**GRAVITY, "fixed_base": False})
+    reading = sim.run(2.0)[-1].sensors["foot_contact"]
+    assert reading.contacts and {c.body1 for c in reading.contacts} == {"foot"}
+    np.testing.assert_allclose(_forces(reading).sum(axis=0), [0.0, 0.0, 1.5 * G], rtol=0, atol=FORCE_TOL)
 
 
 @pytest.mark.parametrize("frame", ["world", "box", "no_such_frame"])

@@ -37,6 +37,7 @@ def problem(draw: st.DrawFn) -> dict:
         qadr, rng.permutation(NQ)[:n], rng.permutation(NU)[:n], act_id, rng.permutation(NQ)[:n],
         rng.uniform(0, 100, n), rng.choice([0.0, 5.0], n), rng.uniform(0, 10, n), rng.choice([0.0, 0.5, 3.0], n),
         rng.uniform(0.1, 2.0, n), rng.choice([0.0, 1.0], n), rng.choice([0.0, 1.0], n, p=[0.8, 0.2]),
+        rng.choice([np.inf, 1.0, 5.0], n),  # effort limits: the fake forces reach ±5, some saturate
     )
     tab[cycle.MODE] = rng.choice([cycle.NONE, cycle.POSITION, cycle.VELOCITY, cycle.EFFORT], n)
     tab[cycle.HOLD] = rng.uniform(-1, 1, n)
@@ -54,7 +55,7 @@ def problem(draw: st.DrawFn) -> dict:
         "tab": tab, "command": command, "qpos": rng.uniform(-2, 2, NQ), "qvel": rng.uniform(-2, 2, NQ),
         "act": rng.uniform(-2, 2, NU), "ctrl": rng.uniform(-2, 2, NU), "inertia": rng.uniform(0.1, 3, NQ),
         "gainprm": rng.uniform(-1, 1, (NU, 10)), "biasprm": rng.uniform(-1, 1, (NU, 10)),
-        "force": rng.uniform(-5, 5, NU), "ideal": draw(st.booleans()), "has_i": draw(st.booleans()),
+        "force": rng.choice([-5.0, -1.0, 0.0, 1.0, 5.0], NU) * rng.choice([1.0, rng.uniform(0, 1)]), "ideal": draw(st.booleans()), "has_i": draw(st.booleans()),
     }
 
 
@@ -82,7 +83,7 @@ def test_apply_command_kernel_equals_numpy(case: dict) -> None:
 def test_pre_step_kernel_equals_numpy(case: dict, dt: float) -> None:
     ref, fast = _copy(case), _copy(case)
     for f, c in ((cycle.pre_step, ref), (cycle.pre_step_kernel, fast)):
-        f(c["tab"], c["qpos"], c["act"], c["inertia"], c["gainprm"], c["biasprm"], dt, c["has_i"])
+        f(c["tab"], c["qpos"], c["act"], c["inertia"], c["force"], c["gainprm"], c["biasprm"], dt, c["has_i"])
     _assert_same(ref, fast)
 
 
@@ -111,7 +112,7 @@ def test_apply_command_rules_on_one_joint_each() -> None:
     velocity, effort, none (holding where it is: NaN hold), none with a hold position, and a
     value that is no joint mode (held, as none); a change of kind drops the integral."""
     tab = cycle.make_table(*(np.arange(6) for _ in range(5)), np.full(6, 10.0), np.ones(6), np.full(6, 2.0),
-                           np.zeros(6), np.ones(6), np.zeros(6), np.zeros(6))
+                           np.zeros(6), np.ones(6), np.zeros(6), np.zeros(6), np.full(6, np.inf))
     tab[cycle.INTEGRAL] = 0.5
     tab[cycle.MODE] = cycle.EFFORT  # all but joint 2 change kind
     qpos, act, ctrl = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), np.full(6, 9.0), np.zeros(6)
@@ -138,15 +139,16 @@ def test_apply_command_rules_on_one_joint_each() -> None:
 
 
 def test_make_table_layout_and_shape_error() -> None:
-    tab = cycle.make_table(*(np.arange(2) + k for k in range(12)))
+    tab = cycle.make_table(*(np.arange(2) + k for k in range(13)))
     assert tab.shape == (cycle.ROWS, 2)
     assert tab[cycle.PASSIVE].tolist() == [11.0, 12.0] and tab[cycle.P].tolist() == [5.0, 6.0]
+    assert tab[cycle.LIMIT].tolist() == [12.0, 13.0]
     assert tab[cycle.ACTIVE].tolist() == [1.0, 1.0] and tab[cycle.SCALE].tolist() == [1.0, 1.0]
     assert tab[cycle.MODE].tolist() == [cycle.NONE] * 2 and tab[cycle.INTEGRAL].tolist() == [0.0, 0.0]
     with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
-        cycle.make_table(*(np.arange(2) for _ in range(11)), np.arange(3))
+        cycle.make_table(*(np.arange(2) for _ in range(12)), np.arange(3))
     with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
-        cycle.make_table(*(np.zeros((2, 2)) for _ in range(12)))
+        cycle.make_table(*(np.zeros((2, 2)) for _ in range(13)))
 
 
 # -- the backend with either implementation ----------------------------------------------------
@@ -295,7 +297,7 @@ def test_cycle_kernels_are_locked_after_warm_up(repo_dir) -> None:
     qpos32 = backend.data.qpos.astype(np.float32)
     with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
         cycle.pre_step_kernel(tab, qpos32, backend.data.act.copy(), backend._inertia.copy(),
-                              backend._gainprm.copy(), backend._biasprm.copy(), 0.01, True)
+                              backend._force.copy(), backend._gainprm.copy(), backend._biasprm.copy(), 0.01, True)
     with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
         n = len(tm.joint_names)
         cycle.write_kernel(tab, np.zeros((3, n), dtype=np.float32), np.zeros(n, dtype=MODE_DTYPE), np.zeros(n),

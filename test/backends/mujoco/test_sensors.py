@@ -323,6 +323,21 @@ def test_unsupported_sensor_reported_once(make_sim, caplog) -> None:
     ]
 
 
+def test_ros2_control_sensor_without_a_simulated_sensor_is_reported(make_sim, caplog) -> None:
+    """A <ros2_control> sensor (state interfaces only) is no sensor MuJoCo can simulate: warned
+    at start, never dropped silently; one named like a description sensor is that sensor."""
+    block = """<ros2_control name="sensors" type="sensor"><hardware><plugin>p</plugin></hardware>
+      <sensor name="wrist_ft"><state_interface name="force.x"/></sensor>
+      <sensor name="imu"><state_interface name="angular_velocity.x"/></sensor></ros2_control>"""
+    urdf = _imu_robot().replace("</robot>", block + "</robot>")
+    with caplog.at_level(logging.WARNING):
+        sim = make_sim(urdf, GRAVITY)
+    assert sim.backend.sensors.unsupported == [
+        "<ros2_control> sensor 'wrist_ft' has no simulated sensor of its name (a <gazebo> or SDFormat <sensor>); it "
+        "publishes nothing in the MuJoCo backend"]
+    assert caplog.text.count("<ros2_control> sensor 'wrist_ft'") == 1
+
+
 def test_sensor_on_missing_link_reported(make_sim, caplog) -> None:
     """The loader rejects such robots; a hand-built model still gets a clear warning."""
     robot = load(_imu_robot())

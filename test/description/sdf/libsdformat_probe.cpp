@@ -1,16 +1,25 @@
-// Reference probe for the SDF tests: loads a file with libsdformat (SDFormat 12) and prints,
-// as JSON, every link pose and every joint axis expressed in the top-level model frame.
+// Reference probe for the SDF tests and bench/survey.py: loads a file with libsdformat
+// (SDFormat 12) and prints, as JSON, every link pose and every joint axis expressed in the
+// top-level model frame, with the joints' types and axis limits and the links' masses.
 //
-//   libsdformat_probe FILE            -> {"errors": [...], "models": {name: {"links": ..., "joints": ...}}}
+//   libsdformat_probe FILE            -> {"errors": [...], "models": {name: {"links": ..., "joints": ...,
+//                                          "limits": ..., "masses": ..., "static": bool}}}
 //   libsdformat_probe --time N FILE   -> {"seconds_per_load": s, "errors": n}
 //
-// Link poses are 4x4 row-major matrices; axes unit 3-vectors. Nested model links and joints
-// are named with "::" scopes. Built by test/description/sdf/conftest.py with g++ and
-// `pkg-config sdformat12`.
+// Includes of package://pkg/path are looked up as pkg/path under the directories of SDF_PATH.
+// Link poses are 4x4 row-major matrices; axes unit 3-vectors. "limits" maps each joint to
+// {"type": name, "axis": [lower, upper, effort, velocity], "axis2": [...]} (rad or m, N·m or N,
+// rad/s or m/s, as libsdformat holds them: unset = -1e16, 1e16, inf, inf); "masses"
+// each link to its mass in kg. Non-finite numbers are written Infinity / -Infinity / NaN (as
+// Python's json reads them). Nested model links and joints are named with "::" scopes. Built by
+// test/description/sdf/conftest.py with g++ and `pkg-config sdformat12`.
 #include <sdf/sdf.hh>
 #include <ignition/math/Matrix4.hh>
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -30,6 +39,8 @@ std::string Quote(const std::string &s) {
 }
 
 std::string Num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   char buf[40];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
   return buf;
@@ -43,8 +54,23 @@ std::string Mat(const ignition::math::Matrix4d &m) {
   return out;
 }
 
+const char *TypeName(sdf::JointType type) {
+  switch (type) {
+    case sdf::JointType::BALL: return "ball";
+    case sdf::JointType::CONTINUOUS: return "continuous";
+    case sdf::JointType::FIXED: return "fixed";
+    case sdf::JointType::GEARBOX: return "gearbox";
+    case sdf::JointType::PRISMATIC: return "prismatic";
+    case sdf::JointType::REVOLUTE: return "revolute";
+    case sdf::JointType::REVOLUTE2: return "revolute2";
+    case sdf::JointType::SCREW: return "screw";
+    case sdf::JointType::UNIVERSAL: return "universal";
+    default: return "invalid";
+  }
+}
+
 struct Out {
-  std::ostringstream links, joints, errors;
+  std::ostringstream links, joints, limits, masses, errors;
   bool firstLink = true, firstJoint = true, firstError = true;
   void Error(const std::string &msg) {
     errors << (firstError ? "" : ",") << Quote(msg);
@@ -59,11 +85,14 @@ void Walk(const sdf::Model *model, const std::string &prefix, const ignition::ma
     for (const auto &e : link->SemanticPose().Resolve(pose, "__model__")) out.Error(e.Message());
     ignition::math::Matrix4d m = xTop * ignition::math::Matrix4d(pose);
     out.links << (out.firstLink ? "" : ",") << Quote(prefix + link->Name()) << ":" << Mat(m);
+    out.masses << (out.firstLink ? "" : ",") << Quote(prefix + link->Name()) << ":" << Num(link->Inertial().MassMatrix().Mass());
     out.firstLink = false;
   }
   for (uint64_t i = 0; i < model->JointCount(); ++i) {
     const sdf::Joint *joint = model->JointByIndex(i);
     out.joints << (out.firstJoint ? "" : ",") << Quote(prefix + joint->Name()) << ":{";
+    out.limits << (out.firstJoint ? "" : ",") << Quote(prefix + joint->Name()) << ":{\"type\":"
+               << Quote(TypeName(joint->Type()));
     out.firstJoint = false;
     bool first = true;
     for (unsigned int a = 0; a < 2; ++a) {
@@ -74,9 +103,12 @@ void Walk(const sdf::Model *model, const std::string &prefix, const ignition::ma
       ignition::math::Vector3d v = xTop.Rotation() * xyz;
       out.joints << (first ? "" : ",") << Quote(a == 0 ? "axis" : "axis2") << ":[" << Num(v.X()) << ","
                  << Num(v.Y()) << "," << Num(v.Z()) << "]";
+      out.limits << "," << Quote(a == 0 ? "axis" : "axis2") << ":[" << Num(axis->Lower()) << ","
+                 << Num(axis->Upper()) << "," << Num(axis->Effort()) << "," << Num(axis->MaxVelocity()) << "]";
       first = false;
     }
     out.joints << "}";
+    out.limits << "}";
   }
   for (uint64_t i = 0; i < model->ModelCount(); ++i) {
     const sdf::Model *nested = model->ModelByIndex(i);
@@ -105,16 +137,31 @@ int main(int argc, char **argv) {
     std::cerr << "usage: libsdformat_probe [--time N] FILE\n";
     return 2;
   }
+  // package://pkg/path includes: pkg/path under a directory of SDF_PATH (as Gazebo's resource lookup)
+  sdf::ParserConfig config = sdf::ParserConfig::GlobalConfig();
+  config.SetFindCallback([](const std::string &uri) -> std::string {
+    const std::string prefix = "package://";
+    const char *env = std::getenv("SDF_PATH");
+    if (uri.rfind(prefix, 0) != 0 || env == nullptr) return "";
+    std::stringstream dirs(env);
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+      const std::string candidate = dir + "/" + uri.substr(prefix.size());
+      if (std::ifstream(candidate + "/model.config").good() || std::ifstream(candidate).good()) return candidate;
+    }
+    return "";
+  });
   sdf::Root root;
   Out out;
-  for (const auto &e : root.Load(argv[1])) out.Error(e.Message());
+  for (const auto &e : root.Load(argv[1], config)) out.Error(e.Message());
   std::ostringstream models;
   bool firstModel = true;
   auto emit = [&](const sdf::Model *model) {
     Out per;
     Walk(model, "", ignition::math::Matrix4d::Identity, per);
     models << (firstModel ? "" : ",") << Quote(model->Name()) << ":{\"links\":{" << per.links.str()
-           << "},\"joints\":{" << per.joints.str() << "}}";
+           << "},\"joints\":{" << per.joints.str() << "},\"limits\":{" << per.limits.str()
+           << "},\"masses\":{" << per.masses.str() << "},\"static\":" << (model->Static() ? "true" : "false") << "}";
     firstModel = false;
     if (!per.firstError) out.Error(per.errors.str());
   };

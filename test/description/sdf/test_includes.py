@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from sdf_helpers import load_text, our_view, sdf
 
-from sdf_bridge.description import load
-from sdf_bridge.description.model import World
+from sdf_bridge.description import load, load_with_warnings
 from sdf_bridge.description.sdf.includes import ENV_VARS, search_path
 from sdf_bridge.errors import InvalidValueError, KinematicTreeError, MissingReferenceError, UnsupportedError
 
@@ -87,9 +86,11 @@ def test_world_include_overrides_name_pose_static(tmp_path: Path) -> None:
     world = load_text(sdf("""<world name="w">
       <include><uri>wheel.sdf</uri><name>a</name><pose>1 2 3 0 0 0</pose><static>true</static></include>
       <include><uri>file://""" + str(tmp_path / "wheel.sdf") + """</uri><name>b</name></include></world>"""), base_dir=tmp_path)
-    assert isinstance(world, World)
-    assert world.models["a"].pose.xyz == (1.0, 2.0, 3.0) and world.models["a"].static is True
-    assert world.models["b"].pose.xyz == (0.0, 0.0, 5.0) and world.models["b"].static is False
+    # b is the world's one robot (a is static): the robot, with a as its scenery
+    robot = world
+    assert (robot.name, robot.pose.xyz, robot.static) == ("b", (0.0, 0.0, 5.0), False)
+    (a,) = robot.scenery
+    assert (a.name, a.pose.xyz, a.static) == ("a", (1.0, 2.0, 3.0), True)
 
 
 def test_include_pose_relative_to_sibling(tmp_path: Path) -> None:
@@ -216,3 +217,74 @@ def test_deep_include_chain_within_the_cap_loads(tmp_path: Path) -> None:
 def test_include_chain_over_the_cap_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
     with pytest.raises(UnsupportedError, match=r"m63\.sdf:\d+: <include>: includes nest more than 64 files deep \(at 'm64\.sdf'\)"):
         load(_include_chain(tmp_path, 400))
+
+
+def test_package_uri_include_resolves_through_the_package_map(tmp_path: Path) -> None:
+    _model_dir(tmp_path / "pkg" / "models", "wheel", {"model.sdf": WHEEL}, None)
+    robot = load_text(sdf("""<model name="m"><link name="base"/>
+      <include><uri>package://my_pkg/models/wheel</uri></include></model>"""), base_dir=tmp_path,
+                      package_paths={"my_pkg": str(tmp_path / "pkg")})
+    assert "wheel::rim" in robot.links
+
+
+def test_package_uri_include_on_the_search_path(tmp_path: Path) -> None:
+    """Gazebo's resource lookup: package://pkg/rest is pkg/rest under a resource path directory."""
+    _model_dir(tmp_path / "share" / "my_pkg" / "models", "wheel", {"model.sdf": WHEEL}, None)
+    robot = load_text(sdf("""<model name="m"><link name="base"/>
+      <include><uri>package://my_pkg/models/wheel</uri></include></model>"""), base_dir=tmp_path,
+                      sdf_paths=[tmp_path / "share"])
+    assert "wheel::rim" in robot.links
+
+
+def test_unknown_package_uri_include_says_which_package(tmp_path: Path) -> None:
+    with pytest.raises(MissingReferenceError, match=r"include 'package://nowhere/models/wheel' not found .* Fix: give "
+                                                    r"the package's directory \(--package-path nowhere=DIR or "
+                                                    r"package_paths\)"):
+        load_text(sdf('<model name="m"><link name="base"/><include><uri>package://nowhere/models/wheel</uri>'
+                      '</include></model>'), base_dir=tmp_path)
+
+
+FUEL = "https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction Cone"
+
+
+def test_fuel_include_of_a_world_not_in_the_cache_is_left_out(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(tmp_path / "cache"))
+    robot, warnings = load_with_warnings(sdf(f"""<world name="w"><include><uri>
+      {FUEL}
+      </uri></include><model name="bot"><link name="a"/></model></world>"""))
+    assert robot.name == "bot" and robot.scenery == ()
+    assert warnings == [f"<string>:3: <include>: include {FUEL!r} is a model on a web server (Gazebo Fuel), not in the "
+                        "local Fuel cache; the world is read without it (sdf_bridge downloads nothing: fetch it with "
+                        f'`gz fuel download -u "{FUEL}"` to use it)']
+
+
+def test_fuel_include_is_read_from_the_local_cache(tmp_path: Path, monkeypatch) -> None:
+    """gz fuel download keeps <cache>/<host>/<owner>/models/<name>/<version>/ (the highest version is used)."""
+    models = tmp_path / "fuel.gazebosim.org" / "openrobotics" / "models" / "construction cone"
+    _model_dir(models, "1", {"model.sdf": sdf('<model name="cone"><static>true</static><link name="old"/></model>')},
+               None)
+    _model_dir(models, "3", {"model.sdf": sdf('<model name="cone"><static>true</static><link name="body"/></model>')},
+               None)
+    monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(tmp_path))
+    robot = load(sdf(f'<world name="w"><include><uri>{FUEL}</uri></include><model name="bot"><link name="a"/>'
+                     '</model></world>'))
+    assert robot.name == "bot" and [list(m.links) for m in robot.scenery] == [["body"]]
+
+
+def test_fuel_include_inside_a_model_not_in_the_cache_is_an_error(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(tmp_path))
+    with pytest.raises(MissingReferenceError, match=r"include 'https://fuel\.gazebosim\.org/1\.0/OpenRobotics/models/"
+                                                    r"Construction Cone' not found .* Fix: download it with `gz fuel "
+                                                    r"download -u .*` \(sdf_bridge reads the local Fuel cache only\)"):
+        load(sdf(f'<model name="m"><link name="a"/><include><uri>{FUEL}</uri></include></model>'))
+
+
+def test_merged_include_joins_the_parent_model_under_its_own_names() -> None:
+    """<include merge="true">: no nested scope; its __model__ is the include pose (libsdformat's
+    _merged__<name>__model__ frame; poses compared with libsdformat in test_libsdformat_reference)."""
+    robot = load(Path(__file__).parent / "data" / "merge" / "world.sdf")
+    assert (robot.name, list(robot.links), list(robot.joints)) == (
+        "vehicle", ["base", "chassis", "wheel", "sensor"], ["wheel_joint", "sensor_joint", "mount"])
+    # chassis: include pose (1, 0, 1, yaw 0.5) · its own (1, 0, 0.5)
+    np.testing.assert_allclose(robot.links["chassis"].pose.xyz, (1.0 + np.cos(0.5), np.sin(0.5), 1.5),
+                               rtol=0, atol=1e-12)

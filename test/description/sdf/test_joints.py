@@ -44,10 +44,13 @@ def test_joint_complete_every_type(robots_dir: Path) -> None:
 
 
 def test_limit_defaults_follow_the_spec() -> None:
-    j = _joint("<axis><xyz>0 0 1</xyz><limit/></axis>")
-    assert j.limit == Limit(lower=-1e16, upper=1e16, effort=None, velocity=None, stiffness=1e8, dissipation=1.0)
-    j = _joint("<axis><xyz>0 0 1</xyz></axis>")
-    assert j.limit == Limit(lower=-1e16, upper=1e16, effort=None, velocity=None, stiffness=1e8, dissipation=1.0)
+    """The spec's default bounds ±1e16 mean "not limited" (None), as do 1e16 written out."""
+    for axis in ("<axis><xyz>0 0 1</xyz><limit/></axis>", "<axis><xyz>0 0 1</xyz></axis>",
+                 "<axis><xyz>0 0 1</xyz><limit><lower>-1e16</lower><upper>1e16</upper></limit></axis>"):
+        j = _joint(axis)
+        assert j.limit == Limit(lower=None, upper=None, effort=None, velocity=None, stiffness=1e8, dissipation=1.0)
+    j = _joint("<axis><xyz>0 0 1</xyz><limit><lower>-9.9e15</lower><upper>2</upper></limit></axis>")
+    assert (j.limit.lower, j.limit.upper) == (-9.9e15, 2.0)
 
 
 def test_negative_effort_and_velocity_mean_unlimited() -> None:

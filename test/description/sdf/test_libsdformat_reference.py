@@ -25,7 +25,8 @@ DATA = Path(__file__).resolve().parent / "data"
 SHARED_SDF = ["turtlebot3_waffle", "sdf_joint_complete", "sdf_nested_include", "sdf_model_with_frames", "sdf_mimic_pendulums"]
 SHARED_URDF = ["rrbot_ros1", "rrbot_transmissions", "rrbot_external_fts", "carlikebot", "pr2", "ur5e_ros2",
                "panda_gazebo_ros1", "gen3_robotiq", "husky"]
-HAND_MADE = ["all_joint_types.sdf", "frames_nested.sdf", "legacy_1_5.sdf", "legacy_1_4.sdf", "placement/top.sdf"]
+HAND_MADE = ["all_joint_types.sdf", "frames_nested.sdf", "legacy_1_5.sdf", "legacy_1_4.sdf", "placement/top.sdf",
+             "merge/world.sdf"]
 
 
 def _robots(path: Path) -> dict[str, Robot]:

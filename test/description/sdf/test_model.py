@@ -13,8 +13,11 @@ import pytest
 from sdf_helpers import load_text, sdf
 
 from sdf_bridge.description import load
-from sdf_bridge.description.kinematics import link_transforms
+from sdf_bridge.description.kinematics import link_transforms, loop_joints
 from sdf_bridge.description.model import Robot, World
+from sdf_bridge.description.sdf import load_sdf
+from sdf_bridge.description.xmlio import ParseContext, parse_xml
+from sdf_bridge.transmissions import TransmissionMap
 from sdf_bridge.errors import (
     DuplicateNameError,
     InvalidValueError,
@@ -233,11 +236,32 @@ def test_missing_parent_or_child_element_is_refused() -> None:
         load_text(sdf('<model name="m"><link name="a"/><joint name="j" type="fixed"><child>a</child></joint></model>'))
 
 
-def test_link_with_two_parent_joints_is_refused() -> None:
-    with pytest.raises(KinematicTreeError, match=r"link 'c' is already the child of joint 'j1'"):
-        load_text(sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
-          <joint name="j1" type="fixed"><parent>a</parent><child>c</child></joint>
-          <joint name="j2" type="fixed"><parent>b</parent><child>c</child></joint></model>"""))
+def test_link_with_two_parent_joints_loads_with_a_warning() -> None:
+    """libsdformat accepts a joint closing a loop; the bridge keeps it, unsimulated (warned)."""
+    ctx = ParseContext()
+    robot = load_sdf(parse_xml(sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
+          <joint name="j1" type="revolute"><parent>a</parent><child>c</child></joint>
+          <joint name="j2" type="revolute"><parent>b</parent><child>c</child></joint></model>""")), ctx, base_dir=".")
+    assert [(j.name, j.parent, j.child) for j in robot.joints.values()] == [("j1", "a", "c"), ("j2", "b", "c")]
+    assert ctx.warnings == ["<string>:5: <joint name=\"j2\">: joint 'j2' closes a kinematic loop: link 'c' is already "
+                            "the child of joint 'j1'. libsdformat accepts it; the bridge keeps the joint in the model "
+                            "but cannot simulate the loop (neither driven nor published)"]
+    assert loop_joints(robot) == ("j2",)
+    assert TransmissionMap.from_robot(robot).joint_names == ("j1",)
+
+
+def test_gearbox_closing_a_loop_loads_silently() -> None:
+    """Gazebo's joint-types demo: two revolute joints from a reference body, a gearbox coupling them."""
+    ctx = ParseContext()
+    robot = load_sdf(parse_xml(sdf("""<model name="m"><link name="base"/><link name="in"/><link name="out"/>
+      <joint name="j_in" type="revolute"><parent>base</parent><child>in</child></joint>
+      <joint name="j_out" type="revolute"><parent>base</parent><child>out</child></joint>
+      <joint name="gear" type="gearbox"><parent>in</parent><child>out</child>
+        <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>5</gearbox_ratio></joint></model>""")),
+                     ctx, base_dir=".")
+    assert ctx.warnings == [] and loop_joints(robot) == ()
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.joint_names == ("j_in",) and tmap.follower_names == ("j_out", "gear")
 
 
 def test_joint_to_itself_is_refused() -> None:

@@ -1,0 +1,153 @@
+"""Default PID gains of the MuJoCo backend: the joints' inertias and the rule that turns them
+into gains that hold any robot (the rule is stated in :mod:`.pid`).
+
+Per map joint ``k`` (MuJoCo dof ``k``), at the model's reference configuration ``qpos0``:
+
+* ``own``: ``M_kk``, the diagonal of the joint-space inertia matrix: the composite inertia of
+  everything the joint moves (its whole subtree, not just the child link) about its axis,
+  armature included (MuJoCo's ``dof_M0``), kg·m² (kg for a slide);
+* ``apparent``: ``1 / (M⁻¹)_kk``, the inertia a force on this joint alone meets when every
+  other dof (a free base included) gives way: the lightest the joint can be (≤ ``own``), which
+  bounds what the timestep can integrate;
+* ``load``: for a joint of a free-floating robot, the inertia of the rest of the robot about
+  the joint's axis, ``Σ_b (a·I_b·a + m_b·|(c_b − p) × a|²)`` over the bodies ``b`` outside
+  its subtree (``a`` the unit axis and ``p`` a point of it, ``c_b`` the centre of mass): what
+  the joint carries when its subtree is braced against the ground (a knee lifting the trunk
+  and the other legs); for a slide joint the mass of the rest. 0 on a fixed base (the rest is
+  welded to the world).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+BANDWIDTH = 2.0 * math.pi * 10.0
+"""rad/s: closed-loop natural frequency ``ω`` the default gains aim at (10 Hz)."""
+INTEGRAL_RATIO = 0.1
+"""The integral's corner frequency as a fraction of ``ω`` (``i = p·ω/10`` where damping allows)."""
+STIFFNESS_STEP = 0.5
+"""Largest ``ω_k·timestep`` of a default stiffness on the joint's apparent inertia,
+``ω_k = √(p / M_apparent)``: semi-implicit Euler integrates a spring stably up to 2; 0.5
+keeps its period above 12 physics steps."""
+DAMPING_STEP = 1.0
+"""Largest ``d·timestep / M_apparent`` of a default damping. MuJoCo integrates the damping
+implicitly (``implicitfast``) except while the actuator force is clamped at the effort limit
+(MuJoCo then drops its derivative): one explicit step at the limit changes the damping force
+by at most the limit itself, so the force cannot jump from one limit to the other (no
+chatter between ±limit on light links)."""
+
+
+LIGHT_RATIO = 1e4
+"""``M / M_apparent`` above which a joint is too light for what it carries to be held by
+gains the timestep allows (a 2·10⁻⁵ kg·m² wheel under a 4 kg robot oscillates): warned, with
+its fix (an armature: the rotor inertia reflected through the gear)."""
+
+
+@dataclass(frozen=True)
+class JointInertia:
+    """The inertias of the default-gain rule (module docstring), each shape (n,), kg·m² or kg."""
+
+    own: np.ndarray
+    apparent: np.ndarray
+    load: np.ndarray
+
+    @property
+    def design(self) -> np.ndarray:
+        """``max(own, load)``: the inertia the default gains are designed for, (n,)."""
+        return np.maximum(self.own, self.load)
+
+
+@dataclass(frozen=True)
+class DefaultGains:
+    """Default gains per joint, each shape (n,): ``p`` (N·m/rad), ``i`` (N·m/(rad·s)), ``d``
+    (N·m·s/rad), ``i_clamp`` (N·m); ``bounded`` (n,) bool: the timestep lowered ``p`` or
+    ``d`` below the aim (N, m for slides)."""
+
+    p: np.ndarray
+    i: np.ndarray
+    d: np.ndarray
+    i_clamp: np.ndarray
+    bounded: np.ndarray
+
+
+def joint_inertias(model: mujoco.MjModel, joints: np.ndarray, dofs: np.ndarray) -> JointInertia:
+    """The inertias of MuJoCo joints ``joints`` (ids, shape (n,)) with dofs ``dofs`` (n,) at
+    ``qpos0`` (module docstring). ``load`` is non-zero for joints in a kinematic tree whose
+    root body has a free joint."""
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    n = len(joints)
+    own = np.array(model.dof_M0, dtype=float)[dofs] if n else np.zeros(0)
+    inverse = np.zeros((model.nv, n))
+    if n:
+        unit = np.zeros((n, model.nv))
+        unit[np.arange(n), dofs] = 1.0
+        out = np.zeros((n, model.nv))
+        mujoco.mj_solveM(model, data, out, unit)
+        inverse = out
+    apparent = 1.0 / np.maximum(inverse[np.arange(n), dofs] if n else np.zeros(0), 1e-300)
+    load = np.zeros(n)
+    free = {int(model.jnt_bodyid[j]) for j in range(model.njnt) if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE}
+    parent = np.asarray(model.body_parentid)
+    for k, j in enumerate(joints):
+        body = int(model.jnt_bodyid[j])
+        root = int(model.body_rootid[body])
+        if root not in free:
+            continue
+        subtree = _subtree(parent, body)
+        axis, point = data.xaxis[j], data.xanchor[j]
+        slide = model.jnt_type[j] == mujoco.mjtJoint.mjJNT_SLIDE
+        total = 0.0
+        for b in range(1, model.nbody):
+            if b in subtree or int(model.body_rootid[b]) != root:
+                continue
+            mass = float(model.body_mass[b])
+            if slide:
+                total += mass
+                continue
+            rot = data.ximat[b].reshape(3, 3)
+            inertia = rot @ np.diag(model.body_inertia[b]) @ rot.T
+            arm = np.cross(data.xipos[b] - point, axis)
+            total += float(axis @ inertia @ axis) + mass * float(arm @ arm)
+        load[k] = total
+    return JointInertia(own, apparent, load)
+
+
+def _subtree(parent: np.ndarray, body: int) -> set[int]:
+    """``body`` and every body below it (MuJoCo lists parents before children)."""
+    inside = {body}
+    for b in range(body + 1, len(parent)):
+        if int(parent[b]) in inside:
+            inside.add(b)
+    return inside
+
+
+def default_gains(inertia: JointInertia, timestep: float, effort_limit: np.ndarray) -> DefaultGains:
+    """The default gains of :mod:`.pid`'s rule for joints of ``inertia`` at physics step
+    ``timestep`` (s) with ``effort_limit`` (n,) N·m or N (``inf`` = none), all shape (n,)::
+
+        M  = max(own, load)                          (JointInertia.design)
+        p  = min(M·ω², apparent·(STIFFNESS_STEP/timestep)²)
+        d  = min(2·M·ω, apparent·DAMPING_STEP/timestep)
+        i  = p·min(ω/10, d/(2·M))                    (Routh–Hurwitz on M: i < d·p/M)
+        i_clamp = effort limit (p·1 rad where there is none)
+    """
+    m = np.maximum(inertia.design, 1e-9)
+    apparent = np.maximum(inertia.apparent, 1e-12)
+    p_aim, d_aim = m * BANDWIDTH**2, 2.0 * m * BANDWIDTH
+    p = np.minimum(p_aim, apparent * (STIFFNESS_STEP / timestep) ** 2)
+    d = np.minimum(d_aim, apparent * DAMPING_STEP / timestep)
+    i = p * np.minimum(BANDWIDTH * INTEGRAL_RATIO, d / (2.0 * m))
+    limit = np.abs(np.asarray(effort_limit, dtype=float))
+    i_clamp = np.where(np.isfinite(limit) & (limit > 0.0), limit, p * 1.0)
+    return DefaultGains(p, i, d, i_clamp, (p < p_aim) | (d < d_aim))
+
+
+def too_light(inertia: JointInertia) -> np.ndarray:
+    """(n,) bool: joints whose design inertia is over :data:`LIGHT_RATIO` times their apparent
+    one (their default gains cannot damp what they carry)."""
+    return inertia.design > LIGHT_RATIO * np.maximum(inertia.apparent, 1e-300)

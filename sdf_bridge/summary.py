@@ -1,0 +1,95 @@
+"""What the bridge will do with a robot, for ``sdf-bridge check``: per joint its command and
+state interfaces, the limits it enforces and whether it is exposed; per sensor what it publishes
+on which topic. Plain Python (no ROS): the rules are those the node and the hardware use
+(:func:`~sdf_bridge.hardware.system.commandable_joints`,
+:func:`~sdf_bridge.limits.spec.description_limits`,
+:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`, :mod:`sdf_bridge.ros.topics`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .description.model import Robot, Sensor
+from .errors import LimitsError, TransmissionError
+from .hardware.system import commandable_joints
+from .limits.spec import description_limits
+from .ros.topics import sensor_topics
+from .transmissions import TransmissionMap
+from .transmissions.exposure import unexposed_joints
+
+#: The state interfaces every joint in ``joint_states`` has.
+STATE = "position,velocity,effort"
+
+
+@dataclass(frozen=True)
+class JointView:
+    """One joint as the bridge runs it: ``command``/``state`` interfaces (``"-"`` for none),
+    enforced ``lower``/``upper`` (rad or m), ``velocity`` (rad/s or m/s), ``effort`` (N·m or N)
+    (``None`` = not limited or not enforced), and ``note`` (why it is not exposed, or that it
+    follows another joint)."""
+
+    command: str = "-"
+    state: str = "-"
+    lower: float | None = None
+    upper: float | None = None
+    velocity: float | None = None
+    effort: float | None = None
+    note: str = ""
+
+
+def _bound(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str]]:
+    """``(joint → JointView, limit warnings, problems)`` for every joint of ``robot``.
+
+    A joint the transmission map drives is commandable with the interfaces
+    :func:`~sdf_bridge.hardware.system.commandable_joints` gives and limited as the limiter
+    does; a follower (mimic, gearbox, screw translation) is published, not commandable; an
+    unexposed joint has neither (``note`` says why). ``problems``: why the map or the limits
+    cannot be built (the bridge would refuse the robot); the views then give the joints' types
+    only.
+    """
+    warnings: list[str] = []
+    try:
+        tmap = TransmissionMap.from_robot(robot, compiled=False)  # no kernels to compile for a report
+        commands = commandable_joints(robot, tmap)
+        limits = {name: description_limits(robot, name, warnings) for name in tmap.joint_names}
+    except (TransmissionError, LimitsError) as exc:
+        return {name: JointView() for name in robot.joints}, [], [str(exc)]
+    unexposed = unexposed_joints(robot)
+    followers = {f.name: f for f in tmap.followers_info}
+    views: dict[str, JointView] = {}
+    for name in robot.joints:
+        if name in limits:
+            lim = limits[name]
+            views[name] = JointView(
+                command=",".join(commands.get(name, ())) or "-", state=STATE,
+                lower=lim.min_position if lim.has_position_limits else None,
+                upper=lim.max_position if lim.has_position_limits else None,
+                velocity=_bound(lim.max_velocity), effort=_bound(lim.max_effort))
+        elif name in followers:
+            f = followers[name]
+            views[name] = JointView(state=STATE, note=f"follows {f.leader} ({f.kind}, {f.multiplier:g}×"
+                                                      f"{f' {f.offset:+g}' if f.offset else ''}): not commandable")
+        else:
+            views[name] = JointView(note=unexposed.get(name, ""))
+    for name, f in followers.items():
+        if name not in views:  # a screw's translation, <joint>/translation
+            views[name] = JointView(state=STATE, note=f"follows {f.leader} ({f.kind}, {f.multiplier:g} m/rad)")
+    return views, warnings, []
+
+
+def publishes(sensor: Sensor) -> str:
+    """What ``sensor`` publishes, on which topics (``topic (message type)``, ``; ``-separated),
+    or why nothing."""
+    topics = sensor_topics(sensor)
+    if not topics:
+        return f"nothing: the bridge simulates no {sensor.raw_type or sensor.type} sensor (warned at start)"
+    return "; ".join(f"{topic} ({kind})" for topic, kind in topics.values())
+
+
+__all__ = ["JointView", "STATE", "joint_views", "publishes"]

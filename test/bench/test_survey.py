@@ -1,0 +1,82 @@
+"""bench/survey.py on small descriptions of our own: discovery, one row per robot, the columns'
+verdicts and the summary line (the survey of fetched robots is not run here: their files are
+not in the repository)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import _survey_checks as checks  # noqa: E402  (bench/ is not a package: on sys.path above)
+import survey  # noqa: E402  (likewise)
+
+from sdf_bridge.backends.base import ScanReading  # noqa: E402
+from sdf_bridge.description.model import RayParams, Sensor  # noqa: E402
+
+ARM = """<robot name="arm">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+    </inertial></link>
+  <link name="link"><inertial><origin xyz="0.2 0 0"/><mass value="0.5"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <link name="tool"/>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="link"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="20" velocity="2"/></joint>
+  <joint name="tool_mount" type="fixed"><parent link="link"/><child link="tool"/><origin xyz="0.4 0 0"/></joint>
+  <gazebo reference="link"><sensor name="imu" type="imu"><update_rate>100</update_rate></sensor></gazebo>
+</robot>"""
+
+WORLD = """<sdf version="1.9"><world name="w">
+  <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal>
+    </plane></geometry></collision></link></model>
+  <model name="a"><link name="b"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>
+    </inertia></inertial></link></model>
+  <model name="c"><link name="d"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>
+    </inertia></inertial></link></model>
+</world></sdf>"""
+
+MACROS = """<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="m"><link name="x"/></xacro:macro></robot>"""
+
+
+@pytest.fixture(scope="module")
+def probe() -> checks.Probe:
+    found = checks.Probe()
+    yield found
+    found.close()
+
+
+def test_a_directory_gives_one_row_per_robot(tmp_path: Path, probe: checks.Probe,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(checks, "MUJOCO_SECONDS", 0.5)  # (the survey runs 5 s; the verdicts are the same)
+    (tmp_path / "arm.urdf").write_text(ARM)
+    (tmp_path / "world.sdf").write_text(WORLD)
+    (tmp_path / "macros.xacro").write_text(MACROS)
+    (tmp_path / "top.urdf.xacro").write_text('<robot name="t" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                                             '<xacro:include filename="macros.xacro"/><xacro:m/></robot>')
+    assert [p.name for p in survey.discover(tmp_path, [])] == ["arm.urdf", "top.urdf.xacro", "world.sdf"]
+    rows = [row for path in survey.discover(tmp_path, [])
+            for row in survey.survey(survey.Entry(path, path.name), probe, (), cameras=False)]
+    assert [r.label for r in rows] == ["arm.urdf", "top.urdf.xacro", "world.sdf :: a", "world.sdf :: c"]
+    arm = rows[0]
+    assert (arm.loads, arm.counts, arm.convert.text) == ("ok", "3/2 (1)", "ok")
+    assert arm.mock.ok and arm.mock.text.startswith("1 @ ")
+    assert arm.mujoco.ok and arm.mujoco.text.startswith("drift ")
+    assert arm.sensors.text == "1/1" and arm.usable
+    assert all(r.usable for r in rows)
+    out = io.StringIO()
+    survey.print_table(rows, out)
+    assert out.getvalue().endswith("\n4/4 robots fully usable\n")
+
+
+def test_plausible_readings() -> None:
+    lidar = Sensor("l", "ray", "base", params=RayParams(range_min=0.1, range_max=10.0))
+    scan = ScanReading(-1.0, 1.0, 1.0, 0.1, 10.0, np.array([1.0, np.inf, -np.inf]))
+    assert checks.plausible(lidar, scan) is None
+    near = ScanReading(-1.0, 1.0, 1.0, 0.1, 10.0, np.array([0.02, 0.03, 0.04]))
+    assert checks.plausible(lidar, near) == "ranges outside [0.1, 10] m (REP-117: -inf / +inf)"

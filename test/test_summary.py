@@ -1,0 +1,40 @@
+"""Tests of sdf_bridge.summary: what the bridge does with each joint and sensor (check's tables)."""
+
+from __future__ import annotations
+
+import math
+
+from sdf_bridge.description import load
+from sdf_bridge.description.model import Sensor
+from sdf_bridge.summary import STATE, JointView, joint_views, publishes
+
+SCREW = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
+  <joint name="s" type="screw"><parent>a</parent><child>b</child><screw_thread_pitch>0.01</screw_thread_pitch>
+    <axis><limit><lower>-3</lower><upper>3</upper><effort>2</effort><velocity>4</velocity></limit></axis></joint>
+</model></sdf>"""
+
+
+def test_a_screw_is_driven_and_its_translation_published() -> None:
+    """The limiter bounds a screw's velocity and effort; its position range is the simulator's stop."""
+    views, warnings, problems = joint_views(load(SCREW))
+    assert (warnings, problems) == ([], [])
+    assert views["s"] == JointView(command="position,velocity,effort", state=STATE, velocity=4.0, effort=2.0)
+    translation = views["s/translation"]
+    assert translation.command == "-" and translation.state == STATE
+    assert translation.note == f"follows s (screw, {0.01 / (2 * math.pi):g} m/rad)"
+
+
+def test_a_robot_the_bridge_refuses_gives_the_problem() -> None:
+    robot = load("""<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
+      <transmission name="t"><type>acme/Magic</type><joint name="j"/><actuator name="m"/></transmission></robot>""")
+    views, warnings, problems = joint_views(robot)
+    assert views == {"j": JointView()} and warnings == []
+    assert len(problems) == 1 and problems[0].startswith("transmission 't' has unknown type 'acme/Magic'")
+
+
+def test_publishes_names_topics_and_messages() -> None:
+    assert publishes(Sensor("lidar", "ray", "base", topic="scan")) == (
+        "scan (sensor_msgs/LaserScan (one vertical sample) or PointCloud2)")
+    assert publishes(Sensor("alt", "altimeter", "base", raw_type="altimeter")) == (
+        "nothing: the bridge simulates no altimeter sensor (warned at start)")

@@ -1,0 +1,23 @@
+"""Tests of sdf_bridge.transmissions.exposure: the movable joints not in joint_states, and why."""
+
+from __future__ import annotations
+
+from sdf_bridge.description import load
+from sdf_bridge.transmissions.exposure import unexposed_joints
+
+
+def test_unexposed_joints_and_why() -> None:
+    robot = load("""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
+      <link name="d"/><link name="e"/>
+      <joint name="ball" type="ball"><parent>a</parent><child>b</child></joint>
+      <joint name="hinge" type="revolute"><parent>a</parent><child>c</child></joint>
+      <joint name="loop" type="revolute"><parent>b</parent><child>c</child></joint>
+      <joint name="gear" type="gearbox"><parent>c</parent><child>d</child></joint>
+      <joint name="fixed" type="fixed"><parent>d</parent><child>e</child></joint></model></sdf>""")
+    assert unexposed_joints(robot) == {
+        "ball": "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in joint_states (one value "
+                "per joint name there)",
+        "loop": "closes a kinematic loop: kept in the model, not simulated",
+        "gear": "gearbox without a 1-DOF joint from its reference body to its parent link: simulated as a free hinge "
+                "by the MuJoCo backend, not in joint_states",
+    }
