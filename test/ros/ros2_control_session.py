@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
@@ -36,6 +38,7 @@ from .conftest import REPO, Bridge, Probe
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE)
 CONTROLLERS = REPO / "config" / "ros2_controllers.yaml"
 SENSOR_BROADCASTERS = ("imu_sensor_broadcaster", "force_torque_sensor_broadcaster")
+RESEND = 2.0  # s between sends of a command not yet answered (Session.command)
 
 
 def controllers_file(joints: Sequence[str], path: Path, update_rate: float) -> Path:
@@ -130,16 +133,33 @@ class Session:
         msg = self.probe.latest(topic)
         return {n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)}
 
-    def wait_state(self, row: int, target: dict[str, float], tol: float, what: str, timeout: float = 30.0) -> None:
-        """Wait until the bridge's joint_states show ``target`` (joint → value) in ``row``
-        (0 position, 1 velocity, 2 effort) within ``tol`` and the broadcaster's too."""
+    def command(self, topic: str, msg: Any, row: int, target: dict[str, float], tol: float, what: str,
+                timeout: float = 30.0) -> None:
+        """Publish ``msg`` on ``topic`` (a controller's command) and wait until the bridge's
+        joint_states show ``target`` (joint → value) in ``row`` (0 position, 1 velocity,
+        2 effort) within ``tol``, and the broadcaster's too. The message is sent again every
+        :data:`RESEND` s until then: a subscription that the publisher has matched may not
+        have matched the publisher yet, and would miss it (the commands here are idempotent;
+        a trajectory is shorter than the period)."""
+        pub = self.probe.publisher(topic, type(msg))
+        self.probe.wait_for(lambda: pub.get_subscription_count() > 0, f"a subscriber on {topic}")
+
         def reached(topic: str) -> bool:
             if not self.probe.messages[topic]:
                 return False
             state = self.latest(topic)
             return all(abs(state[n][row] - v) <= tol for n, v in target.items())
 
-        self.probe.wait_for(lambda: reached(self.states) and reached(self.broadcast), what, timeout)
+        end = time.monotonic() + timeout
+        while True:
+            pub.publish(msg)
+            sent = time.monotonic()
+            while time.monotonic() - sent < RESEND:
+                if reached(self.states) and reached(self.broadcast):
+                    return
+                if time.monotonic() > end:
+                    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+                self.probe.executor.spin_once(timeout_sec=0.05)
 
     def broadcaster_equals_bridge(self, window: int = 200) -> None:
         """The broadcaster's last joint_states equal, for every joint and interface, one of the

@@ -73,13 +73,6 @@ def session(request: pytest.FixtureRequest, probe: Probe, start_bridge, tmp_path
     s.stop()
 
 
-def _publish(probe: Probe, topic: str, msg: object) -> None:
-    """Publish ``msg`` once the controller's subscription has matched."""
-    pub = probe.publisher(topic, type(msg))
-    probe.wait_for(lambda: pub.get_subscription_count() > 0, f"a subscriber on {topic}")
-    pub.publish(msg)
-
-
 def _check_couplings(s: Session, tol: float) -> None:
     """Mimic finger and actuator states, on the bridge's last joint_states/actuator_states pair
     (same tick: same stamp), and the broadcaster = the bridge."""
@@ -121,22 +114,22 @@ CASES = [(robot, backend, mode) for robot in TARGETS for backend in TOL for mode
 @pytest.mark.parametrize("session", CASES, indirect=True, ids=["-".join(c) for c in CASES])
 def test_driven_through_both_plugins(session: Session, request: pytest.FixtureRequest) -> None:
     robot, backend, mode = request.node.callspec.params["session"]
-    s, probe, ns, tol = session, session.probe, session.ns, TOL[backend]
+    s, ns, tol = session, session.ns, TOL[backend]
     for plugin in PLUGINS:
         with s.manager(plugin) as cm:
             if mode == "position":
                 cm.load("joint_state_broadcaster", "forward_position_controller", "joint_trajectory_controller")
                 cm.switch(["joint_state_broadcaster", "forward_position_controller"])
                 target = _targets(s, robot, "position")
-                _publish(probe, f"/{ns}/forward_position_controller/commands", Float64MultiArray(data=list(target.values())))
-                s.wait_state(0, target, tol, f"{plugin}: forward position target")
+                s.command(f"/{ns}/forward_position_controller/commands", Float64MultiArray(data=list(target.values())),
+                          0, target, tol, f"{plugin}: forward position target")
                 _check_couplings(s, tol)
                 cm.switch(["joint_trajectory_controller"], ["forward_position_controller"])
                 target = _targets(s, robot, "trajectory")
                 point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
-                _publish(probe, f"/{ns}/joint_trajectory_controller/joint_trajectory",
-                         JointTrajectory(joint_names=list(target), points=[point]))
-                s.wait_state(0, target, tol, f"{plugin}: trajectory end")
+                s.command(f"/{ns}/joint_trajectory_controller/joint_trajectory",
+                          JointTrajectory(joint_names=list(target), points=[point]), 0, target, tol,
+                          f"{plugin}: trajectory end")
             else:
                 controller = f"forward_{mode}_controller"
                 row = 1 if mode == "velocity" else 2
@@ -144,11 +137,10 @@ def test_driven_through_both_plugins(session: Session, request: pytest.FixtureRe
                 cm.switch(["joint_state_broadcaster", controller])
                 target = _targets(s, robot, mode)
                 topic = f"/{ns}/{controller}/commands"
-                _publish(probe, topic, Float64MultiArray(data=list(target.values())))
-                s.wait_state(row, target, tol, f"{plugin}: {mode} command")
+                s.command(topic, Float64MultiArray(data=list(target.values())), row, target, tol, f"{plugin}: {mode} command")
                 _check_couplings(s, tol)
-                _publish(probe, topic, Float64MultiArray(data=[0.0] * len(target)))
-                s.wait_state(row, dict.fromkeys(target, 0.0), tol, f"{plugin}: {mode} zero")
+                s.command(topic, Float64MultiArray(data=[0.0] * len(target)), row, dict.fromkeys(target, 0.0), tol,
+                          f"{plugin}: {mode} zero")
             _check_couplings(s, tol)
             _check_clean(s)
 
