@@ -145,8 +145,7 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     description's transmissions (:func:`with_topic_block` adds them).
 
     Raises:
-        ConfigError: the robot has no commandable joint, or a joint lacks the requested
-            interfaces and the description gives it no others.
+        ConfigError: the robot has no commandable joint.
         TransmissionError: the robot's transmissions cannot be built.
     """
     tm = TransmissionMap.from_robot(robot)
@@ -169,9 +168,8 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         elem = _sub(root, "joint", name=joint, **attrs)
         info = described.get(joint)
         own = {i.name: i for i in (info.command_interfaces if info is not None else ())}
-        for interface in options.command_interfaces or commandable.get(joint, ()):
-            if joint not in commandable:
-                break
+        interfaces = (options.command_interfaces or commandable[joint]) if joint in commandable else ()
+        for interface in interfaces:
             command = _sub(elem, "command_interface", name=interface)
             params = own[interface].parameters if interface in own else _limit_params(robot, joint, interface)
             for key, value in params:
