@@ -18,7 +18,7 @@ starts, the packages of all of them are looked up. The argument handling is
 :func:`sdf_bridge.ros.control_launch.control_plan` (plain Python, tested).
 """
 
-from ament_index_python.packages import PackageNotFoundError, get_package_prefix, get_package_share_directory
+from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, LogInfo, OpaqueFunction
 from launch.conditions import evaluate_condition_expression
@@ -26,26 +26,16 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
-from sdf_bridge.errors import ConfigError
-from sdf_bridge.ros.control_launch import ARGUMENTS, BOOLEAN_ARGUMENTS, CONTROLLERS_CONFIG, control_plan
-from sdf_bridge.ros.launch_args import DEMO_FILE, PACKAGE
+from sdf_bridge.ros.control_launch import ARGUMENTS, BOOLEAN_ARGUMENTS, control_plan
+from sdf_bridge.ros.launch_args import PACKAGE, argument_values, require_packages
 
 
 def launch_setup(context, *args, **kwargs):
     """Resolve the launch arguments, check the packages and return the nodes."""
-    share = get_package_share_directory(PACKAGE)
-    values = {
-        a.name: evaluate_condition_expression(context, [LaunchConfiguration(a.name)])
-        if a.name in BOOLEAN_ARGUMENTS else LaunchConfiguration(a.name).perform(context)
-        for a in ARGUMENTS
-    }
-    plan = control_plan(values, share)
-    for package in plan.packages():
-        try:
-            get_package_prefix(package)
-        except PackageNotFoundError:
-            raise ConfigError(f"package {package} is not installed, so nothing was started. "
-                              "Fix: install it (rosdep install --from-paths src --ignore-src).") from None
+    values = argument_values(ARGUMENTS, BOOLEAN_ARGUMENTS, lambda name: LaunchConfiguration(name).perform(context),
+                             lambda name: evaluate_condition_expression(context, [LaunchConfiguration(name)]))
+    plan = control_plan(values, get_package_share_directory(PACKAGE))
+    require_packages(plan.packages())
     namespace = plan.namespace or None
     actions = [LogInfo(msg=f"sdf_bridge: {note}") for note in plan.notes]
     actions += [
@@ -85,10 +75,6 @@ def launch_setup(context, *args, **kwargs):
 def generate_launch_description():
     """Declare the arguments of :data:`sdf_bridge.ros.control_launch.ARGUMENTS` and the nodes."""
     share = get_package_share_directory(PACKAGE)
-    defaults = {"description_file": "/".join((share, *DEMO_FILE)), "controllers_file": "/".join((share, *CONTROLLERS_CONFIG))}
-    declared = [
-        DeclareLaunchArgument(a.name, default_value=defaults[a.name] if a.default is None else a.default,
-                              description=a.description)
-        for a in ARGUMENTS
-    ]
+    declared = [DeclareLaunchArgument(a.name, default_value=a.default_value(share), description=a.description)
+                for a in ARGUMENTS]
     return LaunchDescription(declared + [OpaqueFunction(function=launch_setup)])

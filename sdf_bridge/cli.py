@@ -107,6 +107,17 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_file_options(parser: argparse.ArgumentParser) -> None:
+    """The source file, ``-o``, ``--model`` and the source options of a command that writes a
+    description (``convert``, ``ros2-control``)."""
+    parser.add_argument("source", help="URDF, xacro or SDFormat file")
+    parser.add_argument("-o", "--output", default=None, metavar="FILE",
+                        help="output file, in an existing directory (default or '-': standard output)")
+    parser.add_argument("--model", default=None, metavar="NAME",
+                        help="the model of an SDFormat world to write (needed when the world holds several robots)")
+    _add_source_options(parser)
+
+
 def _wrap(text: str) -> str:
     """``text`` wrapped to 88 columns, each ``\\n``-separated paragraph on its own."""
     return "\n".join(textwrap.fill(part, 88) for part in text.split("\n"))
@@ -156,15 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
         "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
         "  sdf-bridge convert robot.urdf --xacro-arg prefix:=left_ > robot.sdf",
     )
-    p.add_argument("source", help="URDF, xacro or SDFormat file")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
-                   help="output file, in an existing directory (default or '-': standard output)")
+    _add_file_options(p)
     p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)")
     p.add_argument("--lump-fixed", action="store_true",
                    help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)")
-    p.add_argument("--model", default=None, metavar="NAME",
-                   help="the model of an SDFormat world to convert (needed when the world holds several robots)")
-    _add_source_options(p)
     p = sub.add_parser(
         "ros2-control", formatter_class=raw,
         help="write the description with the <ros2_control> block a controller_manager needs to drive the "
@@ -179,9 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  sdf-bridge ros2-control robot.urdf --plugin topic_based_ros2_control/TopicBasedSystem "
         "--command-interfaces velocity",
     )
-    p.add_argument("source", help="URDF, xacro or SDFormat file")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
-                   help="output file, in an existing directory (default or '-': standard output)")
+    _add_file_options(p)
     p.add_argument("--plugin", default="joint_state_topic_hardware_interface/JointStateTopicSystem",
                    help="the hardware interface plugin (default: %(default)s)")
     p.add_argument("--command-interfaces", default="", metavar="I[,J]",
@@ -191,9 +195,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the bridge's joint_commands input (default: %(default)s)")
     p.add_argument("--joint-states-topic", default="/sdf_bridge/joint_states",
                    help="the bridge's joint_states output (default: %(default)s)")
-    p.add_argument("--model", default=None, metavar="NAME",
-                   help="the model of an SDFormat world (needed when the world holds several robots)")
-    _add_source_options(p)
     sub.add_parser(
         "run", add_help=False,
         help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists its options; "

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import signal
-import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -28,6 +26,8 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from child_process import ChildProcess
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
@@ -113,7 +113,7 @@ def import_rig_messages() -> None:
     sys.path.insert(0, site)
 
 
-class ControllerManager:
+class ControllerManager(ChildProcess):
     """The rig's ``ros2_control_node`` in a child process. It takes the robot description from
     the ``robot_description`` topic (as in Kilted), e.g. the bridge's.
 
@@ -129,32 +129,7 @@ class ControllerManager:
         argv = [str(NODE), "--ros-args", "--params-file", str(controllers_file)]
         if namespace:
             argv += ["-r", f"__ns:=/{namespace.strip('/')}"]
-        argv += list(extra)
-        self.log = tempfile.TemporaryFile("w+")
-        self.process = subprocess.Popen(argv, env=rig_environment(plugin), stdout=self.log,
-                                        stderr=subprocess.STDOUT, text=True)
-
-    def running(self) -> bool:
-        """Whether the process is alive."""
-        return self.process.poll() is None
-
-    def stop(self, timeout: float = 10.0) -> int:
-        """SIGINT, wait, return the exit code (-9 after a kill when it does not stop in time)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                return -9
-        return self.process.returncode
-
-    def output(self) -> str:
-        """Everything the process printed so far."""
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read()
+        super().__init__(argv + list(extra), env=rig_environment(plugin))
 
 
 class ControllerManagerClient:

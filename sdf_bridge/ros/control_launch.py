@@ -46,7 +46,8 @@ SENSOR_BROADCASTERS = {
 
 ARGUMENTS: tuple[LaunchArgument, ...] = (
     *COMMON_ARGUMENTS,
-    LaunchArgument("controllers_file", None, "Controllers YAML (default: config/ros2_controllers.yaml, the demo arm's)."),
+    LaunchArgument("controllers_file", None, "Controllers YAML (default: config/ros2_controllers.yaml, the demo arm's).",
+                   CONTROLLERS_CONFIG),
     LaunchArgument("plugin", "joint_state_topic_hardware_interface/JointStateTopicSystem",
                    "Topic-based hardware interface of a generated block: joint_state_topic_hardware_interface/"
                    "JointStateTopicSystem or topic_based_ros2_control/TopicBasedSystem (PickNik's)."),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,16 +29,23 @@ RVIZ_CONFIG = ("config", "robot.rviz")
 
 @dataclass(frozen=True)
 class LaunchArgument:
-    """A launch argument: ``name``, ``default`` (``None`` = the demo file in the package share
-    directory, filled in by the launch file) and ``description``."""
+    """A launch argument: ``name``, ``default`` (``None``: the file ``share_file`` of the
+    package's share directory, which the launch file knows) and ``description``."""
 
     name: str
     default: str | None
     description: str
+    share_file: tuple[str, ...] = ()
+
+    def default_value(self, share_dir: str) -> str:
+        """The default as the launch file declares it (a file of the share directory
+        ``share_dir`` for ``default`` ``None``)."""
+        return "/".join((share_dir, *self.share_file)) if self.default is None else self.default
 
 
 _DESCRIPTION = (
-    LaunchArgument("description_file", None, "URDF, xacro or SDFormat file of the robot (default: the demo arm)."),
+    LaunchArgument("description_file", None, "URDF, xacro or SDFormat file of the robot (default: the demo arm).",
+                   DEMO_FILE),
     LaunchArgument("xacro_args", "", "xacro arguments for the description, 'name:=value name2:=value2'."),
     LaunchArgument("backend", "mock", "Backend of the bridge: mock, mujoco or a plug-in name."),
 )
@@ -65,6 +72,33 @@ ARGUMENTS: tuple[LaunchArgument, ...] = (
 BOOLEAN_ARGUMENTS = ("rviz", "use_sim_time")
 
 _NAMESPACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def argument_values(arguments: Sequence[LaunchArgument], booleans: Sequence[str], text: Callable[[str], str],
+                    flag: Callable[[str], bool]) -> dict[str, str | bool]:
+    """The values of ``arguments`` as the plans take them: a boolean argument's (``booleans``)
+    through ``flag`` (the launch file's: launch's own condition parser, as ``IfCondition``
+    reads it), any other's text through ``text`` (``LaunchConfiguration(name).perform``)."""
+    return {a.name: flag(a.name) if a.name in booleans else text(a.name) for a in arguments}
+
+
+def require_packages(packages: Sequence[str], hints: Mapping[str, str] | None = None) -> None:
+    """Check that every ROS package of ``packages`` is installed (in the ament index), before a
+    launch file starts any node.
+
+    Raises:
+        ConfigError: naming the first missing package, and how to install it (plus its
+            ``hints`` entry, e.g. ``" or rviz:=false"``).
+    """
+    from ament_index_python.packages import PackageNotFoundError, get_package_prefix
+
+    for package in packages:
+        try:
+            get_package_prefix(package)
+        except PackageNotFoundError:
+            raise ConfigError(f"package {package} is not installed, so nothing was started. "
+                              f"Fix: install it (rosdep install --from-paths src --ignore-src)"
+                              f"{(hints or {}).get(package, '')}.") from None
 
 
 def parse_xacro_args(value: str | Sequence[str]) -> dict[str, str]:

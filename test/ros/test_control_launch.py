@@ -166,8 +166,8 @@ def test_launch_file_structure(repo_dir: Path) -> None:
     assert {"generate_launch_description", "launch_setup"} <= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     called = {c.func.id for c in calls if isinstance(c.func, ast.Name)}
-    assert {"DeclareLaunchArgument", "OpaqueFunction", "Node", "evaluate_condition_expression", "get_package_prefix",
-            "control_plan", "LogInfo"} <= called
+    assert {"DeclareLaunchArgument", "OpaqueFunction", "Node", "evaluate_condition_expression", "argument_values",
+            "require_packages", "control_plan", "LogInfo"} <= called
     nodes = [c for c in calls if isinstance(c.func, ast.Name) and c.func.id == "Node"]
     executables = {kw.value.value for c in nodes for kw in c.keywords if kw.arg == "executable"
                    and isinstance(kw.value, ast.Constant)}
