@@ -18,7 +18,7 @@ other nodes running. The argument handling is :func:`sdf_bridge.ros.launch_args.
 
 import tempfile
 
-from ament_index_python.packages import PackageNotFoundError, get_package_prefix, get_package_share_directory
+from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.conditions import evaluate_condition_expression
@@ -26,26 +26,17 @@ from launch.substitutions import Command, LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
-from sdf_bridge.errors import ConfigError
-from sdf_bridge.ros.launch_args import ARGUMENTS, BOOLEAN_ARGUMENTS, DEMO_FILE, PACKAGE, command_text, launch_plan
+from sdf_bridge.ros.launch_args import (
+    ARGUMENTS, BOOLEAN_ARGUMENTS, PACKAGE, argument_values, command_text, launch_plan, require_packages,
+)
 
 
 def launch_setup(context, *args, **kwargs):
     """Resolve the launch arguments, check the packages and return the nodes."""
-    share = get_package_share_directory(PACKAGE)
-    values = {
-        a.name: evaluate_condition_expression(context, [LaunchConfiguration(a.name)])
-        if a.name in BOOLEAN_ARGUMENTS else LaunchConfiguration(a.name).perform(context)
-        for a in ARGUMENTS
-    }
-    plan = launch_plan(values, share)
-    for package in plan.packages():
-        try:
-            get_package_prefix(package)
-        except PackageNotFoundError:
-            hint = " or rviz:=false" if package == "rviz2" else ""
-            raise ConfigError(f"package {package} is not installed, so nothing was started. "
-                              f"Fix: install it (rosdep install --from-paths src --ignore-src){hint}.") from None
+    values = argument_values(ARGUMENTS, BOOLEAN_ARGUMENTS, lambda name: LaunchConfiguration(name).perform(context),
+                             lambda name: evaluate_condition_expression(context, [LaunchConfiguration(name)]))
+    plan = launch_plan(values, get_package_share_directory(PACKAGE))
+    require_packages(plan.packages(), {"rviz2": " or rviz:=false"})
     namespace = plan.namespace or None
     robot_description = ParameterValue(Command(command_text(plan.xacro_command)), value_type=str)
     nodes = [
@@ -82,10 +73,7 @@ def launch_setup(context, *args, **kwargs):
 
 def generate_launch_description():
     """Declare the arguments of :data:`sdf_bridge.ros.launch_args.ARGUMENTS` and the nodes."""
-    demo = "/".join((get_package_share_directory(PACKAGE), *DEMO_FILE))
-    declared = [
-        DeclareLaunchArgument(a.name, default_value=demo if a.default is None else a.default,
-                              description=a.description)
-        for a in ARGUMENTS
-    ]
+    share = get_package_share_directory(PACKAGE)
+    declared = [DeclareLaunchArgument(a.name, default_value=a.default_value(share), description=a.description)
+                for a in ARGUMENTS]
     return LaunchDescription(declared + [OpaqueFunction(function=launch_setup)])

@@ -5,6 +5,7 @@ Subcommands::
     sdf-bridge check FILE [--xacro-arg k:=v ...] [--package-path pkg=dir ...] [--sdf-path dir ...] [--json]
     sdf-bridge info FILE [...]                      # the same summary, without the problems section
     sdf-bridge convert SOURCE [-o OUT] [--to sdf|urdf] [--lump-fixed] [--xacro-arg k:=v ...]
+    sdf-bridge ros2-control SOURCE [-o OUT] [--plugin P] [--command-interfaces I,J] [--xacro-arg k:=v ...]
     sdf-bridge run [bridge arguments, incl. --ros-args ...]
     sdf-bridge demo [demo arguments]
 
@@ -106,6 +107,17 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_file_options(parser: argparse.ArgumentParser) -> None:
+    """The source file, ``-o``, ``--model`` and the source options of a command that writes a
+    description (``convert``, ``ros2-control``)."""
+    parser.add_argument("source", help="URDF, xacro or SDFormat file")
+    parser.add_argument("-o", "--output", default=None, metavar="FILE",
+                        help="output file, in an existing directory (default or '-': standard output)")
+    parser.add_argument("--model", default=None, metavar="NAME",
+                        help="the model of an SDFormat world to write (needed when the world holds several robots)")
+    _add_source_options(parser)
+
+
 def _wrap(text: str) -> str:
     """``text`` wrapped to 88 columns, each ``\\n``-separated paragraph on its own."""
     return "\n".join(textwrap.fill(part, 88) for part in text.split("\n"))
@@ -155,15 +167,34 @@ def build_parser() -> argparse.ArgumentParser:
         "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
         "  sdf-bridge convert robot.urdf --xacro-arg prefix:=left_ > robot.sdf",
     )
-    p.add_argument("source", help="URDF, xacro or SDFormat file")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
-                   help="output file, in an existing directory (default or '-': standard output)")
+    _add_file_options(p)
     p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)")
     p.add_argument("--lump-fixed", action="store_true",
                    help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)")
-    p.add_argument("--model", default=None, metavar="NAME",
-                   help="the model of an SDFormat world to convert (needed when the world holds several robots)")
-    _add_source_options(p)
+    p = sub.add_parser(
+        "ros2-control", formatter_class=raw,
+        help="write the description with the <ros2_control> block a controller_manager needs to drive the "
+        "bridge through ros2_control's topic-based plugins",
+        description=_wrap("Load a description and write it as URDF with its <ros2_control> blocks replaced by one "
+        "for a topic-based hardware interface (joint_state_topic_hardware_interface/JointStateTopicSystem or "
+        "PickNik's topic_based_ros2_control/TopicBasedSystem) on the bridge's topics: every commandable joint with "
+        "the command interfaces of one control mode, the other joints state-only, the description's "
+        "transmissions kept, no sensors (the plugins carry joint states only). Give the same file to the "
+        "controller_manager and the bridge (sdf_bridge.hardware.topic_block)."),
+        epilog="examples:\n  sdf-bridge ros2-control robot.urdf.xacro -o robot_topic.urdf\n"
+        "  sdf-bridge ros2-control robot.urdf --plugin topic_based_ros2_control/TopicBasedSystem "
+        "--command-interfaces velocity",
+    )
+    _add_file_options(p)
+    p.add_argument("--plugin", default="joint_state_topic_hardware_interface/JointStateTopicSystem",
+                   help="the hardware interface plugin (default: %(default)s)")
+    p.add_argument("--command-interfaces", default="", metavar="I[,J]",
+                   help="command interfaces of every commandable joint: position, velocity, position,velocity or "
+                   "effort (default: each joint's own from the description)")
+    p.add_argument("--joint-commands-topic", default="/sdf_bridge/joint_commands",
+                   help="the bridge's joint_commands input (default: %(default)s)")
+    p.add_argument("--joint-states-topic", default="/sdf_bridge/joint_states",
+                   help="the bridge's joint_states output (default: %(default)s)")
     sub.add_parser(
         "run", add_help=False,
         help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists its options; "
@@ -442,6 +473,31 @@ def _convert(args: argparse.Namespace, err: TextIO) -> int:
         return 1
 
 
+def _ros2_control(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``ros2-control``: the description with the topic-based block
+    (:func:`sdf_bridge.hardware.topic_block.with_topic_block`) on ``out`` or in ``-o``."""
+    from .description import load_with_xml
+    from .description.world import select_robot
+    from .hardware.topic_block import TopicBlockOptions, parse_command_interfaces, with_topic_block
+
+    problem = output_problem(args.output)
+    if problem is not None:
+        err.write(f"error: {problem}\n")
+        return 1
+    options = TopicBlockOptions(plugin=args.plugin, joint_commands_topic=args.joint_commands_topic,
+                                joint_states_topic=args.joint_states_topic,
+                                command_interfaces=parse_command_interfaces(args.command_interfaces))
+    model, _warnings, xml = load_with_xml(args.source, xacro_args=dict(args.xacro_args) or None,
+                                          package_paths=dict(args.package_paths) or None, sdf_paths=args.sdf_paths)
+    text = with_topic_block(select_robot(model, args.model), xml, options)
+    if args.output in (None, "-"):
+        out.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sdf-bridge`` with ``argv`` (default ``sys.argv[1:]``); return the exit code
     (0 success, 1 description or command errors, 2 usage errors)."""
@@ -466,6 +522,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("check", "info"):
             return _check(args, sys.stdout, sys.stderr)
+        if args.command == "ros2-control":
+            return _ros2_control(args, sys.stdout, sys.stderr)
         return _convert(args, sys.stderr)
     except SdfBridgeError as exc:
         sys.stderr.write(f"error: {exc}\n")

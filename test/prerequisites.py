@@ -3,7 +3,9 @@
 * the shared robot corpus and failure cases: ``../shared`` beside the checkout (as on developer
   machines and CI), or ``$SDF_BRIDGE_SHARED``;
 * reference tools, the ``test_depend`` entries of package.xml: urdfdom's ``check_urdf``
-  (``liburdfdom-tools``) and libsdformat 12 with ``g++`` and ``pkg-config`` (``libsdformat-dev``).
+  (``liburdfdom-tools``) and libsdformat 12 with ``g++`` and ``pkg-config`` (``libsdformat-dev``);
+* the shared ros2_control rig (the real controller_manager, controllers and topic-based
+  plugins), unpacked by ``.ci/setup`` (:mod:`ros2_control_rig`).
 
 Where one is missing (e.g. in a colcon workspace, which has no ``shared/`` beside ``src/``), the
 tests that need it are skipped with a reason naming it and how to get it. With
@@ -64,3 +66,13 @@ def require_tool(name: str, debian_package: str) -> str:
     if path is None:
         missing(f"{name} not found on PATH: apt-get install {debian_package} (a test_depend of package.xml)")
     return path
+
+
+def require_rig() -> None:
+    """Nothing when the shared ros2_control rig can run here, else :func:`missing` saying why
+    (:func:`ros2_control_rig.rig_problem`: no shared folder, or the set-up has not unpacked it)."""
+    from ros2_control_rig import rig_problem
+
+    problem = rig_problem()
+    if problem is not None:
+        missing(problem)

@@ -449,6 +449,37 @@ def test_check_into_a_closed_pipe_stops_quietly(robots_dir: Path) -> None:
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
 
 
+def test_ros2_control_writes_the_topic_based_description(robot_file: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "topic.urdf"
+    assert cli.main(["ros2-control", str(robot_file), "-o", str(out), "--plugin", "topic_based_ros2_control/TopicBasedSystem",
+                     "--command-interfaces", "velocity", "--joint-states-topic", "/arm/states"]) == 0
+    from sdf_bridge.description import load
+
+    (block,) = load(out).ros2_control
+    assert block.plugin == "topic_based_ros2_control/TopicBasedSystem"
+    assert block.param("joint_states_topic") == "/arm/states"
+    assert block.param("joint_commands_topic") == "/sdf_bridge/joint_commands"
+    assert [(j.name, [i.name for i in j.command_interfaces]) for j in block.joints] == [("shoulder", ["velocity"])]
+    assert cli.main(["ros2-control", str(robot_file)]) == 0  # to standard output
+    assert "<plugin>joint_state_topic_hardware_interface/JointStateTopicSystem</plugin>" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--command-interfaces", "position,effort"], "are not one control mode"),
+        (["--plugin", "mock_components/GenericSystem"], "is not a topic-based ros2_control hardware interface"),
+        (["-o", "/"], "is a directory"),
+    ],
+)
+def test_ros2_control_errors_exit_1(robot_file: Path, capsys: pytest.CaptureFixture[str], options: list,
+                                    message: str) -> None:
+    assert cli.main(["ros2-control", str(robot_file), *options]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
 WHAT_THE_BRIDGE_DOES = """<?xml version="1.0"?>
 <sdf version="1.9"><model name="m">
   <link name="base"/><link name="in"/><link name="out"/><link name="head"/><link name="paw"/>

@@ -5,6 +5,7 @@ coupled partners, idle joints, e-stop), trajectories and timing.
 Main entry point: :class:`HardwareSystem`; :class:`FixedRateLoop` runs its ticks at a rate.
 """
 
+from .command_interfaces import commandable_joints
 from .commands import REJECTION_REASONS, CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds

@@ -1,24 +1,30 @@
 """The command buffer: per joint the latest position / velocity / effort command and its mode.
 
-Commands arrive by name (``sensor_msgs/JointState``, topic_based_ros2_control contract), as
-arrays in the ``joints`` order (``std_msgs/Float64MultiArray``, forward_command_controller
-contract) or from a trajectory. Bad input never raises and never moves the robot: each bad
-part is rejected with a warning (logged, throttled per reason) and counted per reason in
-:attr:`CommandBuffer.rejections`; the last good command holds.
+Commands arrive by name (``sensor_msgs/JointState``: the contract of ros2_control's
+topic-based hardware interfaces, :mod:`.command_input`), as arrays in the ``joints`` order
+(``std_msgs/Float64MultiArray``, forward_command_controller contract) or from a trajectory. Bad
+input never raises and never moves the robot: each bad part is rejected with a warning (logged,
+throttled per reason) and counted per reason in :attr:`CommandBuffer.rejections`; the last good
+command holds.
 
 Validation rules (case 013 of the shared corpus is the reference):
 
-* JointState: every array must have ``len(name)`` entries or be empty (empty = "not provided").
-  A field of any other length is dropped whole (``malformed_field``), never indexed past its
-  end. Values are matched by name. Names that are no joint are ignored (``unknown_joint``, the
-  warning names them); follower (mimic, gearbox, screw) joints are refused
-  (``follower_joint``); a joint that is in the robot but not commandable (not in the
-  ``<ros2_control>`` block or the ``joints`` parameter) is refused (``not_commandable``); a
-  name given twice is refused (``duplicate_joint``).
-* NaN or ±inf = no new command for that joint and interface (``not_finite``).
+* JointState: every array must be empty (= "not provided"), have ``len(name)`` entries, or one
+  entry per name that has that command interface in the description, in name order (what the
+  topic-based plugins send, :mod:`.command_input`). A field of any other length is dropped
+  whole (``malformed_field``), never indexed past its end. Values are matched by name. Names
+  that carry a value and are no joint are ignored (``unknown_joint``, the warning names them);
+  follower (mimic, gearbox, screw) joints are refused (``follower_joint``); a joint that is in
+  the robot but not commandable (not in the ``<ros2_control>`` block or the ``joints``
+  parameter) is refused (``not_commandable``); a name given twice is refused
+  (``duplicate_joint``). A name without any value (no entry, or NaN) commands nothing and is
+  not refused.
+* NaN = no command for that joint and interface, silently (ros2_control's unclaimed command
+  interfaces are NaN); ±inf is refused (``not_finite``).
 * An interface the joint's ``<ros2_control>`` entry does not list as a command interface is
   refused (``interface_not_available``).
-* Float64MultiArray of the wrong length is rejected whole (``wrong_length``).
+* Float64MultiArray of the wrong length is rejected whole (``wrong_length``); NaN entries are
+  no command for their joint.
 
 Command modes (which interfaces are active per joint; inactive values are kept but not sent):
 
@@ -49,6 +55,7 @@ import numpy as np
 
 from ..backends.base import INTERFACE_MODES, MODE_DTYPE, Mode
 from ..errors import CommandError, ConfigError
+from .command_input import JointStateLayout, NameResolver
 
 _LOG = logging.getLogger(__name__)
 
@@ -70,10 +77,6 @@ def _interfaces(bits: int) -> str:
     return ", ".join(name for name, bit in _BITS.items() if bits & bit) or "none"
 
 
-_Resolved = tuple[np.ndarray, np.ndarray, list[tuple[str, str, int]]]
-"""Message rows, their map indices, and the (reason, message, count) rejections of a name list."""
-
-
 class CommandBuffer:
     """Latest joint commands with their modes, validated (see module doc).
 
@@ -85,6 +88,9 @@ class CommandBuffer:
             effort).
         command_modes: optional fixed mode per joint (``position``, ``velocity``, ``effort`` or
             ``position_velocity``); other joints switch automatically.
+        command_interfaces: every joint's command interfaces as the description lists them
+            (commandable or not, followers included), which lay out the short arrays of a
+            JointState command (:class:`~.command_input.JointStateLayout`); default ``allowed``.
         throttle_period: minimum time (s, in the ``now`` clock) between two logged warnings of
             the same reason. Returned warning lists are never throttled.
 
@@ -102,6 +108,7 @@ class CommandBuffer:
         allowed: Mapping[str, Iterable[str]],
         command_modes: Mapping[str, str] | None = None,
         *,
+        command_interfaces: Mapping[str, Iterable[str]] | None = None,
         throttle_period: float = 1.0,
     ) -> None:
         self.joint_names = tuple(joint_names)
@@ -150,7 +157,8 @@ class CommandBuffer:
         self._last_logged: dict[str, float] = {}
         self.last_command_time: float | None = None
         self.last_accepted = np.zeros(0, dtype=np.intp)
-        self._resolve_cache: dict[tuple[str, ...], _Resolved] = {}
+        self._layout = JointStateLayout(allowed if command_interfaces is None else command_interfaces)
+        self._names = NameResolver(self._index, self.joint_names, self.follower_names, self.commandable)
         self._static_cache: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}
         self.version = 0
         self.mode_version = 0
@@ -228,32 +236,35 @@ class CommandBuffer:
             The warnings for the parts rejected (empty when everything was applied).
         """
         warnings: list[str] = []
-        names = list(names)
-        n = len(names)
+        key = tuple(names)
+        n = len(key)
         fields: dict[str, np.ndarray] = {}
         for interface, values in (("position", position), ("velocity", velocity), ("effort", effort)):
-            length = 0 if values is None else len(values)
-            if length == 0:
-                continue
-            if length != n:
-                warnings.append(self.reject(
-                    "malformed_field",
-                    f"JointState command: {interface} has {length} entries for {n} names; "
-                    f"{interface} ignored (every array must have len(name) entries or be empty)",
-                    now,
-                ))
+            if values is None or len(values) == 0:
                 continue
             try:
-                fields[interface] = np.asarray(values, dtype=float).reshape(n)
+                array = np.asarray(values, dtype=float).reshape(len(values))
             except (TypeError, ValueError):
                 warnings.append(self.reject(
                     "malformed_field", f"JointState command: {interface} is not numeric; ignored", now,
                 ))
+                continue
+            full = self._layout.expand(key, interface, array)
+            if isinstance(full, str):
+                warnings.append(self.reject("malformed_field", f"JointState command: {full}", now))
+                continue
+            fields[interface] = full
         if not fields or n == 0:
             return warnings
-        rows, index = self._resolve(names, now, warnings, "JointState command")
+        rows, index, problems = self._names.resolve(key)
+        if problems:
+            valued = np.zeros(n, dtype=bool)
+            for array in fields.values():
+                valued |= ~np.isnan(array)
+            for reason, message, count in NameResolver.problems_with_values(problems, key, valued):
+                warnings.append(self.reject(reason, f"JointState command: {message}", now, count))
         if rows.size:
-            self._apply(rows, index, names, fields, now, warnings)
+            self._apply(rows, index, key, fields, now, warnings)
         return warnings
 
     def submit_array(self, interface: str, values: Sequence[float] | np.ndarray, now: float) -> list[str]:
@@ -287,7 +298,7 @@ class CommandBuffer:
                 "wrong_length", f"{interface} array command is not numeric; rejected", now))
             return warnings
         rows = np.arange(n, dtype=np.intp)
-        self._apply(rows, self.commandable_index, list(self.commandable), {interface: array}, now, warnings)
+        self._apply(rows, self.commandable_index, self.commandable, {interface: array}, now, warnings)
         return warnings
 
     def apply_source(
@@ -322,65 +333,6 @@ class CommandBuffer:
         self._touch()
 
     # ------------------------------------------------------------------ internals
-    def _resolve(
-        self, names: list[str], now: float, warnings: list[str], what: str
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Message rows that name a commandable joint exactly once, and their map indices.
-
-        Name lists seen recently are resolved from a small cache (publishers repeat theirs);
-        their rejections are counted and warned again each time."""
-        key = tuple(names)
-        cached = self._resolve_cache.get(key)
-        if cached is None:
-            cached = self._resolve_names(names)
-            if len(self._resolve_cache) >= 32:
-                self._resolve_cache.clear()
-            self._resolve_cache[key] = cached
-        rows, index, problems = cached
-        for reason, message, count in problems:
-            warnings.append(self.reject(reason, f"{what}: {message}", now, count))
-        return rows, index
-
-    def _resolve_names(self, names: list[str]) -> _Resolved:
-        counts = Counter(names)
-        rows: list[int] = []
-        index: list[int] = []
-        unknown: list[str] = []
-        followers: list[str] = []
-        uncommandable: list[str] = []
-        duplicates: list[str] = []
-        for row, name in enumerate(names):
-            k = self._index.get(name)
-            if k is not None and counts[name] == 1:
-                rows.append(row)
-                index.append(k)
-            elif k is not None:
-                if name not in duplicates:
-                    duplicates.append(name)
-            elif name in self.follower_names:
-                followers.append(name)
-            elif name in self._map_index:
-                uncommandable.append(name)
-            else:
-                unknown.append(name)
-        problems: list[tuple[str, str, int]] = []
-        if unknown:
-            problems.append(("unknown_joint", f"unknown joints {unknown} ignored", len(unknown)))
-        if followers:
-            problems.append((
-                "follower_joint",
-                f"joints {followers} follow another joint (mimic/gearbox) and cannot be "
-                "commanded; command their leader instead", len(followers)))
-        if uncommandable:
-            problems.append((
-                "not_commandable",
-                f"joints {uncommandable} are not commandable (not in <ros2_control> or the "
-                f"joints parameter); commandable: {list(self.commandable)}", len(uncommandable)))
-        if duplicates:
-            problems.append((
-                "duplicate_joint", f"joints {duplicates} named more than once; ignored", len(duplicates)))
-        return np.array(rows, dtype=np.intp), np.array(index, dtype=np.intp), problems
-
     def _static(self, index: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
         """Per index array (a resolved name list, or :attr:`commandable_index`): the
         interface bits valid for *every* joint in it (allowed and, for fixed joints, in the
@@ -400,24 +352,31 @@ class CommandBuffer:
     def _apply_valid(
         self, rows: np.ndarray, index: np.ndarray, fields: Mapping[str, np.ndarray], now: float
     ) -> bool:
-        """Store the command when every value is finite and every interface is valid for
-        every joint, without effort mixed with position/velocity: the same result as the
-        detailed path of :meth:`_apply` for such input, in fewer numpy calls. Returns False
-        (and changes nothing) for any other input."""
+        """Store the command when each interface's values are all finite (or all NaN: not
+        commanded) and every commanded interface is valid for every joint, without effort
+        mixed with position/velocity: the same result as the detailed path of :meth:`_apply`
+        for such input, in fewer numpy calls. Returns False (and changes nothing) for any
+        other input."""
         _, ok_bits, auto = self._static(index)
         requested = 0
         values = []
         for interface, array in fields.items():
-            bit = _BITS[interface]
-            if not ok_bits & bit:
-                return False
             v = array[rows]
-            if not np.isfinite(v).all():
+            finite = np.isfinite(v)
+            if finite.all():
+                bit = _BITS[interface]
+                if not ok_bits & bit:
+                    return False
+                requested |= bit
+                values.append((bit, v))
+            elif finite.any() or not np.isnan(v).all():
                 return False
-            requested |= bit
-            values.append((bit, v))
+            # (every value NaN: the interface is not commanded)
         if requested & EFFORT and requested & (POSITION | VELOCITY):
             return False
+        if not requested:  # nothing commanded (all NaN)
+            self.last_accepted = np.zeros(0, dtype=np.intp)
+            return True
         for bit, v in values:
             target = self.position if bit == POSITION else self.velocity if bit == VELOCITY else self.effort
             target[index] = v
@@ -436,7 +395,7 @@ class CommandBuffer:
         self,
         rows: np.ndarray,
         index: np.ndarray,
-        names: list[str],
+        names: Sequence[str],
         fields: Mapping[str, np.ndarray],
         now: float,
         warnings: list[str],
@@ -467,11 +426,12 @@ class CommandBuffer:
                 values.append((bit, v, None))
                 continue
             finite = np.isfinite(v)
-            if not finite.all():
+            infinite = np.isinf(v)  # (NaN: not commanded, silently)
+            if infinite.any():
                 warnings.append(self.reject(
                     "not_finite",
-                    f"{interface} command not finite for {named(~finite)}: no new command for them",
-                    now, int((~finite).sum())))
+                    f"{interface} command infinite for {named(infinite)}: no new command for them",
+                    now, int(infinite.sum())))
             bad = finite & ((allowed & bit) == 0)
             if bad.any():
                 warnings.append(self.reject(

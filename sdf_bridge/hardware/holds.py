@@ -9,7 +9,13 @@ written (before the limits, which it does not apply itself), once per tick:
 * **watchdog**: ``command_timeout`` s after the last accepted command (a running trajectory
   counts as commanding) position-mode joints hold their measured position and velocity and
   effort commands become 0 (:meth:`CommandBuffer.stop <sdf_bridge.hardware.commands.CommandBuffer.stop>`:
-  in the buffer, so that it lasts until each joint is commanded again).
+  in the buffer, so that it lasts until each joint is commanded again) — unless that changes
+  nothing (:func:`stop_changes_commands`): when every position command has been reached
+  (within :data:`REACHED` of the measured position) and no velocity or effort command is
+  non-zero, holding the commands *is* the stop, and the silence passes without a trip. This is
+  what ros2_control's topic-based plugins do at their default threshold: they stop publishing
+  once the joint states equal the commands. A velocity or effort command, or a position not
+  reached, keeps the watchdog's protection.
 * **coupled partners** (a differential wrist, a four-bar): a joint with no command that shares
   an actuator with a commanded joint gets a hold on the same interface — the position it had
   when the hold began, zero velocity, zero effort — and that interface's mode, so the shared
@@ -33,6 +39,27 @@ from .commands import CommandBuffer
 from .watchdog import CommandWatchdog
 
 _P, _V, _E = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
+
+REACHED = 1e-4
+"""A position command is reached when the measured position is within this of it (rad or m):
+far below what the plugins' default threshold (1e-5 summed over the joints) leaves and what
+the backends settle to."""
+
+
+def stop_changes_commands(commands: np.ndarray, measured_position: np.ndarray) -> bool:
+    """Whether the watchdog's stop would change what the joints are commanded: some velocity
+    or effort command is non-zero, or some position command is not reached (:data:`REACHED`).
+
+    Args:
+        commands: (3, n) active commands (rows position, velocity, effort; NaN = none).
+        measured_position: (n,) measured joint positions (NaN = unknown: not reached).
+    """
+    p, v, e = commands
+    with np.errstate(invalid="ignore"):
+        if (v[~np.isnan(v)] != 0.0).any() or (e[~np.isnan(e)] != 0.0).any():
+            return True
+        commanded = ~np.isnan(p)
+        return bool((~(np.abs(p[commanded] - measured_position[commanded]) <= REACHED)).any())
 
 
 def coupling(dependency: np.ndarray) -> np.ndarray | None:
@@ -107,8 +134,10 @@ class Holds:
                 mode = np.full(self.n_joints, _P, dtype=MODE_DTYPE)
                 self._estop = (values, mode, self._nan)
             return self._estop
-        if self.watchdog.check(now, buffer.last_command_time):
-            buffer.stop(measured[0, :self.n_joints])
+        position = measured[0, :self.n_joints]
+        if self.watchdog.check(now, buffer.last_command_time,
+                               lambda: stop_changes_commands(buffer.effective(), position)):
+            buffer.stop(position)
         values = buffer.effective()
         version = buffer.mode_version
         if self.coupled is None:

@@ -67,12 +67,14 @@ from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
+from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
 from .joint_selection import commandable_joints, select_joints
 from .stability import effort_chatter
 from .timing import LoopTiming
+from .topic_block import TOPIC_BASED_PLUGINS
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
 
@@ -163,7 +165,8 @@ class HardwareSystem:
         allowed = commandable_joints(robot, tm)
         self.joint_names = select_joints(joints, allowed, tm)
         self.commands = CommandBuffer(
-            tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes
+            tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes,
+            command_interfaces=listed_command_interfaces(robot) or allowed,
         )
         self.watchdog = CommandWatchdog(command_timeout)
         if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
@@ -198,8 +201,13 @@ class HardwareSystem:
 
     # ------------------------------------------------------------------ configuration
     def _backend_params(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The ``<hardware><param>``s of the robot's blocks, then ``overrides``. A block for
+        ros2_control's topic-based plugins (:data:`~.topic_block.TOPIC_BASED_PLUGINS`) holds
+        that plugin's parameters (its topics), not the backend's: they are left out, silently."""
         params: dict[str, Any] = {}
         for block in self.robot.ros2_control:
+            if block.plugin in TOPIC_BASED_PLUGINS:
+                continue
             for key, value in block.parameters:
                 if key in params and params[key] != value:
                     _LOG.warning(

@@ -4,13 +4,16 @@ After ``timeout`` s without an accepted command (a running trajectory counts as 
 the watchdog trips once: the caller then makes position-mode joints hold their current
 (measured) position and sets velocity and effort commands to zero
 (:meth:`sdf_bridge.hardware.commands.CommandBuffer.stop`). It re-arms with the next accepted
-command. Before the first command it never trips (there is nothing to stop).
+command. Before the first command it never trips (there is nothing to stop), nor when the
+caller says that stopping would change nothing (``needed``: e.g. every joint holds a position
+it has reached, :mod:`.holds`); that silence then passes without a trip.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 
 from ..errors import ConfigError
 
@@ -41,19 +44,26 @@ class CommandWatchdog:
         self.tripped = False
         self._tripped_for: float | None = None
 
-    def check(self, now: float, last_command_time: float | None) -> bool:
+    def check(self, now: float, last_command_time: float | None,
+              needed: Callable[[], bool] | None = None) -> bool:
         """True exactly when the watchdog trips at ``now`` (s, same clock as the commands).
 
         A trip happens once per silence: the next trip needs a newer ``last_command_time``.
+        ``needed`` is asked once when the timeout has passed: False = stopping would change
+        nothing, the silence passes without a trip (and is not asked about again).
         """
         if self.timeout == 0 or last_command_time is None:
             return False
-        if self.tripped and self._tripped_for == last_command_time:
+        if self._tripped_for == last_command_time:
             return False
         self.tripped = False
         if now - last_command_time >= self.timeout:
-            self.tripped = True
             self._tripped_for = last_command_time
+            if needed is not None and not needed():
+                _LOG.debug("no command for %.3f s: every joint holds what it was commanded (no trip)",
+                           now - last_command_time)
+                return False
+            self.tripped = True
             self.trips += 1
             _LOG.warning(
                 "no command for %.3f s (command_timeout %.3f s): holding position, zero velocity "

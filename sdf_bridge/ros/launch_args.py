@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,19 +29,27 @@ RVIZ_CONFIG = ("config", "robot.rviz")
 
 @dataclass(frozen=True)
 class LaunchArgument:
-    """A launch argument: ``name``, ``default`` (``None`` = the demo file in the package share
-    directory, filled in by the launch file) and ``description``."""
+    """A launch argument: ``name``, ``default`` (``None``: the file ``share_file`` of the
+    package's share directory, which the launch file knows) and ``description``."""
 
     name: str
     default: str | None
     description: str
+    share_file: tuple[str, ...] = ()
+
+    def default_value(self, share_dir: str) -> str:
+        """The default as the launch file declares it (a file of the share directory
+        ``share_dir`` for ``default`` ``None``)."""
+        return "/".join((share_dir, *self.share_file)) if self.default is None else self.default
 
 
-ARGUMENTS: tuple[LaunchArgument, ...] = (
-    LaunchArgument("description_file", None, "URDF, xacro or SDFormat file of the robot (default: the demo arm)."),
+_DESCRIPTION = (
+    LaunchArgument("description_file", None, "URDF, xacro or SDFormat file of the robot (default: the demo arm).",
+                   DEMO_FILE),
     LaunchArgument("xacro_args", "", "xacro arguments for the description, 'name:=value name2:=value2'."),
     LaunchArgument("backend", "mock", "Backend of the bridge: mock, mujoco or a plug-in name."),
-    LaunchArgument("rviz", "true", "Start rviz2 with config/robot.rviz (true/false, as launch's IfCondition)."),
+)
+_NAMING = (
     LaunchArgument("use_sim_time", "false", "Use the /clock topic as time source (true/false)."),
     LaunchArgument("namespace", "", "ROS namespace of every node, topic and service (e.g. left); empty = none."),
     LaunchArgument(
@@ -50,11 +58,47 @@ ARGUMENTS: tuple[LaunchArgument, ...] = (
         "empty = '<namespace>/' when a namespace is given, else none.",
     ),
 )
+COMMON_ARGUMENTS: tuple[LaunchArgument, ...] = _DESCRIPTION + _NAMING
+"""The arguments every launch file of the package has (robot.launch.py, ros2_control.launch.py),
+read by :func:`common_values`."""
+ARGUMENTS: tuple[LaunchArgument, ...] = (
+    *_DESCRIPTION,
+    LaunchArgument("rviz", "true", "Start rviz2 with config/robot.rviz (true/false, as launch's IfCondition)."),
+    *_NAMING,
+)
+"""The arguments of robot.launch.py."""
 #: The arguments given to the launch file as booleans: the launch file reads them with launch's
 #: own condition parser (true/false/1/0, any case), and :func:`launch_plan` takes them as bools.
 BOOLEAN_ARGUMENTS = ("rviz", "use_sim_time")
 
 _NAMESPACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def argument_values(arguments: Sequence[LaunchArgument], booleans: Sequence[str], text: Callable[[str], str],
+                    flag: Callable[[str], bool]) -> dict[str, str | bool]:
+    """The values of ``arguments`` as the plans take them: a boolean argument's (``booleans``)
+    through ``flag`` (the launch file's: launch's own condition parser, as ``IfCondition``
+    reads it), any other's text through ``text`` (``LaunchConfiguration(name).perform``)."""
+    return {a.name: flag(a.name) if a.name in booleans else text(a.name) for a in arguments}
+
+
+def require_packages(packages: Sequence[str], hints: Mapping[str, str] | None = None) -> None:
+    """Check that every ROS package of ``packages`` is installed (in the ament index), before a
+    launch file starts any node.
+
+    Raises:
+        ConfigError: naming the first missing package, and how to install it (plus its
+            ``hints`` entry, e.g. ``" or rviz:=false"``).
+    """
+    from ament_index_python.packages import PackageNotFoundError, get_package_prefix
+
+    for package in packages:
+        try:
+            get_package_prefix(package)
+        except PackageNotFoundError:
+            raise ConfigError(f"package {package} is not installed, so nothing was started. "
+                              f"Fix: install it (rosdep install --from-paths src --ignore-src)"
+                              f"{(hints or {}).get(package, '')}.") from None
 
 
 def parse_xacro_args(value: str | Sequence[str]) -> dict[str, str]:
@@ -163,13 +207,28 @@ class LaunchPlan:
         return ("robot_state_publisher", PACKAGE, *(("rviz2",) if self.rviz else ()))
 
 
-def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacro_executable: str = "xacro") -> LaunchPlan:
-    """Validate the launch arguments ``values`` (name → text as ``LaunchConfiguration`` gives
-    it; the :data:`BOOLEAN_ARGUMENTS` as bools, which the launch file parses with launch's own
-    condition parser) and build the :class:`LaunchPlan`; ``share_dir`` is the package's share
-    directory (for the defaults: demo robot, config/bridge.yaml, config/robot.rviz). The
-    description is loaded once here, for its root link (rviz's fixed frame), so a broken
-    description stops the launch before any node starts.
+@dataclass(frozen=True)
+class CommonValues:
+    """The :data:`COMMON_ARGUMENTS` validated: the ``description`` file and its ``xacro_args``,
+    the ``backend``, ``use_sim_time``, ``namespace``, ``frame_prefix``, the ``loaded``
+    description (:class:`~sdf_bridge.ros.description_source.LoadedDescription`) and every
+    boolean argument (``flags``: name → bool)."""
+
+    description: str
+    xacro_args: dict[str, str]
+    backend: str
+    use_sim_time: bool
+    namespace: str
+    frame_prefix: str
+    loaded: Any
+    flags: dict[str, bool]
+
+
+def common_values(values: Mapping[str, str | bool], share_dir: str | Path, arguments: Sequence[LaunchArgument],
+                  booleans: Sequence[str]) -> CommonValues:
+    """Validate the launch argument ``values`` of a launch file declaring ``arguments`` (its
+    ``booleans`` as bools, parsed by the launch file with launch's own condition parser) and
+    load the description once (so that a broken one stops the launch before any node starts).
 
     Raises:
         ConfigError: unknown argument name, a boolean argument that is not a bool, bad xacro
@@ -179,18 +238,16 @@ def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacr
     """
     from .description_source import load_description
 
-    known = {a.name for a in ARGUMENTS}
+    known = {a.name for a in arguments}
     unknown = sorted(set(values) - known)
     if unknown:
         raise ConfigError(f"unknown launch arguments {unknown}. Fix: use {sorted(known)}.")
-    flags = {name: values.get(name, default == "true") for name, default in
-             ((a.name, a.default) for a in ARGUMENTS if a.name in BOOLEAN_ARGUMENTS)}
+    flags = {a.name: values.get(a.name, a.default == "true") for a in arguments if a.name in booleans}
     for name, flag in flags.items():
         if not isinstance(flag, bool):
             raise ConfigError(f"launch argument {name} is {flag!r}, not a bool. Fix: parse it with "
                               "launch's condition parser (evaluate_condition_expression) first.")
-    share = Path(share_dir)
-    description = str(values.get("description_file") or share.joinpath(*DEMO_FILE))
+    description = str(values.get("description_file") or Path(share_dir).joinpath(*DEMO_FILE))
     if not Path(description).is_file():
         raise ConfigError(
             f"description_file:={description} does not exist. Fix: give the path of a URDF/xacro/SDF file."
@@ -202,10 +259,28 @@ def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacr
     namespace = parse_namespace(str(values.get("namespace", "")))
     frame_prefix = parse_frame_prefix(str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
                                       "launch argument frame_prefix")
-    root_frame = frame_prefix + load_description(description, is_file=True, xacro_args=xacro_args).robot.root_link
-    use_sim_time, rviz = flags["use_sim_time"], flags["rviz"]
-    command = (xacro_executable, description, *(f"{k}:={v}" for k, v in xacro_args.items()))
-    overrides = {"backend": backend, "use_sim_time": use_sim_time, "use_description_topic": True,
+    loaded = load_description(description, is_file=True, xacro_args=xacro_args)
+    return CommonValues(description, xacro_args, backend, flags["use_sim_time"], namespace, frame_prefix, loaded, flags)
+
+
+def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacro_executable: str = "xacro") -> LaunchPlan:
+    """Validate the launch arguments ``values`` (name → text as ``LaunchConfiguration`` gives
+    it; the :data:`BOOLEAN_ARGUMENTS` as bools, which the launch file parses with launch's own
+    condition parser) and build the :class:`LaunchPlan`; ``share_dir`` is the package's share
+    directory (for the defaults: demo robot, config/bridge.yaml, config/robot.rviz). The
+    description is loaded once here, for its root link (rviz's fixed frame), so a broken
+    description stops the launch before any node starts.
+
+    Raises:
+        ConfigError, DescriptionError: as :func:`common_values`.
+    """
+    share = Path(share_dir)
+    common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS)
+    frame_prefix, namespace, use_sim_time = common.frame_prefix, common.namespace, common.use_sim_time
+    root_frame = frame_prefix + common.loaded.robot.root_link
+    rviz = common.flags["rviz"]
+    command = (xacro_executable, common.description, *(f"{k}:={v}" for k, v in common.xacro_args.items()))
+    overrides = {"backend": common.backend, "use_sim_time": use_sim_time, "use_description_topic": True,
                  "frame_prefix": frame_prefix}
     return LaunchPlan(
         xacro_command=command,

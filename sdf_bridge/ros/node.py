@@ -116,7 +116,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self._warned: dict[str, float] = {}
         self._sensor_demand: frozenset[str] | None = None  # what the hardware was last asked to read
         self._clock_pub = None
-        self._decimation = max(1, round(self.config.update_rate / self.config.publish_rate))
+        self._decimation = max(1, round(self.config.update_rate / self.config.state_rate))
         self.diagnostics = LoopDiagnostics(
             # the node's namespace in it, so that two namespaced bridges are told apart
             f"{self.get_fully_qualified_name().lstrip('/')}: control loop", self.config.update_rate,
@@ -267,7 +267,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
 
     def cycle(self, k: int) -> None:
         """One control tick (``k`` counts ticks from 0): write the latest commands, read the
-        state they produced, publish it (joint/actuator states every ``publish_rate``, sensors,
+        state they produced, publish it (joint/actuator states at ``publish_rate``: every tick by default; sensors,
         /clock); the loop then sleeps until the next tick
         (:meth:`sdf_bridge.hardware.HardwareSystem.cycle`). A command received during the sleep
         is therefore written, read back and published within the next tick. (``/diagnostics``

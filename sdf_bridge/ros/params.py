@@ -88,11 +88,12 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         _descriptor(_T.PARAMETER_DOUBLE, "Control loop rate, Hz.", float_range=(1.0, 10000.0)),
     ),
     "publish_rate": (
-        50.0,
+        0.0,
         _descriptor(
             _T.PARAMETER_DOUBLE,
-            "joint_states / actuator_states publish rate, Hz (at most update_rate).",
-            float_range=(0.1, 10000.0),
+            "joint_states / actuator_states publish rate, Hz (at most update_rate); 0 = update_rate "
+            "(every control cycle, so that a controller_manager at the same rate sees each state once).",
+            float_range=(0.0, 10000.0),
         ),
     ),
     "joints": (
@@ -205,6 +206,12 @@ class BridgeConfig:
     odom_tf: bool = default("odom_tf")
     backend_params: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def state_rate(self) -> float:
+        """The rate joint_states are published at, Hz: ``publish_rate``, or ``update_rate``
+        when it is 0 (every control cycle)."""
+        return self.publish_rate or self.update_rate
+
 
 def declare_parameters(node: Node) -> BridgeConfig:
     """Declare every parameter of :data:`PARAMETERS` (plus ``backend_params.*`` overrides) on
@@ -281,10 +288,10 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     publish_rate = float(values.get("publish_rate", default("publish_rate")))
     if not update_rate > 0.0:
         raise ConfigError(f"update_rate is {update_rate} Hz. Fix: give a rate above 0.")
-    if not 0.0 < publish_rate <= update_rate:
+    if not 0.0 <= publish_rate <= update_rate:
         raise ConfigError(
             f"publish_rate {publish_rate} Hz is not in (0, update_rate={update_rate}]. "
-            "Fix: lower publish_rate or raise update_rate."
+            "Fix: lower publish_rate or raise update_rate (0 publishes every cycle)."
         )
     xacro_raw = values.get("xacro_args") or ""
     if not isinstance(xacro_raw, (str, list, tuple)):

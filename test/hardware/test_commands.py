@@ -65,7 +65,8 @@ def test_case013_every_step(case013: dict, caplog: pytest.LogCaptureFixture) -> 
         if "position_cmd_j1_in" in expect:
             assert _value(buffer, "position", "j1") in expect["position_cmd_j1_in"]
             assert _value(buffer, "position", "j1") == 0.7  # our rule: the field is dropped
-    assert buffer.rejections == {"malformed_field": 2, "unknown_joint": 1, "not_finite": 1}
+    # (m5's NaN is "no new command", silently: not a rejection)
+    assert buffer.rejections == {"malformed_field": 2, "unknown_joint": 1}
 
 
 def test_case013_malformed_fields_dropped_not_truncated() -> None:
@@ -92,6 +93,67 @@ def test_non_numeric_field_is_malformed() -> None:
     assert "not numeric" in warnings[0] and buffer.rejections["malformed_field"] == 1
 
 
+# ------------------------------------------------------- what the topic-based plugins send
+def _plugin_buffer() -> CommandBuffer:
+    """Joints as in a ros2_control block: a, b position + velocity, c position only, m a
+    state-only mimic follower, x listed with velocity but not commandable (``joints`` parameter)."""
+    return CommandBuffer(
+        ["a", "b", "c", "x"], ["m"], ["a", "b", "c"],
+        {"a": ("position", "velocity"), "b": ("position", "velocity"), "c": ("position",)},
+        command_interfaces={"a": ("position", "velocity"), "b": ("position", "velocity"), "c": ("position",),
+                            "x": ("velocity",)},
+    )
+
+
+def test_short_arrays_are_laid_out_over_the_joints_with_that_interface() -> None:
+    """name[5] position[3] velocity[3]: position for a, b, c; velocity for a, b, x (x's NaN
+    commands nothing); the mimic joint m carries no value and is not refused."""
+    buffer = _plugin_buffer()
+    warnings = buffer.submit_joint_state(["a", "b", "c", "m", "x"], [0.1, 0.2, 0.3],
+                                         [np.nan, np.nan, np.nan], [], now=1.0)
+    assert warnings == [] and sum(buffer.rejections.values()) == 0
+    np.testing.assert_array_equal(buffer.position[:3], [0.1, 0.2, 0.3])
+    assert np.isnan(buffer.velocity).all()
+    assert [buffer.mode_name(j) for j in "abc"] == ["position", "position", "position"]
+    assert buffer.last_command_time == 1.0
+    # the velocity controller takes over a and b; position unclaimed (NaN) everywhere
+    warnings = buffer.submit_joint_state(["a", "b", "c", "m", "x"], [np.nan] * 3, [0.5, -0.5, np.nan], [], now=2.0)
+    assert warnings == []
+    assert [buffer.mode_name(j) for j in "abc"] == ["velocity", "velocity", "position"]
+    np.testing.assert_array_equal(buffer.velocity[:2], [0.5, -0.5])
+    assert buffer.last_command_time == 2.0
+
+
+def test_short_array_of_another_length_is_rejected_with_the_rule() -> None:
+    buffer = _plugin_buffer()
+    warnings = buffer.submit_joint_state(["a", "b", "c"], [0.1, 0.2, 0.3], [1.0], [], now=0.0)
+    assert warnings == ["JointState command: velocity has 1 entries for 3 names, of which 2 have a velocity "
+                        "command interface; velocity ignored (an array has one entry per name, or one per "
+                        "name with that command interface in <ros2_control>, in name order, or none)"]
+    assert buffer.rejections == {"malformed_field": 1}
+    np.testing.assert_array_equal(buffer.position[:3], [0.1, 0.2, 0.3])  # position still applied
+
+
+def test_names_without_values_are_not_refused() -> None:
+    """Unknown, follower and uncommandable names are refused only where they carry a value."""
+    buffer = _buffer()
+    names = ["j1", "zzz", "f1", "j4"]
+    assert buffer.submit_joint_state(names, [0.5, np.nan, np.nan, np.nan], [], [], now=0.0) == []
+    assert sum(buffer.rejections.values()) == 0 and _value(buffer, "position", "j1") == 0.5
+    warnings = buffer.submit_joint_state(names, [0.6, np.nan, 1.0, np.inf], [], [], now=1.0)
+    assert buffer.rejections == {"follower_joint": 1, "not_commandable": 1}
+    assert "['f1'] follow another joint" in warnings[0] and "['j4'] are not commandable" in warnings[1]
+
+
+def test_a_message_of_nan_only_commands_nothing() -> None:
+    buffer = _buffer()
+    buffer.submit_joint_state(["j1"], [0.5], [], [], now=0.0)
+    version = buffer.version
+    assert buffer.submit_joint_state(["j1", "j2"], [np.nan, np.nan], [np.nan, np.nan], [], now=5.0) == []
+    assert buffer.last_command_time == 0.0 and buffer.version == version
+    assert buffer.mode_name("j1") == "position" and buffer.last_accepted.size == 0
+
+
 # ---------------------------------------------------------------------------------- reasons
 def test_rejection_reasons_by_name() -> None:
     buffer = _buffer()
@@ -109,7 +171,7 @@ def test_not_finite_values_keep_last_command() -> None:
     buffer = _buffer()
     buffer.submit_joint_state(["j1", "j2"], [0.1, 0.2], [], [], now=0.0)
     warnings = buffer.submit_joint_state(["j1", "j2"], [np.inf, -np.inf], [], [], now=1.0)
-    assert "not finite" in warnings[0] and "'j1', 'j2'" in warnings[0]
+    assert "infinite for ['j1', 'j2']" in warnings[0]
     assert buffer.rejections["not_finite"] == 2
     assert _value(buffer, "position", "j1") == 0.1 and _value(buffer, "position", "j2") == 0.2
     assert buffer.last_command_time == 0.0  # nothing accepted at t = 1
@@ -137,9 +199,9 @@ def test_wrong_length_array_rejected_whole() -> None:
 def test_array_nan_entry_is_no_command_for_that_joint() -> None:
     buffer = _buffer()
     buffer.submit_array("position", [0.1, 0.2, 0.3], now=0.0)
-    buffer.submit_array("position", [1.0, np.nan, 3.0], now=1.0)
+    assert buffer.submit_array("position", [1.0, np.nan, 3.0], now=1.0) == []
     np.testing.assert_array_equal(buffer.position[:3], [1.0, 0.2, 3.0])
-    assert buffer.rejections["not_finite"] == 1
+    assert sum(buffer.rejections.values()) == 0
 
 
 def test_array_unknown_interface_is_a_caller_bug() -> None:
@@ -205,7 +267,7 @@ def test_effort_with_position_in_one_message_keeps_the_kind_of_mode() -> None:
     warnings = buffer.submit_joint_state(["j1", "j2"], [0.5, 0.6], [], [1.0, np.nan], now=1.0)
     assert "['j1'] got effort together with position/velocity" in warnings[-1]
     assert "effort ignored" in warnings[-1]
-    assert buffer.rejections == {"mode_conflict": 1, "not_finite": 1}
+    assert buffer.rejections == {"mode_conflict": 1}
     assert _value(buffer, "position", "j1") == 0.5 and buffer.mode_name("j1") == "position"
     assert np.isnan(_value(buffer, "effort", "j1"))
     assert _value(buffer, "position", "j2") == 0.6
@@ -315,7 +377,7 @@ def test_case013_through_hardware_system(case013: dict, cases_dir: Path) -> None
     # m6 (j1 position field malformed) keeps j1 at 0.7; positions reached the mock exactly
     named = dict(zip(state.names, state.position))
     assert named == pytest.approx({"j1": 0.7, "j2": 0.3, "j3": 0.3}, abs=1e-12)
-    assert system.diagnostics()["rejected"] == {"malformed_field": 2, "unknown_joint": 1, "not_finite": 1}
+    assert system.diagnostics()["rejected"] == {"malformed_field": 2, "unknown_joint": 1}
 
 
 # ------------------------------------------------------------------ fast path == detailed path

@@ -178,12 +178,34 @@ def test_velocity_mode_and_watchdog_stop() -> None:
 
 
 def test_watchdog_holds_measured_position_in_position_mode() -> None:
+    """A position command the mock does not reach (its state follows 0.01 behind in actuator
+    space): the silence trips the watchdog, which holds what was measured."""
+    system = _system(command_timeout=0.5, backend_params={"position_state_following_offset": 0.01})
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.4, 0.1], now=0.0)
+    measured = _cycle(system, 0.25, 1.0).position[:2].copy()
+    np.testing.assert_allclose(measured, [0.401, 0.11], atol=TOL)  # j1: + 0.01 / reduction 10
+    _cycle(system, 1.0, 1.0)  # trips here: holds what was measured
+    assert system.watchdog.trips == 1
+    np.testing.assert_allclose(system.commands.position[:2], measured, atol=TOL)
+
+
+def test_watchdog_does_not_trip_when_every_position_is_reached() -> None:
+    """The commanded positions are reached (the mock mirrors them exactly), as when a
+    topic-based plugin stops publishing because the states equal the commands: holding them
+    is the stop, so the silence is no trip and the commands stay as they were."""
     system = _system(command_timeout=0.5)
     system.read(0.0, 1.0)
     system.submit_array("position", [0.4, 0.1], now=0.0)
     _cycle(system, 0.25, 1.0)
-    state = _cycle(system, 1.0, 1.0)  # trips here: holds what was measured
+    for now in (1.0, 2.0, 30.0):
+        state = _cycle(system, now, 1.0)
     np.testing.assert_allclose(state.position[:2], [0.4, 0.1], atol=TOL)
+    assert system.watchdog.trips == 0 and system.diagnostics()["watchdog_tripped"] is False
+    np.testing.assert_array_equal(system.commands.position[:2], [0.4, 0.1])
+    # a velocity command keeps the watchdog's protection
+    system.submit_array("velocity", [0.0, 0.2], now=30.0)
+    _cycle(system, 31.0, 1.0)
     assert system.watchdog.trips == 1
 
 

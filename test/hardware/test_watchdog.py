@@ -46,3 +46,20 @@ def test_reset_forgets_current_silence() -> None:
 def test_bad_timeout(timeout: object) -> None:
     with pytest.raises(ConfigError, match="command_timeout"):
         CommandWatchdog(timeout)  # type: ignore[arg-type]
+
+
+def test_a_silence_where_stopping_changes_nothing_is_no_trip() -> None:
+    """``needed`` is asked once per silence, when the timeout has passed; False = no trip."""
+    dog = CommandWatchdog(0.5)
+    asked: list[float] = []
+
+    def needed() -> bool:
+        asked.append(1.0)
+        return False
+
+    assert dog.check(1.4, 1.0, needed) is False and asked == []  # not yet timed out: not asked
+    assert dog.check(1.5, 1.0, needed) is False and asked == [1.0]
+    assert dog.check(9.0, 1.0, needed) is False and asked == [1.0]  # same silence: not asked again
+    assert dog.trips == 0 and not dog.tripped
+    assert dog.check(9.5, 9.0, lambda: True) is True  # the next silence needs the stop
+    assert dog.trips == 1 and dog.tripped

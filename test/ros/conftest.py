@@ -16,10 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from child_process import ChildProcess
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -43,7 +42,7 @@ WAIT = 20.0  # s: generous deadline for anything to arrive (CI machines are slow
 ROSOUT_QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
-class Bridge:
+class Bridge(ChildProcess):
     """The bridge node in a child process.
 
     Args:
@@ -59,32 +58,7 @@ class Bridge:
         argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", f"__node:={name}"]
         for key, value in params.items():
             argv += ["-p", f"{key}:={json.dumps(value)}"]
-        argv += extra or []
-        self.log = tempfile.TemporaryFile("w+")
-        self.process = subprocess.Popen(argv, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT, text=True,
-                                        env=None if env is None else {**os.environ, **env})
-
-    def running(self) -> bool:
-        """Whether the child is still alive."""
-        return self.process.poll() is None
-
-    def stop(self, timeout: float = 15.0) -> int:
-        """SIGINT, wait, return the exit code (kill after ``timeout`` s and return -9)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                return -9
-        return self.process.returncode
-
-    def output(self) -> str:
-        """Everything the child printed so far (stdout and stderr)."""
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read()
+        super().__init__(argv + (extra or []), cwd=REPO, env=None if env is None else {**os.environ, **env})
 
 
 class Probe:
@@ -126,6 +100,13 @@ class Probe:
         """Process callbacks for ``seconds``."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            self.executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
+
+    def spin_until(self, future: Any, timeout: float) -> None:
+        """Process callbacks until ``future`` is done or ``timeout`` s passed (``None``: for
+        ``timeout`` s); no failure (the caller judges)."""
+        end = time.monotonic() + timeout
+        while (future is None or not future.done()) and time.monotonic() < end:
             self.executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
 
     def wait_for(self, predicate: Callable[[], bool], what: str, timeout: float = WAIT) -> None:

@@ -14,11 +14,13 @@ from sdf_bridge.errors import ConfigError
 from sdf_bridge.ros.launch_args import (
     ARGUMENTS,
     BOOLEAN_ARGUMENTS,
+    argument_values,
     command_text,
     launch_plan,
     parse_namespace,
     parse_package_paths,
     parse_xacro_args,
+    require_packages,
     rviz_config,
 )
 
@@ -165,7 +167,7 @@ def test_launch_file_structure(repo_dir: Path) -> None:
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     called = {c.func.id for c in calls if isinstance(c.func, ast.Name)}
     assert {"DeclareLaunchArgument", "OpaqueFunction", "Node", "Command", "evaluate_condition_expression",
-            "get_package_prefix", "launch_plan"} <= called
+            "argument_values", "require_packages", "launch_plan"} <= called
     packages = {
         kw.value.value for c in calls if isinstance(c.func, ast.Name) and c.func.id == "Node"
         for kw in c.keywords if kw.arg == "package" and isinstance(kw.value, ast.Constant)
@@ -175,6 +177,27 @@ def test_launch_file_structure(repo_dir: Path) -> None:
     namespaces = [kw for c in calls if isinstance(c.func, ast.Name) and c.func.id == "Node"
                   for kw in c.keywords if kw.arg == "namespace"]
     assert len(namespaces) == 3
+
+
+def test_argument_values_and_defaults() -> None:
+    """The launch files read booleans with the condition parser they pass, the rest as text;
+    a default of None is a file of the share directory."""
+    values = argument_values(ARGUMENTS, BOOLEAN_ARGUMENTS, lambda name: f"<{name}>", lambda name: name == "rviz")
+    assert values["rviz"] is True and values["use_sim_time"] is False and values["backend"] == "<backend>"
+    demo = next(a for a in ARGUMENTS if a.name == "description_file")
+    assert demo.default_value("/share/sdf_bridge") == "/share/sdf_bridge/urdf/demo_arm.urdf.xacro"
+    assert next(a for a in ARGUMENTS if a.name == "backend").default_value("/share/sdf_bridge") == "mock"
+
+
+def test_require_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = tmp_path / "share" / "ament_index" / "resource_index" / "packages"
+    index.mkdir(parents=True)
+    (index / "robot_state_publisher").write_text("")
+    monkeypatch.setenv("AMENT_PREFIX_PATH", str(tmp_path))
+    require_packages(["robot_state_publisher"])
+    with pytest.raises(ConfigError, match=r"package rviz2 is not installed, so nothing was started. Fix: install it "
+                                          r"\(rosdep install --from-paths src --ignore-src\) or rviz:=false\."):
+        require_packages(["robot_state_publisher", "rviz2"], {"rviz2": " or rviz:=false"})
 
 
 def test_bridge_yaml_matches_declared_parameters(repo_dir: Path) -> None:

@@ -15,7 +15,11 @@ from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, 
 def test_make_config_defaults() -> None:
     cfg = make_config({name: default for name, (default, _) in PARAMETERS.items() if name != "joints"})
     assert cfg == BridgeConfig()
-    assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (100.0, 50.0, 0.5, "mock")
+    assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (100.0, 0.0, 0.5, "mock")
+    # publish_rate 0 (the default) = update_rate: joint_states every control cycle
+    assert cfg.state_rate == 100.0
+    assert make_config({"update_rate": 250.0}).state_rate == 250.0
+    assert make_config({"update_rate": 250.0, "publish_rate": 50.0}).state_rate == 50.0
 
 
 def _readme_defaults(repo_dir) -> dict[str, str]:

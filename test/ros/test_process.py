@@ -13,6 +13,8 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
+from child_process import ChildProcess
+
 from .conftest import REPO, Bridge, Probe
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -23,12 +25,8 @@ class CliBridge(Bridge):
     """``python -m sdf_bridge.cli run ...`` as a child process."""
 
     def __init__(self, argv: list[str], name: str) -> None:  # noqa: D107
-        import tempfile
-
         self.name = name
-        self.log = tempfile.TemporaryFile("w+")
-        self.process = subprocess.Popen([sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO,
-                                        stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        ChildProcess.__init__(self, [sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO)
 
 
 def test_sdf_bridge_run(probe: Probe, cases_dir: Path) -> None:

@@ -1,0 +1,223 @@
+"""The ``<ros2_control>`` block that lets a controller_manager drive the bridge through
+ros2_control's topic-based hardware interfaces, made from any robot's description.
+
+The plugins (:data:`TOPIC_BASED_PLUGINS`) run inside the controller_manager: each cycle they
+publish the controllers' commands as a ``sensor_msgs/JointState`` on ``joint_commands_topic``
+and read the joint states from ``joint_states_topic``, which the bridge serves. The block they
+need (:func:`topic_block`), generated from the robot's joints and transmissions:
+
+* ``<hardware>``: the plugin, its two topics, and ``trigger_joint_command_threshold`` = -1 (the
+  plugins then publish the commands every cycle; with their default, 1e-5, they stop once the
+  joint states equal the commands, and a velocity command whose state matches is no longer
+  refreshed);
+* every commandable joint (the bridge's :func:`~.command_interfaces.commandable_joints`) with the command
+  interfaces of one control mode (``command_interfaces``; default: the ones its description
+  lists): the plugins do not tell the bridge which interfaces a controller claims, so a block
+  listing several modes per joint sends stale values of the unclaimed ones
+  (:mod:`.command_input`). Each keeps the ``<param>``s (``min``/``max``) its description gave
+  that interface; an interface new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces position, velocity, effort, position with its
+  ``initial_value`` (what the bridge's backends start from);
+* every other joint the bridge publishes (followers of mimic/gearbox couplings, joints listed
+  without command interfaces) state-only, with ``mimic="false"`` on mimic joints so that their
+  state comes from the bridge (which applies the mimic offset) rather than being recomputed;
+* the ros2_control-dialect ``<transmission>``s of the description's blocks, unchanged (the
+  bridge reads them from the block; the plugins ignore them);
+* no ``<sensor>`` or ``<gpio>``: the plugins carry joint states only (PickNik's fails to load
+  with sensor interfaces it does not export; the successor would export them as NaN forever).
+  The bridge publishes IMU and force-torque readings on topics instead (README, "ros2_control").
+
+:func:`with_topic_block` puts the block into a URDF in place of the description's
+``<ros2_control>`` blocks; ``sdf-bridge ros2-control`` and ``launch/ros2_control.launch.py``
+use it for descriptions that do not already name a topic-based plugin.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from ..backends.base import INTERFACE_MODES
+from ..backends.initial_values import initial_joint_values
+from ..description.model import HardwareComponent, Robot
+from ..errors import ConfigError
+from ..transmissions import TransmissionMap
+from .command_interfaces import commandable_joints
+
+SUCCESSOR = "joint_state_topic_hardware_interface/JointStateTopicSystem"
+"""The ros-controls plugin (package ``joint_state_topic_hardware_interface``)."""
+PICKNIK = "topic_based_ros2_control/TopicBasedSystem"
+"""PickNik's plugin (package ``topic_based_ros2_control``; the successor registers this name too)."""
+TOPIC_BASED_PLUGINS = (SUCCESSOR, PICKNIK)
+"""ros2_control's topic-based hardware interfaces, whose block parameters are theirs, not a backend's."""
+
+#: The command interface sets of one control mode each (the bridge's command modes).
+CONTROL_MODES = (("position",), ("velocity",), ("position", "velocity"), ("effort",))
+
+_TOPIC_RE = re.compile(r"^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+@dataclass(frozen=True)
+class TopicBlockOptions:
+    """How to make the block.
+
+    Attributes:
+        plugin: one of :data:`TOPIC_BASED_PLUGINS`.
+        joint_commands_topic, joint_states_topic: the plugin's topics = the bridge's
+            ``joint_commands`` input and ``joint_states`` output (absolute names are safest:
+            the plugin's node lives in the controller_manager's process).
+        command_interfaces: the command interfaces every commandable joint gets, one control
+            mode of :data:`CONTROL_MODES`; ``()`` = each joint's own from the description.
+    """
+
+    plugin: str = SUCCESSOR
+    joint_commands_topic: str = "/sdf_bridge/joint_commands"
+    joint_states_topic: str = "/sdf_bridge/joint_states"
+    command_interfaces: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.plugin not in TOPIC_BASED_PLUGINS:
+            raise ConfigError(
+                f"plugin {self.plugin!r} is not a topic-based ros2_control hardware interface. "
+                f"Fix: use {SUCCESSOR} or {PICKNIK}."
+            )
+        for what, topic in (("joint_commands_topic", self.joint_commands_topic),
+                            ("joint_states_topic", self.joint_states_topic)):
+            if not _TOPIC_RE.match(topic):
+                raise ConfigError(f"{what} {topic!r} is not a ROS topic name. Fix: give e.g. /sdf_bridge/joint_states.")
+        interfaces = tuple(i for i in INTERFACE_MODES if i in self.command_interfaces)
+        unknown = sorted(set(self.command_interfaces) - set(INTERFACE_MODES))
+        if unknown or (interfaces and interfaces not in CONTROL_MODES):
+            raise ConfigError(
+                f"command_interfaces {list(self.command_interfaces)} are not one control mode. Fix: give "
+                "position, velocity, position and velocity, or effort (effort combines with nothing), or none "
+                "(each joint's own)."
+            )
+        object.__setattr__(self, "command_interfaces", interfaces)
+
+
+def parse_command_interfaces(text: str) -> tuple[str, ...]:
+    """``"position,velocity"`` or ``"position velocity"`` → ``("position", "velocity")``
+    (checked by :class:`TopicBlockOptions`)."""
+    return tuple(word for word in re.split(r"[\s,]+", text.strip()) if word)
+
+
+def topic_based_block(robot: Robot) -> HardwareComponent | None:
+    """The robot's ``<ros2_control>`` block that names a topic-based plugin, or ``None``."""
+    return next((block for block in robot.ros2_control if block.plugin in TOPIC_BASED_PLUGINS), None)
+
+
+def block_name(robot: Robot) -> str:
+    """The block's name, which the plugins and the controller_manager make a ROS node name of:
+    the description's block's when it has one, else ``<robot>_system``, made a valid node name
+    (``[A-Za-z_][A-Za-z0-9_]*``: other characters become ``_``, a leading digit gets ``hw_``)."""
+    name = robot.ros2_control[0].name if len(robot.ros2_control) == 1 else f"{robot.name}_system"
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return f"hw_{name}" if not name or name[0].isdigit() else name
+
+
+def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str) -> etree._Element:
+    elem = etree.SubElement(parent, tag, attrs)
+    if text is not None:
+        elem.text = text
+    return elem
+
+
+def _limit_params(robot: Robot, joint: str, interface: str) -> tuple[tuple[str, str], ...]:
+    """``min``/``max`` of an interface the description's block did not give the joint, from
+    its ``<limit>``: position lower/upper, ±velocity, ±effort (none where not given)."""
+    limit = robot.joints[joint].limit
+    if limit is None:
+        return ()
+    if interface == "position":
+        low, high = limit.lower, limit.upper
+    else:
+        bound = limit.velocity if interface == "velocity" else limit.effort
+        low, high = (None, None) if bound is None else (-abs(bound), abs(bound))
+    if low is None or high is None:
+        return ()
+    return (("min", repr(float(low))), ("max", repr(float(high))))
+
+
+def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) -> etree._Element:
+    """The ``<ros2_control>`` element for ``options.plugin`` (module doc), without the
+    description's transmissions (:func:`with_topic_block` adds them).
+
+    Raises:
+        ConfigError: the robot has no commandable joint.
+        TransmissionError: the robot's transmissions cannot be built.
+    """
+    tm = TransmissionMap.from_robot(robot)
+    commandable = commandable_joints(robot, tm)
+    if not commandable:
+        raise ConfigError(
+            f"robot {robot.name!r} has no commandable joint, so a controller_manager has nothing to drive. "
+            "Fix: list joints with command interfaces in its <ros2_control> block, or remove the block."
+        )
+    described = {info.name: info for block in robot.ros2_control for info in block.joints}
+    initial = initial_joint_values(robot)["position"]
+    root = etree.Element("ros2_control", name=block_name(robot), type="system")
+    hardware = _sub(root, "hardware")
+    _sub(hardware, "plugin", options.plugin)
+    _sub(hardware, "param", options.joint_commands_topic, name="joint_commands_topic")
+    _sub(hardware, "param", options.joint_states_topic, name="joint_states_topic")
+    _sub(hardware, "param", "-1", name="trigger_joint_command_threshold")
+    for joint in tuple(tm.joint_names) + tuple(tm.follower_names):
+        attrs = {"mimic": "false"} if robot.joints[joint].mimic is not None else {}
+        elem = _sub(root, "joint", name=joint, **attrs)
+        info = described.get(joint)
+        own = {i.name: i for i in (info.command_interfaces if info is not None else ())}
+        interfaces = (options.command_interfaces or commandable[joint]) if joint in commandable else ()
+        for interface in interfaces:
+            command = _sub(elem, "command_interface", name=interface)
+            params = own[interface].parameters if interface in own else _limit_params(robot, joint, interface)
+            for key, value in params:
+                _sub(command, "param", value, name=key)
+        position = _sub(elem, "state_interface", name="position")
+        if joint in initial:
+            _sub(position, "param", repr(float(initial[joint])), name="initial_value")
+        _sub(elem, "state_interface", name="velocity")
+        if joint in commandable:
+            _sub(elem, "state_interface", name="effort")
+    return root
+
+
+def with_topic_block(robot: Robot, xml: str, options: TopicBlockOptions = TopicBlockOptions()) -> str:
+    """URDF for the controller_manager and the bridge: ``xml`` (the text ``robot`` was loaded
+    from; an SDFormat model is exported to URDF first) with its ``<ros2_control>`` blocks
+    replaced by :func:`topic_block`, which takes over their ``<transmission>``s. Everything
+    else is kept as written.
+
+    Raises:
+        ConfigError, TransmissionError: as :func:`topic_block`; also an SDFormat model that URDF
+            cannot carry (:func:`~sdf_bridge.description.export.to_urdf`), as the
+            controller_manager reads URDF only.
+        DescriptionError: ``xml`` is not well-formed.
+    """
+    from ..description.export import to_urdf
+    from ..description.xmlio import parse_xml
+    from ..errors import DescriptionError
+
+    if robot.format == "sdf":
+        try:
+            xml = to_urdf(robot)
+        except DescriptionError as exc:
+            where = ":".join(str(part) for part in (exc.file, exc.line) if part is not None)
+            raise ConfigError(
+                f"{where + ': ' if where else ''}the controller_manager reads URDF only, and SDFormat model "
+                f"{robot.name!r} does not fit URDF ({exc.problem}). Fix: describe the robot in URDF for "
+                "ros2_control (the bridge alone runs the SDFormat model as it is)."
+            ) from exc
+    document = parse_xml(xml)
+    block = topic_block(robot, options)
+    for old in document.findall("ros2_control"):
+        block.extend(old.findall("transmission"))
+        document.remove(old)
+    if len(document):
+        document[-1].tail = "\n\n  "
+    document.append(block)
+    etree.indent(block, space="  ", level=1)
+    block.tail = "\n"
+    return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"
+

@@ -1,0 +1,210 @@
+"""The ``<ros2_control>`` block for ros2_control's topic-based plugins (sdf_bridge.hardware.topic_block):
+made from the demo arm and every robot of the shared corpus, read back by the bridge, equal to
+what the demo xacro emits for the same arguments; its options' errors. (That the real
+controller_manager loads these blocks with both plugins: test/ros/test_ros2_control_robots.py.)"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from prerequisites import shared_skip_mark
+from sdf_bridge.description import load, load_with_xml
+from sdf_bridge.description.model import World
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.hardware import HardwareSystem
+from sdf_bridge.hardware.topic_block import (
+    PICKNIK, SUCCESSOR, TopicBlockOptions, block_name, parse_command_interfaces, topic_based_block, topic_block,
+    with_topic_block,
+)
+
+DEMO = Path(__file__).resolve().parents[2] / "urdf" / "demo_arm.urdf.xacro"
+ARM = ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll")
+
+
+@pytest.fixture(scope="module")
+def demo() -> tuple:
+    robot, _warnings, xml = load_with_xml(DEMO)
+    return robot, xml
+
+
+def _interfaces(block: etree._Element) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]]:
+    """joint → (command interfaces, state interfaces, mimic attribute)."""
+    return {
+        j.get("name"): (tuple(c.get("name") for c in j.findall("command_interface")),
+                        tuple(s.get("name") for s in j.findall("state_interface")), j.get("mimic"))
+        for j in block.findall("joint")
+    }
+
+
+def test_demo_block_with_the_joints_own_interfaces(demo: tuple) -> None:
+    robot, _ = demo
+    block = topic_block(robot)
+    assert block.get("name") == "demo_arm_system" and block.get("type") == "system"
+    params = {p.get("name"): p.text for p in block.find("hardware").findall("param")}
+    assert block.find("hardware/plugin").text == SUCCESSOR
+    assert params == {"joint_commands_topic": "/sdf_bridge/joint_commands",
+                      "joint_states_topic": "/sdf_bridge/joint_states", "trigger_joint_command_threshold": "-1"}
+    all3 = ("position", "velocity", "effort")
+    assert _interfaces(block) == {
+        **{j: (all3, all3, None) for j in ARM},
+        "left_finger_joint": (("position",), all3, None),
+        "right_finger_joint": ((), ("position", "velocity"), "false"),  # the mimic finger, state-only
+    }
+    # min/max of the description kept; initial values as the backends start
+    elbow = block.find("joint[@name='elbow']")
+    assert [(p.get("name"), p.text) for p in elbow.find("command_interface[@name='velocity']")] == [
+        ("min", "-2.0"), ("max", "2.0")]
+    assert elbow.find("state_interface[@name='position']/param[@name='initial_value']").text == "0.5"
+    assert block.find("sensor") is None and block.find("transmission") is None
+
+
+def test_one_control_mode_for_every_commandable_joint(demo: tuple) -> None:
+    robot, _ = demo
+    block = topic_block(robot, TopicBlockOptions(plugin=PICKNIK, command_interfaces=("velocity",)))
+    interfaces = _interfaces(block)
+    assert all(interfaces[j][0] == ("velocity",) for j in (*ARM, "left_finger_joint"))
+    assert interfaces["right_finger_joint"][0] == ()
+    # the gripper had no velocity interface: its limits come from its <limit velocity="0.1">
+    assert [(p.get("name"), p.text) for p in block.find("joint[@name='left_finger_joint']/command_interface")] == [
+        ("min", "-0.1"), ("max", "0.1")]
+
+
+def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) -> None:
+    robot, xml = demo
+    text = with_topic_block(robot, xml, TopicBlockOptions(command_interfaces=("position",)))
+    document = etree.fromstring(text.encode())
+    assert len(document.findall("ros2_control")) == 1
+    block = document.find("ros2_control")
+    assert [t.get("name") for t in block.findall("transmission")] == [
+        "arm_fourbar_trans", "wrist_differential_trans", "gripper_trans"]
+    assert [t.get("name") for t in document.findall("transmission")] == ["base_yaw_trans"]  # classic, kept
+    assert len(document.findall("gazebo")) == 2 and len(document.findall("joint")) == 9
+    # the bridge reads it back: same joints, transmissions, commandable joints; the block's
+    # parameters are the plugin's, not the backend's (MuJoCo would warn about unknown ones)
+    again = load(text)
+    assert topic_based_block(again) is not None and topic_based_block(robot) is None
+    original, system = HardwareSystem(robot, "mock"), HardwareSystem(again, "mock")
+    assert system.joint_names == original.joint_names and system.state_names == original.state_names
+    assert system.actuator_names == original.actuator_names
+    np.testing.assert_allclose(system.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
+                               original.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0])
+    assert system._backend_params(None) == {}
+    assert system.commands.submit_joint_state(
+        system.state_names, [0.1, 0.2, 0.3, 0.4, 0.5, 0.01], [], [], now=0.0) == []  # position[6] for name[7]
+
+
+def test_mujoco_takes_no_plugin_parameter_of_the_block(demo: tuple, caplog: pytest.LogCaptureFixture) -> None:
+    robot, xml = demo
+    again = load(with_topic_block(robot, xml))
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
+        HardwareSystem(again, "mujoco").close()
+    assert "unknown parameter" not in caplog.text
+
+
+@pytest.mark.parametrize("plugin", [SUCCESSOR, PICKNIK])
+@pytest.mark.parametrize("interfaces", ["", "position", "velocity", "position velocity", "effort"])
+def test_the_demo_xacro_emits_the_generated_block(demo: tuple, plugin: str, interfaces: str) -> None:
+    """The demo xacro's arguments (hardware_plugin, command_interfaces; topics at their
+    defaults) give the block the generator makes from the demo's own (mock) block."""
+    robot, _ = demo
+    generated = topic_block(robot, TopicBlockOptions(plugin=plugin,
+                                                     command_interfaces=parse_command_interfaces(interfaces)))
+    _model, _warnings, text = load_with_xml(DEMO, xacro_args={"hardware_plugin": plugin, "command_interfaces": interfaces})
+    emitted = etree.fromstring(text.encode()).find("ros2_control")
+    for t in emitted.findall("transmission"):
+        emitted.remove(t)
+
+    def canonical(elem: etree._Element) -> list:
+        return [(e.tag, dict(e.attrib), (e.text or "").strip()) for e in elem.iter() if not isinstance(e, etree._Comment)]
+
+    assert canonical(emitted) == canonical(generated)
+
+
+def test_the_demo_xacro_refuses_two_control_modes() -> None:
+    from sdf_bridge.errors import XacroError
+
+    with pytest.raises(XacroError, match="is not one control mode"):
+        load_with_xml(DEMO, xacro_args={"hardware_plugin": SUCCESSOR, "command_interfaces": "position effort"})
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"plugin": "mock_components/GenericSystem"}, "is not a topic-based ros2_control hardware interface"),
+        ({"joint_states_topic": "/joint states"}, "joint_states_topic '/joint states' is not a ROS topic name"),
+        ({"joint_commands_topic": "1cmd"}, "joint_commands_topic '1cmd' is not a ROS topic name"),
+        ({"command_interfaces": ("position", "effort")}, "are not one control mode"),
+        ({"command_interfaces": ("torque",)}, "are not one control mode"),
+    ],
+)
+def test_bad_options(options: dict, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        TopicBlockOptions(**options)
+
+
+def test_options_order_the_interfaces() -> None:
+    assert TopicBlockOptions(command_interfaces=("velocity", "position")).command_interfaces == ("position", "velocity")
+    assert parse_command_interfaces(" position, velocity ") == ("position", "velocity")
+
+
+def test_robot_without_commandable_joints_is_refused() -> None:
+    robot = load("""<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+      <ros2_control name="s" type="system"><hardware><plugin>x/Y</plugin></hardware>
+        <joint name="j"><state_interface name="position"/></joint></ros2_control></robot>""")
+    with pytest.raises(ConfigError, match="robot 'r' has no commandable joint"):
+        topic_block(robot)
+
+
+def test_block_names_are_ros_node_names() -> None:
+    two_blocks = load("""<robot name="2dof robot"><link name="a"/><link name="b"/>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+      <ros2_control name="s" type="system"><hardware><plugin>x/Y</plugin></hardware>
+        <joint name="j"><command_interface name="position"/></joint></ros2_control>
+      <ros2_control name="t" type="sensor"><hardware><plugin>x/Z</plugin></hardware></ros2_control></robot>""")
+    assert block_name(two_blocks) == "hw_2dof_robot_system"
+
+
+def test_sdformat_that_urdf_cannot_carry_is_refused(robots_dir: Path) -> None:
+    model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
+    with pytest.raises(ConfigError, match="the controller_manager reads URDF only, and SDFormat model 'turtlebot3_waffle' "
+                                          r"does not fit URDF \(joint 'caster_back_right_joint' is of type ball"):
+        with_topic_block(model, "")
+
+
+@shared_skip_mark()
+def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> None:
+    """Every robot of the corpus that URDF can carry: the block lists each joint the bridge
+    publishes once (no fixed joint: the controller_manager refuses them), the commandable ones
+    with command interfaces, a mimic joint without any (or with mimic="false"); the bridge
+    reads the result with the same joints."""
+    made = 0
+    for folder in sorted(p for p in robots_dir.iterdir() if p.is_dir()):
+        source = next((folder / f"{folder.name}.{ext}" for ext in ("urdf", "sdf") if (folder / f"{folder.name}.{ext}").is_file()))
+        model, _warnings, xml = load_with_xml(source)
+        if isinstance(model, World):
+            continue
+        try:
+            text = with_topic_block(model, xml)
+        except ConfigError as exc:
+            assert model.format == "sdf" and "does not fit URDF" in str(exc), source
+            continue
+        made += 1
+        again = load(text)
+        before, after = HardwareSystem(model, "mock"), HardwareSystem(again, "mock")
+        assert after.state_names == before.state_names and after.joint_names == before.joint_names, source
+        (block,) = again.ros2_control
+        assert [j.name for j in block.joints] == list(before.state_names), source
+        for info in block.joints:
+            joint = again.joints[info.name]
+            assert joint.type.value != "fixed", (source, info.name)
+            assert bool(info.command_interfaces) == (info.name in before.joint_names), (source, info.name)
+            if joint.mimic is not None:
+                assert info.is_mimic is False and not info.command_interfaces, (source, info.name)
+        assert not block.sensors and not block.gpios
+    assert made >= 9  # the URDF robots; the SDFormat ones have joints URDF lacks, or are worlds
