@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from sdf_bridge.booleans import parse_bool
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
 SHARED_MISSING = (
@@ -30,8 +32,9 @@ SHARED_MISSING = (
 
 
 def strict() -> bool:
-    """Whether a missing prerequisite fails the test (``SDF_BRIDGE_STRICT`` set, as in CI)."""
-    return bool(os.environ.get("SDF_BRIDGE_STRICT"))
+    """Whether a missing prerequisite fails the test (``SDF_BRIDGE_STRICT=1``, as in CI; the
+    package's one boolean vocabulary, :mod:`sdf_bridge.booleans`)."""
+    return parse_bool(os.environ.get("SDF_BRIDGE_STRICT", "")) is True
 
 
 def missing(reason: str) -> None:

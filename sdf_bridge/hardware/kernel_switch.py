@@ -110,8 +110,11 @@ class KernelSwitch:
         happened within ``timeout`` s."""
         return self._done.wait(timeout)
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Stop: the child is killed and the system is not switched any more (idempotent)."""
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop: the child is killed and the system is not switched any more (idempotent). A
+        load from Numba's cache under way is waited for (``timeout`` s at most; it takes
+        0.1–2 s): the process exits next, and Numba interrupted by the interpreter's
+        finalisation prints tracebacks."""
         self._closing.set()
         child = self._child
         if child is not None and child.poll() is None:

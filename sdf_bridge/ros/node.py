@@ -74,7 +74,7 @@ from .odometry import OdometryPublisher
 from .params import BridgeConfig, declare_parameters
 from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
-from .stop_signals import StopRequested, interruptible
+from .stop_signals import StopRequested, deferred, interruptible
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
 MAX_STEPS = 100_000
@@ -232,7 +232,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
             # Numba set up now (~0.5 s), the compiled kernels then loaded, or compiled by a child
             # process, in the background, while the loop runs on numpy (None: compiled kernels off)
-            self.kernel_switch = kernel_switch.start(hardware)
+            with deferred():  # (Numba's set-up, ~0.5 s: an interrupted llvmlite object prints a traceback)
+                self.kernel_switch = kernel_switch.start(hardware)
             # Everything built so far (rclpy, numpy, Numba, the robot: ~10⁵ objects) lives as
             # long as the process: move it out of the garbage collector's generations, so a
             # full collection triggered later scans only newer objects (~80 ms → < 1 ms

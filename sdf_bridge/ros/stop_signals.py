@@ -19,7 +19,8 @@ off) and handles a signal in one of two ways:
   a callback (the description arriving on the topic) runs under :func:`interruptible`: there a
   signal raises :class:`StopRequested` again.
 
-Every signal after the first only sets the flag. Before the interpreter exits,
+Work that must not be interrupted halfway (Numba's set-up) runs under :func:`deferred`: a
+signal there stops the start-up right after it. Every signal after the first only sets the flag. Before the interpreter exits,
 :meth:`StopSignals.ignore` makes SIGINT and SIGTERM ignored: Python resets its handlers to the
 default action while it finalises, and a signal arriving then would otherwise kill the process
 with −2. A signal during the interpreter's own start-up, before any code of this package runs
@@ -118,3 +119,27 @@ def interruptible() -> Iterator[None]:
         yield
     finally:
         stop._raising = raising
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Run the block without interrupting it halfway: a SIGINT/SIGTERM in it only sets the flag,
+    and the stop happens right after it (:class:`StopRequested`, where signals raise). For work
+    an exception inside would leave broken, e.g. Numba's set-up (an llvmlite object interrupted
+    in its constructor prints a traceback when collected). Without this process's handlers
+    installed it does nothing.
+
+    Raises:
+        StopRequested: a signal arrived during the block while signals raise.
+    """
+    stop = _installed
+    if stop is None or signal.getsignal(signal.SIGINT) != stop._handle:
+        yield
+        return
+    raising, stop._raising = stop._raising, False
+    try:
+        yield
+    finally:
+        stop._raising = raising
+    if raising and stop.requested.is_set() and threading.current_thread() is threading.main_thread():
+        raise StopRequested(stop.signum or signal.SIGINT)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from sdf_bridge.ros.stop_signals import StopRequested, StopSignals, interruptible
+from sdf_bridge.ros.stop_signals import StopRequested, StopSignals, deferred, interruptible
 
 
 @pytest.fixture(autouse=True)
@@ -73,3 +73,24 @@ def test_interruptible_does_nothing_without_the_process_handlers() -> None:
     thread.start()
     thread.join()
     assert results == [True]
+
+
+def test_deferred_work_runs_to_its_end_and_the_stop_follows() -> None:
+    """Work that must not be interrupted halfway (Numba's set-up): a signal in the block only
+    notes; the block runs to its end; the stop is raised right after it, while starting; once
+    held, nothing is raised; without the process's handlers it is a plain block."""
+    stop = StopSignals().install()
+    done = []
+    with pytest.raises(StopRequested, match=r"^stopped by SIGINT while starting$"):
+        with deferred():
+            signal.raise_signal(signal.SIGINT)
+            done.append("the rest of the block")
+    assert done == ["the rest of the block"] and stop.requested.is_set()
+    held = StopSignals().install()
+    held.hold()
+    with deferred():
+        signal.raise_signal(signal.SIGTERM)
+    assert held.requested.is_set() and held.signum == signal.SIGTERM
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    with deferred():
+        pass  # (handlers replaced: nothing to defer)
