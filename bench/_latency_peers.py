@@ -111,11 +111,19 @@ def run_floor(seconds: float, rate: float, priority: int) -> dict[str, float | i
         loop.stop()
     late = np.array(loop.lateness)
     if not late.size:
-        raise RuntimeError("the floor loop recorded no tick deadline (FixedRateLoop._sleep_until changed?)")
+        raise RuntimeError(
+            "the floor loop recorded no tick deadline (FixedRateLoop._sleep_until changed?)"
+        )
     p50, p99 = np.percentile(late, [50, 99])
     return {
-        "p50": float(p50), "p99": float(p99), "max": float(late.max()), "late": float(np.mean(late > LATE)),
-        "ticks": int(late.size), "overruns": int(overruns), "seconds": window, "steal": steal,
+        "p50": float(p50),
+        "p99": float(p99),
+        "max": float(late.max()),
+        "late": float(np.mean(late > LATE)),
+        "ticks": int(late.size),
+        "overruns": int(overruns),
+        "seconds": window,
+        "steal": steal,
     }
 
 
@@ -133,7 +141,9 @@ def run_echo(priority: int) -> int:
     from sdf_bridge.ros.node import RELIABLE_QOS
 
     # the bridge's joint_states names for the demo robot (same message size as the bridge's)
-    names = HardwareSystem(resolve_description("", "", {}, False).robot, create_backend("mock")).state_names
+    names = HardwareSystem(
+        resolve_description("", "", {}, False).robot, create_backend("mock")
+    ).state_names
     index = {name: i for i, name in enumerate(names)}
     position = np.zeros(len(names))
     zeros = np.zeros(len(names))
@@ -169,9 +179,15 @@ def main() -> int:
     """Command line (see module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("peer", choices=("echo", "floor"))
-    parser.add_argument("--seconds", type=float, default=3.0, help="floor: measured seconds (default 3)")
-    parser.add_argument("--rate", type=float, default=1000.0, help="floor: loop rate, Hz (default 1000)")
-    parser.add_argument("--priority", type=int, default=0, help="the bridge's thread_priority (default 0)")
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="floor: measured seconds (default 3)"
+    )
+    parser.add_argument(
+        "--rate", type=float, default=1000.0, help="floor: loop rate, Hz (default 1000)"
+    )
+    parser.add_argument(
+        "--priority", type=int, default=0, help="the bridge's thread_priority (default 0)"
+    )
     ns, _ = parser.parse_known_args()  # ROS arguments pass through to rclpy
     try:
         if ns.peer == "echo":

@@ -44,7 +44,7 @@ from sdf_bridge.backends.base import (
     WrenchReading,
 )
 from sdf_bridge.description.export import to_sdf
-from sdf_bridge.description.model import Robot, RayParams
+from sdf_bridge.description.model import RayParams, Robot
 from sdf_bridge.errors import SdfBridgeError
 from sdf_bridge.hardware import HardwareSystem
 
@@ -83,14 +83,22 @@ class Probe:
         self._dir = tempfile.TemporaryDirectory(prefix="survey_probe_")
         self.exe: Path | None = None
         self.why = ""
-        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True) \
-            if shutil.which("pkg-config") and shutil.which("g++") else None
+        flags = (
+            subprocess.run(
+                ["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True
+            )
+            if shutil.which("pkg-config") and shutil.which("g++")
+            else None
+        )
         if flags is None or flags.returncode != 0:
             self.why = "libsdformat not installed (apt-get install g++ pkg-config libsdformat-dev)"
             return
         exe = Path(self._dir.name) / "probe"
-        built = subprocess.run(["g++", "-O2", "-o", str(exe), str(PROBE_SOURCE), *flags.stdout.split()],
-                               capture_output=True, text=True)
+        built = subprocess.run(
+            ["g++", "-O2", "-o", str(exe), str(PROBE_SOURCE), *flags.stdout.split()],
+            capture_output=True,
+            text=True,
+        )
         if built.returncode != 0:
             self.why = "building the libsdformat probe failed: " + built.stderr[-300:]
             return
@@ -109,13 +117,23 @@ class Probe:
             for var in ("SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH"):
                 env[var] = joined + (os.pathsep + env[var] if env.get(var) else "")
         try:
-            out = subprocess.run([str(self.exe), str(path)], capture_output=True, text=True, cwd=path.parent,
-                                 env=env, timeout=120)
+            out = subprocess.run(
+                [str(self.exe), str(path)],
+                capture_output=True,
+                text=True,
+                cwd=path.parent,
+                env=env,
+                timeout=120,
+            )
         except subprocess.TimeoutExpired:
             return {"errors": ["libsdformat probe timed out"], "models": {}}
         if out.returncode != 0 or not out.stdout.strip():
-            return {"errors": [f"libsdformat probe failed ({out.returncode}): {out.stderr.strip()[-200:]}"],
-                    "models": {}}
+            return {
+                "errors": [
+                    f"libsdformat probe failed ({out.returncode}): {out.stderr.strip()[-200:]}"
+                ],
+                "models": {},
+            }
         return json.loads(out.stdout)
 
     def close(self) -> None:
@@ -123,7 +141,9 @@ class Probe:
 
 
 def _first_error(errors: list[str]) -> str:
-    return " ".join(errors[0].split())[:160] + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else "")
+    return " ".join(errors[0].split())[:160] + (
+        f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+    )
 
 
 def _limit_values(values: list[float] | None) -> tuple[float | None, ...]:
@@ -131,8 +151,12 @@ def _limit_values(values: list[float] | None) -> tuple[float | None, ...]:
     if values is None:
         return (None, None, None, None)
     lower, upper, effort, velocity = values
-    return (lower if abs(lower) < UNLIMITED else None, upper if abs(upper) < UNLIMITED else None,
-            effort if 0 <= effort < math.inf else None, velocity if 0 <= velocity < math.inf else None)
+    return (
+        lower if abs(lower) < UNLIMITED else None,
+        upper if abs(upper) < UNLIMITED else None,
+        effort if 0 <= effort < math.inf else None,
+        velocity if 0 <= velocity < math.inf else None,
+    )
 
 
 def _same(a: float | None, b: float | None) -> bool:
@@ -149,14 +173,22 @@ def _kind(limits: dict) -> str:
     return limits["type"]
 
 
-def compare_models(ref: dict, ours: dict, dropped: set[str] = frozenset(), added: set[str] = frozenset()) -> str | None:
+def compare_models(
+    ref: dict, ours: dict, dropped: set[str] = frozenset(), added: set[str] = frozenset()
+) -> str | None:
     """The first difference between two probe model views (links, poses, joint types, axes,
     limits), or ``None``. ``dropped``: links libsdformat leaves out of the original (URDF links
     without mass on joints it does not lump, with their subtrees), present in ours only;
     ``added``: links and joints libsdformat adds to (or redefines in) a URDF from the raw
     SDFormat of its ``<gazebo>`` blocks (the PR2's parallel grippers), not compared."""
-    ref, ours = ({**view, "links": {k: v for k, v in view["links"].items() if k not in added},
-                  "joints": {k: v for k, v in view["joints"].items() if k not in added}} for view in (ref, ours))
+    ref, ours = (
+        {
+            **view,
+            "links": {k: v for k, v in view["links"].items() if k not in added},
+            "joints": {k: v for k, v in view["joints"].items() if k not in added},
+        }
+        for view in (ref, ours)
+    )
     missing = sorted(set(ref["links"]) - set(ours["links"]))
     extra = sorted(set(ours["links"]) - set(ref["links"]) - dropped)
     if missing or extra:
@@ -195,7 +227,11 @@ def gazebo_sdf_names(robot: Robot) -> set[str]:
     adds them to the model, or redefines the URDF's; the bridge does neither)."""
     import re
 
-    return {name for ext in robot.gazebo for name in re.findall(r'<(?:link|joint) name="([^"]+)"', ext.raw_xml)}
+    return {
+        name
+        for ext in robot.gazebo
+        for name in re.findall(r'<(?:link|joint) name="([^"]+)"', ext.raw_xml)
+    }
 
 
 def dropped_by_libsdformat(robot: Robot) -> set[str]:
@@ -208,7 +244,9 @@ def dropped_by_libsdformat(robot: Robot) -> set[str]:
     out: set[str] = set()
     for name, link in lumped.links.items():
         parent = lumped.parent_joint(name)
-        if name == "world" or (parent is not None and parent.parent == "world" and parent.type == "fixed"):
+        if name == "world" or (
+            parent is not None and parent.parent == "world" and parent.type == "fixed"
+        ):
             continue
         if link.inertial is None or link.inertial.mass <= 0.0:
             stack = [name]
@@ -219,8 +257,15 @@ def dropped_by_libsdformat(robot: Robot) -> set[str]:
     return out
 
 
-def check_convert(robot: Robot, original: Path, is_urdf: bool, probe: Probe, model_name: str,
-                  sdf_paths: tuple[str, ...], work: Path) -> Check:
+def check_convert(
+    robot: Robot,
+    original: Path,
+    is_urdf: bool,
+    probe: Probe,
+    model_name: str,
+    sdf_paths: tuple[str, ...],
+    work: Path,
+) -> Check:
     """``convert`` output loads in libsdformat and reads as libsdformat reads ``original``."""
     if not probe.available:
         return Check(False, f"n/a: {probe.why}")
@@ -268,7 +313,9 @@ def expected_joint_names(robot: Robot) -> tuple[set[str], dict[str, str]]:
     from sdf_bridge.transmissions.exposure import unexposed_joints
 
     unexposed = unexposed_joints(robot)
-    return {n for n, j in robot.joints.items() if j.type.is_movable and n not in unexposed}, unexposed
+    return {
+        n for n, j in robot.joints.items() if j.type.is_movable and n not in unexposed
+    }, unexposed
 
 
 def check_mock(robot: Robot) -> Check:
@@ -276,7 +323,9 @@ def check_mock(robot: Robot) -> Check:
     from sdf_bridge.ros.conversions import JointStateWriter, time_msg
 
     try:
-        hw = HardwareSystem(robot, "mock", command_timeout=0.0, timed=False, update_rate=UPDATE_RATE)
+        hw = HardwareSystem(
+            robot, "mock", command_timeout=0.0, timed=False, update_rate=UPDATE_RATE
+        )
     except SdfBridgeError as exc:
         return Check(False, f"{type(exc).__name__}: {str(exc)[:160]}")
     try:
@@ -295,7 +344,9 @@ def check_mock(robot: Robot) -> Check:
     if missing:
         return Check(False, f"{len(missing)} joint(s) not published: {missing[:4]}")
     if rate < UPDATE_RATE:
-        return Check(False, f"{len(writer.msg.name)} joints at {rate:.0f} Hz < {UPDATE_RATE:g} Hz{aside}")
+        return Check(
+            False, f"{len(writer.msg.name)} joints at {rate:.0f} Hz < {UPDATE_RATE:g} Hz{aside}"
+        )
     return Check(True, f"{len(writer.msg.name)} @ {rate:.0f} Hz{aside}", {"unexposed": unexposed})
 
 
@@ -313,8 +364,14 @@ def check_mujoco(robot: Robot, *, fixed_base: bool = True, cameras: bool = True)
 
     params = {"render_cameras": cameras, "fixed_base": fixed_base}
     try:
-        hw = HardwareSystem(robot, "mujoco", command_timeout=0.0, timed=False, update_rate=UPDATE_RATE,
-                            backend_params=params)
+        hw = HardwareSystem(
+            robot,
+            "mujoco",
+            command_timeout=0.0,
+            timed=False,
+            update_rate=UPDATE_RATE,
+            backend_params=params,
+        )
     except SdfBridgeError as exc:
         failed = Check(False, f"{type(exc).__name__}: {str(exc)[:160]}")
         return MujocoRun(failed, Check(not robot.sensors, "not run" if robot.sensors else "-"))
@@ -324,7 +381,9 @@ def check_mujoco(robot: Robot, *, fixed_base: bool = True, cameras: bool = True)
         hw.set_sensor_demand(waiting)
         dt, n = 1.0 / UPDATE_RATE, int(round(MUJOCO_SECONDS * UPDATE_RATE))
         names = hw.state_names
-        floating = np.array([j in robot.joints and robot.joints[j].type == "floating" for j in names], dtype=bool)
+        floating = np.array(
+            [j in robot.joints and robot.joints[j].type == "floating" for j in names], dtype=bool
+        )
         q0, drift, finite = None, np.zeros(len(names)), True
         start = time.perf_counter()
         for k in range(n):
@@ -347,13 +406,21 @@ def check_mujoco(robot: Robot, *, fixed_base: bool = True, cameras: bool = True)
     worst = int(np.argmax(drift)) if len(drift) else -1
     worst_text = f" ({names[worst]})" if worst >= 0 and drift[worst] > 0 else ""
     text = f"drift {float(drift.max(initial=0.0)):.3g}{worst_text}, {rate / UPDATE_RATE:.1f}× rt"
-    ok = finite and instabilities == 0 and (not fixed_base or float(drift.max(initial=0.0)) < DRIFT_LIMIT)
+    ok = (
+        finite
+        and instabilities == 0
+        and (not fixed_base or float(drift.max(initial=0.0)) < DRIFT_LIMIT)
+    )
     if not finite:
         text = "NaN state; " + text
     if instabilities:
         text = f"{instabilities} instabilities; " + text
-    sensors = judge_sensors(robot, first, lambda reading, frame: sensor_messages(reading, time_msg(0.0), frame))
-    return MujocoRun(Check(ok, text, {"drift": drift.tolist(), "names": list(names), "rate": rate}), sensors)
+    sensors = judge_sensors(
+        robot, first, lambda reading, frame: sensor_messages(reading, time_msg(0.0), frame)
+    )
+    return MujocoRun(
+        Check(ok, text, {"drift": drift.tolist(), "names": list(names), "rate": rate}), sensors
+    )
 
 
 # -- sensors -------------------------------------------------------------------------------------
@@ -378,22 +445,36 @@ def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorRea
         if isinstance(reading, PointCloudReading):
             points = np.asarray(reading.points, dtype=float).reshape(-1, 3)
             ranges = np.linalg.norm(points, axis=1)
-            lo, hi = (sensor.params.range_min, sensor.params.range_max) if isinstance(sensor.params, RayParams) \
+            lo, hi = (
+                (sensor.params.range_min, sensor.params.range_max)
+                if isinstance(sensor.params, RayParams)
                 else (0.0, math.inf)
+            )
             ranges = ranges[np.isfinite(ranges)]
         else:
-            ranges = np.atleast_1d(np.asarray(reading.ranges if isinstance(reading, ScanReading) else reading.range,
-                                              dtype=float))
-            lo, hi = ((reading.range_min, reading.range_max) if isinstance(reading, ScanReading)
-                      else (reading.min_range, reading.max_range))
+            ranges = np.atleast_1d(
+                np.asarray(
+                    reading.ranges if isinstance(reading, ScanReading) else reading.range,
+                    dtype=float,
+                )
+            )
+            lo, hi = (
+                (reading.range_min, reading.range_max)
+                if isinstance(reading, ScanReading)
+                else (reading.min_range, reading.max_range)
+            )
             if np.isnan(ranges).any():
                 return "NaN ranges"
             finite = ranges[np.isfinite(ranges)]
             if ((finite < lo - 1e-6) | (finite > hi + 1e-6)).any():
                 return f"ranges outside [{lo:g}, {hi:g}] m (REP-117: -inf / +inf)"
             ranges = finite
-        if hi >= 1.0 and len(ranges) and float(np.mean(ranges < 0.05)) > 0.5:  # a lidar, not a cliff sensor
-            return f"{float(np.mean(ranges < 0.05)):.0%} of the rays hit within 5 cm (its own link?)"
+        if (
+            hi >= 1.0 and len(ranges) and float(np.mean(ranges < 0.05)) > 0.5
+        ):  # a lidar, not a cliff sensor
+            return (
+                f"{float(np.mean(ranges < 0.05)):.0%} of the rays hit within 5 cm (its own link?)"
+            )
         return None
     if isinstance(reading, ImageReading):
         data = np.asarray(reading.data)
@@ -409,8 +490,9 @@ def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorRea
     return f"unexpected reading {type(reading).__name__}"
 
 
-def judge_sensors(robot: Robot, first: Mapping[str, object],
-                  to_messages: Callable[[object, str], dict]) -> Check:
+def judge_sensors(
+    robot: Robot, first: Mapping[str, object], to_messages: Callable[[object, str], dict]
+) -> Check:
     """The sensors column: how many of the robot's sensors gave a plausible first reading that
     converts to ROS messages; the first failure named."""
     if not robot.sensors:

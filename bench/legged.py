@@ -41,12 +41,21 @@ from sdf_bridge.errors import SdfBridgeError  # noqa: E402  (after the path is s
 from sdf_bridge.hardware import HardwareSystem  # noqa: E402  (after the path is set)
 
 DT = 0.01
-DEMO = (REPO / "urdf" / "demo_mobile.urdf.xacro", REPO / "config" / "demo_mobile_keyframes.yaml", "stand")
+DEMO = (
+    REPO / "urdf" / "demo_mobile.urdf.xacro",
+    REPO / "config" / "demo_mobile_keyframes.yaml",
+    "stand",
+)
 
 
 def _params(keyframes: Path, name: str) -> dict:
-    return {"fixed_base": False, "visual_geoms": False, "render_cameras": False,
-            "keyframe_file": str(keyframes), "keyframe": name}
+    return {
+        "fixed_base": False,
+        "visual_geoms": False,
+        "render_cameras": False,
+        "keyframe_file": str(keyframes),
+        "keyframe": name,
+    }
 
 
 def previous_gains(system: HardwareSystem) -> dict:
@@ -57,8 +66,12 @@ def previous_gains(system: HardwareSystem) -> dict:
     for k, joint in enumerate(system.backend.joint_names):
         m = float(inertia.own[k])
         p = m * BANDWIDTH**2
-        gains[joint] = {"p": p, "d": 2.0 * m * BANDWIDTH, "i": p * BANDWIDTH / 10.0,
-                        "i_clamp": float(limits[k]) if math.isfinite(limits[k]) else p}
+        gains[joint] = {
+            "p": p,
+            "d": 2.0 * m * BANDWIDTH,
+            "i": p * BANDWIDTH / 10.0,
+            "i_clamp": float(limits[k]) if math.isfinite(limits[k]) else p,
+        }
     return gains
 
 
@@ -68,10 +81,20 @@ def stand(robot, keyframes: Path, name: str, seconds: float, gains: str) -> dict
     if gains != "default":
         probe = HardwareSystem(robot, "mujoco", backend_params=params)
         names = probe.backend.joint_names
-        params["pid_gains"] = previous_gains(probe) if gains == "previous" else {j: {"p": 60.0, "d": 2.0} for j in names}
+        params["pid_gains"] = (
+            previous_gains(probe)
+            if gains == "previous"
+            else {j: {"p": 60.0, "d": 2.0} for j in names}
+        )
         probe.close()
-    system = HardwareSystem(robot, "mujoco", backend_params=params, command_timeout=0.0, update_rate=1.0 / DT,
-                            timed=False)
+    system = HardwareSystem(
+        robot,
+        "mujoco",
+        backend_params=params,
+        command_timeout=0.0,
+        update_rate=1.0 / DT,
+        timed=False,
+    )
     try:
         system.pause(True)
         system.reset()
@@ -88,18 +111,30 @@ def stand(robot, keyframes: Path, name: str, seconds: float, gains: str) -> dict
             state = system.cycle(t, DT)
             base = system.base_state()
             reading = state.sensors.get(imus[0]) if imus else None
-            q = reading.orientation if reading is not None and reading.orientation is not None else (
-                base.orientation if not imus else None)
+            q = (
+                reading.orientation
+                if reading is not None and reading.orientation is not None
+                else (base.orientation if not imus else None)
+            )
             if q is not None:
                 up = min(up, 1.0 - 2.0 * (q[0] ** 2 + q[1] ** 2))
             dz = max(dz, abs(base.position[2] - start.position[2]))
             contacts.update({n: r for n, r in state.sensors.items() if hasattr(r, "contacts")})
         wall = time.perf_counter() - wall
         weight = mujoco.mj_getTotalmass(system.backend.model) * 9.81
-        normal = sum(-float(np.dot(c.force, c.normal)) for r in contacts.values() for c in r.contacts)
-        return {"up": up, "dz": dz, "contact": normal / weight if contacts else math.nan, "z0": start.position[2],
-                "unstable": system.backend.instabilities, "rtf": seconds / wall, "joints": len(joints),
-                "mass": weight / 9.81}
+        normal = sum(
+            -float(np.dot(c.force, c.normal)) for r in contacts.values() for c in r.contacts
+        )
+        return {
+            "up": up,
+            "dz": dz,
+            "contact": normal / weight if contacts else math.nan,
+            "z0": start.position[2],
+            "unstable": system.backend.instabilities,
+            "rtf": seconds / wall,
+            "joints": len(joints),
+            "mass": weight / 9.81,
+        }
     finally:
         system.close()
 
@@ -107,15 +142,27 @@ def stand(robot, keyframes: Path, name: str, seconds: float, gains: str) -> dict
 def main() -> int:
     """Run the survey and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="simulated seconds standing (default 10)")
-    parser.add_argument("--robot", nargs=3, action="append", default=[], metavar=("FILE", "KEYFRAME_FILE", "NAME"),
-                        help="a description, a keyframe YAML and the keyframe's name")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="simulated seconds standing (default 10)"
+    )
+    parser.add_argument(
+        "--robot",
+        nargs=3,
+        action="append",
+        default=[],
+        metavar=("FILE", "KEYFRAME_FILE", "NAME"),
+        help="a description, a keyframe YAML and the keyframe's name",
+    )
     ns = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    print(f"free base, physics 1 kHz, bridge 100 Hz, {ns.seconds:g} s standing after a paused start and reset; "
-          "stands = up·z > 0.95 and |Δz| < 2 cm throughout")
-    header = f"{'robot':16s} {'gains':9s} {'joints':>6s} {'kg':>6s} {'z0 m':>7s} {'min up·z':>9s} {'max |Δz| m':>10s} " \
-             f"{'contact/weight':>14s} {'unstable':>8s} {'RTF':>6s}  stands"
+    print(
+        f"free base, physics 1 kHz, bridge 100 Hz, {ns.seconds:g} s standing after a paused start and reset; "
+        "stands = up·z > 0.95 and |Δz| < 2 cm throughout"
+    )
+    header = (
+        f"{'robot':16s} {'gains':9s} {'joints':>6s} {'kg':>6s} {'z0 m':>7s} {'min up·z':>9s} {'max |Δz| m':>10s} "
+        f"{'contact/weight':>14s} {'unstable':>8s} {'RTF':>6s}  stands"
+    )
     print(header)
     for file, keyframes, name in [DEMO, *((Path(f), Path(k), n) for f, k, n in ns.robot)]:
         try:
@@ -127,9 +174,11 @@ def main() -> int:
             r = stand(robot, Path(keyframes), name, ns.seconds, gains)
             ok = r["up"] > 0.95 and r["dz"] < 0.02
             contact = "" if math.isnan(r["contact"]) else f"{r['contact'] * 100:.1f} %"
-            print(f"{robot.name:16s} {gains:9s} {r['joints']:6d} {r['mass']:6.2f} {r['z0']:7.4f} {r['up']:9.4f} "
-                  f"{r['dz']:10.4f} {contact:>14s} {r['unstable']:8d} {r['rtf']:6.1f}  {'yes' if ok else 'NO'}",
-                  flush=True)
+            print(
+                f"{robot.name:16s} {gains:9s} {r['joints']:6d} {r['mass']:6.2f} {r['z0']:7.4f} {r['up']:9.4f} "
+                f"{r['dz']:10.4f} {contact:>14s} {r['unstable']:8d} {r['rtf']:6.1f}  {'yes' if ok else 'NO'}",
+                flush=True,
+            )
     return 0
 
 

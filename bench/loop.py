@@ -78,6 +78,7 @@ os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(100, 200)))
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 
 import rclpy  # noqa: E402
+from _latency_peers import LATE, steal_ms, steal_since  # noqa: E402  (bench/, the script's directory)
 from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
@@ -87,8 +88,6 @@ from sensor_msgs.msg import JointState  # noqa: E402
 from sdf_bridge.hardware.timing import LoopTiming  # noqa: E402
 from sdf_bridge.ros.main import spin_until_shutdown  # noqa: E402
 from sdf_bridge.ros.node import RELIABLE_QOS, BridgeNode  # noqa: E402
-
-from _latency_peers import LATE, steal_ms, steal_since  # noqa: E402  (bench/, the script's directory)
 
 PEERS = Path(__file__).resolve().with_name("_latency_peers.py")
 
@@ -134,7 +133,9 @@ def _make_executor(kind: str, context: rclpy.Context):
     return SingleThreadedExecutor(context=context)
 
 
-def measure_loop(description: str | None, rate: float, seconds: float, priority: int) -> dict[str, float]:
+def measure_loop(
+    description: str | None, rate: float, seconds: float, priority: int
+) -> dict[str, float]:
     """Run the node in-process at ``rate`` Hz for ``seconds`` (after 1 s warm-up), loop thread
     priority ``priority`` (0 = normal, 1..99 = SCHED_FIFO)."""
     context = rclpy.Context()
@@ -159,10 +160,14 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
     spin.start()
     try:
         time.sleep(1.0)
-        if node.kernel_switch is not None:  # measured on the compiled kernels (the switch: kernel_switch)
+        if (
+            node.kernel_switch is not None
+        ):  # measured on the compiled kernels (the switch: kernel_switch)
             node.kernel_switch.wait(900.0)
         # fresh timing after the warm-up, with a window holding every measured cycle
-        node.loop.timing = LoopTiming(node.loop.timing.target_period, window=int(rate * seconds * 1.5) + 10)
+        node.loop.timing = LoopTiming(
+            node.loop.timing.target_period, window=int(rate * seconds * 1.5) + 10
+        )
         time.sleep(seconds)
         s = node.loop.timing.snapshot().summary()
         joints = len(node.hardware.state_names)
@@ -179,8 +184,12 @@ def measure_loop(description: str | None, rate: float, seconds: float, priority:
         return nan if s[key] is None else s[key] * unit
 
     return {
-        "joints": joints, "rate": scaled("rate_hz", 1.0), "p50": scaled("period_p50", 1e3),
-        "p99": scaled("period_p99", 1e3), "max": scaled("period_max", 1e3), "cpu": scaled("cpu_mean", 1e6),
+        "joints": joints,
+        "rate": scaled("rate_hz", 1.0),
+        "p50": scaled("period_p50", 1e3),
+        "p99": scaled("period_p99", 1e3),
+        "max": scaled("period_max", 1e3),
+        "cpu": scaled("cpu_mean", 1e6),
         "overruns": 100.0 * s["overruns"] / s["cycles"] if s["cycles"] else nan,
     }
 
@@ -223,15 +232,39 @@ def _peer_command(peer: str, priority: int) -> list[str]:
     """Command line of the ``bridge`` (demo robot, 1 kHz, joint_states every cycle) or of the
     ``echo`` peer (``bench/_latency_peers.py``)."""
     if peer == "bridge":
-        return [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-p", "update_rate:=1000.0",
-                "-p", "publish_rate:=1000.0", "-p", "command_timeout:=0.0", "-p", f"thread_priority:={priority}",
-                "--log-level", "warn"]
+        return [
+            sys.executable,
+            "-m",
+            "sdf_bridge.ros.main",
+            "--ros-args",
+            "-p",
+            "update_rate:=1000.0",
+            "-p",
+            "publish_rate:=1000.0",
+            "-p",
+            "command_timeout:=0.0",
+            "-p",
+            f"thread_priority:={priority}",
+            "--log-level",
+            "warn",
+        ]
     if peer == "echo":
-        return [sys.executable, str(PEERS), "echo", "--priority", str(priority), "--ros-args", "--log-level", "warn"]
+        return [
+            sys.executable,
+            str(PEERS),
+            "echo",
+            "--priority",
+            str(priority),
+            "--ros-args",
+            "--log-level",
+            "warn",
+        ]
     raise ValueError(f"unknown latency peer {peer!r} (bridge or echo)")
 
 
-def measure_latency(samples: int, priority: int, executor_kind: str = "events", peer: str = "bridge") -> LatencyResult:
+def measure_latency(
+    samples: int, priority: int, executor_kind: str = "events", peer: str = "bridge"
+) -> LatencyResult:
     """Command → joint_states latencies against a child process: ``peer`` = ``bridge`` (at
     1 kHz, joint_states every cycle) or ``echo`` (the transport peer, see the module
     docstring); the probe spins an ``executor_kind`` executor. Only the wait for the peer to be
@@ -242,15 +275,21 @@ def measure_latency(samples: int, priority: int, executor_kind: str = "events", 
         RuntimeError: the peer was not ready within 60 s, or exited during the measurement.
         ValueError: unknown ``peer``.
     """
-    child = subprocess.Popen(_peer_command(peer, priority), cwd=REPO, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        _peer_command(peer, priority),
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         return _probe(samples, priority, executor_kind, peer, child)
     finally:
         _stop_child(child)
 
 
-def _probe(samples: int, priority: int, executor_kind: str, peer: str, child: subprocess.Popen) -> LatencyResult:
+def _probe(
+    samples: int, priority: int, executor_kind: str, peer: str, child: subprocess.Popen
+) -> LatencyResult:
     """The measuring side of :func:`measure_latency` (the peer runs already as ``child``).
 
     Raises:
@@ -288,7 +327,9 @@ def _probe(samples: int, priority: int, executor_kind: str, peer: str, child: su
         for status in msg.status:
             if status.name.endswith("control loop"):
                 loop.clear()
-                loop.update({kv.key: kv.value for kv in status.values if kv.key.startswith("loop.")})
+                loop.update(
+                    {kv.key: kv.value for kv in status.values if kv.key.startswith("loop.")}
+                )
 
     state_sub = node.create_subscription(JointState, "joint_states", on_state, RELIABLE_QOS)
     node.create_subscription(DiagnosticArray, "/diagnostics", on_diagnostics, 10)
@@ -316,7 +357,9 @@ def _probe(samples: int, priority: int, executor_kind: str, peer: str, child: su
             give_up = time.monotonic() + 60.0
             while not (pub.get_subscription_count() and state_sub.get_publisher_count()):
                 if time.monotonic() > give_up or child.poll() is not None:
-                    raise RuntimeError(f"the {peer} peer did not match joint_commands / joint_states within 60 s (or exited)")
+                    raise RuntimeError(
+                        f"the {peer} peer did not match joint_commands / joint_states within 60 s (or exited)"
+                    )
                 time.sleep(0.05)
         time.sleep(1.0)
         steal0, t0 = steal_ms(), time.perf_counter()
@@ -331,14 +374,22 @@ def _probe(samples: int, priority: int, executor_kind: str, peer: str, child: su
             pub.publish(command)
             if not arrived.wait(1.0):
                 if child.poll() is not None:
-                    raise RuntimeError(f"the {peer} peer exited (code {child.returncode}) during the measurement")
+                    raise RuntimeError(
+                        f"the {peer} peer exited (code {child.returncode}) during the measurement"
+                    )
                 continue
             time.sleep(0.002 + random.random() * 0.003)  # de-correlate from the loop phase
         seconds, steal = time.perf_counter() - t0, steal_since(steal0)
         time.sleep(0.2)  # one more /diagnostics
         n = min(warmup, len(total))
-        return LatencyResult(np.array(total[n:]), np.array(inside[n:]), np.array(outside[n:]), dict(loop),
-                             seconds, steal)
+        return LatencyResult(
+            np.array(total[n:]),
+            np.array(inside[n:]),
+            np.array(outside[n:]),
+            dict(loop),
+            seconds,
+            steal,
+        )
     finally:
         rclpy.try_shutdown(context=context)
         spin.join(2.0)
@@ -366,7 +417,8 @@ def print_latency(result: LatencyResult) -> None:
                 float(loop.get("loop.achieved_rate_hz", "nan")),
                 float(loop.get("loop.period_p99_s", "nan")) * 1e3,
                 float(loop.get("loop.period_max_s", "nan")) * 1e3,
-                loop.get("loop.overruns", "?"), loop.get("loop.cycles", "?"),
+                loop.get("loop.overruns", "?"),
+                loop.get("loop.cycles", "?"),
             )
         )
 
@@ -382,8 +434,20 @@ def measure_floor(seconds: float, priority: int) -> dict[str, float | int | None
         RuntimeError: the child failed or printed no result (its error is on stderr).
     """
     child = subprocess.Popen(
-        [sys.executable, str(PEERS), "floor", "--seconds", f"{seconds:.3f}", "--rate", "1000", "--priority", str(priority)],
-        cwd=REPO, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            str(PEERS),
+            "floor",
+            "--seconds",
+            f"{seconds:.3f}",
+            "--rate",
+            "1000",
+            "--priority",
+            str(priority),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         out, _ = child.communicate(timeout=seconds + 60.0)
@@ -410,16 +474,24 @@ def print_peers(bridge: LatencyResult, echo: LatencyResult, floor: dict) -> None
     """Print the peers of one latency run (after :func:`print_latency` of the bridge's)."""
     print(f"  echo peer: samples {echo.total.size}: {_ms(echo.total)}")
     if echo.total.size:
-        (i50, i99), (o50, o99) = (np.percentile(v, [50, 99]) * 1e3 for v in (echo.inside, echo.outside))
-        print(f"    in (sent → stamp = receipt) p50 {i50:.3f} / p99 {i99:.3f} ms, "
-              f"out p50 {o50:.3f} / p99 {o99:.3f} ms")
+        (i50, i99), (o50, o99) = (
+            np.percentile(v, [50, 99]) * 1e3 for v in (echo.inside, echo.outside)
+        )
+        print(
+            f"    in (sent → stamp = receipt) p50 {i50:.3f} / p99 {i99:.3f} ms, "
+            f"out p50 {o50:.3f} / p99 {o99:.3f} ms"
+        )
     diff = _percentiles_ms(bridge.total) - _percentiles_ms(echo.total)
     print(f"  bridge − echo: p50 {diff[0]:+.3f} ms, p99 {diff[1]:+.3f} ms")
-    print(f"  floor (empty FixedRateLoop, 1 kHz, {floor['seconds']:.1f} s): lateness p50 {floor['p50'] * 1e3:.3f} ms, "
-          f"p99 {floor['p99'] * 1e3:.3f} ms, max {floor['max'] * 1e3:.3f} ms; {100 * floor['late']:.2f} % of "
-          f"{floor['ticks']} ticks > {LATE * 1e3:g} ms, {floor['overruns']} overruns")
-    print(f"  steal (ms, all CPUs): bridge {_steal(bridge.steal)} in {bridge.seconds:.1f} s, "
-          f"echo {_steal(echo.steal)} in {echo.seconds:.1f} s, floor {_steal(floor['steal'])} in {floor['seconds']:.1f} s")
+    print(
+        f"  floor (empty FixedRateLoop, 1 kHz, {floor['seconds']:.1f} s): lateness p50 {floor['p50'] * 1e3:.3f} ms, "
+        f"p99 {floor['p99'] * 1e3:.3f} ms, max {floor['max'] * 1e3:.3f} ms; {100 * floor['late']:.2f} % of "
+        f"{floor['ticks']} ticks > {LATE * 1e3:g} ms, {floor['overruns']} overruns"
+    )
+    print(
+        f"  steal (ms, all CPUs): bridge {_steal(bridge.steal)} in {bridge.seconds:.1f} s, "
+        f"echo {_steal(echo.steal)} in {echo.seconds:.1f} s, floor {_steal(floor['steal'])} in {floor['seconds']:.1f} s"
+    )
 
 
 def print_peer_medians(runs: list[tuple[LatencyResult, LatencyResult, dict]]) -> None:
@@ -429,54 +501,94 @@ def print_peer_medians(runs: list[tuple[LatencyResult, LatencyResult, dict]]) ->
     echo = np.array([_percentiles_ms(e.total) for _, e, _ in runs])
     diff = np.nanmedian(bridge - echo, axis=0)
     b, e = np.nanmedian(bridge, axis=0), np.nanmedian(echo, axis=0)
-    floor = {key: float(np.median([f[key] for _, _, f in runs])) for key in ("p50", "p99", "max", "late")}
+    floor = {
+        key: float(np.median([f[key] for _, _, f in runs])) for key in ("p50", "p99", "max", "late")
+    }
 
     def steal(values: list[float | None]) -> str:
         known = [v for v in values if v is not None]
         return _steal(float(np.median(known)) if known else None)
 
-    print(f"medians over {len(runs)} runs (ms): bridge p50 {b[0]:.3f}, p99 {b[1]:.3f}, max {b[2]:.3f} | "
-          f"echo p50 {e[0]:.3f}, p99 {e[1]:.3f}, max {e[2]:.3f} | bridge − echo p50 {diff[0]:+.3f}, p99 {diff[1]:+.3f}")
-    print(f"  floor lateness p50 {floor['p50'] * 1e3:.3f}, p99 {floor['p99'] * 1e3:.3f}, max {floor['max'] * 1e3:.3f}, "
-          f"{100 * floor['late']:.2f} % ticks > {LATE * 1e3:g} ms | steal (ms) bridge {steal([r[0].steal for r in runs])}, "
-          f"echo {steal([r[1].steal for r in runs])}, floor {steal([r[2]['steal'] for r in runs])}")
+    print(
+        f"medians over {len(runs)} runs (ms): bridge p50 {b[0]:.3f}, p99 {b[1]:.3f}, max {b[2]:.3f} | "
+        f"echo p50 {e[0]:.3f}, p99 {e[1]:.3f}, max {e[2]:.3f} | bridge − echo p50 {diff[0]:+.3f}, p99 {diff[1]:+.3f}"
+    )
+    print(
+        f"  floor lateness p50 {floor['p50'] * 1e3:.3f}, p99 {floor['p99'] * 1e3:.3f}, max {floor['max'] * 1e3:.3f}, "
+        f"{100 * floor['late']:.2f} % ticks > {LATE * 1e3:g} ms | steal (ms) bridge {steal([r[0].steal for r in runs])}, "
+        f"echo {steal([r[1].steal for r in runs])}, floor {steal([r[2]['steal'] for r in runs])}"
+    )
 
 
 def main() -> int:
     """Run the benchmarks and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per loop run (default 5)")
-    parser.add_argument("--samples", type=int, default=500, help="latency samples per run (default 500)")
-    parser.add_argument("--runs", type=int, default=1, help="latency runs (medians of their percentiles are printed)")
-    parser.add_argument("--priority", type=int, default=0,
-                        help="bridge parameter thread_priority (0 = normal, 1..99 = SCHED_FIFO if permitted)")
-    parser.add_argument("--executor", choices=("events", "single"), default="events",
-                        help="executor of the measuring probe (default events)")
-    parser.add_argument("--only", choices=("loop", "latency"), help="run only one of the two benchmarks")
+    parser.add_argument(
+        "--seconds", type=float, default=5.0, help="measured seconds per loop run (default 5)"
+    )
+    parser.add_argument(
+        "--samples", type=int, default=500, help="latency samples per run (default 500)"
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="latency runs (medians of their percentiles are printed)",
+    )
+    parser.add_argument(
+        "--priority",
+        type=int,
+        default=0,
+        help="bridge parameter thread_priority (0 = normal, 1..99 = SCHED_FIFO if permitted)",
+    )
+    parser.add_argument(
+        "--executor",
+        choices=("events", "single"),
+        default="events",
+        help="executor of the measuring probe (default events)",
+    )
+    parser.add_argument(
+        "--only", choices=("loop", "latency"), help="run only one of the two benchmarks"
+    )
     ns = parser.parse_args()
-    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     if ns.only != "latency":
-        print(f"\nControl loop (in-process node, joint_states every cycle, thread_priority {ns.priority})")
-        header = f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} {'p99 ms':>8} " \
-                 f"{'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
+        print(
+            f"\nControl loop (in-process node, joint_states every cycle, thread_priority {ns.priority})"
+        )
+        header = (
+            f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} {'p99 ms':>8} "
+            f"{'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
+        )
         print(header)
         print("-" * len(header))
         for label, description in (("demo", None), ("chain100", chain_urdf(100))):
             for rate in (100, 500, 1000):
                 r = measure_loop(description, rate, ns.seconds, ns.priority)
-                print(f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
-                      f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}", flush=True)
+                print(
+                    f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
+                    f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}",
+                    flush=True,
+                )
     if ns.only != "loop":
-        print(f"\nCommand → joint_states latency across processes (demo robot, 1 kHz loop, probe executor {ns.executor})")
-        print("peers in each run (order rotating): echo = transport peer, floor = empty 1 kHz FixedRateLoop; "
-              "see the module docstring")
+        print(
+            f"\nCommand → joint_states latency across processes (demo robot, 1 kHz loop, probe executor {ns.executor})"
+        )
+        print(
+            "peers in each run (order rotating): echo = transport peer, floor = empty 1 kHz FixedRateLoop; "
+            "see the module docstring"
+        )
         results = []
         peer_runs = []
-        window = (ns.samples + 20) * 0.005  # a latency run's measured window (s) until one is measured
+        window = (
+            ns.samples + 20
+        ) * 0.005  # a latency run's measured window (s) until one is measured
         for run in range(ns.runs):
             measured: dict = {}
-            order = ("bridge", "echo", "floor")[run % 3:] + ("bridge", "echo", "floor")[:run % 3]
+            order = ("bridge", "echo", "floor")[run % 3 :] + ("bridge", "echo", "floor")[: run % 3]
             for peer in order:  # rotating, so that load bursts hit all three
                 if peer == "floor":
                     measured[peer] = measure_floor(window, ns.priority)
@@ -491,9 +603,13 @@ def main() -> int:
             print_peers(result, measured["echo"], measured["floor"])
             print(f"  load average {os.getloadavg()[0]:.2f}", flush=True)
         if ns.runs > 1:
-            pct = np.array([np.percentile(r.total, [50, 99]) for r in results if r.total.size]) * 1e3
+            pct = (
+                np.array([np.percentile(r.total, [50, 99]) for r in results if r.total.size]) * 1e3
+            )
             if pct.size:
-                print(f"median over {len(pct)} runs: p50 {np.median(pct[:, 0]):.3f} ms, p99 {np.median(pct[:, 1]):.3f} ms")
+                print(
+                    f"median over {len(pct)} runs: p50 {np.median(pct[:, 0]):.3f} ms, p99 {np.median(pct[:, 1]):.3f} ms"
+                )
             print_peer_medians(peer_runs)
     return 0
 

@@ -99,10 +99,15 @@ def urdf_loaders(path: Path) -> dict[str, Callable[[], object]]:
     try:
         import yourdfpy
 
-        loaders["yourdfpy"] = _quiet(lambda: yourdfpy.URDF.load(
-            str(path), load_meshes=False, load_collision_meshes=False,
-            build_scene_graph=False, build_collision_scene_graph=False,
-        ))
+        loaders["yourdfpy"] = _quiet(
+            lambda: yourdfpy.URDF.load(
+                str(path),
+                load_meshes=False,
+                load_collision_meshes=False,
+                build_scene_graph=False,
+                build_collision_scene_graph=False,
+            )
+        )
     except ImportError:
         pass
     return loaders
@@ -124,10 +129,17 @@ def urdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
                 try:
                     loaders[loader]()
                 except Exception as exc:  # noqa: BLE001
-                    failures.append(f"{loader} fails ({type(exc).__name__}: {str(exc).strip().splitlines()[0][:80]})")
+                    failures.append(
+                        f"{loader} fails ({type(exc).__name__}: {str(exc).strip().splitlines()[0][:80]})"
+                    )
         robot = load(path)
-        row.note = "; ".join(failures + [f"{len(robot.links)} links, {len(robot.joints)} joints, {len(robot.transmissions)} transmissions, "
-                    f"{len(robot.sensors)} sensors, {len(robot.ros2_control)} ros2_control"])
+        row.note = "; ".join(
+            failures
+            + [
+                f"{len(robot.links)} links, {len(robot.joints)} joints, {len(robot.transmissions)} transmissions, "
+                f"{len(robot.sensors)} sensors, {len(robot.ros2_control)} ros2_control"
+            ]
+        )
         rows.append(row)
     return rows
 
@@ -181,11 +193,16 @@ def libsdformat_sdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
     probe_source = REPO / "test" / "description" / "sdf" / "libsdformat_probe.cpp"
     exe = None
     with tempfile.TemporaryDirectory() as tmp:
-        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True)
+        flags = subprocess.run(
+            ["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True
+        )
         if shutil.which("g++") and flags.returncode == 0:
             exe = Path(tmp) / "probe"
-            built = subprocess.run(["g++", "-O2", "-o", str(exe), str(probe_source), *flags.stdout.split()],
-                                   capture_output=True, text=True)
+            built = subprocess.run(
+                ["g++", "-O2", "-o", str(exe), str(probe_source), *flags.stdout.split()],
+                capture_output=True,
+                text=True,
+            )
             if built.returncode != 0:
                 exe = None
         rows = []
@@ -193,14 +210,23 @@ def libsdformat_sdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
             row = Row(robot=path.stem, size=path.stat().st_size)
             row.times = median_times({"sdf_bridge": lambda path=path: load_cold(path)}, repeat)
             if exe is not None:
-                out = subprocess.run([str(exe), "--time", str(repeat), str(path)], capture_output=True, text=True, check=True)
+                out = subprocess.run(
+                    [str(exe), "--time", str(repeat), str(path)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 row.times["libsdformat"] = json.loads(out.stdout)["seconds_per_load"]
                 ours = row.times["sdf_bridge"]
-                row.note = (f"sdf_bridge/libsdformat = {ours / row.times['libsdformat']:.3f} (target <= 2); "
-                            "libsdformat: mean of in-process sdf::Root::Load calls")
+                row.note = (
+                    f"sdf_bridge/libsdformat = {ours / row.times['libsdformat']:.3f} (target <= 2); "
+                    "libsdformat: mean of in-process sdf::Root::Load calls"
+                )
             else:
                 row.times["libsdformat"] = None
-                row.note = "libsdformat probe not built (apt-get install g++ pkg-config libsdformat-dev)"
+                row.note = (
+                    "libsdformat probe not built (apt-get install g++ pkg-config libsdformat-dev)"
+                )
             rows.append(row)
     return rows
 
@@ -227,7 +253,9 @@ def print_table(rows: list[Row], reference: str = "sdf_bridge") -> None:
         lines.append(cells)
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
-        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths))))
+        print(
+            "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths)))
+        )
     for row in rows:
         if row.note:
             print(f"  {row.robot}: {row.note}")
@@ -236,10 +264,15 @@ def print_table(rows: list[Row], reference: str = "sdf_bridge") -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=30, help="timed runs per loader (median reported)")
-    parser.add_argument("--shared", type=Path,
-                        default=Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared")),
-                        help="the shared corpus directory")
+    parser.add_argument(
+        "--repeat", type=int, default=30, help="timed runs per loader (median reported)"
+    )
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared")),
+        help="the shared corpus directory",
+    )
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)  # loader warnings are not part of the timing output
     robots_dir = args.shared / "robots"

@@ -44,23 +44,24 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "test"))  # ros2_control_rig: the rig's processes and client
 
-from loop import _percentiles_ms, _stop_child, measure_latency  # noqa: E402  (bench/, the script's directory)
-
 import rclpy  # noqa: E402  (loop set the ROS environment)
 import rclpy.executors  # noqa: E402
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
+import ros2_control_rig as rig  # noqa: E402
 from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
+from loop import _percentiles_ms, _stop_child, measure_latency  # noqa: E402  (bench/, the script's directory)
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray, String  # noqa: E402
 
-import ros2_control_rig as rig  # noqa: E402
 from sdf_bridge.description import load_with_xml  # noqa: E402
 from sdf_bridge.hardware.topic_block import TopicBlockOptions, with_topic_block  # noqa: E402
 
 DEMO = REPO / "urdf" / "demo_arm.urdf.xacro"
 JOINTS = ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll", "left_finger_joint")
 START = (0.0, 0.0, 0.5, 0.0, 0.0, 0.02)  # the demo arm's initial positions
-LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE)
+LATCHED = QoSProfile(
+    depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE
+)
 CONTROLLERS = """/**/controller_manager:
   ros__parameters:
     update_rate: {rate}
@@ -75,7 +76,9 @@ CONTROLLERS = """/**/controller_manager:
 """
 
 
-def measure_ros2_control(rate: int, samples: int, plugin: str, folder: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+def measure_ros2_control(
+    rate: int, samples: int, plugin: str, folder: Path
+) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Latencies (s) through the controller_manager at ``rate`` Hz: ``bridge`` and
     ``broadcaster`` (module doc), one entry per sample; and the bridge's last /diagnostics
     values (achieved rate, overruns, rejected commands, watchdog trips).
@@ -85,19 +88,46 @@ def measure_ros2_control(rate: int, samples: int, plugin: str, folder: Path) -> 
     """
     ns = f"rcbench_{rate}"
     robot, _warnings, xml = load_with_xml(DEMO)
-    options = TopicBlockOptions(plugin=plugin, joint_commands_topic=f"/{ns}/sdf_bridge/joint_commands",
-                                joint_states_topic=f"/{ns}/sdf_bridge/joint_states", command_interfaces=("position",))
+    options = TopicBlockOptions(
+        plugin=plugin,
+        joint_commands_topic=f"/{ns}/sdf_bridge/joint_commands",
+        joint_states_topic=f"/{ns}/sdf_bridge/joint_states",
+        command_interfaces=("position",),
+    )
     description = with_topic_block(robot, xml, options)
     urdf, controllers = folder / f"{ns}.urdf", folder / f"{ns}.yaml"
     urdf.write_text(description)
     controllers.write_text(CONTROLLERS.format(rate=rate, joints=", ".join(JOINTS)))
     bridge = subprocess.Popen(
-        [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", "__node:=sdf_bridge", "-r", f"__ns:=/{ns}",
-         "-p", f"description_file:={urdf}", "-p", f"update_rate:={float(rate)}",
-         "-r", "joint_states:=sdf_bridge/joint_states", "-r", "joint_commands:=sdf_bridge/joint_commands",
-         "-r", "robot_description:=sdf_bridge/robot_description", "--log-level", "warn"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    manager = rig.ControllerManager(controllers, plugin=plugin, namespace=ns, extra=["--log-level", "warn"])
+        [
+            sys.executable,
+            "-m",
+            "sdf_bridge.ros.main",
+            "--ros-args",
+            "-r",
+            "__node:=sdf_bridge",
+            "-r",
+            f"__ns:=/{ns}",
+            "-p",
+            f"description_file:={urdf}",
+            "-p",
+            f"update_rate:={float(rate)}",
+            "-r",
+            "joint_states:=sdf_bridge/joint_states",
+            "-r",
+            "joint_commands:=sdf_bridge/joint_commands",
+            "-r",
+            "robot_description:=sdf_bridge/robot_description",
+            "--log-level",
+            "warn",
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    manager = rig.ControllerManager(
+        controllers, plugin=plugin, namespace=ns, extra=["--log-level", "warn"]
+    )
     context = rclpy.Context()
     rclpy.init(args=[], context=context)
     node = rclpy.create_node("ros2_control_bench", context=context)
@@ -116,6 +146,7 @@ def measure_ros2_control(rate: int, samples: int, plugin: str, folder: Path) -> 
             if abs(msg.position[msg.name.index("base_yaw")] - value) < 1e-9:
                 got[key].append(now - target["sent"])
                 events[key].set()
+
         return callback
 
     node.create_subscription(JointState, f"/{ns}/sdf_bridge/joint_states", on_state("bridge"), 10)
@@ -128,8 +159,12 @@ def measure_ros2_control(rate: int, samples: int, plugin: str, folder: Path) -> 
                 diagnostics.update({kv.key: kv.value for kv in status.values})
 
     node.create_subscription(DiagnosticArray, "/diagnostics", on_diagnostics, 10)
-    node.create_publisher(String, f"/{ns}/robot_description", LATCHED).publish(String(data=description))
-    command = node.create_publisher(Float64MultiArray, f"/{ns}/forward_position_controller/commands", 10)
+    node.create_publisher(String, f"/{ns}/robot_description", LATCHED).publish(
+        String(data=description)
+    )
+    command = node.create_publisher(
+        Float64MultiArray, f"/{ns}/forward_position_controller/commands", 10
+    )
 
     def spin_until(future, timeout: float) -> None:
         end = time.monotonic() + timeout
@@ -144,7 +179,9 @@ def measure_ros2_control(rate: int, samples: int, plugin: str, folder: Path) -> 
 
     thread = threading.Thread(target=spin, daemon=True)
     try:
-        client = rig.ControllerManagerClient(node, spin_until, f"/{ns}/controller_manager", timeout=60.0)
+        client = rig.ControllerManagerClient(
+            node, spin_until, f"/{ns}/controller_manager", timeout=60.0
+        )
         client.load("joint_state_broadcaster", "forward_position_controller")
         client.switch(["joint_state_broadcaster", "forward_position_controller"])
         spin_until(None, 1.0)
@@ -160,7 +197,9 @@ def measure_ros2_control(rate: int, samples: int, plugin: str, folder: Path) -> 
             command.publish(Float64MultiArray(data=[value, *START[1:]]))
             if not all(e.wait(1.0) for e in events.values()):
                 if bridge.poll() is not None or not manager.running():
-                    raise RuntimeError("the bridge or the controller_manager exited during the measurement")
+                    raise RuntimeError(
+                        "the bridge or the controller_manager exited during the measurement"
+                    )
             time.sleep(0.002 + random.random() * 0.003)  # de-correlate from the loops' phases
         time.sleep(1.1)  # one more /diagnostics
         return {key: np.array(values[warmup:]) for key, values in got.items()}, dict(diagnostics)
@@ -183,17 +222,27 @@ def _row(rate: str, path: str, values: np.ndarray) -> str:
 def main() -> int:
     """Run the measurements and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--samples", type=int, default=300, help="samples per measurement (default 300)")
-    parser.add_argument("--runs", type=int, default=1, help="runs (each measures every rate and the echo)")
-    parser.add_argument("--plugin", default=rig.SUCCESSOR, choices=(rig.SUCCESSOR, rig.PICKNIK),
-                        help="the topic-based hardware interface (default: the successor)")
+    parser.add_argument(
+        "--samples", type=int, default=300, help="samples per measurement (default 300)"
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="runs (each measures every rate and the echo)"
+    )
+    parser.add_argument(
+        "--plugin",
+        default=rig.SUCCESSOR,
+        choices=(rig.SUCCESSOR, rig.PICKNIK),
+        help="the topic-based hardware interface (default: the successor)",
+    )
     ns = parser.parse_args()
     problem = rig.rig_problem()
     if problem is not None:
         print(f"cannot run: {problem}", file=sys.stderr)
         return 1
-    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
-          f"plugin {ns.plugin}")
+    print(
+        f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
+        f"plugin {ns.plugin}"
+    )
     print("| rate | path | samples | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
     notes = []
     with tempfile.TemporaryDirectory(prefix="ros2_control_bench.") as tmp:
@@ -201,11 +250,16 @@ def main() -> int:
             for rate in (100, 1000):
                 result, loop = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp))
                 print(_row(f"{rate} Hz", "command → bridge joint_states", result["bridge"]))
-                print(_row(f"{rate} Hz", "command → broadcaster joint_states", result["broadcaster"]), flush=True)
-                notes.append(f"run {run + 1}, {rate} Hz: bridge loop {loop.get('loop.achieved_rate_hz', '?')} Hz, "
-                             f"{loop.get('loop.overruns', '?')} overruns / {loop.get('loop.cycles', '?')} cycles, "
-                             f"rejected commands {loop.get('rejected_total', '?')}, watchdog trips "
-                             f"{loop.get('watchdog_trips', '?')}")
+                print(
+                    _row(f"{rate} Hz", "command → broadcaster joint_states", result["broadcaster"]),
+                    flush=True,
+                )
+                notes.append(
+                    f"run {run + 1}, {rate} Hz: bridge loop {loop.get('loop.achieved_rate_hz', '?')} Hz, "
+                    f"{loop.get('loop.overruns', '?')} overruns / {loop.get('loop.cycles', '?')} cycles, "
+                    f"rejected commands {loop.get('rejected_total', '?')}, watchdog trips "
+                    f"{loop.get('watchdog_trips', '?')}"
+                )
             echo = measure_latency(ns.samples, 0, "events", "echo")
             print(_row("—", "bare DDS echo (same run)", echo.total), flush=True)
     print("\n".join(notes), f"\nload average {os.getloadavg()[0]:.2f}", sep="\n")

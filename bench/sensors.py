@@ -36,8 +36,12 @@ def main() -> None:
     robot = load(REPO / "urdf" / "demo_arm.urdf.xacro")
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
-    backend.configure(robot, tm.actuator_names, transmissions=tm,
-                      params={"timestep": 0.001, "render_cameras": False})
+    backend.configure(
+        robot,
+        tm.actuator_names,
+        transmissions=tm,
+        params={"timestep": 0.001, "render_cameras": False},
+    )
     for _ in range(50):
         backend.read(0.01)
     suite, data = backend.sensors, backend.data
@@ -60,7 +64,9 @@ def main() -> None:
     def best(fn) -> float:
         return min(timeit.repeat(fn, number=args.number, repeat=args.repeat)) / args.number * 1e6
 
-    print(f"sensors: {[(ch.sensor.name, ch.sensor.type) for ch in channels]}; load before {os.getloadavg()}")
+    print(
+        f"sensors: {[(ch.sensor.name, ch.sensor.type) for ch in channels]}; load before {os.getloadavg()}"
+    )
     peer = best(schedule)
     print(f"schedule only      {peer:6.2f} µs")
     print(f"read_due           {best(read) - peer:6.2f} µs (net)")

@@ -106,7 +106,9 @@ def physics_level(robot, cameras: bool, sensors: bool = True) -> Level:
 
     def run(k: int) -> None:
         for _ in range(k):
-            mujoco.mj_step(model, data, 10)  # nstep positional, as the backend calls it (a keyword costs ~1 µs)
+            mujoco.mj_step(
+                model, data, 10
+            )  # nstep positional, as the backend calls it (a keyword costs ~1 µs)
 
     return run, backend.close
 
@@ -121,8 +123,11 @@ def backend_level(robot, cameras: bool, sensors: bool = True) -> Level:
     backend.configure(robot, transmissions=tm, params=_params(cameras))
     n = len(tm.actuator_names)
     hold = backend.read(DT).joints[0, :n].copy()
-    command = JointCommand(np.stack((hold, np.full(n, math.nan), np.full(n, math.nan))),
-                           np.full(n, Mode.POSITION, dtype=MODE_DTYPE), np.full(n, math.nan))
+    command = JointCommand(
+        np.stack((hold, np.full(n, math.nan), np.full(n, math.nan))),
+        np.full(n, Mode.POSITION, dtype=MODE_DTYPE),
+        np.full(n, math.nan),
+    )
 
     def run(k: int) -> None:
         for _ in range(k):
@@ -136,7 +141,9 @@ def bridge_level(robot, cameras: bool, on_demand: bool = False) -> Level:
     """HardwareSystem cycles (commands held by the system); ``on_demand``: no sensor demanded
     after the first read."""
     # untimed, as the node builds it (its loop times the ticks: sdf_bridge.hardware.loop)
-    hw = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params=_params(cameras), timed=False)
+    hw = HardwareSystem(
+        robot, "mujoco", command_timeout=0.0, backend_params=_params(cameras), timed=False
+    )
     state = hw.read(0.0, DT)
     if on_demand:
         hw.set_sensor_demand(())
@@ -192,8 +199,12 @@ def ros_level(path: Path, cameras: bool) -> Level:
         Parameter("backend_params.timestep", value=0.001),
         Parameter("backend_params.render_cameras", value=cameras),
     ]
-    node = BridgeNode(start=False, node_name="sdf_bridge_bench", context=context, parameter_overrides=overrides)
-    if jit.ENABLED:  # the bridge starts on numpy and switches to the compiled kernels in the background
+    node = BridgeNode(
+        start=False, node_name="sdf_bridge_bench", context=context, parameter_overrides=overrides
+    )
+    if (
+        jit.ENABLED
+    ):  # the bridge starts on numpy and switches to the compiled kernels in the background
         node.hardware.use_compiled()
     node.cycle(0)  # the first readings create the sensor topics; nobody subscribes: none demanded
     node._update_sensor_demand()  # (what the node's timer does within SENSOR_DEMAND_PERIOD)
@@ -235,19 +246,32 @@ def _load() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="simulated seconds per measurement")
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="simulated seconds per measurement"
+    )
     parser.add_argument("--cameras", action="store_true", help="render camera sensors")
     parser.add_argument("--no-ros", action="store_true", help="skip the ROS level")
-    parser.add_argument("--robot", choices=sorted(ROBOTS), action="append", help="only these robots")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per level, interleaved; the fastest "
-                        "chunk of all is kept (the machine is shared: the minimum is the least disturbed)")
+    parser.add_argument(
+        "--robot", choices=sorted(ROBOTS), action="append", help="only these robots"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per level, interleaved; the fastest "
+        "chunk of all is kept (the machine is shared: the minimum is the least disturbed)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
-    print(f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level and run, {max(1, args.repeat)} "
-          f"run(s), chunks of {CHUNK} cycles, cameras {'on' if args.cameras else 'off'}; {jit.describe()}")
+    print(
+        f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level and run, {max(1, args.repeat)} "
+        f"run(s), chunks of {CHUNK} cycles, cameras {'on' if args.cameras else 'off'}; {jit.describe()}"
+    )
     print(f"load average at start: {_load()}")
-    print(f"{'robot':10} {'level':11} {'µs/cycle':>9} {'median':>8} {'RTF':>7} {'overhead µs':>12} "
-          f"{'% of peer':>10}  peer")
+    print(
+        f"{'robot':10} {'level':11} {'µs/cycle':>9} {'median':>8} {'RTF':>7} {'overhead µs':>12} "
+        f"{'% of peer':>10}  peer"
+    )
     for name, path in ROBOTS.items():
         if args.robot and name not in args.robot:
             continue
@@ -272,24 +296,38 @@ def main(argv: list[str] | None = None) -> int:
         best = {level: 1e6 * float(np.min(np.concatenate(s))) for level, s in samples.items()}
         for level, cost in best.items():
             median = 1e6 * float(np.median(np.concatenate(samples[level])))
-            peer = (None if level.startswith("physics") or level == "casting"
-                    else "physics-0s" if level == "backend-0s" else "physics")
+            peer = (
+                None
+                if level.startswith("physics") or level == "casting"
+                else "physics-0s"
+                if level == "backend-0s"
+                else "physics"
+            )
             extra = ""
             if peer is not None:
                 over = cost - best[peer]
                 extra = f"{over:12.1f} {100.0 * over / best[peer]:+9.1f}%  {peer}"
-            rtf = "" if level == "casting" else f"{1e6 * DT / cost:.1f}"  # (no simulated time passes)
+            rtf = (
+                "" if level == "casting" else f"{1e6 * DT / cost:.1f}"
+            )  # (no simulated time passes)
             print(f"{name:10} {level:11} {cost:9.1f} {median:8.1f} {rtf:>7} {extra}")
         stepping = best["physics"]
-        for level, what in (("bridge", "every sensor read"), ("bridge-od", "sensors on demand, none subscribed")):
+        for level, what in (
+            ("bridge", "every sensor read"),
+            ("bridge-od", "sensors on demand, none subscribed"),
+        ):
             over = best[level] - stepping
-            print(f"{name:10} MuJoCo stepping {stepping:.1f} µs/cycle; bridge overhead ({what}) {over:.1f} "
-                  f"µs/cycle = {100.0 * over / stepping:.1f} % of it (target < 20 %)")
+            print(
+                f"{name:10} MuJoCo stepping {stepping:.1f} µs/cycle; bridge overhead ({what}) {over:.1f} "
+                f"µs/cycle = {100.0 * over / stepping:.1f} % of it (target < 20 %)"
+            )
         if rays:
             cast = best["casting"]
             over = best["bridge"] - stepping - cast
-            print(f"{name:10} of which MuJoCo's ray casting for the lasers {cast:.1f} µs/cycle; bridge overhead "
-                  f"without it (every sensor read) {over:.1f} µs/cycle = {100.0 * over / stepping:.1f} %")
+            print(
+                f"{name:10} of which MuJoCo's ray casting for the lasers {cast:.1f} µs/cycle; bridge overhead "
+                f"without it (every sensor read) {over:.1f} µs/cycle = {100.0 * over / stepping:.1f} %"
+            )
     print(f"load average at end: {_load()}")
     return 0
 

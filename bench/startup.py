@@ -101,8 +101,9 @@ class _Probe:
         self.node = rclpy.create_node("startup_bench_probe")
         self.runs = 0
 
-    def measure(self, argv_for: Callable[[str], list[str]], env: dict[str, str],
-                switch: bool) -> tuple[float, float | None]:
+    def measure(
+        self, argv_for: Callable[[str], list[str]], env: dict[str, str], switch: bool
+    ) -> tuple[float, float | None]:
         """Start ``argv_for(namespace)``; return seconds to its first joint_states and (``switch``)
         to its switch line (``None``: it said the compiled kernels are not used)."""
         from rclpy.qos import QoSProfile, ReliabilityPolicy
@@ -111,14 +112,26 @@ class _Probe:
         self.runs += 1
         ns = f"/startup_bench_{os.getpid()}_{self.runs}"
         first: list[float] = []
-        sub = self.node.create_subscription(JointState, f"{ns}/joint_states", lambda m: first.append(time.monotonic()),
-                                            QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
+        sub = self.node.create_subscription(
+            JointState,
+            f"{ns}/joint_states",
+            lambda m: first.append(time.monotonic()),
+            QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE),
+        )
         lines: list[tuple[float, str]] = []
         t0 = time.monotonic()
-        child = subprocess.Popen(argv_for(ns), env={**os.environ, **env}, cwd=REPO, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True)
-        reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), line) for line in child.stdout),
-                                  daemon=True)
+        child = subprocess.Popen(
+            argv_for(ns),
+            env={**os.environ, **env},
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        reader = threading.Thread(
+            target=lambda: lines.extend((time.monotonic(), line) for line in child.stdout),
+            daemon=True,
+        )
         reader.start()
 
         def said(text: str) -> float | None:
@@ -130,7 +143,9 @@ class _Probe:
                     break
                 self.rclpy.spin_once(self.node, timeout_sec=0.01)
             if not first:
-                raise RuntimeError(f"no joint_states from {argv_for(ns)}: {''.join(line for _, line in lines)[-2000:]}")
+                raise RuntimeError(
+                    f"no joint_states from {argv_for(ns)}: {''.join(line for _, line in lines)[-2000:]}"
+                )
             t_switch = said(SWITCHED)
             return first[0] - t0, (None if t_switch is None else t_switch - t0)
         finally:
@@ -150,8 +165,16 @@ class _Probe:
 
 def _bridge(backend: str) -> Callable[[str], list[str]]:
     """The bridge's command line in a namespace, as ``ros2 run`` starts it."""
-    return lambda ns: [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", f"__ns:={ns}",
-                       "-p", f"backend:={backend}"]
+    return lambda ns: [
+        sys.executable,
+        "-m",
+        "sdf_bridge.ros.main",
+        "--ros-args",
+        "-r",
+        f"__ns:={ns}",
+        "-p",
+        f"backend:={backend}",
+    ]
 
 
 def _peer(ns: str) -> list[str]:
@@ -186,12 +209,19 @@ def start_level(rounds: int, warm: int) -> None:
                 with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache:
                     env = {"NUMBA_CACHE_DIR": cache}
                     record(f"{backend}: peer, bare rclpy node", probe.measure(_peer, {}, False))
-                    record(f"{backend}: numpy only (JIT=0)", probe.measure(_bridge(backend), {"SDF_BRIDGE_JIT": "0"},
-                                                                         False))
-                    record(f"{backend}: cold (empty cache)", probe.measure(_bridge(backend), env, True))
+                    record(
+                        f"{backend}: numpy only (JIT=0)",
+                        probe.measure(_bridge(backend), {"SDF_BRIDGE_JIT": "0"}, False),
+                    )
+                    record(
+                        f"{backend}: cold (empty cache)", probe.measure(_bridge(backend), env, True)
+                    )
                     for _ in range(warm):
                         record(f"{backend}: peer, bare rclpy node", probe.measure(_peer, {}, False))
-                        record(f"{backend}: warm (cache filled)", probe.measure(_bridge(backend), env, True))
+                        record(
+                            f"{backend}: warm (cache filled)",
+                            probe.measure(_bridge(backend), env, True),
+                        )
     finally:
         probe.close()
     print(f"{'process':32} {'first joint_states, s':>28} {'compiled kernels, s':>28}")
@@ -208,8 +238,14 @@ def loop_child(strategy: str, rate: float) -> dict[str, float]:
     from sdf_bridge.description import load
     from sdf_bridge.hardware import FixedRateLoop, HardwareSystem, kernel_switch
 
-    system = HardwareSystem(load(str(REPO / "urdf" / "demo_arm.urdf.xacro")), "mujoco", command_timeout=0.0,
-                            backend_params={"render_cameras": False}, timed=False, compiled=False)
+    system = HardwareSystem(
+        load(str(REPO / "urdf" / "demo_arm.urdf.xacro")),
+        "mujoco",
+        command_timeout=0.0,
+        backend_params={"render_cameras": False},
+        timed=False,
+        compiled=False,
+    )
     dt = 1.0 / rate
     starts: list[float] = []
     ends: list[float] = []
@@ -229,6 +265,7 @@ def loop_child(strategy: str, rate: float) -> dict[str, float]:
     if strategy == "none":
         time.sleep(10.0)
     elif strategy == "thread":
+
         def compile_all() -> None:
             for name in kernel_switch.kernel_modules(system):
                 importlib.import_module(name).warm_up()
@@ -250,37 +287,61 @@ def loop_child(strategy: str, rate: float) -> dict[str, float]:
     inside = (s >= t0) & (s <= t1)
     periods = np.diff(s)[inside[1:]] * 1e3
     busy = (e - s)[inside] * 1e3
-    return {"window": t1 - t0, "ticks": int(inside.sum()), "due": int((t1 - t0) * rate),
-            "late": int((periods > 1.5e3 / rate).sum()), "p99": float(np.percentile(periods, 99)),
-            "max": float(periods.max()), "busy_max": float(busy.max())}
+    return {
+        "window": t1 - t0,
+        "ticks": int(inside.sum()),
+        "due": int((t1 - t0) * rate),
+        "late": int((periods > 1.5e3 / rate).sum()),
+        "p99": float(np.percentile(periods, 99)),
+        "max": float(periods.max()),
+        "busy_max": float(busy.max()),
+    }
 
 
 def loop_level(rates: list[float], rounds: int) -> None:
     """Per rate, ``rounds`` times: each background in a fresh process (:func:`loop_child`)."""
-    print(f"{'rate':>6} {'background':12} {'window s':>9} {'ticks/due':>13} {'late':>7} {'p99 ms':>7} "
-          f"{'max ms':>7} {'longest tick ms':>16}")
+    print(
+        f"{'rate':>6} {'background':12} {'window s':>9} {'ticks/due':>13} {'late':>7} {'p99 ms':>7} "
+        f"{'max ms':>7} {'longest tick ms':>16}"
+    )
     for rate in [r for r in rates for _ in range(rounds)]:
-        with tempfile.TemporaryDirectory(prefix="numba_cache_") as thread_cache, \
-                tempfile.TemporaryDirectory(prefix="numba_cache_") as switch_cache:
-            for strategy, cache in (("none", thread_cache), ("thread", thread_cache), ("switch", switch_cache),
-                                    ("switch-warm", switch_cache)):
-                run = subprocess.run([sys.executable, __file__, "--loop-child", strategy, str(rate)], cwd=REPO,
-                                     env={**os.environ, "NUMBA_CACHE_DIR": cache}, capture_output=True, text=True,
-                                     timeout=TIMEOUT)
+        with (
+            tempfile.TemporaryDirectory(prefix="numba_cache_") as thread_cache,
+            tempfile.TemporaryDirectory(prefix="numba_cache_") as switch_cache,
+        ):
+            for strategy, cache in (
+                ("none", thread_cache),
+                ("thread", thread_cache),
+                ("switch", switch_cache),
+                ("switch-warm", switch_cache),
+            ):
+                run = subprocess.run(
+                    [sys.executable, __file__, "--loop-child", strategy, str(rate)],
+                    cwd=REPO,
+                    env={**os.environ, "NUMBA_CACHE_DIR": cache},
+                    capture_output=True,
+                    text=True,
+                    timeout=TIMEOUT,
+                )
                 if run.returncode != 0:
                     raise RuntimeError(f"{strategy} at {rate:g} Hz failed: {run.stderr[-2000:]}")
                 r = json.loads(run.stdout.strip().splitlines()[-1])
-                print(f"{rate:6g} {strategy:12} {r['window']:9.1f} {r['ticks']:>6}/{r['due']:<6} "
-                      f"{100.0 * r['late'] / max(r['ticks'], 1):6.1f}% {r['p99']:7.1f} {r['max']:7.1f} "
-                      f"{r['busy_max']:16.1f}")
+                print(
+                    f"{rate:6g} {strategy:12} {r['window']:9.1f} {r['ticks']:>6}/{r['due']:<6} "
+                    f"{100.0 * r['late'] / max(r['ticks'], 1):6.1f}% {r['p99']:7.1f} {r['max']:7.1f} "
+                    f"{r['busy_max']:16.1f}"
+                )
 
 
 # ------------------------------------------------------------------------------ construction
 def chain(n: int) -> str:
     """A URDF chain of ``n`` revolute joints."""
     parts = ['<robot name="chain"><link name="l0"/>']
-    parts += [f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
-              '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, n + 1)]
+    parts += [
+        f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, n + 1)
+    ]
     return "".join(parts) + "</robot>"
 
 
@@ -302,10 +363,14 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
     from sdf_bridge.hardware import HardwareSystem
     from sdf_bridge.hardware.holds import coupling
 
-    print(f"{'N':>5} {'construction s':>15} {'coupling s':>11} {'peer int64 s':>13} {'peer float64 s':>15}")
+    print(
+        f"{'N':>5} {'construction s':>15} {'coupling s':>11} {'peer int64 s':>13} {'peer float64 s':>15}"
+    )
     for n in joints:
         robot = load(chain(n))
-        HardwareSystem(robot, "mock", update_rate=100.0, timed=False)  # kernels compiled / loaded once
+        HardwareSystem(
+            robot, "mock", update_rate=100.0, timed=False
+        )  # kernels compiled / loaded once
         build = timed(lambda: HardwareSystem(robot, "mock", update_rate=100.0, timed=False), repeat)
         dependency = HardwareSystem(robot, "mock", timed=False).transmissions.dependency
         sharing = timed(lambda: coupling(dependency), repeat)
@@ -321,16 +386,39 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=("start", "loop", "construction"), help="one level only")
-    parser.add_argument("--rounds", type=int, default=1, help="start and loop: rounds (interleaved)")
-    parser.add_argument("--warm", type=int, default=3, help="start: warm starts per backend and round")
-    parser.add_argument("--rates", type=float, nargs="+", default=[100.0, 1000.0], help="loop rates, Hz")
-    parser.add_argument("--joints", type=int, nargs="+", default=[500, 1000, 2000], help="construction: chain lengths")
-    parser.add_argument("--repeat", type=int, default=3, help="construction: runs per chain (median)")
-    parser.add_argument("--int64-up-to", type=int, default=1000,
-                        help="construction: largest N for the int64 peer (2000 takes over a minute)")
-    parser.add_argument("--default-discovery", action="store_true",
-                        help="FastDDS's default 3 s announcement period (see the module doc)")
-    parser.add_argument("--loop-child", nargs=2, metavar=("STRATEGY", "RATE"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="start and loop: rounds (interleaved)"
+    )
+    parser.add_argument(
+        "--warm", type=int, default=3, help="start: warm starts per backend and round"
+    )
+    parser.add_argument(
+        "--rates", type=float, nargs="+", default=[100.0, 1000.0], help="loop rates, Hz"
+    )
+    parser.add_argument(
+        "--joints",
+        type=int,
+        nargs="+",
+        default=[500, 1000, 2000],
+        help="construction: chain lengths",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="construction: runs per chain (median)"
+    )
+    parser.add_argument(
+        "--int64-up-to",
+        type=int,
+        default=1000,
+        help="construction: largest N for the int64 peer (2000 takes over a minute)",
+    )
+    parser.add_argument(
+        "--default-discovery",
+        action="store_true",
+        help="FastDDS's default 3 s announcement period (see the module doc)",
+    )
+    parser.add_argument(
+        "--loop-child", nargs=2, metavar=("STRATEGY", "RATE"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if args.loop_child:
         print(json.dumps(loop_child(args.loop_child[0], float(args.loop_child[1]))))
@@ -342,13 +430,17 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if not args.default_discovery:
                 os.environ["FASTDDS_DEFAULT_PROFILES_FILE"] = profile.name
-            print(f"start: {'default' if args.default_discovery else '0.1 s'} DDS announcement period; "
-                  f"{args.rounds} round(s) of a cold and {args.warm} warm start(s) per backend")
+            print(
+                f"start: {'default' if args.default_discovery else '0.1 s'} DDS announcement period; "
+                f"{args.rounds} round(s) of a cold and {args.warm} warm start(s) per backend"
+            )
             start_level(max(1, args.rounds), max(0, args.warm))
         finally:
             os.unlink(profile.name)
     if args.only in (None, "loop"):
-        print("loop: demo arm in MuJoCo on the numpy kernels while the compiled ones are made in the background")
+        print(
+            "loop: demo arm in MuJoCo on the numpy kernels while the compiled ones are made in the background"
+        )
         loop_level(args.rates, max(1, args.rounds))
     if args.only in (None, "construction"):
         print("construction: HardwareSystem (mock) for chains of revolute joints")

@@ -119,7 +119,9 @@ def discover(directory: Path, skip: list[str]) -> list[Path]:
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
             path = Path(dirpath) / name
-            if name.endswith(SUFFIXES) and not any(fnmatch.fnmatch(str(path), pattern) for pattern in skip):
+            if name.endswith(SUFFIXES) and not any(
+                fnmatch.fnmatch(str(path), pattern) for pattern in skip
+            ):
                 candidates.append(path)
     included: set[str] = set()
     for path in candidates:
@@ -144,11 +146,21 @@ def read_manifest(manifest: Path, root: Path) -> list[Entry]:
                 packages_of[name] = find_packages(repo_dir) if repo_dir.is_dir() else {}
             packages = {**packages_of[name], **packages}
         repo_dir = root / repo.replace("/", "+")
-        packages.update({str(k): str(repo_dir / v) for k, v in (item.get("packages") or {}).items()})
+        packages.update(
+            {str(k): str(repo_dir / v) for k, v in (item.get("packages") or {}).items()}
+        )
         args = {str(k): str(v) for k, v in (item.get("args") or {}).items()}
         label = item.get("label") or Path(item["file"]).name
-        entries.append(Entry(repo_dir / item["file"], str(label), args, packages, item.get("model"),
-                             f"{repo}@{str(item.get('commit', ''))[:10]}"))
+        entries.append(
+            Entry(
+                repo_dir / item["file"],
+                str(label),
+                args,
+                packages,
+                item.get("model"),
+                f"{repo}@{str(item.get('commit', ''))[:10]}",
+            )
+        )
     return entries
 
 
@@ -168,11 +180,17 @@ def _robots(model: Robot | World, wanted: str | None) -> list[Robot]:
     return [select_robot(model, name) for name in robots_of(model)]
 
 
-def survey(entry: Entry, probe: checks.Probe, sdf_paths: tuple[str, ...], cameras: bool) -> list[Row]:
+def survey(
+    entry: Entry, probe: checks.Probe, sdf_paths: tuple[str, ...], cameras: bool
+) -> list[Row]:
     """The rows of one description (none when it is not a robot: no links)."""
     try:
-        model, warnings, xml = load_with_xml(entry.file, xacro_args=entry.xacro_args,
-                                             package_paths=entry.packages, sdf_paths=sdf_paths)
+        model, warnings, xml = load_with_xml(
+            entry.file,
+            xacro_args=entry.xacro_args,
+            package_paths=entry.packages,
+            sdf_paths=sdf_paths,
+        )
     except KinematicTreeError as exc:
         if "has no links" in exc.problem:
             return []
@@ -190,17 +208,27 @@ def survey(entry: Entry, probe: checks.Probe, sdf_paths: tuple[str, ...], camera
         work = Path(tmp)
         original = entry.file.resolve()
         is_urdf = robots[0].format == "urdf"
-        if is_urdf:  # the XML the bridge read (xacro expanded), beside the original for relative paths
+        if (
+            is_urdf
+        ):  # the XML the bridge read (xacro expanded), beside the original for relative paths
             original = work / "read.urdf"
             original.write_text(xml, encoding="utf-8")
         for robot in robots:
             label = entry.label if len(robots) == 1 else f"{entry.label} :: {robot.name}"
             movable = sum(1 for j in robot.joints.values() if j.type.is_movable)
-            row = Row(label, fmt=robot.format + (f" {robot.version}" if robot.version else ""), loads="ok",
-                      counts=f"{len(robot.links)}/{len(robot.joints)} ({movable})", warnings=list(warnings))
-            package_roots = tuple(str(Path(d).parent) for pkg, d in entry.packages.items() if Path(d).name == pkg)
-            row.convert = checks.check_convert(robot, original, is_urdf, probe, robot.name, sdf_paths + package_roots,
-                                               work)
+            row = Row(
+                label,
+                fmt=robot.format + (f" {robot.version}" if robot.version else ""),
+                loads="ok",
+                counts=f"{len(robot.links)}/{len(robot.joints)} ({movable})",
+                warnings=list(warnings),
+            )
+            package_roots = tuple(
+                str(Path(d).parent) for pkg, d in entry.packages.items() if Path(d).name == pkg
+            )
+            row.convert = checks.check_convert(
+                robot, original, is_urdf, probe, robot.name, sdf_paths + package_roots, work
+            )
             row.mock = checks.check_mock(robot)
             run = checks.check_mujoco(robot, cameras=cameras)
             row.mujoco, row.sensors = run.run, run.sensors
@@ -218,12 +246,23 @@ def _cell(check: checks.Check | None) -> str:
 
 def print_table(rows: list[Row], out=sys.stdout) -> None:  # noqa: ANN001 (a text stream)
     """The Markdown table and the summary line."""
-    out.write("| robot | format | loads | links/joints (movable) | convert (libsdformat) | mock (joint_states) "
-              "| MuJoCo 5 s, no command | sensors | usable |\n")
+    out.write(
+        "| robot | format | loads | links/joints (movable) | convert (libsdformat) | mock (joint_states) "
+        "| MuJoCo 5 s, no command | sensors | usable |\n"
+    )
     out.write("|---|---|---|---|---|---|---|---|---|\n")
     for row in rows:
-        cells = [row.label, row.fmt, row.loads.replace("|", "\\|"), row.counts, _cell(row.convert), _cell(row.mock),
-                 _cell(row.mujoco), _cell(row.sensors), "yes" if row.usable else "**no**"]
+        cells = [
+            row.label,
+            row.fmt,
+            row.loads.replace("|", "\\|"),
+            row.counts,
+            _cell(row.convert),
+            _cell(row.mock),
+            _cell(row.mujoco),
+            _cell(row.sensors),
+            "yes" if row.usable else "**no**",
+        ]
         out.write("| " + " | ".join(cells) + " |\n")
     usable = sum(1 for row in rows if row.usable)
     out.write(f"\n{usable}/{len(rows)} robots fully usable\n")
@@ -231,17 +270,46 @@ def print_table(rows: list[Row], out=sys.stdout) -> None:  # noqa: ANN001 (a tex
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", type=Path, help="description files or directories to search")
-    parser.add_argument("--manifest", type=Path, help="YAML list of descriptions in fetched repositories")
-    parser.add_argument("--root", type=Path, default=Path("."), help="directory holding <owner>+<name>/ repositories")
-    parser.add_argument("--package-path", action="append", default=[], metavar="PKG=DIR",
-                        help="package directory for package:// and $(find) (repeatable)")
-    parser.add_argument("--xacro-arg", action="append", default=[], metavar="NAME:=VALUE",
-                        help="xacro argument for every xacro file given or found (repeatable)")
-    parser.add_argument("--sdf-path", action="append", default=[], metavar="DIR", help="model:// search directory")
-    parser.add_argument("--skip", action="append", default=[], metavar="GLOB", help="paths to leave out (repeatable)")
+    parser.add_argument(
+        "paths", nargs="*", type=Path, help="description files or directories to search"
+    )
+    parser.add_argument(
+        "--manifest", type=Path, help="YAML list of descriptions in fetched repositories"
+    )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="directory holding <owner>+<name>/ repositories",
+    )
+    parser.add_argument(
+        "--package-path",
+        action="append",
+        default=[],
+        metavar="PKG=DIR",
+        help="package directory for package:// and $(find) (repeatable)",
+    )
+    parser.add_argument(
+        "--xacro-arg",
+        action="append",
+        default=[],
+        metavar="NAME:=VALUE",
+        help="xacro argument for every xacro file given or found (repeatable)",
+    )
+    parser.add_argument(
+        "--sdf-path", action="append", default=[], metavar="DIR", help="model:// search directory"
+    )
+    parser.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="paths to leave out (repeatable)",
+    )
     parser.add_argument("--no-cameras", action="store_true", help="do not render cameras (faster)")
-    parser.add_argument("--warnings", action="store_true", help="print each row's load warnings after the table")
+    parser.add_argument(
+        "--warnings", action="store_true", help="print each row's load warnings after the table"
+    )
     args = parser.parse_args(argv)
     checks.quiet_logging()
     packages = dict(p.split("=", 1) for p in args.package_path)
@@ -250,7 +318,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.paths:
         if path.is_dir():
             found = {**find_packages(path), **packages}
-            entries += [Entry(p, _label(p, path), dict(xacro_args), found) for p in discover(path, args.skip)]
+            entries += [
+                Entry(p, _label(p, path), dict(xacro_args), found)
+                for p in discover(path, args.skip)
+            ]
         else:
             entries.append(Entry(path, path.name, dict(xacro_args), packages))
     if args.manifest is not None:
@@ -266,8 +337,10 @@ def main(argv: list[str] | None = None) -> int:
             new = survey(entry, probe, tuple(args.sdf_path), not args.no_cameras)
             rows += new
             for row in new:
-                print(f"  {row.label}: {'usable' if row.usable else 'NOT usable'} ({time.perf_counter() - t0:.1f} s)",
-                      file=sys.stderr)
+                print(
+                    f"  {row.label}: {'usable' if row.usable else 'NOT usable'} ({time.perf_counter() - t0:.1f} s)",
+                    file=sys.stderr,
+                )
     finally:
         probe.close()
     print_table(rows)

@@ -66,35 +66,78 @@ def make_robot(n: int) -> Robot:
     k = 0
     i = 0
     while i < n:
-        kind = ("simple", "simple", "simple", "simple", "diff", "diff", "diff", "four", "four", "four")[k % 10]
+        kind = (
+            "simple",
+            "simple",
+            "simple",
+            "simple",
+            "diff",
+            "diff",
+            "diff",
+            "four",
+            "four",
+            "four",
+        )[k % 10]
         width = 1 if kind == "simple" or i + 1 >= n else 2
         names = [f"j{i + w}" for w in range(width)]
         for name in names:
             idx = len(joints)
             links[f"l{idx + 1}"] = Link(f"l{idx + 1}")
             sc = SafetyController(10.0, -1.5, 1.5, 20.0) if idx % 10 == 0 else None
-            joints[name] = Joint(name, JointType.REVOLUTE, f"l{idx}", f"l{idx + 1}", axis=Axis((0, 0, 1)),
-                                 limit=Limit(-2.0, 2.0, 50.0, 3.0), safety_controller=sc)
+            joints[name] = Joint(
+                name,
+                JointType.REVOLUTE,
+                f"l{idx}",
+                f"l{idx + 1}",
+                axis=Axis((0, 0, 1)),
+                limit=Limit(-2.0, 2.0, 50.0, 3.0),
+                safety_controller=sc,
+            )
         if width == 1:
-            trans.append(Transmission(f"t{k}", "transmission_interface/SimpleTransmission", "classic",
-                                      joints=(TransmissionJoint(names[0], offset=0.1),),
-                                      actuators=(TransmissionActuator(f"m{k}", None, 50.0),)))
+            trans.append(
+                Transmission(
+                    f"t{k}",
+                    "transmission_interface/SimpleTransmission",
+                    "classic",
+                    joints=(TransmissionJoint(names[0], offset=0.1),),
+                    actuators=(TransmissionActuator(f"m{k}", None, 50.0),),
+                )
+            )
         else:
-            ttype = ("transmission_interface/DifferentialTransmission" if kind == "diff"
-                     else "transmission_interface/FourBarLinkageTransmission")
-            trans.append(Transmission(
-                f"t{k}", ttype, "ros2_control",
-                joints=(TransmissionJoint(names[0], "joint1", 1.0, 0.0), TransmissionJoint(names[1], "joint2", 2.0, 0.1)),
-                actuators=(TransmissionActuator(f"m{k}a", "actuator1", 30.0),
-                           TransmissionActuator(f"m{k}b", "actuator2", 40.0)),
-            ))
+            ttype = (
+                "transmission_interface/DifferentialTransmission"
+                if kind == "diff"
+                else "transmission_interface/FourBarLinkageTransmission"
+            )
+            trans.append(
+                Transmission(
+                    f"t{k}",
+                    ttype,
+                    "ros2_control",
+                    joints=(
+                        TransmissionJoint(names[0], "joint1", 1.0, 0.0),
+                        TransmissionJoint(names[1], "joint2", 2.0, 0.1),
+                    ),
+                    actuators=(
+                        TransmissionActuator(f"m{k}a", "actuator1", 30.0),
+                        TransmissionActuator(f"m{k}b", "actuator2", 40.0),
+                    ),
+                )
+            )
         i += width
         k += 1
     for f in range(n // 10):
         idx = len(joints)
         links[f"l{idx + 1}"] = Link(f"l{idx + 1}")
-        joints[f"f{f}"] = Joint(f"f{f}", JointType.REVOLUTE, f"l{idx}", f"l{idx + 1}", axis=Axis((0, 0, 1)),
-                                limit=Limit(-9.0, 9.0, 50.0, 9.0), mimic=Mimic(f"j{f}", -1.0, 0.1))
+        joints[f"f{f}"] = Joint(
+            f"f{f}",
+            JointType.REVOLUTE,
+            f"l{idx}",
+            f"l{idx + 1}",
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-9.0, 9.0, 50.0, 9.0),
+            mimic=Mimic(f"j{f}", -1.0, 0.1),
+        )
     return Robot(f"bench{n}", links=links, joints=joints, transmissions=tuple(trans))
 
 
@@ -138,8 +181,11 @@ def _commands(tmap: TransmissionMap, q0: np.ndarray, mode: str):
     nan = np.full(m, np.nan)
     if mode == "clamping":
         return np.full(m, 5.0), np.full(m, 5.0), np.full(m, 80.0)
-    return (q0 + 1e-4, nan if mode == "position" else np.full(m, 0.1),
-            nan if mode == "position" else np.full(m, 1.0))
+    return (
+        q0 + 1e-4,
+        nan if mode == "position" else np.full(m, 0.1),
+        nan if mode == "position" else np.full(m, 1.0),
+    )
 
 
 def bench(n: int, mode: str, impl: str) -> float:
@@ -174,7 +220,9 @@ def parts(n: int, impl: str) -> dict[str, float]:
         "j→a": lambda: tmap.joint_to_actuator(q, v, e),
         "a→j+f": lambda: tmap.actuator_to_joint_with_followers(qa, va, ta),
     }
-    return {name: _best_us(fn, reps=20 if n <= 100 else 5, batches=100) for name, fn in steps.items()}
+    return {
+        name: _best_us(fn, reps=20 if n <= 100 else 5, batches=100) for name, fn in steps.items()
+    }
 
 
 def numpy_call_us(n: int) -> float:
@@ -250,16 +298,22 @@ def main() -> None:
         print(json.dumps(_measure_system()))
         return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average {load:.2f} on {os.cpu_count()} CPUs; each number is the minimum over "
-          "short batches (robust to load, still inflated on a busy machine)")
+    print(
+        f"load average {load:.2f} on {os.cpu_count()} CPUs; each number is the minimum over "
+        "short batches (robust to load, still inflated on a busy machine)"
+    )
     impls = ("numpy", "compiled") if jit.ENABLED else ("numpy",)
     print(f"implementations: {', '.join(impls)}; hot paths default to {jit.describe()}")
     res = _measure(impls)
-    print("\none full cycle (a→j + followers + limits + j→a); 'calls' = cycle cost in plain "
-          "numpy ufunc calls on the same machine (np.add on (n,) arrays); 'c/n' = compiled µs / "
-          "numpy µs")
-    print(f"{'joints':>6}  {'mode':<9} {'impl':<9} {'µs/cycle':>9} {'median':>7} {'µs/joint':>9} "
-          f"{'numpy call µs':>14} {'calls':>6} {'c/n':>5}")
+    print(
+        "\none full cycle (a→j + followers + limits + j→a); 'calls' = cycle cost in plain "
+        "numpy ufunc calls on the same machine (np.add on (n,) arrays); 'c/n' = compiled µs / "
+        "numpy µs"
+    )
+    print(
+        f"{'joints':>6}  {'mode':<9} {'impl':<9} {'µs/cycle':>9} {'median':>7} {'µs/joint':>9} "
+        f"{'numpy call µs':>14} {'calls':>6} {'c/n':>5}"
+    )
     for n in SIZES:
         unit = res["unit"][str(n)]
         for mode in MODES:
@@ -268,14 +322,18 @@ def main() -> None:
                 ratio = ""
                 if impl == "compiled":
                     ratio = f"{us / res['cycle']['numpy'][f'{n}/{mode}'][0]:5.2f}"
-                print(f"{n:6d}  {mode:<9} {impl:<9} {us:9.1f} {med:7.1f} {us / n:9.3f} "
-                      f"{unit:14.2f} {us / unit:6.0f} {ratio:>5}")
+                print(
+                    f"{n:6d}  {mode:<9} {impl:<9} {us:9.1f} {med:7.1f} {us / n:9.3f} "
+                    f"{unit:14.2f} {us / unit:6.0f} {ratio:>5}"
+                )
     print("\nper step, µs (all interfaces, within limits; a→j+f = a→j and followers in one call):")
     for n in SIZES:
         for impl in impls:
             steps = res["parts"][impl][str(n)]
             print(f"{n:6d}  {impl:<9} " + "  ".join(f"{k} {v:.1f}" for k, v in steps.items()))
-    print("\nHardwareSystem.run_cycles, mock backend, µs per cycle (read + write, with timing and lock):")
+    print(
+        "\nHardwareSystem.run_cycles, mock backend, µs per cycle (read + write, with timing and lock):"
+    )
     rows = [("numpy", _numpy_system())]
     if jit.ENABLED:
         rows.append(("compiled", _measure_system()))

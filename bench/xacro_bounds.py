@@ -57,14 +57,21 @@ def doubling_payload(n: int) -> str:
     """``n`` nested doublings of a 16-character property."""
     ns = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
     lines = [f'<robot name="d" {ns}>', '<xacro:property name="p0" value="aaaaaaaaaaaaaaaa"/>']
-    lines += [f'<xacro:property name="p{i}" value="${{p{i - 1}+p{i - 1}}}"/>' for i in range(1, n + 1)]
+    lines += [
+        f'<xacro:property name="p{i}" value="${{p{i - 1}+p{i - 1}}}"/>' for i in range(1, n + 1)
+    ]
     return "\n".join(lines + [f'<link name="${{p{n}}}"/>', "</robot>"])
 
 
 def run(kind: str, path: Path, cap_mb: int) -> dict:
     """One expansion in a fresh process; its JSON result."""
-    done = subprocess.run([sys.executable, "-c", _RUN, kind, str(path), str(cap_mb), str(REPO)],
-                          capture_output=True, text=True, timeout=600, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, kind, str(path), str(cap_mb), str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     return json.loads(done.stdout.splitlines()[-1])
 
 
@@ -95,13 +102,17 @@ def main() -> None:
             for kind in ("bounded", "peer"):
                 result = run(kind, path, args.peer_cap_mb)
                 label = "bounded" if kind == "bounded" else "in-process"
-                print(f"{n:>3} {path.stat().st_size:>6}  {label:<10} {result['wall']:>7.2f} "
-                      f"{result['rss_mb']:>8.1f}  {result['outcome']}")
+                print(
+                    f"{n:>3} {path.stat().st_size:>6}  {label:<10} {result['wall']:>7.2f} "
+                    f"{result['rss_mb']:>8.1f}  {result['outcome']}"
+                )
     from sdf_bridge.description.xacro_bounded import expand_xacro
     from sdf_bridge.description.xacro_expand import expand_in_process
 
     files = {"demo_arm": (REPO / "urdf" / "demo_arm.urdf.xacro", {}, {})}
-    shared = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared")) / "robots" / "pr2" / "src"
+    shared = (
+        Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared")) / "robots" / "pr2" / "src"
+    )
     pr2 = shared / "pr2_common" / "pr2_description" / "robots" / "pr2.urdf.xacro"
     if pr2.is_file():
         packages = {"pr2_description": shared / "pr2_common" / "pr2_description"}
@@ -111,8 +122,12 @@ def main() -> None:
     print(f"\ncost of the bounded child (median of {args.repeat})")
     print(f"{'robot':<10} {'in-process s':>12} {'bounded s':>10} {'child cost s':>12}")
     for name, (path, xargs, packages) in files.items():
-        inside = median_seconds(expand_in_process, path, args.repeat, xacro_args=xargs, package_paths=packages)
-        bounded = median_seconds(expand_xacro, path, args.repeat, xacro_args=xargs, package_paths=packages)
+        inside = median_seconds(
+            expand_in_process, path, args.repeat, xacro_args=xargs, package_paths=packages
+        )
+        bounded = median_seconds(
+            expand_xacro, path, args.repeat, xacro_args=xargs, package_paths=packages
+        )
         print(f"{name:<10} {inside:>12.3f} {bounded:>10.3f} {bounded - inside:>12.3f}")
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 

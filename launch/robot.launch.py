@@ -19,22 +19,32 @@ other nodes running. The argument handling is :func:`sdf_bridge.ros.launch_args.
 import tempfile
 
 from ament_index_python.packages import get_package_share_directory
-from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.conditions import evaluate_condition_expression
 from launch.substitutions import Command, LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
+from launch import LaunchDescription
 from sdf_bridge.ros.launch_args import (
-    ARGUMENTS, BOOLEAN_ARGUMENTS, PACKAGE, argument_values, command_text, launch_plan, require_packages,
+    ARGUMENTS,
+    BOOLEAN_ARGUMENTS,
+    PACKAGE,
+    argument_values,
+    command_text,
+    launch_plan,
+    require_packages,
 )
 
 
 def launch_setup(context, *args, **kwargs):
     """Resolve the launch arguments, check the packages and return the nodes."""
-    values = argument_values(ARGUMENTS, BOOLEAN_ARGUMENTS, lambda name: LaunchConfiguration(name).perform(context),
-                             lambda name: evaluate_condition_expression(context, [LaunchConfiguration(name)]))
+    values = argument_values(
+        ARGUMENTS,
+        BOOLEAN_ARGUMENTS,
+        lambda name: LaunchConfiguration(name).perform(context),
+        lambda name: evaluate_condition_expression(context, [LaunchConfiguration(name)]),
+    )
     plan = launch_plan(values, get_package_share_directory(PACKAGE))
     require_packages(plan.packages(), {"rviz2": " or rviz:=false"})
     namespace = plan.namespace or None
@@ -57,23 +67,31 @@ def launch_setup(context, *args, **kwargs):
         ),
     ]
     if plan.rviz:
-        with tempfile.NamedTemporaryFile("w", prefix="sdf_bridge_", suffix=".rviz", delete=False) as config:
+        with tempfile.NamedTemporaryFile(
+            "w", prefix="sdf_bridge_", suffix=".rviz", delete=False
+        ) as config:
             config.write(plan.rviz_config)
-        nodes.append(Node(
-            package="rviz2",
-            executable="rviz2",
-            name="rviz2",
-            namespace=namespace,
-            output="log",
-            arguments=["-d", config.name],
-            parameters=[{"use_sim_time": plan.use_sim_time}],
-        ))
+        nodes.append(
+            Node(
+                package="rviz2",
+                executable="rviz2",
+                name="rviz2",
+                namespace=namespace,
+                output="log",
+                arguments=["-d", config.name],
+                parameters=[{"use_sim_time": plan.use_sim_time}],
+            )
+        )
     return nodes
 
 
 def generate_launch_description():
     """Declare the arguments of :data:`sdf_bridge.ros.launch_args.ARGUMENTS` and the nodes."""
     share = get_package_share_directory(PACKAGE)
-    declared = [DeclareLaunchArgument(a.name, default_value=a.default_value(share), description=a.description)
-                for a in ARGUMENTS]
+    declared = [
+        DeclareLaunchArgument(
+            a.name, default_value=a.default_value(share), description=a.description
+        )
+        for a in ARGUMENTS
+    ]
     return LaunchDescription(declared + [OpaqueFunction(function=launch_setup)])

@@ -19,21 +19,25 @@ starts, the packages of all of them are looked up. The argument handling is
 """
 
 from ament_index_python.packages import get_package_share_directory
-from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, LogInfo, OpaqueFunction
 from launch.conditions import evaluate_condition_expression
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
+from launch import LaunchDescription
 from sdf_bridge.ros.control_launch import ARGUMENTS, BOOLEAN_ARGUMENTS, control_plan
 from sdf_bridge.ros.launch_args import PACKAGE, argument_values, require_packages
 
 
 def launch_setup(context, *args, **kwargs):
     """Resolve the launch arguments, check the packages and return the nodes."""
-    values = argument_values(ARGUMENTS, BOOLEAN_ARGUMENTS, lambda name: LaunchConfiguration(name).perform(context),
-                             lambda name: evaluate_condition_expression(context, [LaunchConfiguration(name)]))
+    values = argument_values(
+        ARGUMENTS,
+        BOOLEAN_ARGUMENTS,
+        lambda name: LaunchConfiguration(name).perform(context),
+        lambda name: evaluate_condition_expression(context, [LaunchConfiguration(name)]),
+    )
     plan = control_plan(values, get_package_share_directory(PACKAGE))
     require_packages(plan.packages())
     namespace = plan.namespace or None
@@ -44,8 +48,12 @@ def launch_setup(context, *args, **kwargs):
             executable="robot_state_publisher",
             namespace=namespace,
             output="both",
-            parameters=[{"robot_description": ParameterValue(plan.robot_description, value_type=str),
-                         **plan.rsp_parameters}],
+            parameters=[
+                {
+                    "robot_description": ParameterValue(plan.robot_description, value_type=str),
+                    **plan.rsp_parameters,
+                }
+            ],
         ),
         Node(
             package=PACKAGE,
@@ -65,8 +73,13 @@ def launch_setup(context, *args, **kwargs):
         ),
     ]
     actions += [
-        Node(package="controller_manager", executable="spawner", namespace=namespace, output="both",
-             arguments=list(arguments))
+        Node(
+            package="controller_manager",
+            executable="spawner",
+            namespace=namespace,
+            output="both",
+            arguments=list(arguments),
+        )
         for arguments in plan.spawners
     ]
     return actions
@@ -75,6 +88,10 @@ def launch_setup(context, *args, **kwargs):
 def generate_launch_description():
     """Declare the arguments of :data:`sdf_bridge.ros.control_launch.ARGUMENTS` and the nodes."""
     share = get_package_share_directory(PACKAGE)
-    declared = [DeclareLaunchArgument(a.name, default_value=a.default_value(share), description=a.description)
-                for a in ARGUMENTS]
+    declared = [
+        DeclareLaunchArgument(
+            a.name, default_value=a.default_value(share), description=a.description
+        )
+        for a in ARGUMENTS
+    ]
     return LaunchDescription(declared + [OpaqueFunction(function=launch_setup)])

@@ -42,7 +42,9 @@ ROS_INSTALL_HINT = (
     "or source a ROS 2 installation (source /opt/ros/<distro>/setup.bash)."
 )
 
-_ROS_MODULES = frozenset({"rclpy", "rpyutils", "rosidl_runtime_py", "rosidl_parser", "ament_index_python"})
+_ROS_MODULES = frozenset(
+    {"rclpy", "rpyutils", "rosidl_runtime_py", "rosidl_parser", "ament_index_python"}
+)
 
 
 def _is_ros_module(name: str | None) -> bool:
@@ -50,7 +52,11 @@ def _is_ros_module(name: str | None) -> bool:
     if not name:
         return False
     root = name.split(".", 1)[0]
-    return root in _ROS_MODULES or root.startswith("rmw") or root.endswith(("_msgs", "_srvs", "_interfaces"))
+    return (
+        root in _ROS_MODULES
+        or root.startswith("rmw")
+        or root.endswith(("_msgs", "_srvs", "_interfaces"))
+    )
 
 
 # -- argument helpers -------------------------------------------------------------------------
@@ -93,16 +99,29 @@ def xacro_arg(text: str) -> tuple[str, str]:
 
 def _add_source_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--xacro-arg", dest="xacro_args", action="append", default=[], metavar="NAME:=VALUE",
-        type=xacro_arg, help="xacro argument, as on the xacro command line (repeatable)",
+        "--xacro-arg",
+        dest="xacro_args",
+        action="append",
+        default=[],
+        metavar="NAME:=VALUE",
+        type=xacro_arg,
+        help="xacro argument, as on the xacro command line (repeatable)",
     )
     parser.add_argument(
-        "--package-path", dest="package_paths", action="append", default=[], metavar="PKG=DIR",
+        "--package-path",
+        dest="package_paths",
+        action="append",
+        default=[],
+        metavar="PKG=DIR",
         type=package_path,
         help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
     )
     parser.add_argument(
-        "--sdf-path", dest="sdf_paths", action="append", default=[], metavar="DIR",
+        "--sdf-path",
+        dest="sdf_paths",
+        action="append",
+        default=[],
+        metavar="DIR",
         help="directory searched for SDFormat model:// includes (repeatable; before GZ_SIM_RESOURCE_PATH)",
     )
 
@@ -111,10 +130,19 @@ def _add_file_options(parser: argparse.ArgumentParser) -> None:
     """The source file, ``-o``, ``--model`` and the source options of a command that writes a
     description (``convert``, ``ros2-control``)."""
     parser.add_argument("source", help="URDF, xacro or SDFormat file")
-    parser.add_argument("-o", "--output", default=None, metavar="FILE",
-                        help="output file, in an existing directory (default or '-': standard output)")
-    parser.add_argument("--model", default=None, metavar="NAME",
-                        help="the model of an SDFormat world to write (needed when the world holds several robots)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        metavar="FILE",
+        help="output file, in an existing directory (default or '-': standard output)",
+    )
+    parser.add_argument(
+        "--model",
+        default=None,
+        metavar="NAME",
+        help="the model of an SDFormat world to write (needed when the world holds several robots)",
+    )
     _add_source_options(parser)
 
 
@@ -127,81 +155,121 @@ def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``sdf-bridge`` (``run``/``demo`` are listed but not parsed here)."""
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog="sdf-bridge", formatter_class=raw,
-        description=_wrap("Robot description (URDF, xacro, SDFormat) → hardware-interface bridge.\n\n"
-        "check/info/convert need no ROS; run/demo need ROS 2 (rclpy and the message packages)."),
+        prog="sdf-bridge",
+        formatter_class=raw,
+        description=_wrap(
+            "Robot description (URDF, xacro, SDFormat) → hardware-interface bridge.\n\n"
+            "check/info/convert need no ROS; run/demo need ROS 2 (rclpy and the message packages)."
+        ),
         epilog="Run 'sdf-bridge COMMAND --help' for the options of a command.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser(
-        "check", formatter_class=raw,
+        "check",
+        formatter_class=raw,
         help="load and validate a description; print a summary and any problems (exit 1 on problems)",
-        description=_wrap("Load a URDF, xacro or SDFormat description, validate it and print a summary: joints with "
-        "limits and interfaces, transmissions with the side (joint or actuator) of each mechanical reduction and "
-        "the effective ratio applied, sensors (also <ros2_control> sensors), warnings and problems.\n"
-        "Exit status: 0 the bridge runs the description (problems it works around are listed, marked), 1 the "
-        "description cannot be loaded, or its transmissions or limits cannot be built (what the bridge refuses), "
-        "2 usage error."),
+        description=_wrap(
+            "Load a URDF, xacro or SDFormat description, validate it and print a summary: joints with "
+            "limits and interfaces, transmissions with the side (joint or actuator) of each mechanical reduction and "
+            "the effective ratio applied, sensors (also <ros2_control> sensors), warnings and problems.\n"
+            "Exit status: 0 the bridge runs the description (problems it works around are listed, marked), 1 the "
+            "description cannot be loaded, or its transmissions or limits cannot be built (what the bridge refuses), "
+            "2 usage error."
+        ),
         epilog="examples:\n  sdf-bridge check robot.urdf\n"
         "  sdf-bridge check robot.urdf.xacro --xacro-arg prefix:=left_ --package-path my_robot=src/my_robot\n"
         "  sdf-bridge check model.sdf --sdf-path ~/models --json > model.json",
     )
     p_info = sub.add_parser(
-        "info", formatter_class=raw, help="print the summary of a description, without the problems section",
-        description=_wrap("Load a description and print the same summary as 'check' without judging it: the "
-        "transmission problems section is left out and the exit status is 0 once the file loads."),
+        "info",
+        formatter_class=raw,
+        help="print the summary of a description, without the problems section",
+        description=_wrap(
+            "Load a description and print the same summary as 'check' without judging it: the "
+            "transmission problems section is left out and the exit status is 0 once the file loads."
+        ),
         epilog="example:\n  sdf-bridge info robot.urdf --json",
     )
     for p in (p, p_info):
         p.add_argument("file", help="URDF, xacro or SDFormat file")
         _add_source_options(p)
-        p.add_argument("--json", action="store_true",
-                       help="print the model as JSON on standard output (warnings and problems go to standard error)")
+        p.add_argument(
+            "--json",
+            action="store_true",
+            help="print the model as JSON on standard output (warnings and problems go to standard error)",
+        )
     p = sub.add_parser(
-        "convert", formatter_class=raw, help="convert a description to SDFormat or URDF",
-        description=_wrap("Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or URDF. "
-        "Everything the target format cannot carry is listed as 'warning:' lines on standard error; a model "
-        "URDF cannot describe at all (several root links, capsules) is an error (exit 1). Of an SDFormat world the "
-        "robot is written (its one non-static model, or --model NAME), not the world's other models."),
+        "convert",
+        formatter_class=raw,
+        help="convert a description to SDFormat or URDF",
+        description=_wrap(
+            "Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or URDF. "
+            "Everything the target format cannot carry is listed as 'warning:' lines on standard error; a model "
+            "URDF cannot describe at all (several root links, capsules) is an error (exit 1). Of an SDFormat world the "
+            "robot is written (its one non-static model, or --model NAME), not the world's other models."
+        ),
         epilog="examples:\n  sdf-bridge convert robot.urdf.xacro -o robot.sdf\n"
         "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
         "  sdf-bridge convert robot.urdf --xacro-arg prefix:=left_ > robot.sdf",
     )
     _add_file_options(p)
-    p.add_argument("--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)")
-    p.add_argument("--lump-fixed", action="store_true",
-                   help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)")
+    p.add_argument(
+        "--to", choices=("sdf", "urdf"), default="sdf", help="output format (default: sdf)"
+    )
+    p.add_argument(
+        "--lump-fixed",
+        action="store_true",
+        help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)",
+    )
     p = sub.add_parser(
-        "ros2-control", formatter_class=raw,
+        "ros2-control",
+        formatter_class=raw,
         help="write the description with the <ros2_control> block a controller_manager needs to drive the "
         "bridge through ros2_control's topic-based plugins",
-        description=_wrap("Load a description and write it as URDF with its <ros2_control> blocks replaced by one "
-        "for a topic-based hardware interface (joint_state_topic_hardware_interface/JointStateTopicSystem or "
-        "PickNik's topic_based_ros2_control/TopicBasedSystem) on the bridge's topics: every commandable joint with "
-        "the command interfaces of one control mode, the other joints state-only, the description's "
-        "transmissions kept, no sensors (the plugins carry joint states only). Give the same file to the "
-        "controller_manager and the bridge (sdf_bridge.hardware.topic_block)."),
+        description=_wrap(
+            "Load a description and write it as URDF with its <ros2_control> blocks replaced by one "
+            "for a topic-based hardware interface (joint_state_topic_hardware_interface/JointStateTopicSystem or "
+            "PickNik's topic_based_ros2_control/TopicBasedSystem) on the bridge's topics: every commandable joint with "
+            "the command interfaces of one control mode, the other joints state-only, the description's "
+            "transmissions kept, no sensors (the plugins carry joint states only). Give the same file to the "
+            "controller_manager and the bridge (sdf_bridge.hardware.topic_block)."
+        ),
         epilog="examples:\n  sdf-bridge ros2-control robot.urdf.xacro -o robot_topic.urdf\n"
         "  sdf-bridge ros2-control robot.urdf --plugin topic_based_ros2_control/TopicBasedSystem "
         "--command-interfaces velocity",
     )
     _add_file_options(p)
-    p.add_argument("--plugin", default="joint_state_topic_hardware_interface/JointStateTopicSystem",
-                   help="the hardware interface plugin (default: %(default)s)")
-    p.add_argument("--command-interfaces", default="", metavar="I[,J]",
-                   help="command interfaces of every commandable joint: position, velocity, position,velocity or "
-                   "effort (default: each joint's own from the description)")
-    p.add_argument("--joint-commands-topic", default="/sdf_bridge/joint_commands",
-                   help="the bridge's joint_commands input (default: %(default)s)")
-    p.add_argument("--joint-states-topic", default="/sdf_bridge/joint_states",
-                   help="the bridge's joint_states output (default: %(default)s)")
+    p.add_argument(
+        "--plugin",
+        default="joint_state_topic_hardware_interface/JointStateTopicSystem",
+        help="the hardware interface plugin (default: %(default)s)",
+    )
+    p.add_argument(
+        "--command-interfaces",
+        default="",
+        metavar="I[,J]",
+        help="command interfaces of every commandable joint: position, velocity, position,velocity or "
+        "effort (default: each joint's own from the description)",
+    )
+    p.add_argument(
+        "--joint-commands-topic",
+        default="/sdf_bridge/joint_commands",
+        help="the bridge's joint_commands input (default: %(default)s)",
+    )
+    p.add_argument(
+        "--joint-states-topic",
+        default="/sdf_bridge/joint_states",
+        help="the bridge's joint_states output (default: %(default)s)",
+    )
     sub.add_parser(
-        "run", add_help=False,
+        "run",
+        add_help=False,
         help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists its options; "
         "arguments after --ros-args go to ROS)",
     )
     sub.add_parser(
-        "demo", add_help=False,
+        "demo",
+        add_help=False,
         help="run the bridge on the demo arm, command it and print the joint states (needs ROS 2; "
         "'sdf-bridge demo --help' lists its options)",
     )
@@ -275,10 +343,18 @@ def _hardware_sensors(robot: Robot) -> list[list[str]]:
         for info in block.sensors:
             names = [i.name for i in info.state_interfaces]
             states = ",".join(names) if 0 < len(names) <= 6 else f"{len(names)} state interfaces"
-            rows.append([info.name, "ros2_control", info.param("frame_id") or "-", "-",
-                         f"<ros2_control name=\"{block.name}\"> ({states})",
-                         "as the description sensor of its name" if info.name in described
-                         else "state interfaces only (mock backend); MuJoCo simulates none (warned at start)"])
+            rows.append(
+                [
+                    info.name,
+                    "ros2_control",
+                    info.param("frame_id") or "-",
+                    "-",
+                    f'<ros2_control name="{block.name}"> ({states})',
+                    "as the description sensor of its name"
+                    if info.name in described
+                    else "state interfaces only (mock backend); MuJoCo simulates none (warned at start)",
+                ]
+            )
     return rows
 
 
@@ -304,7 +380,9 @@ def _describe_transmissions(robot: Robot, problems: list[str]) -> list[dict]:
         return []
 
 
-def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_problems: bool = True) -> int:
+def print_summary(
+    robot: Robot, warnings: Sequence[str], out: TextIO, *, show_problems: bool = True
+) -> int:
     """Print the readable summary of ``robot``; return the number of problems that make the
     bridge refuse it (a transmission or limits it cannot build). Problems it works around
     (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
@@ -313,7 +391,9 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
     counts: dict[str, int] = {}
     for joint in robot.joints.values():
         counts[joint.type.value] = counts.get(joint.type.value, 0) + 1
-    out.write(f"robot: {robot.name} ({robot.format}{' ' + robot.version if robot.version else ''})\n")
+    out.write(
+        f"robot: {robot.name} ({robot.format}{' ' + robot.version if robot.version else ''})\n"
+    )
     if robot.source_file:
         out.write(f"file: {robot.source_file}\n")
     out.write(
@@ -329,36 +409,74 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
     warnings = [*warnings, *limit_warnings]
     if robot.joints:
         out.write("\njoints (limits: what the bridge enforces, - = not limited):\n")
-        rows = [["name", "type", "parent -> child", "lower", "upper", "velocity", "effort", "command", "state"]]
+        rows = [
+            [
+                "name",
+                "type",
+                "parent -> child",
+                "lower",
+                "upper",
+                "velocity",
+                "effort",
+                "command",
+                "state",
+            ]
+        ]
         for name, view in views.items():
             joint = robot.joints.get(name)
-            kind, link = (joint.type.value, f"{joint.parent} -> {joint.child}") if joint else ("(translation)", "-")
+            kind, link = (
+                (joint.type.value, f"{joint.parent} -> {joint.child}")
+                if joint
+                else ("(translation)", "-")
+            )
             written = joint.limit if joint else None
-            rows.append([name, kind, link, _val(view.lower), _val(view.upper),
-                         _rate_limit(view.velocity, written.velocity if written else None),
-                         _rate_limit(view.effort, written.effort if written else None), view.command, view.state])
+            rows.append(
+                [
+                    name,
+                    kind,
+                    link,
+                    _val(view.lower),
+                    _val(view.upper),
+                    _rate_limit(view.velocity, written.velocity if written else None),
+                    _rate_limit(view.effort, written.effort if written else None),
+                    view.command,
+                    view.state,
+                ]
+            )
         _table(rows, out)
         notes = [(name, view.note) for name, view in views.items() if view.note]
         if notes:
-            out.write("\njoint notes (followers and joints the bridge simulates but does not expose):\n")
+            out.write(
+                "\njoint notes (followers and joints the bridge simulates but does not expose):\n"
+            )
             for name, note in notes:
                 out.write(f"  {name}: {note}\n")
     if described:
-        out.write("\ntransmissions (reductions as written, on the side where the file gives them; "
-                  "effective = what the bridge applies):\n")
+        out.write(
+            "\ntransmissions (reductions as written, on the side where the file gives them; "
+            "effective = what the bridge applies):\n"
+        )
         for entry in described:
-            out.write(f"  {entry.get('name')} ({entry.get('type')}, {entry.get('dialect')} dialect)\n")
+            out.write(
+                f"  {entry.get('name')} ({entry.get('type')}, {entry.get('dialect')} dialect)\n"
+            )
             out.write(f"    effective: {entry.get('effective', '')}\n")
             for joint in entry.get("joints", ()):
                 if joint.get("role") == "follower":  # mimic/gearbox/screw: reduction = multiplier
-                    out.write(f"    joint {joint.get('name')}: follower, multiplier {_val(joint.get('reduction'))}, "
-                              f"offset {_val(joint.get('offset'))}\n")
+                    out.write(
+                        f"    joint {joint.get('name')}: follower, multiplier {_val(joint.get('reduction'))}, "
+                        f"offset {_val(joint.get('offset'))}\n"
+                    )
                     continue
-                out.write(f"    joint {joint.get('name')}: role {_val(joint.get('role'))}, "
-                          f"{_reduction('joint', joint.get('reduction'))}, offset {_val(joint.get('offset'))}\n")
+                out.write(
+                    f"    joint {joint.get('name')}: role {_val(joint.get('role'))}, "
+                    f"{_reduction('joint', joint.get('reduction'))}, offset {_val(joint.get('offset'))}\n"
+                )
             for actuator in entry.get("actuators", ()):
-                out.write(f"    actuator {actuator.get('name')}: role {_val(actuator.get('role'))}, "
-                          f"{_reduction('actuator', actuator.get('reduction'))}\n")
+                out.write(
+                    f"    actuator {actuator.get('name')}: role {_val(actuator.get('role'))}, "
+                    f"{_reduction('actuator', actuator.get('reduction'))}\n"
+                )
             for note in entry.get("notes", ()):
                 out.write(f"    note: {note}\n")
     hardware_sensors = _hardware_sensors(robot)
@@ -366,8 +484,16 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         out.write("\nsensors (publishes: topic (message), relative to the node's namespace):\n")
         rows = [["name", "type", "link", "rate (Hz)", "defined in", "publishes"]]
         for sensor in robot.sensors:
-            rows.append([sensor.name, sensor.type, str(sensor.link or sensor.joint or "-"), f"{sensor.update_rate:g}",
-                         _SENSOR_ORIGIN.get(sensor.origin_format, "-"), publishes(sensor)])
+            rows.append(
+                [
+                    sensor.name,
+                    sensor.type,
+                    str(sensor.link or sensor.joint or "-"),
+                    f"{sensor.update_rate:g}",
+                    _SENSOR_ORIGIN.get(sensor.origin_format, "-"),
+                    publishes(sensor),
+                ]
+            )
         rows.extend(hardware_sensors)
         _table(rows, out)
     if warnings:
@@ -375,8 +501,12 @@ def print_summary(robot: Robot, warnings: Sequence[str], out: TextIO, *, show_pr
         for warning in warnings:
             out.write(f"  {warning}\n")
     if show_problems:
-        mended = [fix for link in robot.links.values() if link.inertial is not None
-                  and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None]
+        mended = [
+            fix
+            for link in robot.links.values()
+            if link.inertial is not None
+            and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None
+        ]
         total = len(problems) + len(mended)
         out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")
         for problem in problems:
@@ -395,7 +525,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with _quiet_library_logging():
         try:
             model, warnings = load_with_warnings(
-                args.file, xacro_args=dict(args.xacro_args), package_paths=dict(args.package_paths),
+                args.file,
+                xacro_args=dict(args.xacro_args),
+                package_paths=dict(args.package_paths),
                 sdf_paths=args.sdf_paths,
             )
         except DescriptionError as exc:
@@ -419,7 +551,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"world: {model.name} ({len(robots)} models)\n\n")
         count = 0
         for index, robot in enumerate(robots.values()):
-            count += print_summary(robot, warnings if index == 0 else (), out, show_problems=args.command == "check")
+            count += print_summary(
+                robot, warnings if index == 0 else (), out, show_problems=args.command == "check"
+            )
     return 1 if count and args.command == "check" else 0
 
 
@@ -450,7 +584,9 @@ def output_problem(output: str | None) -> str | None:
     parent = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(parent):
         return f"cannot write {output!r}: directory {parent!r} does not exist. Fix: create it or choose another -o"
-    if not os.access(parent, os.W_OK) or (os.path.exists(output) and not os.access(output, os.W_OK)):
+    if not os.access(parent, os.W_OK) or (
+        os.path.exists(output) and not os.access(output, os.W_OK)
+    ):
         return f"cannot write {output!r}: permission denied. Fix: choose a writable location for -o"
     return None
 
@@ -484,11 +620,18 @@ def _ros2_control(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if problem is not None:
         err.write(f"error: {problem}\n")
         return 1
-    options = TopicBlockOptions(plugin=args.plugin, joint_commands_topic=args.joint_commands_topic,
-                                joint_states_topic=args.joint_states_topic,
-                                command_interfaces=parse_command_interfaces(args.command_interfaces))
-    model, _warnings, xml = load_with_xml(args.source, xacro_args=dict(args.xacro_args) or None,
-                                          package_paths=dict(args.package_paths) or None, sdf_paths=args.sdf_paths)
+    options = TopicBlockOptions(
+        plugin=args.plugin,
+        joint_commands_topic=args.joint_commands_topic,
+        joint_states_topic=args.joint_states_topic,
+        command_interfaces=parse_command_interfaces(args.command_interfaces),
+    )
+    model, _warnings, xml = load_with_xml(
+        args.source,
+        xacro_args=dict(args.xacro_args) or None,
+        package_paths=dict(args.package_paths) or None,
+        sdf_paths=args.sdf_paths,
+    )
     text = with_topic_block(select_robot(model, args.model), xml, options)
     if args.output in (None, "-"):
         out.write(text)
@@ -511,8 +654,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ImportError as exc:
             if not _is_ros_module(exc.name):
                 raise
-            sys.stderr.write(f"error: sdf-bridge {args_list[0]} needs ROS 2, but Python module "
-                             f"{exc.name!r} is not installed. {ROS_INSTALL_HINT}\n")
+            sys.stderr.write(
+                f"error: sdf-bridge {args_list[0]} needs ROS 2, but Python module "
+                f"{exc.name!r} is not installed. {ROS_INSTALL_HINT}\n"
+            )
             return 1
     parser = build_parser()
     try:

@@ -35,12 +35,13 @@ _LOG = logging.getLogger(__name__)
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-
 def _load_numba() -> Any:
     setting = os.environ.get("SDF_BRIDGE_JIT", "1")
     wanted = parse_bool(setting)
     if wanted is None:
-        _LOG.warning("SDF_BRIDGE_JIT=%r is not a boolean (%s): compiled kernels stay on", setting, WORDS)
+        _LOG.warning(
+            "SDF_BRIDGE_JIT=%r is not a boolean (%s): compiled kernels stay on", setting, WORDS
+        )
     elif not wanted:
         return None
     try:
@@ -146,7 +147,9 @@ def cached_only() -> Iterator[None]:
     class Refuse(event.Listener):
         def on_start(self, ev: Any) -> None:
             if threading.get_ident() == caller:
-                name = getattr(getattr(ev.data.get("dispatcher"), "py_func", None), "__qualname__", "a kernel")
+                name = getattr(
+                    getattr(ev.data.get("dispatcher"), "py_func", None), "__qualname__", "a kernel"
+                )
                 raise NotCached(f"{name} is not in Numba's cache")
 
         def on_end(self, ev: Any) -> None:

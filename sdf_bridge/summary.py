@@ -55,7 +55,9 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     """
     warnings: list[str] = []
     try:
-        tmap = TransmissionMap.from_robot(robot, compiled=False)  # no kernels to compile for a report
+        tmap = TransmissionMap.from_robot(
+            robot, compiled=False
+        )  # no kernels to compile for a report
         commands = commandable_joints(robot, tmap)
         limits = {name: description_limits(robot, name, warnings) for name in tmap.joint_names}
     except (TransmissionError, LimitsError) as exc:
@@ -67,19 +69,27 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
         if name in limits:
             lim = limits[name]
             views[name] = JointView(
-                command=",".join(commands.get(name, ())) or "-", state=STATE,
+                command=",".join(commands.get(name, ())) or "-",
+                state=STATE,
                 lower=lim.min_position if lim.has_position_limits else None,
                 upper=lim.max_position if lim.has_position_limits else None,
-                velocity=_bound(lim.max_velocity), effort=_bound(lim.max_effort))
+                velocity=_bound(lim.max_velocity),
+                effort=_bound(lim.max_effort),
+            )
         elif name in followers:
             f = followers[name]
-            views[name] = JointView(state=STATE, note=f"follows {f.leader} ({f.kind}, {f.multiplier:g}×"
-                                                      f"{f' {f.offset:+g}' if f.offset else ''}): not commandable")
+            views[name] = JointView(
+                state=STATE,
+                note=f"follows {f.leader} ({f.kind}, {f.multiplier:g}×"
+                f"{f' {f.offset:+g}' if f.offset else ''}): not commandable",
+            )
         else:
             views[name] = JointView(note=unexposed.get(name, ""))
     for name, f in followers.items():
         if name not in views:  # a screw's translation, <joint>/translation
-            views[name] = JointView(state=STATE, note=f"follows {f.leader} ({f.kind}, {f.multiplier:g} m/rad)")
+            views[name] = JointView(
+                state=STATE, note=f"follows {f.leader} ({f.kind}, {f.multiplier:g} m/rad)"
+            )
     return views, warnings, []
 
 

@@ -19,10 +19,18 @@ class ChildProcess:
         cwd: its working directory (default: this process's).
     """
 
-    def __init__(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> None:
+    def __init__(
+        self, argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path | None = None
+    ) -> None:
         self.log = tempfile.TemporaryFile("w+")
-        self.process = subprocess.Popen(list(argv), env=None if env is None else dict(env), cwd=cwd,
-                                        stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(
+            list(argv),
+            env=None if env is None else dict(env),
+            cwd=cwd,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
 
     def running(self) -> bool:
         """Whether the child is still alive."""

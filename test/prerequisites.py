@@ -67,7 +67,9 @@ def require_tool(name: str, debian_package: str) -> str:
     package that has it."""
     path = shutil.which(name)
     if path is None:
-        missing(f"{name} not found on PATH: apt-get install {debian_package} (a test_depend of package.xml)")
+        missing(
+            f"{name} not found on PATH: apt-get install {debian_package} (a test_depend of package.xml)"
+        )
     return path
 
 

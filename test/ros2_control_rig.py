@@ -38,7 +38,9 @@ NODE = INSTALL / "lib" / "controller_manager" / "ros2_control_node"
 
 SUCCESSOR = "joint_state_topic_hardware_interface/JointStateTopicSystem"
 PICKNIK = "topic_based_ros2_control/TopicBasedSystem"
-_MARKERS = Path("share") / "ament_index" / "resource_index" / "hardware_interface__pluginlib__plugin"
+_MARKERS = (
+    Path("share") / "ament_index" / "resource_index" / "hardware_interface__pluginlib__plugin"
+)
 _PY = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 
 
@@ -47,8 +49,10 @@ def rig_problem() -> str | None:
     if NODE.is_file():
         return None
     if not (RIG_SOURCE / "install.tar.gz").is_file():
-        return (f"ros2_control rig not found at {RIG_SOURCE}: put the project's shared/ folder beside the "
-                "checkout (or set SDF_BRIDGE_SHARED) and run bash .ci/setup")
+        return (
+            f"ros2_control rig not found at {RIG_SOURCE}: put the project's shared/ folder beside the "
+            "checkout (or set SDF_BRIDGE_SHARED) and run bash .ci/setup"
+        )
     return f"ros2_control rig not unpacked at {RIG_ROOT}: run bash .ci/setup"
 
 
@@ -64,11 +68,19 @@ def picknik_prefix() -> Path:
     for top in INSTALL.iterdir():
         if top.name != "share":
             (staging / top.name).symlink_to(top)
-    for path in (Path("share"), Path("share") / "ament_index", Path("share") / "ament_index" / "resource_index"):
+    for path in (
+        Path("share"),
+        Path("share") / "ament_index",
+        Path("share") / "ament_index" / "resource_index",
+    ):
         (staging / path).mkdir()
         for entry in (INSTALL / path).iterdir():
             keep = path / entry.name
-            if keep not in (Path("share") / "ament_index", Path("share") / "ament_index" / "resource_index", _MARKERS):
+            if keep not in (
+                Path("share") / "ament_index",
+                Path("share") / "ament_index" / "resource_index",
+                _MARKERS,
+            ):
                 (staging / keep).symlink_to(entry)
     (staging / _MARKERS).mkdir()
     for marker in (INSTALL / _MARKERS).iterdir():
@@ -81,7 +93,9 @@ def picknik_prefix() -> Path:
     return prefix
 
 
-def rig_environment(plugin: str = SUCCESSOR, base: Mapping[str, str] | None = None) -> dict[str, str]:
+def rig_environment(
+    plugin: str = SUCCESSOR, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """``base`` (default ``os.environ``) with what the rig's C++ processes need, as its
     ``env.sh`` sets it for this interpreter's venv: LD_LIBRARY_PATH, AMENT_PREFIX_PATH (for
     PickNik's ``plugin``: :func:`picknik_prefix`), PYTHONPATH and LD_PRELOAD (libpython: the
@@ -91,11 +105,17 @@ def rig_environment(plugin: str = SUCCESSOR, base: Mapping[str, str] | None = No
     site = venv / "lib" / _PY / "site-packages"
     libs = [str(INSTALL / "lib"), str(venv / "lib"), *sorted(str(p) for p in site.glob("*.libs"))]
     prefix = picknik_prefix() if plugin == PICKNIK else INSTALL
-    env["LD_LIBRARY_PATH"] = os.pathsep.join(libs + ([env["LD_LIBRARY_PATH"]] if env.get("LD_LIBRARY_PATH") else []))
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        libs + ([env["LD_LIBRARY_PATH"]] if env.get("LD_LIBRARY_PATH") else [])
+    )
     env["AMENT_PREFIX_PATH"] = os.pathsep.join([str(prefix), str(venv)])
-    env["PYTHONPATH"] = os.pathsep.join([str(INSTALL / "lib" / _PY / "site-packages")]
-                                        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    env["LD_PRELOAD"] = os.path.join(sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME"))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(INSTALL / "lib" / _PY / "site-packages")]
+        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    env["LD_PRELOAD"] = os.path.join(
+        sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME")
+    )
     return env
 
 
@@ -107,8 +127,13 @@ def import_rig_messages() -> None:
     if site in sys.path:
         return
     for package in ("controller_manager_msgs", "control_msgs"):
-        for kind in ("rosidl_generator_c", "rosidl_typesupport_c", "rosidl_typesupport_introspection_c",
-                     "rosidl_typesupport_fastrtps_c", "rosidl_generator_py"):
+        for kind in (
+            "rosidl_generator_c",
+            "rosidl_typesupport_c",
+            "rosidl_typesupport_introspection_c",
+            "rosidl_typesupport_fastrtps_c",
+            "rosidl_generator_py",
+        ):
             ctypes.CDLL(str(INSTALL / "lib" / f"lib{package}__{kind}.so"), mode=ctypes.RTLD_GLOBAL)
     sys.path.insert(0, site)
 
@@ -124,8 +149,14 @@ class ControllerManager(ChildProcess):
         extra: further ROS arguments.
     """
 
-    def __init__(self, controllers_file: str | os.PathLike[str], *, plugin: str = SUCCESSOR,
-                 namespace: str = "", extra: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        controllers_file: str | os.PathLike[str],
+        *,
+        plugin: str = SUCCESSOR,
+        namespace: str = "",
+        extra: Sequence[str] = (),
+    ) -> None:
         argv = [str(NODE), "--ros-args", "--params-file", str(controllers_file)]
         if namespace:
             argv += ["-r", f"__ns:=/{namespace.strip('/')}"]
@@ -153,7 +184,13 @@ class ControllerManagerClient:
 
     RESPONSE_TIMEOUT = 5.0  # s for one response
 
-    def __init__(self, node: Any, spin_until: Any, manager: str = "/controller_manager", timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        node: Any,
+        spin_until: Any,
+        manager: str = "/controller_manager",
+        timeout: float = 30.0,
+    ) -> None:
         import_rig_messages()
         from controller_manager_msgs import srv
 
@@ -161,9 +198,15 @@ class ControllerManagerClient:
         self.node = node
         self.spin_until = spin_until
         self.manager = manager.rstrip("/")
-        types = {"load_controller": srv.LoadController, "configure_controller": srv.ConfigureController,
-                 "switch_controller": srv.SwitchController, "list_controllers": srv.ListControllers}
-        self._clients = {name: node.create_client(t, f"{self.manager}/{name}") for name, t in types.items()}
+        types = {
+            "load_controller": srv.LoadController,
+            "configure_controller": srv.ConfigureController,
+            "switch_controller": srv.SwitchController,
+            "list_controllers": srv.ListControllers,
+        }
+        self._clients = {
+            name: node.create_client(t, f"{self.manager}/{name}") for name, t in types.items()
+        }
         end = time.monotonic() + timeout
         while not all(c.service_is_ready() for c in self._clients.values()):
             if time.monotonic() > end:
@@ -200,8 +243,10 @@ class ControllerManagerClient:
             RuntimeError: naming the one that fails.
         """
         for name in names:
-            for service, srv_type, state in (("load_controller", self.srv.LoadController, "unconfigured"),
-                                             ("configure_controller", self.srv.ConfigureController, "inactive")):
+            for service, srv_type, state in (
+                ("load_controller", self.srv.LoadController, "unconfigured"),
+                ("configure_controller", self.srv.ConfigureController, "inactive"),
+            ):
                 response = self.call(service, srv_type.Request(name=name))
                 if response is None and self.states().get(name) in (state, "inactive"):
                     continue  # done; only its response was lost
@@ -215,13 +260,19 @@ class ControllerManagerClient:
             RuntimeError: the switch is refused.
         """
         request = self.srv.SwitchController.Request(
-            activate_controllers=list(activate), deactivate_controllers=list(deactivate),
-            strictness=self.srv.SwitchController.Request.STRICT)
+            activate_controllers=list(activate),
+            deactivate_controllers=list(deactivate),
+            strictness=self.srv.SwitchController.Request.STRICT,
+        )
         response = self.call("switch_controller", request)
         if response is None:
             states = self.states()
-            if all(states.get(n) == "active" for n in activate) and all(states.get(n) != "active" for n in deactivate):
+            if all(states.get(n) == "active" for n in activate) and all(
+                states.get(n) != "active" for n in deactivate
+            ):
                 return
         if response is None or not response.ok:
-            raise RuntimeError(f"switch_controller {list(activate)} / {list(deactivate)} failed "
-                               f"({getattr(response, 'message', 'no response')})")
+            raise RuntimeError(
+                f"switch_controller {list(activate)} / {list(deactivate)} failed "
+                f"({getattr(response, 'message', 'no response')})"
+            )

@@ -31,51 +31,89 @@ def robot_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_check_prints_summary_and_succeeds(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_prints_summary_and_succeeds(
+    robot_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["check", str(robot_file)]) == 0
     out = capsys.readouterr().out
     assert "robot: cli_bot (urdf)" in out
     assert "links: 3  joints: 2 (fixed 1, revolute 1)  movable: 1" in out
     row = next(line for line in out.splitlines() if line.strip().startswith("shoulder"))
-    assert row.split() == ["shoulder", "revolute", "base", "->", "arm", "-1.5", "1.5", "2", "20",
-                           "position,velocity,effort", "position,velocity,effort"]
+    assert row.split() == [
+        "shoulder",
+        "revolute",
+        "base",
+        "->",
+        "arm",
+        "-1.5",
+        "1.5",
+        "2",
+        "20",
+        "position,velocity,effort",
+        "position,velocity,effort",
+    ]
     mount = next(line for line in out.splitlines() if line.strip().startswith("mount"))
     assert mount.split()[-6:] == ["-"] * 6
     cam = next(line for line in out.splitlines() if line.strip().startswith("cam"))
-    assert cam.split() == ["cam", "camera", "tool", "30", "<gazebo>", "image/image_raw", "(sensor_msgs/Image);",
-                           "image/camera_info", "(sensor_msgs/CameraInfo)"]
+    assert cam.split() == [
+        "cam",
+        "camera",
+        "tool",
+        "30",
+        "<gazebo>",
+        "image/image_raw",
+        "(sensor_msgs/Image);",
+        "image/camera_info",
+        "(sensor_msgs/CameraInfo)",
+    ]
     assert "problems: none" in out
 
 
-def test_check_shows_zero_velocity_and_effort_limits_as_not_limited(tmp_path: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_shows_zero_velocity_and_effort_limits_as_not_limited(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``<limit effort="0" velocity="0">`` is the common "unknown" placeholder, which the bridge's
     limiter reads as "not limited": check says so instead of showing a limit of 0."""
     path = tmp_path / "zero.urdf"
     path.write_text(ROBOT.replace('effort="20" velocity="2"', 'effort="0" velocity="0"'))
     assert cli.main(["check", str(path)]) == 0
-    row = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("shoulder"))
+    row = next(
+        line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("shoulder")
+    )
     assert row.split()[5:11] == ["-1.5", "1.5", "not", "limited", "(0)", "not"]
 
 
-def test_check_refuses_absurd_magnitudes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_refuses_absurd_magnitudes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A mass of 1e308 kg parses as a number but no simulator can use it: check exits 1 with
     the loader's one-line error (no longer "problems: none")."""
     path = tmp_path / "heavy.urdf"
-    path.write_text(ROBOT.replace('<link name="arm"/>', '<link name="arm"><inertial><mass value="1e308"/>'
-                                  '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'))
+    path.write_text(
+        ROBOT.replace(
+            '<link name="arm"/>',
+            '<link name="arm"><inertial><mass value="1e308"/>'
+            '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>',
+        )
+    )
     assert cli.main(["check", str(path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {path}:3: <link name=\"arm\">: the mass of link 'arm' is 1e308, beyond the bound "
-                          "1e6 kg")
+    assert err.startswith(
+        f"error: {path}:3: <link name=\"arm\">: the mass of link 'arm' is 1e308, beyond the bound "
+        "1e6 kg"
+    )
 
 
-def test_check_error_exits_1_without_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_error_exits_1_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.urdf"
     path.write_text(ROBOT.replace('<child link="tool"/>', '<child link="ghost"/>'))
     assert cli.main(["check", str(path)]) == 1
     captured = capsys.readouterr()
-    assert captured.err.startswith(f"error: {path}:7: <joint name=\"mount\">: child link 'ghost' of joint 'mount' does not exist")
+    assert captured.err.startswith(
+        f"error: {path}:7: <joint name=\"mount\">: child link 'ghost' of joint 'mount' does not exist"
+    )
     assert "Traceback" not in captured.err
     assert captured.out == ""
 
@@ -84,7 +122,10 @@ def test_check_ros2_control_interfaces(cases_dir: Path, capsys: pytest.CaptureFi
     assert cli.main(["check", str(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf")]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.strip().startswith("arm_joint"))
-    assert row.split()[-2:] == ["position", "position,velocity,effort"]  # joint_states carries all three
+    assert row.split()[-2:] == [
+        "position",
+        "position,velocity,effort",
+    ]  # joint_states carries all three
     tool = next(line for line in out.splitlines() if line.strip().startswith("tool_mount"))
     assert tool.split()[-2:] == ["-", "-"]
 
@@ -104,33 +145,49 @@ def test_json_output(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> No
 def test_xacro_args_and_package_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pkg = tmp_path / "pkg"
     pkg.mkdir()
-    (pkg / "part.xacro").write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="part"/></robot>')
+    (pkg / "part.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="part"/></robot>'
+    )
     path = tmp_path / "r.urdf.xacro"
-    path.write_text('<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                    '<xacro:include filename="$(find my_pkg)/part.xacro"/><link name="$(arg prefix)base"/>'
-                    '<joint name="j" type="fixed"><parent link="$(arg prefix)base"/><child link="part"/></joint></robot>')
-    assert cli.main(["check", str(path), "--xacro-arg", "prefix:=left_", "--package-path", f"my_pkg={pkg}"]) == 0
+    path.write_text(
+        '<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="$(find my_pkg)/part.xacro"/><link name="$(arg prefix)base"/>'
+        '<joint name="j" type="fixed"><parent link="$(arg prefix)base"/><child link="part"/></joint></robot>'
+    )
+    assert (
+        cli.main(
+            ["check", str(path), "--xacro-arg", "prefix:=left_", "--package-path", f"my_pkg={pkg}"]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "left_base -> part" in out
 
 
-def test_bad_option_syntax_is_a_usage_error(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_option_syntax_is_a_usage_error(
+    robot_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["check", str(robot_file), "--xacro-arg", "novalue"]) == 2
-    assert ("argument --xacro-arg: 'novalue' is not of the form name:=value with a non-empty name; "
-            "write e.g. --xacro-arg prefix:=left_") in capsys.readouterr().err
+    assert (
+        "argument --xacro-arg: 'novalue' is not of the form name:=value with a non-empty name; "
+        "write e.g. --xacro-arg prefix:=left_"
+    ) in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["check", "info", "convert"])
 @pytest.mark.parametrize("bad", [":=x", "name=value", " :=x"])
-def test_xacro_arg_needs_colon_equals_and_a_name_like_run(robot_file: Path, capsys: pytest.CaptureFixture[str],
-                                                          command: str, bad: str) -> None:
+def test_xacro_arg_needs_colon_equals_and_a_name_like_run(
+    robot_file: Path, capsys: pytest.CaptureFixture[str], command: str, bad: str
+) -> None:
     from sdf_bridge.errors import ConfigError
     from sdf_bridge.ros.launch_args import parse_xacro_args
 
     with pytest.raises(ConfigError, match="is not of the form name:=value"):  # the rule of `run`
         parse_xacro_args([bad])
     assert cli.main([command, str(robot_file), "--xacro-arg", bad]) == 2
-    assert f"argument --xacro-arg: {bad!r} is not of the form name:=value" in capsys.readouterr().err
+    assert (
+        f"argument --xacro-arg: {bad!r} is not of the form name:=value" in capsys.readouterr().err
+    )
 
 
 def test_xacro_arg_value_may_be_empty_or_contain_colon_equals() -> None:
@@ -150,30 +207,47 @@ def _fake_report(monkeypatch: pytest.MonkeyPatch, func) -> None:  # noqa: ANN001
     monkeypatch.setitem(sys.modules, "sdf_bridge.transmissions.report", module)
 
 
-TRANS = ROBOT.replace("</robot>", """<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>
+TRANS = ROBOT.replace(
+    "</robot>",
+    """<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>
   <joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
-  <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission></robot>""")
+  <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission></robot>""",
+)
 
 
-def test_transmissions_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    _fake_report(monkeypatch, lambda robot: [{
-        "name": "t1", "type": "transmission_interface/SimpleTransmission", "dialect": "classic",
-        "joints": [{"name": "shoulder", "role": "joint1", "reduction": 1.0, "offset": 0.0}],
-        "actuators": [{"name": "m1", "role": "actuator1", "reduction": 50.0}],
-        "effective": "joint = actuator / 50", "notes": ["reduction from the actuator side"]}])
+def test_transmissions_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fake_report(
+        monkeypatch,
+        lambda robot: [
+            {
+                "name": "t1",
+                "type": "transmission_interface/SimpleTransmission",
+                "dialect": "classic",
+                "joints": [{"name": "shoulder", "role": "joint1", "reduction": 1.0, "offset": 0.0}],
+                "actuators": [{"name": "m1", "role": "actuator1", "reduction": 50.0}],
+                "effective": "joint = actuator / 50",
+                "notes": ["reduction from the actuator side"],
+            }
+        ],
+    )
     path = tmp_path / "t.urdf"
     path.write_text(TRANS)
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
-    assert ("  t1 (transmission_interface/SimpleTransmission, classic dialect)\n"
-            "    effective: joint = actuator / 50\n"
-            "    joint shoulder: role joint1, joint-side reduction 1, offset 0\n"
-            "    actuator m1: role actuator1, actuator-side reduction 50\n") in out
+    assert (
+        "  t1 (transmission_interface/SimpleTransmission, classic dialect)\n"
+        "    effective: joint = actuator / 50\n"
+        "    joint shoulder: role joint1, joint-side reduction 1, offset 0\n"
+        "    actuator m1: role actuator1, actuator-side reduction 50\n"
+    ) in out
     assert "note: reduction from the actuator side" in out
 
 
-def test_transmission_error_is_a_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_transmission_error_is_a_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(robot):  # noqa: ANN001, ANN202
         raise TransmissionError("transmission 't1': reduction 0 is not allowed")
 
@@ -185,7 +259,9 @@ def test_transmission_error_is_a_problem(tmp_path: Path, monkeypatch: pytest.Mon
     assert "problems (1):\n  transmission 't1': reduction 0 is not allowed" in out
 
 
-def test_convert_delegates_with_contract_arguments(robot_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_convert_delegates_with_contract_arguments(
+    robot_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen = {}
     module = types.ModuleType("sdf_bridge.description.export")
 
@@ -195,7 +271,12 @@ def test_convert_delegates_with_contract_arguments(robot_file: Path, monkeypatch
 
     module.convert_command = convert_command
     monkeypatch.setitem(sys.modules, "sdf_bridge.description.export", module)
-    assert cli.main(["convert", str(robot_file), "-o", "out.sdf", "--lump-fixed", "--xacro-arg", "a:=1"]) == 0
+    assert (
+        cli.main(
+            ["convert", str(robot_file), "-o", "out.sdf", "--lump-fixed", "--xacro-arg", "a:=1"]
+        )
+        == 0
+    )
     assert seen["source"] == str(robot_file) and seen["output"] == "out.sdf"
     assert seen["to"] == "sdf" and seen["lump_fixed"] is True and seen["xacro_args"] == {"a": "1"}
     assert cli.main(["convert", str(robot_file), "--to", "urdf"]) == 0
@@ -203,7 +284,9 @@ def test_convert_delegates_with_contract_arguments(robot_file: Path, monkeypatch
 
 
 @pytest.mark.parametrize("command, func", [("run", "run_command"), ("demo", "demo_command")])
-def test_run_and_demo_get_raw_argv(monkeypatch: pytest.MonkeyPatch, command: str, func: str) -> None:
+def test_run_and_demo_get_raw_argv(
+    monkeypatch: pytest.MonkeyPatch, command: str, func: str
+) -> None:
     calls = []
     module = types.ModuleType("sdf_bridge.ros.main")
     setattr(module, "run_command", lambda argv: calls.append(("run", argv)) or 0)
@@ -226,11 +309,16 @@ def test_to_jsonable_handles_non_finite() -> None:
     assert cli.to_jsonable({"a": (1.0, float("inf"))}) == {"a": [1.0, "inf"]}
 
 
-def test_check_shared_robot_with_real_transmission_report(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_shared_robot_with_real_transmission_report(
+    robots_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = robots_dir / "rrbot_transmissions" / "rrbot_transmissions.urdf"
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "links: 5  joints: 4 (continuous 2, fixed 2)  movable: 2  transmissions: 2  ros2_control: 1" in out
+    assert (
+        "links: 5  joints: 4 (continuous 2, fixed 2)  movable: 2  transmissions: 2  ros2_control: 1"
+        in out
+    )
     assert "    joint joint1: role joint1, joint-side reduction 2, offset 0\n" in out
     assert "    joint joint2: role joint2, joint-side reduction 4, offset 0\n" in out
     assert "    actuator actuator1: role actuator1, actuator-side reduction not given\n" in out
@@ -244,17 +332,33 @@ def test_check_sdf_world_or_model(robots_dir: Path, capsys: pytest.CaptureFixtur
     assert "(sdf 1.6)" in out and "joints: 9" in out
 
 
-def test_json_of_a_world_has_models_by_name(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_of_a_world_has_models_by_name(
+    robots_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
     assert cli.main(["check", str(path), "--json"]) == 0
     world = json.loads(capsys.readouterr().out)
-    assert list(world["models"]) == ["ground_plane", "pendulum_with_base", "pendulum_with_base_mimic_slow_follows_fast",
-                                     "pendulum_with_base_mimic_fast_follows_slow"]
+    assert list(world["models"]) == [
+        "ground_plane",
+        "pendulum_with_base",
+        "pendulum_with_base_mimic_slow_follows_fast",
+        "pendulum_with_base_mimic_fast_follows_slow",
+    ]
     assert sum(len(model["links"]) for model in world["models"].values()) == 10  # robots/INDEX.md
-    assert sum(1 for model in world["models"].values() for joint in model["joints"].values() if joint["mimic"]) == 2
+    assert (
+        sum(
+            1
+            for model in world["models"].values()
+            for joint in model["joints"].values()
+            if joint["mimic"]
+        )
+        == 2
+    )
 
 
-def test_json_load_error_exits_1_with_message_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_load_error_exits_1_with_message_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.urdf"
     path.write_text(ROBOT.replace('<child link="tool"/>', '<child link="ghost"/>'))
     assert cli.main(["check", str(path), "--json"]) == 1
@@ -263,8 +367,9 @@ def test_json_load_error_exits_1_with_message_only(tmp_path: Path, capsys: pytes
     assert captured.err.startswith(f"error: {path}:7: <joint name=\"mount\">: child link 'ghost'")
 
 
-def test_json_transmission_problem_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_transmission_problem_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(robot):  # noqa: ANN001, ANN202
         raise TransmissionError("transmission 't1': reduction 0 is not allowed")
 
@@ -278,15 +383,22 @@ def test_json_transmission_problem_exits_1(tmp_path: Path, monkeypatch: pytest.M
     assert cli.main(["info", str(path), "--json"]) == 0  # info reports, it does not judge
 
 
-def test_sdf_path_option_finds_model_includes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sdf_path_option_finds_model_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     models = tmp_path / "models"
     (models / "wheel").mkdir(parents=True)
     (models / "wheel" / "model.config").write_text(
-        "<model><name>wheel</name><sdf version='1.9'>model.sdf</sdf></model>")
-    (models / "wheel" / "model.sdf").write_text('<sdf version="1.9"><model name="wheel"><link name="hub"/></model></sdf>')
+        "<model><name>wheel</name><sdf version='1.9'>model.sdf</sdf></model>"
+    )
+    (models / "wheel" / "model.sdf").write_text(
+        '<sdf version="1.9"><model name="wheel"><link name="hub"/></model></sdf>'
+    )
     path = tmp_path / "cart.sdf"
-    path.write_text('<sdf version="1.9"><model name="cart"><link name="body"/>'
-                    "<include><uri>model://wheel</uri></include></model></sdf>")
+    path.write_text(
+        '<sdf version="1.9"><model name="cart"><link name="body"/>'
+        "<include><uri>model://wheel</uri></include></model></sdf>"
+    )
     assert cli.main(["check", str(path)]) == 1
     assert "include 'model://wheel' not found" in capsys.readouterr().err
     assert cli.main(["check", str(path), "--sdf-path", str(models)]) == 0
@@ -296,15 +408,19 @@ def test_sdf_path_option_finds_model_includes(tmp_path: Path, capsys: pytest.Cap
 # -- newcomer findings ------------------------------------------------------------------------
 
 
-def test_misspelt_reduction_fails_check_instead_of_defaulting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_misspelt_reduction_fails_check_instead_of_defaulting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "t.urdf"
     path.write_text(TRANS.replace("mechanicalReduction>", "mechanicalReducton>"))
     assert cli.main(["check", str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == (f"error: {path}:11: <mechanicalReducton>: unknown element <mechanicalReducton> in "
-                            "<actuator name=\"m1\"> of transmission 't1'; did you mean <mechanicalReduction>? "
-                            "Fix: rename <mechanicalReducton> to <mechanicalReduction>\n")
+    assert captured.err == (
+        f"error: {path}:11: <mechanicalReducton>: unknown element <mechanicalReducton> in "
+        "<actuator name=\"m1\"> of transmission 't1'; did you mean <mechanicalReduction>? "
+        "Fix: rename <mechanicalReducton> to <mechanicalReduction>\n"
+    )
 
 
 def test_warnings_are_printed_once(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -313,55 +429,91 @@ def test_warnings_are_printed_once(robot_file: Path, capsys: pytest.CaptureFixtu
     captured = capsys.readouterr()
     assert captured.err == ""
     assert captured.out.count("unknown element <oddity>") == 1
-    assert f"\nwarnings (1):\n  {robot_file}:9: <oddity>: unknown element <oddity> in <robot name=\"cli_bot\"> ignored\n" \
+    assert (
+        f'\nwarnings (1):\n  {robot_file}:9: <oddity>: unknown element <oddity> in <robot name="cli_bot"> ignored\n'
         in captured.out
+    )
     assert cli.main(["check", str(robot_file), "--json"]) == 0
     captured = capsys.readouterr()
-    assert captured.err == f"warning: {robot_file}:9: <oddity>: unknown element <oddity> in <robot name=\"cli_bot\"> ignored\n"
+    assert (
+        captured.err
+        == f'warning: {robot_file}:9: <oddity>: unknown element <oddity> in <robot name="cli_bot"> ignored\n'
+    )
 
 
-def test_ros2_control_sensors_are_counted_and_listed(robots_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["check", str(robots_dir / "rrbot_external_fts" / "rrbot_external_fts.urdf")]) == 0
+def test_ros2_control_sensors_are_counted_and_listed(
+    robots_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        cli.main(["check", str(robots_dir / "rrbot_external_fts" / "rrbot_external_fts.urdf")]) == 0
+    )
     out = capsys.readouterr().out
     assert "ros2_control: 2  sensors: 1 (1 in <ros2_control>)\n" in out
     row = next(line for line in out.splitlines() if line.strip().startswith("tcp_fts_sensor"))
-    assert row.split()[:7] == ["tcp_fts_sensor", "ros2_control", "tool_link", "-", "<ros2_control",
-                               'name="ExternalRRBotFTSensor">', "(force.x,force.y,force.z,torque.x,torque.y,torque.z)"]
-    assert row.endswith("state interfaces only (mock backend); MuJoCo simulates none (warned at start)")
+    assert row.split()[:7] == [
+        "tcp_fts_sensor",
+        "ros2_control",
+        "tool_link",
+        "-",
+        "<ros2_control",
+        'name="ExternalRRBotFTSensor">',
+        "(force.x,force.y,force.z,torque.x,torque.y,torque.z)",
+    ]
+    assert row.endswith(
+        "state interfaces only (mock backend); MuJoCo simulates none (warned at start)"
+    )
 
 
-def test_unknown_transmission_type_problem_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_transmission_type_problem_names_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "t.urdf"
-    path.write_text(TRANS.replace("transmission_interface/SimpleTransmission", "acme/MagicTransmission"))
+    path.write_text(
+        TRANS.replace("transmission_interface/SimpleTransmission", "acme/MagicTransmission")
+    )
     assert cli.main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"problems (1):\n  {path}:9: transmission 't1' has unknown type 'acme/MagicTransmission'. Fix: use one of" in out
+    assert (
+        f"problems (1):\n  {path}:9: transmission 't1' has unknown type 'acme/MagicTransmission'. Fix: use one of"
+        in out
+    )
 
 
-def test_follower_rows_show_the_multiplier(repo_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_follower_rows_show_the_multiplier(
+    repo_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["check", str(repo_dir / "urdf" / "demo_arm.urdf.xacro")]) == 0
     out = capsys.readouterr().out
-    assert ("  right_finger_joint (mimic, mimic dialect)\n"
-            "    effective: right_finger_joint = -1 × left_finger_joint + 0.002\n"
-            "    joint right_finger_joint: follower, multiplier -1, offset 0.002\n") in out
+    assert (
+        "  right_finger_joint (mimic, mimic dialect)\n"
+        "    effective: right_finger_joint = -1 × left_finger_joint + 0.002\n"
+        "    joint right_finger_joint: follower, multiplier -1, offset 0.002\n"
+    ) in out
 
 
 @pytest.mark.parametrize("where", ["missing_dir", "a_directory"])
-def test_convert_unwritable_output_is_a_one_line_error(robot_file: Path, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str], where: str) -> None:
+def test_convert_unwritable_output_is_a_one_line_error(
+    robot_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
     output = tmp_path / "nope" / "out.sdf" if where == "missing_dir" else tmp_path
     assert cli.main(["convert", str(robot_file), "-o", str(output)]) == 1
     captured = capsys.readouterr()
-    expected = (f"error: cannot write {str(output)!r}: directory {str(tmp_path / 'nope')!r} does not exist. "
-                "Fix: create it or choose another -o\n" if where == "missing_dir" else
-                f"error: output {str(output)!r} is a directory. Fix: give a file name, e.g. -o "
-                f"{str(output / 'robot.sdf')}\n")
+    expected = (
+        f"error: cannot write {str(output)!r}: directory {str(tmp_path / 'nope')!r} does not exist. "
+        "Fix: create it or choose another -o\n"
+        if where == "missing_dir"
+        else f"error: output {str(output)!r} is a directory. Fix: give a file name, e.g. -o "
+        f"{str(output / 'robot.sdf')}\n"
+    )
     assert captured.err == expected and captured.out == ""
 
 
-def test_convert_os_error_while_writing_is_a_one_line_error(robot_file: Path, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_os_error_while_writing_is_a_one_line_error(
+    robot_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     module = types.ModuleType("sdf_bridge.description.export")
 
     def convert_command(args):  # noqa: ANN001, ANN202
@@ -377,13 +529,14 @@ def test_convert_os_error_while_writing_is_a_one_line_error(robot_file: Path, tm
 def test_convert_writes_the_file(robot_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.sdf"
     assert cli.main(["convert", str(robot_file), "-o", str(out)]) == 0
-    assert "<model name=\"cli_bot\">" in out.read_text()
+    assert '<model name="cli_bot">' in out.read_text()
 
 
 @pytest.mark.parametrize("command", ["run", "demo"])
 @pytest.mark.parametrize("missing", ["rclpy", "sensor_msgs.msg", "rclpy._rclpy_pybind11"])
-def test_run_without_ros_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                             command: str, missing: str) -> None:
+def test_run_without_ros_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str, missing: str
+) -> None:
     module = types.ModuleType("sdf_bridge.ros.main")
 
     def fail(argv):  # noqa: ANN001, ANN202
@@ -396,8 +549,10 @@ def test_run_without_ros_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch, ca
     monkeypatch.setattr(ros_pkg, "main", module, raising=False)
     assert cli.main([command]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: sdf-bridge {command} needs ROS 2, but Python module {missing!r} is not installed. "
-                          "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ")
+    assert err.startswith(
+        f"error: sdf-bridge {command} needs ROS 2, but Python module {missing!r} is not installed. "
+        "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp "
+    )
     assert "source a ROS 2 installation" in err and err.count("\n") == 1
 
 
@@ -416,12 +571,25 @@ def test_run_other_import_errors_are_not_hidden(monkeypatch: pytest.MonkeyPatch)
         cli.main(["run"])
 
 
-@pytest.mark.parametrize("command, words", [
-    ("check", ["validate", "effective ratio", "Exit status", "examples:"]),
-    ("info", ["without judging", "example:"]),
-    ("convert", ["write it as SDFormat (default) or URDF", "warning:", "examples:", "sdf-bridge convert robot.urdf.xacro -o robot.sdf"]),
-])
-def test_subcommand_help_is_informative(capsys: pytest.CaptureFixture[str], command: str, words: list[str]) -> None:
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        ("check", ["validate", "effective ratio", "Exit status", "examples:"]),
+        ("info", ["without judging", "example:"]),
+        (
+            "convert",
+            [
+                "write it as SDFormat (default) or URDF",
+                "warning:",
+                "examples:",
+                "sdf-bridge convert robot.urdf.xacro -o robot.sdf",
+            ],
+        ),
+    ],
+)
+def test_subcommand_help_is_informative(
+    capsys: pytest.CaptureFixture[str], command: str, words: list[str]
+) -> None:
     assert cli.main([command, "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     for word in words:
@@ -432,7 +600,9 @@ def test_top_level_help_describes_run_and_demo(capsys: pytest.CaptureFixture[str
     assert cli.main(["--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "run the bridge node on a description (needs ROS 2;" in out
-    assert "run the bridge on the demo arm, command it and print the joint states (needs ROS 2;" in out
+    assert (
+        "run the bridge on the demo arm, command it and print the joint states (needs ROS 2;" in out
+    )
 
 
 def test_check_into_a_closed_pipe_stops_quietly(robots_dir: Path) -> None:
@@ -440,8 +610,11 @@ def test_check_into_a_closed_pipe_stops_quietly(robots_dir: Path) -> None:
     import subprocess
 
     path = robots_dir / "pr2" / "pr2.urdf"
-    proc = subprocess.Popen([sys.executable, "-m", "sdf_bridge.cli", "check", str(path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sdf_bridge.cli", "check", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stdout.readline().startswith(b"robot: pr2")
     proc.stdout.close()  # the reader leaves, as `head -1` does
     _, err = proc.communicate(timeout=60)
@@ -449,32 +622,57 @@ def test_check_into_a_closed_pipe_stops_quietly(robots_dir: Path) -> None:
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
 
 
-def test_ros2_control_writes_the_topic_based_description(robot_file: Path, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_ros2_control_writes_the_topic_based_description(
+    robot_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "topic.urdf"
-    assert cli.main(["ros2-control", str(robot_file), "-o", str(out), "--plugin", "topic_based_ros2_control/TopicBasedSystem",
-                     "--command-interfaces", "velocity", "--joint-states-topic", "/arm/states"]) == 0
+    assert (
+        cli.main(
+            [
+                "ros2-control",
+                str(robot_file),
+                "-o",
+                str(out),
+                "--plugin",
+                "topic_based_ros2_control/TopicBasedSystem",
+                "--command-interfaces",
+                "velocity",
+                "--joint-states-topic",
+                "/arm/states",
+            ]
+        )
+        == 0
+    )
     from sdf_bridge.description import load
 
     (block,) = load(out).ros2_control
     assert block.plugin == "topic_based_ros2_control/TopicBasedSystem"
     assert block.param("joint_states_topic") == "/arm/states"
     assert block.param("joint_commands_topic") == "/sdf_bridge/joint_commands"
-    assert [(j.name, [i.name for i in j.command_interfaces]) for j in block.joints] == [("shoulder", ["velocity"])]
+    assert [(j.name, [i.name for i in j.command_interfaces]) for j in block.joints] == [
+        ("shoulder", ["velocity"])
+    ]
     assert cli.main(["ros2-control", str(robot_file)]) == 0  # to standard output
-    assert "<plugin>joint_state_topic_hardware_interface/JointStateTopicSystem</plugin>" in capsys.readouterr().out
+    assert (
+        "<plugin>joint_state_topic_hardware_interface/JointStateTopicSystem</plugin>"
+        in capsys.readouterr().out
+    )
 
 
 @pytest.mark.parametrize(
     ("options", "message"),
     [
         (["--command-interfaces", "position,effort"], "are not one control mode"),
-        (["--plugin", "mock_components/GenericSystem"], "is not a topic-based ros2_control hardware interface"),
+        (
+            ["--plugin", "mock_components/GenericSystem"],
+            "is not a topic-based ros2_control hardware interface",
+        ),
         (["-o", "/"], "is a directory"),
     ],
 )
-def test_ros2_control_errors_exit_1(robot_file: Path, capsys: pytest.CaptureFixture[str], options: list,
-                                    message: str) -> None:
+def test_ros2_control_errors_exit_1(
+    robot_file: Path, capsys: pytest.CaptureFixture[str], options: list, message: str
+) -> None:
     assert cli.main(["ros2-control", str(robot_file), *options]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
@@ -504,7 +702,9 @@ WHAT_THE_BRIDGE_DOES = """<?xml version="1.0"?>
 """
 
 
-def test_check_shows_what_the_bridge_does_with_each_joint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_shows_what_the_bridge_does_with_each_joint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Enforced limits (ros2_control windows included, an asymmetric one narrowed with a
     warning), commandable interfaces, followers and unexposed joints; an inertia the bridge
     balances is a problem it works around (exit 0)."""
@@ -512,19 +712,29 @@ def test_check_shows_what_the_bridge_does_with_each_joint(tmp_path: Path, capsys
     path.write_text(WHAT_THE_BRIDGE_DOES)
     assert cli.main(["check", str(path)]) == 0
     out = capsys.readouterr().out
-    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith("  ") and "->" in line}
+    rows = {
+        line.split()[0]: line.split()
+        for line in out.splitlines()
+        if line.startswith("  ") and "->" in line
+    }
     assert rows["j_in"][5:] == ["-1", "1", "2", "4", "position,effort", "position,velocity,effort"]
     assert rows["knuckle"][5:] == ["-2", "2", "0.5", "5", "velocity", "position,velocity,effort"]
     assert rows["j_out"][5:] == ["-"] * 5 + ["position,velocity,effort"]
     assert rows["neck"][5:] == rows["wrist"][5:] == ["-"] * 6
-    assert ("joint notes (followers and joints the bridge simulates but does not expose):\n"
-            "  j_out: follows j_in (gearbox, -3×): not commandable\n"
-            "  gear: follows j_in (gearbox, -4×): not commandable\n"
-            "  neck: ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in joint_states (one "
-            "value per joint name there)\n"
-            "  wrist: universal joint (2 degrees of freedom): simulated by the MuJoCo backend, not in joint_states "
-            "(one value per joint name there)\n") in out
-    assert ("  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge limits |effort| to 4 "
-            "(±4)\n") in out
-    assert ("problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) kg·m² break the "
-            "triangle inequality (0 + 0 < 0.002)") in out
+    assert (
+        "joint notes (followers and joints the bridge simulates but does not expose):\n"
+        "  j_out: follows j_in (gearbox, -3×): not commandable\n"
+        "  gear: follows j_in (gearbox, -4×): not commandable\n"
+        "  neck: ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in joint_states (one "
+        "value per joint name there)\n"
+        "  wrist: universal joint (2 degrees of freedom): simulated by the MuJoCo backend, not in joint_states "
+        "(one value per joint name there)\n"
+    ) in out
+    assert (
+        "  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge limits |effort| to 4 "
+        "(±4)\n"
+    ) in out
+    assert (
+        "problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) kg·m² break the "
+        "triangle inequality (0 + 0 < 0.002)"
+    ) in out

@@ -20,7 +20,9 @@ def _run(env_value: str | None) -> subprocess.CompletedProcess:
     if env_value is not None:
         env["SDF_BRIDGE_JIT"] = env_value
     code = "from sdf_bridge import jit; print(jit.ENABLED, jit.describe())"
-    return subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    )
 
 
 def _probe(env_value: str | None) -> str:
@@ -34,8 +36,9 @@ def test_enabled_by_default_when_numba_is_installed():
 
 @pytest.mark.parametrize("value", ["0", "false", "FALSE", " 0 "])
 def test_environment_switches_kernels_off(value):
-    assert _probe(value) == ("False numpy (compiled kernels off: Numba not installed or "
-                             "SDF_BRIDGE_JIT=0)")
+    assert _probe(value) == (
+        "False numpy (compiled kernels off: Numba not installed or SDF_BRIDGE_JIT=0)"
+    )
 
 
 @pytest.mark.parametrize("value", ["off", "no", "2"])
@@ -44,14 +47,22 @@ def test_environment_value_that_is_no_boolean_is_warned_and_ignored(value):
     with a warning that names the value."""
     run = _run(value)
     assert run.stdout.strip().startswith("True compiled kernels (Numba ")
-    assert f"SDF_BRIDGE_JIT={value!r} is not a boolean (true, false, 1 or 0): compiled kernels stay on" in run.stderr
+    assert (
+        f"SDF_BRIDGE_JIT={value!r} is not a boolean (true, false, 1 or 0): compiled kernels stay on"
+        in run.stderr
+    )
 
 
 def test_numba_disable_jit_switches_kernels_off():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     env.pop("SDF_BRIDGE_JIT", None)
-    out = subprocess.run([sys.executable, "-c", "from sdf_bridge import jit; print(jit.ENABLED)"],
-                         env=env, check=True, capture_output=True, text=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", "from sdf_bridge import jit; print(jit.ENABLED)"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     assert out == "False"
 
 
@@ -96,10 +107,13 @@ def test_warm_up_runs_once_then_forbids_compilation():
 
 def test_kernel_warm_ups_are_no_ops_when_switched_off():
     env = dict(os.environ, SDF_BRIDGE_JIT="0")
-    code = ("from sdf_bridge.transmissions import kernel as t; from sdf_bridge.limits import kernel as l; "
-            "print(t.warm_up(), l.warm_up())")
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
-                         text=True).stdout.strip()
+    code = (
+        "from sdf_bridge.transmissions import kernel as t; from sdf_bridge.limits import kernel as l; "
+        "print(t.warm_up(), l.warm_up())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
     assert out == "0.0 0.0"
 
 
@@ -124,7 +138,9 @@ def _fresh_cache(tmp_path, code: str, **env: str) -> subprocess.CompletedProcess
     (tmp_path / "tiny.py").write_text(_TINY)
     environ = {k: v for k, v in os.environ.items() if k != "SDF_BRIDGE_JIT"}
     environ.update(PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env)
-    return subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=300
+    )
 
 
 _LOAD_CACHED = """
@@ -145,7 +161,9 @@ def test_cached_only_refuses_to_compile_then_loads_from_the_cache(tmp_path):
     compiled it (a plain warm_up, which caches it), cached_only loads it."""
     first = _fresh_cache(tmp_path, _LOAD_CACHED)
     assert first.stdout.strip() == "refused: twice is not in Numba's cache []", first.stderr
-    compiled = _fresh_cache(tmp_path, "import tiny; tiny.warm_up(); print(dict(tiny.twice.stats.cache_misses))")
+    compiled = _fresh_cache(
+        tmp_path, "import tiny; tiny.warm_up(); print(dict(tiny.twice.stats.cache_misses))"
+    )
     assert compiled.stdout.strip() == "{(float64,): 1}", compiled.stderr
     assert _fresh_cache(tmp_path, _LOAD_CACHED).stdout.strip() == "loaded {(float64,): 1}"
 
@@ -164,6 +182,9 @@ print(tiny.twice(2.0), dict(tiny.twice.stats.cache_misses))
 
 
 def test_cached_only_does_nothing_when_switched_off(tmp_path):
-    run = _fresh_cache(tmp_path, _LOAD_CACHED.replace("dict(tiny.twice.stats.cache_hits)", "tiny.twice(2.0)"),
-                       SDF_BRIDGE_JIT="0")
+    run = _fresh_cache(
+        tmp_path,
+        _LOAD_CACHED.replace("dict(tiny.twice.stats.cache_hits)", "tiny.twice(2.0)"),
+        SDF_BRIDGE_JIT="0",
+    )
     assert run.stdout.strip() == "loaded 4.0", run.stderr

@@ -18,7 +18,9 @@ def test_a_screw_is_driven_and_its_translation_published() -> None:
     """The limiter bounds a screw's velocity and effort; its position range is the simulator's stop."""
     views, warnings, problems = joint_views(load(SCREW))
     assert (warnings, problems) == ([], [])
-    assert views["s"] == JointView(command="position,velocity,effort", state=STATE, velocity=4.0, effort=2.0)
+    assert views["s"] == JointView(
+        command="position,velocity,effort", state=STATE, velocity=4.0, effort=2.0
+    )
     translation = views["s/translation"]
     assert translation.command == "-" and translation.state == STATE
     assert translation.note == f"follows s (screw, {0.01 / (2 * math.pi):g} m/rad)"
@@ -30,11 +32,15 @@ def test_a_robot_the_bridge_refuses_gives_the_problem() -> None:
       <transmission name="t"><type>acme/Magic</type><joint name="j"/><actuator name="m"/></transmission></robot>""")
     views, warnings, problems = joint_views(robot)
     assert views == {"j": JointView()} and warnings == []
-    assert len(problems) == 1 and problems[0].startswith("transmission 't' has unknown type 'acme/Magic'")
+    assert len(problems) == 1 and problems[0].startswith(
+        "transmission 't' has unknown type 'acme/Magic'"
+    )
 
 
 def test_publishes_names_topics_and_messages() -> None:
     assert publishes(Sensor("lidar", "ray", "base", topic="scan")) == (
-        "scan (sensor_msgs/LaserScan (one vertical sample) or PointCloud2)")
+        "scan (sensor_msgs/LaserScan (one vertical sample) or PointCloud2)"
+    )
     assert publishes(Sensor("alt", "altimeter", "base", raw_type="altimeter")) == (
-        "nothing: the bridge simulates no altimeter sensor (warned at start)")
+        "nothing: the bridge simulates no altimeter sensor (warned at start)"
+    )

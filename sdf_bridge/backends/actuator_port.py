@@ -111,7 +111,9 @@ class ActuatorPort:
         if callable(demand):
             self.set_sensor_demand = demand
 
-    def configure(self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]) -> None:
+    def configure(
+        self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]
+    ) -> None:
         """Configure the driver for every actuator of ``transmissions`` (their order).
 
         Raises:
@@ -119,7 +121,9 @@ class ActuatorPort:
         """
         self.tm = transmissions
         self.actuator_names = tuple(transmissions.actuator_names)
-        self.driver.configure(robot, self.actuator_names, transmissions=transmissions, params=params)
+        self.driver.configure(
+            robot, self.actuator_names, transmissions=transmissions, params=params
+        )
         self._dependency = transmissions.dependency
         self._shape = (len(self.actuator_names),)
         self._followers = len(transmissions.follower_names) > 0
@@ -145,8 +149,11 @@ class ActuatorPort:
         state = self.driver.read(dt)
         ap, av, ae = state.position, state.velocity, state.effort
         shape = self._shape
-        if (getattr(ap, "shape", None) != shape or getattr(av, "shape", None) != shape
-                or getattr(ae, "shape", None) != shape):
+        if (
+            getattr(ap, "shape", None) != shape
+            or getattr(av, "shape", None) != shape
+            or getattr(ae, "shape", None) != shape
+        ):
             raise BackendError(
                 f"backend {self.name!r} returned state arrays of shapes {np.shape(ap)}, "
                 f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "

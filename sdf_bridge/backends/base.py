@@ -25,8 +25,8 @@ m/s, N·m, N).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Union, runtime_checkable
 
@@ -35,6 +35,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
     from ..transmissions import TransmissionMap
+
 
 class Mode(enum.IntFlag):
     """The active command interfaces of a joint or an actuator: the one encoding of a command
@@ -70,15 +71,27 @@ class Mode(enum.IntFlag):
         for mode in MODES:
             if mode.label == label:
                 return mode
-        raise ValueError(f"unknown command mode {label!r}; use one of {[m.label for m in MODES if m]}")
+        raise ValueError(
+            f"unknown command mode {label!r}; use one of {[m.label for m in MODES if m]}"
+        )
 
 
-MODES: tuple[Mode, ...] = (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.POSITION_VELOCITY, Mode.EFFORT,
-                           Mode.ACCELERATION)
+MODES: tuple[Mode, ...] = (
+    Mode.NONE,
+    Mode.POSITION,
+    Mode.VELOCITY,
+    Mode.POSITION_VELOCITY,
+    Mode.EFFORT,
+    Mode.ACCELERATION,
+)
 """Every valid mode (bit combinations outside these are not modes)."""
 MODE_DTYPE = np.int8
 """dtype of mode arrays (one :class:`Mode` value per joint or actuator)."""
-INTERFACE_MODES: dict[str, Mode] = {"position": Mode.POSITION, "velocity": Mode.VELOCITY, "effort": Mode.EFFORT}
+INTERFACE_MODES: dict[str, Mode] = {
+    "position": Mode.POSITION,
+    "velocity": Mode.VELOCITY,
+    "effort": Mode.EFFORT,
+}
 """Command interface name → its mode bit (the rows of a :class:`JointCommand`, in this order)."""
 
 Quaternion = tuple[float, float, float, float]
@@ -193,7 +206,13 @@ class ContactReading:
 
 
 SensorReading = Union[
-    ImuReading, WrenchReading, ScanReading, PointCloudReading, ImageReading, RangeReading, ContactReading
+    ImuReading,
+    WrenchReading,
+    ScanReading,
+    PointCloudReading,
+    ImageReading,
+    RangeReading,
+    ContactReading,
 ]
 
 
@@ -286,7 +305,9 @@ class Backend(Protocol):
     #: :class:`ActuatorDriver`, in :class:`~sdf_bridge.backends.actuator_port.ActuatorPort`).
     joint_space: ClassVar[bool]
 
-    def configure(self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]) -> None:
+    def configure(
+        self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]
+    ) -> None:
         """Prepare for ``robot``: ``transmissions`` fixes the joint, follower and actuator order
         of every array; ``params`` are the backend's parameters (from config /
         ``<ros2_control><hardware>``; parameters the backend does not know belong to another

@@ -78,18 +78,27 @@ def initial_pose(robot: Robot, params: Mapping[str, Any]) -> InitialPose:
     values = initial_joint_values(robot)
     position, velocity = dict(values["position"]), dict(values["velocity"])
     name = str(params.get("keyframe") or "")
-    yaml_file, srdf_file = str(params.get("keyframe_file") or ""), str(params.get("srdf_file") or "")
+    yaml_file, srdf_file = (
+        str(params.get("keyframe_file") or ""),
+        str(params.get("srdf_file") or ""),
+    )
     base: Pose | None = None
     source = "description"
     if yaml_file and srdf_file:
-        raise ConfigError("backend parameters keyframe_file and srdf_file are both set. Fix: give one of them.")
+        raise ConfigError(
+            "backend parameters keyframe_file and srdf_file are both set. Fix: give one of them."
+        )
     path = yaml_file or srdf_file
     if name and not path:
-        raise ConfigError(f"backend parameter keyframe = {name!r} but no keyframe_file or srdf_file. "
-                          "Fix: give the YAML or SRDF file that defines it.")
+        raise ConfigError(
+            f"backend parameter keyframe = {name!r} but no keyframe_file or srdf_file. "
+            "Fix: give the YAML or SRDF file that defines it."
+        )
     if path and not name:
-        raise ConfigError(f"backend parameter {'keyframe_file' if yaml_file else 'srdf_file'} = {path!r} but "
-                          "no keyframe. Fix: set keyframe to the name of one of its keyframes (group states).")
+        raise ConfigError(
+            f"backend parameter {'keyframe_file' if yaml_file else 'srdf_file'} = {path!r} but "
+            "no keyframe. Fix: set keyframe to the name of one of its keyframes (group states)."
+        )
     if path:
         joints, base = (_yaml_keyframe if yaml_file else _srdf_keyframe)(robot, path, name)
         position.update(joints)
@@ -113,7 +122,9 @@ def _number(value: Any, where: str) -> float:
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not math.isfinite(number):
-        raise ConfigError(f"{where} = {value!r} is not a finite number. Fix: give a number (rad or m).")
+        raise ConfigError(
+            f"{where} = {value!r} is not a finite number. Fix: give a number (rad or m)."
+        )
     return number
 
 
@@ -122,8 +133,10 @@ def _read(path: str, what: str) -> bytes:
         with open(path, "rb") as stream:
             return stream.read()
     except OSError as exc:
-        raise ConfigError(f"cannot read the {what} {path!r}: {exc.strerror or exc}. Fix: check the path "
-                          f"(relative to {os.getcwd()!r}).") from None
+        raise ConfigError(
+            f"cannot read the {what} {path!r}: {exc.strerror or exc}. Fix: check the path "
+            f"(relative to {os.getcwd()!r})."
+        ) from None
 
 
 def _yaml_keyframe(robot: Robot, path: str, name: str) -> tuple[dict[str, float], Pose | None]:
@@ -136,14 +149,20 @@ def _yaml_keyframe(robot: Robot, path: str, name: str) -> tuple[dict[str, float]
         raise ConfigError(f"keyframe file {path!r} is not valid YAML: {exc}") from None
     frames = document.get("keyframes") if isinstance(document, dict) else None
     if not isinstance(frames, dict):
-        raise ConfigError(f"keyframe file {path!r} has no 'keyframes:' mapping. Fix: write "
-                          "keyframes: {<name>: {joints: {<joint>: <value>}, base_pose: [x, y, z, roll, pitch, yaw]}}.")
+        raise ConfigError(
+            f"keyframe file {path!r} has no 'keyframes:' mapping. Fix: write "
+            "keyframes: {<name>: {joints: {<joint>: <value>}, base_pose: [x, y, z, roll, pitch, yaw]}}."
+        )
     frame = frames.get(name)
     if frame is None:
-        raise ConfigError(f"keyframe file {path!r} has no keyframe {name!r}. Fix: use one of {sorted(map(str, frames))}.")
+        raise ConfigError(
+            f"keyframe file {path!r} has no keyframe {name!r}. Fix: use one of {sorted(map(str, frames))}."
+        )
     where = f"{path}: keyframes.{name}"
     if not isinstance(frame, dict) or set(frame) - {"joints", "base_pose"}:
-        raise ConfigError(f"{where} must be a mapping with 'joints' and optionally 'base_pose'; got {frame!r}.")
+        raise ConfigError(
+            f"{where} must be a mapping with 'joints' and optionally 'base_pose'; got {frame!r}."
+        )
     joints = frame.get("joints") or {}
     if not isinstance(joints, dict):
         raise ConfigError(f"{where}.joints must map joint names to positions; got {joints!r}.")
@@ -155,7 +174,9 @@ def _yaml_keyframe(robot: Robot, path: str, name: str) -> tuple[dict[str, float]
     if frame.get("base_pose") is not None:
         raw = frame["base_pose"]
         if not isinstance(raw, (list, tuple)) or len(raw) != 6:
-            raise ConfigError(f"{where}.base_pose = {raw!r} must be [x, y, z, roll, pitch, yaw] (m, rad).")
+            raise ConfigError(
+                f"{where}.base_pose = {raw!r} must be [x, y, z, roll, pitch, yaw] (m, rad)."
+            )
         v = [_number(x, f"{where}.base_pose") for x in raw]
         base = Pose(xyz=(v[0], v[1], v[2]), rpy=(v[3], v[4], v[5]))
     return positions, base
@@ -174,12 +195,17 @@ def _srdf_keyframe(robot: Robot, path: str, name: str) -> tuple[dict[str, float]
     states = [s for s in root.iter("group_state") if s.get("name") == name]
     if not states:
         known = sorted({str(s.get("name")) for s in root.iter("group_state")})
-        raise ConfigError(f"SRDF file {path!r} has no <group_state name={name!r}>. Fix: use one of {known}.")
+        raise ConfigError(
+            f"SRDF file {path!r} has no <group_state name={name!r}>. Fix: use one of {known}."
+        )
     positions: dict[str, float] = {}
     base = None
     for state in states:
         for elem in state.iter("joint"):
-            joint, where = str(elem.get("name") or ""), f"{path}:{elem.sourceline}: <group_state name={name!r}>"
+            joint, where = (
+                str(elem.get("name") or ""),
+                f"{path}:{elem.sourceline}: <group_state name={name!r}>",
+            )
             words = str(elem.get("value") or "").split()
             numbers = [_number(w, f"{where} joint {joint!r} value") for w in words]
             if joint in virtual:
@@ -187,7 +213,9 @@ def _srdf_keyframe(robot: Robot, path: str, name: str) -> tuple[dict[str, float]
                 continue
             _movable(robot, joint, where)
             if len(numbers) != 1:
-                raise ConfigError(f"{where} joint {joint!r}: value {elem.get('value')!r} must be one number.")
+                raise ConfigError(
+                    f"{where} joint {joint!r}: value {elem.get('value')!r} must be one number."
+                )
             positions[joint] = numbers[0]
     return positions, base
 
@@ -199,11 +227,15 @@ def _virtual_pose(kind: str, v: list[float], where: str) -> Pose | None:
         q = np.array(v[3:])
         norm = float(np.linalg.norm(q))
         if norm == 0.0:
-            raise ConfigError(f"{where}: quaternion (qx qy qz qw) is zero. Fix: give a unit quaternion.")
+            raise ConfigError(
+                f"{where}: quaternion (qx qy qz qw) is zero. Fix: give a unit quaternion."
+            )
         q /= norm
         return Pose(xyz=(v[0], v[1], v[2]), rpy=matrix_to_rpy(quaternion_to_matrix(tuple(q))))
     if kind == "planar" and len(v) == 3:
         return Pose(xyz=(v[0], v[1], 0.0), rpy=(0.0, 0.0, v[2]))
     if kind == "fixed" and not v:
         return None
-    raise ConfigError(f"{where} ({kind}) has {len(v)} value(s). Fix: floating x y z qx qy qz qw, planar x y θ.")
+    raise ConfigError(
+        f"{where} ({kind}) has {len(v)} value(s). Fix: floating x y z qx qy qz qw, planar x y θ."
+    )

@@ -90,5 +90,8 @@ def clamp_into_limits(robot: Robot, position: dict[str, float], source: str = ""
             clamped.append(f"{name} {start:g} → {position[name]:g}")
     if clamped:
         of = f" of {source}" if source else ""
-        _LOG.warning("initial positions%s outside the joint limits clamped into them (rad or m): %s", of,
-                     ", ".join(clamped))
+        _LOG.warning(
+            "initial positions%s outside the joint limits clamped into them (rad or m): %s",
+            of,
+            ", ".join(clamped),
+        )

@@ -60,8 +60,17 @@ import numpy as np
 
 from ..booleans import parse_bool
 from ..errors import BackendError
+from .base import (
+    MODE_DTYPE,
+    MODES,
+    ActuatorCommand,
+    ActuatorState,
+    ImuReading,
+    Mode,
+    SensorReading,
+    WrenchReading,
+)
 from .initial_values import initial_joint_values, parse_float
-from .base import MODE_DTYPE, MODES, ActuatorCommand, ActuatorState, ImuReading, Mode, SensorReading, WrenchReading
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
@@ -80,9 +89,16 @@ KNOWN_PARAMS = (
 )
 
 _IMU_INTERFACES = (
-    "orientation.x", "orientation.y", "orientation.z", "orientation.w",
-    "angular_velocity.x", "angular_velocity.y", "angular_velocity.z",
-    "linear_acceleration.x", "linear_acceleration.y", "linear_acceleration.z",
+    "orientation.x",
+    "orientation.y",
+    "orientation.z",
+    "orientation.w",
+    "angular_velocity.x",
+    "angular_velocity.y",
+    "angular_velocity.z",
+    "linear_acceleration.x",
+    "linear_acceleration.y",
+    "linear_acceleration.z",
 )
 _WRENCH_INTERFACES = ("force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z")
 
@@ -126,7 +142,9 @@ class _SensorSlot:
             qx, qy, qz, qw = (lookup.get(k, math.nan) for k in _IMU_INTERFACES[:4])
             if not any(math.isnan(q) for q in (qx, qy, qz, qw)):
                 orientation = (qx, qy, qz, qw)
-            return ImuReading(orientation, vector(_IMU_INTERFACES[4:7]), vector(_IMU_INTERFACES[7:]))
+            return ImuReading(
+                orientation, vector(_IMU_INTERFACES[4:7]), vector(_IMU_INTERFACES[7:])
+            )
         if self.kind == "force_torque":
             return WrenchReading(vector(_WRENCH_INTERFACES[:3]), vector(_WRENCH_INTERFACES[3:]))
         return None
@@ -189,13 +207,17 @@ class MockBackend:
         if "mock_sensor_commands" in params:
             self.mock_sensor_commands = _parse_bool(params, "mock_sensor_commands")
         elif "fake_sensor_commands" in params:
-            _LOG.warning("mock backend: 'fake_sensor_commands' is deprecated; use 'mock_sensor_commands'")
+            _LOG.warning(
+                "mock backend: 'fake_sensor_commands' is deprecated; use 'mock_sensor_commands'"
+            )
             self.mock_sensor_commands = _parse_bool(params, "fake_sensor_commands")
         else:
             self.mock_sensor_commands = False
         if _parse_bool(params, "mock_gpio_commands"):
-            _LOG.warning("mock backend: mock_gpio_commands is set, but GPIO interfaces are not "
-                         "simulated by sdf_bridge's mock; the parameter has no effect")
+            _LOG.warning(
+                "mock backend: mock_gpio_commands is set, but GPIO interfaces are not "
+                "simulated by sdf_bridge's mock; the parameter has no effect"
+            )
         self.position_state_following_offset = 0.0
         self.custom_interface_with_following_offset = ""
         if "position_state_following_offset" in params:
@@ -221,7 +243,9 @@ class MockBackend:
         self._nan = np.full(n, np.nan)
         self.custom_interface_values = {}
         if self.custom_interface_with_following_offset:
-            self.custom_interface_values[self.custom_interface_with_following_offset] = np.full(n, np.nan)
+            self.custom_interface_values[self.custom_interface_with_following_offset] = np.full(
+                n, np.nan
+            )
         self._sensors = self._build_sensors(robot)
         self._configured = True
         self.reset()
@@ -251,10 +275,13 @@ class MockBackend:
                 sensor = described.get(info.name)
                 # a sensor also in the description (same name) reads like one: zeros
                 # (orientation not provided); otherwise NaN as GenericSystem
-                default = 0.0 if sensor is not None and sensor.type in ("imu", "force_torque") else np.nan
-                initial = np.array([
-                    np.nan if name.startswith("orientation.") else default for name in names
-                ], dtype=float)
+                default = (
+                    0.0 if sensor is not None and sensor.type in ("imu", "force_torque") else np.nan
+                )
+                initial = np.array(
+                    [np.nan if name.startswith("orientation.") else default for name in names],
+                    dtype=float,
+                )
                 for k, interface in enumerate(info.state_interfaces):
                     if interface.initial_value not in (None, ""):
                         initial[k] = parse_float(
@@ -262,9 +289,19 @@ class MockBackend:
                             f"<ros2_control name={block.name!r}> sensor {info.name!r} state "
                             f"interface {interface.name!r} initial_value",
                         )
-                period = 1.0 / sensor.update_rate if sensor is not None and sensor.update_rate > 0 else 0.0
+                period = (
+                    1.0 / sensor.update_rate
+                    if sensor is not None and sensor.update_rate > 0
+                    else 0.0
+                )
                 slots[info.name] = _SensorSlot(
-                    info.name, kind, names, initial, initial.copy(), np.full(len(names), np.nan), period
+                    info.name,
+                    kind,
+                    names,
+                    initial,
+                    initial.copy(),
+                    np.full(len(names), np.nan),
+                    period,
                 )
         for sensor in robot.sensors:
             if sensor.name in slots:
@@ -279,12 +316,19 @@ class MockBackend:
                 _LOG.info(
                     "mock backend gives no readings for sensor %r of type %r "
                     "(only imu and force_torque); use a simulating backend for it",
-                    sensor.name, sensor.type,
+                    sensor.name,
+                    sensor.type,
                 )
                 continue
             period = 1.0 / sensor.update_rate if sensor.update_rate > 0 else 0.0
             slots[sensor.name] = _SensorSlot(
-                sensor.name, kind, names, initial, initial.copy(), np.full(len(names), np.nan), period
+                sensor.name,
+                kind,
+                names,
+                initial,
+                initial.copy(),
+                np.full(len(names), np.nan),
+                period,
             )
         return slots
 
@@ -353,8 +397,11 @@ class MockBackend:
         if cmd_e is not nan:
             np.copyto(self._eff, cmd_e, where=~np.isnan(cmd_e))
         if custom:
-            np.copyto(self.custom_interface_values[custom], cmd_p + self.position_state_following_offset,
-                      where=has_p)
+            np.copyto(
+                self.custom_interface_values[custom],
+                cmd_p + self.position_state_following_offset,
+                where=has_p,
+            )
         if self.mock_sensor_commands:
             for slot in self._sensors.values():
                 np.copyto(slot.values, slot.commands, where=~np.isnan(slot.commands))

@@ -55,7 +55,9 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
             _LOG.warning(
                 "backend entry point %r (%s) ignored: %r is a built-in backend name; "
                 "register it under another name",
-                entry.name, entry.value, entry.name,
+                entry.name,
+                entry.value,
+                entry.name,
             )
             continue
         found.setdefault(entry.name, entry)

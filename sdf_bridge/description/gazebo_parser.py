@@ -29,24 +29,68 @@ from .model.sensor import Sensor
 from .sensor_parser import parse_sensor
 from .xmlio import ParseContext, serialise
 
-
 #: Tags a ``<gazebo>`` extension is known to carry: those the URDF→SDFormat converter
 #: (sdformat ``parser_urdf.cc``) interprets, and the SDFormat link/joint/model/collision elements
 #: it copies through. An unknown tag that is a close match of one of these (``<selfColide>``) is
 #: a misspelling, an error: Gazebo would drop it silently. Other tags are kept as properties.
-GAZEBO_TAGS = frozenset({
-    # parser_urdf.cc
-    "material", "static", "turnGravityOff", "gravity", "dampingFactor", "maxVel", "minDepth", "mu1", "mu2",
-    "fdir1", "kp", "kd", "selfCollide", "maxContacts", "laserRetro", "springReference", "springStiffness",
-    "stopCfm", "stopErp", "fudgeFactor", "provideFeedback", "canonicalBody", "cfmDamping",
-    "implicitSpringDamper", "disableFixedJointLumping", "preserveFixedJoint", "visual", "collision",
-    "sensor", "plugin",
-    # SDFormat elements copied into the link / joint / model
-    "self_collide", "enable_wind", "kinematic", "velocity_decay", "must_be_base_link", "allow_auto_disable",
-    "pose", "frame", "light", "projector", "audio_source", "audio_sink", "battery", "particle_emitter",
-    "physics", "surface", "laser_retro", "max_contacts", "provide_feedback", "implicit_spring_damper",
-    "max_vel", "min_depth",
-})
+GAZEBO_TAGS = frozenset(
+    {
+        # parser_urdf.cc
+        "material",
+        "static",
+        "turnGravityOff",
+        "gravity",
+        "dampingFactor",
+        "maxVel",
+        "minDepth",
+        "mu1",
+        "mu2",
+        "fdir1",
+        "kp",
+        "kd",
+        "selfCollide",
+        "maxContacts",
+        "laserRetro",
+        "springReference",
+        "springStiffness",
+        "stopCfm",
+        "stopErp",
+        "fudgeFactor",
+        "provideFeedback",
+        "canonicalBody",
+        "cfmDamping",
+        "implicitSpringDamper",
+        "disableFixedJointLumping",
+        "preserveFixedJoint",
+        "visual",
+        "collision",
+        "sensor",
+        "plugin",
+        # SDFormat elements copied into the link / joint / model
+        "self_collide",
+        "enable_wind",
+        "kinematic",
+        "velocity_decay",
+        "must_be_base_link",
+        "allow_auto_disable",
+        "pose",
+        "frame",
+        "light",
+        "projector",
+        "audio_source",
+        "audio_sink",
+        "battery",
+        "particle_emitter",
+        "physics",
+        "surface",
+        "laser_retro",
+        "max_contacts",
+        "provide_feedback",
+        "implicit_spring_damper",
+        "max_vel",
+        "min_depth",
+    }
+)
 
 
 def parse_plugin(elem: etree._Element, ctx: ParseContext) -> Plugin:
@@ -60,7 +104,9 @@ def parse_plugin(elem: etree._Element, ctx: ParseContext) -> Plugin:
     return Plugin(name=name, filename=filename, raw_xml=serialise(elem), source=ctx.source(elem))
 
 
-def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtension, list[Sensor], list[Plugin]]:
+def parse_gazebo(
+    elem: etree._Element, ctx: ParseContext
+) -> tuple[GazeboExtension, list[Sensor], list[Plugin]]:
     """Read a URDF ``<gazebo>`` element.
 
     Args:
@@ -112,8 +158,9 @@ def parse_gazebo(elem: etree._Element, ctx: ParseContext) -> tuple[GazeboExtensi
     return extension, sensors, plugins
 
 
-def attach_sensor(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link],
-                  ctx: ParseContext) -> Sensor | None:
+def attach_sensor(
+    sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[str, Link], ctx: ParseContext
+) -> Sensor | None:
     """Where a ``<gazebo reference>`` sensor goes, as libsdformat's URDF reader puts it.
 
     A link reference: that link. A joint reference (force-torque, as Gazebo classic writes
@@ -127,13 +174,19 @@ def attach_sensor(sensor: Sensor, joints: Mapping[str, Joint], links: Mapping[st
         return sensor
     joint = joints.get(reference)
     if joint is None:
-        ctx.warn(None, f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: {reference!r} is '
-                       "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not simulated")
+        ctx.warn(
+            None,
+            f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: {reference!r} is '
+            "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not simulated",
+        )
         return None
     if sensor.type != "force_torque":
-        ctx.warn(None, f'{sensor.type} sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)} names '
-                       f"a joint, not a link; it is attached to the joint's frame on its child link {joint.child!r}, "
-                       "as Gazebo does")
+        ctx.warn(
+            None,
+            f'{sensor.type} sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)} names '
+            f"a joint, not a link; it is attached to the joint's frame on its child link {joint.child!r}, "
+            "as Gazebo does",
+        )
     return replace(sensor, link=joint.child, joint=joint.name)
 
 
@@ -147,7 +200,9 @@ def gravity_off(extension: GazeboExtension) -> bool:
 
 
 def _line(sensor: Sensor) -> str:
-    return f" (line {sensor.source.line})" if sensor.source is not None and sensor.source.line else ""
+    return (
+        f" (line {sensor.source.line})" if sensor.source is not None and sensor.source.line else ""
+    )
 
 
 __all__ = ["GAZEBO_TAGS", "attach_sensor", "gravity_off", "parse_gazebo", "parse_plugin"]

@@ -33,7 +33,9 @@ MIN_MASS = 1e-12
 def tensor(inertia: Inertia) -> np.ndarray:
     """The symmetric (3, 3) tensor of ``inertia``, kg·m²."""
     i = inertia
-    return np.array([[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]], dtype=float)
+    return np.array(
+        [[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]], dtype=float
+    )
 
 
 def principal_moments(inertia: Inertia) -> np.ndarray:
@@ -53,8 +55,10 @@ def inertia_problem(inertia: Inertia) -> str | None:
         return f"its principal moments ({shown}) kg·m² include a negative one: the tensor is not positive semi-definite"
     a, b, c = moments
     if a + b + eps < c:
-        return (f"its principal moments ({shown}) kg·m² break the triangle inequality "
-                f"({a:.6g} + {b:.6g} < {c:.6g})")
+        return (
+            f"its principal moments ({shown}) kg·m² break the triangle inequality "
+            f"({a:.6g} + {b:.6g} < {c:.6g})"
+        )
     return None
 
 
@@ -72,9 +76,21 @@ def inertia_fix(link: str, inertia: Inertia) -> str | None:
     if problem is None:
         return None
     mean = balanced_inertia(inertia).ixx
-    return (f"link {link!r}: {problem}, which no rigid body has (libsdformat calls it invalid, MuJoCo refuses it); "
-            f"the bridge uses the balanced inertia ixx = iyy = izz = {mean:.6g} kg·m², products 0 (MuJoCo's "
-            "balanceinertia: their mean). Fix: give the link's real inertia")
+    return (
+        f"link {link!r}: {problem}, which no rigid body has (libsdformat calls it invalid, MuJoCo refuses it); "
+        f"the bridge uses the balanced inertia ixx = iyy = izz = {mean:.6g} kg·m², products 0 (MuJoCo's "
+        "balanceinertia: their mean). Fix: give the link's real inertia"
+    )
 
 
-__all__ = ["DEFAULT_INERTIA", "DEFAULT_MASS", "MIN_MASS", "TOLERANCE", "balanced_inertia", "inertia_fix", "inertia_problem", "principal_moments", "tensor"]
+__all__ = [
+    "DEFAULT_INERTIA",
+    "DEFAULT_MASS",
+    "MIN_MASS",
+    "TOLERANCE",
+    "balanced_inertia",
+    "inertia_fix",
+    "inertia_problem",
+    "principal_moments",
+    "tensor",
+]

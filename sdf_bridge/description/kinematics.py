@@ -21,7 +21,9 @@ import numpy as np
 from .model import Joint, JointType, Robot
 from .model.pose import axis_angle_matrix
 
-_ROTATING = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.SCREW, JointType.GEARBOX})
+_ROTATING = frozenset(
+    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.SCREW, JointType.GEARBOX}
+)
 
 _EMPTY: Mapping[str, float] = {}
 
@@ -96,7 +98,9 @@ def tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint
     link that is the child of several joints).
     """
     children = {j.child for j in robot.joints.values()}
-    order: list[tuple[str, Joint | None]] = [(name, None) for name in robot.links if name not in children]
+    order: list[tuple[str, Joint | None]] = [
+        (name, None) for name in robot.links if name not in children
+    ]
     placed = {name for name, _ in order}
     pending = list(robot.joints.values())
     for allow_gearbox in (False, True):

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Union
 
 from ..errors import PathResolutionError, UnsupportedError
+from . import xmlio
 from .model import Robot, World
 from .resolve import PackagePaths
-from . import xmlio
 from .xacro_bounded import expand_xacro
 from .xacro_expand import looks_like_xacro, parse_xml_text
 from .xmlio import ParseContext, parse_xml
@@ -67,7 +67,8 @@ def load_with_xml(
     warnings: list[str] = []
     if isinstance(source, (str, bytes)) and not source.strip():
         raise PathResolutionError(
-            "the description source is empty", fix="give a file path or the XML text of the description"
+            "the description source is empty",
+            fix="give a file path or the XML text of the description",
         )
     if _is_xml_text(source):
         data = source.encode("utf-8") if isinstance(source, str) else source  # type: ignore[union-attr]
@@ -84,7 +85,9 @@ def load_with_xml(
         text = data.decode("utf-8", errors="replace")
         root = parse_xml_text(data, file)
     elif looks_like_xacro(path, data):
-        text, xacro_warnings = expand_xacro(path, xacro_args=xacro_args, package_paths=package_paths)
+        text, xacro_warnings = expand_xacro(
+            path, xacro_args=xacro_args, package_paths=package_paths
+        )
         warnings.extend(f"xacro: {w}" for w in xacro_warnings)
         file = f"{file} (expanded by xacro)"
         root = parse_xml(text, file, warnings)
@@ -106,12 +109,17 @@ def load_with_xml(
 
         # SDF from a string: relative include URIs are taken from the current directory
         result = load_sdf(
-            root, ctx, base_dir=base_dir if base_dir is not None else Path.cwd(),
-            package_paths=package_paths, sdf_paths=sdf_paths,
+            root,
+            ctx,
+            base_dir=base_dir if base_dir is not None else Path.cwd(),
+            package_paths=package_paths,
+            sdf_paths=sdf_paths,
         )
     else:
         raise ctx.error(
-            UnsupportedError, root, f"root element is <{tag}>, neither <robot> (URDF) nor <sdf> (SDFormat)",
+            UnsupportedError,
+            root,
+            f"root element is <{tag}>, neither <robot> (URDF) nor <sdf> (SDFormat)",
             "load a URDF, xacro or SDFormat file",
         )
     return result, ctx.warnings, text

@@ -43,8 +43,15 @@ def _number(value: float) -> str:
     return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{value:g}")
 
 
-def _refuse(ctx: ParseContext, source: Source | None, element: str, what: str, value: float, bound: str,
-            fix: str) -> InvalidValueError:
+def _refuse(
+    ctx: ParseContext,
+    source: Source | None,
+    element: str,
+    what: str,
+    value: float,
+    bound: str,
+    fix: str,
+) -> InvalidValueError:
     return InvalidValueError(
         f"{what} is {_number(value)}, beyond the bound {bound} (a value no simulator or driver can use)",
         file=source.file if source is not None and source.file is not None else ctx.file,
@@ -73,29 +80,74 @@ def check_magnitudes(robot: Robot, ctx: ParseContext) -> None:
             for attr, unit in (("multiplier", ""), ("offset", " rad or m")):
                 value = getattr(mimic, attr)
                 if _too_big(value):
-                    raise _refuse(ctx, joint.source, element, f"the mimic {attr} of joint {joint.name!r}", value,
-                                  bound + unit, f"give the real {attr} (|{attr}| ≤ {limit}) in <mimic>")
-        for what, value in (("gearbox ratio", joint.gearbox_ratio), ("thread pitch", joint.thread_pitch)):
+                    raise _refuse(
+                        ctx,
+                        joint.source,
+                        element,
+                        f"the mimic {attr} of joint {joint.name!r}",
+                        value,
+                        bound + unit,
+                        f"give the real {attr} (|{attr}| ≤ {limit}) in <mimic>",
+                    )
+        for what, value in (
+            ("gearbox ratio", joint.gearbox_ratio),
+            ("thread pitch", joint.thread_pitch),
+        ):
             if _too_big(value):
-                raise _refuse(ctx, joint.source, element, f"the {what} of joint {joint.name!r}", value, bound,
-                              f"give the real {what} (|value| ≤ {limit})")
+                raise _refuse(
+                    ctx,
+                    joint.source,
+                    element,
+                    f"the {what} of joint {joint.name!r}",
+                    value,
+                    bound,
+                    f"give the real {what} (|value| ≤ {limit})",
+                )
     for link in robot.links.values():
         inertial = link.inertial
         if inertial is not None and math.isfinite(inertial.mass) and inertial.mass > MAX_MAGNITUDE:
-            raise _refuse(ctx, inertial.source or link.source, f'<link name="{link.name}">',
-                          f"the mass of link {link.name!r}", inertial.mass, f"{limit} kg",
-                          f"give the link's real mass in kg (≤ {limit})")
+            raise _refuse(
+                ctx,
+                inertial.source or link.source,
+                f'<link name="{link.name}">',
+                f"the mass of link {link.name!r}",
+                inertial.mass,
+                f"{limit} kg",
+                f"give the link's real mass in kg (≤ {limit})",
+            )
     for transmission in robot.transmissions:
         element = f'<transmission name="{transmission.name}">'
-        entries = [(f"joint {j.name!r}", j.mechanical_reduction, j.offset, j.source) for j in transmission.joints]
-        entries += [(f"actuator {a.name!r}", a.mechanical_reduction, None, a.source) for a in transmission.actuators]
+        entries = [
+            (f"joint {j.name!r}", j.mechanical_reduction, j.offset, j.source)
+            for j in transmission.joints
+        ]
+        entries += [
+            (f"actuator {a.name!r}", a.mechanical_reduction, None, a.source)
+            for a in transmission.actuators
+        ]
         for who, reduction, offset, source in entries:
             where = source or transmission.source
-            if reduction is not None and math.isfinite(reduction) and not (
-                    MIN_REDUCTION <= abs(reduction) <= MAX_MAGNITUDE):
-                raise _refuse(ctx, where, element, f"the mechanical reduction of {who}", reduction,
-                              f"{_number(MIN_REDUCTION)} ≤ |reduction| ≤ {limit}",
-                              "give the real ratio (actuator turns per joint turn)")
+            if (
+                reduction is not None
+                and math.isfinite(reduction)
+                and not (MIN_REDUCTION <= abs(reduction) <= MAX_MAGNITUDE)
+            ):
+                raise _refuse(
+                    ctx,
+                    where,
+                    element,
+                    f"the mechanical reduction of {who}",
+                    reduction,
+                    f"{_number(MIN_REDUCTION)} ≤ |reduction| ≤ {limit}",
+                    "give the real ratio (actuator turns per joint turn)",
+                )
             if _too_big(offset):
-                raise _refuse(ctx, where, element, f"the offset of {who}", offset, bound + " rad or m",
-                              f"give the real offset (|offset| ≤ {limit})")
+                raise _refuse(
+                    ctx,
+                    where,
+                    element,
+                    f"the offset of {who}",
+                    offset,
+                    bound + " rad or m",
+                    f"give the real offset (|offset| ≤ {limit})",
+                )

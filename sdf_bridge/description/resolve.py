@@ -69,7 +69,7 @@ def _check_relative_escape(relative: str, uri: str, file: str | None) -> None:
 def split_package_uri(uri: str) -> tuple[str, str] | None:
     """``(package, relative path)`` of a ``package://`` or ``$(find pkg)/...`` string, else ``None``."""
     if uri.startswith("package://"):
-        rest = uri[len("package://"):]
+        rest = uri[len("package://") :]
         package, _, relative = rest.partition("/")
         return package, relative
     match = _FIND.match(uri)
@@ -86,12 +86,16 @@ def unresolved_reason(uri: str) -> str | None:
     """
     package_ref = split_package_uri(uri.strip())
     if package_ref is not None:
-        return (f"package {package_ref[0]!r} is not in the package path map or the ament index; its mesh paths "
-                "stay unresolved (give --package-path PKG=DIR or package_paths)")
+        return (
+            f"package {package_ref[0]!r} is not in the package path map or the ament index; its mesh paths "
+            "stay unresolved (give --package-path PKG=DIR or package_paths)"
+        )
     if uri.strip().startswith("model://"):
-        model = uri.strip()[len("model://"):].partition("/")[0]
-        return (f"model {model!r} (model://{model}/...) is not on the SDF resource path; its mesh paths stay "
-                "unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)")
+        model = uri.strip()[len("model://") :].partition("/")[0]
+        return (
+            f"model {model!r} (model://{model}/...) is not on the SDF resource path; its mesh paths stay "
+            "unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)"
+        )
     return None
 
 
@@ -143,7 +147,7 @@ def resolve_uri(
             return None
         return os.fspath(_inside(root, relative, uri, file))
     if uri.startswith("file://"):
-        uri = uri[len("file://"):]
+        uri = uri[len("file://") :]
     if os.path.isabs(uri):
         return os.path.normpath(uri)
     if base_dir is None:

@@ -91,7 +91,12 @@ def parse_bool(ctx: ParseContext, elem: etree._Element, text: str, what: str) ->
     value = booleans.parse_bool(text)
     if value is not None:
         return value
-    raise ctx.error(InvalidValueError, elem, f"{what} is {text!r}, not a boolean", f'write {what} as "true" or "false"')
+    raise ctx.error(
+        InvalidValueError,
+        elem,
+        f"{what} is {text!r}, not a boolean",
+        f'write {what} as "true" or "false"',
+    )
 
 
 def _params(ctx: ParseContext, parent: etree._Element) -> tuple[tuple[str, str], ...]:
@@ -104,7 +109,12 @@ def _params(ctx: ParseContext, parent: etree._Element) -> tuple[tuple[str, str],
     for p in _elements(parent, "param"):
         key = (p.get("name") or "").strip()
         if not key:
-            raise ctx.error(InvalidValueError, p, "<param> has no name attribute", 'add name="..." to the <param>')
+            raise ctx.error(
+                InvalidValueError,
+                p,
+                "<param> has no name attribute",
+                'add name="..." to the <param>',
+            )
         out.append((key, (p.text or "").strip()))
     return tuple(out)
 
@@ -120,7 +130,12 @@ def _limits_enabled(ctx: ParseContext, elem: etree._Element) -> bool:
         return True
     text = limits[0].get("enable")
     if text is None:
-        raise ctx.error(InvalidValueError, limits[0], "<limits> has no enable attribute", 'write <limits enable="false"/>')
+        raise ctx.error(
+            InvalidValueError,
+            limits[0],
+            "<limits> has no enable attribute",
+            'write <limits enable="false"/>',
+        )
     return parse_bool(ctx, limits[0], text, "attribute 'enable'")
 
 
@@ -130,7 +145,9 @@ def _interface(ctx: ParseContext, elem: etree._Element, component_limits: bool) 
     Raises:
         InvalidValueError: no name, bad ``size``, bad ``<limits enable>``, nameless ``<param>``.
     """
-    name = _required_attr(ctx, elem, "name", f'add name="position" (or another interface) to the <{elem.tag}>')
+    name = _required_attr(
+        ctx, elem, "name", f'add name="position" (or another interface) to the <{elem.tag}>'
+    )
     params = _params(ctx, elem)
     values = dict(params)
     size_text = elem.get("size")
@@ -138,7 +155,10 @@ def _interface(ctx: ParseContext, elem: etree._Element, component_limits: bool) 
     if size_text is not None:
         if not _POSITIVE_INT.fullmatch(size_text.strip()):
             raise ctx.error(
-                InvalidValueError, elem, f"attribute 'size' is {size_text!r}, not a positive integer", 'write e.g. size="4"'
+                InvalidValueError,
+                elem,
+                f"attribute 'size' is {size_text!r}, not a positive integer",
+                'write e.g. size="4"',
             )
         size = int(size_text.strip())
     data_type = (elem.get("data_type") or "double").strip() or "double"
@@ -168,12 +188,18 @@ def _component(ctx: ParseContext, elem: etree._Element) -> ComponentInfo:
     enable = _limits_enabled(ctx, elem) if kind != "gpio" else True
     for child in _elements(elem):
         if child.tag not in _COMPONENT_TAGS:
-            ctx.unknown_element(child, elem, _COMPONENT_TAGS, warning="is not part of ros2_control; not read")
+            ctx.unknown_element(
+                child, elem, _COMPONENT_TAGS, warning="is not part of ros2_control; not read"
+            )
     return ComponentInfo(
         name=name,
         type=kind,
-        command_interfaces=tuple(_interface(ctx, c, enable) for c in _elements(elem, "command_interface")),
-        state_interfaces=tuple(_interface(ctx, c, enable) for c in _elements(elem, "state_interface")),
+        command_interfaces=tuple(
+            _interface(ctx, c, enable) for c in _elements(elem, "command_interface")
+        ),
+        state_interfaces=tuple(
+            _interface(ctx, c, enable) for c in _elements(elem, "state_interface")
+        ),
         parameters=_params(ctx, elem),
         is_mimic=is_mimic,
         enable_limits=enable,
@@ -181,7 +207,9 @@ def _component(ctx: ParseContext, elem: etree._Element) -> ComponentInfo:
     )
 
 
-def _hardware(ctx: ParseContext, block: str, hw: etree._Element) -> tuple[str, tuple[tuple[str, str], ...]]:
+def _hardware(
+    ctx: ParseContext, block: str, hw: etree._Element
+) -> tuple[str, tuple[tuple[str, str], ...]]:
     """Plugin name and params of ``<hardware>``.
 
     Raises:
@@ -196,7 +224,10 @@ def _hardware(ctx: ParseContext, block: str, hw: etree._Element) -> tuple[str, t
         plugins = _elements(hw, "classType")
         tag = "classType"
         if plugins:
-            ctx.warn(plugins[0], f"ros2_control {block!r}: <classType> is the pre-Foxy spelling; read as <plugin>")
+            ctx.warn(
+                plugins[0],
+                f"ros2_control {block!r}: <classType> is the pre-Foxy spelling; read as <plugin>",
+            )
     if not plugins:
         raise ctx.error(
             InvalidValueError,
@@ -206,11 +237,17 @@ def _hardware(ctx: ParseContext, block: str, hw: etree._Element) -> tuple[str, t
         )
     if len(plugins) > 1:
         names = [(p.text or "").strip() for p in plugins]
-        ctx.warn(plugins[1], f"ros2_control {block!r}: <hardware> has {len(plugins)} <{tag}> elements {names}; the first is used")
+        ctx.warn(
+            plugins[1],
+            f"ros2_control {block!r}: <hardware> has {len(plugins)} <{tag}> elements {names}; the first is used",
+        )
     plugin = (plugins[0].text or "").strip()
     if not plugin:
         raise ctx.error(
-            InvalidValueError, plugins[0], f"ros2_control {block!r}: <{tag}> is empty", "write the hardware plugin class name"
+            InvalidValueError,
+            plugins[0],
+            f"ros2_control {block!r}: <{tag}> is empty",
+            "write the hardware plugin class name",
         )
     return plugin, _params(ctx, hw)
 
@@ -236,7 +273,9 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
         DuplicateNameError: from the transmission parser (roles).
     """
     name = _required_attr(ctx, elem, "name", 'add name="MySystem" to the <ros2_control> block')
-    raw_type = _required_attr(ctx, elem, "type", 'add type="system" (or "actuator", "sensor") to the <ros2_control> block')
+    raw_type = _required_attr(
+        ctx, elem, "type", 'add type="system" (or "actuator", "sensor") to the <ros2_control> block'
+    )
     ctype = raw_type.lower()
     if ctype not in COMPONENT_TYPES:
         raise ctx.error(
@@ -255,7 +294,10 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
     if rate_text is not None:
         if not _NON_NEGATIVE_INT.fullmatch(rate_text.strip()):
             raise ctx.error(
-                InvalidValueError, elem, f"attribute 'rw_rate' is {rate_text!r}, not a non-negative integer (Hz)", 'write e.g. rw_rate="100"'
+                InvalidValueError,
+                elem,
+                f"attribute 'rw_rate' is {rate_text!r}, not a non-negative integer (Hz)",
+                'write e.g. rw_rate="100"',
             )
         rw_rate = int(rate_text.strip())
 
@@ -268,7 +310,9 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
     for child in _elements(elem):
         if child.tag == "hardware":
             if plugin is not None:
-                ctx.warn(child, f"ros2_control {name!r} has a second <hardware>; it replaces the first")
+                ctx.warn(
+                    child, f"ros2_control {name!r} has a second <hardware>; it replaces the first"
+                )
             plugin, parameters = _hardware(ctx, name, child)
         elif child.tag == "joint":
             joints.append(_component(ctx, child))
@@ -280,7 +324,10 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
             trans_elems.append(child)
         elif child.tag != "properties":
             ctx.unknown_element(
-                child, elem, _BLOCK_TAGS, warning="is not a ros2_control element (ros2_control refuses the block); not read"
+                child,
+                elem,
+                _BLOCK_TAGS,
+                warning="is not a ros2_control element (ros2_control refuses the block); not read",
             )
     joint_names = {j.name for j in joints}
     transmissions = [_block_transmission(ctx, t, name, ctype, joint_names) for t in trans_elems]
@@ -317,7 +364,7 @@ def _block_transmission(
                 file=ctx.file,
                 line=joint.source.line if joint.source else elem.sourceline,
                 element=f'<joint name="{joint.name}">',
-                fix=f"add <joint name=\"{joint.name}\"> with its interfaces to the block, or fix the name",
+                fix=f'add <joint name="{joint.name}"> with its interfaces to the block, or fix the name',
             )
     if ctype == "actuator":
         if len(trans.joints) != 1:

@@ -70,29 +70,86 @@ NOISE_TYPES = ("none", "gaussian", "gaussian_quantized")
 #: otherwise fall back to the spec's default silently). Other unknown children are left alone
 #: (SDFormat readers ignore them, plug-ins read some).
 KNOWN_CHILDREN: dict[str, frozenset[str]] = {
-    "sensor": frozenset({
-        "always_on", "update_rate", "visualize", "topic", "enable_metrics", "frame_id", "gz_frame_id",
-        "ignition_frame_id", "pose", "plugin", "air_pressure", "air_speed", "altimeter", "camera", "contact",
-        "force_torque", "gps", "imu", "lidar", "gpu_ray", "logical_camera", "magnetometer", "navsat", "ray",
-        "rfid", "rfidtag", "sonar", "transceiver",
-    }),
-    "camera": frozenset({
-        "pose", "horizontal_fov", "image", "clip", "save", "depth_camera", "noise", "distortion", "lens",
-        "visibility_mask", "optical_frame_id", "camera_info_topic", "triggered", "trigger_topic",
-        "segmentation_type", "box_type",
-    }),
+    "sensor": frozenset(
+        {
+            "always_on",
+            "update_rate",
+            "visualize",
+            "topic",
+            "enable_metrics",
+            "frame_id",
+            "gz_frame_id",
+            "ignition_frame_id",
+            "pose",
+            "plugin",
+            "air_pressure",
+            "air_speed",
+            "altimeter",
+            "camera",
+            "contact",
+            "force_torque",
+            "gps",
+            "imu",
+            "lidar",
+            "gpu_ray",
+            "logical_camera",
+            "magnetometer",
+            "navsat",
+            "ray",
+            "rfid",
+            "rfidtag",
+            "sonar",
+            "transceiver",
+        }
+    ),
+    "camera": frozenset(
+        {
+            "pose",
+            "horizontal_fov",
+            "image",
+            "clip",
+            "save",
+            "depth_camera",
+            "noise",
+            "distortion",
+            "lens",
+            "visibility_mask",
+            "optical_frame_id",
+            "camera_info_topic",
+            "triggered",
+            "trigger_topic",
+            "segmentation_type",
+            "box_type",
+        }
+    ),
     "image": frozenset({"width", "height", "format", "anti_aliasing"}),
     "clip": frozenset({"near", "far"}),
     "ray": frozenset({"scan", "range", "noise", "visibility_mask"}),
     "scan": frozenset({"horizontal", "vertical"}),
     "scan_dimension": frozenset({"samples", "resolution", "min_angle", "max_angle"}),
     "range": frozenset({"min", "max", "resolution"}),
-    "noise": frozenset({
-        "type", "mean", "stddev", "bias_mean", "bias_stddev", "dynamic_bias_stddev",
-        "dynamic_bias_correlation_time", "precision",
-    }),
-    "imu": frozenset({"orientation_reference_frame", "angular_velocity", "linear_acceleration", "enable_orientation",
-                      "topic", "noise"}),
+    "noise": frozenset(
+        {
+            "type",
+            "mean",
+            "stddev",
+            "bias_mean",
+            "bias_stddev",
+            "dynamic_bias_stddev",
+            "dynamic_bias_correlation_time",
+            "precision",
+        }
+    ),
+    "imu": frozenset(
+        {
+            "orientation_reference_frame",
+            "angular_velocity",
+            "linear_acceleration",
+            "enable_orientation",
+            "topic",
+            "noise",
+        }
+    ),
     "force_torque": frozenset({"frame", "measure_direction", "force", "torque"}),
 }
 
@@ -116,8 +173,11 @@ def _check_children(ctx: ParseContext, elem: etree._Element | None, kind: str) -
             continue
         spelling = _LEGACY_SPELLINGS.get(child.tag)
         if spelling is not None and spelling in known:
-            ctx.warn(child, f"<{child.tag}> is not an SDFormat element (libsdformat ignores it); not read: "
-                     f"write <{spelling}>")
+            ctx.warn(
+                child,
+                f"<{child.tag}> is not an SDFormat element (libsdformat ignores it); not read: "
+                f"write <{spelling}>",
+            )
             continue
         ctx.unknown_element(child, elem, known, warning=None)
 
@@ -152,7 +212,9 @@ def _float(ctx: ParseContext, elem: etree._Element | None, tag: str, default: fl
     return ctx.to_float(child, child.text, f"<{tag}>")
 
 
-def parse_int(ctx: ParseContext, at: etree._Element, text: str | None, what: str, *, minimum: int = 0) -> int:
+def parse_int(
+    ctx: ParseContext, at: etree._Element, text: str | None, what: str, *, minimum: int = 0
+) -> int:
     """An integer (``"640"``; an integral decimal like ``"640.0"`` is accepted) ≥ ``minimum``.
 
     Raises:
@@ -161,12 +223,17 @@ def parse_int(ctx: ParseContext, at: etree._Element, text: str | None, what: str
     value = ctx.to_float(at, text, what)
     if value != math.floor(value) or value < minimum:
         raise ctx.error(
-            InvalidValueError, at, f"{what} is {text!r}, not an integer ≥ {minimum}", f"write {what} as a whole number"
+            InvalidValueError,
+            at,
+            f"{what} is {text!r}, not an integer ≥ {minimum}",
+            f"write {what} as a whole number",
         )
     return int(value)
 
 
-def _child_int(ctx: ParseContext, elem: etree._Element | None, tag: str, default: int, *, minimum: int = 0) -> int:
+def _child_int(
+    ctx: ParseContext, elem: etree._Element | None, tag: str, default: int, *, minimum: int = 0
+) -> int:
     """Child ``tag`` as an integer, ``default`` when absent. A non-integral number is read as
     Gazebo reads it, by its integer part (libsdformat keeps the text), with a warning.
 
@@ -180,11 +247,18 @@ def _child_int(ctx: ParseContext, elem: etree._Element | None, tag: str, default
     value = ctx.to_float(child, child.text, what)
     whole = math.trunc(value)
     if whole < minimum:
-        raise ctx.error(InvalidValueError, child, f"{what} is {(child.text or '').strip()!r}, not an integer ≥ {minimum}",
-                        f"write {what} as a whole number ≥ {minimum}")
+        raise ctx.error(
+            InvalidValueError,
+            child,
+            f"{what} is {(child.text or '').strip()!r}, not an integer ≥ {minimum}",
+            f"write {what} as a whole number ≥ {minimum}",
+        )
     if whole != value:
-        ctx.warn(child, f"{what} is {(child.text or '').strip()!r}, not an integer; {whole} is used "
-                        "(its integer part, as Gazebo reads it)")
+        ctx.warn(
+            child,
+            f"{what} is {(child.text or '').strip()!r}, not an integer; {whole} is used "
+            "(its integer part, as Gazebo reads it)",
+        )
     return whole
 
 
@@ -197,8 +271,11 @@ def _given_text(ctx: ParseContext, elem: etree._Element | None, tag: str) -> str
     :data:`UNSET_PLACEHOLDERS` (warned about: the default is used)."""
     text = _text(elem, tag)
     if text in UNSET_PLACEHOLDERS:
-        ctx.warn(first_child(elem, tag), f"<{tag}> is {text}, SDFormat's placeholder for \"not set\"; "
-                                         "read as not given (the default is used)")
+        ctx.warn(
+            first_child(elem, tag),
+            f'<{tag}> is {text}, SDFormat\'s placeholder for "not set"; '
+            "read as not given (the default is used)",
+        )
         return None
     return text or None
 
@@ -212,7 +289,12 @@ def parse_sdf_bool(ctx: ParseContext, at: etree._Element, text: str, what: str) 
     value = parse_bool(text)
     if value is not None:
         return value
-    raise ctx.error(InvalidValueError, at, f"{what} is {text!r}, not a boolean", f"write {what} as true or false")
+    raise ctx.error(
+        InvalidValueError,
+        at,
+        f"{what} is {text!r}, not a boolean",
+        f"write {what} as true or false",
+    )
 
 
 def _child_bool(ctx: ParseContext, elem: etree._Element, tag: str, default: bool) -> bool:
@@ -251,11 +333,17 @@ def parse_pose(ctx: ParseContext, elem: etree._Element | None) -> Pose:
             rot = quaternion_to_matrix(quat)  # type: ignore[arg-type]
         except ValueError:
             raise ctx.error(
-                InvalidValueError, elem, f"<pose> quaternion is {quat}, of zero length", "give a unit quaternion x y z w"
+                InvalidValueError,
+                elem,
+                f"<pose> quaternion is {quat}, of zero length",
+                "give a unit quaternion x y z w",
             ) from None
         return Pose(xyz=values[:3], rpy=matrix_to_rpy(rot))  # type: ignore[arg-type]
     raise ctx.error(
-        InvalidValueError, elem, f"rotation_format is {fmt!r}", 'use rotation_format="euler_rpy" or "quat_xyzw"'
+        InvalidValueError,
+        elem,
+        f"rotation_format is {fmt!r}",
+        'use rotation_format="euler_rpy" or "quat_xyzw"',
     )
 
 
@@ -271,13 +359,20 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
     ntype = (elem.get("type") or _text(elem, "type") or "none").strip().lower()
     if ntype not in NOISE_TYPES:
         raise ctx.error(
-            InvalidValueError, elem, f"noise type is {ntype!r}", f"use one of {', '.join(NOISE_TYPES)}"
+            InvalidValueError,
+            elem,
+            f"noise type is {ntype!r}",
+            f"use one of {', '.join(NOISE_TYPES)}",
         )
     spreads = {tag: _float(ctx, elem, tag, 0.0) for tag in ("stddev", "bias_stddev", "precision")}
     for tag, value in spreads.items():
         if value < 0:
-            raise ctx.error(InvalidValueError, first_child(elem, tag), f"noise <{tag}> is {value:g}, negative",
-                            f"give a <{tag}> >= 0")
+            raise ctx.error(
+                InvalidValueError,
+                first_child(elem, tag),
+                f"noise <{tag}> is {value:g}, negative",
+                f"give a <{tag}> >= 0",
+            )
     return Noise(
         type=ntype,
         mean=_float(ctx, elem, "mean", 0.0),
@@ -286,7 +381,9 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
     )
 
 
-def check_params(ctx: ParseContext, elem: etree._Element, name: str, params: SensorParams) -> SensorParams:
+def check_params(
+    ctx: ParseContext, elem: etree._Element, name: str, params: SensorParams
+) -> SensorParams:
     """Range checks of camera and ray parameters, common to both sensor forms.
 
     Raises:
@@ -297,20 +394,33 @@ def check_params(ctx: ParseContext, elem: etree._Element, name: str, params: Sen
     problem = fix = None
     if isinstance(params, CameraParams):
         if not 0.0 < params.horizontal_fov <= 2.0 * math.pi:
-            problem, fix = f"horizontal field of view is {params.horizontal_fov:g} rad", "give a value in (0, 2π] rad"
+            problem, fix = (
+                f"horizontal field of view is {params.horizontal_fov:g} rad",
+                "give a value in (0, 2π] rad",
+            )
         elif not 0.0 <= params.near < params.far:
-            problem, fix = f"clip range near {params.near:g} m, far {params.far:g} m", "give 0 <= near < far (m)"
+            problem, fix = (
+                f"clip range near {params.near:g} m, far {params.far:g} m",
+                "give 0 <= near < far (m)",
+            )
     elif isinstance(params, RayParams):
         for direction in ("horizontal", "vertical"):
-            low, high = getattr(params, f"{direction}_min_angle"), getattr(params, f"{direction}_max_angle")
+            low, high = (
+                getattr(params, f"{direction}_min_angle"),
+                getattr(params, f"{direction}_max_angle"),
+            )
             if low > high:
-                problem, fix = (f"{direction} min_angle {low:g} rad is above max_angle {high:g} rad",
-                                "swap min_angle and max_angle")
+                problem, fix = (
+                    f"{direction} min_angle {low:g} rad is above max_angle {high:g} rad",
+                    "swap min_angle and max_angle",
+                )
                 break
         else:
             if params.range_min > params.range_max:
-                problem, fix = (f"range min {params.range_min:g} m is above max {params.range_max:g} m",
-                                "swap the range min and max")
+                problem, fix = (
+                    f"range min {params.range_min:g} m is above max {params.range_max:g} m",
+                    "swap the range min and max",
+                )
     if problem is not None:
         raise ctx.error(InvalidValueError, elem, f"sensor {name!r}: {problem}", fix or "")
     return params
@@ -342,7 +452,13 @@ def _ray(ctx: ParseContext, sensor: etree._Element) -> RayParams:
     hor = first_child(scan, "horizontal")
     ver = first_child(scan, "vertical")
     rng = first_child(ray, "range")
-    for elem, kind in ((ray, "ray"), (scan, "scan"), (hor, "scan_dimension"), (ver, "scan_dimension"), (rng, "range")):
+    for elem, kind in (
+        (ray, "ray"),
+        (scan, "scan"),
+        (hor, "scan_dimension"),
+        (ver, "scan_dimension"),
+        (rng, "range"),
+    ):
         _check_children(ctx, elem, kind)
     return RayParams(
         horizontal_samples=_child_int(ctx, hor, "samples", 640, minimum=1),
@@ -388,7 +504,10 @@ def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParam
     direction = _text(ft, "measure_direction") or "child_to_parent"
     if frame not in FORCE_TORQUE_FRAMES:
         raise ctx.error(
-            InvalidValueError, first_child(ft, "frame"), f"force_torque frame is {frame!r}", f"use one of {', '.join(FORCE_TORQUE_FRAMES)}"
+            InvalidValueError,
+            first_child(ft, "frame"),
+            f"force_torque frame is {frame!r}",
+            f"use one of {', '.join(FORCE_TORQUE_FRAMES)}",
         )
     if direction not in MEASURE_DIRECTIONS:
         raise ctx.error(
@@ -404,7 +523,9 @@ def _contact(sensor: etree._Element) -> ContactParams:
     contact = first_child(sensor, "contact")
     if contact is None:
         return ContactParams()
-    names = tuple((c.text or "").strip() for c in contact if isinstance(c.tag, str) and c.tag == "collision")
+    names = tuple(
+        (c.text or "").strip() for c in contact if isinstance(c.tag, str) and c.tag == "collision"
+    )
     return ContactParams(collisions=names)
 
 
@@ -414,8 +535,12 @@ def _gps(ctx: ParseContext, sensor: etree._Element, raw_type: str) -> GpsParams:
         block = first_child(sensor, "gps" if raw_type == "navsat" else "navsat")
     pos = first_child(block, "position_sensing")
     return GpsParams(
-        horizontal_position_noise=parse_noise(ctx, first_child(first_child(pos, "horizontal"), "noise")),
-        vertical_position_noise=parse_noise(ctx, first_child(first_child(pos, "vertical"), "noise")),
+        horizontal_position_noise=parse_noise(
+            ctx, first_child(first_child(pos, "horizontal"), "noise")
+        ),
+        vertical_position_noise=parse_noise(
+            ctx, first_child(first_child(pos, "vertical"), "noise")
+        ),
     )
 
 
@@ -457,7 +582,9 @@ def _frame_id(ctx: ParseContext, sensor: etree._Element) -> str | None:
     if not found:
         return None
     if len({v for _, v in found}) > 1:
-        ctx.warn(sensor, f"several frame overrides {found}; {found[0][0]} = {found[0][1]!r} is used")
+        ctx.warn(
+            sensor, f"several frame overrides {found}; {found[0][0]} = {found[0][1]!r} is used"
+        )
     return found[0][1]
 
 
@@ -494,17 +621,30 @@ def parse_sensor(
     """
     name = (elem.get("name") or "").strip()
     if not name:
-        raise ctx.error(InvalidValueError, elem, "<sensor> has no name attribute", 'add name="..." to the <sensor>')
+        raise ctx.error(
+            InvalidValueError,
+            elem,
+            "<sensor> has no name attribute",
+            'add name="..." to the <sensor>',
+        )
     raw_type = (elem.get("type") or "").strip()
     if not raw_type:
         raise ctx.error(
-            InvalidValueError, elem, f"sensor {name!r} has no type attribute", 'add type="imu" (camera, ray, gpu_lidar, ...)'
+            InvalidValueError,
+            elem,
+            f"sensor {name!r} has no type attribute",
+            'add type="imu" (camera, ray, gpu_lidar, ...)',
         )
     kind = TYPE_ALIASES.get(raw_type.lower(), raw_type)
     _check_children(ctx, elem, "sensor")
     rate = _float(ctx, elem, "update_rate", 0.0)
     if rate < 0:
-        raise ctx.error(InvalidValueError, first_child(elem, "update_rate"), f"update_rate is {rate}", "give a rate ≥ 0 Hz")
+        raise ctx.error(
+            InvalidValueError,
+            first_child(elem, "update_rate"),
+            f"update_rate is {rate}",
+            "give a rate ≥ 0 Hz",
+        )
     return Sensor(
         name=name,
         type=kind,

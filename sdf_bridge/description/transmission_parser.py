@@ -65,27 +65,34 @@ none must carry a role. Unknown transmission types are kept (with ``raw_xml``) f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 
 from lxml import etree
 
-from ..errors import DescriptionError, InvalidValueError
+from ..errors import InvalidValueError
 from .model.transmission import Transmission, TransmissionActuator, TransmissionJoint
-from .transmission_reader import CAMEL, PREFIX, SNAKE, Reader, check_roles, elements
+from .transmission_reader import CAMEL, SNAKE, Reader, check_roles, elements
 from .xmlio import ParseContext, serialise
 
 #: Valid (joint roles, actuator roles) of the ROS transmission types that define roles.
 ROLE_SETS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "DifferentialTransmission": (frozenset({"joint1", "joint2"}), frozenset({"actuator1", "actuator2"})),
-    "FourBarLinkageTransmission": (frozenset({"joint1", "joint2"}), frozenset({"actuator1", "actuator2"})),
+    "DifferentialTransmission": (
+        frozenset({"joint1", "joint2"}),
+        frozenset({"actuator1", "actuator2"}),
+    ),
+    "FourBarLinkageTransmission": (
+        frozenset({"joint1", "joint2"}),
+        frozenset({"actuator1", "actuator2"}),
+    ),
 }
 
 _WRIST_ACTUATORS = ("rightActuator", "leftActuator")
 _WRIST_JOINTS = ("flexJoint", "rollJoint")
 
 
-def parse_transmission(elem: etree._Element, ctx: ParseContext, *, hardware: str | None = None) -> Transmission:
+def parse_transmission(
+    elem: etree._Element, ctx: ParseContext, *, hardware: str | None = None
+) -> Transmission:
     """Read a ``<transmission>`` element of any dialect.
 
     Args:
@@ -107,7 +114,9 @@ def parse_transmission(elem: etree._Element, ctx: ParseContext, *, hardware: str
     """
     name = (elem.get("name") or "").strip()
     if not name:
-        raise ctx.error(InvalidValueError, elem, "<transmission> has no name attribute", 'add name="..."')
+        raise ctx.error(
+            InvalidValueError, elem, "<transmission> has no name attribute", 'add name="..."'
+        )
     reader = Reader(elem, ctx, name)
     if hardware is not None:
         return _parse_ros2_control(reader, hardware)
@@ -149,7 +158,9 @@ def _finish(
     short = ttype.rsplit("/", 1)[-1].rsplit("::", 1)[-1]
     valid = ROLE_SETS.get(short)
     check_roles(reader, "joint", ((e, j.role) for e, j in joints), valid[0] if valid else None)
-    check_roles(reader, "actuator", ((e, a.role) for e, a in actuators), valid[1] if valid else None)
+    check_roles(
+        reader, "actuator", ((e, a.role) for e, a in actuators), valid[1] if valid else None
+    )
     return Transmission(
         name=reader.name,
         type=ttype,
@@ -169,10 +180,14 @@ def _finish(
 def _parse_classic(reader: Reader) -> Transmission:
     ctx = reader.ctx
     elem = reader.elem
-    ttype = _type_text(reader, ("type",), "add <type>transmission_interface/SimpleTransmission</type>")
+    ttype = _type_text(
+        reader, ("type",), "add <type>transmission_interface/SimpleTransmission</type>"
+    )
     attr_type = elem.get("type")
     if attr_type is not None and attr_type.strip() != ttype:
-        reader.warn(elem, f"type attribute {attr_type!r} differs from <type>{ttype}</type>; <type> is used")
+        reader.warn(
+            elem, f"type attribute {attr_type!r} differs from <type>{ttype}</type>; <type> is used"
+        )
     joints = []
     for j in elements(elem, "joint"):
         jname = reader.required_name(j)
@@ -198,7 +213,9 @@ def _parse_classic(reader: Reader) -> Transmission:
         aname = reader.required_name(a)
         red, spellings = reader.child_reduction(a, canonical=CAMEL)
         if SNAKE in spellings:
-            reader.warn(a, f"<{SNAKE}> in the classic form; read as <{CAMEL}> of actuator {aname!r}")
+            reader.warn(
+                a, f"<{SNAKE}> in the classic form; read as <{CAMEL}> of actuator {aname!r}"
+            )
         _warn_unknown(reader, a, {"hardwareInterface", "role", CAMEL, SNAKE})
         actuators.append(
             (
@@ -231,7 +248,13 @@ def _warn_unknown(reader: Reader, entry: etree._Element, known: set[str]) -> Non
     """
     for child in elements(entry):
         if child.tag not in known:
-            reader.ctx.unknown_element(child, entry, known, warning="is not read", where=f" of transmission {reader.name!r}")
+            reader.ctx.unknown_element(
+                child,
+                entry,
+                known,
+                warning="is not read",
+                where=f" of transmission {reader.name!r}",
+            )
 
 
 def _check_spelling(reader: Reader, known: set[str]) -> None:
@@ -260,7 +283,10 @@ def _apply_direct_reduction(
         return actuators
     if len(direct) > 1:
         raise reader.error(
-            InvalidValueError, direct[1], "the reduction is given twice under <transmission>", "keep one"
+            InvalidValueError,
+            direct[1],
+            "the reduction is given twice under <transmission>",
+            "keep one",
         )
     node = direct[0]
     value = reader.reduction(node, node.text, f"<{node.tag}>")
@@ -281,7 +307,10 @@ def _apply_direct_reduction(
             "keep one of them",
         )
     if reader.elem.get("type") is None:
-        reader.warn(node, f"<{node.tag}> directly under <transmission> is the PR2 form; applied to actuator {act.name!r}")
+        reader.warn(
+            node,
+            f"<{node.tag}> directly under <transmission> is the PR2 form; applied to actuator {act.name!r}",
+        )
     return [(at, replace(act, mechanical_reduction=value))]
 
 
@@ -293,7 +322,10 @@ def _parse_pr2(reader: Reader) -> Transmission:
     ttype = (elem.get("type") or "").strip()
     if not ttype:
         raise reader.error(
-            InvalidValueError, elem, "the type attribute is empty", 'write type="pr2_mechanism_model/SimpleTransmission"'
+            InvalidValueError,
+            elem,
+            "the type attribute is empty",
+            'write type="pr2_mechanism_model/SimpleTransmission"',
         )
     short = ttype.rsplit("/", 1)[-1]
     if short == "WristTransmission":
@@ -306,11 +338,18 @@ def _parse_pr2(reader: Reader) -> Transmission:
     gripper = short == "PR2GripperTransmission"
     known = handled | {"param"}
     if gripper:
-        known |= {"gap_joint", "passive_joint", "simulated_actuated_joint", "use_simulated_gripper_joint"}
+        known |= {
+            "gap_joint",
+            "passive_joint",
+            "simulated_actuated_joint",
+            "use_simulated_gripper_joint",
+        }
     _check_spelling(reader, known)
     for child in elements(elem):
         if child.tag == "joint":
-            entry = TransmissionJoint(name=reader.required_name(child), role=reader.role(child), source=ctx.source(child))
+            entry = TransmissionJoint(
+                name=reader.required_name(child), role=reader.role(child), source=ctx.source(child)
+            )
             joints.append((child, entry))
         elif child.tag == "actuator":
             red, _ = reader.child_reduction(child, canonical=CAMEL)
@@ -324,8 +363,14 @@ def _parse_pr2(reader: Reader) -> Transmission:
         elif gripper and child.tag == "gap_joint":
             gname = reader.required_name(child)
             red_text = child.get(SNAKE, child.get(CAMEL))
-            red = None if red_text is None else reader.reduction(child, red_text, f"gap_joint {SNAKE}")
-            gap = TransmissionJoint(name=gname, role="gap_joint", mechanical_reduction=red, source=ctx.source(child))
+            red = (
+                None
+                if red_text is None
+                else reader.reduction(child, red_text, f"gap_joint {SNAKE}")
+            )
+            gap = TransmissionJoint(
+                name=gname, role="gap_joint", mechanical_reduction=red, source=ctx.source(child)
+            )
             joints.append((child, gap))
             params.extend((f"gap_joint.{k}", v) for k, v in child.attrib.items() if k != "name")
         elif gripper and child.tag == "passive_joint":
@@ -349,9 +394,13 @@ def _parse_pr2_wrist(reader: Reader, ttype: str) -> Transmission:
             text = child.get(CAMEL, child.get(SNAKE))
             red = None if text is None else reader.reduction(child, text, f"{child.tag} {CAMEL}")
             if child.tag in _WRIST_ACTUATORS:
-                actuators.append((child, TransmissionActuator(cname, child.tag, red, source=ctx.source(child))))
+                actuators.append(
+                    (child, TransmissionActuator(cname, child.tag, red, source=ctx.source(child)))
+                )
             else:
-                joints.append((child, TransmissionJoint(cname, child.tag, red, source=ctx.source(child))))
+                joints.append(
+                    (child, TransmissionJoint(cname, child.tag, red, source=ctx.source(child)))
+                )
         elif child.tag in ("joint", "actuator"):
             raise reader.error(
                 InvalidValueError,
@@ -372,7 +421,9 @@ def _parse_ros2_control(reader: Reader, hardware: str | None) -> Transmission:
     elem = reader.elem
     if not elements(elem, "plugin") and elements(elem, "type"):
         reader.warn(elem, "uses the classic <type> inside <ros2_control>; read as <plugin>")
-    ttype = _type_text(reader, ("plugin", "type"), "add <plugin>transmission_interface/SimpleTransmission</plugin>")
+    ttype = _type_text(
+        reader, ("plugin", "type"), "add <plugin>transmission_interface/SimpleTransmission</plugin>"
+    )
     simple = ttype.rsplit("/", 1)[-1] == "SimpleTransmission"
     joints = []
     for j in elements(elem, "joint"):
@@ -386,7 +437,11 @@ def _parse_ros2_control(reader: Reader, hardware: str | None) -> Transmission:
             )
         _ros2_common_checks(reader, j)
         entry = TransmissionJoint(
-            name=jname, role=reader.role(j), mechanical_reduction=red, offset=reader.offset(j), source=ctx.source(j)
+            name=jname,
+            role=reader.role(j),
+            mechanical_reduction=red,
+            offset=reader.offset(j),
+            source=ctx.source(j),
         )
         joints.append((j, entry))
     actuators = []
@@ -407,21 +462,32 @@ def _parse_ros2_control(reader: Reader, hardware: str | None) -> Transmission:
         off = elements(a, "offset")
         if off:
             value = reader.number(off[0], off[0].text, "<offset>")
-            reader.warn(off[0], f"actuator {aname!r} <offset> is not used by transmission_interface; kept as a param")
+            reader.warn(
+                off[0],
+                f"actuator {aname!r} <offset> is not used by transmission_interface; kept as a param",
+            )
             params.append((f"actuator.{aname}.offset", repr(value)))
         _ros2_common_checks(reader, a)
-        act = TransmissionActuator(name=aname, role=reader.role(a), mechanical_reduction=red, source=ctx.source(a))
+        act = TransmissionActuator(
+            name=aname, role=reader.role(a), mechanical_reduction=red, source=ctx.source(a)
+        )
         actuators.append((a, act))
     known = {"plugin", "type", "joint", "actuator", "param"}
     for child in elements(elem):
         if child.tag not in known:
             ctx.unknown_element(
-                child, elem, known, where=f" of transmission {reader.name!r}",
+                child,
+                elem,
+                known,
+                where=f" of transmission {reader.name!r}",
                 warning="is not part of the ros2_control transmission form; not read",
             )
     for at, entry in [*joints, *actuators]:
         if entry.role is None:
-            reader.warn(at, f"<{at.tag} name={entry.name!r}> has no role attribute (ros2_control requires one)")
+            reader.warn(
+                at,
+                f"<{at.tag} name={entry.name!r}> has no role attribute (ros2_control requires one)",
+            )
     return _finish(reader, ttype, "ros2_control", joints, actuators, params, hardware)
 
 

@@ -34,7 +34,9 @@ class Reader:
 
     # -- errors and values --------------------------------------------------------------------
 
-    def error(self, cls: type[DescriptionError], at: etree._Element, problem: str, fix: str) -> DescriptionError:
+    def error(
+        self, cls: type[DescriptionError], at: etree._Element, problem: str, fix: str
+    ) -> DescriptionError:
         """An error located at ``at`` whose message names this transmission."""
         return self.ctx.error(cls, at, f"in transmission {self.name!r}: {problem}", fix)
 
@@ -52,7 +54,10 @@ class Reader:
             return self.ctx.to_float(at, text, what)
         except InvalidValueError:
             raise self.error(
-                InvalidValueError, at, f"{what} is {text!r}, not a finite number", f"write {what} as a decimal number"
+                InvalidValueError,
+                at,
+                f"{what} is {text!r}, not a finite number",
+                f"write {what} as a decimal number",
             ) from None
 
     def reduction(self, at: etree._Element, text: str | None, what: str) -> float:
@@ -80,13 +85,18 @@ class Reader:
         name = (at.get("name") or "").strip()
         if not name:
             raise self.error(
-                InvalidValueError, at, f"<{at.tag}> has no name attribute", f'add name="..." to the <{at.tag}>'
+                InvalidValueError,
+                at,
+                f"<{at.tag}> has no name attribute",
+                f'add name="..." to the <{at.tag}>',
             )
         return name
 
     # -- pieces ---------------------------------------------------------------------------------
 
-    def child_reduction(self, entry: etree._Element, *, canonical: str) -> tuple[float | None, list[str]]:
+    def child_reduction(
+        self, entry: etree._Element, *, canonical: str
+    ) -> tuple[float | None, list[str]]:
         """Reduction written as a child of ``entry`` in either spelling.
 
         Returns the value (or ``None``) and the list of spellings found. Both spellings with
@@ -100,7 +110,10 @@ class Reader:
             children = elements(entry, tag)
             if len(children) > 1:
                 raise self.error(
-                    InvalidValueError, children[1], f"<{tag}> is given {len(children)} times", f"keep one <{tag}>"
+                    InvalidValueError,
+                    children[1],
+                    f"<{tag}> is given {len(children)} times",
+                    f"keep one <{tag}>",
                 )
             if children:
                 found[tag] = self.reduction(children[0], children[0].text, f"<{tag}>")
@@ -154,7 +167,7 @@ class Reader:
                     "<hardwareInterface> is empty",
                     "write e.g. hardware_interface/EffortJointInterface",
                 )
-            out.append(text[len(PREFIX):] if text.startswith(PREFIX) else text)
+            out.append(text[len(PREFIX) :] if text.startswith(PREFIX) else text)
         return tuple(out)
 
     def params(self) -> list[tuple[str, str]]:
@@ -167,7 +180,12 @@ class Reader:
         for p in elements(self.elem, "param"):
             key = (p.get("name") or "").strip()
             if not key:
-                raise self.error(InvalidValueError, p, "<param> has no name attribute", 'add name="..." to the <param>')
+                raise self.error(
+                    InvalidValueError,
+                    p,
+                    "<param> has no name attribute",
+                    'add name="..." to the <param>',
+                )
             out.append((key, (p.text or "").strip()))
         return out
 

@@ -53,9 +53,9 @@ from .model.geometry import Geometry
 from .model.pose import IDENTITY
 from .resolve import PackagePaths
 from .ros2_control_parser import parse_ros2_control
+from .transmission_parser import parse_transmission
 from .urdf_sensor import parse_urdf_sensor
 from .urdf_shapes import ShapeReading
-from .transmission_parser import parse_transmission
 from .xmlio import ParseContext
 
 #: URDF joint types (urdfdom's set).
@@ -72,11 +72,15 @@ URDF_JOINT_TYPES: Mapping[str, JointType] = {
 }
 
 #: Joint types whose axis is meaningful (planar: the plane normal).
-_AXIS_TYPES = frozenset({JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.PLANAR})
+_AXIS_TYPES = frozenset(
+    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.PLANAR}
+)
 _LIMIT_REQUIRED = frozenset({JointType.REVOLUTE, JointType.PRISMATIC})
 _DEFAULT_AXIS = Axis((1.0, 0.0, 0.0))
 #: Top-level elements of ``<robot>`` this loader reads; others are warned about.
-_TOP_LEVEL = frozenset({"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"})
+_TOP_LEVEL = frozenset(
+    {"material", "link", "joint", "transmission", "ros2_control", "sensor", "gazebo"}
+)
 #: Child tags each URDF element accepts (an unknown tag close to one of these is a misspelling).
 _INERTIAL_TAGS = frozenset({"origin", "mass", "inertia"})
 _SHAPE_TAGS = {
@@ -85,7 +89,17 @@ _SHAPE_TAGS = {
 }
 _LINK_TAGS = frozenset({"visual", "collision", "inertial"})
 _JOINT_TAGS = frozenset(
-    {"parent", "child", "origin", "axis", "limit", "dynamics", "safety_controller", "calibration", "mimic"}
+    {
+        "parent",
+        "child",
+        "origin",
+        "axis",
+        "limit",
+        "dynamics",
+        "safety_controller",
+        "calibration",
+        "mimic",
+    }
 )
 _ZERO3 = (0.0, 0.0, 0.0)
 
@@ -93,7 +107,9 @@ _ZERO3 = (0.0, 0.0, 0.0)
 class _Reader(ShapeReading):
     """Parses one URDF document; holds the context and the robot-level state."""
 
-    def __init__(self, ctx: ParseContext, base_dir: str | None, package_paths: PackagePaths | None) -> None:
+    def __init__(
+        self, ctx: ParseContext, base_dir: str | None, package_paths: PackagePaths | None
+    ) -> None:
         self.ctx = ctx
         self.base_dir = base_dir
         self.package_paths = package_paths
@@ -104,7 +120,9 @@ class _Reader(ShapeReading):
 
     # -- small value helpers ------------------------------------------------------------------
 
-    def vec3(self, elem: etree._Element, attr: str, default: tuple[float, float, float]) -> tuple[float, float, float]:
+    def vec3(
+        self, elem: etree._Element, attr: str, default: tuple[float, float, float]
+    ) -> tuple[float, float, float]:
         """Attribute ``attr`` as three floats, ``default`` when absent."""
         text = elem.get(attr)
         if text is None:
@@ -143,7 +161,10 @@ class _Reader(ShapeReading):
         value = self.number(elem, attr)
         if value is None:
             raise self.ctx.error(
-                InvalidValueError, elem, f"attribute {attr!r} is missing", f'add {attr}="..." to the element'
+                InvalidValueError,
+                elem,
+                f"attribute {attr!r} is missing",
+                f'add {attr}="..." to the element',
             )
         return value
 
@@ -152,7 +173,10 @@ class _Reader(ShapeReading):
         value = self.required_number(elem, attr)
         if value < 0.0:
             raise self.ctx.error(
-                InvalidValueError, elem, f"attribute {attr!r} is {value:g}, negative", f"give a {attr} >= 0 m"
+                InvalidValueError,
+                elem,
+                f"attribute {attr!r} is {value:g}, negative",
+                f"give a {attr} >= 0 m",
             )
         return value
 
@@ -161,7 +185,10 @@ class _Reader(ShapeReading):
         name = elem.get("name")
         if name is None or not name.strip():
             raise self.ctx.error(
-                InvalidValueError, elem, f"{what} has no name", f'give the {what} a unique name="..." attribute'
+                InvalidValueError,
+                elem,
+                f"{what} has no name",
+                f'give the {what} a unique name="..." attribute',
             )
         return name
 
@@ -198,21 +225,34 @@ class _Reader(ShapeReading):
             elif tag == "mass":
                 mass = self.required_number(child, "value")
             elif tag == "inertia":
-                inertia = Inertia(*(self.required_number(child, a) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")))
+                inertia = Inertia(
+                    *(
+                        self.required_number(child, a)
+                        for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+                    )
+                )
             elif isinstance(tag, str):
                 self.unknown(child, elem, _INERTIAL_TAGS)
         if mass is None:
-            raise self.ctx.error(InvalidValueError, elem, "<inertial> has no <mass>", 'add <mass value="..."/>')
+            raise self.ctx.error(
+                InvalidValueError, elem, "<inertial> has no <mass>", 'add <mass value="..."/>'
+            )
         if mass < 0.0:
-            raise self.ctx.error(InvalidValueError, elem, f"mass is {mass}, negative", "give a mass ≥ 0 kg")
+            raise self.ctx.error(
+                InvalidValueError, elem, f"mass is {mass}, negative", "give a mass ≥ 0 kg"
+            )
         if inertia is None:
             raise self.ctx.error(
-                InvalidValueError, elem, "<inertial> has no <inertia>",
+                InvalidValueError,
+                elem,
+                "<inertial> has no <inertia>",
                 'add <inertia ixx="" ixy="" ixz="" iyy="" iyz="" izz=""/>',
             )
         return Inertial(mass=mass, inertia=inertia, origin=origin, source=self.ctx.source(elem))
 
-    def shape_element(self, elem: etree._Element, kind: str) -> tuple[Geometry, Pose, Material | None]:
+    def shape_element(
+        self, elem: etree._Element, kind: str
+    ) -> tuple[Geometry, Pose, Material | None]:
         """Geometry, origin and material (visual only) of a ``<visual>``/``<collision>``."""
         origin = IDENTITY
         geometry = None
@@ -225,11 +265,16 @@ class _Reader(ShapeReading):
                 geometry = self.geometry(child)
             elif tag == "material" and kind == "visual":
                 material = self.material(child, robot_level=False)
-            elif isinstance(tag, str) and not (kind == "collision" and tag in ("verbose", "contact_coefficients")):
+            elif isinstance(tag, str) and not (
+                kind == "collision" and tag in ("verbose", "contact_coefficients")
+            ):
                 self.unknown(child, elem, _SHAPE_TAGS[kind])
         if geometry is None:
             raise self.ctx.error(
-                InvalidValueError, elem, f"<{kind}> has no <geometry>", f"add a <geometry> to the <{kind}>"
+                InvalidValueError,
+                elem,
+                f"<{kind}> has no <geometry>",
+                f"add a <geometry> to the <{kind}>",
             )
         return geometry, origin, material
 
@@ -243,10 +288,16 @@ class _Reader(ShapeReading):
             tag = child.tag
             if tag == "visual":
                 geometry, origin, material = self.shape_element(child, "visual")
-                visuals.append(Visual(geometry=geometry, origin=origin, name=child.get("name"), material=material))
+                visuals.append(
+                    Visual(
+                        geometry=geometry, origin=origin, name=child.get("name"), material=material
+                    )
+                )
             elif tag == "collision":
                 geometry, origin, _ = self.shape_element(child, "collision")
-                collisions.append(Collision(geometry=geometry, origin=origin, name=child.get("name")))
+                collisions.append(
+                    Collision(geometry=geometry, origin=origin, name=child.get("name"))
+                )
             elif tag == "inertial":
                 inertial = self.inertial(child)
             elif isinstance(tag, str):
@@ -270,7 +321,7 @@ class _Reader(ShapeReading):
                 InvalidValueError,
                 elem,
                 f"joint {joint_name!r} has a zero axis (0, 0, 0)",
-                f"give joint {joint_name!r} a non-zero <axis xyz>, e.g. \"0 0 1\"",
+                f'give joint {joint_name!r} a non-zero <axis xyz>, e.g. "0 0 1"',
             )
         if norm == 1.0:
             return Axis((x, y, z))
@@ -288,7 +339,10 @@ class _Reader(ShapeReading):
             value = getattr(limit, attr)
             if value is not None and value < 0.0:
                 raise self.ctx.error(
-                    InvalidValueError, elem, f"{attr} limit is {value}, negative", f"give a {attr} limit ≥ 0"
+                    InvalidValueError,
+                    elem,
+                    f"{attr} limit is {value}, negative",
+                    f"give a {attr} limit ≥ 0",
                 )
         return limit
 
@@ -313,11 +367,15 @@ class _Reader(ShapeReading):
             if tag == "parent":
                 parent = sub.get("link")
                 if not parent:
-                    raise self.ctx.error(InvalidValueError, sub, "<parent> has no link", 'write <parent link="..."/>')
+                    raise self.ctx.error(
+                        InvalidValueError, sub, "<parent> has no link", 'write <parent link="..."/>'
+                    )
             elif tag == "child":
                 child = sub.get("link")
                 if not child:
-                    raise self.ctx.error(InvalidValueError, sub, "<child> has no link", 'write <child link="..."/>')
+                    raise self.ctx.error(
+                        InvalidValueError, sub, "<child> has no link", 'write <child link="..."/>'
+                    )
             elif tag == "origin":
                 origin = self.origin(sub)
             elif tag == "axis":
@@ -326,7 +384,8 @@ class _Reader(ShapeReading):
                 limit = self.limit(sub)
             elif tag == "dynamics":
                 dynamics = Dynamics(
-                    damping=self.number(sub, "damping") or 0.0, friction=self.number(sub, "friction") or 0.0
+                    damping=self.number(sub, "damping") or 0.0,
+                    friction=self.number(sub, "friction") or 0.0,
                 )
             elif tag == "safety_controller":
                 safety = SafetyController(
@@ -345,7 +404,10 @@ class _Reader(ShapeReading):
                 leader = sub.get("joint")
                 if not leader:
                     raise self.ctx.error(
-                        InvalidValueError, sub, "<mimic> names no joint", 'write <mimic joint="leader_joint"/>'
+                        InvalidValueError,
+                        sub,
+                        "<mimic> names no joint",
+                        'write <mimic joint="leader_joint"/>',
                     )
                 multiplier = self.number(sub, "multiplier")
                 offset = self.number(sub, "offset")
@@ -359,18 +421,27 @@ class _Reader(ShapeReading):
         if parent is None or child is None:
             missing = "parent" if parent is None else "child"
             raise self.ctx.error(
-                InvalidValueError, elem, f"joint {name!r} has no <{missing}>", f'add <{missing} link="..."/>'
+                InvalidValueError,
+                elem,
+                f"joint {name!r} has no <{missing}>",
+                f'add <{missing} link="..."/>',
             )
         axis = None
         if joint_type in _AXIS_TYPES:
             axis = self.axis(axis_elem, name) if axis_elem is not None else _DEFAULT_AXIS
         if joint_type in _LIMIT_REQUIRED:
             if limit is None:
-                self.ctx.warn(elem, f"{joint_type.value} joint {name!r} has no <limit>; it is treated as unlimited "
-                              "(urdfdom rejects this file)")
+                self.ctx.warn(
+                    elem,
+                    f"{joint_type.value} joint {name!r} has no <limit>; it is treated as unlimited "
+                    "(urdfdom rejects this file)",
+                )
             elif limit.effort is None or limit.velocity is None:
-                self.ctx.warn(elem, f"<limit> of joint {name!r} lacks effort or velocity; those are treated as "
-                              "unlimited (urdfdom rejects this file)")
+                self.ctx.warn(
+                    elem,
+                    f"<limit> of joint {name!r} lacks effort or velocity; those are treated as "
+                    "unlimited (urdfdom rejects this file)",
+                )
         return Joint(
             name=name,
             type=joint_type,
@@ -395,7 +466,10 @@ def _add_unique(
         first = getattr(table[name], "source", None)
         where = f" (first defined at line {first.line})" if first is not None and first.line else ""
         raise ctx.error(
-            DuplicateNameError, elem, f"two {kind}s are named {name!r}{where}", f"rename one of the {kind}s"
+            DuplicateNameError,
+            elem,
+            f"two {kind}s are named {name!r}{where}",
+            f"rename one of the {kind}s",
         )
     table[name] = value
 
@@ -423,7 +497,9 @@ def load_urdf(
     from .validate import validate_robot
 
     if root.tag != "robot":
-        raise ctx.error(UnsupportedError, root, f"root element is <{root.tag}>, not <robot>", "load a URDF file")
+        raise ctx.error(
+            UnsupportedError, root, f"root element is <{root.tag}>, not <robot>", "load a URDF file"
+        )
     reader = _Reader(ctx, None if base_dir is None else os.fspath(base_dir), package_paths)
     name = reader.name(root, "robot")
 
@@ -442,7 +518,14 @@ def load_urdf(
 
     for elem in buckets.get("material", ()):
         mat_name = reader.name(elem, "material")
-        _add_unique(reader.materials, mat_name, reader.material(elem, robot_level=True), elem, "material", ctx)
+        _add_unique(
+            reader.materials,
+            mat_name,
+            reader.material(elem, robot_level=True),
+            elem,
+            "material",
+            ctx,
+        )
 
     links: dict[str, Link] = {}
     for elem in buckets.get("link", ()):
@@ -467,7 +550,11 @@ def load_urdf(
     def on_gazebo(elem: etree._Element) -> None:
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
         gazebo.append(extension)
-        sensors.extend(s for s in (attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors) if s is not None)
+        sensors.extend(
+            s
+            for s in (attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors)
+            if s is not None
+        )
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo
@@ -495,4 +582,3 @@ def load_urdf(
     )
     validate_robot(robot, ctx)
     return robot
-

@@ -20,6 +20,7 @@ from .model.sensor import CameraParams, RayParams, Sensor, SensorParams
 from .sensor_parser import TYPE_ALIASES, check_params, first_child, parse_int
 from .xmlio import ParseContext
 
+
 def _urdf_origin(ctx: ParseContext, elem: etree._Element | None) -> Pose:
     """URDF ``<origin xyz rpy>`` (both optional, default zeros)."""
     if elem is None:
@@ -29,13 +30,19 @@ def _urdf_origin(ctx: ParseContext, elem: etree._Element | None) -> Pose:
     return Pose(xyz=xyz, rpy=rpy)  # type: ignore[arg-type]
 
 
-def _urdf_ray_dim(ctx: ParseContext, elem: etree._Element | None) -> tuple[int, float, float, float]:
+def _urdf_ray_dim(
+    ctx: ParseContext, elem: etree._Element | None
+) -> tuple[int, float, float, float]:
     """samples, resolution, min_angle, max_angle of ``<horizontal>``/``<vertical>`` (urdfdom
     defaults 1, 1, 0, 0 for absent attributes or element)."""
     if elem is None:
         return 1, 1.0, 0.0, 0.0
     samples_text = elem.get("samples")
-    samples = 1 if samples_text is None else parse_int(ctx, elem, samples_text, "attribute 'samples'", minimum=1)
+    samples = (
+        1
+        if samples_text is None
+        else parse_int(ctx, elem, samples_text, "attribute 'samples'", minimum=1)
+    )
     return (
         samples,
         ctx.float_attr(elem, "resolution", 1.0),  # type: ignore[return-value]
@@ -62,12 +69,20 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
     """
     name = (elem.get("name") or "").strip()
     if not name:
-        raise ctx.error(InvalidValueError, elem, "<sensor> has no name attribute", 'add name="..." to the <sensor>')
+        raise ctx.error(
+            InvalidValueError,
+            elem,
+            "<sensor> has no name attribute",
+            'add name="..." to the <sensor>',
+        )
     parent = first_child(elem, "parent")
     link = (parent.get("link") or "").strip() if parent is not None else ""
     if not link:
         raise ctx.error(
-            InvalidValueError, elem, f"sensor {name!r} has no <parent link=...>", 'add <parent link="the_link"/>'
+            InvalidValueError,
+            elem,
+            f"sensor {name!r} has no <parent link=...>",
+            'add <parent link="the_link"/>',
         )
     rate = ctx.float_attr(elem, "update_rate", 0.0) or 0.0
     if rate < 0:
@@ -82,19 +97,28 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
     params: SensorParams = None
     if body is None:
         raise ctx.error(
-            InvalidValueError, elem, f"sensor {name!r} has no <camera> or <ray> element", "add <camera> or <ray>"
+            InvalidValueError,
+            elem,
+            f"sensor {name!r} has no <camera> or <ray> element",
+            "add <camera> or <ray>",
         )
     raw_type = body.tag
     if body.tag == "camera":
         image = first_child(body, "image")
         if image is None:
             raise ctx.error(
-                InvalidValueError, body, f"camera sensor {name!r} has no <image>", 'add <image width height format hfov near far/>'
+                InvalidValueError,
+                body,
+                f"camera sensor {name!r} has no <image>",
+                "add <image width height format hfov near far/>",
             )
         for attr in ("width", "height", "format", "hfov", "near", "far"):
             if image.get(attr) is None:
                 raise ctx.error(
-                    InvalidValueError, image, f"camera sensor {name!r}: <image> has no {attr} attribute", f'add {attr}="..."'
+                    InvalidValueError,
+                    image,
+                    f"camera sensor {name!r}: <image> has no {attr} attribute",
+                    f'add {attr}="..."',
                 )
         params = CameraParams(
             horizontal_fov=ctx.float_attr(image, "hfov", required=True),  # type: ignore[arg-type]
@@ -118,7 +142,10 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
             vertical_max_angle=vmax,
         )
     else:
-        ctx.warn(body, f"sensor {name!r}: <{body.tag}> is not a urdfdom sensor kind (camera, ray); kept untyped")
+        ctx.warn(
+            body,
+            f"sensor {name!r}: <{body.tag}> is not a urdfdom sensor kind (camera, ray); kept untyped",
+        )
     return Sensor(
         name=name,
         type=TYPE_ALIASES.get(raw_type, raw_type),
@@ -130,7 +157,6 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
         origin_format="urdf",
         source=ctx.source(elem),
     )
-
 
 
 __all__ = ["parse_urdf_sensor"]

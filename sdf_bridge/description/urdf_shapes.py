@@ -33,7 +33,10 @@ class ShapeReading:
                 rgba = child.get("rgba")
                 if rgba is None:
                     raise self.ctx.error(
-                        InvalidValueError, child, "<color> has no rgba attribute", 'write <color rgba="r g b a"/>'
+                        InvalidValueError,
+                        child,
+                        "<color> has no rgba attribute",
+                        'write <color rgba="r g b a"/>',
                     )
                 color = self.ctx.vector(child, rgba, 4, "attribute 'rgba'")
             elif tag == "texture":
@@ -50,13 +53,18 @@ class ShapeReading:
                 )
             if not name:
                 raise self.ctx.error(
-                    InvalidValueError, elem, "material has no name, color or texture",
+                    InvalidValueError,
+                    elem,
+                    "material has no name, color or texture",
                     "name a robot-level material or give a <color>",
                 )
             found = self.materials.get(name)
             if found is None:  # urdfdom warns ("material ... undefined") and keeps the visual
-                self.ctx.warn(elem, f"material {name!r} is not defined (no robot-level <material name=\"{name}\">, no "
-                                    "<color>); the visual has no colour, as urdfdom reads it")
+                self.ctx.warn(
+                    elem,
+                    f'material {name!r} is not defined (no robot-level <material name="{name}">, no '
+                    "<color>); the visual has no colour, as urdfdom reads it",
+                )
                 return Material(name=name)
             return found
         material = Material(name=name or None, color=color, texture=texture)  # type: ignore[arg-type]
@@ -79,11 +87,16 @@ class ShapeReading:
         if tag == "box":
             size = shape.get("size")
             if size is None:
-                raise self.ctx.error(InvalidValueError, shape, "<box> has no size", 'write <box size="x y z"/>')
+                raise self.ctx.error(
+                    InvalidValueError, shape, "<box> has no size", 'write <box size="x y z"/>'
+                )
             box = self.vec3(shape, "size", _ZERO3)
             if min(box) < 0.0:
                 raise self.ctx.error(
-                    InvalidValueError, shape, f"<box> size {size!r} has a negative edge", "give edge lengths >= 0 m"
+                    InvalidValueError,
+                    shape,
+                    f"<box> size {size!r} has a negative edge",
+                    "give edge lengths >= 0 m",
                 )
             return Box(box)
         if tag == "cylinder":
@@ -96,7 +109,10 @@ class ShapeReading:
             filename = shape.get("filename")
             if not filename:
                 raise self.ctx.error(
-                    InvalidValueError, shape, "<mesh> has no filename", 'write <mesh filename="package://..."/>'
+                    InvalidValueError,
+                    shape,
+                    "<mesh> has no filename",
+                    'write <mesh filename="package://..."/>',
                 )
             scale = self.vec3(shape, "scale", (1.0, 1.0, 1.0))
             if filename in self.resolved:
@@ -104,11 +120,16 @@ class ShapeReading:
             else:
                 try:
                     resolved = resolve_uri(
-                        filename, base_dir=self.base_dir, package_paths=self.package_paths, file=self.ctx.file,
+                        filename,
+                        base_dir=self.base_dir,
+                        package_paths=self.package_paths,
+                        file=self.ctx.file,
                         cache=self.packages,
                     )
                 except PathResolutionError as exc:
-                    raise self.ctx.error(PathResolutionError, shape, exc.problem, exc.fix or "") from None
+                    raise self.ctx.error(
+                        PathResolutionError, shape, exc.problem, exc.fix or ""
+                    ) from None
                 self.resolved[filename] = resolved
                 reason = unresolved_reason(filename) if resolved is None else None
                 if reason is not None and reason not in self.unresolved:

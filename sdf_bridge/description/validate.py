@@ -22,7 +22,12 @@ from .xmlio import ParseContext
 
 
 def _error(
-    cls: type[DescriptionError], ctx: ParseContext, source: Source | None, element: str | None, problem: str, fix: str
+    cls: type[DescriptionError],
+    ctx: ParseContext,
+    source: Source | None,
+    element: str | None,
+    problem: str,
+    fix: str,
 ) -> DescriptionError:
     """An error of ``cls`` at ``source`` (falls back to the context's file)."""
     return cls(
@@ -47,28 +52,43 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
             joints, there are several roots, or there is a cycle.
     """
     if not robot.links:
-        raise _error(KinematicTreeError, ctx, None, f'<robot name="{robot.name}">', "the robot has no links",
-                     "add at least one <link>")
+        raise _error(
+            KinematicTreeError,
+            ctx,
+            None,
+            f'<robot name="{robot.name}">',
+            "the robot has no links",
+            "add at least one <link>",
+        )
     parent_of: dict[str, Joint] = {}
     children: dict[str, list[str]] = {}
     for joint in robot.joints.values():
         for role, link in (("parent", joint.parent), ("child", joint.child)):
             if link not in robot.links:
                 raise _error(
-                    MissingReferenceError, ctx, joint.source, _joint_tag(joint),
+                    MissingReferenceError,
+                    ctx,
+                    joint.source,
+                    _joint_tag(joint),
                     f"{role} link {link!r} of joint {joint.name!r} does not exist",
-                    f"define <link name=\"{link}\"> or correct the joint's <{role} link>",
+                    f'define <link name="{link}"> or correct the joint\'s <{role} link>',
                 )
         if joint.parent == joint.child:
             raise _error(
-                KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+                KinematicTreeError,
+                ctx,
+                joint.source,
+                _joint_tag(joint),
                 f"joint {joint.name!r} connects link {joint.child!r} to itself",
                 "give the joint different parent and child links",
             )
         previous = parent_of.get(joint.child)
         if previous is not None:
             raise _error(
-                KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+                KinematicTreeError,
+                ctx,
+                joint.source,
+                _joint_tag(joint),
                 f"link {joint.child!r} is the child of two joints, {previous.name!r} and {joint.name!r}",
                 "a link may have only one parent joint; remove one joint or use another child link",
             )
@@ -78,7 +98,10 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
     if len(roots) > 1:
         link = robot.links[roots[1]]
         raise _error(
-            KinematicTreeError, ctx, link.source, f'<link name="{roots[1]}">',
+            KinematicTreeError,
+            ctx,
+            link.source,
+            f'<link name="{roots[1]}">',
             f"the robot has {len(roots)} root links ({', '.join(map(repr, roots[:5]))}"
             f"{', …' if len(roots) > 5 else ''}); a URDF must be one tree",
             "connect every link except the root to a parent with a joint",
@@ -86,7 +109,10 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
     if not roots:
         joint = next(iter(robot.joints.values()))
         raise _error(
-            KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+            KinematicTreeError,
+            ctx,
+            joint.source,
+            _joint_tag(joint),
             "every link is the child of a joint, so the joints form a cycle and there is no root link",
             "remove the joint that closes the loop",
         )
@@ -101,7 +127,10 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
         cyclic = [name for name in robot.links if name not in seen]
         joint = parent_of[cyclic[0]]
         raise _error(
-            KinematicTreeError, ctx, joint.source, _joint_tag(joint),
+            KinematicTreeError,
+            ctx,
+            joint.source,
+            _joint_tag(joint),
             f"links {', '.join(map(repr, cyclic[:5]))} form a cycle not connected to root {roots[0]!r}",
             "remove the joint that closes the loop",
         )
@@ -121,31 +150,51 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
             leader = joint.mimic.joint
             if leader not in robot.joints:
                 raise _error(
-                    MissingReferenceError, ctx, joint.source, _joint_tag(joint),
+                    MissingReferenceError,
+                    ctx,
+                    joint.source,
+                    _joint_tag(joint),
                     f"joint {joint.name!r} mimics {leader!r}, which is not a joint of the robot",
                     "name an existing joint in <mimic joint=...>",
                 )
             if leader == joint.name:
                 raise _error(
-                    InvalidValueError, ctx, joint.source, _joint_tag(joint),
-                    f"joint {joint.name!r} mimics itself", "name another joint in <mimic joint=...>",
+                    InvalidValueError,
+                    ctx,
+                    joint.source,
+                    _joint_tag(joint),
+                    f"joint {joint.name!r} mimics itself",
+                    "name another joint in <mimic joint=...>",
                 )
             if not robot.joints[leader].type.is_movable:
-                ctx.warn(None, f"joint {joint.name!r} mimics fixed joint {leader!r}; it will never move")
+                ctx.warn(
+                    None, f"joint {joint.name!r} mimics fixed joint {leader!r}; it will never move"
+                )
         dynamics = joint.dynamics
         if dynamics is not None:
             for attr in ("damping", "friction", "spring_stiffness"):
                 value = getattr(dynamics, attr)
                 if value < 0.0:
                     raise _error(
-                        InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                        InvalidValueError,
+                        ctx,
+                        joint.source,
+                        _joint_tag(joint),
                         f"{attr} of joint {joint.name!r} is {value:g}, negative (it would add energy)",
                         f"give a {attr} >= 0 in <dynamics>",
                     )
         limit = joint.limit
-        if limit is not None and limit.lower is not None and limit.upper is not None and limit.lower > limit.upper:
+        if (
+            limit is not None
+            and limit.lower is not None
+            and limit.upper is not None
+            and limit.lower > limit.upper
+        ):
             raise _error(
-                InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                InvalidValueError,
+                ctx,
+                joint.source,
+                _joint_tag(joint),
                 f"lower limit {limit.lower} is above upper limit {limit.upper}",
                 "swap the lower and upper attributes of <limit>",
             )
@@ -154,8 +203,12 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
             value = None if safety is None else getattr(safety, gain)
             if value is not None and value < 0.0:
                 raise _error(
-                    InvalidValueError, ctx, joint.source, _joint_tag(joint),
-                    f"{gain} of joint {joint.name!r} is {value:g}, negative", f"give {gain} >= 0 in <safety_controller>",
+                    InvalidValueError,
+                    ctx,
+                    joint.source,
+                    _joint_tag(joint),
+                    f"{gain} of joint {joint.name!r} is {value:g}, negative",
+                    f"give {gain} >= 0 in <safety_controller>",
                 )
         if (
             safety is not None
@@ -164,7 +217,10 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
             and safety.soft_lower_limit > safety.soft_upper_limit
         ):
             raise _error(
-                InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                InvalidValueError,
+                ctx,
+                joint.source,
+                _joint_tag(joint),
                 f"soft_lower_limit {safety.soft_lower_limit} is above soft_upper_limit {safety.soft_upper_limit}",
                 "swap soft_lower_limit and soft_upper_limit in <safety_controller>",
             )
@@ -185,9 +241,12 @@ def check_mimic_chains(robot: Robot, ctx: ParseContext) -> None:
         joint: Joint | None = start
         while joint is not None and joint.name not in done:
             if joint.name in chain:
-                loop = chain[chain.index(joint.name):] + [joint.name]
+                loop = chain[chain.index(joint.name) :] + [joint.name]
                 raise _error(
-                    InvalidValueError, ctx, joint.source, _joint_tag(joint),
+                    InvalidValueError,
+                    ctx,
+                    joint.source,
+                    _joint_tag(joint),
                     f"the mimic joints form a loop ({' -> '.join(loop)}); no joint of it can be commanded",
                     "make one joint of the loop a leader by removing its <mimic>",
                 )
@@ -216,7 +275,10 @@ def check_inertials(robot: Robot, ctx: ParseContext) -> None:
         for attr, value in (("ixx", i.ixx), ("iyy", i.iyy), ("izz", i.izz)):
             if value < 0.0:
                 raise _error(
-                    InvalidValueError, ctx, inertial.source or link.source, element,
+                    InvalidValueError,
+                    ctx,
+                    inertial.source or link.source,
+                    element,
                     f"{attr} of link {link.name!r} is {value:g} kg·m², negative",
                     f"give {attr} >= 0 (a moment of inertia about the centre of mass)",
                 )
@@ -235,7 +297,9 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
         for entry in transmission.joints:
             if entry.name not in robot.joints:
                 raise _error(
-                    MissingReferenceError, ctx, entry.source or transmission.source,
+                    MissingReferenceError,
+                    ctx,
+                    entry.source or transmission.source,
                     f'<transmission name="{transmission.name}">',
                     f"transmission {transmission.name!r} names joint {entry.name!r}, which is not a joint of the robot",
                     "name an existing joint in the transmission's <joint name=...>",
@@ -243,24 +307,34 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
     exported: dict[tuple[str, str], str] = {}
     for component in robot.ros2_control:
         if component.plugin is None:
-            ctx.warn(None, f"ros2_control block {component.name!r} has no <hardware><plugin>; ros2_control cannot "
-                           "load it (the bridge does not need it)")
+            ctx.warn(
+                None,
+                f"ros2_control block {component.name!r} has no <hardware><plugin>; ros2_control cannot "
+                "load it (the bridge does not need it)",
+            )
         for info in component.joints:
-            for kind, interfaces in (("state", info.state_interfaces), ("command", info.command_interfaces)):
+            for kind, interfaces in (
+                ("state", info.state_interfaces),
+                ("command", info.command_interfaces),
+            ):
                 for interface in interfaces:
                     full = f"{info.name}/{interface.name}"
                     first = exported.get((kind, full))
                     if first is not None:
                         raise _error(
-                            DuplicateNameError, ctx, info.source or component.source,
+                            DuplicateNameError,
+                            ctx,
+                            info.source or component.source,
                             f'<ros2_control name="{component.name}">',
                             f"{kind} interface {full!r} is listed twice (first in ros2_control block {first!r})",
-                            f"list each joint's <{kind}_interface name=\"{interface.name}\"> once",
+                            f'list each joint\'s <{kind}_interface name="{interface.name}"> once',
                         )
                     exported[(kind, full)] = component.name
             if info.name not in robot.joints:
                 raise _error(
-                    MissingReferenceError, ctx, info.source or component.source,
+                    MissingReferenceError,
+                    ctx,
+                    info.source or component.source,
                     f'<ros2_control name="{component.name}">',
                     f"ros2_control block {component.name!r} names joint {info.name!r}, which is not a joint of the robot",
                     "name an existing joint in <joint name=...> of the <ros2_control> block",
@@ -284,20 +358,33 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
                 f", line {first.source.line})" if first.source and first.source.line else ")"
             )
             raise _error(
-                DuplicateNameError, ctx, sensor.source, element,
+                DuplicateNameError,
+                ctx,
+                sensor.source,
+                element,
                 f"two sensors are named {sensor.name!r}{where}; sensor names key topics and readings",
                 "rename one of the sensors",
             )
         seen[sensor.name] = sensor
-        if sensor.link is not None and sensor.link not in robot.links and sensor.link not in robot.joints:
+        if (
+            sensor.link is not None
+            and sensor.link not in robot.links
+            and sensor.link not in robot.joints
+        ):
             raise _error(
-                MissingReferenceError, ctx, sensor.source, element,
+                MissingReferenceError,
+                ctx,
+                sensor.source,
+                element,
                 f"sensor {sensor.name!r} is attached to {sensor.link!r}, which is not a link of the robot",
                 "attach the sensor to an existing link",
             )
         if sensor.joint is not None and sensor.joint not in robot.joints:
             raise _error(
-                MissingReferenceError, ctx, sensor.source, element,
+                MissingReferenceError,
+                ctx,
+                sensor.source,
+                element,
                 f"sensor {sensor.name!r} is attached to joint {sensor.joint!r}, which does not exist",
                 "attach the sensor to an existing joint",
             )
@@ -305,22 +392,40 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
         for info in block.sensors:
             frame = info.param("frame_id")
             if frame and frame not in robot.links:
-                ctx.warn(None, f"<ros2_control name={block.name!r}> sensor {info.name!r}: frame_id {frame!r} is no link "
-                               "of the robot; its readings carry it as written, and TF may not know it")
+                ctx.warn(
+                    None,
+                    f"<ros2_control name={block.name!r}> sensor {info.name!r}: frame_id {frame!r} is no link "
+                    "of the robot; its readings carry it as written, and TF may not know it",
+                )
     for extension in robot.gazebo:
         ref = extension.reference
         if ref is not None and ref not in robot.links and ref not in robot.joints:
-            line = f" (line {extension.source.line})" if extension.source and extension.source.line else ""
-            ctx.warn(None, f'<gazebo reference="{ref}">{line} names no link or joint; simulators ignore it')
+            line = (
+                f" (line {extension.source.line})"
+                if extension.source and extension.source.line
+                else ""
+            )
+            ctx.warn(
+                None,
+                f'<gazebo reference="{ref}">{line} names no link or joint; simulators ignore it',
+            )
 
 
-def check_unique_names(kind: str, names: Iterable[tuple[str, Source | None]], ctx: ParseContext) -> None:
+def check_unique_names(
+    kind: str, names: Iterable[tuple[str, Source | None]], ctx: ParseContext
+) -> None:
     """Raise :class:`DuplicateNameError` at the second occurrence of a repeated name."""
     seen: set[str] = set()
     for name, source in names:
         if name in seen:
-            raise _error(DuplicateNameError, ctx, source, f'<{kind} name="{name}">',
-                         f"two {kind}s are named {name!r}", f"rename one of the {kind}s")
+            raise _error(
+                DuplicateNameError,
+                ctx,
+                source,
+                f'<{kind} name="{name}">',
+                f"two {kind}s are named {name!r}",
+                f"rename one of the {kind}s",
+            )
         seen.add(name)
 
 

@@ -24,7 +24,9 @@ def robots_of(world: World) -> list[str]:
 def with_scenery(world: World, name: str) -> Robot:
     """Model ``name`` of ``world`` with every other model as its scenery."""
     robot = world.models[name]
-    return dataclasses.replace(robot, scenery=tuple(m for n, m in world.models.items() if n != name), world=world.name)
+    return dataclasses.replace(
+        robot, scenery=tuple(m for n, m in world.models.items() if n != name), world=world.name
+    )
 
 
 def select_robot(model: Robot | World, name: str | None = None) -> Robot:
@@ -44,7 +46,8 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
     if isinstance(model, Robot):
         if name is not None and name != model.name:
             raise MissingReferenceError(
-                f"the description holds one robot, {model.name!r}, not {name!r}", file=source,
+                f"the description holds one robot, {model.name!r}, not {name!r}",
+                file=source,
                 fix=f"give model {model.name!r} or no model name",
             )
         return model
@@ -53,7 +56,9 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
         if name not in model.models:
             raise MissingReferenceError(
                 f"world {model.name!r} has no model {name!r}; its models: {', '.join(model.models)}",
-                file=source, element=element, fix="give one of these names as the model",
+                file=source,
+                element=element,
+                fix="give one of these names as the model",
             )
         return with_scenery(model, name)
     robots = robots_of(model)
@@ -62,7 +67,8 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
     listed = ", ".join(robots) if robots else "none (every model is static)"
     raise UnsupportedError(
         f"world {model.name!r} holds {len(robots)} robots (non-static models): {listed}; the bridge drives one",
-        file=source, element=element,
+        file=source,
+        element=element,
         fix="choose one with --model NAME (sdf-bridge convert / run) or the node parameter model:=NAME",
     )
 

@@ -94,8 +94,10 @@ def _bound(variable: str, default: float) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise XacroError(f"environment variable {variable}={raw!r} is not a number > 0",
-                         fix=f"set {variable} to a positive number, or unset it (default {default:g})")
+        raise XacroError(
+            f"environment variable {variable}={raw!r} is not a number > 0",
+            fix=f"set {variable} to a positive number, or unset it (default {default:g})",
+        )
     return value
 
 
@@ -135,17 +137,26 @@ def expand_xacro(
     here = Path(__file__).resolve().parent
     argv = [sys.executable, "-c", _CHILD, _ROOT, str(here), str(here / "model")]
     try:
-        done = subprocess.run(argv, input=json.dumps(request).encode(), capture_output=True, timeout=timeout,
-                              check=False)
+        done = subprocess.run(
+            argv,
+            input=json.dumps(request).encode(),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         raise XacroError(
-            f"xacro expansion took longer than its time bound of {timeout:g} s and was stopped", file=name,
+            f"xacro expansion took longer than its time bound of {timeout:g} s and was stopped",
+            file=name,
             fix=f"look for a runaway loop or recursion in the file's macros; for a trusted file that "
-                f"really needs longer, set {TIMEOUT_ENV} (s)",
+            f"really needs longer, set {TIMEOUT_ENV} (s)",
         ) from None
     except OSError as exc:
-        raise XacroError(f"the xacro child process could not start: {exc}", file=name,
-                         fix="check that the Python interpreter can run subprocesses") from None
+        raise XacroError(
+            f"the xacro child process could not start: {exc}",
+            file=name,
+            fix="check that the Python interpreter can run subprocesses",
+        ) from None
     reply = _reply(done)
     if reply is None:
         _raise_for_crash(done, name, request["cpu_seconds"])
@@ -164,7 +175,7 @@ def _out_of_memory(name: str, memory_mb: float) -> XacroError:
         f"xacro expansion needed more than its memory bound of {memory_mb:g} MiB and was stopped",
         file=name,
         fix=f"look for a property or macro that grows without end (one that doubles itself); for a "
-            f"trusted file that really needs more, set {MEMORY_ENV} (MiB)",
+        f"trusted file that really needs more, set {MEMORY_ENV} (MiB)",
     )
 
 
@@ -182,13 +193,19 @@ def _raise_for_crash(done: subprocess.CompletedProcess[bytes], name: str, cpu_se
     if done.returncode == -signal.SIGXCPU:
         raise XacroError(
             f"xacro expansion used more than its CPU time bound of {cpu_seconds} s and was stopped",
-            file=name, fix=f"look for a runaway loop in the file's macros, or set {TIMEOUT_ENV} (s)",
+            file=name,
+            fix=f"look for a runaway loop in the file's macros, or set {TIMEOUT_ENV} (s)",
         )
-    if "MemoryError" in last or done.returncode in (-signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT):
+    if "MemoryError" in last or done.returncode in (
+        -signal.SIGKILL,
+        -signal.SIGSEGV,
+        -signal.SIGABRT,
+    ):
         raise _out_of_memory(name, _bound(MEMORY_ENV, DEFAULT_MEMORY_MB))
     raise XacroError(
         f"the xacro child process failed (exit status {done.returncode}): {last or 'no message'}",
-        file=name, fix="check that xacro is installed (pip install xacro) and run xacro on the file by hand",
+        file=name,
+        fix="check that xacro is installed (pip install xacro) and run xacro on the file by hand",
     )
 
 
@@ -233,19 +250,32 @@ def child_main() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     try:
         text, warnings = xacro_expand.expand_in_process(
-            request["path"], xacro_args=request["xacro_args"], package_paths=request["package_paths"]
+            request["path"],
+            xacro_args=request["xacro_args"],
+            package_paths=request["package_paths"],
         )
         size = len(text.encode("utf-8"))
         if size > xmlio.MAX_XML_BYTES:
             raise errors.UnsafeXmlError(
                 f"the expanded document is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap",
-                file=request["path"], fix="check the file's macros for runaway repetition",
+                file=request["path"],
+                fix="check the file's macros for runaway repetition",
             )
         reply = json.dumps({"text": text, "warnings": warnings}).encode()
     except MemoryError:
         out.write(_OUT_OF_MEMORY)
         return
     except DescriptionError as exc:
-        reply = json.dumps({"error": {"type": type(exc).__name__, "problem": exc.problem, "file": exc.file,
-                                      "line": exc.line, "element": exc.element, "fix": exc.fix}}).encode()
+        reply = json.dumps(
+            {
+                "error": {
+                    "type": type(exc).__name__,
+                    "problem": exc.problem,
+                    "file": exc.file,
+                    "line": exc.line,
+                    "element": exc.element,
+                    "fix": exc.fix,
+                }
+            }
+        ).encode()
     out.write(reply)

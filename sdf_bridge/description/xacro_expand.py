@@ -28,7 +28,13 @@ from collections.abc import Iterator, Mapping
 
 from lxml import etree
 
-from ..errors import DescriptionError, UnexpandedXacroError, UnsafeXmlError, XacroError, XmlSyntaxError
+from ..errors import (
+    DescriptionError,
+    UnexpandedXacroError,
+    UnsafeXmlError,
+    XacroError,
+    XmlSyntaxError,
+)
 from . import xmlio
 from .resolve import PackagePaths, find_package
 
@@ -95,10 +101,15 @@ def _safe_includes() -> Iterator[None]:
         try:
             size = os.stat(path).st_size
         except OSError:
-            return original(inp, filename)  # xacro reports the missing file (or skips an optional one)
+            return original(
+                inp, filename
+            )  # xacro reports the missing file (or skips an optional one)
         if size > xmlio.MAX_XML_BYTES:
-            raise UnsafeXmlError(f"file is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap", file=path,
-                                 fix="check that the right file is included")
+            raise UnsafeXmlError(
+                f"file is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap",
+                file=path,
+                fix="check that the right file is included",
+            )
         with open(path, "rb") as stream:
             raw = stream.read()
         xmlio.check_safe(raw, path)
@@ -120,7 +131,11 @@ def _detail(exc: BaseException) -> str:
     inner = getattr(exc, "exc", None)
     if hasattr(exc, "suffix") and inner is not None:
         msg = str(exc.args[0]) if exc.args and exc.args[0] is not None else ""
-        parts = [msg if msg and not msg.startswith("<class '") else "", str(inner), str(exc.suffix or "")]
+        parts = [
+            msg if msg and not msg.startswith("<class '") else "",
+            str(inner),
+            str(exc.suffix or ""),
+        ]
         text = " ".join(p for p in parts if p)
     else:
         text = str(exc)
@@ -140,7 +155,11 @@ def _out_of_memory(exc: BaseException) -> bool:
             return True
         seen.add(id(item))
         inner = getattr(item, "exc", None)
-        todo += [inner if isinstance(inner, BaseException) else None, item.__cause__, item.__context__]
+        todo += [
+            inner if isinstance(inner, BaseException) else None,
+            item.__cause__,
+            item.__context__,
+        ]
     return False
 
 
@@ -191,7 +210,9 @@ def expand_in_process(
         try:
             with _find_hook(package_paths), _safe_includes(), contextlib.redirect_stderr(captured):
                 doc = xacro.process_file(name, mappings=mappings)
-                text = doc.toprettyxml(indent="  ")  # as the xacro CLI writes it, so line numbers match
+                text = doc.toprettyxml(
+                    indent="  "
+                )  # as the xacro CLI writes it, so line numbers match
         except DescriptionError:  # XacroError, or UnsafeXmlError of an included file
             raise
         except xml.parsers.expat.ExpatError as exc:
@@ -203,7 +224,10 @@ def expand_in_process(
             ) from None
         except MemoryError:
             raise
-        except (Exception, SystemExit) as exc:  # xacro raises many types; all mean "expansion failed"
+        except (
+            Exception,
+            SystemExit,
+        ) as exc:  # xacro raises many types; all mean "expansion failed"
             if _out_of_memory(exc):
                 raise MemoryError from None
             detail = _detail(exc)
@@ -250,18 +274,27 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
         if "Namespace prefix xacro " in exc.problem:
             raise UnexpandedXacroError(
                 "the XML text uses xacro elements (prefix xacro: undeclared); text is never xacro-expanded",
-                file=file, line=exc.line, fix=_EXPAND_FIRST,
+                file=file,
+                line=exc.line,
+                fix=_EXPAND_FIRST,
             ) from None
-        root = xmlio.parse_xml(data, file)  # other names breaking the Namespaces rules: plain names (warned)
-    namespaced = root.xpath("//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",
-                            a=XACRO_NAMESPACES[0], b=XACRO_NAMESPACES[1])  # (the last: read as plain names)
+        root = xmlio.parse_xml(
+            data, file
+        )  # other names breaking the Namespaces rules: plain names (warned)
+    namespaced = root.xpath(
+        "//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",
+        a=XACRO_NAMESPACES[0],
+        b=XACRO_NAMESPACES[1],
+    )  # (the last: read as plain names)
     if namespaced:
         elem = namespaced[0]
         tag = "xacro:" + str(elem.tag).rsplit("}", 1)[-1].removeprefix("xacro:")
         name = elem.get("name")
         raise UnexpandedXacroError(
             f"the XML text holds the xacro element <{tag}>; text is never xacro-expanded",
-            file=file, line=elem.sourceline, element=f'<{tag} name="{name}">' if name is not None else f"<{tag}>",
+            file=file,
+            line=elem.sourceline,
+            element=f'<{tag} name="{name}">' if name is not None else f"<{tag}>",
             fix=_EXPAND_FIRST,
         )
     for value in root.xpath('//@*[contains(., "$")] | //text()[contains(., "$")]'):
@@ -270,11 +303,13 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
             continue
         owner = value.getparent()
         where = f"attribute {value.attrname}" if value.is_attribute else "text"
-        snippet = value[match.start():match.start() + 40]
+        snippet = value[match.start() : match.start() + 40]
         raise UnexpandedXacroError(
             f"the XML text holds the unexpanded xacro substitution {snippet!r} ({where}); "
             "text is never xacro-expanded",
-            file=file, line=None if owner is None else owner.sourceline,
-            element=None if owner is None else xmlio.describe(owner), fix=_EXPAND_FIRST,
+            file=file,
+            line=None if owner is None else owner.sourceline,
+            element=None if owner is None else xmlio.describe(owner),
+            fix=_EXPAND_FIRST,
         )
     return root

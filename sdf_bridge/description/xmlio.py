@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ..errors import DescriptionError, InvalidValueError, PathResolutionError, UnsafeXmlError, XmlSyntaxError
+from ..errors import (
+    DescriptionError,
+    InvalidValueError,
+    PathResolutionError,
+    UnsafeXmlError,
+    XmlSyntaxError,
+)
 from .model.source import Source
 
 LOG = logging.getLogger("sdf_bridge.description")
@@ -130,22 +136,29 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
         size = os.stat(name).st_size
     except OSError as exc:
         raise PathResolutionError(
-            f"cannot read the description: {exc.strerror or exc}", file=name,
+            f"cannot read the description: {exc.strerror or exc}",
+            file=name,
             fix="check the path (relative paths are taken from the current directory)",
         ) from None
     if size > MAX_XML_BYTES:
         raise UnsafeXmlError(
-            f"file is {size} bytes, over the {MAX_XML_BYTES}-byte cap", file=name,
+            f"file is {size} bytes, over the {MAX_XML_BYTES}-byte cap",
+            file=name,
             fix="check that the right file was given",
         )
     if not os.path.isfile(name):
-        raise PathResolutionError("the path is not a file", file=name, fix="give the description file itself")
+        raise PathResolutionError(
+            "the path is not a file", file=name, fix="give the description file itself"
+        )
     try:
         with open(name, "rb") as stream:
             return stream.read()
     except OSError as exc:
-        raise PathResolutionError(f"cannot read the description: {exc.strerror or exc}", file=name,
-                                  fix="check the file's permissions") from None
+        raise PathResolutionError(
+            f"cannot read the description: {exc.strerror or exc}",
+            file=name,
+            fix="check the file's permissions",
+        ) from None
 
 
 _POSITION = re.compile(r",?\s*line (\d+), column (\d+)\s*$")
@@ -177,8 +190,13 @@ def _namespace_errors(raw: bytes) -> tuple[etree._Element | None, list[str]]:
     return root, [f"line {e.line}: {e.message.strip()}" for e in errors]
 
 
-def parse_xml(data: bytes | str, file: str | None = None, warnings: list[str] | None = None, *,
-              plain_names: bool = True) -> etree._Element:
+def parse_xml(
+    data: bytes | str,
+    file: str | None = None,
+    warnings: list[str] | None = None,
+    *,
+    plain_names: bool = True,
+) -> etree._Element:
     """Parse description XML safely and return its root element.
 
     XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are read
@@ -204,8 +222,10 @@ def parse_xml(data: bytes | str, file: str | None = None, warnings: list[str] | 
     except etree.XMLSyntaxError as exc:
         recovered, problems = _namespace_errors(raw) if plain_names else (None, [])
         if recovered is not None:
-            message = (f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: {problems[0]}); "
-                       "read as plain names, as libsdformat and urdfdom (tinyxml2) read them")
+            message = (
+                f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: {problems[0]}); "
+                "read as plain names, as libsdformat and urdfdom (tinyxml2) read them"
+            )
             LOG.warning(message)
             if warnings is not None:
                 warnings.append(message)
@@ -235,8 +255,11 @@ def _checked(root: etree._Element, name: str) -> etree._Element:
         UnsafeXmlError: a DTD.
     """
     if root.getroottree().docinfo.internalDTD is not None:
-        raise UnsafeXmlError("the document declares a DTD; it is refused", file=name,
-                             fix="remove the <!DOCTYPE ...> declaration")
+        raise UnsafeXmlError(
+            "the document declares a DTD; it is refused",
+            file=name,
+            fix="remove the <!DOCTYPE ...> declaration",
+        )
     return root
 
 
@@ -261,9 +284,14 @@ def _one_edit(a: str, b: str) -> bool:
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         if len(diff) == 1:
             return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def close_match(tag: str, known: Collection[str]) -> str | None:
@@ -291,8 +319,12 @@ def _close_match(tag: str, known: frozenset[str]) -> str | None:
             return name
         # the ratio cannot exceed 2·min(len)/(len sum): skip difflib when that bound is too low
         bound = 2.0 * min(len(low), len(other)) / (len(low) + len(other))
-        score = difflib.SequenceMatcher(None, low, other).ratio() if bound >= CLOSE_MATCH_RATIO else 0.0
-        if score < CLOSE_MATCH_RATIO and not (min(len(low), len(other)) >= 4 and _one_edit(low, other)):
+        score = (
+            difflib.SequenceMatcher(None, low, other).ratio() if bound >= CLOSE_MATCH_RATIO else 0.0
+        )
+        if score < CLOSE_MATCH_RATIO and not (
+            min(len(low), len(other)) >= 4 and _one_edit(low, other)
+        ):
             continue
         if best is None or score > best[0]:
             best = (score, name)
@@ -314,7 +346,9 @@ class ParseContext:
         """The :class:`Source` of ``elem``."""
         return Source(self.file, elem.sourceline)
 
-    def error(self, cls: type[DescriptionError], elem: etree._Element | None, problem: str, fix: str) -> DescriptionError:
+    def error(
+        self, cls: type[DescriptionError], elem: etree._Element | None, problem: str, fix: str
+    ) -> DescriptionError:
         """Build (not raise) an error of ``cls`` located at ``elem``."""
         return cls(
             problem,
@@ -326,7 +360,11 @@ class ParseContext:
 
     def warn(self, elem: etree._Element | None, message: str) -> None:
         """Record and log a warning located at ``elem``."""
-        where = self.file if elem is None or elem.sourceline is None else f"{self.file}:{elem.sourceline}"
+        where = (
+            self.file
+            if elem is None or elem.sourceline is None
+            else f"{self.file}:{elem.sourceline}"
+        )
         text = f"{where}: {describe(elem) + ': ' if elem is not None else ''}{message}"
         self.warnings.append(text)
         LOG.warning(text)
@@ -365,7 +403,9 @@ class ParseContext:
 
     # -- typed values -------------------------------------------------------------------------
 
-    def to_float(self, elem: etree._Element, text: str | None, what: str, *, finite: bool = True) -> float:
+    def to_float(
+        self, elem: etree._Element, text: str | None, what: str, *, finite: bool = True
+    ) -> float:
         """``text`` as a float; ``what`` names the attribute/element for the message.
 
         Raises:
@@ -375,13 +415,25 @@ class ParseContext:
             value = float(str(text).strip())
         except (TypeError, ValueError):
             raise self.error(
-                InvalidValueError, elem, f"{what} is {text!r}, not a number", f"write {what} as a decimal number"
+                InvalidValueError,
+                elem,
+                f"{what} is {text!r}, not a number",
+                f"write {what} as a decimal number",
             ) from None
         if finite and not math.isfinite(value):
-            raise self.error(InvalidValueError, elem, f"{what} is {text!r}, not finite", f"write a finite {what}")
+            raise self.error(
+                InvalidValueError, elem, f"{what} is {text!r}, not finite", f"write a finite {what}"
+            )
         return value
 
-    def float_attr(self, elem: etree._Element, attr: str, default: float | None = None, *, required: bool = False) -> float | None:
+    def float_attr(
+        self,
+        elem: etree._Element,
+        attr: str,
+        default: float | None = None,
+        *,
+        required: bool = False,
+    ) -> float | None:
         """Attribute ``attr`` of ``elem`` as float, ``default`` when absent.
 
         Raises:
@@ -391,12 +443,17 @@ class ParseContext:
         if text is None:
             if required:
                 raise self.error(
-                    InvalidValueError, elem, f"attribute {attr!r} is missing", f"add {attr}=\"...\" to the element"
+                    InvalidValueError,
+                    elem,
+                    f"attribute {attr!r} is missing",
+                    f'add {attr}="..." to the element',
                 )
             return default
         return self.to_float(elem, text, f"attribute {attr!r}")
 
-    def vector(self, elem: etree._Element, text: str | None, n: int, what: str) -> tuple[float, ...]:
+    def vector(
+        self, elem: etree._Element, text: str | None, n: int, what: str
+    ) -> tuple[float, ...]:
         """Whitespace-separated list of exactly ``n`` floats.
 
         Raises:
@@ -412,7 +469,9 @@ class ParseContext:
             )
         return tuple(self.to_float(elem, p, what) for p in parts)
 
-    def child_float(self, elem: etree._Element, tag: str, default: float | None = None) -> float | None:
+    def child_float(
+        self, elem: etree._Element, tag: str, default: float | None = None
+    ) -> float | None:
         """Text of child ``tag`` as a float, ``default`` when the child is absent."""
         child = elem.find(tag)
         if child is None:

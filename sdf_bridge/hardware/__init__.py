@@ -18,6 +18,15 @@ from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
 
 __all__ = [
-    "REJECTION_REASONS", "CommandBuffer", "CommandWatchdog", "CycleState", "FixedRateLoop", "HardwareSystem",
-    "Holds", "LoopTiming", "Trajectory", "TrajectoryRunner", "commandable_joints",
+    "REJECTION_REASONS",
+    "CommandBuffer",
+    "CommandWatchdog",
+    "CycleState",
+    "FixedRateLoop",
+    "HardwareSystem",
+    "Holds",
+    "LoopTiming",
+    "Trajectory",
+    "TrajectoryRunner",
+    "commandable_joints",
 ]

@@ -60,7 +60,9 @@ class JointStateLayout:
 
     def __init__(self, command_interfaces: Mapping[str, Iterable[str]]) -> None:
         self._has = {
-            interface: frozenset(name for name, interfaces in command_interfaces.items() if interface in interfaces)
+            interface: frozenset(
+                name for name, interfaces in command_interfaces.items() if interface in interfaces
+            )
             for interface in INTERFACE_MODES
         }
         self._rows: dict[tuple[tuple[str, ...], str], np.ndarray] = {}
@@ -78,7 +80,9 @@ class JointStateLayout:
             self._rows[key] = rows
         return rows
 
-    def expand(self, names: tuple[str, ...], interface: str, values: np.ndarray) -> np.ndarray | str:
+    def expand(
+        self, names: tuple[str, ...], interface: str, values: np.ndarray
+    ) -> np.ndarray | str:
         """``values`` of ``interface`` as one entry per name, shape ``(len(names),)``: itself
         when it has ``len(names)`` entries, else spread over the names that have the
         interface (NaN for the others) when it has one entry per such name.
@@ -174,11 +178,21 @@ class NameResolver:
             groups.setdefault(reason, []).append(row)
         texts = {
             "unknown_joint": ("unknown joints ", " ignored"),
-            "follower_joint": ("joints ", " follow another joint (mimic/gearbox) and cannot be commanded; "
-                                          "command their leader instead"),
-            "not_commandable": ("joints ", " are not commandable (not in <ros2_control> or the joints "
-                                           f"parameter); commandable: {self._commandable}"),
+            "follower_joint": (
+                "joints ",
+                " follow another joint (mimic/gearbox) and cannot be commanded; "
+                "command their leader instead",
+            ),
+            "not_commandable": (
+                "joints ",
+                " are not commandable (not in <ros2_control> or the joints "
+                f"parameter); commandable: {self._commandable}",
+            ),
             "duplicate_joint": ("joints ", " named more than once; ignored"),
         }
-        problems = [(reason, np.array(groups[reason], dtype=np.intp), texts[reason]) for reason in texts if reason in groups]
+        problems = [
+            (reason, np.array(groups[reason], dtype=np.intp), texts[reason])
+            for reason in texts
+            if reason in groups
+        ]
         return np.array(rows, dtype=np.intp), np.array(index, dtype=np.intp), problems

@@ -17,7 +17,10 @@ def listed_command_interfaces(robot: Robot) -> dict[str, tuple[str, ...]]:
         for info in block.joints:
             interfaces = listed.setdefault(info.name, set())
             interfaces.update(i.name for i in info.command_interfaces if i.name in INTERFACE_MODES)
-    return {name: tuple(i for i in INTERFACE_MODES if i in interfaces) for name, interfaces in listed.items()}
+    return {
+        name: tuple(i for i in INTERFACE_MODES if i in interfaces)
+        for name, interfaces in listed.items()
+    }
 
 
 def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str, tuple[str, ...]]:

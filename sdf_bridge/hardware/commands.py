@@ -62,15 +62,31 @@ _LOG = logging.getLogger(__name__)
 # Mode bits as plain ints on the hot path (an IntFlag operand makes every ``&`` an enum call)
 POSITION, VELOCITY, EFFORT = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
 _BITS = {name: int(mode) for name, mode in INTERFACE_MODES.items()}
-COMMAND_MODES: tuple[Mode, ...] = (Mode.POSITION, Mode.VELOCITY, Mode.POSITION_VELOCITY, Mode.EFFORT)
+COMMAND_MODES: tuple[Mode, ...] = (
+    Mode.POSITION,
+    Mode.VELOCITY,
+    Mode.POSITION_VELOCITY,
+    Mode.EFFORT,
+)
 """The modes a joint can be configured for (``command_modes``)."""
 
 REJECTION_REASONS = (
-    "malformed_field", "unknown_joint", "follower_joint", "not_commandable", "duplicate_joint",
-    "not_finite", "interface_not_available", "wrong_mode", "mode_conflict", "wrong_length",
-    "bad_trajectory", "trajectory_in_past", "disabled",
+    "malformed_field",
+    "unknown_joint",
+    "follower_joint",
+    "not_commandable",
+    "duplicate_joint",
+    "not_finite",
+    "interface_not_available",
+    "wrong_mode",
+    "mode_conflict",
+    "wrong_length",
+    "bad_trajectory",
+    "trajectory_in_past",
+    "disabled",
 )
 """Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
+
 
 def _interfaces(bits: int) -> str:
     """``"position, velocity"`` for the interface bits ``bits`` (``"none"`` for 0)."""
@@ -120,7 +136,9 @@ class CommandBuffer:
                 f"commandable joints {unknown} are not actuated joints {list(self.joint_names)}"
             )
         self.commandable = tuple(commandable)
-        self.commandable_index = np.array([self._map_index[n] for n in self.commandable], dtype=np.intp)
+        self.commandable_index = np.array(
+            [self._map_index[n] for n in self.commandable], dtype=np.intp
+        )
         self._index = {name: self._map_index[name] for name in self.commandable}
         n = len(self.joint_names)
         self.allowed = np.zeros(n, dtype=MODE_DTYPE)
@@ -157,8 +175,12 @@ class CommandBuffer:
         self._last_logged: dict[str, float] = {}
         self.last_command_time: float | None = None
         self.last_accepted = np.zeros(0, dtype=np.intp)
-        self._layout = JointStateLayout(allowed if command_interfaces is None else command_interfaces)
-        self._names = NameResolver(self._index, self.joint_names, self.follower_names, self.commandable)
+        self._layout = JointStateLayout(
+            allowed if command_interfaces is None else command_interfaces
+        )
+        self._names = NameResolver(
+            self._index, self.joint_names, self.follower_names, self.commandable
+        )
         self._static_cache: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}
         self.version = 0
         self.mode_version = 0
@@ -188,11 +210,13 @@ class CommandBuffer:
         do not modify it."""
         if self._effective is None:
             mode = self.mode
-            self._effective = np.stack((
-                np.where(mode & POSITION, self.position, np.nan),
-                np.where(mode & VELOCITY, self.velocity, np.nan),
-                np.where(mode & EFFORT, self.effort, np.nan),
-            ))
+            self._effective = np.stack(
+                (
+                    np.where(mode & POSITION, self.position, np.nan),
+                    np.where(mode & VELOCITY, self.velocity, np.nan),
+                    np.where(mode & EFFORT, self.effort, np.nan),
+                )
+            )
         return self._effective
 
     def index_of(self, joint: str) -> int | None:
@@ -218,7 +242,9 @@ class CommandBuffer:
         last = self._last_logged.get(reason)
         if last is None or now - last >= self.throttle_period or now < last:
             self._last_logged[reason] = now
-            _LOG.warning("%s (rejected so far for %s: %d)", message, reason, self.rejections[reason])
+            _LOG.warning(
+                "%s (rejected so far for %s: %d)", message, reason, self.rejections[reason]
+            )
         return message
 
     # ------------------------------------------------------------------ inputs
@@ -239,15 +265,23 @@ class CommandBuffer:
         key = tuple(names)
         n = len(key)
         fields: dict[str, np.ndarray] = {}
-        for interface, values in (("position", position), ("velocity", velocity), ("effort", effort)):
+        for interface, values in (
+            ("position", position),
+            ("velocity", velocity),
+            ("effort", effort),
+        ):
             if values is None or len(values) == 0:
                 continue
             try:
                 array = np.asarray(values, dtype=float).reshape(len(values))
             except (TypeError, ValueError):
-                warnings.append(self.reject(
-                    "malformed_field", f"JointState command: {interface} is not numeric; ignored", now,
-                ))
+                warnings.append(
+                    self.reject(
+                        "malformed_field",
+                        f"JointState command: {interface} is not numeric; ignored",
+                        now,
+                    )
+                )
                 continue
             full = self._layout.expand(key, interface, array)
             if isinstance(full, str):
@@ -267,7 +301,9 @@ class CommandBuffer:
             self._apply(rows, index, key, fields, now, warnings)
         return warnings
 
-    def submit_array(self, interface: str, values: Sequence[float] | np.ndarray, now: float) -> list[str]:
+    def submit_array(
+        self, interface: str, values: Sequence[float] | np.ndarray, now: float
+    ) -> list[str]:
         """Apply a ``std_msgs/Float64MultiArray`` command for ``interface`` in the order of
         :attr:`commandable` (forward_command_controller contract).
 
@@ -284,21 +320,28 @@ class CommandBuffer:
         warnings: list[str] = []
         n = len(self.commandable)
         if len(values) != n:
-            warnings.append(self.reject(
-                "wrong_length",
-                f"{interface} array command has {len(values)} values for {n} joints "
-                f"{list(self.commandable)}; rejected whole",
-                now,
-            ))
+            warnings.append(
+                self.reject(
+                    "wrong_length",
+                    f"{interface} array command has {len(values)} values for {n} joints "
+                    f"{list(self.commandable)}; rejected whole",
+                    now,
+                )
+            )
             return warnings
         try:
             array = np.asarray(values, dtype=float).reshape(n)
         except (TypeError, ValueError):
-            warnings.append(self.reject(
-                "wrong_length", f"{interface} array command is not numeric; rejected", now))
+            warnings.append(
+                self.reject(
+                    "wrong_length", f"{interface} array command is not numeric; rejected", now
+                )
+            )
             return warnings
         rows = np.arange(n, dtype=np.intp)
-        self._apply(rows, self.commandable_index, self.commandable, {interface: array}, now, warnings)
+        self._apply(
+            rows, self.commandable_index, self.commandable, {interface: array}, now, warnings
+        )
         return warnings
 
     def apply_source(
@@ -378,7 +421,13 @@ class CommandBuffer:
             self.last_accepted = np.zeros(0, dtype=np.intp)
             return True
         for bit, v in values:
-            target = self.position if bit == POSITION else self.velocity if bit == VELOCITY else self.effort
+            target = (
+                self.position
+                if bit == POSITION
+                else self.velocity
+                if bit == VELOCITY
+                else self.effort
+            )
             target[index] = v
         mode_changed = False
         if auto.size:
@@ -428,42 +477,67 @@ class CommandBuffer:
             finite = np.isfinite(v)
             infinite = np.isinf(v)  # (NaN: not commanded, silently)
             if infinite.any():
-                warnings.append(self.reject(
-                    "not_finite",
-                    f"{interface} command infinite for {named(infinite)}: no new command for them",
-                    now, int(infinite.sum())))
+                warnings.append(
+                    self.reject(
+                        "not_finite",
+                        f"{interface} command infinite for {named(infinite)}: no new command for them",
+                        now,
+                        int(infinite.sum()),
+                    )
+                )
             bad = finite & ((allowed & bit) == 0)
             if bad.any():
-                warnings.append(self.reject(
-                    "interface_not_available",
-                    f"joints {named(bad)} have no {interface} command interface; ignored",
-                    now, int(bad.sum())))
+                warnings.append(
+                    self.reject(
+                        "interface_not_available",
+                        f"joints {named(bad)} have no {interface} command interface; ignored",
+                        now,
+                        int(bad.sum()),
+                    )
+                )
             wrong = finite & ~bad & fixed & ((fixed_mode & bit) == 0)
             if wrong.any():
-                warnings.append(self.reject(
-                    "wrong_mode",
-                    f"joints {named(wrong)} are configured for another command mode; "
-                    f"{interface} command ignored", now, int(wrong.sum())))
+                warnings.append(
+                    self.reject(
+                        "wrong_mode",
+                        f"joints {named(wrong)} are configured for another command mode; "
+                        f"{interface} command ignored",
+                        now,
+                        int(wrong.sum()),
+                    )
+                )
             np.bitwise_or(requested, bit, out=requested, where=ok)
             values.append((bit, v, ok))
         if len(values) > 1:
-            conflict = ~fixed & ((requested & EFFORT) != 0) & ((requested & (POSITION | VELOCITY)) != 0)
+            conflict = (
+                ~fixed & ((requested & EFFORT) != 0) & ((requested & (POSITION | VELOCITY)) != 0)
+            )
             if conflict.any():
                 in_effort = conflict & (self.mode[index] == EFFORT)
                 in_other = conflict & ~in_effort
                 if in_other.any():
-                    warnings.append(self.reject(
-                        "mode_conflict",
-                        f"joints {named(in_other)} got effort together with position/velocity "
-                        "(effort is exclusive): effort ignored, position/velocity applied",
-                        now, int(in_other.sum())))
+                    warnings.append(
+                        self.reject(
+                            "mode_conflict",
+                            f"joints {named(in_other)} got effort together with position/velocity "
+                            "(effort is exclusive): effort ignored, position/velocity applied",
+                            now,
+                            int(in_other.sum()),
+                        )
+                    )
                 if in_effort.any():
-                    warnings.append(self.reject(
-                        "mode_conflict",
-                        f"joints {named(in_effort)} are in effort mode and got position/velocity "
-                        "with effort (effort is exclusive): position/velocity ignored, effort applied",
-                        now, int(in_effort.sum())))
-                requested = np.where(in_effort, EFFORT, np.where(in_other, requested & ~EFFORT, requested))
+                    warnings.append(
+                        self.reject(
+                            "mode_conflict",
+                            f"joints {named(in_effort)} are in effort mode and got position/velocity "
+                            "with effort (effort is exclusive): position/velocity ignored, effort applied",
+                            now,
+                            int(in_effort.sum()),
+                        )
+                    )
+                requested = np.where(
+                    in_effort, EFFORT, np.where(in_other, requested & ~EFFORT, requested)
+                )
                 requested = requested.astype(MODE_DTYPE)
         accepted = requested != 0
         all_accepted = bool(accepted.all())
@@ -471,7 +545,13 @@ class CommandBuffer:
             self.last_accepted = np.zeros(0, dtype=np.intp)
             return
         for bit, v, ok in values:
-            target = self.position if bit == POSITION else self.velocity if bit == VELOCITY else self.effort
+            target = (
+                self.position
+                if bit == POSITION
+                else self.velocity
+                if bit == VELOCITY
+                else self.effort
+            )
             take = (requested & bit) != 0
             if take.all():
                 target[index] = v

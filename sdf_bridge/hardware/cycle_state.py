@@ -76,5 +76,7 @@ class CycleState:
         return self.actuators[2]
 
     def __repr__(self) -> str:
-        return (f"CycleState(names={self.names!r}, joints={self.joints!r}, actuators={self.actuators!r}, "
-                f"sensors={dict(self.sensors)!r}, sim_time={self.sim_time!r})")
+        return (
+            f"CycleState(names={self.names!r}, joints={self.joints!r}, actuators={self.actuators!r}, "
+            f"sensors={dict(self.sensors)!r}, sim_time={self.sim_time!r})"
+        )

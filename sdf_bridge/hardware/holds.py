@@ -88,7 +88,9 @@ class Holds:
         watchdog: the command timeout watchdog.
     """
 
-    def __init__(self, n_joints: int, coupled: np.ndarray | None, watchdog: CommandWatchdog) -> None:
+    def __init__(
+        self, n_joints: int, coupled: np.ndarray | None, watchdog: CommandWatchdog
+    ) -> None:
         self.n_joints = n_joints
         self.coupled = coupled
         self.watchdog = watchdog
@@ -129,14 +131,17 @@ class Holds:
         """
         if not enabled:
             if self._estop is None:
-                hold = np.array(measured[0, :self.n_joints], dtype=float)
+                hold = np.array(measured[0, : self.n_joints], dtype=float)
                 values = np.stack((hold, self._nan, self._nan))
                 mode = np.full(self.n_joints, _P, dtype=MODE_DTYPE)
                 self._estop = (values, mode, self._nan)
             return self._estop
-        position = measured[0, :self.n_joints]
-        if self.watchdog.check(now, buffer.last_command_time,
-                               lambda: stop_changes_commands(buffer.effective(), position)):
+        position = measured[0, : self.n_joints]
+        if self.watchdog.check(
+            now,
+            buffer.last_command_time,
+            lambda: stop_changes_commands(buffer.effective(), position),
+        ):
             buffer.stop(position)
         values = buffer.effective()
         version = buffer.mode_version
@@ -176,7 +181,7 @@ class Holds:
         assert coupled is not None
         need = idle & (coupled @ ~np.isnan(p))
         start = need & np.isnan(held)
-        held[start] = measured[0, :self.n_joints][start]
+        held[start] = measured[0, : self.n_joints][start]
         held[~need] = np.nan
         out = commands
         settled = True
@@ -185,7 +190,10 @@ class Holds:
             out[0, need] = held[need]
             mode[need] |= _P
             settled = not np.isnan(held[need]).any()  # a NaN start is retried next cycle
-        for row, bit in ((1, _V), (2, _E)):  # zero velocity / effort for the partners of commanded joints
+        for row, bit in (
+            (1, _V),
+            (2, _E),
+        ):  # zero velocity / effort for the partners of commanded joints
             zero = idle & (coupled @ ~np.isnan(commands[row]))
             if zero.any():
                 if out is commands:
@@ -203,6 +211,6 @@ class Holds:
         hold = np.where(idle, previous, np.nan)
         new = idle & np.isnan(previous)
         if new.any():
-            hold[new] = measured[0, :self.n_joints][new]
+            hold[new] = measured[0, : self.n_joints][new]
         self._hold = hold
         self._idle_mode = mode

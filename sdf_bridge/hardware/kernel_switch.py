@@ -49,8 +49,10 @@ CHILD_TIMEOUT = 900.0
 """Seconds the child may take before it is stopped (then the numpy kernels stay)."""
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 # the child imports the package from the bridge's own files (Numba's cache is kept per source file)
-_CHILD_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
-               "from sdf_bridge.hardware.kernel_switch import main; sys.exit(main(sys.argv[2:]))")
+_CHILD_CODE = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from sdf_bridge.hardware.kernel_switch import main; sys.exit(main(sys.argv[2:]))"
+)
 
 
 def kernel_modules(system: Any) -> tuple[str, ...]:
@@ -82,7 +84,11 @@ class KernelSwitch:
     def __init__(self, system: Any, *, command: Sequence[str] | None = None) -> None:
         self.system = system
         self.modules = kernel_modules(system)
-        self._command = list(command) if command is not None else [sys.executable, "-c", _CHILD_CODE, _PACKAGE_ROOT]
+        self._command = (
+            list(command)
+            if command is not None
+            else [sys.executable, "-c", _CHILD_CODE, _PACKAGE_ROOT]
+        )
         self.state = "idle"
         self.timings: dict[str, float] = {}
         self.compile_seconds: float | None = None
@@ -90,7 +96,9 @@ class KernelSwitch:
         self._closing = threading.Event()
         self._done = threading.Event()
         self._child: subprocess.Popen | None = None
-        self._thread = threading.Thread(target=self._run, name="sdf_bridge_kernel_switch", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name="sdf_bridge_kernel_switch", daemon=True
+        )
 
     def start(self) -> None:
         """Set Numba up in this process (:func:`sdf_bridge.jit.initialise`: ~0.5 s, here, so
@@ -134,23 +142,34 @@ class KernelSwitch:
         try:
             if not self._load():
                 self._mark("compiling")
-                _LOG.info("compiling the control cycle's kernels with Numba in a background process (a first "
-                          "start on this machine, or Numba or sdf_bridge changed: 15-60 s, cached afterwards); "
-                          "the numpy kernels run meanwhile (same results, slower)")
+                _LOG.info(
+                    "compiling the control cycle's kernels with Numba in a background process (a first "
+                    "start on this machine, or Numba or sdf_bridge changed: 15-60 s, cached afterwards); "
+                    "the numpy kernels run meanwhile (same results, slower)"
+                )
                 self.compile_seconds = self._compile()
                 if self._closing.is_set():
                     return
                 self._mark("loading")
                 if not self._load():
-                    raise RuntimeError("the kernels compiled by the background process are not in Numba's cache "
-                                       "(is its directory writable? NUMBA_CACHE_DIR sets it)")
+                    raise RuntimeError(
+                        "the kernels compiled by the background process are not in Numba's cache "
+                        "(is its directory writable? NUMBA_CACHE_DIR sets it)"
+                    )
             if self._closing.is_set():
                 return
             self.system.use_compiled()
             self._mark("switched")
-            how = ("loaded from Numba's cache" if self.compile_seconds is None else
-                   f"compiled in a background process in {self.compile_seconds:.1f} s, cached for the next starts")
-            _LOG.info("switched to the compiled kernels %.1f s after start (%s)", self.timings["switched"], how)
+            how = (
+                "loaded from Numba's cache"
+                if self.compile_seconds is None
+                else f"compiled in a background process in {self.compile_seconds:.1f} s, cached for the next starts"
+            )
+            _LOG.info(
+                "switched to the compiled kernels %.1f s after start (%s)",
+                self.timings["switched"],
+                how,
+            )
         except Exception as exc:  # whatever failed, the numpy kernels keep running
             if not self._closing.is_set():
                 self._fail(exc)
@@ -159,8 +178,11 @@ class KernelSwitch:
 
     def _fail(self, exc: Exception) -> None:
         self._mark("failed")
-        _LOG.warning("compiled kernels not used (%s); the numpy kernels keep running (same results, slower). "
-                     "Set SDF_BRIDGE_JIT=0 to not try.", exc)
+        _LOG.warning(
+            "compiled kernels not used (%s); the numpy kernels keep running (same results, slower). "
+            "Set SDF_BRIDGE_JIT=0 to not try.",
+            exc,
+        )
 
     def _load(self) -> bool:
         """Load every module's kernels from Numba's cache; ``False`` when one is not cached."""
@@ -180,8 +202,12 @@ class KernelSwitch:
         """
         t0 = time.perf_counter()
         with tempfile.TemporaryFile("w+") as errors:
-            child = subprocess.Popen([*self._command, *self.modules], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=errors)
+            child = subprocess.Popen(
+                [*self._command, *self.modules],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+            )
             self._child = child
             if self._closing.is_set():  # (closed while starting it)
                 child.kill()
@@ -190,7 +216,9 @@ class KernelSwitch:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
-                raise RuntimeError(f"the compiling process did not finish within {CHILD_TIMEOUT:g} s") from None
+                raise RuntimeError(
+                    f"the compiling process did not finish within {CHILD_TIMEOUT:g} s"
+                ) from None
             if code != 0 and not self._closing.is_set():
                 errors.seek(0)
                 tail = " ".join(errors.read().strip().splitlines()[-3:]) or "no output"

@@ -153,7 +153,9 @@ class FixedRateLoop:
         except (AttributeError, OSError) as exc:  # not Linux, or not permitted
             LOG.warning(
                 "loop thread priority %d (SCHED_FIFO) not applied: %s; running with the normal "
-                "policy (give the process CAP_SYS_NICE or an rtprio limit)", self.priority, exc
+                "policy (give the process CAP_SYS_NICE or an rtprio limit)",
+                self.priority,
+                exc,
             )
 
     def _run(self) -> None:

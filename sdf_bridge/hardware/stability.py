@@ -24,8 +24,9 @@ CHATTER_RATIO = 1.0
 """Largest ``k_velocity·dt/M`` of a soft-limit effort bound that does not overshoot."""
 
 
-def effort_chatter(joint_names: Sequence[str], limits: Sequence[JointLimits], inertia: np.ndarray,
-                   dt: float) -> list[str]:
+def effort_chatter(
+    joint_names: Sequence[str], limits: Sequence[JointLimits], inertia: np.ndarray, dt: float
+) -> list[str]:
     """One message per joint whose soft-limit effort bound overshoots at the control period
     ``dt`` (s) on its effective ``inertia`` ((n,) kg·m² or kg, the backend's lightest): joints
     with soft limits, an effort limit and ``k_velocity·dt/M`` above :data:`CHATTER_RATIO`
@@ -33,7 +34,13 @@ def effort_chatter(joint_names: Sequence[str], limits: Sequence[JointLimits], in
     problems = []
     for name, lim, m in zip(joint_names, limits, np.asarray(inertia, dtype=float)):
         kv = lim.k_velocity
-        if not (lim.has_soft_limits and lim.has_effort_limits and math.isfinite(kv) and kv > 0.0 and m > 0.0):
+        if not (
+            lim.has_soft_limits
+            and lim.has_effort_limits
+            and math.isfinite(kv)
+            and kv > 0.0
+            and m > 0.0
+        ):
             continue
         ratio = kv * dt / m
         if ratio > CHATTER_RATIO:

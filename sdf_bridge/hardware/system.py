@@ -165,28 +165,44 @@ class HardwareSystem:
         allowed = commandable_joints(robot, tm)
         self.joint_names = select_joints(joints, allowed, tm)
         self.commands = CommandBuffer(
-            tm.joint_names, tm.follower_names, self.joint_names, allowed, command_modes,
+            tm.joint_names,
+            tm.follower_names,
+            self.joint_names,
+            allowed,
+            command_modes,
             command_interfaces=listed_command_interfaces(robot) or allowed,
         )
         self.watchdog = CommandWatchdog(command_timeout)
-        if update_rate is not None and not (isinstance(update_rate, (int, float)) and update_rate > 0):
+        if update_rate is not None and not (
+            isinstance(update_rate, (int, float)) and update_rate > 0
+        ):
             raise ConfigError(f"update_rate is {update_rate!r}. Fix: give a rate in Hz > 0.")
         self.timing: LoopTiming | None = (
             LoopTiming(None if update_rate is None else 1.0 / update_rate) if timed else None
         )
         if isinstance(limits_overrides, PathLike):
             limits_overrides = Path(limits_overrides)
-        self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides, compiled=compiled)
+        self.limiter = JointLimiter.from_robot(
+            robot, tm.joint_names, overrides=limits_overrides, compiled=compiled
+        )
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
         self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
         self.trajectory = TrajectoryRunner(self.commands)
-        self.backend: Backend = create_backend(backend) if isinstance(backend, str) else as_backend(backend)
+        self.backend: Backend = (
+            create_backend(backend) if isinstance(backend, str) else as_backend(backend)
+        )
         #: the name given, else the class of the backend (of the driver behind a port)
-        self.backend_name = backend if isinstance(backend, str) else getattr(backend, "name", type(backend).__name__)
+        self.backend_name = (
+            backend
+            if isinstance(backend, str)
+            else getattr(backend, "name", type(backend).__name__)
+        )
         self.backend.configure(robot, transmissions=tm, params=self._backend_params(backend_params))
         inertia = getattr(self.backend, "joint_inertia", None)
         if update_rate is not None and inertia is not None:
-            for problem in effort_chatter(tm.joint_names, self.limiter.limits, inertia, 1.0 / update_rate):
+            for problem in effort_chatter(
+                tm.joint_names, self.limiter.limits, inertia, 1.0 / update_rate
+            ):
                 _LOG.warning(problem)
         self._state_shape = (3, len(self.state_names))
         self._act_shape = (n_act,)
@@ -212,7 +228,12 @@ class HardwareSystem:
                 if key in params and params[key] != value:
                     _LOG.warning(
                         "<ros2_control> hardware parameter %r differs between blocks (%r, %r); "
-                        "using %r from block %r", key, params[key], value, value, block.name,
+                        "using %r from block %r",
+                        key,
+                        params[key],
+                        value,
+                        value,
+                        block.name,
                     )
                 params[key] = value
         params.update(overrides or {})
@@ -286,8 +307,13 @@ class HardwareSystem:
         state = self.backend.read(dt)
         joints, actuators = state.joints, state.actuators
         try:  # the actuator rows on the priming reads (a backend's structure does not change)
-            wrong = joints.shape != self._state_shape or (not self._state_known and (
-                len(actuators) != 3 or any(np.shape(row) != self._act_shape for row in actuators)))
+            wrong = joints.shape != self._state_shape or (
+                not self._state_known
+                and (
+                    len(actuators) != 3
+                    or any(np.shape(row) != self._act_shape for row in actuators)
+                )
+            )
         except (AttributeError, TypeError):  # not arrays
             wrong = True
         if wrong:
@@ -349,7 +375,11 @@ class HardwareSystem:
     def _refuse_when_disabled(self, what: str, now: float) -> list[str] | None:
         if self.enabled:
             return None
-        return [self.commands.reject("disabled", f"{what} ignored: the bridge is disabled (e-stop)", now)]
+        return [
+            self.commands.reject(
+                "disabled", f"{what} ignored: the bridge is disabled (e-stop)", now
+            )
+        ]
 
     @_locked
     def submit_joint_state(
@@ -370,7 +400,9 @@ class HardwareSystem:
         return warnings
 
     @_locked
-    def submit_array(self, interface: str, values: Sequence[float] | np.ndarray, now: float) -> list[str]:
+    def submit_array(
+        self, interface: str, values: Sequence[float] | np.ndarray, now: float
+    ) -> list[str]:
         """A ``Float64MultiArray`` command for ``interface`` (position/velocity/effort) in
         :attr:`joint_names` order; wrong length rejects it whole. Returns the warnings.
 
@@ -407,8 +439,9 @@ class HardwareSystem:
         refused = self._refuse_when_disabled("trajectory", now)
         if refused is not None:
             return refused
-        return self.trajectory.submit(names, times, positions, velocities, accelerations, now, self._measured,
-                                      start=start)
+        return self.trajectory.submit(
+            names, times, positions, velocities, accelerations, now, self._measured, start=start
+        )
 
     # ------------------------------------------------------------------ sensors
     @_locked
@@ -483,7 +516,11 @@ class HardwareSystem:
         up first: quick once they are loaded (:mod:`.kernel_switch` loads them off the lock).
         Results do not change and every state is kept (commands, holds, the limiter's previous
         commands, the backend's own)."""
-        for part in (self.transmissions, self.limiter, self.backend):  # (the map before the backend)
+        for part in (
+            self.transmissions,
+            self.limiter,
+            self.backend,
+        ):  # (the map before the backend)
             getattr(part, "use_compiled", lambda: None)()
 
     @property

@@ -63,12 +63,16 @@ class LoopTiming:
         cpu_every: int = 8,
     ) -> None:
         if not (isinstance(cpu_every, int) and cpu_every >= 1):
-            raise ConfigError(f"cpu_every is {cpu_every!r}. Fix: give a whole number of cycles >= 1.")
+            raise ConfigError(
+                f"cpu_every is {cpu_every!r}. Fix: give a whole number of cycles >= 1."
+            )
         self.cpu_every = cpu_every
         if window < 2:
             raise ConfigError(f"timing window is {window}. Fix: give at least 2 cycles.")
         if not overrun_tolerance >= 0:
-            raise ConfigError(f"overrun_tolerance is {overrun_tolerance!r}. Fix: give a value >= 0.")
+            raise ConfigError(
+                f"overrun_tolerance is {overrun_tolerance!r}. Fix: give a value >= 0."
+            )
         self.window = int(window)
         self.overrun_tolerance = float(overrun_tolerance)
         self.target_period = target_period
@@ -161,9 +165,16 @@ class LoopTiming:
             "overruns": self.overruns,
             "late_cycles": self.late_cycles,
             "overrun_ratio": self.overruns / self.cycles if self.cycles else None,
-            "rate_hz": None, "period_mean": None, "period_p50": None, "period_p99": None,
-            "period_max": None, "jitter": None, "jitter_max": None,
-            "busy_mean": None, "busy_max": None, "cpu_mean": None,
+            "rate_hz": None,
+            "period_mean": None,
+            "period_p50": None,
+            "period_p99": None,
+            "period_max": None,
+            "jitter": None,
+            "jitter_max": None,
+            "busy_mean": None,
+            "busy_max": None,
+            "cpu_mean": None,
         }
         if periods.size:
             mean = float(periods.mean())

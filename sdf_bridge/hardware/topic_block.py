@@ -82,10 +82,14 @@ class TopicBlockOptions:
                 f"plugin {self.plugin!r} is not a topic-based ros2_control hardware interface. "
                 f"Fix: use {SUCCESSOR} or {PICKNIK}."
             )
-        for what, topic in (("joint_commands_topic", self.joint_commands_topic),
-                            ("joint_states_topic", self.joint_states_topic)):
+        for what, topic in (
+            ("joint_commands_topic", self.joint_commands_topic),
+            ("joint_states_topic", self.joint_states_topic),
+        ):
             if not _TOPIC_RE.match(topic):
-                raise ConfigError(f"{what} {topic!r} is not a ROS topic name. Fix: give e.g. /sdf_bridge/joint_states.")
+                raise ConfigError(
+                    f"{what} {topic!r} is not a ROS topic name. Fix: give e.g. /sdf_bridge/joint_states."
+                )
         interfaces = tuple(i for i in INTERFACE_MODES if i in self.command_interfaces)
         unknown = sorted(set(self.command_interfaces) - set(INTERFACE_MODES))
         if unknown or (interfaces and interfaces not in CONTROL_MODES):
@@ -105,7 +109,9 @@ def parse_command_interfaces(text: str) -> tuple[str, ...]:
 
 def topic_based_block(robot: Robot) -> HardwareComponent | None:
     """The robot's ``<ros2_control>`` block that names a topic-based plugin, or ``None``."""
-    return next((block for block in robot.ros2_control if block.plugin in TOPIC_BASED_PLUGINS), None)
+    return next(
+        (block for block in robot.ros2_control if block.plugin in TOPIC_BASED_PLUGINS), None
+    )
 
 
 def block_name(robot: Robot) -> str:
@@ -168,10 +174,16 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         elem = _sub(root, "joint", name=joint, **attrs)
         info = described.get(joint)
         own = {i.name: i for i in (info.command_interfaces if info is not None else ())}
-        interfaces = (options.command_interfaces or commandable[joint]) if joint in commandable else ()
+        interfaces = (
+            (options.command_interfaces or commandable[joint]) if joint in commandable else ()
+        )
         for interface in interfaces:
             command = _sub(elem, "command_interface", name=interface)
-            params = own[interface].parameters if interface in own else _limit_params(robot, joint, interface)
+            params = (
+                own[interface].parameters
+                if interface in own
+                else _limit_params(robot, joint, interface)
+            )
             for key, value in params:
                 _sub(command, "param", value, name=key)
         position = _sub(elem, "state_interface", name="position")
@@ -183,7 +195,9 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     return root
 
 
-def with_topic_block(robot: Robot, xml: str, options: TopicBlockOptions = TopicBlockOptions()) -> str:
+def with_topic_block(
+    robot: Robot, xml: str, options: TopicBlockOptions = TopicBlockOptions()
+) -> str:
     """URDF for the controller_manager and the bridge: ``xml`` (the text ``robot`` was loaded
     from; an SDFormat model is exported to URDF first) with its ``<ros2_control>`` blocks
     replaced by :func:`topic_block`, which takes over their ``<transmission>``s. Everything
@@ -220,4 +234,3 @@ def with_topic_block(robot: Robot, xml: str, options: TopicBlockOptions = TopicB
     etree.indent(block, space="  ", level=1)
     block.tail = "\n"
     return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"
-

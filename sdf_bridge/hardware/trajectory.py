@@ -35,8 +35,14 @@ import numpy as np
 from ..errors import CommandError, TrajectoryInPastError
 
 
-def _matrix(points: Sequence[Sequence[float]] | np.ndarray | None, n_points: int, n_joints: int,
-            what: str, *, required: bool) -> np.ndarray | None:
+def _matrix(
+    points: Sequence[Sequence[float]] | np.ndarray | None,
+    n_points: int,
+    n_joints: int,
+    what: str,
+    *,
+    required: bool,
+) -> np.ndarray | None:
     """(n_points, n_joints) array from per-point lists that are all full or all empty."""
     if points is None or len(points) == 0:
         if required:
@@ -146,7 +152,9 @@ class Trajectory:
         v = _matrix(velocities, k, m, "velocities", required=False)
         a = _matrix(accelerations, k, m, "accelerations", required=False)
         if a is not None and v is None:
-            raise CommandError("trajectory has accelerations but no velocities. Fix: give velocities too.")
+            raise CommandError(
+                "trajectory has accelerations but no velocities. Fix: give velocities too."
+            )
         assert p is not None
         if now is None:
             now = start
@@ -193,10 +201,18 @@ class Trajectory:
         v0, v1 = self.velocities[k], self.velocities[k + 1]
         if self.accelerations is None:
             s2, s3 = s * s, s * s * s
-            position = ((2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * duration * v0
-                        + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * duration * v1)
-            velocity = ((6 * s2 - 6 * s) / duration * p0 + (3 * s2 - 4 * s + 1) * v0
-                        + (-6 * s2 + 6 * s) / duration * p1 + (3 * s2 - 2 * s) * v1)
+            position = (
+                (2 * s3 - 3 * s2 + 1) * p0
+                + (s3 - 2 * s2 + s) * duration * v0
+                + (-2 * s3 + 3 * s2) * p1
+                + (s3 - s2) * duration * v1
+            )
+            velocity = (
+                (6 * s2 - 6 * s) / duration * p0
+                + (3 * s2 - 4 * s + 1) * v0
+                + (-6 * s2 + 6 * s) / duration * p1
+                + (3 * s2 - 2 * s) * v1
+            )
             return position, velocity, False
         a0, a1 = self.accelerations[k], self.accelerations[k + 1]
         T = duration

@@ -71,11 +71,22 @@ class TrajectoryRunner:
         try:
             index = self._joints(names)
             trajectory = Trajectory.build(
-                names, times, positions, velocities, accelerations, start=now if start is None else start,
-                current_position=measured[0][index], current_velocity=measured[1][index], now=now,
+                names,
+                times,
+                positions,
+                velocities,
+                accelerations,
+                start=now if start is None else start,
+                current_position=measured[0][index],
+                current_velocity=measured[1][index],
+                now=now,
             )
         except CommandError as exc:  # (TrajectoryInPastError has its own reason)
-            return [commands.reject(getattr(exc, "reason", "bad_trajectory"), f"trajectory rejected: {exc}", now)]
+            return [
+                commands.reject(
+                    getattr(exc, "reason", "bad_trajectory"), f"trajectory rejected: {exc}", now
+                )
+            ]
         self.trajectory = trajectory
         self._index = index
         self._active = np.ones(index.shape, dtype=bool)
@@ -126,9 +137,13 @@ class TrajectoryRunner:
             elif not commands.allowed[k] & POSITION:
                 problems.append(f"{name!r} has no position command interface")
             elif commands.fixed[k] and not commands.mode[k] & POSITION:
-                problems.append(f"{name!r} is configured for {Mode(int(commands.mode[k])).label} commands")
+                problems.append(
+                    f"{name!r} is configured for {Mode(int(commands.mode[k])).label} commands"
+                )
             else:
                 index.append(k)
         if problems:
-            raise CommandError("; ".join(problems) + f". Commandable joints: {list(commands.commandable)}")
+            raise CommandError(
+                "; ".join(problems) + f". Commandable joints: {list(commands.commandable)}"
+            )
         return np.array(index, dtype=np.intp)

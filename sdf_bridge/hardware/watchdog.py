@@ -44,8 +44,9 @@ class CommandWatchdog:
         self.tripped = False
         self._tripped_for: float | None = None
 
-    def check(self, now: float, last_command_time: float | None,
-              needed: Callable[[], bool] | None = None) -> bool:
+    def check(
+        self, now: float, last_command_time: float | None, needed: Callable[[], bool] | None = None
+    ) -> bool:
         """True exactly when the watchdog trips at ``now`` (s, same clock as the commands).
 
         A trip happens once per silence: the next trip needs a newer ``last_command_time``.
@@ -60,14 +61,19 @@ class CommandWatchdog:
         if now - last_command_time >= self.timeout:
             self._tripped_for = last_command_time
             if needed is not None and not needed():
-                _LOG.debug("no command for %.3f s: every joint holds what it was commanded (no trip)",
-                           now - last_command_time)
+                _LOG.debug(
+                    "no command for %.3f s: every joint holds what it was commanded (no trip)",
+                    now - last_command_time,
+                )
                 return False
             self.tripped = True
             self.trips += 1
             _LOG.warning(
                 "no command for %.3f s (command_timeout %.3f s): holding position, zero velocity "
-                "and effort (trip %d)", now - last_command_time, self.timeout, self.trips,
+                "and effort (trip %d)",
+                now - last_command_time,
+                self.timeout,
+                self.trips,
             )
             return True
         return False

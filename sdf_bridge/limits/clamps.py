@@ -32,8 +32,15 @@ def _changed(cmd: np.ndarray, out: np.ndarray) -> np.ndarray:
     return changed
 
 
-def count_position(counts: np.ndarray, cmd: np.ndarray, out: np.ndarray, pmin: np.ndarray, pmax: np.ndarray,
-                   lo: np.ndarray, hi: np.ndarray) -> None:
+def count_position(
+    counts: np.ndarray,
+    cmd: np.ndarray,
+    out: np.ndarray,
+    pmin: np.ndarray,
+    pmax: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+) -> None:
     """Position clamps: beyond ``[pmin, pmax]`` (``position``), else beyond the soft range
     ``[lo, hi]`` (``soft_position``), else not reachable in one period (``position_step``)."""
     changed = _changed(cmd, out)
@@ -44,8 +51,13 @@ def count_position(counts: np.ndarray, cmd: np.ndarray, out: np.ndarray, pmin: n
     counts[_R["position_step"]] += changed & ~hard & ~soft
 
 
-def count_velocity(counts: np.ndarray, cmd: np.ndarray, out: np.ndarray, vmax: np.ndarray,
-                   acc: tuple[np.ndarray, np.ndarray] | None) -> None:
+def count_velocity(
+    counts: np.ndarray,
+    cmd: np.ndarray,
+    out: np.ndarray,
+    vmax: np.ndarray,
+    acc: tuple[np.ndarray, np.ndarray] | None,
+) -> None:
     """Velocity clamps: beyond ``±vmax`` (``velocity``), else by the acceleration bounds
     ``acc`` (lower, upper; ``acceleration``), else by position (``velocity_position``)."""
     changed = _changed(cmd, out)

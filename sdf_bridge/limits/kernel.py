@@ -62,8 +62,9 @@ HUGE = 1e300
 _C_POSITION, _C_SOFT, _C_STEP, _C_VELOCITY, _C_VELPOS, _C_ACC, _C_EFFORT, _C_EFFPOS = range(8)
 
 
-def pack(rows: dict[int, np.ndarray], n: int, any_vmax: bool, any_pos: bool,
-         any_amax: bool) -> np.ndarray:
+def pack(
+    rows: dict[int, np.ndarray], n: int, any_vmax: bool, any_pos: bool, any_amax: bool
+) -> np.ndarray:
     """The kernel's parameter array.
 
     Args:
@@ -318,8 +319,6 @@ def enforce(params, prev, counts, q, v, cp, cv, ce, dt, out):
         prev[1, i] = out[1, i]
 
 
-
-
 @jit.kernel
 def enforce_stacked(params, prev, counts, measured, commands, dt, out):
     """:func:`enforce` on stacked arrays: ``measured`` of shape ``(2 or 3, m)`` with
@@ -330,7 +329,18 @@ def enforce_stacked(params, prev, counts, measured, commands, dt, out):
     n = prev.shape[1]
     if measured.shape[0] < 2 or measured.shape[1] < n or commands.shape[0] != 3:
         raise ValueError("measured state is not (2 or 3, >= n) or commands not (3, n)")
-    enforce(params, prev, counts, measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt, out)
+    enforce(
+        params,
+        prev,
+        counts,
+        measured[0, :n],
+        measured[1, :n],
+        commands[0],
+        commands[1],
+        commands[2],
+        dt,
+        out,
+    )
 
 
 def warm_up() -> float:
@@ -349,6 +359,8 @@ def warm_up() -> float:
         # strided inputs need two elements (numpy calls a one-element array contiguous)
         for x in (np.zeros(2), np.zeros(4)[::2]):
             enforce(params, prev, counts, x, x, x, x, x, 0.001, np.empty((3, 2)))
-        enforce_stacked(params, prev, counts, np.zeros((3, 3)), np.zeros((3, 2)), 0.001, np.empty((3, 2)))
+        enforce_stacked(
+            params, prev, counts, np.zeros((3, 3)), np.zeros((3, 2)), 0.001, np.empty((3, 2))
+        )
 
     return jit.warm_up("joint limiter kernel", (enforce, enforce_stacked), run)

@@ -80,8 +80,14 @@ class JointLimiter:
     #: modules of the compiled kernels (each with ``warm_up()``; :mod:`sdf_bridge.hardware.kernel_switch`)
     kernel_modules: ClassVar[tuple[str, ...]] = (_kernel.__name__,)
 
-    def __init__(self, joint_names: Sequence[str], limits: Sequence[JointLimits],
-                 warnings: Sequence[str] = (), *, compiled: bool | None = None) -> None:
+    def __init__(
+        self,
+        joint_names: Sequence[str],
+        limits: Sequence[JointLimits],
+        warnings: Sequence[str] = (),
+        *,
+        compiled: bool | None = None,
+    ) -> None:
         """Build from per-joint limits (same length as ``joint_names``).
 
         Args:
@@ -113,15 +119,22 @@ class JointLimiter:
         soft_hi = np.where(has_soft, f("soft_upper"), np.inf)
         self._lo = np.maximum(self._pmin, soft_lo)  # L
         self._hi = np.minimum(self._pmax, soft_hi)  # H
-        self._vmax = np.where([lim.has_velocity_limits for lim in limits], f("max_velocity"), np.inf)
-        self._amax = np.where([lim.has_acceleration_limits for lim in limits],
-                              f("max_acceleration"), np.inf)
+        self._vmax = np.where(
+            [lim.has_velocity_limits for lim in limits], f("max_velocity"), np.inf
+        )
+        self._amax = np.where(
+            [lim.has_acceleration_limits for lim in limits], f("max_acceleration"), np.inf
+        )
         self._emax = np.where([lim.has_effort_limits for lim in limits], f("max_effort"), np.inf)
         kp = np.where(has_soft, f("k_position"), np.nan)
         kv = np.where(has_soft, f("k_velocity"), np.nan)
         self._ramp = (
-            np.isfinite(soft_lo) & np.isfinite(soft_hi) & np.isfinite(kp) & (kp > 0)
-            & np.isfinite(self._vmax) & has_pos
+            np.isfinite(soft_lo)
+            & np.isfinite(soft_hi)
+            & np.isfinite(kp)
+            & (kp > 0)
+            & np.isfinite(self._vmax)
+            & has_pos
         )
         self._kp_neg = np.where(self._ramp, -kp, 0.0)
         self._soft_lo_r = np.where(self._ramp, soft_lo, 0.0)  # zeros avoid 0·inf
@@ -132,7 +145,7 @@ class JointLimiter:
         self._base_hi = np.where(self._ramp, 0.0, self._vmax)
         # stacked (2, n) forms of the hot path (see _build_hot_path); row 0 = lower side in
         # "S-form" (negated), row 1 = upper side, so both rows share one ufunc call
-        self._PL2 = np.stack([-self._pmin, self._pmax])         # S·q ≥ PL2: at/after a limit
+        self._PL2 = np.stack([-self._pmin, self._pmax])  # S·q ≥ PL2: at/after a limit
         self._V2 = np.stack([self._vmax, self._vmax])
         self._NV2 = -self._V2
         self._KPS2 = np.stack([-self._kp_neg, self._kp_neg])
@@ -163,15 +176,28 @@ class JointLimiter:
         vnext = np.where(finite, np.nextafter(self._vmax, np.inf), np.nan)  # v > v̄ ⇔ v ≥ v̄'
         return k.pack(
             {
-                k.PMIN: self._pmin, k.PMAX: self._pmax, k.LO: self._lo, k.HI: self._hi,
-                k.VMAX: self._vmax, k.VNEXT: vnext,
-                k.AMAX: self._amax, k.EMAX: self._emax, k.RAMP: self._ramp.astype(float),
-                k.KPS0: self._KPS2[0], k.KPS1: self._KPS2[1],
-                k.SOFT0: self._SOFT2[0], k.SOFT1: self._SOFT2[1],
-                k.BASE0: self._BASES2[0], k.BASE1: self._BASES2[1],
-                k.ESOFT: self._esoft.astype(float), k.KV: self._kv,
+                k.PMIN: self._pmin,
+                k.PMAX: self._pmax,
+                k.LO: self._lo,
+                k.HI: self._hi,
+                k.VMAX: self._vmax,
+                k.VNEXT: vnext,
+                k.AMAX: self._amax,
+                k.EMAX: self._emax,
+                k.RAMP: self._ramp.astype(float),
+                k.KPS0: self._KPS2[0],
+                k.KPS1: self._KPS2[1],
+                k.SOFT0: self._SOFT2[0],
+                k.SOFT1: self._SOFT2[1],
+                k.BASE0: self._BASES2[0],
+                k.BASE1: self._BASES2[1],
+                k.ESOFT: self._esoft.astype(float),
+                k.KV: self._kv,
             },
-            self._n, self._any_vmax, self._any_pos_limits, self._any_amax,
+            self._n,
+            self._any_vmax,
+            self._any_pos_limits,
+            self._any_amax,
         )
 
     def _build_hot_path(self) -> None:
@@ -235,7 +261,9 @@ class JointLimiter:
         # driving out of range), after them (position [−H; L])
         lowe = np.where(self._esoft, -self._emax, np.inf)
         self._FLOOR_BEFORE = np.stack([sides(lowe, lowe), sides(-inf, -inf), self._ZERO2])
-        self._FLOOR_AFTER = np.stack([sides(-inf, -inf), sides(-self._hi, self._lo), sides(-inf, -inf)])
+        self._FLOOR_AFTER = np.stack(
+            [sides(-inf, -inf), sides(-self._hi, self._lo), sides(-inf, -inf)]
+        )
         self._S6 = np.stack([S, S, S])
         self._SC = np.empty((3, 2, n))
         self._gate = np.empty((3, 2, n), dtype=bool)
@@ -341,8 +369,10 @@ class JointLimiter:
             LimitsError: the map's joints differ from the limiter's.
         """
         if tuple(tmap.joint_names) != self.joint_names:
-            raise LimitsError("the transmission map's joints differ from the limiter's. Fix: "
-                              "build the limiter with tmap.joint_names.")
+            raise LimitsError(
+                "the transmission map's joints differ from the limiter's. Fix: "
+                "build the limiter with tmap.joint_names."
+            )
         return {
             "position": tmap.actuator_bounds(self._pmin, self._pmax, "position"),
             "velocity": tmap.actuator_bounds(-self._vmax, self._vmax, "velocity"),
@@ -396,8 +426,18 @@ class JointLimiter:
         if self._compiled:
             try:
                 out = np.empty(self._shape3)
-                _kernel.enforce(self._params, self._prev, self._counts, position, velocity,
-                                cmd_position, cmd_velocity, cmd_effort, dt, out)
+                _kernel.enforce(
+                    self._params,
+                    self._prev,
+                    self._counts,
+                    position,
+                    velocity,
+                    cmd_position,
+                    cmd_velocity,
+                    cmd_effort,
+                    dt,
+                    out,
+                )
             except (TypeError, ValueError):
                 pass  # the numpy path converts or raises the documented error
             else:
@@ -427,20 +467,31 @@ class JointLimiter:
         if self._compiled:
             try:
                 out = np.empty(self._shape3)
-                _kernel.enforce_stacked(self._params, self._prev, self._counts, measured, commands, dt, out)
+                _kernel.enforce_stacked(
+                    self._params, self._prev, self._counts, measured, commands, dt, out
+                )
                 return out
             except (TypeError, ValueError):
                 pass  # the row-wise call converts or raises the documented error
         measured = np.asarray(measured)
         commands = np.asarray(commands)
-        if measured.ndim != 2 or measured.shape[0] < 2 or commands.ndim != 2 or commands.shape[0] != 3:
+        if (
+            measured.ndim != 2
+            or measured.shape[0] < 2
+            or commands.ndim != 2
+            or commands.shape[0] != 3
+        ):
             raise ValueError(
                 f"enforce_stacked: measured state of shape {measured.shape} (need (2 or 3, >= "
                 f"{len(self.joint_names)})) and commands of shape {commands.shape} (need (3, "
                 f"{len(self.joint_names)}))"
             )
         n = len(self.joint_names)
-        return np.array(self.enforce(measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt))
+        return np.array(
+            self.enforce(
+                measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt
+            )
+        )
 
     def _enforce(
         self,
@@ -458,8 +509,13 @@ class JointLimiter:
         ce = np.asarray(cmd_effort, dtype=float)
         n = self._n
         shape = (n,)
-        if not (q.shape == shape and v.shape == shape and cp.shape == shape
-                and cv.shape == shape and ce.shape == shape):
+        if not (
+            q.shape == shape
+            and v.shape == shape
+            and cp.shape == shape
+            and cv.shape == shape
+            and ce.shape == shape
+        ):
             raise ValueError(
                 f"enforce: every array must have shape ({n},); got {q.shape}, {v.shape}, "
                 f"{cp.shape}, {cv.shape}, {ce.shape}"
@@ -484,8 +540,7 @@ class JointLimiter:
         views = self._views.get(key)
         if views is None:
             views = self._views[key] = self._slot_views(has_e, has_p, has_v)
-        (Bs, Ys, XXs, Ms, Bm, floor_before, caps, floor_after, Cs, S6, SC, gate,
-         bands) = views
+        (Bs, Ys, XXs, Ms, Bm, floor_before, caps, floor_after, Cs, S6, SC, gate, bands) = views
         if XXs is None:  # position commands only: the reference is the only state needed
             XXs = prev.reshape(1, 1, n)
         else:
@@ -561,19 +616,41 @@ class JointLimiter:
         need_r = self._any_ramp and has_p and self._pos_rate
         if need_q or need_r:
             k0, k1 = (0 if need_q else 1), (2 if need_r else 1)
-            bands = (self._bands[k0:k1], None if pos_only else self._XX[4 + k0:4 + k1],
-                     self._SOFT4[k0:k1],
-                     self._KPS4[k0:k1], self._BASES4[k0:k1], self._V4[k0:k1], self._NV4[k0:k1])
+            bands = (
+                self._bands[k0:k1],
+                None if pos_only else self._XX[4 + k0 : 4 + k1],
+                self._SOFT4[k0:k1],
+                self._KPS4[k0:k1],
+                self._BASES4[k0:k1],
+                self._V4[k0:k1],
+                self._NV4[k0:k1],
+            )
         return (
-            self._B[lo:hi], self._Y[lo:hi], None if pos_only else self._XX[lo:hi], self._M[lo:hi],
-            self._B[m_lo:m_hi], None if (i_lo, i_hi) == (1, 2) else self._FLOOR_BEFORE[i_lo:i_hi],
+            self._B[lo:hi],
+            self._Y[lo:hi],
+            None if pos_only else self._XX[lo:hi],
+            self._M[lo:hi],
+            self._B[m_lo:m_hi],
+            None if (i_lo, i_hi) == (1, 2) else self._FLOOR_BEFORE[i_lo:i_hi],
             self._caps[i_lo:i_hi],
-            self._FLOOR_AFTER[i_lo:i_hi], slice(i_lo, i_hi), self._S6[i_lo:i_hi],
-            self._SC[i_lo:i_hi], self._gate[i_lo:i_hi], bands,
+            self._FLOOR_AFTER[i_lo:i_hi],
+            slice(i_lo, i_hi),
+            self._S6[i_lo:i_hi],
+            self._SC[i_lo:i_hi],
+            self._gate[i_lo:i_hi],
+            bands,
         )
 
-    def _clamp(self, out_p: np.ndarray, out_v: np.ndarray, out_e: np.ndarray, cp: np.ndarray,
-               cv: np.ndarray, ce: np.ndarray, acc: tuple[np.ndarray, np.ndarray] | None) -> None:
+    def _clamp(
+        self,
+        out_p: np.ndarray,
+        out_v: np.ndarray,
+        out_e: np.ndarray,
+        cp: np.ndarray,
+        cv: np.ndarray,
+        ce: np.ndarray,
+        acc: tuple[np.ndarray, np.ndarray] | None,
+    ) -> None:
         """Clamp the outputs (in place) to the bounds of this cycle (lower bound first, then
         upper, as ros2_control; velocity: acceleration first) and count the reasons."""
         bm = self._Bm

@@ -51,7 +51,9 @@ def limits_of(
     limits = []
     for name in joint_names:
         if name not in robot.joints:
-            raise LimitsError(f"joint {name!r} is not in robot {robot.name!r}. Fix: check the name.")
+            raise LimitsError(
+                f"joint {name!r} is not in robot {robot.name!r}. Fix: check the name."
+            )
         lim = description_limits(robot, name, warnings)
         if name in table:
             lim = apply_override(name, lim, table[name])

@@ -31,7 +31,9 @@ from .spec import OVERRIDE_FIELDS
 
 def _find_section(data: Any, where: str) -> Mapping | None:
     if not isinstance(data, Mapping):
-        raise LimitsError(f"{where}: the top level is not a mapping. Fix: start with joint_limits:.")
+        raise LimitsError(
+            f"{where}: the top level is not a mapping. Fix: start with joint_limits:."
+        )
     if "joint_limits" in data:
         return data["joint_limits"]
     for value in data.values():
@@ -56,7 +58,9 @@ def validate_overrides(data: Any, where: str = "<overrides>") -> dict[str, dict[
             "(optionally inside '/**: ros__parameters:')."
         )
     if not isinstance(section, Mapping):
-        raise LimitsError(f"{where}: joint_limits is not a mapping. Fix: map joint names to fields.")
+        raise LimitsError(
+            f"{where}: joint_limits is not a mapping. Fix: map joint names to fields."
+        )
     out: dict[str, dict[str, Any]] = {}
     for joint, fields in section.items():
         if not isinstance(fields, Mapping):
@@ -105,7 +109,9 @@ def load_overrides(path: str | Path) -> dict[str, dict[str, Any]]:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise LimitsError(f"{p}: cannot read the joint-limits file ({exc}). Fix: check the path.") from None
+        raise LimitsError(
+            f"{p}: cannot read the joint-limits file ({exc}). Fix: check the path."
+        ) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -90,7 +90,7 @@ def _iface_bound(joint: str, iface: str, key: str, text: str | None) -> float | 
     except ValueError:
         raise LimitsError(
             f"joint {joint!r}: <ros2_control> {iface} interface {key} {text!r} is not a number. "
-            f"Fix: write <param name=\"{key}\"> as a decimal number."
+            f'Fix: write <param name="{key}"> as a decimal number.'
         ) from None
     if math.isnan(value):
         raise LimitsError(f"joint {joint!r}: {iface} interface {key} is NaN. Fix: give a number.")
@@ -129,12 +129,14 @@ def urdf_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
             value = float(value)
             if math.isnan(value) or value < 0:
                 raise LimitsError(
-                    f"joint {name!r}: <limit {attr}=\"{value}\"> must be ≥ 0. Fix: give the "
+                    f'joint {name!r}: <limit {attr}="{value}"> must be ≥ 0. Fix: give the '
                     f"maximum |{attr}|."
                 )
             if value == 0.0:
-                warnings.append(f"joint {name!r}: <limit {attr}=\"0\"> read as 'not limited' (as gazebo_ros_control "
-                                "reads it; ROS-Industrial descriptions write 0 for unknown)")
+                warnings.append(
+                    f"joint {name!r}: <limit {attr}=\"0\"> read as 'not limited' (as gazebo_ros_control "
+                    "reads it; ROS-Industrial descriptions write 0 for unknown)"
+                )
                 continue
             lim = replace(lim, **{has: True, field: value})
     sc = joint.safety_controller
@@ -171,7 +173,9 @@ def effort_bounds(robot: Robot, names: list[str] | tuple[str, ...]) -> list[floa
     return [description_limits(robot, name, []).max_effort for name in names]
 
 
-def apply_ros2_control(robot: Robot, name: str, lim: JointLimits, warnings: list[str] | None = None) -> JointLimits:
+def apply_ros2_control(
+    robot: Robot, name: str, lim: JointLimits, warnings: list[str] | None = None
+) -> JointLimits:
     """Narrow ``lim`` with the ``<ros2_control>`` command interface min/max of ``name``. A
     velocity, effort or acceleration window that is not symmetric (``min ≠ −max``) is narrowed
     to the symmetric ``±min(|min|, |max|)`` the limiter enforces, appended to ``warnings``.
@@ -201,21 +205,32 @@ def apply_ros2_control(robot: Robot, name: str, lim: JointLimits, warnings: list
                             f"not overlap the URDF range [{lim.min_position}, "
                             f"{lim.max_position}]. Fix: correct the interface min/max."
                         )
-                    lim = replace(lim, has_position_limits=True, min_position=new_lo, max_position=new_hi)
+                    lim = replace(
+                        lim, has_position_limits=True, min_position=new_lo, max_position=new_hi
+                    )
                     continue
                 field = _WINDOW_FIELDS.get(iface.name)
                 if field is None:
                     continue
                 bound = min(abs(v) for v in (lo, hi) if v is not None)
                 if warnings is not None and lo is not None and hi is not None and lo != -hi:
-                    warnings.append(f"joint {name!r}: <ros2_control> {iface.name} window [{lo:g}, {hi:g}] is not "
-                                    f"symmetric; the bridge limits |{iface.name}| to {bound:g} (±{bound:g})")
-                lim = replace(lim, **{f"has_{iface.name}_limits": True, field: min(getattr(lim, field), bound)})
+                    warnings.append(
+                        f"joint {name!r}: <ros2_control> {iface.name} window [{lo:g}, {hi:g}] is not "
+                        f"symmetric; the bridge limits |{iface.name}| to {bound:g} (±{bound:g})"
+                    )
+                lim = replace(
+                    lim,
+                    **{f"has_{iface.name}_limits": True, field: min(getattr(lim, field), bound)},
+                )
     return lim
 
 
 #: Command interfaces whose ``<ros2_control>`` min/max bound a magnitude, and the field they narrow.
-_WINDOW_FIELDS = {"velocity": "max_velocity", "effort": "max_effort", "acceleration": "max_acceleration"}
+_WINDOW_FIELDS = {
+    "velocity": "max_velocity",
+    "effort": "max_effort",
+    "acceleration": "max_acceleration",
+}
 
 
 def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) -> JointLimits:
@@ -241,7 +256,10 @@ def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) ->
                 changes.setdefault(has, True)
     if v.get("has_soft_limits") is False:
         changes.update(
-            has_soft_limits=False, soft_lower=-INF, soft_upper=INF, k_position=math.nan,
+            has_soft_limits=False,
+            soft_lower=-INF,
+            soft_upper=INF,
+            k_position=math.nan,
             k_velocity=math.nan,
         )
     else:
@@ -256,8 +274,13 @@ def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) ->
                 changes["has_soft_limits"] = True
         if v.get("has_soft_limits") is True:
             changes["has_soft_limits"] = True
-    for key in ("has_deceleration_limits", "max_deceleration", "has_jerk_limits", "max_jerk",
-                "angle_wraparound"):
+    for key in (
+        "has_deceleration_limits",
+        "max_deceleration",
+        "has_jerk_limits",
+        "max_jerk",
+        "angle_wraparound",
+    ):
         if key in v:
             _LOG.info("joint_limits.%s.%s is accepted but not enforced", name, key)
     lim = replace(lim, **changes)  # type: ignore[arg-type]

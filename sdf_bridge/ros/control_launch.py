@@ -46,18 +46,31 @@ SENSOR_BROADCASTERS = {
 
 ARGUMENTS: tuple[LaunchArgument, ...] = (
     *COMMON_ARGUMENTS,
-    LaunchArgument("controllers_file", None, "Controllers YAML (default: config/ros2_controllers.yaml, the demo arm's).",
-                   CONTROLLERS_CONFIG),
-    LaunchArgument("plugin", "joint_state_topic_hardware_interface/JointStateTopicSystem",
-                   "Topic-based hardware interface of a generated block: joint_state_topic_hardware_interface/"
-                   "JointStateTopicSystem or topic_based_ros2_control/TopicBasedSystem (PickNik's)."),
-    LaunchArgument("command_interfaces", "position",
-                   "Command interfaces of every joint in a generated block: position, velocity, "
-                   "'position velocity' or effort; empty = each joint's own."),
+    LaunchArgument(
+        "controllers_file",
+        None,
+        "Controllers YAML (default: config/ros2_controllers.yaml, the demo arm's).",
+        CONTROLLERS_CONFIG,
+    ),
+    LaunchArgument(
+        "plugin",
+        "joint_state_topic_hardware_interface/JointStateTopicSystem",
+        "Topic-based hardware interface of a generated block: joint_state_topic_hardware_interface/"
+        "JointStateTopicSystem or topic_based_ros2_control/TopicBasedSystem (PickNik's).",
+    ),
+    LaunchArgument(
+        "command_interfaces",
+        "position",
+        "Command interfaces of every joint in a generated block: position, velocity, "
+        "'position velocity' or effort; empty = each joint's own.",
+    ),
     LaunchArgument("controllers", "forward_position_controller", "Controllers to activate, 'a b'."),
-    LaunchArgument("inactive_controllers", "",
-                   "Controllers to load and configure without activating, 'a b' (e.g. joint_trajectory_controller, "
-                   "to switch to later)."),
+    LaunchArgument(
+        "inactive_controllers",
+        "",
+        "Controllers to load and configure without activating, 'a b' (e.g. joint_trajectory_controller, "
+        "to switch to later).",
+    ),
 )
 """The arguments of ros2_control.launch.py."""
 BOOLEAN_ARGUMENTS = ("use_sim_time",)
@@ -110,7 +123,9 @@ def _node_parameters(data: Mapping[str, Any], node: str) -> dict[str, Any]:
     return merged
 
 
-def read_controllers(path: str | Path) -> tuple[dict[str, Any], dict[str, str], dict[str, dict[str, Any]]]:
+def read_controllers(
+    path: str | Path,
+) -> tuple[dict[str, Any], dict[str, str], dict[str, dict[str, Any]]]:
     """A controllers YAML: ``(manager parameters, controller → type, controller → its
     parameters)``.
 
@@ -122,14 +137,22 @@ def read_controllers(path: str | Path) -> tuple[dict[str, Any], dict[str, str], 
 
     file = Path(path)
     if not file.is_file():
-        raise ConfigError(f"controllers_file:={file} does not exist. Fix: give a controllers YAML "
-                          "(see config/ros2_controllers.yaml).")
+        raise ConfigError(
+            f"controllers_file:={file} does not exist. Fix: give a controllers YAML "
+            "(see config/ros2_controllers.yaml)."
+        )
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise ConfigError(f"controllers_file {file} is not YAML: {exc}. Fix: correct its syntax.") from None
+        raise ConfigError(
+            f"controllers_file {file} is not YAML: {exc}. Fix: correct its syntax."
+        ) from None
     manager = _node_parameters(data if isinstance(data, Mapping) else {}, "controller_manager")
-    types = {name: str(v["type"]) for name, v in manager.items() if isinstance(v, Mapping) and "type" in v}
+    types = {
+        name: str(v["type"])
+        for name, v in manager.items()
+        if isinstance(v, Mapping) and "type" in v
+    }
     if not types:
         raise ConfigError(
             f"controllers_file {file} declares no controller (controller_manager: ros__parameters: "
@@ -146,12 +169,21 @@ def _sensor_for(robot: Robot, name: str, kind: str) -> Sensor | None:
     by_name = next((s for s in sensors if s.name == name), None)
     if by_name is not None:
         return by_name
-    link = next((c.param("frame_id") for block in robot.ros2_control for c in block.sensors if c.name == name), None)
+    link = next(
+        (
+            c.param("frame_id")
+            for block in robot.ros2_control
+            for c in block.sensors
+            if c.name == name
+        ),
+        None,
+    )
     return next((s for s in sensors if link is not None and s.link == link), None)
 
 
-def sensor_remappings(robot: Robot, types: Mapping[str, str], params: Mapping[str, Mapping[str, Any]]
-                      ) -> tuple[list[tuple[str, str]], list[str]]:
+def sensor_remappings(
+    robot: Robot, types: Mapping[str, str], params: Mapping[str, Mapping[str, Any]]
+) -> tuple[list[tuple[str, str]], list[str]]:
     """For each IMU / force-torque sensor broadcaster of a controllers file, the remapping of
     the bridge's topic of the sensor it names to the broadcaster's topic, e.g. ``("imu",
     "imu_sensor_broadcaster/imu")`` (relative: in the namespace, as the broadcaster's node);
@@ -167,8 +199,10 @@ def sensor_remappings(robot: Robot, types: Mapping[str, str], params: Mapping[st
         sensor_name = str(params.get(name, {}).get("sensor_name", ""))
         sensor = _sensor_for(robot, sensor_name, kind) if sensor_name else None
         if sensor is None:
-            notes.append(f"{name}: the robot has no {kind} sensor {sensor_name!r} (its sensor_name), so nothing "
-                         f"publishes {name}/{suffix}")
+            notes.append(
+                f"{name}: the robot has no {kind} sensor {sensor_name!r} (its sensor_name), so nothing "
+                f"publishes {name}/{suffix}"
+            )
             continue
         remaps.append((sensor_topic(sensor.name, sensor.topic), f"{name}/{suffix}"))
     return remaps, notes
@@ -198,7 +232,10 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     """
     from ..hardware.command_interfaces import commandable_joints, listed_command_interfaces
     from ..hardware.topic_block import (
-        TopicBlockOptions, parse_command_interfaces, topic_based_block, with_topic_block,
+        TopicBlockOptions,
+        parse_command_interfaces,
+        topic_based_block,
+        with_topic_block,
     )
     from ..transmissions import TransmissionMap
 
@@ -206,46 +243,72 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS)
     ns = common.namespace
     robot = common.loaded.robot
-    controllers_file = _value(values, "controllers_file") or str(share.joinpath(*CONTROLLERS_CONFIG))
+    controllers_file = _value(values, "controllers_file") or str(
+        share.joinpath(*CONTROLLERS_CONFIG)
+    )
     manager, types, params = read_controllers(controllers_file)
     block = topic_based_block(robot)
     if block is None:
         base = f"/{ns}/sdf_bridge" if ns else "/sdf_bridge"
         options = TopicBlockOptions(
-            plugin=_value(values, "plugin"), joint_commands_topic=f"{base}/joint_commands",
+            plugin=_value(values, "plugin"),
+            joint_commands_topic=f"{base}/joint_commands",
             joint_states_topic=f"{base}/joint_states",
-            command_interfaces=parse_command_interfaces(_value(values, "command_interfaces")))
+            command_interfaces=parse_command_interfaces(_value(values, "command_interfaces")),
+        )
         description = with_topic_block(robot, common.loaded.xml, options)
-        plugin, commands_topic, states_topic = options.plugin, options.joint_commands_topic, options.joint_states_topic
+        plugin, commands_topic, states_topic = (
+            options.plugin,
+            options.joint_commands_topic,
+            options.joint_states_topic,
+        )
         commandable = set(commandable_joints(robot, TransmissionMap.from_robot(robot)))
     else:  # the plugins' own defaults where the block gives no topic
         description, plugin = common.loaded.xml, str(block.plugin)
         commands_topic = block.param("joint_commands_topic", "/robot_joint_commands") or ""
         states_topic = block.param("joint_states_topic", "/robot_joint_states") or ""
-        commandable = {name for name, interfaces in listed_command_interfaces(robot).items() if interfaces}
+        commandable = {
+            name for name, interfaces in listed_command_interfaces(robot).items() if interfaces
+        }
     broadcaster = next((name for name, t in types.items() if t == BROADCASTER), None)
     if broadcaster is None:
-        raise ConfigError(f"controllers_file {controllers_file} has no {BROADCASTER}, which publishes joint_states "
-                          "for robot_state_publisher. Fix: declare one (see config/ros2_controllers.yaml).")
-    active, inactive = _names(_value(values, "controllers")), _names(_value(values, "inactive_controllers"))
+        raise ConfigError(
+            f"controllers_file {controllers_file} has no {BROADCASTER}, which publishes joint_states "
+            "for robot_state_publisher. Fix: declare one (see config/ros2_controllers.yaml)."
+        )
+    active, inactive = (
+        _names(_value(values, "controllers")),
+        _names(_value(values, "inactive_controllers")),
+    )
     for name in active + inactive:
         if name not in types:
-            raise ConfigError(f"controller {name!r} is not declared in {controllers_file}. Fix: use one of {sorted(types)}.")
+            raise ConfigError(
+                f"controller {name!r} is not declared in {controllers_file}. Fix: use one of {sorted(types)}."
+            )
         if types[name] in SENSOR_BROADCASTERS:
-            raise ConfigError(f"{name} reads sensor interfaces, which the topic-based plugins do not carry; the bridge "
-                              "publishes its topic itself. Fix: leave it out of controllers/inactive_controllers.")
+            raise ConfigError(
+                f"{name} reads sensor interfaces, which the topic-based plugins do not carry; the bridge "
+                "publishes its topic itself. Fix: leave it out of controllers/inactive_controllers."
+            )
         foreign = [j for j in params[name].get("joints", ()) if j not in commandable]
         if foreign:
-            raise ConfigError(f"controller {name!r} in {controllers_file} names joints {foreign} that robot "
-                              f"{robot.name!r} does not command through ros2_control. Fix: list joints of "
-                              f"{sorted(commandable)} in its joints parameter.")
+            raise ConfigError(
+                f"controller {name!r} in {controllers_file} names joints {foreign} that robot "
+                f"{robot.name!r} does not command through ros2_control. Fix: list joints of "
+                f"{sorted(commandable)} in its joints parameter."
+            )
     sensor_remaps, notes = sensor_remappings(robot, types, params)
     manager_file = ("--param-file", controllers_file)
     spawners = [(broadcaster, *[n for n in active if n != broadcaster], *manager_file)]
     if inactive:
         spawners.append((*inactive, "--inactive", *manager_file))
-    overrides = {"backend": common.backend, "use_sim_time": common.use_sim_time, "use_description_topic": True,
-                 "frame_prefix": common.frame_prefix, "update_rate": float(manager.get("update_rate", 100))}
+    overrides = {
+        "backend": common.backend,
+        "use_sim_time": common.use_sim_time,
+        "use_description_topic": True,
+        "frame_prefix": common.frame_prefix,
+        "update_rate": float(manager.get("update_rate", 100)),
+    }
     controller_packages = {types[n].split("/", 1)[0] for n in (broadcaster, *active, *inactive)}
     return ControlLaunchPlan(
         namespace=ns,
@@ -255,10 +318,19 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         plugin=plugin,
         rsp_parameters={"use_sim_time": common.use_sim_time, "frame_prefix": common.frame_prefix},
         bridge_parameters=(str(share.joinpath(*BRIDGE_CONFIG)), overrides),
-        bridge_remappings=(("joint_states", states_topic), ("joint_commands", commands_topic), *sensor_remaps),
+        bridge_remappings=(
+            ("joint_states", states_topic),
+            ("joint_commands", commands_topic),
+            *sensor_remaps,
+        ),
         manager_parameters=(controllers_file, {"use_sim_time": common.use_sim_time}),
         spawners=tuple(spawners),
-        packages_needed=("robot_state_publisher", PACKAGE, "controller_manager", plugin.split("/", 1)[0],
-                         *sorted(controller_packages)),
+        packages_needed=(
+            "robot_state_publisher",
+            PACKAGE,
+            "controller_manager",
+            plugin.split("/", 1)[0],
+            *sorted(controller_packages),
+        ),
         notes=tuple(notes),
     )

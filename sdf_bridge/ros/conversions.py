@@ -37,7 +37,16 @@ from dataclasses import dataclass
 import numpy as np
 from builtin_interfaces.msg import Duration, Time
 from geometry_msgs.msg import WrenchStamped
-from sensor_msgs.msg import CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, PointField, Range
+from sensor_msgs.msg import (
+    CameraInfo,
+    Image,
+    Imu,
+    JointState,
+    LaserScan,
+    PointCloud2,
+    PointField,
+    Range,
+)
 from std_msgs.msg import Float64MultiArray, Header
 from trajectory_msgs.msg import JointTrajectory
 
@@ -103,7 +112,9 @@ class JointStateWriter:
         self.msg.name = list(names)
         self.msg.header.frame_id = frame_id
 
-    def fill(self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time) -> JointState:
+    def fill(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time
+    ) -> JointState:
         """The message with these arrays (shape ``(len(names),)``, SI) and ``stamp``."""
         msg = self.msg
         msg.header.stamp = stamp
@@ -216,8 +227,10 @@ def imu_msg(reading: ImuReading, stamp: Time, frame_id: str) -> Imu:
     msg.linear_acceleration.x, msg.linear_acceleration.y, msg.linear_acceleration.z = (
         float(v) for v in la
     )
-    for variance, covariance in ((reading.angular_velocity_variance, msg.angular_velocity_covariance),
-                                 (reading.linear_acceleration_variance, msg.linear_acceleration_covariance)):
+    for variance, covariance in (
+        (reading.angular_velocity_variance, msg.angular_velocity_covariance),
+        (reading.linear_acceleration_variance, msg.linear_acceleration_covariance),
+    ):
         if variance is not None:
             covariance[0], covariance[4], covariance[8] = (float(v) for v in variance)
     return msg
@@ -267,11 +280,23 @@ def point_cloud_msg(reading: PointCloudReading, stamp: Time, frame_id: str) -> P
     return msg
 
 
-CONTACT_FIELDS = ("x", "y", "z", "normal_x", "normal_y", "normal_z", "force_x", "force_y", "force_z")
+CONTACT_FIELDS = (
+    "x",
+    "y",
+    "z",
+    "normal_x",
+    "normal_y",
+    "normal_z",
+    "force_x",
+    "force_y",
+    "force_z",
+)
 """The float32 fields of a contact point cloud (:func:`contact_msg`), in this order, 4 bytes each."""
 
 
-def contact_msg(reading: ContactReading, stamp: Time, frame_id: str, frame_prefix: str = "") -> PointCloud2:
+def contact_msg(
+    reading: ContactReading, stamp: Time, frame_id: str, frame_prefix: str = ""
+) -> PointCloud2:
     """Unorganised ``sensor_msgs/PointCloud2`` of a contact sensor, one point per contact.
 
     Fields (:data:`CONTACT_FIELDS`, FLOAT32, packed at offsets 0, 4, …, 32, little-endian,
@@ -287,7 +312,9 @@ def contact_msg(reading: ContactReading, stamp: Time, frame_id: str, frame_prefi
     values = np.array(
         [(*c.position, *c.normal, *c.force) for c in reading.contacts], dtype="<f4"
     ).reshape(-1, len(CONTACT_FIELDS))
-    msg = PointCloud2(header=_header(stamp, frame_prefix + reading.frame if reading.frame else frame_id))
+    msg = PointCloud2(
+        header=_header(stamp, frame_prefix + reading.frame if reading.frame else frame_id)
+    )
     msg.height = 1
     msg.width = values.shape[0]
     msg.fields = [
@@ -349,7 +376,9 @@ def range_msg(reading: RangeReading, stamp: Time, frame_id: str) -> Range:
     return msg
 
 
-def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str, frame_prefix: str = "") -> dict[str, object]:
+def sensor_messages(
+    reading: SensorReading, stamp: Time, frame_id: str, frame_prefix: str = ""
+) -> dict[str, object]:
     """Messages for one sensor reading, keyed by topic suffix: ``""`` for the main message;
     cameras give ``"image_raw"`` and ``"camera_info"``; contacts a ``PointCloud2``
     (:func:`contact_msg`). See the module docstring for the table. ``frame_id`` is used as
@@ -381,4 +410,3 @@ def sensor_messages(reading: SensorReading, stamp: Time, frame_id: str, frame_pr
         "ImageReading, RangeReading, ContactReading (sdf_bridge.backends.base). Fix: make the backend "
         "return one of these"
     )
-

@@ -73,7 +73,9 @@ def target(robot: Robot, joint: str, fraction: float) -> float:
 
 
 def _format_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
+    ]
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths))
     out = [title, line, "-" * len(line)]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
@@ -115,11 +117,17 @@ def _spin_until(node, executor, predicate, timeout: float) -> bool:  # noqa: ANN
 def demo(argv: Sequence[str]) -> int:
     """Run the demo (module doc); returns the exit code."""
     parser = argparse.ArgumentParser(prog="sdf-bridge demo", description=__doc__.split("\n")[0])
-    parser.add_argument("--robot", choices=("arm", "mobile"), default="arm",
-                        help="arm (default): the demo arm's transmissions; mobile: the wheel-legged robot in MuJoCo "
-                        "with a free-floating base (stands, drives, turns; --backend is mujoco)")
+    parser.add_argument(
+        "--robot",
+        choices=("arm", "mobile"),
+        default="arm",
+        help="arm (default): the demo arm's transmissions; mobile: the wheel-legged robot in MuJoCo "
+        "with a free-floating base (stands, drives, turns; --backend is mujoco)",
+    )
     parser.add_argument("--backend", default="mock", help="mock (default) or mujoco")
-    parser.add_argument("--duration", type=float, default=1.5, metavar="S", help="seconds per step (default 1.5)")
+    parser.add_argument(
+        "--duration", type=float, default=1.5, metavar="S", help="seconds per step (default 1.5)"
+    )
     ns = parser.parse_args(list(argv))
 
     env = os.environ.copy()
@@ -141,13 +149,29 @@ def demo(argv: Sequence[str]) -> int:
     from ..transmissions import TransmissionMap
 
     transmissions = TransmissionMap.from_robot(robot)
-    print(f"sdf-bridge demo: robot {robot.name!r} from {demo_file}, backend {ns.backend}, "
-          f"ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}", flush=True)
+    print(
+        f"sdf-bridge demo: robot {robot.name!r} from {demo_file}, backend {ns.backend}, "
+        f"ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}",
+        flush=True,
+    )
 
-    argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args",
-            "-p", f"backend:={ns.backend}", "-p", "command_timeout:=0.0", "-p", "publish_rate:=50.0"]
-    return with_bridge(argv, env, lambda: _drive(plan, robot, (joint_notes, actuator_notes, transmissions),
-                                                 ns.duration))
+    argv = [
+        sys.executable,
+        "-m",
+        "sdf_bridge.ros.main",
+        "--ros-args",
+        "-p",
+        f"backend:={ns.backend}",
+        "-p",
+        "command_timeout:=0.0",
+        "-p",
+        "publish_rate:=50.0",
+    ]
+    return with_bridge(
+        argv,
+        env,
+        lambda: _drive(plan, robot, (joint_notes, actuator_notes, transmissions), ns.duration),
+    )
 
 
 def with_bridge(argv: Sequence[str], env: dict[str, str], drive: Callable[[], bool]) -> int:
@@ -207,8 +231,12 @@ def _drive(plan: DemoPlan, robot: Robot, notes: tuple, step_time: float) -> bool
                 seen["joints"], seen["actuators"] = joints, actuators
                 return
 
-    node.create_subscription(JointState, "joint_states", lambda m: record("joints", m), RELIABLE_QOS)
-    node.create_subscription(JointState, "sdf_bridge/actuator_states", lambda m: record("actuators", m), RELIABLE_QOS)
+    node.create_subscription(
+        JointState, "joint_states", lambda m: record("joints", m), RELIABLE_QOS
+    )
+    node.create_subscription(
+        JointState, "sdf_bridge/actuator_states", lambda m: record("actuators", m), RELIABLE_QOS
+    )
     commands = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
     trajectory = node.create_publisher(JointTrajectory, "sdf_bridge/joint_trajectory", RELIABLE_QOS)
     try:
@@ -220,30 +248,48 @@ def _drive(plan: DemoPlan, robot: Robot, notes: tuple, step_time: float) -> bool
         def send(names: Sequence[str], positions: Sequence[float], what: str) -> None:
             msg = JointState(name=list(names), position=[float(p) for p in positions])
             commands.publish(msg)
-            print(f"\n>>> {what}: " + ", ".join(f"{n} := {p:+.4f}" for n, p in zip(names, positions)), flush=True)
+            print(
+                f"\n>>> {what}: " + ", ".join(f"{n} := {p:+.4f}" for n, p in zip(names, positions)),
+                flush=True,
+            )
             _spin_until(node, executor, lambda: False, step_time)
             _show(what, seen, *notes)
 
         if plan.simple:
-            send(plan.simple, [target(robot, plan.simple[0], 0.75)], "position, SimpleTransmission joint")
+            send(
+                plan.simple,
+                [target(robot, plan.simple[0], 0.75)],
+                "position, SimpleTransmission joint",
+            )
         if plan.differential:
-            send(plan.differential, [target(robot, j, f) for j, f in zip(plan.differential, (0.6, 0.35))],
-                 "wrist DifferentialTransmission")
+            send(
+                plan.differential,
+                [target(robot, j, f) for j, f in zip(plan.differential, (0.6, 0.35))],
+                "wrist DifferentialTransmission",
+            )
         if plan.trajectory:
             names = list(plan.trajectory)
             msg = JointTrajectory(joint_names=names)
             for t, f in ((0.5 * step_time, 0.55), (step_time, 0.65)):
                 sec = int(t)
-                msg.points.append(JointTrajectoryPoint(
-                    positions=[target(robot, j, f) for j in names],
-                    time_from_start=Duration(sec=sec, nanosec=int((t - sec) * 1e9)),
-                ))
+                msg.points.append(
+                    JointTrajectoryPoint(
+                        positions=[target(robot, j, f) for j in names],
+                        time_from_start=Duration(sec=sec, nanosec=int((t - sec) * 1e9)),
+                    )
+                )
             trajectory.publish(msg)
-            print(f"\n>>> trajectory on {', '.join(names)}: 2 points over {step_time:g} s", flush=True)
+            print(
+                f"\n>>> trajectory on {', '.join(names)}: 2 points over {step_time:g} s", flush=True
+            )
             _spin_until(node, executor, lambda: False, step_time * 1.5)
             _show("trajectory (FourBar joints)", seen, *notes)
         if plan.gripper:
-            send(plan.gripper, [target(robot, plan.gripper[0], 0.9)], "gripper (mimic finger follows)")
+            send(
+                plan.gripper,
+                [target(robot, plan.gripper[0], 0.9)],
+                "gripper (mimic finger follows)",
+            )
         return True
     finally:
         node.destroy_node()
@@ -251,19 +297,36 @@ def _drive(plan: DemoPlan, robot: Robot, notes: tuple, step_time: float) -> bool
         rclpy.try_shutdown()
 
 
-def _show(title: str, seen: dict, joint_notes: dict[str, str], actuator_notes: dict[str, str],
-          transmissions=None) -> None:  # noqa: ANN001
+def _show(
+    title: str,
+    seen: dict,
+    joint_notes: dict[str, str],
+    actuator_notes: dict[str, str],
+    transmissions=None,
+) -> None:  # noqa: ANN001
     js, acts = seen["joints"], seen["actuators"]
     rows = [
         (n, _fmt(p), _fmt(v), _fmt(e), joint_notes.get(n, "(direct)"))
         for n, p, v, e in zip(js.name, js.position, js.velocity, js.effort)
     ]
-    print(_format_table(f"\njoint_states after: {title}", ("joint", "position", "velocity", "effort", "transmission, joint side"), rows))
+    print(
+        _format_table(
+            f"\njoint_states after: {title}",
+            ("joint", "position", "velocity", "effort", "transmission, joint side"),
+            rows,
+        )
+    )
     rows = [
         (n, _fmt(p), _fmt(v), _fmt(e), actuator_notes.get(n, ""))
         for n, p, v, e in zip(acts.name, acts.position, acts.velocity, acts.effort)
     ]
-    print(_format_table("actuator_states", ("actuator", "position", "velocity", "effort", "transmission, actuator side"), rows))
+    print(
+        _format_table(
+            "actuator_states",
+            ("actuator", "position", "velocity", "effort", "transmission, actuator side"),
+            rows,
+        )
+    )
     if transmissions is not None:
         print(transmission_check(transmissions, js, acts), flush=True)
 
@@ -278,5 +341,7 @@ def transmission_check(tm, js, acts) -> str:  # noqa: ANN001
     q = np.array([joint_pos[n] for n in tm.joint_names])
     expected, _, _ = tm.joint_to_actuator(q, np.zeros_like(q), np.zeros_like(q))
     seen = np.array([act_pos[n] for n in tm.actuator_names])
-    return (f"check: actuator positions = transmissions(joint positions) of the same cycle within "
-            f"{float(np.max(np.abs(seen - expected))):.1e} (rad or m, actuator side)")
+    return (
+        f"check: actuator positions = transmissions(joint positions) of the same cycle within "
+        f"{float(np.max(np.abs(seen - expected))):.1e} (rad or m, actuator side)"
+    )

@@ -36,9 +36,14 @@ def bridge_command(robot_file: Path, keyframes: Path) -> list[str]:
     """The child's command line: the bridge on the mobile robot, MuJoCo, free base, paused,
     the ``stand`` keyframe, no camera rendering, no watchdog."""
     params = {
-        "description_file": str(robot_file), "backend": "mujoco", "start_paused": "true",
-        "command_timeout": "0.0", "publish_rate": "50.0", "backend_params.fixed_base": "false",
-        "backend_params.keyframe_file": str(keyframes), "backend_params.keyframe": "stand",
+        "description_file": str(robot_file),
+        "backend": "mujoco",
+        "start_paused": "true",
+        "command_timeout": "0.0",
+        "publish_rate": "50.0",
+        "backend_params.fixed_base": "false",
+        "backend_params.keyframe_file": str(keyframes),
+        "backend_params.keyframe": "stand",
         "backend_params.render_cameras": "false",
     }
     argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args"]
@@ -74,9 +79,14 @@ def demo_mobile(duration: float, env: dict[str, str]) -> int:
     robot_file, keyframes = demo_description_file(ROBOT), demo_description_file(KEYFRAMES)
     robot = load(robot_file)
     mass = sum(link.inertial.mass for link in robot.links.values() if link.inertial is not None)
-    print(f"sdf-bridge demo: robot {robot.name!r} from {robot_file} ({mass:g} kg), backend mujoco, free-floating "
-          f"base, ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}", flush=True)
-    return with_bridge(bridge_command(robot_file, keyframes), env, lambda: _drive(robot, mass, duration))
+    print(
+        f"sdf-bridge demo: robot {robot.name!r} from {robot_file} ({mass:g} kg), backend mujoco, free-floating "
+        f"base, ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}",
+        flush=True,
+    )
+    return with_bridge(
+        bridge_command(robot_file, keyframes), env, lambda: _drive(robot, mass, duration)
+    )
 
 
 def _drive(robot: Any, mass: float, duration: float) -> bool:
@@ -107,7 +117,9 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
     legs = [j for j in robot.joints if j.endswith(("_hip_joint", "_knee_joint"))]
     for wheel in wheels:
         sensor = wheel.replace("_joint", "_contact")
-        node.create_subscription(PointCloud2, f"sensors/{sensor}", keep(sensor), qos_profile_sensor_data)
+        node.create_subscription(
+            PointCloud2, f"sensors/{sensor}", keep(sensor), qos_profile_sensor_data
+        )
     commands = node.create_publisher(JointState, "joint_commands", RELIABLE_QOS)
 
     def spin(seconds: float, until: Callable[[], bool] | None = None) -> bool:
@@ -133,42 +145,64 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
         if not spin(60.0, lambda: "joints" in latest):
             print("no joint_states from the bridge within 60 s", flush=True)
             return False
-        print(f"\n>>> pause → reset → command → unpause: {call(Trigger, 'sdf_bridge/reset', Trigger.Request()).message}",
-              flush=True)
+        print(
+            f"\n>>> pause → reset → command → unpause: {call(Trigger, 'sdf_bridge/reset', Trigger.Request()).message}",
+            flush=True,
+        )
         stand = {"hip": 0.6, "knee": -1.2}
         commands.publish(JointState(name=legs, position=[stand[j.split("_")[1]] for j in legs]))
         spin(0.5)
         call(SetBool, "sdf_bridge/pause", SetBool.Request(data=False))
         needed = ["odom", "imu", "scan"] + [w.replace("_joint", "_contact") for w in wheels]
         if not spin(max(duration, 20.0), lambda: all(k in latest for k in needed)):
-            print(f"missing topics after unpausing: {[k for k in needed if k not in latest]}", flush=True)
+            print(
+                f"missing topics after unpausing: {[k for k in needed if k not in latest]}",
+                flush=True,
+            )
             return False
         spin(duration)
         odom, imu, scan = latest["odom"], latest["imu"], latest["scan"]
         forces = [contact_normal_force(latest[w.replace("_joint", "_contact")]) for w in wheels]
         hits = [r for r in scan.ranges if math.isfinite(r)]
         print("\n=== stand (legs holding the keyframe, default PID gains)")
-        print(f"base height {odom.pose.pose.position.z:.4f} m, speed {odom.twist.twist.linear.x:+.4f} m/s, "
-              f"IMU up axis · z {up_axis(imu.orientation):.4f}")
-        print(f"wheel contact normal forces {', '.join(f'{f:.2f}' for f in forces)} N: sum {sum(forces):.2f} N, "
-              f"weight {mass * 9.81:.2f} N ({sum(forces) / (mass * 9.81) * 100:.1f} %)")
-        print(f"lidar: {len(scan.ranges)} rays, {len(hits)} hit(s)"
-              + (f", nearest {min(hits):.3f} m" if hits else f" (open ground, nothing within {scan.range_max:g} m)"),
-              flush=True)
+        print(
+            f"base height {odom.pose.pose.position.z:.4f} m, speed {odom.twist.twist.linear.x:+.4f} m/s, "
+            f"IMU up axis · z {up_axis(imu.orientation):.4f}"
+        )
+        print(
+            f"wheel contact normal forces {', '.join(f'{f:.2f}' for f in forces)} N: sum {sum(forces):.2f} N, "
+            f"weight {mass * 9.81:.2f} N ({sum(forces) / (mass * 9.81) * 100:.1f} %)"
+        )
+        print(
+            f"lidar: {len(scan.ranges)} rays, {len(hits)} hit(s)"
+            + (
+                f", nearest {min(hits):.3f} m"
+                if hits
+                else f" (open ground, nothing within {scan.range_max:g} m)"
+            ),
+            flush=True,
+        )
         omega = 4.0
-        for title, speeds in (("drive", {w: omega for w in wheels}),
-                              ("turn", {w: (-omega if w.split("_")[0].endswith("l") else omega) for w in wheels}),
-                              ("stop", {w: 0.0 for w in wheels})):
+        for title, speeds in (
+            ("drive", {w: omega for w in wheels}),
+            ("turn", {w: (-omega if w.split("_")[0].endswith("l") else omega) for w in wheels}),
+            ("stop", {w: 0.0 for w in wheels}),
+        ):
             commands.publish(JointState(name=list(speeds), velocity=list(speeds.values())))
             spin(duration)
             odom = latest["odom"]
             twist, position = odom.twist.twist, odom.pose.pose.position
-            print(f"\n=== {title}: wheel velocities {', '.join(f'{v:+g}' for v in speeds.values())} rad/s")
+            print(
+                f"\n=== {title}: wheel velocities {', '.join(f'{v:+g}' for v in speeds.values())} rad/s"
+            )
             expected = ""
             if title == "drive":
                 expected = f" (wheel velocity × radius {omega * WHEEL_RADIUS:+.4f} m/s)"
-            print(f"odom: x {position.x:+.3f} m, y {position.y:+.3f} m; speed {twist.linear.x:+.4f} m/s{expected}, "
-                  f"yaw rate {twist.angular.z:+.4f} rad/s", flush=True)
+            print(
+                f"odom: x {position.x:+.3f} m, y {position.y:+.3f} m; speed {twist.linear.x:+.4f} m/s{expected}, "
+                f"yaw rate {twist.angular.z:+.4f} rad/s",
+                flush=True,
+            )
         return True
     finally:
         node.destroy_node()

@@ -93,14 +93,21 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
     except DescriptionError as exc:
         LOG.warning(
             "robot_description carries the SDFormat model: it does not fit URDF (%s). "
-            "robot_state_publisher reads it with the sdformat_urdf plugin installed", exc.problem,
+            "robot_state_publisher reads it with the sdformat_urdf plugin installed",
+            exc.problem,
         )
         return xml
 
 
-def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[str, str] | None = None,
-                     origin: str | None = None, package_paths: Mapping[str, str] | None = None,
-                     model: str | None = None) -> LoadedDescription:
+def load_description(
+    source: str | Path,
+    *,
+    is_file: bool,
+    xacro_args: Mapping[str, str] | None = None,
+    origin: str | None = None,
+    package_paths: Mapping[str, str] | None = None,
+    model: str | None = None,
+) -> LoadedDescription:
     """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
     string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
     (package → directory) resolve ``package://`` and ``$(find pkg)`` before the ament index;
@@ -118,11 +125,16 @@ def load_description(source: str | Path, *, is_file: bool, xacro_args: Mapping[s
     args = dict(xacro_args or {})
     where = origin or (str(source) if is_file else "parameter robot_description")
     if is_file and not Path(source).is_file():
-        raise ConfigError(f"description_file {source!s} does not exist. Fix: give an existing file path.")
+        raise ConfigError(
+            f"description_file {source!s} does not exist. Fix: give an existing file path."
+        )
     # each warning is already logged (with its file and line) by sdf_bridge.description
     try:
-        loaded, _warnings, xml = load_with_xml(Path(source) if is_file else str(source), xacro_args=args or None,
-                                               package_paths=dict(package_paths or {}) or None)
+        loaded, _warnings, xml = load_with_xml(
+            Path(source) if is_file else str(source),
+            xacro_args=args or None,
+            package_paths=dict(package_paths or {}) or None,
+        )
     except DescriptionError as exc:
         if not is_file:  # the loader names text "<string>": say which text it was
             exc.args = (f"{where}: {exc}",)
@@ -143,8 +155,10 @@ def warn_unexposed(robot: Robot, where: str) -> list[str]:
         unexposed = unexposed_joints(robot)
     except TransmissionError:  # the hardware reports it, when it builds the same map
         return []
-    messages = [f"{where}: joint {name!r} is not in joint_states and not commandable: {why}"
-                for name, why in unexposed.items()]
+    messages = [
+        f"{where}: joint {name!r} is not in joint_states and not commandable: {why}"
+        for name, why in unexposed.items()
+    ]
     for message in messages:
         LOG.warning(message)
     return messages
@@ -167,7 +181,9 @@ def resolve_description(
     """
     options = {"xacro_args": xacro_args, "package_paths": package_paths, "model": model}
     if robot_description.strip():
-        return load_description(robot_description, is_file=False, origin="parameter robot_description", **options)
+        return load_description(
+            robot_description, is_file=False, origin="parameter robot_description", **options
+        )
     if description_file.strip():
         return load_description(Path(description_file).expanduser(), is_file=True, **options)
     if use_description_topic:

@@ -100,16 +100,18 @@ class LoopDiagnostics:
             # a copy, summarised here on the executor thread while the loop keeps measuring
             timing = loop.timing.snapshot().summary()
             overruns = int(timing["overruns"] or 0)
-            values.update({
-                "loop.target_rate_hz": self.update_rate,
-                "loop.realtime_priority": loop.priority if loop.realtime else 0,
-                "loop.achieved_rate_hz": round(timing["rate_hz"] or 0.0, 3),
-                "loop.cycles": int(timing["cycles"] or 0),
-                "loop.overruns": overruns,
-                "loop.errors": loop.errors,
-                "loop.period_p99_s": timing["period_p99"] or 0.0,
-                "loop.period_max_s": timing["period_max"] or 0.0,
-            })
+            values.update(
+                {
+                    "loop.target_rate_hz": self.update_rate,
+                    "loop.realtime_priority": loop.priority if loop.realtime else 0,
+                    "loop.achieved_rate_hz": round(timing["rate_hz"] or 0.0, 3),
+                    "loop.cycles": int(timing["cycles"] or 0),
+                    "loop.overruns": overruns,
+                    "loop.errors": loop.errors,
+                    "loop.period_p99_s": timing["period_p99"] or 0.0,
+                    "loop.period_max_s": timing["period_max"] or 0.0,
+                }
+            )
             values.update(flatten({"timing": timing}))
         for reason, count in sorted(rejects.items()):
             values[f"node_rejected.{reason}"] = count

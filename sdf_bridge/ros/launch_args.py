@@ -44,16 +44,25 @@ class LaunchArgument:
 
 
 _DESCRIPTION = (
-    LaunchArgument("description_file", None, "URDF, xacro or SDFormat file of the robot (default: the demo arm).",
-                   DEMO_FILE),
-    LaunchArgument("xacro_args", "", "xacro arguments for the description, 'name:=value name2:=value2'."),
+    LaunchArgument(
+        "description_file",
+        None,
+        "URDF, xacro or SDFormat file of the robot (default: the demo arm).",
+        DEMO_FILE,
+    ),
+    LaunchArgument(
+        "xacro_args", "", "xacro arguments for the description, 'name:=value name2:=value2'."
+    ),
     LaunchArgument("backend", "mock", "Backend of the bridge: mock, mujoco or a plug-in name."),
 )
 _NAMING = (
     LaunchArgument("use_sim_time", "false", "Use the /clock topic as time source (true/false)."),
-    LaunchArgument("namespace", "", "ROS namespace of every node, topic and service (e.g. left); empty = none."),
     LaunchArgument(
-        "frame_prefix", "",
+        "namespace", "", "ROS namespace of every node, topic and service (e.g. left); empty = none."
+    ),
+    LaunchArgument(
+        "frame_prefix",
+        "",
         "Prefix of every TF frame and frame_id (robot_state_publisher's frame_prefix, e.g. left/); "
         "empty = '<namespace>/' when a namespace is given, else none.",
     ),
@@ -63,7 +72,9 @@ COMMON_ARGUMENTS: tuple[LaunchArgument, ...] = _DESCRIPTION + _NAMING
 read by :func:`common_values`."""
 ARGUMENTS: tuple[LaunchArgument, ...] = (
     *_DESCRIPTION,
-    LaunchArgument("rviz", "true", "Start rviz2 with config/robot.rviz (true/false, as launch's IfCondition)."),
+    LaunchArgument(
+        "rviz", "true", "Start rviz2 with config/robot.rviz (true/false, as launch's IfCondition)."
+    ),
     *_NAMING,
 )
 """The arguments of robot.launch.py."""
@@ -74,8 +85,12 @@ BOOLEAN_ARGUMENTS = ("rviz", "use_sim_time")
 _NAMESPACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
-def argument_values(arguments: Sequence[LaunchArgument], booleans: Sequence[str], text: Callable[[str], str],
-                    flag: Callable[[str], bool]) -> dict[str, str | bool]:
+def argument_values(
+    arguments: Sequence[LaunchArgument],
+    booleans: Sequence[str],
+    text: Callable[[str], str],
+    flag: Callable[[str], bool],
+) -> dict[str, str | bool]:
     """The values of ``arguments`` as the plans take them: a boolean argument's (``booleans``)
     through ``flag`` (the launch file's: launch's own condition parser, as ``IfCondition``
     reads it), any other's text through ``text`` (``LaunchConfiguration(name).perform``)."""
@@ -96,9 +111,11 @@ def require_packages(packages: Sequence[str], hints: Mapping[str, str] | None = 
         try:
             get_package_prefix(package)
         except PackageNotFoundError:
-            raise ConfigError(f"package {package} is not installed, so nothing was started. "
-                              f"Fix: install it (rosdep install --from-paths src --ignore-src)"
-                              f"{(hints or {}).get(package, '')}.") from None
+            raise ConfigError(
+                f"package {package} is not installed, so nothing was started. "
+                f"Fix: install it (rosdep install --from-paths src --ignore-src)"
+                f"{(hints or {}).get(package, '')}."
+            ) from None
 
 
 def parse_xacro_args(value: str | Sequence[str]) -> dict[str, str]:
@@ -134,12 +151,16 @@ def parse_package_paths(value: str | Sequence[str]) -> dict[str, str]:
     for word in words:
         if ":=" in word:
             package = word.partition(":=")[0]
-            raise ConfigError(f"package path {word!r} uses ':=', the form of xacro arguments. "
-                              f"Fix: write {package}={word.partition(':=')[2]} (one '=')")
+            raise ConfigError(
+                f"package path {word!r} uses ':=', the form of xacro arguments. "
+                f"Fix: write {package}={word.partition(':=')[2]} (one '=')"
+            )
         package, sep, directory = word.partition("=")
         if not sep or not package.strip() or not directory.strip():
-            raise ConfigError(f"package path {word!r} is not of the form pkg=DIR. "
-                              "Fix: give the package name and its directory, e.g. my_robot=src/my_robot")
+            raise ConfigError(
+                f"package path {word!r} is not of the form pkg=DIR. "
+                "Fix: give the package name and its directory, e.g. my_robot=src/my_robot"
+            )
         result[package.strip()] = directory.strip()
     return result
 
@@ -224,8 +245,12 @@ class CommonValues:
     flags: dict[str, bool]
 
 
-def common_values(values: Mapping[str, str | bool], share_dir: str | Path, arguments: Sequence[LaunchArgument],
-                  booleans: Sequence[str]) -> CommonValues:
+def common_values(
+    values: Mapping[str, str | bool],
+    share_dir: str | Path,
+    arguments: Sequence[LaunchArgument],
+    booleans: Sequence[str],
+) -> CommonValues:
     """Validate the launch argument ``values`` of a launch file declaring ``arguments`` (its
     ``booleans`` as bools, parsed by the launch file with launch's own condition parser) and
     load the description once (so that a broken one stops the launch before any node starts).
@@ -242,11 +267,15 @@ def common_values(values: Mapping[str, str | bool], share_dir: str | Path, argum
     unknown = sorted(set(values) - known)
     if unknown:
         raise ConfigError(f"unknown launch arguments {unknown}. Fix: use {sorted(known)}.")
-    flags = {a.name: values.get(a.name, a.default == "true") for a in arguments if a.name in booleans}
+    flags = {
+        a.name: values.get(a.name, a.default == "true") for a in arguments if a.name in booleans
+    }
     for name, flag in flags.items():
         if not isinstance(flag, bool):
-            raise ConfigError(f"launch argument {name} is {flag!r}, not a bool. Fix: parse it with "
-                              "launch's condition parser (evaluate_condition_expression) first.")
+            raise ConfigError(
+                f"launch argument {name} is {flag!r}, not a bool. Fix: parse it with "
+                "launch's condition parser (evaluate_condition_expression) first."
+            )
     description = str(values.get("description_file") or Path(share_dir).joinpath(*DEMO_FILE))
     if not Path(description).is_file():
         raise ConfigError(
@@ -255,15 +284,30 @@ def common_values(values: Mapping[str, str | bool], share_dir: str | Path, argum
     xacro_args = parse_xacro_args(str(values.get("xacro_args", "")))
     backend = str(values.get("backend", "mock")).strip()
     if not backend:
-        raise ConfigError("launch argument backend is empty. Fix: give mock, mujoco or a plug-in name.")
+        raise ConfigError(
+            "launch argument backend is empty. Fix: give mock, mujoco or a plug-in name."
+        )
     namespace = parse_namespace(str(values.get("namespace", "")))
-    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
-                                      "launch argument frame_prefix")
+    frame_prefix = parse_frame_prefix(
+        str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
+        "launch argument frame_prefix",
+    )
     loaded = load_description(description, is_file=True, xacro_args=xacro_args)
-    return CommonValues(description, xacro_args, backend, flags["use_sim_time"], namespace, frame_prefix, loaded, flags)
+    return CommonValues(
+        description,
+        xacro_args,
+        backend,
+        flags["use_sim_time"],
+        namespace,
+        frame_prefix,
+        loaded,
+        flags,
+    )
 
 
-def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacro_executable: str = "xacro") -> LaunchPlan:
+def launch_plan(
+    values: Mapping[str, str | bool], share_dir: str | Path, *, xacro_executable: str = "xacro"
+) -> LaunchPlan:
     """Validate the launch arguments ``values`` (name → text as ``LaunchConfiguration`` gives
     it; the :data:`BOOLEAN_ARGUMENTS` as bools, which the launch file parses with launch's own
     condition parser) and build the :class:`LaunchPlan`; ``share_dir`` is the package's share
@@ -276,12 +320,24 @@ def launch_plan(values: Mapping[str, str | bool], share_dir: str | Path, *, xacr
     """
     share = Path(share_dir)
     common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS)
-    frame_prefix, namespace, use_sim_time = common.frame_prefix, common.namespace, common.use_sim_time
+    frame_prefix, namespace, use_sim_time = (
+        common.frame_prefix,
+        common.namespace,
+        common.use_sim_time,
+    )
     root_frame = frame_prefix + common.loaded.robot.root_link
     rviz = common.flags["rviz"]
-    command = (xacro_executable, common.description, *(f"{k}:={v}" for k, v in common.xacro_args.items()))
-    overrides = {"backend": common.backend, "use_sim_time": use_sim_time, "use_description_topic": True,
-                 "frame_prefix": frame_prefix}
+    command = (
+        xacro_executable,
+        common.description,
+        *(f"{k}:={v}" for k, v in common.xacro_args.items()),
+    )
+    overrides = {
+        "backend": common.backend,
+        "use_sim_time": use_sim_time,
+        "use_description_topic": True,
+        "frame_prefix": frame_prefix,
+    }
     return LaunchPlan(
         xacro_command=command,
         use_sim_time=use_sim_time,
@@ -317,7 +373,9 @@ def rviz_config(share_dir: str | Path, fixed_frame: str, frame_prefix: str, name
     manager["Global Options"]["Fixed Frame"] = fixed_frame
     for display in manager["Displays"]:
         if display["Class"] == "rviz_default_plugins/RobotModel":
-            display["Description Topic"]["Value"] = f"/{namespace}/robot_description" if namespace else "/robot_description"
+            display["Description Topic"]["Value"] = (
+                f"/{namespace}/robot_description" if namespace else "/robot_description"
+            )
             display["TF Prefix"] = frame_prefix.rstrip("/")
     return yaml.safe_dump(data, sort_keys=False)
 

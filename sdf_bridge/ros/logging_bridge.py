@@ -79,7 +79,9 @@ class RosLogHandler(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.setFormatter(logging.Formatter("%(message)s"))  # rclpy adds severity, time, name
-        self._targets: list[tuple[weakref.ref[Any], Any, dict[str, Any]]] = []  # (node, logger, children)
+        self._targets: list[
+            tuple[weakref.ref[Any], Any, dict[str, Any]]
+        ] = []  # (node, logger, children)
         self._targets_lock = threading.Lock()
         self.saved_level = logging.NOTSET  # the package logger's level before the first attach
 
@@ -120,7 +122,7 @@ class RosLogHandler(logging.Handler):
             if logger is None:
                 # (the handler is on the package logger: ``name`` is ``sdf_bridge.<suffix>``); a
                 # child logger is also a /rosout sublogger of the node (rclpy's get_child)
-                logger = children[name] = node_logger.get_child(name[len(PACKAGE_LOGGER) + 1:])
+                logger = children[name] = node_logger.get_child(name[len(PACKAGE_LOGGER) + 1 :])
         severity = rcutils_severity(record.levelno)
         try:
             if not logger.is_enabled_for(severity):

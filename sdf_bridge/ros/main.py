@@ -49,14 +49,27 @@ def run_parser() -> argparse.ArgumentParser:
         description="Run the bridge node (parameters: see config/bridge.yaml). Arguments after "
         "--ros-args go to ROS unchanged (remaps, -p name:=value, --params-file, ...).",
     )
-    parser.add_argument("--description", metavar="FILE", help="URDF, xacro or SDFormat file (default: demo robot)")
+    parser.add_argument(
+        "--description", metavar="FILE", help="URDF, xacro or SDFormat file (default: demo robot)"
+    )
     parser.add_argument("--backend", metavar="NAME", help="backend name (default mock)")
     parser.add_argument(
-        "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument (repeatable)"
+        "--xacro-arg",
+        metavar="K:=V",
+        action="append",
+        default=[],
+        help="xacro argument (repeatable)",
     )
-    parser.add_argument("--package-path", metavar="PKG=DIR", action="append", default=[],
-                        help="directory of a package for package:// and $(find) (repeatable; before the ament index)")
-    parser.add_argument("--model", metavar="NAME", help="the robot of an SDFormat world holding several")
+    parser.add_argument(
+        "--package-path",
+        metavar="PKG=DIR",
+        action="append",
+        default=[],
+        help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
+    )
+    parser.add_argument(
+        "--model", metavar="NAME", help="the robot of an SDFormat world holding several"
+    )
     parser.add_argument("--update-rate", metavar="HZ", type=float, help="control loop rate, Hz")
     parser.add_argument("--publish-rate", metavar="HZ", type=float, help="joint_states rate, Hz")
     return parser
@@ -92,7 +105,9 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
             packages = parse_package_paths(ns.package_path)
         except ConfigError as exc:
             parser.error(f"--package-path: {exc}")
-        params += _param("package_paths", [f"{k}={Path(v).expanduser().resolve()}" for k, v in packages.items()])
+        params += _param(
+            "package_paths", [f"{k}={Path(v).expanduser().resolve()}" for k, v in packages.items()]
+        )
     if ns.model:
         params += _param("model", ns.model)
     if ns.update_rate is not None:
@@ -131,7 +146,10 @@ def main(args: Sequence[str] | None = None) -> int:
         configure_process_logging()  # stderr until the node forwards to rclpy (/rosout, log files)
         log = logging.getLogger("sdf_bridge")
         # rclpy's own handlers would shut the context down under whatever call runs: ours only
-        rclpy.init(args=list(sys.argv if args is None else args), signal_handler_options=SignalHandlerOptions.NO)
+        rclpy.init(
+            args=list(sys.argv if args is None else args),
+            signal_handler_options=SignalHandlerOptions.NO,
+        )
         try:
             node = BridgeNode()
         except SdfBridgeError as exc:
@@ -142,10 +160,15 @@ def main(args: Sequence[str] | None = None) -> int:
             return 1
         stop.hold()
         started = node
-        spin_node(started, started.config.thread_priority,
-                  stop=lambda: stop.requested.is_set() or started.failure is not None)
+        spin_node(
+            started,
+            started.config.thread_priority,
+            stop=lambda: stop.requested.is_set() or started.failure is not None,
+        )
         if started.failure is not None and not stop.requested.is_set():
-            log.error("%s", started.failure)  # a configuration error once the description arrived (topic)
+            log.error(
+                "%s", started.failure
+            )  # a configuration error once the description arrived (topic)
             return 1
     except StopRequested:  # SIGINT/SIGTERM while starting: a clean stop
         pass
@@ -188,7 +211,9 @@ def make_executor() -> Any:
     return EventsExecutor()
 
 
-def spin_until_shutdown(executor: Any, context: Any, stop: Callable[[], bool] = lambda: False) -> None:
+def spin_until_shutdown(
+    executor: Any, context: Any, stop: Callable[[], bool] = lambda: False
+) -> None:
     """Spin ``executor`` until ``context`` shuts down or ``stop()`` is true (a SIGINT/SIGTERM
     was received, :mod:`.stop_signals`). In slices of :data:`SPIN_SLICE` s: the
     ``EventsExecutor``'s ``spin()`` blocks in C++ and does not return on SIGINT in rclpy 9.1,
@@ -201,7 +226,9 @@ def spin_until_shutdown(executor: Any, context: Any, stop: Callable[[], bool] = 
         executor.spin_once(timeout_sec=SPIN_SLICE)
 
 
-def spin_node(node: Any, loop_priority: int = 0, *, stop: Callable[[], bool] = lambda: False) -> None:
+def spin_node(
+    node: Any, loop_priority: int = 0, *, stop: Callable[[], bool] = lambda: False
+) -> None:
     """Serve ``node``'s callbacks on this thread as the bridge process does: a
     :func:`make_executor` executor at :func:`_executor_priority`, spun until the node's context
     shuts down or ``stop()`` is true (a clean return), then shut down."""

@@ -72,7 +72,7 @@ from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
 from .odometry import OdometryPublisher
 from .params import BridgeConfig, declare_parameters
-from .qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
+from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
 from .stop_signals import StopRequested, deferred, interruptible
 
@@ -114,12 +114,15 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
-        self._sensor_demand: frozenset[str] | None = None  # what the hardware was last asked to read
+        self._sensor_demand: frozenset[str] | None = (
+            None  # what the hardware was last asked to read
+        )
         self._clock_pub = None
         self._decimation = max(1, round(self.config.update_rate / self.config.state_rate))
         self.diagnostics = LoopDiagnostics(
             # the node's namespace in it, so that two namespaced bridges are told apart
-            f"{self.get_fully_qualified_name().lstrip('/')}: control loop", self.config.update_rate,
+            f"{self.get_fully_qualified_name().lstrip('/')}: control loop",
+            self.config.update_rate,
             self.config.real_time_factor,
         )
         self._dt = 1.0 / self.config.update_rate
@@ -133,25 +136,38 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.failure: SdfBridgeError | None = None
 
         self.joint_state_pub = self.create_publisher(JointState, "joint_states", RELIABLE_QOS)
-        self.actuator_state_pub = self.create_publisher(JointState, "~/actuator_states", RELIABLE_QOS)
+        self.actuator_state_pub = self.create_publisher(
+            JointState, "~/actuator_states", RELIABLE_QOS
+        )
         self.diagnostics_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         # On the executor thread, not in the control loop (building the message takes ~0.5 ms);
         # steady clock, so diagnostics keep coming while a simulation is paused.
         self.create_timer(
-            1.0 / self.config.diagnostics_rate, self._publish_diagnostics, clock=Clock(clock_type=ClockType.STEADY_TIME)
+            1.0 / self.config.diagnostics_rate,
+            self._publish_diagnostics,
+            clock=Clock(clock_type=ClockType.STEADY_TIME),
         )
         # which sensors are wanted, from their subscriber counts (~1 µs per topic to ask: on the
         # executor thread, not in the control tick)
         self.create_timer(
-            SENSOR_DEMAND_PERIOD, self._update_sensor_demand, clock=Clock(clock_type=ClockType.STEADY_TIME)
+            SENSOR_DEMAND_PERIOD,
+            self._update_sensor_demand,
+            clock=Clock(clock_type=ClockType.STEADY_TIME),
         )
 
-        self.create_subscription(JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS)
+        self.create_subscription(
+            JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS
+        )
         for interface in COMMAND_INTERFACES:
             self.create_subscription(
-                Float64MultiArray, f"~/{interface}_commands", self._array_callback(interface), RELIABLE_QOS
+                Float64MultiArray,
+                f"~/{interface}_commands",
+                self._array_callback(interface),
+                RELIABLE_QOS,
             )
-        self.create_subscription(JointTrajectory, "~/joint_trajectory", self._on_trajectory, RELIABLE_QOS)
+        self.create_subscription(
+            JointTrajectory, "~/joint_trajectory", self._on_trajectory, RELIABLE_QOS
+        )
         self.create_service(SetBool, "~/enable", self._on_enable)
         self.create_service(Trigger, "~/reset", self._on_reset)
 
@@ -172,9 +188,13 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             try:
                 self.configure(loaded)
                 # the bridge is the description's source: publish it latched (robot_state_publisher's QoS)
-                self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
+                self._description_pub = self.create_publisher(
+                    String, "robot_description", LATCHED_QOS
+                )
                 self._description_pub.publish(String(data=loaded.xml))
-            except BaseException:  # incl. a signal while starting (KeyboardInterrupt, or the context
+            except (
+                BaseException
+            ):  # incl. a signal while starting (KeyboardInterrupt, or the context
                 self.shutdown()  # shut down under these calls): stop the loop thread configure started
                 raise
 
@@ -194,8 +214,10 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             overrides = JointLimiter.load_overrides(cfg.joint_limits_file)
         backend = create_backend(cfg.backend)
         if cfg.start_paused and not simulates(backend):
-            raise ConfigError(f"start_paused is true but backend {cfg.backend!r} does not simulate. "
-                              "Fix: use a simulating backend (mujoco) or start_paused:=false.")
+            raise ConfigError(
+                f"start_paused is true but backend {cfg.backend!r} does not simulate. "
+                "Fix: use a simulating backend (mujoco) or start_paused:=false."
+            )
         hardware = HardwareSystem(
             loaded.robot,
             backend,
@@ -215,12 +237,18 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.create_service(SetBool, "~/pause", self._on_pause)
             self.create_service(Trigger, "~/step", self._on_step)
             self.create_service(BasicTypes, "~/multi_step", self._on_multi_step)
-        sim_clock.watch(self, cfg.backend)  # warns once if use_sim_time is on and /clock never comes
+        sim_clock.watch(
+            self, cfg.backend
+        )  # warns once if use_sim_time is on and /clock never comes
         if cfg.start_paused:
             hardware.pause(True)
-            self.get_logger().info("physics paused (start_paused): ~/reset places the robot, ~/pause false runs it")
+            self.get_logger().info(
+                "physics paused (start_paused): ~/reset places the robot, ~/pause false runs it"
+            )
         if hardware.base_state() is not None:  # a free-floating base: ground-truth odometry
-            self.odometry = OdometryPublisher(self, cfg.odom_frame, cfg.base_frame, cfg.odom_tf, cfg.frame_prefix)
+            self.odometry = OdometryPublisher(
+                self, cfg.odom_frame, cfg.base_frame, cfg.odom_tf, cfg.frame_prefix
+            )
         self.get_logger().info(
             f"robot {loaded.robot.name!r} from {loaded.origin}: {len(hardware.state_names)} joints "
             f"({len(hardware.joint_names)} commandable), {len(hardware.actuator_names)} actuators, "
@@ -232,7 +260,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
             # Numba set up now (~0.5 s), the compiled kernels then loaded, or compiled by a child
             # process, in the background, while the loop runs on numpy (None: compiled kernels off)
-            with deferred():  # (Numba's set-up, ~0.5 s: an interrupted llvmlite object prints a traceback)
+            with (
+                deferred()
+            ):  # (Numba's set-up, ~0.5 s: an interrupted llvmlite object prints a traceback)
                 self.kernel_switch = kernel_switch.start(hardware)
             # Everything built so far (rclpy, numpy, Numba, the robot: ~10⁵ objects) lives as
             # long as the process: move it out of the garbage collector's generations, so a
@@ -240,7 +270,10 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             # measured on a loaded 2-core machine) instead of stalling the loop.
             gc.freeze()
             self.loop = FixedRateLoop(
-                self.cycle, cfg.update_rate, real_time_factor=cfg.real_time_factor, priority=cfg.thread_priority
+                self.cycle,
+                cfg.update_rate,
+                real_time_factor=cfg.real_time_factor,
+                priority=cfg.thread_priority,
             )
             self.loop.start()
 
@@ -253,13 +286,21 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             return
         try:
             with interruptible():  # a SIGINT/SIGTERM abandons the configuration (the process stops)
-                self.configure(load_description(msg.data, is_file=False, origin="topic robot_description",
-                                                package_paths=self.config.package_paths,
-                                                model=self.config.model))
+                self.configure(
+                    load_description(
+                        msg.data,
+                        is_file=False,
+                        origin="topic robot_description",
+                        package_paths=self.config.package_paths,
+                        model=self.config.model,
+                    )
+                )
         except StopRequested:
             self.shutdown()
         except DescriptionError as exc:  # this text cannot be used (a corrected one may follow)
-            self.get_logger().error(f"refused the description from the topic (waiting for another): {exc}")
+            self.get_logger().error(
+                f"refused the description from the topic (waiting for another): {exc}"
+            )
         except SdfBridgeError as exc:  # a configuration error: the process ends with it
             self.shutdown()
             self.failure = exc
@@ -308,12 +349,17 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             # nobody subscribes to (~1 µs to ask), which a volatile subscriber cannot tell apart.
             pub = self.joint_state_pub
             if pub.get_subscription_count():
-                pub.publish(self._joint_writer.fill(state.position, state.velocity, state.effort, stamp))
+                pub.publish(
+                    self._joint_writer.fill(state.position, state.velocity, state.effort, stamp)
+                )
             pub = self.actuator_state_pub
             if pub.get_subscription_count():
                 pub.publish(
                     self._actuator_writer.fill(
-                        state.actuator_position, state.actuator_velocity, state.actuator_effort, stamp
+                        state.actuator_position,
+                        state.actuator_velocity,
+                        state.actuator_effort,
+                        stamp,
                     )
                 )
             odometry = self.odometry
@@ -338,7 +384,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             return
         hardware.set_sensor_demand(demand)
         self._sensor_demand = demand
-        self.get_logger().debug(f"sensors read now (subscribed or not yet published): {sorted(demand)}")
+        self.get_logger().debug(
+            f"sensors read now (subscribed or not yet published): {sorted(demand)}"
+        )
 
     # ------------------------------------------------------------------ diagnostics
 
@@ -367,7 +415,11 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
         """``/diagnostics`` now (:meth:`.diagnostics.LoopDiagnostics.message`)."""
         return self.diagnostics.message(
-            stamp, self.hardware, self.loop, self.rejects, self.command_warnings,
+            stamp,
+            self.hardware,
+            self.loop,
+            self.rejects,
+            self.command_warnings,
             self.description.robot.name if self.description else "",
         )
 
@@ -414,13 +466,18 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         cmd = conversions.joint_state_command(msg)
         self._submit(
             "joint_commands",
-            lambda now: self.hardware.submit_joint_state(cmd.names, cmd.position, cmd.velocity, cmd.effort, now),
+            lambda now: self.hardware.submit_joint_state(
+                cmd.names, cmd.position, cmd.velocity, cmd.effort, now
+            ),
         )
 
     def _array_callback(self, interface: str) -> Callable[[Float64MultiArray], None]:
         def callback(msg: Float64MultiArray) -> None:
             values = conversions.float_array(msg)
-            self._submit(f"{interface}_commands", lambda now: self.hardware.submit_array(interface, values, now))
+            self._submit(
+                f"{interface}_commands",
+                lambda now: self.hardware.submit_array(interface, values, now),
+            )
 
         return callback
 
@@ -440,7 +497,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                 traj.velocities,
                 traj.accelerations,
                 now,
-                start=None if traj.start is None
+                start=None
+                if traj.start is None
                 else self._time.from_ros(traj.start, self._clock.now().nanoseconds * 1e-9),
             ),
         )
@@ -480,7 +538,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         response.success, response.message = True, "advanced 1 physics step"
         return response
 
-    def _on_multi_step(self, request: BasicTypes.Request, response: BasicTypes.Response) -> BasicTypes.Response:
+    def _on_multi_step(
+        self, request: BasicTypes.Request, response: BasicTypes.Response
+    ) -> BasicTypes.Response:
         """``~/multi_step``: advance ``request.uint64_value`` physics steps (at most
         :data:`MAX_STEPS`); the response's ``bool_value`` says whether it did, ``uint64_value``
         how many steps, ``string_value`` why not. (simulation_interfaces/srv/StepSimulation is
@@ -488,10 +548,14 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         steps = int(request.uint64_value)
         response.bool_value, response.uint64_value = False, 0
         if steps > MAX_STEPS:
-            response.string_value = (f"{steps} steps refused: at most {MAX_STEPS} per call (the control loop "
-                                     "waits meanwhile). Fix: call again for more")
+            response.string_value = (
+                f"{steps} steps refused: at most {MAX_STEPS} per call (the control loop "
+                "waits meanwhile). Fix: call again for more"
+            )
             return response
-        self.hardware.step(steps)  # (a count ≥ 0 by its type; the service exists only when simulating)
+        self.hardware.step(
+            steps
+        )  # (a count ≥ 0 by its type; the service exists only when simulating)
         response.bool_value, response.uint64_value = True, steps
         response.string_value = f"advanced {steps} physics step(s)"
         return response

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Quaternion, TransformStamped, Vector3
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-
-from builtin_interfaces.msg import Time
 
 from ..backends.base import BaseState
 
@@ -36,7 +35,9 @@ ODOM_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 """QoS of ``odom`` (reliable, keep last 10, as diff_drive_controller's odometry)."""
 
 
-def odometry_msg(state: BaseState, stamp: Time, odom_frame: str, base_frame: str, frame_prefix: str = "") -> Odometry:
+def odometry_msg(
+    state: BaseState, stamp: Time, odom_frame: str, base_frame: str, frame_prefix: str = ""
+) -> Odometry:
     """nav_msgs/Odometry of ``state`` at ``stamp`` (module docstring: frames, twist frame,
     covariance); ``base_frame`` empty: the state's link; ``frame_prefix`` (the bridge's
     parameter, as robot_state_publisher's) goes before both frames."""
@@ -45,8 +46,12 @@ def odometry_msg(state: BaseState, stamp: Time, odom_frame: str, base_frame: str
     msg.header.frame_id = frame_prefix + odom_frame
     msg.child_frame_id = frame_prefix + (base_frame or state.link)
     p, q = state.position, state.orientation
-    msg.pose.pose.position.x, msg.pose.pose.position.y, msg.pose.pose.position.z = (float(v) for v in p)
-    msg.pose.pose.orientation = Quaternion(x=float(q[0]), y=float(q[1]), z=float(q[2]), w=float(q[3]))
+    msg.pose.pose.position.x, msg.pose.pose.position.y, msg.pose.pose.position.z = (
+        float(v) for v in p
+    )
+    msg.pose.pose.orientation = Quaternion(
+        x=float(q[0]), y=float(q[1]), z=float(q[2]), w=float(q[3])
+    )
     v, w = state.linear_velocity, state.angular_velocity
     msg.twist.twist.linear = Vector3(x=float(v[0]), y=float(v[1]), z=float(v[2]))
     msg.twist.twist.angular = Vector3(x=float(w[0]), y=float(w[1]), z=float(w[2]))
@@ -75,7 +80,9 @@ class OdometryPublisher:
         frame_prefix: before both frames (the bridge's ``frame_prefix``, e.g. ``left/``).
     """
 
-    def __init__(self, node: Node, odom_frame: str, base_frame: str, tf: bool, frame_prefix: str = "") -> None:
+    def __init__(
+        self, node: Node, odom_frame: str, base_frame: str, tf: bool, frame_prefix: str = ""
+    ) -> None:
         self.node, self.odom_frame, self.base_frame = node, odom_frame, base_frame
         self.frame_prefix = frame_prefix
         self.odom_pub = node.create_publisher(Odometry, "odom", ODOM_QOS)
@@ -88,15 +95,18 @@ class OdometryPublisher:
                 node.get_logger().info(
                     f"tf2_msgs is not installed: the TF {odom_frame} → {base_frame or 'the root link'} is not "
                     "published (the odometry is, on 'odom'). "
-                    "Fix: install tf2_msgs (part of a ROS 2 installation; not on PyPI)")
+                    "Fix: install tf2_msgs (part of a ROS 2 installation; not on PyPI)"
+                )
             else:
                 self._tf_message = TFMessage
                 self.tf_pub = node.create_publisher(TFMessage, "/tf", 100)
 
     def wanted(self) -> bool:
         """Whether anybody subscribes to ``odom`` or ``/tf`` (~1 µs per topic to ask)."""
-        return bool(self.odom_pub.get_subscription_count()
-                    or (self.tf_pub is not None and self.tf_pub.get_subscription_count()))
+        return bool(
+            self.odom_pub.get_subscription_count()
+            or (self.tf_pub is not None and self.tf_pub.get_subscription_count())
+        )
 
     def publish(self, state: BaseState, stamp: Time) -> None:
         """Publish ``state`` at ``stamp`` on ``odom`` and, when enabled and available, on ``/tf``."""

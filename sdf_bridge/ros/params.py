@@ -14,7 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, ParameterType, SetParametersResult
+from rcl_interfaces.msg import (
+    FloatingPointRange,
+    IntegerRange,
+    ParameterDescriptor,
+    ParameterType,
+    SetParametersResult,
+)
 from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -43,7 +49,9 @@ def _descriptor(
         d.type = type_
     if float_range is not None:
         d.floating_point_range = [
-            FloatingPointRange(from_value=float(float_range[0]), to_value=float(float_range[1]), step=0.0)
+            FloatingPointRange(
+                from_value=float(float_range[0]), to_value=float(float_range[1]), step=0.0
+            )
         ]
     if int_range is not None:
         d.integer_range = [IntegerRange(from_value=int_range[0], to_value=int_range[1], step=1)]
@@ -53,8 +61,14 @@ def _descriptor(
 _T = ParameterType
 #: name → (default, descriptor); the single table of the node's own parameters.
 PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
-    "robot_description": ("", _descriptor(_T.PARAMETER_STRING, "Robot description XML (URDF or SDFormat).")),
-    "description_file": ("", _descriptor(_T.PARAMETER_STRING, "Path of a URDF, xacro or SDFormat file.")),
+    "robot_description": (
+        "",
+        _descriptor(_T.PARAMETER_STRING, "Robot description XML (URDF or SDFormat)."),
+    ),
+    "description_file": (
+        "",
+        _descriptor(_T.PARAMETER_STRING, "Path of a URDF, xacro or SDFormat file."),
+    ),
     "xacro_args": (
         "",
         _descriptor(
@@ -72,8 +86,13 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             dynamic=True,
         ),
     ),
-    "model": ("", _descriptor(_T.PARAMETER_STRING, "The robot of an SDFormat world holding several (empty: its "
-                                                    "only robot).")),
+    "model": (
+        "",
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "The robot of an SDFormat world holding several (empty: its only robot).",
+        ),
+    ),
     "use_description_topic": (
         False,
         _descriptor(
@@ -82,7 +101,10 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             "(true) instead of running the built-in demo robot (false).",
         ),
     ),
-    "backend": ("mock", _descriptor(_T.PARAMETER_STRING, "Backend name (sdf_bridge.backends entry point).")),
+    "backend": (
+        "mock",
+        _descriptor(_T.PARAMETER_STRING, "Backend name (sdf_bridge.backends entry point)."),
+    ),
     "update_rate": (
         100.0,
         _descriptor(_T.PARAMETER_DOUBLE, "Control loop rate, Hz.", float_range=(1.0, 10000.0)),
@@ -123,7 +145,10 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
     ),
     "joint_limits_file": (
         "",
-        _descriptor(_T.PARAMETER_STRING, "ros2_control joint_limits YAML overriding the description's limits."),
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "ros2_control joint_limits YAML overriding the description's limits.",
+        ),
     ),
     "thread_priority": (
         0,
@@ -136,7 +161,9 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
     ),
     "diagnostics_rate": (
         1.0,
-        _descriptor(_T.PARAMETER_DOUBLE, "/diagnostics publish rate, Hz.", float_range=(0.01, 100.0)),
+        _descriptor(
+            _T.PARAMETER_DOUBLE, "/diagnostics publish rate, Hz.", float_range=(0.01, 100.0)
+        ),
     ),
     "frame_prefix": (
         "",
@@ -156,16 +183,25 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
     ),
     "odom_frame": (
         "odom",
-        _descriptor(_T.PARAMETER_STRING, "Free-floating bases: frame_id of the ground-truth odometry (REP-105 odom)."),
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Free-floating bases: frame_id of the ground-truth odometry (REP-105 odom).",
+        ),
     ),
     "base_frame": (
         "",
-        _descriptor(_T.PARAMETER_STRING, "Free-floating bases: child_frame_id of the odometry; empty = the root link."),
+        _descriptor(
+            _T.PARAMETER_STRING,
+            "Free-floating bases: child_frame_id of the odometry; empty = the root link.",
+        ),
     ),
     "odom_tf": (
         True,
-        _descriptor(_T.PARAMETER_BOOL, "Free-floating bases: also publish TF odom_frame → base_frame on /tf "
-                    "(where tf2_msgs is installed)."),
+        _descriptor(
+            _T.PARAMETER_BOOL,
+            "Free-floating bases: also publish TF odom_frame → base_frame on /tf "
+            "(where tf2_msgs is installed).",
+        ),
     ),
 }
 
@@ -243,7 +279,7 @@ def declare_parameters(node: Node) -> BridgeConfig:
             descriptor = ParameterDescriptor(description="Backend parameter.", read_only=True)
             descriptor.dynamic_typing = True
             value = node.declare_parameter(name, overrides[name].value, descriptor).value
-            backend_params[name[len(BACKEND_PARAMS_PREFIX):]] = value
+            backend_params[name[len(BACKEND_PARAMS_PREFIX) :]] = value
     config = make_config(values, backend_params)
     _refuse_use_sim_time_changes(node)
     return config
@@ -261,15 +297,17 @@ def _refuse_use_sim_time_changes(node: Node) -> None:
                 return SetParametersResult(
                     successful=False,
                     reason=f"use_sim_time is fixed at start-up ({str(fixed).lower()}): the watchdog, "
-                           "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
-                           f"with use_sim_time:={str(not fixed).lower()}",
+                    "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
+                    f"with use_sim_time:={str(not fixed).lower()}",
                 )
         return SetParametersResult(successful=True)
 
     node.add_on_set_parameters_callback(check)
 
 
-def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = None) -> BridgeConfig:
+def make_config(
+    values: dict[str, Any], backend_params: dict[str, Any] | None = None
+) -> BridgeConfig:
     """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
 
     Raises:
@@ -281,8 +319,7 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     description_file = str(values.get("description_file") or "")
     if robot_description.strip() and description_file.strip():
         raise ConfigError(
-            "both robot_description and description_file are set. "
-            "Fix: set only one of them."
+            "both robot_description and description_file are set. Fix: set only one of them."
         )
     update_rate = float(values.get("update_rate", default("update_rate")))
     publish_rate = float(values.get("publish_rate", default("publish_rate")))
@@ -308,7 +345,9 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     joints = tuple(j for j in (values.get("joints") or ()) if j)
     backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
-        raise ConfigError("backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name.")
+        raise ConfigError(
+            "backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name."
+        )
     known = available_backends()  # (names only: nothing is imported before it is used)
     if backend not in known:  # before any description is awaited on the topic
         raise ConfigError(
@@ -318,14 +357,18 @@ def make_config(values: dict[str, Any], backend_params: dict[str, Any] | None = 
     frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
     odom_frame = str(values.get("odom_frame", default("odom_frame"))).strip()
     if not odom_frame:
-        raise ConfigError("odom_frame is empty. Fix: give the odometry frame's name (REP-105: odom).")
+        raise ConfigError(
+            "odom_frame is empty. Fix: give the odometry frame's name (REP-105: odom)."
+        )
     return BridgeConfig(
         robot_description=robot_description,
         description_file=description_file,
         xacro_args=parse_xacro_args(xacro_raw),
         package_paths=parse_package_paths(packages_raw),
         model=str(values.get("model") or "").strip(),
-        use_description_topic=bool(values.get("use_description_topic", default("use_description_topic"))),
+        use_description_topic=bool(
+            values.get("use_description_topic", default("use_description_topic"))
+        ),
         backend=backend,
         update_rate=update_rate,
         publish_rate=publish_rate,

@@ -32,7 +32,9 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from rclpy.qos_overriding_options import QoSOverridingOptions
 
 #: Reliable, keep last 10: joint_states, actuator_states and the command inputs.
-RELIABLE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+RELIABLE_QOS = QoSProfile(
+    depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST
+)
 #: Sensor topics: reliable, keep last 10 (REP-2003: drivers publish reliable; see the module docstring).
 SENSOR_QOS = RELIABLE_QOS
 #: Latched description (robot_state_publisher's QoS).
@@ -68,13 +70,19 @@ class QosOverridesNode(Node):
     def create_publisher(self, msg_type: Any, topic: str, qos_profile: Any, **kwargs: Any) -> Any:
         """:meth:`rclpy.node.Node.create_publisher` with QoS overrides (see the class)."""
         if self._qos_overrides:
-            kwargs.setdefault("qos_overriding_options", QoSOverridingOptions.with_default_policies())
+            kwargs.setdefault(
+                "qos_overriding_options", QoSOverridingOptions.with_default_policies()
+            )
         return super().create_publisher(msg_type, topic, _own(qos_profile), **kwargs)
 
-    def create_subscription(self, msg_type: Any, topic: str, callback: Any, qos_profile: Any, **kwargs: Any) -> Any:
+    def create_subscription(
+        self, msg_type: Any, topic: str, callback: Any, qos_profile: Any, **kwargs: Any
+    ) -> Any:
         """:meth:`rclpy.node.Node.create_subscription` with QoS overrides (see the class)."""
         if self._qos_overrides:
-            kwargs.setdefault("qos_overriding_options", QoSOverridingOptions.with_default_policies())
+            kwargs.setdefault(
+                "qos_overriding_options", QoSOverridingOptions.with_default_policies()
+            )
         return super().create_subscription(msg_type, topic, callback, _own(qos_profile), **kwargs)
 
 

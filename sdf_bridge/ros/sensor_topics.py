@@ -112,6 +112,8 @@ class SensorTopics:
         them). ~1 µs per topic to ask: call it on the executor thread, not in the control tick."""
         groups = self.groups
         return frozenset(
-            sensor.name for sensor in self.robot.sensors
-            if (group := groups.get(sensor.name)) is None or any(pub.get_subscription_count() for pub in group)
+            sensor.name
+            for sensor in self.robot.sensors
+            if (group := groups.get(sensor.name)) is None
+            or any(pub.get_subscription_count() for pub in group)
         )

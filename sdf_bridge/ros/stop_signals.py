@@ -108,8 +108,11 @@ def interruptible() -> Iterator[None]:
         StopRequested: a signal arrived before or during the block.
     """
     stop = _installed
-    if (stop is None or threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) != stop._handle):  # (handlers replaced since)
+    if (
+        stop is None
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) != stop._handle
+    ):  # (handlers replaced since)
         yield
         return
     if stop.requested.is_set():
@@ -141,5 +144,9 @@ def deferred() -> Iterator[None]:
         yield
     finally:
         stop._raising = raising
-    if raising and stop.requested.is_set() and threading.current_thread() is threading.main_thread():
+    if (
+        raising
+        and stop.requested.is_set()
+        and threading.current_thread() is threading.main_thread()
+    ):
         raise StopRequested(stop.signum or signal.SIGINT)

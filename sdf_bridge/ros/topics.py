@@ -66,8 +66,10 @@ def sensor_topics(sensor: Sensor) -> dict[str, tuple[str, str]]:
     """Suffix → (topic, message type) a simulated sensor of ``sensor``'s kind publishes; empty
     for kinds the bridge publishes nothing for."""
     base = sensor_topic(sensor.name, sensor.topic)
-    return {suffix: (message_topic(base, suffix), kind)
-            for suffix, kind in MESSAGES.get(sensor.type, {}).items()}
+    return {
+        suffix: (message_topic(base, suffix), kind)
+        for suffix, kind in MESSAGES.get(sensor.type, {}).items()
+    }
 
 
 __all__ = ["CAMERA_INFO", "IMAGE", "MESSAGES", "message_topic", "sensor_topic", "sensor_topics"]

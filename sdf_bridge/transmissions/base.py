@@ -74,7 +74,9 @@ class Transmission(ABC):
         self.actuator_reductions = self._check(
             "actuator reduction", actuator_reductions, self.num_actuators, nonzero=True
         )
-        self.joint_offsets = self._check("joint offset", joint_offsets, self.num_joints, default=0.0)
+        self.joint_offsets = self._check(
+            "joint offset", joint_offsets, self.num_joints, default=0.0
+        )
         a = np.asarray(self.matrix(), dtype=float)
         if a.shape != (self.num_joints, self.num_actuators):
             raise TransmissionError(

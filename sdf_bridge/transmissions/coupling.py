@@ -166,4 +166,3 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
                 k = pitch / (2.0 * math.pi)
             followers.append(Follower(f"{joint.name}/translation", joint.name, k, 0.0, "screw"))
     return followers, list(raw), warnings
-

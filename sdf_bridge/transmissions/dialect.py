@@ -153,10 +153,10 @@ def resolve(spec: TransmissionSpec, cls: type[Transmission]) -> Resolved:
             )
     if issubclass(cls, SimpleTransmission) and len(joints) == 1 and len(actuators) == 1:
         ratio = _simple_ratio(spec, joints[0], actuators[0], notes)
-        return Resolved(
-            [joints[0].name], [actuators[0].name], [ratio], [1.0], offsets, notes
-        )
-    j_red = [1.0 if j.mechanical_reduction is None else float(j.mechanical_reduction) for j in joints]
+        return Resolved([joints[0].name], [actuators[0].name], [ratio], [1.0], offsets, notes)
+    j_red = [
+        1.0 if j.mechanical_reduction is None else float(j.mechanical_reduction) for j in joints
+    ]
     a_red = [
         1.0 if a.mechanical_reduction is None else float(a.mechanical_reduction) for a in actuators
     ]

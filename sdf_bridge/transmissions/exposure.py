@@ -30,13 +30,17 @@ def unexposed_joints(robot: Robot) -> dict[str, str]:
         if not joint.type.is_movable:
             continue
         if joint.type.dof > 1:
-            out[name] = (f"{joint.type} joint ({joint.type.dof} degrees of freedom): simulated by the MuJoCo backend, "
-                         "not in joint_states (one value per joint name there)")
+            out[name] = (
+                f"{joint.type} joint ({joint.type.dof} degrees of freedom): simulated by the MuJoCo backend, "
+                "not in joint_states (one value per joint name there)"
+            )
         elif name in loops:
             out[name] = "closes a kinematic loop: kept in the model, not simulated"
         elif joint.type is JointType.GEARBOX and name not in followers:
-            out[name] = ("gearbox without a 1-DOF joint from its reference body to its parent link: simulated as a "
-                         "free hinge by the MuJoCo backend, not in joint_states")
+            out[name] = (
+                "gearbox without a 1-DOF joint from its reference body to its parent link: simulated as a "
+                "free hinge by the MuJoCo backend, not in joint_states"
+            )
     return out
 
 

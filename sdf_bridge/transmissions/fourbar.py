@@ -31,6 +31,4 @@ class FourBarLinkageTransmission(DifferentialTransmission):
         """``A`` of the module docstring, shape (2, 2)."""
         nj1, nj2 = self.joint_reductions
         na1, na2 = self.actuator_reductions
-        return np.array(
-            [[1.0 / (nj1 * na1), 0.0], [-1.0 / (nj1 * na1 * nj2), 1.0 / (nj2 * na2)]]
-        )
+        return np.array([[1.0 / (nj1 * na1), 0.0], [-1.0 / (nj1 * na1 * nj2), 1.0 / (nj2 * na2)]])

@@ -267,7 +267,6 @@ KERNELS = (
 """The public kernels (what :func:`warm_up` compiles)."""
 
 
-
 def warm_up() -> float:
     """Compile (or load from Numba's disk cache) every kernel for C-contiguous and strided
     float64 inputs, then forbid further compilation (:func:`sdf_bridge.jit.warm_up`).
@@ -281,8 +280,17 @@ def warm_up() -> float:
         # calls a one-element array contiguous whatever its stride)
         cols = np.array([[[0, 1], [2, 3], [4, 5]]], dtype=np.int64)
         ones = np.ones((1, 3, 2))
-        params = pack(cols, ones, cols, ones, np.ones(2), True, np.zeros(1, dtype=np.int64),
-                      np.ones(1), np.zeros(1))
+        params = pack(
+            cols,
+            ones,
+            cols,
+            ones,
+            np.ones(2),
+            True,
+            np.zeros(1, dtype=np.int64),
+            np.ones(1),
+            np.zeros(1),
+        )
         for x in (np.zeros(2), np.zeros(4)[::2]):
             actuator_to_joint(x, x, x, params, np.empty((3, 2)))
             actuator_to_joint_with_followers(x, x, x, params, np.empty((3, 3)))

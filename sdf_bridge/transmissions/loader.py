@@ -54,17 +54,14 @@ def _where(spec: TransmissionSpec) -> str:
 
 
 def _must_drive(robot: Robot, driven: Sequence[str]) -> set[str]:
-    commanded = {
-        j.name
-        for hw in robot.ros2_control
-        for j in hw.joints
-        if j.command_interfaces
-    }
+    commanded = {j.name for hw in robot.ros2_control for j in hw.joints if j.command_interfaces}
     listed = {j.name for hw in robot.ros2_control for j in hw.joints}
     return commanded if listed else set(driven)
 
 
-def build_map(cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None = None) -> TransmissionMap:
+def build_map(
+    cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None = None
+) -> TransmissionMap:
     """The map (of class ``cls``) of ``robot``: see :meth:`TransmissionMap.from_robot
     <sdf_bridge.transmissions.TransmissionMap.from_robot>`.
 
@@ -76,12 +73,17 @@ def build_map(cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None
         models = list(getattr(robot, "models", {}))
         raise TypeError(
             f"TransmissionMap.from_robot needs a Robot, got {type(robot).__name__}"
-            + (f" with models {models}. Fix: pass one of them, e.g. world.models[{models[0]!r}]"
-               if models else "")
+            + (
+                f" with models {models}. Fix: pass one of them, e.g. world.models[{models[0]!r}]"
+                if models
+                else ""
+            )
         )
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
-    skip = follower_set.union(loop_joints(robot))  # followers, and loop-closing joints (not simulated)
+    skip = follower_set.union(
+        loop_joints(robot)
+    )  # followers, and loop-closing joints (not simulated)
     driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
     must = _must_drive(robot, driven)
     mechanisms: list[Transmission] = []
@@ -175,5 +177,4 @@ def build_map(cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None
     for name in driven:
         if name not in by_joint:
             mechanisms.append(IdentityTransmission(name, [name], [name]))
-    return cls(driven, mechanisms, followers, entries=entries, warnings=warnings,
-               compiled=compiled)
+    return cls(driven, mechanisms, followers, entries=entries, warnings=warnings, compiled=compiled)

@@ -147,7 +147,8 @@ class TransmissionMap:
             )
         # order actuators by the first joint of their mechanism
         order = sorted(
-            range(len(self.mechanisms)), key=lambda k: min(jidx[j] for j in self.mechanisms[k].joints)
+            range(len(self.mechanisms)),
+            key=lambda k: min(jidx[j] for j in self.mechanisms[k].joints),
         )
         self.mechanisms = tuple(self.mechanisms[k] for k in order)
         self.actuator_names: tuple[str, ...] = tuple(
@@ -164,8 +165,15 @@ class TransmissionMap:
         self._build_arrays(jidx)
         self.compiled: bool = jit.ENABLED if compiled is None else bool(compiled)
         self._pack = kernel.pack(
-            self._a2j_cols, self._a2j_vals, self._j2a_cols, self._j2a_vals, self._offsets,
-            self._has_offsets, self._f_idx, self._f_mult, self._f_off,
+            self._a2j_cols,
+            self._a2j_vals,
+            self._j2a_cols,
+            self._j2a_vals,
+            self._offsets,
+            self._has_offsets,
+            self._f_idx,
+            self._f_mult,
+            self._f_off,
         )
         n, nf = len(self.joint_names), len(self.follower_names)
         self._shape_joints, self._shape_followers, self._shape_all = (3, n), (3, nf), (3, n + nf)
@@ -427,8 +435,10 @@ class TransmissionMap:
                 pass
         joints = np.asarray(joints, dtype=float)
         followers = self._followers_stacked_numpy(joints)  # checks the shape
-        return (np.concatenate((joints, followers), axis=1),
-                self._joint_to_actuator_numpy(joints[0], joints[1], joints[2]))
+        return (
+            np.concatenate((joints, followers), axis=1),
+            self._joint_to_actuator_numpy(joints[0], joints[1], joints[2]),
+        )
 
     def followers(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray

@@ -69,7 +69,12 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
                 "type": f.kind,
                 "dialect": f.kind,
                 "joints": [
-                    {"name": f.name, "role": "follower", "reduction": f.multiplier, "offset": f.offset}
+                    {
+                        "name": f.name,
+                        "role": "follower",
+                        "reduction": f.multiplier,
+                        "offset": f.offset,
+                    }
                 ],
                 "actuators": [],
                 "effective": f"{f.name} = {f.multiplier:g} × {f.leader} {sign} {abs(f.offset):g}",
@@ -92,4 +97,3 @@ def _located(robot: Robot, exc: TransmissionError) -> TransmissionError:
             return exc
         return TransmissionError(f"{where}: {message}")
     return exc
-

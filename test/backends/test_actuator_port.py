@@ -66,8 +66,12 @@ def test_actuator_modes_from_joint_modes() -> None:
     joints in different modes leave it NONE."""
     dependency = np.array([[True, False, False], [False, True, True], [False, True, True]])
     p, v, n = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.NONE)
-    for joint, expected in (([p, v, v], [p, v, v]), ([p, v, n], [p, v, v]), ([n, p, v], [n, n, n]),
-                            ([n, n, n], [n, n, n])):
+    for joint, expected in (
+        ([p, v, v], [p, v, v]),
+        ([p, v, n], [p, v, v]),
+        ([n, p, v], [n, n, n]),
+        ([n, n, n], [n, n, n]),
+    ):
         got = actuator_modes(dependency, np.array(joint, dtype=MODE_DTYPE))
         assert got.dtype == MODE_DTYPE and got.tolist() == expected
 
@@ -98,12 +102,18 @@ def test_wrong_state_shape_and_sensor_demand(demo) -> None:
     system = HardwareSystem(demo, _Wrong(), command_timeout=0.0)
     assert system.set_sensor_demand(["imu_sensor"]) is True  # forwarded to the driver
     assert system.backend.driver.demand == frozenset({"imu_sensor"})
-    with pytest.raises(BackendError, match=r"backend '_Wrong' returned state arrays of shapes \(7,\), \(6,\), "
-                                           r"\(6,\) for 6 actuators"):
+    with pytest.raises(
+        BackendError,
+        match=r"backend '_Wrong' returned state arrays of shapes \(7,\), \(6,\), "
+        r"\(6,\) for 6 actuators",
+    ):
         system.read(0.0, 0.01)
 
 
 def test_not_a_backend_nor_a_driver() -> None:
-    with pytest.raises(BackendError, match=r"gave a str, which does not implement the Backend protocol .* nor "
-                                           r"the ActuatorDriver protocol"):
+    with pytest.raises(
+        BackendError,
+        match=r"gave a str, which does not implement the Backend protocol .* nor "
+        r"the ActuatorDriver protocol",
+    ):
         as_backend("mock", "the test")

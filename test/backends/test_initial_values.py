@@ -34,8 +34,11 @@ def test_initial_values_by_interface_and_joint() -> None:
 
 
 def test_bad_initial_value_names_block_joint_and_interface() -> None:
-    with pytest.raises(BackendError, match=r"<ros2_control name='sys'> joint 'j1' state interface "
-                                           r"'velocity' initial_value .* is 'fast', not a finite number"):
+    with pytest.raises(
+        BackendError,
+        match=r"<ros2_control name='sys'> joint 'j1' state interface "
+        r"'velocity' initial_value .* is 'fast', not a finite number",
+    ):
         initial_joint_values(load(ROBOT.format(velocity="fast")))
 
 
@@ -69,13 +72,19 @@ def test_a_start_outside_the_limits_is_clamped_with_a_warning(caplog) -> None:
         values = initial_joint_values(load(KNEE))
     assert values["position"] == {"calf_joint": -0.9, "slide": 0.1}
     assert [r.getMessage() for r in caplog.records] == [
-        "initial positions outside the joint limits clamped into them (rad or m): calf_joint 0 → -0.9, slide 0 → 0.1"]
+        "initial positions outside the joint limits clamped into them (rad or m): calf_joint 0 → -0.9, slide 0 → 0.1"
+    ]
 
 
 @pytest.mark.parametrize("backend", ["mock", "mujoco"])
 def test_both_backends_start_at_the_clamped_position(backend: str) -> None:
-    hw = HardwareSystem(load(KNEE), backend, command_timeout=0.0, timed=False,
-                        backend_params={"gravity": [0.0, 0.0, 0.0]} if backend == "mujoco" else None)
+    hw = HardwareSystem(
+        load(KNEE),
+        backend,
+        command_timeout=0.0,
+        timed=False,
+        backend_params={"gravity": [0.0, 0.0, 0.0]} if backend == "mujoco" else None,
+    )
     try:
         state = hw.cycle(0.0, 0.01)
         position = dict(zip(hw.state_names, state.position.tolist()))

@@ -127,7 +127,9 @@ def test_initial_values_in_actuator_space() -> None:
 
 
 def test_initial_value_not_a_number() -> None:
-    with pytest.raises(BackendError, match=r"joint 'j1' state interface 'position' initial_value.*'abc'"):
+    with pytest.raises(
+        BackendError, match=r"joint 'j1' state interface 'position' initial_value.*'abc'"
+    ):
         _mock(initial_j1="abc")
 
 
@@ -155,8 +157,12 @@ def test_position_state_following_offset() -> None:
 
 
 def test_custom_interface_with_following_offset() -> None:
-    backend = _mock({"position_state_following_offset": 0.05,
-                     "custom_interface_with_following_offset": "position_offset"})
+    backend = _mock(
+        {
+            "position_state_following_offset": 0.05,
+            "custom_interface_with_following_offset": "position_offset",
+        }
+    )
     backend.write(_cmd(p=(1.0, NAN)), 0.01)
     _assert_state(backend, 0.01, [1.0, 0.25], [0.0, 0.5], [0.0, -2.0])  # no offset on position
     np.testing.assert_allclose(backend.custom_interface_values["position_offset"], [1.05, NAN])
@@ -197,8 +203,9 @@ def test_dynamics_velocity_mode_adds_following_offset_every_cycle() -> None:
 def test_dynamics_acceleration_mode() -> None:
     backend = _mock({"calculate_dynamics": True})
     modes = _cmd(mode=("acceleration", "position")).mode
-    command = ActuatorCommand(np.full(2, NAN), np.full(2, NAN), np.full(2, NAN), modes,
-                              acceleration=np.array([2.0, NAN]))
+    command = ActuatorCommand(
+        np.full(2, NAN), np.full(2, NAN), np.full(2, NAN), modes, acceleration=np.array([2.0, NAN])
+    )
     backend.write(command, 0.1)
     _assert_state(backend, 0.1, [5.0, 0.25], [0.0, 0.5], [0.0, -2.0])
     np.testing.assert_allclose(backend.acceleration, [2.0, 0.0], atol=TOL)
@@ -230,7 +237,14 @@ def test_disable_commands_freezes_state() -> None:
 # ------------------------------------------------------------------------ sensors
 def test_sensor_readings_and_rates() -> None:
     backend = _mock()
-    assert set(backend.sensor_names) == {"tcp_fts", "tcp_pose", "thermo", "rc_imu", "gz_imu", "gz_ft"}
+    assert set(backend.sensor_names) == {
+        "tcp_fts",
+        "tcp_pose",
+        "thermo",
+        "rc_imu",
+        "gz_imu",
+        "gz_ft",
+    }
     first = backend.read(0.04).sensors
     # thermo and tcp_pose (orientation without IMU quantities) have no typed reading
     assert set(first) == {"tcp_fts", "rc_imu", "gz_imu", "gz_ft"}
@@ -303,9 +317,15 @@ def test_reset_returns_to_initial_values() -> None:
 @pytest.mark.parametrize(
     ("params", "match"),
     [
-        ({"calculate_dynamics": "yes please"}, "'calculate_dynamics' is 'yes please', not a boolean"),
+        (
+            {"calculate_dynamics": "yes please"},
+            "'calculate_dynamics' is 'yes please', not a boolean",
+        ),
         ({"disable_commands": 1}, "not a boolean"),
-        ({"position_state_following_offset": "abc"}, "position_state_following_offset.*not a finite"),
+        (
+            {"position_state_following_offset": "abc"},
+            "position_state_following_offset.*not a finite",
+        ),
         ({"position_state_following_offset": "inf"}, "not a finite number"),
     ],
 )
@@ -321,7 +341,9 @@ def test_unknown_parameters_are_ignored() -> None:
 def test_unknown_actuator() -> None:
     robot = load(ROBOT.replace("INITIAL_J1", "0"))
     tm = TransmissionMap.from_robot(robot)
-    with pytest.raises(BackendError, match=r"actuators \['m9'\] are not in the robot's transmissions"):
+    with pytest.raises(
+        BackendError, match=r"actuators \['m9'\] are not in the robot's transmissions"
+    ):
         MockBackend().configure(robot, ["m1", "m9"], transmissions=tm, params={})
 
 
@@ -339,10 +361,17 @@ def test_write_errors() -> None:
         backend.write(ActuatorCommand(np.zeros(3), np.zeros(2), np.zeros(2)), 0.01)
     with pytest.raises(BackendError, match="1 command modes for 2 actuators"):
         backend.write(_cmd(mode=("position",)), 0.01)
-    with pytest.raises(BackendError, match=r"command mode value\(s\) \[16\] are not modes. Fix: use "
-                                           "sdf_bridge.backends.base.Mode values"):
-        backend.write(ActuatorCommand(np.zeros(2), np.zeros(2), np.zeros(2), np.array([16, 1], dtype=MODE_DTYPE)),
-                      0.01)
+    with pytest.raises(
+        BackendError,
+        match=r"command mode value\(s\) \[16\] are not modes. Fix: use "
+        "sdf_bridge.backends.base.Mode values",
+    ):
+        backend.write(
+            ActuatorCommand(
+                np.zeros(2), np.zeros(2), np.zeros(2), np.array([16, 1], dtype=MODE_DTYPE)
+            ),
+            0.01,
+        )
     with pytest.raises(ValueError, match="unknown command mode 'torque'"):
         Mode.from_label("torque")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from sdf_bridge.backends import available_backends, create_backend
-from sdf_bridge.backends.base import Backend
 from sdf_bridge.backends.actuator_port import ActuatorPort
+from sdf_bridge.backends.base import Backend
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.errors import BackendError
 
@@ -27,7 +27,9 @@ def broken_factory():
 '''
 
 
-def _install_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: dict[str, str]) -> None:
+def _install_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: dict[str, str]
+) -> None:
     """Make a distribution with ``entries`` in the sdf_bridge.backends group importable."""
     (tmp_path / "sdfb_test_plugin.py").write_text(PLUGIN_MODULE)
     dist = tmp_path / "sdfb_test_plugin-1.0.dist-info"
@@ -50,7 +52,9 @@ def test_create_mock() -> None:
 
 
 def test_unknown_name_lists_available() -> None:
-    with pytest.raises(BackendError, match=r"unknown backend 'nope'\. Fix: use one of mock, mujoco"):
+    with pytest.raises(
+        BackendError, match=r"unknown backend 'nope'\. Fix: use one of mock, mujoco"
+    ):
         create_backend("nope")
 
 
@@ -61,8 +65,9 @@ def test_plugin_through_entry_point(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert type(backend.driver).__name__ == "MyDriver" and isinstance(backend, Backend)
 
 
-def test_plugin_cannot_shadow_builtin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_plugin_cannot_shadow_builtin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     _install_plugin(tmp_path, monkeypatch, {"mock": "sdfb_test_plugin:MyDriver"})
     assert available_backends().count("mock") == 1
     assert "is a built-in backend name" in caplog.text
@@ -78,7 +83,9 @@ def test_plugin_cannot_shadow_builtin(tmp_path: Path, monkeypatch: pytest.Monkey
         ("sdfb_no_such_module:X", "failed to load"),
     ],
 )
-def test_bad_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, match: str) -> None:
+def test_bad_plugins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, match: str
+) -> None:
     _install_plugin(tmp_path, monkeypatch, {"bad": value})
     with pytest.raises(BackendError, match=match):
         create_backend("bad")
@@ -95,7 +102,9 @@ def test_mujoco_import_failure_is_a_backend_error(monkeypatch: pytest.MonkeyPatc
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(importlib, "import_module", fake_import)
-    with pytest.raises(BackendError, match=r"'mujoco' cannot be imported: No module named 'mujoco'"):
+    with pytest.raises(
+        BackendError, match=r"'mujoco' cannot be imported: No module named 'mujoco'"
+    ):
         create_backend("mujoco")
 
 

@@ -51,18 +51,35 @@ def probe() -> checks.Probe:
     found.close()
 
 
-def test_a_directory_gives_one_row_per_robot(tmp_path: Path, probe: checks.Probe,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(checks, "MUJOCO_SECONDS", 0.5)  # (the survey runs 5 s; the verdicts are the same)
+def test_a_directory_gives_one_row_per_robot(
+    tmp_path: Path, probe: checks.Probe, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        checks, "MUJOCO_SECONDS", 0.5
+    )  # (the survey runs 5 s; the verdicts are the same)
     (tmp_path / "arm.urdf").write_text(ARM)
     (tmp_path / "world.sdf").write_text(WORLD)
     (tmp_path / "macros.xacro").write_text(MACROS)
-    (tmp_path / "top.urdf.xacro").write_text('<robot name="t" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                                             '<xacro:include filename="macros.xacro"/><xacro:m/></robot>')
-    assert [p.name for p in survey.discover(tmp_path, [])] == ["arm.urdf", "top.urdf.xacro", "world.sdf"]
-    rows = [row for path in survey.discover(tmp_path, [])
-            for row in survey.survey(survey.Entry(path, path.name), probe, (), cameras=False)]
-    assert [r.label for r in rows] == ["arm.urdf", "top.urdf.xacro", "world.sdf :: a", "world.sdf :: c"]
+    (tmp_path / "top.urdf.xacro").write_text(
+        '<robot name="t" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="macros.xacro"/><xacro:m/></robot>'
+    )
+    assert [p.name for p in survey.discover(tmp_path, [])] == [
+        "arm.urdf",
+        "top.urdf.xacro",
+        "world.sdf",
+    ]
+    rows = [
+        row
+        for path in survey.discover(tmp_path, [])
+        for row in survey.survey(survey.Entry(path, path.name), probe, (), cameras=False)
+    ]
+    assert [r.label for r in rows] == [
+        "arm.urdf",
+        "top.urdf.xacro",
+        "world.sdf :: a",
+        "world.sdf :: c",
+    ]
     arm = rows[0]
     assert (arm.loads, arm.counts, arm.convert.text) == ("ok", "3/2 (1)", "ok")
     assert arm.mock.ok and arm.mock.text.startswith("1 @ ")

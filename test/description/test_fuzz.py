@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,15 +23,23 @@ from sdf_bridge.errors import DescriptionError
 
 ROBOTS_DIR = SHARED / "robots"
 pytestmark = shared_skip_mark()
-FILES = sorted(p for p in ROBOTS_DIR.glob("*/*") if p.suffix in (".urdf", ".sdf")) if ROBOTS_DIR.is_dir() else []
+FILES = (
+    sorted(p for p in ROBOTS_DIR.glob("*/*") if p.suffix in (".urdf", ".sdf"))
+    if ROBOTS_DIR.is_dir()
+    else []
+)
 DOCS = {p.name: p.read_bytes() for p in FILES}
 NAMES = sorted(DOCS)
 _ATTR = re.compile(rb'="([^"]*)"')
 MAX_EXAMPLES = int(os.environ.get("SDF_BRIDGE_FUZZ_EXAMPLES", "400"))
 TRIED: dict[str, int] = {}
 
-FUZZ = settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=False,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _try(kind: str, name: str, data: bytes) -> None:
@@ -49,7 +56,9 @@ def _report_count():
     """After the module: print how many inputs were tried (a report, not a check)."""
     yield
     total = sum(TRIED.values())
-    print(f"\nfuzz: {total} mutated inputs tried ({', '.join(f'{k}: {v}' for k, v in TRIED.items())})")
+    print(
+        f"\nfuzz: {total} mutated inputs tried ({', '.join(f'{k}: {v}' for k, v in TRIED.items())})"
+    )
 
 
 def test_corpus_present() -> None:
@@ -89,14 +98,23 @@ SWAPPABLE = [n for n in NAMES if len(_ATTR.findall(DOCS[n])) >= 2]
 def test_swapped_attribute_values(name: str, data: st.DataObject) -> None:
     doc = DOCS[name]
     spans = [m.span(1) for m in _ATTR.finditer(doc)]
-    (a0, a1), (b0, b1) = sorted(data.draw(st.lists(st.sampled_from(spans), min_size=2, max_size=2, unique=True), label="pair"))
+    (a0, a1), (b0, b1) = sorted(
+        data.draw(
+            st.lists(st.sampled_from(spans), min_size=2, max_size=2, unique=True), label="pair"
+        )
+    )
     swapped = doc[:a0] + doc[b0:b1] + doc[a1:b0] + doc[a0:a1] + doc[b1:]
     _try("attribute swaps", name, swapped)
 
 
 @FUZZ
-@given(st.sampled_from(NAMES), st.data(),
-       st.sampled_from([b"", b"-1", b"0", b"nan", b"inf", b"1e400", b"abc", b"0 0 0", b"1 2", b"true", b"::"]))
+@given(
+    st.sampled_from(NAMES),
+    st.data(),
+    st.sampled_from(
+        [b"", b"-1", b"0", b"nan", b"inf", b"1e400", b"abc", b"0 0 0", b"1 2", b"true", b"::"]
+    ),
+)
 def test_replaced_attribute_values(name: str, data: st.DataObject, value: bytes) -> None:
     doc = DOCS[name]
     spans = [m.span(1) for m in _ATTR.finditer(doc)]
@@ -109,8 +127,25 @@ WITH_TEXT = [n for n in NAMES if _TEXT.search(DOCS[n])]
 
 
 @FUZZ
-@given(st.sampled_from(WITH_TEXT), st.data(),
-       st.sampled_from([b"", b"-1", b"0", b"nan", b"-inf", b"1e400", b"abc", b"0 0 0", b"1 2 3 4 5 6 7", b"::", b"__model__"]))
+@given(
+    st.sampled_from(WITH_TEXT),
+    st.data(),
+    st.sampled_from(
+        [
+            b"",
+            b"-1",
+            b"0",
+            b"nan",
+            b"-inf",
+            b"1e400",
+            b"abc",
+            b"0 0 0",
+            b"1 2 3 4 5 6 7",
+            b"::",
+            b"__model__",
+        ]
+    ),
+)
 def test_replaced_element_text(name: str, data: st.DataObject, value: bytes) -> None:
     # SDFormat keeps its values in element text (<pose>, <xyz>, <mass>, <parent>, ...)
     doc = DOCS[name]

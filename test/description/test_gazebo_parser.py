@@ -32,13 +32,23 @@ def test_link_extension_properties_sensor_and_plugin():
         </gazebo>"""
     )
     assert ext.reference == "base_link"
-    assert ext.properties == (("selfCollide", "false"), ("mu1", "1.0"), ("material", "Gazebo/Black"), ("provideFeedback", ""))
+    assert ext.properties == (
+        ("selfCollide", "false"),
+        ("mu1", "1.0"),
+        ("material", "Gazebo/Black"),
+        ("provideFeedback", ""),
+    )
     assert ext.property("mu1") == "1.0" and ext.property("absent") is None
     assert ext.raw_xml.startswith('<gazebo reference="base_link">') and "<sensor" in ext.raw_xml
     assert ext.source is not None and ext.source.line == 1
     (s,) = sensors
     assert (s.name, s.type, s.link, s.origin_format, s.update_rate, s.frame_id) == (
-        "base_contact_sensor", "contact", "base_link", "gazebo", 100.0, "world"
+        "base_contact_sensor",
+        "contact",
+        "base_link",
+        "gazebo",
+        100.0,
+        "world",
     )
     assert s.params == ContactParams(collisions=("base_link_collision",))
     (p,) = plugins  # the sensor's own plugin stays in Sensor.plugins
@@ -54,7 +64,9 @@ def test_model_extension_without_reference():
         "<parameters>control.yaml</parameters></plugin><static>false</static></gazebo>"
     )
     assert ext.reference is None and ext.properties == (("static", "false"),)
-    assert sensors == [] and [(p.name, p.filename) for p in plugins] == [("gazebo_ros2_control", "libgazebo_ros2_control.so")]
+    assert sensors == [] and [(p.name, p.filename) for p in plugins] == [
+        ("gazebo_ros2_control", "libgazebo_ros2_control.so")
+    ]
     assert warnings == []
 
 
@@ -65,7 +77,9 @@ def test_empty_reference_is_the_model_with_warning():
 
 
 def test_joint_reference_and_nested_property_element_kept_raw_only():
-    ext, _, _, _ = _parse('<gazebo reference="elbow"><implicitSpringDamper>1</implicitSpringDamper><physics><ode><cfm>0.1</cfm></ode></physics></gazebo>')
+    ext, _, _, _ = _parse(
+        '<gazebo reference="elbow"><implicitSpringDamper>1</implicitSpringDamper><physics><ode><cfm>0.1</cfm></ode></physics></gazebo>'
+    )
     assert ext.reference == "elbow"
     assert ext.properties == (("implicitSpringDamper", "1"),)
     assert "<cfm>0.1</cfm>" in ext.raw_xml
@@ -77,11 +91,15 @@ def test_sensor_without_reference_has_no_link():
 
 
 def test_sensor_errors_propagate():
-    with pytest.raises(InvalidValueError, match=r"g\.urdf:1: <sensor name=\"s\">: sensor 's' has no type"):
+    with pytest.raises(
+        InvalidValueError, match=r"g\.urdf:1: <sensor name=\"s\">: sensor 's' has no type"
+    ):
         _parse('<gazebo reference="l"><sensor name="s"/></gazebo>')
 
 
-@pytest.mark.parametrize(("attrs", "missing"), [('filename="f.so"', "name"), ('name="p"', "filename")])
+@pytest.mark.parametrize(
+    ("attrs", "missing"), [('filename="f.so"', "name"), ('name="p"', "filename")]
+)
 def test_plugin_missing_attribute_is_warned(attrs, missing):
     ctx = ParseContext("g.urdf")
     plugin = parse_plugin(parse_xml(f"<plugin {attrs}/>"), ctx)
@@ -90,32 +108,44 @@ def test_plugin_missing_attribute_is_warned(attrs, missing):
 
 
 def test_misspelt_gazebo_property_is_an_error() -> None:
-    with pytest.raises(InvalidValueError, match=r"g\.urdf:1: <selfColide>: unknown element <selfColide> in <gazebo>; "
-                       r"did you mean <selfCollide>\?"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"g\.urdf:1: <selfColide>: unknown element <selfColide> in <gazebo>; "
+        r"did you mean <selfCollide>\?",
+    ):
         _parse('<gazebo reference="l"><selfColide>true</selfColide></gazebo>')
 
 
 def test_unrelated_gazebo_property_is_kept() -> None:
-    ext, _, _, warnings = _parse('<gazebo reference="l"><my_custom_flag>1</my_custom_flag></gazebo>')
+    ext, _, _, warnings = _parse(
+        '<gazebo reference="l"><my_custom_flag>1</my_custom_flag></gazebo>'
+    )
     assert ext.properties == (("my_custom_flag", "1"),)
     assert warnings == []
 
 
-@pytest.mark.parametrize("properties, gravity", [
-    ("<turnGravityOff>true</turnGravityOff>", False),
-    ('<turnGravityOff value="true"/>', False),
-    ("<gravity>false</gravity>", False),
-    ("<gravity>true</gravity><turnGravityOff>true</turnGravityOff>", True),  # <gravity> wins
-    ("<mu1>0.5</mu1>", True),
-])
+@pytest.mark.parametrize(
+    "properties, gravity",
+    [
+        ("<turnGravityOff>true</turnGravityOff>", False),
+        ('<turnGravityOff value="true"/>', False),
+        ("<gravity>false</gravity>", False),
+        ("<gravity>true</gravity><turnGravityOff>true</turnGravityOff>", True),  # <gravity> wins
+        ("<mu1>0.5</mu1>", True),
+    ],
+)
 def test_a_links_gravity_switch_as_gazebo_reads_it(properties: str, gravity: bool) -> None:
     """The PR2 turns gravity off on its counterbalanced arms."""
-    robot = load(f'<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
-                 f'<parent link="a"/><child link="b"/></joint><gazebo reference="b">{properties}</gazebo></robot>')
+    robot = load(
+        f'<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
+        f'<parent link="a"/><child link="b"/></joint><gazebo reference="b">{properties}</gazebo></robot>'
+    )
     assert (robot.links["a"].gravity, robot.links["b"].gravity) == (True, gravity)
 
 
 def test_an_sdformat_links_gravity() -> None:
-    robot = load('<sdf version="1.9"><model name="m"><link name="a"><gravity>false</gravity></link>'
-                 '<link name="b"/></model></sdf>')
+    robot = load(
+        '<sdf version="1.9"><model name="m"><link name="a"><gravity>false</gravity></link>'
+        '<link name="b"/></model></sdf>'
+    )
     assert (robot.links["a"].gravity, robot.links["b"].gravity) == (False, True)

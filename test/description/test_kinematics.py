@@ -17,18 +17,34 @@ TOL = 1e-12
 
 def _robot(*joints: Joint) -> Robot:
     names = ["base"] + [j.child for j in joints]
-    return Robot(name="r", links={n: Link(name=n) for n in names}, joints={j.name: j for j in joints})
+    return Robot(
+        name="r", links={n: Link(name=n) for n in names}, joints={j.name: j for j in joints}
+    )
 
 
 def test_revolute_rotates_about_axis_after_origin() -> None:
-    j = Joint("j", JointType.REVOLUTE, "base", "a", origin=Pose((1.0, 0.0, 0.0)), axis=Axis((0.0, 0.0, 1.0)))
+    j = Joint(
+        "j",
+        JointType.REVOLUTE,
+        "base",
+        "a",
+        origin=Pose((1.0, 0.0, 0.0)),
+        axis=Axis((0.0, 0.0, 1.0)),
+    )
     t = link_transforms(_robot(j), {"j": math.pi / 2})["a"]
     expected = np.array([[0, -1, 0, 1], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=float)
     np.testing.assert_allclose(t, expected, atol=TOL)
 
 
 def test_chain_composes_origin_motion_and_child() -> None:
-    j1 = Joint("j1", JointType.CONTINUOUS, "base", "a", origin=Pose((0.0, 0.0, 1.0)), axis=Axis((0.0, 0.0, 1.0)))
+    j1 = Joint(
+        "j1",
+        JointType.CONTINUOUS,
+        "base",
+        "a",
+        origin=Pose((0.0, 0.0, 1.0)),
+        axis=Axis((0.0, 0.0, 1.0)),
+    )
     j2 = Joint("j2", JointType.FIXED, "a", "b", origin=Pose((1.0, 0.0, 0.0)))
     poses = link_transforms(_robot(j1, j2), {"j1": math.pi / 2})
     np.testing.assert_allclose(poses["base"], np.eye(4), atol=TOL)
@@ -36,8 +52,14 @@ def test_chain_composes_origin_motion_and_child() -> None:
 
 
 def test_prismatic_translates_along_axis() -> None:
-    j = Joint("s", JointType.PRISMATIC, "base", "a", origin=Pose((0.0, 0.0, 0.0), (0.0, 0.0, math.pi / 2)),
-              axis=Axis((0.6, 0.8, 0.0)))
+    j = Joint(
+        "s",
+        JointType.PRISMATIC,
+        "base",
+        "a",
+        origin=Pose((0.0, 0.0, 0.0), (0.0, 0.0, math.pi / 2)),
+        axis=Axis((0.6, 0.8, 0.0)),
+    )
     t = link_transforms(_robot(j), {"s": 0.1})["a"]
     # the axis is in the joint frame, which is yawed by 90°: (0.06, 0.08, 0) → (-0.08, 0.06, 0)
     np.testing.assert_allclose(t[:3, 3], [-0.08, 0.06, 0.0], atol=TOL)
@@ -45,17 +67,35 @@ def test_prismatic_translates_along_axis() -> None:
 
 
 def test_missing_joint_is_zero_and_unknown_names_ignored() -> None:
-    j = Joint("j", JointType.REVOLUTE, "base", "a", origin=Pose((0.5, 0.0, 0.0)), axis=Axis((0.0, 1.0, 0.0)))
+    j = Joint(
+        "j",
+        JointType.REVOLUTE,
+        "base",
+        "a",
+        origin=Pose((0.5, 0.0, 0.0)),
+        axis=Axis((0.0, 1.0, 0.0)),
+    )
     poses = link_transforms(_robot(j), {"other": 3.0})
     np.testing.assert_allclose(poses["a"], Pose((0.5, 0.0, 0.0)).matrix(), atol=TOL)
 
 
-@pytest.mark.parametrize("kind", [JointType.FIXED, JointType.FLOATING, JointType.PLANAR, JointType.BALL,
-                                  JointType.UNIVERSAL, JointType.REVOLUTE2])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        JointType.FIXED,
+        JointType.FLOATING,
+        JointType.PLANAR,
+        JointType.BALL,
+        JointType.UNIVERSAL,
+        JointType.REVOLUTE2,
+    ],
+)
 def test_fixed_and_multi_dof_joints_stay_at_zero(kind: JointType) -> None:
     j = Joint("j", kind, "base", "a", origin=Pose((0.0, 2.0, 0.0)), axis=Axis((0.0, 0.0, 1.0)))
     np.testing.assert_allclose(joint_motion(j, 1.3), np.eye(4), atol=TOL)
-    np.testing.assert_allclose(link_transforms(_robot(j), {"j": 1.3})["a"][:3, 3], [0.0, 2.0, 0.0], atol=TOL)
+    np.testing.assert_allclose(
+        link_transforms(_robot(j), {"j": 1.3})["a"][:3, 3], [0.0, 2.0, 0.0], atol=TOL
+    )
 
 
 @pytest.mark.parametrize("kind", [JointType.SCREW, JointType.GEARBOX])
@@ -66,26 +106,53 @@ def test_screw_and_gearbox_rotate_like_revolute(kind: JointType) -> None:
 
 
 def test_joint_to_child_applied_after_motion() -> None:
-    j = Joint("j", JointType.REVOLUTE, "base", "a", axis=Axis((0.0, 0.0, 1.0)),
-              joint_to_child=Pose((1.0, 0.0, 0.0)))
+    j = Joint(
+        "j",
+        JointType.REVOLUTE,
+        "base",
+        "a",
+        axis=Axis((0.0, 0.0, 1.0)),
+        joint_to_child=Pose((1.0, 0.0, 0.0)),
+    )
     t = joint_transform(j, math.pi / 2)
     np.testing.assert_allclose(t[:3, 3], [0.0, 1.0, 0.0], atol=TOL)
 
 
 def test_default_axis_is_x_when_absent() -> None:
     j = Joint("j", JointType.REVOLUTE, "base", "a")
-    np.testing.assert_allclose(joint_motion(j, math.pi)[:3, :3], np.diag([1.0, -1.0, -1.0]), atol=TOL)
+    np.testing.assert_allclose(
+        joint_motion(j, math.pi)[:3, :3], np.diag([1.0, -1.0, -1.0]), atol=TOL
+    )
+
 
 _angles = st.floats(min_value=-10.0, max_value=10.0, allow_nan=False)
 
 
 @settings(max_examples=100, deadline=None)
-@given(q1=_angles, q2=_angles, ax=st.tuples(_angles, _angles, _angles).filter(lambda v: sum(c * c for c in v) > 1e-3))
+@given(
+    q1=_angles,
+    q2=_angles,
+    ax=st.tuples(_angles, _angles, _angles).filter(lambda v: sum(c * c for c in v) > 1e-3),
+)
 def test_poses_are_rigid_and_periodic(q1: float, q2: float, ax: tuple[float, float, float]) -> None:
     n = math.sqrt(sum(c * c for c in ax))
     axis = Axis(tuple(c / n for c in ax))  # type: ignore[arg-type]
-    j1 = Joint("j1", JointType.REVOLUTE, "base", "a", origin=Pose((0.1, 0.2, 0.3), (0.3, -0.2, 0.1)), axis=axis)
-    j2 = Joint("j2", JointType.CONTINUOUS, "a", "b", origin=Pose((0.0, 0.0, 0.5)), axis=Axis((0.0, 0.0, 1.0)))
+    j1 = Joint(
+        "j1",
+        JointType.REVOLUTE,
+        "base",
+        "a",
+        origin=Pose((0.1, 0.2, 0.3), (0.3, -0.2, 0.1)),
+        axis=axis,
+    )
+    j2 = Joint(
+        "j2",
+        JointType.CONTINUOUS,
+        "a",
+        "b",
+        origin=Pose((0.0, 0.0, 0.5)),
+        axis=Axis((0.0, 0.0, 1.0)),
+    )
     robot = _robot(j1, j2)
     pose = link_transforms(robot, {"j1": q1, "j2": q2})["b"]
     rot = pose[:3, :3]

@@ -11,8 +11,14 @@ from sdf_bridge.description.magnitudes import MAX_MAGNITUDE, MIN_REDUCTION
 from sdf_bridge.errors import InvalidValueError
 
 
-def urdf(*, mass: float = 1.0, multiplier: float = 1.0, offset: float = 0.0, reduction: float = 50.0,
-         joint_offset: float = 0.0) -> str:
+def urdf(
+    *,
+    mass: float = 1.0,
+    multiplier: float = 1.0,
+    offset: float = 0.0,
+    reduction: float = 50.0,
+    joint_offset: float = 0.0,
+) -> str:
     """Two revolute joints (``f`` mimics ``j``) on links with inertials, ``j`` through a classic
     SimpleTransmission; the values under test are the keyword arguments."""
     return f"""<robot name="r">
@@ -31,8 +37,15 @@ def urdf(*, mass: float = 1.0, multiplier: float = 1.0, offset: float = 0.0, red
 
 
 def test_values_at_the_bounds_load() -> None:
-    robot = load(urdf(mass=MAX_MAGNITUDE, multiplier=-MAX_MAGNITUDE, offset=MAX_MAGNITUDE,
-                      reduction=-MIN_REDUCTION, joint_offset=-MAX_MAGNITUDE))
+    robot = load(
+        urdf(
+            mass=MAX_MAGNITUDE,
+            multiplier=-MAX_MAGNITUDE,
+            offset=MAX_MAGNITUDE,
+            reduction=-MIN_REDUCTION,
+            joint_offset=-MAX_MAGNITUDE,
+        )
+    )
     assert robot.links["a"].inertial.mass == 1e6 and robot.joints["f"].mimic.multiplier == -1e6
     load(urdf(reduction=MAX_MAGNITUDE))
 
@@ -40,18 +53,33 @@ def test_values_at_the_bounds_load() -> None:
 @pytest.mark.parametrize(
     ("values", "match"),
     [
-        ({"mass": 1e308}, r'^<string>:2: <link name="a">: the mass of link \'a\' is 1e308, beyond the bound 1e6 kg '
-                          r"\(a value no simulator or driver can use\)\. Fix: give the link's real mass in kg"),
+        (
+            {"mass": 1e308},
+            r'^<string>:2: <link name="a">: the mass of link \'a\' is 1e308, beyond the bound 1e6 kg '
+            r"\(a value no simulator or driver can use\)\. Fix: give the link's real mass in kg",
+        ),
         ({"mass": 1.5e6}, r"the mass of link 'a' is 1\.5e6, beyond the bound 1e6 kg"),
-        ({"multiplier": 1e308}, r'^<string>:6: <joint name="f">: the mimic multiplier of joint \'f\' is 1e308, '
-                                r"beyond the bound ±1e6 .*Fix: give the real multiplier \(\|multiplier\| ≤ 1e6\) in "
-                                r"<mimic>"),
+        (
+            {"multiplier": 1e308},
+            r'^<string>:6: <joint name="f">: the mimic multiplier of joint \'f\' is 1e308, '
+            r"beyond the bound ±1e6 .*Fix: give the real multiplier \(\|multiplier\| ≤ 1e6\) in "
+            r"<mimic>",
+        ),
         ({"multiplier": -2e6}, r"the mimic multiplier of joint 'f' is -2e6, beyond the bound ±1e6"),
         ({"offset": 1e9}, r"the mimic offset of joint 'f' is 1e9, beyond the bound ±1e6 rad or m"),
-        ({"reduction": 1e308}, r'<transmission name="t">: the mechanical reduction of actuator \'m\' is 1e308, '
-                               r"beyond the bound 1e-6 ≤ \|reduction\| ≤ 1e6 .*Fix: give the real ratio"),
-        ({"reduction": 1e-308}, r"the mechanical reduction of actuator 'm' is 1e-308, beyond the bound 1e-6 ≤"),
-        ({"joint_offset": -1e7}, r"the offset of joint 'j' is -1e7, beyond the bound ±1e6 rad or m"),
+        (
+            {"reduction": 1e308},
+            r'<transmission name="t">: the mechanical reduction of actuator \'m\' is 1e308, '
+            r"beyond the bound 1e-6 ≤ \|reduction\| ≤ 1e6 .*Fix: give the real ratio",
+        ),
+        (
+            {"reduction": 1e-308},
+            r"the mechanical reduction of actuator 'm' is 1e-308, beyond the bound 1e-6 ≤",
+        ),
+        (
+            {"joint_offset": -1e7},
+            r"the offset of joint 'j' is -1e7, beyond the bound ±1e6 rad or m",
+        ),
     ],
 )
 def test_absurd_magnitudes_are_refused(values: dict, match: str) -> None:
@@ -68,13 +96,17 @@ def _sdf(joint: str) -> str:
 @pytest.mark.parametrize(
     ("joint", "match"),
     [
-        ('<joint name="g" type="gearbox"><parent>a</parent><child>c</child><gearbox_ratio>1e300</gearbox_ratio>'
-         "<gearbox_reference_body>a</gearbox_reference_body><axis><xyz>0 0 1</xyz></axis>"
-         "<axis2><xyz>0 0 1</xyz></axis2></joint>",
-         r'<joint name="g">: the gearbox ratio of joint \'g\' is 1e300, beyond the bound ±1e6'),
-        ('<joint name="s" type="screw"><parent>b</parent><child>c</child>'
-         "<screw_thread_pitch>-1e12</screw_thread_pitch><axis><xyz>0 0 1</xyz></axis></joint>",
-         r"the thread pitch of joint 's' is -1e12, beyond the bound ±1e6"),
+        (
+            '<joint name="g" type="gearbox"><parent>a</parent><child>c</child><gearbox_ratio>1e300</gearbox_ratio>'
+            "<gearbox_reference_body>a</gearbox_reference_body><axis><xyz>0 0 1</xyz></axis>"
+            "<axis2><xyz>0 0 1</xyz></axis2></joint>",
+            r'<joint name="g">: the gearbox ratio of joint \'g\' is 1e300, beyond the bound ±1e6',
+        ),
+        (
+            '<joint name="s" type="screw"><parent>b</parent><child>c</child>'
+            "<screw_thread_pitch>-1e12</screw_thread_pitch><axis><xyz>0 0 1</xyz></axis></joint>",
+            r"the thread pitch of joint 's' is -1e12, beyond the bound ±1e6",
+        ),
     ],
 )
 def test_absurd_sdf_joint_parameters_are_refused(joint: str, match: str) -> None:

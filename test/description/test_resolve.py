@@ -72,11 +72,15 @@ def test_ament_index_is_used_after_the_map(tmp_path: Path, monkeypatch: pytest.M
 
 def test_file_uri_absolute_and_relative(tmp_path: Path) -> None:
     assert resolve_uri("file:///opt/meshes/a.stl") == "/opt/meshes/a.stl"
-    assert resolve_uri("file://meshes/a.stl", base_dir=tmp_path) == os.fspath(tmp_path / "meshes" / "a.stl")
+    assert resolve_uri("file://meshes/a.stl", base_dir=tmp_path) == os.fspath(
+        tmp_path / "meshes" / "a.stl"
+    )
 
 
 def test_relative_path_against_base_dir(tmp_path: Path) -> None:
-    assert resolve_uri("../meshes/a.stl", base_dir=tmp_path / "urdf") == os.fspath(tmp_path / "meshes" / "a.stl")
+    assert resolve_uri("../meshes/a.stl", base_dir=tmp_path / "urdf") == os.fspath(
+        tmp_path / "meshes" / "a.stl"
+    )
     assert resolve_uri("meshes/a.stl") is None  # XML given as a string has no directory
 
 

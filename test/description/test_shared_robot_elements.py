@@ -23,13 +23,24 @@ EXPECTED: dict[str, dict] = {
         "ros2_control": [],
         "sensors": {"gpu_ray": 1, "camera": 1},
         "mimic": 0,
-        "plugins": {"libgazebo_ros_camera.so", "libgazebo_ros_control.so", "libgazebo_ros_gpu_laser.so"},
+        "plugins": {
+            "libgazebo_ros_camera.so",
+            "libgazebo_ros_control.so",
+            "libgazebo_ros_gpu_laser.so",
+        },
     },
     "rrbot_transmissions": {
         "transmissions": {("SimpleTransmission", "ros2_control"): 2},
         "ros2_control": [
-            ("RRBotTransmissionsSystemPositionOnly", "system",
-             "ros2_control_demo_example_8/RRBotTransmissionsSystemPositionOnlyHardware", 2, [], [], 2),
+            (
+                "RRBotTransmissionsSystemPositionOnly",
+                "system",
+                "ros2_control_demo_example_8/RRBotTransmissionsSystemPositionOnlyHardware",
+                2,
+                [],
+                [],
+                2,
+            ),
         ],
         "sensors": {},
         "mimic": 0,
@@ -39,7 +50,15 @@ EXPECTED: dict[str, dict] = {
         "transmissions": {},
         "ros2_control": [
             ("RRBotSystemPositionOnly", "system", "mock_components/GenericSystem", 2, [], [], 0),
-            ("ExternalRRBotFTSensor", "sensor", "mock_components/GenericSystem", 0, ["tcp_fts_sensor"], [], 0),
+            (
+                "ExternalRRBotFTSensor",
+                "sensor",
+                "mock_components/GenericSystem",
+                0,
+                ["tcp_fts_sensor"],
+                [],
+                0,
+            ),
         ],
         "sensors": {},
         "mimic": 0,
@@ -48,7 +67,15 @@ EXPECTED: dict[str, dict] = {
     "carlikebot": {
         "transmissions": {},
         "ros2_control": [
-            ("CarlikeBot", "system", "ros2_control_demo_example_11/CarlikeBotSystemHardware", 2, [], [], 0),
+            (
+                "CarlikeBot",
+                "system",
+                "ros2_control_demo_example_11/CarlikeBotSystemHardware",
+                2,
+                [],
+                [],
+                0,
+            ),
         ],
         "sensors": {},
         "mimic": 4,
@@ -64,15 +91,30 @@ EXPECTED: dict[str, dict] = {
         "sensors": {"ray": 2, "contact": 6, "camera": 7},
         "mimic": 6,
         "plugins": {
-            "libgazebo_ros_bumper.so", "libgazebo_ros_camera.so", "libgazebo_ros_controller_manager.so",
-            "libgazebo_ros_f3d.so", "libgazebo_ros_imu.so", "libgazebo_ros_laser.so", "libgazebo_ros_p3d.so",
-            "libgazebo_ros_power_monitor.so", "libgazebo_ros_projector.so", "libgazebo_ros_prosilica.so",
+            "libgazebo_ros_bumper.so",
+            "libgazebo_ros_camera.so",
+            "libgazebo_ros_controller_manager.so",
+            "libgazebo_ros_f3d.so",
+            "libgazebo_ros_imu.so",
+            "libgazebo_ros_laser.so",
+            "libgazebo_ros_p3d.so",
+            "libgazebo_ros_power_monitor.so",
+            "libgazebo_ros_projector.so",
+            "libgazebo_ros_prosilica.so",
         },
     },
     "ur5e_ros2": {
         "transmissions": {},
         "ros2_control": [
-            ("ur", "system", "mock_components/GenericSystem", 6, ["tcp_fts_sensor", "tcp_pose"], [], 0),
+            (
+                "ur",
+                "system",
+                "mock_components/GenericSystem",
+                6,
+                ["tcp_fts_sensor", "tcp_pose"],
+                [],
+                0,
+            ),
         ],
         "sensors": {},
         "mimic": 0,
@@ -92,8 +134,24 @@ EXPECTED: dict[str, dict] = {
     "gen3_robotiq": {
         "transmissions": {},
         "ros2_control": [
-            ("KortexMultiInterfaceHardware", "system", "mock_components/GenericSystem", 7, [], [], 0),
-            ("RobotiqGripperHardwareInterface", "system", "mock_components/GenericSystem", 6, [], ["reactivate_gripper"], 0),
+            (
+                "KortexMultiInterfaceHardware",
+                "system",
+                "mock_components/GenericSystem",
+                7,
+                [],
+                [],
+                0,
+            ),
+            (
+                "RobotiqGripperHardwareInterface",
+                "system",
+                "mock_components/GenericSystem",
+                6,
+                [],
+                ["reactivate_gripper"],
+                0,
+            ),
         ],
         "sensors": {},
         "mimic": 5,
@@ -101,11 +159,15 @@ EXPECTED: dict[str, dict] = {
     },
     "husky": {
         "transmissions": {},
-        "ros2_control": [("husky_hardware", "system", "gazebo_ros2_control/GazeboSystem", 4, [], [], 0)],
+        "ros2_control": [
+            ("husky_hardware", "system", "gazebo_ros2_control/GazeboSystem", 4, [], [], 0)
+        ],
         "sensors": {"depth": 1, "imu": 1, "gps": 1},
         "mimic": 0,
         "plugins": {
-            "libgazebo_ros2_control.so", "libgazebo_ros_gps_sensor.so", "libgazebo_ros_imu_sensor.so",
+            "libgazebo_ros2_control.so",
+            "libgazebo_ros_gps_sensor.so",
+            "libgazebo_ros_imu_sensor.so",
             "libgazebo_ros_openni_kinect.so",
         },
     },
@@ -142,7 +204,15 @@ def test_transmissions_by_type_and_dialect(robots_dir: Path, name: str) -> None:
 def test_ros2_control_blocks(robots_dir: Path, name: str) -> None:
     robot = _robot(robots_dir, name)
     got = [
-        (b.name, b.type, b.plugin, len(b.joints), [s.name for s in b.sensors], [g.name for g in b.gpios], len(b.transmissions))
+        (
+            b.name,
+            b.type,
+            b.plugin,
+            len(b.joints),
+            [s.name for s in b.sensors],
+            [g.name for g in b.gpios],
+            len(b.transmissions),
+        )
         for b in robot.ros2_control
     ]
     assert got == EXPECTED[name]["ros2_control"]
@@ -152,7 +222,9 @@ def test_ros2_control_blocks(robots_dir: Path, name: str) -> None:
 def test_gazebo_sensors_by_type(robots_dir: Path, name: str) -> None:
     robot = _robot(robots_dir, name)
     assert dict(Counter(s.raw_type for s in robot.sensors)) == EXPECTED[name]["sensors"]
-    assert all(s.origin_format == "gazebo" for s in robot.sensors)  # no urdfdom <sensor> in the corpus
+    assert all(
+        s.origin_format == "gazebo" for s in robot.sensors
+    )  # no urdfdom <sensor> in the corpus
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -181,35 +253,72 @@ def test_rrbot_ros1_classic_simple_transmissions(robots_dir: Path) -> None:
         assert t.joints[0].hardware_interfaces == ("EffortJointInterface",)
         assert t.actuators[0].hardware_interfaces == ("EffortJointInterface",)
     cam = next(s for s in robot.sensors if s.name == "camera1")
-    assert (cam.link, cam.ros_frame_id, cam.update_rate) == ("camera_link", "camera_link_optical", 30.0)
+    assert (cam.link, cam.ros_frame_id, cam.update_rate) == (
+        "camera_link",
+        "camera_link_optical",
+        30.0,
+    )
     laser = next(s for s in robot.sensors if s.name == "head_hokuyo_sensor")
-    assert laser.type == "ray" and laser.params.horizontal_samples == 720 and laser.params.range_max == 30.0
+    assert (
+        laser.type == "ray"
+        and laser.params.horizontal_samples == 720
+        and laser.params.range_max == 30.0
+    )
 
 
 def test_rrbot_transmissions_reductions_2_and_4(robots_dir: Path) -> None:
     robot = _robot(robots_dir, "rrbot_transmissions")
     got = [
-        (t.name, t.hardware, [(a.name, a.role, a.mechanical_reduction) for a in t.actuators],
-         [(j.name, j.role, j.mechanical_reduction, j.offset) for j in t.joints])
+        (
+            t.name,
+            t.hardware,
+            [(a.name, a.role, a.mechanical_reduction) for a in t.actuators],
+            [(j.name, j.role, j.mechanical_reduction, j.offset) for j in t.joints],
+        )
         for t in robot.transmissions
     ]
     assert got == [
-        ("transmission1", "RRBotTransmissionsSystemPositionOnly", [("actuator1", "actuator1", None)], [("joint1", "joint1", 2.0, 0.0)]),
-        ("transmission2", "RRBotTransmissionsSystemPositionOnly", [("actuator2", "actuator2", None)], [("joint2", "joint2", 4.0, 0.0)]),
+        (
+            "transmission1",
+            "RRBotTransmissionsSystemPositionOnly",
+            [("actuator1", "actuator1", None)],
+            [("joint1", "joint1", 2.0, 0.0)],
+        ),
+        (
+            "transmission2",
+            "RRBotTransmissionsSystemPositionOnly",
+            [("actuator2", "actuator2", None)],
+            [("joint2", "joint2", 4.0, 0.0)],
+        ),
     ]
 
 
 def test_rrbot_external_fts_sensor_block(robots_dir: Path) -> None:
     block = _robot(robots_dir, "rrbot_external_fts").ros2_control[1]
     (fts,) = block.sensors
-    assert [i.name for i in fts.state_interfaces] == ["force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"]
+    assert [i.name for i in fts.state_interfaces] == [
+        "force.x",
+        "force.y",
+        "force.z",
+        "torque.x",
+        "torque.y",
+        "torque.z",
+    ]
     assert fts.param("frame_id") == "tool_link" and fts.param("tx_range") == "15"
 
 
 PR2_SIMPLE_REDUCTIONS = Counter(
     {
-        -79.23809523809524: 8, 79.23809523809524: 4, -47641.53: 1, 6.0: 2, -6.05: 1, 32.65251114989334: 2,
-        63.15524529765367: 2, 61.89482257126235: 2, -90.51428571428572: 2, -36.1674520069808: 2,
+        -79.23809523809524: 8,
+        79.23809523809524: 4,
+        -47641.53: 1,
+        6.0: 2,
+        -6.05: 1,
+        32.65251114989334: 2,
+        63.15524529765367: 2,
+        61.89482257126235: 2,
+        -90.51428571428572: 2,
+        -36.1674520069808: 2,
     }
 )
 
@@ -223,19 +332,28 @@ def test_pr2_reductions(robots_dir: Path) -> None:
     wrists = [t for t in robot.transmissions if t.short_type == "WristTransmission"]
     for t in wrists:
         assert [(a.role, a.mechanical_reduction) for a in t.actuators] == [
-            ("rightActuator", 60.17142857142857), ("leftActuator", 60.17142857142857)
+            ("rightActuator", 60.17142857142857),
+            ("leftActuator", 60.17142857142857),
         ]
-        assert [(j.role, j.mechanical_reduction) for j in t.joints] == [("flexJoint", -1.0), ("rollJoint", 1.0)]
+        assert [(j.role, j.mechanical_reduction) for j in t.joints] == [
+            ("flexJoint", -1.0),
+            ("rollJoint", 1.0),
+        ]
     assert sorted(j.name for t in wrists for j in t.joints) == [
-        "l_wrist_flex_joint", "l_wrist_roll_joint", "r_wrist_flex_joint", "r_wrist_roll_joint"
+        "l_wrist_flex_joint",
+        "l_wrist_roll_joint",
+        "r_wrist_flex_joint",
+        "r_wrist_roll_joint",
     ]
     grippers = [t for t in robot.transmissions if t.short_type == "PR2GripperTransmission"]
-    assert sorted((t.joints[0].name, t.joints[0].role, t.joints[0].mechanical_reduction) for t in grippers) == [
-        ("l_gripper_joint", "gap_joint", 1.0), ("r_gripper_joint", "gap_joint", 1.0)
-    ]
+    assert sorted(
+        (t.joints[0].name, t.joints[0].role, t.joints[0].mechanical_reduction) for t in grippers
+    ) == [("l_gripper_joint", "gap_joint", 1.0), ("r_gripper_joint", "gap_joint", 1.0)]
     for t in grippers:
         passive = [v for k, v in t.params if k == "passive_joint"]
-        assert len(passive) == 4 and all(robot.joints[p].mimic is not None or p.endswith("l_finger_joint") for p in passive)
+        assert len(passive) == 4 and all(
+            robot.joints[p].mimic is not None or p.endswith("l_finger_joint") for p in passive
+        )
     assert all(j.hardware_interfaces == () for t in robot.transmissions for j in t.joints)
 
 
@@ -246,14 +364,29 @@ def test_panda_transmissions(robots_dir: Path) -> None:
     assert sum(1 for n, c in names.items() if c > 1) == 7
     assert all(
         j.mechanical_reduction is None and a.mechanical_reduction is None
-        for t in robot.transmissions for j in t.joints for a in t.actuators
+        for t in robot.transmissions
+        for j in t.joints
+        for a in t.actuators
     )
-    simple_ifaces = {i for t in robot.transmissions if t.short_type == "SimpleTransmission" for j in t.joints for i in j.hardware_interfaces}
-    assert simple_ifaces == {"EffortJointInterface", "PositionJointInterface", "VelocityJointInterface"}
+    simple_ifaces = {
+        i
+        for t in robot.transmissions
+        if t.short_type == "SimpleTransmission"
+        for j in t.joints
+        for i in j.hardware_interfaces
+    }
+    assert simple_ifaces == {
+        "EffortJointInterface",
+        "PositionJointInterface",
+        "VelocityJointInterface",
+    }
     state = next(t for t in robot.transmissions if t.short_type == "FrankaStateInterface")
     assert (len(state.joints), len(state.actuators)) == (7, 7)
     model = next(t for t in robot.transmissions if t.short_type == "FrankaModelInterface")
-    assert [(j.name, j.role) for j in model.joints] == [("panda_joint1", "root"), ("panda_joint8", "tip")]
+    assert [(j.name, j.role) for j in model.joints] == [
+        ("panda_joint1", "root"),
+        ("panda_joint8", "tip"),
+    ]
 
 
 def test_gen3_gripper_mimic_joints_have_no_command_interfaces(robots_dir: Path) -> None:
@@ -261,20 +394,36 @@ def test_gen3_gripper_mimic_joints_have_no_command_interfaces(robots_dir: Path) 
     gripper = robot.ros2_control[1]
     for comp in gripper.joints:
         if robot.joints[comp.name].mimic is not None:
-            assert comp.command_interfaces == () and [i.name for i in comp.state_interfaces] == ["position", "velocity"]
+            assert comp.command_interfaces == () and [i.name for i in comp.state_interfaces] == [
+                "position",
+                "velocity",
+            ]
     knuckle = gripper.joints[0]
     assert knuckle.state_interfaces[0].initial_value == "0.7929"
-    assert [i.name for i in gripper.gpios[0].command_interfaces] == ["reactivate_gripper_cmd", "reactivate_gripper_response"]
+    assert [i.name for i in gripper.gpios[0].command_interfaces] == [
+        "reactivate_gripper_cmd",
+        "reactivate_gripper_response",
+    ]
 
 
 def test_husky_sensors(robots_dir: Path) -> None:
     robot = _robot(robots_dir, "husky")
     by_name = {s.name: s for s in robot.sensors}
     depth = by_name["camera_realsense_depth"]
-    assert (depth.type, depth.params.width, depth.params.height, depth.params.depth) == ("depth", 640, 480, True)
+    assert (depth.type, depth.params.width, depth.params.height, depth.params.depth) == (
+        "depth",
+        640,
+        480,
+        True,
+    )
     assert depth.ros_frame_id == "camera_realsense_gazebo"
     imu = by_name["imu_sensor"]
-    assert (imu.link, imu.ros_frame_id, imu.update_rate, imu.always_on) == ("imu_link", "imu_link", 100.0, True)
+    assert (imu.link, imu.ros_frame_id, imu.update_rate, imu.always_on) == (
+        "imu_link",
+        "imu_link",
+        100.0,
+        True,
+    )
     assert by_name["gps_sensor"].type == "gps"
 
 
@@ -288,8 +437,12 @@ def test_husky_sensors(robots_dir: Path) -> None:
         ("variant_b_actuator_side.urdf", None, 40.0, "<mechanical_reduction> under <actuator"),
     ],
 )
-def test_case_004_reduction_is_kept_and_warned(cases_dir: Path, variant, joint_side, actuator_side, element) -> None:
-    robot, warnings = load_with_warnings(cases_dir / "004-ros2control-transmission-tag-spelling" / variant)
+def test_case_004_reduction_is_kept_and_warned(
+    cases_dir: Path, variant, joint_side, actuator_side, element
+) -> None:
+    robot, warnings = load_with_warnings(
+        cases_dir / "004-ros2control-transmission-tag-spelling" / variant
+    )
     (t,) = robot.transmissions
     assert (t.name, t.dialect, t.hardware) == ("knee_gear", "ros2_control", "servo_bus")
     assert t.joints[0].mechanical_reduction == joint_side
@@ -304,7 +457,10 @@ def test_case_004_reduction_is_kept_and_warned(cases_dir: Path, variant, joint_s
 def test_case_002_roles_are_recorded(cases_dir: Path) -> None:
     robot = load(cases_dir / "002-differential-role-order" / "robot.urdf")
     (t,) = robot.transmissions
-    assert [(j.name, j.role, j.offset) for j in t.joints] == [("wrist_roll", "joint2", 0.0), ("wrist_pitch", "joint1", 0.1)]
+    assert [(j.name, j.role, j.offset) for j in t.joints] == [
+        ("wrist_roll", "joint2", 0.0),
+        ("wrist_pitch", "joint1", 0.1),
+    ]
 
 
 def test_case_002_duplicated_role_fails_naming_the_transmission(cases_dir: Path) -> None:
@@ -318,4 +474,10 @@ def test_case_002_duplicated_role_fails_naming_the_transmission(cases_dir: Path)
 def test_case_014_imu_frame_is_the_urdf_link(cases_dir: Path) -> None:
     robot = load(cases_dir / "014-imu-frame-id-scoped-name" / "robot.urdf")
     (imu,) = robot.sensors
-    assert (imu.name, imu.type, imu.link, imu.frame_id, imu.ros_frame_id) == ("imu_sensor", "imu", "imu_link", None, "imu_link")
+    assert (imu.name, imu.type, imu.link, imu.frame_id, imu.ros_frame_id) == (
+        "imu_sensor",
+        "imu",
+        "imu_link",
+        None,
+        "imu_link",
+    )

@@ -21,9 +21,13 @@ from sdf_bridge.description import Robot, load, load_with_warnings
 ROBOTS_DIR = SHARED / "robots"
 pytestmark = shared_skip_mark()
 
-_ROW = re.compile(r"^\| \[(?P<name>[^\]]+)\]\([^)]*\) \| (?P<format>[^|]+) \| (?P<links>\d+) \| (?P<joints>[^|]+) \|")
+_ROW = re.compile(
+    r"^\| \[(?P<name>[^\]]+)\]\([^)]*\) \| (?P<format>[^|]+) \| (?P<links>\d+) \| (?P<joints>[^|]+) \|"
+)
 _PACKAGE = re.compile(r'packages/(?P<pkg>[\w-]+); ln -s "\$PWD/(?P<dir>[^"]+)"')
-_COMMAND = re.compile(r"^AMENT_PREFIX_PATH=\$P xacro (?P<file>\S+)(?P<args>(?: \S+:=\S*)*) -o (?P<out>\S+)\s*$", re.M)
+_COMMAND = re.compile(
+    r"^AMENT_PREFIX_PATH=\$P xacro (?P<file>\S+)(?P<args>(?: \S+:=\S*)*) -o (?P<out>\S+)\s*$", re.M
+)
 
 
 def _index(robots_dir: Path) -> dict[str, dict]:
@@ -110,9 +114,14 @@ def test_flattened_file_loads_from_a_string(robots_dir: Path, name: str) -> None
 def test_meshes_resolve_into_the_package_tree(robots_dir: Path) -> None:
     source, args, packages = _source(robots_dir / "pr2")
     robot = load(source, xacro_args=args, package_paths=packages)
-    meshes = [v.geometry for link in robot.links.values() for v in link.visuals if hasattr(v.geometry, "filename")]
+    meshes = [
+        v.geometry
+        for link in robot.links.values()
+        for v in link.visuals
+        if hasattr(v.geometry, "filename")
+    ]
     assert meshes
     root = str(packages["pr2_description"])
     for mesh in meshes:
         assert mesh.filename.startswith("package://pr2_description/")
-        assert mesh.resolved == root + "/" + mesh.filename[len("package://pr2_description/"):]
+        assert mesh.resolved == root + "/" + mesh.filename[len("package://pr2_description/") :]

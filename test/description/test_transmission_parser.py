@@ -84,7 +84,10 @@ def test_classic_legacy_actuator_interface_without_prefix():
           <mechanicalReduction>1</mechanicalReduction></actuator></transmission>"""
     )
     assert trans.joints[0].hardware_interfaces == ()
-    assert trans.actuators[0].hardware_interfaces == ("PositionJointInterface", "VelocityJointInterface")
+    assert trans.actuators[0].hardware_interfaces == (
+        "PositionJointInterface",
+        "VelocityJointInterface",
+    )
 
 
 def test_classic_snake_case_spelling_is_read_and_warned():
@@ -108,7 +111,10 @@ def test_both_spellings_with_same_value_are_accepted():
 
 
 def test_both_spellings_with_different_values_are_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*both <mechanicalReduction>=7.0 and <mechanical_reduction>=8.0"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"transmission 't'.*both <mechanicalReduction>=7.0 and <mechanical_reduction>=8.0",
+    ):
         _parse(
             """<transmission name="t"><type>transmission_interface/SimpleTransmission</type>
             <joint name="j"/><actuator name="m"><mechanicalReduction>7</mechanicalReduction>
@@ -117,7 +123,9 @@ def test_both_spellings_with_different_values_are_refused():
 
 
 def test_reduction_given_twice_is_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*<mechanicalReduction> is given 2 times"):
+    with pytest.raises(
+        InvalidValueError, match=r"transmission 't'.*<mechanicalReduction> is given 2 times"
+    ):
         _parse(
             """<transmission name="t"><type>x/SimpleTransmission</type><joint name="j"/>
             <actuator name="m"><mechanicalReduction>7</mechanicalReduction>
@@ -137,7 +145,9 @@ def test_classic_direct_reduction_goes_to_actuator_with_warning():
 
 @pytest.mark.parametrize("text", ["0", "0.0", "-0", "abc", "", "nan", "inf", "1,5"])
 def test_bad_reduction_names_the_transmission(text):
-    with pytest.raises(InvalidValueError, match=r"in transmission 'knee_gear'.*<mechanicalReduction>"):
+    with pytest.raises(
+        InvalidValueError, match=r"in transmission 'knee_gear'.*<mechanicalReduction>"
+    ):
         _parse(
             f"""<transmission name="knee_gear"><type>transmission_interface/SimpleTransmission</type>
             <joint name="j"/><actuator name="m"><mechanicalReduction>{text}</mechanicalReduction></actuator>
@@ -162,7 +172,10 @@ def test_bad_offset_is_refused():
 
 
 def test_missing_type_is_an_error_naming_the_transmission():
-    with pytest.raises(InvalidValueError, match=r"t.urdf:1: <transmission name=\"lonely\">: in transmission 'lonely': the type is missing"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"t.urdf:1: <transmission name=\"lonely\">: in transmission 'lonely': the type is missing",
+    ):
         _parse('<transmission name="lonely"><joint name="j"/><actuator name="m"/></transmission>')
 
 
@@ -194,7 +207,10 @@ def test_unknown_type_is_kept_with_raw_xml_and_free_roles():
         </transmission>"""
     )
     assert trans.type == "franka_hw/FrankaModelInterface"
-    assert [(j.name, j.role) for j in trans.joints] == [("panda_joint1", "root"), ("panda_joint8", "tip")]
+    assert [(j.name, j.role) for j in trans.joints] == [
+        ("panda_joint1", "root"),
+        ("panda_joint8", "tip"),
+    ]
     assert trans.joints[0].hardware_interfaces == ("franka_hw/FrankaModelInterface",)
     assert "<role>tip</role>" in trans.raw_xml
     assert warnings == []
@@ -209,7 +225,10 @@ DIFF_ROLES = """<transmission name="wrist_diff">
 
 def test_duplicated_role_is_refused_naming_the_transmission():
     xml = DIFF_ROLES.format(a2="actuator2", j_roll="joint1", j_pitch="joint1")
-    with pytest.raises(DuplicateNameError, match=r"transmission 'wrist_diff'.*role 'joint1' is given to two joints \('roll' and 'pitch'\)"):
+    with pytest.raises(
+        DuplicateNameError,
+        match=r"transmission 'wrist_diff'.*role 'joint1' is given to two joints \('roll' and 'pitch'\)",
+    ):
         _parse(xml, hardware="sys")
 
 
@@ -221,12 +240,17 @@ def test_duplicated_actuator_role_is_refused():
 
 def test_unknown_role_of_a_differential_is_refused():
     xml = DIFF_ROLES.format(a2="actuator2", j_roll="joint3", j_pitch="joint1")
-    with pytest.raises(InvalidValueError, match=r"transmission 'wrist_diff'.*role 'joint3' is not a joint role.*Fix: use one of joint1, joint2"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"transmission 'wrist_diff'.*role 'joint3' is not a joint role.*Fix: use one of joint1, joint2",
+    ):
         _parse(xml, hardware="sys")
 
 
 def test_roles_on_only_some_entries_are_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 'd'.*some joints have a role and \['b'\] do not"):
+    with pytest.raises(
+        InvalidValueError, match=r"transmission 'd'.*some joints have a role and \['b'\] do not"
+    ):
         _parse(
             """<transmission name="d"><type>transmission_interface/DifferentialTransmission</type>
             <joint name="a"><role>joint1</role></joint><joint name="b"/>
@@ -235,7 +259,10 @@ def test_roles_on_only_some_entries_are_refused():
 
 
 def test_role_attribute_and_child_must_agree():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*role attribute 'joint1' and <role>joint2</role> disagree"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"transmission 't'.*role attribute 'joint1' and <role>joint2</role> disagree",
+    ):
         _parse(
             """<transmission name="t"><type>x/SimpleTransmission</type>
             <joint name="j" role="joint1"><role>joint2</role></joint></transmission>"""
@@ -278,12 +305,19 @@ def test_extra_children_and_params_are_kept():
         <param name="k">  1.5 </param><compensator k_belt="4000.0" kd_motor="15.0"/><flag/>
         </transmission>"""
     )
-    assert trans.params == (("k", "1.5"), ("compensator.k_belt", "4000.0"), ("compensator.kd_motor", "15.0"), ("flag", ""))
+    assert trans.params == (
+        ("k", "1.5"),
+        ("compensator.k_belt", "4000.0"),
+        ("compensator.kd_motor", "15.0"),
+        ("flag", ""),
+    )
 
 
 def test_param_without_name_is_refused():
     with pytest.raises(InvalidValueError, match=r"transmission 't'.*<param> has no name"):
-        _parse('<transmission name="t"><type>x/SimpleTransmission</type><param>1</param></transmission>')
+        _parse(
+            '<transmission name="t"><type>x/SimpleTransmission</type><param>1</param></transmission>'
+        )
 
 
 def test_type_attribute_differing_from_type_element_is_warned():
@@ -296,7 +330,9 @@ def test_type_attribute_differing_from_type_element_is_warned():
 
 
 def test_errors_are_description_errors():
-    assert issubclass(InvalidValueError, DescriptionError) and issubclass(DuplicateNameError, DescriptionError)
+    assert issubclass(InvalidValueError, DescriptionError) and issubclass(
+        DuplicateNameError, DescriptionError
+    )
 
 
 # -- PR2 ----------------------------------------------------------------------------------------
@@ -322,7 +358,9 @@ def test_pr2_simple_transmission_reduction_applies_to_actuator():
 
 
 def test_pr2_direct_reduction_needs_one_actuator():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*needs exactly one <actuator>, found 2"):
+    with pytest.raises(
+        InvalidValueError, match=r"transmission 't'.*needs exactly one <actuator>, found 2"
+    ):
         _parse(
             """<transmission name="t" type="pr2_mechanism_model/SimpleTransmission">
             <actuator name="a"/><actuator name="b"/><joint name="j"/>
@@ -331,7 +369,10 @@ def test_pr2_direct_reduction_needs_one_actuator():
 
 
 def test_pr2_direct_reduction_conflicting_with_actuator_is_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*reduction 3.0 under <transmission> conflicts with 4.0"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"transmission 't'.*reduction 3.0 under <transmission> conflicts with 4.0",
+    ):
         _parse(
             """<transmission name="t" type="pr2_mechanism_model/SimpleTransmission">
             <actuator name="a"><mechanicalReduction>4</mechanicalReduction></actuator><joint name="j"/>
@@ -340,7 +381,9 @@ def test_pr2_direct_reduction_conflicting_with_actuator_is_refused():
 
 
 def test_pr2_direct_reduction_twice_is_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*given twice under <transmission>"):
+    with pytest.raises(
+        InvalidValueError, match=r"transmission 't'.*given twice under <transmission>"
+    ):
         _parse(
             """<transmission name="t" type="pr2_mechanism_model/SimpleTransmission">
             <actuator name="a"/><joint name="j"/>
@@ -376,13 +419,17 @@ def test_pr2_wrist_transmission_roles_and_reductions():
 
 
 def test_pr2_wrist_zero_reduction_is_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 'r_wrist_trans'.*flexJoint mechanicalReduction is 0"):
+    with pytest.raises(
+        InvalidValueError, match=r"transmission 'r_wrist_trans'.*flexJoint mechanicalReduction is 0"
+    ):
         _parse(WRIST.format(flex="0"))
 
 
 def test_pr2_wrist_with_plain_joint_element_is_refused():
     with pytest.raises(InvalidValueError, match=r"transmission 'w'.*not <joint>"):
-        _parse('<transmission name="w" type="pr2_mechanism_model/WristTransmission"><joint name="j"/></transmission>')
+        _parse(
+            '<transmission name="w" type="pr2_mechanism_model/WristTransmission"><joint name="j"/></transmission>'
+        )
 
 
 GRIPPER = """<transmission name="r_gripper_trans" type="pr2_mechanism_model/PR2GripperTransmission">
@@ -398,14 +445,21 @@ GRIPPER = """<transmission name="r_gripper_trans" type="pr2_mechanism_model/PR2G
 def test_pr2_gripper_transmission_keeps_gap_joint_and_params():
     trans, warnings = _parse(GRIPPER.format(red="1.0"))
     assert trans.short_type == "PR2GripperTransmission"
-    assert [(j.name, j.role, j.mechanical_reduction) for j in trans.joints] == [("r_gripper_joint", "gap_joint", 1.0)]
-    assert [(a.name, a.mechanical_reduction) for a in trans.actuators] == [("r_gripper_motor", None)]
+    assert [(j.name, j.role, j.mechanical_reduction) for j in trans.joints] == [
+        ("r_gripper_joint", "gap_joint", 1.0)
+    ]
+    assert [(a.name, a.mechanical_reduction) for a in trans.actuators] == [
+        ("r_gripper_motor", None)
+    ]
     params = trans.params
     assert ("gap_joint.L0", "0.0375528") in params
     assert ("gap_joint.gear_ratio", "40.095") in params
     assert ("gap_joint.mechanical_reduction", "1.0") in params
     assert ("use_simulated_gripper_joint", "") in params
-    assert [v for k, v in params if k == "passive_joint"] == ["r_gripper_l_finger_joint", "r_gripper_r_finger_joint"]
+    assert [v for k, v in params if k == "passive_joint"] == [
+        "r_gripper_l_finger_joint",
+        "r_gripper_r_finger_joint",
+    ]
     assert ("simulated_actuated_joint.name", "r_gripper_motor_screw_joint") in params
     assert ("simulated_actuated_joint.simulated_reduction", "3141.6") in params
     assert "<passive_joint" in trans.raw_xml
@@ -413,7 +467,10 @@ def test_pr2_gripper_transmission_keeps_gap_joint_and_params():
 
 
 def test_pr2_gripper_bad_gap_reduction_is_refused():
-    with pytest.raises(InvalidValueError, match=r"transmission 'r_gripper_trans'.*gap_joint mechanical_reduction is 'x'"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"transmission 'r_gripper_trans'.*gap_joint mechanical_reduction is 'x'",
+    ):
         _parse(GRIPPER.format(red="x"))
 
 
@@ -436,7 +493,12 @@ def test_ros2_control_form():
     assert trans.hardware == "RRBotSystem"
     assert trans.type == "transmission_interface/SimpleTransmission"
     (joint,) = trans.joints
-    assert (joint.name, joint.role, joint.mechanical_reduction, joint.offset) == ("joint1", "joint1", 2.0, 0.5)
+    assert (joint.name, joint.role, joint.mechanical_reduction, joint.offset) == (
+        "joint1",
+        "joint1",
+        2.0,
+        0.5,
+    )
     assert trans.actuators[0].mechanical_reduction is None
     assert trans.params == (("extra", "yes"),)
     assert warnings == []
@@ -474,7 +536,10 @@ def test_case_004_variant_b_actuator_side_accepted_and_warned(cases_dir: Path):
     assert trans.joints[0].mechanical_reduction is None
     assert trans.actuators[0].mechanical_reduction == 40.0
     assert len(ctx.warnings) == 1
-    assert "'knee_gear'" in ctx.warnings[0] and "<mechanical_reduction> under <actuator" in ctx.warnings[0]
+    assert (
+        "'knee_gear'" in ctx.warnings[0]
+        and "<mechanical_reduction> under <actuator" in ctx.warnings[0]
+    )
 
 
 def test_ros2_control_camelcase_on_actuator_is_warned():
@@ -504,8 +569,12 @@ def test_differential_actuator_reductions_are_canonical_in_ros2_control(cases_di
 
 
 def test_ros2_control_missing_plugin_is_an_error():
-    with pytest.raises(InvalidValueError, match=r"transmission 't'.*the type is missing \(no <plugin>\)"):
-        _parse('<transmission name="t"><joint name="j" role="joint1"/></transmission>', hardware="hw")
+    with pytest.raises(
+        InvalidValueError, match=r"transmission 't'.*the type is missing \(no <plugin>\)"
+    ):
+        _parse(
+            '<transmission name="t"><joint name="j" role="joint1"/></transmission>', hardware="hw"
+        )
 
 
 def test_ros2_control_classic_type_element_is_read_with_warning():
@@ -514,7 +583,10 @@ def test_ros2_control_classic_type_element_is_read_with_warning():
         <joint name="j" role="joint1"/><actuator name="a" role="actuator1"/></transmission>""",
         hardware="hw",
     )
-    assert trans.type == "transmission_interface/SimpleTransmission" and trans.dialect == "ros2_control"
+    assert (
+        trans.type == "transmission_interface/SimpleTransmission"
+        and trans.dialect == "ros2_control"
+    )
     assert any("classic <type>" in w for w in warnings)
 
 
@@ -569,7 +641,10 @@ def test_plugin_form_outside_ros2_control_is_read_as_ros2_control_dialect():
 
 
 def test_classic_misspelt_reduction_is_an_error_not_a_default():
-    xml = CLASSIC.replace("<mechanicalReduction>50</mechanicalReduction>", "<mechanicalReducton>10</mechanicalReducton>")
+    xml = CLASSIC.replace(
+        "<mechanicalReduction>50</mechanicalReduction>",
+        "<mechanicalReducton>10</mechanicalReducton>",
+    )
     with pytest.raises(
         InvalidValueError,
         match=r"^t\.urdf:8: <mechanicalReducton>: unknown element <mechanicalReducton> in <actuator name=\"motor1\"> "
@@ -581,22 +656,40 @@ def test_classic_misspelt_reduction_is_an_error_not_a_default():
 @pytest.mark.parametrize(
     "xml, bad, good",
     [
-        (CLASSIC.replace("<mechanicalReduction>50</mechanicalReduction>", "")
-         .replace("</transmission>", "<mechanicalreduction>50</mechanicalreduction></transmission>"),
-         "mechanicalreduction", "mechanicalReduction"),
-        (CLASSIC.replace("<hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>\n  </joint>",
-                         "<ofset>0.1</ofset></joint>"), "ofset", "offset"),
-        ('<transmission name="t" type="pr2_mechanism_model/SimpleTransmission"><joint name="j"/>'
-         '<actuator name="a"/><mechanicalReductoin>5</mechanicalReductoin></transmission>',
-         "mechanicalReductoin", "mechanicalReduction"),
-        ('<transmission name="t" type="pr2_mechanism_model/WristTransmission">'
-         '<rightActuator name="r" mechanicalReduction="1"/><leftActuatr name="l" mechanicalReduction="1"/>'
-         '<flexJoint name="f" mechanicalReduction="1"/><rollJoint name="o" mechanicalReduction="1"/></transmission>',
-         "leftActuatr", "leftActuator"),
+        (
+            CLASSIC.replace("<mechanicalReduction>50</mechanicalReduction>", "").replace(
+                "</transmission>", "<mechanicalreduction>50</mechanicalreduction></transmission>"
+            ),
+            "mechanicalreduction",
+            "mechanicalReduction",
+        ),
+        (
+            CLASSIC.replace(
+                "<hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>\n  </joint>",
+                "<ofset>0.1</ofset></joint>",
+            ),
+            "ofset",
+            "offset",
+        ),
+        (
+            '<transmission name="t" type="pr2_mechanism_model/SimpleTransmission"><joint name="j"/>'
+            '<actuator name="a"/><mechanicalReductoin>5</mechanicalReductoin></transmission>',
+            "mechanicalReductoin",
+            "mechanicalReduction",
+        ),
+        (
+            '<transmission name="t" type="pr2_mechanism_model/WristTransmission">'
+            '<rightActuator name="r" mechanicalReduction="1"/><leftActuatr name="l" mechanicalReduction="1"/>'
+            '<flexJoint name="f" mechanicalReduction="1"/><rollJoint name="o" mechanicalReduction="1"/></transmission>',
+            "leftActuatr",
+            "leftActuator",
+        ),
     ],
 )
 def test_misspelt_transmission_children_are_errors(xml, bad, good):
-    with pytest.raises(InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"):
+    with pytest.raises(
+        InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"
+    ):
         _parse(xml)
 
 
@@ -604,19 +697,31 @@ def test_ros2_control_misspelt_reduction_and_plugin_are_errors():
     xml = """<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
       <actuator name="a" role="actuator1"/>
       <joint name="j" role="joint1"><mechanical_reducion>2</mechanical_reducion></joint></transmission>"""
-    with pytest.raises(InvalidValueError, match=r"unknown element <mechanical_reducion> in <joint name=\"j\"> of "
-                       r"transmission 't'; did you mean <mechanical_reduction>\?"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"unknown element <mechanical_reducion> in <joint name=\"j\"> of "
+        r"transmission 't'; did you mean <mechanical_reduction>\?",
+    ):
         _parse(xml, hardware="hw")
-    xml = xml.replace("<mechanical_reducion>2</mechanical_reducion>", "").replace("</transmission>",
-                                                                                  "<parm name='k'>v</parm></transmission>")
-    with pytest.raises(InvalidValueError, match=r"unknown element <parm> in <transmission name=\"t\"> of "
-                       r"transmission 't'; did you mean <param>\?"):
+    xml = xml.replace("<mechanical_reducion>2</mechanical_reducion>", "").replace(
+        "</transmission>", "<parm name='k'>v</parm></transmission>"
+    )
+    with pytest.raises(
+        InvalidValueError,
+        match=r"unknown element <parm> in <transmission name=\"t\"> of "
+        r"transmission 't'; did you mean <param>\?",
+    ):
         _parse(xml, hardware="hw")
 
 
 def test_unrelated_unknown_children_still_only_warn():
-    xml = CLASSIC.replace("</actuator>", "<motorTorqueConstant>0.1</motorTorqueConstant></actuator>")
+    xml = CLASSIC.replace(
+        "</actuator>", "<motorTorqueConstant>0.1</motorTorqueConstant></actuator>"
+    )
     trans, warnings = _parse(xml)
     assert trans.actuators[0].mechanical_reduction == 50.0
-    assert any("unknown element <motorTorqueConstant> in <actuator name=\"motor1\"> of transmission 'tran1' is not read"
-               in w for w in warnings)
+    assert any(
+        "unknown element <motorTorqueConstant> in <actuator name=\"motor1\"> of transmission 'tran1' is not read"
+        in w
+        for w in warnings
+    )

@@ -41,7 +41,8 @@ def two_links(joint: str) -> str:
     return urdf(f'<link name="a"/><link name="b"/>\n{joint}')
 
 
-FULL = urdf("""
+FULL = urdf(
+    """
   <material name="blue"><color rgba="0 0 0.8 1"/></material>
   <material name="tex"><texture filename="package://p/t.png"/></material>
   <link name="base">
@@ -95,7 +96,9 @@ FULL = urdf("""
     <axis xyz="0 0 1"/>
     <mimic joint="shoulder" multiplier="-2" offset="0.1"/>
   </joint>
-""", name="full")
+""",
+    name="full",
+)
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +143,9 @@ def test_visuals_geometry_and_materials(full: Robot) -> None:
 def test_collisions_mesh_and_capsule(full: Robot) -> None:
     collisions = full.links["base"].collisions
     assert collisions[0].name == "c1"
-    assert collisions[0].geometry == Mesh("meshes/base.stl", (0.001, 0.001, 0.001), None)  # string: no base dir
+    assert collisions[0].geometry == Mesh(
+        "meshes/base.stl", (0.001, 0.001, 0.001), None
+    )  # string: no base dir
     assert collisions[1].geometry == Capsule(0.05, 0.3)
 
 
@@ -150,11 +155,25 @@ def test_revolute_joint_everything(full: Robot) -> None:
     assert (j.parent, j.child) == ("base", "arm")
     assert j.origin == Pose((0.0, 0.0, 1.0), (0.0, 0.5, 0.0))
     assert j.axis.xyz == (0.0, 1.0, 0.0)
-    assert (j.limit.lower, j.limit.upper, j.limit.effort, j.limit.velocity) == (-1.5, 1.5, 30.0, 2.0)
+    assert (j.limit.lower, j.limit.upper, j.limit.effort, j.limit.velocity) == (
+        -1.5,
+        1.5,
+        30.0,
+        2.0,
+    )
     assert (j.dynamics.damping, j.dynamics.friction) == (0.7, 0.1)
     s = j.safety_controller
-    assert (s.soft_lower_limit, s.soft_upper_limit, s.k_position, s.k_velocity) == (-1.4, 1.4, 100.0, 10.0)
-    assert (j.calibration.rising, j.calibration.falling, j.calibration.reference_position) == (0.2, -0.2, None)
+    assert (s.soft_lower_limit, s.soft_upper_limit, s.k_position, s.k_velocity) == (
+        -1.4,
+        1.4,
+        100.0,
+        10.0,
+    )
+    assert (j.calibration.rising, j.calibration.falling, j.calibration.reference_position) == (
+        0.2,
+        -0.2,
+        None,
+    )
     assert j.mimic is None
     assert j.joint_to_child.is_identity
 
@@ -170,9 +189,13 @@ def test_default_axis_floating_planar_and_mimic(full: Robot) -> None:
 
 
 def test_mimic_defaults() -> None:
-    robot = load(urdf('<link name="a"/><link name="b"/><link name="c"/>'
-                      '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
-                      '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j1"/></joint>'))
+    robot = load(
+        urdf(
+            '<link name="a"/><link name="b"/><link name="c"/>'
+            '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
+            '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j1"/></joint>'
+        )
+    )
     mimic = robot.joints["j2"].mimic
     assert (mimic.multiplier, mimic.offset) == (1.0, 0.0)
 
@@ -182,10 +205,13 @@ def test_mesh_resolution_with_package_paths_and_files(tmp_path: Path) -> None:
     pkg.mkdir()
     path = tmp_path / "urdf" / "r.urdf"
     path.parent.mkdir()
-    path.write_text(urdf(
-        '<link name="a"><visual><geometry><mesh filename="package://my_pkg/m/a.dae"/></geometry></visual>'
-        '<visual><geometry><mesh filename="../meshes/b.stl"/></geometry></visual>'
-        '<visual><geometry><mesh filename="package://unknown_pkg_zz/c.stl"/></geometry></visual></link>'))
+    path.write_text(
+        urdf(
+            '<link name="a"><visual><geometry><mesh filename="package://my_pkg/m/a.dae"/></geometry></visual>'
+            '<visual><geometry><mesh filename="../meshes/b.stl"/></geometry></visual>'
+            '<visual><geometry><mesh filename="package://unknown_pkg_zz/c.stl"/></geometry></visual></link>'
+        )
+    )
     robot = load(path, package_paths={"my_pkg": pkg})
     meshes = [v.geometry for v in robot.links["a"].visuals]
     assert meshes[0].resolved == str(pkg / "m" / "a.dae")
@@ -196,16 +222,22 @@ def test_mesh_resolution_with_package_paths_and_files(tmp_path: Path) -> None:
 
 def test_unknown_package_warns_once_per_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
-    meshes = "".join(f'<visual><geometry><mesh filename="package://unknown_pkg_zz/m{i}.stl"/></geometry></visual>'
-                     for i in range(3))
+    meshes = "".join(
+        f'<visual><geometry><mesh filename="package://unknown_pkg_zz/m{i}.stl"/></geometry></visual>'
+        for i in range(3)
+    )
     robot, warnings = load_with_warnings(urdf(f'<link name="a">{meshes}</link>'))
     assert [v.geometry.resolved for v in robot.links["a"].visuals] == [None, None, None]
-    assert warnings == ["<string>:3: <mesh>: package 'unknown_pkg_zz' is not in the package path map or the ament "
-                        "index; its mesh paths stay unresolved (give --package-path PKG=DIR or package_paths)"]
+    assert warnings == [
+        "<string>:3: <mesh>: package 'unknown_pkg_zz' is not in the package path map or the ament "
+        "index; its mesh paths stay unresolved (give --package-path PKG=DIR or package_paths)"
+    ]
 
 
 def test_find_substitution_in_a_plain_urdf_mesh(tmp_path: Path) -> None:
-    text = urdf('<link name="a"><visual><geometry><mesh filename="$(find my_pkg)/meshes/a.stl"/></geometry></visual></link>')
+    text = urdf(
+        '<link name="a"><visual><geometry><mesh filename="$(find my_pkg)/meshes/a.stl"/></geometry></visual></link>'
+    )
     robot = load(text, package_paths={"my_pkg": tmp_path})
     assert robot.links["a"].visuals[0].geometry.resolved == str(tmp_path / "meshes" / "a.stl")
 
@@ -216,24 +248,34 @@ def test_find_in_xacro_include_and_mesh_through_load(tmp_path: Path) -> None:
     (pkg / "urdf" / "part.xacro").write_text(
         '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="part" params="n">'
         '<link name="${n}"><visual><geometry><mesh filename="$(find arm_pkg)/meshes/${n}.stl"/></geometry></visual></link>'
-        "</xacro:macro></robot>")
+        "</xacro:macro></robot>"
+    )
     top = tmp_path / "robot.urdf.xacro"
-    top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="prefix" default=""/>'
-                   '<xacro:include filename="$(find arm_pkg)/urdf/part.xacro"/><xacro:part n="$(arg prefix)base"/></robot>')
+    top.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="prefix" default=""/>'
+        '<xacro:include filename="$(find arm_pkg)/urdf/part.xacro"/><xacro:part n="$(arg prefix)base"/></robot>'
+    )
     robot = load(top, xacro_args={"prefix": "left_"}, package_paths={"arm_pkg": pkg})
     assert list(robot.links) == ["left_base"]
     # xacro expands $(find) itself: the mesh path arrives absolute
-    assert robot.links["left_base"].visuals[0].geometry.resolved == str(pkg / "meshes" / "left_base.stl")
+    assert robot.links["left_base"].visuals[0].geometry.resolved == str(
+        pkg / "meshes" / "left_base.stl"
+    )
 
 
 def test_mesh_escaping_its_package_is_refused(tmp_path: Path) -> None:
-    text = urdf('<link name="a"><visual><geometry>'
-                '<mesh filename="package://pkg/../../etc/passwd"/></geometry></visual></link>')
-    with pytest.raises(PathResolutionError, match=r'<string>:3: <mesh>: .*climbs out of its package'):
+    text = urdf(
+        '<link name="a"><visual><geometry>'
+        '<mesh filename="package://pkg/../../etc/passwd"/></geometry></visual></link>'
+    )
+    with pytest.raises(
+        PathResolutionError, match=r"<string>:3: <mesh>: .*climbs out of its package"
+    ):
         load(text, package_paths={"pkg": tmp_path})
 
 
 # -- case 007: continuous joints keep absent limits as None ------------------------------------
+
 
 def test_case_007_continuous_limits_are_none(cases_dir: Path) -> None:
     robot = load(cases_dir / "007-continuous-joint-no-limits" / "robot.urdf")
@@ -244,25 +286,35 @@ def test_case_007_continuous_limits_are_none(cases_dir: Path) -> None:
     assert robot.joints["turret_joint"].limit is None
 
 
-@pytest.mark.parametrize("attrs, expected", [
-    ('effort="5"', (None, None, 5.0, None)),
-    ('lower="-1"', (-1.0, None, None, None)),
-    ('upper="2" velocity="3"', (None, 2.0, None, 3.0)),
-    ("", (None, None, None, None)),
-])
+@pytest.mark.parametrize(
+    "attrs, expected",
+    [
+        ('effort="5"', (None, None, 5.0, None)),
+        ('lower="-1"', (-1.0, None, None, None)),
+        ('upper="2" velocity="3"', (None, 2.0, None, 3.0)),
+        ("", (None, None, None, None)),
+    ],
+)
 def test_absent_limit_attributes_stay_none(attrs: str, expected: tuple) -> None:
-    robot = load(two_links(f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit {attrs}/></joint>'))
+    robot = load(
+        two_links(
+            f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit {attrs}/></joint>'
+        )
+    )
     limit = robot.joints["j"].limit
     assert (limit.lower, limit.upper, limit.effort, limit.velocity) == expected
 
 
 def test_revolute_without_limit_loads_with_a_warning() -> None:
-    robot, warnings = load_with_warnings(two_links('<joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>'))
+    robot, warnings = load_with_warnings(
+        two_links('<joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>')
+    )
     assert robot.joints["j"].limit is None
     assert any("revolute joint 'j' has no <limit>" in w for w in warnings)
 
 
 # -- case 011: axes normalised, zero axis refused ----------------------------------------------
+
 
 def test_case_011_axes_normalised_and_kinematics(cases_dir: Path) -> None:
     robot = load(cases_dir / "011-axis-not-normalized" / "robot.urdf")
@@ -272,7 +324,9 @@ def test_case_011_axes_normalised_and_kinematics(cases_dir: Path) -> None:
     tilt = robot.joints["tilt"]
     poses = link_transforms(robot, {"tilt": 0.5, "slide": 0.1})
     head = np.linalg.inv(link_transforms(robot)[tilt.child]) @ poses[tilt.child]
-    assert Pose.from_matrix(head).quaternion == pytest.approx((0.0, 0.0, 0.247404, 0.968912), abs=1e-6)
+    assert Pose.from_matrix(head).quaternion == pytest.approx(
+        (0.0, 0.0, 0.247404, 0.968912), abs=1e-6
+    )
     slide = robot.joints["slide"]
     parent = poses[slide.parent]
     local = np.linalg.inv(parent @ slide.origin.matrix()) @ poses[slide.child]
@@ -280,24 +334,36 @@ def test_case_011_axes_normalised_and_kinematics(cases_dir: Path) -> None:
 
 
 def test_case_011_zero_axis_names_the_joint(cases_dir: Path) -> None:
-    with pytest.raises(InvalidValueError, match=r"bad_zero_axis\.urdf:\d+: <axis>: joint 'flap_joint' has a zero axis"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"bad_zero_axis\.urdf:\d+: <axis>: joint 'flap_joint' has a zero axis",
+    ):
         load(cases_dir / "011-axis-not-normalized" / "bad_zero_axis.urdf")
 
 
 @pytest.mark.parametrize("kind", ["revolute", "continuous", "prismatic", "planar"])
 def test_zero_axis_refused_on_every_movable_type(kind: str) -> None:
     with pytest.raises(InvalidValueError, match="joint 'j' has a zero axis"):
-        load(two_links(f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/>'
-                       '<axis xyz="0 0 0"/><limit effort="1" velocity="1"/></joint>'))
+        load(
+            two_links(
+                f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/>'
+                '<axis xyz="0 0 0"/><limit effort="1" velocity="1"/></joint>'
+            )
+        )
 
 
 @pytest.mark.parametrize("kind", ["fixed", "floating"])
 def test_zero_axis_ignored_on_fixed_and_floating(kind: str) -> None:
-    robot = load(two_links(f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>'))
+    robot = load(
+        two_links(
+            f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>'
+        )
+    )
     assert robot.joints["j"].axis is None
 
 
 # -- case 009 (URDF part) and case 014 (URDF part) ----------------------------------------------
+
 
 def test_case_009_fixed_joint_stays_fixed(cases_dir: Path) -> None:
     robot = load(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf")
@@ -328,46 +394,98 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
 
 # -- bad values ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("body, message", [
-    ('<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
-     r"<mass>: attribute 'value' is 'heavy', not a number"),
-    ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0"/></inertial></link>',
-     r"<inertia>: attribute 'izz' is missing"),
-    ('<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
-     r"mass is -1.0, negative"),
-    ('<link name="a"><visual><geometry><box size="1 2"/></geometry></visual></link>',
-     r"attribute 'size' is '1 2': expected 3 finite numbers"),
-    ('<link name="a"><visual><geometry><sphere radius="nan"/></geometry></visual></link>',
-     r"attribute 'radius' is 'nan', not finite"),
-    ('<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/></geometry></visual></link>',
-     r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers"),
-    ('<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
-     r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative\. Fix: give a radius >= 0 m"),
-    ('<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry></collision></link>',
-     r"<cylinder>: attribute 'length' is -2, negative"),
-    ('<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry></collision></link>',
-     r"<capsule>: attribute 'radius' is -1, negative"),
-    ('<link name="a"><visual><geometry><box size="1 -2 3"/></geometry></visual></link>',
-     r"<box>: <box> size '1 -2 3' has a negative edge\. Fix: give edge lengths >= 0 m"),
-    ('<link name="a"><visual><geometry/></visual></link>', r"<geometry> must contain exactly one shape, found 0"),
-    ('<link name="a"><visual><origin/></visual></link>', r"<visual> has no <geometry>"),
-    ('<link name="a"><visual><geometry><mesh/></geometry></visual></link>', r"<mesh> has no filename"),
-    ('<material name="m"/><link name="a"/>', r"robot-level material defines neither <color> nor <texture>"),
-    ('<material name="m"><color rgba="1 0 0"/></material><link name="a"/>', r"attribute 'rgba' is '1 0 0'"),
-    ('<link/>', r"<link>: link has no name"),
-    ('<link name="a"/><link name="b"/><joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>',
-     r"joint type is 'hinge'"),
-    ('<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/></joint>',
-     r"joint 'j' has no <child>"),
-    ('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
-     '<limit effort="-1" velocity="1"/></joint>', r"effort limit is -1.0, negative"),
-    ('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
-     '<limit lower="0" upper="1" effort="1" velocity="inf"/></joint>', r"attribute 'velocity' is 'inf', not finite"),
-    ('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
-     '<safety_controller soft_lower_limit="0"/></joint>', r"attribute 'k_velocity' is missing"),
-    ('<link name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
-     '<mimic multiplier="2"/></joint>', r"<mimic> names no joint"),
-])
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (
+            '<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+            r"<mass>: attribute 'value' is 'heavy', not a number",
+        ),
+        (
+            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0"/></inertial></link>',
+            r"<inertia>: attribute 'izz' is missing",
+        ),
+        (
+            '<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+            r"mass is -1.0, negative",
+        ),
+        (
+            '<link name="a"><visual><geometry><box size="1 2"/></geometry></visual></link>',
+            r"attribute 'size' is '1 2': expected 3 finite numbers",
+        ),
+        (
+            '<link name="a"><visual><geometry><sphere radius="nan"/></geometry></visual></link>',
+            r"attribute 'radius' is 'nan', not finite",
+        ),
+        (
+            '<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/></geometry></visual></link>',
+            r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers",
+        ),
+        (
+            '<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
+            r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative\. Fix: give a radius >= 0 m",
+        ),
+        (
+            '<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry></collision></link>',
+            r"<cylinder>: attribute 'length' is -2, negative",
+        ),
+        (
+            '<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry></collision></link>',
+            r"<capsule>: attribute 'radius' is -1, negative",
+        ),
+        (
+            '<link name="a"><visual><geometry><box size="1 -2 3"/></geometry></visual></link>',
+            r"<box>: <box> size '1 -2 3' has a negative edge\. Fix: give edge lengths >= 0 m",
+        ),
+        (
+            '<link name="a"><visual><geometry/></visual></link>',
+            r"<geometry> must contain exactly one shape, found 0",
+        ),
+        ('<link name="a"><visual><origin/></visual></link>', r"<visual> has no <geometry>"),
+        (
+            '<link name="a"><visual><geometry><mesh/></geometry></visual></link>',
+            r"<mesh> has no filename",
+        ),
+        (
+            '<material name="m"/><link name="a"/>',
+            r"robot-level material defines neither <color> nor <texture>",
+        ),
+        (
+            '<material name="m"><color rgba="1 0 0"/></material><link name="a"/>',
+            r"attribute 'rgba' is '1 0 0'",
+        ),
+        ("<link/>", r"<link>: link has no name"),
+        (
+            '<link name="a"/><link name="b"/><joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>',
+            r"joint type is 'hinge'",
+        ),
+        (
+            '<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/></joint>',
+            r"joint 'j' has no <child>",
+        ),
+        (
+            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+            '<limit effort="-1" velocity="1"/></joint>',
+            r"effort limit is -1.0, negative",
+        ),
+        (
+            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+            '<limit lower="0" upper="1" effort="1" velocity="inf"/></joint>',
+            r"attribute 'velocity' is 'inf', not finite",
+        ),
+        (
+            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+            '<safety_controller soft_lower_limit="0"/></joint>',
+            r"attribute 'k_velocity' is missing",
+        ),
+        (
+            '<link name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
+            '<mimic multiplier="2"/></joint>',
+            r"<mimic> names no joint",
+        ),
+    ],
+)
 def test_bad_values_are_invalid_value_errors(body: str, message: str) -> None:
     with pytest.raises(InvalidValueError, match=message):
         load(urdf(body))
@@ -380,60 +498,92 @@ def test_unknown_geometry_is_unsupported() -> None:
 
 def test_undefined_material_reference_warns_and_keeps_the_visual_as_urdfdom() -> None:
     robot, warnings = load_with_warnings(
-        urdf('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual></link>'))
+        urdf(
+            '<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual></link>'
+        )
+    )
     assert robot.links["a"].visuals[0].material == Material(name="green")
-    assert warnings == ["<string>:3: <material name=\"green\">: material 'green' is not defined (no robot-level "
-                        "<material name=\"green\">, no <color>); the visual has no colour, as urdfdom reads it"]
+    assert warnings == [
+        "<string>:3: <material name=\"green\">: material 'green' is not defined (no robot-level "
+        '<material name="green">, no <color>); the visual has no colour, as urdfdom reads it'
+    ]
 
 
 def test_malformed_xml_names_the_line() -> None:
-    with pytest.raises(XmlSyntaxError, match=r"^<string>:4: not well-formed XML \(column 9\): Opening and ending tag "
-                       r"mismatch: link line 3 and robot\. Fix: correct the XML syntax at that line$"):
+    with pytest.raises(
+        XmlSyntaxError,
+        match=r"^<string>:4: not well-formed XML \(column 9\): Opening and ending tag "
+        r"mismatch: link line 3 and robot\. Fix: correct the XML syntax at that line$",
+    ):
         load('<?xml version="1.0"?>\n<robot name="r">\n<link name="a">\n</robot>')
 
 
 def test_unknown_tags_are_warnings_not_errors() -> None:
-    robot, warnings = load_with_warnings(urdf(
-        '<link name="a"><self_collision_checking/></link><frobnicator/>'
-        '<link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/><wobble/></joint>'))
+    robot, warnings = load_with_warnings(
+        urdf(
+            '<link name="a"><self_collision_checking/></link><frobnicator/>'
+            '<link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/><wobble/></joint>'
+        )
+    )
     assert list(robot.links) == ["a", "b"]
     assert any('unknown element <frobnicator> in <robot name="r"> ignored' in w for w in warnings)
-    assert any('unknown element <self_collision_checking> in <link name="a"> ignored' in w for w in warnings)
+    assert any(
+        'unknown element <self_collision_checking> in <link name="a"> ignored' in w
+        for w in warnings
+    )
     assert any('unknown element <wobble> in <joint name="j"> ignored' in w for w in warnings)
 
 
 def test_top_level_urdf_sensor_and_gazebo_sensor_in_document_order() -> None:
-    robot = load(urdf(
-        '<link name="base"/><link name="cam_link"/>'
-        '<joint name="j" type="fixed"><parent link="base"/><child link="cam_link"/></joint>\n'
-        '<gazebo reference="base"><sensor name="imu" type="imu"><update_rate>200</update_rate></sensor></gazebo>\n'
-        '<sensor name="cam" update_rate="20"><parent link="cam_link"/><origin xyz="0.1 0 0"/>'
-        '<camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera></sensor>'))
-    assert [(s.name, s.type, s.link) for s in robot.sensors] == [("imu", "imu", "base"), ("cam", "camera", "cam_link")]
+    robot = load(
+        urdf(
+            '<link name="base"/><link name="cam_link"/>'
+            '<joint name="j" type="fixed"><parent link="base"/><child link="cam_link"/></joint>\n'
+            '<gazebo reference="base"><sensor name="imu" type="imu"><update_rate>200</update_rate></sensor></gazebo>\n'
+            '<sensor name="cam" update_rate="20"><parent link="cam_link"/><origin xyz="0.1 0 0"/>'
+            '<camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera></sensor>'
+        )
+    )
+    assert [(s.name, s.type, s.link) for s in robot.sensors] == [
+        ("imu", "imu", "base"),
+        ("cam", "camera", "cam_link"),
+    ]
     assert robot.sensors[1].update_rate == 20.0
     assert robot.sensors[1].pose == Pose((0.1, 0.0, 0.0))
 
 
 def test_top_level_sensor_on_missing_link() -> None:
-    with pytest.raises(MissingReferenceError, match=r"sensor 'cam' is attached to 'nowhere', which is not a link"):
-        load(urdf('<link name="base"/><sensor name="cam"><parent link="nowhere"/>'
-                  '<camera><image width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera></sensor>'))
+    with pytest.raises(
+        MissingReferenceError, match=r"sensor 'cam' is attached to 'nowhere', which is not a link"
+    ):
+        load(
+            urdf(
+                '<link name="base"/><sensor name="cam"><parent link="nowhere"/>'
+                '<camera><image width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera></sensor>'
+            )
+        )
 
 
 def test_transmissions_classic_first_then_ros2_control_in_document_order() -> None:
-    robot = load(urdf(
-        '<link name="a"/><link name="b"/><link name="c"/>'
-        '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
-        '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>'
-        '<ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
-        '<joint name="j2"><command_interface name="position"/><state_interface name="position"/></joint>'
-        '<transmission name="r2c"><plugin>transmission_interface/SimpleTransmission</plugin>'
-        '<actuator name="m2" role="actuator1"/><joint name="j2" role="joint1"><mechanical_reduction>3</mechanical_reduction>'
-        '</joint></transmission></ros2_control>'
-        '<transmission name="classic"><type>transmission_interface/SimpleTransmission</type>'
-        '<joint name="j1"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>'
-        '<actuator name="m1"><mechanicalReduction>5</mechanicalReduction></actuator></transmission>'))
-    assert [(t.name, t.dialect) for t in robot.transmissions] == [("classic", "classic"), ("r2c", "ros2_control")]
+    robot = load(
+        urdf(
+            '<link name="a"/><link name="b"/><link name="c"/>'
+            '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
+            '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>'
+            '<ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
+            '<joint name="j2"><command_interface name="position"/><state_interface name="position"/></joint>'
+            '<transmission name="r2c"><plugin>transmission_interface/SimpleTransmission</plugin>'
+            '<actuator name="m2" role="actuator1"/><joint name="j2" role="joint1"><mechanical_reduction>3</mechanical_reduction>'
+            "</joint></transmission></ros2_control>"
+            '<transmission name="classic"><type>transmission_interface/SimpleTransmission</type>'
+            '<joint name="j1"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>'
+            '<actuator name="m1"><mechanicalReduction>5</mechanicalReduction></actuator></transmission>'
+        )
+    )
+    assert [(t.name, t.dialect) for t in robot.transmissions] == [
+        ("classic", "classic"),
+        ("r2c", "ros2_control"),
+    ]
     assert robot.ros2_control[0].transmissions[0].name == "r2c"
 
 
@@ -456,34 +606,59 @@ def test_misspelt_joint_axis_is_an_error_not_a_default_axis() -> None:
         match=r'^<string>:5: <axsi>: unknown element <axsi> in <joint name="j">; did you mean <axis>\? '
         r"Fix: rename <axsi> to <axis>$",
     ):
-        load(two_links('<joint name="j" type="revolute"><parent link="a"/><child link="b"/>\n'
-                       '<axsi xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'))
+        load(
+            two_links(
+                '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>\n'
+                '<axsi xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            )
+        )
 
 
 @pytest.mark.parametrize(
     "body, bad, good",
     [
-        ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
-         '<orgin xyz="0 0 1"/></inertial></link>', "orgin", "origin"),
+        (
+            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+            '<orgin xyz="0 0 1"/></inertial></link>',
+            "orgin",
+            "origin",
+        ),
         ('<link name="a"><visuals/></link>', "visuals", "visual"),
-        ('<material name="m"><colour rgba="1 0 0 1"/><color rgba="1 0 0 1"/></material><link name="a"/>', "colour", "color"),
+        (
+            '<material name="m"><colour rgba="1 0 0 1"/><color rgba="1 0 0 1"/></material><link name="a"/>',
+            "colour",
+            "color",
+        ),
         ('<link name="a"/><joints name="x"/>', "joints", "joint"),
-        ('<link name="a"><collision><geometry><box size="1 1 1"/></geometry><Origin xyz="1 0 0"/></collision></link>',
-         "Origin", "origin"),
+        (
+            '<link name="a"><collision><geometry><box size="1 1 1"/></geometry><Origin xyz="1 0 0"/></collision></link>',
+            "Origin",
+            "origin",
+        ),
     ],
 )
 def test_misspelt_tags_in_every_urdf_element_are_errors(body: str, bad: str, good: str) -> None:
-    with pytest.raises(InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"):
+    with pytest.raises(
+        InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"
+    ):
         load(urdf(body))
 
 
 def test_unknown_geometry_suggests_the_close_shape() -> None:
-    with pytest.raises(UnsupportedError, match=r"unknown geometry <cylindre>; did you mean <cylinder>\?"):
-        load(urdf('<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry></visual></link>'))
+    with pytest.raises(
+        UnsupportedError, match=r"unknown geometry <cylindre>; did you mean <cylinder>\?"
+    ):
+        load(
+            urdf(
+                '<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry></visual></link>'
+            )
+        )
 
 
 def test_xml_syntax_error_names_the_line_once() -> None:
     with pytest.raises(XmlSyntaxError) as info:
-        load("<robot name=\"r\">\n<link name=\"a\"/>")
-    assert str(info.value) == ("<string>:2: not well-formed XML (column 17): Premature end of data in tag robot line 1. "
-                               "Fix: correct the XML syntax at that line")
+        load('<robot name="r">\n<link name="a"/>')
+    assert str(info.value) == (
+        "<string>:2: not well-formed XML (column 17): Premature end of data in tag robot line 1. "
+        "Fix: correct the XML syntax at that line"
+    )

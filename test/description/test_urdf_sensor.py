@@ -24,10 +24,17 @@ def test_urdf_camera_sensor():
         </sensor>"""
     )
     assert (s.name, s.type, s.raw_type, s.link, s.update_rate, s.origin_format) == (
-        "my_camera_sensor", "camera", "camera", "optical_frame_link_name", 20.0, "urdf"
+        "my_camera_sensor",
+        "camera",
+        "camera",
+        "optical_frame_link_name",
+        20.0,
+        "urdf",
     )
     assert s.pose.xyz == (0.1, 0.0, 0.2) and s.pose.rpy == (0.0, 0.5, 0.0)
-    assert s.params == CameraParams(horizontal_fov=1.5708, width=640, height=480, format="RGB8", near=0.01, far=50.0)
+    assert s.params == CameraParams(
+        horizontal_fov=1.5708, width=640, height=480, format="RGB8", near=0.01, far=50.0
+    )
     assert warnings == []
 
 
@@ -38,12 +45,24 @@ def test_urdf_ray_sensor_and_defaults():
     )
     assert s.type == "ray" and s.update_rate == 0.0 and s.pose.is_identity
     assert s.params == RayParams(
-        horizontal_samples=100, horizontal_resolution=1.0, horizontal_min_angle=-1.5708, horizontal_max_angle=1.5708,
-        vertical_samples=1, vertical_resolution=1.0, vertical_min_angle=0.0, vertical_max_angle=0.0,
+        horizontal_samples=100,
+        horizontal_resolution=1.0,
+        horizontal_min_angle=-1.5708,
+        horizontal_max_angle=1.5708,
+        vertical_samples=1,
+        vertical_resolution=1.0,
+        vertical_min_angle=0.0,
+        vertical_max_angle=0.0,
     )
-    v, _ = _urdf('<sensor name="v"><parent link="l"/><ray><vertical samples="8" min_angle="-0.1"/></ray></sensor>')
+    v, _ = _urdf(
+        '<sensor name="v"><parent link="l"/><ray><vertical samples="8" min_angle="-0.1"/></ray></sensor>'
+    )
     assert isinstance(v.params, RayParams)
-    assert (v.params.horizontal_samples, v.params.vertical_samples, v.params.vertical_min_angle) == (1, 8, -0.1)
+    assert (
+        v.params.horizontal_samples,
+        v.params.vertical_samples,
+        v.params.vertical_min_angle,
+    ) == (1, 8, -0.1)
 
 
 def test_urdf_unknown_kind_is_kept_with_warning():
@@ -59,15 +78,42 @@ def test_urdf_unknown_kind_is_kept_with_warning():
         ('<sensor name="s"><ray/></sensor>', r"sensor 's' has no <parent link=...>"),
         ('<sensor name="s"><parent/><ray/></sensor>', r"has no <parent link"),
         ('<sensor name="s"><parent link="l"/></sensor>', r"has no <camera> or <ray>"),
-        ('<sensor name="s" update_rate="x"><parent link="l"/><ray/></sensor>', r"attribute 'update_rate' is 'x'"),
-        ('<sensor name="s" update_rate="-2"><parent link="l"/><ray/></sensor>', r"update_rate is -2.0"),
-        ('<sensor name="s"><parent link="l"/><origin xyz="1 2"/><ray/></sensor>', r"expected 3 numbers"),
-        ('<sensor name="s"><parent link="l"/><camera/></sensor>', r"camera sensor 's' has no <image>"),
-        ('<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" hfov="1" near="0.1"/></camera></sensor>', r"<image> has no far attribute"),
-        ('<sensor name="s"><parent link="l"/><camera><image width="1.5" height="1" format="L8" hfov="1" near="0.1" far="9"/></camera></sensor>', r"attribute 'width' is '1.5'"),
-        ('<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" hfov="wide" near="0.1" far="9"/></camera></sensor>', r"attribute 'hfov' is 'wide'"),
-        ('<sensor name="s"><parent link="l"/><ray><horizontal samples="0"/></ray></sensor>', r"attribute 'samples' is '0'"),
-        ('<sensor name="s"><parent link="l"/><ray><vertical max_angle="up"/></ray></sensor>', r"attribute 'max_angle' is 'up'"),
+        (
+            '<sensor name="s" update_rate="x"><parent link="l"/><ray/></sensor>',
+            r"attribute 'update_rate' is 'x'",
+        ),
+        (
+            '<sensor name="s" update_rate="-2"><parent link="l"/><ray/></sensor>',
+            r"update_rate is -2.0",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><origin xyz="1 2"/><ray/></sensor>',
+            r"expected 3 numbers",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><camera/></sensor>',
+            r"camera sensor 's' has no <image>",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" hfov="1" near="0.1"/></camera></sensor>',
+            r"<image> has no far attribute",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><camera><image width="1.5" height="1" format="L8" hfov="1" near="0.1" far="9"/></camera></sensor>',
+            r"attribute 'width' is '1.5'",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" hfov="wide" near="0.1" far="9"/></camera></sensor>',
+            r"attribute 'hfov' is 'wide'",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><ray><horizontal samples="0"/></ray></sensor>',
+            r"attribute 'samples' is '0'",
+        ),
+        (
+            '<sensor name="s"><parent link="l"/><ray><vertical max_angle="up"/></ray></sensor>',
+            r"attribute 'max_angle' is 'up'",
+        ),
     ],
 )
 def test_urdf_sensor_errors(xml, message):
@@ -76,12 +122,20 @@ def test_urdf_sensor_errors(xml, message):
 
 
 def test_urdf_camera_out_of_range_is_refused() -> None:
-    xml = ('<sensor name="c" update_rate="10"><parent link="a"/><camera>'
-           '<image width="64" height="48" format="R8G8B8" hfov="0" near="0.1" far="5"/></camera></sensor>')
-    with pytest.raises(InvalidValueError, match=r"u\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is 0 rad"):
+    xml = (
+        '<sensor name="c" update_rate="10"><parent link="a"/><camera>'
+        '<image width="64" height="48" format="R8G8B8" hfov="0" near="0.1" far="5"/></camera></sensor>'
+    )
+    with pytest.raises(
+        InvalidValueError,
+        match=r"u\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is 0 rad",
+    ):
         _urdf(xml)
 
 
 def test_urdf_sensor_misspelt_origin_is_an_error() -> None:
-    with pytest.raises(InvalidValueError, match=r"unknown element <orign> in <sensor name=\"c\">; did you mean <origin>\?"):
+    with pytest.raises(
+        InvalidValueError,
+        match=r"unknown element <orign> in <sensor name=\"c\">; did you mean <origin>\?",
+    ):
         _urdf('<sensor name="c"><parent link="l"/><orign xyz="1 0 0"/><ray/></sensor>')

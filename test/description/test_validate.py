@@ -43,15 +43,28 @@ def test_valid_chain_loads() -> None:
     assert list(robot.joints) == ["j1", "j2"]
 
 
-@pytest.mark.parametrize("parent, child, role, missing", [("a", "zz", "child", "zz"), ("yy", "b", "parent", "yy")])
+@pytest.mark.parametrize(
+    "parent, child, role, missing", [("a", "zz", "child", "zz"), ("yy", "b", "parent", "yy")]
+)
 def test_missing_link(parent: str, child: str, role: str, missing: str) -> None:
-    with pytest.raises(MissingReferenceError, match=rf"<joint name=\"j\">: {role} link '{missing}' of joint 'j' does not exist"):
+    with pytest.raises(
+        MissingReferenceError,
+        match=rf"<joint name=\"j\">: {role} link '{missing}' of joint 'j' does not exist",
+    ):
         load(urdf('<link name="a"/><link name="b"/>' + joint("j", parent, child)))
 
 
 def test_cycle() -> None:
-    body = LINKS + '<link name="d"/>' + joint("j1", "a", "b") + joint("j2", "c", "d") + joint("j3", "d", "c")
-    with pytest.raises(KinematicTreeError, match=r"links 'c', 'd' form a cycle not connected to root 'a'"):
+    body = (
+        LINKS
+        + '<link name="d"/>'
+        + joint("j1", "a", "b")
+        + joint("j2", "c", "d")
+        + joint("j3", "d", "c")
+    )
+    with pytest.raises(
+        KinematicTreeError, match=r"links 'c', 'd' form a cycle not connected to root 'a'"
+    ):
         load(urdf(body))
 
 
@@ -62,12 +75,17 @@ def test_cycle_through_every_link_has_no_root() -> None:
 
 
 def test_two_roots() -> None:
-    with pytest.raises(KinematicTreeError, match=r"<string>:5: <link name=\"c\">: the robot has 2 root links \('a', 'c'\)"):
+    with pytest.raises(
+        KinematicTreeError,
+        match=r"<string>:5: <link name=\"c\">: the robot has 2 root links \('a', 'c'\)",
+    ):
         load(urdf(LINKS + joint("j1", "a", "b")))
 
 
 def test_link_with_two_parents() -> None:
-    with pytest.raises(KinematicTreeError, match=r"link 'c' is the child of two joints, 'j1' and 'j2'"):
+    with pytest.raises(
+        KinematicTreeError, match=r"link 'c' is the child of two joints, 'j1' and 'j2'"
+    ):
         load(urdf(LINKS + joint("j1", "a", "c") + joint("j2", "b", "c")))
 
 
@@ -81,14 +99,26 @@ def test_no_links() -> None:
         load(urdf(""))
 
 
-@pytest.mark.parametrize("body, kind, name", [
-    ('<link name="a"/><link name="a"/>', "link", "a"),
-    (CHAIN + joint("j1", "a", "c"), "joint", "j1"),
-    ('<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color rgba="0 1 0 1"/></material>'
-     '<link name="a"/>', "material", "m"),
-    (CHAIN + ROS2_CONTROL.format(block="hw", joint="j1") + ROS2_CONTROL.format(block="hw", joint="j2"),
-     "ros2_control", "hw"),
-])
+@pytest.mark.parametrize(
+    "body, kind, name",
+    [
+        ('<link name="a"/><link name="a"/>', "link", "a"),
+        (CHAIN + joint("j1", "a", "c"), "joint", "j1"),
+        (
+            '<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color rgba="0 1 0 1"/></material>'
+            '<link name="a"/>',
+            "material",
+            "m",
+        ),
+        (
+            CHAIN
+            + ROS2_CONTROL.format(block="hw", joint="j1")
+            + ROS2_CONTROL.format(block="hw", joint="j2"),
+            "ros2_control",
+            "hw",
+        ),
+    ],
+)
 def test_duplicate_names(body: str, kind: str, name: str) -> None:
     with pytest.raises(DuplicateNameError, match=rf"two {kind}s are named '{name}'"):
         load(urdf(body))
@@ -96,64 +126,107 @@ def test_duplicate_names(body: str, kind: str, name: str) -> None:
 
 def test_duplicate_sensor_on_one_link() -> None:
     sensor = '<gazebo reference="b"><sensor name="s" type="imu"><update_rate>10</update_rate></sensor></gazebo>'
-    with pytest.raises(DuplicateNameError, match=r"two sensors are named 's' \(first on 'b', line 8\)"):
+    with pytest.raises(
+        DuplicateNameError, match=r"two sensors are named 's' \(first on 'b', line 8\)"
+    ):
         load(urdf(CHAIN + sensor + "\n" + sensor))
 
 
 def test_same_sensor_name_on_two_links() -> None:
-    body = CHAIN + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c"><sensor name="s" type="imu"/></gazebo>'
+    body = (
+        CHAIN
+        + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c"><sensor name="s" type="imu"/></gazebo>'
+    )
     with pytest.raises(DuplicateNameError, match=r"two sensors are named 's' \(first on 'b'"):
         load(urdf(body))
 
 
 def test_gazebo_sensor_on_missing_link_is_not_simulated_with_a_warning() -> None:
     """Gazebo ignores an extension whose reference names nothing, sensors included."""
-    robot, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/>'
-                                              '<sensor name="t" type="ray"/></gazebo>'))
+    robot, warnings = load_with_warnings(
+        urdf(
+            CHAIN + '<gazebo reference="nowhere"><sensor name="s" type="imu"/>'
+            '<sensor name="t" type="ray"/></gazebo>'
+        )
+    )
     assert robot.sensors == ()
     assert warnings == [
-        f'<string>: sensor {name!r} in <gazebo reference="nowhere"> (line 8): \'nowhere\' is no link or joint of the robot, so '
-        "Gazebo ignores the extension; the sensor is not simulated" for name in ("s", "t")
-    ] + ['<string>: <gazebo reference="nowhere"> (line 8) names no link or joint; simulators ignore it']
+        f"<string>: sensor {name!r} in <gazebo reference=\"nowhere\"> (line 8): 'nowhere' is no link or joint of the robot, so "
+        "Gazebo ignores the extension; the sensor is not simulated"
+        for name in ("s", "t")
+    ] + [
+        '<string>: <gazebo reference="nowhere"> (line 8) names no link or joint; simulators ignore it'
+    ]
 
 
 def test_gazebo_camera_on_a_joint_goes_to_its_child_link_with_a_warning() -> None:
-    robot, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="j2"><sensor name="cam" type="camera"/>'
-                                              '<sensor name="ft" type="force_torque"/></gazebo>'))
-    assert [(s.name, s.link, s.joint) for s in robot.sensors] == [("cam", "c", "j2"), ("ft", "c", "j2")]
-    assert warnings == ['<string>: camera sensor \'cam\' in <gazebo reference="j2"> (line 8) names a joint, not a link; it is '
-                        "attached to the joint's frame on its child link 'c', as Gazebo does"]
+    robot, warnings = load_with_warnings(
+        urdf(
+            CHAIN + '<gazebo reference="j2"><sensor name="cam" type="camera"/>'
+            '<sensor name="ft" type="force_torque"/></gazebo>'
+        )
+    )
+    assert [(s.name, s.link, s.joint) for s in robot.sensors] == [
+        ("cam", "c", "j2"),
+        ("ft", "c", "j2"),
+    ]
+    assert warnings == [
+        "<string>: camera sensor 'cam' in <gazebo reference=\"j2\"> (line 8) names a joint, not a link; it is "
+        "attached to the joint's frame on its child link 'c', as Gazebo does"
+    ]
 
 
 def test_unknown_mimic_target() -> None:
-    with pytest.raises(MissingReferenceError, match=r"joint 'j2' mimics 'ghost', which is not a joint of the robot"):
-        load(urdf(LINKS + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="ghost"/>')))
+    with pytest.raises(
+        MissingReferenceError, match=r"joint 'j2' mimics 'ghost', which is not a joint of the robot"
+    ):
+        load(
+            urdf(
+                LINKS
+                + joint("j1", "a", "b")
+                + joint("j2", "b", "c", extra='<mimic joint="ghost"/>')
+            )
+        )
 
 
 def test_self_mimic() -> None:
     with pytest.raises(InvalidValueError, match=r"joint 'j2' mimics itself"):
-        load(urdf(LINKS + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="j2"/>')))
+        load(
+            urdf(LINKS + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="j2"/>'))
+        )
 
 
 def test_mimic_of_fixed_joint_warns() -> None:
-    _, warnings = load_with_warnings(urdf(LINKS + joint("j1", "a", "b", "fixed") + joint("j2", "b", "c", extra='<mimic joint="j1"/>')))
+    _, warnings = load_with_warnings(
+        urdf(
+            LINKS
+            + joint("j1", "a", "b", "fixed")
+            + joint("j2", "b", "c", extra='<mimic joint="j1"/>')
+        )
+    )
     assert any("mimics fixed joint 'j1'" in w for w in warnings)
 
 
 def test_lower_above_upper() -> None:
     limit = '<limit lower="1" upper="-1" effort="1" velocity="1"/>'
-    with pytest.raises(InvalidValueError, match=r"lower limit 1.0 is above upper limit -1.0\. Fix: swap"):
+    with pytest.raises(
+        InvalidValueError, match=r"lower limit 1.0 is above upper limit -1.0\. Fix: swap"
+    ):
         load(urdf(LINKS + joint("j1", "a", "b", "revolute", limit) + joint("j2", "b", "c")))
 
 
 def test_soft_lower_above_soft_upper() -> None:
     extra = '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller soft_lower_limit="0.5" soft_upper_limit="0.2" k_velocity="1"/>'
-    with pytest.raises(InvalidValueError, match=r"soft_lower_limit 0.5 is above soft_upper_limit 0.2"):
+    with pytest.raises(
+        InvalidValueError, match=r"soft_lower_limit 0.5 is above soft_upper_limit 0.2"
+    ):
         load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
 
 
 def test_classic_transmission_naming_a_missing_joint() -> None:
-    with pytest.raises(MissingReferenceError, match=r"transmission 't1' names joint 'ghost', which is not a joint"):
+    with pytest.raises(
+        MissingReferenceError, match=r"transmission 't1' names joint 'ghost', which is not a joint"
+    ):
         load(urdf(CHAIN + CLASSIC.format(joint="ghost")))
 
 
@@ -171,40 +244,64 @@ def test_ros2_control_transmission_naming_a_missing_joint() -> None:
 
 
 def test_ros2_control_joint_missing() -> None:
-    with pytest.raises(MissingReferenceError, match=r"ros2_control block 'hw' names joint 'ghost', which is not a joint"):
+    with pytest.raises(
+        MissingReferenceError,
+        match=r"ros2_control block 'hw' names joint 'ghost', which is not a joint",
+    ):
         load(urdf(CHAIN + ROS2_CONTROL.format(block="hw", joint="ghost")))
 
 
 def test_valid_transmission_and_ros2_control_load() -> None:
-    robot = load(urdf(CHAIN + CLASSIC.format(joint="j1") + ROS2_CONTROL.format(block="hw", joint="j2")))
+    robot = load(
+        urdf(CHAIN + CLASSIC.format(joint="j1") + ROS2_CONTROL.format(block="hw", joint="j2"))
+    )
     assert [t.name for t in robot.transmissions] == ["t1"]
     assert robot.transmissions[0].joints[0].name == "j1"
     assert [hc.name for hc in robot.ros2_control] == ["hw"]
 
 
 def test_unknown_transmission_type_is_kept() -> None:
-    body = CHAIN + '<transmission name="odd"><type>acme/MagicTransmission</type><joint name="j1"/><actuator name="m"/></transmission>'
+    body = (
+        CHAIN
+        + '<transmission name="odd"><type>acme/MagicTransmission</type><joint name="j1"/><actuator name="m"/></transmission>'
+    )
     robot, _ = load_with_warnings(urdf(body))
     assert robot.transmissions[0].type == "acme/MagicTransmission"
     assert "MagicTransmission" in robot.transmissions[0].raw_xml
 
 
 def test_gazebo_reference_to_nothing_warns() -> None:
-    _, warnings = load_with_warnings(urdf(CHAIN + '<gazebo reference="nothing"><mu1>0.2</mu1></gazebo>'))
-    assert any('<gazebo reference="nothing"> (line 8) names no link or joint' in w for w in warnings)
+    _, warnings = load_with_warnings(
+        urdf(CHAIN + '<gazebo reference="nothing"><mu1>0.2</mu1></gazebo>')
+    )
+    assert any(
+        '<gazebo reference="nothing"> (line 8) names no link or joint' in w for w in warnings
+    )
 
 
 LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
 
 
 def test_mimic_loop_is_refused() -> None:
-    body = LINKS + joint("j1", "a", "b", extra='<mimic joint="j2"/>') + joint("j2", "b", "c", extra='<mimic joint="j1"/>')
-    with pytest.raises(InvalidValueError, match=r"<joint name=\"j1\">: the mimic joints form a loop \(j1 -> j2 -> j1\).*Fix: make one"):
+    body = (
+        LINKS
+        + joint("j1", "a", "b", extra='<mimic joint="j2"/>')
+        + joint("j2", "b", "c", extra='<mimic joint="j1"/>')
+    )
+    with pytest.raises(
+        InvalidValueError,
+        match=r"<joint name=\"j1\">: the mimic joints form a loop \(j1 -> j2 -> j1\).*Fix: make one",
+    ):
         load(urdf(body))
 
 
 def test_mimic_chain_is_allowed() -> None:
-    body = LINKS + '<link name="d"/>' + joint("j1", "a", "b") + joint("j2", "b", "c", extra='<mimic joint="j1" multiplier="2"/>')
+    body = (
+        LINKS
+        + '<link name="d"/>'
+        + joint("j1", "a", "b")
+        + joint("j2", "b", "c", extra='<mimic joint="j1" multiplier="2"/>')
+    )
     body += joint("j3", "c", "d", extra='<mimic joint="j2" multiplier="0.5" offset="0.1"/>')
     robot = load(urdf(body))
     assert robot.joints["j3"].mimic.joint == "j2"
@@ -215,18 +312,29 @@ def test_mimic_chain_is_allowed() -> None:
 @pytest.mark.parametrize("attr", ["damping", "friction"])
 def test_negative_dynamics_is_refused(attr: str) -> None:
     body = LINKS + joint("j1", "a", "b", extra=f'<dynamics {attr}="-0.5"/>') + joint("j2", "b", "c")
-    with pytest.raises(InvalidValueError, match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: give a {attr} >= 0"):
+    with pytest.raises(
+        InvalidValueError,
+        match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: give a {attr} >= 0",
+    ):
         load(urdf(body))
 
 
 def _inertial(ixx: str, iyy: str, izz: str) -> str:
-    return (f'<link name="a"><inertial><mass value="1"/><inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" '
-            f'iyz="0" izz="{izz}"/></inertial></link>')
+    return (
+        f'<link name="a"><inertial><mass value="1"/><inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" '
+        f'iyz="0" izz="{izz}"/></inertial></link>'
+    )
 
 
-@pytest.mark.parametrize("moments, attr", [(("-1", "1", "1"), "ixx"), (("1", "-0.1", "1"), "iyy"), (("1", "1", "-2"), "izz")])
+@pytest.mark.parametrize(
+    "moments, attr",
+    [(("-1", "1", "1"), "ixx"), (("1", "-0.1", "1"), "iyy"), (("1", "1", "-2"), "izz")],
+)
 def test_negative_moment_of_inertia_is_refused(moments: tuple[str, str, str], attr: str) -> None:
-    with pytest.raises(InvalidValueError, match=rf"<string>:3: <link name=\"a\">: {attr} of link 'a' is -[\d.]+ kg·m², negative"):
+    with pytest.raises(
+        InvalidValueError,
+        match=rf"<string>:3: <link name=\"a\">: {attr} of link 'a' is -[\d.]+ kg·m², negative",
+    ):
         load(urdf(_inertial(*moments)))
 
 
@@ -246,27 +354,42 @@ def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
 def test_negative_safety_gain_is_refused(gain: str) -> None:
     other = "k_position" if gain == "k_velocity" else "k_velocity"
     extra = f'<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller {gain}="-3" {other}="1"/>'
-    with pytest.raises(InvalidValueError, match=rf"<joint name=\"j1\">: {gain} of joint 'j1' is -3, negative"):
+    with pytest.raises(
+        InvalidValueError, match=rf"<joint name=\"j1\">: {gain} of joint 'j1' is -3, negative"
+    ):
         load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
 
 
 def test_interface_listed_in_two_ros2_control_blocks_is_refused() -> None:
-    body = CHAIN + ROS2_CONTROL.format(block="hw1", joint="j1") + ROS2_CONTROL.format(block="hw2", joint="j1")
-    with pytest.raises(DuplicateNameError, match=r"<ros2_control name=\"hw2\">: state interface 'j1/position' is listed "
-                                                 r"twice \(first in ros2_control block 'hw1'\)"):
+    body = (
+        CHAIN
+        + ROS2_CONTROL.format(block="hw1", joint="j1")
+        + ROS2_CONTROL.format(block="hw2", joint="j1")
+    )
+    with pytest.raises(
+        DuplicateNameError,
+        match=r"<ros2_control name=\"hw2\">: state interface 'j1/position' is listed "
+        r"twice \(first in ros2_control block 'hw1'\)",
+    ):
         load(urdf(body))
 
 
 def test_interface_listed_twice_in_one_block_is_refused() -> None:
-    block = ('<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>'
-             '<joint name="j1"><command_interface name="velocity"/><command_interface name="velocity"/></joint></ros2_control>')
-    with pytest.raises(DuplicateNameError, match=r"command interface 'j1/velocity' is listed twice"):
+    block = (
+        '<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>'
+        '<joint name="j1"><command_interface name="velocity"/><command_interface name="velocity"/></joint></ros2_control>'
+    )
+    with pytest.raises(
+        DuplicateNameError, match=r"command interface 'j1/velocity' is listed twice"
+    ):
         load(urdf(CHAIN + block))
 
 
 def test_same_joint_with_different_interfaces_in_two_blocks_loads() -> None:
-    other = ('<ros2_control name="hw2" type="sensor"><hardware><plugin>x/Y</plugin></hardware>'
-             '<joint name="j1"><state_interface name="temperature"/></joint></ros2_control>')
+    other = (
+        '<ros2_control name="hw2" type="sensor"><hardware><plugin>x/Y</plugin></hardware>'
+        '<joint name="j1"><state_interface name="temperature"/></joint></ros2_control>'
+    )
     robot = load(urdf(CHAIN + ROS2_CONTROL.format(block="hw1", joint="j1") + other))
     assert [c.name for c in robot.ros2_control] == ["hw1", "hw2"]
 
@@ -275,14 +398,21 @@ def test_ros2_control_without_hardware_plugin_warns() -> None:
     block = '<ros2_control name="hw" type="system"><joint name="j1"><command_interface name="position"/></joint></ros2_control>'
     robot, warnings = load_with_warnings(urdf(CHAIN + block))
     assert robot.ros2_control[0].plugin is None
-    assert warnings == ["<string>: ros2_control block 'hw' has no <hardware><plugin>; ros2_control cannot load it "
-                        "(the bridge does not need it)"]
+    assert warnings == [
+        "<string>: ros2_control block 'hw' has no <hardware><plugin>; ros2_control cannot load it "
+        "(the bridge does not need it)"
+    ]
 
 
 def test_ros2_control_sensor_frame_that_is_no_link_warns() -> None:
-    body = CHAIN + """<ros2_control name="ft" type="sensor"><hardware><plugin>p</plugin></hardware>
+    body = (
+        CHAIN
+        + """<ros2_control name="ft" type="sensor"><hardware><plugin>p</plugin></hardware>
       <sensor name="wrist_ft"><state_interface name="force.x"/><param name="frame_id">tool0</param></sensor>
       </ros2_control>"""
+    )
     _, warnings = load_with_warnings(urdf(body))
-    assert warnings == ["<string>: <ros2_control name='ft'> sensor 'wrist_ft': frame_id 'tool0' is no link of the "
-                        "robot; its readings carry it as written, and TF may not know it"]
+    assert warnings == [
+        "<string>: <ros2_control name='ft'> sensor 'wrist_ft': frame_id 'tool0' is no link of the "
+        "robot; its readings carry it as written, and TF may not know it"
+    ]

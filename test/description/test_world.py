@@ -11,8 +11,10 @@ from sdf_bridge.errors import MissingReferenceError, UnsupportedError
 
 
 def _world(*models: tuple[str, bool]) -> str:
-    body = "".join(f'<model name="{name}"><static>{"true" if static else "false"}</static><link name="l"/></model>'
-                   for name, static in models)
+    body = "".join(
+        f'<model name="{name}"><static>{"true" if static else "false"}</static><link name="l"/></model>'
+        for name, static in models
+    )
     return f'<?xml version="1.0"?><sdf version="1.9"><world name="w">{body}</world></sdf>'
 
 
@@ -31,27 +33,38 @@ def test_a_world_with_several_robots_stays_a_world() -> None:
 
 def test_without_a_name_the_robots_are_listed() -> None:
     world = load(_world(("ground_plane", True), ("a", False), ("b", False)))
-    with pytest.raises(UnsupportedError, match=r"^<string>: <world name=\"w\">: world 'w' holds 2 robots \(non-static "
-                       r"models\): a, b; the bridge drives one\. Fix: choose one with --model NAME \(sdf-bridge convert "
-                       r"/ run\) or the node parameter model:=NAME$"):
+    with pytest.raises(
+        UnsupportedError,
+        match=r"^<string>: <world name=\"w\">: world 'w' holds 2 robots \(non-static "
+        r"models\): a, b; the bridge drives one\. Fix: choose one with --model NAME \(sdf-bridge convert "
+        r"/ run\) or the node parameter model:=NAME$",
+    ):
         select_robot(world)
 
 
 def test_an_unknown_model_name_lists_the_models() -> None:
     world = load(_world(("ground_plane", True), ("a", False), ("b", False)))
-    with pytest.raises(MissingReferenceError, match=r"world 'w' has no model 'c'; its models: ground_plane, a, b\. "
-                                                    r"Fix: give one of these names as the model"):
+    with pytest.raises(
+        MissingReferenceError,
+        match=r"world 'w' has no model 'c'; its models: ground_plane, a, b\. "
+        r"Fix: give one of these names as the model",
+    ):
         select_robot(world, "c")
 
 
 def test_a_static_model_may_be_chosen() -> None:
-    robot = select_robot(load(_world(("ground_plane", True), ("a", False), ("b", False))), "ground_plane")
+    robot = select_robot(
+        load(_world(("ground_plane", True), ("a", False), ("b", False))), "ground_plane"
+    )
     assert robot.name == "ground_plane" and [m.name for m in robot.scenery] == ["a", "b"]
 
 
 def test_a_single_robot_description_is_its_own_selection() -> None:
     robot, _ = load_with_warnings('<robot name="r"><link name="a"/></robot>')
     assert select_robot(robot) is robot and select_robot(robot, "r") is robot
-    with pytest.raises(MissingReferenceError, match=r"^<string>: the description holds one robot, 'r', not 'q'\. "
-                                                    r"Fix: give model 'r' or no model name$"):
+    with pytest.raises(
+        MissingReferenceError,
+        match=r"^<string>: the description holds one robot, 'r', not 'q'\. "
+        r"Fix: give model 'r' or no model name$",
+    ):
         select_robot(robot, "q")

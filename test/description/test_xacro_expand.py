@@ -55,26 +55,36 @@ def test_find_uses_package_paths_and_restores_xacro(tmp_path: Path) -> None:
     assert substitution_args._eval_find is original
 
 
-def test_unknown_package_is_a_xacro_error_naming_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_package_is_a_xacro_error_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
     main = tmp_path / "main.urdf.xacro"
-    main.write_text(f'<robot name="r" {XACRO_NS}><xacro:include filename="$(find no_such_pkg)/a.xacro"/></robot>')
+    main.write_text(
+        f'<robot name="r" {XACRO_NS}><xacro:include filename="$(find no_such_pkg)/a.xacro"/></robot>'
+    )
     with pytest.raises(XacroError, match=r"main\.urdf\.xacro.*package 'no_such_pkg' not found"):
         expand_xacro(main)
 
 
 def test_missing_include_names_the_file(tmp_path: Path) -> None:
     main = tmp_path / "main.urdf.xacro"
-    main.write_text(f'<robot name="r" {XACRO_NS}><xacro:include filename="missing_part.xacro"/></robot>')
+    main.write_text(
+        f'<robot name="r" {XACRO_NS}><xacro:include filename="missing_part.xacro"/></robot>'
+    )
     with pytest.raises(XacroError, match=r"missing_part\.xacro"):
         expand_xacro(main)
 
 
 def test_error_inside_an_include_names_the_included_file(tmp_path: Path) -> None:
-    (tmp_path / "broken.xacro").write_text(f'<robot {XACRO_NS}><link name="${{undefined_property}}"/></robot>')
+    (tmp_path / "broken.xacro").write_text(
+        f'<robot {XACRO_NS}><link name="${{undefined_property}}"/></robot>'
+    )
     main = tmp_path / "main.urdf.xacro"
     main.write_text(f'<robot name="r" {XACRO_NS}><xacro:include filename="broken.xacro"/></robot>')
-    with pytest.raises(XacroError, match=r"broken\.xacro: xacro expansion failed: .*undefined_property"):
+    with pytest.raises(
+        XacroError, match=r"broken\.xacro: xacro expansion failed: .*undefined_property"
+    ):
         expand_xacro(main)
 
 
@@ -96,8 +106,10 @@ def test_malformed_xacro_is_a_xacro_error(tmp_path: Path) -> None:
 
 def test_warnings_are_captured(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main = tmp_path / "main.urdf.xacro"
-    main.write_text(f'<robot name="r" {XACRO_NS}><xacro:property name="n" value="x"/>'
-                    '<xacro:include filename="nothing_*.xacro"/><link name="${n}"/></robot>')
+    main.write_text(
+        f'<robot name="r" {XACRO_NS}><xacro:property name="n" value="x"/>'
+        '<xacro:include filename="nothing_*.xacro"/><link name="${n}"/></robot>'
+    )
     text, warnings = expand_xacro(main)
     assert _links(text) == ["x"]
     assert any("matched no files" in w for w in warnings)
@@ -108,7 +120,9 @@ def test_looks_like_xacro() -> None:
     assert looks_like_xacro("robot.urdf.xacro", b"<robot/>")
     assert looks_like_xacro(None, f'<robot {XACRO_NS}><xacro:property name="a" value="1"/></robot>')
     # a flattened file that only keeps the namespace declaration is plain URDF
-    assert not looks_like_xacro("robot.urdf", f'<robot {XACRO_NS}><link name="a"/></robot>'.encode())
+    assert not looks_like_xacro(
+        "robot.urdf", f'<robot {XACRO_NS}><link name="a"/></robot>'.encode()
+    )
     assert not looks_like_xacro("robot.urdf", b'<robot name="r"><link name="a"/></robot>')
 
 
@@ -118,10 +132,15 @@ def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.M
     main.write_text(f'<robot name="r" {XACRO_NS}><link name="$(find no_such_pkg)"/></robot>')
     with pytest.raises(XacroError) as info:
         expand_xacro(main)
-    assert info.value.problem == ("xacro expansion failed: package 'no_such_pkg' not found in the package path map "
-                                  "or the ament index")
+    assert info.value.problem == (
+        "xacro expansion failed: package 'no_such_pkg' not found in the package path map "
+        "or the ament index"
+    )
     main.write_text(f'<robot name="r" {XACRO_NS}><link name="${{1/0}}"/></robot>')
-    with pytest.raises(XacroError, match=r"xacro expansion failed: division by zero when evaluating expression '1/0'\. Fix:"):
+    with pytest.raises(
+        XacroError,
+        match=r"xacro expansion failed: division by zero when evaluating expression '1/0'\. Fix:",
+    ):
         expand_xacro(main)
 
 
@@ -129,25 +148,39 @@ def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.M
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        (f'<robot name="r" {XACRO_NS}>\n<xacro:property name="n" value="b"/><link name="${{n}}"/></robot>',
-         r'^<string>:2: <xacro:property name="n">: the XML text holds the xacro element <xacro:property>; '
-         r"text is never xacro-expanded\. Fix: expand it first .*xacro robot\.urdf\.xacro > robot\.urdf.*"
-         r"Command\(\['xacro', file\]\)"),
-        ('<robot name="r"><xacro:include filename="/etc/passwd"/></robot>',
-         r"^<string>:1: the XML text uses xacro elements \(prefix xacro: undeclared\); text is never"),
+        (
+            f'<robot name="r" {XACRO_NS}>\n<xacro:property name="n" value="b"/><link name="${{n}}"/></robot>',
+            r'^<string>:2: <xacro:property name="n">: the XML text holds the xacro element <xacro:property>; '
+            r"text is never xacro-expanded\. Fix: expand it first .*xacro robot\.urdf\.xacro > robot\.urdf.*"
+            r"Command\(\['xacro', file\]\)",
+        ),
+        (
+            '<robot name="r"><xacro:include filename="/etc/passwd"/></robot>',
+            r"^<string>:1: the XML text uses xacro elements \(prefix xacro: undeclared\); text is never",
+        ),
         # a Gazebo name breaking the Namespaces rules first (read as a plain name), then xacro's
-        ('<robot name="r"><gazebo><gz:policies/></gazebo>\n<xacro:include filename="/etc/passwd"/></robot>',
-         r'^<string>:2: <xacro:include>: the XML text holds the xacro element <xacro:include>; text is never'),
-        (f'<robot name="r" xmlns:x="http://ros.org/wiki/xacro"><x:macro name="m"/></robot>',
-         r'<xacro:macro name="m">: the XML text holds the xacro element <xacro:macro>'),
-        ('<robot name="r"><link name="$(env HOME)"/></robot>',
-         r'<link name="\$\(env HOME\)">: the XML text holds the unexpanded xacro substitution '
-         r"'\$\(env HOME\)' \(attribute name\)"),
-        ('<robot name="r"><link name="a"><visual><geometry><box size="${2*a} 1 1"/></geometry></visual></link></robot>',
-         r"<box>: the XML text holds the unexpanded xacro substitution '\$\{2\*a\} 1 1' \(attribute size\)"),
-        ('<robot name="r"><gazebo><plugin name="p" filename="f"><parameters>$(arg config)/c.yaml</parameters>'
-         '</plugin></gazebo><link name="a"/></robot>',
-         r"<parameters>: the XML text holds the unexpanded xacro substitution '\$\(arg config\)/c\.yaml' \(text\)"),
+        (
+            '<robot name="r"><gazebo><gz:policies/></gazebo>\n<xacro:include filename="/etc/passwd"/></robot>',
+            r"^<string>:2: <xacro:include>: the XML text holds the xacro element <xacro:include>; text is never",
+        ),
+        (
+            '<robot name="r" xmlns:x="http://ros.org/wiki/xacro"><x:macro name="m"/></robot>',
+            r'<xacro:macro name="m">: the XML text holds the xacro element <xacro:macro>',
+        ),
+        (
+            '<robot name="r"><link name="$(env HOME)"/></robot>',
+            r'<link name="\$\(env HOME\)">: the XML text holds the unexpanded xacro substitution '
+            r"'\$\(env HOME\)' \(attribute name\)",
+        ),
+        (
+            '<robot name="r"><link name="a"><visual><geometry><box size="${2*a} 1 1"/></geometry></visual></link></robot>',
+            r"<box>: the XML text holds the unexpanded xacro substitution '\$\{2\*a\} 1 1' \(attribute size\)",
+        ),
+        (
+            '<robot name="r"><gazebo><plugin name="p" filename="f"><parameters>$(arg config)/c.yaml</parameters>'
+            '</plugin></gazebo><link name="a"/></robot>',
+            r"<parameters>: the XML text holds the unexpanded xacro substitution '\$\(arg config\)/c\.yaml' \(text\)",
+        ),
     ],
 )
 def test_xml_text_that_still_uses_xacro_is_refused(text: str, match: str) -> None:
@@ -159,8 +192,10 @@ def test_expanded_text_is_parsed() -> None:
     """xacro's output keeps the namespace declaration and the comments of the source (which may
     mention substitutions): neither is a reason to refuse it; a ``$`` that is no substitution
     is data, and ``$(find pkg)`` is a path form the loader resolves (as ``package://``)."""
-    text = (f'<robot name="r" {XACRO_NS}><!-- use ${{prefix}} and $(arg x) --><link name="a$b"/>'
-            '<link name="cost_$(1)"><visual><geometry><mesh filename="$(find p)/m.stl"/></geometry></visual></link>'
-            '</robot>')
+    text = (
+        f'<robot name="r" {XACRO_NS}><!-- use ${{prefix}} and $(arg x) --><link name="a$b"/>'
+        '<link name="cost_$(1)"><visual><geometry><mesh filename="$(find p)/m.stl"/></geometry></visual></link>'
+        "</robot>"
+    )
     root = parse_xml_text(text.encode(), "topic robot_description")
     assert [e.get("name") for e in root.iter("link")] == ["a$b", "cost_$(1)"]

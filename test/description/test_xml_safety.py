@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from sdf_bridge.description import load
-from sdf_bridge.description import xmlio
+from sdf_bridge.description import load, xmlio
 from sdf_bridge.errors import UnsafeXmlError
 
 SECRET = "TOP-SECRET-CONTENT-1234"
@@ -35,7 +34,13 @@ class OpenWatch:
     def __init__(self, path: Path) -> None:
         self._libc = ctypes.CDLL(None, use_errno=True)
         self._fd = self._libc.inotify_init1(os.O_NONBLOCK)
-        if self._fd < 0 or self._libc.inotify_add_watch(self._fd, os.fsencode(path), self.IN_OPEN | self.IN_ACCESS) < 0:
+        if (
+            self._fd < 0
+            or self._libc.inotify_add_watch(
+                self._fd, os.fsencode(path), self.IN_OPEN | self.IN_ACCESS
+            )
+            < 0
+        ):
             raise OSError(ctypes.get_errno(), "inotify is unavailable")
 
     def opened(self) -> bool:
@@ -74,7 +79,8 @@ def _xxe(secret: Path) -> str:
 BILLION_LAUGHS = (
     '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
     + "".join(
-        f' <!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">\n' for i in range(1, 10)
+        f' <!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">\n'
+        for i in range(1, 10)
     )
     + ']>\n<robot name="&lol9;"><link name="a"/></robot>'
 )
@@ -88,7 +94,9 @@ def _xxe_in_text(secret: Path) -> str:
     )
 
 
-def test_watch_control_sees_an_unsafe_parser_read_the_file(secret_file: Path, watch: OpenWatch) -> None:
+def test_watch_control_sees_an_unsafe_parser_read_the_file(
+    secret_file: Path, watch: OpenWatch
+) -> None:
     # the control that makes the no-read tests meaningful: a parser that resolves entities is seen
     assert not watch.opened()
     unsafe = etree.XMLParser(resolve_entities=True, load_dtd=True, no_network=True)
@@ -97,27 +105,39 @@ def test_watch_control_sees_an_unsafe_parser_read_the_file(secret_file: Path, wa
     assert watch.opened()
 
 
-def test_xxe_in_element_text_is_refused_without_reading(secret_file: Path, watch: OpenWatch) -> None:
-    with pytest.raises(UnsafeXmlError, match=r"<string>:2: the document declares a DTD or entities"):
+def test_xxe_in_element_text_is_refused_without_reading(
+    secret_file: Path, watch: OpenWatch
+) -> None:
+    with pytest.raises(
+        UnsafeXmlError, match=r"<string>:2: the document declares a DTD or entities"
+    ):
         load(_xxe_in_text(secret_file))
     assert not watch.opened()
 
 
 def test_xxe_string_is_refused_without_reading(secret_file: Path, watch: OpenWatch) -> None:
-    with pytest.raises(UnsafeXmlError, match=r"<string>:2: the document declares a DTD or entities"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"<string>:2: the document declares a DTD or entities"
+    ):
         load(_xxe(secret_file))
     assert not watch.opened()
 
 
-def test_xxe_file_is_refused_without_reading(tmp_path: Path, secret_file: Path, watch: OpenWatch) -> None:
+def test_xxe_file_is_refused_without_reading(
+    tmp_path: Path, secret_file: Path, watch: OpenWatch
+) -> None:
     path = tmp_path / "xxe.urdf"
     path.write_text(_xxe(secret_file))
-    with pytest.raises(UnsafeXmlError, match=r"xxe\.urdf:2: the document declares a DTD or entities.*Fix: remove"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"xxe\.urdf:2: the document declares a DTD or entities.*Fix: remove"
+    ):
         load(path)
     assert not watch.opened()
 
 
-def test_xxe_in_a_xacro_file_is_refused_before_xacro_runs(tmp_path: Path, secret_file: Path, watch: OpenWatch) -> None:
+def test_xxe_in_a_xacro_file_is_refused_before_xacro_runs(
+    tmp_path: Path, secret_file: Path, watch: OpenWatch
+) -> None:
     path = tmp_path / "xxe.urdf.xacro"
     path.write_text(_xxe(secret_file).replace('<robot name="r">', f'<robot name="r" {XACRO_NS}>'))
     with pytest.raises(UnsafeXmlError, match=r"xxe\.urdf\.xacro:2: .*DTD"):
@@ -125,40 +145,59 @@ def test_xxe_in_a_xacro_file_is_refused_before_xacro_runs(tmp_path: Path, secret
     assert not watch.opened()
 
 
-def test_xxe_in_a_xacro_include_is_refused_without_reading(tmp_path: Path, secret_file: Path, watch: OpenWatch) -> None:
-    (tmp_path / "evil.xacro").write_text(_xxe(secret_file).replace('<robot name="r">', f"<robot {XACRO_NS}>"))
+def test_xxe_in_a_xacro_include_is_refused_without_reading(
+    tmp_path: Path, secret_file: Path, watch: OpenWatch
+) -> None:
+    (tmp_path / "evil.xacro").write_text(
+        _xxe(secret_file).replace('<robot name="r">', f"<robot {XACRO_NS}>")
+    )
     top = tmp_path / "top.urdf.xacro"
-    top.write_text(f'<robot name="r" {XACRO_NS}><xacro:include filename="evil.xacro"/><link name="b"/></robot>')
-    with pytest.raises(UnsafeXmlError, match=r"evil\.xacro:2: the document declares a DTD or entities"):
+    top.write_text(
+        f'<robot name="r" {XACRO_NS}><xacro:include filename="evil.xacro"/><link name="b"/></robot>'
+    )
+    with pytest.raises(
+        UnsafeXmlError, match=r"evil\.xacro:2: the document declares a DTD or entities"
+    ):
         load(top)
     assert not watch.opened()
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "utf-7"])
-def test_re_encoded_xxe_is_refused_without_reading(secret_file: Path, watch: OpenWatch, encoding: str) -> None:
+def test_re_encoded_xxe_is_refused_without_reading(
+    secret_file: Path, watch: OpenWatch, encoding: str
+) -> None:
     # the byte scan decodes as the parser would: a DOCTYPE in UTF-16/32 (with or without BOM) or
     # in a declared encoding is found too
-    text = _xxe(secret_file).replace('<?xml version="1.0"?>', f'<?xml version="1.0" encoding="{encoding}"?>')
+    text = _xxe(secret_file).replace(
+        '<?xml version="1.0"?>', f'<?xml version="1.0" encoding="{encoding}"?>'
+    )
     with pytest.raises(UnsafeXmlError, match=r"<string>:2: the document declares a DTD"):
         load(text.encode(encoding))
     assert not watch.opened()
 
 
-def test_dtd_missed_by_the_scan_is_still_refused(secret_file: Path, watch: OpenWatch,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dtd_missed_by_the_scan_is_still_refused(
+    secret_file: Path, watch: OpenWatch, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # defence in depth: with the byte scan disabled, the parser neither loads the entity nor
     # accepts the document
     monkeypatch.setattr(xmlio, "check_safe", lambda raw, file: None)
-    with pytest.raises(UnsafeXmlError, match=r"<string>: the document declares a DTD; it is refused"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"<string>: the document declares a DTD; it is refused"
+    ):
         xmlio.parse_xml('<!DOCTYPE robot [<!ENTITY x "y">]><robot name="r"/>')
-    with pytest.raises(UnsafeXmlError, match=r"<string>: the document declares a DTD; it is refused"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"<string>: the document declares a DTD; it is refused"
+    ):
         xmlio.parse_xml(_xxe_in_text(secret_file))
     assert not watch.opened()
 
 
 def test_deep_nesting_is_unsafe_not_a_syntax_error() -> None:
     text = '<robot name="r"><link name="a">' + "<x>" * 300 + "</x>" * 300 + "</link></robot>"
-    with pytest.raises(UnsafeXmlError, match=r"<string>:1: elements are nested more than 256 levels deep"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"<string>:1: elements are nested more than 256 levels deep"
+    ):
         load(text)
 
 
@@ -169,16 +208,22 @@ def test_billion_laughs_fails_fast(tmp_path: Path, as_file: bool) -> None:
         source = tmp_path / "lol.urdf"
         source.write_text(BILLION_LAUGHS)
     start = time.perf_counter()
-    with pytest.raises(UnsafeXmlError, match=r"(<string>|lol\.urdf):2: the document declares a DTD or entities"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"(<string>|lol\.urdf):2: the document declares a DTD or entities"
+    ):
         load(source)
     # no timed assertion (CONTRACT): the duration is only reported
     print(f"billion laughs refused in {1e3 * (time.perf_counter() - start):.2f} ms")
 
 
 def test_billion_laughs_xacro_string_refused() -> None:
-    text = BILLION_LAUGHS.replace('<robot name="&lol9;">', '<robot name="&lol9;" xmlns:xacro="http://www.ros.org/wiki/xacro">')
+    text = BILLION_LAUGHS.replace(
+        '<robot name="&lol9;">', '<robot name="&lol9;" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+    )
     with pytest.raises(UnsafeXmlError, match="DTD"):
-        load(text.replace('<link name="a"/>', '<xacro:property name="p" value="1"/><link name="a"/>'))
+        load(
+            text.replace('<link name="a"/>', '<xacro:property name="p" value="1"/><link name="a"/>')
+        )
 
 
 def test_plain_doctype_is_refused() -> None:
@@ -192,7 +237,9 @@ def test_oversize_string_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         load('<robot name="r"><link name="a"/>' + "<!-- padding -->" * 10 + "</robot>")
 
 
-def test_oversize_file_is_refused_before_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_oversize_file_is_refused_before_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not sys.platform.startswith("linux"):
         pytest.skip("the no-read check uses Linux inotify")
     path = tmp_path / "big.urdf"
@@ -200,7 +247,9 @@ def test_oversize_file_is_refused_before_reading(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(xmlio, "MAX_XML_BYTES", 100)
     watcher = OpenWatch(path)
     try:
-        with pytest.raises(UnsafeXmlError, match=r"big\.urdf: file is 540 bytes, over the 100-byte cap"):
+        with pytest.raises(
+            UnsafeXmlError, match=r"big\.urdf: file is 540 bytes, over the 100-byte cap"
+        ):
             load(path)
         assert not watcher.opened()  # the size check comes first
     finally:
@@ -208,26 +257,42 @@ def test_oversize_file_is_refused_before_reading(tmp_path: Path, monkeypatch: py
 
 
 def test_oversize_sdf_include_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "part.sdf").write_text('<sdf version="1.9"><model name="part"><link name="p"/></model></sdf>' + " " * 300)
+    (tmp_path / "part.sdf").write_text(
+        '<sdf version="1.9"><model name="part"><link name="p"/></model></sdf>' + " " * 300
+    )
     top = tmp_path / "top.sdf"
-    top.write_text('<sdf version="1.9"><model name="m"><link name="a"/><include><uri>part.sdf</uri></include></model></sdf>')
+    top.write_text(
+        '<sdf version="1.9"><model name="m"><link name="a"/><include><uri>part.sdf</uri></include></model></sdf>'
+    )
     monkeypatch.setattr(xmlio, "MAX_XML_BYTES", 200)
-    with pytest.raises(UnsafeXmlError, match=r"part\.sdf: file is \d+ bytes, over the 200-byte cap"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"part\.sdf: file is \d+ bytes, over the 200-byte cap"
+    ):
         load(top)
 
 
 def test_billion_laughs_in_a_xacro_include_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "lol.xacro").write_text(BILLION_LAUGHS.replace('<robot name="&lol9;">', f'<robot name="&lol9;" {XACRO_NS}>'))
+    (tmp_path / "lol.xacro").write_text(
+        BILLION_LAUGHS.replace('<robot name="&lol9;">', f'<robot name="&lol9;" {XACRO_NS}>')
+    )
     top = tmp_path / "top.urdf.xacro"
-    top.write_text(f'<robot name="r" {XACRO_NS}><xacro:include filename="lol.xacro"/><link name="b"/></robot>')
-    with pytest.raises(UnsafeXmlError, match=r"lol\.xacro:2: the document declares a DTD or entities"):
+    top.write_text(
+        f'<robot name="r" {XACRO_NS}><xacro:include filename="lol.xacro"/><link name="b"/></robot>'
+    )
+    with pytest.raises(
+        UnsafeXmlError, match=r"lol\.xacro:2: the document declares a DTD or entities"
+    ):
         load(top)
 
 
 def test_oversize_xacro_include_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "big.xacro").write_text(f'<robot {XACRO_NS}><link name="x"/>' + " " * 500 + "</robot>")
+    (tmp_path / "big.xacro").write_text(
+        f'<robot {XACRO_NS}><link name="x"/>' + " " * 500 + "</robot>"
+    )
     top = tmp_path / "top.urdf.xacro"
     top.write_text(f'<robot name="r" {XACRO_NS}><xacro:include filename="big.xacro"/></robot>')
     monkeypatch.setattr(xmlio, "MAX_XML_BYTES", 200)
-    with pytest.raises(UnsafeXmlError, match=r"big\.xacro: file is \d+ bytes, over the 200-byte cap"):
+    with pytest.raises(
+        UnsafeXmlError, match=r"big\.xacro: file is \d+ bytes, over the 200-byte cap"
+    ):
         load(top)

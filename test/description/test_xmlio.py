@@ -18,7 +18,11 @@ TRANSMISSION_TAGS = {"hardwareInterface", "role", "mechanicalReduction", "mechan
         ("mechanical_reducion", TRANSMISSION_TAGS, "mechanical_reduction"),
         ("MechanicalReduction", TRANSMISSION_TAGS, "mechanicalReduction"),  # letter case only
         ("hardwareinterface", TRANSMISSION_TAGS, "hardwareInterface"),
-        ("axsi", {"axis", "limit", "origin"}, "axis"),  # transposition: difflib ratio 0.75, one edit
+        (
+            "axsi",
+            {"axis", "limit", "origin"},
+            "axis",
+        ),  # transposition: difflib ratio 0.75, one edit
         ("limits", {"axis", "limit", "origin"}, "limit"),
         ("frobnicator", {"axis", "limit", "origin"}, None),
         ("axis", {"axis", "limit"}, None),  # a known tag is not a misspelling
@@ -32,7 +36,9 @@ def test_close_match(tag: str, known: set[str], expected: str | None) -> None:
 
 
 def test_unknown_element_misspelling_is_an_error_naming_file_line_and_suggestion() -> None:
-    root = parse_xml('<actuator name="m1">\n  <mechanicalReducton>10</mechanicalReducton>\n</actuator>', "r.urdf")
+    root = parse_xml(
+        '<actuator name="m1">\n  <mechanicalReducton>10</mechanicalReducton>\n</actuator>', "r.urdf"
+    )
     ctx = ParseContext("r.urdf")
     with pytest.raises(
         InvalidValueError,
@@ -48,7 +54,9 @@ def test_unknown_element_other_tag_warns_or_stays_silent() -> None:
     root = parse_xml('<joint name="j">\n<wobble/></joint>', "r.urdf")
     ctx = ParseContext("r.urdf")
     ctx.unknown_element(root[0], root, {"axis"})
-    assert ctx.warnings == ['r.urdf:2: <wobble>: unknown element <wobble> in <joint name="j"> ignored']
+    assert ctx.warnings == [
+        'r.urdf:2: <wobble>: unknown element <wobble> in <joint name="j"> ignored'
+    ]
     ctx.unknown_element(root[0], root, {"axis"}, warning=None)
     assert len(ctx.warnings) == 1
 
@@ -57,16 +65,31 @@ def test_names_breaking_xml_namespaces_are_read_as_tinyxml2_reads_them() -> None
     """Gazebo's worlds use ``<gz:policies>`` without declaring ``gz`` and ``<gz::system_priority>``
     (XML 1.0 names; libsdformat's tinyxml2 reads them as plain names)."""
     warnings: list[str] = []
-    root = parse_xml('<sdf version="1.9">\n<world name="w"><gz:policies><x>1</x></gz:policies>\n'
-                     '<plugin name="p"><gz::system_priority>10</gz::system_priority></plugin></world></sdf>',
-                     "w.sdf", warnings)
-    assert [e.tag for e in root.iter()] == ["sdf", "world", "gz:policies", "x", "plugin", "gz::system_priority"]
+    root = parse_xml(
+        '<sdf version="1.9">\n<world name="w"><gz:policies><x>1</x></gz:policies>\n'
+        '<plugin name="p"><gz::system_priority>10</gz::system_priority></plugin></world></sdf>',
+        "w.sdf",
+        warnings,
+    )
+    assert [e.tag for e in root.iter()] == [
+        "sdf",
+        "world",
+        "gz:policies",
+        "x",
+        "plugin",
+        "gz::system_priority",
+    ]
     assert [c.text for c in root.find("world/plugin")] == ["10"]
-    assert warnings == ["w.sdf: 2 XML name(s) break the XML Namespaces rules (first: line 2: Namespace prefix gz on "
-                        "policies is not defined); read as plain names, as libsdformat and urdfdom (tinyxml2) read them"]
+    assert warnings == [
+        "w.sdf: 2 XML name(s) break the XML Namespaces rules (first: line 2: Namespace prefix gz on "
+        "policies is not defined); read as plain names, as libsdformat and urdfdom (tinyxml2) read them"
+    ]
 
 
 def test_namespace_names_do_not_hide_other_syntax_errors() -> None:
-    with pytest.raises(XmlSyntaxError, match=r"^w\.sdf:1: not well-formed XML \(column \d+\): .*Fix: correct the XML "
-                                             r"syntax at that line$"):
-        parse_xml('<sdf><gz:policies></sdf>', "w.sdf", [])
+    with pytest.raises(
+        XmlSyntaxError,
+        match=r"^w\.sdf:1: not well-formed XML \(column \d+\): .*Fix: correct the XML "
+        r"syntax at that line$",
+    ):
+        parse_xml("<sdf><gz:policies></sdf>", "w.sdf", [])

@@ -17,7 +17,9 @@ def test_without_a_block_every_map_joint_has_every_interface() -> None:
     robot = load(f'<robot name="r">{JOINTS}</robot>')
     assert listed_command_interfaces(robot) == {}
     assert commandable_joints(robot, TransmissionMap.from_robot(robot)) == {
-        "j1": ("position", "velocity", "effort"), "j2": ("position", "velocity", "effort")}
+        "j1": ("position", "velocity", "effort"),
+        "j2": ("position", "velocity", "effort"),
+    }
 
 
 def test_a_block_lists_them_followers_and_state_only_joints_included() -> None:
@@ -29,4 +31,6 @@ def test_a_block_lists_them_followers_and_state_only_joints_included() -> None:
         <joint name="m"><state_interface name="position"/></joint>
       </ros2_control></robot>""")
     assert listed_command_interfaces(robot) == {"j1": ("position", "effort"), "j2": (), "m": ()}
-    assert commandable_joints(robot, TransmissionMap.from_robot(robot)) == {"j1": ("position", "effort")}
+    assert commandable_joints(robot, TransmissionMap.from_robot(robot)) == {
+        "j1": ("position", "effort")
+    }

@@ -35,25 +35,33 @@ def _value(buffer: CommandBuffer, field: str, joint: str) -> float:
 # ---------------------------------------------------------------------------------- case 013
 @pytest.fixture(scope="module")
 def case013(cases_dir: Path) -> dict:
-    return yaml.safe_load((cases_dir / "013-jointstate-array-lengths" / "messages.yaml").read_text())
+    return yaml.safe_load(
+        (cases_dir / "013-jointstate-array-lengths" / "messages.yaml").read_text()
+    )
 
 
 def test_case013_every_step(case013: dict, caplog: pytest.LogCaptureFixture) -> None:
-    buffer = CommandBuffer(["j1", "j2", "j3"], [], ["j1", "j2", "j3"],
-                           {n: ALL for n in ("j1", "j2", "j3")})
+    buffer = CommandBuffer(
+        ["j1", "j2", "j3"], [], ["j1", "j2", "j3"], {n: ALL for n in ("j1", "j2", "j3")}
+    )
     # "Initial commanded state: all positions 0.0, no velocity/effort command."
     buffer.submit_joint_state(["j1", "j2", "j3"], [0.0, 0.0, 0.0], [], [], now=0.0)
     t = 1.0
     for message in case013["messages"]:
         with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.commands"):
             warnings = buffer.submit_joint_state(
-                message["name"], message.get("position", []), message.get("velocity", []),
-                message.get("effort", []), now=t,
+                message["name"],
+                message.get("position", []),
+                message.get("velocity", []),
+                message.get("effort", []),
+                now=t,
             )
         t += 10.0  # beyond the log throttle: every warning is logged
         expect = message["expect"]
         for joint, value in expect.get("position_cmd", {}).items():
-            assert _value(buffer, "position", joint) == pytest.approx(value, abs=1e-12), message["id"]
+            assert _value(buffer, "position", joint) == pytest.approx(value, abs=1e-12), message[
+                "id"
+            ]
         for joint, value in expect.get("effort_cmd", {}).items():
             assert _value(buffer, "effort", joint) == pytest.approx(value, abs=1e-12), message["id"]
         if "velocity_cmd_j3_not" in expect:
@@ -98,10 +106,16 @@ def _plugin_buffer() -> CommandBuffer:
     """Joints as in a ros2_control block: a, b position + velocity, c position only, m a
     state-only mimic follower, x listed with velocity but not commandable (``joints`` parameter)."""
     return CommandBuffer(
-        ["a", "b", "c", "x"], ["m"], ["a", "b", "c"],
+        ["a", "b", "c", "x"],
+        ["m"],
+        ["a", "b", "c"],
         {"a": ("position", "velocity"), "b": ("position", "velocity"), "c": ("position",)},
-        command_interfaces={"a": ("position", "velocity"), "b": ("position", "velocity"), "c": ("position",),
-                            "x": ("velocity",)},
+        command_interfaces={
+            "a": ("position", "velocity"),
+            "b": ("position", "velocity"),
+            "c": ("position",),
+            "x": ("velocity",),
+        },
     )
 
 
@@ -109,15 +123,18 @@ def test_short_arrays_are_laid_out_over_the_joints_with_that_interface() -> None
     """name[5] position[3] velocity[3]: position for a, b, c; velocity for a, b, x (x's NaN
     commands nothing); the mimic joint m carries no value and is not refused."""
     buffer = _plugin_buffer()
-    warnings = buffer.submit_joint_state(["a", "b", "c", "m", "x"], [0.1, 0.2, 0.3],
-                                         [np.nan, np.nan, np.nan], [], now=1.0)
+    warnings = buffer.submit_joint_state(
+        ["a", "b", "c", "m", "x"], [0.1, 0.2, 0.3], [np.nan, np.nan, np.nan], [], now=1.0
+    )
     assert warnings == [] and sum(buffer.rejections.values()) == 0
     np.testing.assert_array_equal(buffer.position[:3], [0.1, 0.2, 0.3])
     assert np.isnan(buffer.velocity).all()
     assert [buffer.mode_name(j) for j in "abc"] == ["position", "position", "position"]
     assert buffer.last_command_time == 1.0
     # the velocity controller takes over a and b; position unclaimed (NaN) everywhere
-    warnings = buffer.submit_joint_state(["a", "b", "c", "m", "x"], [np.nan] * 3, [0.5, -0.5, np.nan], [], now=2.0)
+    warnings = buffer.submit_joint_state(
+        ["a", "b", "c", "m", "x"], [np.nan] * 3, [0.5, -0.5, np.nan], [], now=2.0
+    )
     assert warnings == []
     assert [buffer.mode_name(j) for j in "abc"] == ["velocity", "velocity", "position"]
     np.testing.assert_array_equal(buffer.velocity[:2], [0.5, -0.5])
@@ -127,9 +144,11 @@ def test_short_arrays_are_laid_out_over_the_joints_with_that_interface() -> None
 def test_short_array_of_another_length_is_rejected_with_the_rule() -> None:
     buffer = _plugin_buffer()
     warnings = buffer.submit_joint_state(["a", "b", "c"], [0.1, 0.2, 0.3], [1.0], [], now=0.0)
-    assert warnings == ["JointState command: velocity has 1 entries for 3 names, of which 2 have a velocity "
-                        "command interface; velocity ignored (an array has one entry per name, or one per "
-                        "name with that command interface in <ros2_control>, in name order, or none)"]
+    assert warnings == [
+        "JointState command: velocity has 1 entries for 3 names, of which 2 have a velocity "
+        "command interface; velocity ignored (an array has one entry per name, or one per "
+        "name with that command interface in <ros2_control>, in name order, or none)"
+    ]
     assert buffer.rejections == {"malformed_field": 1}
     np.testing.assert_array_equal(buffer.position[:3], [0.1, 0.2, 0.3])  # position still applied
 
@@ -142,14 +161,19 @@ def test_names_without_values_are_not_refused() -> None:
     assert sum(buffer.rejections.values()) == 0 and _value(buffer, "position", "j1") == 0.5
     warnings = buffer.submit_joint_state(names, [0.6, np.nan, 1.0, np.inf], [], [], now=1.0)
     assert buffer.rejections == {"follower_joint": 1, "not_commandable": 1}
-    assert "['f1'] follow another joint" in warnings[0] and "['j4'] are not commandable" in warnings[1]
+    assert (
+        "['f1'] follow another joint" in warnings[0] and "['j4'] are not commandable" in warnings[1]
+    )
 
 
 def test_a_message_of_nan_only_commands_nothing() -> None:
     buffer = _buffer()
     buffer.submit_joint_state(["j1"], [0.5], [], [], now=0.0)
     version = buffer.version
-    assert buffer.submit_joint_state(["j1", "j2"], [np.nan, np.nan], [np.nan, np.nan], [], now=5.0) == []
+    assert (
+        buffer.submit_joint_state(["j1", "j2"], [np.nan, np.nan], [np.nan, np.nan], [], now=5.0)
+        == []
+    )
     assert buffer.last_command_time == 0.0 and buffer.version == version
     assert buffer.mode_name("j1") == "position" and buffer.last_accepted.size == 0
 
@@ -158,9 +182,14 @@ def test_a_message_of_nan_only_commands_nothing() -> None:
 def test_rejection_reasons_by_name() -> None:
     buffer = _buffer()
     warnings = buffer.submit_joint_state(
-        ["j1", "zzz", "f1", "j4", "j2", "j2"], [0.5, 1, 2, 3, 4, 5], [], [], now=0.0)
-    assert buffer.rejections == {"unknown_joint": 1, "follower_joint": 1, "not_commandable": 1,
-                                 "duplicate_joint": 1}
+        ["j1", "zzz", "f1", "j4", "j2", "j2"], [0.5, 1, 2, 3, 4, 5], [], [], now=0.0
+    )
+    assert buffer.rejections == {
+        "unknown_joint": 1,
+        "follower_joint": 1,
+        "not_commandable": 1,
+        "duplicate_joint": 1,
+    }
     text = "\n".join(warnings)
     assert "['zzz']" in text and "['f1']" in text and "['j4']" in text and "['j2']" in text
     assert _value(buffer, "position", "j1") == 0.5
@@ -228,9 +257,19 @@ def test_reject_counts_and_throttles_logging(caplog: pytest.LogCaptureFixture) -
 
 def test_every_reason_is_listed() -> None:
     assert set(REJECTION_REASONS) >= {
-        "malformed_field", "unknown_joint", "follower_joint", "not_commandable",
-        "duplicate_joint", "not_finite", "interface_not_available", "wrong_mode",
-        "mode_conflict", "wrong_length", "bad_trajectory", "disabled"}
+        "malformed_field",
+        "unknown_joint",
+        "follower_joint",
+        "not_commandable",
+        "duplicate_joint",
+        "not_finite",
+        "interface_not_available",
+        "wrong_mode",
+        "mode_conflict",
+        "wrong_length",
+        "bad_trajectory",
+        "disabled",
+    }
 
 
 # ---------------------------------------------------------------------------------- modes
@@ -355,8 +394,13 @@ def test_case013_through_hardware_system(case013: dict, cases_dir: Path) -> None
     now = 0.0
     for message in case013["messages"]:
         now += 1.0
-        system.submit_joint_state(message["name"], message.get("position", []),
-                                  message.get("velocity", []), message.get("effort", []), now)
+        system.submit_joint_state(
+            message["name"],
+            message.get("position", []),
+            message.get("velocity", []),
+            message.get("effort", []),
+            now,
+        )
         system.write(now, 1.0)
         state = system.read(now, 1.0)
         # published_joint_state_invariants
@@ -393,10 +437,18 @@ def _detailed_only(buffer: CommandBuffer) -> CommandBuffer:
 
 
 def _snapshot(buffer: CommandBuffer) -> tuple:
-    return (buffer.position.tobytes(), buffer.velocity.tobytes(), buffer.effort.tobytes(),
-            buffer.mode.tobytes(), buffer.last_accepted.tolist(), buffer.last_command_time,
-            buffer.version, buffer.mode_version, dict(buffer.rejections),
-            [np.asarray(a).tobytes() for a in buffer.effective()])
+    return (
+        buffer.position.tobytes(),
+        buffer.velocity.tobytes(),
+        buffer.effort.tobytes(),
+        buffer.mode.tobytes(),
+        buffer.last_accepted.tolist(),
+        buffer.last_command_time,
+        buffer.version,
+        buffer.mode_version,
+        dict(buffer.rejections),
+        [np.asarray(a).tobytes() for a in buffer.effective()],
+    )
 
 
 def test_valid_fast_path_equals_detailed_path() -> None:
@@ -413,13 +465,26 @@ def test_valid_fast_path_equals_detailed_path() -> None:
             st.lists(st.sampled_from(("position", "velocity", "effort")), max_size=3, unique=True),
             st.data(),
         ),
-        st.tuples(st.just("array"), st.sampled_from(ALL), st.lists(st.sampled_from(_VALUES), min_size=3, max_size=3),
-                  st.none()),
+        st.tuples(
+            st.just("array"),
+            st.sampled_from(ALL),
+            st.lists(st.sampled_from(_VALUES), min_size=3, max_size=3),
+            st.none(),
+        ),
     )
 
     @settings(max_examples=300, deadline=None)
-    @given(st.lists(message, min_size=1, max_size=8),
-           st.sampled_from([{}, {"j1": "effort"}, {"j2": "position_velocity"}, {"j1": "velocity", "j3": "position"}]))
+    @given(
+        st.lists(message, min_size=1, max_size=8),
+        st.sampled_from(
+            [
+                {},
+                {"j1": "effort"},
+                {"j2": "position_velocity"},
+                {"j1": "velocity", "j3": "position"},
+            ]
+        ),
+    )
     def check(messages: list, modes: dict) -> None:
         fast, slow = _buffer(command_modes=modes), _detailed_only(_buffer(command_modes=modes))
         for t, msg in enumerate(messages):
@@ -428,10 +493,22 @@ def test_valid_fast_path_equals_detailed_path() -> None:
                 results = [b.submit_array(interface, values, now=float(t)) for b in (fast, slow)]
             else:
                 _, names, fields, data = msg
-                arrays = {f: data.draw(st.lists(st.sampled_from(_VALUES), min_size=len(names), max_size=len(names)))
-                          for f in fields}
-                results = [b.submit_joint_state(names, arrays.get("position", []), arrays.get("velocity", []),
-                                                arrays.get("effort", []), now=float(t)) for b in (fast, slow)]
+                arrays = {
+                    f: data.draw(
+                        st.lists(st.sampled_from(_VALUES), min_size=len(names), max_size=len(names))
+                    )
+                    for f in fields
+                }
+                results = [
+                    b.submit_joint_state(
+                        names,
+                        arrays.get("position", []),
+                        arrays.get("velocity", []),
+                        arrays.get("effort", []),
+                        now=float(t),
+                    )
+                    for b in (fast, slow)
+                ]
             assert results[0] == results[1]
             assert _snapshot(fast) == _snapshot(slow)
 

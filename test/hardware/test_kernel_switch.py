@@ -29,7 +29,9 @@ from sdf_bridge.hardware.kernel_switch import KernelSwitch
 DT = 0.01
 CYCLES = 80
 LOGGER = "sdf_bridge.hardware.kernel_switch"
-needs_numba = pytest.mark.skipif(not jit.ENABLED, reason="compiled kernels off (no Numba or SDF_BRIDGE_JIT=0)")
+needs_numba = pytest.mark.skipif(
+    not jit.ENABLED, reason="compiled kernels off (no Numba or SDF_BRIDGE_JIT=0)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +41,18 @@ def demo_robot(repo_dir):
 
 def _system(robot, backend: str, compiled: bool) -> HardwareSystem:
     params = {"render_cameras": False} if backend == "mujoco" else None
-    return HardwareSystem(robot, backend, command_timeout=0.0, backend_params=params, compiled=compiled)
+    return HardwareSystem(
+        robot, backend, command_timeout=0.0, backend_params=params, compiled=compiled
+    )
 
 
 def _interfaces(system: HardwareSystem) -> dict[str, list[str]]:
     """Commandable joints per interface (the demo arm's gripper takes position only)."""
     allowed = commandable_joints(system.robot, system.transmissions)
-    return {i: [j for j in system.joint_names if i in allowed[j]] for i in ("position", "velocity", "effort")}
+    return {
+        i: [j for j in system.joint_names if i in allowed[j]]
+        for i in ("position", "velocity", "effort")
+    }
 
 
 def _drive(system: HardwareSystem, switch_at: int | None) -> list[np.ndarray]:
@@ -60,9 +67,13 @@ def _drive(system: HardwareSystem, switch_at: int | None) -> list[np.ndarray]:
         now = k * DT
         if k == switch_at:
             system.use_compiled()
-        if k < 20:  # steps of up to 1.2 rad per tick: clamped by the velocity limits (previous commands matter)
+        if (
+            k < 20
+        ):  # steps of up to 1.2 rad per tick: clamped by the velocity limits (previous commands matter)
             names = joints["position"]
-            system.submit_joint_state(names, 0.6 * np.sin(0.7 * k + np.arange(len(names))) * (k % 3), None, None, now)
+            system.submit_joint_state(
+                names, 0.6 * np.sin(0.7 * k + np.arange(len(names))) * (k % 3), None, None, now
+            )
         elif k == 20:
             names = joints["velocity"]
             system.submit_joint_state(names, None, 0.3 * np.cos(np.arange(len(names))), None, now)
@@ -74,8 +85,12 @@ def _drive(system: HardwareSystem, switch_at: int | None) -> list[np.ndarray]:
             names = joints["effort"][:2]  # the others hold where they are
             system.submit_joint_state(names, None, None, [1.5, -0.5], now)
         state = system.cycle(now, DT)
-        parts = [state.joints.ravel(), np.ravel(state.actuators), system.limiter._prev.ravel(),
-                 system.limiter._counts.ravel().astype(float)]
+        parts = [
+            state.joints.ravel(),
+            np.ravel(state.actuators),
+            system.limiter._prev.ravel(),
+            system.limiter._counts.ravel().astype(float),
+        ]
         backend = system.backend
         if hasattr(backend, "pid"):
             parts += [backend.data.qpos, backend.data.act, backend.data.ctrl, backend.pid.state[0]]
@@ -104,7 +119,9 @@ def test_switch_keeps_every_state(demo_robot, backend: str, switch_at: int) -> N
     assert switched_system.limiter.counts  # (commands were clamped)
     if backend == "mujoco":
         assert switched_system.backend.compiled
-        assert switched_system.backend._pack is not None  # the fused kernels (through a view of MuJoCo's data)
+        assert (
+            switched_system.backend._pack is not None
+        )  # the fused kernels (through a view of MuJoCo's data)
 
 
 def test_mujoco_backend_follows_its_map_unless_told(demo_robot) -> None:
@@ -117,9 +134,16 @@ def test_mujoco_backend_follows_its_map_unless_told(demo_robot) -> None:
         system = _system(demo_robot, "mujoco", compiled=compiled)
         assert system.backend.compiled is compiled
     backend = MujocoBackend(compiled=True)
-    system = HardwareSystem(demo_robot, backend, command_timeout=0.0, backend_params={"render_cameras": False},
-                            compiled=False)
-    assert backend.compiled and backend._pack is None  # compiled, but the map is not: separate kernels
+    system = HardwareSystem(
+        demo_robot,
+        backend,
+        command_timeout=0.0,
+        backend_params={"render_cameras": False},
+        compiled=False,
+    )
+    assert (
+        backend.compiled and backend._pack is None
+    )  # compiled, but the map is not: separate kernels
     system.use_compiled()
     assert backend._pack is not None
 
@@ -127,10 +151,16 @@ def test_mujoco_backend_follows_its_map_unless_told(demo_robot) -> None:
 def test_kernel_modules_of_a_system(demo_robot) -> None:
     """The switch warms up the kernels the system's parts run, named by their classes."""
     mock = _system(demo_robot, "mock", compiled=False)
-    assert kernel_switch.kernel_modules(mock) == ("sdf_bridge.transmissions.kernel", "sdf_bridge.limits.kernel")
+    assert kernel_switch.kernel_modules(mock) == (
+        "sdf_bridge.transmissions.kernel",
+        "sdf_bridge.limits.kernel",
+    )
     mujoco = _system(demo_robot, "mujoco", compiled=False)
     assert kernel_switch.kernel_modules(mujoco) == (
-        "sdf_bridge.transmissions.kernel", "sdf_bridge.limits.kernel", "sdf_bridge.backends.mujoco.cycle")
+        "sdf_bridge.transmissions.kernel",
+        "sdf_bridge.limits.kernel",
+        "sdf_bridge.backends.mujoco.cycle",
+    )
 
 
 def test_start_is_none_when_compiled_kernels_are_off(demo_robot, monkeypatch) -> None:
@@ -163,7 +193,10 @@ def test_switch_in_the_background_is_logged(demo_robot, caplog) -> None:
     assert switch.state == "switched", caplog.text
     assert system.transmissions.compiled and system.limiter.compiled
     lines = [r.getMessage() for r in caplog.records if r.name == LOGGER]
-    assert lines[-1].startswith("switched to the compiled kernels ") and " s after start (" in lines[-1]
+    assert (
+        lines[-1].startswith("switched to the compiled kernels ")
+        and " s after start (" in lines[-1]
+    )
     assert len(lines) == (1 if switch.compile_seconds is None else 2)
     assert _cycling(system, 0.05) > 0
     switch.close()
@@ -179,12 +212,22 @@ def _failing_switch(system: HardwareSystem, monkeypatch, command: list[str]) -> 
 
 
 @needs_numba
-@pytest.mark.parametrize("code, match", [
-    ("import sys; sys.stderr.write('llvm: out of memory'); sys.exit(3)",
-     r"compiled kernels not used \(the compiling process failed \(exit code 3\): llvm: out of memory\)"),
-    ("pass", r"compiled kernels not used \(the kernels compiled by the background process are not in Numba's cache"),
-])
-def test_failure_to_compile_keeps_numpy_running_with_a_warning(demo_robot, monkeypatch, caplog, code, match) -> None:
+@pytest.mark.parametrize(
+    "code, match",
+    [
+        (
+            "import sys; sys.stderr.write('llvm: out of memory'); sys.exit(3)",
+            r"compiled kernels not used \(the compiling process failed \(exit code 3\): llvm: out of memory\)",
+        ),
+        (
+            "pass",
+            r"compiled kernels not used \(the kernels compiled by the background process are not in Numba's cache",
+        ),
+    ],
+)
+def test_failure_to_compile_keeps_numpy_running_with_a_warning(
+    demo_robot, monkeypatch, caplog, code, match
+) -> None:
     system = _system(demo_robot, "mock", compiled=False)
     caplog.set_level(logging.INFO, logger=LOGGER)
     switch = _failing_switch(system, monkeypatch, [sys.executable, "-c", code])
@@ -193,27 +236,44 @@ def test_failure_to_compile_keeps_numpy_running_with_a_warning(demo_robot, monke
     assert switch.state == "failed"
     warnings = [r for r in caplog.records if r.name == LOGGER and r.levelno == logging.WARNING]
     assert len(warnings) == 1
-    assert warnings[0].getMessage().endswith("the numpy kernels keep running (same results, slower). "
-                                             "Set SDF_BRIDGE_JIT=0 to not try.")
+    assert (
+        warnings[0]
+        .getMessage()
+        .endswith(
+            "the numpy kernels keep running (same results, slower). "
+            "Set SDF_BRIDGE_JIT=0 to not try."
+        )
+    )
     assert re.search(match, warnings[0].getMessage())
     assert [r.getMessage()[:52] for r in caplog.records if r.levelno == logging.INFO] == [
-        "compiling the control cycle's kernels with Numba in "]
+        "compiling the control cycle's kernels with Numba in "
+    ]
     assert not system.transmissions.compiled and not system.limiter.compiled
     assert _cycling(system, 0.05) > 0
 
 
 @needs_numba
-@pytest.mark.parametrize("where, error", [
-    ("limits kernel", OSError("cache index unreadable")),  # a kernel module fails to load (a corrupt cache)
-    ("numba", RuntimeError("LLVM: no target for this CPU")),  # Numba cannot be set up at all
-])
-def test_failure_to_load_keeps_numpy_running_with_a_warning(demo_robot, monkeypatch, caplog, where, error) -> None:
+@pytest.mark.parametrize(
+    "where, error",
+    [
+        (
+            "limits kernel",
+            OSError("cache index unreadable"),
+        ),  # a kernel module fails to load (a corrupt cache)
+        ("numba", RuntimeError("LLVM: no target for this CPU")),  # Numba cannot be set up at all
+    ],
+)
+def test_failure_to_load_keeps_numpy_running_with_a_warning(
+    demo_robot, monkeypatch, caplog, where, error
+) -> None:
     from sdf_bridge.limits import kernel
 
     def broken() -> float:
         raise error
 
-    monkeypatch.setattr(*((kernel, "warm_up") if where == "limits kernel" else (jit, "initialise")), broken)
+    monkeypatch.setattr(
+        *((kernel, "warm_up") if where == "limits kernel" else (jit, "initialise")), broken
+    )
     system = _system(demo_robot, "mock", compiled=False)
     caplog.set_level(logging.WARNING, logger=LOGGER)
     switch = kernel_switch.start(system)
@@ -221,7 +281,8 @@ def test_failure_to_load_keeps_numpy_running_with_a_warning(demo_robot, monkeypa
     assert switch.state == "failed"
     assert [r.getMessage() for r in caplog.records] == [
         f"compiled kernels not used ({error}); the numpy kernels keep running (same results, slower). "
-        "Set SDF_BRIDGE_JIT=0 to not try."]
+        "Set SDF_BRIDGE_JIT=0 to not try."
+    ]
     assert not system.transmissions.compiled and not system.limiter.compiled
     assert _cycling(system, 0.05) > 0
 
@@ -231,12 +292,15 @@ def test_a_child_that_takes_too_long_is_stopped(demo_robot, monkeypatch, caplog)
     monkeypatch.setattr(kernel_switch, "CHILD_TIMEOUT", 0.5)
     system = _system(demo_robot, "mock", compiled=False)
     caplog.set_level(logging.WARNING, logger=LOGGER)
-    switch = _failing_switch(system, monkeypatch, [sys.executable, "-c", "import time; time.sleep(60)"])
+    switch = _failing_switch(
+        system, monkeypatch, [sys.executable, "-c", "import time; time.sleep(60)"]
+    )
     switch.start()
     assert switch.wait(30.0)
     assert switch.state == "failed"
     assert [r.getMessage()[:88] for r in caplog.records] == [
-        "compiled kernels not used (the compiling process did not finish within 0.5 s); the numpy"]
+        "compiled kernels not used (the compiling process did not finish within 0.5 s); the numpy"
+    ]
     assert switch._child.poll() is not None  # (killed)
 
 
@@ -246,7 +310,9 @@ def test_close_stops_the_child_without_a_warning(demo_robot, monkeypatch, caplog
     switched or warned."""
     system = _system(demo_robot, "mock", compiled=False)
     caplog.set_level(logging.INFO, logger=LOGGER)
-    switch = _failing_switch(system, monkeypatch, [sys.executable, "-c", "import time; time.sleep(60)"])
+    switch = _failing_switch(
+        system, monkeypatch, [sys.executable, "-c", "import time; time.sleep(60)"]
+    )
     switch.start()
     deadline = time.monotonic() + 30.0
     while (switch._child is None or switch.state != "compiling") and time.monotonic() < deadline:
@@ -262,7 +328,7 @@ def test_close_stops_the_child_without_a_warning(demo_robot, monkeypatch, caplog
 
 
 # -- the child process ----------------------------------------------------------------------------
-_TINY = '''from sdf_bridge import jit
+_TINY = """from sdf_bridge import jit
 
 
 @jit.kernel
@@ -272,19 +338,30 @@ def twice(x):
 
 def warm_up():
     return jit.warm_up("tiny kernels", (twice,), lambda: twice(1.5))
-'''
+"""
 
 
 def _child(tmp_path, *, jit_setting: str) -> subprocess.CompletedProcess:
     """``python -m sdf_bridge.hardware.kernel_switch tiny`` with an empty Numba cache of its own."""
     (tmp_path / "tiny.py").write_text(_TINY)
-    env = dict(os.environ, PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"),
-               SDF_BRIDGE_JIT=jit_setting)
-    return subprocess.run([sys.executable, "-m", "sdf_bridge.hardware.kernel_switch", "tiny"], env=env,
-                          capture_output=True, text=True, timeout=300)
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tmp_path),
+        NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+        SDF_BRIDGE_JIT=jit_setting,
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "sdf_bridge.hardware.kernel_switch", "tiny"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="Numba is not installed (extra 'fast')")
+@pytest.mark.skipif(
+    importlib.util.find_spec("numba") is None, reason="Numba is not installed (extra 'fast')"
+)
 def test_child_compiles_into_the_cache(tmp_path) -> None:
     run = _child(tmp_path, jit_setting="1")
     assert run.returncode == 0, run.stderr

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from sdf_bridge.hardware.timing import LoopTiming
 from sdf_bridge.hardware.loop import FixedRateLoop
+from sdf_bridge.hardware.timing import LoopTiming
 
 
 def _run_until(loop: FixedRateLoop, done: threading.Event) -> None:
@@ -33,7 +33,11 @@ def test_cycles_are_numbered_and_counted() -> None:
     summary = loop.timing.summary()
     assert summary["cycles"] == loop.timing.cycles == len(seen) and loop.errors == 0
     assert summary["target_period"] == pytest.approx(0.001, abs=1e-15)
-    assert summary["rate_hz"] > 0 and summary["period_p50"] > 0 and summary["period_max"] >= summary["period_p99"]
+    assert (
+        summary["rate_hz"] > 0
+        and summary["period_p50"] > 0
+        and summary["period_max"] >= summary["period_p99"]
+    )
     assert summary["busy_mean"] > 0 and summary["cpu_mean"] >= 0
 
 
@@ -87,7 +91,9 @@ def test_as_fast_as_possible() -> None:
 
 
 def test_period_and_validation() -> None:
-    assert FixedRateLoop(lambda k: None, 100.0, real_time_factor=2.0).period == pytest.approx(0.005, abs=1e-15)
+    assert FixedRateLoop(lambda k: None, 100.0, real_time_factor=2.0).period == pytest.approx(
+        0.005, abs=1e-15
+    )
     with pytest.raises(ValueError, match=r"loop rate must be > 0 Hz, got 0.0"):
         FixedRateLoop(lambda k: None, 0.0)
     with pytest.raises(ValueError, match=r"real_time_factor must be >= 0, got -1"):

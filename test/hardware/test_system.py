@@ -141,14 +141,19 @@ def test_limits_clamp_and_are_counted() -> None:
 
 
 def test_limits_overrides_mapping_and_file(tmp_path: Path) -> None:
-    system = _system(limits_overrides={"j1": {"has_position_limits": True, "max_position": 0.2,
-                                              "min_position": -0.2}})
+    system = _system(
+        limits_overrides={
+            "j1": {"has_position_limits": True, "max_position": 0.2, "min_position": -0.2}
+        }
+    )
     system.read(0.0, 1.0)
     system.submit_array("position", [0.9, 0.0], now=0.0)
     assert _cycle(system, 1.0).position[0] == pytest.approx(0.2, abs=TOL)
     path = tmp_path / "limits.yaml"
-    path.write_text("joint_limits:\n  j2:\n    has_position_limits: true\n    max_position: 0.1\n"
-                    "    min_position: -0.1\n")
+    path.write_text(
+        "joint_limits:\n  j2:\n    has_position_limits: true\n    max_position: 0.1\n"
+        "    min_position: -0.1\n"
+    )
     system = _system(limits_overrides=path)
     system.read(0.0, 1.0)
     system.submit_array("position", [0.0, 0.4], now=0.0)
@@ -168,7 +173,9 @@ def test_velocity_mode_and_watchdog_stop() -> None:
         positions.append(_cycle(system, now, 0.1).position[1])
     # mock backward Euler: moves from the 2nd cycle at 0.05 m per 0.1 s; watchdog trips at
     # t = 0.5 (0.5 s after the command): velocity command 0, the joint stops
-    np.testing.assert_allclose(positions, [0.0, 0.05, 0.10, 0.15, 0.20, 0.20, 0.20, 0.20], atol=1e-12)
+    np.testing.assert_allclose(
+        positions, [0.0, 0.05, 0.10, 0.15, 0.20, 0.20, 0.20, 0.20], atol=1e-12
+    )
     diagnostics = system.diagnostics()
     assert diagnostics["watchdog_trips"] == 1 and diagnostics["watchdog_tripped"] is True
     system.submit_joint_state(["j2"], [], [0.5], [], now=now)
@@ -229,8 +236,9 @@ def test_trajectory_linear_through_the_cycle() -> None:
 def test_cubic_trajectory_sets_velocity_feed_forward() -> None:
     system = _system()
     system.read(0.0, 1.0)
-    system.submit_trajectory(["j1", "j2"], [0.0, 2.0], [[0.1, 0.0], [0.5, 0.2]],
-                             [[0.0, 0.0], [0.0, 0.0]], [], now=0.0)
+    system.submit_trajectory(
+        ["j1", "j2"], [0.0, 2.0], [[0.1, 0.0], [0.5, 0.2]], [[0.0, 0.0], [0.0, 0.0]], [], now=0.0
+    )
     system.write(1.0, 1.0)
     state = system.read(1.0, 1.0)
     np.testing.assert_allclose(state.position[:2], [0.3, 0.1], atol=TOL)
@@ -272,14 +280,23 @@ def test_a_trajectory_in_the_past_is_rejected_and_counted() -> None:
     with its own reason and nothing moves; one that started 0.5 s ago is followed from now."""
     system = _system()
     system.read(100.0, 1.0)
-    warnings = system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=100.0, start=0.0)
-    assert warnings == ["trajectory rejected: trajectory ends 98 s in the past (header.stamp + the last point's "
-                        "time_from_start is before now). Fix: stamp it now or later, or 0 to start on receipt."]
+    warnings = system.submit_trajectory(
+        ["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=100.0, start=0.0
+    )
+    assert warnings == [
+        "trajectory rejected: trajectory ends 98 s in the past (header.stamp + the last point's "
+        "time_from_start is before now). Fix: stamp it now or later, or 0 to start on receipt."
+    ]
     assert system.diagnostics()["rejected"] == {"trajectory_in_past": 1}
     assert not system.diagnostics()["trajectory_active"]
     assert _cycle(system, 101.0).position[0] == pytest.approx(0.0, abs=TOL)
-    assert system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=101.0, start=100.5) == []
-    system.write(101.0, 1.0)  # 0.5 s in: the segment from the current state (0 at now) to 0.5 at 101.5
+    assert (
+        system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=101.0, start=100.5)
+        == []
+    )
+    system.write(
+        101.0, 1.0
+    )  # 0.5 s in: the segment from the current state (0 at now) to 0.5 at 101.5
     assert system.read(101.0, 1.0).position[0] == pytest.approx(0.0, abs=TOL)
     system.write(102.0, 1.0)  # 1.5 s in: halfway between the points
     assert system.read(102.0, 1.0).position[0] == pytest.approx(0.7, abs=TOL)
@@ -398,8 +415,19 @@ def test_run_cycles_and_diagnostics() -> None:
     assert diagnostics["modes"] == {"j1": "", "j2": ""}
     assert diagnostics["command_timeout"] == 0.0 and diagnostics["rejected_total"] == 0
     assert set(diagnostics) == {
-        "enabled", "backend", "rejected", "rejected_total", "watchdog_trips", "watchdog_tripped",
-        "command_timeout", "clamps", "clamps_total", "trajectory_active", "modes", "timing"}
+        "enabled",
+        "backend",
+        "rejected",
+        "rejected_total",
+        "watchdog_trips",
+        "watchdog_tripped",
+        "command_timeout",
+        "clamps",
+        "clamps_total",
+        "trajectory_active",
+        "modes",
+        "timing",
+    }
 
 
 def test_clamp_counts_survive_reset() -> None:
@@ -455,8 +483,14 @@ def test_demo_robot_initial_state_and_followers(demo_robot) -> None:
     assert named["right_finger_joint"] == pytest.approx(-0.018, abs=1e-12)  # −1·0.02 + 0.002
     assert not np.isnan(state.position).any()
     assert set(state.sensors) == {"imu_sensor", "ft_sensor"}
-    assert system.joint_names == ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch",
-                                  "wrist_roll", "left_finger_joint")
+    assert system.joint_names == (
+        "base_yaw",
+        "shoulder_lift",
+        "elbow",
+        "wrist_pitch",
+        "wrist_roll",
+        "left_finger_joint",
+    )
     warnings = system.submit_joint_state(["right_finger_joint"], [0.0], [], [], now=0.0)
     assert "follow another joint" in warnings[0]
     assert system.diagnostics()["rejected"] == {"follower_joint": 1}
@@ -488,8 +522,10 @@ def test_commands_from_another_thread_while_cycling() -> None:
 
 
 def test_robot_without_movable_joints() -> None:
-    system = _system('<robot name="rock"><link name="a"/><link name="b"/>'
-                     '<joint name="f" type="fixed"><parent link="a"/><child link="b"/></joint></robot>')
+    system = _system(
+        '<robot name="rock"><link name="a"/><link name="b"/>'
+        '<joint name="f" type="fixed"><parent link="a"/><child link="b"/></joint></robot>'
+    )
     assert system.joint_names == () and system.state_names == () and system.actuator_names == ()
     end = system.run_cycles(3, 0.01)
     state = system.read(end, 0.01)
@@ -525,10 +561,13 @@ def test_empty_trajectory_cancels_and_holds_measured_position() -> None:
 
 # -- coupled transmissions: an uncommanded partner holds ------------------------------------------
 
+
 def test_commanding_one_joint_of_a_four_bar_holds_its_partner(repo_dir: Path) -> None:
     """Demo arm: shoulder_lift and elbow share the four-bar's actuators. Commanding only the
     shoulder must not move the elbow (it holds where it was: its initial value 0.5 rad)."""
-    system = HardwareSystem(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0)
+    system = HardwareSystem(
+        load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0
+    )
     state = system.read(0.0, 0.01)
     names = list(state.names)
     elbow0 = state.position[names.index("elbow")]
@@ -553,7 +592,9 @@ def test_velocity_on_one_wrist_joint_gives_the_other_zero_velocity(repo_dir: Pat
     """Demo arm: the differential wrist; a velocity command on wrist_pitch alone leaves
     wrist_roll still (its partner gets a zero-velocity command, not none)."""
     system = HardwareSystem(
-        load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0,
+        load(repo_dir / "urdf" / "demo_arm.urdf.xacro"),
+        "mock",
+        command_timeout=0.0,
         backend_params={"calculate_dynamics": True},
     )
     state = system.read(0.0, 0.01)
@@ -581,7 +622,9 @@ def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> N
     """The coupled-partner hold is computed once per command and reused while the commands
     are unchanged; a partner whose measured position was NaN when the hold began is retried
     (nothing reused) until a finite position is known."""
-    system = HardwareSystem(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0)
+    system = HardwareSystem(
+        load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mock", command_timeout=0.0
+    )
     names = list(system.transmissions.joint_names)
     shoulder, elbow = names.index("shoulder_lift"), names.index("elbow")
     system.read(0.0, 0.01)
@@ -617,6 +660,7 @@ def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> N
 
 
 # -- the tick: write → read, priming read, timing ------------------------------------------------
+
 
 class _CountingBackend(MockBackend):
     """The mock, recording the ``dt`` of every read and the position of every write."""
@@ -697,6 +741,7 @@ def test_reset_reads_the_reset_state_for_the_next_write() -> None:
 
 # -- the joint-space port: a backend that takes joint commands as they are -------------------------
 
+
 class _JointSpaceMock(ActuatorPort):
     """A joint-space backend (the mock behind its port, given as the backend itself): records
     the joint commands it is written."""
@@ -725,7 +770,9 @@ def test_joint_space_backend_gets_limited_joint_commands_and_returns_the_state()
     assert got.names == want.names == ("j1", "j2", "j3")
     np.testing.assert_allclose(got.joints, want.joints, rtol=0.0, atol=TOL)
     np.testing.assert_allclose(got.position, [1.0, 0.0, 2.5], atol=TOL)
-    np.testing.assert_allclose(np.stack(got.actuators), np.stack(want.actuators), rtol=0.0, atol=TOL)
+    np.testing.assert_allclose(
+        np.stack(got.actuators), np.stack(want.actuators), rtol=0.0, atol=TOL
+    )
     assert got.actuator_position[0] == pytest.approx(9.0, abs=TOL)
     assert system._measured[0, 0] == pytest.approx(1.0, abs=TOL)
     # e-stop: a joint-space hold (position mode) of the joint position measured last
@@ -739,7 +786,9 @@ def test_joint_space_backend_returning_wrong_shapes_is_a_backend_error() -> None
     class Short(_JointSpaceMock):
         def read(self, dt: float) -> JointSpaceState:
             state = super().read(dt)
-            return JointSpaceState(state.joints[:, :2], state.actuators, state.sensors, state.sim_time)
+            return JointSpaceState(
+                state.joints[:, :2], state.actuators, state.sensors, state.sim_time
+            )
 
     system = _system(backend=Short())
     with pytest.raises(BackendError, match=r"shapes \(3, 2\) and \(3, 2\), expected \(3, 3\)"):
@@ -761,7 +810,9 @@ def test_mujoco_actuator_state_is_the_joint_state_through_the_map(repo_dir: Path
     joint state (TransmissionMap.joint_state), bit for bit, while position commands move it."""
     pytest.importorskip("mujoco")
     robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
-    system = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params={"render_cameras": False})
+    system = HardwareSystem(
+        robot, "mujoco", command_timeout=0.0, backend_params={"render_cameras": False}
+    )
     n = len(system.transmissions.joint_names)
     now = 0.0
     for k in range(60):
@@ -772,7 +823,9 @@ def test_mujoco_actuator_state_is_the_joint_state_through_the_map(repo_dir: Path
         joints, actuators = system.transmissions.joint_state(state.joints[:, :n].copy())
         np.testing.assert_array_equal(np.stack(state.actuators), actuators)
         np.testing.assert_array_equal(state.joints, joints)
-    assert state.position[0] == pytest.approx(0.2, abs=1e-2)  # 0.2 s after its step from 0.1: near it
+    assert state.position[0] == pytest.approx(
+        0.2, abs=1e-2
+    )  # 0.2 s after its step from 0.1: near it
 
 
 def test_untimed_system_runs_the_same_ticks_and_times_none() -> None:
@@ -807,11 +860,16 @@ def test_sensor_demand_goes_to_a_backend_that_takes_it(repo_dir: Path) -> None:
     (every sensor read, False returned); unknown names are refused before anything changes."""
     pytest.importorskip("mujoco")
     robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
-    system = HardwareSystem(robot, "mujoco", command_timeout=0.0, backend_params={"render_cameras": False})
+    system = HardwareSystem(
+        robot, "mujoco", command_timeout=0.0, backend_params={"render_cameras": False}
+    )
     system.read(0.0, 0.01)
     assert system.set_sensor_demand(["imu_sensor"]) is True
     assert set(system.cycle(0.01, 0.01).sensors) == {"imu_sensor"}
-    with pytest.raises(ConfigError, match=r"unknown sensor\(s\) \['nope'\]. Fix: use names from \['ft_sensor', 'imu_sensor'\]"):
+    with pytest.raises(
+        ConfigError,
+        match=r"unknown sensor\(s\) \['nope'\]. Fix: use names from \['ft_sensor', 'imu_sensor'\]",
+    ):
         system.set_sensor_demand(["imu_sensor", "nope"])
     assert system.backend.sensors.demand == frozenset({"imu_sensor"})  # unchanged
     assert system.set_sensor_demand("ft_sensor") is True  # one name

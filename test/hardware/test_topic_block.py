@@ -11,14 +11,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 from lxml import etree
-
 from prerequisites import shared_skip_mark
+
 from sdf_bridge.description import load, load_with_xml
 from sdf_bridge.description.model import World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.topic_block import (
-    PICKNIK, SUCCESSOR, TopicBlockOptions, block_name, parse_command_interfaces, topic_based_block, topic_block,
+    PICKNIK,
+    SUCCESSOR,
+    TopicBlockOptions,
+    block_name,
+    parse_command_interfaces,
+    topic_based_block,
+    topic_block,
     with_topic_block,
 )
 
@@ -32,11 +38,16 @@ def demo() -> tuple:
     return robot, xml
 
 
-def _interfaces(block: etree._Element) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]]:
+def _interfaces(
+    block: etree._Element,
+) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]]:
     """joint → (command interfaces, state interfaces, mimic attribute)."""
     return {
-        j.get("name"): (tuple(c.get("name") for c in j.findall("command_interface")),
-                        tuple(s.get("name") for s in j.findall("state_interface")), j.get("mimic"))
+        j.get("name"): (
+            tuple(c.get("name") for c in j.findall("command_interface")),
+            tuple(s.get("name") for s in j.findall("state_interface")),
+            j.get("mimic"),
+        )
         for j in block.findall("joint")
     }
 
@@ -47,19 +58,30 @@ def test_demo_block_with_the_joints_own_interfaces(demo: tuple) -> None:
     assert block.get("name") == "demo_arm_system" and block.get("type") == "system"
     params = {p.get("name"): p.text for p in block.find("hardware").findall("param")}
     assert block.find("hardware/plugin").text == SUCCESSOR
-    assert params == {"joint_commands_topic": "/sdf_bridge/joint_commands",
-                      "joint_states_topic": "/sdf_bridge/joint_states", "trigger_joint_command_threshold": "-1"}
+    assert params == {
+        "joint_commands_topic": "/sdf_bridge/joint_commands",
+        "joint_states_topic": "/sdf_bridge/joint_states",
+        "trigger_joint_command_threshold": "-1",
+    }
     all3 = ("position", "velocity", "effort")
     assert _interfaces(block) == {
         **{j: (all3, all3, None) for j in ARM},
         "left_finger_joint": (("position",), all3, None),
-        "right_finger_joint": ((), ("position", "velocity"), "false"),  # the mimic finger, state-only
+        "right_finger_joint": (
+            (),
+            ("position", "velocity"),
+            "false",
+        ),  # the mimic finger, state-only
     }
     # min/max of the description kept; initial values as the backends start
     elbow = block.find("joint[@name='elbow']")
     assert [(p.get("name"), p.text) for p in elbow.find("command_interface[@name='velocity']")] == [
-        ("min", "-2.0"), ("max", "2.0")]
-    assert elbow.find("state_interface[@name='position']/param[@name='initial_value']").text == "0.5"
+        ("min", "-2.0"),
+        ("max", "2.0"),
+    ]
+    assert (
+        elbow.find("state_interface[@name='position']/param[@name='initial_value']").text == "0.5"
+    )
     assert block.find("sensor") is None and block.find("transmission") is None
 
 
@@ -70,8 +92,10 @@ def test_one_control_mode_for_every_commandable_joint(demo: tuple) -> None:
     assert all(interfaces[j][0] == ("velocity",) for j in (*ARM, "left_finger_joint"))
     assert interfaces["right_finger_joint"][0] == ()
     # the gripper had no velocity interface: its limits come from its <limit velocity="0.1">
-    assert [(p.get("name"), p.text) for p in block.find("joint[@name='left_finger_joint']/command_interface")] == [
-        ("min", "-0.1"), ("max", "0.1")]
+    assert [
+        (p.get("name"), p.text)
+        for p in block.find("joint[@name='left_finger_joint']/command_interface")
+    ] == [("min", "-0.1"), ("max", "0.1")]
 
 
 def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) -> None:
@@ -81,8 +105,13 @@ def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) ->
     assert len(document.findall("ros2_control")) == 1
     block = document.find("ros2_control")
     assert [t.get("name") for t in block.findall("transmission")] == [
-        "arm_fourbar_trans", "wrist_differential_trans", "gripper_trans"]
-    assert [t.get("name") for t in document.findall("transmission")] == ["base_yaw_trans"]  # classic, kept
+        "arm_fourbar_trans",
+        "wrist_differential_trans",
+        "gripper_trans",
+    ]
+    assert [t.get("name") for t in document.findall("transmission")] == [
+        "base_yaw_trans"
+    ]  # classic, kept
     assert len(document.findall("gazebo")) == 2 and len(document.findall("joint")) == 9
     # the bridge reads it back: same joints, transmissions, commandable joints; the block's
     # parameters are the plugin's, not the backend's (MuJoCo would warn about unknown ones)
@@ -91,14 +120,22 @@ def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) ->
     original, system = HardwareSystem(robot, "mock"), HardwareSystem(again, "mock")
     assert system.joint_names == original.joint_names and system.state_names == original.state_names
     assert system.actuator_names == original.actuator_names
-    np.testing.assert_allclose(system.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
-                               original.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0])
+    np.testing.assert_allclose(
+        system.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
+        original.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
+    )
     assert system._backend_params(None) == {}
-    assert system.commands.submit_joint_state(
-        system.state_names, [0.1, 0.2, 0.3, 0.4, 0.5, 0.01], [], [], now=0.0) == []  # position[6] for name[7]
+    assert (
+        system.commands.submit_joint_state(
+            system.state_names, [0.1, 0.2, 0.3, 0.4, 0.5, 0.01], [], [], now=0.0
+        )
+        == []
+    )  # position[6] for name[7]
 
 
-def test_mujoco_takes_no_plugin_parameter_of_the_block(demo: tuple, caplog: pytest.LogCaptureFixture) -> None:
+def test_mujoco_takes_no_plugin_parameter_of_the_block(
+    demo: tuple, caplog: pytest.LogCaptureFixture
+) -> None:
     robot, xml = demo
     again = load(with_topic_block(robot, xml))
     with caplog.at_level(logging.WARNING, logger="sdf_bridge"):
@@ -108,19 +145,29 @@ def test_mujoco_takes_no_plugin_parameter_of_the_block(demo: tuple, caplog: pyte
 
 @pytest.mark.parametrize("plugin", [SUCCESSOR, PICKNIK])
 @pytest.mark.parametrize("interfaces", ["", "position", "velocity", "position velocity", "effort"])
-def test_the_demo_xacro_emits_the_generated_block(demo: tuple, plugin: str, interfaces: str) -> None:
+def test_the_demo_xacro_emits_the_generated_block(
+    demo: tuple, plugin: str, interfaces: str
+) -> None:
     """The demo xacro's arguments (hardware_plugin, command_interfaces; topics at their
     defaults) give the block the generator makes from the demo's own (mock) block."""
     robot, _ = demo
-    generated = topic_block(robot, TopicBlockOptions(plugin=plugin,
-                                                     command_interfaces=parse_command_interfaces(interfaces)))
-    _model, _warnings, text = load_with_xml(DEMO, xacro_args={"hardware_plugin": plugin, "command_interfaces": interfaces})
+    generated = topic_block(
+        robot,
+        TopicBlockOptions(plugin=plugin, command_interfaces=parse_command_interfaces(interfaces)),
+    )
+    _model, _warnings, text = load_with_xml(
+        DEMO, xacro_args={"hardware_plugin": plugin, "command_interfaces": interfaces}
+    )
     emitted = etree.fromstring(text.encode()).find("ros2_control")
     for t in emitted.findall("transmission"):
         emitted.remove(t)
 
     def canonical(elem: etree._Element) -> list:
-        return [(e.tag, dict(e.attrib), (e.text or "").strip()) for e in elem.iter() if not isinstance(e, etree._Comment)]
+        return [
+            (e.tag, dict(e.attrib), (e.text or "").strip())
+            for e in elem.iter()
+            if not isinstance(e, etree._Comment)
+        ]
 
     assert canonical(emitted) == canonical(generated)
 
@@ -129,14 +176,22 @@ def test_the_demo_xacro_refuses_two_control_modes() -> None:
     from sdf_bridge.errors import XacroError
 
     with pytest.raises(XacroError, match="is not one control mode"):
-        load_with_xml(DEMO, xacro_args={"hardware_plugin": SUCCESSOR, "command_interfaces": "position effort"})
+        load_with_xml(
+            DEMO, xacro_args={"hardware_plugin": SUCCESSOR, "command_interfaces": "position effort"}
+        )
 
 
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"plugin": "mock_components/GenericSystem"}, "is not a topic-based ros2_control hardware interface"),
-        ({"joint_states_topic": "/joint states"}, "joint_states_topic '/joint states' is not a ROS topic name"),
+        (
+            {"plugin": "mock_components/GenericSystem"},
+            "is not a topic-based ros2_control hardware interface",
+        ),
+        (
+            {"joint_states_topic": "/joint states"},
+            "joint_states_topic '/joint states' is not a ROS topic name",
+        ),
         ({"joint_commands_topic": "1cmd"}, "joint_commands_topic '1cmd' is not a ROS topic name"),
         ({"command_interfaces": ("position", "effort")}, "are not one control mode"),
         ({"command_interfaces": ("torque",)}, "are not one control mode"),
@@ -148,7 +203,10 @@ def test_bad_options(options: dict, match: str) -> None:
 
 
 def test_options_order_the_interfaces() -> None:
-    assert TopicBlockOptions(command_interfaces=("velocity", "position")).command_interfaces == ("position", "velocity")
+    assert TopicBlockOptions(command_interfaces=("velocity", "position")).command_interfaces == (
+        "position",
+        "velocity",
+    )
     assert parse_command_interfaces(" position, velocity ") == ("position", "velocity")
 
 
@@ -172,8 +230,11 @@ def test_block_names_are_ros_node_names() -> None:
 
 def test_sdformat_that_urdf_cannot_carry_is_refused(robots_dir: Path) -> None:
     model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
-    with pytest.raises(ConfigError, match="the controller_manager reads URDF only, and SDFormat model 'turtlebot3_waffle' "
-                                          r"does not fit URDF \(joint 'caster_back_right_joint' is of type ball"):
+    with pytest.raises(
+        ConfigError,
+        match="the controller_manager reads URDF only, and SDFormat model 'turtlebot3_waffle' "
+        r"does not fit URDF \(joint 'caster_back_right_joint' is of type ball",
+    ):
         with_topic_block(model, "")
 
 
@@ -185,7 +246,13 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
     reads the result with the same joints."""
     made = 0
     for folder in sorted(p for p in robots_dir.iterdir() if p.is_dir()):
-        source = next((folder / f"{folder.name}.{ext}" for ext in ("urdf", "sdf") if (folder / f"{folder.name}.{ext}").is_file()))
+        source = next(
+            (
+                folder / f"{folder.name}.{ext}"
+                for ext in ("urdf", "sdf")
+                if (folder / f"{folder.name}.{ext}").is_file()
+            )
+        )
         model, _warnings, xml = load_with_xml(source)
         if isinstance(model, World):
             continue
@@ -197,13 +264,18 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
         made += 1
         again = load(text)
         before, after = HardwareSystem(model, "mock"), HardwareSystem(again, "mock")
-        assert after.state_names == before.state_names and after.joint_names == before.joint_names, source
+        assert (
+            after.state_names == before.state_names and after.joint_names == before.joint_names
+        ), source
         (block,) = again.ros2_control
         assert [j.name for j in block.joints] == list(before.state_names), source
         for info in block.joints:
             joint = again.joints[info.name]
             assert joint.type.value != "fixed", (source, info.name)
-            assert bool(info.command_interfaces) == (info.name in before.joint_names), (source, info.name)
+            assert bool(info.command_interfaces) == (info.name in before.joint_names), (
+                source,
+                info.name,
+            )
             if joint.mimic is not None:
                 assert info.is_mimic is False and not info.command_interfaces, (source, info.name)
         assert not block.sensors and not block.gpios

@@ -13,12 +13,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from transmissions.builders import chain
 
 from sdf_bridge import jit
-from sdf_bridge.limits import REASONS, JointLimiter, JointLimits
-from sdf_bridge.limits import kernel
-
-from transmissions.builders import chain
+from sdf_bridge.limits import REASONS, JointLimiter, JointLimits, kernel
 
 NAN = math.nan
 INF = math.inf
@@ -44,8 +42,9 @@ def joint_limits(draw) -> JointLimits:
         ("has_effort_limits", "max_effort", (0.0, 1.0, 5.0, 10.0, INF)),
     ):
         if draw(st.booleans()):
-            fields.update({has: True, field: draw(st.one_of(st.sampled_from(pool),
-                                                            st.floats(0.0, 20.0)))})
+            fields.update(
+                {has: True, field: draw(st.one_of(st.sampled_from(pool), st.floats(0.0, 20.0)))}
+            )
     if draw(st.booleans()):
         fields.update(
             has_soft_limits=True,
@@ -84,8 +83,11 @@ def _assert_same_state(ref: JointLimiter, fast: JointLimiter) -> None:
     np.testing.assert_array_equal(fast._prev, ref._prev)
 
 
-@settings(max_examples=400 if jit.ENABLED else 150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=400 if jit.ENABLED else 150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(scenarios())
 def test_kernel_equals_numpy(scenario) -> None:
     limits, cycles = scenario
@@ -103,8 +105,11 @@ def test_kernel_equals_numpy(scenario) -> None:
     assert fast.counts == ref.counts
 
 
-@settings(max_examples=200 if jit.ENABLED else 60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=200 if jit.ENABLED else 60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(scenarios(), st.integers(0, 3))
 def test_stacked_equals_row_wise(scenario, followers: int) -> None:
     """``enforce_stacked`` (the control cycle's form: the measured state with ``followers``
@@ -134,7 +139,9 @@ def test_stacked_equals_row_wise(scenario, followers: int) -> None:
 @pytest.mark.parametrize("compiled", [False, True])
 def test_stacked_wrong_shapes_raise(compiled: bool) -> None:
     lim = JointLimiter(["a", "b"], _mixed_limits()[:2], compiled=compiled)
-    with pytest.raises(ValueError, match=r"measured state of shape \(1, 2\) \(need \(2 or 3, >= 2\)\)"):
+    with pytest.raises(
+        ValueError, match=r"measured state of shape \(1, 2\) \(need \(2 or 3, >= 2\)\)"
+    ):
         lim.enforce_stacked(np.zeros((1, 2)), np.zeros((3, 2)), 0.01)
     with pytest.raises(ValueError, match=r"commands of shape \(2, 2\) \(need \(3, 2\)\)"):
         lim.enforce_stacked(np.zeros((3, 2)), np.zeros((2, 2)), 0.01)
@@ -147,8 +154,9 @@ def _mixed_limits() -> list[JointLimits]:
     return [
         JointLimits(True, -1.0, 1.0, True, 2.0, True, 10.0, True, 10.0),
         JointLimits(True, -1.0, 1.0, True, 2.0, False, INF, True, 10.0, True, -0.8, 0.8, 10.0, 5.0),
-        JointLimits(False, -INF, INF, True, 15.0, False, INF, True, 7.0,
-                    True, -INF, INF, NAN, 10.0),
+        JointLimits(
+            False, -INF, INF, True, 15.0, False, INF, True, 7.0, True, -INF, INF, NAN, 10.0
+        ),
         JointLimits(),
     ]
 
@@ -185,23 +193,32 @@ def test_counts_first_reason_and_prev_in_kernel() -> None:
     one = np.ones(1)
     zero = np.zeros(1)
     p, v, e = lim.enforce(zero, zero, 0.5 * one, 5.0 * one, 50.0 * one, 0.01)
-    assert (p[0], v[0], e[0]) == (pytest.approx(0.02, abs=1e-15), pytest.approx(0.1, abs=1e-15),
-                                  10.0)
+    assert (p[0], v[0], e[0]) == (
+        pytest.approx(0.02, abs=1e-15),
+        pytest.approx(0.1, abs=1e-15),
+        10.0,
+    )
     assert lim.counts == {("a", "position_step"): 1, ("a", "velocity"): 1, ("a", "effort"): 1}
     assert lim._prev[:, 0].tolist() == [p[0], v[0]]
     p, v, _ = lim.enforce(zero, zero, 5.0 * one, 0.5 * one, np.full(1, NAN), 0.01)
     assert p[0] == pytest.approx(0.04, abs=1e-15)  # reference = the previous command
     assert v[0] == pytest.approx(0.2, abs=1e-15)  # acceleration from the previous command
-    assert lim.counts == {("a", "position_step"): 1, ("a", "velocity"): 1, ("a", "effort"): 1,
-                          ("a", "position"): 1, ("a", "acceleration"): 1}
+    assert lim.counts == {
+        ("a", "position_step"): 1,
+        ("a", "velocity"): 1,
+        ("a", "effort"): 1,
+        ("a", "position"): 1,
+        ("a", "acceleration"): 1,
+    }
     assert len(REASONS) == lim._counts.shape[0] == 8
 
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_outputs_fresh_and_reset_leaves_them(compiled: bool) -> None:
     lim = JointLimiter(["a"], _mixed_limits()[:1], compiled=compiled)
-    out = lim.enforce(np.zeros(1), np.zeros(1), np.array([0.5]), np.array([0.05]),
-                      np.array([1.0]), 0.01)
+    out = lim.enforce(
+        np.zeros(1), np.zeros(1), np.array([0.5]), np.array([0.05]), np.array([1.0]), 0.01
+    )
     kept = [o.copy() for o in out]
     assert not any(np.shares_memory(o, lim._prev) for o in out)
     lim.reset()
@@ -221,9 +238,11 @@ def test_other_argument_kinds_give_the_same(compiled: bool) -> None:
     want = ref.enforce(np.array(q), np.zeros(4), *map(np.array, cmds), 1)
     strided = [np.repeat(np.array(c), 2)[::2] for c in cmds]
     with np.errstate(all="ignore"):
-        for args in ((q, [0.0] * 4, *cmds),
-                     (np.array(q, np.float32), np.zeros(4, np.float32), *cmds),
-                     (np.repeat(np.array(q), 2)[::2], np.zeros(8)[::2], *strided)):
+        for args in (
+            (q, [0.0] * 4, *cmds),
+            (np.array(q, np.float32), np.zeros(4, np.float32), *cmds),
+            (np.repeat(np.array(q), 2)[::2], np.zeros(8)[::2], *strided),
+        ):
             lim.reset()
             got = lim.enforce(*args, 1)
             for g, w in zip(got, want):
@@ -251,8 +270,18 @@ def test_kernel_direct_length_check() -> None:
     prev = np.full((2, 1), NAN)
     counts = np.zeros((8, 1), dtype=np.int64)
     with pytest.raises(ValueError, match="input length differs from the number of joints"):
-        kernel.enforce(params, prev, counts, np.zeros(2), np.zeros(1), np.zeros(1), np.zeros(1),
-                       np.zeros(1), 0.01, np.empty((3, 1)))
+        kernel.enforce(
+            params,
+            prev,
+            counts,
+            np.zeros(2),
+            np.zeros(1),
+            np.zeros(1),
+            np.zeros(1),
+            np.zeros(1),
+            0.01,
+            np.empty((3, 1)),
+        )
     with pytest.raises(ValueError, match=r"output array is not \(3, number of joints\)"):
         kernel.enforce(params, prev, counts, *(np.zeros(1),) * 5, 0.01, np.empty((3, 2)))
 
@@ -262,7 +291,7 @@ def test_pack_errors_and_layout() -> None:
     out = kernel.pack(rows, 2, True, False, True)
     assert out.shape == (kernel.ROWS, 2) and out.flags.c_contiguous
     assert out[kernel.KV].tolist() == [16.0, 16.0]
-    assert out[kernel.ANY_VMAX:].tolist() == [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]]
+    assert out[kernel.ANY_VMAX :].tolist() == [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]]
     assert kernel.pack({r: np.zeros(0) for r in rows}, 0, False, False, False).shape == (20, 1)
     with pytest.raises(ValueError, match="pack row 3 missing"):
         kernel.pack({r: v for r, v in rows.items() if r != 3}, 2, False, False, False)
@@ -277,8 +306,18 @@ def test_warm_kernel_refuses_to_compile() -> None:
     params = np.zeros((kernel.ROWS, 1))
     ints = np.zeros(1, dtype=np.int64)
     with pytest.raises(TypeError):
-        kernel.enforce(params, np.zeros((2, 1)), np.zeros((8, 1), np.int64), ints, ints, ints,
-                       ints, ints, 0.01, np.empty((3, 1)))
+        kernel.enforce(
+            params,
+            np.zeros((2, 1)),
+            np.zeros((8, 1), np.int64),
+            ints,
+            ints,
+            ints,
+            ints,
+            ints,
+            0.01,
+            np.empty((3, 1)),
+        )
 
 
 def test_default_follows_jit_switch() -> None:
@@ -320,6 +359,7 @@ def test_nan_acceleration_window_follows_numpy() -> None:
     when nothing is clamped, and NaN when another joint is clamped. The kernel follows."""
     limits = [JointLimits(), JointLimits(False, -INF, INF, True, 2.0, True, 10.0)]
     first = (([0.0, 0.0], [0.0, 0.0], [NAN, NAN], [INF, 0.0], [NAN, NAN]), 0.01)
+
     def second(cv: list[float]) -> tuple:
         return (([0.0, 0.0], [0.0, 0.0], [NAN, NAN], cv, [NAN, NAN]), 0.01)
 

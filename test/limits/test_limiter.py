@@ -6,21 +6,30 @@ import math
 
 import numpy as np
 import pytest
+from transmissions.builders import chain
 
 from sdf_bridge.description import load
-from sdf_bridge.description.model import Limit, SafetyController, Transmission, TransmissionActuator, TransmissionJoint
+from sdf_bridge.description.model import (
+    Limit,
+    SafetyController,
+    Transmission,
+    TransmissionActuator,
+    TransmissionJoint,
+)
 from sdf_bridge.errors import LimitsError
 from sdf_bridge.limits import JointLimiter, JointLimits
 from sdf_bridge.transmissions import TransmissionMap
-
-from transmissions.builders import chain
 
 NAN = math.nan
 TOL = 1e-12
 
 
-def one(limit: Limit | None = Limit(-1.0, 1.0, 10.0, 2.0), sc: SafetyController | None = None,
-        jtype: str = "revolute", overrides=None) -> JointLimiter:
+def one(
+    limit: Limit | None = Limit(-1.0, 1.0, 10.0, 2.0),
+    sc: SafetyController | None = None,
+    jtype: str = "revolute",
+    overrides=None,
+) -> JointLimiter:
     extra = {"limit": limit}
     if sc is not None:
         extra["safety_controller"] = sc
@@ -28,7 +37,9 @@ def one(limit: Limit | None = Limit(-1.0, 1.0, 10.0, 2.0), sc: SafetyController 
 
 
 def run(lim: JointLimiter, q=0.0, v=0.0, p=NAN, vel=NAN, e=NAN, dt=0.01):
-    out = lim.enforce(np.array([q]), np.array([v]), np.array([p]), np.array([vel]), np.array([e]), dt)
+    out = lim.enforce(
+        np.array([q]), np.array([v]), np.array([p]), np.array([vel]), np.array([e]), dt
+    )
     return tuple(float(x[0]) for x in out)
 
 
@@ -70,8 +81,12 @@ def test_case_007(cases_dir) -> None:
     def cmd(joint, iface, value, dt=0.0):
         arrays = {k: np.full(2, NAN) for k in ("position", "velocity", "effort")}
         arrays[iface][["wheel_joint", "turret_joint"].index(joint)] = value
-        out = lim.enforce(np.zeros(2), np.zeros(2), arrays["position"], arrays["velocity"], arrays["effort"], dt)
-        return dict(zip(("position", "velocity", "effort"), out))[iface][["wheel_joint", "turret_joint"].index(joint)]
+        out = lim.enforce(
+            np.zeros(2), np.zeros(2), arrays["position"], arrays["velocity"], arrays["effort"], dt
+        )
+        return dict(zip(("position", "velocity", "effort"), out))[iface][
+            ["wheel_joint", "turret_joint"].index(joint)
+        ]
 
     assert cmd("wheel_joint", "position", 7.5) == pytest.approx(7.5, abs=1e-9)
     assert cmd("wheel_joint", "position", -20.0) == pytest.approx(-20.0, abs=1e-9)
@@ -87,7 +102,11 @@ def test_case_007_held_command_converges_unwrapped(cases_dir) -> None:
     lim = JointLimiter.from_robot(robot, ["wheel_joint"])
     q = 0.0
     for _ in range(100):  # a held 7.5 rad command at 100 Hz, state following the command
-        q = float(lim.enforce(np.array([q]), np.zeros(1), np.array([7.5]), np.full(1, NAN), np.full(1, NAN), 0.01)[0][0])
+        q = float(
+            lim.enforce(
+                np.array([q]), np.zeros(1), np.array([7.5]), np.full(1, NAN), np.full(1, NAN), 0.01
+            )[0][0]
+        )
     assert q == pytest.approx(7.5, abs=1e-9)  # never clamped to ±π or 0
 
 
@@ -195,10 +214,20 @@ def test_safety_k_velocity_without_soft_range() -> None:
 
 # ---- misc ------------------------------------------------------------------------------------
 def test_vectorised_mixed() -> None:
-    robot = chain(("a", "revolute"), ("b", "continuous", {"limit": Limit(effort=1.0, velocity=1.0)}), ("c", "prismatic"))
+    robot = chain(
+        ("a", "revolute"),
+        ("b", "continuous", {"limit": Limit(effort=1.0, velocity=1.0)}),
+        ("c", "prismatic"),
+    )
     lim = JointLimiter.from_robot(robot, ["a", "b", "c"])
-    p, v, e = lim.enforce(np.zeros(3), np.zeros(3), np.array([5.0, 5.0, NAN]), np.array([NAN, 3.0, 0.5]),
-                          np.array([NAN, NAN, 20.0]), 0.0)
+    p, v, e = lim.enforce(
+        np.zeros(3),
+        np.zeros(3),
+        np.array([5.0, 5.0, NAN]),
+        np.array([NAN, 3.0, 0.5]),
+        np.array([NAN, NAN, 20.0]),
+        0.0,
+    )
     assert p[:2].tolist() == [1.0, 5.0] and math.isnan(p[2])
     assert math.isnan(v[0]) and v[1:].tolist() == [1.0, 0.5]
     assert np.isnan(e[:2]).all() and e[2] == 10.0
@@ -214,8 +243,13 @@ def test_counts_and_reset() -> None:
 
 
 def test_actuator_limits_negative_reduction() -> None:
-    spec = Transmission("t", "transmission_interface/SimpleTransmission", "classic",
-                        joints=(TransmissionJoint("j"),), actuators=(TransmissionActuator("m", None, -50.0),))
+    spec = Transmission(
+        "t",
+        "transmission_interface/SimpleTransmission",
+        "classic",
+        joints=(TransmissionJoint("j"),),
+        actuators=(TransmissionActuator("m", None, -50.0),),
+    )
     robot = chain(("j", "revolute", {"limit": Limit(-1.0, 2.0, 10.0, 2.0)}), transmissions=[spec])
     tmap = TransmissionMap.from_robot(robot)
     lim = JointLimiter.from_robot(robot, tmap.joint_names)
@@ -244,7 +278,14 @@ def _mixed_robot():
     return chain(
         ("a", "revolute"),
         ("b", "revolute", {"safety_controller": SC}),
-        ("c", "continuous", {"limit": Limit(effort=7.0, velocity=15.0), "safety_controller": SafetyController(10.0)}),
+        (
+            "c",
+            "continuous",
+            {
+                "limit": Limit(effort=7.0, velocity=15.0),
+                "safety_controller": SafetyController(10.0),
+            },
+        ),
         ("d", "prismatic", {"limit": Limit(-0.5, 0.5, None, 1.0)}),
         ("e", "revolute", {"safety_controller": SafetyController(0.0, -0.8, 0.8, 10.0)}),
         ("f", "continuous"),
@@ -257,8 +298,10 @@ def test_stacked_equals_one_joint_at_a_time(dt) -> None:
     names = list(robot.joints)
     overrides = {"a": {"max_acceleration": 10.0}}
     together = JointLimiter.from_robot(robot, names, overrides=overrides)
-    alone = [JointLimiter.from_robot(robot, [n], overrides=overrides if n == "a" else None)
-             for n in names]
+    alone = [
+        JointLimiter.from_robot(robot, [n], overrides=overrides if n == "a" else None)
+        for n in names
+    ]
     rng = np.random.default_rng(7)
     m = len(names)
     for _ in range(300):
@@ -270,9 +313,13 @@ def test_stacked_equals_one_joint_at_a_time(dt) -> None:
             c[rng.random(m) < 0.3] = NAN
         got = together.enforce(q, v, *cmds, dt)
         for k, lim in enumerate(alone):
-            one_out = lim.enforce(q[k:k + 1], v[k:k + 1], *(c[k:k + 1] for c in cmds), dt)
+            one_out = lim.enforce(q[k : k + 1], v[k : k + 1], *(c[k : k + 1] for c in cmds), dt)
             for g, o, c in zip(got, one_out, cmds):
-                assert (math.isnan(g[k]) and math.isnan(o[0])) or g[k] == o[0], (names[k], g[k], o[0])
+                assert (math.isnan(g[k]) and math.isnan(o[0])) or g[k] == o[0], (
+                    names[k],
+                    g[k],
+                    o[0],
+                )
                 assert math.isnan(g[k]) == math.isnan(c[k])  # NaN in ⇔ NaN out
     counts = together.counts
     assert counts and counts == {key: n for lim in alone for key, n in lim.counts.items()}
@@ -281,9 +328,17 @@ def test_stacked_equals_one_joint_at_a_time(dt) -> None:
 def test_unknown_position_keeps_velocity_limit_with_soft_joint_elsewhere() -> None:
     # joint "b" has a soft ramp; joint "a"'s position is unknown: its velocity command is still
     # limited to ±v̄ (2 rad/s), never dropped to NaN and never left unlimited
-    lim = JointLimiter.from_robot(chain(("a", "revolute"), ("b", "revolute", {"safety_controller": SC})), ["a", "b"])
-    p, v, e = lim.enforce(np.array([NAN, 0.0]), np.zeros(2), np.full(2, NAN), np.array([5.0, 1.0]),
-                          np.full(2, NAN), 0.01)
+    lim = JointLimiter.from_robot(
+        chain(("a", "revolute"), ("b", "revolute", {"safety_controller": SC})), ["a", "b"]
+    )
+    p, v, e = lim.enforce(
+        np.array([NAN, 0.0]),
+        np.zeros(2),
+        np.full(2, NAN),
+        np.array([5.0, 1.0]),
+        np.full(2, NAN),
+        0.01,
+    )
     assert v.tolist() == [2.0, 1.0]
     assert lim.counts == {("a", "velocity"): 1}
 

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from child_process import ChildProcess
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,7 +38,9 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E
 
 WAIT = 20.0  # s: generous deadline for anything to arrive (CI machines are slow and shared)
 #: /rosout's own profile (rcl's rosout default): reliable, transient local, last 1000.
-ROSOUT_QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+ROSOUT_QOS = QoSProfile(
+    depth=1000, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL
+)
 
 
 class Bridge(ChildProcess):
@@ -52,13 +53,21 @@ class Bridge(ChildProcess):
         env: environment variables to set for it (over the test process's).
     """
 
-    def __init__(self, params: Mapping[str, Any], *, name: str = "sdf_bridge", extra: list[str] | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        params: Mapping[str, Any],
+        *,
+        name: str = "sdf_bridge",
+        extra: list[str] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.name = name
         argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", f"__node:={name}"]
         for key, value in params.items():
             argv += ["-p", f"{key}:={json.dumps(value)}"]
-        super().__init__(argv + (extra or []), cwd=REPO, env=None if env is None else {**os.environ, **env})
+        super().__init__(
+            argv + (extra or []), cwd=REPO, env=None if env is None else {**os.environ, **env}
+        )
 
 
 class Probe:
@@ -120,7 +129,11 @@ class Probe:
     def wait_messages(self, topic: str, count: int, timeout: float = WAIT) -> list[Any]:
         """Wait until ``count`` more messages arrived on ``topic``; return those."""
         start = len(self.messages[topic])
-        self.wait_for(lambda: len(self.messages[topic]) >= start + count, f"{count} messages on {topic}", timeout)
+        self.wait_for(
+            lambda: len(self.messages[topic]) >= start + count,
+            f"{count} messages on {topic}",
+            timeout,
+        )
         return self.messages[topic][start:]
 
     def latest(self, topic: str) -> Any:
@@ -139,12 +152,17 @@ class Probe:
         finally:
             self.node.destroy_client(client)
 
-    def wait_ready(self, bridge: Bridge, topic: str = "/joint_states", timeout: float = 60.0) -> None:
+    def wait_ready(
+        self, bridge: Bridge, topic: str = "/joint_states", timeout: float = 60.0
+    ) -> None:
         """Wait for the first message of ``bridge`` on ``topic`` (watched already); fail with the
         bridge's output if it exits first."""
         start = len(self.messages[topic])
-        self.wait_for(lambda: len(self.messages[topic]) > start or not bridge.running(),
-                      f"{bridge.name} to publish {topic}", timeout)
+        self.wait_for(
+            lambda: len(self.messages[topic]) > start or not bridge.running(),
+            f"{bridge.name} to publish {topic}",
+            timeout,
+        )
         if not bridge.running():
             pytest.fail(f"bridge exited with {bridge.process.returncode}:\n{bridge.output()}")
 

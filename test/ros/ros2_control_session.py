@@ -24,18 +24,20 @@ import pytest
 import yaml
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from ros2_control_rig import ControllerManager, ControllerManagerClient
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
-from ros2_control_rig import ControllerManager, ControllerManagerClient
 from sdf_bridge.description import load_with_xml
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.topic_block import SUCCESSOR, TopicBlockOptions, with_topic_block
 
 from .conftest import REPO, Bridge, Probe
 
-LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE)
+LATCHED = QoSProfile(
+    depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE
+)
 CONTROLLERS = REPO / "config" / "ros2_controllers.yaml"
 SENSOR_BROADCASTERS = ("imu_sensor_broadcaster", "force_torque_sensor_broadcaster")
 RESEND = 2.0  # s between sends of a command not yet answered (Session.command)
@@ -76,19 +78,35 @@ class Session:
 
     UPDATE_RATE = 100.0
 
-    def __init__(self, probe: Probe, start_bridge: Any, source: Path, *, namespace: str, backend: str,
-                 command_interfaces: tuple[str, ...], tmp: Path, xacro_args: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        probe: Probe,
+        start_bridge: Any,
+        source: Path,
+        *,
+        namespace: str,
+        backend: str,
+        command_interfaces: tuple[str, ...],
+        tmp: Path,
+        xacro_args: dict[str, str] | None = None,
+    ) -> None:
         self.probe, self.ns = probe, namespace
         robot, _warnings, xml = load_with_xml(source, xacro_args=xacro_args)
-        self.options = TopicBlockOptions(joint_commands_topic=f"/{namespace}/sdf_bridge/joint_commands",
-                                         joint_states_topic=f"/{namespace}/sdf_bridge/joint_states",
-                                         command_interfaces=command_interfaces)
+        self.options = TopicBlockOptions(
+            joint_commands_topic=f"/{namespace}/sdf_bridge/joint_commands",
+            joint_states_topic=f"/{namespace}/sdf_bridge/joint_states",
+            command_interfaces=command_interfaces,
+        )
         self.xml = with_topic_block(robot, xml, self.options)
         self.file = tmp / f"{namespace}.urdf"
         self.file.write_text(self.xml)
-        self.hardware = HardwareSystem(robot, "mock")  # names and transmissions, as the bridge has them
+        self.hardware = HardwareSystem(
+            robot, "mock"
+        )  # names and transmissions, as the bridge has them
         self.joints = self.hardware.joint_names
-        self.controllers = controllers_file(self.joints, tmp / f"{namespace}_controllers.yaml", self.UPDATE_RATE)
+        self.controllers = controllers_file(
+            self.joints, tmp / f"{namespace}_controllers.yaml", self.UPDATE_RATE
+        )
         self.states = f"/{namespace}/sdf_bridge/joint_states"
         self.actuators = f"/{namespace}/sdf_bridge/actuator_states"
         self.broadcast = f"/{namespace}/joint_states"
@@ -96,12 +114,24 @@ class Session:
             probe.watch(topic, JointState)
         probe.watch("/diagnostics", DiagnosticArray)
         self.bridge: Bridge = start_bridge(
-            {"description_file": str(self.file), "backend": backend, "update_rate": self.UPDATE_RATE,
-             "diagnostics_rate": 5.0},
+            {
+                "description_file": str(self.file),
+                "backend": backend,
+                "update_rate": self.UPDATE_RATE,
+                "diagnostics_rate": 5.0,
+            },
             name="sdf_bridge",
-            extra=["-r", f"__ns:=/{namespace}", "-r", "joint_states:=sdf_bridge/joint_states",
-                   "-r", "joint_commands:=sdf_bridge/joint_commands",
-                   "-r", "robot_description:=sdf_bridge/robot_description"])
+            extra=[
+                "-r",
+                f"__ns:=/{namespace}",
+                "-r",
+                "joint_states:=sdf_bridge/joint_states",
+                "-r",
+                "joint_commands:=sdf_bridge/joint_commands",
+                "-r",
+                "robot_description:=sdf_bridge/robot_description",
+            ],
+        )
         probe.wait_ready(self.bridge, self.states, timeout=90.0)
 
     # ------------------------------------------------------------------ controller_manager
@@ -110,11 +140,15 @@ class Session:
         """A controller_manager with ``plugin`` (the description with its name) for the block,
         its client; stopped afterwards, and the bridge reset to its initial state."""
         text = self.xml.replace(f"<plugin>{SUCCESSOR}</plugin>", f"<plugin>{plugin}</plugin>")
-        publisher = self.probe.node.create_publisher(String, f"/{self.ns}/robot_description", LATCHED)
+        publisher = self.probe.node.create_publisher(
+            String, f"/{self.ns}/robot_description", LATCHED
+        )
         publisher.publish(String(data=text))
         cm = ControllerManager(self.controllers, plugin=plugin, namespace=self.ns)
         try:
-            yield ControllerManagerClient(self.probe.node, self.probe.spin_until, f"/{self.ns}/controller_manager")
+            yield ControllerManagerClient(
+                self.probe.node, self.probe.spin_until, f"/{self.ns}/controller_manager"
+            )
         except BaseException:
             print(cm.output()[-6000:])
             raise
@@ -131,10 +165,20 @@ class Session:
     def latest(self, topic: str) -> dict[str, tuple[float, float, float]]:
         """name → (position, velocity, effort) of the last message on ``topic``."""
         msg = self.probe.latest(topic)
-        return {n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)}
+        return {
+            n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)
+        }
 
-    def command(self, topic: str, msg: Any, row: int, target: dict[str, float], tol: float, what: str,
-                timeout: float = 30.0) -> None:
+    def command(
+        self,
+        topic: str,
+        msg: Any,
+        row: int,
+        target: dict[str, float],
+        tol: float,
+        what: str,
+        timeout: float = 30.0,
+    ) -> None:
         """Publish ``msg`` on ``topic`` (a controller's command) and wait until the bridge's
         joint_states show ``target`` (joint → value) in ``row`` (0 position, 1 velocity,
         2 effort) within ``tol``, and the broadcaster's too. The message is sent again every
@@ -169,22 +213,41 @@ class Session:
         recent = self.probe.messages[self.states][-window:]
         assert set(last) == set(recent[-1].name)
         for msg in reversed(recent):
-            state = {n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)}
+            state = {
+                n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)
+            }
             if all(_same(last[n][0], state[n][0]) and _same(last[n][1], state[n][1]) for n in last):
                 efforts = {n: (last[n][2], state[n][2]) for n in last if n in self.joints}
                 assert all(_same(a, b) for a, b in efforts.values()), efforts
                 return
-        raise AssertionError(f"broadcaster {last} matches none of the bridge's last {len(recent)} joint_states")
+        raise AssertionError(
+            f"broadcaster {last} matches none of the bridge's last {len(recent)} joint_states"
+        )
 
     def diagnostics(self) -> dict[str, str]:
         """The bridge's next /diagnostics values."""
         name = f"{self.ns}/sdf_bridge: control loop"
-        self.probe.wait_for(lambda: any(s.name == name for m in self.probe.messages["/diagnostics"][-5:] for s in m.status),
-                            "the bridge's diagnostics")
+        self.probe.wait_for(
+            lambda: any(
+                s.name == name for m in self.probe.messages["/diagnostics"][-5:] for s in m.status
+            ),
+            "the bridge's diagnostics",
+        )
         start = len(self.probe.messages["/diagnostics"])
-        self.probe.wait_for(lambda: any(s.name == name for m in self.probe.messages["/diagnostics"][start:]
-                                        for s in m.status), "fresh diagnostics")
-        status = next(s for m in reversed(self.probe.messages["/diagnostics"]) for s in m.status if s.name == name)
+        self.probe.wait_for(
+            lambda: any(
+                s.name == name
+                for m in self.probe.messages["/diagnostics"][start:]
+                for s in m.status
+            ),
+            "fresh diagnostics",
+        )
+        status = next(
+            s
+            for m in reversed(self.probe.messages["/diagnostics"])
+            for s in m.status
+            if s.name == name
+        )
         return {kv.key: kv.value for kv in status.values}
 
     def stop(self) -> None:

@@ -33,9 +33,16 @@ def case(cases_dir: Path) -> dict:
 @pytest.fixture(scope="module")
 def bridge(start_bridge, probe: Probe, cases_dir: Path) -> Bridge:
     """The bridge on the case's robot; watchdog off so that commands hold indefinitely."""
-    b = start_bridge({"description_file": str(cases_dir / CASE / "robot.urdf"), "update_rate": 100.0,
-                      "publish_rate": PUBLISH_RATE, "command_timeout": 0.0,
-                      "diagnostics_rate": 5.0}, name="bridge_013")
+    b = start_bridge(
+        {
+            "description_file": str(cases_dir / CASE / "robot.urdf"),
+            "update_rate": 100.0,
+            "publish_rate": PUBLISH_RATE,
+            "command_timeout": 0.0,
+            "diagnostics_rate": 5.0,
+        },
+        name="bridge_013",
+    )
     probe.watch(JS, JointState)
     probe.watch(DIAG, DiagnosticArray)
     probe.wait_ready(b)
@@ -55,14 +62,20 @@ def diag(probe: Probe) -> dict[str, str]:
 
 
 def to_msg(entry: dict) -> JointState:
-    return JointState(name=entry["name"], position=[float(v) for v in entry.get("position", [])],
-                      velocity=[float(v) for v in entry.get("velocity", [])],
-                      effort=[float(v) for v in entry.get("effort", [])])
+    return JointState(
+        name=entry["name"],
+        position=[float(v) for v in entry.get("position", [])],
+        velocity=[float(v) for v in entry.get("velocity", [])],
+        effort=[float(v) for v in entry.get("effort", [])],
+    )
 
 
 def wait_positions(probe: Probe, expected: dict[str, float], what: str) -> None:
     probe.wait_for(
-        lambda: bool(probe.messages[JS]) and all(abs(positions(probe)[n] - v) <= TOL for n, v in expected.items()),
+        lambda: (
+            bool(probe.messages[JS])
+            and all(abs(positions(probe)[n] - v) <= TOL for n, v in expected.items())
+        ),
         what,
     )
 
@@ -74,15 +87,24 @@ def test_messages_in_order(bridge: Bridge, probe: Probe, case: dict) -> None:
 
     pub.publish(to_msg(by_id["m1_short_velocity"]))
     wait_positions(probe, by_id["m1_short_velocity"]["expect"]["position_cmd"], "m1 positions")
-    probe.wait_for(lambda: int(diag(probe).get("rejected.malformed_field", "0")) >= 1, "m1 velocity dropped")
+    probe.wait_for(
+        lambda: int(diag(probe).get("rejected.malformed_field", "0")) >= 1, "m1 velocity dropped"
+    )
     # the malformed velocity field was dropped whole: j3 (like j1, j2) got no velocity command
     # (no invented 0.0): its command mode is plain position.
     assert diag(probe)["modes.j3"] == "position"
 
     pub.publish(to_msg(by_id["m2_effort_only"]))
-    probe.wait_for(lambda: all(abs(dict(zip(probe.latest(JS).name, probe.latest(JS).effort))[n] - v) <= TOL
-                               for n, v in by_id["m2_effort_only"]["expect"]["effort_cmd"].items()), "m2 efforts")
-    assert positions(probe) == pytest.approx(by_id["m2_effort_only"]["expect"]["position_cmd"], abs=TOL)
+    probe.wait_for(
+        lambda: all(
+            abs(dict(zip(probe.latest(JS).name, probe.latest(JS).effort))[n] - v) <= TOL
+            for n, v in by_id["m2_effort_only"]["expect"]["effort_cmd"].items()
+        ),
+        "m2 efforts",
+    )
+    assert positions(probe) == pytest.approx(
+        by_id["m2_effort_only"]["expect"]["position_cmd"], abs=TOL
+    )
 
     not_finite = int(diag(probe).get("rejected.not_finite", "0"))
     for mid in ("m3_reordered", "m4_unknown_name", "m5_nan"):
@@ -90,7 +112,10 @@ def test_messages_in_order(bridge: Bridge, probe: Probe, case: dict) -> None:
         wait_positions(probe, by_id[mid]["expect"]["position_cmd"], mid)
     d = diag(probe)
     # m5's NaN is "no new command", silently (ros2_control's unclaimed interfaces are NaN)
-    assert int(d["rejected.unknown_joint"]) >= 1 and int(d.get("rejected.not_finite", "0")) == not_finite
+    assert (
+        int(d["rejected.unknown_joint"]) >= 1
+        and int(d.get("rejected.not_finite", "0")) == not_finite
+    )
     assert "j_extra" in bridge.output()  # the warning names the unknown joint
 
     before = int(diag(probe)["rejected.malformed_field"])
@@ -119,7 +144,9 @@ def check_invariants(msgs: list[JointState]) -> None:
     assert all(b >= a for a, b in zip(stamps, stamps[1:]))
 
 
-def test_flood_of_bad_commands_keeps_the_loop_running(bridge: Bridge, probe: Probe, case: dict) -> None:
+def test_flood_of_bad_commands_keeps_the_loop_running(
+    bridge: Bridge, probe: Probe, case: dict
+) -> None:
     """500 malformed messages as fast as possible: they are counted, the loop never fails,
     joint_states keep coming at the publish rate (stamp spacing) and the last good command holds."""
     pub = probe.publisher("/joint_commands", JointState)
@@ -128,11 +155,11 @@ def test_flood_of_bad_commands_keeps_the_loop_running(bridge: Bridge, probe: Pro
     before = diag(probe)
     start = len(probe.messages[JS])
     bad = [
-        JointState(name=["j1", "j2"], position=[1.0]),                 # malformed_field
-        JointState(name=["nope"], position=[1.0]),                      # unknown_joint
-        JointState(name=["j1"], position=[float("inf")]),               # not_finite
-        JointState(name=["j1", "j1"], position=[1.0, 1.0]),             # duplicate_joint
-        JointState(name=["j2"], position=[1.0, 2.0, 3.0]),              # malformed_field
+        JointState(name=["j1", "j2"], position=[1.0]),  # malformed_field
+        JointState(name=["nope"], position=[1.0]),  # unknown_joint
+        JointState(name=["j1"], position=[float("inf")]),  # not_finite
+        JointState(name=["j1", "j1"], position=[1.0, 1.0]),  # duplicate_joint
+        JointState(name=["j2"], position=[1.0, 2.0, 3.0]),  # malformed_field
     ]
     for i in range(500):
         pub.publish(bad[i % len(bad)])

@@ -60,7 +60,9 @@ def test_float_array() -> None:
 def _point(t: float, positions=(), velocities=(), accelerations=()) -> JointTrajectoryPoint:
     sec = int(t)
     return JointTrajectoryPoint(
-        positions=list(positions), velocities=list(velocities), accelerations=list(accelerations),
+        positions=list(positions),
+        velocities=list(velocities),
+        accelerations=list(accelerations),
         time_from_start=Duration(sec=sec, nanosec=int(round((t - sec) * 1e9))),
     )
 
@@ -92,11 +94,19 @@ def test_trajectory_ragged_point_is_rejected() -> None:
 
 
 def test_imu_with_and_without_orientation() -> None:
-    r = ImuReading((0.0, 0.0, 0.7071067811865476, 0.7071067811865476), (0.1, 0.2, 0.3), (0.0, 0.0, 9.81))
+    r = ImuReading(
+        (0.0, 0.0, 0.7071067811865476, 0.7071067811865476), (0.1, 0.2, 0.3), (0.0, 0.0, 9.81)
+    )
     msg = cv.imu_msg(r, STAMP, "imu_link")
     assert msg.header.frame_id == "imu_link"
-    assert (msg.orientation.z, msg.orientation.w) == pytest.approx((0.7071067811865476,) * 2, abs=1e-15)
-    assert (msg.angular_velocity.x, msg.angular_velocity.y, msg.angular_velocity.z) == (0.1, 0.2, 0.3)
+    assert (msg.orientation.z, msg.orientation.w) == pytest.approx(
+        (0.7071067811865476,) * 2, abs=1e-15
+    )
+    assert (msg.angular_velocity.x, msg.angular_velocity.y, msg.angular_velocity.z) == (
+        0.1,
+        0.2,
+        0.3,
+    )
     assert msg.linear_acceleration.z == 9.81
     assert msg.orientation_covariance[0] == 0.0
     none = cv.imu_msg(ImuReading(None, (0, 0, 0), (0, 0, 0)), STAMP, "imu_link")
@@ -114,12 +124,21 @@ def test_imu_variances_on_the_covariance_diagonals() -> None:
 def test_wrench() -> None:
     msg = cv.wrench_msg(WrenchReading((1.0, 2.0, 3.0), (-1.0, -2.0, -3.0)), STAMP, "ft_link")
     w = msg.wrench
-    assert (w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z) == (1, 2, 3, -1, -2, -3)
+    assert (w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z) == (
+        1,
+        2,
+        3,
+        -1,
+        -2,
+        -3,
+    )
     assert msg.header.frame_id == "ft_link"
 
 
 def test_scan() -> None:
-    r = ScanReading(-1.0, 1.0, 0.5, 0.1, 10.0, np.array([1.0, 2.0, np.inf, 4.0, 5.0]), scan_time=0.1)
+    r = ScanReading(
+        -1.0, 1.0, 0.5, 0.1, 10.0, np.array([1.0, 2.0, np.inf, 4.0, 5.0]), scan_time=0.1
+    )
     msg = cv.scan_msg(r, STAMP, "laser")
     assert (msg.angle_min, msg.angle_max, msg.angle_increment) == (-1.0, 1.0, 0.5)
     assert list(msg.ranges)[:2] == [1.0, 2.0] and math.isinf(msg.ranges[2])
@@ -133,12 +152,16 @@ def test_point_cloud_layout() -> None:
     assert (msg.height, msg.width, msg.point_step, msg.row_step) == (1, 2, 12, 24)
     assert [f.name for f in msg.fields] == ["x", "y", "z"]
     assert all(f.datatype == PointField.FLOAT32 for f in msg.fields)
-    np.testing.assert_array_equal(np.frombuffer(bytes(msg.data), dtype=np.float32).reshape(2, 3), pts)
+    np.testing.assert_array_equal(
+        np.frombuffer(bytes(msg.data), dtype=np.float32).reshape(2, 3), pts
+    )
 
 
 def test_image_and_camera_info() -> None:
     data = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
-    image, info = cv.image_msgs(ImageReading("rgb8", data, 100.0, 110.0, 1.5, 1.0), STAMP, "cam_optical")
+    image, info = cv.image_msgs(
+        ImageReading("rgb8", data, 100.0, 110.0, 1.5, 1.0), STAMP, "cam_optical"
+    )
     assert (image.height, image.width, image.step, image.encoding) == (2, 3, 9, "rgb8")
     assert bytes(image.data) == data.tobytes()
     assert list(info.k) == [100.0, 0.0, 1.5, 0.0, 110.0, 1.0, 0.0, 0.0, 1.0]
@@ -157,7 +180,10 @@ def test_range() -> None:
     msg = cv.range_msg(RangeReading(1.5, 0.02, 4.0, 0.5), STAMP, "sonar")
     assert (msg.range, msg.min_range, msg.max_range, msg.field_of_view) == (1.5, 0.02, 4.0, 0.5)
     assert msg.radiation_type == Range.ULTRASOUND
-    assert cv.range_msg(RangeReading(1.0, 0.0, 2.0, 0.01), STAMP, "ir").radiation_type == Range.INFRARED
+    assert (
+        cv.range_msg(RangeReading(1.0, 0.0, 2.0, 0.01), STAMP, "ir").radiation_type
+        == Range.INFRARED
+    )
 
 
 @pytest.mark.parametrize("value", [-math.inf, math.inf])

@@ -17,20 +17,36 @@ from sdf_bridge.ros import conversions as cv
 STAMP = Time(sec=7, nanosec=250)
 NAMES = ["x", "y", "z", "normal_x", "normal_y", "normal_z", "force_x", "force_y", "force_z"]
 
-TWO = ContactReading((
-    Contact("box::collision::c", "ground_plane", (0.1, -0.1, -0.1), (0.0, 0.0, -1.0), (0.25, -0.5, 4.905)),
-    Contact("box::collision::c", "ground_plane", (-0.1, 0.1, -0.1), (0.0, 0.6, -0.8), (0.0, 1e-3, 19.62)),
-))
+TWO = ContactReading(
+    (
+        Contact(
+            "box::collision::c",
+            "ground_plane",
+            (0.1, -0.1, -0.1),
+            (0.0, 0.0, -1.0),
+            (0.25, -0.5, 4.905),
+        ),
+        Contact(
+            "box::collision::c",
+            "ground_plane",
+            (-0.1, 0.1, -0.1),
+            (0.0, 0.6, -0.8),
+            (0.0, 1e-3, 19.62),
+        ),
+    )
+)
 
 
 def _decode(msg: PointCloud2) -> np.ndarray:
     """The points as a structured array, dtype built from the message's own fields."""
-    dtype = np.dtype({
-        "names": [f.name for f in msg.fields],
-        "formats": ["<f4" if f.datatype == PointField.FLOAT32 else "?" for f in msg.fields],
-        "offsets": [f.offset for f in msg.fields],
-        "itemsize": msg.point_step,
-    })
+    dtype = np.dtype(
+        {
+            "names": [f.name for f in msg.fields],
+            "formats": ["<f4" if f.datatype == PointField.FLOAT32 else "?" for f in msg.fields],
+            "offsets": [f.offset for f in msg.fields],
+            "itemsize": msg.point_step,
+        }
+    )
     return np.frombuffer(bytes(msg.data), dtype=dtype, count=msg.width * msg.height)
 
 
@@ -65,7 +81,9 @@ def test_no_contact_is_an_empty_cloud() -> None:
 
 
 def test_nan_force_marks_the_cloud_not_dense() -> None:
-    reading = ContactReading((Contact("a", "b", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (float("nan"), 0.0, 0.0)),))
+    reading = ContactReading(
+        (Contact("a", "b", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (float("nan"), 0.0, 0.0)),)
+    )
     msg = cv.contact_msg(reading, STAMP, "a")
     assert msg.is_dense is False
     assert np.isnan(_decode(msg)["force_x"][0])
@@ -82,8 +100,13 @@ def test_frame_prefix_reaches_a_frame_the_reading_names() -> None:
     """The bridge's frame_prefix: the caller's frame_id comes prefixed already; a frame override
     of the reading (a bumper's frameName) gets it here."""
     override = ContactReading((), frame="world")
-    assert cv.sensor_messages(override, STAMP, "left/box", "left/")[""].header.frame_id == "left/world"
-    assert cv.sensor_messages(ContactReading(), STAMP, "left/box", "left/")[""].header.frame_id == "left/box"
+    assert (
+        cv.sensor_messages(override, STAMP, "left/box", "left/")[""].header.frame_id == "left/world"
+    )
+    assert (
+        cv.sensor_messages(ContactReading(), STAMP, "left/box", "left/")[""].header.frame_id
+        == "left/box"
+    )
 
 
 @dataclass(frozen=True)
@@ -92,8 +115,11 @@ class _OdometerReading:
 
 
 def test_reading_without_message_is_an_error() -> None:
-    with pytest.raises(BackendError, match=r"no ROS message for a sensor reading of type '_OdometerReading' "
-                                           r"\(frame 'wheel'\).*ContactReading"):
+    with pytest.raises(
+        BackendError,
+        match=r"no ROS message for a sensor reading of type '_OdometerReading' "
+        r"\(frame 'wheel'\).*ContactReading",
+    ):
         cv.sensor_messages(_OdometerReading(1.0), STAMP, "wheel")  # type: ignore[arg-type]
 
 

@@ -33,8 +33,9 @@ XACRO = """<?xml version="1.0"?>
 """
 
 
-def test_demo_file_is_found_in_the_source_tree(repo_dir: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_demo_file_is_found_in_the_source_tree(
+    repo_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Not installed (no ament index entry, nothing under sys.prefix): the checkout's file."""
     monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
     monkeypatch.setattr(sys, "prefix", str(tmp_path))
@@ -88,10 +89,14 @@ def test_missing_file(tmp_path: Path) -> None:
 
 def test_invalid_description_string() -> None:
     with pytest.raises(DescriptionError, match=r"joint 'j' has no <parent>"):
-        load_description("<robot name='bad'><joint name='j' type='revolute'/></robot>", is_file=False)
+        load_description(
+            "<robot name='bad'><joint name='j' type='revolute'/></robot>", is_file=False
+        )
 
 
-def test_joints_not_in_joint_states_are_warned_about_at_start(caplog: pytest.LogCaptureFixture) -> None:
+def test_joints_not_in_joint_states_are_warned_about_at_start(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     sdf = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
       <joint name="neck" type="ball"><parent>a</parent><child>b</child></joint>
       <joint name="arm" type="revolute"><parent>a</parent><child>c</child></joint></model></sdf>"""
@@ -100,7 +105,8 @@ def test_joints_not_in_joint_states_are_warned_about_at_start(caplog: pytest.Log
     assert loaded.robot.name == "m"
     assert [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()] == [
         "parameter robot_description: joint 'neck' is not in joint_states and not commandable: ball joint (3 degrees "
-        "of freedom): simulated by the MuJoCo backend, not in joint_states (one value per joint name there)"]
+        "of freedom): simulated by the MuJoCo backend, not in joint_states (one value per joint name there)"
+    ]
 
 
 def test_multi_package_xacro_with_package_paths(tmp_path: Path) -> None:
@@ -108,11 +114,16 @@ def test_multi_package_xacro_with_package_paths(tmp_path: Path) -> None:
     (tmp_path / "arm" / "urdf").mkdir(parents=True)
     (tmp_path / "arm" / "urdf" / "arm.xacro").write_text(
         '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="arm"><link name="a"/><link name="b"/>'
-        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint></xacro:macro></robot>')
+        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint></xacro:macro></robot>'
+    )
     top = tmp_path / "robot.urdf.xacro"
-    top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                   '<xacro:include filename="$(find arm)/urdf/arm.xacro"/><xacro:arm/></robot>')
-    loaded = resolve_description("", str(top), {}, False, package_paths={"arm": str(tmp_path / "arm")})
+    top.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="$(find arm)/urdf/arm.xacro"/><xacro:arm/></robot>'
+    )
+    loaded = resolve_description(
+        "", str(top), {}, False, package_paths={"arm": str(tmp_path / "arm")}
+    )
     assert list(loaded.robot.joints) == ["j"]
 
 
@@ -123,7 +134,9 @@ WORLD = """<sdf version="1.9"><world name="w"><model name="ground"><static>true<
 def test_model_picks_the_robot_of_a_world() -> None:
     loaded = load_description(WORLD, is_file=False, model="b")
     assert loaded.robot.name == "b" and [m.name for m in loaded.robot.scenery] == ["ground", "a"]
-    with pytest.raises(DescriptionError, match=r"world 'w' holds 2 robots \(non-static models\): a, b; the bridge "
-                                               r"drives one\. Fix: choose one with --model NAME"):
+    with pytest.raises(
+        DescriptionError,
+        match=r"world 'w' holds 2 robots \(non-static models\): a, b; the bridge "
+        r"drives one\. Fix: choose one with --model NAME",
+    ):
         load_description(WORLD, is_file=False)
-

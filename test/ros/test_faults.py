@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from builtin_interfaces.msg import Duration, Time
 from diagnostic_msgs.msg import DiagnosticArray
+from hostile_inputs import XACRO_NS, creating, doubling_payload
 from rcl_interfaces.msg import Parameter as ParameterMsg
 from rcl_interfaces.msg import ParameterType, ParameterValue
 from rcl_interfaces.srv import SetParameters
@@ -30,11 +31,11 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from sdf_bridge.description.xacro_expand import expand_in_process
 
-from hostile_inputs import XACRO_NS, creating, doubling_payload
-
 from .conftest import REPO, Bridge, Probe
 
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+LATCHED = QoSProfile(
+    depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL
+)
 ROBOT = """<robot name="faultbot">
   <link name="base"/><link name="wheel"/><link name="arm"/>
   <joint name="axle" type="continuous"><parent link="base"/><child link="wheel"/><axis xyz="0 1 0"/>
@@ -54,7 +55,8 @@ def robot_file(tmp_path: Path) -> Path:
 def payload(marker: Path) -> str:
     """A robot_description whose xacro expression would create ``marker``."""
     return ROBOT.replace('<robot name="faultbot">', f'<robot name="faultbot" {XACRO_NS}>').replace(
-        '<link name="arm"/>', f'<link name="arm${{{creating(marker)}}}"/>')
+        '<link name="arm"/>', f'<link name="arm${{{creating(marker)}}}"/>'
+    )
 
 
 def test_the_payload_runs_code_when_expanded_as_a_file(tmp_path: Path) -> None:
@@ -77,31 +79,46 @@ def _errors(out: str) -> list[str]:
     return [line.split("]: ", 1)[1] for line in out.splitlines() if line.startswith("[ERROR]")]
 
 
-def test_a_xacro_payload_as_the_parameter_is_refused_and_runs_nothing(start_bridge, tmp_path: Path) -> None:
+def test_a_xacro_payload_as_the_parameter_is_refused_and_runs_nothing(
+    start_bridge, tmp_path: Path
+) -> None:
     marker = tmp_path / "created_by_parameter"
-    bridge = start_bridge({"robot_description": payload(marker)}, name="payload_param",
-                          extra=["-r", "__ns:=/payload_param"])
+    bridge = start_bridge(
+        {"robot_description": payload(marker)},
+        name="payload_param",
+        extra=["-r", "__ns:=/payload_param"],
+    )
     code, out = _output_when_exited(bridge)
     assert code == 1, out
     assert not marker.exists()
     (error,) = _errors(out)
-    assert re.match(r'parameter robot_description: <string>:2: <link name="arm\$\{.*\}">: the XML text holds the '
-                    r"unexpanded xacro substitution \"\$\{\[c\.__init__.*\" \(attribute name\); text is never "
-                    r"xacro-expanded\. Fix: expand it first", error), out
+    assert re.match(
+        r'parameter robot_description: <string>:2: <link name="arm\$\{.*\}">: the XML text holds the '
+        r"unexpanded xacro substitution \"\$\{\[c\.__init__.*\" \(attribute name\); text is never "
+        r"xacro-expanded\. Fix: expand it first",
+        error,
+    ), out
     assert "Traceback" not in out
 
 
 def test_a_xacro_payload_on_the_topic_is_refused_and_the_bridge_waits_for_another(
-        start_bridge, probe: Probe, tmp_path: Path, robot_file: Path) -> None:
+    start_bridge, probe: Probe, tmp_path: Path, robot_file: Path
+) -> None:
     marker = tmp_path / "created_by_topic"
-    bridge = start_bridge({"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/payload_topic"])
+    bridge = start_bridge(
+        {"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/payload_topic"]
+    )
     publisher = probe.publisher("/payload_topic/robot_description", String, LATCHED)
     publisher.publish(String(data=payload(marker)))
-    probe.wait_for(lambda: "refused the description from the topic" in bridge.output() or not bridge.running(),
-                   "the bridge to refuse the payload")
+    probe.wait_for(
+        lambda: "refused the description from the topic" in bridge.output() or not bridge.running(),
+        "the bridge to refuse the payload",
+    )
     assert bridge.running() and not marker.exists()
-    assert ("refused the description from the topic (waiting for another): topic robot_description: <string>:2: "
-            '<link name="arm${') in bridge.output()
+    assert (
+        "refused the description from the topic (waiting for another): topic robot_description: <string>:2: "
+        '<link name="arm${'
+    ) in bridge.output()
     probe.watch("/payload_topic/joint_states", JointState)
     publisher.publish(String(data=robot_file.read_text()))  # a real description is still taken
     probe.wait_ready(bridge, "/payload_topic/joint_states")
@@ -109,14 +126,19 @@ def test_a_xacro_payload_on_the_topic_is_refused_and_the_bridge_waits_for_anothe
     assert not marker.exists()
 
 
-def test_a_doubling_xacro_file_is_stopped_and_the_bridge_exits_1(start_bridge, tmp_path: Path) -> None:
+def test_a_doubling_xacro_file_is_stopped_and_the_bridge_exits_1(
+    start_bridge, tmp_path: Path
+) -> None:
     """27 nested doublings (1.4 kB, 2 GiB asked for): the bounded expansion stops it and the
     node exits 1 naming the file (the resident memory is measured in test_xacro_bounded)."""
     path = tmp_path / "doubling.urdf.xacro"
     path.write_text(doubling_payload(27))
     code, out = _output_when_exited(start_bridge({"description_file": str(path)}, name="doubling"))
     assert code == 1, out
-    assert f"{path}: xacro expansion needed more than its memory bound of 256 MiB and was stopped" in out
+    assert (
+        f"{path}: xacro expansion needed more than its memory bound of 256 MiB and was stopped"
+        in out
+    )
     assert "Traceback" not in out
 
 
@@ -142,23 +164,37 @@ SEEN_LATE = 0.1 * VELOCITY
 
 
 def test_a_killed_commander_stops_the_joint_under_use_sim_time_without_clock(
-        start_bridge, probe: Probe, robot_file: Path) -> None:
+    start_bridge, probe: Probe, robot_file: Path
+) -> None:
     """use_sim_time:=true, nothing publishes /clock, mock backend: after SIGKILL of a 100 Hz
     velocity commander the joint travels at most VELOCITY · (command_timeout + one period)
     (+ SEEN_LATE), then stands still; one watchdog trip; the stopped clock is warned about;
     and use_sim_time cannot be switched at run time."""
     ns = "/sim_time"
-    bridge = start_bridge({"description_file": str(robot_file), "use_sim_time": True, "command_timeout": TIMEOUT,
-                           "update_rate": 1 / PERIOD, "publish_rate": 1 / PERIOD,
-                           "backend_params.calculate_dynamics": True}, name="bridge", extra=["-r", f"__ns:={ns}"])
+    bridge = start_bridge(
+        {
+            "description_file": str(robot_file),
+            "use_sim_time": True,
+            "command_timeout": TIMEOUT,
+            "update_rate": 1 / PERIOD,
+            "publish_rate": 1 / PERIOD,
+            "backend_params.calculate_dynamics": True,
+        },
+        name="bridge",
+        extra=["-r", f"__ns:={ns}"],
+    )
     probe.watch(f"{ns}/joint_states", JointState)
     probe.watch("/diagnostics", DiagnosticArray)
     probe.wait_ready(bridge, f"{ns}/joint_states")
-    commander = subprocess.Popen([sys.executable, "-c", COMMANDER, f"{ns}/joint_commands", str(VELOCITY)], cwd=REPO)
+    commander = subprocess.Popen(
+        [sys.executable, "-c", COMMANDER, f"{ns}/joint_commands", str(VELOCITY)], cwd=REPO
+    )
     try:
         states = probe.messages[f"{ns}/joint_states"]
-        probe.wait_for(lambda: states[-1].velocity[0] == VELOCITY and states[-1].position[0] > 0.3,
-                       "the commanded wheel to turn")
+        probe.wait_for(
+            lambda: states[-1].velocity[0] == VELOCITY and states[-1].position[0] > 0.3,
+            "the commanded wheel to turn",
+        )
         probe.spin_for(0.1)
         commander.kill()
         at_kill = states[-1].position[0]
@@ -171,22 +207,43 @@ def test_a_killed_commander_stops_the_joint_under_use_sim_time_without_clock(
     assert states[-1].position[0] == stopped and states[-1].velocity[0] == 0.0
     assert stopped - at_kill <= VELOCITY * (TIMEOUT + PERIOD) + SEEN_LATE, (at_kill, stopped)
     assert states[-1].header.stamp == Time(sec=0, nanosec=0)  # the ROS clock stands still
-    status = next(s for s in probe.wait_messages("/diagnostics", 1)[-1].status if s.name.startswith("sim_time/bridge"))
+    status = next(
+        s
+        for s in probe.wait_messages("/diagnostics", 1)[-1].status
+        if s.name.startswith("sim_time/bridge")
+    )
     assert {kv.key: kv.value for kv in status.values}["watchdog_trips"] == "1"
-    probe.wait_for(lambda: "use_sim_time is true but the node's clock is still at 0 after 3 s: nothing publishes "
-                           "/clock" in bridge.output(), "the warning about the stopped clock")
-    request = SetParameters.Request(parameters=[ParameterMsg(
-        name="use_sim_time", value=ParameterValue(type=ParameterType.PARAMETER_BOOL, bool_value=False))])
+    probe.wait_for(
+        lambda: (
+            "use_sim_time is true but the node's clock is still at 0 after 3 s: nothing publishes "
+            "/clock" in bridge.output()
+        ),
+        "the warning about the stopped clock",
+    )
+    request = SetParameters.Request(
+        parameters=[
+            ParameterMsg(
+                name="use_sim_time",
+                value=ParameterValue(type=ParameterType.PARAMETER_BOOL, bool_value=False),
+            )
+        ]
+    )
     result = probe.call(SetParameters, f"{ns}/bridge/set_parameters", request).results[0]
-    assert not result.successful and result.reason.startswith("use_sim_time is fixed at start-up (true)")
+    assert not result.successful and result.reason.startswith(
+        "use_sim_time is fixed at start-up (true)"
+    )
     assert bridge.stop() == 0, bridge.output()
 
 
-def test_a_trajectory_in_the_past_is_rejected_and_counted(start_bridge, probe: Probe, robot_file: Path) -> None:
+def test_a_trajectory_in_the_past_is_rejected_and_counted(
+    start_bridge, probe: Probe, robot_file: Path
+) -> None:
     """Stamped now − 100 s with 2 s of points: rejected (reason trajectory_in_past), nothing
     moves; the same points stamped now − 0.5 s are followed from now to the end."""
     ns = "/past"
-    bridge = start_bridge({"description_file": str(robot_file)}, name="bridge", extra=["-r", f"__ns:={ns}"])
+    bridge = start_bridge(
+        {"description_file": str(robot_file)}, name="bridge", extra=["-r", f"__ns:={ns}"]
+    )
     probe.watch(f"{ns}/joint_states", JointState)
     probe.watch("/diagnostics", DiagnosticArray)
     probe.wait_ready(bridge, f"{ns}/joint_states")
@@ -194,14 +251,22 @@ def test_a_trajectory_in_the_past_is_rejected_and_counted(start_bridge, probe: P
 
     def trajectory(age: float) -> JointTrajectory:
         stamp = probe.node.get_clock().now().nanoseconds * 1e-9 - age
-        msg = JointTrajectory(joint_names=["lift"], points=[
-            JointTrajectoryPoint(positions=[0.5], time_from_start=Duration(sec=1)),
-            JointTrajectoryPoint(positions=[1.0], time_from_start=Duration(sec=2))])
+        msg = JointTrajectory(
+            joint_names=["lift"],
+            points=[
+                JointTrajectoryPoint(positions=[0.5], time_from_start=Duration(sec=1)),
+                JointTrajectoryPoint(positions=[1.0], time_from_start=Duration(sec=2)),
+            ],
+        )
         msg.header.stamp = Time(sec=int(stamp), nanosec=int((stamp % 1) * 1e9))
         return msg
 
     def rejected() -> str | None:
-        status = next(s for s in probe.wait_messages("/diagnostics", 1)[-1].status if s.name.startswith("past/bridge"))
+        status = next(
+            s
+            for s in probe.wait_messages("/diagnostics", 1)[-1].status
+            if s.name.startswith("past/bridge")
+        )
         return {kv.key: kv.value for kv in status.values}.get("rejected.trajectory_in_past")
 
     publisher.publish(trajectory(100.0))
@@ -209,7 +274,9 @@ def test_a_trajectory_in_the_past_is_rejected_and_counted(start_bridge, probe: P
     states = probe.messages[f"{ns}/joint_states"]
     assert states[-1].position[1] == 0.0
     publisher.publish(trajectory(0.5))
-    probe.wait_for(lambda: states[-1].position[1] == 1.0, "the trajectory started 0.5 s ago to reach its end")
+    probe.wait_for(
+        lambda: states[-1].position[1] == 1.0, "the trajectory started 0.5 s ago to reach its end"
+    )
     assert rejected() == "1"
     assert bridge.stop() == 0, bridge.output()
 
@@ -236,9 +303,13 @@ class _SignalRun:
     not before its handlers are installed) or after the robot is configured, the second
     ``gap`` s after the first."""
 
-    def __init__(self, robot_file: Path, k: int, after_start: bool, offset: float, gap: float) -> None:
+    def __init__(
+        self, robot_file: Path, k: int, after_start: bool, offset: float, gap: float
+    ) -> None:
         self.after_start, self.offset, self.gap = after_start, offset, gap
-        self.bridge = Bridge({"description_file": str(robot_file)}, name=f"sig{k}", extra=["-r", f"__ns:=/sig{k}"])
+        self.bridge = Bridge(
+            {"description_file": str(robot_file)}, name=f"sig{k}", extra=["-r", f"__ns:=/sig{k}"]
+        )
         self.started = time.monotonic()
         self.handlers: float | None = None  # s from the start to the handlers
         self.first: float | None = None
@@ -254,7 +325,11 @@ class _SignalRun:
                 self.first = self.started + max(self.offset, self.handlers)
             elif CONFIGURED in self.bridge.output():
                 self.first = now + self.offset
-        while self.first is not None and self.sent < 2 and now >= self.first + (self.gap if self.sent else 0.0):
+        while (
+            self.first is not None
+            and self.sent < 2
+            and now >= self.first + (self.gap if self.sent else 0.0)
+        ):
             if self.bridge.running():
                 self.bridge.process.send_signal(signal.SIGINT)
             self.sent += 1
@@ -266,12 +341,16 @@ class _SignalRun:
         except subprocess.TimeoutExpired:
             self.bridge.process.kill()
             code = self.bridge.process.wait()
-        where = (f"{self.offset:.3f} s after the {'start' if self.after_start else 'configuration'}, "
-                 f"+{self.gap:.3f} s (handlers at {self.handlers} s)")
+        where = (
+            f"{self.offset:.3f} s after the {'start' if self.after_start else 'configuration'}, "
+            f"+{self.gap:.3f} s (handlers at {self.handlers} s)"
+        )
         return where, code, self.bridge.output()
 
 
-def test_twenty_double_sigints_at_random_moments_all_exit_0_without_traceback(robot_file: Path) -> None:
+def test_twenty_double_sigints_at_random_moments_all_exit_0_without_traceback(
+    robot_file: Path,
+) -> None:
     """A terminal's Ctrl-C under launch is two SIGINTs. 20 runs, BATCH at a time: in ten the first
     signal comes 0.1–1.8 s after the start (imports, rclpy, configuring), in ten 0–0.5 s after
     the robot is configured (running); the second 5–300 ms after the first (often during the
@@ -281,8 +360,14 @@ def test_twenty_double_sigints_at_random_moments_all_exit_0_without_traceback(ro
     if not Path("/proc/self/status").is_file():
         pytest.skip("the moment the handlers are installed is read from Linux /proc")
     rng = random.Random(20261201)
-    plan = [(k < 10, rng.uniform(0.1, 1.8) if k < 10 else rng.uniform(0.0, 0.5), rng.uniform(0.005, 0.3))
-            for k in range(20)]
+    plan = [
+        (
+            k < 10,
+            rng.uniform(0.1, 1.8) if k < 10 else rng.uniform(0.0, 0.5),
+            rng.uniform(0.005, 0.3),
+        )
+        for k in range(20)
+    ]
     results = []
     for k in range(0, len(plan), BATCH):
         runs = [_SignalRun(robot_file, k + j, *plan[k + j]) for j in range(BATCH)]
@@ -290,72 +375,109 @@ def test_twenty_double_sigints_at_random_moments_all_exit_0_without_traceback(ro
         while not all(run.poll() for run in runs) and time.monotonic() < deadline:
             time.sleep(0.005)
         results += [run.result() for run in runs]
-    failures = [(where, code, out) for where, code, out in results
-                if code != 0 or "Traceback" in out or "KeyboardInterrupt" in out]
+    failures = [
+        (where, code, out)
+        for where, code, out in results
+        if code != 0 or "Traceback" in out or "KeyboardInterrupt" in out
+    ]
     assert not failures, failures
     configured = [CONFIGURED in out for *_, out in results]
     assert all(configured[10:]) and not all(configured[:10])  # both phases were hit
 
 
-def test_a_2000_joint_robot_starts_and_stops_on_a_signal_at_any_moment(start_bridge, probe: Probe,
-                                                                       tmp_path: Path) -> None:
+def test_a_2000_joint_robot_starts_and_stops_on_a_signal_at_any_moment(
+    start_bridge, probe: Probe, tmp_path: Path
+) -> None:
     """2,000 revolute joints in a chain: the bridge publishes them; a SIGINT while it
     configures (1 s after the start), one once it runs and one 0.5 s after the description was
     published on the topic all end it with exit code 0."""
     links = ['<link name="l0"/>']
-    links += [f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
-              f'<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, 2001)]
+    links += [
+        f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f'<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, 2001)
+    ]
     path = tmp_path / "chain2000.urdf"
     path.write_text(f'<robot name="chain">{"".join(links)}</robot>')
-    early = start_bridge({"description_file": str(path)}, name="chain_early", extra=["-r", "__ns:=/chain_early"])
+    early = start_bridge(
+        {"description_file": str(path)}, name="chain_early", extra=["-r", "__ns:=/chain_early"]
+    )
     time.sleep(1.0)
     assert early.stop() == 0, early.output()
-    bridge = start_bridge({"description_file": str(path)}, name="chain", extra=["-r", "__ns:=/chain"])
+    bridge = start_bridge(
+        {"description_file": str(path)}, name="chain", extra=["-r", "__ns:=/chain"]
+    )
     probe.watch("/chain/joint_states", JointState)
     probe.wait_ready(bridge, "/chain/joint_states")
     assert len(probe.latest("/chain/joint_states").name) == 2000
     assert bridge.stop() == 0, bridge.output()
     # from the topic, as under launch: the robot is configured in a callback (interruptible too)
-    topic = start_bridge({"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/chain_topic"])
-    probe.wait_for(lambda: "waiting for the description" in topic.output(), "the bridge to wait for the topic")
-    probe.publisher("/chain_topic/robot_description", String, LATCHED).publish(String(data=path.read_text()))
+    topic = start_bridge(
+        {"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/chain_topic"]
+    )
+    probe.wait_for(
+        lambda: "waiting for the description" in topic.output(), "the bridge to wait for the topic"
+    )
+    probe.publisher("/chain_topic/robot_description", String, LATCHED).publish(
+        String(data=path.read_text())
+    )
     probe.spin_for(0.5)
     assert topic.stop() == 0, topic.output()
     assert "Traceback" not in early.output() + bridge.output() + topic.output()
 
 
 # ------------------------------------------------------------------ configuration errors
-def test_a_timestep_that_does_not_divide_the_period_exits_1_within_10_s(start_bridge, robot_file: Path) -> None:
-    bridge = start_bridge({"description_file": str(robot_file), "backend": "mujoco", "update_rate": 100.0,
-                           "backend_params.timestep": 0.003}, name="bad_timestep")
+def test_a_timestep_that_does_not_divide_the_period_exits_1_within_10_s(
+    start_bridge, robot_file: Path
+) -> None:
+    bridge = start_bridge(
+        {
+            "description_file": str(robot_file),
+            "backend": "mujoco",
+            "update_rate": 100.0,
+            "backend_params.timestep": 0.003,
+        },
+        name="bad_timestep",
+    )
     code, out = _output_when_exited(bridge, timeout=10.0)
     assert code == 1, out
-    assert _errors(out) == ["read(dt=0.01) is not a multiple of the physics timestep 0.003 s (backend parameter "
-                            "timestep). Fix: set backend_params.timestep to a divisor of the control period "
-                            "1/update_rate (e.g. 0.0025 s), or update_rate so that 1/update_rate is a multiple of "
-                            "the timestep"], out
+    assert _errors(out) == [
+        "read(dt=0.01) is not a multiple of the physics timestep 0.003 s (backend parameter "
+        "timestep). Fix: set backend_params.timestep to a divisor of the control period "
+        "1/update_rate (e.g. 0.0025 s), or update_rate so that 1/update_rate is a multiple of "
+        "the timestep"
+    ], out
     assert "Traceback" not in out
 
 
 def test_an_unknown_backend_exits_1_before_waiting_for_the_topic(start_bridge) -> None:
     """As under ros2 launch (the description comes from the topic): backend:=nope ends the
     process at once with one line, instead of idling."""
-    code, out = _output_when_exited(start_bridge({"use_description_topic": True, "backend": "nope"}, name="nope"))
+    code, out = _output_when_exited(
+        start_bridge({"use_description_topic": True, "backend": "nope"}, name="nope")
+    )
     assert code == 1, out
     assert _errors(out) == [
         "backend 'nope' is unknown. Fix: set backend to one of mock, mujoco, or install the "
-        "package that registers 'nope' in the 'sdf_bridge.backends' entry-point group."], out
+        "package that registers 'nope' in the 'sdf_bridge.backends' entry-point group."
+    ], out
 
 
-def test_a_configuration_error_once_the_topic_description_arrives_exits_1(start_bridge, probe: Probe,
-                                                                          robot_file: Path) -> None:
+def test_a_configuration_error_once_the_topic_description_arrives_exits_1(
+    start_bridge, probe: Probe, robot_file: Path
+) -> None:
     """joints:=[nope]: found when the description arrives on the topic; the process ends with
     one line (no error loop, no idling)."""
-    bridge = start_bridge({"use_description_topic": True, "joints": ["nope"]}, name="bridge",
-                          extra=["-r", "__ns:=/late_error"])
-    probe.publisher("/late_error/robot_description", String, LATCHED).publish(String(data=robot_file.read_text()))
+    bridge = start_bridge(
+        {"use_description_topic": True, "joints": ["nope"]},
+        name="bridge",
+        extra=["-r", "__ns:=/late_error"],
+    )
+    probe.publisher("/late_error/robot_description", String, LATCHED).publish(
+        String(data=robot_file.read_text())
+    )
     code, out = _output_when_exited(bridge)
     assert code == 1, out
     assert _errors(out) == [
-        "joints parameter: 'nope' is not an actuated joint. Fix: list joints from "
-        "['axle', 'lift']."], out
+        "joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['axle', 'lift']."
+    ], out

@@ -32,13 +32,21 @@ KEYFRAME_HEIGHT = 0.05 + 2 * 0.16 * math.cos(0.6) + 0.001  # wheel radius + legs
 
 @pytest.fixture(scope="module")
 def bridge(start_bridge, probe: Probe) -> Bridge:
-    b = start_bridge({
-        "description_file": str(REPO / "urdf" / "demo_mobile.urdf.xacro"), "backend": "mujoco",
-        "start_paused": True, "command_timeout": 0.0, "use_sim_time": True,
-        "backend_params.fixed_base": False, "backend_params.render_cameras": False,
-        "backend_params.keyframe_file": str(REPO / "config" / "demo_mobile_keyframes.yaml"),
-        "backend_params.keyframe": "stand",
-    }, name="bridge", extra=["-r", f"__ns:={NS}"])
+    b = start_bridge(
+        {
+            "description_file": str(REPO / "urdf" / "demo_mobile.urdf.xacro"),
+            "backend": "mujoco",
+            "start_paused": True,
+            "command_timeout": 0.0,
+            "use_sim_time": True,
+            "backend_params.fixed_base": False,
+            "backend_params.render_cameras": False,
+            "backend_params.keyframe_file": str(REPO / "config" / "demo_mobile_keyframes.yaml"),
+            "backend_params.keyframe": "stand",
+        },
+        name="bridge",
+        extra=["-r", f"__ns:={NS}"],
+    )
     probe.watch(f"{NS}/joint_states", JointState)
     probe.watch("/clock", Clock, BEST_EFFORT)
     probe.watch(f"{NS}/odom", Odometry)
@@ -46,7 +54,9 @@ def bridge(start_bridge, probe: Probe) -> Bridge:
     for wheel in WHEELS:
         probe.watch(f"{NS}/sensors/{wheel.replace('_joint', '_contact')}", PointCloud2, BEST_EFFORT)
     probe.wait_ready(b, f"{NS}/joint_states", timeout=90.0)
-    b.first_clocks = [seconds(m.clock) for m in probe.wait_messages("/clock", 5)]  # before any service call
+    b.first_clocks = [
+        seconds(m.clock) for m in probe.wait_messages("/clock", 5)
+    ]  # before any service call
     yield b
     assert b.stop() == 0, b.output()
 
@@ -59,10 +69,14 @@ def _restart(probe: Probe, legs: bool = True) -> None:
     """pause → reset → command the legs to the keyframe (the order the README documents)."""
     assert probe.call(SetBool, f"{NODE}/pause", SetBool.Request(data=True)).success
     assert probe.call(Trigger, f"{NODE}/reset", Trigger.Request()).success
-    probe.wait_for(lambda: seconds(probe.messages["/clock"][-1].clock) == 0.0, "/clock back at 0 after the reset")
+    probe.wait_for(
+        lambda: seconds(probe.messages["/clock"][-1].clock) == 0.0,
+        "/clock back at 0 after the reset",
+    )
     if legs:
         probe.publisher(f"{NS}/joint_commands", JointState).publish(
-            JointState(name=LEGS, position=[STAND[j.split("_")[1]] for j in LEGS]))
+            JointState(name=LEGS, position=[STAND[j.split("_")[1]] for j in LEGS])
+        )
         probe.spin_for(0.3)
 
 
@@ -72,8 +86,13 @@ def _unpause(probe: Probe) -> None:
 
 def _odom_after(probe: Probe, t: float) -> list[Odometry]:
     topic = f"{NS}/odom"
-    probe.wait_for(lambda: bool(probe.messages[topic]) and seconds(probe.messages[topic][-1].header.stamp) >= t,
-                   f"odometry at simulated time {t} s", timeout=60.0)
+    probe.wait_for(
+        lambda: (
+            bool(probe.messages[topic]) and seconds(probe.messages[topic][-1].header.stamp) >= t
+        ),
+        f"odometry at simulated time {t} s",
+        timeout=60.0,
+    )
     return probe.messages[topic]
 
 
@@ -92,8 +111,12 @@ def test_multi_step_advances_a_counted_number_of_steps(bridge: Bridge, probe: Pr
     _restart(probe)
     response = probe.call(BasicTypes, f"{NODE}/multi_step", BasicTypes.Request(uint64_value=250))
     assert (response.bool_value, response.uint64_value) == (True, 250), response.string_value
-    probe.wait_for(lambda: seconds(probe.messages["/clock"][-1].clock) > 0.0, "/clock after the steps")
-    assert seconds(probe.wait_messages("/clock", 3)[-1].clock) == pytest.approx(0.25, abs=1e-9)  # 250 × 1 ms
+    probe.wait_for(
+        lambda: seconds(probe.messages["/clock"][-1].clock) > 0.0, "/clock after the steps"
+    )
+    assert seconds(probe.wait_messages("/clock", 3)[-1].clock) == pytest.approx(
+        0.25, abs=1e-9
+    )  # 250 × 1 ms
     refused = probe.call(BasicTypes, f"{NODE}/multi_step", BasicTypes.Request(uint64_value=10**9))
     assert not refused.bool_value and refused.uint64_value == 0
     assert "at most 100000 per call" in refused.string_value
@@ -113,8 +136,13 @@ def test_stands_ten_seconds_after_a_paused_start_and_reset(bridge: Bridge, probe
     assert min(up_axis(m.orientation) for m in imus) > 0.95
     assert max(abs(m.pose.pose.position.z - KEYFRAME_HEIGHT) for m in odom) < 0.02
     robot = load(REPO / "urdf" / "demo_mobile.urdf.xacro")
-    weight = 9.81 * sum(link.inertial.mass for link in robot.links.values() if link.inertial is not None)
-    forces = [contact_normal_force(probe.latest(f"{NS}/sensors/{w.replace('_joint', '_contact')}")) for w in WHEELS]
+    weight = 9.81 * sum(
+        link.inertial.mass for link in robot.links.values() if link.inertial is not None
+    )
+    forces = [
+        contact_normal_force(probe.latest(f"{NS}/sensors/{w.replace('_joint', '_contact')}"))
+        for w in WHEELS
+    ]
     assert sum(forces) == pytest.approx(weight, rel=0.05), forces
 
 
@@ -122,7 +150,9 @@ def test_wheels_drive_at_wheel_velocity_times_radius(bridge: Bridge, probe: Prob
     """Wheel velocity ω = 4 rad/s on all wheels: after 2 s the odometry's speed is ω·r = 0.2 m/s
     within 2 %, straight ahead."""
     _restart(probe)
-    probe.publisher(f"{NS}/joint_commands", JointState).publish(JointState(name=WHEELS, velocity=[4.0] * 4))
+    probe.publisher(f"{NS}/joint_commands", JointState).publish(
+        JointState(name=WHEELS, velocity=[4.0] * 4)
+    )
     probe.spin_for(0.3)
     _unpause(probe)
     odom = _odom_after(probe, 2.0)[-1]

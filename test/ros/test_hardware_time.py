@@ -83,7 +83,9 @@ def _run_until_stopped(backend, time: HardwareTime, steady: FakeSteady) -> tuple
     from sdf_bridge.description import load
     from sdf_bridge.hardware import HardwareSystem
 
-    system = HardwareSystem(load(WHEEL), backend, command_timeout=TIMEOUT, backend_params={"calculate_dynamics": True})
+    system = HardwareSystem(
+        load(WHEEL), backend, command_timeout=TIMEOUT, backend_params={"calculate_dynamics": True}
+    )
     state = system.cycle(time.now(), PERIOD)
     time.observe(state.sim_time)
     commanded = time.now()
@@ -116,5 +118,7 @@ def test_the_watchdog_trips_on_simulated_time_for_a_simulator() -> None:
     time = HardwareTime(steady=steady)
     start = steady.now
     elapsed, trips = _run_until_stopped(simulating_mock(10.0), time, steady)
-    assert TIMEOUT <= elapsed <= TIMEOUT + 10 * PERIOD + 1e-9 and trips == 1  # one tick: 0.1 s simulated
+    assert (
+        TIMEOUT <= elapsed <= TIMEOUT + 10 * PERIOD + 1e-9 and trips == 1
+    )  # one tick: 0.1 s simulated
     assert steady.now - start <= TIMEOUT / 10 + PERIOD + 1e-9

@@ -38,7 +38,18 @@ ROBOT = """<?xml version="1.0"?>
 
 @pytest.mark.parametrize(
     ("levelno", "severity"),
-    [(1, 10), (10, 10), (15, 10), (20, 20), (25, 20), (30, 30), (35, 30), (40, 40), (50, 50), (60, 50)],
+    [
+        (1, 10),
+        (10, 10),
+        (15, 10),
+        (20, 20),
+        (25, 20),
+        (30, 30),
+        (35, 30),
+        (40, 40),
+        (50, 50),
+        (60, 50),
+    ],
 )
 def test_rcutils_severity(levelno: int, severity: int) -> None:
     assert rcutils_severity(levelno) == severity
@@ -49,12 +60,17 @@ def _from(probe: Probe, logger: str) -> list[Log]:
 
 
 def _wait_log(probe: Probe, logger: str, text: str) -> Log:
-    probe.wait_for(lambda: any(text in m.msg for m in _from(probe, logger)), f"{text!r} from {logger} on /rosout",
-                   timeout=90.0)
+    probe.wait_for(
+        lambda: any(text in m.msg for m in _from(probe, logger)),
+        f"{text!r} from {logger} on /rosout",
+        timeout=90.0,
+    )
     return next(m for m in _from(probe, logger) if text in m.msg)
 
 
-def test_watchdog_description_and_mujoco_warnings_reach_rosout(start_bridge, probe: Probe, tmp_path: Path) -> None:
+def test_watchdog_description_and_mujoco_warnings_reach_rosout(
+    start_bridge, probe: Probe, tmp_path: Path
+) -> None:
     """One bridge process (MuJoCo backend): the description loader's warning, the MuJoCo
     backend's warning and a watchdog trip each arrive on /rosout from the node's child loggers,
     at WARN, and each is printed once (rclpy's console line, no second copy from Python's
@@ -63,13 +79,22 @@ def test_watchdog_description_and_mujoco_warnings_reach_rosout(start_bridge, pro
     urdf.write_text(ROBOT)
     probe.watch("/rosout", Log, ROSOUT_QOS)
     probe.watch("/chatty/joint_states", JointState)
-    probe.watch("/chatty/sensors/cam/image_raw", Image, QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
-    bridge = start_bridge({"backend": "mujoco", "description_file": str(urdf), "command_timeout": 0.3},
-                          name="chatty", extra=["-r", "__ns:=/chatty"])
+    probe.watch(
+        "/chatty/sensors/cam/image_raw",
+        Image,
+        QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT),
+    )
+    bridge = start_bridge(
+        {"backend": "mujoco", "description_file": str(urdf), "command_timeout": 0.3},
+        name="chatty",
+        extra=["-r", "__ns:=/chatty"],
+    )
     probe.wait_ready(bridge, "/chatty/joint_states", timeout=90.0)
     description = _wait_log(probe, "chatty.chatty.description", "unknown element <oddity>")
     mujoco = _wait_log(probe, "chatty.chatty.backends.mujoco.sensors", "sensor 'gps1'")
-    probe.publisher("/chatty/joint_commands", JointState).publish(JointState(name=["swing"], position=[0.2]))
+    probe.publisher("/chatty/joint_commands", JointState).publish(
+        JointState(name=["swing"], position=[0.2])
+    )
     watchdog = _wait_log(probe, "chatty.chatty.hardware.watchdog", "no command for")
     assert [m.level for m in (description, mujoco, watchdog)] == [Log.WARN] * 3
     assert "it publishes nothing in the MuJoCo backend" in mujoco.msg
@@ -79,7 +104,9 @@ def test_watchdog_description_and_mujoco_warnings_reach_rosout(start_bridge, pro
     output = bridge.output()
     assert output.count("unknown element <oddity>") == 1, output
     assert output.count("sensor 'gps1'") == 1, output
-    assert "[WARN]" in output and "[chatty.chatty.hardware.watchdog]: no command for" in output, output
+    assert "[WARN]" in output and "[chatty.chatty.hardware.watchdog]: no command for" in output, (
+        output
+    )
     assert "OpenGL_accelerate" not in output, output
 
 
@@ -111,7 +138,9 @@ def test_third_party_info_stays_out_package_info_shows() -> None:
         "logging.getLogger('sdf_bridge.description').info('package info')\n"
         "logging.getLogger('sdf_bridge.description').debug('package debug')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stderr.splitlines() == [
         "[WARNING] [numba.core]: third-party warning",
         "[INFO] [sdf_bridge.description]: package info",

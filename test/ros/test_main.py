@@ -18,39 +18,80 @@ from sdf_bridge.ros.main import run_ros_args, split_ros_args
 
 def test_split_ros_args() -> None:
     assert split_ros_args(["--backend", "mock", "--ros-args", "-p", "a:=1"]) == (
-        ["--backend", "mock"], ["--ros-args", "-p", "a:=1"])
+        ["--backend", "mock"],
+        ["--ros-args", "-p", "a:=1"],
+    )
     assert split_ros_args(["--backend", "mock"]) == (["--backend", "mock"], [])
 
 
 def test_run_options_become_parameters(tmp_path: Path) -> None:
     f = tmp_path / "r.urdf"
-    args = run_ros_args(["--description", str(f), "--backend", "mujoco", "--xacro-arg", "a:=1",
-                         "--xacro-arg", "b:=true", "--update-rate", "500", "--publish-rate", "100",
-                         "--ros-args", "-r", "__ns:=/x"])
+    args = run_ros_args(
+        [
+            "--description",
+            str(f),
+            "--backend",
+            "mujoco",
+            "--xacro-arg",
+            "a:=1",
+            "--xacro-arg",
+            "b:=true",
+            "--update-rate",
+            "500",
+            "--publish-rate",
+            "100",
+            "--ros-args",
+            "-r",
+            "__ns:=/x",
+        ]
+    )
     assert args == [
         "--ros-args",
-        "-p", f"description_file:={json.dumps(str(f.resolve()))}",
-        "-p", 'backend:="mujoco"',
-        "-p", 'xacro_args:=["a:=1", "b:=true"]',
-        "-p", "update_rate:=500.0",
-        "-p", "publish_rate:=100.0",
-        "--ros-args", "-r", "__ns:=/x",
+        "-p",
+        f"description_file:={json.dumps(str(f.resolve()))}",
+        "-p",
+        'backend:="mujoco"',
+        "-p",
+        'xacro_args:=["a:=1", "b:=true"]',
+        "-p",
+        "update_rate:=500.0",
+        "-p",
+        "publish_rate:=100.0",
+        "--ros-args",
+        "-r",
+        "__ns:=/x",
     ]
     assert run_ros_args([]) == []
 
 
 def test_package_paths_and_model_become_parameters(tmp_path: Path) -> None:
-    args = run_ros_args(["--package-path", f"my_robot={tmp_path}", "--package-path", "arm=rel/arm",
-                         "--model", "bot"])
+    args = run_ros_args(
+        [
+            "--package-path",
+            f"my_robot={tmp_path}",
+            "--package-path",
+            "arm=rel/arm",
+            "--model",
+            "bot",
+        ]
+    )
     packages = [f"my_robot={tmp_path.resolve()}", f"arm={Path('rel/arm').resolve()}"]
-    assert args == ["--ros-args", "-p", f"package_paths:={json.dumps(packages)}", "-p", 'model:="bot"']
+    assert args == [
+        "--ros-args",
+        "-p",
+        f"package_paths:={json.dumps(packages)}",
+        "-p",
+        'model:="bot"',
+    ]
 
 
 def test_package_path_typo_gets_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         run_ros_args(["--package-path", "my_robot:=src/my_robot"])
-    assert ("--package-path: package path 'my_robot:=src/my_robot' uses ':=', the form of xacro arguments. Fix: "
-            "write my_robot=src/my_robot (one '=')") in capsys.readouterr().err
+    assert (
+        "--package-path: package path 'my_robot:=src/my_robot' uses ':=', the form of xacro arguments. Fix: "
+        "write my_robot=src/my_robot (one '=')"
+    ) in capsys.readouterr().err
 
 
 def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,16 +104,26 @@ def test_bad_xacro_arg_exits(capsys: pytest.CaptureFixture[str]) -> None:
     ("ros_args", "match"),
     [
         (["-p", "update_rate:=-5.0"], r"invalid parameter: .*update_rate out of range"),
-        (["-p", "update_rate:=100.0", "-p", "publish_rate:=500.0"], r"publish_rate 500.0 Hz is not in \(0, update_rate=100.0\]"),
+        (
+            ["-p", "update_rate:=100.0", "-p", "publish_rate:=500.0"],
+            r"publish_rate 500.0 Hz is not in \(0, update_rate=100.0\]",
+        ),
         (["-p", "backend:=no_such_backend"], r"no_such_backend"),
-        (["-p", "update_rate:=200"], r"INTEGER.*decimal point \(e\.g\. update_rate:=200\.0, not 200\)"),
-        (["-p", "start_paused:=true"], r"start_paused is true but backend 'mock' does not simulate\. Fix: use a "
-                                       r"simulating backend \(mujoco\)"),
+        (
+            ["-p", "update_rate:=200"],
+            r"INTEGER.*decimal point \(e\.g\. update_rate:=200\.0, not 200\)",
+        ),
+        (
+            ["-p", "start_paused:=true"],
+            r"start_paused is true but backend 'mock' does not simulate\. Fix: use a "
+            r"simulating backend \(mujoco\)",
+        ),
         (["-p", "odom_frame:=''"], r"odom_frame is empty\. Fix: give the odometry frame's name"),
     ],
 )
-def test_bad_parameters_exit_1_with_the_fix(ros_args: list[str], match: str, own_signal_handlers: None,
-                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_bad_parameters_exit_1_with_the_fix(
+    ros_args: list[str], match: str, own_signal_handlers: None, caplog: pytest.LogCaptureFixture
+) -> None:
     """A configuration error ends ``main`` with exit code 1 and one error message (no traceback)."""
     import re
 
@@ -131,7 +182,9 @@ def _running_node(on_timer: Callable[[Any], None], signals_at_shutdown: int = 0)
     return Running
 
 
-def test_signals_while_starting_are_a_clean_stop(monkeypatch: pytest.MonkeyPatch, own_signal_handlers: None) -> None:
+def test_signals_while_starting_are_a_clean_stop(
+    monkeypatch: pytest.MonkeyPatch, own_signal_handlers: None
+) -> None:
     """The first signal while the node is built abandons the start-up (exit code 0), the next
     ones are only noted; a real failure still propagates."""
     from sdf_bridge.ros import main as main_module
@@ -145,8 +198,9 @@ def test_signals_while_starting_are_a_clean_stop(monkeypatch: pytest.MonkeyPatch
         main_module.main(["bridge"])
 
 
-def test_signals_while_running_and_shutting_down_are_a_clean_stop(monkeypatch: pytest.MonkeyPatch,
-                                                                  own_signal_handlers: None) -> None:
+def test_signals_while_running_and_shutting_down_are_a_clean_stop(
+    monkeypatch: pytest.MonkeyPatch, own_signal_handlers: None
+) -> None:
     """A signal while the node spins ends the spin; four more while it shuts down change
     nothing: the shutdown runs to its end and the exit code is 0."""
     from sdf_bridge.ros import main as main_module
@@ -163,9 +217,9 @@ def test_signals_while_running_and_shutting_down_are_a_clean_stop(monkeypatch: p
     assert built and built[0].shut_down
 
 
-def test_a_configuration_error_found_while_running_exits_1(monkeypatch: pytest.MonkeyPatch,
-                                                           own_signal_handlers: None,
-                                                           caplog: pytest.LogCaptureFixture) -> None:
+def test_a_configuration_error_found_while_running_exits_1(
+    monkeypatch: pytest.MonkeyPatch, own_signal_handlers: None, caplog: pytest.LogCaptureFixture
+) -> None:
     """A configuration error the node finds after start-up (the description arrived on the
     topic) ends the process: exit code 1 and the error as one line."""
     from sdf_bridge.errors import ConfigError
@@ -173,10 +227,14 @@ def test_a_configuration_error_found_while_running_exits_1(monkeypatch: pytest.M
     from sdf_bridge.ros import node as node_module
 
     def on_timer(node: Any) -> None:
-        node.failure = ConfigError("joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a'].")
+        node.failure = ConfigError(
+            "joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a']."
+        )
 
     monkeypatch.setattr(node_module, "BridgeNode", _running_node(on_timer))
     with caplog.at_level("ERROR", logger="sdf_bridge"):
         assert main_module.main(["bridge"]) == 1
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
-    assert errors == ["joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a']."]
+    assert errors == [
+        "joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a']."
+    ]

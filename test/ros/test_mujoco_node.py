@@ -16,8 +16,11 @@ NS = "/sim"
 
 @pytest.fixture(scope="module")
 def bridge(start_bridge, probe: Probe) -> Bridge:
-    b = start_bridge({"backend": "mujoco", "update_rate": 100.0, "command_timeout": 0.0},
-                     name="bridge", extra=["-r", f"__ns:={NS}"])
+    b = start_bridge(
+        {"backend": "mujoco", "update_rate": 100.0, "command_timeout": 0.0},
+        name="bridge",
+        extra=["-r", f"__ns:={NS}"],
+    )
     probe.watch(f"{NS}/joint_states", JointState)
     probe.watch("/clock", Clock, QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
     probe.wait_ready(b, f"{NS}/joint_states", timeout=90.0)
@@ -46,7 +49,9 @@ def test_pause_and_step(bridge: Bridge, probe: Probe) -> None:
     stepped = clock(probe.wait_messages("/clock", 2)[-1])
     assert stepped > paused[-1]
     assert probe.call(SetBool, f"{NS}/bridge/pause", SetBool.Request(data=False)).success
-    probe.wait_for(lambda: clock(probe.messages["/clock"][-1]) > stepped + 0.05, "time to run again")
+    probe.wait_for(
+        lambda: clock(probe.messages["/clock"][-1]) > stepped + 0.05, "time to run again"
+    )
 
 
 def test_position_command_reaches_the_simulated_joint(bridge: Bridge, probe: Probe) -> None:

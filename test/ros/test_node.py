@@ -16,12 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builtin_interfaces.msg import Duration
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from geometry_msgs.msg import WrenchStamped
 from rclpy.context import Context
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import Imu, JointState
-from geometry_msgs.msg import WrenchStamped
-from builtin_interfaces.msg import Duration
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
@@ -35,7 +35,9 @@ TOL = 1e-9
 PUBLISH_RATE = 50.0
 #: The `joints` parameter, deliberately not in description order.
 JOINTS = ["left_finger_joint", "wrist_roll", "wrist_pitch", "elbow", "shoulder_lift", "base_yaw"]
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+LATCHED = QoSProfile(
+    depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL
+)
 JS, AS, DIAG = "/joint_states", "/sdf_bridge/actuator_states", "/diagnostics"
 
 
@@ -49,10 +51,15 @@ def demo(repo_dir: Path):
 @pytest.fixture(scope="module")
 def bridge(start_bridge, probe: Probe) -> Bridge:
     """The bridge on the demo robot (default description), mock backend with dynamics."""
-    b = start_bridge({
-        "update_rate": 100.0, "publish_rate": PUBLISH_RATE, "joints": JOINTS, "command_timeout": 0.5,
-        "backend_params.calculate_dynamics": True,
-    })
+    b = start_bridge(
+        {
+            "update_rate": 100.0,
+            "publish_rate": PUBLISH_RATE,
+            "joints": JOINTS,
+            "command_timeout": 0.5,
+            "backend_params.calculate_dynamics": True,
+        }
+    )
     probe.watch(JS, JointState)
     probe.watch(AS, JointState)
     probe.watch(DIAG, DiagnosticArray)
@@ -68,8 +75,14 @@ def state(probe: Probe, topic: str = JS) -> dict[str, tuple[float, float, float]
     return {n: (p, v, e) for n, p, v, e in zip(msg.name, msg.position, msg.velocity, msg.effort)}
 
 
-def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, tol: float = TOL,
-           resend: Callable[[], None] | None = None) -> None:
+def settle(
+    probe: Probe,
+    expected: dict[str, float],
+    what: str,
+    index: int = 0,
+    tol: float = TOL,
+    resend: Callable[[], None] | None = None,
+) -> None:
     """Wait until joint_states shows ``expected`` (name → value of field ``index``). ``resend``
     streams the command every 0.1 s meanwhile, as a controller does (moves longer than the
     0.5 s command timeout are otherwise stopped by the watchdog, by design)."""
@@ -82,7 +95,12 @@ def settle(probe: Probe, expected: dict[str, float], what: str, index: int = 0, 
         msgs = probe.messages[JS]
         if not msgs:
             return False
-        s = {n: (p, v, e) for n, p, v, e in zip(msgs[-1].name, msgs[-1].position, msgs[-1].velocity, msgs[-1].effort)}
+        s = {
+            n: (p, v, e)
+            for n, p, v, e in zip(
+                msgs[-1].name, msgs[-1].position, msgs[-1].velocity, msgs[-1].effort
+            )
+        }
         return all(abs(s[n][index] - v) <= tol for n, v in expected.items())
 
     try:
@@ -140,19 +158,30 @@ def test_position_through_simple_transmission_with_offset(bridge: Bridge, probe:
     assert actuators["base_yaw_motor"][0] == pytest.approx(25.0, abs=1e-7)
 
 
-def test_actuator_and_joint_states_match_the_transmissions(bridge: Bridge, probe: Probe, demo) -> None:
+def test_actuator_and_joint_states_match_the_transmissions(
+    bridge: Bridge, probe: Probe, demo
+) -> None:
     robot, tm = demo
-    command(probe, ["wrist_pitch", "wrist_roll", "left_finger_joint"], [0.3, -0.2, 0.02], "wrist and gripper")
+    command(
+        probe,
+        ["wrist_pitch", "wrist_roll", "left_finger_joint"],
+        [0.3, -0.2, 0.02],
+        "wrist and gripper",
+    )
     # Pairs of messages published in the same cycle carry the same stamp.
     probe.wait_messages(AS, 5)
     by_stamp = {(m.header.stamp.sec, m.header.stamp.nanosec): m for m in probe.messages[AS][-20:]}
-    pairs = [(j, by_stamp[(j.header.stamp.sec, j.header.stamp.nanosec)]) for j in probe.messages[JS][-20:]
-             if (j.header.stamp.sec, j.header.stamp.nanosec) in by_stamp]
+    pairs = [
+        (j, by_stamp[(j.header.stamp.sec, j.header.stamp.nanosec)])
+        for j in probe.messages[JS][-20:]
+        if (j.header.stamp.sec, j.header.stamp.nanosec) in by_stamp
+    ]
     assert pairs
     for joints, actuators in pairs:
         assert tuple(actuators.name) == tm.actuator_names
-        jp, jv, je = tm.actuator_to_joint(np.array(actuators.position), np.array(actuators.velocity),
-                                          np.array(actuators.effort))
+        jp, jv, je = tm.actuator_to_joint(
+            np.array(actuators.position), np.array(actuators.velocity), np.array(actuators.effort)
+        )
         fp, _, _ = tm.followers(jp, jv, je)
         published = dict(zip(joints.name, joints.position))
         for name, value in zip(tm.joint_names + tm.follower_names, np.concatenate((jp, fp))):
@@ -161,7 +190,9 @@ def test_actuator_and_joint_states_match_the_transmissions(bridge: Bridge, probe
     assert state(probe)["right_finger_joint"][0] == pytest.approx(-0.018, abs=TOL)
     # differential, both actuators reduction 30: (pitch ± roll) · 30
     act = state(probe, AS)
-    assert sorted([act["wrist_left_motor"][0], act["wrist_right_motor"][0]]) == pytest.approx([3.0, 15.0], abs=1e-7)
+    assert sorted([act["wrist_left_motor"][0], act["wrist_right_motor"][0]]) == pytest.approx(
+        [3.0, 15.0], abs=1e-7
+    )
 
 
 def test_position_array_in_joints_parameter_order(bridge: Bridge, probe: Probe) -> None:
@@ -169,8 +200,12 @@ def test_position_array_in_joints_parameter_order(bridge: Bridge, probe: Probe) 
     pub = probe.publisher("/sdf_bridge/position_commands", Float64MultiArray)
     msg = Float64MultiArray(data=values)
     pub.publish(msg)
-    settle(probe, dict(zip(JOINTS, values)), "position_commands applied by joint order",
-           resend=lambda: pub.publish(msg))
+    settle(
+        probe,
+        dict(zip(JOINTS, values)),
+        "position_commands applied by joint order",
+        resend=lambda: pub.publish(msg),
+    )
 
 
 def test_velocity_commands_move_the_joint(bridge: Bridge, probe: Probe) -> None:
@@ -184,24 +219,31 @@ def test_velocity_commands_move_the_joint(bridge: Bridge, probe: Probe) -> None:
 def test_watchdog_stops_velocity(bridge: Bridge, probe: Probe) -> None:
     before = int(diagnostics(probe).get("watchdog_trips", "0"))
     probe.publisher("/sdf_bridge/velocity_commands", Float64MultiArray).publish(
-        Float64MultiArray(data=[0.0, 0.0, 0.0, 0.0, 0.0, 0.8]))
+        Float64MultiArray(data=[0.0, 0.0, 0.0, 0.0, 0.0, 0.8])
+    )
     settle(probe, {"base_yaw": 0.8}, "base_yaw velocity 0.8", index=1)
     # no further command: after command_timeout the velocity goes to 0 and the trip is counted
     settle(probe, {"base_yaw": 0.0}, "watchdog to zero the velocity", index=1)
-    probe.wait_for(lambda: int(diagnostics(probe)["watchdog_trips"]) > before, "watchdog trip in diagnostics")
+    probe.wait_for(
+        lambda: int(diagnostics(probe)["watchdog_trips"]) > before, "watchdog trip in diagnostics"
+    )
 
 
 def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None:
     msg = JointTrajectory(joint_names=["shoulder_lift", "elbow"])
     msg.points = [
-        JointTrajectoryPoint(positions=[0.2, 0.3], time_from_start=Duration(sec=0, nanosec=500_000_000)),
+        JointTrajectoryPoint(
+            positions=[0.2, 0.3], time_from_start=Duration(sec=0, nanosec=500_000_000)
+        ),
         JointTrajectoryPoint(positions=[-0.4, 1.1], time_from_start=Duration(sec=1, nanosec=0)),
     ]
     probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory).publish(msg)
     settle(probe, {"shoulder_lift": -0.4, "elbow": 1.1}, "end of the trajectory")
 
 
-def test_empty_trajectory_cancels_and_the_bridge_keeps_running(bridge: Bridge, probe: Probe) -> None:
+def test_empty_trajectory_cancels_and_the_bridge_keeps_running(
+    bridge: Bridge, probe: Probe
+) -> None:
     """A JointTrajectory without points (a cancel) must not stop the node: joints hold, and
     joint_states keep coming."""
     command(probe, ["elbow"], [0.7], "elbow at 0.7")
@@ -219,13 +261,19 @@ def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
     pub = probe.publisher("/joint_commands", JointState)
     msg = JointState(name=["left_finger_joint"], position=[0.1])
     pub.publish(msg)
-    settle(probe, {"left_finger_joint": 0.04}, "left_finger_joint clamped at its upper limit 0.04 m",
-           resend=lambda: pub.publish(msg))
+    settle(
+        probe,
+        {"left_finger_joint": 0.04},
+        "left_finger_joint clamped at its upper limit 0.04 m",
+        resend=lambda: pub.publish(msg),
+    )
     probe.wait_messages(JS, 10)
     assert state(probe)["left_finger_joint"][0] == pytest.approx(0.04, abs=TOL)
     assert state(probe)["right_finger_joint"][0] == pytest.approx(-0.038, abs=TOL)  # mimic follows
     diag = diagnostics(probe)
-    assert any(k.startswith("clamps.left_finger_joint") and int(v) > 0 for k, v in diag.items()), diag
+    assert any(k.startswith("clamps.left_finger_joint") and int(v) > 0 for k, v in diag.items()), (
+        diag
+    )
 
 
 def test_disable_holds_and_enable_resumes(bridge: Bridge, probe: Probe) -> None:
@@ -233,7 +281,9 @@ def test_disable_holds_and_enable_resumes(bridge: Bridge, probe: Probe) -> None:
     command(probe, ["base_yaw"], [0.5], "base_yaw at 0.5")
     assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=False)).success
     pub.publish(JointState(name=["base_yaw"], position=[-0.5]))
-    probe.wait_for(lambda: int(diagnostics(probe).get("rejected.disabled", "0")) >= 1, "the command refused")
+    probe.wait_for(
+        lambda: int(diagnostics(probe).get("rejected.disabled", "0")) >= 1, "the command refused"
+    )
     probe.wait_messages(JS, 10)
     assert state(probe)["base_yaw"][0] == pytest.approx(0.5, abs=TOL)  # held
     assert probe.call(SetBool, "/sdf_bridge/enable", SetBool.Request(data=True)).success
@@ -245,12 +295,16 @@ def test_reset_returns_to_initial_values(bridge: Bridge, probe: Probe) -> None:
     command(probe, ["shoulder_lift", "elbow"], [0.3, -1.0], "shoulder_lift 0.3, elbow -1.0")
     response = probe.call(Trigger, "/sdf_bridge/reset", Trigger.Request())
     assert response.success, response.message
-    settle(probe, {"elbow": 0.5, "shoulder_lift": 0.0, "base_yaw": 0.0}, "initial values after reset")
+    settle(
+        probe, {"elbow": 0.5, "shoulder_lift": 0.0, "base_yaw": 0.0}, "initial values after reset"
+    )
 
 
 def test_sensors_published_with_link_frames(bridge: Bridge, probe: Probe) -> None:
     probe.watch("/imu", Imu, QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT))
-    probe.watch("/ft", WrenchStamped, QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT))
+    probe.watch(
+        "/ft", WrenchStamped, QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
+    )
     assert probe.latest("/imu").header.frame_id == "imu_link"
     assert probe.latest("/ft").header.frame_id == "ft_link"  # joint sensor: the joint's child link
 
@@ -272,7 +326,10 @@ def test_diagnostics_report_the_loop(bridge: Bridge, probe: Probe) -> None:
     assert int(diag["loop.cycles"]) > 0 and diag["loop.errors"] == "0"
     # the loop's timing, published once under both names (one measurement, the loop's)
     assert float(diag["timing.target_period"]) == pytest.approx(0.01, abs=1e-15)
-    assert diag["timing.cycles"] == diag["loop.cycles"] and diag["timing.overruns"] == diag["loop.overruns"]
+    assert (
+        diag["timing.cycles"] == diag["loop.cycles"]
+        and diag["timing.overruns"] == diag["loop.overruns"]
+    )
     assert diag["backend"] == "MockBackend"
 
 
@@ -281,11 +338,15 @@ def test_effort_commands_loop_back(bridge: Bridge, probe: Probe) -> None:
     before = int(diagnostics(probe).get("rejected.interface_not_available", "0"))
     finger = state(probe)["left_finger_joint"][2]
     efforts = [7.0, 2.0, -3.0, 4.0, -5.0, 6.0]  # the finger (first) has no effort interface
-    probe.publisher("/sdf_bridge/effort_commands", Float64MultiArray).publish(Float64MultiArray(data=efforts))
+    probe.publisher("/sdf_bridge/effort_commands", Float64MultiArray).publish(
+        Float64MultiArray(data=efforts)
+    )
     settle(probe, dict(zip(JOINTS[1:], efforts[1:])), "efforts looped back", index=2, tol=1e-7)
     assert state(probe)["left_finger_joint"][2] == finger
-    probe.wait_for(lambda: int(diagnostics(probe).get("rejected.interface_not_available", "0")) > before,
-                   "the finger's effort refused in diagnostics")
+    probe.wait_for(
+        lambda: int(diagnostics(probe).get("rejected.interface_not_available", "0")) > before,
+        "the finger's effort refused in diagnostics",
+    )
 
 
 def test_diagnostics_while_waiting_for_the_description(ros_context: Context) -> None:
@@ -296,8 +357,11 @@ def test_diagnostics_while_waiting_for_the_description(ros_context: Context) -> 
 
     from sdf_bridge.ros.node import BridgeNode
 
-    node = BridgeNode(context=ros_context, node_name="waiting_bridge",
-                      parameter_overrides=[Parameter("use_description_topic", value=True)])
+    node = BridgeNode(
+        context=ros_context,
+        node_name="waiting_bridge",
+        parameter_overrides=[Parameter("use_description_topic", value=True)],
+    )
     try:
         msg = node.diagnostics_message(Time(sec=12, nanosec=5))
         (status,) = msg.status

@@ -40,8 +40,12 @@ def make_node(ros_context: Context) -> Iterator:
 
     def make(**params) -> BridgeNode:
         overrides = [Parameter(k, value=v) for k, v in params.items()]
-        node = BridgeNode(context=ros_context, node_name=f"cycle_bridge_{len(nodes)}", start=False,
-                          parameter_overrides=overrides)
+        node = BridgeNode(
+            context=ros_context,
+            node_name=f"cycle_bridge_{len(nodes)}",
+            start=False,
+            parameter_overrides=overrides,
+        )
         nodes.append(node)
         node.joint_state_pub = _Recorder()
         node.actuator_state_pub = _Recorder()
@@ -95,7 +99,9 @@ def test_sim_time_stamps_are_the_simulation_time_of_the_state(make_node) -> None
     node.cycle(0)
     node.cycle(1)
     # each tick steps physics by 10 ms; joint_states carry the time after the step = /clock
-    stamps = [m.header.stamp.sec + m.header.stamp.nanosec * 1e-9 for m in node.joint_state_pub.messages]
+    stamps = [
+        m.header.stamp.sec + m.header.stamp.nanosec * 1e-9 for m in node.joint_state_pub.messages
+    ]
     clocks = [m.clock.sec + m.clock.nanosec * 1e-9 for m in clock.messages]
     assert stamps == pytest.approx([0.01, 0.02], abs=1e-9)
     assert clocks == pytest.approx(stamps, abs=1e-9)
@@ -144,8 +150,8 @@ def test_diagnostics_publish_the_loops_timing_once(make_node) -> None:
     synthetic ticks, the loop thread not started), the hardware adds no timing of its own."""
     from builtin_interfaces.msg import Time
 
-    from sdf_bridge.hardware.timing import LoopTiming
     from sdf_bridge.hardware.loop import FixedRateLoop
+    from sdf_bridge.hardware.timing import LoopTiming
 
     node = make_node(update_rate=100.0, publish_rate=100.0)
     node.loop = FixedRateLoop(node.cycle, 100.0)
@@ -157,14 +163,22 @@ def test_diagnostics_publish_the_loops_timing_once(make_node) -> None:
     node.loop.errors = 1
     (status,) = node.diagnostics_message(Time(sec=1)).status
     values = {kv.key: kv.value for kv in status.values}
-    assert set(k for k in values if k.startswith("timing.")) == {f"timing.{k}" for k in LoopTiming().summary()}
+    assert set(k for k in values if k.startswith("timing.")) == {
+        f"timing.{k}" for k in LoopTiming().summary()
+    }
     assert values["loop.target_rate_hz"] == "100.0" and values["loop.realtime_priority"] == "0"
     assert values["loop.cycles"] == values["timing.cycles"] == "4"
     assert values["loop.overruns"] == values["timing.overruns"] == "1"  # the tick busy 15 ms
     assert values["loop.errors"] == "1"
     assert values["timing.late_cycles"] == "1"  # the tick started 20 ms after the one before
-    assert float(values["loop.achieved_rate_hz"]) == pytest.approx(75.0, abs=1e-3)  # 3 periods in 40 ms
-    assert float(values["loop.period_max_s"]) == float(values["timing.period_max"]) == pytest.approx(0.02, abs=TOL)
+    assert float(values["loop.achieved_rate_hz"]) == pytest.approx(
+        75.0, abs=1e-3
+    )  # 3 periods in 40 ms
+    assert (
+        float(values["loop.period_max_s"])
+        == float(values["timing.period_max"])
+        == pytest.approx(0.02, abs=TOL)
+    )
     assert float(values["loop.period_p99_s"]) == float(values["timing.period_p99"])
     assert float(values["timing.target_period"]) == pytest.approx(0.01, abs=TOL)
     assert float(values["timing.busy_max"]) == pytest.approx(0.015, abs=TOL)
@@ -181,7 +195,10 @@ def test_slow_loop_warning_reads_the_loops_timing(make_node) -> None:
     node = make_node(update_rate=100.0, publish_rate=100.0)
     warned: list[str] = []
     node._warn_throttled = lambda text, period=1.0: warned.append(text)
-    for tick_period, expected in ((0.01, []), (0.02, ["control loop runs at 50.0 Hz of update_rate 100 Hz"])):
+    for tick_period, expected in (
+        (0.01, []),
+        (0.02, ["control loop runs at 50.0 Hz of update_rate 100 Hz"]),
+    ):
         node.loop = FixedRateLoop(node.cycle, 100.0)
         for k in range(200):  # 2 s of ticks at the target rate: long enough to judge
             node.loop.timing.start(t=k * tick_period, cpu=0.0)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import rclpy
 import pytest
+import rclpy
 from rcl_interfaces.msg import ParameterType
 from rclpy.context import Context
 from rclpy.parameter import Parameter
@@ -13,9 +13,16 @@ from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, 
 
 
 def test_make_config_defaults() -> None:
-    cfg = make_config({name: default for name, (default, _) in PARAMETERS.items() if name != "joints"})
+    cfg = make_config(
+        {name: default for name, (default, _) in PARAMETERS.items() if name != "joints"}
+    )
     assert cfg == BridgeConfig()
-    assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (100.0, 0.0, 0.5, "mock")
+    assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (
+        100.0,
+        0.0,
+        0.5,
+        "mock",
+    )
     # publish_rate 0 (the default) = update_rate: joint_states every control cycle
     assert cfg.state_rate == 100.0
     assert make_config({"update_rate": 250.0}).state_rate == 250.0
@@ -25,12 +32,16 @@ def test_make_config_defaults() -> None:
 def _readme_defaults(repo_dir) -> dict[str, str]:
     """The README's parameter table: name → its default column, as written."""
     text = (repo_dir / "README.md").read_text(encoding="utf-8")
-    table = text[text.index("## Parameters"):]
-    table = table[:table.index("\n## ", 3)]
+    table = text[text.index("## Parameters") :]
+    table = table[: table.index("\n## ", 3)]
     rows = {}
     for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 3 and cells[0].startswith("`") and not cells[0].startswith("`backend_params"):
+        if (
+            len(cells) >= 3
+            and cells[0].startswith("`")
+            and not cells[0].startswith("`backend_params")
+        ):
             rows[cells[0].strip("`")] = cells[1]
     return rows
 
@@ -41,11 +52,17 @@ def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
     README); nothing else (but rclpy's use_sim_time in the README)."""
     import yaml
 
-    yaml_values = yaml.safe_load((repo_dir / "config" / "bridge.yaml").read_text())["/**"]["ros__parameters"]
+    yaml_values = yaml.safe_load((repo_dir / "config" / "bridge.yaml").read_text())["/**"][
+        "ros__parameters"
+    ]
     assert set(yaml_values) == set(PARAMETERS)
     for name, value in yaml_values.items():
         want = default(name)
-        assert (value == [""] and want == ()) if name == "joints" else (value == want and type(value) is type(want)), name
+        assert (
+            (value == [""] and want == ())
+            if name == "joints"
+            else (value == want and type(value) is type(want))
+        ), name
     readme = _readme_defaults(repo_dir)
     assert set(readme) == set(PARAMETERS) | {"use_sim_time"}
     for name in PARAMETERS:
@@ -62,7 +79,12 @@ def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
 
 def test_make_config_values() -> None:
     cfg = make_config(
-        {"xacro_args": ["a:=1", "b:=2"], "joints": ["", "j1", "j2"], "update_rate": 500.0, "publish_rate": 500.0},
+        {
+            "xacro_args": ["a:=1", "b:=2"],
+            "joints": ["", "j1", "j2"],
+            "update_rate": 500.0,
+            "publish_rate": 500.0,
+        },
         {"initial": 3},
     )
     assert cfg.xacro_args == {"a": "1", "b": "2"}
@@ -73,26 +95,45 @@ def test_make_config_values() -> None:
 
 
 def test_make_config_package_paths_and_model() -> None:
-    cfg = make_config({"package_paths": ["my_robot=/src/my_robot", "arm=/src/arm"], "model": " bot "})
-    assert cfg.package_paths == {"my_robot": "/src/my_robot", "arm": "/src/arm"} and cfg.model == "bot"
+    cfg = make_config(
+        {"package_paths": ["my_robot=/src/my_robot", "arm=/src/arm"], "model": " bot "}
+    )
+    assert (
+        cfg.package_paths == {"my_robot": "/src/my_robot", "arm": "/src/arm"} and cfg.model == "bot"
+    )
     assert make_config({"package_paths": "a=/x b=/y"}).package_paths == {"a": "/x", "b": "/y"}
 
 
 @pytest.mark.parametrize(
     ("values", "match"),
     [
-        ({"robot_description": "<robot/>", "description_file": "x.urdf"}, r"both robot_description and description_file"),
-        ({"update_rate": 100.0, "publish_rate": 200.0}, r"publish_rate 200.0 Hz is not in \(0, update_rate=100.0\]"),
+        (
+            {"robot_description": "<robot/>", "description_file": "x.urdf"},
+            r"both robot_description and description_file",
+        ),
+        (
+            {"update_rate": 100.0, "publish_rate": 200.0},
+            r"publish_rate 200.0 Hz is not in \(0, update_rate=100.0\]",
+        ),
         ({"update_rate": 0.0}, r"update_rate is 0.0 Hz"),
         ({"xacro_args": "noequals"}, r"xacro argument 'noequals' is not of the form name:=value"),
         ({"xacro_args": 3}, r"xacro_args has type int"),
         ({"backend": ""}, r"backend is empty"),
-        ({"package_paths": "my_robot:=/src"}, r"package path 'my_robot:=/src' uses ':=', the form of xacro arguments\. "
-                                              r"Fix: write my_robot=/src \(one '='\)"),
+        (
+            {"package_paths": "my_robot:=/src"},
+            r"package path 'my_robot:=/src' uses ':=', the form of xacro arguments\. "
+            r"Fix: write my_robot=/src \(one '='\)",
+        ),
         ({"package_paths": 3}, r"package_paths has type int"),
         ({"frame_prefix": "/left/"}, r"frame_prefix '/left/' starts with '/' or holds white space"),
-        ({"frame_prefix": "le ft/"}, r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/"),
-        ({"backend": "nope"}, r"^backend 'nope' is unknown\. Fix: set backend to one of mock, mujoco"),
+        (
+            {"frame_prefix": "le ft/"},
+            r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/",
+        ),
+        (
+            {"backend": "nope"},
+            r"^backend 'nope' is unknown\. Fix: set backend to one of mock, mujoco",
+        ),
     ],
 )
 def test_make_config_errors(values: dict, match: str) -> None:
@@ -105,7 +146,10 @@ def test_descriptors_have_types_ranges_descriptions() -> None:
         assert d.description, name
         assert d.dynamic_typing or d.type != ParameterType.PARAMETER_NOT_SET, name
     rate = PARAMETERS["update_rate"][1]
-    assert (rate.floating_point_range[0].from_value, rate.floating_point_range[0].to_value) == (1.0, 10000.0)
+    assert (rate.floating_point_range[0].from_value, rate.floating_point_range[0].to_value) == (
+        1.0,
+        10000.0,
+    )
     assert PARAMETERS["xacro_args"][1].dynamic_typing
 
 
@@ -141,7 +185,9 @@ def test_declare_parameters_with_overrides(context: Context) -> None:
 
 
 def test_declare_parameters_rejects_out_of_range(context: Context) -> None:
-    node = rclpy.create_node("params_range", context=context, parameter_overrides=[Parameter("update_rate", value=0.5)])
+    node = rclpy.create_node(
+        "params_range", context=context, parameter_overrides=[Parameter("update_rate", value=0.5)]
+    )
     try:
         with pytest.raises(ConfigError, match=r"invalid parameter: .*update_rate"):
             declare_parameters(node)
@@ -158,7 +204,9 @@ def test_declare_parameters_defaults(context: Context) -> None:
 
 
 def test_declare_parameters_wrong_type(context: Context) -> None:
-    node = rclpy.create_node("params_type", context=context, parameter_overrides=[Parameter("joints", value=[1, 2])])
+    node = rclpy.create_node(
+        "params_type", context=context, parameter_overrides=[Parameter("joints", value=[1, 2])]
+    )
     try:
         with pytest.raises(ConfigError, match=r"invalid parameter: .*joints"):
             declare_parameters(node)
@@ -170,18 +218,24 @@ def test_declare_parameters_wrong_type(context: Context) -> None:
 def test_a_run_time_change_of_use_sim_time_is_refused(context: Context, use_sim_time: bool) -> None:
     """The node's time base is chosen with use_sim_time at start-up: SetParameters cannot flip
     it (the clock keeps its mode); setting the same value is no change and passes."""
-    node = rclpy.create_node("params_sim_time", context=context,
-                             parameter_overrides=[Parameter("use_sim_time", value=use_sim_time)])
+    node = rclpy.create_node(
+        "params_sim_time",
+        context=context,
+        parameter_overrides=[Parameter("use_sim_time", value=use_sim_time)],
+    )
     try:
         declare_parameters(node)
         result = node.set_parameters([Parameter("use_sim_time", value=not use_sim_time)])[0]
         assert not result.successful
         assert result.reason == (
             f"use_sim_time is fixed at start-up ({str(use_sim_time).lower()}): the watchdog, trajectories and "
-            f"stamps follow the clock chosen then. Fix: restart the bridge with use_sim_time:={str(not use_sim_time).lower()}")
+            f"stamps follow the clock chosen then. Fix: restart the bridge with use_sim_time:={str(not use_sim_time).lower()}"
+        )
         assert node.get_clock().ros_time_is_active is use_sim_time
         assert node.get_parameter("use_sim_time").value is use_sim_time
         assert node.set_parameters([Parameter("use_sim_time", value=use_sim_time)])[0].successful
-        assert node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False  # read-only
+        assert (
+            node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False
+        )  # read-only
     finally:
         node.destroy_node()

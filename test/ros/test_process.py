@@ -9,15 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from child_process import ChildProcess
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from child_process import ChildProcess
-
 from .conftest import REPO, Bridge, Probe
 
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+LATCHED = QoSProfile(
+    depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL
+)
 CASE_ROBOT = ("013-jointstate-array-lengths", "robot.urdf")
 
 
@@ -26,40 +27,84 @@ class CliBridge(Bridge):
 
     def __init__(self, argv: list[str], name: str) -> None:  # noqa: D107
         self.name = name
-        ChildProcess.__init__(self, [sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO)
+        ChildProcess.__init__(
+            self, [sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO
+        )
 
 
 def test_sdf_bridge_run(probe: Probe, cases_dir: Path) -> None:
     robot = cases_dir.joinpath(*CASE_ROBOT)
-    bridge = CliBridge(["--description", str(robot), "--backend", "mock", "--update-rate", "50",
-                        "--publish-rate", "25", "--ros-args", "-r", "__ns:=/run_test"], "run_test")
+    bridge = CliBridge(
+        [
+            "--description",
+            str(robot),
+            "--backend",
+            "mock",
+            "--update-rate",
+            "50",
+            "--publish-rate",
+            "25",
+            "--ros-args",
+            "-r",
+            "__ns:=/run_test",
+        ],
+        "run_test",
+    )
     try:
         probe.watch("/run_test/joint_states", JointState)
         probe.wait_ready(bridge, "/run_test/joint_states")
         msg = probe.wait_messages("/run_test/joint_states", 3)[-1]
         assert sorted(msg.name) == ["j1", "j2", "j3"]
-        probe.publisher("/run_test/joint_commands", JointState).publish(JointState(name=["j2"], position=[0.25]))
-        probe.wait_for(lambda: dict(zip(probe.messages["/run_test/joint_states"][-1].name,
-                                        probe.messages["/run_test/joint_states"][-1].position))["j2"] == 0.25,
-                       "j2 at 0.25 rad")
+        probe.publisher("/run_test/joint_commands", JointState).publish(
+            JointState(name=["j2"], position=[0.25])
+        )
+        probe.wait_for(
+            lambda: (
+                dict(
+                    zip(
+                        probe.messages["/run_test/joint_states"][-1].name,
+                        probe.messages["/run_test/joint_states"][-1].position,
+                    )
+                )["j2"]
+                == 0.25
+            ),
+            "j2 at 0.25 rad",
+        )
     finally:
         code = bridge.stop()
     assert code == 0, bridge.output()
 
 
-def test_sdf_bridge_run_resolves_packages_and_picks_a_world_model(probe: Probe, tmp_path: Path) -> None:
+def test_sdf_bridge_run_resolves_packages_and_picks_a_world_model(
+    probe: Probe, tmp_path: Path
+) -> None:
     """``--package-path`` resolves an SDFormat world's package:// include without a ROS install,
     ``--model`` picks the robot among its several."""
     (tmp_path / "bots" / "models" / "arm").mkdir(parents=True)
     (tmp_path / "bots" / "models" / "arm" / "model.sdf").write_text(
         '<sdf version="1.9"><model name="arm"><link name="a"/><link name="b"/>'
-        '<joint name="elbow" type="revolute"><parent>a</parent><child>b</child></joint></model></sdf>')
+        '<joint name="elbow" type="revolute"><parent>a</parent><child>b</child></joint></model></sdf>'
+    )
     world = tmp_path / "world.sdf"
-    world.write_text('<sdf version="1.9"><world name="w"><include><uri>package://bots/models/arm</uri></include>'
-                     '<model name="cart"><link name="c"/><link name="d"/><joint name="axle" type="continuous">'
-                     "<parent>c</parent><child>d</child></joint></model></world></sdf>")
-    bridge = CliBridge(["--description", str(world), "--package-path", f"bots={tmp_path / 'bots'}", "--model", "arm",
-                        "--ros-args", "-r", "__ns:=/pkg_test"], "pkg_test")
+    world.write_text(
+        '<sdf version="1.9"><world name="w"><include><uri>package://bots/models/arm</uri></include>'
+        '<model name="cart"><link name="c"/><link name="d"/><joint name="axle" type="continuous">'
+        "<parent>c</parent><child>d</child></joint></model></world></sdf>"
+    )
+    bridge = CliBridge(
+        [
+            "--description",
+            str(world),
+            "--package-path",
+            f"bots={tmp_path / 'bots'}",
+            "--model",
+            "arm",
+            "--ros-args",
+            "-r",
+            "__ns:=/pkg_test",
+        ],
+        "pkg_test",
+    )
     try:
         probe.watch("/pkg_test/joint_states", JointState)
         probe.wait_ready(bridge, "/pkg_test/joint_states")
@@ -74,7 +119,9 @@ def test_description_from_topic(start_bridge, probe: Probe, cases_dir: Path) -> 
     robot_description (as robot_state_publisher publishes it) and does not publish it itself."""
     xml = cases_dir.joinpath(*CASE_ROBOT).read_text()
     probe.publisher("/topic_test/robot_description", String, LATCHED).publish(String(data=xml))
-    bridge = start_bridge({"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/topic_test"])
+    bridge = start_bridge(
+        {"use_description_topic": True}, name="bridge", extra=["-r", "__ns:=/topic_test"]
+    )
     probe.watch("/topic_test/joint_states", JointState)
     probe.wait_ready(bridge, "/topic_test/joint_states")
     assert sorted(probe.latest("/topic_test/joint_states").name) == ["j1", "j2", "j3"]
@@ -101,15 +148,32 @@ def test_cli_demo() -> None:
     """The README's "run the main job" command, shortened steps."""
     env = dict(os.environ)
     env.pop("ROS_DOMAIN_ID", None)  # the demo picks its own domain
-    result = subprocess.run([sys.executable, "-m", "sdf_bridge.cli", "demo", "--duration", "0.6"], cwd=REPO,
-                            env=env, capture_output=True, text=True, timeout=180)
+    result = subprocess.run(
+        [sys.executable, "-m", "sdf_bridge.cli", "demo", "--duration", "0.6"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
-    for step in ("initial state", "position, SimpleTransmission joint", "wrist DifferentialTransmission",
-                 "trajectory (FourBar joints)", "gripper (mimic finger follows)"):
+    for step in (
+        "initial state",
+        "position, SimpleTransmission joint",
+        "wrist DifferentialTransmission",
+        "trajectory (FourBar joints)",
+        "gripper (mimic finger follows)",
+    ):
         assert f"joint_states after: {step}" in out
     assert "base_yaw_motor" in out and "right_finger_joint" in out
-    checks = [line for line in out.splitlines() if line.startswith("check: actuator positions = transmissions(joint positions) of the same cycle")]
+    checks = [
+        line
+        for line in out.splitlines()
+        if line.startswith(
+            "check: actuator positions = transmissions(joint positions) of the same cycle"
+        )
+    ]
     assert len(checks) == 5
     assert all(float(line.split("within ")[1].split()[0]) < 1e-9 for line in checks), checks
     assert "bridge stopped (exit code 0)" in out
@@ -120,11 +184,23 @@ def test_cli_demo_mobile() -> None:
     on its wheels (its weight on the contact sensors), driving at wheel velocity × radius."""
     env = dict(os.environ)
     env.pop("ROS_DOMAIN_ID", None)  # the demo picks its own domain
-    result = subprocess.run([sys.executable, "-m", "sdf_bridge.cli", "demo", "--robot", "mobile", "--duration", "1.0"],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
+    result = subprocess.run(
+        [sys.executable, "-m", "sdf_bridge.cli", "demo", "--robot", "mobile", "--duration", "1.0"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
-    for step in ("pause → reset → command → unpause", "=== stand", "=== drive", "=== turn", "=== stop"):
+    for step in (
+        "pause → reset → command → unpause",
+        "=== stand",
+        "=== drive",
+        "=== turn",
+        "=== stop",
+    ):
         assert step in out, out
     share = float(out.split("weight ")[1].split("(")[1].split(" %")[0])
     assert share == pytest.approx(100.0, abs=5.0), out
@@ -136,8 +212,11 @@ def test_cli_demo_mobile() -> None:
 
 def test_params_file_config_bridge_yaml(start_bridge, probe: Probe) -> None:
     """config/bridge.yaml as --params-file (its defaults: demo robot, mock, 100 Hz, 50 Hz)."""
-    bridge = start_bridge({}, name="bridge", extra=["--params-file", str(REPO / "config" / "bridge.yaml"),
-                                                   "-r", "__ns:=/yaml_test"])
+    bridge = start_bridge(
+        {},
+        name="bridge",
+        extra=["--params-file", str(REPO / "config" / "bridge.yaml"), "-r", "__ns:=/yaml_test"],
+    )
     probe.watch("/yaml_test/joint_states", JointState)
     probe.wait_ready(bridge, "/yaml_test/joint_states")
     assert "left_finger_joint" in probe.latest("/yaml_test/joint_states").name
@@ -149,7 +228,9 @@ def test_sigterm_stops_cleanly(probe: Probe) -> None:
     traceback, like SIGINT."""
     import signal
 
-    bridge = Bridge({"update_rate": 50.0, "publish_rate": 10.0}, name="bridge", extra=["-r", "__ns:=/term_test"])
+    bridge = Bridge(
+        {"update_rate": 50.0, "publish_rate": 10.0}, name="bridge", extra=["-r", "__ns:=/term_test"]
+    )
     probe.watch("/term_test/joint_states", JointState)
     probe.wait_ready(bridge, "/term_test/joint_states")
     bridge.process.send_signal(signal.SIGTERM)

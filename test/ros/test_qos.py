@@ -18,7 +18,10 @@ from .conftest import Probe
 
 def test_profiles() -> None:
     assert (SENSOR_QOS.reliability, SENSOR_QOS.history, SENSOR_QOS.depth) == (
-        ReliabilityPolicy.RELIABLE, HistoryPolicy.KEEP_LAST, 10)
+        ReliabilityPolicy.RELIABLE,
+        HistoryPolicy.KEEP_LAST,
+        10,
+    )
     assert RELIABLE_QOS.reliability == ReliabilityPolicy.RELIABLE and RELIABLE_QOS.depth == 10
     assert LATCHED_QOS.durability.name == "TRANSIENT_LOCAL" and LATCHED_QOS.depth == 1
 
@@ -29,32 +32,52 @@ def test_overrides_apply_to_publishers_and_subscriptions(ros_context: Context) -
         Parameter("qos_overrides./qos_unit/out.publisher.depth", value=3),
         Parameter("qos_overrides./qos_unit/in.subscription.history", value="keep_all"),
     ]
-    node = QosOverridesNode("qos_unit", namespace="/qos_unit", context=ros_context, parameter_overrides=overrides)
+    node = QosOverridesNode(
+        "qos_unit", namespace="/qos_unit", context=ros_context, parameter_overrides=overrides
+    )
     try:
         out = node.create_publisher(String, "out", SENSOR_QOS)
         sub = node.create_subscription(String, "in", lambda _: None, RELIABLE_QOS)
         plain = node.create_publisher(String, "plain", SENSOR_QOS)
-        assert (out.qos_profile.reliability, out.qos_profile.depth) == (ReliabilityPolicy.BEST_EFFORT, 3)
+        assert (out.qos_profile.reliability, out.qos_profile.depth) == (
+            ReliabilityPolicy.BEST_EFFORT,
+            3,
+        )
         assert sub.qos_profile.history == HistoryPolicy.KEEP_ALL
-        assert plain.qos_profile.reliability == ReliabilityPolicy.RELIABLE  # not overridden: the default
-        assert node.get_parameter("qos_overrides./qos_unit/plain.publisher.reliability").value == "reliable"
-        assert SENSOR_QOS.reliability == ReliabilityPolicy.RELIABLE  # the shared profile is not changed
+        assert (
+            plain.qos_profile.reliability == ReliabilityPolicy.RELIABLE
+        )  # not overridden: the default
+        assert (
+            node.get_parameter("qos_overrides./qos_unit/plain.publisher.reliability").value
+            == "reliable"
+        )
+        assert (
+            SENSOR_QOS.reliability == ReliabilityPolicy.RELIABLE
+        )  # the shared profile is not changed
     finally:
         node.destroy_node()
 
 
 def test_bad_override_value_is_refused(ros_context: Context) -> None:
     overrides = [Parameter("qos_overrides./qos_bad/out.publisher.reliability", value="sometimes")]
-    node = QosOverridesNode("qos_bad", namespace="/qos_bad", context=ros_context, parameter_overrides=overrides)
+    node = QosOverridesNode(
+        "qos_bad", namespace="/qos_bad", context=ros_context, parameter_overrides=overrides
+    )
     try:
-        with pytest.raises(RuntimeError, match=r"Unexpected QoS override for policy `reliability`: `sometimes`"):
+        with pytest.raises(
+            RuntimeError, match=r"Unexpected QoS override for policy `reliability`: `sometimes`"
+        ):
             node.create_publisher(String, "out", SENSOR_QOS)
     finally:
         node.destroy_node()
 
 
 def _endpoint(probe: Probe, topic: str, kind: str) -> object:
-    info = probe.node.get_publishers_info_by_topic if kind == "publisher" else probe.node.get_subscriptions_info_by_topic
+    info = (
+        probe.node.get_publishers_info_by_topic
+        if kind == "publisher"
+        else probe.node.get_subscriptions_info_by_topic
+    )
     probe.wait_for(lambda: bool(info(topic)), f"the bridge's {kind} on {topic}", timeout=60.0)
     return info(topic)[0].qos_profile
 
@@ -64,17 +87,39 @@ def test_bridge_sensor_topics_reliable_and_overridable(start_bridge, probe: Prob
     publisher and joint_states' are best effort, and so is joint_commands' subscription. (Depth
     and history do not travel with discovery: the in-process test checks those.)"""
     plain = start_bridge({}, name="bridge", extra=["-r", "__ns:=/qos_plain"])
-    tuned = start_bridge({"qos_overrides./qos_tuned/imu.publisher.reliability": "best_effort",
-                          "qos_overrides./qos_tuned/joint_states.publisher.reliability": "best_effort",
-                          "qos_overrides./qos_tuned/joint_commands.subscription.reliability": "best_effort"},
-                         name="bridge", extra=["-r", "__ns:=/qos_tuned"])
-    probe.watch("/qos_plain/imu", Imu)  # a reliable subscriber: matched only by a reliable publisher
+    tuned = start_bridge(
+        {
+            "qos_overrides./qos_tuned/imu.publisher.reliability": "best_effort",
+            "qos_overrides./qos_tuned/joint_states.publisher.reliability": "best_effort",
+            "qos_overrides./qos_tuned/joint_commands.subscription.reliability": "best_effort",
+        },
+        name="bridge",
+        extra=["-r", "__ns:=/qos_tuned"],
+    )
+    probe.watch(
+        "/qos_plain/imu", Imu
+    )  # a reliable subscriber: matched only by a reliable publisher
     probe.latest("/qos_plain/imu")
     assert _endpoint(probe, "/qos_plain/imu", "publisher").reliability == ReliabilityPolicy.RELIABLE
-    assert _endpoint(probe, "/qos_tuned/imu", "publisher").reliability == ReliabilityPolicy.BEST_EFFORT
-    assert _endpoint(probe, "/qos_tuned/joint_states", "publisher").reliability == ReliabilityPolicy.BEST_EFFORT
-    assert _endpoint(probe, "/qos_tuned/joint_commands", "subscription").reliability == ReliabilityPolicy.BEST_EFFORT
-    assert _endpoint(probe, "/qos_plain/joint_commands", "subscription").reliability == ReliabilityPolicy.RELIABLE
-    probe.watch("/qos_tuned/joint_states", JointState, QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
+    assert (
+        _endpoint(probe, "/qos_tuned/imu", "publisher").reliability == ReliabilityPolicy.BEST_EFFORT
+    )
+    assert (
+        _endpoint(probe, "/qos_tuned/joint_states", "publisher").reliability
+        == ReliabilityPolicy.BEST_EFFORT
+    )
+    assert (
+        _endpoint(probe, "/qos_tuned/joint_commands", "subscription").reliability
+        == ReliabilityPolicy.BEST_EFFORT
+    )
+    assert (
+        _endpoint(probe, "/qos_plain/joint_commands", "subscription").reliability
+        == ReliabilityPolicy.RELIABLE
+    )
+    probe.watch(
+        "/qos_tuned/joint_states",
+        JointState,
+        QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT),
+    )
     probe.latest("/qos_tuned/joint_states")  # served to a best-effort subscriber
     assert plain.stop() == 0 and tuned.stop() == 0

@@ -27,11 +27,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from builtin_interfaces.msg import Duration
-from std_msgs.msg import Float64MultiArray
-from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-
 from prerequisites import require_rig, require_shared
 from ros2_control_rig import PICKNIK, SUCCESSOR
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from .conftest import REPO, Probe
 from .ros2_control_session import Session
@@ -67,8 +66,15 @@ def _source(robot: str) -> Path:
 def session(request: pytest.FixtureRequest, probe: Probe, start_bridge, tmp_path: Path):
     require_rig()
     robot, backend, mode = request.param
-    s = Session(probe, start_bridge, _source(robot), namespace=f"rc_{robot}_{backend}_{mode}", backend=backend,
-                command_interfaces=MODES[mode], tmp=tmp_path)
+    s = Session(
+        probe,
+        start_bridge,
+        _source(robot),
+        namespace=f"rc_{robot}_{backend}_{mode}",
+        backend=backend,
+        command_interfaces=MODES[mode],
+        tmp=tmp_path,
+    )
     yield s
     s.stop()
 
@@ -81,13 +87,20 @@ def _check_couplings(s: Session, tol: float) -> None:
     probe.wait_messages(s.actuators, 2)
     actuators = probe.messages[s.actuators][-1]
     stamp = (actuators.header.stamp.sec, actuators.header.stamp.nanosec)
-    joints = next(m for m in reversed(probe.messages[s.states])
-                  if (m.header.stamp.sec, m.header.stamp.nanosec) == stamp)
+    joints = next(
+        m
+        for m in reversed(probe.messages[s.states])
+        if (m.header.stamp.sec, m.header.stamp.nanosec) == stamp
+    )
     position = dict(zip(joints.name, joints.position))
     if "right_finger_joint" in position:
-        assert position["right_finger_joint"] == pytest.approx(-position["left_finger_joint"] + 0.002, abs=1e-12)
+        assert position["right_finger_joint"] == pytest.approx(
+            -position["left_finger_joint"] + 0.002, abs=1e-12
+        )
         broadcast = s.latest(s.broadcast)
-        assert broadcast["right_finger_joint"][0] == pytest.approx(-broadcast["left_finger_joint"][0] + 0.002, abs=1e-12)
+        assert broadcast["right_finger_joint"][0] == pytest.approx(
+            -broadcast["left_finger_joint"][0] + 0.002, abs=1e-12
+        )
     tm = s.hardware.transmissions
     q = np.array([position[n] for n in tm.joint_names])
     expected = tm.joint_to_actuator(q, np.zeros_like(q), np.zeros_like(q))[0]
@@ -118,18 +131,35 @@ def test_driven_through_both_plugins(session: Session, request: pytest.FixtureRe
     for plugin in PLUGINS:
         with s.manager(plugin) as cm:
             if mode == "position":
-                cm.load("joint_state_broadcaster", "forward_position_controller", "joint_trajectory_controller")
+                cm.load(
+                    "joint_state_broadcaster",
+                    "forward_position_controller",
+                    "joint_trajectory_controller",
+                )
                 cm.switch(["joint_state_broadcaster", "forward_position_controller"])
                 target = _targets(s, robot, "position")
-                s.command(f"/{ns}/forward_position_controller/commands", Float64MultiArray(data=list(target.values())),
-                          0, target, tol, f"{plugin}: forward position target")
+                s.command(
+                    f"/{ns}/forward_position_controller/commands",
+                    Float64MultiArray(data=list(target.values())),
+                    0,
+                    target,
+                    tol,
+                    f"{plugin}: forward position target",
+                )
                 _check_couplings(s, tol)
                 cm.switch(["joint_trajectory_controller"], ["forward_position_controller"])
                 target = _targets(s, robot, "trajectory")
-                point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
-                s.command(f"/{ns}/joint_trajectory_controller/joint_trajectory",
-                          JointTrajectory(joint_names=list(target), points=[point]), 0, target, tol,
-                          f"{plugin}: trajectory end")
+                point = JointTrajectoryPoint(
+                    positions=list(target.values()), time_from_start=Duration(sec=1)
+                )
+                s.command(
+                    f"/{ns}/joint_trajectory_controller/joint_trajectory",
+                    JointTrajectory(joint_names=list(target), points=[point]),
+                    0,
+                    target,
+                    tol,
+                    f"{plugin}: trajectory end",
+                )
             else:
                 controller = f"forward_{mode}_controller"
                 row = 1 if mode == "velocity" else 2
@@ -137,10 +167,23 @@ def test_driven_through_both_plugins(session: Session, request: pytest.FixtureRe
                 cm.switch(["joint_state_broadcaster", controller])
                 target = _targets(s, robot, mode)
                 topic = f"/{ns}/{controller}/commands"
-                s.command(topic, Float64MultiArray(data=list(target.values())), row, target, tol, f"{plugin}: {mode} command")
+                s.command(
+                    topic,
+                    Float64MultiArray(data=list(target.values())),
+                    row,
+                    target,
+                    tol,
+                    f"{plugin}: {mode} command",
+                )
                 _check_couplings(s, tol)
-                s.command(topic, Float64MultiArray(data=[0.0] * len(target)), row, dict.fromkeys(target, 0.0), tol,
-                          f"{plugin}: {mode} zero")
+                s.command(
+                    topic,
+                    Float64MultiArray(data=[0.0] * len(target)),
+                    row,
+                    dict.fromkeys(target, 0.0),
+                    tol,
+                    f"{plugin}: {mode} zero",
+                )
             _check_couplings(s, tol)
             _check_clean(s)
 
@@ -155,9 +198,15 @@ def test_the_bridge_serves_the_sensor_broadcasters_topics(start_bridge, probe: P
     from sdf_bridge.ros.control_launch import control_plan
 
     remaps = control_plan({"use_sim_time": False}, REPO).bridge_remappings[2:]
-    assert remaps == (("imu", "imu_sensor_broadcaster/imu"), ("ft", "force_torque_sensor_broadcaster/wrench"))
+    assert remaps == (
+        ("imu", "imu_sensor_broadcaster/imu"),
+        ("ft", "force_torque_sensor_broadcaster/wrench"),
+    )
     extra = ["-r", "__ns:=/served"] + [arg for a, b in remaps for arg in ("-r", f"{a}:={b}")]
-    imu, wrench = "/served/imu_sensor_broadcaster/imu", "/served/force_torque_sensor_broadcaster/wrench"
+    imu, wrench = (
+        "/served/imu_sensor_broadcaster/imu",
+        "/served/force_torque_sensor_broadcaster/wrench",
+    )
     probe.watch(imu, Imu)
     probe.watch(wrench, WrenchStamped)
     bridge = start_bridge({}, name="sdf_bridge", extra=extra)  # the demo arm, mock backend

@@ -9,12 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from prerequisites import require_rig
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from ros2_control_rig import (
+    PICKNIK,
+    SUCCESSOR,
+    ControllerManager,
+    ControllerManagerClient,
+    picknik_prefix,
+)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from prerequisites import require_rig
-from ros2_control_rig import PICKNIK, SUCCESSOR, ControllerManager, ControllerManagerClient, picknik_prefix
 from sdf_bridge.description import load_with_xml
 from sdf_bridge.description.model import World
 from sdf_bridge.errors import ConfigError
@@ -23,7 +29,9 @@ from sdf_bridge.hardware.topic_block import TopicBlockOptions, with_topic_block
 
 from .conftest import Probe
 
-LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE)
+LATCHED = QoSProfile(
+    depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE
+)
 BATCH = 3  # controller_managers at once (the machine has 2 cores)
 BROADCASTER_ONLY = """/**/controller_manager:
   ros__parameters:
@@ -35,15 +43,28 @@ BROADCASTER_ONLY = """/**/controller_manager:
 
 def test_picknik_prefix_hides_only_the_successor() -> None:
     require_rig()
-    markers = picknik_prefix() / "share" / "ament_index" / "resource_index" / "hardware_interface__pluginlib__plugin"
-    assert sorted(p.name for p in markers.iterdir()) == ["hardware_interface", "topic_based_ros2_control"]
+    markers = (
+        picknik_prefix()
+        / "share"
+        / "ament_index"
+        / "resource_index"
+        / "hardware_interface__pluginlib__plugin"
+    )
+    assert sorted(p.name for p in markers.iterdir()) == [
+        "hardware_interface",
+        "topic_based_ros2_control",
+    ]
 
 
 def _robots(robots_dir: Path) -> list[tuple[str, object, str]]:
     """(name, model, XML) of every single-model robot of the corpus."""
     robots = []
     for folder in sorted(p for p in robots_dir.iterdir() if p.is_dir()):
-        source = next(folder / f"{folder.name}.{e}" for e in ("urdf", "sdf") if (folder / f"{folder.name}.{e}").is_file())
+        source = next(
+            folder / f"{folder.name}.{e}"
+            for e in ("urdf", "sdf")
+            if (folder / f"{folder.name}.{e}").is_file()
+        )
         model, _warnings, xml = load_with_xml(source)
         if not isinstance(model, World):
             robots.append((folder.name, model, xml))
@@ -51,7 +72,9 @@ def _robots(robots_dir: Path) -> list[tuple[str, object, str]]:
 
 
 @pytest.mark.parametrize("plugin", [SUCCESSOR, PICKNIK])
-def test_every_urdf_robot_loads(robots_dir: Path, probe: Probe, tmp_path: Path, plugin: str) -> None:
+def test_every_urdf_robot_loads(
+    robots_dir: Path, probe: Probe, tmp_path: Path, plugin: str
+) -> None:
     require_rig()
     controllers = tmp_path / "broadcaster.yaml"
     controllers.write_text(BROADCASTER_ONLY)
@@ -65,15 +88,25 @@ def test_every_urdf_robot_loads(robots_dir: Path, probe: Probe, tmp_path: Path, 
     assert len(runs) >= 9  # the URDF robots
     for i in range(0, len(runs), BATCH):
         started = []
-        for name, text, names in runs[i:i + BATCH]:
+        for name, text, names in runs[i : i + BATCH]:
             ns = f"load_{name}_{plugin.split('/')[0]}"
             publisher = probe.node.create_publisher(String, f"/{ns}/robot_description", LATCHED)
             publisher.publish(String(data=text))
             probe.watch(f"/{ns}/joint_states", JointState)
-            started.append((name, ns, names, publisher, ControllerManager(controllers, plugin=plugin, namespace=ns)))
+            started.append(
+                (
+                    name,
+                    ns,
+                    names,
+                    publisher,
+                    ControllerManager(controllers, plugin=plugin, namespace=ns),
+                )
+            )
         try:
             for name, ns, names, _publisher, cm in started:
-                client = ControllerManagerClient(probe.node, probe.spin_until, f"/{ns}/controller_manager")
+                client = ControllerManagerClient(
+                    probe.node, probe.spin_until, f"/{ns}/controller_manager"
+                )
                 client.load("joint_state_broadcaster")
                 client.switch(["joint_state_broadcaster"])
                 msg = probe.wait_messages(f"/{ns}/joint_states", 1)[0]

@@ -21,9 +21,14 @@ pytest.importorskip("mujoco")
 
 @pytest.fixture
 def node(ros_context: Context) -> Iterator[BridgeNode]:
-    overrides = [Parameter("backend", value="mujoco"), Parameter("command_timeout", value=0.0),
-                 Parameter("backend_params.render_cameras", value=False)]
-    bridge = BridgeNode(context=ros_context, node_name="demand_bridge", start=False, parameter_overrides=overrides)
+    overrides = [
+        Parameter("backend", value="mujoco"),
+        Parameter("command_timeout", value=0.0),
+        Parameter("backend_params.render_cameras", value=False),
+    ]
+    bridge = BridgeNode(
+        context=ros_context, node_name="demand_bridge", start=False, parameter_overrides=overrides
+    )
     yield bridge
     bridge.shutdown()
     bridge.destroy_node()
@@ -41,7 +46,9 @@ def test_only_subscribed_sensors_are_read(node: BridgeNode, probe) -> None:
     # a subscriber on the IMU topic: the IMU is read (and published) again, the F/T is not
     probe.watch("/imu", Imu, qos_profile_sensor_data)
     imu_pub = node.sensor_topics.pubs[("imu_sensor", "")]
-    probe.wait_for(lambda: imu_pub.get_subscription_count() > 0, "the bridge to see the IMU subscriber")
+    probe.wait_for(
+        lambda: imu_pub.get_subscription_count() > 0, "the bridge to see the IMU subscriber"
+    )
     node._update_sensor_demand()
     assert suite.demand == frozenset({"imu_sensor"})
     for k in range(1, 6):
@@ -52,7 +59,9 @@ def test_only_subscribed_sensors_are_read(node: BridgeNode, probe) -> None:
     assert node.sensor_topics.pubs[("ft_sensor", "")].get_subscription_count() == 0
     # the subscriber goes: the next check drops the IMU again
     probe.unwatch("/imu")
-    probe.wait_for(lambda: imu_pub.get_subscription_count() == 0, "the bridge to see the subscriber leave")
+    probe.wait_for(
+        lambda: imu_pub.get_subscription_count() == 0, "the bridge to see the subscriber leave"
+    )
     node._update_sensor_demand()
     assert suite.demand == frozenset()
 

@@ -21,7 +21,9 @@ BATCH = 3  # bridges started at once (the machine has 2 cores)
 
 def urdf_robots(robots_dir: Path) -> list[Path]:
     """The flattened URDF of every robot directory."""
-    return sorted(p for d in robots_dir.iterdir() if d.is_dir() for p in [d / f"{d.name}.urdf"] if p.is_file())
+    return sorted(
+        p for d in robots_dir.iterdir() if d.is_dir() for p in [d / f"{d.name}.urdf"] if p.is_file()
+    )
 
 
 def test_corpus_has_urdf_robots(robots_dir: Path) -> None:
@@ -32,14 +34,17 @@ def test_bridge_on_every_urdf_robot(start_bridge, probe: Probe, robots_dir: Path
     files = urdf_robots(robots_dir)
     failures: list[str] = []
     for i in range(0, len(files), BATCH):
-        batch = files[i:i + BATCH]
+        batch = files[i : i + BATCH]
         running = []
         for f in batch:
             name = f.stem
             topic = f"/{name}/joint_states"
             probe.watch(topic, JointState)
-            bridge = start_bridge({"description_file": str(f), "backend": "mock", "publish_rate": PUBLISH_RATE},
-                                  name="bridge", extra=["-r", f"__ns:=/{name}"])
+            bridge = start_bridge(
+                {"description_file": str(f), "backend": "mock", "publish_rate": PUBLISH_RATE},
+                name="bridge",
+                extra=["-r", f"__ns:=/{name}"],
+            )
             running.append((f, topic, bridge))
         for f, topic, bridge in running:
             probe.wait_ready(bridge, topic)
@@ -48,7 +53,7 @@ def test_bridge_on_every_urdf_robot(start_bridge, probe: Probe, robots_dir: Path
         for f, topic, bridge in running:
             robot = load(f)
             movable = sorted(n for n, j in robot.joints.items() if j.type.value != "fixed")
-            msgs = probe.messages[topic][start[topic]:]
+            msgs = probe.messages[topic][start[topic] :]
             code = bridge.stop()
             if code != 0:
                 failures.append(f"{f.name}: exit code {code}\n{bridge.output()[-2000:]}")
@@ -58,17 +63,23 @@ def test_bridge_on_every_urdf_robot(start_bridge, probe: Probe, robots_dir: Path
                 continue
             for m in msgs:
                 if sorted(m.name) != movable or len(m.position) != len(m.name):
-                    failures.append(f"{f.name}: joint_states names {sorted(m.name)} != non-fixed joints {movable}")
+                    failures.append(
+                        f"{f.name}: joint_states names {sorted(m.name)} != non-fixed joints {movable}"
+                    )
                     break
                 if not all(math.isfinite(p) for p in m.position):
-                    failures.append(f"{f.name}: non-finite position in {list(zip(m.name, m.position))}")
+                    failures.append(
+                        f"{f.name}: non-finite position in {list(zip(m.name, m.position))}"
+                    )
                     break
     assert not failures, "\n".join(failures)
 
 
 def sdf_models(robots_dir: Path) -> list[Path]:
     """The flattened SDFormat file of every robot directory holding a single model."""
-    files = sorted(p for d in robots_dir.iterdir() if d.is_dir() for p in [d / f"{d.name}.sdf"] if p.is_file())
+    files = sorted(
+        p for d in robots_dir.iterdir() if d.is_dir() for p in [d / f"{d.name}.sdf"] if p.is_file()
+    )
     return [f for f in files if not hasattr(load(f), "models")]
 
 
@@ -85,8 +96,11 @@ def test_bridge_on_every_sdf_model(start_bridge, probe: Probe, robots_dir: Path)
         name = f.stem
         topic = f"/{name}/joint_states"
         probe.watch(topic, JointState)
-        bridge = start_bridge({"description_file": str(f), "backend": "mock", "publish_rate": PUBLISH_RATE},
-                              name="bridge", extra=["-r", f"__ns:=/{name}"])
+        bridge = start_bridge(
+            {"description_file": str(f), "backend": "mock", "publish_rate": PUBLISH_RATE},
+            name="bridge",
+            extra=["-r", f"__ns:=/{name}"],
+        )
         probe.wait_ready(bridge, topic)
         start = len(probe.messages[topic])
         probe.spin_for(1.0)

@@ -17,7 +17,9 @@ WARNING = "use_sim_time is true but the node's clock is still at 0"
 
 def test_message_names_the_backend_and_the_fix() -> None:
     text = stalled_clock_message("mock", 3.0)
-    assert text.startswith(f"{WARNING} after 3 s: nothing publishes /clock (backend 'mock' has no simulated clock")
+    assert text.startswith(
+        f"{WARNING} after 3 s: nothing publishes /clock (backend 'mock' has no simulated clock"
+    )
     assert "Fix: use_sim_time:=false with the mock backend, backend:=mujoco" in text
 
 
@@ -30,11 +32,16 @@ def test_mock_on_sim_time_without_clock_warns_once(start_bridge, probe: Probe) -
     probe.watch("/lonely/joint_states", JointState)
     bridge = start_bridge({"use_sim_time": True}, name="bridge", extra=["-r", "__ns:=/lonely"])
     probe.wait_ready(bridge, "/lonely/joint_states")
-    probe.wait_for(lambda: bool(_warnings(probe, "lonely.bridge")), "the stalled-clock warning on /rosout")
+    probe.wait_for(
+        lambda: bool(_warnings(probe, "lonely.bridge")), "the stalled-clock warning on /rosout"
+    )
     stamp = probe.messages["/lonely/joint_states"][-1].header.stamp
     assert (stamp.sec, stamp.nanosec) == (0, 0)
     probe.spin_for(GRACE + 1.0)
-    assert len(_warnings(probe, "lonely.bridge")) == 1 and _warnings(probe, "lonely.bridge")[0].level == Log.WARN
+    assert (
+        len(_warnings(probe, "lonely.bridge")) == 1
+        and _warnings(probe, "lonely.bridge")[0].level == Log.WARN
+    )
     assert bridge.stop() == 0
 
 
@@ -52,9 +59,15 @@ def test_mock_on_sim_time_with_a_clock_source_is_quiet(start_bridge, probe: Prob
         clock.publish(Clock(clock=Time(sec=seconds[0])))
         return predicate()
 
-    probe.wait_for(lambda: tick_until(lambda: bool(probe.messages["/clocked/joint_states"])
-                                      and probe.messages["/clocked/joint_states"][-1].header.stamp.sec > 100),
-                   "joint_states stamped with the published /clock")
+    probe.wait_for(
+        lambda: tick_until(
+            lambda: (
+                bool(probe.messages["/clocked/joint_states"])
+                and probe.messages["/clocked/joint_states"][-1].header.stamp.sec > 100
+            )
+        ),
+        "joint_states stamped with the published /clock",
+    )
     for _ in range(int(2 * GRACE / 0.1)):
         clock.publish(Clock(clock=Time(sec=seconds[0])))
         probe.spin_for(0.1)

@@ -24,7 +24,8 @@ SWITCHED = "switched to the compiled kernels"
 COMPILE_WAIT = 900.0  # s: a compilation at nice 10 on a loaded 2-core machine takes 40-70 s
 
 needs_numba = pytest.mark.skipif(
-    importlib.util.find_spec("numba") is None or parse_bool(os.environ.get("SDF_BRIDGE_JIT", "1")) is False,
+    importlib.util.find_spec("numba") is None
+    or parse_bool(os.environ.get("SDF_BRIDGE_JIT", "1")) is False,
     reason="compiled kernels off (no Numba or SDF_BRIDGE_JIT=0)",
 )
 
@@ -36,8 +37,12 @@ def cache_dir(tmp_path_factory) -> Path:
 
 
 def _start(start_bridge, probe: Probe, cache_dir: Path, ns: str, **env: str) -> tuple[Bridge, str]:
-    bridge = start_bridge({"backend": "mock"}, name="bridge", extra=["-r", f"__ns:=/{ns}"],
-                          env={"NUMBA_CACHE_DIR": str(cache_dir), **env})
+    bridge = start_bridge(
+        {"backend": "mock"},
+        name="bridge",
+        extra=["-r", f"__ns:=/{ns}"],
+        env={"NUMBA_CACHE_DIR": str(cache_dir), **env},
+    )
     topic = f"/{ns}/joint_states"
     probe.watch(topic, JointState)
     probe.wait_ready(bridge, topic)
@@ -46,27 +51,43 @@ def _start(start_bridge, probe: Probe, cache_dir: Path, ns: str, **env: str) -> 
 
 def _after(bridge: Bridge, probe: Probe, topic: str, text: str, timeout: float) -> int:
     """Wait for ``text`` in the bridge's output; return how many joint_states came before."""
-    probe.wait_for(lambda: text in bridge.output() or not bridge.running(), f"{text!r} in the output", timeout)
+    probe.wait_for(
+        lambda: text in bridge.output() or not bridge.running(), f"{text!r} in the output", timeout
+    )
     assert bridge.running(), bridge.output()
     return len(probe.messages[topic])
 
 
 @needs_numba
-def test_first_start_runs_at_once_then_switches(start_bridge, probe: Probe, cache_dir: Path) -> None:
+def test_first_start_runs_at_once_then_switches(
+    start_bridge, probe: Probe, cache_dir: Path
+) -> None:
     """Empty cache: joint_states come on the numpy kernels, one line says the kernels compile,
     one that the bridge switched to them; joint_states continue and commands are followed."""
     bridge, topic = _start(start_bridge, probe, cache_dir, "startup_cold")
     before = _after(bridge, probe, topic, SWITCHED, COMPILE_WAIT)
     assert before > 0
     probe.wait_messages(topic, 5)  # still publishing, compiled
-    probe.publisher("/startup_cold/joint_commands", JointState).publish(JointState(name=["base_yaw"], position=[0.25]))
-    probe.wait_for(lambda: dict(zip(probe.messages[topic][-1].name, probe.messages[topic][-1].position))["base_yaw"]
-                   == 0.25, "base_yaw at 0.25 rad")
+    probe.publisher("/startup_cold/joint_commands", JointState).publish(
+        JointState(name=["base_yaw"], position=[0.25])
+    )
+    probe.wait_for(
+        lambda: (
+            dict(zip(probe.messages[topic][-1].name, probe.messages[topic][-1].position))[
+                "base_yaw"
+            ]
+            == 0.25
+        ),
+        "base_yaw at 0.25 rad",
+    )
     assert bridge.stop() == 0
     output = bridge.output()
     assert output.count(COMPILING) == 1 and output.count(SWITCHED) == 1, output
     assert output.index(COMPILING) < output.index(SWITCHED)
-    assert "(compiled in a background process in " in output and "compiled kernels not used" not in output
+    assert (
+        "(compiled in a background process in " in output
+        and "compiled kernels not used" not in output
+    )
     assert any(cache_dir.rglob("*.nbi"))  # the cache is filled for the next start
 
 
@@ -75,8 +96,12 @@ def test_next_start_loads_from_the_cache(start_bridge, probe: Probe, cache_dir: 
     """Once the cache holds the kernels (filled by the first start, or here by the child the
     bridge would run): no compilation, the switch is logged."""
     modules = ["sdf_bridge.transmissions.kernel", "sdf_bridge.limits.kernel"]  # the mock bridge's
-    subprocess.run([sys.executable, "-m", "sdf_bridge.hardware.kernel_switch", *modules], check=True,
-                   env={**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}, timeout=COMPILE_WAIT)
+    subprocess.run(
+        [sys.executable, "-m", "sdf_bridge.hardware.kernel_switch", *modules],
+        check=True,
+        env={**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)},
+        timeout=COMPILE_WAIT,
+    )
     bridge, topic = _start(start_bridge, probe, cache_dir, "startup_warm")
     _after(bridge, probe, topic, SWITCHED, 120.0)
     assert bridge.stop() == 0
@@ -93,5 +118,9 @@ def test_jit_off_stays_on_numpy(start_bridge, probe: Probe, tmp_path: Path) -> N
     assert bridge.running()
     assert bridge.stop() == 0
     output = bridge.output()
-    assert COMPILING not in output and SWITCHED not in output and "compiled kernels not used" not in output, output
+    assert (
+        COMPILING not in output
+        and SWITCHED not in output
+        and "compiled kernels not used" not in output
+    ), output
     assert not any(tmp_path.iterdir())

@@ -36,7 +36,10 @@ def test_once_held_signals_only_set_the_flag_and_ignore_ends_handling() -> None:
     signal.raise_signal(signal.SIGINT)
     assert stop.requested.is_set() and stop.signum == signal.SIGINT
     stop.ignore()
-    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN and signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    assert (
+        signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        and signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    )
 
 
 def test_interruptible_work_raises_again_once_held() -> None:

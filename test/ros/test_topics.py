@@ -8,24 +8,30 @@ from sdf_bridge.description.model import Sensor
 from sdf_bridge.ros.topics import message_topic, sensor_topic, sensor_topics
 
 
-@pytest.mark.parametrize("name, topic, base", [
-    ("imu", "imu/data", "imu/data"),
-    ("imu", None, "sensors/imu"),
-    ("front laser", "scan", "scan"),
-    ("front laser", "bad topic!", "sensors/front_laser"),
-    ("3d", None, "sensors/s_3d"),
-    ("cam", "/robot/cam", "/robot/cam"),
-])
+@pytest.mark.parametrize(
+    "name, topic, base",
+    [
+        ("imu", "imu/data", "imu/data"),
+        ("imu", None, "sensors/imu"),
+        ("front laser", "scan", "scan"),
+        ("front laser", "bad topic!", "sensors/front_laser"),
+        ("3d", None, "sensors/s_3d"),
+        ("cam", "/robot/cam", "/robot/cam"),
+    ],
+)
 def test_sensor_topic_bases(name: str, topic: str | None, base: str) -> None:
     assert sensor_topic(name, topic) == base
 
 
-@pytest.mark.parametrize("base, image, info", [
-    ("head_camera", "head_camera/image_raw", "head_camera/camera_info"),
-    ("head_camera/image_raw", "head_camera/image_raw", "head_camera/camera_info"),
-    ("/robot/rgb/image_raw", "/robot/rgb/image_raw", "/robot/rgb/camera_info"),
-    ("image_raw", "image_raw", "camera_info"),
-])
+@pytest.mark.parametrize(
+    "base, image, info",
+    [
+        ("head_camera", "head_camera/image_raw", "head_camera/camera_info"),
+        ("head_camera/image_raw", "head_camera/image_raw", "head_camera/camera_info"),
+        ("/robot/rgb/image_raw", "/robot/rgb/image_raw", "/robot/rgb/camera_info"),
+        ("image_raw", "image_raw", "camera_info"),
+    ],
+)
 def test_camera_topics_are_not_suffixed_twice(base: str, image: str, info: str) -> None:
     assert (message_topic(base, "image_raw"), message_topic(base, "camera_info")) == (image, info)
     assert message_topic(base, "") == base
@@ -33,7 +39,9 @@ def test_camera_topics_are_not_suffixed_twice(base: str, image: str, info: str) 
 
 def test_sensor_topics_by_kind() -> None:
     camera = Sensor("cam", "depth", "head", topic="head/depth/image_raw")
-    assert sensor_topics(camera) == {"image_raw": ("head/depth/image_raw", "sensor_msgs/Image (32FC1, m)"),
-                                     "camera_info": ("head/depth/camera_info", "sensor_msgs/CameraInfo")}
+    assert sensor_topics(camera) == {
+        "image_raw": ("head/depth/image_raw", "sensor_msgs/Image (32FC1, m)"),
+        "camera_info": ("head/depth/camera_info", "sensor_msgs/CameraInfo"),
+    }
     assert sensor_topics(Sensor("imu", "imu", "base")) == {"": ("sensors/imu", "sensor_msgs/Imu")}
     assert sensor_topics(Sensor("gps", "gps", "base")) == {}

@@ -30,29 +30,57 @@ def chain(*specs: tuple, transmissions: tuple = (), ros2_control: tuple = ()) ->
             kwargs["limit"] = Limit(lower=-1.0, upper=1.0, effort=10.0, velocity=2.0)
         kwargs.update(extra)
         joints[name] = Joint(name, jtype, f"l{i}", child, **kwargs)
-    return Robot("test", links=links, joints=joints, transmissions=tuple(transmissions),
-                 ros2_control=tuple(ros2_control))
-
-
-def simple(name: str, joint: str, actuator: str, *, dialect: str = "classic",
-           jred: float | None = None, ared: float | None = None, offset: float = 0.0,
-           iface: tuple[str, ...] = (), ttype: str = "transmission_interface/SimpleTransmission",
-           ) -> Transmission:
-    """A one-joint, one-actuator transmission as the parser would store it."""
-    return Transmission(
-        name, ttype, dialect,
-        joints=(TransmissionJoint(joint, "joint1" if dialect == "ros2_control" else None, jred,
-                                  offset, iface),),
-        actuators=(TransmissionActuator(actuator, "actuator1" if dialect == "ros2_control" else None,
-                                        ared, iface),),
+    return Robot(
+        "test",
+        links=links,
+        joints=joints,
+        transmissions=tuple(transmissions),
+        ros2_control=tuple(ros2_control),
     )
 
 
-def two_by_two(name: str, ttype: str, joints: list[tuple], actuators: list[tuple],
-               dialect: str = "ros2_control") -> Transmission:
+def simple(
+    name: str,
+    joint: str,
+    actuator: str,
+    *,
+    dialect: str = "classic",
+    jred: float | None = None,
+    ared: float | None = None,
+    offset: float = 0.0,
+    iface: tuple[str, ...] = (),
+    ttype: str = "transmission_interface/SimpleTransmission",
+) -> Transmission:
+    """A one-joint, one-actuator transmission as the parser would store it."""
+    return Transmission(
+        name,
+        ttype,
+        dialect,
+        joints=(
+            TransmissionJoint(
+                joint, "joint1" if dialect == "ros2_control" else None, jred, offset, iface
+            ),
+        ),
+        actuators=(
+            TransmissionActuator(
+                actuator, "actuator1" if dialect == "ros2_control" else None, ared, iface
+            ),
+        ),
+    )
+
+
+def two_by_two(
+    name: str,
+    ttype: str,
+    joints: list[tuple],
+    actuators: list[tuple],
+    dialect: str = "ros2_control",
+) -> Transmission:
     """joints: ``(name, role, reduction, offset)``; actuators: ``(name, role, reduction)``."""
     return Transmission(
-        name, ttype, dialect,
+        name,
+        ttype,
+        dialect,
         joints=tuple(TransmissionJoint(n, r, red, off) for n, r, red, off in joints),
         actuators=tuple(TransmissionActuator(n, r, red) for n, r, red in actuators),
     )

@@ -34,13 +34,17 @@ def test_case_005(cases_dir, q: float, v: float, fq: float, fv: float) -> None:
 def test_chain_any_order(order: tuple[str, ...]) -> None:
     specs = {
         "a": ("a", "revolute"),
-        "b": ("b", "revolute", mimic("a", 2.0, 0.1)),   # b = 2a + 0.1
+        "b": ("b", "revolute", mimic("a", 2.0, 0.1)),  # b = 2a + 0.1
         "c": ("c", "revolute", mimic("b", -3.0, 0.5)),  # c = -3b + 0.5 = -6a + 0.2
     }
     tmap = TransmissionMap.from_robot(chain(*(specs[k] for k in order)))
     assert tmap.joint_names == ("a",)
     f = {x.name: x for x in tmap.followers_info}
-    assert (f["c"].leader, f["c"].multiplier, f["c"].offset) == ("a", -6.0, pytest.approx(0.2, abs=1e-15))
+    assert (f["c"].leader, f["c"].multiplier, f["c"].offset) == (
+        "a",
+        -6.0,
+        pytest.approx(0.2, abs=1e-15),
+    )
     pos, vel, _ = tmap.followers(np.array([1.0]), np.array([1.0]), np.array([0.0]))
     got = dict(zip(tmap.follower_names, zip(pos, vel)))
     assert got["b"] == pytest.approx((2.1, 2.0), abs=1e-14)
@@ -65,7 +69,9 @@ def test_fixed_leader() -> None:
 
 def test_nonfinite_multiplier() -> None:
     with pytest.raises(TransmissionError, match="mimic multiplier inf is not finite"):
-        TransmissionMap.from_robot(chain(("a", "revolute"), ("b", "revolute", mimic("a", math.inf))))
+        TransmissionMap.from_robot(
+            chain(("a", "revolute"), ("b", "revolute", mimic("a", math.inf)))
+        )
 
 
 def _gear_pair(**gearbox) -> Robot:
@@ -74,7 +80,9 @@ def _gear_pair(**gearbox) -> Robot:
     joints = {
         "j1": Joint("j1", JointType.REVOLUTE, "base", "gear1", axis=Axis((0.0, 0.0, 1.0))),
         "j2": Joint("j2", JointType.REVOLUTE, "base", "gear2", axis=Axis((0.0, 0.0, 1.0))),
-        "gear": Joint("gear", JointType.GEARBOX, "gear1", "gear2", axis=Axis((0.0, 0.0, 1.0)), **gearbox),
+        "gear": Joint(
+            "gear", JointType.GEARBOX, "gear1", "gear2", axis=Axis((0.0, 0.0, 1.0)), **gearbox
+        ),
     }
     return Robot("gears", links=links, joints=joints)
 
@@ -84,8 +92,10 @@ def test_gearbox_closing_a_loop_couples_the_second_joint_and_publishes_itself() 
     tmap = TransmissionMap.from_robot(_gear_pair(gearbox_ratio=3.0, gearbox_reference_body="base"))
     assert tmap.joint_names == ("j1",)
     assert tmap.follower_names == ("j2", "gear")
-    assert [(f.leader, f.multiplier, f.kind) for f in tmap.followers_info] == [("j1", -3.0, "gearbox"),
-                                                                               ("j1", -4.0, "gearbox")]
+    assert [(f.leader, f.multiplier, f.kind) for f in tmap.followers_info] == [
+        ("j1", -3.0, "gearbox"),
+        ("j1", -4.0, "gearbox"),
+    ]
     pos, vel, effort = tmap.followers(np.array([0.5]), np.array([2.0]), np.array([1.0]))
     assert pos.tolist() == [-1.5, -2.0] and vel.tolist() == [-6.0, -8.0]
     assert np.isnan(effort).all()
@@ -104,16 +114,19 @@ def test_gearbox_as_the_childs_only_joint_publishes_its_angle() -> None:
 def test_gearbox_without_reference_is_passive() -> None:
     followers, names, warnings = build_followers(_gear_pair())
     assert followers == [] and names == []
-    assert warnings == ["gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent link "
-                        "'gear1'; left passive (not coupled)"]
+    assert warnings == [
+        "gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent link "
+        "'gear1'; left passive (not coupled)"
+    ]
     assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")
 
 
 def test_gearbox_and_mimic_on_same_joint() -> None:
     robot = _gear_pair(gearbox_ratio=2.0, gearbox_reference_body="base")
     joints = dict(robot.joints)
-    joints["j2"] = Joint("j2", JointType.REVOLUTE, "base", "gear2", axis=Axis((0.0, 0.0, 1.0)),
-                         mimic=Mimic("j1"))
+    joints["j2"] = Joint(
+        "j2", JointType.REVOLUTE, "base", "gear2", axis=Axis((0.0, 0.0, 1.0)), mimic=Mimic("j1")
+    )
     with pytest.raises(TransmissionError, match=r"joint 'j2' is coupled twice"):
         TransmissionMap.from_robot(Robot("g", links=robot.links, joints=joints))
 
@@ -139,9 +152,16 @@ def test_screw_zero_legacy_pitch() -> None:
 
 
 def test_sdf_joint_complete(robots_dir) -> None:
-    tmap = TransmissionMap.from_robot(load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf"))
+    tmap = TransmissionMap.from_robot(
+        load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf")
+    )
     # ball, universal, revolute2 passive; gearbox without reference body passive; fixed out
-    assert tmap.joint_names == ("revolute_joint", "continuous_joint", "prismatic_joint", "screw_joint")
+    assert tmap.joint_names == (
+        "revolute_joint",
+        "continuous_joint",
+        "prismatic_joint",
+        "screw_joint",
+    )
     assert tmap.follower_names == ("screw_joint/translation",)
     f = tmap.followers_info[0]
     assert f.multiplier == pytest.approx(-1.0 / 20.0, rel=1e-12)  # legacy <thread_pitch>20

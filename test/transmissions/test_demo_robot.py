@@ -48,9 +48,15 @@ def test_inertias_positive_definite(demo) -> None:
 def test_joint_kinds_and_limits(demo) -> None:
     kinds = {j.name: str(j.type) for j in demo.joints.values()}
     assert kinds == {
-        "base_yaw": "continuous", "shoulder_lift": "revolute", "elbow": "revolute",
-        "wrist_pitch": "revolute", "wrist_roll": "revolute", "ft_joint": "fixed",
-        "left_finger_joint": "prismatic", "right_finger_joint": "prismatic", "imu_joint": "fixed",
+        "base_yaw": "continuous",
+        "shoulder_lift": "revolute",
+        "elbow": "revolute",
+        "wrist_pitch": "revolute",
+        "wrist_roll": "revolute",
+        "ft_joint": "fixed",
+        "left_finger_joint": "prismatic",
+        "right_finger_joint": "prismatic",
+        "imu_joint": "fixed",
     }
     for j in demo.joints.values():
         if j.type != "fixed":
@@ -60,7 +66,12 @@ def test_joint_kinds_and_limits(demo) -> None:
 
 
 def test_mechanisms_and_dialects(demo) -> None:
-    assert [t.dialect for t in demo.transmissions] == ["classic", "ros2_control", "ros2_control", "ros2_control"]
+    assert [t.dialect for t in demo.transmissions] == [
+        "classic",
+        "ros2_control",
+        "ros2_control",
+        "ros2_control",
+    ]
     tmap = TransmissionMap.from_robot(demo)
     kinds = {m.name: type(m) for m in tmap.mechanisms}
     assert kinds["base_yaw_trans"] is SimpleTransmission
@@ -77,7 +88,13 @@ def test_sensors(demo) -> None:
     (hw,) = demo.ros2_control
     assert [s.name for s in hw.sensors] == ["ft_sensor", "imu_sensor"]
     assert [i.name for i in hw.sensors[0].state_interfaces] == [
-        "force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"]
+        "force.x",
+        "force.y",
+        "force.z",
+        "torque.x",
+        "torque.y",
+        "torque.z",
+    ]
 
 
 def test_prefix(repo_dir) -> None:

@@ -17,7 +17,9 @@ def case_map(cases_dir) -> TransmissionMap:
 def test_case_001_state(case_map: TransmissionMap) -> None:
     assert case_map.joint_names == ("joint_a", "joint_b")
     assert case_map.actuator_names == ("act_1", "act_2")
-    q, v, e = case_map.actuator_to_joint(np.array([20.0, 60.0]), np.array([100.0, 50.0]), np.array([0.3, 0.5]))
+    q, v, e = case_map.actuator_to_joint(
+        np.array([20.0, 60.0]), np.array([100.0, 50.0]), np.array([0.3, 0.5])
+    )
     assert q == pytest.approx([1.0, 0.5], abs=1e-9)
     assert v == pytest.approx([5.0, -0.625], abs=1e-9)
     assert e == pytest.approx([16.0, 40.0], abs=1e-9)
@@ -38,8 +40,12 @@ def test_case_001_power(case_map: TransmissionMap) -> None:
 
 
 def test_matrix_and_offsets() -> None:
-    t = FourBarLinkageTransmission("f", ["a", "b"], ["m1", "m2"], [2.0, 4.0], [10.0, 20.0], [0.5, -0.5])
-    assert t.actuator_to_joint_matrix == pytest.approx(np.array([[1 / 20, 0.0], [-1 / 80, 1 / 80]]), abs=1e-15)
+    t = FourBarLinkageTransmission(
+        "f", ["a", "b"], ["m1", "m2"], [2.0, 4.0], [10.0, 20.0], [0.5, -0.5]
+    )
+    assert t.actuator_to_joint_matrix == pytest.approx(
+        np.array([[1 / 20, 0.0], [-1 / 80, 1 / 80]]), abs=1e-15
+    )
     q, _, _ = t.actuator_to_joint([20.0, 60.0], [0, 0], [0, 0])
     assert q == pytest.approx([1.5, 0.0], abs=1e-14)
     a, _, _ = t.joint_to_actuator(q, [0, 0], [0, 0])

@@ -22,18 +22,29 @@ def _a(tmap: TransmissionMap, q: float) -> float:
 
 
 def test_plain_robot_identity() -> None:
-    tmap = TransmissionMap.from_robot(chain(("a", "revolute"), ("f", "fixed"), ("b", "continuous"),
-                                            ("c", "prismatic"), ("x", "ball")))
+    tmap = TransmissionMap.from_robot(
+        chain(
+            ("a", "revolute"),
+            ("f", "fixed"),
+            ("b", "continuous"),
+            ("c", "prismatic"),
+            ("x", "ball"),
+        )
+    )
     assert tmap.joint_names == ("a", "b", "c")
     assert tmap.actuator_names == ("a", "b", "c")
-    q, v, e = tmap.actuator_to_joint(np.array([1.0, 2.0, 3.0]), np.array([4.0, 5, 6]), np.array([7.0, 8, 9]))
+    q, v, e = tmap.actuator_to_joint(
+        np.array([1.0, 2.0, 3.0]), np.array([4.0, 5, 6]), np.array([7.0, 8, 9])
+    )
     assert (q.tolist(), v.tolist(), e.tolist()) == ([1, 2, 3], [4, 5, 6], [7, 8, 9])
 
 
 # ---- dialect rules ---------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["variant_a_camelcase.urdf", "variant_b_actuator_side.urdf"])
 def test_case_004(cases_dir, variant: str) -> None:
-    tmap = TransmissionMap.from_robot(load(cases_dir / "004-ros2control-transmission-tag-spelling" / variant))
+    tmap = TransmissionMap.from_robot(
+        load(cases_dir / "004-ros2control-transmission-tag-spelling" / variant)
+    )
     a, _, _ = tmap.joint_to_actuator(np.array([0.5]), Z1, Z1)
     assert a[0] == pytest.approx(20.0, abs=1e-9)
     q, _, _ = tmap.actuator_to_joint(np.array([8.0]), Z1, Z1)
@@ -43,7 +54,12 @@ def test_case_004(cases_dir, variant: str) -> None:
 def test_case_004_b_warns(cases_dir, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
         tmap = TransmissionMap.from_robot(
-            load(cases_dir / "004-ros2control-transmission-tag-spelling" / "variant_b_actuator_side.urdf"))
+            load(
+                cases_dir
+                / "004-ros2control-transmission-tag-spelling"
+                / "variant_b_actuator_side.urdf"
+            )
+        )
     assert "knee_gear" in caplog.text and "actuator side" in caplog.text
     assert "applied" in tmap.entries[0].notes[0]
 
@@ -54,7 +70,9 @@ def test_classic_ratio_on_actuator() -> None:
 
 
 def test_ros2_control_ratio_on_joint() -> None:
-    robot = chain(("j", "revolute"), transmissions=[simple("t", "j", "m", dialect="ros2_control", jred=4.0)])
+    robot = chain(
+        ("j", "revolute"), transmissions=[simple("t", "j", "m", dialect="ros2_control", jred=4.0)]
+    )
     assert _a(TransmissionMap.from_robot(robot), 0.5) == pytest.approx(2.0, abs=1e-12)
 
 
@@ -66,9 +84,13 @@ def test_classic_joint_side_only_applied_with_note() -> None:
 
 
 def test_both_sides_different_rejected() -> None:
-    robot = chain(("j", "revolute"),
-                  transmissions=[simple("t", "j", "m", dialect="ros2_control", jred=2.0, ared=40.0)])
-    with pytest.raises(TransmissionError, match=r"transmission 't'.*both sides: joint 2.0, actuator 40.0.*Fix"):
+    robot = chain(
+        ("j", "revolute"),
+        transmissions=[simple("t", "j", "m", dialect="ros2_control", jred=2.0, ared=40.0)],
+    )
+    with pytest.raises(
+        TransmissionError, match=r"transmission 't'.*both sides: joint 2.0, actuator 40.0.*Fix"
+    ):
         TransmissionMap.from_robot(robot)
 
 
@@ -80,7 +102,9 @@ def test_both_sides_equal_used_once() -> None:
 
 
 def test_no_reduction_defaults_to_one_with_note() -> None:
-    tmap = TransmissionMap.from_robot(chain(("j", "revolute"), transmissions=[simple("t", "j", "m")]))
+    tmap = TransmissionMap.from_robot(
+        chain(("j", "revolute"), transmissions=[simple("t", "j", "m")])
+    )
     assert _a(tmap, 0.7) == pytest.approx(0.7, abs=1e-15)
     assert "1.0" in tmap.entries[0].notes[0]
 
@@ -94,7 +118,9 @@ def test_zero_reduction_rejected() -> None:
 # ---- structural errors -----------------------------------------------------------------------
 def test_missing_joint() -> None:
     robot = chain(("j", "revolute"), transmissions=[simple("t", "nope", "m")])
-    with pytest.raises(TransmissionError, match=r"transmission 't' names joint 'nope', which does not exist"):
+    with pytest.raises(
+        TransmissionError, match=r"transmission 't' names joint 'nope', which does not exist"
+    ):
         TransmissionMap.from_robot(robot)
 
 
@@ -111,15 +137,24 @@ def test_multi_dof_joint() -> None:
 
 
 def test_joint_driven_twice() -> None:
-    robot = chain(("j", "revolute"), transmissions=[simple("t1", "j", "m1"), simple("t2", "j", "m2")])
-    with pytest.raises(TransmissionError, match=r"joint 'j' is driven by two transmissions, 't1' and 't2'"):
+    robot = chain(
+        ("j", "revolute"), transmissions=[simple("t1", "j", "m1"), simple("t2", "j", "m2")]
+    )
+    with pytest.raises(
+        TransmissionError, match=r"joint 'j' is driven by two transmissions, 't1' and 't2'"
+    ):
         TransmissionMap.from_robot(robot)
 
 
 def test_actuator_used_twice() -> None:
-    robot = chain(("a", "revolute"), ("b", "revolute"),
-                  transmissions=[simple("t1", "a", "m"), simple("t2", "b", "m")])
-    with pytest.raises(TransmissionError, match=r"actuator 'm' is used by transmissions 't1' and 't2'"):
+    robot = chain(
+        ("a", "revolute"),
+        ("b", "revolute"),
+        transmissions=[simple("t1", "a", "m"), simple("t2", "b", "m")],
+    )
+    with pytest.raises(
+        TransmissionError, match=r"actuator 'm' is used by transmissions 't1' and 't2'"
+    ):
         TransmissionMap.from_robot(robot)
 
 
@@ -130,51 +165,78 @@ def test_actuator_named_like_untransmitted_joint() -> None:
 
 
 def test_wrong_count_for_type() -> None:
-    spec = two_by_two("fb", "transmission_interface/FourBarLinkageTransmission",
-                      [("a", "joint1", 1.0, 0.0)], [("m1", "actuator1", 1.0), ("m2", "actuator2", 1.0)])
+    spec = two_by_two(
+        "fb",
+        "transmission_interface/FourBarLinkageTransmission",
+        [("a", "joint1", 1.0, 0.0)],
+        [("m1", "actuator1", 1.0), ("m2", "actuator2", 1.0)],
+    )
     with pytest.raises(TransmissionError, match=r"'fb' \(FourBarLinkageTransmission\) has 1 joint"):
         TransmissionMap.from_robot(chain(("a", "revolute"), transmissions=[spec]))
 
 
 # ---- real-robot tolerance --------------------------------------------------------------------
 def test_interface_duplicates_merged() -> None:
-    ts = [simple("t", "j", "m", iface=(i,)) for i in ("PositionJointInterface", "VelocityJointInterface")]
+    ts = [
+        simple("t", "j", "m", iface=(i,))
+        for i in ("PositionJointInterface", "VelocityJointInterface")
+    ]
     tmap = TransmissionMap.from_robot(chain(("j", "revolute"), transmissions=ts))
     assert tmap.actuator_names == ("m",)
     assert [e.status for e in tmap.entries] == ["used", "merged"]
 
 
 def test_transmission_on_mimic_skipped() -> None:
-    robot = chain(("a", "prismatic"), ("b", "prismatic", mimic("a")),
-                  transmissions=[simple("ta", "a", "ma"), simple("tb", "b", "mb")])
+    robot = chain(
+        ("a", "prismatic"),
+        ("b", "prismatic", mimic("a")),
+        transmissions=[simple("ta", "a", "ma"), simple("tb", "b", "mb")],
+    )
     tmap = TransmissionMap.from_robot(robot)
     assert tmap.actuator_names == ("ma",)
     assert tmap.entries[1].status == "skipped"
 
 
 def test_non_mechanism_skipped_identity() -> None:
-    robot = chain(("a", "revolute"), transmissions=[simple("st", "a", "m", ttype="franka_hw/FrankaStateInterface")])
+    robot = chain(
+        ("a", "revolute"),
+        transmissions=[simple("st", "a", "m", ttype="franka_hw/FrankaStateInterface")],
+    )
     tmap = TransmissionMap.from_robot(robot)
     assert tmap.actuator_names == ("a",)
     assert "skipped" in tmap.warnings[0]
 
 
 def test_unknown_type_on_uncommanded_joint_skipped() -> None:
-    hw = HardwareComponent("hw", "system", joints=(
-        ComponentInfo("a", "joint", command_interfaces=(InterfaceInfo("position"),)),
-        ComponentInfo("b", "joint", state_interfaces=(InterfaceInfo("position"),)),
-    ))
-    robot = chain(("a", "revolute"), ("b", "revolute"),
-                  transmissions=[simple("odd", "b", "mb", ttype="acme/Odd")], ros2_control=[hw])
+    hw = HardwareComponent(
+        "hw",
+        "system",
+        joints=(
+            ComponentInfo("a", "joint", command_interfaces=(InterfaceInfo("position"),)),
+            ComponentInfo("b", "joint", state_interfaces=(InterfaceInfo("position"),)),
+        ),
+    )
+    robot = chain(
+        ("a", "revolute"),
+        ("b", "revolute"),
+        transmissions=[simple("odd", "b", "mb", ttype="acme/Odd")],
+        ros2_control=[hw],
+    )
     tmap = TransmissionMap.from_robot(robot)
     assert tmap.actuator_names == ("a", "b")
     assert "unknown type 'acme/Odd'" in tmap.warnings[0]
 
 
 def test_panda(robots_dir) -> None:
-    tmap = TransmissionMap.from_robot(load(robots_dir / "panda_gazebo_ros1" / "panda_gazebo_ros1.urdf"))
-    assert tmap.joint_names == tuple(f"panda_joint{i}" for i in range(1, 8)) + ("panda_finger_joint1",)
-    assert tmap.actuator_names == tuple(f"panda_joint{i}_motor" for i in range(1, 8)) + ("panda_finger_joint1_motor",)
+    tmap = TransmissionMap.from_robot(
+        load(robots_dir / "panda_gazebo_ros1" / "panda_gazebo_ros1.urdf")
+    )
+    assert tmap.joint_names == tuple(f"panda_joint{i}" for i in range(1, 8)) + (
+        "panda_finger_joint1",
+    )
+    assert tmap.actuator_names == tuple(f"panda_joint{i}_motor" for i in range(1, 8)) + (
+        "panda_finger_joint1_motor",
+    )
     statuses = [e.status for e in tmap.entries]
     assert statuses.count("merged") == 14 and statuses.count("skipped") == 3
 
@@ -201,12 +263,29 @@ def test_vectorised_matches_mechanisms(repo_dir) -> None:
 
 def test_demo_arm_names_and_ratios(repo_dir) -> None:
     tmap = TransmissionMap.from_robot(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
-    assert tmap.joint_names == ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll", "left_finger_joint")
-    assert tmap.actuator_names == ("base_yaw_motor", "shoulder_motor", "elbow_motor", "wrist_left_motor",
-                                   "wrist_right_motor", "gripper_motor")
+    assert tmap.joint_names == (
+        "base_yaw",
+        "shoulder_lift",
+        "elbow",
+        "wrist_pitch",
+        "wrist_roll",
+        "left_finger_joint",
+    )
+    assert tmap.actuator_names == (
+        "base_yaw_motor",
+        "shoulder_motor",
+        "elbow_motor",
+        "wrist_left_motor",
+        "wrist_right_motor",
+        "gripper_motor",
+    )
     assert tmap.follower_names == ("right_finger_joint",)
-    a, _, _ = tmap.joint_to_actuator(np.array([0.3, 0.1, 0.2, 0.1, 0.05, 0.01]), np.zeros(6), np.zeros(6))
-    assert a == pytest.approx([50 * (0.3 - 0.1), 100 * 0.1, 80 * (0.2 + 0.1), 30 * 0.15, 30 * 0.05, 10.0], abs=1e-12)
+    a, _, _ = tmap.joint_to_actuator(
+        np.array([0.3, 0.1, 0.2, 0.1, 0.05, 0.01]), np.zeros(6), np.zeros(6)
+    )
+    assert a == pytest.approx(
+        [50 * (0.3 - 0.1), 100 * 0.1, 80 * (0.2 + 0.1), 30 * 0.15, 30 * 0.05, 10.0], abs=1e-12
+    )
 
 
 def test_nan_and_shape(repo_dir) -> None:
@@ -232,7 +311,10 @@ def test_actuator_bounds_negative_reduction() -> None:
 
 def test_stacked_forms_equal_tuple_api() -> None:
     robot = chain(
-        ("a", "revolute"), ("b", "revolute"), ("c", "revolute"), ("m", "revolute", mimic("a", -2.0, 0.1)),
+        ("a", "revolute"),
+        ("b", "revolute"),
+        ("c", "revolute"),
+        ("m", "revolute", mimic("a", -2.0, 0.1)),
         transmissions=[simple("t", "a", "ma", ared=-50.0, offset=0.2)],
     )
     tmap = TransmissionMap.from_robot(robot)
@@ -253,5 +335,7 @@ def test_stacked_forms_equal_tuple_api() -> None:
 
 def test_from_robot_refuses_a_world(shared_dir) -> None:
     world = load(shared_dir / "robots" / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf")
-    with pytest.raises(TypeError, match=r"needs a Robot, got World with models .*Fix: pass one of them"):
+    with pytest.raises(
+        TypeError, match=r"needs a Robot, got World with models .*Fix: pass one of them"
+    ):
         TransmissionMap.from_robot(world)

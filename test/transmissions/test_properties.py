@@ -22,7 +22,12 @@ from sdf_bridge.transmissions import (
 
 from .builders import chain, simple, two_by_two
 
-MECHANISMS = [SimpleTransmission, DifferentialTransmission, FourBarLinkageTransmission, WristTransmission]
+MECHANISMS = [
+    SimpleTransmission,
+    DifferentialTransmission,
+    FourBarLinkageTransmission,
+    WristTransmission,
+]
 
 reduction = st.floats(0.5, 50.0).flatmap(lambda m: st.sampled_from([m, -m]))
 value = st.floats(-1e3, 1e3)
@@ -60,7 +65,8 @@ def test_round_trips(mech, data) -> None:
     # actuator → joint → actuator
     back = mech.joint_to_actuator(*mech.actuator_to_joint(q, v, e))
     seen_offset = float(np.abs(mech.joint_to_actuator_matrix).sum(axis=1).max()) * float(
-        np.abs(mech.offsets).max())
+        np.abs(mech.offsets).max()
+    )
     for got, want in zip(back, (q, v, e)):
         _close(got, want, max(scale, seen_offset))
 
@@ -78,26 +84,46 @@ def test_power_conservation(mech, data) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(kinds=st.lists(st.sampled_from(["simple", "diff", "fourbar", "none"]), min_size=1, max_size=6),
-       data=st.data())
+@given(
+    kinds=st.lists(st.sampled_from(["simple", "diff", "fourbar", "none"]), min_size=1, max_size=6),
+    data=st.data(),
+)
 def test_map_round_trip_mixed(kinds, data) -> None:
     specs, trans = [], []
     for k, kind in enumerate(kinds):
         if kind in ("simple", "none"):
             specs.append((f"s{k}", "revolute"))
             if kind == "simple":
-                trans.append(simple(f"t{k}", f"s{k}", f"m{k}", ared=data.draw(reduction),
-                                    offset=data.draw(offset)))
+                trans.append(
+                    simple(
+                        f"t{k}",
+                        f"s{k}",
+                        f"m{k}",
+                        ared=data.draw(reduction),
+                        offset=data.draw(offset),
+                    )
+                )
         else:
             specs += [(f"p{k}", "revolute"), (f"r{k}", "revolute")]
-            ttype = ("transmission_interface/DifferentialTransmission" if kind == "diff"
-                     else "transmission_interface/FourBarLinkageTransmission")
-            trans.append(two_by_two(
-                f"t{k}", ttype,
-                [(f"r{k}", "joint2", data.draw(reduction), data.draw(offset)),
-                 (f"p{k}", "joint1", data.draw(reduction), data.draw(offset))],
-                [(f"m{k}b", "actuator2", data.draw(reduction)), (f"m{k}a", "actuator1", data.draw(reduction))],
-            ))
+            ttype = (
+                "transmission_interface/DifferentialTransmission"
+                if kind == "diff"
+                else "transmission_interface/FourBarLinkageTransmission"
+            )
+            trans.append(
+                two_by_two(
+                    f"t{k}",
+                    ttype,
+                    [
+                        (f"r{k}", "joint2", data.draw(reduction), data.draw(offset)),
+                        (f"p{k}", "joint1", data.draw(reduction), data.draw(offset)),
+                    ],
+                    [
+                        (f"m{k}b", "actuator2", data.draw(reduction)),
+                        (f"m{k}a", "actuator1", data.draw(reduction)),
+                    ],
+                )
+            )
     tmap = TransmissionMap.from_robot(chain(*specs, transmissions=trans))
     n = len(tmap.joint_names)
     q, v, e = (np.array(data.draw(st.lists(value, min_size=n, max_size=n))) for _ in range(3))

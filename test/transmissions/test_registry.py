@@ -18,8 +18,8 @@ from sdf_bridge.transmissions import (
     WristTransmission,
     available_types,
     lookup,
+    registry,
 )
-from sdf_bridge.transmissions import registry
 
 from .builders import chain, simple
 
@@ -72,16 +72,21 @@ def test_builtins(name: str, cls: type) -> None:
 
 
 def test_unknown_type_message() -> None:
-    with pytest.raises(TransmissionError, match=r"transmission 'belt' has unknown type 'x/Belt'.*"
-                                                 r"sdf_bridge.transmissions"):
+    with pytest.raises(
+        TransmissionError,
+        match=r"transmission 'belt' has unknown type 'x/Belt'.*"
+        r"sdf_bridge.transmissions",
+    ):
         lookup("x/Belt", "belt")
 
 
 def test_plugin_entry_point(plugins) -> None:
     plugins.append(_EntryPoint("my_pkg/CableTransmission", CableTransmission))
     assert available_types()["my_pkg/CableTransmission"] is CableTransmission
-    robot = chain(("j", "revolute"),
-                  transmissions=[simple("cable", "j", "m", jred=2.0, ttype="my_pkg/CableTransmission")])
+    robot = chain(
+        ("j", "revolute"),
+        transmissions=[simple("cable", "j", "m", jred=2.0, ttype="my_pkg/CableTransmission")],
+    )
     tmap = TransmissionMap.from_robot(robot)
     a, _, _ = tmap.joint_to_actuator(np.array([0.5]), np.zeros(1), np.zeros(1))
     assert a[0] == pytest.approx(3.0, abs=1e-15)
@@ -93,16 +98,23 @@ def test_broken_plugin_warns(plugins, caplog) -> None:
     with caplog.at_level(logging.WARNING):
         types = available_types()
     assert "bad/One" not in types and "bad/Two" not in types
-    assert "failed to load" in caplog.text and "is not a sdf_bridge.transmissions.Transmission" in caplog.text
+    assert (
+        "failed to load" in caplog.text
+        and "is not a sdf_bridge.transmissions.Transmission" in caplog.text
+    )
 
 
 def test_non_mechanism_types() -> None:
     assert "no mechanism" in registry.non_mechanism_reason("franka_hw/FrankaStateInterface")
-    assert "not modelled" in registry.non_mechanism_reason("pr2_mechanism_model/PR2GripperTransmission")
+    assert "not modelled" in registry.non_mechanism_reason(
+        "pr2_mechanism_model/PR2GripperTransmission"
+    )
     assert registry.non_mechanism_reason("transmission_interface/SimpleTransmission") is None
 
 
 def test_unknown_type_on_driven_joint_fails() -> None:
     robot = chain(("j", "revolute"), transmissions=[simple("belt", "j", "m", ttype="acme/Belt")])
-    with pytest.raises(TransmissionError, match=r"transmission 'belt' has unknown type 'acme/Belt'"):
+    with pytest.raises(
+        TransmissionError, match=r"transmission 'belt' has unknown type 'acme/Belt'"
+    ):
         TransmissionMap.from_robot(robot)

@@ -11,7 +11,11 @@ KEYS = {"name", "type", "dialect", "joints", "actuators", "effective", "notes"}
 def test_demo_arm(repo_dir) -> None:
     rows = describe_transmissions(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     assert [r["name"] for r in rows] == [
-        "base_yaw_trans", "arm_fourbar_trans", "wrist_differential_trans", "gripper_trans", "right_finger_joint",
+        "base_yaw_trans",
+        "arm_fourbar_trans",
+        "wrist_differential_trans",
+        "gripper_trans",
+        "right_finger_joint",
     ]
     assert all(set(r) == KEYS for r in rows)
     base = rows[0]
@@ -19,15 +23,23 @@ def test_demo_arm(repo_dir) -> None:
     assert base["joints"] == [{"name": "base_yaw", "role": None, "reduction": None, "offset": 0.1}]
     assert base["actuators"] == [{"name": "base_yaw_motor", "role": None, "reduction": 50.0}]
     assert base["effective"] == "actuator = 50 × (joint − 0.1)"
-    assert rows[3]["dialect"] == "ros2_control" and rows[3]["effective"] == "actuator = 1000 × joint"
-    assert rows[1]["effective"] == "shoulder_lift = 0.01·shoulder_motor; elbow = −0.01·shoulder_motor + 0.0125·elbow_motor"
+    assert (
+        rows[3]["dialect"] == "ros2_control" and rows[3]["effective"] == "actuator = 1000 × joint"
+    )
+    assert (
+        rows[1]["effective"]
+        == "shoulder_lift = 0.01·shoulder_motor; elbow = −0.01·shoulder_motor + 0.0125·elbow_motor"
+    )
     assert rows[4]["effective"] == "right_finger_joint = -1 × left_finger_joint + 0.002"
     assert rows[4]["notes"] == ["state only, no command interface"]
 
 
 def test_case_004_note(cases_dir) -> None:
     rows = describe_transmissions(
-        load(cases_dir / "004-ros2control-transmission-tag-spelling" / "variant_b_actuator_side.urdf"))
+        load(
+            cases_dir / "004-ros2control-transmission-tag-spelling" / "variant_b_actuator_side.urdf"
+        )
+    )
     assert rows[0]["effective"] == "actuator = 40 × joint"
     assert "actuator side" in rows[0]["notes"][0]
 
@@ -44,12 +56,17 @@ def test_unknown_type_error_names_file_and_line() -> None:
 
     from sdf_bridge.errors import TransmissionError
 
-    robot = load('<robot name="r">\n<link name="a"/><link name="b"/>\n'
-                 '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
-                 '<transmission name="t1"><type>acme/MagicTransmission</type>\n'
-                 '<joint name="j"/><actuator name="m"/></transmission>\n</robot>')
-    with pytest.raises(TransmissionError, match=r"^<string>:4: transmission 't1' has unknown type 'acme/MagicTransmission'\. "
-                       r"Fix: use one of "):
+    robot = load(
+        '<robot name="r">\n<link name="a"/><link name="b"/>\n'
+        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
+        '<transmission name="t1"><type>acme/MagicTransmission</type>\n'
+        '<joint name="j"/><actuator name="m"/></transmission>\n</robot>'
+    )
+    with pytest.raises(
+        TransmissionError,
+        match=r"^<string>:4: transmission 't1' has unknown type 'acme/MagicTransmission'\. "
+        r"Fix: use one of ",
+    ):
         describe_transmissions(robot)
 
 
@@ -58,11 +75,13 @@ def test_located_errors_are_not_prefixed_twice(cases_dir) -> None:
 
     from sdf_bridge.errors import TransmissionError
 
-    robot = load('<robot name="r">\n<link name="a"/><link name="b"/>\n'
-                 '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
-                 '<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>\n'
-                 '<joint name="j"><mechanicalReduction>2</mechanicalReduction></joint>'
-                 '<actuator name="m"><mechanicalReduction>3</mechanicalReduction></actuator></transmission>\n</robot>')
+    robot = load(
+        '<robot name="r">\n<link name="a"/><link name="b"/>\n'
+        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
+        '<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>\n'
+        '<joint name="j"><mechanicalReduction>2</mechanicalReduction></joint>'
+        '<actuator name="m"><mechanicalReduction>3</mechanicalReduction></actuator></transmission>\n</robot>'
+    )
     with pytest.raises(TransmissionError) as info:
         describe_transmissions(robot)
     assert str(info.value).count("<string>:4") == 1

@@ -13,9 +13,20 @@ from sdf_bridge.transmissions import SimpleTransmission, TransmissionMap, WristT
 from sdf_bridge.transmissions.report import describe_transmissions
 
 ROBOTS = [
-    "carlikebot", "gen3_robotiq", "husky", "panda_gazebo_ros1", "pr2", "rrbot_external_fts",
-    "rrbot_ros1", "rrbot_transmissions", "sdf_joint_complete", "sdf_mimic_pendulums",
-    "sdf_model_with_frames", "sdf_nested_include", "turtlebot3_waffle", "ur5e_ros2",
+    "carlikebot",
+    "gen3_robotiq",
+    "husky",
+    "panda_gazebo_ros1",
+    "pr2",
+    "rrbot_external_fts",
+    "rrbot_ros1",
+    "rrbot_transmissions",
+    "sdf_joint_complete",
+    "sdf_mimic_pendulums",
+    "sdf_model_with_frames",
+    "sdf_nested_include",
+    "turtlebot3_waffle",
+    "ur5e_ros2",
 ]
 
 
@@ -49,18 +60,25 @@ def test_builds(robots_dir: Path, name: str) -> None:
 
 
 def _simple_reductions(tmap: TransmissionMap) -> Counter:
-    return Counter(
-        m.reduction for m in tmap.mechanisms if type(m) is SimpleTransmission
-    )
+    return Counter(m.reduction for m in tmap.mechanisms if type(m) is SimpleTransmission)
 
 
 def test_pr2_reductions(robots_dir: Path) -> None:
     (tmap,) = _maps(robots_dir, "pr2")
-    assert _simple_reductions(tmap) == Counter({
-        -79.23809523809524: 8, 79.23809523809524: 4, -47641.53: 1, 6.0: 2, -6.05: 1,
-        32.65251114989334: 2, 63.15524529765367: 2, 61.89482257126235: 2,
-        -90.51428571428572: 2, -36.1674520069808: 2,
-    })
+    assert _simple_reductions(tmap) == Counter(
+        {
+            -79.23809523809524: 8,
+            79.23809523809524: 4,
+            -47641.53: 1,
+            6.0: 2,
+            -6.05: 1,
+            32.65251114989334: 2,
+            63.15524529765367: 2,
+            61.89482257126235: 2,
+            -90.51428571428572: 2,
+            -36.1674520069808: 2,
+        }
+    )
     wrists = [m for m in tmap.mechanisms if isinstance(m, WristTransmission)]
     assert len(wrists) == 2
     for w in wrists:
@@ -90,9 +108,15 @@ def test_panda_no_reductions(robots_dir: Path) -> None:
     assert tmap.follower_names == ("panda_finger_joint2",)
 
 
-@pytest.mark.parametrize(("name", "followers"), [
-    ("carlikebot", 4), ("gen3_robotiq", 5), ("pr2", 6), ("sdf_mimic_pendulums", 2),
-])
+@pytest.mark.parametrize(
+    ("name", "followers"),
+    [
+        ("carlikebot", 4),
+        ("gen3_robotiq", 5),
+        ("pr2", 6),
+        ("sdf_mimic_pendulums", 2),
+    ],
+)
 def test_mimic_counts(robots_dir: Path, name: str, followers: int) -> None:
     assert sum(len(t.follower_names) for t in _maps(robots_dir, name)) == followers
 
@@ -100,5 +124,9 @@ def test_mimic_counts(robots_dir: Path, name: str, followers: int) -> None:
 @pytest.mark.parametrize("name", ["pr2", "rrbot_ros1", "rrbot_transmissions", "panda_gazebo_ros1"])
 def test_report_lists_every_transmission(robots_dir: Path, name: str) -> None:
     robot = load(_file(robots_dir, name))
-    rows = [r for r in describe_transmissions(robot) if r["dialect"] in ("classic", "pr2", "ros2_control")]
+    rows = [
+        r
+        for r in describe_transmissions(robot)
+        if r["dialect"] in ("classic", "pr2", "ros2_control")
+    ]
     assert len(rows) == len(robot.transmissions)

@@ -55,7 +55,9 @@ def test_bad_offset_rejected() -> None:
 
 
 def test_wrong_counts_rejected() -> None:
-    with pytest.raises(TransmissionError, match=r"has 2 joint\(s\) and 1 actuator\(s\); the type needs 1"):
+    with pytest.raises(
+        TransmissionError, match=r"has 2 joint\(s\) and 1 actuator\(s\); the type needs 1"
+    ):
         SimpleTransmission("t", ["a", "b"], ["m"])
 
 

@@ -13,7 +13,9 @@ import mujoco
 import numpy as np
 
 
-def add_pid_actuators(spec: mujoco.MjSpec, joint_names: Sequence[str], effort_limit: np.ndarray) -> None:
+def add_pid_actuators(
+    spec: mujoco.MjSpec, joint_names: Sequence[str], effort_limit: np.ndarray
+) -> None:
     """Add ``<joint>__pid`` for every joint of ``joint_names`` to ``spec`` (before compiling):
     integrator dynamics (``act`` = position target, ``ctrl`` = its rate), fixed gain, affine
     bias, activation unlimited, force range ``±effort_limit`` (N·m or N, shape (n,)) where

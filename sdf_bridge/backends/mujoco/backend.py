@@ -72,9 +72,9 @@ from ...limits.spec import effort_bounds
 from ..base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState
 from ..initial_pose import initial_pose
 from . import cycle
+from .actuation import add_pid_actuators, inertia_diagonal_index
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
-from .actuation import add_pid_actuators, inertia_diagonal_index
 from .cycle import HOLD, INTEGRAL, MODE, SCALE
 from .gains import default_gains, joint_inertias
 from .initial_state import free_roots, reset_state
@@ -92,8 +92,11 @@ _NO_READINGS: Mapping[str, Any] = MappingProxyType({})
 _UNSET = object()  # no read yet
 RTF_WINDOW = 0.1
 """Shortest wall-time interval over which :attr:`MujocoBackend.real_time_factor` is measured, s."""
-_UNSTABLE = (int(mujoco.mjtWarning.mjWARN_BADQACC), int(mujoco.mjtWarning.mjWARN_BADQVEL),
-             int(mujoco.mjtWarning.mjWARN_BADQPOS))
+_UNSTABLE = (
+    int(mujoco.mjtWarning.mjWARN_BADQACC),
+    int(mujoco.mjtWarning.mjWARN_BADQVEL),
+    int(mujoco.mjtWarning.mjWARN_BADQPOS),
+)
 
 
 class MujocoBackend:
@@ -111,7 +114,9 @@ class MujocoBackend:
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
-    kernel_modules: ClassVar[tuple[str, ...]] = (cycle.__name__,)  # (hardware.kernel_switch warms them up)
+    kernel_modules: ClassVar[tuple[str, ...]] = (
+        cycle.__name__,
+    )  # (hardware.kernel_switch warms them up)
 
     def __init__(self, *, compiled: bool | None = None) -> None:
         """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`) or (``False``)
@@ -123,14 +128,18 @@ class MujocoBackend:
         self.built: BuiltModel | None = None
         self.sensors: SensorSuite | None = None
         self._paused = False
-        self._rtf_mark: tuple[float, float] | None = None  # (wall s, simulated s) of the last measure
+        self._rtf_mark: tuple[float, float] | None = (
+            None  # (wall s, simulated s) of the last measure
+        )
         self._rtf = 0.0
         self._clock = time.perf_counter  # wall clock of the real-time factor, s
         self._write_dt: object = _UNSET  # last dt given to write (checked: see _set_write_dt)
         self._configured = False
 
     # -- configuration --------------------------------------------------------------------------
-    def configure(self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]) -> None:
+    def configure(
+        self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]
+    ) -> None:
         """Build and compile the MuJoCo model of ``robot`` for the joints, followers and
         actuators of ``transmissions`` (their order fixes every array).
 
@@ -152,7 +161,9 @@ class MujocoBackend:
                 )
 
         built = build_spec(robot, options)
-        effort_limit = np.array(effort_bounds(robot, self.joint_names))  # as the limiter enforces them
+        effort_limit = np.array(
+            effort_bounds(robot, self.joint_names)
+        )  # as the limiter enforces them
         self._passive = effort_limit == 0.0
         if self._passive.any():
             built.note(
@@ -171,34 +182,61 @@ class MujocoBackend:
         self._dadr = np.array([built.joints[n].dof[0] for n in self.joint_names], dtype=int)
         n = len(self.joint_names)
         self._act_ids = np.array(
-            [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in self.joint_names], dtype=int
+            [
+                mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid")
+                for j in self.joint_names
+            ],
+            dtype=int,
         )
         self._act_adr = np.array(model.actuator_actadr[self._act_ids], dtype=int)
-        jnt_ids = np.array([mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
-                            for j in self.joint_names], dtype=int)
+        jnt_ids = np.array(
+            [
+                mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
+                for j in self.joint_names
+            ],
+            dtype=int,
+        )
         self.inertia = joint_inertias(model, jnt_ids, self._dadr)
         defaults = default_gains(self.inertia, float(model.opt.timestep), effort_limit)
         gains = resolve_gains(robot, self.joint_names, params, defaults, self.inertia)
         for array in (gains.p, gains.i, gains.d):
             array[self._passive] = 0.0
         inertia0 = np.maximum(np.array(model.dof_M0)[self._dadr], 1e-9)
-        self._scheduled = np.zeros(n, dtype=bool) if gains.scheduled is None else gains.scheduled.copy()
+        self._scheduled = (
+            np.zeros(n, dtype=bool) if gains.scheduled is None else gains.scheduled.copy()
+        )
         self._scheduled &= ~self._passive
         self._ideal_mode = self.position_mode == "ideal"
         # the joint table of the per-cycle functions (layout: sdf_bridge.backends.mujoco.cycle)
         self._tab = cycle.make_table(
-            self._qadr, self._dadr, self._act_adr, self._act_ids, inertia_diagonal_index(model)[self._dadr],
-            gains.p, gains.i, gains.d, gains.i_clamp, inertia0, self._scheduled, self._passive, effort_limit,
+            self._qadr,
+            self._dadr,
+            self._act_adr,
+            self._act_ids,
+            inertia_diagonal_index(model)[self._dadr],
+            gains.p,
+            gains.i,
+            gains.d,
+            gains.i_clamp,
+            inertia0,
+            self._scheduled,
+            self._passive,
+            effort_limit,
         )
-        self.pid = JointPid(gains, effort_limit, state=self._tab[INTEGRAL:SCALE + 1])
+        self.pid = JointPid(gains, effort_limit, state=self._tab[INTEGRAL : SCALE + 1])
         self._has_i = self.pid.has_integral
         # integral, gain schedule or kinematic joints: the actuators are refreshed before every step
         self._refresh = self._has_i or bool(self._scheduled.any()) or self._ideal_mode
         self._n = n
-        self._state_shapes = ((3, n + len(transmissions.follower_names)), (3, n))  # joint_state outputs
+        self._state_shapes = (
+            (3, n + len(transmissions.follower_names)),
+            (3, n),
+        )  # joint_state outputs
         self._command_shapes = ((3, n), (n,), (n,))  # values, mode, hold of a JointCommand
         self._last_valid = False  # whether the table's LAST rows hold the command last applied
-        self._prepared = 0  # steps the actuators were prepared for at the last write (cycle.prepare)
+        self._prepared = (
+            0  # steps the actuators were prepared for at the last write (cycle.prepare)
+        )
         self._write_dt = _UNSET  # last dt given to write, its steps (0: invalid) and span, s
         self._write_n, self._write_span = 0, 0.0
         # views of MuJoCo's buffers (they stay valid: mj_resetData keeps the allocation)
@@ -207,7 +245,9 @@ class MujocoBackend:
         self._force = data.actuator_force
         self._inertia = cycle.inertia_buffer(model, data)
         self._gainprm, self._biasprm = model.actuator_gainprm, model.actuator_biasprm
-        self.compiled = transmissions.compiled if self._compiled_choice is None else bool(self._compiled_choice)
+        self.compiled = (
+            transmissions.compiled if self._compiled_choice is None else bool(self._compiled_choice)
+        )
         self._select_kernels()
         self._timestep = float(model.opt.timestep)
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
@@ -216,17 +256,31 @@ class MujocoBackend:
         self._ideal_target = np.zeros(n)
         self._ideal_velocity = np.zeros(n)
         self.initial_pose = initial_pose(robot, params)
-        self._place_on_ground = options.ground_plane and options.lift_above_ground and options.base_pose is None
-        self._free = free_roots(model)  # (qpos, dof address, body) of the free-floating roots' joints
+        self._place_on_ground = (
+            options.ground_plane and options.lift_above_ground and options.base_pose is None
+        )
+        self._free = free_roots(
+            model
+        )  # (qpos, dof address, body) of the free-floating roots' joints
         self._configured = True
         self.reset()
 
     def _select_kernels(self) -> None:
         """The per-cycle functions by :attr:`compiled` (:func:`.cycle.functions`, :func:`.cycle.fused`); state stays."""
         self._pre_step, self._apply_command, self._gather_state = cycle.functions(self.compiled)
-        self._pack, self._view = cycle.fused(self.tm.kernel_pack if self.compiled else None, self.data,
-                                             self._inertia, self._tab, self._has_i, self._ideal_mode)
-        self._write_buffers = (self._view, self._gainprm, self._biasprm)  # write_kernel's, after the command
+        self._pack, self._view = cycle.fused(
+            self.tm.kernel_pack if self.compiled else None,
+            self.data,
+            self._inertia,
+            self._tab,
+            self._has_i,
+            self._ideal_mode,
+        )
+        self._write_buffers = (
+            self._view,
+            self._gainprm,
+            self._biasprm,
+        )  # write_kernel's, after the command
 
     def use_compiled(self) -> None:
         """The compiled kernels (again after the map switched: the fused ones) from the next cycle
@@ -237,7 +291,9 @@ class MujocoBackend:
 
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
-            raise BackendError("MujocoBackend used before configure(); call configure(robot, actuators, ...) first")
+            raise BackendError(
+                "MujocoBackend used before configure(); call configure(robot, actuators, ...) first"
+            )
         return self.model, self.data
 
     # -- control cycle --------------------------------------------------------------------------
@@ -268,27 +324,68 @@ class MujocoBackend:
         if self._pack is not None:
             kernel = cycle.write_kernel
             try:
-                kernel(tab, values, mode, hold, *self._write_buffers, self._write_span, self._last_valid, prep)
+                kernel(
+                    tab,
+                    values,
+                    mode,
+                    hold,
+                    *self._write_buffers,
+                    self._write_span,
+                    self._last_valid,
+                    prep,
+                )
             except TypeError:  # not the warmed-up kinds (C-contiguous float64, int8): convert
                 values, mode, hold = self._checked(command)
-                kernel(tab, values, mode, hold, *self._write_buffers, self._write_span, self._last_valid, prep)
+                kernel(
+                    tab,
+                    values,
+                    mode,
+                    hold,
+                    *self._write_buffers,
+                    self._write_span,
+                    self._last_valid,
+                    prep,
+                )
             except ValueError:
                 self._checked(command)  # raises the shape error
                 raise
         else:
             values, mode, hold = self._checked(command)
-            if not (self._last_valid and not self._ideal_mode
-                    and values.tobytes() == tab[cycle.LAST:cycle.LAST + 3].tobytes()
-                    and np.array_equal(mode, tab[cycle.LAST_MODE])
-                    and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()):
-                self._apply_command(tab, values, mode, hold, self._qpos, self._act, self._ctrl,
-                                    self._gainprm, self._biasprm, self._ideal_mode)
-                tab[cycle.LAST:cycle.LAST + 3] = values
+            if not (
+                self._last_valid
+                and not self._ideal_mode
+                and values.tobytes() == tab[cycle.LAST : cycle.LAST + 3].tobytes()
+                and np.array_equal(mode, tab[cycle.LAST_MODE])
+                and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
+            ):
+                self._apply_command(
+                    tab,
+                    values,
+                    mode,
+                    hold,
+                    self._qpos,
+                    self._act,
+                    self._ctrl,
+                    self._gainprm,
+                    self._biasprm,
+                    self._ideal_mode,
+                )
+                tab[cycle.LAST : cycle.LAST + 3] = values
                 tab[cycle.LAST_MODE] = mode
                 tab[cycle.LAST_HOLD] = hold
             if prep:
-                cycle.prepare(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm,
-                              self._write_span, self._has_i, self._pre_step)
+                cycle.prepare(
+                    tab,
+                    self._qpos,
+                    self._act,
+                    self._inertia,
+                    self._force,
+                    self._gainprm,
+                    self._biasprm,
+                    self._write_span,
+                    self._has_i,
+                    self._pre_step,
+                )
         self._last_valid = True
         self._prepared = self._write_n if prep else 0
         if self._ideal_mode:
@@ -320,8 +417,10 @@ class MujocoBackend:
             mode = np.array(command.mode, dtype=MODE_DTYPE, order="C")
             hold = np.array(command.hold, dtype=float, order="C")
         except (AttributeError, TypeError, ValueError) as exc:  # ragged, not numbers, not a command
-            raise BackendError(f"joint command is not (3, {self._n}), ({self._n},), ({self._n},) arrays of "
-                               f"numbers (values, mode, hold): {exc}") from exc
+            raise BackendError(
+                f"joint command is not (3, {self._n}), ({self._n},), ({self._n},) arrays of "
+                f"numbers (values, mode, hold): {exc}"
+            ) from exc
         shapes = (values.shape, mode.shape, hold.shape)
         if shapes != self._command_shapes:
             raise BackendError(
@@ -348,16 +447,20 @@ class MujocoBackend:
     def _steps(self, dt: float) -> int:
         ts = self.options.timestep
         if not (isinstance(dt, numbers.Real) and math.isfinite(dt)) or dt > 1e9:
-            raise BackendError(f"read(dt={dt!r}): dt must be a finite number of seconds up to 1e9 (a multiple "
-                               f"of the physics timestep {ts} s)")
+            raise BackendError(
+                f"read(dt={dt!r}): dt must be a finite number of seconds up to 1e9 (a multiple "
+                f"of the physics timestep {ts} s)"
+            )
         dt = float(dt)  # (a numpy scalar is not compared in its own precision)
         n = int(round(dt / ts))
         if dt < 0.0 or abs(n * ts - dt) > 1e-9 * max(1.0, dt) + 1e-12:
             divisor = f" (e.g. {dt / math.ceil(dt / ts):.6g} s)" if dt > 0.0 else ""
-            raise BackendError(f"read(dt={dt}) is not a multiple of the physics timestep {ts} s (backend "
-                               f"parameter timestep). Fix: set backend_params.timestep to a divisor of the "
-                               f"control period 1/update_rate{divisor}, or update_rate so that 1/update_rate "
-                               "is a multiple of the timestep")
+            raise BackendError(
+                f"read(dt={dt}) is not a multiple of the physics timestep {ts} s (backend "
+                f"parameter timestep). Fix: set backend_params.timestep to a divisor of the "
+                f"control period 1/update_rate{divisor}, or update_rate so that 1/update_rate "
+                "is a multiple of the timestep"
+            )
         return n
 
     def _advance(self, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -375,8 +478,17 @@ class MujocoBackend:
             return self._state_now()[:2]
         ts = self._timestep
         if self._refresh and prepared != n:
-            self._pre_step(self._tab, self._qpos, self._act, self._inertia, self._force, self._gainprm,
-                           self._biasprm, n * ts, self._has_i)
+            self._pre_step(
+                self._tab,
+                self._qpos,
+                self._act,
+                self._inertia,
+                self._force,
+                self._gainprm,
+                self._biasprm,
+                n * ts,
+                self._has_i,
+            )
         t_end = data.time + n * ts
         # the state's arrays are made before stepping (the memory the step touches evicts
         # what Python would need to make them after it)
@@ -412,10 +524,14 @@ class MujocoBackend:
         if out is None or actuators is None:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         if self._pack is not None and not self._ideal_mode:
-            stable = cycle.state_kernel(self._tab, self._view, self._warnings, self._pack, out, actuators)
+            stable = cycle.state_kernel(
+                self._tab, self._view, self._warnings, self._pack, out, actuators
+            )
             return out, actuators, stable
         joint = np.empty((3, self._n))
-        stable = self._gather_state(self._tab, self._qpos, self._qvel, self._force, self._warnings, joint)
+        stable = self._gather_state(
+            self._tab, self._qpos, self._qvel, self._force, self._warnings, joint
+        )
         if self._ideal_mode:
             joint[2, self._ideal_mask] = 0.0
         out, actuators = self.tm.joint_state(joint)
@@ -429,13 +545,17 @@ class MujocoBackend:
         model, data = self._require()
         count = self._warnings  # view of data.warning.number; scalar reads: this runs every cycle
         qpos = data.qpos
-        if not (count[_UNSTABLE[0]] or count[_UNSTABLE[1]] or count[_UNSTABLE[2]]) and math.isfinite(qpos @ qpos):
+        if not (
+            count[_UNSTABLE[0]] or count[_UNSTABLE[1]] or count[_UNSTABLE[2]]
+        ) and math.isfinite(qpos @ qpos):
             return
-        joints = sorted({
-            model.joint(int(model.dof_jntid[stat.lastinfo])).name
-            for w in _UNSTABLE
-            if (stat := data.warning[w]).number and 0 <= stat.lastinfo < model.nv
-        })
+        joints = sorted(
+            {
+                model.joint(int(model.dof_jntid[stat.lastinfo])).name
+                for w in _UNSTABLE
+                if (stat := data.warning[w]).number and 0 <= stat.lastinfo < model.nv
+            }
+        )
         sim_time = float(t_end)
         self.instabilities += 1
         if math.log10(self.instabilities).is_integer():
@@ -444,7 +564,10 @@ class MujocoBackend:
                 "MuJoCo simulation became unstable (NaN, Inf or huge values) near t = %.4f s%s; reset to the "
                 "initial state (%d time(s) so far). Fix: check the masses and inertias of the links there "
                 "(tiny or huge values), joint stop stiffness, PID gains and effort limits, or use a smaller "
-                "timestep", sim_time, where, self.instabilities,
+                "timestep",
+                sim_time,
+                where,
+                self.instabilities,
             )
         self.reset()
         data.time = sim_time
@@ -533,18 +656,36 @@ class MujocoBackend:
         joints holding their initial position (:func:`.initial_state.reset_state`)."""
         model, data = self._require()
         assert self.built is not None
-        reset_state(model, data, self.built, self.robot, self.initial_pose, place_on_ground=self._place_on_ground)
+        reset_state(
+            model,
+            data,
+            self.built,
+            self.robot,
+            self.initial_pose,
+            place_on_ground=self._place_on_ground,
+        )
         tab = self._tab
-        tab[cycle.MODE:cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
+        tab[cycle.MODE : cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]
         tab[cycle.ACTIVE] = 1.0
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
-        self.pid.preload(static_loads(model, data)[self._dadr])  # the load at rest (mj_forward above)
+        self.pid.preload(
+            static_loads(model, data)[self._dadr]
+        )  # the load at rest (mj_forward above)
         # scheduled gains at the reset configuration, actuators written (no time passes)
-        self._pre_step(tab, self._qpos, self._act, self._inertia, self._force, self._gainprm, self._biasprm, 0.0,
-                       False)
+        self._pre_step(
+            tab,
+            self._qpos,
+            self._act,
+            self._inertia,
+            self._force,
+            self._gainprm,
+            self._biasprm,
+            0.0,
+            False,
+        )
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
         self._ideal_mask = np.zeros(len(self.joint_names), dtype=bool)
@@ -563,7 +704,7 @@ class MujocoBackend:
         """Joint-space ``(position, velocity, applied effort)`` of the map's joints, each shape
         (n_joints,) in ``transmissions.joint_names`` order (rad or m, rad/s or m/s, N·m or N)."""
         self._require()
-        joint = self._state_now()[0][:, :self._n]
+        joint = self._state_now()[0][:, : self._n]
         return joint[0].copy(), joint[1].copy(), joint[2].copy()
 
     @property
@@ -584,13 +725,19 @@ class MujocoBackend:
         if not self._free:
             return None
         adr, dof, link = self._free[0]
-        pose = data.qpos[adr:adr + 7]
+        pose = data.qpos[adr : adr + 7]
         quat = pose[3:7]  # w x y z: the free joint's qpos is the body's pose in the world
         rot = np.empty(9)
         mujoco.mju_quat2Mat(rot, quat)
-        linear = rot.reshape(3, 3).T @ data.qvel[dof:dof + 3]  # (world frame in qvel)
-        return BaseState(pose[:3].copy(), np.array([quat[1], quat[2], quat[3], quat[0]]), linear,
-                         data.qvel[dof + 3:dof + 6].copy(), float(data.time), link)
+        linear = rot.reshape(3, 3).T @ data.qvel[dof : dof + 3]  # (world frame in qvel)
+        return BaseState(
+            pose[:3].copy(),
+            np.array([quat[1], quat[2], quat[3], quat[0]]),
+            linear,
+            data.qvel[dof + 3 : dof + 6].copy(),
+            float(data.time),
+            link,
+        )
 
     @property
     def sim_time(self) -> float:

@@ -50,13 +50,18 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from ...description.inertia import DEFAULT_INERTIA, DEFAULT_MASS, MIN_MASS, balanced_inertia, inertia_fix
+from ...description.inertia import (
+    DEFAULT_INERTIA,
+    DEFAULT_MASS,
+    MIN_MASS,
+    balanced_inertia,
+    inertia_fix,
+)
 from ...description.inertia import tensor as inertia_tensor
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Link, Pose, Robot
 from ...errors import BackendError
 from .couplings import add_gearboxes, add_joint_equality, add_mimics
-from .scenery import add_scenery
 from .geoms import (
     GROUND_CONAFFINITY,
     GROUND_CONTYPE,
@@ -67,6 +72,7 @@ from .geoms import (
     set_frame,
     z_to,
 )
+from .scenery import add_scenery
 
 _LOG = logging.getLogger(__name__)
 
@@ -79,6 +85,7 @@ SDF_DEFAULT_INERTIA = 1.0
 """kg·m²: SDFormat's default ``ixx``, ``iyy``, ``izz``."""
 SDF_DEFAULT_AXIS2 = np.array([0.0, 1.0, 0.0])
 """SDFormat's default ``<axis2><xyz>`` (universal / revolute2 joints without one)."""
+
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -192,7 +199,12 @@ def _inertia_tensor(link: Link, built: BuiltModel) -> np.ndarray:
 
 
 def _set_inertial(
-    body: mujoco.MjsBody, link: Link, built: BuiltModel, defaulted: list[str], sdf_defaulted: list[str], sdf: bool
+    body: mujoco.MjsBody,
+    link: Link,
+    built: BuiltModel,
+    defaulted: list[str],
+    sdf_defaulted: list[str],
+    sdf: bool,
 ) -> None:
     """Set ``body``'s mass (kg), centre of mass and full inertia (kg·m², link frame) from ``link``.
 
@@ -222,12 +234,18 @@ def _set_inertial(
     body.mass = inertial.mass
     body.ipos = list(inertial.origin.xyz)
     if not tensor.any():
-        built.note(f"link {link.name!r} has mass but zero inertia; using {DEFAULT_INERTIA} kg·m²", warning=False)
+        built.note(
+            f"link {link.name!r} has mass but zero inertia; using {DEFAULT_INERTIA} kg·m²",
+            warning=False,
+        )
         tensor = np.eye(3) * DEFAULT_INERTIA
     moments, axes = np.linalg.eigh(tensor)
     if moments[0] < MIN_PRINCIPAL_INERTIA:
-        built.note(f"link {link.name!r}: principal inertias {moments.round(12).tolist()} kg·m² raised to at "
-                   f"least {MIN_PRINCIPAL_INERTIA} (MuJoCo needs positive ones)", warning=False)
+        built.note(
+            f"link {link.name!r}: principal inertias {moments.round(12).tolist()} kg·m² raised to at "
+            f"least {MIN_PRINCIPAL_INERTIA} (MuJoCo needs positive ones)",
+            warning=False,
+        )
         moments = np.maximum(moments, MIN_PRINCIPAL_INERTIA)
         tensor = axes @ np.diag(moments) @ axes.T
     # MuJoCo diagonalises fullinertia in the body frame (ignoring iquat): express the tensor,
@@ -292,8 +310,14 @@ class _JointMaker:
             self._dynamics(mj, joint, joint.dynamics)
             self._limits(mj, joint, joint.limit)
             make(f"{joint.name}__slide", slide, _unit(joint))
-            add_joint_equality(self.built.spec, f"{joint.name}__slide", joint.name, _screw_lead(joint), 0.0,
-                               self.options.timestep)
+            add_joint_equality(
+                self.built.spec,
+                f"{joint.name}__slide",
+                joint.name,
+                _screw_lead(joint),
+                0.0,
+                self.options.timestep,
+            )
         elif jtype is JointType.BALL:
             mj = make(joint.name, mujoco.mjtJoint.mjJNT_BALL)
             if joint.dynamics is not None:
@@ -318,12 +342,16 @@ class _JointMaker:
             self._dynamics(mj2, joint, joint.dynamics2)
             self._limits(mj2, joint, joint.limit2)
             if abs(float(np.dot(axis2, _unit(joint)))) > 1.0 - 1e-9:
-                self.built.note(f"joint {joint.name!r}: axis and axis2 are parallel (redundant hinges); "
-                                f"armature {DEFAULT_INERTIA} added to both to keep the mass matrix regular")
+                self.built.note(
+                    f"joint {joint.name!r}: axis and axis2 are parallel (redundant hinges); "
+                    f"armature {DEFAULT_INERTIA} added to both to keep the mass matrix regular"
+                )
                 mj.armature = max(mj.armature, DEFAULT_INERTIA)
                 mj2.armature = max(mj2.armature, DEFAULT_INERTIA)
         else:  # pragma: no cover - JointType is closed
-            raise BackendError(f"joint {joint.name!r}: type {jtype} is not supported by the MuJoCo backend")
+            raise BackendError(
+                f"joint {joint.name!r}: type {jtype} is not supported by the MuJoCo backend"
+            )
 
     def _dynamics(self, mj: mujoco.MjsJoint, joint: Joint, dynamics: Dynamics | None) -> None:
         """damping (N·m·s/rad or N·s/m) → ``damping``, friction (N·m or N) → ``frictionloss``,
@@ -372,7 +400,9 @@ def _screw_lead(joint: Joint) -> float:
     """
     pitch = joint.thread_pitch
     if pitch is None or pitch == 0.0:
-        raise BackendError(f"screw joint {joint.name!r} has no non-zero thread pitch; give <screw_thread_pitch>")
+        raise BackendError(
+            f"screw joint {joint.name!r} has no non-zero thread pitch; give <screw_thread_pitch>"
+        )
     if joint.thread_pitch_unit == "rad/m":
         return -1.0 / pitch
     return pitch / (2.0 * math.pi)
@@ -441,7 +471,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
             set_frame(body, joint_transform(parent_joint, 0.0))
             if parent_joint.type is JointType.FLOATING and parent_body is world:
                 body.add_freejoint(name=parent_joint.name)
-                built.joints[parent_joint.name] = JointSlots(parent_joint.name, JointType.FLOATING, [parent_joint.name])
+                built.joints[parent_joint.name] = JointSlots(
+                    parent_joint.name, JointType.FLOATING, [parent_joint.name]
+                )
             else:
                 joints_maker.add(body, parent_joint)
         bodies[link_name] = body
@@ -453,21 +485,44 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
             body.gravcomp = 1.0  # MuJoCo cancels gravity on the body, as Gazebo's gravity switch
             no_gravity.append(link_name)
         for col in link.collisions:
-            add_geom(body, col.geometry, col.origin, meshes, name=col.name, visual=False, rgba=None,
-                      self_collide=options.self_collide)
+            add_geom(
+                body,
+                col.geometry,
+                col.origin,
+                meshes,
+                name=col.name,
+                visual=False,
+                rgba=None,
+                self_collide=options.self_collide,
+            )
         if options.visual_geoms:
             for vis in link.visuals:
                 color = vis.material.color if vis.material is not None else None
-                if color is None and vis.material is not None and vis.material.name in robot.materials:
+                if (
+                    color is None
+                    and vis.material is not None
+                    and vis.material.name in robot.materials
+                ):
                     color = robot.materials[vis.material.name].color
-                add_geom(body, vis.geometry, vis.origin, meshes, name=vis.name, visual=True, rgba=color,
-                          self_collide=False)
+                add_geom(
+                    body,
+                    vis.geometry,
+                    vis.origin,
+                    meshes,
+                    name=vis.name,
+                    visual=True,
+                    rgba=color,
+                    self_collide=False,
+                )
     moving = add_scenery(spec, robot, meshes, visual_geoms=options.visual_geoms)
     if moving:
         built.note(f"world model(s) {moving} are not the robot: simulated as fixed world geometry")
     if no_gravity:
-        built.note(f"link(s) without gravity (<gravity>false</gravity> / Gazebo's <turnGravityOff>): {no_gravity}; "
-                   "MuJoCo compensates their weight (gravcomp)", warning=False)
+        built.note(
+            f"link(s) without gravity (<gravity>false</gravity> / Gazebo's <turnGravityOff>): {no_gravity}; "
+            "MuJoCo compensates their weight (gravcomp)",
+            warning=False,
+        )
     if defaulted:
         built.note(
             f"{len(defaulted)} link(s) without inertial (or mass) get the default mass {DEFAULT_MASS} kg and inertia "
@@ -494,7 +549,9 @@ STOP_MAX_OMEGA_DT = 0.5
 """Largest ``ω·timestep`` (``ω = sqrt(k/M)``) and ``b/M·timestep`` of a stop simulated as a spring."""
 
 
-def stop_solver_params(k: float, b: float, inertia: float, timestep: float) -> tuple[list[float], list[float]] | None:
+def stop_solver_params(
+    k: float, b: float, inertia: float, timestep: float
+) -> tuple[list[float], list[float]] | None:
     """MuJoCo ``(solref, solimp)`` making a joint stop a spring-damper of stiffness ``k`` and
     damping ``b`` (SDFormat ``<limit><stiffness>``, ``<dissipation>``), or ``None`` when that
     spring is too stiff to integrate stably at ``timestep`` (``ω·dt`` or ``b/M·dt`` above
@@ -514,7 +571,10 @@ def stop_solver_params(k: float, b: float, inertia: float, timestep: float) -> t
         timestep: physics step, s.
     """
     scale = (1.0 - STOP_IMPEDANCE) / inertia
-    if math.sqrt(k / inertia) * timestep > STOP_MAX_OMEGA_DT or scale * b * timestep > STOP_MAX_OMEGA_DT:
+    if (
+        math.sqrt(k / inertia) * timestep > STOP_MAX_OMEGA_DT
+        or scale * b * timestep > STOP_MAX_OMEGA_DT
+    ):
         return None
     solimp = [STOP_IMPEDANCE, STOP_IMPEDANCE, 0.001, 0.5, 2.0]
     return [-scale * k, -scale * b], solimp
@@ -541,9 +601,11 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                 joint = built.spec.joint(name)
                 joint.solref_limit, joint.solimp_limit = params
             if rigid:
-                built.note(f"joint stop stiffness of {rigid} is too stiff for the timestep "
-                           f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); MuJoCo's default stop is used",
-                           warning=False)
+                built.note(
+                    f"joint stop stiffness of {rigid} is too stiff for the timestep "
+                    f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); MuJoCo's default stop is used",
+                    warning=False,
+                )
             model = built.spec.compile()
         if built._lift and built._root_bodies:
             depth = penetration(model)
@@ -552,11 +614,16 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                     body = built.spec.body(name)
                     pos = list(body.pos)
                     body.pos = [pos[0], pos[1], pos[2] + depth + 1e-3]
-                built.note(f"root link(s) {built._root_bodies} raised by {depth + 1e-3:.4f} m so that the robot "
-                           "starts above the ground plane", warning=False)
+                built.note(
+                    f"root link(s) {built._root_bodies} raised by {depth + 1e-3:.4f} m so that the robot "
+                    "starts above the ground plane",
+                    warning=False,
+                )
                 model = built.spec.compile()
     except ValueError as exc:
-        raise BackendError(f"MuJoCo cannot compile the model of {built.spec.modelname!r}: {exc}") from exc
+        raise BackendError(
+            f"MuJoCo cannot compile the model of {built.spec.modelname!r}: {exc}"
+        ) from exc
     for slots in built.joints.values():
         ids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, n) for n in slots.mj_joints]
         slots.qpos = [int(model.jnt_qposadr[i]) for i in ids]

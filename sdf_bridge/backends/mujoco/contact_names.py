@@ -52,9 +52,12 @@ def gazebo_collision_names(robot: Robot, link: str) -> list[tuple[str, int, set[
                 names = {f"{collision.name or link}_collision{suffix}", f"{link}_collision{suffix}"}
             else:
                 own = f"_{index}" if index else ""
-                names = {f"{link}_fixed_joint_lump__{collision.name or member}_collision{suffix}",
-                         f"{link}_fixed_joint_lump__{member}_collision{suffix}",
-                         f"{collision.name or member}_collision{own}", f"{member}_collision{own}"}
+                names = {
+                    f"{link}_fixed_joint_lump__{collision.name or member}_collision{suffix}",
+                    f"{link}_fixed_joint_lump__{member}_collision{suffix}",
+                    f"{collision.name or member}_collision{own}",
+                    f"{member}_collision{own}",
+                }
             out.append((member, index, names))
             k += 1
     return out

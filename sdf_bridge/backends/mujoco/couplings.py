@@ -20,13 +20,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from .builder import BuiltModel
 
 ONE_DOF = frozenset(
-    {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.SCREW, JointType.GEARBOX}
+    {
+        JointType.REVOLUTE,
+        JointType.CONTINUOUS,
+        JointType.PRISMATIC,
+        JointType.SCREW,
+        JointType.GEARBOX,
+    }
 )
 """Joint types with one primary MuJoCo DOF (the ones a transmission or mimic can drive)."""
 
 
 def add_joint_equality(
-    spec: mujoco.MjSpec, follower: str, leader: str, multiplier: float, offset: float, timestep: float
+    spec: mujoco.MjSpec,
+    follower: str,
+    leader: str,
+    multiplier: float,
+    offset: float,
+    timestep: float,
 ) -> mujoco.MjsEquality:
     """Couple MuJoCo joints: ``q_follower = offset + multiplier · q_leader`` (MuJoCo joint equality,
     ``polycoef = (offset, multiplier, 0, 0, 0)``; both joints have qpos0 = 0 here).
@@ -74,8 +85,9 @@ def add_mimics(robot: Robot, built: BuiltModel, timestep: float) -> None:
                 "the coupling is not simulated"
             )
             continue
-        add_joint_equality(built.spec, follower, leader, joint.mimic.multiplier, joint.mimic.offset,
-                           timestep)
+        add_joint_equality(
+            built.spec, follower, leader, joint.mimic.multiplier, joint.mimic.offset, timestep
+        )
 
 
 def _joining(robot: Robot, built: BuiltModel, a: str, b: str, exclude: str) -> str | None:
@@ -143,9 +155,16 @@ def static_loads(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
     load = np.array(data.qfrc_bias) - np.array(data.qfrc_passive)
     leader_of: dict[int, tuple[int, float]] = {}
     for e in range(model.neq):
-        if model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT and model.eq_active0[e] and model.eq_obj2id[e] >= 0:
+        if (
+            model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT
+            and model.eq_active0[e]
+            and model.eq_obj2id[e] >= 0
+        ):
             follower = int(model.jnt_dofadr[model.eq_obj1id[e]])
-            leader_of[follower] = (int(model.jnt_dofadr[model.eq_obj2id[e]]), float(model.eq_data[e, 1]))
+            leader_of[follower] = (
+                int(model.jnt_dofadr[model.eq_obj2id[e]]),
+                float(model.eq_data[e, 1]),
+            )
 
     def depth(dof: int) -> int:
         seen = set()

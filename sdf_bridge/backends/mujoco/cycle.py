@@ -75,7 +75,9 @@ V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = rang
 ROWS = 35
 """Rows of the joint table (see the module docstring)."""
 # the kinds of command in the table's MODE row (Mode values, as the table's floats)
-NONE, POSITION, VELOCITY, EFFORT = (float(m) for m in (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.EFFORT))
+NONE, POSITION, VELOCITY, EFFORT = (
+    float(m) for m in (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.EFFORT)
+)
 _P_BIT, _VELOCITY_MODE, _EFFORT_MODE = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
 VIEWED = ("qpos", "qvel", "act", "ctrl", "actuator_force")
 """The ``mujoco.MjData`` arrays the fused kernels reach through one view (:func:`data_view`),
@@ -87,9 +89,19 @@ WARN_QPOS = int(mujoco.mjtWarning.mjWARN_BADQPOS)
 
 
 def make_table(
-    qadr: np.ndarray, dadr: np.ndarray, act_adr: np.ndarray, act_id: np.ndarray, diag: np.ndarray,
-    p: np.ndarray, i: np.ndarray, d: np.ndarray, i_clamp: np.ndarray, inertia0: np.ndarray,
-    scheduled: np.ndarray, passive: np.ndarray, limit: np.ndarray,
+    qadr: np.ndarray,
+    dadr: np.ndarray,
+    act_adr: np.ndarray,
+    act_id: np.ndarray,
+    diag: np.ndarray,
+    p: np.ndarray,
+    i: np.ndarray,
+    d: np.ndarray,
+    i_clamp: np.ndarray,
+    inertia0: np.ndarray,
+    scheduled: np.ndarray,
+    passive: np.ndarray,
+    limit: np.ndarray,
 ) -> np.ndarray:
     """The joint table (:data:`ROWS`, n) from its per-joint parts (each shape (n,); units in
     the module docstring); the command state holds (mode hold at position 0, PID active), the
@@ -98,12 +110,28 @@ def make_table(
     Raises:
         ValueError: the parts do not all have shape (n,).
     """
-    parts = (qadr, dadr, act_adr, act_id, diag, p, i, d, i_clamp, inertia0, scheduled, passive, limit)
+    parts = (
+        qadr,
+        dadr,
+        act_adr,
+        act_id,
+        diag,
+        p,
+        i,
+        d,
+        i_clamp,
+        inertia0,
+        scheduled,
+        passive,
+        limit,
+    )
     n = np.shape(qadr)[0] if np.ndim(qadr) == 1 else -1
     if n < 0 or any(np.shape(x) != (n,) for x in parts):
-        raise ValueError(f"joint table parts must all have shape (n,); got {[np.shape(x) for x in parts]}")
+        raise ValueError(
+            f"joint table parts must all have shape (n,); got {[np.shape(x) for x in parts]}"
+        )
     tab = np.zeros((ROWS, n))
-    tab[:LIMIT + 1] = np.array(parts, dtype=float)
+    tab[: LIMIT + 1] = np.array(parts, dtype=float)
     tab[ACTIVE] = 1.0
     tab[SCALE] = 1.0
     return tab
@@ -129,19 +157,33 @@ def data_view(data: mujoco.MjData, inertia: np.ndarray) -> tuple[np.ndarray, dic
     offsets = {}
     for name, array in arrays.items():
         address = array.ctypes.data
-        if (array.dtype != np.float64 or array.ndim != 1 or not array.flags.c_contiguous or address < base
-                or address + array.nbytes > end or (address - base) % 8):
+        if (
+            array.dtype != np.float64
+            or array.ndim != 1
+            or not array.flags.c_contiguous
+            or address < base
+            or address + array.nbytes > end
+            or (address - base) % 8
+        ):
             return None
         offsets[name] = (address - base) // 8
     span = max(offsets[name] + arrays[name].size for name in arrays)
-    view = np.lib.stride_tricks.as_strided(arrays["qpos"], shape=(span,), strides=(8,), writeable=True)
+    view = np.lib.stride_tricks.as_strided(
+        arrays["qpos"], shape=(span,), strides=(8,), writeable=True
+    )
     return view, offsets
 
 
 def set_view(tab: np.ndarray, offsets: dict[str, int], nq: int, has_i: bool, ideal: bool) -> None:
     """Record the :func:`data_view` offsets and the static flags in ``tab``'s control rows."""
-    for row, name in ((V_QPOS, "qpos"), (V_QVEL, "qvel"), (V_ACT, "act"), (V_CTRL, "ctrl"),
-                      (V_FORCE, "actuator_force"), (V_INERTIA, "inertia")):
+    for row, name in (
+        (V_QPOS, "qpos"),
+        (V_QVEL, "qvel"),
+        (V_ACT, "act"),
+        (V_CTRL, "ctrl"),
+        (V_FORCE, "actuator_force"),
+        (V_INERTIA, "inertia"),
+    ):
         tab[row, 0] = offsets[name]
     tab[V_NQ, 0] = nq
     tab[V_HAS_I, 0] = float(has_i)
@@ -163,8 +205,17 @@ def write_affine(tab: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray) -> N
     biasprm[ids, 2] = bias_v
 
 
-def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
-             gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def pre_step(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    inertia: np.ndarray,
+    force: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    dt: float,
+    has_i: bool,
+) -> None:
     """Before stepping ``dt`` s: scale the scheduled joints' gains by ``M(q) / M₀`` (``inertia``
     = ``data.M`` or ``data.qM``, as of the last physics step), then (``has_i``) integrate the
     error to the target, ``act − q``, into the integral (:func:`.pid.integrate`; not further
@@ -176,13 +227,24 @@ def pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.nda
     if has_i:
         error = act[_rows(tab, ACT_ADR)] - qpos[_rows(tab, QADR)]
         blocked = saturated_towards(force[_rows(tab, ACT_ID)], tab[LIMIT], error)
-        integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked)
+        integrate(
+            tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked
+        )
     write_affine(tab, gainprm, biasprm)
 
 
-def prepare(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
-            gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool,
-            step: Callable[..., None] | None = None) -> None:
+def prepare(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    inertia: np.ndarray,
+    force: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    dt: float,
+    has_i: bool,
+    step: Callable[..., None] | None = None,
+) -> None:
     """:func:`pre_step` done at the write, for the steps of the next read: the integral is
     saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
     happen, or come with another ``dt``). Between a write and the next read nothing the
@@ -206,13 +268,25 @@ def command_kind(mode: np.ndarray) -> np.ndarray:
     ``POSITION_VELOCITY`` tracks as ``POSITION`` (its velocity is a feed-forward); any value
     that is not a joint command mode holds (``NONE``)."""
     m = np.asarray(mode).astype(np.int64)
-    return np.where((m & _P_BIT) != 0, POSITION,
-                    np.where(m == _VELOCITY_MODE, VELOCITY, np.where(m == _EFFORT_MODE, EFFORT, NONE)))
+    return np.where(
+        (m & _P_BIT) != 0,
+        POSITION,
+        np.where(m == _VELOCITY_MODE, VELOCITY, np.where(m == _EFFORT_MODE, EFFORT, NONE)),
+    )
 
 
-def apply_command(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, qpos: np.ndarray,
-                  act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray,
-                  ideal: bool) -> None:
+def apply_command(
+    tab: np.ndarray,
+    values: np.ndarray,
+    mode: np.ndarray,
+    hold: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    ctrl: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    ideal: bool,
+) -> None:
     """Apply a joint command: ``values`` (3, n) (rows position, velocity, effort, NaN off the
     joint's mode), ``mode`` (n,) :class:`~sdf_bridge.backends.base.Mode`, ``hold`` (n,) the
     positions idle joints hold (NaN: where they are when they become idle).
@@ -248,8 +322,14 @@ def apply_command(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: n
     ctrl[_rows(tab, ACT_ID)] = np.where(is_vel, v_cmd, 0.0)
 
 
-def gather_state(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.ndarray, warnings: np.ndarray,
-                 out: np.ndarray) -> bool:
+def gather_state(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    qvel: np.ndarray,
+    force: np.ndarray,
+    warnings: np.ndarray,
+    out: np.ndarray,
+) -> bool:
     """Joint state after stepping into ``out`` (3, n) (rows position rad or m, velocity rad/s
     or m/s, actuator force N·m or N); return whether the simulation is stable: none of the
     divergence counters in ``warnings`` (``data.warning.number``) is set and ``Σ qpos²`` is
@@ -283,8 +363,17 @@ def _affine_kernel(k: int, tab: np.ndarray, gainprm: np.ndarray, biasprm: np.nda
 
 
 @kernel
-def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
-                    gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def pre_step_kernel(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    inertia: np.ndarray,
+    force: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    dt: float,
+    has_i: bool,
+) -> None:
     """:func:`pre_step`, compiled."""
     _pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
 
@@ -292,8 +381,17 @@ def pre_step_kernel(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia:
 # The public kernels are locked after their warm-up (sdf_bridge.jit.warm_up); the fused ones
 # call these bodies instead, compiled for their own argument kinds.
 @kernel
-def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.ndarray, force: np.ndarray,
-              gainprm: np.ndarray, biasprm: np.ndarray, dt: float, has_i: bool) -> None:
+def _pre_step(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    inertia: np.ndarray,
+    force: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    dt: float,
+    has_i: bool,
+) -> None:
     for k in range(tab.shape[1]):
         if tab[SCHEDULED, k] != 0.0:
             tab[SCALE, k] = inertia[int(tab[DIAG, k])] / tab[INERTIA0, k]
@@ -318,16 +416,35 @@ def _pre_step(tab: np.ndarray, qpos: np.ndarray, act: np.ndarray, inertia: np.nd
 
 
 @kernel
-def apply_command_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, qpos: np.ndarray,
-                         act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray,
-                         ideal: bool) -> None:
+def apply_command_kernel(
+    tab: np.ndarray,
+    values: np.ndarray,
+    mode: np.ndarray,
+    hold: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    ctrl: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    ideal: bool,
+) -> None:
     """:func:`apply_command`, compiled."""
     _apply_command(tab, values, mode, hold, qpos, act, ctrl, gainprm, biasprm, ideal)
 
 
 @kernel
-def _apply_command(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, qpos: np.ndarray,
-                   act: np.ndarray, ctrl: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray, ideal: bool) -> None:
+def _apply_command(
+    tab: np.ndarray,
+    values: np.ndarray,
+    mode: np.ndarray,
+    hold: np.ndarray,
+    qpos: np.ndarray,
+    act: np.ndarray,
+    ctrl: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    ideal: bool,
+) -> None:
     for k in range(tab.shape[1]):
         m = int(mode[k])
         if m & _P_BIT:
@@ -370,15 +487,27 @@ def _apply_command(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: 
 
 
 @kernel
-def gather_state_kernel(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.ndarray,
-                        warnings: np.ndarray, out: np.ndarray) -> bool:
+def gather_state_kernel(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    qvel: np.ndarray,
+    force: np.ndarray,
+    warnings: np.ndarray,
+    out: np.ndarray,
+) -> bool:
     """:func:`gather_state`, compiled."""
     return _gather_state(tab, qpos, qvel, force, warnings, out)
 
 
 @kernel
-def _gather_state(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np.ndarray, warnings: np.ndarray,
-                  out: np.ndarray) -> bool:
+def _gather_state(
+    tab: np.ndarray,
+    qpos: np.ndarray,
+    qvel: np.ndarray,
+    force: np.ndarray,
+    warnings: np.ndarray,
+    out: np.ndarray,
+) -> bool:
     for k in range(tab.shape[1]):
         out[0, k] = qpos[int(tab[QADR, k])]
         out[1, k] = qvel[int(tab[DADR, k])]
@@ -395,12 +524,22 @@ def _gather_state(tab: np.ndarray, qpos: np.ndarray, qvel: np.ndarray, force: np
 @kernel
 def _view(tab: np.ndarray, view: np.ndarray, row: int) -> np.ndarray:
     """The part of :func:`data_view`'s ``view`` from the offset in control row ``row`` on."""
-    return view[int(tab[row, 0]):]
+    return view[int(tab[row, 0]) :]
 
 
 @kernel
-def write_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np.ndarray, view: np.ndarray,
-                 gainprm: np.ndarray, biasprm: np.ndarray, dt: float, last_valid: bool, prep: bool) -> bool:
+def write_kernel(
+    tab: np.ndarray,
+    values: np.ndarray,
+    mode: np.ndarray,
+    hold: np.ndarray,
+    view: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    dt: float,
+    last_valid: bool,
+    prep: bool,
+) -> bool:
     """The backend's write in one call: a joint command (``values`` (3, n), rows position,
     velocity, effort, C-contiguous; ``mode`` (n,) int8; ``hold`` (n,), C-contiguous) that differs
     bit for bit from the last applied one (``tab`` rows ``LAST`` … ``LAST_HOLD``; all differ
@@ -435,30 +574,49 @@ def write_kernel(tab: np.ndarray, values: np.ndarray, mode: np.ndarray, hold: np
     qpos = _view(tab, view, V_QPOS)
     act = _view(tab, view, V_ACT)
     if changed:
-        _apply_command(tab, values, mode, hold, qpos, act, _view(tab, view, V_CTRL), gainprm, biasprm, ideal)
-        tab[LAST:LAST + 3] = values
+        _apply_command(
+            tab, values, mode, hold, qpos, act, _view(tab, view, V_CTRL), gainprm, biasprm, ideal
+        )
+        tab[LAST : LAST + 3] = values
         for k in range(n):
             tab[LAST_MODE, k] = float(mode[k])
             tab[LAST_HOLD, k] = hold[k]
     if prep:
         for k in range(n):
             tab[SAVED, k] = tab[INTEGRAL, k]
-        _pre_step(tab, qpos, act, _view(tab, view, V_INERTIA), _view(tab, view, V_FORCE), gainprm, biasprm, dt,
-                  tab[V_HAS_I, 0] != 0.0)
+        _pre_step(
+            tab,
+            qpos,
+            act,
+            _view(tab, view, V_INERTIA),
+            _view(tab, view, V_FORCE),
+            gainprm,
+            biasprm,
+            dt,
+            tab[V_HAS_I, 0] != 0.0,
+        )
     return changed
 
 
 @kernel
-def state_kernel(tab: np.ndarray, view: np.ndarray, warnings: np.ndarray, transmissions: np.ndarray,
-                 out: np.ndarray, actuators: np.ndarray) -> bool:
+def state_kernel(
+    tab: np.ndarray,
+    view: np.ndarray,
+    warnings: np.ndarray,
+    transmissions: np.ndarray,
+    out: np.ndarray,
+    actuators: np.ndarray,
+) -> bool:
     """:func:`gather_state_kernel` into the first n columns of ``out`` (3, n + n_followers),
     then the followers into its other columns and the actuator state into ``actuators``
     (3, n) (:func:`sdf_bridge.transmissions.kernel.joint_state`): one call instead of two.
     MuJoCo's arrays are reached through ``view`` (:func:`data_view`). Returns whether the
     simulation is stable."""
-    joint = out[:, :tab.shape[1]]
-    qpos = _view(tab, view, V_QPOS)[:int(tab[V_NQ, 0])]
-    stable = _gather_state(tab, qpos, _view(tab, view, V_QVEL), _view(tab, view, V_FORCE), warnings, joint)
+    joint = out[:, : tab.shape[1]]
+    qpos = _view(tab, view, V_QPOS)[: int(tab[V_NQ, 0])]
+    stable = _gather_state(
+        tab, qpos, _view(tab, view, V_QVEL), _view(tab, view, V_FORCE), warnings, joint
+    )
     _transmissions.joint_state(joint, transmissions, out, actuators)
     return stable
 
@@ -469,7 +627,9 @@ def inertia_buffer(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
     return data.M if hasattr(model, "M_rownnz") else data.qM
 
 
-def functions(compiled: bool) -> tuple[Callable[..., None], Callable[..., None], Callable[..., bool]]:
+def functions(
+    compiled: bool,
+) -> tuple[Callable[..., None], Callable[..., None], Callable[..., bool]]:
     """``(pre_step, apply_command, gather_state)``: the compiled kernels, warmed up first
     (:func:`warm_up`: compiled, or loaded from Numba's cache, now, never in a control cycle),
     or (``compiled`` False) the numpy reference."""
@@ -479,8 +639,14 @@ def functions(compiled: bool) -> tuple[Callable[..., None], Callable[..., None],
     return pre_step, apply_command, gather_state
 
 
-def fused(pack: np.ndarray | None, data: mujoco.MjData, inertia: np.ndarray, tab: np.ndarray, has_i: bool,
-          ideal: bool) -> tuple[np.ndarray | None, np.ndarray | None]:
+def fused(
+    pack: np.ndarray | None,
+    data: mujoco.MjData,
+    inertia: np.ndarray,
+    tab: np.ndarray,
+    has_i: bool,
+    ideal: bool,
+) -> tuple[np.ndarray | None, np.ndarray | None]:
     """``(pack, view)`` for the fused kernels (:func:`write_kernel`, :func:`state_kernel`): the
     transmission map's ``pack`` (``None``: the map runs numpy) and :func:`data_view` of ``data``
     with ``inertia`` (its offsets and the flags ``has_i``, ``ideal`` recorded in ``tab``:
@@ -526,18 +692,43 @@ def warm_up() -> float:
         pre_step_kernel(tab, qpos, act, inertia, force, gainprm, biasprm, 0.0, True)
         gather_state_kernel(tab, qpos, data.qvel, force, warnings, joint)
 
-    spent = jit.warm_up("MuJoCo cycle kernels", (apply_command_kernel, pre_step_kernel, gather_state_kernel),
-                        run_cycle)
-    cols = np.arange(3).reshape(1, 3, 1)  # one identity joint, no followers (transmissions.kernel.pack)
+    spent = jit.warm_up(
+        "MuJoCo cycle kernels",
+        (apply_command_kernel, pre_step_kernel, gather_state_kernel),
+        run_cycle,
+    )
+    cols = np.arange(3).reshape(
+        1, 3, 1
+    )  # one identity joint, no followers (transmissions.kernel.pack)
     empty = np.zeros(0)
-    pack, view = fused(_transmissions.pack(cols, np.ones((1, 3, 1)), cols, np.ones((1, 3, 1)), zero, False,
-                                           empty.astype(np.int64), empty, empty), data, inertia, tab, True, False)
+    pack, view = fused(
+        _transmissions.pack(
+            cols,
+            np.ones((1, 3, 1)),
+            cols,
+            np.ones((1, 3, 1)),
+            zero,
+            False,
+            empty.astype(np.int64),
+            empty,
+            empty,
+        ),
+        data,
+        inertia,
+        tab,
+        True,
+        False,
+    )
     if view is None:
         return spent
 
     def run_fused() -> None:
         for last_valid in (False, True):
-            write_kernel(tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True)
+            write_kernel(
+                tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True
+            )
         state_kernel(tab, view, warnings, pack, np.empty((3, 1)), np.empty((3, 1)))
 
-    return spent + jit.warm_up("MuJoCo fused cycle kernels", (write_kernel, state_kernel), run_fused)
+    return spent + jit.warm_up(
+        "MuJoCo fused cycle kernels", (write_kernel, state_kernel), run_fused
+    )

@@ -91,7 +91,11 @@ def joint_inertias(model: mujoco.MjModel, joints: np.ndarray, dofs: np.ndarray) 
         inverse = out
     apparent = 1.0 / np.maximum(inverse[np.arange(n), dofs] if n else np.zeros(0), 1e-300)
     load = np.zeros(n)
-    free = {int(model.jnt_bodyid[j]) for j in range(model.njnt) if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE}
+    free = {
+        int(model.jnt_bodyid[j])
+        for j in range(model.njnt)
+        if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE
+    }
     parent = np.asarray(model.body_parentid)
     for k, j in enumerate(joints):
         body = int(model.jnt_bodyid[j])

@@ -21,7 +21,17 @@ from collections.abc import Callable, Sequence
 import mujoco
 import numpy as np
 
-from ...description.model import Box, Capsule, Cylinder, Ellipsoid, Geometry, Mesh, Plane, Pose, Sphere
+from ...description.model import (
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    Geometry,
+    Mesh,
+    Plane,
+    Pose,
+    Sphere,
+)
 from ...description.model.pose import matrix_to_quaternion
 from ...errors import BackendError
 
@@ -99,8 +109,11 @@ class MeshLoader:
         elif self._trimesh:
             result = self._convert(mesh, name)
         else:
-            self._skip(mesh, "is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH) and trimesh "
-                       "is not installed")
+            self._skip(
+                mesh,
+                "is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH) and trimesh "
+                "is not installed",
+            )
         self._assets[key] = result  # type: ignore[index]
         return result
 
@@ -117,7 +130,9 @@ class MeshLoader:
         if len(faces) == 0:
             self._skip(mesh, "has no triangles")
             return None
-        self._spec.add_mesh(name=name, uservert=vertices.ravel().tolist(), userface=faces.ravel().tolist())
+        self._spec.add_mesh(
+            name=name, uservert=vertices.ravel().tolist(), userface=faces.ravel().tolist()
+        )
         return name
 
 
@@ -156,11 +171,17 @@ def add_geom(
     if isinstance(geometry, Box):
         kwargs = {"type": mujoco.mjtGeom.mjGEOM_BOX, "size": [s / 2.0 for s in geometry.size]}
     elif isinstance(geometry, Cylinder):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_CYLINDER, "size": [geometry.radius, geometry.length / 2.0, 0]}
+        kwargs = {
+            "type": mujoco.mjtGeom.mjGEOM_CYLINDER,
+            "size": [geometry.radius, geometry.length / 2.0, 0],
+        }
     elif isinstance(geometry, Sphere):
         kwargs = {"type": mujoco.mjtGeom.mjGEOM_SPHERE, "size": [geometry.radius, 0, 0]}
     elif isinstance(geometry, Capsule):
-        kwargs = {"type": mujoco.mjtGeom.mjGEOM_CAPSULE, "size": [geometry.radius, geometry.length / 2.0, 0]}
+        kwargs = {
+            "type": mujoco.mjtGeom.mjGEOM_CAPSULE,
+            "size": [geometry.radius, geometry.length / 2.0, 0],
+        }
     elif isinstance(geometry, Ellipsoid):
         kwargs = {"type": mujoco.mjtGeom.mjGEOM_ELLIPSOID, "size": list(geometry.radii)}
     elif isinstance(geometry, Plane):
@@ -174,7 +195,9 @@ def add_geom(
             return False
         kwargs = {"type": mujoco.mjtGeom.mjGEOM_MESH, "meshname": asset}
     else:  # pragma: no cover - the model's Geometry union is closed
-        raise BackendError(f"geometry {type(geometry).__name__} is not supported by the MuJoCo backend")
+        raise BackendError(
+            f"geometry {type(geometry).__name__} is not supported by the MuJoCo backend"
+        )
     geom = body.add_geom(**kwargs)
     if name:
         geom.name = f"{body.name}::{'visual' if visual else 'collision'}::{name}"
@@ -184,7 +207,9 @@ def add_geom(
         geom.contype, geom.conaffinity, geom.group = 0, 0, VISUAL_GROUP
     else:
         geom.group = COLLISION_GROUP
-        geom.contype, geom.conaffinity = (3, 3) if self_collide else (ROBOT_CONTYPE, ROBOT_CONAFFINITY)
+        geom.contype, geom.conaffinity = (
+            (3, 3) if self_collide else (ROBOT_CONTYPE, ROBOT_CONAFFINITY)
+        )
     if rgba is not None:
         geom.rgba = list(rgba)
     return True
@@ -204,7 +229,9 @@ def lowest_point(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float
         return z - float(size[1]) * abs(float(down[2])) - float(size[0])
     if gtype == g.mjGEOM_CYLINDER:
         axial = abs(float(down[2]))
-        return z - float(size[1]) * axial - float(size[0]) * math.sqrt(max(0.0, 1.0 - axial * axial))
+        return (
+            z - float(size[1]) * axial - float(size[0]) * math.sqrt(max(0.0, 1.0 - axial * axial))
+        )
     if gtype == g.mjGEOM_ELLIPSOID:
         return z - float(np.linalg.norm(np.asarray(size[:3]) * down))
     if gtype == g.mjGEOM_BOX:
@@ -222,7 +249,11 @@ def penetration(model: mujoco.MjModel, data: mujoco.MjData | None = None) -> flo
     mujoco.mj_kinematics(model, data)
     lowest = math.inf
     for g in range(model.ngeom):
-        if model.geom_bodyid[g] == 0 or model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0:
+        if (
+            model.geom_bodyid[g] == 0
+            or model.geom_contype[g] == 0
+            and model.geom_conaffinity[g] == 0
+        ):
             continue
         if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE:
             continue

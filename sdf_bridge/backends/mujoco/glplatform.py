@@ -49,10 +49,15 @@ def egl_works(library: str) -> bool:
         get_display = egl.eglGetProcAddress(b"eglGetPlatformDisplayEXT")
         if not query or not get_display:
             return False
-        query_devices = ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
-                                         ctypes.POINTER(ctypes.c_int))(query)
-        platform_display = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p,
-                                            ctypes.c_void_p)(get_display)
+        query_devices = ctypes.CFUNCTYPE(
+            ctypes.c_uint,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_int),
+        )(query)
+        platform_display = ctypes.CFUNCTYPE(
+            ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p
+        )(get_display)
         egl.eglInitialize.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
         egl.eglTerminate.argtypes = [ctypes.c_void_p]
         devices = (ctypes.c_void_p * _MAX_DEVICES)()
@@ -96,8 +101,11 @@ def configure_environment(
         return env["MUJOCO_GL"]
     platform = choose_platform(find_library, egl_check)
     if platform is None:
-        _LOG.warning("MuJoCo off-screen rendering: neither a working EGL nor OSMesa is installed, cameras will "
-                     "publish nothing. %s", describe_missing())
+        _LOG.warning(
+            "MuJoCo off-screen rendering: neither a working EGL nor OSMesa is installed, cameras will "
+            "publish nothing. %s",
+            describe_missing(),
+        )
         return None
     env["MUJOCO_GL"] = platform
     _LOG.info("MUJOCO_GL was unset; using %r for off-screen camera rendering", platform)
@@ -106,5 +114,10 @@ def configure_environment(
 
 def describe_missing() -> str:
     """How to get off-screen rendering (a sentence naming variables and Debian packages)."""
-    return ("Fix: install OSMesa (Debian: apt-get install " + PACKAGES["osmesa"] + ") or EGL (" + PACKAGES["egl"]
-            + ") and start the process with MUJOCO_GL=osmesa or MUJOCO_GL=egl (set before mujoco is imported)")
+    return (
+        "Fix: install OSMesa (Debian: apt-get install "
+        + PACKAGES["osmesa"]
+        + ") or EGL ("
+        + PACKAGES["egl"]
+        + ") and start the process with MUJOCO_GL=osmesa or MUJOCO_GL=egl (set before mujoco is imported)"
+    )

@@ -25,13 +25,26 @@ def free_roots(model: mujoco.MjModel) -> list[tuple[int, int, str]]:
     found = []
     for body in range(1, model.nbody):
         joint = int(model.body_jntadr[body])
-        if model.body_parentid[body] == 0 and joint >= 0 and model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
-            found.append((int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint]), model.body(body).name))
+        if (
+            model.body_parentid[body] == 0
+            and joint >= 0
+            and model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE
+        ):
+            found.append(
+                (int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint]), model.body(body).name)
+            )
     return found
 
 
-def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, robot: Robot,
-                pose: InitialPose, *, place_on_ground: bool) -> None:
+def reset_state(
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    built: BuiltModel,
+    robot: Robot,
+    pose: InitialPose,
+    *,
+    place_on_ground: bool,
+) -> None:
     """``mj_resetData`` (time 0), then ``pose``: its base pose given to the first root link (a
     free joint's position and orientation (the first of :func:`free_roots`), or the model pose
     of the first body on the world), the 1-DOF joints'
@@ -46,8 +59,8 @@ def reset_state(model: mujoco.MjModel, data: mujoco.MjData, built: BuiltModel, r
         xyz, quat = list(pose.base.xyz), wxyz(pose.base.rotation)
         if roots:
             adr = roots[0][0]
-            data.qpos[adr:adr + 3] = xyz
-            data.qpos[adr + 3:adr + 7] = quat
+            data.qpos[adr : adr + 3] = xyz
+            data.qpos[adr + 3 : adr + 7] = quat
         else:  # a fixed base: the weld pose of the first body on the world
             model.body_pos[fixed[0]], model.body_quat[fixed[0]] = xyz, quat
     for name, value in pose.position.items():
@@ -74,7 +87,8 @@ def apply_joint_equalities(model: mujoco.MjModel, data: mujoco.MjData) -> None:
     ``neq`` times. Equalities to no second joint (a fixed joint value) set ``q₁ = q₁⁰ + c₀``.
     """
     rows = [
-        e for e in range(model.neq)
+        e
+        for e in range(model.neq)
         if model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT and model.eq_active0[e]
     ]
     for _ in range(len(rows)):

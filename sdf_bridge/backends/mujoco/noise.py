@@ -61,11 +61,17 @@ class ImuNoise:
 
     __slots__ = ("start", "stop", "terms", "_bias", "_mean", "_std", "_rng", "_rows", "_width")
 
-    def __init__(self, gyro: tuple[Noise, ...] | None, acc: tuple[Noise, ...] | None,
-                 seed: np.random.SeedSequence) -> None:
+    def __init__(
+        self,
+        gyro: tuple[Noise, ...] | None,
+        acc: tuple[Noise, ...] | None,
+        seed: np.random.SeedSequence,
+    ) -> None:
         parts = [p for p in (gyro, acc) if _active(p)]
         if not parts:
-            raise BackendError("ImuNoise needs an angular velocity or linear acceleration gaussian noise")
+            raise BackendError(
+                "ImuNoise needs an angular velocity or linear acceleration gaussian noise"
+            )
         for part in parts:
             if len(part) != 3:  # type: ignore[arg-type]
                 raise BackendError(f"IMU noise needs 3 axes (x, y, z), got {len(part)}")  # type: ignore[arg-type]
@@ -75,8 +81,11 @@ class ImuNoise:
         terms = []
         for part in parts:
             for n in part:  # type: ignore[union-attr]
-                bias = rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0)) \
-                    if n.bias_stddev or n.bias_mean else 0.0
+                bias = (
+                    rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0))
+                    if n.bias_stddev or n.bias_mean
+                    else 0.0
+                )
                 terms.append((float(bias), float(n.mean), float(n.stddev)))
         self.terms: list[tuple[float, float, float]] = terms
         # per axis of gyro + acc (zeros on the part without noise, never used), for apply()
@@ -88,12 +97,18 @@ class ImuNoise:
         self._rows: Iterator[list[float]] = iter(())
 
     @classmethod
-    def create(cls, gyro: tuple[Noise, ...] | None, acc: tuple[Noise, ...] | None,
-               seed: np.random.SeedSequence) -> ImuNoise | None:
+    def create(
+        cls,
+        gyro: tuple[Noise, ...] | None,
+        acc: tuple[Noise, ...] | None,
+        seed: np.random.SeedSequence,
+    ) -> ImuNoise | None:
         """An :class:`ImuNoise`, or ``None`` when neither part has a gaussian noise."""
         return cls(gyro, acc, seed) if _active(gyro) or _active(acc) else None
 
-    def variances(self) -> tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]:
+    def variances(
+        self,
+    ) -> tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]:
         """The noise variance per axis, ``stddev²``, of the angular velocity ((rad/s)²) and of
         the linear acceleration ((m/s²)²); ``None`` for a part without noise."""
         var = [s * s for s in self._std]
@@ -110,7 +125,9 @@ class ImuNoise:
             z = next(self._rows)
         return z
 
-    def apply(self, v: list[float], z: list[float]) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    def apply(
+        self, v: list[float], z: list[float]
+    ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
         """The angular velocity (rad/s) and linear acceleration (m/s²) with noise on the noisy
         part(s): ``((value + bias) + mean) + z·stddev`` per axis, the other part unchanged.
 
@@ -120,10 +137,20 @@ class ImuNoise:
         """
         b, m, s = self._bias, self._mean, self._std
         if self.start == 3:  # acceleration only
-            return (v[4], v[5], v[6]), (v[7] + b[3] + m[3] + z[0] * s[3], v[8] + b[4] + m[4] + z[1] * s[4],
-                                        v[9] + b[5] + m[5] + z[2] * s[5])
-        gyro = (v[4] + b[0] + m[0] + z[0] * s[0], v[5] + b[1] + m[1] + z[1] * s[1], v[6] + b[2] + m[2] + z[2] * s[2])
+            return (v[4], v[5], v[6]), (
+                v[7] + b[3] + m[3] + z[0] * s[3],
+                v[8] + b[4] + m[4] + z[1] * s[4],
+                v[9] + b[5] + m[5] + z[2] * s[5],
+            )
+        gyro = (
+            v[4] + b[0] + m[0] + z[0] * s[0],
+            v[5] + b[1] + m[1] + z[1] * s[1],
+            v[6] + b[2] + m[2] + z[2] * s[2],
+        )
         if self.stop == 3:  # angular velocity only
             return gyro, (v[7], v[8], v[9])
-        return gyro, (v[7] + b[3] + m[3] + z[3] * s[3], v[8] + b[4] + m[4] + z[4] * s[4],
-                      v[9] + b[5] + m[5] + z[5] * s[5])
+        return gyro, (
+            v[7] + b[3] + m[3] + z[3] * s[3],
+            v[8] + b[4] + m[4] + z[4] * s[4],
+            v[9] + b[5] + m[5] + z[5] * s[5],
+        )

@@ -45,11 +45,24 @@ from .builder import BuildOptions
 
 _LOG = logging.getLogger("sdf_bridge.backends.mujoco.backend")
 
-KNOWN_PARAMS = frozenset({
-    "timestep", "gravity", "fixed_base", "ground_plane", "visual_geoms", "self_collide", "pid_gains",
-    "position_mode", "noise_seed", "armature", "base_pose", "render_cameras", "lift_above_ground",
-    *INITIAL_POSE_PARAMS,
-})
+KNOWN_PARAMS = frozenset(
+    {
+        "timestep",
+        "gravity",
+        "fixed_base",
+        "ground_plane",
+        "visual_geoms",
+        "self_collide",
+        "pid_gains",
+        "position_mode",
+        "noise_seed",
+        "armature",
+        "base_pose",
+        "render_cameras",
+        "lift_above_ground",
+        *INITIAL_POSE_PARAMS,
+    }
+)
 
 
 def _float(value: Any, name: str) -> float:
@@ -77,9 +90,13 @@ def _vector(value: Any, name: str, n: int) -> tuple[float, ...]:
     try:
         items = list(value)
     except TypeError:
-        raise ConfigError(f"backend parameter {name} = {value!r} must be a list of {n} numbers") from None
+        raise ConfigError(
+            f"backend parameter {name} = {value!r} must be a list of {n} numbers"
+        ) from None
     if len(items) != n:
-        raise ConfigError(f"backend parameter {name} = {value!r} must have {n} numbers, has {len(items)}")
+        raise ConfigError(
+            f"backend parameter {name} = {value!r} must have {n} numbers, has {len(items)}"
+        )
     return tuple(_float(v, name) for v in items)
 
 
@@ -92,7 +109,9 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
     for key in params:
         if key not in KNOWN_PARAMS and not str(key).startswith(("pid_gains.", "armature.")):
             _LOG.warning(
-                "MuJoCo backend: unknown parameter %r ignored (known: %s)", key, ", ".join(sorted(KNOWN_PARAMS))
+                "MuJoCo backend: unknown parameter %r ignored (known: %s)",
+                key,
+                ", ".join(sorted(KNOWN_PARAMS)),
             )
     timestep = _float(params.get("timestep", 0.001), "timestep")
     if timestep <= 0.0:
@@ -114,7 +133,7 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
         armature = {name: value for name in robot.joints}
     for key, value in params.items():  # flattened ROS form: armature.<joint>
         if str(key).startswith("armature."):
-            joint = str(key)[len("armature."):]
+            joint = str(key)[len("armature.") :]
             if joint not in robot.joints:
                 raise ConfigError(f"backend parameter {key} names unknown joint {joint!r}")
             armature[joint] = _float(value, str(key))

@@ -85,7 +85,9 @@ def _as_gain(value: Any, where: str) -> float:
     try:
         result = float(value)
     except (TypeError, ValueError):
-        raise ConfigError(f"{where} = {value!r} is not a number; give a finite number ≥ 0") from None
+        raise ConfigError(
+            f"{where} = {value!r} is not a number; give a finite number ≥ 0"
+        ) from None
     if not math.isfinite(result) or result < 0.0:
         raise ConfigError(f"{where} = {value!r} must be a finite number ≥ 0")
     return result
@@ -95,14 +97,20 @@ def _config_gains(params: Mapping[str, Any], joint: str) -> dict[str, float]:
     found: dict[str, float] = {}
     nested = params.get("pid_gains")
     if nested is not None and not isinstance(nested, Mapping):
-        raise ConfigError(f"pid_gains must be a mapping joint → {{p, i, d, i_clamp}}, got {nested!r}")
+        raise ConfigError(
+            f"pid_gains must be a mapping joint → {{p, i, d, i_clamp}}, got {nested!r}"
+        )
     entry = (nested or {}).get(joint)
     if entry is not None:
         if not isinstance(entry, Mapping):
-            raise ConfigError(f"pid_gains.{joint} must be a mapping with keys p, i, d, i_clamp, got {entry!r}")
+            raise ConfigError(
+                f"pid_gains.{joint} must be a mapping with keys p, i, d, i_clamp, got {entry!r}"
+            )
         unknown = set(entry) - set(_KEYS)
         if unknown:
-            raise ConfigError(f"pid_gains.{joint} has unknown key(s) {sorted(unknown)}; use p, i, d, i_clamp")
+            raise ConfigError(
+                f"pid_gains.{joint} has unknown key(s) {sorted(unknown)}; use p, i, d, i_clamp"
+            )
         for key, value in entry.items():
             found[key] = _as_gain(value, f"pid_gains.{joint}.{key}")
     for key in _KEYS:
@@ -121,7 +129,9 @@ def _description_gains(robot: Robot, joint: str) -> dict[str, float]:
             for key in _KEYS:
                 value = info.param(key)
                 if value is not None:
-                    found[key] = _as_gain(value, f"<ros2_control name={block.name!r}> joint {joint!r} param {key}")
+                    found[key] = _as_gain(
+                        value, f"<ros2_control name={block.name!r}> joint {joint!r} param {key}"
+                    )
     return found
 
 
@@ -170,23 +180,36 @@ def resolve_gains(
         for key in _KEYS:
             out[key][k] = gains.get(key, 0.0)
     if scheduled.any():
-        _LOG.info("PID: default gains for %d joint(s) without configured gains: %s", int(scheduled.sum()),
-                  describe_defaults(joint_names, defaults, scheduled, inertia))
+        _LOG.info(
+            "PID: default gains for %d joint(s) without configured gains: %s",
+            int(scheduled.sum()),
+            describe_defaults(joint_names, defaults, scheduled, inertia),
+        )
         light = scheduled & too_light(inertia) if inertia is not None else np.zeros(n, dtype=bool)
         if light.any():
             _LOG.warning(
                 "PID: joint(s) %s carry over %.0e times their own inertia (%s); default gains the timestep allows "
                 "cannot damp that, the joint may oscillate. Fix: give them an armature (the rotor inertia "
                 "reflected through the gear, backend_params.armature.<joint>, e.g. 100 × M_apparent = %s kg·m²) "
-                "or configure pid_gains", [j for j, x in zip(joint_names, light) if x], LIGHT_RATIO,
-                ", ".join(f"{j}: M {inertia.design[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}"
-                          for k, j in enumerate(joint_names) if light[k]),
-                ", ".join(f"{100 * inertia.apparent[k]:.2g}" for k in range(n) if light[k]))
+                "or configure pid_gains",
+                [j for j, x in zip(joint_names, light) if x],
+                LIGHT_RATIO,
+                ", ".join(
+                    f"{j}: M {inertia.design[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}"
+                    for k, j in enumerate(joint_names)
+                    if light[k]
+                ),
+                ", ".join(f"{100 * inertia.apparent[k]:.2g}" for k in range(n) if light[k]),
+            )
     return PidGains(out["p"], out["i"], out["d"], out["i_clamp"], scheduled)
 
 
-def describe_defaults(joint_names: Sequence[str], defaults: DefaultGains, which: np.ndarray,
-                      inertia: JointInertia | None = None) -> str:
+def describe_defaults(
+    joint_names: Sequence[str],
+    defaults: DefaultGains,
+    which: np.ndarray,
+    inertia: JointInertia | None = None,
+) -> str:
     """The default-gain rule and, per joint of ``joint_names`` where ``which`` (n,) bool,
     its gains (and inertias), as one text (the once-per-robot log line)."""
     rows = []
@@ -195,18 +218,32 @@ def describe_defaults(joint_names: Sequence[str], defaults: DefaultGains, which:
             continue
         where = ""
         if inertia is not None:
-            where = (f" (M_own {inertia.own[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}, "
-                     f"M_load {inertia.load[k]:.3g})")
+            where = (
+                f" (M_own {inertia.own[k]:.3g}, M_apparent {inertia.apparent[k]:.3g}, "
+                f"M_load {inertia.load[k]:.3g})"
+            )
         bound = ", bounded by the timestep" if defaults.bounded[k] else ""
-        rows.append(f"{joint}: p {defaults.p[k]:.4g}, i {defaults.i[k]:.4g}, d {defaults.d[k]:.4g}, "
-                    f"i_clamp {defaults.i_clamp[k]:.4g}{where}{bound}")
-    return (f"M = max(M_own, M_load), p = min(M·ω², M_apparent·(0.5/timestep)²), d = min(2·M·ω, "
-            f"M_apparent/timestep), i = p·min(ω/10, d/(2·M)), i_clamp = effort limit, ω = {BANDWIDTH:.1f} rad/s; "
-            + "; ".join(rows))
+        rows.append(
+            f"{joint}: p {defaults.p[k]:.4g}, i {defaults.i[k]:.4g}, d {defaults.d[k]:.4g}, "
+            f"i_clamp {defaults.i_clamp[k]:.4g}{where}{bound}"
+        )
+    return (
+        f"M = max(M_own, M_load), p = min(M·ω², M_apparent·(0.5/timestep)²), d = min(2·M·ω, "
+        f"M_apparent/timestep), i = p·min(ω/10, d/(2·M)), i_clamp = effort limit, ω = {BANDWIDTH:.1f} rad/s; "
+        + "; ".join(rows)
+    )
 
 
-def integrate(integral: np.ndarray, i: np.ndarray, i_clamp: np.ndarray, scale: np.ndarray, error: np.ndarray,
-              dt: float, active: np.ndarray, blocked: np.ndarray | None = None) -> None:
+def integrate(
+    integral: np.ndarray,
+    i: np.ndarray,
+    i_clamp: np.ndarray,
+    scale: np.ndarray,
+    error: np.ndarray,
+    dt: float,
+    active: np.ndarray,
+    blocked: np.ndarray | None = None,
+) -> None:
     """In place: ``integral += i·scale·error·dt`` where ``active``, clamped to ±``i_clamp`` where
     ``i_clamp`` > 0; 0 where not ``active``. All arrays shape (n,): integral N·m (N), ``i``
     N·m/(rad·s), ``i_clamp`` N·m, ``scale`` the gain schedule factor, ``error`` rad (m), ``dt`` s.
@@ -230,8 +267,13 @@ def saturated_towards(force: np.ndarray, limit: np.ndarray, error: np.ndarray) -
 
 
 def affine_parameters(
-    p: np.ndarray, d: np.ndarray, scale: np.ndarray, integral: np.ndarray, v_target: np.ndarray,
-    feedforward: np.ndarray, active: np.ndarray,
+    p: np.ndarray,
+    d: np.ndarray,
+    scale: np.ndarray,
+    integral: np.ndarray,
+    v_target: np.ndarray,
+    feedforward: np.ndarray,
+    active: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Parameters ``(gain, bias0, bias_q, bias_v)``, shapes (n,), of an affine actuator whose
     activation holds the position target ``q_t``: ``effort = gain·q_t + bias0 + bias_q·q +
@@ -263,7 +305,9 @@ class JointPid:
         integral, scale: views of the rows of :attr:`state`.
     """
 
-    def __init__(self, gains: PidGains, effort_limit: np.ndarray, state: np.ndarray | None = None) -> None:
+    def __init__(
+        self, gains: PidGains, effort_limit: np.ndarray, state: np.ndarray | None = None
+    ) -> None:
         self.gains = gains
         self.effort_limit = np.asarray(effort_limit, dtype=float)
         n = self.effort_limit.shape[0]
@@ -306,8 +350,9 @@ class JointPid:
         bound = np.where(g.i_clamp > 0.0, g.i_clamp, np.inf)
         self.integral[:] = np.where(g.i > 0.0, np.clip(load, -bound, bound), 0.0)
 
-    def update_integral(self, error: np.ndarray, dt: float, active: np.ndarray,
-                        blocked: np.ndarray | None = None) -> None:
+    def update_integral(
+        self, error: np.ndarray, dt: float, active: np.ndarray, blocked: np.ndarray | None = None
+    ) -> None:
         """Integrate ``i · error · dt`` (error shape (n,)) where ``active`` (n,) bool and not
         ``blocked`` (saturated towards the error, see :func:`integrate`); clamp to
         ±i_clamp where i_clamp > 0 (i_clamp = 0 means the integral is unbounded only if i = 0)."""

@@ -40,16 +40,28 @@ def scan_directions(params: RayParams) -> tuple[np.ndarray, np.ndarray]:
     h = np.linspace(params.horizontal_min_angle, params.horizontal_max_angle, nh)
     v = np.linspace(params.vertical_min_angle, params.vertical_max_angle, nv)
     vv, hh = np.meshgrid(v, h, indexing="ij")
-    local = np.stack([np.cos(vv) * np.cos(hh), np.cos(vv) * np.sin(hh), np.sin(vv)], axis=-1).reshape(-1, 3)
+    local = np.stack(
+        [np.cos(vv) * np.cos(hh), np.cos(vv) * np.sin(hh), np.sin(vv)], axis=-1
+    ).reshape(-1, 3)
     return local, h
 
 
-def _ray_geom(model: mujoco.MjModel, data: mujoco.MjData, geom: int, point: np.ndarray, vec: np.ndarray) -> float:
+def _ray_geom(
+    model: mujoco.MjModel, data: mujoco.MjData, geom: int, point: np.ndarray, vec: np.ndarray
+) -> float:
     """Distance along ``vec`` from ``point`` to geom ``geom`` (-1 when missed)."""
     if model.geom_type[geom] == mujoco.mjtGeom.mjGEOM_MESH:
         return float(mujoco.mj_rayMesh(model, data, geom, point, vec))
-    return float(mujoco.mju_rayGeom(data.geom_xpos[geom], data.geom_xmat[geom], model.geom_size[geom], point, vec,
-                                    int(model.geom_type[geom])))
+    return float(
+        mujoco.mju_rayGeom(
+            data.geom_xpos[geom],
+            data.geom_xmat[geom],
+            model.geom_size[geom],
+            point,
+            vec,
+            int(model.geom_type[geom]),
+        )
+    )
 
 
 def inside(model: mujoco.MjModel, data: mujoco.MjData, geom: int, point: np.ndarray) -> bool:
@@ -84,11 +96,15 @@ class RayCaster:
         self.groups[VISUAL_GROUP] = 0  # visual geoms are not seen; collisions and the ground are
         self._containers: dict[int, bool] = {}  # geom → whether the sensor sits inside it
 
-    def _container(self, model: mujoco.MjModel, data: mujoco.MjData, geom: int, origin: np.ndarray) -> bool:
+    def _container(
+        self, model: mujoco.MjModel, data: mujoco.MjData, geom: int, origin: np.ndarray
+    ) -> bool:
         """Whether the sensor sits inside robot geom ``geom`` (world geoms never count)."""
         known = self._containers.get(geom)
         if known is None:  # decided once per geom, at the first hit (mounts do not move)
-            known = self._containers[geom] = bool(model.geom_bodyid[geom] != 0) and inside(model, data, geom, origin)
+            known = self._containers[geom] = bool(model.geom_bodyid[geom] != 0) and inside(
+                model, data, geom, origin
+            )
         return known
 
     def distances(self, model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
@@ -96,10 +112,24 @@ class RayCaster:
         must be current (after ``mj_step``/``mj_forward``). A new array each call."""
         origin = data.site_xpos[self.site]
         vec, geom, dist = self._vec, self._geom, self._dist
-        np.matmul(self.local, data.site_xmat[self.site].reshape(3, 3).T, out=vec)  # directions in the world
+        np.matmul(
+            self.local, data.site_xmat[self.site].reshape(3, 3).T, out=vec
+        )  # directions in the world
         cutoff = self.range_max if self.range_max > 0 else mujoco.mjMAXVAL
-        mujoco.mj_multiRay(model, data, origin, vec.reshape(-1), self.groups, 1, self.body, geom, dist, None,
-                           len(dist), cutoff)
+        mujoco.mj_multiRay(
+            model,
+            data,
+            origin,
+            vec.reshape(-1),
+            self.groups,
+            1,
+            self.body,
+            geom,
+            dist,
+            None,
+            len(dist),
+            cutoff,
+        )
         hit = dist >= 0.0
         out = np.where(hit, dist, np.inf)
         for g in np.unique(geom[hit]):  # judged once per geom (cached)
@@ -107,15 +137,24 @@ class RayCaster:
         containers = [g for g, within in self._containers.items() if within]
         robot = np.zeros(len(dist), dtype=bool)
         robot[hit] = model.geom_bodyid[geom[hit]] != 0  # world body 0: the ground and the scenery
-        for k in np.flatnonzero(hit & ((robot & (dist < self.range_min)) | np.isin(geom, containers))):
+        for k in np.flatnonzero(
+            hit & ((robot & (dist < self.range_min)) | np.isin(geom, containers))
+        ):
             out[k] = self._again(model, data, origin, vec[k], float(dist[k]), int(geom[k]))
         out[out < self.range_min] = -np.inf  # the world nearer than range_min
         if self.range_max > 0:
             out[out > self.range_max] = np.inf
         return out
 
-    def _again(self, model: mujoco.MjModel, data: mujoco.MjData, origin: np.ndarray, direction: np.ndarray,
-               dist: float, geom: int) -> float:
+    def _again(
+        self,
+        model: mujoco.MjModel,
+        data: mujoco.MjData,
+        origin: np.ndarray,
+        direction: np.ndarray,
+        dist: float,
+        geom: int,
+    ) -> float:
         """The distance of one ray whose first hit (``dist``, ``geom``) does not count: cast
         again from just beyond each hit that does not count (a geometry the sensor sits inside,
         a part of the robot nearer than ``range_min``) until one does; a ray with no such hit
@@ -123,7 +162,9 @@ class RayCaster:
         t = dist
         for _ in range(MAX_PASSES):
             t += STEP
-            d = mujoco.mj_ray(model, data, origin + direction * t, direction, self.groups, 1, self.body, self._one)
+            d = mujoco.mj_ray(
+                model, data, origin + direction * t, direction, self.groups, 1, self.body, self._one
+            )
             if d < 0.0:
                 return np.inf
             t += d

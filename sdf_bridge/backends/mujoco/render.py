@@ -49,7 +49,9 @@ class RenderThread:
     def __contains__(self, key: str) -> bool:
         return key in self._renderers
 
-    def create(self, key: str, model: mujoco.MjModel, height: int, width: int, *, depth: bool) -> None:
+    def create(
+        self, key: str, model: mujoco.MjModel, height: int, width: int, *, depth: bool
+    ) -> None:
         """Make renderer ``key`` for images of ``height`` × ``width`` pixels (depth images when
         ``depth``).
 
@@ -97,7 +99,9 @@ class RenderThread:
                 try:
                     renderer.close()
                 except Exception as exc:  # PyOpenGL/EGL raise various types at teardown
-                    _LOG.debug("renderer %r: close failed (%s: %s); ignored", key, type(exc).__name__, exc)
+                    _LOG.debug(
+                        "renderer %r: close failed (%s: %s); ignored", key, type(exc).__name__, exc
+                    )
 
         try:
             executor.submit(free).result()

@@ -66,10 +66,10 @@ class ImuSampler:
         snap = sample[1]
         a = self.quat
         if self._contiguous:  # one slice
-            v = snap[a: a + 10].tolist()
+            v = snap[a : a + 10].tolist()
         else:
             g, c = self.gyro, self.acc
-            v = snap[a: a + 4].tolist() + snap[g: g + 3].tolist() + snap[c: c + 3].tolist()
+            v = snap[a : a + 4].tolist() + snap[g : g + 3].tolist() + snap[c : c + 3].tolist()
         noise = self.noise
         if noise is None:
             return ImuReading((v[1], v[2], v[3], v[0]), (v[4], v[5], v[6]), (v[7], v[8], v[9]))
@@ -94,8 +94,16 @@ class WrenchSampler:
 
     __slots__ = ("force", "torque", "sign", "frame", "rot", "pos", "_site_xmat", "_parent_xmat")
 
-    def __init__(self, force: int, torque: int, sign: float, frame: str, model: mujoco.MjModel,
-                 data: mujoco.MjData, site: int) -> None:
+    def __init__(
+        self,
+        force: int,
+        torque: int,
+        sign: float,
+        frame: str,
+        model: mujoco.MjModel,
+        data: mujoco.MjData,
+        site: int,
+    ) -> None:
         self.force, self.torque, self.sign, self.frame = force, torque, sign, frame
         self.rot: np.ndarray | None = None
         self.pos: list[float] | None = None
@@ -134,19 +142,25 @@ class WrenchSampler:
         if frame == "child":
             rot, pos = self.rot, self.pos
             assert rot is not None and pos is not None
-            f = rot.dot(snap[fa: fa + 3]).tolist()
-            t = rot.dot(snap[ta: ta + 3]).tolist()
+            f = rot.dot(snap[fa : fa + 3]).tolist()
+            t = rot.dot(snap[ta : ta + 3]).tolist()
         elif frame == "parent":
             r = sample[3].reshape(3, 3).T.dot(sample[2].reshape(3, 3))
-            f = r.dot(snap[fa: fa + 3]).tolist()
-            t = r.dot(snap[ta: ta + 3]).tolist()
+            f = r.dot(snap[fa : fa + 3]).tolist()
+            t = r.dot(snap[ta : ta + 3]).tolist()
         else:
-            f = snap[fa: fa + 3].tolist()
-            t = snap[ta: ta + 3].tolist()
+            f = snap[fa : fa + 3].tolist()
+            t = snap[ta : ta + 3].tolist()
         if self.sign < 0.0:  # SDFormat child_to_parent: exact negation
             f = [-f[0], -f[1], -f[2]]
             t = [-t[0], -t[1], -t[2]]
         if frame == "child":
-            cross = (pos[1] * f[2] - pos[2] * f[1], pos[2] * f[0] - pos[0] * f[2], pos[0] * f[1] - pos[1] * f[0])
-            return WrenchReading((f[0], f[1], f[2]), (t[0] + cross[0], t[1] + cross[1], t[2] + cross[2]))
+            cross = (
+                pos[1] * f[2] - pos[2] * f[1],
+                pos[2] * f[0] - pos[0] * f[2],
+                pos[0] * f[1] - pos[1] * f[0],
+            )
+            return WrenchReading(
+                (f[0], f[1], f[2]), (t[0] + cross[0], t[1] + cross[1], t[2] + cross[2])
+            )
         return WrenchReading((f[0], f[1], f[2]), (t[0], t[1], t[2]))

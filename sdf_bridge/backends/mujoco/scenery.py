@@ -18,7 +18,9 @@ from ...description.model import Pose, Robot
 from .geoms import GROUND_CONAFFINITY, GROUND_CONTYPE, MeshLoader, add_geom
 
 
-def add_scenery(spec: mujoco.MjSpec, robot: Robot, meshes: MeshLoader, *, visual_geoms: bool) -> list[str]:
+def add_scenery(
+    spec: mujoco.MjSpec, robot: Robot, meshes: MeshLoader, *, visual_geoms: bool
+) -> list[str]:
     """Add the geoms of ``robot.scenery`` to ``spec``'s world body.
 
     Args:
@@ -45,8 +47,16 @@ def add_scenery(spec: mujoco.MjSpec, robot: Robot, meshes: MeshLoader, *, visual
                 frame = x_wl @ element.origin.matrix()
                 color = element.material.color if visual and element.material is not None else None
                 before = len(world.geoms)
-                if not add_geom(world, element.geometry, Pose.from_matrix(frame), meshes, name=None, visual=visual,
-                                rgba=color, self_collide=False):
+                if not add_geom(
+                    world,
+                    element.geometry,
+                    Pose.from_matrix(frame),
+                    meshes,
+                    name=None,
+                    visual=visual,
+                    rgba=color,
+                    self_collide=False,
+                ):
                     continue
                 geom = world.geoms[before]
                 if element.name:

@@ -152,7 +152,12 @@ class SensorSuite:
     # -- building -------------------------------------------------------------------------------
     @classmethod
     def attach(
-        cls, robot: Robot, built: BuiltModel, *, seed: int | None = None, render_cameras: bool = True
+        cls,
+        robot: Robot,
+        built: BuiltModel,
+        *,
+        seed: int | None = None,
+        render_cameras: bool = True,
     ) -> SensorSuite:
         """Add the MuJoCo elements of every supported sensor of ``robot`` to ``built.spec``;
         warn once per unsupported sensor (kind or missing link) and per ``<ros2_control>``
@@ -166,13 +171,19 @@ class SensorSuite:
                 continue
             body, frame = placed
             if sensor.type not in SUPPORTED:
-                suite._unsupported(sensor, f"sensor type {sensor.raw_type or sensor.type!r} is not simulated")
+                suite._unsupported(
+                    sensor, f"sensor type {sensor.raw_type or sensor.type!r} is not simulated"
+                )
                 continue
             if sensor.type in ("force_torque", "contact") and body.name == "world":
-                suite._unsupported(sensor, "it is attached to the world, which carries no joint load")
+                suite._unsupported(
+                    sensor, "it is attached to the world, which carries no joint load"
+                )
                 continue
             if sensor.type in ("camera", "depth") and not render_cameras:
-                suite._unsupported(sensor, "camera rendering is off (backend parameter render_cameras: false)")
+                suite._unsupported(
+                    sensor, "camera rendering is off (backend parameter render_cameras: false)"
+                )
                 continue
             prefix = f"sensor{index}"
             site = body.add_site(name=f"{prefix}__site", group=4)
@@ -185,28 +196,41 @@ class SensorSuite:
             obj = {"objtype": mujoco.mjtObj.mjOBJ_SITE, "objname": site.name}
             if sensor.type == "imu":
                 p = _params(sensor, ImuParams)
-                channel.noise = ImuNoise.create(p.angular_velocity_noise, p.linear_acceleration_noise,
-                                                channel_seed(suite.seed_sequence, sensor.name))
-                spec.add_sensor(name=f"{prefix}__quat", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **obj)
+                channel.noise = ImuNoise.create(
+                    p.angular_velocity_noise,
+                    p.linear_acceleration_noise,
+                    channel_seed(suite.seed_sequence, sensor.name),
+                )
+                spec.add_sensor(
+                    name=f"{prefix}__quat", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **obj
+                )
                 spec.add_sensor(name=f"{prefix}__gyro", type=mujoco.mjtSensor.mjSENS_GYRO, **obj)
-                spec.add_sensor(name=f"{prefix}__acc", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **obj)
+                spec.add_sensor(
+                    name=f"{prefix}__acc", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **obj
+                )
             elif sensor.type == "force_torque":
                 spec.add_sensor(name=f"{prefix}__force", type=mujoco.mjtSensor.mjSENS_FORCE, **obj)
-                spec.add_sensor(name=f"{prefix}__torque", type=mujoco.mjtSensor.mjSENS_TORQUE, **obj)
+                spec.add_sensor(
+                    name=f"{prefix}__torque", type=mujoco.mjtSensor.mjSENS_TORQUE, **obj
+                )
             elif sensor.type in ("camera", "depth"):
                 params = _params(sensor, CameraParams)
                 cam = body.add_camera(name=f"{prefix}__camera")
                 cam.pos = site.pos
                 cam.quat = wxyz(frame[:3, :3] @ _CAMERA_AXES)
                 aspect = params.height / params.width
-                cam.fovy = math.degrees(2.0 * math.atan(math.tan(params.horizontal_fov / 2.0) * aspect))
+                cam.fovy = math.degrees(
+                    2.0 * math.atan(math.tan(params.horizontal_fov / 2.0) * aspect)
+                )
                 max_w, max_h = max(max_w, params.width), max(max_h, params.height)
         described = {s.name for s in robot.sensors}
         for block in robot.ros2_control:
             for info in block.sensors:
                 if info.name not in described:
-                    message = (f"<ros2_control> sensor {info.name!r} has no simulated sensor of its name (a <gazebo> "
-                               "or SDFormat <sensor>); it publishes nothing in the MuJoCo backend")
+                    message = (
+                        f"<ros2_control> sensor {info.name!r} has no simulated sensor of its name (a <gazebo> "
+                        "or SDFormat <sensor>); it publishes nothing in the MuJoCo backend"
+                    )
                     suite.unsupported.append(message)
                     _LOG.warning(message)
         if max_w:
@@ -223,7 +247,11 @@ class SensorSuite:
         """(body, sensor frame in the body frame (4, 4)) or ``None`` (warned)."""
         spec = self.built.spec
         joint_name = sensor.joint
-        if sensor.link is not None and sensor.link not in self.built.link_body and sensor.link in self.robot.joints:
+        if (
+            sensor.link is not None
+            and sensor.link not in self.built.link_body
+            and sensor.link in self.robot.joints
+        ):
             joint_name = sensor.link  # URDF <gazebo reference="a_joint"> (force-torque on a joint)
         elif sensor.link is not None:
             body_name = self.built.link_body.get(sensor.link)
@@ -245,14 +273,18 @@ class SensorSuite:
         self._model, self._data = model, data
         for ch in self.channels:
             s = ch.sensor
-            ch.ids["site"] = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, f"{ch.prefix}__site")
+            ch.ids["site"] = mujoco.mj_name2id(
+                model, mujoco.mjtObj.mjOBJ_SITE, f"{ch.prefix}__site"
+            )
             ch.ids["body"] = int(model.site_bodyid[ch.ids["site"]])
             for suffix in ("quat", "gyro", "acc", "force", "torque"):
                 sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{ch.prefix}__{suffix}")
                 if sid >= 0:
                     ch.ids[suffix] = int(model.sensor_adr[sid])
             if s.type in ("camera", "depth"):
-                ch.ids["camera"] = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, f"{ch.prefix}__camera")
+                ch.ids["camera"] = mujoco.mj_name2id(
+                    model, mujoco.mjtObj.mjOBJ_CAMERA, f"{ch.prefix}__camera"
+                )
         self._bind_samplers(model, data)
         self.reset()
 
@@ -270,16 +302,25 @@ class SensorSuite:
         # cheaper than a take (the view stays valid: mj_resetData keeps data's buffers)
         contiguous = bool(index) and index[-1] - index[0] == len(index) - 1
         self._sensordata = data.sensordata
-        self._snapshot_view = self._sensordata[index[0]: index[-1] + 1] if contiguous else None
+        self._snapshot_view = self._sensordata[index[0] : index[-1] + 1] if contiguous else None
         for ch in self.channels:
             ids = ch.ids
             if ch.sensor.type == "imu":
-                ch.sampler = ImuSampler(offset[ids["quat"]], offset[ids["gyro"]], offset[ids["acc"]], ch.noise)
+                ch.sampler = ImuSampler(
+                    offset[ids["quat"]], offset[ids["gyro"]], offset[ids["acc"]], ch.noise
+                )
             elif ch.sensor.type == "force_torque":
                 params = _params(ch.sensor, ForceTorqueParams)
                 sign = -1.0 if params.measure_direction == "child_to_parent" else 1.0
-                ch.sampler = WrenchSampler(offset[ids["force"]], offset[ids["torque"]], sign, params.frame,
-                                           model, data, ids["site"])
+                ch.sampler = WrenchSampler(
+                    offset[ids["force"]],
+                    offset[ids["torque"]],
+                    sign,
+                    params.frame,
+                    model,
+                    data,
+                    ids["site"],
+                )
             if ch.sampler is not None:
                 ch.plain = ch.sampler.plain
 
@@ -321,7 +362,9 @@ class SensorSuite:
             if sampler is not None:
                 if snapshot is None:  # one copy for all the samplers of this read
                     view = self._snapshot_view
-                    snapshot = view.copy() if view is not None else self._sensordata[self._snapshot_index]
+                    snapshot = (
+                        view.copy() if view is not None else self._sensordata[self._snapshot_index]
+                    )
                 # (sampler, snapshot) is what sample() gives when it takes nothing else (no call)
                 out[ch.name] = (sampler, snapshot) if ch.plain else sampler.sample(snapshot)
                 continue
@@ -344,7 +387,9 @@ class SensorSuite:
     def _caster(self, ch: _Channel, local: np.ndarray) -> RayCaster:
         caster = ch.cache.get("caster")
         if caster is None:  # made once per channel (its buffers are reused)
-            caster = ch.cache["caster"] = RayCaster(_params(ch.sensor, RayParams), local, ch.ids["site"], ch.ids["body"])
+            caster = ch.cache["caster"] = RayCaster(
+                _params(ch.sensor, RayParams), local, ch.ids["site"], ch.ids["body"]
+            )
         return caster  # type: ignore[no-any-return]
 
     def _ray(self, ch: _Channel) -> ScanReading | PointCloudReading:
@@ -359,15 +404,24 @@ class SensorSuite:
             return PointCloudReading(points=local[finite] * dist[finite, None])
         inc = float(h[1] - h[0]) if len(h) > 1 else 0.0
         return ScanReading(
-            angle_min=float(h[0]), angle_max=float(h[-1]), angle_increment=inc, range_min=p.range_min,
-            range_max=p.range_max, ranges=dist, scan_time=ch.period,
+            angle_min=float(h[0]),
+            angle_max=float(h[-1]),
+            angle_increment=inc,
+            range_min=p.range_min,
+            range_max=p.range_max,
+            ranges=dist,
+            scan_time=ch.period,
         )
 
     def _range(self, ch: _Channel) -> RangeReading:
         p = _params(ch.sensor, RayParams)
-        dist = float(self._caster(ch, np.array([[1.0, 0.0, 0.0]])).distances(self._model, self._data)[0])
+        dist = float(
+            self._caster(ch, np.array([[1.0, 0.0, 0.0]])).distances(self._model, self._data)[0]
+        )
         fov = abs(p.horizontal_max_angle - p.horizontal_min_angle)
-        return RangeReading(range=dist, min_range=p.range_min, max_range=p.range_max, field_of_view=fov)
+        return RangeReading(
+            range=dist, min_range=p.range_min, max_range=p.range_max, field_of_view=fov
+        )
 
     def _camera(self, ch: _Channel) -> ImageReading | None:
         s = ch.sensor
@@ -382,19 +436,29 @@ class SensorSuite:
                 self._unsupported(s, problem)
                 return None
             try:
-                self._renderers.create(ch.prefix, self._model, params.height, params.width, depth=depth)
-            except Exception as exc:  # GL context creation fails in many ways (no EGL/OSMesa/display)
+                self._renderers.create(
+                    ch.prefix, self._model, params.height, params.width, depth=depth
+                )
+            except (
+                Exception
+            ) as exc:  # GL context creation fails in many ways (no EGL/OSMesa/display)
                 self._render_failed.add(ch.prefix)
                 platform = os.environ.get("MUJOCO_GL") or "unset (GLFW)"
-                self._unsupported(s, f"off-screen rendering with MUJOCO_GL={platform} failed "
-                                     f"({type(exc).__name__}: {exc}). {describe_missing()}")
+                self._unsupported(
+                    s,
+                    f"off-screen rendering with MUJOCO_GL={platform} failed "
+                    f"({type(exc).__name__}: {exc}). {describe_missing()}",
+                )
                 return None
         image = self._renderers.render(ch.prefix, self._data, ch.ids["camera"])
         fx = params.width / (2.0 * math.tan(params.horizontal_fov / 2.0))
         return ImageReading(
             encoding="32FC1" if depth else "rgb8",
             data=image.astype(np.float32, copy=False) if depth else image,
-            fx=fx, fy=fx, cx=params.width / 2.0, cy=params.height / 2.0,
+            fx=fx,
+            fy=fx,
+            cx=params.width / 2.0,
+            cy=params.height / 2.0,
         )
 
     def _contact(self, ch: _Channel) -> ContactReading:
@@ -426,7 +490,9 @@ class SensorSuite:
         if selected.size == 0:
             return ContactReading((), frame)
         geoms = geoms[selected]
-        sign = np.where(mine[geoms[:, 1]], 1.0, -1.0)  # +1: the sensor's geom is geom2, on which f acts
+        sign = np.where(
+            mine[geoms[:, 1]], 1.0, -1.0
+        )  # +1: the sensor's geom is geom2, on which f acts
         local = np.empty((selected.size, 3))  # force in each contact frame
         wrench = np.zeros(6)
         for i, k in enumerate(selected.tolist()):
@@ -437,14 +503,19 @@ class SensorSuite:
         force = (sign[:, None] * np.einsum("nji,nj->ni", frames, local)) @ rotation
         normal = (-sign[:, None] * frames[:, 0, :]) @ rotation
         position = (contact.pos[selected] - d.xpos[body]) @ rotation
-        return ContactReading(tuple(
-            Contact(body1=names[own], body2=names[other], position=p, normal=n, force=f)  # type: ignore[arg-type]
-            for own, other, p, n, f in zip(
-                np.where(sign > 0, geoms[:, 1], geoms[:, 0]).tolist(),
-                np.where(sign > 0, geoms[:, 0], geoms[:, 1]).tolist(),
-                map(tuple, position.tolist()), map(tuple, normal.tolist()), map(tuple, force.tolist()),
-            )
-        ), frame)
+        return ContactReading(
+            tuple(
+                Contact(body1=names[own], body2=names[other], position=p, normal=n, force=f)  # type: ignore[arg-type]
+                for own, other, p, n, f in zip(
+                    np.where(sign > 0, geoms[:, 1], geoms[:, 0]).tolist(),
+                    np.where(sign > 0, geoms[:, 0], geoms[:, 1]).tolist(),
+                    map(tuple, position.tolist()),
+                    map(tuple, normal.tolist()),
+                    map(tuple, force.tolist()),
+                )
+            ),
+            frame,
+        )
 
     def _contact_frame(self, ch: _Channel, model: mujoco.MjModel) -> tuple[int, str]:
         """(MuJoCo body id, frame name) the contacts of ``ch`` are expressed in: the sensor's
@@ -467,8 +538,13 @@ class SensorSuite:
             if found >= 0:
                 body, frame = found, wanted
             else:
-                _LOG.warning("sensor %r: its frame %r is not a link of the model (nor 'world'); its contacts are "
-                             "given in its link's frame %r, stamped so", ch.name, wanted, link)
+                _LOG.warning(
+                    "sensor %r: its frame %r is not a link of the model (nor 'world'); its contacts are "
+                    "given in its link's frame %r, stamped so",
+                    ch.name,
+                    wanted,
+                    link,
+                )
         ch.cache["contact_frame"] = (model, body, frame)
         return body, frame
 
@@ -486,8 +562,13 @@ class SensorSuite:
         body = ch.ids["body"]
         wanted = set(_params(ch.sensor, ContactParams).collisions)
         link_name = str(model.body(body).name)
-        members = [m for m in lumped_links(self.robot, link_name) if m in self.robot.links] or [link_name]
-        bodies = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, self.built.link_body.get(m, m)) for m in members]
+        members = [m for m in lumped_links(self.robot, link_name) if m in self.robot.links] or [
+            link_name
+        ]
+        bodies = [
+            mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, self.built.link_body.get(m, m))
+            for m in members
+        ]
         mask = np.isin(model.geom_bodyid, bodies) & (model.geom_group != VISUAL_GROUP)
         if wanted:
             geoms = np.flatnonzero(mask)
@@ -496,13 +577,14 @@ class SensorSuite:
                 name = str(model.geom(int(g)).name)
                 prefix = f"{model.body(int(model.geom_bodyid[g])).name}::collision::"
                 if name.startswith(prefix):
-                    names.add(name[len(prefix):])
+                    names.add(name[len(prefix) :])
             # Gazebo's names, by position: per link, only when every collision became a geom
             by_link: dict[str, list[int]] = {}
             for i, g in enumerate(geoms):
                 by_link.setdefault(str(model.body(int(model.geom_bodyid[g])).name), []).append(i)
-            for owner, index, gazebo in (gazebo_collision_names(self.robot, link_name)
-                                         if self.robot.format == "urdf" else ()):
+            for owner, index, gazebo in (
+                gazebo_collision_names(self.robot, link_name) if self.robot.format == "urdf" else ()
+            ):
                 slots = by_link.get(owner, [])
                 if len(slots) == len(self.robot.links[owner].collisions):
                     aliases[slots[index]].update(gazebo)
@@ -511,12 +593,20 @@ class SensorSuite:
                 mask[g] = bool(names & wanted)
             if not mask.any():
                 known = sorted(set().union(*aliases)) if aliases else []
-                why = ("none: the link has no collision geoms" if len(geoms) == 0 else
-                       f"none: its {len(geoms)} collision geom(s) have no name, and Gazebo's names are not given "
-                       "when one of the link's collisions could not be built")
-                _LOG.warning("sensor %r: its <collision> filter %s names no collision of link %r in the model "
-                             "(known names: %s); it reports no contacts", ch.name, sorted(wanted), link_name,
-                             known or why)
+                why = (
+                    "none: the link has no collision geoms"
+                    if len(geoms) == 0
+                    else f"none: its {len(geoms)} collision geom(s) have no name, and Gazebo's names are not given "
+                    "when one of the link's collisions could not be built"
+                )
+                _LOG.warning(
+                    "sensor %r: its <collision> filter %s names no collision of link %r in the model "
+                    "(known names: %s); it reports no contacts",
+                    ch.name,
+                    sorted(wanted),
+                    link_name,
+                    known or why,
+                )
         names = [_name(model, g) for g in range(model.ngeom)]
         ch.cache["contact_geoms"] = (model, mask, names)
         return mask, names
@@ -527,9 +617,11 @@ class SensorSuite:
         self._renderers.close()
 
 
-
 # MuJoCo sensors (ids key, number of values) that read_due copies for each sampled sensor type
-_SAMPLED = {"imu": (("quat", 4), ("gyro", 3), ("acc", 3)), "force_torque": (("force", 3), ("torque", 3))}
+_SAMPLED = {
+    "imu": (("quat", 4), ("gyro", 3), ("acc", 3)),
+    "force_torque": (("force", 3), ("torque", 3)),
+}
 
 
 def gl_problem() -> str | None:
@@ -547,20 +639,26 @@ def gl_problem() -> str | None:
         return None
     platform = choose_platform()
     if platform is None:
-        return ("mujoco uses GLFW, which needs a display, and neither a working EGL nor OSMesa is installed. "
-                f"{describe_missing()}")
+        return (
+            "mujoco uses GLFW, which needs a display, and neither a working EGL nor OSMesa is installed. "
+            f"{describe_missing()}"
+        )
     try:
         context = importlib.import_module(f"mujoco.{platform}").GLContext
     except Exception as exc:  # PyOpenGL raises several types when a platform cannot load
-        return (f"mujoco uses GLFW, which needs a display, and switching to {platform} failed "
-                f"({type(exc).__name__}: {exc}). {describe_missing()}")
+        return (
+            f"mujoco uses GLFW, which needs a display, and switching to {platform} failed "
+            f"({type(exc).__name__}: {exc}). {describe_missing()}"
+        )
     context_module.GLContext = context  # type: ignore[union-attr]
-    _LOG.info("mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
-              "(set MUJOCO_GL before importing mujoco to choose)", platform)
+    _LOG.info(
+        "mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
+        "(set MUJOCO_GL before importing mujoco to choose)",
+        platform,
+    )
     return None
 
 
 def _name(model: mujoco.MjModel, geom: int) -> str:
     name = model.geom(geom).name
     return name or model.body(int(model.geom_bodyid[geom])).name
-

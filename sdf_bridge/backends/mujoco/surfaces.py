@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 
-import mujoco
-
 from ...description.model import Robot
 from .builder import BuiltModel
 from .geoms import COLLISION_GROUP
@@ -33,7 +31,9 @@ def _coefficient(text: str | None, where: str, built: BuiltModel) -> float | Non
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 0.0:
-        built.note(f"{where} = {text!r} is not a friction coefficient ≥ 0; MuJoCo's default 1.0 is used")
+        built.note(
+            f"{where} = {text!r} is not a friction coefficient ≥ 0; MuJoCo's default 1.0 is used"
+        )
         return None
     return value
 
@@ -52,8 +52,10 @@ def link_friction(robot: Robot, built: BuiltModel) -> dict[str, float]:
         if mu1 is None and mu2 is None:
             continue
         if mu1 is not None and mu2 is not None and mu1 != mu2:
-            built.note(f"{where}: mu1 = {mu1:g} and mu2 = {mu2:g} differ; MuJoCo's friction is isotropic, "
-                       f"mu1 = {mu1:g} is used in every direction")
+            built.note(
+                f"{where}: mu1 = {mu1:g} and mu2 = {mu2:g} differ; MuJoCo's friction is isotropic, "
+                f"mu1 = {mu1:g} is used in every direction"
+            )
         found[link] = mu1 if mu1 is not None else mu2  # type: ignore[assignment]  # (one is not None)
     return found
 
@@ -73,5 +75,8 @@ def apply_friction(robot: Robot, built: BuiltModel) -> None:
             if geom.group == COLLISION_GROUP:
                 geom.friction = [mu, geom.friction[1], geom.friction[2]]
                 geom.priority = PRIORITY
-    built.note("contact friction from <gazebo> mu1/mu2: "
-               + ", ".join(f"{link} {mu:g}" for link, mu in friction.items()), warning=False)
+    built.note(
+        "contact friction from <gazebo> mu1/mu2: "
+        + ", ".join(f"{link} {mu:g}" for link, mu in friction.items()),
+        warning=False,
+    )

@@ -37,21 +37,39 @@ def _warn_transmissions(robot: Robot) -> None:
     in ``robot.ros2_control``."""
     lost = [t.name for t in robot.transmissions if t.hardware is None and not t.raw_xml]
     if lost:
-        LOG.warning("transmissions %s not written: they have no raw_xml (built in code, not read from a file)", _names(lost))
+        LOG.warning(
+            "transmissions %s not written: they have no raw_xml (built in code, not read from a file)",
+            _names(lost),
+        )
     in_blocks = {id(t) for hw in robot.ros2_control for t in hw.transmissions}
-    orphans = [f"{t.name} (hardware {t.hardware!r})" for t in robot.transmissions if t.hardware is not None and id(t) not in in_blocks]
+    orphans = [
+        f"{t.name} (hardware {t.hardware!r})"
+        for t in robot.transmissions
+        if t.hardware is not None and id(t) not in in_blocks
+    ]
     if orphans:
-        LOG.warning("transmissions %s not written: their <ros2_control> block is not part of the robot", _names(orphans))
+        LOG.warning(
+            "transmissions %s not written: their <ros2_control> block is not part of the robot",
+            _names(orphans),
+        )
 
 
 def _noisy(params: object) -> bool:
     if params is None or not dataclasses.is_dataclass(params):
         return False
-    return any("noise" in f.name and getattr(params, f.name) is not None for f in dataclasses.fields(params))
+    return any(
+        "noise" in f.name and getattr(params, f.name) is not None
+        for f in dataclasses.fields(params)
+    )
 
 
-def warn_sdf_losses(robot: Robot, *, written_sensors: Iterable[str], link_properties: Iterable[str],
-                    joint_properties: Iterable[str]) -> None:
+def warn_sdf_losses(
+    robot: Robot,
+    *,
+    written_sensors: Iterable[str],
+    link_properties: Iterable[str],
+    joint_properties: Iterable[str],
+) -> None:
     """Warn about what :func:`~.sdf_writer.to_sdf` does not write for ``robot``.
 
     Args:
@@ -62,23 +80,43 @@ def warn_sdf_losses(robot: Robot, *, written_sensors: Iterable[str], link_proper
     _warn_transmissions(robot)
     calibrated = [j.name for j in robot.joints.values() if j.calibration is not None]
     if calibrated:
-        LOG.warning("<calibration> of joints %s not written: SDFormat has no calibration element", _names(calibrated))
+        LOG.warning(
+            "<calibration> of joints %s not written: SDFormat has no calibration element",
+            _names(calibrated),
+        )
     safety = [j.name for j in robot.joints.values() if j.safety_controller is not None]
     if safety:
-        LOG.warning("<safety_controller> of joints %s not written: SDFormat has no soft limits "
-                    "(give them to the bridge as joint limit overrides)", _names(safety))
-    textures = sorted({f"{link.name} ({v.material.texture})" for link in robot.links.values() for v in link.visuals
-                       if v.material is not None and v.material.texture})
+        LOG.warning(
+            "<safety_controller> of joints %s not written: SDFormat has no soft limits "
+            "(give them to the bridge as joint limit overrides)",
+            _names(safety),
+        )
+    textures = sorted(
+        {
+            f"{link.name} ({v.material.texture})"
+            for link in robot.links.values()
+            for v in link.visuals
+            if v.material is not None and v.material.texture
+        }
+    )
     if textures:
-        LOG.warning("URDF material textures of links %s not written: SDFormat materials take a PBR or script material instead",
-                    _names(textures))
+        LOG.warning(
+            "URDF material textures of links %s not written: SDFormat materials take a PBR or script material instead",
+            _names(textures),
+        )
     written = set(written_sensors)
     unplaced = [s.name for s in robot.sensors if s.name not in written]
     if unplaced:
-        LOG.warning("sensors %s not written: attached to no link or joint of the written model", _names(unplaced))
+        LOG.warning(
+            "sensors %s not written: attached to no link or joint of the written model",
+            _names(unplaced),
+        )
     noisy = [s.name for s in robot.sensors if _noisy(s.params)]
     if noisy:
-        LOG.warning("noise models of sensors %s not written (the sensors are written without noise)", _names(noisy))
+        LOG.warning(
+            "noise models of sensors %s not written (the sensors are written without noise)",
+            _names(noisy),
+        )
     link_keys, joint_keys = set(link_properties), set(joint_properties) | FIXED_JOINT_FLAGS
     unmapped: dict[tuple[str, str], list[str]] = {}  # (kind, property) → references
     for ext in robot.gazebo:
@@ -90,8 +128,11 @@ def warn_sdf_losses(robot: Robot, *, written_sensors: Iterable[str], link_proper
             kind, known = "joint", joint_keys
         else:
             if ext.properties:
-                LOG.warning('<gazebo reference="%s"> not written: it names no link or joint of the written model (properties %s)',
-                            ext.reference, _names(k for k, _ in ext.properties))
+                LOG.warning(
+                    '<gazebo reference="%s"> not written: it names no link or joint of the written model (properties %s)',
+                    ext.reference,
+                    _names(k for k, _ in ext.properties),
+                )
             continue
         for key, _ in ext.properties:
             if key not in known:
@@ -100,7 +141,11 @@ def warn_sdf_losses(robot: Robot, *, written_sensors: Iterable[str], link_proper
                     refs.append(ext.reference)
     for (kind, key), refs in unmapped.items():
         where = f"of {kind}s {_names(refs)}" if refs else "of the model"
-        LOG.warning("<gazebo> property %r %s not written: this converter maps it to no SDFormat element", key, where)
+        LOG.warning(
+            "<gazebo> property %r %s not written: this converter maps it to no SDFormat element",
+            key,
+            where,
+        )
 
 
 def warn_urdf_losses(robot: Robot) -> None:
@@ -112,21 +157,41 @@ def warn_urdf_losses(robot: Robot) -> None:
     for joint in robot.joints.values():
         lost = []
         if joint.limit is not None:
-            lost += [key for key, default in _SDF_STOP_DEFAULTS.items() if getattr(joint.limit, key) not in (None, default)]
+            lost += [
+                key
+                for key, default in _SDF_STOP_DEFAULTS.items()
+                if getattr(joint.limit, key) not in (None, default)
+            ]
         if joint.dynamics is not None:
-            lost += [key for key in ("spring_reference", "spring_stiffness") if getattr(joint.dynamics, key) != 0.0]
+            lost += [
+                key
+                for key in ("spring_reference", "spring_stiffness")
+                if getattr(joint.dynamics, key) != 0.0
+            ]
         if joint.initial_position not in (None, 0.0):
             lost.append("initial_position")
         if lost:
-            LOG.warning("joint %r: %s not written: URDF has no such element", joint.name, ", ".join(lost))
+            LOG.warning(
+                "joint %r: %s not written: URDF has no such element", joint.name, ", ".join(lost)
+            )
     if not robot.pose.is_identity or robot.static:
         LOG.warning("model pose / static of %r not written: a URDF robot has neither", robot.name)
     if robot.format == "sdf" and robot.plugins:
-        LOG.warning("model plugins %s not written: put them into a <gazebo> element by hand", _names(p.name for p in robot.plugins))
-    unplaced = [s.name for s in robot.sensors if s.joint is not None or s.origin_format == "urdf"
-                or (s.origin_format == "sdf" and s.link is None)]
+        LOG.warning(
+            "model plugins %s not written: put them into a <gazebo> element by hand",
+            _names(p.name for p in robot.plugins),
+        )
+    unplaced = [
+        s.name
+        for s in robot.sensors
+        if s.joint is not None
+        or s.origin_format == "urdf"
+        or (s.origin_format == "sdf" and s.link is None)
+    ]
     if unplaced:
-        LOG.warning("sensors %s not written: URDF <gazebo> sensors hang from links only", _names(unplaced))
+        LOG.warning(
+            "sensors %s not written: URDF <gazebo> sensors hang from links only", _names(unplaced)
+        )
 
 
 __all__ = ["FIXED_JOINT_FLAGS", "top_level_transmissions", "warn_sdf_losses", "warn_urdf_losses"]

@@ -31,12 +31,39 @@ LOG = logging.getLogger("sdf_bridge.description.export")
 
 #: Sensor types of SDFormat 1.9 (sdformat.org spec ``sensor.sdf``; ``depth``, ``rgbd`` and
 #: ``thermal`` are libsdformat's aliases).
-SDF_SENSOR_TYPES = frozenset({
-    "air_pressure", "altimeter", "boundingbox_camera", "camera", "contact", "custom", "depth", "depth_camera",
-    "force_torque", "gps", "gpu_lidar", "gpu_ray", "imu", "lidar", "logical_camera", "magnetometer", "multicamera",
-    "navsat", "ray", "rfid", "rfidtag", "rgbd", "rgbd_camera", "segmentation_camera", "sonar", "thermal",
-    "thermal_camera", "transceiver", "wideanglecamera",
-})
+SDF_SENSOR_TYPES = frozenset(
+    {
+        "air_pressure",
+        "altimeter",
+        "boundingbox_camera",
+        "camera",
+        "contact",
+        "custom",
+        "depth",
+        "depth_camera",
+        "force_torque",
+        "gps",
+        "gpu_lidar",
+        "gpu_ray",
+        "imu",
+        "lidar",
+        "logical_camera",
+        "magnetometer",
+        "multicamera",
+        "navsat",
+        "ray",
+        "rfid",
+        "rfidtag",
+        "rgbd",
+        "rgbd_camera",
+        "segmentation_camera",
+        "sonar",
+        "thermal",
+        "thermal_camera",
+        "transceiver",
+        "wideanglecamera",
+    }
+)
 
 
 def _free_name(name: str, taken: set[str]) -> str:
@@ -62,6 +89,7 @@ def _renamed_xml(raw: str, names: dict[str, str]) -> str:
 
 def rename_joints(robot: Robot, names: dict[str, str]) -> Robot:
     """``robot`` with joints renamed by ``names`` (old → new) and every reference to them."""
+
     def new(name: str | None) -> str | None:
         return names.get(name, name) if name is not None else None
 
@@ -71,19 +99,37 @@ def rename_joints(robot: Robot, names: dict[str, str]) -> Robot:
         joints[new(joint.name)] = dataclasses.replace(joint, name=new(joint.name), mimic=mimic)
 
     def transmission(t: Transmission) -> Transmission:
-        return dataclasses.replace(t, joints=tuple(dataclasses.replace(j, name=new(j.name)) for j in t.joints),
-                                   raw_xml=_renamed_xml(t.raw_xml, names))
+        return dataclasses.replace(
+            t,
+            joints=tuple(dataclasses.replace(j, name=new(j.name)) for j in t.joints),
+            raw_xml=_renamed_xml(t.raw_xml, names),
+        )
 
-    blocks = tuple(dataclasses.replace(
-        hw, joints=tuple(dataclasses.replace(c, name=new(c.name)) for c in hw.joints),
-        transmissions=tuple(transmission(t) for t in hw.transmissions)) for hw in robot.ros2_control)
+    blocks = tuple(
+        dataclasses.replace(
+            hw,
+            joints=tuple(dataclasses.replace(c, name=new(c.name)) for c in hw.joints),
+            transmissions=tuple(transmission(t) for t in hw.transmissions),
+        )
+        for hw in robot.ros2_control
+    )
     return dataclasses.replace(
-        robot, joints=joints, ros2_control=blocks,
+        robot,
+        joints=joints,
+        ros2_control=blocks,
         transmissions=tuple(transmission(t) for t in robot.transmissions),
-        sensors=tuple(dataclasses.replace(s, joint=new(s.joint), link=s.link if s.link in robot.links else new(s.link))
-                      for s in robot.sensors),
-        gazebo=tuple(dataclasses.replace(g, reference=g.reference if g.reference in robot.links else new(g.reference))
-                     for g in robot.gazebo),
+        sensors=tuple(
+            dataclasses.replace(
+                s, joint=new(s.joint), link=s.link if s.link in robot.links else new(s.link)
+            )
+            for s in robot.sensors
+        ),
+        gazebo=tuple(
+            dataclasses.replace(
+                g, reference=g.reference if g.reference in robot.links else new(g.reference)
+            )
+            for g in robot.gazebo
+        ),
     )
 
 
@@ -96,19 +142,37 @@ def simulated_masses(robot: Robot) -> Robot:
     massless = []
     for name, link in links.items():
         inertial = link.inertial
-        if robot.format == "urdf" and name != "world" and (inertial is None or inertial.mass < MIN_MASS):
+        if (
+            robot.format == "urdf"
+            and name != "world"
+            and (inertial is None or inertial.mass < MIN_MASS)
+        ):
             massless.append(name)
-            links[name] = dataclasses.replace(link, inertial=Inertial(
-                DEFAULT_MASS, Inertia(ixx=DEFAULT_INERTIA, iyy=DEFAULT_INERTIA, izz=DEFAULT_INERTIA)))
+            links[name] = dataclasses.replace(
+                link,
+                inertial=Inertial(
+                    DEFAULT_MASS,
+                    Inertia(ixx=DEFAULT_INERTIA, iyy=DEFAULT_INERTIA, izz=DEFAULT_INERTIA),
+                ),
+            )
         elif inertial is not None:
             fix = inertia_fix(name, inertial.inertia)
             if fix is not None:
                 LOG.warning("%s (written so)", fix)
-                links[name] = dataclasses.replace(link, inertial=dataclasses.replace(
-                    inertial, inertia=balanced_inertia(inertial.inertia)))
+                links[name] = dataclasses.replace(
+                    link,
+                    inertial=dataclasses.replace(
+                        inertial, inertia=balanced_inertia(inertial.inertia)
+                    ),
+                )
     if massless:
-        LOG.warning("URDF links %s have no mass: written with the mass the simulator uses, %g kg and %g kg·m² "
-                    "(not SDFormat's default 1 kg)", ", ".join(map(repr, massless)), DEFAULT_MASS, DEFAULT_INERTIA)
+        LOG.warning(
+            "URDF links %s have no mass: written with the mass the simulator uses, %g kg and %g kg·m² "
+            "(not SDFormat's default 1 kg)",
+            ", ".join(map(repr, massless)),
+            DEFAULT_MASS,
+            DEFAULT_INERTIA,
+        )
     return dataclasses.replace(robot, links=links)
 
 
@@ -122,15 +186,25 @@ def sdf_names(robot: Robot) -> Robot:
             names[joint] = _free_name(joint, taken)
             taken.add(names[joint])
     if names:
-        LOG.warning("joints %s renamed %s: SDFormat gives links and joints one namespace and these names are also "
-                    "links' (libsdformat renames such joints the same way in files before SDFormat 1.7)",
-                    ", ".join(map(repr, names)), ", ".join(map(repr, names.values())))
+        LOG.warning(
+            "joints %s renamed %s: SDFormat gives links and joints one namespace and these names are also "
+            "links' (libsdformat renames such joints the same way in files before SDFormat 1.7)",
+            ", ".join(map(repr, names)),
+            ", ".join(map(repr, names.values())),
+        )
         robot = rename_joints(robot, names)
     unknown = [s.name for s in robot.sensors if (s.raw_type or s.type) not in SDF_SENSOR_TYPES]
     if unknown:
-        LOG.warning("sensors %s not written: SDFormat 1.9 has no sensor type %s", ", ".join(map(repr, unknown)),
-                    ", ".join(sorted({repr(s.raw_type or s.type) for s in robot.sensors if s.name in unknown})))
-    return dataclasses.replace(robot, sensors=tuple(s for s in robot.sensors if s.name not in unknown))
+        LOG.warning(
+            "sensors %s not written: SDFormat 1.9 has no sensor type %s",
+            ", ".join(map(repr, unknown)),
+            ", ".join(
+                sorted({repr(s.raw_type or s.type) for s in robot.sensors if s.name in unknown})
+            ),
+        )
+    return dataclasses.replace(
+        robot, sensors=tuple(s for s in robot.sensors if s.name not in unknown)
+    )
 
 
 __all__ = ["SDF_SENSOR_TYPES", "rename_joints", "sdf_names", "simulated_masses"]

@@ -52,27 +52,43 @@ from ..model import (
     Robot,
     Sensor,
     Sphere,
+    Transmission,
 )
 from ..model.geometry import Geometry
 from ..model.ros2_control import HardwareComponent, InterfaceInfo
-from .common import fmt, fmt_vec, model_poses, pose_text, sub, to_text, verbatim
-from ..model import Transmission
 from ..sdf.transmissions import custom_element, named_nodes
+from .common import fmt, fmt_vec, model_poses, pose_text, sub, to_text, verbatim
 from .losses import top_level_transmissions, warn_sdf_losses
 from .lump import lump_fixed_joints
 from .sdf_validity import sdf_names, simulated_masses
 
 LOG = logging.getLogger("sdf_bridge.description.export")
 
-_SURFACE = {"mu1": ("friction", "ode", "mu"), "mu2": ("friction", "ode", "mu2"), "kp": ("contact", "ode", "kp"),
-            "kd": ("contact", "ode", "kd"), "minDepth": ("contact", "ode", "min_depth"), "maxVel": ("contact", "ode", "max_vel"),
-            "fdir1": ("friction", "ode", "fdir1")}
+_SURFACE = {
+    "mu1": ("friction", "ode", "mu"),
+    "mu2": ("friction", "ode", "mu2"),
+    "kp": ("contact", "ode", "kp"),
+    "kd": ("contact", "ode", "kd"),
+    "minDepth": ("contact", "ode", "min_depth"),
+    "maxVel": ("contact", "ode", "max_vel"),
+    "fdir1": ("friction", "ode", "fdir1"),
+}
 _LINK_FLAGS = {"selfCollide": "self_collide", "kinematic": "kinematic"}
 #: Image formats written by ROS users that SDFormat spells differently.
-_CAMERA_FORMATS = {"RGB8": "R8G8B8", "BGR8": "B8G8R8", "MONO8": "L8", "MONO16": "L16", "rgb8": "R8G8B8", "bgr8": "B8G8R8"}
+_CAMERA_FORMATS = {
+    "RGB8": "R8G8B8",
+    "BGR8": "B8G8R8",
+    "MONO8": "L8",
+    "MONO16": "L16",
+    "rgb8": "R8G8B8",
+    "bgr8": "B8G8R8",
+}
 #: Where Gazebo classic's named materials (``Gazebo/Red``) are defined (as urdf2sdf writes it).
 _GAZEBO_MATERIAL_URI = "file://media/materials/scripts/gazebo.material"
-_JOINT_ODE = {"provideFeedback": "provide_feedback", "implicitSpringDamper": "implicit_spring_damper"}
+_JOINT_ODE = {
+    "provideFeedback": "provide_feedback",
+    "implicitSpringDamper": "implicit_spring_damper",
+}
 
 
 def _geometry(parent: etree._Element, geometry: Geometry) -> None:
@@ -110,8 +126,14 @@ def _pose(parent: etree._Element, pose: Pose) -> None:
 def _limit(axis: etree._Element, limit: Limit | None, jtype: JointType) -> None:
     if limit is None:
         return
-    values = {"lower": limit.lower, "upper": limit.upper, "effort": limit.effort, "velocity": limit.velocity,
-              "stiffness": limit.stiffness, "dissipation": limit.dissipation}
+    values = {
+        "lower": limit.lower,
+        "upper": limit.upper,
+        "effort": limit.effort,
+        "velocity": limit.velocity,
+        "stiffness": limit.stiffness,
+        "dissipation": limit.dissipation,
+    }
     if jtype is JointType.CONTINUOUS:
         values["lower"] = values["upper"] = None
     if all(v is None for v in values.values()):
@@ -174,8 +196,22 @@ def _noise_free_sensor(link: etree._Element, sensor: Sensor) -> None:
         tag = "lidar" if sensor.raw_type in ("lidar", "gpu_lidar") else "ray"
         r = sub(s, tag)
         scan = sub(r, "scan")
-        for side, n, res, lo, hi in (("horizontal", p.horizontal_samples, p.horizontal_resolution, p.horizontal_min_angle, p.horizontal_max_angle),
-                                     ("vertical", p.vertical_samples, p.vertical_resolution, p.vertical_min_angle, p.vertical_max_angle)):
+        for side, n, res, lo, hi in (
+            (
+                "horizontal",
+                p.horizontal_samples,
+                p.horizontal_resolution,
+                p.horizontal_min_angle,
+                p.horizontal_max_angle,
+            ),
+            (
+                "vertical",
+                p.vertical_samples,
+                p.vertical_resolution,
+                p.vertical_min_angle,
+                p.vertical_max_angle,
+            ),
+        ):
             e = sub(scan, side)
             sub(e, "samples", str(n))
             sub(e, "resolution", fmt(res))
@@ -195,7 +231,11 @@ def _noise_free_sensor(link: etree._Element, sensor: Sensor) -> None:
             sub(c, "collision", name)
     elif isinstance(p, ImuParams):
         if p.orientation_reference_frame:
-            sub(sub(sub(s, "imu"), "orientation_reference_frame"), "localization", p.orientation_reference_frame)
+            sub(
+                sub(sub(s, "imu"), "orientation_reference_frame"),
+                "localization",
+                p.orientation_reference_frame,
+            )
     elif isinstance(p, GpsParams):
         sub(s, "navsat")
     for raw in sensor.plugins:
@@ -231,8 +271,12 @@ def _ros2_control(model: etree._Element, hw: HardwareComponent, robot: Robot) ->
         if t.raw_xml:
             verbatim(block, t.raw_xml)
         else:
-            LOG.warning("transmission %r of <ros2_control name=%r> not written: it has no raw_xml (built in code, "
-                        "not read from a file)", t.name, hw.name)
+            LOG.warning(
+                "transmission %r of <ros2_control name=%r> not written: it has no raw_xml (built in code, "
+                "not read from a file)",
+                t.name,
+                hw.name,
+            )
 
 
 def _common_scope(names: list[str]) -> str:
@@ -260,7 +304,7 @@ def _transmission(scopes: "_Scopes", t: Transmission) -> None:
     raw = t.raw_xml
     if scope:
         for node in nodes:
-            node.set("name", node.get("name", "")[len(scope) + 2:])
+            node.set("name", node.get("name", "")[len(scope) + 2 :])
         raw = etree.tostring(elem, encoding="unicode", with_tail=False)
     if any("::" in node.get("name", "") for node in nodes):
         raw = custom_element(raw)
@@ -298,10 +342,11 @@ def _relative(name: str, scope: str, joint: str) -> str:
     if not scope:
         return name
     if name.startswith(scope + "::"):
-        return name[len(scope) + 2:]
+        return name[len(scope) + 2 :]
     raise UnsupportedError(
         f"joint {joint!r} in nested model {scope!r} refers to {name!r} outside that model",
-        element=f'<joint name="{joint}">', fix="rename the joint so its scope contains the links it joins",
+        element=f'<joint name="{joint}">',
+        fix="rename the joint so its scope contains the links it joins",
     )
 
 
@@ -341,7 +386,13 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
     link_ext: dict[str, dict[str, str]] = {}
     joint_ext: dict[str, dict[str, str]] = {}
     for ext in robot.gazebo:
-        target = link_ext if ext.reference in robot.links else joint_ext if ext.reference in robot.joints else None
+        target = (
+            link_ext
+            if ext.reference in robot.links
+            else joint_ext
+            if ext.reference in robot.joints
+            else None
+        )
         if target is not None:
             target.setdefault(ext.reference, {}).update(dict(ext.properties))  # type: ignore[index]
         elif ext.reference is None:
@@ -361,7 +412,9 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         for key, tag in _LINK_FLAGS.items():
             if key in props:
                 sub(le, tag, props[key])
-        if not link.gravity:  # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo reference>)
+        if (
+            not link.gravity
+        ):  # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo reference>)
             sub(le, "gravity", "false")
         if link.inertial is not None:
             ie = sub(le, "inertial")
@@ -388,7 +441,9 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
             _geometry(ve, vis.geometry)
             if "material" in props or (vis.material is not None and vis.material.color is not None):
                 me = sub(ve, "material")
-                if "material" in props:  # Gazebo's named material wins over the URDF colour, as in Gazebo
+                if (
+                    "material" in props
+                ):  # Gazebo's named material wins over the URDF colour, as in Gazebo
                     script = sub(me, "script")
                     sub(script, "uri", _GAZEBO_MATERIAL_URI)
                     sub(script, "name", props["material"])
@@ -404,17 +459,34 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         scope = joint.name[: -len(local) - 2] if local != joint.name else ""
         je = sub(parent_elem, "joint", name=local, type=str(joint.type))
         _pose(je, joint.joint_to_child.inverse())
-        sub(je, "parent", "world" if joint.parent == world else _relative(joint.parent, scope, joint.name))
+        sub(
+            je,
+            "parent",
+            "world" if joint.parent == world else _relative(joint.parent, scope, joint.name),
+        )
         sub(je, "child", _relative(joint.child, scope, joint.name))
         if joint.type is JointType.SCREW and joint.thread_pitch is not None:
-            sub(je, "screw_thread_pitch" if joint.thread_pitch_unit == "m/rev" else "thread_pitch", fmt(joint.thread_pitch))
+            sub(
+                je,
+                "screw_thread_pitch" if joint.thread_pitch_unit == "m/rev" else "thread_pitch",
+                fmt(joint.thread_pitch),
+            )
         if joint.type is JointType.GEARBOX:
             if joint.gearbox_ratio is not None:
                 sub(je, "gearbox_ratio", fmt(joint.gearbox_ratio))
             if joint.gearbox_reference_body is not None:
-                sub(je, "gearbox_reference_body", _relative(joint.gearbox_reference_body, scope, joint.name))
+                sub(
+                    je,
+                    "gearbox_reference_body",
+                    _relative(joint.gearbox_reference_body, scope, joint.name),
+                )
         if joint.mimic is not None:
-            joint = dataclasses.replace(joint, mimic=dataclasses.replace(joint.mimic, joint=_relative(joint.mimic.joint, scope, joint.name)))
+            joint = dataclasses.replace(
+                joint,
+                mimic=dataclasses.replace(
+                    joint.mimic, joint=_relative(joint.mimic.joint, scope, joint.name)
+                ),
+            )
         _axis(je, "axis", joint, False)
         _axis(je, "axis2", joint, True)
         props = joint_ext.get(joint.name, {})
@@ -436,6 +508,10 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         _transmission(scopes, t)
     for hw in robot.ros2_control:
         _ros2_control(model, hw, robot)
-    warn_sdf_losses(robot, written_sensors=written, link_properties=(*_SURFACE, *_LINK_FLAGS, "material", "gravity", "turnGravityOff"),
-                    joint_properties=_JOINT_ODE)
+    warn_sdf_losses(
+        robot,
+        written_sensors=written,
+        link_properties=(*_SURFACE, *_LINK_FLAGS, "material", "gravity", "turnGravityOff"),
+        joint_properties=_JOINT_ODE,
+    )
     return to_text(root)

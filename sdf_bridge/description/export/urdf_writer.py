@@ -24,7 +24,14 @@ from ..model.geometry import Geometry
 from .common import fmt, fmt_vec, sub, to_text, verbatim
 from .losses import top_level_transmissions, warn_urdf_losses
 
-_URDF_TYPES = {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.FIXED, JointType.FLOATING, JointType.PLANAR}
+_URDF_TYPES = {
+    JointType.REVOLUTE,
+    JointType.CONTINUOUS,
+    JointType.PRISMATIC,
+    JointType.FIXED,
+    JointType.FLOATING,
+    JointType.PLANAR,
+}
 #: Stand-in for "unlimited" effort/velocity, which URDF cannot express.
 UNLIMITED = 1e16
 
@@ -43,11 +50,18 @@ def _geometry(parent: etree._Element, geometry: Geometry, robot: Robot, link: st
     elif isinstance(geometry, Sphere):
         sub(g, "sphere", radius=fmt(geometry.radius))
     elif isinstance(geometry, Mesh):
-        sub(g, "mesh", filename=geometry.filename, scale=fmt_vec(geometry.scale) if geometry.scale != (1.0, 1.0, 1.0) else None)
+        sub(
+            g,
+            "mesh",
+            filename=geometry.filename,
+            scale=fmt_vec(geometry.scale) if geometry.scale != (1.0, 1.0, 1.0) else None,
+        )
     else:
         raise UnsupportedError(
             f"link {link!r} has a {type(geometry).__name__.lower()} shape, which URDF cannot describe",
-            file=robot.source_file, element=f'<link name="{link}">', fix="convert to SDF instead, or replace the shape by a mesh",
+            file=robot.source_file,
+            element=f'<link name="{link}">',
+            fix="convert to SDF instead, or replace the shape by a mesh",
         )
 
 
@@ -72,7 +86,8 @@ def to_urdf(robot: Robot) -> str:
     if len(roots) != 1:
         raise UnsupportedError(
             f"the model has {len(roots)} root links ({', '.join(roots)}); URDF needs exactly one tree",
-            file=robot.source_file, fix="connect the free links with joints, or convert to SDF instead",
+            file=robot.source_file,
+            fix="connect the free links with joints, or convert to SDF instead",
         )
     # link frame shift: new link frame = joint frame, X_new_old = joint_to_child
     shift = {j.child: j.joint_to_child for j in robot.joints.values()}
@@ -91,7 +106,16 @@ def to_urdf(robot: Robot) -> str:
             _origin(ie, x @ link.inertial.origin)
             sub(ie, "mass", value=fmt(link.inertial.mass))
             i = link.inertial.inertia
-            sub(ie, "inertia", ixx=fmt(i.ixx), ixy=fmt(i.ixy), ixz=fmt(i.ixz), iyy=fmt(i.iyy), iyz=fmt(i.iyz), izz=fmt(i.izz))
+            sub(
+                ie,
+                "inertia",
+                ixx=fmt(i.ixx),
+                ixy=fmt(i.ixy),
+                ixz=fmt(i.ixz),
+                iyy=fmt(i.iyy),
+                iyz=fmt(i.iyz),
+                izz=fmt(i.izz),
+            )
         for vis in link.visuals:
             ve = sub(le, "visual", name=vis.name)
             _origin(ve, x @ vis.origin)
@@ -115,13 +139,26 @@ def to_urdf(robot: Robot) -> str:
             sub(je, "axis", xyz=fmt_vec(joint.axis.xyz))
         if joint.calibration is not None:
             c = joint.calibration
-            sub(je, "calibration", rising=None if c.rising is None else fmt(c.rising),
+            sub(
+                je,
+                "calibration",
+                rising=None if c.rising is None else fmt(c.rising),
                 falling=None if c.falling is None else fmt(c.falling),
-                reference_position=None if c.reference_position is None else fmt(c.reference_position))
+                reference_position=None
+                if c.reference_position is None
+                else fmt(c.reference_position),
+            )
         if joint.dynamics is not None:
-            sub(je, "dynamics", damping=fmt(joint.dynamics.damping), friction=fmt(joint.dynamics.friction))
+            sub(
+                je,
+                "dynamics",
+                damping=fmt(joint.dynamics.damping),
+                friction=fmt(joint.dynamics.friction),
+            )
         lim = joint.limit
-        if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC) or (lim is not None and joint.type is JointType.CONTINUOUS):
+        if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC) or (
+            lim is not None and joint.type is JointType.CONTINUOUS
+        ):
             effort = lim.effort if lim is not None and lim.effort is not None else UNLIMITED
             velocity = lim.velocity if lim is not None and lim.velocity is not None else UNLIMITED
             attrs = {"effort": fmt(effort), "velocity": fmt(velocity)}
@@ -132,14 +169,26 @@ def to_urdf(robot: Robot) -> str:
                     attrs["upper"] = fmt(lim.upper)
             sub(je, "limit", **attrs)
         if joint.mimic is not None:
-            sub(je, "mimic", joint=joint.mimic.joint, multiplier=fmt(joint.mimic.multiplier), offset=fmt(joint.mimic.offset))
+            sub(
+                je,
+                "mimic",
+                joint=joint.mimic.joint,
+                multiplier=fmt(joint.mimic.multiplier),
+                offset=fmt(joint.mimic.offset),
+            )
         if joint.safety_controller is not None:
             s = joint.safety_controller
-            sub(je, "safety_controller", k_velocity=fmt(s.k_velocity),
+            sub(
+                je,
+                "safety_controller",
+                k_velocity=fmt(s.k_velocity),
                 soft_lower_limit=None if s.soft_lower_limit is None else fmt(s.soft_lower_limit),
                 soft_upper_limit=None if s.soft_upper_limit is None else fmt(s.soft_upper_limit),
-                k_position=None if s.k_position is None else fmt(s.k_position))
-    for t in top_level_transmissions(robot):  # classic / PR2 at top level, as read; ros2_control ones in their block
+                k_position=None if s.k_position is None else fmt(s.k_position),
+            )
+    for t in top_level_transmissions(
+        robot
+    ):  # classic / PR2 at top level, as read; ros2_control ones in their block
         verbatim(root, t.raw_xml)
     for ext in robot.gazebo:
         if ext.raw_xml:
@@ -149,7 +198,9 @@ def to_urdf(robot: Robot) -> str:
     for sensor in robot.sensors:
         if sensor.origin_format == "sdf" and sensor.link is not None and sensor.joint is None:
             gz = sub(root, "gazebo", reference=sensor.link)
-            _noise_free_sensor(gz, dataclasses.replace(sensor, pose=shift.get(sensor.link, Pose()) @ sensor.pose))
+            _noise_free_sensor(
+                gz, dataclasses.replace(sensor, pose=shift.get(sensor.link, Pose()) @ sensor.pose)
+            )
 
     for hw in robot.ros2_control:
         _ros2_control(root, hw, robot)

@@ -17,7 +17,14 @@ Vec3 = tuple[float, float, float]
 def rpy_to_matrix(rpy: Vec3) -> np.ndarray:
     """Rotation matrix of fixed-axis roll/pitch/yaw (rad). Returns shape (3, 3)."""
     r, p, y = rpy
-    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(y), math.sin(y)
+    cr, sr, cp, sp, cy, sy = (
+        math.cos(r),
+        math.sin(r),
+        math.cos(p),
+        math.sin(p),
+        math.cos(y),
+        math.sin(y),
+    )
     return np.array(
         [
             [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
@@ -67,16 +74,36 @@ def matrix_to_quaternion(rot: np.ndarray) -> tuple[float, float, float, float]:
     tr = m[0, 0] + m[1, 1] + m[2, 2]
     if tr > 0:
         s = math.sqrt(tr + 1.0) * 2
-        w, x, y, z = 0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s
+        w, x, y, z = (
+            0.25 * s,
+            (m[2, 1] - m[1, 2]) / s,
+            (m[0, 2] - m[2, 0]) / s,
+            (m[1, 0] - m[0, 1]) / s,
+        )
     elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
         s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
-        w, x, y, z = (m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s
+        w, x, y, z = (
+            (m[2, 1] - m[1, 2]) / s,
+            0.25 * s,
+            (m[0, 1] + m[1, 0]) / s,
+            (m[0, 2] + m[2, 0]) / s,
+        )
     elif m[1, 1] > m[2, 2]:
         s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
-        w, x, y, z = (m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s
+        w, x, y, z = (
+            (m[0, 2] - m[2, 0]) / s,
+            (m[0, 1] + m[1, 0]) / s,
+            0.25 * s,
+            (m[1, 2] + m[2, 1]) / s,
+        )
     else:
         s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
-        w, x, y, z = (m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s
+        w, x, y, z = (
+            (m[1, 0] - m[0, 1]) / s,
+            (m[0, 2] + m[2, 0]) / s,
+            (m[1, 2] + m[2, 1]) / s,
+            0.25 * s,
+        )
     if w < 0:
         x, y, z, w = -x, -y, -z, -w
     return (float(x), float(y), float(z), float(w))

@@ -16,7 +16,6 @@ from .sensor import Sensor
 from .transmission import Transmission
 
 
-
 def frozen_mapping(items: Mapping | None = None) -> Mapping:
     """A read-only mapping (insertion order kept) for model fields."""
     return MappingProxyType(dict(items or {}))

@@ -92,7 +92,9 @@ class GpsParams:
     vertical_position_noise: Noise | None = None
 
 
-SensorParams = Union[CameraParams, RayParams, ImuParams, ForceTorqueParams, ContactParams, GpsParams, None]
+SensorParams = Union[
+    CameraParams, RayParams, ImuParams, ForceTorqueParams, ContactParams, GpsParams, None
+]
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from ...errors import InvalidValueError, KinematicTreeError, UnsupportedError
 from ..gazebo_parser import parse_plugin
 from ..model import HardwareComponent, Pose, Robot, Sensor, World
 from ..validate import check_references
+from ..world import robots_of, with_scenery
 from ..xmlio import ParseContext
 from .frames import parse_pose
-from ..world import robots_of, with_scenery
 from .includes import fuel_cache_model, is_network_uri, resolve_include, search_path
-from .links import make_mesh_resolver
 from .joints import bool_element
+from .links import make_mesh_resolver
 from .model import ModelBuilder, check_version
 
 __all__ = ["load_sdf", "load_model"]
@@ -62,18 +62,26 @@ def load_model(
             limits, inertia, transmission and ``<ros2_control>`` joints, sensor names).
     """
     if not (name or model.get("name")):
-        raise ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..." to the <model>')
+        raise ctx.error(
+            InvalidValueError, model, "<model> has no name", 'add name="..." to the <model>'
+        )
     file = None if ctx.file == "<string>" else ctx.file
-    builder = ModelBuilder(search=search, resolve_mesh=make_mesh_resolver(search, package_paths, file,
-                                                                             lambda text: ctx.warn(None, text)),
-                           package_paths=package_paths)
+    builder = ModelBuilder(
+        search=search,
+        resolve_mesh=make_mesh_resolver(
+            search, package_paths, file, lambda text: ctx.warn(None, text)
+        ),
+        package_paths=package_paths,
+    )
     if ctx.file != "<string>":
         builder.including.append(Path(ctx.file).resolve())
     builder.collect(model, "", ctx, base_dir, version)
     pe = pose_elem if pose_elem is not None else model.find("pose")
     pose = Pose.from_matrix(parse_pose(pe, pose_ctx or ctx))
     if pe is not None and (pe.get("relative_to") or "world") != "world":
-        (pose_ctx or ctx).warn(pe, "model pose relative_to a frame other than the world is taken relative to the world")
+        (pose_ctx or ctx).warn(
+            pe, "model pose relative_to a frame other than the world is taken relative to the world"
+        )
     parse_sensor, parse_ros2_control = _parsers()
     robot = builder.build(
         name or model.get("name", ""),
@@ -85,8 +93,12 @@ def load_model(
         ros2_control_parser=parse_ros2_control,
     )
     if not robot.links:
-        raise ctx.error(KinematicTreeError, model, f"model {robot.name!r} has no links",
-                        "add at least one <link> (or a nested <model>/<include> with links)")
+        raise ctx.error(
+            KinematicTreeError,
+            model,
+            f"model {robot.name!r} has no links",
+            "add at least one <link> (or a nested <model>/<include> with links)",
+        )
     check_references(robot, ctx)
     return robot
 
@@ -131,62 +143,130 @@ def load_sdf(
     tops = [child for child in root if child.tag in ("model", "world")]
     if len(tops) > 1:
         used = model if model is not None else world
-        ctx.warn(next(t for t in tops if t is not used), f"<sdf> holds {len(tops)} models/worlds; only "
-                 f"<{used.tag} name=\"{used.get('name', '')}\"> is read (as libsdformat does)")
+        ctx.warn(
+            next(t for t in tops if t is not used),
+            f"<sdf> holds {len(tops)} models/worlds; only "
+            f'<{used.tag} name="{used.get("name", "")}"> is read (as libsdformat does)',
+        )
     if model is not None:
-        return load_model(model, ctx, base_dir=base, version=version, version_text=version_text, search=search,
-                          package_paths=package_paths)
+        return load_model(
+            model,
+            ctx,
+            base_dir=base,
+            version=version,
+            version_text=version_text,
+            search=search,
+            package_paths=package_paths,
+        )
     if world is None:
-        raise ctx.error(InvalidValueError, root, "<sdf> holds neither <model> nor <world>",
-                        "put the robot in a <model> element")
+        raise ctx.error(
+            InvalidValueError,
+            root,
+            "<sdf> holds neither <model> nor <world>",
+            "put the robot in a <model> element",
+        )
     models: dict[str, Robot] = {}
     for child in world:
         if child.tag == "model":
-            robot = load_model(child, ctx, base_dir=base, version=version, version_text=version_text, search=search,
-                               package_paths=package_paths)
+            robot = load_model(
+                child,
+                ctx,
+                base_dir=base,
+                version=version,
+                version_text=version_text,
+                search=search,
+                package_paths=package_paths,
+            )
         elif child.tag == "include":
             uri = ctx.child_text(child, "uri") or ""
             if is_network_uri(uri) and fuel_cache_model(uri) is None:
-                ctx.warn(child, f"include {uri!r} is a model on a web server (Gazebo Fuel), not in the local Fuel "
-                                "cache; the world is read without it (sdf_bridge downloads nothing: fetch it with "
-                                f"`gz fuel download -u \"{uri}\"` to use it)")
+                ctx.warn(
+                    child,
+                    f"include {uri!r} is a model on a web server (Gazebo Fuel), not in the local Fuel "
+                    "cache; the world is read without it (sdf_bridge downloads nothing: fetch it with "
+                    f'`gz fuel download -u "{uri}"` to use it)',
+                )
                 continue
             robot = _load_include(child, ctx, base=base, search=search, package_paths=package_paths)
         else:
             continue
         if robot.name in models:
-            raise ctx.error(InvalidValueError, child, f"world holds two models named {robot.name!r}",
-                            "give every model of the world a distinct name")
+            raise ctx.error(
+                InvalidValueError,
+                child,
+                f"world holds two models named {robot.name!r}",
+                "give every model of the world a distinct name",
+            )
         models[robot.name] = robot
     if not models:
-        raise ctx.error(InvalidValueError, world, f"world {world.get('name', '')!r} holds no <model> or <include>",
-                        "add the robot's <model> (or an <include> of it) to the <world>")
+        raise ctx.error(
+            InvalidValueError,
+            world,
+            f"world {world.get('name', '')!r} holds no <model> or <include>",
+            "add the robot's <model> (or an <include> of it) to the <world>",
+        )
     gravity_elem = world.find("gravity")
-    gravity = (0.0, 0.0, -9.8) if gravity_elem is None else ctx.vector(gravity_elem, gravity_elem.text, 3, "<gravity>")
+    gravity = (
+        (0.0, 0.0, -9.8)
+        if gravity_elem is None
+        else ctx.vector(gravity_elem, gravity_elem.text, 3, "<gravity>")
+    )
     plugins = tuple(parse_plugin(p, ctx) for p in world.findall("plugin"))
-    result = World(name=world.get("name", ""), models=models, gravity=gravity, plugins=plugins,  # type: ignore[arg-type]
-                   version=version_text, source_file=None if ctx.file == "<string>" else ctx.file)
+    result = World(
+        name=world.get("name", ""),
+        models=models,
+        gravity=gravity,
+        plugins=plugins,  # type: ignore[arg-type]
+        version=version_text,
+        source_file=None if ctx.file == "<string>" else ctx.file,
+    )
     robots = robots_of(result)
     if len(models) == 1 or len(robots) == 1:
         return with_scenery(result, robots[0] if robots else next(iter(models)))
     return result
 
 
-def _load_include(elem: etree._Element, ctx: ParseContext, *, base: Path, search: Sequence[Path],
-                  package_paths: Mapping[str, str | os.PathLike[str]] | None) -> Robot:
+def _load_include(
+    elem: etree._Element,
+    ctx: ParseContext,
+    *,
+    base: Path,
+    search: Sequence[Path],
+    package_paths: Mapping[str, str | os.PathLike[str]] | None,
+) -> Robot:
     """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static overrides."""
     from ..xmlio import parse_xml, read_file
 
     uri = ctx.child_text(elem, "uri")
     if not uri:
-        raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
+        raise ctx.error(
+            InvalidValueError,
+            elem,
+            "<include> has no <uri>",
+            "add <uri>model://name</uri> or a path",
+        )
     path = resolve_include(uri, elem, ctx, base_dir=base, paths=search, package_paths=package_paths)
     sub = ParseContext(str(path), ctx.warnings)
     root = parse_xml(read_file(path), str(path), ctx.warnings)
     if root.tag != "sdf" or root.find("model") is None:
-        raise sub.error(UnsupportedError, root, "included file is not an SDFormat model", "include a file with <sdf><model>")
+        raise sub.error(
+            UnsupportedError,
+            root,
+            "included file is not an SDFormat model",
+            "include a file with <sdf><model>",
+        )
     version = check_version(root, sub)
     static_elem = elem.find("static")
-    return load_model(root.find("model"), sub, base_dir=path.parent, version=version, version_text=root.get("version", ""),
-                      search=search, package_paths=package_paths, name=elem.findtext("name"), pose_elem=elem.find("pose"), pose_ctx=ctx,
-                      static=None if static_elem is None else bool_element(ctx, static_elem, False))
+    return load_model(
+        root.find("model"),
+        sub,
+        base_dir=path.parent,
+        version=version,
+        version_text=root.get("version", ""),
+        search=search,
+        package_paths=package_paths,
+        name=elem.findtext("name"),
+        pose_elem=elem.find("pose"),
+        pose_ctx=ctx,
+        static=None if static_elem is None else bool_element(ctx, static_elem, False),
+    )

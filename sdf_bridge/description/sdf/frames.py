@@ -50,8 +50,11 @@ def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
     if elem is None:
         return t
     if elem.get("frame"):
-        ctx.warn(elem, f"the SDFormat 1.5/1.6 pose attribute frame={elem.get('frame')!r} is ignored (as libsdformat "
-                       "does); use relative_to (SDFormat >= 1.7)")
+        ctx.warn(
+            elem,
+            f"the SDFormat 1.5/1.6 pose attribute frame={elem.get('frame')!r} is ignored (as libsdformat "
+            "does); use relative_to (SDFormat >= 1.7)",
+        )
     text = (elem.text or "").strip()
     if not text:
         return t
@@ -68,14 +71,17 @@ def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
             t[:3, :3] = quaternion_to_matrix(values[3:])  # type: ignore[arg-type]
         except ValueError:
             raise ctx.error(
-                InvalidValueError, elem, "the pose quaternion is (0, 0, 0, 0)", "give a non-zero unit quaternion"
+                InvalidValueError,
+                elem,
+                "the pose quaternion is (0, 0, 0, 0)",
+                "give a non-zero unit quaternion",
             ) from None
     else:
         raise ctx.error(
             InvalidValueError,
             elem,
             f"rotation_format is {fmt!r}",
-            "use rotation_format=\"euler_rpy\" or \"quat_xyzw\"",
+            'use rotation_format="euler_rpy" or "quat_xyzw"',
         )
     t[:3, 3] = values[:3]
     return t
@@ -115,7 +121,9 @@ class FrameGraph:
         """Add ``node`` (the caller checks for duplicate names)."""
         self.nodes[node.key] = node
 
-    def lookup(self, scope: str, ref: str, elem: etree._Element, ctx: ParseContext, what: str) -> str:
+    def lookup(
+        self, scope: str, ref: str, elem: etree._Element, ctx: ParseContext, what: str
+    ) -> str:
         """Graph key of the frame named ``ref`` as seen from model ``scope``.
 
         ``__model__`` is the scope's model frame; other names (possibly scoped, ``M2::L5``) are
@@ -127,12 +135,15 @@ class FrameGraph:
         if ref == MODEL_FRAME:
             return model_frame(scope)
         if ref.startswith(MODEL_FRAME + "::"):
-            ref = ref[len(MODEL_FRAME) + 2:]
+            ref = ref[len(MODEL_FRAME) + 2 :]
         key = join(scope, ref)
         if key in self.nodes:
             return key
-        known = sorted(k.split("::")[-1] if not scope else k[len(scope) + 2:]
-                       for k in self.nodes if k != MODEL_FRAME and (not scope or k.startswith(scope + "::")))
+        known = sorted(
+            k.split("::")[-1] if not scope else k[len(scope) + 2 :]
+            for k in self.nodes
+            if k != MODEL_FRAME and (not scope or k.startswith(scope + "::"))
+        )
         raise ctx.error(
             MissingReferenceError,
             elem,
@@ -154,7 +165,7 @@ class FrameGraph:
         while cur is not None and cur not in self._resolved:
             if cur in seen:
                 node = self.nodes[key]
-                cycle = " -> ".join(chain[chain.index(cur):] + [cur])
+                cycle = " -> ".join(chain[chain.index(cur) :] + [cur])
                 raise node.ctx.error(
                     KinematicTreeError,
                     node.elem,
@@ -188,7 +199,7 @@ class FrameGraph:
                 raise start.ctx.error(
                     KinematicTreeError,
                     start.elem,
-                    f"the attached_to frames form a cycle: {' -> '.join(seen[seen.index(cur):] + [cur])}",
+                    f"the attached_to frames form a cycle: {' -> '.join(seen[seen.index(cur) :] + [cur])}",
                     "attach one of these frames to a link",
                 )
             seen.append(cur)

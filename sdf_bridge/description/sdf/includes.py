@@ -77,7 +77,10 @@ def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseCon
         version = parse_version(version_text) if version_text else (0, 0)
         if version is None:
             raise ParseContext(str(config)).error(
-                InvalidValueError, entry, f"version is {version_text!r}", "write the version as major.minor, e.g. 1.9"
+                InvalidValueError,
+                entry,
+                f"version is {version_text!r}",
+                "write the version as major.minor, e.g. 1.9",
             )
         if version > SUPPORTED_MAX or not (entry.text or "").strip():
             continue
@@ -88,12 +91,14 @@ def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseCon
             MissingReferenceError,
             root,
             f"model.config lists no <sdf> file of version <= {SUPPORTED_MAX[0]}.{SUPPORTED_MAX[1]}",
-            "add <sdf version=\"1.x\">model.sdf</sdf> to model.config",
+            'add <sdf version="1.x">model.sdf</sdf> to model.config',
         )
     path = directory / best[1]
     if not path.is_file():
         raise ParseContext(str(config)).error(
-            MissingReferenceError, root, f"model.config names {best[1]!r}, which does not exist in {str(directory)!r}",
+            MissingReferenceError,
+            root,
+            f"model.config names {best[1]!r}, which does not exist in {str(directory)!r}",
             "correct the <sdf> entry or add the file",
         )
     return path
@@ -165,16 +170,18 @@ def resolve_include(
     candidates: list[Path] = []
     package = split_package_uri(uri) if uri.startswith("package://") else None
     if uri.startswith("model://"):
-        rest = uri[len("model://"):]
+        rest = uri[len("model://") :]
         candidates = [p / rest for p in paths]
     elif package is not None:
         root = find_package(package[0], package_paths)
-        candidates = ([root / package[1]] if root is not None else []) + [p / package[0] / package[1] for p in paths]
+        candidates = ([root / package[1]] if root is not None else []) + [
+            p / package[0] / package[1] for p in paths
+        ]
     elif is_network_uri(uri):
         cached = fuel_cache_model(uri)
         candidates = [] if cached is None else [cached]
     else:
-        plain = uri[len("file://"):] if uri.startswith("file://") else uri
+        plain = uri[len("file://") :] if uri.startswith("file://") else uri
         if os.path.isabs(plain):
             candidates = [Path(plain)]
         else:

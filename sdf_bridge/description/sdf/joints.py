@@ -36,8 +36,17 @@ JOINT_TYPES = {
 }
 
 #: Types that carry ``<axis>``; the two-axis types also ``<axis2>``.
-AXIS_TYPES = frozenset({JointType.REVOLUTE, JointType.PRISMATIC, JointType.CONTINUOUS, JointType.SCREW,
-                        JointType.GEARBOX, JointType.UNIVERSAL, JointType.REVOLUTE2})
+AXIS_TYPES = frozenset(
+    {
+        JointType.REVOLUTE,
+        JointType.PRISMATIC,
+        JointType.CONTINUOUS,
+        JointType.SCREW,
+        JointType.GEARBOX,
+        JointType.UNIVERSAL,
+        JointType.REVOLUTE2,
+    }
+)
 TWO_AXIS_TYPES = frozenset({JointType.UNIVERSAL, JointType.REVOLUTE2})
 
 #: Maps an axis vector (3,) to the joint frame: (vector, <xyz> element, expressed_in or None,
@@ -100,12 +109,25 @@ def parse_limit(elem: etree._Element | None, ctx: ParseContext, jtype: JointType
         velocity = _limit_value(ctx, elem, "velocity", velocity)
         stiffness = _limit_value(ctx, elem, "stiffness", stiffness)
         dissipation = _limit_value(ctx, elem, "dissipation", dissipation)
-        for name, value in (("lower", lower), ("upper", upper), ("effort", effort), ("velocity", velocity),
-                            ("stiffness", stiffness), ("dissipation", dissipation)):
+        for name, value in (
+            ("lower", lower),
+            ("upper", upper),
+            ("effort", effort),
+            ("velocity", velocity),
+            ("stiffness", stiffness),
+            ("dissipation", dissipation),
+        ):
             if math.isnan(value):
-                raise ctx.error(InvalidValueError, elem, f"<{name}> is NaN", f"write a number for <{name}>")
+                raise ctx.error(
+                    InvalidValueError, elem, f"<{name}> is NaN", f"write a number for <{name}>"
+                )
         if lower > upper:
-            raise ctx.error(InvalidValueError, elem, f"lower limit {lower} is above upper limit {upper}", "swap or correct the limits")
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                f"lower limit {lower} is above upper limit {upper}",
+                "swap or correct the limits",
+            )
     lo: float | None = lower if abs(lower) < UNLIMITED else None
     hi: float | None = upper if abs(upper) < UNLIMITED else None
     if jtype is JointType.CONTINUOUS:
@@ -132,7 +154,9 @@ def parse_dynamics(elem: etree._Element | None, ctx: ParseContext) -> Dynamics |
     )
 
 
-def parse_mimic(elem: etree._Element | None, ctx: ParseContext, scope_join: Callable[[str], str]) -> Mimic | None:
+def parse_mimic(
+    elem: etree._Element | None, ctx: ParseContext, scope_join: Callable[[str], str]
+) -> Mimic | None:
     """SDF 1.11 ``//axis/mimic`` in URDF form; ``scope_join`` scopes the leader name.
 
     Raises:
@@ -142,14 +166,23 @@ def parse_mimic(elem: etree._Element | None, ctx: ParseContext, scope_join: Call
         return None
     leader = elem.get("joint")
     if not leader:
-        raise ctx.error(InvalidValueError, elem, "<mimic> has no joint attribute", "add joint=\"<leader joint>\"")
+        raise ctx.error(
+            InvalidValueError, elem, "<mimic> has no joint attribute", 'add joint="<leader joint>"'
+        )
     axis = elem.get("axis", "axis")
     if axis not in ("axis", "axis2"):
-        raise ctx.error(InvalidValueError, elem, f"mimic axis is {axis!r}", "use axis=\"axis\" or axis=\"axis2\"")
+        raise ctx.error(
+            InvalidValueError, elem, f"mimic axis is {axis!r}", 'use axis="axis" or axis="axis2"'
+        )
     multiplier = ctx.child_float(elem, "multiplier", 1.0) or 0.0
     offset = ctx.child_float(elem, "offset", 0.0) or 0.0
     reference = ctx.child_float(elem, "reference", 0.0) or 0.0
-    return Mimic(joint=scope_join(leader), multiplier=multiplier, offset=offset - multiplier * reference, axis=axis)
+    return Mimic(
+        joint=scope_join(leader),
+        multiplier=multiplier,
+        offset=offset - multiplier * reference,
+        axis=axis,
+    )
 
 
 def parse_axis(
@@ -188,8 +221,10 @@ def parse_axis(
     norm = float(np.linalg.norm(vec))
     if norm == 0.0:
         raise ctx.error(
-            InvalidValueError, xyz_elem if xyz_elem is not None else owner,
-            f"joint {owner.get('name')!r}: axis xyz is (0, 0, 0)", "give a non-zero axis direction, e.g. 0 0 1"
+            InvalidValueError,
+            xyz_elem if xyz_elem is not None else owner,
+            f"joint {owner.get('name')!r}: axis xyz is (0, 0, 0)",
+            "give a non-zero axis direction, e.g. 0 0 1",
         )
     unit = express(vec / norm, xyz_elem, expressed_in, use_parent)
     unit = unit / np.linalg.norm(unit)

@@ -33,7 +33,9 @@ from ..resolve import PackagePaths, resolve_uri, unresolved_reason
 from ..xmlio import ParseContext
 
 
-def _positive(ctx: ParseContext, elem: etree._Element, tag: str, *, default: float | None = None) -> float:
+def _positive(
+    ctx: ParseContext, elem: etree._Element, tag: str, *, default: float | None = None
+) -> float:
     """Child ``tag`` of ``elem`` as a length ≥ 0 m (``default`` when absent).
 
     Raises:
@@ -41,30 +43,47 @@ def _positive(ctx: ParseContext, elem: etree._Element, tag: str, *, default: flo
     """
     value = ctx.child_float(elem, tag, default)
     if value is None:
-        raise ctx.error(InvalidValueError, elem, f"<{tag}> is missing", f"add <{tag}> (m) to the shape")
+        raise ctx.error(
+            InvalidValueError, elem, f"<{tag}> is missing", f"add <{tag}> (m) to the shape"
+        )
     if value < 0:
-        raise ctx.error(InvalidValueError, elem, f"<{tag}> is {value}, negative", f"give a non-negative <{tag}>")
+        raise ctx.error(
+            InvalidValueError, elem, f"<{tag}> is {value}, negative", f"give a non-negative <{tag}>"
+        )
     return value
 
 
-def _sizes(ctx: ParseContext, elem: etree._Element, tag: str, default: str, n: int) -> tuple[float, ...]:
+def _sizes(
+    ctx: ParseContext, elem: etree._Element, tag: str, default: str, n: int
+) -> tuple[float, ...]:
     """Child ``tag`` of ``elem`` as ``n`` lengths ≥ 0 m (``default`` text when absent).
 
     Raises:
         InvalidValueError: wrong count, not numbers, or a negative entry.
     """
     child = elem.find(tag)
-    values = ctx.vector(elem if child is None else child, ctx.child_text(elem, tag, default), n, f"<{tag}>")
+    values = ctx.vector(
+        elem if child is None else child, ctx.child_text(elem, tag, default), n, f"<{tag}>"
+    )
     if min(values) < 0:
-        raise ctx.error(InvalidValueError, elem, f"<{tag}> {values} has a negative entry", f"give <{tag}> values >= 0 m")
+        raise ctx.error(
+            InvalidValueError,
+            elem,
+            f"<{tag}> {values} has a negative entry",
+            f"give <{tag}> values >= 0 m",
+        )
     return values
 
 
 MeshResolver = Callable[[str, Path], "str | None"]
 
 
-def make_mesh_resolver(search: Sequence[Path], package_paths: PackagePaths | None, file: str | None,
-                       warn: Callable[[str], None] | None = None) -> MeshResolver:
+def make_mesh_resolver(
+    search: Sequence[Path],
+    package_paths: PackagePaths | None,
+    file: str | None,
+    warn: Callable[[str], None] | None = None,
+) -> MeshResolver:
     """A resolver of mesh URIs: ``model://name/rel`` → the first existing ``<dir>/name/rel`` on the
     include search path; ``package://``, ``file://``, absolute and relative paths through
     :func:`~sdf_bridge.description.resolve.resolve_uri` (relative to the file's directory).
@@ -80,13 +99,15 @@ def make_mesh_resolver(search: Sequence[Path], package_paths: PackagePaths | Non
 
     def lookup(uri: str, base_dir: Path) -> str | None:
         if uri.startswith("model://"):
-            rest = uri[len("model://"):]
+            rest = uri[len("model://") :]
             for directory in search:
                 candidate = directory / rest
                 if candidate.exists():
                     return os.path.normpath(os.fspath(candidate.resolve()))
             return None
-        return resolve_uri(uri, base_dir=base_dir, package_paths=package_paths, file=file, cache=cache)
+        return resolve_uri(
+            uri, base_dir=base_dir, package_paths=package_paths, file=file, cache=cache
+        )
 
     def resolve(uri: str, base_dir: Path) -> str | None:
         resolved = lookup(uri, base_dir)
@@ -103,8 +124,13 @@ def _default_resolver(uri: str, base_dir: Path) -> str | None:
     return resolve_uri(uri, base_dir=base_dir)
 
 
-def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
-                   resolve: MeshResolver = _default_resolver) -> Geometry:
+def parse_geometry(
+    elem: etree._Element,
+    ctx: ParseContext,
+    *,
+    base_dir: Path,
+    resolve: MeshResolver = _default_resolver,
+) -> Geometry:
     """The shape inside a ``<geometry>`` element.
 
     Defaults are the SDFormat spec's (box size 1 1 1, sphere radius 1, cylinder radius 1 /
@@ -116,7 +142,12 @@ def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
     """
     shapes = [c for c in elem if isinstance(c.tag, str) and c.tag != "empty"]
     if not shapes:
-        raise ctx.error(InvalidValueError, elem, "<geometry> holds no shape", "add <box>, <cylinder>, <sphere>, <mesh>, ...")
+        raise ctx.error(
+            InvalidValueError,
+            elem,
+            "<geometry> holds no shape",
+            "add <box>, <cylinder>, <sphere>, <mesh>, ...",
+        )
     shape = shapes[0]
     tag = shape.tag
     if tag == "box":
@@ -124,9 +155,15 @@ def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
     if tag == "sphere":
         return Sphere(radius=_positive(ctx, shape, "radius", default=1.0))
     if tag == "cylinder":
-        return Cylinder(radius=_positive(ctx, shape, "radius", default=1.0), length=_positive(ctx, shape, "length", default=1.0))
+        return Cylinder(
+            radius=_positive(ctx, shape, "radius", default=1.0),
+            length=_positive(ctx, shape, "length", default=1.0),
+        )
     if tag == "capsule":
-        return Capsule(radius=_positive(ctx, shape, "radius", default=0.5), length=_positive(ctx, shape, "length", default=1.0))
+        return Capsule(
+            radius=_positive(ctx, shape, "radius", default=0.5),
+            length=_positive(ctx, shape, "length", default=1.0),
+        )
     if tag == "ellipsoid":
         return Ellipsoid(radii=_sizes(ctx, shape, "radii", "1 1 1", 3))  # type: ignore[arg-type]
     if tag == "plane":
@@ -135,12 +172,17 @@ def parse_geometry(elem: etree._Element, ctx: ParseContext, *, base_dir: Path,
     if tag == "mesh":
         uri = ctx.child_text(shape, "uri")
         if not uri:
-            raise ctx.error(InvalidValueError, shape, "<mesh> has no <uri>", "add <uri> naming the mesh file")
+            raise ctx.error(
+                InvalidValueError, shape, "<mesh> has no <uri>", "add <uri> naming the mesh file"
+            )
         scale = ctx.vector(shape, ctx.child_text(shape, "scale", "1 1 1"), 3, "<scale>")
         resolved = resolve(uri, base_dir)
         return Mesh(filename=uri, scale=scale, resolved=resolved)  # type: ignore[arg-type]
     raise ctx.error(
-        UnsupportedError, shape, f"geometry <{tag}> is not supported", "use box, cylinder, sphere, capsule, ellipsoid, plane or mesh"
+        UnsupportedError,
+        shape,
+        f"geometry <{tag}> is not supported",
+        "use box, cylinder, sphere, capsule, ellipsoid, plane or mesh",
     )
 
 
@@ -175,13 +217,22 @@ def parse_inertial(elem: etree._Element, ctx: ParseContext, origin: Pose) -> Ine
     if ie is None:
         inertia = Inertia(ixx=1.0, iyy=1.0, izz=1.0)
     else:
-        vals = {k: ctx.child_float(ie, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
+        vals = {
+            k: ctx.child_float(ie, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0)
+            for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+        }
         inertia = Inertia(**vals)  # type: ignore[arg-type]
     return Inertial(mass=mass, inertia=inertia, origin=origin, source=ctx.source(elem))
 
 
-def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path,
-                 resolve: MeshResolver = _default_resolver) -> Visual:
+def parse_visual(
+    elem: etree._Element,
+    ctx: ParseContext,
+    origin: Pose,
+    *,
+    base_dir: Path,
+    resolve: MeshResolver = _default_resolver,
+) -> Visual:
     """A ``<visual>`` with its resolved ``origin`` in the link frame.
 
     Raises:
@@ -189,7 +240,9 @@ def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_
     """
     geometry = elem.find("geometry")
     if geometry is None:
-        raise ctx.error(InvalidValueError, elem, "<visual> has no <geometry>", "add a <geometry> element")
+        raise ctx.error(
+            InvalidValueError, elem, "<visual> has no <geometry>", "add a <geometry> element"
+        )
     return Visual(
         geometry=parse_geometry(geometry, ctx, base_dir=base_dir, resolve=resolve),
         origin=origin,
@@ -198,8 +251,14 @@ def parse_visual(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_
     )
 
 
-def parse_collision(elem: etree._Element, ctx: ParseContext, origin: Pose, *, base_dir: Path,
-                    resolve: MeshResolver = _default_resolver) -> Collision:
+def parse_collision(
+    elem: etree._Element,
+    ctx: ParseContext,
+    origin: Pose,
+    *,
+    base_dir: Path,
+    resolve: MeshResolver = _default_resolver,
+) -> Collision:
     """A ``<collision>`` with its resolved ``origin`` in the link frame.
 
     Raises:
@@ -207,5 +266,11 @@ def parse_collision(elem: etree._Element, ctx: ParseContext, origin: Pose, *, ba
     """
     geometry = elem.find("geometry")
     if geometry is None:
-        raise ctx.error(InvalidValueError, elem, "<collision> has no <geometry>", "add a <geometry> element")
-    return Collision(geometry=parse_geometry(geometry, ctx, base_dir=base_dir, resolve=resolve), origin=origin, name=elem.get("name"))
+        raise ctx.error(
+            InvalidValueError, elem, "<collision> has no <geometry>", "add a <geometry> element"
+        )
+    return Collision(
+        geometry=parse_geometry(geometry, ctx, base_dir=base_dir, resolve=resolve),
+        origin=origin,
+        name=elem.get("name"),
+    )

@@ -23,16 +23,16 @@ import numpy as np
 from lxml import etree
 
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
-from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
 from ..gazebo_parser import parse_plugin
 from ..kinematics import tree_edges
+from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
 from ..resolve import PackagePaths
 from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
-from .transmissions import TRANSMISSION_TAGS, read_transmission
 from .links import MeshResolver, _default_resolver, parse_collision, parse_inertial, parse_visual
+from .transmissions import TRANSMISSION_TAGS, read_transmission
 
 #: Name of the link that stands for the world when a joint's parent is ``world`` (the URDF
 #: convention: a root link named ``world``); its ``pose`` is the world frame in the model frame.
@@ -53,7 +53,12 @@ def check_version(root: etree._Element, ctx: ParseContext) -> tuple[int, int]:
     """
     text = root.get("version")
     if text is None:
-        raise ctx.error(UnsupportedError, root, "<sdf> has no version attribute", 'add version="1.9" (or the version the file follows)')
+        raise ctx.error(
+            UnsupportedError,
+            root,
+            "<sdf> has no version attribute",
+            'add version="1.9" (or the version the file follows)',
+        )
     version = parse_version(text)
     if version is None or not (SUPPORTED_MIN <= version <= SUPPORTED_MAX):
         raise ctx.error(
@@ -152,8 +157,20 @@ class ModelBuilder:
             pctx = pose_ctx if pose_elem is not None else ctx
             node = FrameNode(key, "model", None, parse_pose(pe, pctx), None, elem, pctx)
             # the item's element is the <pose> itself (it may come from an <include> in another file)
-            self._register(node, _Item(pe if pe is not None else elem, parent_scope, pctx, base_dir, version, key,
-                                       parent_frame), pe.get("relative_to") if pe is not None else None, None)
+            self._register(
+                node,
+                _Item(
+                    pe if pe is not None else elem,
+                    parent_scope,
+                    pctx,
+                    base_dir,
+                    version,
+                    key,
+                    parent_frame,
+                ),
+                pe.get("relative_to") if pe is not None else None,
+                None,
+            )
         first_link: str | None = None
         first_model: str | None = None
         for child in elem:
@@ -164,8 +181,12 @@ class ModelBuilder:
                 first_link = first_link or lkey
                 pe = child.find("pose")
                 node = FrameNode(lkey, "link", None, parse_pose(pe, ctx), None, child, ctx)
-                self._register(node, _Item(child, scope, ctx, base_dir, version, lkey, merged),
-                               pe.get("relative_to") if pe is not None else None, None)
+                self._register(
+                    node,
+                    _Item(child, scope, ctx, base_dir, version, lkey, merged),
+                    pe.get("relative_to") if pe is not None else None,
+                    None,
+                )
                 self.links.append(_Item(child, scope, ctx, base_dir, version, lkey, merged))
             elif tag == "joint":
                 name = self._name(child, ctx, scope)
@@ -173,19 +194,33 @@ class ModelBuilder:
                 pe = child.find("pose")
                 node = FrameNode(jkey, "joint", None, parse_pose(pe, ctx), None, child, ctx)
                 it = _Item(child, scope, ctx, base_dir, version, jkey, merged)
-                self._register(node, it, pe.get("relative_to") if pe is not None else None, "__child__")
+                self._register(
+                    node, it, pe.get("relative_to") if pe is not None else None, "__child__"
+                )
                 self.joints.append(it)
             elif tag == "frame":
                 name = self._name(child, ctx, scope)
                 fkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(fkey, "frame", None, parse_pose(pe, ctx), None, child, ctx)
-                self._register(node, _Item(child, scope, ctx, base_dir, version, fkey, merged),
-                               pe.get("relative_to") if pe is not None else None, child.get("attached_to") or MODEL_FRAME)
+                self._register(
+                    node,
+                    _Item(child, scope, ctx, base_dir, version, fkey, merged),
+                    pe.get("relative_to") if pe is not None else None,
+                    child.get("attached_to") or MODEL_FRAME,
+                )
             elif tag == "model":
                 name = self._name(child, ctx, scope)
                 first_model = first_model or join(scope, name)
-                self.collect(child, join(scope, name), ctx, base_dir, version, parent_scope=scope, parent_frame=merged)
+                self.collect(
+                    child,
+                    join(scope, name),
+                    ctx,
+                    base_dir,
+                    version,
+                    parent_scope=scope,
+                    parent_frame=merged,
+                )
             elif tag == "include":
                 mkey = self._include(child, scope, ctx, base_dir, merged)
                 first_model = first_model or mkey
@@ -207,10 +242,19 @@ class ModelBuilder:
     def _name(self, elem: etree._Element, ctx: ParseContext, scope: str) -> str:
         name = elem.get("name")
         if not name:
-            raise ctx.error(InvalidValueError, elem, f"<{elem.tag}> has no name", f'add name="..." to the <{elem.tag}>')
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                f"<{elem.tag}> has no name",
+                f'add name="..." to the <{elem.tag}>',
+            )
         if name in (MODEL_FRAME, WORLD_LINK) or name.startswith("__") and name.endswith("__"):
-            raise ctx.error(InvalidValueError, elem, f"name {name!r} is reserved in SDFormat",
-                            f"rename the <{elem.tag}> (names like 'world' and '__model__' are reserved)")
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                f"name {name!r} is reserved in SDFormat",
+                f"rename the <{elem.tag}> (names like 'world' and '__model__' are reserved)",
+            )
         key = join(scope, name)
         if key in self.graph.nodes:
             raise ctx.error(
@@ -221,40 +265,79 @@ class ModelBuilder:
             )
         return name
 
-    def _register(self, node: FrameNode, item: _Item, relative_to: str | None, attached_to: str | None) -> None:
+    def _register(
+        self, node: FrameNode, item: _Item, relative_to: str | None, attached_to: str | None
+    ) -> None:
         self.graph.add(node)
         self._pending.append((node, item, relative_to, attached_to))
 
-    def _include(self, elem: etree._Element, scope: str, ctx: ParseContext, base_dir: Path,
-                 parent_frame: str | None = None) -> str:
+    def _include(
+        self,
+        elem: etree._Element,
+        scope: str,
+        ctx: ParseContext,
+        base_dir: Path,
+        parent_frame: str | None = None,
+    ) -> str:
         uri = ctx.child_text(elem, "uri")
         if not uri:
-            raise ctx.error(InvalidValueError, elem, "<include> has no <uri>", "add <uri>model://name</uri> or a path")
-        path = resolve_include(uri, elem, ctx, base_dir=base_dir, paths=self.search, package_paths=self.package_paths)
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                "<include> has no <uri>",
+                "add <uri>model://name</uri> or a path",
+            )
+        path = resolve_include(
+            uri, elem, ctx, base_dir=base_dir, paths=self.search, package_paths=self.package_paths
+        )
         real = path.resolve()
         if len(self.including) >= MAX_INCLUDE_DEPTH:
-            raise ctx.error(UnsupportedError, elem, f"includes nest more than {MAX_INCLUDE_DEPTH} files deep "
-                            f"(at {uri!r})", "flatten the include chain; real models nest a few levels only")
+            raise ctx.error(
+                UnsupportedError,
+                elem,
+                f"includes nest more than {MAX_INCLUDE_DEPTH} files deep (at {uri!r})",
+                "flatten the include chain; real models nest a few levels only",
+            )
         if real in self.including:
-            raise ctx.error(InvalidValueError, elem, f"include {uri!r} closes an include loop ({str(real)!r} is already being included)",
-                            "remove the <include> that closes the loop")
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                f"include {uri!r} closes an include loop ({str(real)!r} is already being included)",
+                "remove the <include> that closes the loop",
+            )
         self.including.append(real)
         try:
             return self._include_file(elem, path, uri, scope, ctx, parent_frame)
         finally:
             self.including.pop()
 
-    def _include_file(self, elem: etree._Element, path: Path, uri: str, scope: str, ctx: ParseContext,
-                      parent_frame: str | None) -> str:
+    def _include_file(
+        self,
+        elem: etree._Element,
+        path: Path,
+        uri: str,
+        scope: str,
+        ctx: ParseContext,
+        parent_frame: str | None,
+    ) -> str:
         sub_ctx = ParseContext(str(path), ctx.warnings)
         root = parse_xml(read_file(path), str(path), ctx.warnings)
         if root.tag != "sdf":
-            raise sub_ctx.error(UnsupportedError, root, f"included file's root is <{root.tag}>, not <sdf>",
-                                "include an SDFormat model file (URDF includes are not supported)")
+            raise sub_ctx.error(
+                UnsupportedError,
+                root,
+                f"included file's root is <{root.tag}>, not <sdf>",
+                "include an SDFormat model file (URDF includes are not supported)",
+            )
         version = check_version(root, sub_ctx)
         model = root.find("model")
         if model is None:
-            raise sub_ctx.error(InvalidValueError, root, "included file holds no <model>", "include a file with one <model>")
+            raise sub_ctx.error(
+                InvalidValueError,
+                root,
+                "included file holds no <model>",
+                "include a file with one <model>",
+            )
         name = ctx.child_text(elem, "name") or model.get("name")
         if not name:
             raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
@@ -262,18 +345,41 @@ class ModelBuilder:
             self.plugins.append(parse_plugin(p, ctx))
         if J.parse_sdf_bool(ctx, elem, elem.get("merge") or "false", "attribute 'merge'"):
             key = join(scope, f"_merged__{name}__model__")
-            self.collect(model, scope, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx,
-                         parent_scope=scope, merged=key, parent_frame=parent_frame)
+            self.collect(
+                model,
+                scope,
+                sub_ctx,
+                path.parent,
+                version,
+                pose_elem=elem.find("pose"),
+                pose_ctx=ctx,
+                parent_scope=scope,
+                merged=key,
+                parent_frame=parent_frame,
+            )
             return key
         self._name(elem if elem.get("name") else _named(elem, name), ctx, scope)
         key = join(scope, name)
-        self.collect(model, key, sub_ctx, path.parent, version, pose_elem=elem.find("pose"), pose_ctx=ctx,
-                     parent_scope=scope, parent_frame=parent_frame)
+        self.collect(
+            model,
+            key,
+            sub_ctx,
+            path.parent,
+            version,
+            pose_elem=elem.find("pose"),
+            pose_ctx=ctx,
+            parent_scope=scope,
+            parent_frame=parent_frame,
+        )
         placement = ctx.child_text(elem, "placement_frame")
         if placement:
             if elem.find("pose") is None:
-                raise ctx.error(InvalidValueError, elem.find("placement_frame"), "<placement_frame> needs a <pose> in the <include>",
-                                "add the <pose> where the placement frame should go")
+                raise ctx.error(
+                    InvalidValueError,
+                    elem.find("placement_frame"),
+                    "<placement_frame> needs a <pose> in the <include>",
+                    "add the <pose> where the placement frame should go",
+                )
             self.placements.append((key, placement, elem.find("placement_frame"), ctx))
         return key
 
@@ -312,7 +418,12 @@ class ModelBuilder:
             if attached_to == "__child__":
                 child_ref = item.ctx.child_text(item.elem, "child")
                 if not child_ref:
-                    raise item.ctx.error(InvalidValueError, item.elem, "joint has no <child>", "add <child>link name</child>")
+                    raise item.ctx.error(
+                        InvalidValueError,
+                        item.elem,
+                        "joint has no <child>",
+                        "add <child>link name</child>",
+                    )
                 node.attached_to = item.lookup(g, child_ref, item.elem.find("child"), "child")
             elif attached_to is not None:
                 node.attached_to = item.lookup(g, attached_to, item.elem, "attached_to")
@@ -325,8 +436,12 @@ class ModelBuilder:
             else:
                 node.relative_to = item.frame or model_frame(item.scope)
             if node.relative_to == node.key:
-                raise item.ctx.error(KinematicTreeError, where, f"frame {node.key!r} is relative to itself",
-                                     "make the pose relative to another frame")
+                raise item.ctx.error(
+                    KinematicTreeError,
+                    where,
+                    f"frame {node.key!r} is relative to itself",
+                    "make the pose relative to another frame",
+                )
 
     # -- pass 2 --------------------------------------------------------------------------------
 
@@ -341,8 +456,17 @@ class ModelBuilder:
         x_mf = self.graph.resolve(frame_key)
         return Pose.from_matrix(np.linalg.inv(x_mf) @ x_mr @ raw)
 
-    def build(self, name: str, *, version: str, source_file: str | None, pose: Pose, static: bool,
-              sensor_parser: Callable[..., Sensor], ros2_control_parser: Callable[..., HardwareComponent]) -> Robot:
+    def build(
+        self,
+        name: str,
+        *,
+        version: str,
+        source_file: str | None,
+        pose: Pose,
+        static: bool,
+        sensor_parser: Callable[..., Sensor],
+        ros2_control_parser: Callable[..., HardwareComponent],
+    ) -> Robot:
         """Resolve everything and return the :class:`Robot`.
 
         ``pose`` is the model pose in the world (the world frame of joints to ``world``);
@@ -373,28 +497,63 @@ class ModelBuilder:
             inertial = None
             for child in item.elem:
                 if child.tag == "inertial":
-                    inertial = parse_inertial(child, item.ctx, self._sub_pose(child, item, item.key))
+                    inertial = parse_inertial(
+                        child, item.ctx, self._sub_pose(child, item, item.key)
+                    )
                 elif child.tag == "visual":
-                    visuals.append(parse_visual(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir,
-                                                resolve=self.resolve_mesh))
+                    visuals.append(
+                        parse_visual(
+                            child,
+                            item.ctx,
+                            self._sub_pose(child, item, item.key),
+                            base_dir=item.base_dir,
+                            resolve=self.resolve_mesh,
+                        )
+                    )
                 elif child.tag == "collision":
-                    collisions.append(parse_collision(child, item.ctx, self._sub_pose(child, item, item.key), base_dir=item.base_dir,
-                                                      resolve=self.resolve_mesh))
+                    collisions.append(
+                        parse_collision(
+                            child,
+                            item.ctx,
+                            self._sub_pose(child, item, item.key),
+                            base_dir=item.base_dir,
+                            resolve=self.resolve_mesh,
+                        )
+                    )
                 elif child.tag == "sensor":
-                    s = sensor_parser(child, item.ctx, link=item.key, joint=None, origin_format="sdf")
-                    sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
-            links[item.key] = Link(name=item.key, inertial=inertial, visuals=tuple(visuals), collisions=tuple(collisions),
-                                   pose=Pose.from_matrix(x_ml),
-                                   gravity=J.bool_element(item.ctx, item.elem.find("gravity"), True),
-                                   source=item.ctx.source(item.elem))
+                    s = sensor_parser(
+                        child, item.ctx, link=item.key, joint=None, origin_format="sdf"
+                    )
+                    sensors.append(
+                        dataclasses.replace(
+                            s,
+                            name=join(item.scope, s.name),
+                            pose=self._sub_pose(child, item, item.key),
+                        )
+                    )
+            links[item.key] = Link(
+                name=item.key,
+                inertial=inertial,
+                visuals=tuple(visuals),
+                collisions=tuple(collisions),
+                pose=Pose.from_matrix(x_ml),
+                gravity=J.bool_element(item.ctx, item.elem.find("gravity"), True),
+                source=item.ctx.source(item.elem),
+            )
         joints: dict[str, Joint] = {}
         child_of: dict[str, str] = {}
         for item in self.joints:
             joint = self._joint(item, child_of)
             joints[joint.name] = joint
             for child in item.elem.findall("sensor"):
-                s = sensor_parser(child, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf")
-                sensors.append(dataclasses.replace(s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)))
+                s = sensor_parser(
+                    child, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf"
+                )
+                sensors.append(
+                    dataclasses.replace(
+                        s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)
+                    )
+                )
         if any(j.parent == WORLD_LINK for j in joints.values()):
             world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
             links = {WORLD_LINK: world, **links}
@@ -403,9 +562,20 @@ class ModelBuilder:
         # classic / PR2 transmissions of the models first, then those of <ros2_control> blocks (as the URDF loader)
         classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
         transmissions = tuple(classic) + tuple(t for hw in hardware for t in hw.transmissions)
-        return Robot(name=name, links=links, joints=joints, transmissions=transmissions, ros2_control=tuple(hardware),
-                     sensors=tuple(sensors), plugins=tuple(self.plugins), format="sdf", version=version,
-                     source_file=source_file, pose=pose, static=static)
+        return Robot(
+            name=name,
+            links=links,
+            joints=joints,
+            transmissions=transmissions,
+            ros2_control=tuple(hardware),
+            sensors=tuple(sensors),
+            plugins=tuple(self.plugins),
+            format="sdf",
+            version=version,
+            source_file=source_file,
+            pose=pose,
+            static=static,
+        )
 
     def _joint(self, item: _Item, child_of: dict[str, str]) -> Joint:
         g = self.graph
@@ -413,18 +583,30 @@ class ModelBuilder:
         jtype = J.joint_type(elem, ctx)
         parent_ref = ctx.child_text(elem, "parent")
         if not parent_ref:
-            raise ctx.error(InvalidValueError, elem, "joint has no <parent>", "add <parent>link name</parent>")
+            raise ctx.error(
+                InvalidValueError, elem, "joint has no <parent>", "add <parent>link name</parent>"
+            )
         if parent_ref == "world":
             parent = WORLD_LINK
         else:
             parent = g.attached_link(item.lookup(g, parent_ref, elem.find("parent"), "parent"))
         child = g.attached_link(g.nodes[item.key].attached_to)  # type: ignore[arg-type]
         if parent == child:
-            raise ctx.error(KinematicTreeError, elem, f"joint connects link {child!r} to itself", "use two different links")
-        if child in child_of and jtype is not JointType.GEARBOX:  # a gearbox coupling two joints' children: the norm
-            ctx.warn(elem, f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the child of joint "
-                           f"{child_of[child]!r}. libsdformat accepts it; the bridge keeps the joint in the model but "
-                           "cannot simulate the loop (neither driven nor published)")
+            raise ctx.error(
+                KinematicTreeError,
+                elem,
+                f"joint connects link {child!r} to itself",
+                "use two different links",
+            )
+        if (
+            child in child_of and jtype is not JointType.GEARBOX
+        ):  # a gearbox coupling two joints' children: the norm
+            ctx.warn(
+                elem,
+                f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the child of joint "
+                f"{child_of[child]!r}. libsdformat accepts it; the bridge keeps the joint in the model but "
+                "cannot simulate the loop (neither driven nor published)",
+            )
         child_of.setdefault(child, item.key)
         x_mj = g.resolve(item.key)
         x_mp = np.linalg.inv(self.model_pose) if parent == WORLD_LINK else g.resolve(parent)
@@ -432,7 +614,9 @@ class ModelBuilder:
         r_mj = x_mj[:3, :3]
         legacy = item.version < (1, 5)
 
-        def express(vec: np.ndarray, xyz_elem: etree._Element, expressed_in: str | None, use_parent: bool) -> np.ndarray:
+        def express(
+            vec: np.ndarray, xyz_elem: etree._Element, expressed_in: str | None, use_parent: bool
+        ) -> np.ndarray:
             if expressed_in:
                 r_mf = g.resolve(item.lookup(g, expressed_in, xyz_elem, "expressed_in"))[:3, :3]
                 return r_mj.T @ (r_mf @ vec)
@@ -442,12 +626,21 @@ class ModelBuilder:
 
         fields: dict = {}
         if jtype in J.AXIS_TYPES:
-            axis, limit, dyn, initial, mimic = J.parse_axis(elem.find("axis"), ctx, jtype, express, owner=elem, legacy_model_frame=legacy)
-            fields.update(axis=axis, limit=limit, dynamics=dyn, initial_position=initial,
-                          mimic=J.parse_mimic(mimic, ctx, lambda n: join(scope, n)))
+            axis, limit, dyn, initial, mimic = J.parse_axis(
+                elem.find("axis"), ctx, jtype, express, owner=elem, legacy_model_frame=legacy
+            )
+            fields.update(
+                axis=axis,
+                limit=limit,
+                dynamics=dyn,
+                initial_position=initial,
+                mimic=J.parse_mimic(mimic, ctx, lambda n: join(scope, n)),
+            )
             if jtype in J.TWO_AXIS_TYPES or elem.find("axis2") is not None:
                 a2 = elem.find("axis2")
-                axis2, limit2, dyn2, _init2, mimic2 = J.parse_axis(a2, ctx, jtype, express, owner=elem, legacy_model_frame=legacy)
+                axis2, limit2, dyn2, _init2, mimic2 = J.parse_axis(
+                    a2, ctx, jtype, express, owner=elem, legacy_model_frame=legacy
+                )
                 fields.update(axis2=axis2, limit2=limit2, dynamics2=dyn2)
                 if mimic2 is not None:
                     ctx.warn(mimic2, "<mimic> on <axis2> is not supported; ignored")
@@ -456,16 +649,25 @@ class ModelBuilder:
             if pitch is not None:
                 fields.update(thread_pitch=pitch, thread_pitch_unit="m/rev")
             else:
-                fields.update(thread_pitch=ctx.child_float(elem, "thread_pitch", 1.0), thread_pitch_unit="rad/m")
+                fields.update(
+                    thread_pitch=ctx.child_float(elem, "thread_pitch", 1.0),
+                    thread_pitch_unit="rad/m",
+                )
         if jtype is JointType.GEARBOX:
             ref = ctx.child_text(elem, "gearbox_reference_body")
-            fields.update(gearbox_ratio=ctx.child_float(elem, "gearbox_ratio", 1.0),
-                          gearbox_reference_body=join(scope, ref) if ref else None)
+            fields.update(
+                gearbox_ratio=ctx.child_float(elem, "gearbox_ratio", 1.0),
+                gearbox_reference_body=join(scope, ref) if ref else None,
+            )
         return Joint(
-            name=item.key, type=jtype, parent=parent, child=child,
+            name=item.key,
+            type=jtype,
+            parent=parent,
+            child=child,
             origin=Pose.from_matrix(np.linalg.inv(x_mp) @ x_mj),
             joint_to_child=Pose.from_matrix(np.linalg.inv(x_mj) @ x_mc),
-            source=ctx.source(elem), **fields,
+            source=ctx.source(elem),
+            **fields,
         )
 
     @staticmethod
@@ -480,9 +682,13 @@ class ModelBuilder:
         for j in joints.values():
             if j.child not in placed:
                 assert j.source is not None
-                raise KinematicTreeError(f"the joints form a cycle through link {j.child!r}", file=j.source.file,
-                                         line=j.source.line, element=f'<joint name="{j.name}">',
-                                         fix="remove one joint of the cycle (every link needs a root above it)")
+                raise KinematicTreeError(
+                    f"the joints form a cycle through link {j.child!r}",
+                    file=j.source.file,
+                    line=j.source.line,
+                    element=f'<joint name="{j.name}">',
+                    fix="remove one joint of the cycle (every link needs a root above it)",
+                )
 
 
 def _named(elem: etree._Element, name: str) -> etree._Element:

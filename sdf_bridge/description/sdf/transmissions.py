@@ -60,7 +60,11 @@ def plain(elem: etree._Element) -> etree._Element:
 def custom_element(raw_xml: str) -> str:
     """The custom-element spelling of the plain transmission ``raw_xml``."""
     elem = etree.fromstring(raw_xml)
-    out = etree.Element(f"{{{TRANSMISSION_NS}}}transmission", dict(elem.attrib), nsmap={TRANSMISSION_PREFIX: TRANSMISSION_NS})
+    out = etree.Element(
+        f"{{{TRANSMISSION_NS}}}transmission",
+        dict(elem.attrib),
+        nsmap={TRANSMISSION_PREFIX: TRANSMISSION_NS},
+    )
     out.text = elem.text
     out.extend(list(elem))
     return etree.tostring(out, encoding="unicode", with_tail=False)
@@ -94,4 +98,12 @@ def read_transmission(elem: etree._Element, ctx: ParseContext, scope: str) -> Tr
     return parse_transmission(scoped_copy(plain(elem), scope), ctx)
 
 
-__all__ = ["TRANSMISSION_NS", "TRANSMISSION_TAGS", "custom_element", "named_nodes", "plain", "read_transmission", "scoped_copy"]
+__all__ = [
+    "TRANSMISSION_NS",
+    "TRANSMISSION_TAGS",
+    "custom_element",
+    "named_nodes",
+    "plain",
+    "read_transmission",
+    "scoped_copy",
+]

@@ -9,7 +9,13 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, JointCommand, JointSpaceState, Mode
+from sdf_bridge.backends.base import (
+    MODE_DTYPE,
+    ActuatorCommand,
+    JointCommand,
+    JointSpaceState,
+    Mode,
+)
 from sdf_bridge.backends.mujoco import MujocoBackend
 from sdf_bridge.backends.mujoco.builder import BuildOptions, BuiltModel, build_spec, compile_model
 from sdf_bridge.description.model import Inertia, Inertial, Joint, Link, Pose, Robot
@@ -63,8 +69,11 @@ def joint_command(tm: TransmissionMap, command: ActuatorCommand) -> JointCommand
     beside another mode is a feed-forward), idle joints holding where they are (NaN)."""
     values = np.stack(tm.actuator_to_joint(command.position, command.velocity, command.effort))
     p, v, e = np.isfinite(values)
-    mode = np.where(p, np.where(v, Mode.POSITION_VELOCITY, Mode.POSITION),
-                    np.where(v, Mode.VELOCITY, np.where(e, Mode.EFFORT, Mode.NONE))).astype(MODE_DTYPE)
+    mode = np.where(
+        p,
+        np.where(v, Mode.POSITION_VELOCITY, Mode.POSITION),
+        np.where(v, Mode.VELOCITY, np.where(e, Mode.EFFORT, Mode.NONE)),
+    ).astype(MODE_DTYPE)
     return JointCommand(values, mode, np.full(len(mode), math.nan))
 
 
@@ -105,7 +114,9 @@ class Sim:
     def velocity(self, values: Sequence[float], dt: float = 0.01) -> None:
         self.write(ActuatorCommand(nan(self.n), np.asarray(values, float), nan(self.n)), dt)
 
-    def run(self, seconds: float, dt: float = 0.01, command: Callable[[], None] | None = None) -> list:
+    def run(
+        self, seconds: float, dt: float = 0.01, command: Callable[[], None] | None = None
+    ) -> list:
         """Read every ``dt`` for ``seconds``, calling ``command`` before each read; the states
         (:class:`ActuatorView`)."""
         states = []

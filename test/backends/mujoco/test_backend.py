@@ -49,7 +49,8 @@ def test_pendulum_small_angle_period(make_sim) -> None:
         q.append(state.position[0])
     crossings = [
         times[k - 1] + (times[k] - times[k - 1]) * (-q[k - 1]) / (q[k] - q[k - 1])
-        for k in range(1, len(q)) if q[k - 1] < 0.0 <= q[k]
+        for k in range(1, len(q))
+        if q[k - 1] < 0.0 <= q[k]
     ]
     period = float(np.mean(np.diff(crossings)))
     expected = 2.0 * math.pi * math.sqrt((1.0 + 1e-6) / (1.0 * G * 1.0))
@@ -153,8 +154,11 @@ def test_without_enough_torque_the_arm_falls(make_sim) -> None:
 def test_joint_stop_holds_at_limit(make_sim) -> None:
     """Arm falls from horizontal onto the upper limit 0.5 rad and rests there. MuJoCo's limit is
     soft (default solref 0.02 s): tolerance 0.01 rad on position, 1e-3 rad/s on velocity."""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-0.5" upper="0.5" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        limit='<limit lower="-0.5" upper="0.5" effort="100" velocity="10"/>',
+    )
     sim = make_sim(urdf, GRAVITY)
     sim.effort([0.0])
     state = sim.run(3.0)[-1]
@@ -177,8 +181,13 @@ MIMIC = """
 def test_mimic_follower_at_multiplier_times_leader_plus_offset(make_sim) -> None:
     """Leader held at 0.3 rad by the PID; follower = 2·0.3 + 0.1 = 0.7 rad. Vertical axes (no
     gravity load on the coupling): tolerance 1e-4 rad (equality constraint compliance)."""
-    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0",
-                         limit='<limit lower="-3" upper="3" effort="100" velocity="10"/>', extra=MIMIC)
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        axis="0 0 1",
+        com_xyz="0.5 0 0",
+        limit='<limit lower="-3" upper="3" effort="100" velocity="10"/>',
+        extra=MIMIC,
+    )
     sim = make_sim(urdf, GRAVITY)
     assert sim.tm.joint_names == ("j",)
     sim.position([0.3])
@@ -189,14 +198,31 @@ def test_mimic_follower_at_multiplier_times_leader_plus_offset(make_sim) -> None
 
 def _gearbox_robot(ratio: float) -> Robot:
     def link(name: str) -> Link:
-        return Link(name, inertial=Inertial(0.2, Inertia(1e-3, 0, 0, 1e-3, 0, 1e-3), Pose((0.1, 0, 0))))
+        return Link(
+            name, inertial=Inertial(0.2, Inertia(1e-3, 0, 0, 1e-3, 0, 1e-3), Pose((0.1, 0, 0)))
+        )
 
     links = {n: link(n) for n in ("base", "input_link", "output_link")}
     joints = {
-        "input": Joint("input", JointType.REVOLUTE, "base", "input_link", origin=Pose((0, 0, 1)),
-                       axis=Axis((0, 0, 1)), limit=Limit(-3, 3, 50, 10)),
-        "gear": Joint("gear", JointType.GEARBOX, "input_link", "output_link", origin=Pose((0.2, 0, 0)),
-                      axis=Axis((0, 0, 1)), gearbox_ratio=ratio, gearbox_reference_body="base"),
+        "input": Joint(
+            "input",
+            JointType.REVOLUTE,
+            "base",
+            "input_link",
+            origin=Pose((0, 0, 1)),
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-3, 3, 50, 10),
+        ),
+        "gear": Joint(
+            "gear",
+            JointType.GEARBOX,
+            "input_link",
+            "output_link",
+            origin=Pose((0.2, 0, 0)),
+            axis=Axis((0, 0, 1)),
+            gearbox_ratio=ratio,
+            gearbox_reference_body="base",
+        ),
     }
     return Robot("gearbox", links=links, joints=joints, format="sdf")
 
@@ -215,19 +241,36 @@ def test_gearbox_tree_form_turns_output_by_minus_ratio(make_sim) -> None:
 def _gearbox_loop_robot(ratio: float) -> Robot:
     """SDFormat's gearbox example: two gears on revolute joints from the base, coupled by a
     gearbox joint gear1 → gear2 with the base as reference body (a loop: built directly)."""
+
     def link(name: str) -> Link:
-        return Link(name, inertial=Inertial(0.2, Inertia(1e-3, 0, 0, 1e-3, 0, 1e-3), Pose((0.05, 0, 0))))
+        return Link(
+            name, inertial=Inertial(0.2, Inertia(1e-3, 0, 0, 1e-3, 0, 1e-3), Pose((0.05, 0, 0)))
+        )
 
     def hinge(name: str, child: str, x: float) -> Joint:
-        return Joint(name, JointType.REVOLUTE, "base", child, origin=Pose((x, 0, 1)), axis=Axis((0, 0, 1)),
-                     limit=Limit(-3, 3, 50, 10))
+        return Joint(
+            name,
+            JointType.REVOLUTE,
+            "base",
+            child,
+            origin=Pose((x, 0, 1)),
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-3, 3, 50, 10),
+        )
 
     links = {n: link(n) for n in ("base", "gear1", "gear2")}
     joints = {
         "j1": hinge("j1", "gear1", 0.0),
         "j2": hinge("j2", "gear2", 0.5),
-        "gearbox": Joint("gearbox", JointType.GEARBOX, "gear1", "gear2", axis=Axis((0, 0, 1)),
-                         gearbox_ratio=ratio, gearbox_reference_body="base"),
+        "gearbox": Joint(
+            "gearbox",
+            JointType.GEARBOX,
+            "gear1",
+            "gear2",
+            axis=Axis((0, 0, 1)),
+            gearbox_ratio=ratio,
+            gearbox_reference_body="base",
+        ),
     }
     return Robot("gears", links=links, joints=joints, format="sdf")
 
@@ -252,8 +295,11 @@ def test_gearbox_loop_form_follower_at_minus_ratio_times_leader(make_sim) -> Non
 
 def test_position_pid_reaches_target_against_gravity(make_sim) -> None:
     """PID with integral: static error → 0 (tolerance 1e-3 rad after 4 s)."""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>',
+    )
     gains = {"pid_gains": {"j": {"p": 200.0, "i": 100.0, "d": 20.0, "i_clamp": 50.0}}}
     sim = make_sim(urdf, {**GRAVITY, **gains})
     state = sim.run(4.0, command=lambda: sim.position([-0.4]))[-1]
@@ -266,7 +312,9 @@ def test_default_gains_settle_on_target_under_gravity_after_one_write(make_sim) 
     """Default gains (integral i = p·ω/10): one position command, then only reads (the integral
     runs every cycle, not only on writes). Gravity load m·g·L·sin(0.5) = 4.70 N·m would leave
     1.2e-3 rad with p alone; after 3 s the error is below 1e-5 rad."""
-    urdf = pendulum_urdf(joint_type="revolute", limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute", limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>'
+    )
     sim = make_sim(urdf, GRAVITY)
     sim.position([0.5])
     state = sim.run(3.0)[-1]
@@ -274,8 +322,14 @@ def test_default_gains_settle_on_target_under_gravity_after_one_write(make_sim) 
     assert state.effort[0] == pytest.approx(1.0 * G * 1.0 * math.sin(0.5), abs=1e-3)
 
 
-DEMO_TARGETS = {"base_yaw": 0.3, "shoulder_lift": 0.5, "elbow": 0.8, "wrist_pitch": 0.4, "wrist_roll": -0.3,
-                "left_finger_joint": 0.02}
+DEMO_TARGETS = {
+    "base_yaw": 0.3,
+    "shoulder_lift": 0.5,
+    "elbow": 0.8,
+    "wrist_pitch": 0.4,
+    "wrist_roll": -0.3,
+    "left_finger_joint": 0.02,
+}
 
 
 def test_demo_arm_settles_on_position_targets_under_gravity(make_sim, repo_dir) -> None:
@@ -283,7 +337,9 @@ def test_demo_arm_settles_on_position_targets_under_gravity(make_sim, repo_dir) 
     differential, rack and pinion), default gains, gravity: after 3 s of commanding the targets
     every joint is within 1e-3 rad (m) of its target and the mimic finger follows
     (−left + 0.002 m, same tolerance). Without the integral term wrist_pitch stopped at 0.4247."""
-    sim = make_sim(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False})
+    sim = make_sim(
+        str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False}
+    )
     assert set(sim.tm.joint_names) == set(DEMO_TARGETS)
     qj = np.array([DEMO_TARGETS[j] for j in sim.tm.joint_names])
     zeros = np.zeros(len(qj))
@@ -309,7 +365,9 @@ def test_demo_arm_starts_and_holds_at_ros2_control_initial_values(make_sim, repo
     configure they are exact (1e-12); the first 10 ms read is within 1e-3 (gravity sag before the
     hold PID acts, measured 4e-4 rad); without a command the arm holds them within 1e-3 after 1 s,
     and again after reset()."""
-    sim = make_sim(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False})
+    sim = make_sim(
+        str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False}
+    )
     expected = {"elbow": 0.5, "left_finger_joint": 0.02, "right_finger_joint": -0.02 + 0.002}
     for _ in range(2):
         start = _demo_joint_positions(sim)
@@ -328,7 +386,8 @@ def test_demo_arm_starts_and_holds_at_ros2_control_initial_values(make_sim, repo
 
 
 def _pendulum_with_initial_values(position: str, velocity: str) -> str:
-    return pendulum_urdf(extra=f"""
+    return pendulum_urdf(
+        extra=f"""
   <ros2_control name="sim" type="system">
     <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
     <joint name="j">
@@ -336,7 +395,8 @@ def _pendulum_with_initial_values(position: str, velocity: str) -> str:
       <state_interface name="position"><param name="initial_value">{position}</param></state_interface>
       <state_interface name="velocity"><param name="initial_value">{velocity}</param></state_interface>
     </joint>
-  </ros2_control>""")
+  </ros2_control>"""
+    )
 
 
 def test_velocity_initial_value_sets_the_joint_velocity(make_sim) -> None:
@@ -351,7 +411,9 @@ def test_velocity_initial_value_sets_the_joint_velocity(make_sim) -> None:
 
 
 def test_non_numeric_initial_value_is_rejected(make_sim) -> None:
-    with pytest.raises(BackendError, match=r"joint 'j' state interface 'velocity' initial_value.*'fast'.*Fix"):
+    with pytest.raises(
+        BackendError, match=r"joint 'j' state interface 'velocity' initial_value.*'fast'.*Fix"
+    ):
         make_sim(_pendulum_with_initial_values("0.3", "fast"), GRAVITY)
 
 
@@ -361,20 +423,27 @@ def test_inertia_diagonal_index_matches_the_full_matrix(make_sim, repo_dir) -> N
 
     from sdf_bridge.backends.mujoco.actuation import inertia_diagonal_index
 
-    sim = make_sim(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False})
+    sim = make_sim(
+        str(repo_dir / "urdf" / "demo_arm.urdf.xacro"), {**GRAVITY, "render_cameras": False}
+    )
     model, data = sim.backend.model, sim.backend.data
     data.qpos[:] = np.linspace(0.1, 0.5, model.nq)
     mujoco.mj_forward(model, data)
     full = np.zeros((model.nv, model.nv))
     mujoco.mj_fullM(model, data, full)
     packed = data.M if hasattr(model, "M_rownnz") else data.qM
-    assert np.asarray(packed)[inertia_diagonal_index(model)] == pytest.approx(np.diag(full), rel=1e-12)
+    assert np.asarray(packed)[inertia_diagonal_index(model)] == pytest.approx(
+        np.diag(full), rel=1e-12
+    )
 
 
 def test_zero_command_holds_current_position(make_sim) -> None:
     """No command: the PID holds the position the joint had (default gains): |q| < 0.01 rad."""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>',
+    )
     sim = make_sim(urdf, GRAVITY)
     sim.write(ActuatorCommand(nan(1), nan(1), nan(1)), 0.01)
     state = sim.run(1.0)[-1]
@@ -399,8 +468,11 @@ def test_ideal_position_mode_follows_exactly(make_sim) -> None:
 
 
 def test_effort_clamped_to_joint_limit(make_sim) -> None:
-    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1",
-                         limit='<limit lower="-3" upper="3" effort="5" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        axis="0 0 1",
+        limit='<limit lower="-3" upper="3" effort="5" velocity="10"/>',
+    )
     sim = make_sim(urdf, GRAVITY)
     sim.effort([100.0])
     assert sim.read(0.01).effort[0] == pytest.approx(5.0, abs=1e-12)
@@ -426,9 +498,21 @@ def test_pause_step_reset_and_time(make_sim) -> None:
 def test_initial_position_applied_on_reset() -> None:
     robot = Robot(
         "init",
-        links={"base": Link("base"), "arm": Link("arm", inertial=Inertial(1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)))},
-        joints={"j": Joint("j", JointType.CONTINUOUS, "base", "arm", origin=Pose((0, 0, 1)), axis=Axis((0, 0, 1)),
-                           initial_position=0.25)},
+        links={
+            "base": Link("base"),
+            "arm": Link("arm", inertial=Inertial(1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1))),
+        },
+        joints={
+            "j": Joint(
+                "j",
+                JointType.CONTINUOUS,
+                "base",
+                "arm",
+                origin=Pose((0, 0, 1)),
+                axis=Axis((0, 0, 1)),
+                initial_position=0.25,
+            )
+        },
     )
     from sdf_bridge.transmissions import TransmissionMap
 
@@ -455,7 +539,9 @@ def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
     assert backend.sim_time == pytest.approx(0.04, abs=1e-12)
     backend.pause(True)
     sim.run(0.01)
-    assert backend.real_time_factor == pytest.approx(0.2, abs=1e-9)  # 100.25: too soon, the last value
+    assert backend.real_time_factor == pytest.approx(
+        0.2, abs=1e-9
+    )  # 100.25: too soon, the last value
     assert backend.real_time_factor == 0.0  # 100.45: paused for 0.25 s, no simulated time
     backend.pause(False)
     backend.reset()  # 100.5: a new mark at t = 0, the value back to 0
@@ -479,12 +565,19 @@ def test_instability_recovers_with_a_clear_error(make_sim, caplog) -> None:
     assert state.position[0] == 0.0 and state.velocity[0] == 0.0
     assert state.sim_time == pytest.approx(0.02, abs=1e-12)
     assert sim.backend.instabilities == 1
-    assert caplog.text.count("MuJoCo simulation became unstable (NaN, Inf or huge values) near t = ") == 1
-    assert "at joint(s) ['j']; reset to the initial state (1 time(s) so far). Fix: check the masses" in caplog.text
+    assert (
+        caplog.text.count("MuJoCo simulation became unstable (NaN, Inf or huge values) near t = ")
+        == 1
+    )
+    assert (
+        "at joint(s) ['j']; reset to the initial state (1 time(s) so far). Fix: check the masses"
+        in caplog.text
+    )
     assert np.isfinite(sim.read(0.01).position).all() and sim.backend.instabilities == 1
 
 
 # -- errors --------------------------------------------------------------------------------------
+
 
 def test_read_dt_not_multiple_of_timestep(make_sim) -> None:
     sim = make_sim(pendulum_urdf(), {"timestep": 0.002})
@@ -537,37 +630,59 @@ def test_failed_write_is_not_skipped_when_resent(make_sim, monkeypatch) -> None:
 
 def test_read_negative_dt(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
-    with pytest.raises(BackendError, match=r"read\(dt=-0.01\) is not a multiple of the physics timestep"):
+    with pytest.raises(
+        BackendError, match=r"read\(dt=-0.01\) is not a multiple of the physics timestep"
+    ):
         sim.read(-0.01)
 
 
 def test_a_period_the_timestep_does_not_divide_names_the_parameter(make_sim) -> None:
     """One line that names backend_params.timestep and a timestep that would divide the period."""
     sim = make_sim(pendulum_urdf(), {"timestep": 0.003})
-    with pytest.raises(BackendError, match=r"^read\(dt=0\.01\) is not a multiple of the physics timestep 0\.003 s "
-                                           r"\(backend parameter timestep\)\. Fix: set backend_params\.timestep to a "
-                                           r"divisor of the control period 1/update_rate \(e\.g\. 0\.0025 s\), or "
-                                           r"update_rate so that 1/update_rate is a multiple of the timestep$"):
+    with pytest.raises(
+        BackendError,
+        match=r"^read\(dt=0\.01\) is not a multiple of the physics timestep 0\.003 s "
+        r"\(backend parameter timestep\)\. Fix: set backend_params\.timestep to a "
+        r"divisor of the control period 1/update_rate \(e\.g\. 0\.0025 s\), or "
+        r"update_rate so that 1/update_rate is a multiple of the timestep$",
+    ):
         sim.read(0.01)
 
 
 def test_write_wrong_shape(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
-    with pytest.raises(BackendError, match=r"joint command arrays of shapes \(\(3, 2\), \(1,\), \(1,\)\), "
-                                           r"expected \(\(3, 1\), \(1,\), \(1,\)\) \(values: rows position"):
-        sim.backend.write(JointCommand(np.full((3, 2), math.nan), np.zeros(1, dtype=MODE_DTYPE), np.zeros(1)), 0.01)
-    with pytest.raises(BackendError, match=r"joint command arrays of shapes \(\(3, 1\), \(2,\), \(1,\)\)"):
-        sim.backend.write(JointCommand(np.full((3, 1), math.nan), np.zeros(2, dtype=MODE_DTYPE), np.zeros(1)), 0.01)
+    with pytest.raises(
+        BackendError,
+        match=r"joint command arrays of shapes \(\(3, 2\), \(1,\), \(1,\)\), "
+        r"expected \(\(3, 1\), \(1,\), \(1,\)\) \(values: rows position",
+    ):
+        sim.backend.write(
+            JointCommand(np.full((3, 2), math.nan), np.zeros(1, dtype=MODE_DTYPE), np.zeros(1)),
+            0.01,
+        )
+    with pytest.raises(
+        BackendError, match=r"joint command arrays of shapes \(\(3, 1\), \(2,\), \(1,\)\)"
+    ):
+        sim.backend.write(
+            JointCommand(np.full((3, 1), math.nan), np.zeros(2, dtype=MODE_DTYPE), np.zeros(1)),
+            0.01,
+        )
 
 
 def test_write_ragged_or_not_numbers(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
     mode, hold = np.zeros(1, dtype=MODE_DTYPE), np.zeros(1)
-    with pytest.raises(BackendError, match=r"joint command is not \(3, 1\), \(1,\), \(1,\) arrays of numbers"):
+    with pytest.raises(
+        BackendError, match=r"joint command is not \(3, 1\), \(1,\), \(1,\) arrays of numbers"
+    ):
         sim.backend.write(JointCommand([[0.1], [0.2, 0.3], [0.4]], mode, hold), 0.01)
-    with pytest.raises(BackendError, match=r"joint command is not \(3, 1\), \(1,\), \(1,\) arrays of numbers"):
+    with pytest.raises(
+        BackendError, match=r"joint command is not \(3, 1\), \(1,\), \(1,\) arrays of numbers"
+    ):
         sim.backend.write(JointCommand([["a"], ["b"], ["c"]], mode, hold), 0.01)
-    with pytest.raises(BackendError, match=r"joint command is not \(3, 1\), \(1,\), \(1,\) arrays of numbers"):
+    with pytest.raises(
+        BackendError, match=r"joint command is not \(3, 1\), \(1,\), \(1,\) arrays of numbers"
+    ):
         sim.backend.write(((0.1,), (0.2,), (0.3,)), 0.01)  # not a JointCommand
 
 
@@ -596,18 +711,34 @@ def test_write_takes_lists_and_strided_arrays(make_sim) -> None:
     sims = [make_sim(pendulum_urdf()) for _ in range(5)]
     hold = np.full(1, math.nan)
     sims[0].backend.write(_position(0.3), 0.01)
-    sims[1].backend.write(JointCommand(np.array([[0.3, 0.0], [math.nan, 0.0], [math.nan, 0.0]])[:, ::2],
-                                       np.array([1, 0], dtype=MODE_DTYPE)[::2], hold), 0.01)
+    sims[1].backend.write(
+        JointCommand(
+            np.array([[0.3, 0.0], [math.nan, 0.0], [math.nan, 0.0]])[:, ::2],
+            np.array([1, 0], dtype=MODE_DTYPE)[::2],
+            hold,
+        ),
+        0.01,
+    )
     frozen = np.array([[0.3], [math.nan], [math.nan]])
     frozen.flags.writeable = False
     sims[2].backend.write(JointCommand(frozen, np.array([1], dtype=MODE_DTYPE), hold), 0.01)
-    sims[3].backend.write(JointCommand([[0.3], [math.nan], [math.nan]], [int(Mode.POSITION)], [math.nan]), 0.01)
-    sims[4].backend.write(JointCommand(np.array([[0.3], [math.nan], [math.nan]], dtype=np.float32),
-                                       np.array([1], dtype=np.int64), hold), 0.01)
+    sims[3].backend.write(
+        JointCommand([[0.3], [math.nan], [math.nan]], [int(Mode.POSITION)], [math.nan]), 0.01
+    )
+    sims[4].backend.write(
+        JointCommand(
+            np.array([[0.3], [math.nan], [math.nan]], dtype=np.float32),
+            np.array([1], dtype=np.int64),
+            hold,
+        ),
+        0.01,
+    )
     states = [sim.backend.read(0.1).joints for sim in sims]
     for other in states[1:4]:
         np.testing.assert_array_equal(other, states[0])
-    np.testing.assert_allclose(states[4], states[0], rtol=1e-6, atol=1e-7)  # 0.3 in float32: 1e-8 rad off
+    np.testing.assert_allclose(
+        states[4], states[0], rtol=1e-6, atol=1e-7
+    )  # 0.3 in float32: 1e-8 rad off
     assert states[0][0, 0] != 0.0  # it moved towards 0.3 rad
 
 
@@ -623,8 +754,12 @@ def test_idle_joint_holds_the_commands_hold_position(make_sim) -> None:
     sim.velocity([1.0])
     sim.run(0.5)
     moved = sim.qpos("j")
-    sim.backend.write(JointCommand(np.full((3, 1), math.nan), np.zeros(1, dtype=MODE_DTYPE),
-                                   np.full(1, math.nan)), 0.01)
+    sim.backend.write(
+        JointCommand(
+            np.full((3, 1), math.nan), np.zeros(1, dtype=MODE_DTYPE), np.full(1, math.nan)
+        ),
+        0.01,
+    )
     sim.run(2.0)
     assert moved > 0.5 and sim.qpos("j") == pytest.approx(moved, abs=1e-2)
 
@@ -642,7 +777,9 @@ def test_use_before_configure(call: str) -> None:
 def test_step_negative(make_sim) -> None:
     sim = make_sim(pendulum_urdf())
     for bad in (-1, 2.5, True, "3"):
-        with pytest.raises(BackendError, match=rf"step\(n={bad!r}\): n must be a whole number of physics steps"):
+        with pytest.raises(
+            BackendError, match=rf"step\(n={bad!r}\): n must be a whole number of physics steps"
+        ):
             sim.backend.step(bad)
 
 
@@ -673,14 +810,18 @@ def test_bad_parameters(make_sim, params, message) -> None:
 
 def test_string_parameters_accepted(make_sim) -> None:
     """Values from ``<ros2_control><param>`` arrive as strings."""
-    sim = make_sim(pendulum_urdf(), {"timestep": "0.002", "gravity": "0 0 -1.62", "fixed_base": "true"})
+    sim = make_sim(
+        pendulum_urdf(), {"timestep": "0.002", "gravity": "0 0 -1.62", "fixed_base": "true"}
+    )
     assert sim.backend.model.opt.timestep == 0.002
     assert list(sim.backend.model.opt.gravity) == [0.0, 0.0, -1.62]
 
 
 def test_flat_ros_parameters(make_sim) -> None:
     """ROS flattens nested backend_params: pid_gains.<joint>.<gain>, armature.<joint>."""
-    sim = make_sim(pendulum_urdf(), {"pid_gains.j.p": 12.0, "pid_gains.j.d": "3", "armature.j": 0.25})
+    sim = make_sim(
+        pendulum_urdf(), {"pid_gains.j.p": 12.0, "pid_gains.j.d": "3", "armature.j": 0.25}
+    )
     assert (sim.backend.pid.gains.p[0], sim.backend.pid.gains.d[0]) == (12.0, 3.0)
     assert sim.backend.model.dof_armature[0] == 0.25
 

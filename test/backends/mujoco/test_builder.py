@@ -45,7 +45,9 @@ def _joint(model: mujoco.MjModel, name: str):
 
 
 def test_inertial_copied() -> None:
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)), limit=Limit(-1, 1)))
+    robot = chain_robot(
+        Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)), limit=Limit(-1, 1))
+    )
     model, _ = compile_robot(robot)
     body = model.body("b")
     assert body.mass[0] == 1.0
@@ -54,8 +56,10 @@ def test_inertial_copied() -> None:
 
 
 def test_link_without_inertial_gets_documented_default(caplog) -> None:
-    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-                   links={"b": Link("b"), "a": Link("a", inertial=INERTIAL)})
+    robot = chain_robot(
+        Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+        links={"b": Link("b"), "a": Link("a", inertial=INERTIAL)},
+    )
     with caplog.at_level(logging.INFO):
         model, built = compile_robot(robot)
     assert model.body("b").mass[0] == DEFAULT_MASS
@@ -65,8 +69,11 @@ def test_link_without_inertial_gets_documented_default(caplog) -> None:
 
 
 def test_sdf_link_without_inertial_gets_sdformat_default() -> None:
-    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-                   links={"b": Link("b"), "a": Link("a", inertial=INERTIAL)}, fmt="sdf")
+    robot = chain_robot(
+        Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+        links={"b": Link("b"), "a": Link("a", inertial=INERTIAL)},
+        fmt="sdf",
+    )
     model, _ = compile_robot(robot)
     assert model.body("b").mass[0] == SDF_DEFAULT_MASS
     assert model.body("b").inertia == pytest.approx([SDF_DEFAULT_INERTIA] * 3, abs=1e-15)
@@ -76,7 +83,9 @@ def test_joint_kinds() -> None:
     base = "a"
     joints = [
         Joint("rev", JointType.REVOLUTE, base, "l1", axis=Axis((0, 1, 0)), limit=Limit(-0.5, 1.5)),
-        Joint("cont", JointType.CONTINUOUS, base, "l2", axis=Axis((0, 0, 1)), limit=Limit(effort=3)),
+        Joint(
+            "cont", JointType.CONTINUOUS, base, "l2", axis=Axis((0, 0, 1)), limit=Limit(effort=3)
+        ),
         Joint("pri", JointType.PRISMATIC, base, "l3", axis=Axis((1, 0, 0)), limit=Limit(0, 0.2)),
         Joint("ball", JointType.BALL, base, "l4"),
         Joint("plan", JointType.PLANAR, base, "l5", axis=Axis((0, 0, 1))),
@@ -85,11 +94,17 @@ def test_joint_kinds() -> None:
         Joint("float", JointType.FLOATING, base, "l8"),
     ]
     model, built = compile_robot(chain_robot(*joints))
-    hinge, slide, ball = mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_BALL
+    hinge, slide, ball = (
+        mujoco.mjtJoint.mjJNT_HINGE,
+        mujoco.mjtJoint.mjJNT_SLIDE,
+        mujoco.mjtJoint.mjJNT_BALL,
+    )
     assert _joint(model, "rev").type[0] == hinge and _joint(model, "rev").limited[0] == 1
     assert _joint(model, "rev").range == pytest.approx([-0.5, 1.5])
     assert _joint(model, "cont").limited[0] == 0
-    assert _joint(model, "pri").type[0] == slide and _joint(model, "pri").axis == pytest.approx([1, 0, 0])
+    assert _joint(model, "pri").type[0] == slide and _joint(model, "pri").axis == pytest.approx(
+        [1, 0, 0]
+    )
     assert _joint(model, "ball").type[0] == ball
     assert built.joints["plan"].mj_joints == ["plan", "plan__x", "plan__y"]
     assert [model.joint(n).type[0] for n in built.joints["plan"].mj_joints] == [hinge, slide, slide]
@@ -100,7 +115,9 @@ def test_joint_kinds() -> None:
 
 
 def test_floating_joint_from_world_is_free() -> None:
-    robot = chain_robot(Joint("f", JointType.FLOATING, "world", "body"), links={"world": Link("world")})
+    robot = chain_robot(
+        Joint("f", JointType.FLOATING, "world", "body"), links={"world": Link("world")}
+    )
     model, built = compile_robot(robot)
     assert model.njnt == 1 and model.jnt_type[0] == mujoco.mjtJoint.mjJNT_FREE
     assert built.link_body["world"] == "world"
@@ -117,8 +134,17 @@ def test_fixed_base_option() -> None:
 
 def test_dynamics_and_armature() -> None:
     dyn = Dynamics(damping=0.7, friction=0.3, spring_reference=0.2, spring_stiffness=5.0)
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)), limit=Limit(-1, 1),
-                              dynamics=dyn))
+    robot = chain_robot(
+        Joint(
+            "j",
+            JointType.REVOLUTE,
+            "a",
+            "b",
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-1, 1),
+            dynamics=dyn,
+        )
+    )
     model, _ = compile_robot(robot, armature={"j": 0.05})
     assert model.dof_damping[0] == 0.7 and model.dof_frictionloss[0] == 0.3
     assert model.jnt_stiffness[0] == 5.0 and model.qpos_spring[0] == 0.2
@@ -128,8 +154,16 @@ def test_dynamics_and_armature() -> None:
 def test_stop_stiffness_and_dissipation_to_solref() -> None:
     """solref = (−(1−D)·k/M, −(1−D)·b/M), solimp = (D, D, …), D = STOP_IMPEDANCE, M = dof_M0
     (inertia about the axis incl. armature). Exact to 1e-12 (relative)."""
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)),
-                         limit=Limit(-1, 1, stiffness=1e3, dissipation=2.0)))
+    robot = chain_robot(
+        Joint(
+            "j",
+            JointType.REVOLUTE,
+            "a",
+            "b",
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-1, 1, stiffness=1e3, dissipation=2.0),
+        )
+    )
     model, _ = compile_robot(robot)
     m0 = model.dof_M0[0]
     assert m0 == pytest.approx(0.03 + 1.0 * 0.1**2, rel=1e-9)  # izz + m·d² (COM 0.1 m off the axis)
@@ -143,8 +177,16 @@ def test_stop_stiffness_gives_static_penetration_tau_over_k() -> None:
     b = 2·sqrt(k·M), critically damped): at rest the penetration is τ/k = 1 mm, exactly in
     the spring-damper model (tolerance 1e-9 rad after 2 s, settling time ~0.03 s)."""
     k, m0 = 1e3, 0.04
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)),
-                         limit=Limit(-1, 1, stiffness=k, dissipation=2.0 * math.sqrt(k * m0))))
+    robot = chain_robot(
+        Joint(
+            "j",
+            JointType.REVOLUTE,
+            "a",
+            "b",
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-1, 1, stiffness=k, dissipation=2.0 * math.sqrt(k * m0)),
+        )
+    )
     model, _ = compile_robot(robot, ground_plane=False)
     data = mujoco.MjData(model)
     data.qfrc_applied[0] = 1.0
@@ -157,14 +199,25 @@ def test_stop_too_stiff_for_timestep_keeps_mujoco_stop(caplog) -> None:
     """SDFormat's default stop stiffness 1e8 N·m/rad (ω·dt = 50 at 1 ms) cannot be integrated:
     MuJoCo's default stop is kept (noted), and the joint thrown at 2 rad/s into it stays finite
     and within 1e-3 rad of the limit (MuJoCo's soft stop)."""
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)),
-                         limit=Limit(-1, 1, stiffness=1e8, dissipation=1.0)))
+    robot = chain_robot(
+        Joint(
+            "j",
+            JointType.REVOLUTE,
+            "a",
+            "b",
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-1, 1, stiffness=1e8, dissipation=1.0),
+        )
+    )
     with caplog.at_level(logging.INFO):
         model, _ = compile_robot(robot, ground_plane=False)
     assert "joint stop stiffness of ['j'] is too stiff for the timestep 0.001 s" in caplog.text
-    assert model.jnt_solref[0] == pytest.approx(mujoco.MjModel.from_xml_string(
-        "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody></mujoco>"
-    ).jnt_solref[0], abs=0.0)
+    assert model.jnt_solref[0] == pytest.approx(
+        mujoco.MjModel.from_xml_string(
+            "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody></mujoco>"
+        ).jnt_solref[0],
+        abs=0.0,
+    )
     data = mujoco.MjData(model)
     data.qvel[0] = 2.0
     data.qfrc_applied[0] = 1.0
@@ -180,7 +233,9 @@ def test_stop_solver_params_threshold() -> None:
 
 
 def test_degenerate_limits_noted(caplog) -> None:
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)), limit=Limit(0.0, 0.0)))
+    robot = chain_robot(
+        Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)), limit=Limit(0.0, 0.0))
+    )
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
     assert model.jnt_limited[0] == 0
@@ -190,7 +245,14 @@ def test_degenerate_limits_noted(caplog) -> None:
 def test_mimic_equality() -> None:
     robot = chain_robot(
         Joint("lead", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-        Joint("f", JointType.CONTINUOUS, "a", "c", axis=Axis((0, 0, 1)), mimic=Mimic("lead", -2.0, 0.3)),
+        Joint(
+            "f",
+            JointType.CONTINUOUS,
+            "a",
+            "c",
+            axis=Axis((0, 0, 1)),
+            mimic=Mimic("lead", -2.0, 0.3),
+        ),
     )
     model, _ = compile_robot(robot)
     assert model.neq == 1 and model.eq_type[0] == mujoco.mjtEq.mjEQ_JOINT
@@ -211,13 +273,31 @@ def test_mimic_of_multi_dof_joint_noted(caplog) -> None:
 
 def test_screw_joint_couples_translation() -> None:
     """Legacy thread_pitch 20 rad/m → lead −1/20 m/rad; m/rev p → p/2π."""
-    robot = chain_robot(Joint("s", JointType.SCREW, "a", "b", axis=Axis((0, 0, 1)), thread_pitch=20.0,
-                         thread_pitch_unit="rad/m"))
+    robot = chain_robot(
+        Joint(
+            "s",
+            JointType.SCREW,
+            "a",
+            "b",
+            axis=Axis((0, 0, 1)),
+            thread_pitch=20.0,
+            thread_pitch_unit="rad/m",
+        )
+    )
     model, built = compile_robot(robot)
     assert built.joints["s"].mj_joints == ["s", "s__slide"]
     assert model.eq_data[0, :2] == pytest.approx([0.0, -1.0 / 20.0])
-    robot = chain_robot(Joint("s", JointType.SCREW, "a", "b", axis=Axis((0, 0, 1)), thread_pitch=0.01,
-                         thread_pitch_unit="m/rev"))
+    robot = chain_robot(
+        Joint(
+            "s",
+            JointType.SCREW,
+            "a",
+            "b",
+            axis=Axis((0, 0, 1)),
+            thread_pitch=0.01,
+            thread_pitch_unit="m/rev",
+        )
+    )
     model, _ = compile_robot(robot)
     assert model.eq_data[0, 1] == pytest.approx(0.01 / (2 * math.pi))
 
@@ -229,7 +309,9 @@ def test_screw_without_pitch_is_an_error() -> None:
 
 
 def test_zero_axis_is_an_error() -> None:
-    robot = chain_robot(Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 0)), limit=Limit(-1, 1)))
+    robot = chain_robot(
+        Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 0)), limit=Limit(-1, 1))
+    )
     with pytest.raises(BackendError, match=r"joint 'j' has a zero axis"):
         build_spec(robot)
 
@@ -240,11 +322,16 @@ def test_bad_timestep() -> None:
 
 
 def test_gearbox_without_input_noted(caplog) -> None:
-    robot = chain_robot(Joint("g", JointType.GEARBOX, "a", "b", axis=Axis((0, 0, 1)), gearbox_ratio=2.0))
+    robot = chain_robot(
+        Joint("g", JointType.GEARBOX, "a", "b", axis=Axis((0, 0, 1)), gearbox_ratio=2.0)
+    )
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
     assert model.neq == 0
-    assert "gearbox joint 'g': has no gearbox_reference_body (give <gearbox_reference_body>)" in caplog.text
+    assert (
+        "gearbox joint 'g': has no gearbox_reference_body (give <gearbox_reference_body>)"
+        in caplog.text
+    )
     assert "None" not in caplog.text
 
 
@@ -258,11 +345,26 @@ def test_options_gravity_ground_timestep() -> None:
 def test_link_frames_match_kinematics() -> None:
     """Body poses at q = 0 equal sdf_bridge.description.kinematics.link_transforms (1e-12)."""
     robot = chain_robot(
-        Joint("j1", JointType.REVOLUTE, "a", "b", origin=Pose((0.1, 0.2, 0.3), (0.3, -0.2, 0.5)),
-              axis=Axis((0, 0, 1)), limit=Limit(-1, 1)),
+        Joint(
+            "j1",
+            JointType.REVOLUTE,
+            "a",
+            "b",
+            origin=Pose((0.1, 0.2, 0.3), (0.3, -0.2, 0.5)),
+            axis=Axis((0, 0, 1)),
+            limit=Limit(-1, 1),
+        ),
         Joint("j2", JointType.FIXED, "b", "c", origin=Pose((0.5, 0, 0), (math.pi, 0, 0))),
-        Joint("j3", JointType.PRISMATIC, "c", "d", origin=Pose((0, 0, 0.4), (0, 0.4, 0)),
-              joint_to_child=Pose((0.1, 0, 0), (0, 0, 0.3)), axis=Axis((1, 0, 0)), limit=Limit(0, 1)),
+        Joint(
+            "j3",
+            JointType.PRISMATIC,
+            "c",
+            "d",
+            origin=Pose((0, 0, 0.4), (0, 0.4, 0)),
+            joint_to_child=Pose((0.1, 0, 0), (0, 0, 0.3)),
+            axis=Axis((1, 0, 0)),
+            limit=Limit(0, 1),
+        ),
     )
     model, _ = compile_robot(robot, ground_plane=False)
     data = mujoco.MjData(model)
@@ -287,7 +389,9 @@ def test_compile_error_wrapped(monkeypatch) -> None:
 
 
 def test_parallel_universal_axes_get_armature(caplog) -> None:
-    robot = chain_robot(Joint("u", JointType.UNIVERSAL, "a", "b", axis=Axis((0, 0, 1)), axis2=Axis((0, 0, 1))))
+    robot = chain_robot(
+        Joint("u", JointType.UNIVERSAL, "a", "b", axis=Axis((0, 0, 1)), axis2=Axis((0, 0, 1)))
+    )
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
     assert list(model.dof_armature) == [DEFAULT_INERTIA, DEFAULT_INERTIA]
@@ -299,8 +403,10 @@ def test_several_root_links_all_built() -> None:
     """An SDFormat model may hold unjoined links: each is a root body at its Link.pose."""
     robot = Robot(
         "two",
-        links={"a": Link("a", inertial=INERTIAL, pose=Pose((0, 0, 1))),
-               "b": Link("b", inertial=INERTIAL, pose=Pose((1, 0, 2), (0, 0, 0.5)))},
+        links={
+            "a": Link("a", inertial=INERTIAL, pose=Pose((0, 0, 1))),
+            "b": Link("b", inertial=INERTIAL, pose=Pose((1, 0, 2), (0, 0, 0.5))),
+        },
         format="sdf",
         pose=Pose((0, 1, 0)),
     )
@@ -314,8 +420,12 @@ def test_several_root_links_all_built() -> None:
 def test_rotated_inertial_frame() -> None:
     """Inertial frame yawed by π/2 with (ixx, iyy, izz) = (1, 2, 2.5): in the link frame the
     tensor is diag(2, 1, 2.5), plus an off-diagonal term rotated the same way (1e-9)."""
-    inertial = Inertial(1.0, Inertia(1.0, 0.1, 0.0, 2.0, 0.0, 2.5), Pose((0, 0, 0), (0, 0, math.pi / 2)))
-    robot = chain_robot(Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=inertial)})
+    inertial = Inertial(
+        1.0, Inertia(1.0, 0.1, 0.0, 2.0, 0.0, 2.5), Pose((0, 0, 0), (0, 0, math.pi / 2))
+    )
+    robot = chain_robot(
+        Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=inertial)}
+    )
     model, _ = compile_robot(robot)
     bid = model.body("b").id
     rot = np.zeros(9)
@@ -328,19 +438,39 @@ def test_rotated_inertial_frame() -> None:
     assert expected[0, 0] == pytest.approx(2.0) and expected[0, 1] == pytest.approx(-0.1)
 
 
-@pytest.mark.parametrize(("inertia", "problem", "mean"), [
-    (Inertia(0.1, 0, 0, 0.1, 0, 1.0), "its principal moments (0.1, 0.1, 1) kg·m² break the triangle inequality", 0.4),
-    (Inertia(0.1, 0.5, 0, 0.1, 0, 0.1),  # principal moments (-0.4, 0.1, 0.6)
-     "its principal moments (-0.4, 0.1, 0.6) kg·m² include a negative one: the tensor is not positive semi-definite",
-     0.1),
-])
-def test_inertia_no_rigid_body_has_is_balanced_with_a_warning(caplog, inertia, problem, mean) -> None:
+@pytest.mark.parametrize(
+    ("inertia", "problem", "mean"),
+    [
+        (
+            Inertia(0.1, 0, 0, 0.1, 0, 1.0),
+            "its principal moments (0.1, 0.1, 1) kg·m² break the triangle inequality",
+            0.4,
+        ),
+        (
+            Inertia(0.1, 0.5, 0, 0.1, 0, 0.1),  # principal moments (-0.4, 0.1, 0.6)
+            "its principal moments (-0.4, 0.1, 0.6) kg·m² include a negative one: the tensor is not positive semi-definite",
+            0.1,
+        ),
+    ],
+)
+def test_inertia_no_rigid_body_has_is_balanced_with_a_warning(
+    caplog, inertia, problem, mean
+) -> None:
     """MuJoCo's balanceinertia for both faults: every principal moment their mean (trace / 3)."""
-    robot = chain_robot(Joint("j", JointType.BALL, "a", "b"), links={"b": Link("b", inertial=Inertial(1.0, inertia))})
+    robot = chain_robot(
+        Joint("j", JointType.BALL, "a", "b"),
+        links={"b": Link("b", inertial=Inertial(1.0, inertia))},
+    )
     with caplog.at_level(logging.WARNING):
         model, built = compile_robot(robot)
-    assert any(n.startswith(f"link 'b': {problem}") and f"ixx = iyy = izz = {mean:g} kg·m²" in n for n in built.notes)
-    assert any(r.levelname == "WARNING" and r.getMessage().startswith(f"link 'b': {problem}") for r in caplog.records)
+    assert any(
+        n.startswith(f"link 'b': {problem}") and f"ixx = iyy = izz = {mean:g} kg·m²" in n
+        for n in built.notes
+    )
+    assert any(
+        r.levelname == "WARNING" and r.getMessage().startswith(f"link 'b': {problem}")
+        for r in caplog.records
+    )
     assert model.body("b").inertia == pytest.approx([mean] * 3, abs=1e-12)
 
 
@@ -365,22 +495,35 @@ def test_loop_closing_joint_noted(caplog) -> None:
 @pytest.mark.parametrize(
     ("inertial", "message"),
     [
-        (Inertial(-1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)), r"link 'b': <inertial> mass -1.0 kg is negative"),
-        (Inertial(math.inf, Inertia(0.1, 0, 0, 0.1, 0, 0.1)), r"link 'b': <inertial> mass inf .* is not finite"),
-        (Inertial(1.0, Inertia(math.nan, 0, 0, 0.1, 0, 0.1)), r"link 'b': .*inertia \[nan, .* is not finite"),
+        (
+            Inertial(-1.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)),
+            r"link 'b': <inertial> mass -1.0 kg is negative",
+        ),
+        (
+            Inertial(math.inf, Inertia(0.1, 0, 0, 0.1, 0, 0.1)),
+            r"link 'b': <inertial> mass inf .* is not finite",
+        ),
+        (
+            Inertial(1.0, Inertia(math.nan, 0, 0, 0.1, 0, 0.1)),
+            r"link 'b': .*inertia \[nan, .* is not finite",
+        ),
     ],
 )
 def test_invalid_mass_properties_are_errors(inertial, message) -> None:
-    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-                        links={"b": Link("b", inertial=inertial)})
+    robot = chain_robot(
+        Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+        links={"b": Link("b", inertial=inertial)},
+    )
     with pytest.raises(BackendError, match=message):
         build_spec(robot)
 
 
 def test_zero_mass_link_gets_documented_default() -> None:
     """mass 0 (URDF: a massless frame) is not an error: the documented default (exact)."""
-    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-                        links={"b": Link("b", inertial=Inertial(0.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)))})
+    robot = chain_robot(
+        Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+        links={"b": Link("b", inertial=Inertial(0.0, Inertia(0.1, 0, 0, 0.1, 0, 0.1)))},
+    )
     model, built = compile_robot(robot)
     assert model.body("b").mass[0] == DEFAULT_MASS
     assert any("default mass" in n and n.endswith(": b") for n in built.notes)
@@ -392,7 +535,9 @@ def test_robot_of_only_a_root_link_builds() -> None:
     model, built = compile_robot(robot)
     assert model.nbody == 2 and model.njnt == 0 and built.joints == {}
     model, built = compile_robot(robot, fixed_base=False)
-    assert list(model.jnt_type) == [mujoco.mjtJoint.mjJNT_FREE] and list(built.joints) == ["a__free"]
+    assert list(model.jnt_type) == [mujoco.mjtJoint.mjJNT_FREE] and list(built.joints) == [
+        "a__free"
+    ]
 
 
 def test_robot_of_only_the_world_link_builds() -> None:
@@ -405,10 +550,14 @@ def test_thin_rod_zero_moment_raised_to_the_floor() -> None:
     """A rod along x (ixx = 0, iyy = izz = 0.1) is a valid idealisation MuJoCo rejects: the zero
     moment becomes MIN_PRINCIPAL_INERTIA, the others stay (exact to 1e-15)."""
     rod = Inertial(1.0, Inertia(0.0, 0, 0, 0.1, 0, 0.1))
-    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-                        links={"b": Link("b", inertial=rod)})
+    robot = chain_robot(
+        Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+        links={"b": Link("b", inertial=rod)},
+    )
     model, built = compile_robot(robot)
-    assert sorted(model.body("b").inertia) == pytest.approx([MIN_PRINCIPAL_INERTIA, 0.1, 0.1], abs=1e-15)
+    assert sorted(model.body("b").inertia) == pytest.approx(
+        [MIN_PRINCIPAL_INERTIA, 0.1, 0.1], abs=1e-15
+    )
     note = "link 'b': principal inertias [0.0, 0.1, 0.1] kg·m² raised to at least 1e-12"
     assert any(note in n for n in built.notes)
 
@@ -416,7 +565,9 @@ def test_thin_rod_zero_moment_raised_to_the_floor() -> None:
 def test_negligible_mass_is_a_massless_frame() -> None:
     """1e-20 kg (below MIN_MASS, which MuJoCo cannot simulate) counts as massless: the default."""
     tiny = Inertial(1e-20, Inertia(1e-20, 0, 0, 1e-20, 0, 1e-20))
-    robot = chain_robot(Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
-                        links={"b": Link("b", inertial=tiny)})
+    robot = chain_robot(
+        Joint("j", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
+        links={"b": Link("b", inertial=tiny)},
+    )
     model, _ = compile_robot(robot)
     assert model.body("b").mass[0] == DEFAULT_MASS and MIN_MASS == 1e-12

@@ -23,7 +23,12 @@ LEG = """<robot name="r">
 
 def test_lumped_links_are_the_fixed_descendants_gazebo_lumps() -> None:
     robot = load(LEG)
-    assert lumped_links(robot, "calf") == ["calf", "foot", "toe", "sensor"]  # knee_pad's joint is preserved
+    assert lumped_links(robot, "calf") == [
+        "calf",
+        "foot",
+        "toe",
+        "sensor",
+    ]  # knee_pad's joint is preserved
     assert lumped_links(robot, "knee_pad") == ["knee_pad"]
 
 

@@ -34,9 +34,18 @@ def problem(draw: st.DrawFn) -> dict:
     qadr = rng.permutation(NQ)[:n]
     act_id = rng.permutation(NU)[:n]
     tab = cycle.make_table(
-        qadr, rng.permutation(NQ)[:n], rng.permutation(NU)[:n], act_id, rng.permutation(NQ)[:n],
-        rng.uniform(0, 100, n), rng.choice([0.0, 5.0], n), rng.uniform(0, 10, n), rng.choice([0.0, 0.5, 3.0], n),
-        rng.uniform(0.1, 2.0, n), rng.choice([0.0, 1.0], n), rng.choice([0.0, 1.0], n, p=[0.8, 0.2]),
+        qadr,
+        rng.permutation(NQ)[:n],
+        rng.permutation(NU)[:n],
+        act_id,
+        rng.permutation(NQ)[:n],
+        rng.uniform(0, 100, n),
+        rng.choice([0.0, 5.0], n),
+        rng.uniform(0, 10, n),
+        rng.choice([0.0, 0.5, 3.0], n),
+        rng.uniform(0.1, 2.0, n),
+        rng.choice([0.0, 1.0], n),
+        rng.choice([0.0, 1.0], n, p=[0.8, 0.2]),
         rng.choice([np.inf, 1.0, 5.0], n),  # effort limits: the fake forces reach ±5, some saturate
     )
     tab[cycle.MODE] = rng.choice([cycle.NONE, cycle.POSITION, cycle.VELOCITY, cycle.EFFORT], n)
@@ -48,20 +57,39 @@ def problem(draw: st.DrawFn) -> dict:
     tab[cycle.SCALE] = rng.uniform(0.5, 2, n)
     command = [
         np.array([draw(st.lists(values, min_size=n, max_size=n)) for _ in range(3)]),
-        np.array(draw(st.lists(st.sampled_from([0, 1, 2, 3, 4, 8, -1]), min_size=n, max_size=n)), dtype=MODE_DTYPE),
+        np.array(
+            draw(st.lists(st.sampled_from([0, 1, 2, 3, 4, 8, -1]), min_size=n, max_size=n)),
+            dtype=MODE_DTYPE,
+        ),
         np.array(draw(st.lists(values, min_size=n, max_size=n))),
     ]
     return {
-        "tab": tab, "command": command, "qpos": rng.uniform(-2, 2, NQ), "qvel": rng.uniform(-2, 2, NQ),
-        "act": rng.uniform(-2, 2, NU), "ctrl": rng.uniform(-2, 2, NU), "inertia": rng.uniform(0.1, 3, NQ),
-        "gainprm": rng.uniform(-1, 1, (NU, 10)), "biasprm": rng.uniform(-1, 1, (NU, 10)),
-        "force": rng.choice([-5.0, -1.0, 0.0, 1.0, 5.0], NU) * rng.choice([1.0, rng.uniform(0, 1)]), "ideal": draw(st.booleans()), "has_i": draw(st.booleans()),
+        "tab": tab,
+        "command": command,
+        "qpos": rng.uniform(-2, 2, NQ),
+        "qvel": rng.uniform(-2, 2, NQ),
+        "act": rng.uniform(-2, 2, NU),
+        "ctrl": rng.uniform(-2, 2, NU),
+        "inertia": rng.uniform(0.1, 3, NQ),
+        "gainprm": rng.uniform(-1, 1, (NU, 10)),
+        "biasprm": rng.uniform(-1, 1, (NU, 10)),
+        "force": rng.choice([-5.0, -1.0, 0.0, 1.0, 5.0], NU) * rng.choice([1.0, rng.uniform(0, 1)]),
+        "ideal": draw(st.booleans()),
+        "has_i": draw(st.booleans()),
     }
 
 
 def _copy(case: dict) -> dict:
-    return {k: (v.copy() if isinstance(v, np.ndarray) else [x.copy() for x in v] if isinstance(v, list) else v)
-            for k, v in case.items()}
+    return {
+        k: (
+            v.copy()
+            if isinstance(v, np.ndarray)
+            else [x.copy() for x in v]
+            if isinstance(v, list)
+            else v
+        )
+        for k, v in case.items()
+    }
 
 
 def _assert_same(a: dict, b: dict) -> None:
@@ -74,7 +102,16 @@ def _assert_same(a: dict, b: dict) -> None:
 def test_apply_command_kernel_equals_numpy(case: dict) -> None:
     ref, fast = _copy(case), _copy(case)
     for f, c in ((cycle.apply_command, ref), (cycle.apply_command_kernel, fast)):
-        f(c["tab"], *c["command"], c["qpos"], c["act"], c["ctrl"], c["gainprm"], c["biasprm"], c["ideal"])
+        f(
+            c["tab"],
+            *c["command"],
+            c["qpos"],
+            c["act"],
+            c["ctrl"],
+            c["gainprm"],
+            c["biasprm"],
+            c["ideal"],
+        )
     _assert_same(ref, fast)
 
 
@@ -83,7 +120,17 @@ def test_apply_command_kernel_equals_numpy(case: dict) -> None:
 def test_pre_step_kernel_equals_numpy(case: dict, dt: float) -> None:
     ref, fast = _copy(case), _copy(case)
     for f, c in ((cycle.pre_step, ref), (cycle.pre_step_kernel, fast)):
-        f(c["tab"], c["qpos"], c["act"], c["inertia"], c["force"], c["gainprm"], c["biasprm"], dt, c["has_i"])
+        f(
+            c["tab"],
+            c["qpos"],
+            c["act"],
+            c["inertia"],
+            c["force"],
+            c["gainprm"],
+            c["biasprm"],
+            dt,
+            c["has_i"],
+        )
     _assert_same(ref, fast)
 
 
@@ -94,7 +141,9 @@ def test_gather_state_kernel_equals_numpy(case: dict, bad: str) -> None:
     if bad in ("nan", "inf"):
         case["qpos"][3] = math.nan if bad == "nan" else math.inf
     elif bad != "none":
-        warnings[{"qacc": cycle.WARN_QACC, "qvel": cycle.WARN_QVEL, "qpos": cycle.WARN_QPOS}[bad]] = 2
+        warnings[
+            {"qacc": cycle.WARN_QACC, "qvel": cycle.WARN_QVEL, "qpos": cycle.WARN_QPOS}[bad]
+        ] = 2
     n = case["tab"].shape[1]
     outs = [np.zeros((3, n)), np.zeros((3, n))]
     stable = [
@@ -111,30 +160,70 @@ def test_apply_command_rules_on_one_joint_each() -> None:
     """Each joint by its mode: position (velocity feed-forward, a finite effort as feed-forward),
     velocity, effort, none (holding where it is: NaN hold), none with a hold position, and a
     value that is no joint mode (held, as none); a change of kind drops the integral."""
-    tab = cycle.make_table(*(np.arange(6) for _ in range(5)), np.full(6, 10.0), np.ones(6), np.full(6, 2.0),
-                           np.zeros(6), np.ones(6), np.zeros(6), np.zeros(6), np.full(6, np.inf))
+    tab = cycle.make_table(
+        *(np.arange(6) for _ in range(5)),
+        np.full(6, 10.0),
+        np.ones(6),
+        np.full(6, 2.0),
+        np.zeros(6),
+        np.ones(6),
+        np.zeros(6),
+        np.zeros(6),
+        np.full(6, np.inf),
+    )
     tab[cycle.INTEGRAL] = 0.5
     tab[cycle.MODE] = cycle.EFFORT  # all but joint 2 change kind
     qpos, act, ctrl = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), np.full(6, 9.0), np.zeros(6)
     gainprm, biasprm = np.zeros((6, 10)), np.zeros((6, 10))
     nan = math.nan
-    values = np.array([[1.0, nan, nan, nan, nan, nan],
-                       [0.5, 0.7, nan, nan, nan, nan],
-                       [0.25, nan, 3.0, nan, nan, nan]])
-    mode = np.array([Mode.POSITION_VELOCITY, Mode.VELOCITY, Mode.EFFORT, Mode.NONE, Mode.NONE, Mode.ACCELERATION],
-                    dtype=MODE_DTYPE)
+    values = np.array(
+        [
+            [1.0, nan, nan, nan, nan, nan],
+            [0.5, 0.7, nan, nan, nan, nan],
+            [0.25, nan, 3.0, nan, nan, nan],
+        ]
+    )
+    mode = np.array(
+        [
+            Mode.POSITION_VELOCITY,
+            Mode.VELOCITY,
+            Mode.EFFORT,
+            Mode.NONE,
+            Mode.NONE,
+            Mode.ACCELERATION,
+        ],
+        dtype=MODE_DTYPE,
+    )
     hold = np.array([nan, nan, nan, nan, -0.5, nan])
     cycle.apply_command(tab, values, mode, hold, qpos, act, ctrl, gainprm, biasprm, False)
     kinds = [cycle.POSITION, cycle.VELOCITY, cycle.EFFORT, cycle.NONE, cycle.NONE, cycle.NONE]
     assert tab[cycle.MODE].tolist() == kinds
     # target, velocity ref from q, effort: the (old) hold, none: q, none: the hold given, no mode: q
     assert act.tolist() == [1.0, 0.2, 0.0, 0.4, -0.5, 0.6]
-    assert tab[cycle.HOLD].tolist() == [0.0, 0.0, 0.0, 0.4, -0.5, 0.6]  # only joints entering none hold
+    assert tab[cycle.HOLD].tolist() == [
+        0.0,
+        0.0,
+        0.0,
+        0.4,
+        -0.5,
+        0.6,
+    ]  # only joints entering none hold
     assert ctrl.tolist() == [0.0, 0.7, 0.0, 0.0, 0.0, 0.0]
-    assert tab[cycle.INTEGRAL].tolist() == [0.0, 0.0, 0.5, 0.0, 0.0, 0.0]  # dropped where the kind changed
+    assert tab[cycle.INTEGRAL].tolist() == [
+        0.0,
+        0.0,
+        0.5,
+        0.0,
+        0.0,
+        0.0,
+    ]  # dropped where the kind changed
     # position joint: effort = 10·act + (2·0.5 + 0 + 0.25) − 10·q − 2·v
     assert (gainprm[0, 0], biasprm[0, 0], biasprm[0, 1], biasprm[0, 2]) == (10.0, 1.25, -10.0, -2.0)
-    assert (gainprm[2, 0], biasprm[2, 0], biasprm[2, 1]) == (0.0, 3.0, -0.0)  # effort joint: feed-forward only
+    assert (gainprm[2, 0], biasprm[2, 0], biasprm[2, 1]) == (
+        0.0,
+        3.0,
+        -0.0,
+    )  # effort joint: feed-forward only
     np.testing.assert_array_equal(cycle.command_kind(mode), kinds)
 
 
@@ -144,7 +233,10 @@ def test_make_table_layout_and_shape_error() -> None:
     assert tab[cycle.PASSIVE].tolist() == [11.0, 12.0] and tab[cycle.P].tolist() == [5.0, 6.0]
     assert tab[cycle.LIMIT].tolist() == [12.0, 13.0]
     assert tab[cycle.ACTIVE].tolist() == [1.0, 1.0] and tab[cycle.SCALE].tolist() == [1.0, 1.0]
-    assert tab[cycle.MODE].tolist() == [cycle.NONE] * 2 and tab[cycle.INTEGRAL].tolist() == [0.0, 0.0]
+    assert tab[cycle.MODE].tolist() == [cycle.NONE] * 2 and tab[cycle.INTEGRAL].tolist() == [
+        0.0,
+        0.0,
+    ]
     with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
         cycle.make_table(*(np.arange(2) for _ in range(12)), np.arange(3))
     with pytest.raises(ValueError, match=r"joint table parts must all have shape \(n,\)"):
@@ -162,7 +254,9 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend(compiled=compiled)
-    backend.configure(robot, transmissions=tm, params={"render_cameras": False, "position_mode": mode})
+    backend.configure(
+        robot, transmissions=tm, params={"render_cameras": False, "position_mode": mode}
+    )
     n = len(tm.actuator_names)
     hold = backend.read(0.01).actuators[0].copy()
     rows, last = [], b""
@@ -178,12 +272,18 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
         else:
             command = ActuatorCommand(nan(n), nan(n), nan(n))
         key = b"".join(x.tobytes() for x in (command.position, command.velocity, command.effort))
-        if writes == "all" or (writes == "gaps" and k % 7 != 3) or (writes == "once" and key != last):
+        if (
+            writes == "all"
+            or (writes == "gaps" and k % 7 != 3)
+            or (writes == "once" and key != last)
+        ):
             backend.write(joint_command(tm, command), 0.01)
         last = key
         state = backend.read(0.01)
         assert state.joints.shape == (3, len(tm.joint_names) + len(tm.follower_names))
-        joint_state = np.stack(backend.joint_state())  # gathered again: nothing changed since the read
+        joint_state = np.stack(
+            backend.joint_state()
+        )  # gathered again: nothing changed since the read
         np.testing.assert_array_equal(state.joints[:, :n], joint_state)
         np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(joint_state))
         rows.append(np.concatenate([*state.actuators, backend.data.qpos, backend.data.act]))
@@ -193,7 +293,9 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
 
 @pytest.mark.parametrize("mode", ["pid", "ideal"])
 def test_backend_compiled_equals_numpy(repo_dir, mode: str) -> None:
-    np.testing.assert_array_equal(_run(repo_dir, True, mode, "gaps"), _run(repo_dir, False, mode, "gaps"))
+    np.testing.assert_array_equal(
+        _run(repo_dir, True, mode, "gaps"), _run(repo_dir, False, mode, "gaps")
+    )
 
 
 def test_without_the_data_view_equals_with_it(repo_dir, monkeypatch) -> None:
@@ -208,7 +310,9 @@ def test_without_the_data_view_equals_with_it(repo_dir, monkeypatch) -> None:
 def test_repeating_a_command_changes_nothing(repo_dir) -> None:
     """Writing the same command every cycle or only when it changes gives the same trajectory,
     bit for bit (integral and inertia-scheduled default gains included)."""
-    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "all"), _run(repo_dir, True, "pid", "once"))
+    np.testing.assert_array_equal(
+        _run(repo_dir, True, "pid", "all"), _run(repo_dir, True, "pid", "once")
+    )
 
 
 def _prepared_run(repo_dir, compiled: bool, prepare: bool) -> list[np.ndarray]:
@@ -238,7 +342,9 @@ def _prepared_run(repo_dir, compiled: bool, prepare: bool) -> list[np.ndarray]:
     rows = []
 
     def write(k: int, dt: float = 0.01) -> None:
-        backend.write(joint_command(tm, ActuatorCommand(hold + 0.3 * math.sin(0.1 * k), nan(n), nan(n))), dt)
+        backend.write(
+            joint_command(tm, ActuatorCommand(hold + 0.3 * math.sin(0.1 * k), nan(n), nan(n))), dt
+        )
 
     def read(dt: float = 0.01) -> None:
         backend.read(dt)
@@ -277,7 +383,10 @@ def test_prepared_write_equals_refresh_at_read(repo_dir, compiled: bool) -> None
     happens between the write and the read (another write, a pause, another dt, step()), the
     trajectory, integral and actuator parameters are those of refreshing them at the read,
     bit for bit."""
-    prepared, refreshed = _prepared_run(repo_dir, compiled, True), _prepared_run(repo_dir, compiled, False)
+    prepared, refreshed = (
+        _prepared_run(repo_dir, compiled, True),
+        _prepared_run(repo_dir, compiled, False),
+    )
     assert len(prepared) == len(refreshed) == 64 + 8
     for a, b in zip(prepared, refreshed):
         np.testing.assert_array_equal(a, b)
@@ -288,20 +397,43 @@ def test_cycle_kernels_are_locked_after_warm_up(repo_dir) -> None:
     """After a backend warmed them up, the public kernels refuse an argument of another kind
     (TypeError) instead of compiling inside a control cycle."""
     if not jit.ENABLED:
-        pytest.skip("compiled kernels off (no Numba or SDF_BRIDGE_JIT=0): the kernels are plain functions")
+        pytest.skip(
+            "compiled kernels off (no Numba or SDF_BRIDGE_JIT=0): the kernels are plain functions"
+        )
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend(compiled=True)
     backend.configure(robot, transmissions=tm, params={"render_cameras": False})
     tab = backend._tab.copy()
     qpos32 = backend.data.qpos.astype(np.float32)
-    with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
-        cycle.pre_step_kernel(tab, qpos32, backend.data.act.copy(), backend._inertia.copy(),
-                              backend._force.copy(), backend._gainprm.copy(), backend._biasprm.copy(), 0.01, True)
-    with pytest.raises(TypeError, match="No matching definition|cannot compile|Compilation is disabled"):
+    with pytest.raises(
+        TypeError, match="No matching definition|cannot compile|Compilation is disabled"
+    ):
+        cycle.pre_step_kernel(
+            tab,
+            qpos32,
+            backend.data.act.copy(),
+            backend._inertia.copy(),
+            backend._force.copy(),
+            backend._gainprm.copy(),
+            backend._biasprm.copy(),
+            0.01,
+            True,
+        )
+    with pytest.raises(
+        TypeError, match="No matching definition|cannot compile|Compilation is disabled"
+    ):
         n = len(tm.joint_names)
-        cycle.write_kernel(tab, np.zeros((3, n), dtype=np.float32), np.zeros(n, dtype=MODE_DTYPE), np.zeros(n),
-                           *backend._write_buffers, 0.01, False, True)
+        cycle.write_kernel(
+            tab,
+            np.zeros((3, n), dtype=np.float32),
+            np.zeros(n, dtype=MODE_DTYPE),
+            np.zeros(n),
+            *backend._write_buffers,
+            0.01,
+            False,
+            True,
+        )
     backend.close()
 
 
@@ -320,7 +452,7 @@ def test_data_view_reaches_mujocos_arrays(repo_dir) -> None:
     assert set(offsets) == {*cycle.VIEWED, "inertia"} and offsets["qpos"] == 0
     for name in cycle.VIEWED:
         array = getattr(data, name)
-        part = view[offsets[name]: offsets[name] + array.size]
+        part = view[offsets[name] : offsets[name] + array.size]
         array[:] = np.arange(array.size) + 0.25
         np.testing.assert_array_equal(part, array)
         part[:] = -1.5
@@ -332,12 +464,19 @@ def test_data_view_reaches_mujocos_arrays(repo_dir) -> None:
 
         def __init__(self, pool: np.ndarray) -> None:
             for k, name in enumerate(cycle.VIEWED):
-                setattr(self, name, pool[50 + 4 * k: 53 + 4 * k])
+                setattr(self, name, pool[50 + 4 * k : 53 + 4 * k])
 
     pool = np.zeros(200)
     good = Layout(pool)
     view, offsets = cycle.data_view(good, pool[70:73])
-    assert offsets == {"qpos": 0, "qvel": 4, "act": 8, "ctrl": 12, "actuator_force": 16, "inertia": 20}
+    assert offsets == {
+        "qpos": 0,
+        "qvel": 4,
+        "act": 8,
+        "ctrl": 12,
+        "actuator_force": 16,
+        "inertia": 20,
+    }
     assert view.shape == (23,) and np.shares_memory(view, pool)
     before = Layout(pool)
     before.qvel = pool[0:3]  # before qpos: not MuJoCo's order

@@ -26,16 +26,25 @@ def robot(repo_dir: Path):
 
 
 def _system(robot, repo_dir: Path, keyframe: str = "stand") -> HardwareSystem:
-    params = {"fixed_base": False, "render_cameras": False, "keyframe": keyframe,
-              "keyframe_file": str(repo_dir / "config" / "demo_mobile_keyframes.yaml")}
-    return HardwareSystem(robot, "mujoco", backend_params=params, command_timeout=0.0, update_rate=1.0 / DT)
+    params = {
+        "fixed_base": False,
+        "render_cameras": False,
+        "keyframe": keyframe,
+        "keyframe_file": str(repo_dir / "config" / "demo_mobile_keyframes.yaml"),
+    }
+    return HardwareSystem(
+        robot, "mujoco", backend_params=params, command_timeout=0.0, update_rate=1.0 / DT
+    )
 
 
 def _lowest(system: HardwareSystem) -> float:
     model, data = system.backend.model, system.backend.data
     mujoco.mj_kinematics(model, data)
-    return min(lowest_point(model, data, g) for g in range(model.ngeom)
-               if model.geom_bodyid[g] > 0 and model.geom_contype[g])
+    return min(
+        lowest_point(model, data, g)
+        for g in range(model.ngeom)
+        if model.geom_bodyid[g] > 0 and model.geom_contype[g]
+    )
 
 
 def _stand(system: HardwareSystem, seconds: float, t: float = 0.0):
@@ -91,7 +100,9 @@ def test_base_state_is_mujocos_body_pose_and_twist(robot, repo_dir: Path) -> Non
         w, x, y, z = data.xquat[body]
         np.testing.assert_array_equal(state.orientation, [x, y, z, w])
         velocity = np.zeros(6)
-        mujoco.mj_objectVelocity(model, data, mujoco.mjtObj.mjOBJ_XBODY, body, velocity, 1)  # (the link frame)
+        mujoco.mj_objectVelocity(
+            model, data, mujoco.mjtObj.mjOBJ_XBODY, body, velocity, 1
+        )  # (the link frame)
         np.testing.assert_allclose(state.angular_velocity, velocity[:3], rtol=0, atol=1e-12)
         np.testing.assert_allclose(state.linear_velocity, velocity[3:], rtol=0, atol=1e-12)
     finally:
@@ -116,7 +127,12 @@ def test_stands_ten_seconds_with_default_gains(robot, repo_dir: Path) -> None:
             contacts.update({n: r for n, r in state.sensors.items() if n.endswith("_contact")})
         assert up > 0.95 and dz < 0.02, (up, dz)
         weight = mujoco.mj_getTotalmass(system.backend.model) * 9.81
-        assert sorted(contacts) == ["fl_wheel_contact", "fr_wheel_contact", "rl_wheel_contact", "rr_wheel_contact"]
+        assert sorted(contacts) == [
+            "fl_wheel_contact",
+            "fr_wheel_contact",
+            "rl_wheel_contact",
+            "rr_wheel_contact",
+        ]
         normal = sum(-np.dot(c.force, c.normal) for r in contacts.values() for c in r.contacts)
         assert normal == pytest.approx(weight, rel=0.05)
     finally:
@@ -144,8 +160,11 @@ def test_wheels_drive_the_base_at_wheel_velocity_times_radius(robot, repo_dir: P
 
 
 def test_fixed_base_has_no_base_state(repo_dir: Path) -> None:
-    system = HardwareSystem(load(repo_dir / "urdf" / "demo_arm.urdf.xacro"), "mujoco",
-                            backend_params={"render_cameras": False})
+    system = HardwareSystem(
+        load(repo_dir / "urdf" / "demo_arm.urdf.xacro"),
+        "mujoco",
+        backend_params={"render_cameras": False},
+    )
     try:
         assert system.base_state() is None
     finally:
@@ -162,11 +181,24 @@ WHEEL = """<?xml version="1.0"?>
 </robot>"""
 
 
-@pytest.mark.parametrize(("mu1", "mu2", "used", "note"), [
-    ("0.7", "0.7", 0.7, None),
-    ("0.9", "0.4", 0.9, "mu1 = 0.9 and mu2 = 0.4 differ; MuJoCo's friction is isotropic, mu1 = 0.9 is used"),
-    ("-1", "0.3", 0.3, "<mu1> = '-1' is not a friction coefficient ≥ 0; MuJoCo's default 1.0 is used"),
-])
+@pytest.mark.parametrize(
+    ("mu1", "mu2", "used", "note"),
+    [
+        ("0.7", "0.7", 0.7, None),
+        (
+            "0.9",
+            "0.4",
+            0.9,
+            "mu1 = 0.9 and mu2 = 0.4 differ; MuJoCo's friction is isotropic, mu1 = 0.9 is used",
+        ),
+        (
+            "-1",
+            "0.3",
+            0.3,
+            "<mu1> = '-1' is not a friction coefficient ≥ 0; MuJoCo's default 1.0 is used",
+        ),
+    ],
+)
 def test_friction_from_gazebo_mu(mu1, mu2, used, note, caplog: pytest.LogCaptureFixture) -> None:
     """The link's collision geoms get mu1 (isotropic) and priority 1, so theirs is the friction
     against the ground plane (Gazebo: the smaller of the two, the ground's being 100)."""

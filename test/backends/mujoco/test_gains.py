@@ -55,7 +55,10 @@ def test_a_fixed_base_carries_no_load() -> None:
 def test_default_gains_aim_at_the_bandwidth_when_the_timestep_allows() -> None:
     inertia = JointInertia(own=np.array([0.5]), apparent=np.array([0.5]), load=np.array([0.0]))
     g = default_gains(inertia, 0.001, np.array([12.0]))
-    assert (g.p[0], g.d[0]) == (pytest.approx(0.5 * BANDWIDTH**2, rel=1e-15), pytest.approx(BANDWIDTH, rel=1e-15))
+    assert (g.p[0], g.d[0]) == (
+        pytest.approx(0.5 * BANDWIDTH**2, rel=1e-15),
+        pytest.approx(BANDWIDTH, rel=1e-15),
+    )
     assert g.i[0] == pytest.approx(g.p[0] * BANDWIDTH / 10.0, rel=1e-15)
     assert g.i_clamp[0] == 12.0 and not g.bounded[0]
 

@@ -44,8 +44,12 @@ from sdf_bridge.description.model import (
     ],
 )
 def test_collision_shapes(geometry, mjtype, size) -> None:
-    link = Link("b", inertial=INERTIAL, collisions=(Collision(geometry, Pose((0, 0, 0.5)), name="c"),))
-    robot = chain_robot(Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link})
+    link = Link(
+        "b", inertial=INERTIAL, collisions=(Collision(geometry, Pose((0, 0, 0.5)), name="c"),)
+    )
+    robot = chain_robot(
+        Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link}
+    )
     model, _ = compile_robot(robot, ground_plane=False)
     geom = model.geom("b::collision::c")
     assert geom.type[0] == mjtype
@@ -67,12 +71,24 @@ def test_tilted_plane_normal() -> None:
 
 def test_missing_mesh_skipped_with_one_warning(caplog) -> None:
     mesh = Mesh("package://robot/meshes/arm.dae")
-    link = Link("b", inertial=INERTIAL,
-                collisions=(Collision(mesh, name="c1"), Collision(mesh, name="c2"), Collision(Sphere(0.1), name="s")))
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(
+            Collision(mesh, name="c1"),
+            Collision(mesh, name="c2"),
+            Collision(Sphere(0.1), name="s"),
+        ),
+    )
     robot = chain_robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
-    assert caplog.text.count("mesh 'package://robot/meshes/arm.dae' was not found; its geoms are skipped") == 1
+    assert (
+        caplog.text.count(
+            "mesh 'package://robot/meshes/arm.dae' was not found; its geoms are skipped"
+        )
+        == 1
+    )
     assert [model.geom(g).name for g in range(model.ngeom)] == [GROUND_NAME, "b::collision::s"]
 
 
@@ -97,7 +113,9 @@ def test_stl_mesh_read_and_scaled(tmp_path: Path) -> None:
     path.write_bytes(_binary_stl(TETRAHEDRON))
     mesh = Mesh("tet.stl", scale=(2.0, 2.0, 2.0), resolved=str(path))
     link = Link("b", inertial=INERTIAL, collisions=(Collision(mesh, name="m"),))
-    robot = chain_robot(Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link})
+    robot = chain_robot(
+        Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link}
+    )
     model, _ = compile_robot(robot)
     geom = model.geom("b::collision::m")
     assert geom.type[0] == mujoco.mjtGeom.mjGEOM_MESH
@@ -112,21 +130,34 @@ def test_unreadable_mesh_format_without_trimesh(tmp_path: Path, caplog, monkeypa
     path = tmp_path / "arm.dae"
     path.write_text("<COLLADA/>")
     monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
-    link = Link("b", inertial=INERTIAL, collisions=(Collision(Mesh("arm.dae", resolved=str(path)), name="m"),))
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(Collision(Mesh("arm.dae", resolved=str(path)), name="m"),),
+    )
     robot = chain_robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
-    assert "mesh 'arm.dae' is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH)" in caplog.text
+    assert (
+        "mesh 'arm.dae' is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH)"
+        in caplog.text
+    )
     assert model.ngeom == 1
 
 
 def test_ascii_stl_without_trimesh_skipped(tmp_path: Path, caplog, monkeypatch) -> None:
     """MuJoCo reads binary STL only; an ASCII one must not abort the whole model."""
     path = tmp_path / "ascii.stl"
-    path.write_text("solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
-                    "endloop\nendfacet\nendsolid t\n")
+    path.write_text(
+        "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
+        "endloop\nendfacet\nendsolid t\n"
+    )
     monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
-    link = Link("b", inertial=INERTIAL, collisions=(Collision(Mesh("ascii.stl", resolved=str(path)), name="m"),))
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(Collision(Mesh("ascii.stl", resolved=str(path)), name="m"),),
+    )
     robot = chain_robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
@@ -183,11 +214,17 @@ def test_other_formats_converted_with_trimesh(tmp_path: Path, monkeypatch, caplo
     good, bad = tmp_path / "arm.dae", tmp_path / "bad.dae"
     good.write_text("<COLLADA/>")
     bad.write_text("<COLLADA/>")
-    link = Link("b", inertial=INERTIAL, collisions=(
-        Collision(Mesh("arm.dae", scale=(3, 3, 3), resolved=str(good)), name="m"),
-        Collision(Mesh("bad.dae", resolved=str(bad)), name="x"),
-    ))
-    robot = chain_robot(Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link})
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(
+            Collision(Mesh("arm.dae", scale=(3, 3, 3), resolved=str(good)), name="m"),
+            Collision(Mesh("bad.dae", resolved=str(bad)), name="x"),
+        ),
+    )
+    robot = chain_robot(
+        Joint("j", JointType.FIXED, "a", "b", origin=Pose((0, 0, 1))), links={"b": link}
+    )
     with caplog.at_level(logging.WARNING):
         model, _ = compile_robot(robot)
     assert model.geom("b::collision::m").type[0] == mujoco.mjtGeom.mjGEOM_MESH

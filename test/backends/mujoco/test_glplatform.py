@@ -71,7 +71,9 @@ def test_no_library_is_warned_with_the_packages(caplog) -> None:
     with caplog.at_level(logging.WARNING):
         assert configure_environment(env, _libraries(), _egl(True)) is None
     assert env == {}
-    assert "neither a working EGL nor OSMesa is installed, cameras will publish nothing" in caplog.text
+    assert (
+        "neither a working EGL nor OSMesa is installed, cameras will publish nothing" in caplog.text
+    )
     assert f"apt-get install {PACKAGES['osmesa']}" in caplog.text and PACKAGES["egl"] in caplog.text
     assert describe_missing() in caplog.text
 
@@ -100,8 +102,14 @@ def _render_in_subprocess(env_changes: dict[str, str | None]) -> subprocess.Comp
             env[key] = value
     here = Path(__file__).resolve().parent
     env["PYTHONPATH"] = os.pathsep.join([str(here.parents[2]), env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-c", _RENDER, str(here)], env=env, capture_output=True,
-                          text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", _RENDER, str(here)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_camera_renders_headless_with_the_default_platform() -> None:

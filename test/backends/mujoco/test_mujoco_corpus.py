@@ -23,9 +23,20 @@ from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot, World
 
 ROBOTS = [
-    "carlikebot", "gen3_robotiq", "husky", "panda_gazebo_ros1", "pr2", "rrbot_external_fts", "rrbot_ros1",
-    "rrbot_transmissions", "sdf_joint_complete", "sdf_mimic_pendulums", "sdf_model_with_frames",
-    "sdf_nested_include", "turtlebot3_waffle", "ur5e_ros2",
+    "carlikebot",
+    "gen3_robotiq",
+    "husky",
+    "panda_gazebo_ros1",
+    "pr2",
+    "rrbot_external_fts",
+    "rrbot_ros1",
+    "rrbot_transmissions",
+    "sdf_joint_complete",
+    "sdf_mimic_pendulums",
+    "sdf_model_with_frames",
+    "sdf_nested_include",
+    "turtlebot3_waffle",
+    "ur5e_ros2",
 ]
 
 
@@ -63,9 +74,13 @@ def test_robot_simulates_one_second_held(robots_dir: Path, name: str) -> None:
             applied = np.abs(sim.backend.joint_state()[2])
             can_hold = np.array(applied < limit - 1e-9, dtype=bool)
             joint_q = np.array([sim.qpos(j) for j in sim.tm.joint_names])
-            joint_hold = sim.tm.actuator_to_joint(_to_map_order(sim, hold), np.zeros(n), np.zeros(n))[0]
+            joint_hold = sim.tm.actuator_to_joint(
+                _to_map_order(sim, hold), np.zeros(n), np.zeros(n)
+            )[0]
             assert np.all(np.abs(joint_q - joint_hold)[can_hold] < 0.2), robot.name
-            assert np.count_nonzero(~can_hold) <= 2, robot.name  # only PR2's two shoulder lifts saturate
+            assert np.count_nonzero(~can_hold) <= 2, (
+                robot.name
+            )  # only PR2's two shoulder lifts saturate
             if name == "husky":
                 key = "camera_realsense_depth"
                 images = [s.sensors[key] for s in states if key in s.sensors]
@@ -104,4 +119,6 @@ def test_sdf_link_frames_match_link_pose(robots_dir: Path, name: str) -> None:
             expected = robot.pose.matrix() @ link.pose.matrix()
             body = model.body(built.link_body[link_name]).id
             assert data.xpos[body] == pytest.approx(expected[:3, 3], abs=1e-12), link_name
-            assert data.xmat[body].reshape(3, 3) == pytest.approx(expected[:3, :3], abs=1e-12), link_name
+            assert data.xmat[body].reshape(3, 3) == pytest.approx(expected[:3, :3], abs=1e-12), (
+                link_name
+            )

@@ -12,8 +12,14 @@ from sdf_bridge.backends.mujoco.noise import BLOCK, ImuNoise, channel_seed
 from sdf_bridge.description.model import Noise
 from sdf_bridge.errors import BackendError
 
-GYRO = tuple(Noise(type="gaussian", mean=0.1 * k, stddev=0.2, bias_mean=0.3, bias_stddev=0.1) for k in range(3))
-ACC = tuple(Noise(type="gaussian", mean=-0.1, stddev=0.5 + k, bias_mean=0.0, bias_stddev=0.2) for k in range(3))
+GYRO = tuple(
+    Noise(type="gaussian", mean=0.1 * k, stddev=0.2, bias_mean=0.3, bias_stddev=0.1)
+    for k in range(3)
+)
+ACC = tuple(
+    Noise(type="gaussian", mean=-0.1, stddev=0.5 + k, bias_mean=0.0, bias_stddev=0.2)
+    for k in range(3)
+)
 NONE3 = (Noise(), Noise(), Noise())
 ROOT = np.random.SeedSequence(7)
 
@@ -24,8 +30,11 @@ def _reference(parts: tuple[tuple[Noise, ...], ...], name: str, n: int) -> tuple
     terms = []
     for part in parts:
         for noise in part:
-            bias = rng.normal(noise.bias_mean, noise.bias_stddev) * rng.choice((-1.0, 1.0)) \
-                if noise.bias_stddev or noise.bias_mean else 0.0
+            bias = (
+                rng.normal(noise.bias_mean, noise.bias_stddev) * rng.choice((-1.0, 1.0))
+                if noise.bias_stddev or noise.bias_mean
+                else 0.0
+            )
             terms.append((bias, noise.mean, noise.stddev))
     width = 3 * len(parts)
     blocks = [rng.standard_normal((BLOCK, width)) for _ in range(-(-n // BLOCK))]
@@ -81,7 +90,9 @@ def test_create_gives_none_without_gaussian_noise() -> None:
 
 
 def test_errors() -> None:
-    with pytest.raises(BackendError, match="needs an angular velocity or linear acceleration gaussian noise"):
+    with pytest.raises(
+        BackendError, match="needs an angular velocity or linear acceleration gaussian noise"
+    ):
         ImuNoise(NONE3, None, ROOT)
     with pytest.raises(BackendError, match=r"IMU noise needs 3 axes \(x, y, z\), got 2"):
         ImuNoise(GYRO[:2], ACC, ROOT)

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from sdf_bridge.backends.mujoco.gains import BANDWIDTH, JointInertia, default_gains
-from sdf_bridge.backends.mujoco.pid import JointPid, PidGains, integrate, resolve_gains, saturated_towards
+from sdf_bridge.backends.mujoco.pid import (
+    JointPid,
+    PidGains,
+    integrate,
+    resolve_gains,
+    saturated_towards,
+)
 from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import ConfigError
@@ -47,15 +53,24 @@ def test_gains_from_ros2_control_params_and_default(robot: Robot) -> None:
     assert g.d[1] == pytest.approx(2.0 * 0.5 * BANDWIDTH, rel=1e-15)
     assert g.i[1] == pytest.approx(0.5 * BANDWIDTH**3 / 10.0, rel=1e-15)
     assert g.i_clamp[1] == g.p[1]
-    assert g.scheduled is not None and g.scheduled.tolist() == [False, True]  # only defaults follow M(q)
+    assert g.scheduled is not None and g.scheduled.tolist() == [
+        False,
+        True,
+    ]  # only defaults follow M(q)
 
 
-def test_default_gains_are_logged_once_with_the_rule(robot: Robot, caplog: pytest.LogCaptureFixture) -> None:
+def test_default_gains_are_logged_once_with_the_rule(
+    robot: Robot, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level("INFO", logger="sdf_bridge.backends.mujoco.pid"):
         resolve_gains(robot, NAMES, {}, DEFAULTS, INERTIA)
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 1
-    assert "M = max(M_own, M_load)" in lines[0] and "jb: p 1974, i 1.24e+04, d 62.83, i_clamp 1974" in lines[0] and "ja:" not in lines[0]
+    assert (
+        "M = max(M_own, M_load)" in lines[0]
+        and "jb: p 1974, i 1.24e+04, d 62.83, i_clamp 1974" in lines[0]
+        and "ja:" not in lines[0]
+    )
     assert "M_own 0.5, M_apparent 0.5, M_load 0" in lines[0]
 
 
@@ -89,10 +104,19 @@ def test_flat_ros_parameter_keys(robot: Robot) -> None:
         ({"pid_gains": {"ja": {"kp": 1}}}, r"pid_gains.ja has unknown key\(s\) \['kp'\]"),
         ({"pid_gains": {"ja": 5}}, r"pid_gains.ja must be a mapping"),
         ({"pid_gains": [1, 2]}, r"pid_gains must be a mapping"),
-        ({"pid_gains": {"zz": {"p": 1}}}, r"pid_gains names joint\(s\) \['zz'\] that are not commandable"),
+        (
+            {"pid_gains": {"zz": {"p": 1}}},
+            r"pid_gains names joint\(s\) \['zz'\] that are not commandable",
+        ),
         ({"pid_gains.jb.i": math.inf}, r"pid_gains.jb.i = inf must be a finite number"),
-        ({"pid_gains.jb.kp": 1}, r"parameter 'pid_gains.jb.kp': use pid_gains.<joint>.<p\|i\|d\|i_clamp>"),
-        ({"pid_gains.zz.p": 1}, r"parameter 'pid_gains.zz.p' names joint 'zz', which is not commandable"),
+        (
+            {"pid_gains.jb.kp": 1},
+            r"parameter 'pid_gains.jb.kp': use pid_gains.<joint>.<p\|i\|d\|i_clamp>",
+        ),
+        (
+            {"pid_gains.zz.p": 1},
+            r"parameter 'pid_gains.zz.p' names joint 'zz', which is not commandable",
+        ),
     ],
 )
 def test_bad_gains(robot: Robot, params, message) -> None:
@@ -101,14 +125,20 @@ def test_bad_gains(robot: Robot, params, message) -> None:
 
 
 def test_bad_description_param() -> None:
-    robot = load(ROBOT.replace("<param name=\"p\">7</param>", "<param name=\"p\">seven</param>"))
-    with pytest.raises(ConfigError, match=r"<ros2_control name='hw'> joint 'ja' param p = 'seven' is not a number"):
+    robot = load(ROBOT.replace('<param name="p">7</param>', '<param name="p">seven</param>'))
+    with pytest.raises(
+        ConfigError, match=r"<ros2_control name='hw'> joint 'ja' param p = 'seven' is not a number"
+    ):
         resolve_gains(robot, NAMES, {}, DEFAULTS)
 
 
 def _pid() -> JointPid:
-    gains = PidGains(p=np.array([10.0, 10.0]), i=np.array([4.0, 4.0]), d=np.array([2.0, 2.0]),
-                     i_clamp=np.array([1.0, 0.0]))
+    gains = PidGains(
+        p=np.array([10.0, 10.0]),
+        i=np.array([4.0, 4.0]),
+        d=np.array([2.0, 2.0]),
+        i_clamp=np.array([1.0, 0.0]),
+    )
     return JointPid(gains, effort_limit=np.array([5.0, np.inf]))
 
 
@@ -141,7 +171,11 @@ def test_scale_multiplies_p_i_d_not_the_clamp() -> None:
     pid = _pid()
     pid.set_scale(np.array([3.0, 1.0]))
     gain, _, bias_q, bias_v = pid.affine(np.zeros(2), np.zeros(2), np.array([True, True]))
-    assert gain.tolist() == [30.0, 10.0] and bias_q.tolist() == [-30.0, -10.0] and bias_v.tolist() == [-6.0, -2.0]
+    assert (
+        gain.tolist() == [30.0, 10.0]
+        and bias_q.tolist() == [-30.0, -10.0]
+        and bias_v.tolist() == [-6.0, -2.0]
+    )
     pid.update_integral(np.array([0.05, 0.05]), 0.1, np.array([True, True]))
     assert pid.integral == pytest.approx([3 * 4 * 0.05 * 0.1, 4 * 0.05 * 0.1], abs=1e-15)
     pid.update_integral(np.array([10.0, 0.0]), 0.1, np.array([True, True]))
@@ -159,10 +193,14 @@ def test_state_storage_is_shared_and_initialised() -> None:
     assert storage.tolist() == [[1.0, -1.5], [2.0, 3.0]]  # i·scale·e·dt, unbounded (i_clamp 0)
 
 
-@pytest.mark.parametrize("storage", [np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((2, 2), dtype=np.float32)])
+@pytest.mark.parametrize(
+    "storage", [np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((2, 2), dtype=np.float32)]
+)
 def test_state_storage_of_wrong_shape_or_type_rejected(storage: np.ndarray) -> None:
     gains = PidGains(p=np.ones(2), i=np.ones(2), d=np.ones(2), i_clamp=np.zeros(2))
-    with pytest.raises(ValueError, match=r"PID state storage must be a float64 array of shape \(2, 2\)"):
+    with pytest.raises(
+        ValueError, match=r"PID state storage must be a float64 array of shape \(2, 2\)"
+    ):
         JointPid(gains, np.array([1.0, 1.0]), state=storage)
 
 
@@ -174,20 +212,35 @@ def test_integral_does_not_wind_up_while_saturated_towards_the_error() -> None:
     blocked = saturated_towards(force, limit, error)
     assert blocked.tolist() == [True, False, True, False]
     integral = np.zeros(4)
-    integrate(integral, np.full(4, 10.0), np.zeros(4), np.ones(4), error, 0.5, np.ones(4, dtype=bool), blocked)
+    integrate(
+        integral,
+        np.full(4, 10.0),
+        np.zeros(4),
+        np.ones(4),
+        error,
+        0.5,
+        np.ones(4, dtype=bool),
+        blocked,
+    )
     assert integral.tolist() == [0.0, -0.5, 0.0, 0.5]
-    assert not saturated_towards(np.array([1e9]), np.array([np.inf]), np.array([1.0])).any()  # no limit
+    assert not saturated_towards(
+        np.array([1e9]), np.array([np.inf]), np.array([1.0])
+    ).any()  # no limit
 
 
-def test_a_joint_far_lighter_than_its_load_is_warned_with_the_fix(robot: Robot,
-                                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_a_joint_far_lighter_than_its_load_is_warned_with_the_fix(
+    robot: Robot, caplog: pytest.LogCaptureFixture
+) -> None:
     """jb carries 3 kg·m² on 2e-5 kg·m² (a small robot's wheel): over LIGHT_RATIO, warned with
     an armature of 100 × its apparent inertia; ja has configured gains and is not."""
-    inertia = JointInertia(own=np.array([2e-5, 2e-5]), apparent=np.array([2e-5, 2e-5]), load=np.array([3.0, 3.0]))
+    inertia = JointInertia(
+        own=np.array([2e-5, 2e-5]), apparent=np.array([2e-5, 2e-5]), load=np.array([3.0, 3.0])
+    )
     with caplog.at_level("WARNING", logger="sdf_bridge.backends.mujoco.pid"):
         resolve_gains(robot, NAMES, {}, default_gains(inertia, 0.001, np.full(2, 20.0)), inertia)
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1
-    assert warnings[0].startswith("PID: joint(s) ['jb'] carry over 1e+04 times their own inertia (jb: M 3, "
-                                  "M_apparent 2e-05)")
+    assert warnings[0].startswith(
+        "PID: joint(s) ['jb'] carry over 1e+04 times their own inertia (jb: M 3, M_apparent 2e-05)"
+    )
     assert "backend_params.armature.<joint>, e.g. 100 × M_apparent = 0.002 kg·m²" in warnings[0]

@@ -58,7 +58,9 @@ WORLD = """<?xml version="1.0"?>
 </sdf>"""
 
 
-def _scan(make_sim, range_min: float = 0.1, range_max: float = 10.0) -> tuple[ScanReading, RangeReading]:
+def _scan(
+    make_sim, range_min: float = 0.1, range_max: float = 10.0
+) -> tuple[ScanReading, RangeReading]:
     robot = load(WORLD.format(range_min=range_min, range_max=range_max))
     assert robot.name == "base_bot" and [m.name for m in robot.scenery] == ["ground_plane", "wall"]
     sensors = make_sim(robot, GRAVITY).backend.read(0.0).sensors
@@ -97,9 +99,20 @@ def test_without_the_mount_rules_the_rays_would_stop_at_the_base(make_sim) -> No
 
 
 def test_scan_directions_are_vertical_major() -> None:
-    local, h = scan_directions(RayParams(horizontal_samples=3, horizontal_min_angle=-0.5, horizontal_max_angle=0.5,
-                                         vertical_samples=2, vertical_min_angle=0.0, vertical_max_angle=0.3))
+    local, h = scan_directions(
+        RayParams(
+            horizontal_samples=3,
+            horizontal_min_angle=-0.5,
+            horizontal_max_angle=0.5,
+            vertical_samples=2,
+            vertical_min_angle=0.0,
+            vertical_max_angle=0.3,
+        )
+    )
     np.testing.assert_array_equal(h, [-0.5, 0.0, 0.5])
-    expected = [[math.cos(v) * math.cos(a), math.cos(v) * math.sin(a), math.sin(v)] for v in (0.0, 0.3)
-                for a in (-0.5, 0.0, 0.5)]
+    expected = [
+        [math.cos(v) * math.cos(a), math.cos(v) * math.sin(a), math.sin(v)]
+        for v in (0.0, 0.3)
+        for a in (-0.5, 0.0, 0.5)
+    ]
     np.testing.assert_allclose(local, expected, rtol=0.0, atol=1e-15)

@@ -22,19 +22,27 @@ GRAVITY = {"gravity": [0.0, 0.0, -G]}
 IMU_NOISE = """<imu>
   <angular_velocity>{axes_gyro}</angular_velocity>
   <linear_acceleration>{axes_acc}</linear_acceleration></imu>"""
-AXIS = '<{a}><noise type="gaussian"><mean>{m}</mean><stddev>{s}</stddev><bias_mean>{bm}</bias_mean>' \
-       '<bias_stddev>0.01</bias_stddev></noise></{a}>'
+AXIS = (
+    '<{a}><noise type="gaussian"><mean>{m}</mean><stddev>{s}</stddev><bias_mean>{bm}</bias_mean>'
+    "<bias_stddev>0.01</bias_stddev></noise></{a}>"
+)
 GYRO_AXES = "".join(AXIS.format(a=a, m=0.001 * k, s=0.02, bm=0.003) for k, a in enumerate("xyz"))
 ACC_AXES = "".join(AXIS.format(a=a, m=-0.01, s=0.1 + k, bm=0.0) for k, a in enumerate("xyz"))
 
 
-def _robot(ft_frame: str = "child", direction: str = "child_to_parent", imus: tuple[str, ...] = ("imu",),
-           gyro: str = GYRO_AXES, acc: str = ACC_AXES) -> str:
+def _robot(
+    ft_frame: str = "child",
+    direction: str = "child_to_parent",
+    imus: tuple[str, ...] = ("imu",),
+    gyro: str = GYRO_AXES,
+    acc: str = ACC_AXES,
+) -> str:
     """A swinging arm (joint j about y) with a posed force-torque sensor on j and noisy IMUs on
     the arm, all at 100 Hz."""
     sensors = "".join(
         f'<sensor name="{name}" type="imu"><update_rate>100</update_rate><pose>0.1 0 -0.2 0.2 0 0</pose>'
-        f'{IMU_NOISE.format(axes_gyro=gyro, axes_acc=acc)}</sensor>' for name in imus
+        f"{IMU_NOISE.format(axes_gyro=gyro, axes_acc=acc)}</sensor>"
+        for name in imus
     )
     extra = f"""
   <gazebo reference="arm">{sensors}</gazebo>
@@ -57,8 +65,8 @@ def _eager_wrench(sim, name: str) -> WrenchReading:
     params = ch.sensor.params
     sign = -1.0 if params.measure_direction == "child_to_parent" else 1.0
     fa, ta, site = ch.ids["force"], ch.ids["torque"], ch.ids["site"]
-    force = d.sensordata[fa: fa + 3] * sign
-    torque = d.sensordata[ta: ta + 3] * sign
+    force = d.sensordata[fa : fa + 3] * sign
+    torque = d.sensordata[ta : ta + 3] * sign
     if params.frame == "child":
         flat = np.zeros(9)
         mujoco.mju_quat2Mat(flat, m.site_quat[site])
@@ -66,7 +74,11 @@ def _eager_wrench(sim, name: str) -> WrenchReading:
         force = rot @ force
         f = force.tolist()
         t = (rot @ torque).tolist()
-        cross = (pos[1] * f[2] - pos[2] * f[1], pos[2] * f[0] - pos[0] * f[2], pos[0] * f[1] - pos[1] * f[0])
+        cross = (
+            pos[1] * f[2] - pos[2] * f[1],
+            pos[2] * f[0] - pos[0] * f[2],
+            pos[0] * f[1] - pos[1] * f[0],
+        )
         return WrenchReading(tuple(f), (t[0] + cross[0], t[1] + cross[1], t[2] + cross[2]))
     if params.frame == "parent":
         site_world = d.site_xmat[site].reshape(3, 3)
@@ -82,20 +94,25 @@ def _eager_imu(sim, name: str, z: list[float] | None) -> ImuReading:
     ch = _channel(sim, name)
     sd = sim.backend.data.sensordata
     a = ch.ids["quat"]
-    w, x, y, zq, *rest = sd[a: a + 10].tolist()
+    w, x, y, zq, *rest = sd[a : a + 10].tolist()
     if z is None:
         return ImuReading((x, y, zq, w), tuple(rest[:3]), tuple(rest[3:]))
     rest = [v + b + m + n * s for v, (b, m, s), n in zip(rest, ch.noise.terms, z)]
     var = [s * s for _, _, s in ch.noise.terms]
-    return ImuReading((x, y, zq, w), tuple(rest[:3]), tuple(rest[3:]), tuple(var[:3]), tuple(var[3:]))
+    return ImuReading(
+        (x, y, zq, w), tuple(rest[:3]), tuple(rest[3:]), tuple(var[:3]), tuple(var[3:])
+    )
 
 
 def _noise_stream(sim, name: str, seed: int) -> ImuNoise:
     """A second generator of the documented noise stream of IMU ``name``."""
     params = _channel(sim, name).sensor.params
     assert isinstance(params, ImuParams)
-    return ImuNoise(params.angular_velocity_noise, params.linear_acceleration_noise,
-                    channel_seed(np.random.SeedSequence(seed), name))
+    return ImuNoise(
+        params.angular_velocity_noise,
+        params.linear_acceleration_noise,
+        channel_seed(np.random.SeedSequence(seed), name),
+    )
 
 
 def _scramble(sim, rng: np.random.Generator) -> None:
@@ -154,10 +171,12 @@ def test_imu_with_one_noisy_part(make_sim) -> None:
     z = stream.take()
     ch = _channel(sim, "imu")
     reading = sim.read(0.01).sensors["imu"]
-    raw = sim.backend.data.sensordata[ch.ids["quat"]: ch.ids["quat"] + 10].tolist()
+    raw = sim.backend.data.sensordata[ch.ids["quat"] : ch.ids["quat"] + 10].tolist()
     assert reading.angular_velocity == tuple(raw[4:7])
     terms = ch.noise.terms
-    assert reading.linear_acceleration == tuple(v + b + m + n * s for v, (b, m, s), n in zip(raw[7:], terms, z))
+    assert reading.linear_acceleration == tuple(
+        v + b + m + n * s for v, (b, m, s), n in zip(raw[7:], terms, z)
+    )
     assert max(abs(v) for v in raw[4:7]) > 0.1  # swinging: a real angular velocity
 
 
@@ -203,7 +222,10 @@ def test_noise_does_not_depend_on_other_sensors(make_sim) -> None:
     """IMU ``imu_b`` alone or after ``imu_a``: the same readings (its generator is seeded by
     the seed and its name)."""
     params = {**GRAVITY, "noise_seed": 9}
-    alone, both = make_sim(_robot(imus=("imu_b",)), params), make_sim(_robot(imus=("imu_a", "imu_b")), params)
+    alone, both = (
+        make_sim(_robot(imus=("imu_b",)), params),
+        make_sim(_robot(imus=("imu_a", "imu_b")), params),
+    )
     for _ in range(5):
         assert alone.backend.read(0.01).sensors["imu_b"] == both.backend.read(0.01).sensors["imu_b"]
 
@@ -230,7 +252,11 @@ def test_imu_sampler_with_scattered_offsets() -> None:
     """Values not in one run (another model's layout): read from each offset, the same reading."""
     values = np.arange(1.0, 11.0)  # quat 1..4, gyro 5..7, acc 8..10
     scattered = np.zeros(14)
-    scattered[[0, 1, 2, 3]], scattered[[6, 7, 8]], scattered[[11, 12, 13]] = values[:4], values[4:7], values[7:]
+    scattered[[0, 1, 2, 3]], scattered[[6, 7, 8]], scattered[[11, 12, 13]] = (
+        values[:4],
+        values[4:7],
+        values[7:],
+    )
     contiguous, spread = ImuSampler(0, 4, 7, None), ImuSampler(0, 6, 11, None)
     expected = ImuReading((2.0, 3.0, 4.0, 1.0), (5.0, 6.0, 7.0), (8.0, 9.0, 10.0))
     assert contiguous.convert(contiguous.sample(values)) == expected

@@ -40,8 +40,12 @@ def test_scenery_geoms_are_fixed_world_geoms_at_their_world_poses(caplog) -> Non
     names = [model.geom(g).name for g in range(model.ngeom) if model.geom_bodyid[g] == 0]
     # a world has its own ground: the backend adds none
     assert robot.world == "w"
-    assert names == ["ground_plane::link::collision::c", "shelf::board::collision::top", "shelf::board::visual::look",
-                     "cart::body::collision::c"]
+    assert names == [
+        "ground_plane::link::collision::c",
+        "shelf::board::collision::top",
+        "shelf::board::visual::look",
+        "cart::body::collision::c",
+    ]
     top = model.geom("shelf::board::collision::top")
     # shelf at (1, 2, 0) turned 90° about z; the board 0.5 up; the box 0.1 along the board's x → world +y
     np.testing.assert_allclose(top.pos, [1.0, 2.1, 0.5], rtol=0, atol=1e-12)
@@ -49,15 +53,24 @@ def test_scenery_geoms_are_fixed_world_geoms_at_their_world_poses(caplog) -> Non
     assert (top.contype, top.conaffinity) == (1, 2)  # touches the robot, as the ground does
     look = model.geom("shelf::board::visual::look")
     assert (look.contype, look.conaffinity) == (0, 0)
-    np.testing.assert_allclose(model.geom("cart::body::collision::c").pos, [-3.0, 0.0, 0.0], rtol=0, atol=1e-12)
-    assert "world model(s) ['cart'] are not the robot: simulated as fixed world geometry" in built.notes
+    np.testing.assert_allclose(
+        model.geom("cart::body::collision::c").pos, [-3.0, 0.0, 0.0], rtol=0, atol=1e-12
+    )
+    assert (
+        "world model(s) ['cart'] are not the robot: simulated as fixed world geometry"
+        in built.notes
+    )
 
 
 def test_a_world_without_a_ground_gets_none() -> None:
     """gz-sim's joint_trajectory_controller world hangs its arms below z = 0 with no ground: a
     plane of the backend's own would push them up."""
-    robot = select_robot(load(WORLD.replace("<plane>", "<box><size>1 1 1</size></box><!--").replace(
-        "</plane>", "-->")), "bot")
+    robot = select_robot(
+        load(
+            WORLD.replace("<plane>", "<box><size>1 1 1</size></box><!--").replace("</plane>", "-->")
+        ),
+        "bot",
+    )
     model, _ = compile_robot(robot)
     assert not any(model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE for g in range(model.ngeom))
 

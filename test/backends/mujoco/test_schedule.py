@@ -59,8 +59,10 @@ def test_special_cases() -> None:
 def test_suite_reset_at_a_large_time(make_sim) -> None:
     """The backend's instability recovery: reset (every sensor due) then the clock set back to
     a large time; the next read samples once and schedules the following sample one period on."""
-    urdf = pendulum_urdf(extra='<gazebo reference="arm"><sensor name="imu" type="imu">'
-                               '<update_rate>100</update_rate></sensor></gazebo>')
+    urdf = pendulum_urdf(
+        extra='<gazebo reference="arm"><sensor name="imu" type="imu">'
+        "<update_rate>100</update_rate></sensor></gazebo>"
+    )
     sim = make_sim(urdf)
     suite = sim.backend.sensors
     suite.reset()

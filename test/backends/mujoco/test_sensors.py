@@ -69,7 +69,9 @@ def test_case_014_upside_down_imu(cases_dir, make_sim) -> None:
     assert reading.linear_acceleration == pytest.approx((0.0, 0.0, -9.8), abs=1e-6)
     assert reading.angular_velocity == pytest.approx((0.0, 0.0, 0.0), abs=1e-6)
     x, y, z, w = reading.orientation
-    assert abs(x) == pytest.approx(1.0, abs=1e-6) and (y, z, w) == pytest.approx((0, 0, 0), abs=1e-6)
+    assert abs(x) == pytest.approx(1.0, abs=1e-6) and (y, z, w) == pytest.approx(
+        (0, 0, 0), abs=1e-6
+    )
     (sensor,) = [s for s in robot.sensors if s.name == "imu_sensor"]
     assert sensor.ros_frame_id == "imu_link"
 
@@ -101,7 +103,13 @@ def test_imu_reading_carries_the_noise_variances(make_sim) -> None:
     reading = sim.read(0.01).sensors["imu"]
     assert reading.linear_acceleration_variance == pytest.approx((0.01, 0.0, 0.0), abs=1e-15)
     assert reading.angular_velocity_variance is None
-    assert make_sim(_imu_robot(), GRAVITY).backend.read(0.01).sensors["imu"].linear_acceleration_variance is None
+    assert (
+        make_sim(_imu_robot(), GRAVITY)
+        .backend.read(0.01)
+        .sensors["imu"]
+        .linear_acceleration_variance
+        is None
+    )
 
 
 def test_sensor_update_rate(make_sim) -> None:
@@ -123,7 +131,9 @@ def test_sensor_demand_skips_and_keeps_the_schedule(make_sim) -> None:
     skipped = [backend.read(0.001) for _ in range(24)]  # t = 2 … 25 ms
     assert all(len(s.sensors) == 0 for s in skipped)
     backend.set_sensor_demand(frozenset({"imu"}))
-    times = [s.sim_time for s in (backend.read(0.001) for _ in range(20)) if "imu" in s.sensors]  # 26 … 45 ms
+    times = [
+        s.sim_time for s in (backend.read(0.001) for _ in range(20)) if "imu" in s.sensors
+    ]  # 26 … 45 ms
     assert times == pytest.approx([0.03, 0.04], abs=1e-9)
     backend.set_sensor_demand(None)
     assert backend.sensors.demand is None
@@ -150,12 +160,18 @@ FT_CHAIN = """
   </gazebo>"""
 
 
-@pytest.mark.parametrize(("direction", "sign"), [("child_to_parent", -1.0), ("parent_to_child", 1.0)])
+@pytest.mark.parametrize(
+    ("direction", "sign"), [("child_to_parent", -1.0), ("parent_to_child", 1.0)]
+)
 def test_force_torque_carries_weight_below(make_sim, direction, sign) -> None:
     """Joint j (held at 0 by the PID) carries arm (2 kg) + link2 (3 kg) hanging straight down:
     force = ∓(2+3)·g along z; zero torque (centres of mass below the joint)."""
-    urdf = pendulum_urdf(mass=2.0, limit='<limit lower="-1" upper="1" effort="100" velocity="1"/>',
-                         joint_type="revolute", extra=FT_CHAIN.format(direction=direction))
+    urdf = pendulum_urdf(
+        mass=2.0,
+        limit='<limit lower="-1" upper="1" effort="100" velocity="1"/>',
+        joint_type="revolute",
+        extra=FT_CHAIN.format(direction=direction),
+    )
     sim = make_sim(urdf, GRAVITY)
     reading = sim.run(0.2)[-1].sensors["ft"]
     assert isinstance(reading, WrenchReading)
@@ -166,7 +182,9 @@ def test_force_torque_carries_weight_below(make_sim, direction, sign) -> None:
 def test_force_torque_torque_of_horizontal_arm(make_sim) -> None:
     """Arm horizontal (2 kg at x = 0.5) held by an exact effort: parent→child wrench at the joint
     = (0, 0, 2g) N and (0, −g, 0) N·m (balancing gravity's moment 0.5·2g about +y)."""
-    extra = FT_CHAIN.format(direction="parent_to_child").replace('<mass value="3"/>', '<mass value="0"/>')
+    extra = FT_CHAIN.format(direction="parent_to_child").replace(
+        '<mass value="3"/>', '<mass value="0"/>'
+    )
     urdf = pendulum_urdf(mass=2.0, com_xyz="0.5 0 0", extra=extra)
     sim = make_sim(urdf, GRAVITY)
     sim.effort([-2.0 * G * 0.5])
@@ -197,7 +215,9 @@ LIDAR = """<sensor name="lidar" type="gpu_lidar"><update_rate>10</update_rate><r
 
 def test_lidar_scan_hits_wall(make_sim) -> None:
     """Wall face at x = 2.9 m: range(h) = 2.9 / cos(h) (tolerance 1e-9)."""
-    sim = make_sim(SCENE.format(sensors=LIDAR.format(vertical="")), {**GRAVITY, "render_cameras": False})
+    sim = make_sim(
+        SCENE.format(sensors=LIDAR.format(vertical="")), {**GRAVITY, "render_cameras": False}
+    )
     scan = sim.read(0.01).sensors["lidar"]
     assert isinstance(scan, ScanReading)
     angles = np.linspace(-0.2, 0.2, 5)
@@ -244,7 +264,11 @@ def test_camera_renders_wall_with_intrinsics(make_sim) -> None:
     sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), GRAVITY)
     image = sim.read(0.01).sensors["cam"]
     assert isinstance(image, ImageReading)
-    assert image.encoding == "rgb8" and image.data.shape == (48, 64, 3) and image.data.dtype == np.uint8
+    assert (
+        image.encoding == "rgb8"
+        and image.data.shape == (48, 64, 3)
+        and image.data.dtype == np.uint8
+    )
     assert image.fx == pytest.approx(32.0 / math.tan(0.5), abs=1e-12) and image.fy == image.fx
     assert (image.cx, image.cy) == (32.0, 24.0)
     centre = image.data[20:28, 28:36].astype(float).mean(axis=(0, 1))
@@ -280,7 +304,9 @@ def test_camera_closes_cleanly_after_rendering_on_another_thread(make_sim, caplo
 
 def test_cameras_off(make_sim, caplog) -> None:
     with caplog.at_level(logging.WARNING):
-        sim = make_sim(SCENE.format(sensors=CAMERA.format(kind="camera")), {**GRAVITY, "render_cameras": False})
+        sim = make_sim(
+            SCENE.format(sensors=CAMERA.format(kind="camera")), {**GRAVITY, "render_cameras": False}
+        )
     assert "cam" not in sim.read(0.01).sensors
     assert "sensor 'cam': camera rendering is off" in caplog.text
 
@@ -305,7 +331,9 @@ def test_contact_sensor_on_free_box_resting_on_ground(make_sim) -> None:
     reading = sim.run(2.0)[-1].sensors["touch"]
     assert isinstance(reading, ContactReading)
     assert len(reading.contacts) >= 1
-    assert {(c.body1, c.body2) for c in reading.contacts} == {("box::collision::box_col", "ground_plane")}
+    assert {(c.body1, c.body2) for c in reading.contacts} == {
+        ("box::collision::box_col", "ground_plane")
+    }
     total = np.sum([c.force for c in reading.contacts], axis=0)
     assert total[2] == pytest.approx(2.0 * G, rel=0.01)
     assert total[:2] == pytest.approx([0.0, 0.0], abs=0.01 * 2.0 * G)
@@ -334,14 +362,17 @@ def test_ros2_control_sensor_without_a_simulated_sensor_is_reported(make_sim, ca
         sim = make_sim(urdf, GRAVITY)
     assert sim.backend.sensors.unsupported == [
         "<ros2_control> sensor 'wrist_ft' has no simulated sensor of its name (a <gazebo> or SDFormat <sensor>); it "
-        "publishes nothing in the MuJoCo backend"]
+        "publishes nothing in the MuJoCo backend"
+    ]
     assert caplog.text.count("<ros2_control> sensor 'wrist_ft'") == 1
 
 
 def test_sensor_on_missing_link_reported(make_sim, caplog) -> None:
     """The loader rejects such robots; a hand-built model still gets a clear warning."""
     robot = load(_imu_robot())
-    robot = dataclasses.replace(robot, sensors=(dataclasses.replace(robot.sensors[0], link="nowhere"),))
+    robot = dataclasses.replace(
+        robot, sensors=(dataclasses.replace(robot.sensors[0], link="nowhere"),)
+    )
     with caplog.at_level(logging.WARNING):
         sim = make_sim(robot, GRAVITY)
     assert "sensor 'imu': its link 'nowhere' is not in the model" in caplog.text
@@ -379,7 +410,9 @@ def test_glfw_without_display_switches_to_offscreen(make_sim, monkeypatch, caplo
     assert "off-screen rendering switched to" in caplog.text
 
 
-def test_glfw_without_display_and_no_offscreen_library_reported_once(make_sim, monkeypatch, caplog) -> None:
+def test_glfw_without_display_and_no_offscreen_library_reported_once(
+    make_sim, monkeypatch, caplog
+) -> None:
     """Neither EGL nor OSMesa installed: the camera is reported once, with the packages to
     install, instead of aborting the process."""
     from sdf_bridge.backends.mujoco import sensors
@@ -390,8 +423,13 @@ def test_glfw_without_display_and_no_offscreen_library_reported_once(make_sim, m
     with caplog.at_level(logging.WARNING):
         states = sim.run(0.5)
     assert all("cam" not in s.sensors for s in states)
-    assert caplog.text.count("sensor 'cam': mujoco uses GLFW, which needs a display, and neither a working EGL nor "
-                             "OSMesa is installed. Fix: install OSMesa (Debian: apt-get install libosmesa6") == 1
+    assert (
+        caplog.text.count(
+            "sensor 'cam': mujoco uses GLFW, which needs a display, and neither a working EGL nor "
+            "OSMesa is installed. Fix: install OSMesa (Debian: apt-get install libosmesa6"
+        )
+        == 1
+    )
 
 
 def test_renderer_failure_reported_once(make_sim, monkeypatch, caplog) -> None:
@@ -408,8 +446,13 @@ def test_renderer_failure_reported_once(make_sim, monkeypatch, caplog) -> None:
     with caplog.at_level(logging.WARNING):
         states = sim.run(0.5)
     assert all("cam" not in s.sensors for s in states)
-    assert caplog.text.count("sensor 'cam': off-screen rendering with MUJOCO_GL=egl failed (ImportError: "
-                             "libEGL.so.1: cannot open shared object file). Fix: install OSMesa") == 1
+    assert (
+        caplog.text.count(
+            "sensor 'cam': off-screen rendering with MUJOCO_GL=egl failed (ImportError: "
+            "libEGL.so.1: cannot open shared object file). Fix: install OSMesa"
+        )
+        == 1
+    )
 
 
 def test_force_torque_on_world_reported(make_sim, caplog) -> None:
@@ -447,7 +490,9 @@ def test_force_torque_frames_are_consistent(make_sim, direction) -> None:
     reading was computed with). Tolerance 1e-9 N, N·m."""
     readings, q = {}, 0.0
     for frame in ("sensor", "child", "parent"):
-        urdf = pendulum_urdf(mass=2.0, com_xyz="0.5 0 -0.2", extra=FT_POSED.format(frame=frame, direction=direction))
+        urdf = pendulum_urdf(
+            mass=2.0, com_xyz="0.5 0 -0.2", extra=FT_POSED.format(frame=frame, direction=direction)
+        )
         sim = make_sim(urdf, GRAVITY)
         sim.effort([3.0])
         readings[frame] = sim.run(0.13)[-1].sensors["ft"]
@@ -456,12 +501,18 @@ def test_force_torque_frames_are_consistent(make_sim, direction) -> None:
         arm = sim.backend.data.xmat[body].reshape(3, 3)
         q = math.atan2(arm[0, 2], arm[0, 0])
         assert abs(q - float(sim.backend.joint_state()[0][0])) < 0.01  # one step behind the state
-    pose = load(pendulum_urdf(extra=FT_POSED.format(frame="sensor", direction=direction))).sensors[0].pose.matrix()
+    pose = (
+        load(pendulum_urdf(extra=FT_POSED.format(frame="sensor", direction=direction)))
+        .sensors[0]
+        .pose.matrix()
+    )
     rot, pos = pose[:3, :3], pose[:3, 3]
     f_s, t_s = np.array(readings["sensor"].force), np.array(readings["sensor"].torque)
     assert np.linalg.norm(f_s) > 1.0  # a real load
     f_c = rot @ f_s
     assert readings["child"].force == pytest.approx(tuple(f_c), abs=1e-9)
-    assert readings["child"].torque == pytest.approx(tuple(rot @ t_s + np.cross(pos, f_c)), abs=1e-9)
+    assert readings["child"].torque == pytest.approx(
+        tuple(rot @ t_s + np.cross(pos, f_c)), abs=1e-9
+    )
     assert readings["parent"].force == pytest.approx(tuple(_rot_y(q) @ f_c), abs=1e-9)
     assert readings["parent"].torque == pytest.approx(tuple(_rot_y(q) @ rot @ t_s), abs=1e-9)

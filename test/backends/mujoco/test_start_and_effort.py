@@ -15,13 +15,18 @@ from mujoco_helpers import G, pendulum_urdf
 GRAVITY = {"gravity": [0.0, 0.0, -G]}
 
 
-@pytest.mark.parametrize("gains", [{}, {"pid_gains": {"j": {"p": 20.0, "i": 10.0, "d": 2.0, "i_clamp": 50.0}}}])
+@pytest.mark.parametrize(
+    "gains", [{}, {"pid_gains": {"j": {"p": 20.0, "i": 10.0, "d": 2.0, "i_clamp": 50.0}}}]
+)
 def test_a_held_joint_does_not_sag_under_gravity_at_the_start(make_sim, gains) -> None:
     """No command from the reset on: the integral starts at the static load m·g·L = 4.905 N·m
     (the horizontal arm's weight), so the joint stays within 1e-6 rad of its start (without
     the preload p = 20 would let it sag by 4.905 / 20 = 0.25 rad first)."""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>',
+    )
     sim = make_sim(urdf, {**GRAVITY, **gains})
     assert sim.backend.pid.integral[0] == pytest.approx(-0.5 * G, abs=1e-9)
     positions = [s.position[0] for s in sim.run(2.0)]
@@ -29,9 +34,14 @@ def test_a_held_joint_does_not_sag_under_gravity_at_the_start(make_sim, gains) -
 
 
 def test_the_preload_is_bounded_and_needs_an_integral_gain(make_sim) -> None:
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
-    clamped = make_sim(urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "i": 10.0, "i_clamp": 1.5}}})
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>',
+    )
+    clamped = make_sim(
+        urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "i": 10.0, "i_clamp": 1.5}}}
+    )
     assert clamped.backend.pid.integral[0] == -1.5
     no_integral = make_sim(urdf, {**GRAVITY, "pid_gains": {"j": {"p": 20.0, "d": 2.0}}})
     assert no_integral.backend.pid.integral[0] == 0.0
@@ -45,8 +55,13 @@ ZERO_EFFORT_WINDOW = """<ros2_control name="hw" type="system"><hardware><plugin>
 def test_zero_effort_window_makes_a_passive_joint(make_sim, caplog) -> None:
     """A <ros2_control> effort window [0, 0]: MuJoCo cannot take an empty force range; the joint
     is simulated passive (noted): position and effort commands exert exactly 0 N·m."""
-    urdf = pendulum_urdf(joint_type="revolute", axis="0 0 1", com_xyz="0.5 0 0", extra=ZERO_EFFORT_WINDOW,
-                         limit='<limit lower="-3" upper="3" effort="50" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        axis="0 0 1",
+        com_xyz="0.5 0 0",
+        extra=ZERO_EFFORT_WINDOW,
+        limit='<limit lower="-3" upper="3" effort="50" velocity="10"/>',
+    )
     with caplog.at_level(logging.WARNING):
         sim = make_sim(urdf, GRAVITY)
     assert "joint(s) ['j'] have effort limit 0: simulated as passive joints" in caplog.text
@@ -62,8 +77,11 @@ def test_urdf_effort_limit_zero_is_not_limited_as_the_limiter_reads_it(make_sim)
     under gravity as an unlimited one does (gazebo_ros_control's reading, the limiter's too)."""
     held = {}
     for effort in ("0", "1e9"):
-        urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0",
-                             limit=f'<limit lower="-3" upper="3" effort="{effort}" velocity="10"/>')
+        urdf = pendulum_urdf(
+            joint_type="revolute",
+            com_xyz="0.5 0 0",
+            limit=f'<limit lower="-3" upper="3" effort="{effort}" velocity="10"/>',
+        )
         held[effort] = make_sim(urdf, GRAVITY).run(1.0)[-1].position[0]
     assert abs(held["0"]) < 0.02 and held["0"] == held["1e9"]
 
@@ -92,8 +110,12 @@ def test_a_mimic_leader_carries_its_followers_load(make_sim) -> None:
       <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
       <joint name="j2" type="revolute"><parent link="base"/><child link="arm2"/><origin xyz="0 0 1"/><axis xyz="0 1 0"/>
       <limit lower="-2" upper="2" effort="100" velocity="10"/><mimic joint="j" multiplier="2"/></joint>"""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0", extra=extra,
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        extra=extra,
+        limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>',
+    )
     sim = make_sim(urdf, GRAVITY)
     assert sim.backend.pid.integral[0] == pytest.approx(-0.5 * G * 3.0, rel=1e-9)
     assert max(abs(s.position[0]) for s in sim.run(1.0)) < 1e-4  # the equality constraint is soft
@@ -101,9 +123,12 @@ def test_a_mimic_leader_carries_its_followers_load(make_sim) -> None:
 
 def test_a_link_without_gravity_weighs_nothing(make_sim) -> None:
     """<turnGravityOff> (Gazebo): MuJoCo's gravcomp cancels its weight: no load, no sag."""
-    urdf = pendulum_urdf(joint_type="revolute", com_xyz="0.5 0 0", extra='<gazebo reference="arm">'
-                         "<turnGravityOff>true</turnGravityOff></gazebo>",
-                         limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>')
+    urdf = pendulum_urdf(
+        joint_type="revolute",
+        com_xyz="0.5 0 0",
+        extra='<gazebo reference="arm"><turnGravityOff>true</turnGravityOff></gazebo>',
+        limit='<limit lower="-2" upper="2" effort="100" velocity="10"/>',
+    )
     sim = make_sim(urdf, GRAVITY)
     assert sim.backend.model.body_gravcomp[sim.backend.model.body("arm").id] == 1.0
     assert sim.backend.pid.integral[0] == pytest.approx(0.0, abs=1e-12)

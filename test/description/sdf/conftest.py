@@ -25,13 +25,15 @@ def probe(probe_exe: Path) -> Callable[[Path], dict]:
     {name: 4x4 array}, "joints": {name: {"axis": (3,), "axis2": (3,)}}}}}`` (model frame)."""
 
     def run(path: Path) -> dict:
-        out = subprocess.run([str(probe_exe), str(path)], capture_output=True, text=True, check=True, cwd=path.parent)
+        out = subprocess.run(
+            [str(probe_exe), str(path)], capture_output=True, text=True, check=True, cwd=path.parent
+        )
         data = json.loads(out.stdout)
         for model in data["models"].values():
             model["links"] = {k: np.array(v).reshape(4, 4) for k, v in model["links"].items()}
-            model["joints"] = {k: {a: np.array(v) for a, v in axes.items()} for k, axes in model["joints"].items()}
+            model["joints"] = {
+                k: {a: np.array(v) for a, v in axes.items()} for k, axes in model["joints"].items()
+            }
         return data
 
     return run
-
-

@@ -28,10 +28,14 @@ def build_probe(out_dir: Path) -> Path:
     """
     for tool in ("g++", "pkg-config"):
         require_tool(tool, tool)
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True)
+    flags = subprocess.run(
+        ["pkg-config", "--cflags", "--libs", "sdformat12"], capture_output=True, text=True
+    )
     if flags.returncode != 0:
-        missing("libsdformat 12 not found (pkg-config sdformat12 failed): apt-get install libsdformat-dev "
-                "(Debian bookworm, Ubuntu jammy; Ubuntu noble packages no SDFormat 12)")
+        missing(
+            "libsdformat 12 not found (pkg-config sdformat12 failed): apt-get install libsdformat-dev "
+            "(Debian bookworm, Ubuntu jammy; Ubuntu noble packages no SDFormat 12)"
+        )
     exe = out_dir / "libsdformat_probe"
     cmd = ["g++", "-O2", "-o", str(exe), str(PROBE_SOURCE), *flags.stdout.split()]
     result = subprocess.run(cmd, capture_output=True, text=True)

@@ -56,7 +56,9 @@ def test_non_number_is_refused() -> None:
 
 
 def test_unknown_rotation_format_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"rotation_format is 'matrix'.*Fix: use rotation_format="):
+    with pytest.raises(
+        InvalidValueError, match=r"rotation_format is 'matrix'.*Fix: use rotation_format="
+    ):
         _pose('<pose rotation_format="matrix">0 0 0 0 0 0</pose>')
 
 
@@ -66,11 +68,13 @@ def test_zero_quaternion_is_refused() -> None:
 
 
 def test_frame_chain_and_relative_to() -> None:
-    robot = load_text(sdf("""<model name="m">
+    robot = load_text(
+        sdf("""<model name="m">
       <frame name="F1"><pose>1 0 0 0 0 1.5707963267948966</pose></frame>
       <frame name="F2" attached_to="F1"><pose>1 0 0 0 0 0</pose></frame>
       <link name="a"><pose relative_to="F2">0 0 1 0 0 0</pose></link>
-      <link name="b"><pose relative_to="a">1 0 0 0 0 0</pose></link></model>"""))
+      <link name="b"><pose relative_to="a">1 0 0 0 0 0</pose></link></model>""")
+    )
     # F2 = F1·(1,0,0) with F1 yawed 90° → (1, 1, 0); a = F2 + z; b = a + x in a's frame (yawed) → +y
     np.testing.assert_allclose(robot.links["a"].pose.xyz, (1.0, 1.0, 1.0), atol=TOL)
     np.testing.assert_allclose(robot.links["b"].pose.xyz, (1.0, 2.0, 1.0), atol=TOL)
@@ -78,43 +82,61 @@ def test_frame_chain_and_relative_to() -> None:
 
 
 def test_joint_frame_as_relative_to_target() -> None:
-    robot = load_text(sdf("""<model name="m"><link name="a"/>
+    robot = load_text(
+        sdf("""<model name="m"><link name="a"/>
       <link name="b"><pose>0 0 2 0 0 0</pose></link>
       <joint name="j" type="fixed"><pose>0 0 -1 0 0 0</pose><parent>a</parent><child>b</child></joint>
       <frame name="at_joint"><pose relative_to="j">0.5 0 0 0 0 0</pose></frame>
-      <link name="c"><pose relative_to="at_joint"/></link></model>"""))
+      <link name="c"><pose relative_to="at_joint"/></link></model>""")
+    )
     np.testing.assert_allclose(robot.links["c"].pose.xyz, (0.5, 0.0, 1.0), atol=TOL)
 
 
 def test_nested_scoped_reference() -> None:
-    robot = load_text(sdf("""<model name="m"><model name="sub"><pose>0 0 1 0 0 0</pose>
+    robot = load_text(
+        sdf("""<model name="m"><model name="sub"><pose>0 0 1 0 0 0</pose>
         <frame name="f"><pose>1 0 0 0 0 0</pose></frame><link name="l"/></model>
-      <link name="x"><pose relative_to="sub::f">0 1 0 0 0 0</pose></link></model>"""))
+      <link name="x"><pose relative_to="sub::f">0 1 0 0 0 0</pose></link></model>""")
+    )
     np.testing.assert_allclose(robot.links["x"].pose.xyz, (1.0, 1.0, 1.0), atol=TOL)
 
 
 def test_unknown_relative_to_is_refused() -> None:
-    with pytest.raises(MissingReferenceError, match=r"<string>:\d+: <pose>: relative_to 'nowhere' is not a frame of model"):
-        load_text(sdf('<model name="m"><link name="a"><pose relative_to="nowhere"/></link></model>'))
+    with pytest.raises(
+        MissingReferenceError,
+        match=r"<string>:\d+: <pose>: relative_to 'nowhere' is not a frame of model",
+    ):
+        load_text(
+            sdf('<model name="m"><link name="a"><pose relative_to="nowhere"/></link></model>')
+        )
 
 
 def test_unknown_attached_to_is_refused() -> None:
     with pytest.raises(MissingReferenceError, match=r"attached_to 'ghost' is not a frame"):
-        load_text(sdf('<model name="m"><link name="a"/><frame name="f" attached_to="ghost"/></model>'))
+        load_text(
+            sdf('<model name="m"><link name="a"/><frame name="f" attached_to="ghost"/></model>')
+        )
 
 
 def test_unknown_expressed_in_is_refused() -> None:
     with pytest.raises(MissingReferenceError, match=r"expressed_in 'G' is not a frame"):
-        load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
+        load_text(
+            sdf("""<model name="m"><link name="a"/><link name="b"/>
           <joint name="j" type="revolute"><parent>a</parent><child>b</child>
-          <axis><xyz expressed_in="G">0 0 1</xyz></axis></joint></model>"""))
+          <axis><xyz expressed_in="G">0 0 1</xyz></axis></joint></model>""")
+        )
 
 
 def test_pose_cycle_is_refused() -> None:
-    with pytest.raises(KinematicTreeError, match=r"relative_to frames form a cycle: (F1 -> F2 -> F1|F2 -> F1 -> F2)"):
-        load_text(sdf("""<model name="m"><link name="a"/>
+    with pytest.raises(
+        KinematicTreeError,
+        match=r"relative_to frames form a cycle: (F1 -> F2 -> F1|F2 -> F1 -> F2)",
+    ):
+        load_text(
+            sdf("""<model name="m"><link name="a"/>
           <frame name="F1"><pose relative_to="F2"/></frame>
-          <frame name="F2"><pose relative_to="F1"/></frame></model>"""))
+          <frame name="F2"><pose relative_to="F1"/></frame></model>""")
+        )
 
 
 def test_self_relative_pose_is_refused() -> None:
@@ -124,16 +146,20 @@ def test_self_relative_pose_is_refused() -> None:
 
 def test_attached_to_cycle_is_refused() -> None:
     with pytest.raises(KinematicTreeError, match=r"attached_to frames form a cycle"):
-        load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
+        load_text(
+            sdf("""<model name="m"><link name="a"/><link name="b"/>
           <frame name="F1" attached_to="F2"><pose relative_to="a"/></frame>
           <frame name="F2" attached_to="F1"><pose relative_to="a"/></frame>
-          <joint name="j" type="fixed"><parent>F1</parent><child>b</child></joint></model>"""))
+          <joint name="j" type="fixed"><parent>F1</parent><child>b</child></joint></model>""")
+        )
 
 
 def test_joint_parent_may_be_a_frame_attached_to_a_link() -> None:
-    robot = load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
+    robot = load_text(
+        sdf("""<model name="m"><link name="a"/><link name="b"/>
       <frame name="F" attached_to="a"/>
-      <joint name="j" type="fixed"><parent>F</parent><child>b</child></joint></model>"""))
+      <joint name="j" type="fixed"><parent>F</parent><child>b</child></joint></model>""")
+    )
     assert robot.joints["j"].parent == "a"
 
 

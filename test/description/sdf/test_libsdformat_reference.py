@@ -22,11 +22,32 @@ from sdf_bridge.description.model import JointType, Robot
 
 TOL = 1e-9
 DATA = Path(__file__).resolve().parent / "data"
-SHARED_SDF = ["turtlebot3_waffle", "sdf_joint_complete", "sdf_nested_include", "sdf_model_with_frames", "sdf_mimic_pendulums"]
-SHARED_URDF = ["rrbot_ros1", "rrbot_transmissions", "rrbot_external_fts", "carlikebot", "pr2", "ur5e_ros2",
-               "panda_gazebo_ros1", "gen3_robotiq", "husky"]
-HAND_MADE = ["all_joint_types.sdf", "frames_nested.sdf", "legacy_1_5.sdf", "legacy_1_4.sdf", "placement/top.sdf",
-             "merge/world.sdf"]
+SHARED_SDF = [
+    "turtlebot3_waffle",
+    "sdf_joint_complete",
+    "sdf_nested_include",
+    "sdf_model_with_frames",
+    "sdf_mimic_pendulums",
+]
+SHARED_URDF = [
+    "rrbot_ros1",
+    "rrbot_transmissions",
+    "rrbot_external_fts",
+    "carlikebot",
+    "pr2",
+    "ur5e_ros2",
+    "panda_gazebo_ros1",
+    "gen3_robotiq",
+    "husky",
+]
+HAND_MADE = [
+    "all_joint_types.sdf",
+    "frames_nested.sdf",
+    "legacy_1_5.sdf",
+    "legacy_1_4.sdf",
+    "placement/top.sdf",
+    "merge/world.sdf",
+]
 
 
 def _robots(path: Path) -> dict[str, Robot]:
@@ -55,17 +76,27 @@ def _compare(path: Path, probe, *, subset: bool) -> int:
             if subset and link in extra:
                 continue
             assert link in poses, f"{path.name}: libsdformat link {link!r} missing"
-            np.testing.assert_allclose(poses[link], expected, atol=TOL, rtol=0, err_msg=f"{path.name}: link {link}")
+            np.testing.assert_allclose(
+                poses[link], expected, atol=TOL, rtol=0, err_msg=f"{path.name}: link {link}"
+            )
             compared += 1
         for joint, ref_axes in model["joints"].items():
             if subset and joint in extra:
                 continue
             assert joint in robot.joints, f"{path.name}: libsdformat joint {joint!r} missing"
             if robot.joints[joint].type is JointType.FIXED:
-                assert axes[joint] == {}  # fixed joints carry no axis (case 011), libsdformat keeps <axis>
+                assert (
+                    axes[joint] == {}
+                )  # fixed joints carry no axis (case 011), libsdformat keeps <axis>
                 continue
             for key, expected in ref_axes.items():
-                np.testing.assert_allclose(axes[joint][key], expected, atol=TOL, rtol=0, err_msg=f"{path.name}: {joint} {key}")
+                np.testing.assert_allclose(
+                    axes[joint][key],
+                    expected,
+                    atol=TOL,
+                    rtol=0,
+                    err_msg=f"{path.name}: {joint} {key}",
+                )
                 compared += 1
         if not subset:
             assert set(poses) - {"world"} == set(model["links"]), f"{path.name}: link sets differ"
@@ -91,7 +122,9 @@ def test_hand_made_files_match_libsdformat(name: str, probe) -> None:
 
 
 def test_case_010_matches_libsdformat(cases_dir: Path, probe) -> None:
-    assert _compare(cases_dir / "010-nested-model-axis-frame" / "model.sdf", probe, subset=False) == 4
+    assert (
+        _compare(cases_dir / "010-nested-model-axis-frame" / "model.sdf", probe, subset=False) == 4
+    )
 
 
 def test_link_pose_field_equals_kinematics(robots_dir: Path) -> None:

@@ -10,14 +10,25 @@ import pytest
 from sdf_helpers import load_text, sdf
 
 from sdf_bridge.description import load
-from sdf_bridge.description.model import Box, Capsule, Cylinder, Ellipsoid, Inertia, Mesh, Plane, Sphere
+from sdf_bridge.description.model import (
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    Inertia,
+    Mesh,
+    Plane,
+    Sphere,
+)
 from sdf_bridge.errors import InvalidValueError, PathResolutionError, UnsupportedError
 
 TOL = 1e-12
 
 
 def _link(body: str):
-    return load_text(sdf(f'<model name="m"><link name="l">{body}</link></model>'), base_dir="/models/m").links["l"]
+    return load_text(
+        sdf(f'<model name="m"><link name="l">{body}</link></model>'), base_dir="/models/m"
+    ).links["l"]
 
 
 @pytest.mark.parametrize(
@@ -28,9 +39,18 @@ def _link(body: str):
         ("<cylinder><radius>0.1</radius><length>0.4</length></cylinder>", Cylinder(0.1, 0.4)),
         ("<capsule><radius>0.2</radius><length>0.6</length></capsule>", Capsule(0.2, 0.6)),
         ("<ellipsoid><radii>1 2 3</radii></ellipsoid>", Ellipsoid((1.0, 2.0, 3.0))),
-        ("<plane><normal>0 0 1</normal><size>10 20</size></plane>", Plane((0.0, 0.0, 1.0), (10.0, 20.0))),
-        ("<mesh><uri>model://m/meshes/a.dae</uri><scale>1 2 3</scale></mesh>", Mesh("model://m/meshes/a.dae", (1.0, 2.0, 3.0))),
-        ("<mesh><uri>meshes/a.stl</uri></mesh>", Mesh("meshes/a.stl", resolved="/models/m/meshes/a.stl")),
+        (
+            "<plane><normal>0 0 1</normal><size>10 20</size></plane>",
+            Plane((0.0, 0.0, 1.0), (10.0, 20.0)),
+        ),
+        (
+            "<mesh><uri>model://m/meshes/a.dae</uri><scale>1 2 3</scale></mesh>",
+            Mesh("model://m/meshes/a.dae", (1.0, 2.0, 3.0)),
+        ),
+        (
+            "<mesh><uri>meshes/a.stl</uri></mesh>",
+            Mesh("meshes/a.stl", resolved="/models/m/meshes/a.stl"),
+        ),
         ("<sphere/>", Sphere(1.0)),
     ],
 )
@@ -81,7 +101,9 @@ def test_negative_mass_is_refused() -> None:
 
 def test_negative_radius_is_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"<radius> is -0.1, negative"):
-        _link('<visual name="v"><geometry><sphere><radius>-0.1</radius></sphere></geometry></visual>')
+        _link(
+            '<visual name="v"><geometry><sphere><radius>-0.1</radius></sphere></geometry></visual>'
+        )
 
 
 def test_missing_geometry_is_refused() -> None:
@@ -108,24 +130,35 @@ def test_unsupported_shape_is_refused() -> None:
 
 def test_bad_colour_is_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"<diffuse> is '1 0 0': expected 4 numbers"):
-        _link('<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse></material></visual>')
+        _link(
+            '<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse></material></visual>'
+        )
 
 
 def test_mesh_uris_resolve_through_search_path_and_packages(tmp_path: Path) -> None:
     (tmp_path / "models" / "arm" / "meshes").mkdir(parents=True)
     (tmp_path / "models" / "arm" / "meshes" / "a.dae").write_text("")
-    robot = load_text(sdf("""<model name="m"><link name="l">
+    robot = load_text(
+        sdf("""<model name="m"><link name="l">
       <visual name="v"><geometry><mesh><uri>model://arm/meshes/a.dae</uri></mesh></geometry></visual>
       <collision name="c"><geometry><mesh><uri>package://arm_description/meshes/a.stl</uri></mesh></geometry></collision>
       <collision name="d"><geometry><mesh><uri>model://missing/a.stl</uri></mesh></geometry></collision>
-    </link></model>"""), sdf_paths=[tmp_path / "models"], package_paths={"arm_description": tmp_path / "pkg"})
+    </link></model>"""),
+        sdf_paths=[tmp_path / "models"],
+        package_paths={"arm_description": tmp_path / "pkg"},
+    )
     link = robot.links["l"]
-    assert link.visuals[0].geometry.resolved == str(tmp_path / "models" / "arm" / "meshes" / "a.dae")
+    assert link.visuals[0].geometry.resolved == str(
+        tmp_path / "models" / "arm" / "meshes" / "a.dae"
+    )
     assert link.collisions[0].geometry.resolved == str(tmp_path / "pkg" / "meshes" / "a.stl")
     assert link.collisions[1].geometry.resolved is None  # not found: kept as written, not guessed
 
 
 def test_package_uri_escaping_its_package_is_refused(tmp_path: Path) -> None:
     with pytest.raises(PathResolutionError, match=r"climbs out of its package"):
-        load_text(sdf("""<model name="m"><link name="l"><visual name="v"><geometry><mesh>
-          <uri>package://p/../../etc/passwd</uri></mesh></geometry></visual></link></model>"""), package_paths={"p": tmp_path})
+        load_text(
+            sdf("""<model name="m"><link name="l"><visual name="v"><geometry><mesh>
+          <uri>package://p/../../etc/passwd</uri></mesh></geometry></visual></link></model>"""),
+            package_paths={"p": tmp_path},
+        )

@@ -17,7 +17,6 @@ from sdf_bridge.description.kinematics import link_transforms, loop_joints
 from sdf_bridge.description.model import Robot, World
 from sdf_bridge.description.sdf import load_sdf
 from sdf_bridge.description.xmlio import ParseContext, parse_xml
-from sdf_bridge.transmissions import TransmissionMap
 from sdf_bridge.errors import (
     DuplicateNameError,
     InvalidValueError,
@@ -25,15 +24,43 @@ from sdf_bridge.errors import (
     MissingReferenceError,
     UnsupportedError,
 )
+from sdf_bridge.transmissions import TransmissionMap
 
 TOL = 1e-9
 
 # name → (links, joints by type, sensors by raw type, mimic count) from robots/INDEX.md
 INDEX = {
-    "turtlebot3_waffle": (10, {"ball": 2, "fixed": 5, "revolute": 2}, {"imu": 1, "gpu_lidar": 1, "camera": 1}, 0),
-    "sdf_joint_complete": (10, {t: 1 for t in ("ball", "continuous", "fixed", "gearbox", "prismatic", "revolute",
-                                               "revolute2", "screw", "universal")}, {}, 0),
-    "sdf_nested_include": (6, {"ball": 1, "fixed": 2, "revolute": 2}, {"gpu_lidar": 1, "camera": 2}, 0),
+    "turtlebot3_waffle": (
+        10,
+        {"ball": 2, "fixed": 5, "revolute": 2},
+        {"imu": 1, "gpu_lidar": 1, "camera": 1},
+        0,
+    ),
+    "sdf_joint_complete": (
+        10,
+        {
+            t: 1
+            for t in (
+                "ball",
+                "continuous",
+                "fixed",
+                "gearbox",
+                "prismatic",
+                "revolute",
+                "revolute2",
+                "screw",
+                "universal",
+            )
+        },
+        {},
+        0,
+    ),
+    "sdf_nested_include": (
+        6,
+        {"ball": 1, "fixed": 2, "revolute": 2},
+        {"gpu_lidar": 1, "camera": 2},
+        0,
+    ),
     "sdf_model_with_frames": (5, {"fixed": 1, "revolute": 1, "universal": 1}, {}, 0),
     "sdf_mimic_pendulums": (10, {"revolute": 6}, {}, 2),
 }
@@ -57,13 +84,22 @@ def test_shared_sdf_counts_match_index(name: str, robots_dir: Path) -> None:
 def test_world_gives_models_by_name(robots_dir: Path) -> None:
     world = load(robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf")
     assert isinstance(world, World)
-    assert list(world.models) == ["ground_plane", "pendulum_with_base", "pendulum_with_base_mimic_slow_follows_fast",
-                                  "pendulum_with_base_mimic_fast_follows_slow"]
+    assert list(world.models) == [
+        "ground_plane",
+        "pendulum_with_base",
+        "pendulum_with_base_mimic_slow_follows_fast",
+        "pendulum_with_base_mimic_fast_follows_slow",
+    ]
     assert world.version == "1.11"
     assert [p.filename for p in world.plugins][0] == "gz-sim-physics-system"
     follower = world.models["pendulum_with_base_mimic_slow_follows_fast"].joints["slow_joint"]
     assert follower.mimic is not None
-    assert (follower.mimic.joint, follower.mimic.multiplier, follower.mimic.offset, follower.mimic.axis) == ("fast_joint", 1.0, 0.0, "axis")
+    assert (
+        follower.mimic.joint,
+        follower.mimic.multiplier,
+        follower.mimic.offset,
+        follower.mimic.axis,
+    ) == ("fast_joint", 1.0, 0.0, "axis")
     assert follower.axis.xyz == (-1.0, 0.0, 0.0)
 
 
@@ -86,22 +122,34 @@ def test_case_010_axis_in_nested_posed_model(cases_dir: Path) -> None:
     assert set(robot.links) == {"chassis", "arm::mount", "arm::link1"}
     shoulder = robot.joints["arm::shoulder"]
     assert (shoulder.parent, shoulder.child) == ("arm::mount", "arm::link1")
-    np.testing.assert_allclose(shoulder.axis.xyz, (1.0, 0.0, 0.0), atol=TOL)  # joint frame = link1 frame
+    np.testing.assert_allclose(
+        shoulder.axis.xyz, (1.0, 0.0, 0.0), atol=TOL
+    )  # joint frame = link1 frame
     t0 = link_transforms(robot)
     joint_frame = t0["arm::mount"] @ shoulder.origin.matrix()
-    np.testing.assert_allclose(joint_frame[:3, :3] @ shoulder.axis.xyz, (0.0, 1.0, 0.0), atol=TOL)  # cart frame
+    np.testing.assert_allclose(
+        joint_frame[:3, :3] @ shoulder.axis.xyz, (0.0, 1.0, 0.0), atol=TOL
+    )  # cart frame
     t = link_transforms(robot, {"arm::shoulder": 0.3})
-    np.testing.assert_allclose(t["arm::link1"][:3, :3] @ (0.0, 0.0, 0.1), (0.1 * math.sin(0.3), 0.0, 0.1 * math.cos(0.3)), atol=1e-12)
-    np.testing.assert_allclose(t["arm::link1"][:3, :3] @ (0.0, 0.0, 0.1), (0.029552, 0.0, 0.095534), atol=1e-6)
+    np.testing.assert_allclose(
+        t["arm::link1"][:3, :3] @ (0.0, 0.0, 0.1),
+        (0.1 * math.sin(0.3), 0.0, 0.1 * math.cos(0.3)),
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        t["arm::link1"][:3, :3] @ (0.0, 0.0, 0.1), (0.029552, 0.0, 0.095534), atol=1e-6
+    )
     assert shoulder.limit.lower == -1.0 and shoulder.limit.upper == 1.0
     assert shoulder.limit.effort == 10.0 and shoulder.limit.velocity == 2.0
 
 
 def test_case_011_sdf_axes_are_normalised() -> None:
-    robot = load_text(sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
+    robot = load_text(
+        sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
       <joint name="tilt" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 2</xyz></axis></joint>
       <joint name="slide" type="prismatic"><parent>b</parent><child>c</child><axis><xyz>3 4 0</xyz></axis></joint>
-    </model>"""))
+    </model>""")
+    )
     assert robot.joints["tilt"].axis.xyz == (0.0, 0.0, 1.0)
     np.testing.assert_allclose(robot.joints["slide"].axis.xyz, (0.6, 0.8, 0.0), atol=1e-15)
     t = link_transforms(robot, {"slide": 0.1})
@@ -109,11 +157,13 @@ def test_case_011_sdf_axes_are_normalised() -> None:
 
 
 def test_joint_pose_resolution_into_origin_and_joint_to_child() -> None:
-    robot = load_text(sdf("""<model name="m">
+    robot = load_text(
+        sdf("""<model name="m">
       <link name="p"><pose>1 0 0 0 0 1.5707963267948966</pose></link>
       <link name="c"><pose>1 1 0 0 0 0</pose></link>
       <joint name="j" type="revolute"><pose>0 0 0.5 0 0 0</pose><parent>p</parent><child>c</child>
-        <axis><xyz>1 0 0</xyz></axis></joint></model>"""))
+        <axis><xyz>1 0 0</xyz></axis></joint></model>""")
+    )
     j = robot.joints["j"]
     # joint frame in model: child pose · (0,0,0.5) = (1,1,0.5), no rotation; parent is yawed +90°
     np.testing.assert_allclose(j.origin.xyz, (1.0, 0.0, 0.5), atol=TOL)
@@ -123,7 +173,9 @@ def test_joint_pose_resolution_into_origin_and_joint_to_child() -> None:
 
 
 def test_model_pose_static_and_root() -> None:
-    robot = load_text(sdf('<model name="m"><static>true</static><pose>1 2 3 0 0 0</pose><link name="a"/></model>'))
+    robot = load_text(
+        sdf('<model name="m"><static>true</static><pose>1 2 3 0 0 0</pose><link name="a"/></model>')
+    )
     assert robot.static is True
     assert robot.pose.xyz == (1.0, 2.0, 3.0)
     assert robot.root_link == "a"
@@ -131,8 +183,10 @@ def test_model_pose_static_and_root() -> None:
 
 
 def test_joint_to_world_becomes_world_link() -> None:
-    robot = load_text(sdf("""<model name="m"><pose>0 0 1 0 0 0</pose><link name="a"/>
-      <joint name="fix" type="fixed"><parent>world</parent><child>a</child></joint></model>"""))
+    robot = load_text(
+        sdf("""<model name="m"><pose>0 0 1 0 0 0</pose><link name="a"/>
+      <joint name="fix" type="fixed"><parent>world</parent><child>a</child></joint></model>""")
+    )
     assert list(robot.links) == ["world", "a"]
     assert robot.root_link == "world"
     assert robot.links["world"].pose.xyz == (0.0, 0.0, -1.0)
@@ -140,7 +194,8 @@ def test_joint_to_world_becomes_world_link() -> None:
 
 
 def test_ros2_control_block_inside_model() -> None:
-    robot = load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
+    robot = load_text(
+        sdf("""<model name="m"><link name="a"/><link name="b"/>
       <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
       <ros2_control name="sys" type="system">
         <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
@@ -148,7 +203,8 @@ def test_ros2_control_block_inside_model() -> None:
         <transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
           <actuator name="act" role="actuator1"/><joint name="j" role="joint1"><mechanical_reduction>4.0</mechanical_reduction></joint>
         </transmission>
-      </ros2_control></model>"""))
+      </ros2_control></model>""")
+    )
     assert [hw.name for hw in robot.ros2_control] == ["sys"]
     assert robot.ros2_control[0].joints[0].name == "j"
     assert len(robot.transmissions) == 1
@@ -156,11 +212,13 @@ def test_ros2_control_block_inside_model() -> None:
 
 
 def test_sensor_pose_relative_to_frame_and_scoped_name() -> None:
-    robot = load_text(sdf("""<model name="m"><frame name="F"><pose>0 0 1 0 0 0</pose></frame>
+    robot = load_text(
+        sdf("""<model name="m"><frame name="F"><pose>0 0 1 0 0 0</pose></frame>
       <model name="sub"><link name="l"><pose>1 0 0 0 0 0</pose>
         <sensor name="imu" type="imu"><pose relative_to="__model__">0 0 0.5 0 0 0</pose></sensor></link></model>
       <link name="base"><sensor name="cam" type="camera"><pose relative_to="F">0 0 0 0 0 0</pose></sensor></link>
-    </model>"""))
+    </model>""")
+    )
     by_name = {s.name: s for s in robot.sensors}
     assert set(by_name) == {"sub::imu", "cam"}
     assert by_name["sub::imu"].link == "sub::l"
@@ -169,9 +227,11 @@ def test_sensor_pose_relative_to_frame_and_scoped_name() -> None:
 
 
 def test_joint_sensor_attached_to_joint() -> None:
-    robot = load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
+    robot = load_text(
+        sdf("""<model name="m"><link name="a"/><link name="b"/>
       <joint name="j" type="fixed"><parent>a</parent><child>b</child>
-        <sensor name="ft" type="force_torque"><pose>0 0 0.1 0 0 0</pose></sensor></joint></model>"""))
+        <sensor name="ft" type="force_torque"><pose>0 0 0.1 0 0 0</pose></sensor></joint></model>""")
+    )
     (ft,) = robot.sensors
     assert (ft.name, ft.joint, ft.link) == ("ft", "j", "b")
     assert ft.pose.xyz == (0.0, 0.0, 0.1)
@@ -187,7 +247,9 @@ def test_missing_version_is_refused() -> None:
 
 @pytest.mark.parametrize("version", ["1.3", "1.12", "2.0", "one"])
 def test_unsupported_version_is_refused(version: str) -> None:
-    with pytest.raises(UnsupportedError, match=rf"version '{version}' is not supported \(supported: 1.4 to 1.11\)"):
+    with pytest.raises(
+        UnsupportedError, match=rf"version '{version}' is not supported \(supported: 1.4 to 1.11\)"
+    ):
         load_text(sdf('<model name="m"><link name="a"/></model>', version=version))
 
 
@@ -197,13 +259,19 @@ def test_no_model_or_world_is_refused() -> None:
 
 
 def test_duplicate_frame_names_are_refused() -> None:
-    with pytest.raises(DuplicateNameError, match=r"<string>:\d+: <frame name=\"a\">: name 'a' is already used"):
+    with pytest.raises(
+        DuplicateNameError, match=r"<string>:\d+: <frame name=\"a\">: name 'a' is already used"
+    ):
         load_text(sdf('<model name="m"><link name="a"/><frame name="a"/></model>'))
 
 
 def test_duplicate_model_names_in_world_are_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"two models named 'm'"):
-        load_text(sdf('<world name="w"><model name="m"><link name="a"/></model><model name="m"><link name="a"/></model></world>'))
+        load_text(
+            sdf(
+                '<world name="w"><model name="m"><link name="a"/></model><model name="m"><link name="a"/></model></world>'
+            )
+        )
 
 
 @pytest.mark.parametrize("name", ["world", "__model__", "__x__"])
@@ -218,34 +286,60 @@ def test_unnamed_link_is_refused() -> None:
 
 
 def test_unknown_parent_is_refused() -> None:
-    with pytest.raises(MissingReferenceError, match=r"parent 'nope' is not a frame of model '__model__' \(known: a, b, j\)"):
-        load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
-          <joint name="j" type="fixed"><parent>nope</parent><child>b</child></joint></model>"""))
+    with pytest.raises(
+        MissingReferenceError,
+        match=r"parent 'nope' is not a frame of model '__model__' \(known: a, b, j\)",
+    ):
+        load_text(
+            sdf("""<model name="m"><link name="a"/><link name="b"/>
+          <joint name="j" type="fixed"><parent>nope</parent><child>b</child></joint></model>""")
+        )
 
 
 def test_unknown_child_is_refused() -> None:
     with pytest.raises(MissingReferenceError, match=r"child 'nope' is not a frame"):
-        load_text(sdf("""<model name="m"><link name="a"/>
-          <joint name="j" type="fixed"><parent>a</parent><child>nope</child></joint></model>"""))
+        load_text(
+            sdf("""<model name="m"><link name="a"/>
+          <joint name="j" type="fixed"><parent>a</parent><child>nope</child></joint></model>""")
+        )
 
 
 def test_missing_parent_or_child_element_is_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"joint has no <child>"):
-        load_text(sdf('<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent></joint></model>'))
+        load_text(
+            sdf(
+                '<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent></joint></model>'
+            )
+        )
     with pytest.raises(InvalidValueError, match=r"joint has no <parent>"):
-        load_text(sdf('<model name="m"><link name="a"/><joint name="j" type="fixed"><child>a</child></joint></model>'))
+        load_text(
+            sdf(
+                '<model name="m"><link name="a"/><joint name="j" type="fixed"><child>a</child></joint></model>'
+            )
+        )
 
 
 def test_link_with_two_parent_joints_loads_with_a_warning() -> None:
     """libsdformat accepts a joint closing a loop; the bridge keeps it, unsimulated (warned)."""
     ctx = ParseContext()
-    robot = load_sdf(parse_xml(sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
+    robot = load_sdf(
+        parse_xml(
+            sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
           <joint name="j1" type="revolute"><parent>a</parent><child>c</child></joint>
-          <joint name="j2" type="revolute"><parent>b</parent><child>c</child></joint></model>""")), ctx, base_dir=".")
-    assert [(j.name, j.parent, j.child) for j in robot.joints.values()] == [("j1", "a", "c"), ("j2", "b", "c")]
-    assert ctx.warnings == ["<string>:5: <joint name=\"j2\">: joint 'j2' closes a kinematic loop: link 'c' is already "
-                            "the child of joint 'j1'. libsdformat accepts it; the bridge keeps the joint in the model "
-                            "but cannot simulate the loop (neither driven nor published)"]
+          <joint name="j2" type="revolute"><parent>b</parent><child>c</child></joint></model>""")
+        ),
+        ctx,
+        base_dir=".",
+    )
+    assert [(j.name, j.parent, j.child) for j in robot.joints.values()] == [
+        ("j1", "a", "c"),
+        ("j2", "b", "c"),
+    ]
+    assert ctx.warnings == [
+        "<string>:5: <joint name=\"j2\">: joint 'j2' closes a kinematic loop: link 'c' is already "
+        "the child of joint 'j1'. libsdformat accepts it; the bridge keeps the joint in the model "
+        "but cannot simulate the loop (neither driven nor published)"
+    ]
     assert loop_joints(robot) == ("j2",)
     assert TransmissionMap.from_robot(robot).joint_names == ("j1",)
 
@@ -253,12 +347,17 @@ def test_link_with_two_parent_joints_loads_with_a_warning() -> None:
 def test_gearbox_closing_a_loop_loads_silently() -> None:
     """Gazebo's joint-types demo: two revolute joints from a reference body, a gearbox coupling them."""
     ctx = ParseContext()
-    robot = load_sdf(parse_xml(sdf("""<model name="m"><link name="base"/><link name="in"/><link name="out"/>
+    robot = load_sdf(
+        parse_xml(
+            sdf("""<model name="m"><link name="base"/><link name="in"/><link name="out"/>
       <joint name="j_in" type="revolute"><parent>base</parent><child>in</child></joint>
       <joint name="j_out" type="revolute"><parent>base</parent><child>out</child></joint>
       <joint name="gear" type="gearbox"><parent>in</parent><child>out</child>
-        <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>5</gearbox_ratio></joint></model>""")),
-                     ctx, base_dir=".")
+        <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>5</gearbox_ratio></joint></model>""")
+        ),
+        ctx,
+        base_dir=".",
+    )
     assert ctx.warnings == [] and loop_joints(robot) == ()
     tmap = TransmissionMap.from_robot(robot)
     assert tmap.joint_names == ("j_in",) and tmap.follower_names == ("j_out", "gear")
@@ -266,14 +365,20 @@ def test_gearbox_closing_a_loop_loads_silently() -> None:
 
 def test_joint_to_itself_is_refused() -> None:
     with pytest.raises(KinematicTreeError, match=r"joint connects link 'a' to itself"):
-        load_text(sdf('<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent><child>a</child></joint></model>'))
+        load_text(
+            sdf(
+                '<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent><child>a</child></joint></model>'
+            )
+        )
 
 
 def test_joint_loop_is_refused() -> None:
     with pytest.raises(KinematicTreeError, match=r"the joints form a cycle through link"):
-        load_text(sdf("""<model name="m"><link name="a"/><link name="b"/>
+        load_text(
+            sdf("""<model name="m"><link name="a"/><link name="b"/>
           <joint name="j1" type="fixed"><parent>a</parent><child>b</child></joint>
-          <joint name="j2" type="fixed"><parent>b</parent><child>a</child></joint></model>"""))
+          <joint name="j2" type="fixed"><parent>b</parent><child>a</child></joint></model>""")
+        )
 
 
 def test_unknown_canonical_link_is_refused() -> None:
@@ -298,7 +403,15 @@ def test_model_pose_relative_to_world_frame_warns() -> None:
     from sdf_bridge.description.xmlio import ParseContext, parse_xml
 
     ctx = ParseContext()
-    robot = load_sdf(parse_xml(sdf('<world name="w"><frame name="f"/><model name="m"><pose relative_to="f">1 0 0 0 0 0</pose>'
-                                   '<link name="a"/></model></world>')), ctx, base_dir=".")
+    robot = load_sdf(
+        parse_xml(
+            sdf(
+                '<world name="w"><frame name="f"/><model name="m"><pose relative_to="f">1 0 0 0 0 0</pose>'
+                '<link name="a"/></model></world>'
+            )
+        ),
+        ctx,
+        base_dir=".",
+    )
     assert robot.pose.xyz == (1.0, 0.0, 0.0)
     assert any("taken relative to the world" in w for w in ctx.warnings)

@@ -42,18 +42,26 @@ def random_model(seed: int) -> str:
     n_links = int(rng.integers(3, 7))
     for i in range(n_links):
         name = f"L{i}"
-        parts.append(f'<link name="{name}">{_pose(rng, str(rng.choice(frames)) if rng.random() < 0.7 else None)}</link>')
+        parts.append(
+            f'<link name="{name}">{_pose(rng, str(rng.choice(frames)) if rng.random() < 0.7 else None)}</link>'
+        )
         links.append(name)
         frames.append(name)
         if rng.random() < 0.5:
             f = f"F{i}"
-            parts.append(f'<frame name="{f}" attached_to="{name}">{_pose(rng, str(rng.choice(frames)))}</frame>')
+            parts.append(
+                f'<frame name="{f}" attached_to="{name}">{_pose(rng, str(rng.choice(frames)))}</frame>'
+            )
             frames.append(f)
-    nested = ["<model name=\"N\">", _pose(rng, str(rng.choice(frames))),
-              '<link name="a"/>', f'<link name="b">{_pose(rng, "a")}</link>',
-              '<joint name="nj" type="revolute"><parent>a</parent><child>b</child>'
-              f'<axis><xyz expressed_in="__model__">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz></axis></joint>',
-              "</model>"]
+    nested = [
+        '<model name="N">',
+        _pose(rng, str(rng.choice(frames))),
+        '<link name="a"/>',
+        f'<link name="b">{_pose(rng, "a")}</link>',
+        '<joint name="nj" type="revolute"><parent>a</parent><child>b</child>'
+        f'<axis><xyz expressed_in="__model__">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz></axis></joint>',
+        "</model>",
+    ]
     parts.append("".join(nested))
     frames.append("N")
     for i in range(1, n_links):
@@ -61,15 +69,22 @@ def random_model(seed: int) -> str:
         parent = links[int(rng.integers(i))]
         body = f'<joint name="J{i}" type="{jtype}">'
         if rng.random() < 0.6:
-            body += _pose(rng, str(rng.choice(frames + [f"J{k}" for k in range(1, i)])) if rng.random() < 0.5 else None)
+            body += _pose(
+                rng,
+                str(rng.choice(frames + [f"J{k}" for k in range(1, i)]))
+                if rng.random() < 0.5
+                else None,
+            )
         body += f"<parent>{parent}</parent><child>L{i}</child>"
         if jtype not in ("fixed", "ball"):
             frame = str(rng.choice(frames))
             body += f'<axis><xyz expressed_in="{frame}">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz></axis>'
             if jtype in ("universal", "revolute2"):
-                body += f'<axis2><xyz>{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz></axis2>'
+                body += (
+                    f"<axis2><xyz>{' '.join(f'{v:.5f}' for v in rng.normal(size=3))}</xyz></axis2>"
+                )
         parts.append(body + "</joint>")
-    parts.append(f'<joint name="JN" type="fixed"><parent>L0</parent><child>N::a</child></joint>')
+    parts.append('<joint name="JN" type="fixed"><parent>L0</parent><child>N::a</child></joint>')
     return f'<?xml version="1.0"?>\n<sdf version="1.9"><model name="random_{seed}">{"".join(parts)}</model></sdf>\n'
 
 
@@ -88,6 +103,8 @@ def test_random_model_matches_libsdformat(seed: int, tmp_path: Path, probe) -> N
     compared = 0
     for joint, ref_axes in model["joints"].items():
         for key, expected in ref_axes.items():
-            np.testing.assert_allclose(axes[joint][key], expected, atol=TOL, rtol=0, err_msg=f"{joint} {key}")
+            np.testing.assert_allclose(
+                axes[joint][key], expected, atol=TOL, rtol=0, err_msg=f"{joint} {key}"
+            )
             compared += 1
     assert compared >= 1

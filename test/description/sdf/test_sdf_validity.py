@@ -73,9 +73,11 @@ def _convert(tmp_path: Path, robot: Robot, *, lump: bool = False) -> tuple[Path,
 def test_a_joint_named_like_a_link_is_renamed_with_every_reference(tmp_path: Path, probe) -> None:
     path, warnings = _convert(tmp_path, load(ARM))
     assert probe(path)["errors"] == []
-    assert ("joints 'head_camera' renamed 'head_camera_joint': SDFormat gives links and joints one namespace and "
-            "these names are also links' (libsdformat renames such joints the same way in files before SDFormat "
-            "1.7)") in warnings
+    assert (
+        "joints 'head_camera' renamed 'head_camera_joint': SDFormat gives links and joints one namespace and "
+        "these names are also links' (libsdformat renames such joints the same way in files before SDFormat "
+        "1.7)"
+    ) in warnings
     back = load(path)
     assert list(back.joints) == ["head_camera_joint", "wrist_joint", "flange_mount", "tool_joint"]
     assert back.joints["wrist_joint"].mimic.joint == "head_camera_joint"
@@ -86,8 +88,10 @@ def test_a_joint_named_like_a_link_is_renamed_with_every_reference(tmp_path: Pat
 
 def test_massless_urdf_links_keep_the_simulators_mass(tmp_path: Path, probe) -> None:
     path, warnings = _convert(tmp_path, load(ARM))
-    assert ("URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, 0.001 kg and "
-            "1e-06 kg·m² (not SDFormat's default 1 kg)") in warnings
+    assert (
+        "URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, 0.001 kg and "
+        "1e-06 kg·m² (not SDFormat's default 1 kg)"
+    ) in warnings
     masses = probe(path)["models"]["arm"]["masses"]
     assert masses == {"base": 2.0, "head_camera": 0.5, "wrist": 0.001, "flange": 0.001, "tool": 0.3}
 
@@ -96,9 +100,16 @@ def test_lumping_merges_the_simulators_masses(tmp_path: Path, probe) -> None:
     """The massless flange is lumped into the massless wrist: 1 g each, as the simulator moves them."""
     path, warnings = _convert(tmp_path, load(ARM), lump=True)
     assert probe(path)["errors"] == []
-    assert ("URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, 0.001 kg and "
-            "1e-06 kg·m² (not SDFormat's default 1 kg)") in warnings
-    assert probe(path)["models"]["arm"]["masses"] == {"base": 2.0, "head_camera": 0.5, "wrist": 0.002, "tool": 0.3}
+    assert (
+        "URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, 0.001 kg and "
+        "1e-06 kg·m² (not SDFormat's default 1 kg)"
+    ) in warnings
+    assert probe(path)["models"]["arm"]["masses"] == {
+        "base": 2.0,
+        "head_camera": 0.5,
+        "wrist": 0.002,
+        "tool": 0.3,
+    }
 
 
 def _gravity_torques(robot: Robot, joints: list[str]) -> np.ndarray:
@@ -148,8 +159,13 @@ def test_a_sensor_type_sdformat_19_lacks_is_not_written(tmp_path: Path, probe) -
 
 
 def test_a_link_without_gravity_is_written_so(tmp_path: Path) -> None:
-    robot = load(ARM.replace('<gazebo reference="head_camera">', '<gazebo reference="tool"><turnGravityOff>true'
-                             '</turnGravityOff></gazebo><gazebo reference="head_camera">'))
+    robot = load(
+        ARM.replace(
+            '<gazebo reference="head_camera">',
+            '<gazebo reference="tool"><turnGravityOff>true'
+            '</turnGravityOff></gazebo><gazebo reference="head_camera">',
+        )
+    )
     path, _ = _convert(tmp_path, robot)
     assert "<gravity>false</gravity>" in path.read_text()
     assert [n for n, link in load(path).links.items() if not link.gravity] == ["tool"]
