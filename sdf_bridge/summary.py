@@ -1,7 +1,7 @@
 """What the bridge will do with a robot, for ``sdf-bridge check``: per joint its command and
 state interfaces, the limits it enforces and whether it is exposed; per sensor what it publishes
 on which topic. Plain Python (no ROS): the rules are those the node and the hardware use
-(:func:`~sdf_bridge.hardware.joint_selection.commandable_joints`,
+(:func:`~sdf_bridge.hardware.command_interfaces.commandable_joints`,
 :func:`~sdf_bridge.limits.spec.description_limits`,
 :func:`~sdf_bridge.transmissions.exposure.unexposed_joints`, :mod:`sdf_bridge.ros.topics`).
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .description.model import Robot, Sensor
 from .errors import LimitsError, TransmissionError
-from .hardware.joint_selection import commandable_joints
+from .hardware.command_interfaces import commandable_joints
 from .limits.spec import description_limits
 from .ros.topics import sensor_topics
 from .transmissions import TransmissionMap
@@ -47,7 +47,7 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     """``(joint → JointView, limit warnings, problems)`` for every joint of ``robot``.
 
     A joint the transmission map drives is commandable with the interfaces
-    :func:`~sdf_bridge.hardware.joint_selection.commandable_joints` gives and limited as the limiter
+    :func:`~sdf_bridge.hardware.command_interfaces.commandable_joints` gives and limited as the limiter
     does; a follower (mimic, gearbox, screw translation) is published, not commandable; an
     unexposed joint has neither (``note`` says why). ``problems``: why the map or the limits
     cannot be built (the bridge would refuse the robot); the views then give the joints' types

@@ -9,7 +9,6 @@ from .command_interfaces import commandable_joints
 from .commands import REJECTION_REASONS, CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds
-from .joint_selection import commandable_joints
 from .loop import FixedRateLoop
 from .system import HardwareSystem
 from .timing import LoopTiming

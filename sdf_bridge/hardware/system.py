@@ -71,7 +71,7 @@ from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
-from .joint_selection import commandable_joints, select_joints
+from .joint_selection import select_joints
 from .stability import effort_chatter
 from .timing import LoopTiming
 from .topic_block import TOPIC_BASED_PLUGINS
