@@ -218,7 +218,10 @@ def compare_models(
             if ref_type == "continuous":
                 a, b = a[2:], b[2:]
             if not all(_same(x, y) for x, y in zip(a, b)):
-                return f"joint {name!r} {which} limits {b} (lower, upper, effort, velocity), libsdformat {a}"
+                return (
+                    f"joint {name!r} {which} limits {b} (lower, upper, effort, velocity), "
+                    f"libsdformat {a}"
+                )
     return None
 
 
@@ -297,7 +300,10 @@ def check_convert(
         return Check(False, difference)
     note = f" ({len(ref['errors'])} libsdformat errors on the original)" if ref["errors"] else ""
     if dropped & set(ours["links"]):
-        note += f" (libsdformat drops massless {sorted(dropped)[:2]}{', …' if len(dropped) > 2 else ''})"
+        note += (
+            " (libsdformat drops massless "
+            f"{sorted(dropped)[:2]}{', …' if len(dropped) > 2 else ''})"
+        )
     if added:
         note += f" ({len(added)} links/joints of <gazebo> SDF not compared)"
     return Check(True, "ok" + note, {"reference_errors": ref["errors"]})
@@ -428,10 +434,10 @@ def check_mujoco(robot: Robot, *, fixed_base: bool = True, cameras: bool = True)
 
 def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorReading)
     """Why ``reading`` is not a plausible first reading of ``sensor`` (fixed base, at rest, no
-    command), or ``None``: finite IMU values with a specific force within 20 % of 9.81 m/s²;
-    finite wrenches; scans and ranges within [range_min, range_max] or ±inf (REP-117) and, for
-    sensors reaching 1 m or more, not most rays below 5 cm (a lidar seeing its own link); images of the described size, not all
-    one value; contacts with finite values."""
+    command), or ``None``: finite IMU values with a specific force within 20 % of 9.81 m/s²; finite
+    wrenches; scans and ranges within [range_min, range_max] or ±inf (REP-117) and, for sensors
+    reaching 1 m or more, not most rays below 5 cm (a lidar seeing its own link); images of the
+    described size, not all one value; contacts with finite values."""
     if isinstance(reading, ImuReading):
         values = np.concatenate([reading.angular_velocity, reading.linear_acceleration])
         if not np.isfinite(values).all():

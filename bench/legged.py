@@ -12,10 +12,10 @@ same run on the same robot: the previous default gains (``p = M_own·ω²``, ``d
 d = 2`` (what a user tried on a public quadruped).
 
 Robots: the mobile demo robot (``urdf/demo_mobile.urdf.xacro``, keyframe ``stand`` of
-``config/demo_mobile_keyframes.yaml``) and any given with ``--robot FILE KEYFRAME_FILE NAME``
-(a description you fetched, e.g. unitree_ros' ``robots/a1_description/urdf/a1.urdf`` with
-keyframe ``a1_stand`` of ``bench/keyframes.yaml``, which also has ``anymal_c_stand``). A description that cannot be loaded gets a
-row with the error.
+``config/demo_mobile_keyframes.yaml``) and any given with ``--robot FILE KEYFRAME_FILE NAME`` (a
+description you fetched, e.g. unitree_ros' ``robots/a1_description/urdf/a1.urdf`` with keyframe
+``a1_stand`` of ``bench/keyframes.yaml``, which also has ``anymal_c_stand``). A description that
+cannot be loaded gets a row with the error.
 
 Run: ``python bench/legged.py [--seconds 10] [--robot FILE KEYFRAME_FILE NAME ...]``
 """
@@ -156,12 +156,12 @@ def main() -> int:
     ns = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     print(
-        f"free base, physics 1 kHz, bridge 100 Hz, {ns.seconds:g} s standing after a paused start and reset; "
-        "stands = up·z > 0.95 and |Δz| < 2 cm throughout"
+        f"free base, physics 1 kHz, bridge 100 Hz, {ns.seconds:g} s standing after a paused "
+        "start and reset; stands = up·z > 0.95 and |Δz| < 2 cm throughout"
     )
     header = (
-        f"{'robot':16s} {'gains':9s} {'joints':>6s} {'kg':>6s} {'z0 m':>7s} {'min up·z':>9s} {'max |Δz| m':>10s} "
-        f"{'contact/weight':>14s} {'unstable':>8s} {'RTF':>6s}  stands"
+        f"{'robot':16s} {'gains':9s} {'joints':>6s} {'kg':>6s} {'z0 m':>7s} {'min up·z':>9s} "
+        f"{'max |Δz| m':>10s} {'contact/weight':>14s} {'unstable':>8s} {'RTF':>6s}  stands"
     )
     print(header)
     for file, keyframes, name in [DEMO, *((Path(f), Path(k), n) for f, k, n in ns.robot)]:
@@ -175,8 +175,9 @@ def main() -> int:
             ok = r["up"] > 0.95 and r["dz"] < 0.02
             contact = "" if math.isnan(r["contact"]) else f"{r['contact'] * 100:.1f} %"
             print(
-                f"{robot.name:16s} {gains:9s} {r['joints']:6d} {r['mass']:6.2f} {r['z0']:7.4f} {r['up']:9.4f} "
-                f"{r['dz']:10.4f} {contact:>14s} {r['unstable']:8d} {r['rtf']:6.1f}  {'yes' if ok else 'NO'}",
+                f"{robot.name:16s} {gains:9s} {r['joints']:6d} {r['mass']:6.2f} {r['z0']:7.4f} "
+                f"{r['up']:9.4f} {r['dz']:10.4f} {contact:>14s} {r['unstable']:8d} "
+                f"{r['rtf']:6.1f}  {'yes' if ok else 'NO'}",
                 flush=True,
             )
     return 0

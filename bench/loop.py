@@ -1,13 +1,13 @@
 """Benchmark of the bridge's control loop and command latency (prints tables; no assertions).
 
-1. Loop: the bridge node in this process (its loop thread, an EventsExecutor spinning on
-   another thread as in the bridge process, joint_states and actuator_states published every
-   cycle to a subscriber = worst case) on the demo robot and on a generated 100-joint chain
-   (a classic SimpleTransmission with reduction 10 per joint), at 100, 500 and 1,000 Hz.
-   Columns (the loop's own timing, :attr:`FixedRateLoop.timing <sdf_bridge.hardware.loop.FixedRateLoop>`,
-   over the whole measured window): achieved rate (Hz), p50 / p99 / max start-to-start period
-   (ms), CPU time per cycle of the loop thread (µs, mean over every 8th cycle), overruns
-   (cycles busy longer than the period, % of cycles).
+1. Loop: the bridge node in this process (its loop thread, an EventsExecutor spinning on another
+   thread as in the bridge process, joint_states and actuator_states published every cycle to a
+   subscriber = worst case) on the demo robot and on a generated 100-joint chain (a classic
+   SimpleTransmission with reduction 10 per joint), at 100, 500 and 1,000 Hz. Columns (the loop's
+   own timing, :attr:`FixedRateLoop.timing <sdf_bridge.hardware.loop.FixedRateLoop>`, over the whole
+   measured window): achieved rate (Hz), p50 / p99 / max start-to-start period (ms), CPU time per
+   cycle of the loop thread (µs, mean over every 8th cycle), overruns (cycles busy longer than the
+   period, % of cycles).
 2. Latency: the bridge in a child process (demo robot, 1 kHz loop, joint_states every cycle);
    this process sends position commands on ``joint_commands`` and times, on its own monotonic
    clock, how long until a ``joint_states`` message shows the commanded value (command → loop →
@@ -27,11 +27,12 @@
      differences) is what the bridge adds: the wait for its next tick (0 … 1 period, ~0.5 ms
      on average at 1 kHz, ~1 ms at p99), its cycle, its command callback, and the load of its
      1 kHz loop and traffic on the probe and the machine.
-   - **floor** (machine floor): the bridge's scheduler (:class:`sdf_bridge.hardware.loop.FixedRateLoop`)
-     at 1 kHz with an empty cycle, in a child process, for as long as a latency run measures:
-     tick lateness (cycle start − its deadline) p50 / p99 / max in ms, % of ticks later than
-     0.5 ms, and re-anchoring overruns. A loop that does nothing cannot be more punctual than
-     this, so the bridge's ticks (and its p99 latency) cannot either.
+   - **floor** (machine floor): the bridge's scheduler
+     (:class:`sdf_bridge.hardware.loop.FixedRateLoop`) at 1 kHz with an empty cycle, in a child
+     process, for as long as a latency run measures: tick lateness (cycle start − its deadline) p50
+     / p99 / max in ms, % of ticks later than 0.5 ms, and re-anchoring overruns. A loop that does
+     nothing cannot be more punctual than this, so the bridge's ticks (and its p99 latency) cannot
+     either.
    - **steal**: hypervisor steal time during each measurement (ms summed over all CPUs, from
      ``/proc/stat``; "n/a" where not available): CPU time the virtual machine wanted and the
      host did not give. Steal in a run explains late ticks and a high p99 in that run.
@@ -99,12 +100,14 @@ def chain_urdf(n: int = 100) -> str:
     for i in range(1, n + 1):
         parts += [
             f'<link name="link{i}"/>',
-            f'<joint name="joint{i}" type="revolute"><parent link="link{i - 1}"/><child link="link{i}"/>'
-            f'<origin xyz="0 0 0.05"/><axis xyz="0 {i % 2} {(i + 1) % 2}"/>'
-            f'<limit lower="-3" upper="3" effort="10" velocity="5"/></joint>',
+            f'<joint name="joint{i}" type="revolute"><parent link="link{i - 1}"/><child '
+            f'link="link{i}"/><origin xyz="0 0 0.05"/><axis xyz="0 {i % 2} {(i + 1) % 2}"/>'
+            '<limit lower="-3" upper="3" effort="10" velocity="5"/></joint>',
             f'<transmission name="t{i}"><type>transmission_interface/SimpleTransmission</type>'
-            f'<joint name="joint{i}"><hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface></joint>'
-            f'<actuator name="motor{i}"><mechanicalReduction>10</mechanicalReduction></actuator></transmission>',
+            f'<joint name="joint{i}">'
+            "<hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>"
+            f'</joint><actuator name="motor{i}"><mechanicalReduction>10</mechanicalReduction>'
+            "</actuator></transmission>",
         ]
     parts.append("</robot>")
     return "\n".join(parts)
@@ -358,7 +361,8 @@ def _probe(
             while not (pub.get_subscription_count() and state_sub.get_publisher_count()):
                 if time.monotonic() > give_up or child.poll() is not None:
                     raise RuntimeError(
-                        f"the {peer} peer did not match joint_commands / joint_states within 60 s (or exited)"
+                        f"the {peer} peer did not match joint_commands / joint_states within 60 "
+                        "s (or exited)"
                     )
                 time.sleep(0.05)
         time.sleep(1.0)
@@ -413,7 +417,8 @@ def print_latency(result: LatencyResult) -> None:
     loop = result.loop
     if loop:
         print(
-            "  bridge loop: {:.1f} Hz, period p99 {:.3f} ms, max {:.3f} ms, {} overruns / {} cycles".format(
+            "  bridge loop: {:.1f} Hz, period p99 {:.3f} ms, max {:.3f} ms, {} overruns / {} "
+            "cycles".format(
                 float(loop.get("loop.achieved_rate_hz", "nan")),
                 float(loop.get("loop.period_p99_s", "nan")) * 1e3,
                 float(loop.get("loop.period_max_s", "nan")) * 1e3,
@@ -484,13 +489,15 @@ def print_peers(bridge: LatencyResult, echo: LatencyResult, floor: dict) -> None
     diff = _percentiles_ms(bridge.total) - _percentiles_ms(echo.total)
     print(f"  bridge − echo: p50 {diff[0]:+.3f} ms, p99 {diff[1]:+.3f} ms")
     print(
-        f"  floor (empty FixedRateLoop, 1 kHz, {floor['seconds']:.1f} s): lateness p50 {floor['p50'] * 1e3:.3f} ms, "
-        f"p99 {floor['p99'] * 1e3:.3f} ms, max {floor['max'] * 1e3:.3f} ms; {100 * floor['late']:.2f} % of "
-        f"{floor['ticks']} ticks > {LATE * 1e3:g} ms, {floor['overruns']} overruns"
+        f"  floor (empty FixedRateLoop, 1 kHz, {floor['seconds']:.1f} s): lateness p50 "
+        f"{floor['p50'] * 1e3:.3f} ms, p99 {floor['p99'] * 1e3:.3f} ms, max "
+        f"{floor['max'] * 1e3:.3f} ms; {100 * floor['late']:.2f} % of {floor['ticks']} ticks "
+        f"> {LATE * 1e3:g} ms, {floor['overruns']} overruns"
     )
     print(
-        f"  steal (ms, all CPUs): bridge {_steal(bridge.steal)} in {bridge.seconds:.1f} s, "
-        f"echo {_steal(echo.steal)} in {echo.seconds:.1f} s, floor {_steal(floor['steal'])} in {floor['seconds']:.1f} s"
+        f"  steal (ms, all CPUs): bridge {_steal(bridge.steal)} in {bridge.seconds:.1f} s, echo "
+        f"{_steal(echo.steal)} in {echo.seconds:.1f} s, floor {_steal(floor['steal'])} in "
+        f"{floor['seconds']:.1f} s"
     )
 
 
@@ -510,13 +517,15 @@ def print_peer_medians(runs: list[tuple[LatencyResult, LatencyResult, dict]]) ->
         return _steal(float(np.median(known)) if known else None)
 
     print(
-        f"medians over {len(runs)} runs (ms): bridge p50 {b[0]:.3f}, p99 {b[1]:.3f}, max {b[2]:.3f} | "
-        f"echo p50 {e[0]:.3f}, p99 {e[1]:.3f}, max {e[2]:.3f} | bridge − echo p50 {diff[0]:+.3f}, p99 {diff[1]:+.3f}"
+        f"medians over {len(runs)} runs (ms): bridge p50 {b[0]:.3f}, p99 {b[1]:.3f}, max "
+        f"{b[2]:.3f} | echo p50 {e[0]:.3f}, p99 {e[1]:.3f}, max {e[2]:.3f} | bridge − echo "
+        f"p50 {diff[0]:+.3f}, p99 {diff[1]:+.3f}"
     )
     print(
-        f"  floor lateness p50 {floor['p50'] * 1e3:.3f}, p99 {floor['p99'] * 1e3:.3f}, max {floor['max'] * 1e3:.3f}, "
-        f"{100 * floor['late']:.2f} % ticks > {LATE * 1e3:g} ms | steal (ms) bridge {steal([r[0].steal for r in runs])}, "
-        f"echo {steal([r[1].steal for r in runs])}, floor {steal([r[2]['steal'] for r in runs])}"
+        f"  floor lateness p50 {floor['p50'] * 1e3:.3f}, p99 {floor['p99'] * 1e3:.3f}, max "
+        f"{floor['max'] * 1e3:.3f}, {100 * floor['late']:.2f} % ticks > {LATE * 1e3:g} ms | "
+        f"steal (ms) bridge {steal([r[0].steal for r in runs])}, echo "
+        f"{steal([r[1].steal for r in runs])}, floor {steal([r[2]['steal'] for r in runs])}"
     )
 
 
@@ -552,16 +561,17 @@ def main() -> int:
     )
     ns = parser.parse_args()
     print(
-        f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
-        f"load average {os.getloadavg()[0]:.2f}"
+        f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, "
+        f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, load average {os.getloadavg()[0]:.2f}"
     )
     if ns.only != "latency":
         print(
-            f"\nControl loop (in-process node, joint_states every cycle, thread_priority {ns.priority})"
+            "\nControl loop (in-process node, joint_states every cycle, thread_priority "
+            f"{ns.priority})"
         )
         header = (
-            f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} {'p99 ms':>8} "
-            f"{'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
+            f"{'robot':<10} {'joints':>6} {'target Hz':>9} {'achieved Hz':>11} {'p50 ms':>8} "
+            f"{'p99 ms':>8} {'max ms':>8} {'CPU µs/cycle':>12} {'overruns %':>10}"
         )
         print(header)
         print("-" * len(header))
@@ -569,17 +579,19 @@ def main() -> int:
             for rate in (100, 500, 1000):
                 r = measure_loop(description, rate, ns.seconds, ns.priority)
                 print(
-                    f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
-                    f"{r['max']:>8.3f} {r['cpu']:>12.1f} {r['overruns']:>10.2f}",
+                    f"{label:<10} {r['joints']:>6} {rate:>9} {r['rate']:>11.1f} {r['p50']:>8.3f} "
+                    f"{r['p99']:>8.3f} {r['max']:>8.3f} {r['cpu']:>12.1f} "
+                    f"{r['overruns']:>10.2f}",
                     flush=True,
                 )
     if ns.only != "loop":
         print(
-            f"\nCommand → joint_states latency across processes (demo robot, 1 kHz loop, probe executor {ns.executor})"
+            "\nCommand → joint_states latency across processes (demo robot, 1 kHz loop, probe "
+            f"executor {ns.executor})"
         )
         print(
-            "peers in each run (order rotating): echo = transport peer, floor = empty 1 kHz FixedRateLoop; "
-            "see the module docstring"
+            "peers in each run (order rotating): echo = transport peer, floor = empty 1 kHz "
+            "FixedRateLoop; see the module docstring"
         )
         results = []
         peer_runs = []
@@ -608,7 +620,8 @@ def main() -> int:
             )
             if pct.size:
                 print(
-                    f"median over {len(pct)} runs: p50 {np.median(pct[:, 0]):.3f} ms, p99 {np.median(pct[:, 1]):.3f} ms"
+                    f"median over {len(pct)} runs: p50 {np.median(pct[:, 0]):.3f} ms, p99 "
+                    f"{np.median(pct[:, 1]):.3f} ms"
                 )
             print_peer_medians(peer_runs)
     return 0

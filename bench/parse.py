@@ -130,14 +130,16 @@ def urdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
                     loaders[loader]()
                 except Exception as exc:  # noqa: BLE001
                     failures.append(
-                        f"{loader} fails ({type(exc).__name__}: {str(exc).strip().splitlines()[0][:80]})"
+                        f"{loader} fails ({type(exc).__name__}: "
+                        f"{str(exc).strip().splitlines()[0][:80]})"
                     )
         robot = load(path)
         row.note = "; ".join(
             failures
             + [
-                f"{len(robot.links)} links, {len(robot.joints)} joints, {len(robot.transmissions)} transmissions, "
-                f"{len(robot.sensors)} sensors, {len(robot.ros2_control)} ros2_control"
+                f"{len(robot.links)} links, {len(robot.joints)} joints, "
+                f"{len(robot.transmissions)} transmissions, {len(robot.sensors)} sensors, "
+                f"{len(robot.ros2_control)} ros2_control"
             ]
         )
         rows.append(row)
@@ -219,8 +221,8 @@ def libsdformat_sdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
                 row.times["libsdformat"] = json.loads(out.stdout)["seconds_per_load"]
                 ours = row.times["sdf_bridge"]
                 row.note = (
-                    f"sdf_bridge/libsdformat = {ours / row.times['libsdformat']:.3f} (target <= 2); "
-                    "libsdformat: mean of in-process sdf::Root::Load calls"
+                    f"sdf_bridge/libsdformat = {ours / row.times['libsdformat']:.3f} (target <= "
+                    "2); libsdformat: mean of in-process sdf::Root::Load calls"
                 )
             else:
                 row.times["libsdformat"] = None
@@ -232,7 +234,8 @@ def libsdformat_sdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
 
 
 def print_table(rows: list[Row], reference: str = "sdf_bridge") -> None:
-    """Print ``rows`` as a table with times in ms and ratios other/sdf_bridge (> 1: we are faster)."""
+    """Print ``rows`` as a table with times in ms and ratios other/sdf_bridge (> 1: we are
+    faster)."""
     loaders: list[str] = []
     for row in rows:
         for name in row.times:

@@ -240,8 +240,8 @@ def main() -> int:
         print(f"cannot run: {problem}", file=sys.stderr)
         return 1
     print(
-        f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, "
-        f"plugin {ns.plugin}"
+        f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, "
+        f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, plugin {ns.plugin}"
     )
     print("| rate | path | samples | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
     notes = []
@@ -255,9 +255,11 @@ def main() -> int:
                     flush=True,
                 )
                 notes.append(
-                    f"run {run + 1}, {rate} Hz: bridge loop {loop.get('loop.achieved_rate_hz', '?')} Hz, "
-                    f"{loop.get('loop.overruns', '?')} overruns / {loop.get('loop.cycles', '?')} cycles, "
-                    f"rejected commands {loop.get('rejected_total', '?')}, watchdog trips "
+                    f"run {run + 1}, {rate} Hz: bridge loop "
+                    f"{loop.get('loop.achieved_rate_hz', '?')} Hz, "
+                    f"{loop.get('loop.overruns', '?')} overruns / "
+                    f"{loop.get('loop.cycles', '?')} cycles, rejected commands "
+                    f"{loop.get('rejected_total', '?')}, watchdog trips "
                     f"{loop.get('watchdog_trips', '?')}"
                 )
             echo = measure_latency(ns.samples, 0, "events", "echo")

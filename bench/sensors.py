@@ -65,7 +65,8 @@ def main() -> None:
         return min(timeit.repeat(fn, number=args.number, repeat=args.repeat)) / args.number * 1e6
 
     print(
-        f"sensors: {[(ch.sensor.name, ch.sensor.type) for ch in channels]}; load before {os.getloadavg()}"
+        f"sensors: {[(ch.sensor.name, ch.sensor.type) for ch in channels]}; load before "
+        f"{os.getloadavg()}"
     )
     peer = best(schedule)
     print(f"schedule only      {peer:6.2f} µs")

@@ -11,10 +11,10 @@ Robots: the demo arm (``urdf/demo_arm.urdf.xacro``) and the largest shared robot
    joint-space port), the robot's sensors removed (PID bookkeeping, state gathering and its
    mapping to actuator space: the backend's own overhead, compared with ``physics-0s``);
    ``backend``: the same with the robot's sensors (ray casting, contacts, IMU, F/T);
-3. ``bridge``: :meth:`HardwareSystem.run_cycles` (limits, watchdog, command buffer as well;
-   untimed, as the node builds it: its loop times the ticks), every sensor read when due; ``bridge-od``: the same with sensors on demand and none
-   demanded (:meth:`HardwareSystem.set_sensor_demand`), which is what the node does for the
-   sensors nobody subscribes to (as Gazebo's sensor plugins);
+3. ``bridge``: :meth:`HardwareSystem.run_cycles` (limits, watchdog, command buffer as well; untimed,
+   as the node builds it: its loop times the ticks), every sensor read when due; ``bridge-od``: the
+   same with sensors on demand and none demanded (:meth:`HardwareSystem.set_sensor_demand`), which
+   is what the node does for the sensors nobody subscribes to (as Gazebo's sensor plugins);
 4. ``casting``: the robot's ray and range sensors read when due (``SensorSuite.read_due``
    with only them demanded, the state held, no stepping): what MuJoCo's ray casting
    (``mj_multiRay``) of its lasers costs per cycle at their update rates, part of ``bridge``
@@ -35,9 +35,10 @@ for ``backend-0s``, else ``physics``) in µs per cycle and in % of the peer's st
 then per robot MuJoCo's stepping cost and the bridge's overhead over it; the load average
 before and after, and whether the compiled kernels are on (:mod:`sdf_bridge.jit`).
 
-Targets: bridge overhead < 20 % of MuJoCo's stepping cost (printed for both bridge levels);
-≥ 5× real time for the demo with ROS publishing. Cameras are off (``render_cameras: false``); pr2's camera rendering alone costs
-far more than its physics (software GL) and is reported separately with ``--cameras``.
+Targets: bridge overhead < 20 % of MuJoCo's stepping cost (printed for both bridge levels); ≥ 5×
+real time for the demo with ROS publishing. Cameras are off (``render_cameras: false``); pr2's
+camera rendering alone costs far more than its physics (software GL) and is reported separately with
+``--cameras``.
 
 Run: ``python bench/sim.py [--seconds 2] [--repeat 3] [--cameras] [--no-ros] [--robot pr2]``
 """
@@ -264,8 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     print(
-        f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level and run, {max(1, args.repeat)} "
-        f"run(s), chunks of {CHUNK} cycles, cameras {'on' if args.cameras else 'off'}; {jit.describe()}"
+        f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level and run, "
+        f"{max(1, args.repeat)} run(s), chunks of {CHUNK} cycles, cameras "
+        f"{'on' if args.cameras else 'off'}; {jit.describe()}"
     )
     print(f"load average at start: {_load()}")
     print(
@@ -318,15 +320,16 @@ def main(argv: list[str] | None = None) -> int:
         ):
             over = best[level] - stepping
             print(
-                f"{name:10} MuJoCo stepping {stepping:.1f} µs/cycle; bridge overhead ({what}) {over:.1f} "
-                f"µs/cycle = {100.0 * over / stepping:.1f} % of it (target < 20 %)"
+                f"{name:10} MuJoCo stepping {stepping:.1f} µs/cycle; bridge overhead ({what}) "
+                f"{over:.1f} µs/cycle = {100.0 * over / stepping:.1f} % of it (target < 20 %)"
             )
         if rays:
             cast = best["casting"]
             over = best["bridge"] - stepping - cast
             print(
-                f"{name:10} of which MuJoCo's ray casting for the lasers {cast:.1f} µs/cycle; bridge overhead "
-                f"without it (every sensor read) {over:.1f} µs/cycle = {100.0 * over / stepping:.1f} %"
+                f"{name:10} of which MuJoCo's ray casting for the lasers {cast:.1f} µs/cycle; "
+                f"bridge overhead without it (every sensor read) {over:.1f} µs/cycle = "
+                f"{100.0 * over / stepping:.1f} %"
             )
     print(f"load average at end: {_load()}")
     return 0

@@ -1,30 +1,29 @@
 """Start-up of the bridge: time to the first joint_states and to the compiled kernels; what the
 background compilation does to the control loop; the construction of a large robot.
 
-``start`` (real processes, the node as users start it: ``python -m sdf_bridge.ros.main --ros-args
--p backend:=B``, as ``ros2 run`` does): for the mock and the MuJoCo backend, the time from
-starting the process to the first joint_states received by a subscriber in this process, and
-to the bridge's "switched to the compiled kernels" log line (:mod:`sdf_bridge.hardware.kernel_switch`);
-``cold``: an empty Numba cache (``NUMBA_CACHE_DIR`` a fresh temporary directory, as on a new
-machine), ``warm``: the same directory again. Peers measured in the same run, interleaved: a
-bare rclpy process publishing a JointState as soon as it sees the subscriber (Python, rclpy
-and DDS discovery: the floor of any ROS node) and the bridge with ``SDF_BRIDGE_JIT=0`` (numpy
-only). Discovery: every process here uses a FastDDS profile with a 0.1 s participant
-announcement period (written to a temporary file, ``FASTDDS_DEFAULT_PROFILES_FILE``): with
-localhost-only discovery (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and the default 3 s
-period, a subscriber that exists before the publisher may learn of it only at its next
-announcement, which adds up to 3 s to every figure, the peer's included
-(``--default-discovery`` measures that).
+``start`` (real processes, the node as users start it: ``python -m sdf_bridge.ros.main --ros-args -p
+backend:=B``, as ``ros2 run`` does): for the mock and the MuJoCo backend, the time from starting the
+process to the first joint_states received by a subscriber in this process, and to the bridge's
+"switched to the compiled kernels" log line (:mod:`sdf_bridge.hardware.kernel_switch`); ``cold``: an
+empty Numba cache (``NUMBA_CACHE_DIR`` a fresh temporary directory, as on a new machine), ``warm``:
+the same directory again. Peers measured in the same run, interleaved: a bare rclpy process
+publishing a JointState as soon as it sees the subscriber (Python, rclpy and DDS discovery: the
+floor of any ROS node) and the bridge with ``SDF_BRIDGE_JIT=0`` (numpy only). Discovery: every
+process here uses a FastDDS profile with a 0.1 s participant announcement period (written to a
+temporary file, ``FASTDDS_DEFAULT_PROFILES_FILE``): with localhost-only discovery
+(``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and the default 3 s period, a subscriber that exists
+before the publisher may learn of it only at its next announcement, which adds up to 3 s to every
+figure, the peer's included (``--default-discovery`` measures that).
 
-``loop`` (``--only loop``): the bridge's loop (``FixedRateLoop`` running ``HardwareSystem.cycle``
-on the demo arm in MuJoCo, numpy kernels, as the node starts it: switch interval, Numba set
-up and frozen garbage collector as in ``BridgeNode.configure``) at 100 Hz and 1 kHz, in a
-fresh process per row, while in the background: nothing (the peer, 10 s); ``thread``: the kernels compiled in a
-thread of the bridge (empty cache), then switched; ``switch``: :class:`KernelSwitch` with an
-empty cache (a child process compiles, then the bridge loads and switches); ``switch-warm``:
-:class:`KernelSwitch` with the cache filled (load and switch only, every later start). Printed
-per row: the window (s), ticks done of those due, late ticks (a period > 1.5 × the target),
-period p99 and maximum, the longest tick (ms).
+``loop`` (``--only loop``): the bridge's loop (``FixedRateLoop`` running ``HardwareSystem.cycle`` on
+the demo arm in MuJoCo, numpy kernels, as the node starts it: switch interval, Numba set up and
+frozen garbage collector as in ``BridgeNode.configure``) at 100 Hz and 1 kHz, in a fresh process per
+row, while in the background: nothing (the peer, 10 s); ``thread``: the kernels compiled in a thread
+of the bridge (empty cache), then switched; ``switch``: :class:`KernelSwitch` with an empty cache (a
+child process compiles, then the bridge loads and switches); ``switch-warm``: :class:`KernelSwitch`
+with the cache filled (load and switch only, every later start). Printed per row: the window (s),
+ticks done of those due, late ticks (a period > 1.5 × the target), period p99 and maximum, the
+longest tick (ms).
 
 ``construction`` (``--only construction``): a large robot's ``HardwareSystem`` construction
 (mock backend) for chains of N revolute joints, and, as the peer, the dense product ``D.T @ D``
@@ -34,8 +33,8 @@ BLAS, as next). Printed per N: the construction (median of ``--repeat``; the tra
 limiter, backend, coupling), the coupling computation alone
 (:func:`sdf_bridge.hardware.holds.coupling`) and the peers, in s.
 
-Run: ``python bench/startup.py [--only start|loop|construction] [--rounds 1] [--warm 3]
-[--rates 100 1000] [--joints 500 1000 2000] [--repeat 3] [--int64-up-to 1000]`` (``ROS_DOMAIN_ID`` from the
+Run: ``python bench/startup.py [--only start|loop|construction] [--rounds 1] [--warm 3] [--rates 100
+1000] [--joints 500 1000 2000] [--repeat 3] [--int64-up-to 1000]`` (``ROS_DOMAIN_ID`` from the
 environment, default 17, discovery on localhost).
 """
 
@@ -144,7 +143,8 @@ class _Probe:
                 self.rclpy.spin_once(self.node, timeout_sec=0.01)
             if not first:
                 raise RuntimeError(
-                    f"no joint_states from {argv_for(ns)}: {''.join(line for _, line in lines)[-2000:]}"
+                    f"no joint_states from {argv_for(ns)}: "
+                    f"{''.join(line for _, line in lines)[-2000:]}"
                 )
             t_switch = said(SWITCHED)
             return first[0] - t0, (None if t_switch is None else t_switch - t0)
@@ -301,8 +301,8 @@ def loop_child(strategy: str, rate: float) -> dict[str, float]:
 def loop_level(rates: list[float], rounds: int) -> None:
     """Per rate, ``rounds`` times: each background in a fresh process (:func:`loop_child`)."""
     print(
-        f"{'rate':>6} {'background':12} {'window s':>9} {'ticks/due':>13} {'late':>7} {'p99 ms':>7} "
-        f"{'max ms':>7} {'longest tick ms':>16}"
+        f"{'rate':>6} {'background':12} {'window s':>9} {'ticks/due':>13} {'late':>7} "
+        f"{'p99 ms':>7} {'max ms':>7} {'longest tick ms':>16}"
     )
     for rate in [r for r in rates for _ in range(rounds)]:
         with (
@@ -328,8 +328,8 @@ def loop_level(rates: list[float], rounds: int) -> None:
                 r = json.loads(run.stdout.strip().splitlines()[-1])
                 print(
                     f"{rate:6g} {strategy:12} {r['window']:9.1f} {r['ticks']:>6}/{r['due']:<6} "
-                    f"{100.0 * r['late'] / max(r['ticks'], 1):6.1f}% {r['p99']:7.1f} {r['max']:7.1f} "
-                    f"{r['busy_max']:16.1f}"
+                    f"{100.0 * r['late'] / max(r['ticks'], 1):6.1f}% {r['p99']:7.1f} "
+                    f"{r['max']:7.1f} {r['busy_max']:16.1f}"
                 )
 
 
@@ -338,8 +338,9 @@ def chain(n: int) -> str:
     """A URDF chain of ``n`` revolute joints."""
     parts = ['<robot name="chain"><link name="l0"/>']
     parts += [
-        f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
-        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child '
+        f'link="l{i}"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" '
+        'velocity="1"/></joint>'
         for i in range(1, n + 1)
     ]
     return "".join(parts) + "</robot>"
@@ -364,7 +365,8 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
     from sdf_bridge.hardware.holds import coupling
 
     print(
-        f"{'N':>5} {'construction s':>15} {'coupling s':>11} {'peer int64 s':>13} {'peer float64 s':>15}"
+        f"{'N':>5} {'construction s':>15} {'coupling s':>11} {'peer int64 s':>13} "
+        f"{'peer float64 s':>15}"
     )
     for n in joints:
         robot = load(chain(n))
@@ -431,15 +433,17 @@ def main(argv: list[str] | None = None) -> int:
             if not args.default_discovery:
                 os.environ["FASTDDS_DEFAULT_PROFILES_FILE"] = profile.name
             print(
-                f"start: {'default' if args.default_discovery else '0.1 s'} DDS announcement period; "
-                f"{args.rounds} round(s) of a cold and {args.warm} warm start(s) per backend"
+                f"start: {'default' if args.default_discovery else '0.1 s'} DDS announcement "
+                f"period; {args.rounds} round(s) of a cold and {args.warm} warm start(s) per "
+                "backend"
             )
             start_level(max(1, args.rounds), max(0, args.warm))
         finally:
             os.unlink(profile.name)
     if args.only in (None, "loop"):
         print(
-            "loop: demo arm in MuJoCo on the numpy kernels while the compiled ones are made in the background"
+            "loop: demo arm in MuJoCo on the numpy kernels while the compiled ones are made in "
+            "the background"
         )
         loop_level(args.rates, max(1, args.rounds))
     if args.only in (None, "construction"):

@@ -20,14 +20,13 @@ of an SDFormat world), columns:
 Then the summary line ``N/M robots fully usable``.
 
 Inputs: files or directories (searched recursively for ``*.urdf``, ``*.xacro``, ``*.sdf``,
-``*.world``; an xacro or URDF file that another file of the search ``xacro:include``s is a
-fragment, not a robot; a file whose model has no links is not a robot either), and
-``--manifest FILE`` (YAML list of ``{repo, commit, file, args, model, label, also, packages}``, paths relative to
+``*.world``; an xacro or URDF file that another file of the search ``xacro:include``s is a fragment,
+not a robot; a file whose model has no links is not a robot either), and ``--manifest FILE`` (YAML
+list of ``{repo, commit, file, args, model, label, also, packages}``, paths relative to
 ``--root``/``<owner>+<name>``; ``also``: repositories whose packages the file includes too;
-``packages``: package → directory in the repository, where the installed layout differs: the
-public robots of the README's table). Packages for
-``package://`` and ``$(find)``: every ``package.xml`` under an input directory (or a manifest
-entry's repository), then ``--package-path pkg=DIR``.
+``packages``: package → directory in the repository, where the installed layout differs: the public
+robots of the README's table). Packages for ``package://`` and ``$(find)``: every ``package.xml``
+under an input directory (or a manifest entry's repository), then ``--package-path pkg=DIR``.
 
 Run::
 
@@ -247,8 +246,8 @@ def _cell(check: checks.Check | None) -> str:
 def print_table(rows: list[Row], out=sys.stdout) -> None:  # noqa: ANN001 (a text stream)
     """The Markdown table and the summary line."""
     out.write(
-        "| robot | format | loads | links/joints (movable) | convert (libsdformat) | mock (joint_states) "
-        "| MuJoCo 5 s, no command | sensors | usable |\n"
+        "| robot | format | loads | links/joints (movable) | convert (libsdformat) | mock "
+        "(joint_states) | MuJoCo 5 s, no command | sensors | usable |\n"
     )
     out.write("|---|---|---|---|---|---|---|---|---|\n")
     for row in rows:
@@ -338,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
             rows += new
             for row in new:
                 print(
-                    f"  {row.label}: {'usable' if row.usable else 'NOT usable'} ({time.perf_counter() - t0:.1f} s)",
+                    f"  {row.label}: {'usable' if row.usable else 'NOT usable'} "
+                    f"({time.perf_counter() - t0:.1f} s)",
                     file=sys.stderr,
                 )
     finally:

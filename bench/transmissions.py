@@ -8,12 +8,13 @@ and 1,000 joints, mixed: 40 % SimpleTransmission (reductions, offsets), 30 % Dif
 pairs, 30 % FourBar pairs, every joint with position/velocity/effort limits and every tenth
 with soft limits, plus n/10 mimic followers. Target: < 20 µs at 100 joints and linear growth.
 
-Each table is printed for both implementations, measured in the same run: ``numpy`` (the
-reference path) and ``compiled`` (the Numba kernels of :mod:`sdf_bridge.jit`), with the ratio
-compiled/numpy, interleaved per robot and mode so that both see the same machine load: the
-transmission map and the limiter are switched with their ``compiled=`` arguments
-(``TransmissionMap.from_robot``, ``JointLimiter.from_robot``). The per-step table adds ``a→j+f``: ``actuator_to_joint_with_followers`` (both state steps in one call, as
-``HardwareSystem.read`` needs them).
+Each table is printed for both implementations, measured in the same run: ``numpy`` (the reference
+path) and ``compiled`` (the Numba kernels of :mod:`sdf_bridge.jit`), with the ratio compiled/numpy,
+interleaved per robot and mode so that both see the same machine load: the transmission map and the
+limiter are switched with their ``compiled=`` arguments (``TransmissionMap.from_robot``,
+``JointLimiter.from_robot``). The per-step table adds ``a→j+f``:
+``actuator_to_joint_with_followers`` (both state steps in one call, as ``HardwareSystem.read`` needs
+them).
 
 Also: ``HardwareSystem.run_cycles`` (read + write with the mock backend) for the demo arm and
 a generated 100-joint robot, for the default implementation and (subprocess with
@@ -332,7 +333,8 @@ def main() -> None:
             steps = res["parts"][impl][str(n)]
             print(f"{n:6d}  {impl:<9} " + "  ".join(f"{k} {v:.1f}" for k, v in steps.items()))
     print(
-        "\nHardwareSystem.run_cycles, mock backend, µs per cycle (read + write, with timing and lock):"
+        "\nHardwareSystem.run_cycles, mock backend, µs per cycle (read + write, with timing and "
+        "lock):"
     )
     rows = [("numpy", _numpy_system())]
     if jit.ENABLED:

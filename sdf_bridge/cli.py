@@ -36,10 +36,11 @@ from .summary import joint_views, publishes
 
 #: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
 ROS_INSTALL_HINT = (
-    "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ros-ament-index-python ros-std-msgs ros-sensor-msgs "
-    "ros-geometry-msgs ros-trajectory-msgs ros-diagnostic-msgs ros-std-srvs ros-rosgraph-msgs "
-    "ros-builtin-interfaces ros-rcl-interfaces ros-nav-msgs ros-test-msgs (ROS 2 Kilted wheels, as .ci/setup does), "
-    "or source a ROS 2 installation (source /opt/ros/<distro>/setup.bash)."
+    "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ros-ament-index-python ros-std-msgs "
+    "ros-sensor-msgs ros-geometry-msgs ros-trajectory-msgs ros-diagnostic-msgs ros-std-srvs "
+    "ros-rosgraph-msgs ros-builtin-interfaces ros-rcl-interfaces ros-nav-msgs ros-test-msgs "
+    "(ROS 2 Kilted wheels, as .ci/setup does), or source a ROS 2 installation (source "
+    "/opt/ros/<distro>/setup.bash)."
 )
 
 _ROS_MODULES = frozenset(
@@ -92,7 +93,8 @@ def xacro_arg(text: str) -> tuple[str, str]:
         ((name, value),) = parse_xacro_args([text]).items()
     except ConfigError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not of the form name:=value with a non-empty name; write e.g. --xacro-arg prefix:=left_"
+            f"{text!r} is not of the form name:=value with a non-empty name; write e.g. "
+            "--xacro-arg prefix:=left_"
         ) from None
     return name, value
 
@@ -114,7 +116,8 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="PKG=DIR",
         type=package_path,
-        help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
+        help="directory of a package for package:// and $(find) (repeatable; before the ament "
+        "index)",
     )
     parser.add_argument(
         "--sdf-path",
@@ -122,7 +125,8 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="DIR",
-        help="directory searched for SDFormat model:// includes (repeatable; before GZ_SIM_RESOURCE_PATH)",
+        help="directory searched for SDFormat model:// includes (repeatable; before "
+        "GZ_SIM_RESOURCE_PATH)",
     )
 
 
@@ -167,18 +171,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "check",
         formatter_class=raw,
-        help="load and validate a description; print a summary and any problems (exit 1 on problems)",
+        help="load and validate a description; print a summary and any problems (exit 1 on "
+        "problems)",
         description=_wrap(
-            "Load a URDF, xacro or SDFormat description, validate it and print a summary: joints with "
-            "limits and interfaces, transmissions with the side (joint or actuator) of each mechanical reduction and "
-            "the effective ratio applied, sensors (also <ros2_control> sensors), warnings and problems.\n"
-            "Exit status: 0 the bridge runs the description (problems it works around are listed, marked), 1 the "
-            "description cannot be loaded, or its transmissions or limits cannot be built (what the bridge refuses), "
-            "2 usage error."
+            "Load a URDF, xacro or SDFormat description, validate it and print a summary: joints "
+            "with limits and interfaces, transmissions with the side (joint or actuator) of "
+            "each mechanical reduction and the effective ratio applied, sensors (also "
+            "<ros2_control> sensors), warnings and problems.\nExit status: 0 the bridge runs "
+            "the description (problems it works around are listed, marked), 1 the "
+            "description cannot be loaded, or its transmissions or limits cannot be built "
+            "(what the bridge refuses), 2 usage error."
         ),
-        epilog="examples:\n  sdf-bridge check robot.urdf\n"
-        "  sdf-bridge check robot.urdf.xacro --xacro-arg prefix:=left_ --package-path my_robot=src/my_robot\n"
-        "  sdf-bridge check model.sdf --sdf-path ~/models --json > model.json",
+        epilog="examples:\n  sdf-bridge check robot.urdf\n  sdf-bridge check robot.urdf.xacro "
+        "--xacro-arg prefix:=left_ --package-path my_robot=src/my_robot\n  sdf-bridge check "
+        "model.sdf --sdf-path ~/models --json > model.json",
     )
     p_info = sub.add_parser(
         "info",
@@ -186,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the summary of a description, without the problems section",
         description=_wrap(
             "Load a description and print the same summary as 'check' without judging it: the "
-            "transmission problems section is left out and the exit status is 0 once the file loads."
+            "transmission problems section is left out and the exit status is 0 once the "
+            "file loads."
         ),
         epilog="example:\n  sdf-bridge info robot.urdf --json",
     )
@@ -196,17 +203,19 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--json",
             action="store_true",
-            help="print the model as JSON on standard output (warnings and problems go to standard error)",
+            help="print the model as JSON on standard output (warnings and problems go to "
+            "standard error)",
         )
     p = sub.add_parser(
         "convert",
         formatter_class=raw,
         help="convert a description to SDFormat or URDF",
         description=_wrap(
-            "Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or URDF. "
-            "Everything the target format cannot carry is listed as 'warning:' lines on standard error; a model "
-            "URDF cannot describe at all (several root links, capsules) is an error (exit 1). Of an SDFormat world the "
-            "robot is written (its one non-static model, or --model NAME), not the world's other models."
+            "Load a URDF, xacro or SDFormat description and write it as SDFormat (default) or "
+            "URDF. Everything the target format cannot carry is listed as 'warning:' lines "
+            "on standard error; a model URDF cannot describe at all (several root links, "
+            "capsules) is an error (exit 1). Of an SDFormat world the robot is written (its "
+            "one non-static model, or --model NAME), not the world's other models."
         ),
         epilog="examples:\n  sdf-bridge convert robot.urdf.xacro -o robot.sdf\n"
         "  sdf-bridge convert model.sdf --to urdf --lump-fixed -o robot.urdf\n"
@@ -219,20 +228,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--lump-fixed",
         action="store_true",
-        help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters do)",
+        help="merge links joined by fixed joints into their parent (as URDF→SDFormat converters "
+        "do)",
     )
     p = sub.add_parser(
         "ros2-control",
         formatter_class=raw,
-        help="write the description with the <ros2_control> block a controller_manager needs to drive the "
-        "bridge through ros2_control's topic-based plugins",
+        help="write the description with the <ros2_control> block a controller_manager needs to "
+        "drive the bridge through ros2_control's topic-based plugins",
         description=_wrap(
-            "Load a description and write it as URDF with its <ros2_control> blocks replaced by one "
-            "for a topic-based hardware interface (joint_state_topic_hardware_interface/JointStateTopicSystem or "
-            "PickNik's topic_based_ros2_control/TopicBasedSystem) on the bridge's topics: every commandable joint with "
-            "the command interfaces of one control mode, the other joints state-only, the description's "
-            "transmissions kept, no sensors (the plugins carry joint states only). Give the same file to the "
-            "controller_manager and the bridge (sdf_bridge.hardware.topic_block)."
+            "Load a description and write it as URDF with its <ros2_control> blocks replaced by "
+            "one for a topic-based hardware interface "
+            "(joint_state_topic_hardware_interface/JointStateTopicSystem or PickNik's "
+            "topic_based_ros2_control/TopicBasedSystem) on the bridge's topics: every "
+            "commandable joint with the command interfaces of one control mode, the other "
+            "joints state-only, the description's transmissions kept, no sensors (the "
+            "plugins carry joint states only). Give the same file to the controller_manager "
+            "and the bridge (sdf_bridge.hardware.topic_block)."
         ),
         epilog="examples:\n  sdf-bridge ros2-control robot.urdf.xacro -o robot_topic.urdf\n"
         "  sdf-bridge ros2-control robot.urdf --plugin topic_based_ros2_control/TopicBasedSystem "
@@ -248,8 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--command-interfaces",
         default="",
         metavar="I[,J]",
-        help="command interfaces of every commandable joint: position, velocity, position,velocity or "
-        "effort (default: each joint's own from the description)",
+        help="command interfaces of every commandable joint: position, velocity, "
+        "position,velocity or effort (default: each joint's own from the description)",
     )
     p.add_argument(
         "--joint-commands-topic",
@@ -264,8 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "run",
         add_help=False,
-        help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists its options; "
-        "arguments after --ros-args go to ROS)",
+        help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists "
+        "its options; arguments after --ros-args go to ROS)",
     )
     sub.add_parser(
         "demo",
@@ -352,7 +364,8 @@ def _hardware_sensors(robot: Robot) -> list[list[str]]:
                     f'<ros2_control name="{block.name}"> ({states})',
                     "as the description sensor of its name"
                     if info.name in described
-                    else "state interfaces only (mock backend); MuJoCo simulates none (warned at start)",
+                    else "state interfaces only (mock backend); MuJoCo simulates none (warned at "
+                    "start)",
                 ]
             )
     return rows
@@ -464,13 +477,15 @@ def print_summary(
             for joint in entry.get("joints", ()):
                 if joint.get("role") == "follower":  # mimic/gearbox/screw: reduction = multiplier
                     out.write(
-                        f"    joint {joint.get('name')}: follower, multiplier {_val(joint.get('reduction'))}, "
-                        f"offset {_val(joint.get('offset'))}\n"
+                        f"    joint {joint.get('name')}: follower, multiplier "
+                        f"{_val(joint.get('reduction'))}, offset "
+                        f"{_val(joint.get('offset'))}\n"
                     )
                     continue
                 out.write(
                     f"    joint {joint.get('name')}: role {_val(joint.get('role'))}, "
-                    f"{_reduction('joint', joint.get('reduction'))}, offset {_val(joint.get('offset'))}\n"
+                    f"{_reduction('joint', joint.get('reduction'))}, offset "
+                    f"{_val(joint.get('offset'))}\n"
                 )
             for actuator in entry.get("actuators", ()):
                 out.write(
@@ -580,10 +595,16 @@ def output_problem(output: str | None) -> str | None:
     if output in (None, "-"):
         return None
     if os.path.isdir(output):
-        return f"output {output!r} is a directory. Fix: give a file name, e.g. -o {os.path.join(output, 'robot.sdf')}"
+        return (
+            f"output {output!r} is a directory. Fix: give a file name, e.g. -o "
+            f"{os.path.join(output, 'robot.sdf')}"
+        )
     parent = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(parent):
-        return f"cannot write {output!r}: directory {parent!r} does not exist. Fix: create it or choose another -o"
+        return (
+            f"cannot write {output!r}: directory {parent!r} does not exist. Fix: create it "
+            "or choose another -o"
+        )
     if not os.access(parent, os.W_OK) or (
         os.path.exists(output) and not os.access(output, os.W_OK)
     ):

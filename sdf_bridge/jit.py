@@ -15,8 +15,8 @@ starts on the numpy paths and switches when the kernels are ready
 (:mod:`sdf_bridge.hardware.kernel_switch`, with :func:`initialise` and :func:`cached_only`).
 
 Environment:
-    ``SDF_BRIDGE_JIT=0`` (or ``false``: :mod:`sdf_bridge.booleans`) disables the compiled kernels (the
-    numpy paths run); Numba's own ``NUMBA_DISABLE_JIT=1`` does too.
+    ``SDF_BRIDGE_JIT=0`` (or ``false``: :mod:`sdf_bridge.booleans`) disables the compiled kernels
+    (the numpy paths run); Numba's own ``NUMBA_DISABLE_JIT=1`` does too.
 """
 
 from __future__ import annotations

@@ -47,11 +47,10 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     """``(joint → JointView, limit warnings, problems)`` for every joint of ``robot``.
 
     A joint the transmission map drives is commandable with the interfaces
-    :func:`~sdf_bridge.hardware.command_interfaces.commandable_joints` gives and limited as the limiter
-    does; a follower (mimic, gearbox, screw translation) is published, not commandable; an
-    unexposed joint has neither (``note`` says why). ``problems``: why the map or the limits
-    cannot be built (the bridge would refuse the robot); the views then give the joints' types
-    only.
+    :func:`~sdf_bridge.hardware.command_interfaces.commandable_joints` gives and limited as the
+    limiter does; a follower (mimic, gearbox, screw translation) is published, not commandable; an
+    unexposed joint has neither (``note`` says why). ``problems``: why the map or the limits cannot
+    be built (the bridge would refuse the robot); the views then give the joints' types only.
     """
     warnings: list[str] = []
     try:
@@ -98,7 +97,10 @@ def publishes(sensor: Sensor) -> str:
     or why nothing."""
     topics = sensor_topics(sensor)
     if not topics:
-        return f"nothing: the bridge simulates no {sensor.raw_type or sensor.type} sensor (warned at start)"
+        return (
+            f"nothing: the bridge simulates no {sensor.raw_type or sensor.type} sensor "
+            "(warned at start)"
+        )
     return "; ".join(f"{topic} ({kind})" for topic, kind in topics.values())
 
 

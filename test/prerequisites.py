@@ -26,8 +26,8 @@ from sdf_bridge.booleans import parse_bool
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
 SHARED_MISSING = (
-    f"shared corpus (robots/, cases/) not found at {SHARED}: put the project's shared/ folder beside "
-    "the checkout or set SDF_BRIDGE_SHARED to it"
+    f"shared corpus (robots/, cases/) not found at {SHARED}: put the project's shared/ folder "
+    "beside the checkout or set SDF_BRIDGE_SHARED to it"
 )
 
 
@@ -68,7 +68,8 @@ def require_tool(name: str, debian_package: str) -> str:
     path = shutil.which(name)
     if path is None:
         missing(
-            f"{name} not found on PATH: apt-get install {debian_package} (a test_depend of package.xml)"
+            f"{name} not found on PATH: apt-get install {debian_package} (a test_depend of "
+            "package.xml)"
         )
     return path
 

@@ -50,8 +50,8 @@ def rig_problem() -> str | None:
         return None
     if not (RIG_SOURCE / "install.tar.gz").is_file():
         return (
-            f"ros2_control rig not found at {RIG_SOURCE}: put the project's shared/ folder beside the "
-            "checkout (or set SDF_BRIDGE_SHARED) and run bash .ci/setup"
+            f"ros2_control rig not found at {RIG_SOURCE}: put the project's shared/ folder "
+            "beside the checkout (or set SDF_BRIDGE_SHARED) and run bash .ci/setup"
         )
     return f"ros2_control rig not unpacked at {RIG_ROOT}: run bash .ci/setup"
 

@@ -112,7 +112,8 @@ def test_check_error_exits_1_without_traceback(
     assert cli.main(["check", str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.err.startswith(
-        f"error: {path}:7: <joint name=\"mount\">: child link 'ghost' of joint 'mount' does not exist"
+        f"error: {path}:7: <joint name=\"mount\">: child link 'ghost' of joint 'mount' does not "
+        "exist"
     )
     assert "Traceback" not in captured.err
     assert captured.out == ""
@@ -150,9 +151,10 @@ def test_xacro_args_and_package_paths(tmp_path: Path, capsys: pytest.CaptureFixt
     )
     path = tmp_path / "r.urdf.xacro"
     path.write_text(
-        '<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-        '<xacro:include filename="$(find my_pkg)/part.xacro"/><link name="$(arg prefix)base"/>'
-        '<joint name="j" type="fixed"><parent link="$(arg prefix)base"/><child link="part"/></joint></robot>'
+        '<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:include '
+        'filename="$(find my_pkg)/part.xacro"/><link name="$(arg prefix)base"/><joint '
+        'name="j" type="fixed"><parent link="$(arg prefix)base"/><child link="part"/></joint>'
+        "</robot>"
     )
     assert (
         cli.main(
@@ -430,14 +432,14 @@ def test_warnings_are_printed_once(robot_file: Path, capsys: pytest.CaptureFixtu
     assert captured.err == ""
     assert captured.out.count("unknown element <oddity>") == 1
     assert (
-        f'\nwarnings (1):\n  {robot_file}:9: <oddity>: unknown element <oddity> in <robot name="cli_bot"> ignored\n'
-        in captured.out
+        f"\nwarnings (1):\n  {robot_file}:9: <oddity>: unknown element <oddity> in <robot "
+        'name="cli_bot"> ignored\n' in captured.out
     )
     assert cli.main(["check", str(robot_file), "--json"]) == 0
     captured = capsys.readouterr()
     assert (
-        captured.err
-        == f'warning: {robot_file}:9: <oddity>: unknown element <oddity> in <robot name="cli_bot"> ignored\n'
+        captured.err == f"warning: {robot_file}:9: <oddity>: unknown element <oddity> in <robot "
+        'name="cli_bot"> ignored\n'
     )
 
 
@@ -474,8 +476,8 @@ def test_unknown_transmission_type_problem_names_file_and_line(
     assert cli.main(["check", str(path)]) == 1
     out = capsys.readouterr().out
     assert (
-        f"problems (1):\n  {path}:9: transmission 't1' has unknown type 'acme/MagicTransmission'. Fix: use one of"
-        in out
+        f"problems (1):\n  {path}:9: transmission 't1' has unknown type "
+        "'acme/MagicTransmission'. Fix: use one of" in out
     )
 
 
@@ -499,8 +501,8 @@ def test_convert_unwritable_output_is_a_one_line_error(
     assert cli.main(["convert", str(robot_file), "-o", str(output)]) == 1
     captured = capsys.readouterr()
     expected = (
-        f"error: cannot write {str(output)!r}: directory {str(tmp_path / 'nope')!r} does not exist. "
-        "Fix: create it or choose another -o\n"
+        f"error: cannot write {str(output)!r}: directory {str(tmp_path / 'nope')!r} does not "
+        "exist. Fix: create it or choose another -o\n"
         if where == "missing_dir"
         else f"error: output {str(output)!r} is a directory. Fix: give a file name, e.g. -o "
         f"{str(output / 'robot.sdf')}\n"
@@ -722,19 +724,18 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
     assert rows["j_out"][5:] == ["-"] * 5 + ["position,velocity,effort"]
     assert rows["neck"][5:] == rows["wrist"][5:] == ["-"] * 6
     assert (
-        "joint notes (followers and joints the bridge simulates but does not expose):\n"
-        "  j_out: follows j_in (gearbox, -3×): not commandable\n"
-        "  gear: follows j_in (gearbox, -4×): not commandable\n"
-        "  neck: ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in joint_states (one "
-        "value per joint name there)\n"
-        "  wrist: universal joint (2 degrees of freedom): simulated by the MuJoCo backend, not in joint_states "
+        "joint notes (followers and joints the bridge simulates but does not expose):\n  j_out: "
+        "follows j_in (gearbox, -3×): not commandable\n  gear: follows j_in (gearbox, -4×): "
+        "not commandable\n  neck: ball joint (3 degrees of freedom): simulated by the MuJoCo "
+        "backend, not in joint_states (one value per joint name there)\n  wrist: universal "
+        "joint (2 degrees of freedom): simulated by the MuJoCo backend, not in joint_states "
         "(one value per joint name there)\n"
     ) in out
     assert (
-        "  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge limits |effort| to 4 "
-        "(±4)\n"
+        "  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge "
+        "limits |effort| to 4 (±4)\n"
     ) in out
     assert (
-        "problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) kg·m² break the "
-        "triangle inequality (0 + 0 < 0.002)"
+        "problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) "
+        "kg·m² break the triangle inequality (0 + 0 < 0.002)"
     ) in out

@@ -108,8 +108,8 @@ def test_warm_up_runs_once_then_forbids_compilation():
 def test_kernel_warm_ups_are_no_ops_when_switched_off():
     env = dict(os.environ, SDF_BRIDGE_JIT="0")
     code = (
-        "from sdf_bridge.transmissions import kernel as t; from sdf_bridge.limits import kernel as l; "
-        "print(t.warm_up(), l.warm_up())"
+        "from sdf_bridge.transmissions import kernel as t; from sdf_bridge.limits import kernel "
+        "as l; print(t.warm_up(), l.warm_up())"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True

@@ -15,7 +15,8 @@ SCREW = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
 
 
 def test_a_screw_is_driven_and_its_translation_published() -> None:
-    """The limiter bounds a screw's velocity and effort; its position range is the simulator's stop."""
+    """The limiter bounds a screw's velocity and effort; its position range is the simulator's
+    stop."""
     views, warnings, problems = joint_views(load(SCREW))
     assert (warnings, problems) == ([], [])
     assert views["s"] == JointView(

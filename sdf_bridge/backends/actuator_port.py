@@ -156,8 +156,9 @@ class ActuatorPort:
         ):
             raise BackendError(
                 f"backend {self.name!r} returned state arrays of shapes {np.shape(ap)}, "
-                f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators {list(self.actuator_names)}. "
-                "Fix: the backend must return one value per configured actuator."
+                f"{np.shape(av)}, {np.shape(ae)} for {shape[0]} actuators "
+                f"{list(self.actuator_names)}. Fix: the backend must return one value per "
+                "configured actuator."
             )
         if self._followers:  # one call, one array for joints and followers
             joints = self.tm.actuator_to_joint_with_followers(ap, av, ae)

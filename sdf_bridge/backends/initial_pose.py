@@ -150,13 +150,15 @@ def _yaml_keyframe(robot: Robot, path: str, name: str) -> tuple[dict[str, float]
     frames = document.get("keyframes") if isinstance(document, dict) else None
     if not isinstance(frames, dict):
         raise ConfigError(
-            f"keyframe file {path!r} has no 'keyframes:' mapping. Fix: write "
-            "keyframes: {<name>: {joints: {<joint>: <value>}, base_pose: [x, y, z, roll, pitch, yaw]}}."
+            f"keyframe file {path!r} has no 'keyframes:' mapping. Fix: write keyframes: "
+            "{<name>: {joints: {<joint>: <value>}, base_pose: [x, y, z, roll, pitch, "
+            "yaw]}}."
         )
     frame = frames.get(name)
     if frame is None:
         raise ConfigError(
-            f"keyframe file {path!r} has no keyframe {name!r}. Fix: use one of {sorted(map(str, frames))}."
+            f"keyframe file {path!r} has no keyframe {name!r}. Fix: use one of "
+            f"{sorted(map(str, frames))}."
         )
     where = f"{path}: keyframes.{name}"
     if not isinstance(frame, dict) or set(frame) - {"joints", "base_pose"}:

@@ -2,8 +2,8 @@
 
 Behaviour (parity with GenericSystem's ``read``, described in its user documentation
 https://control.ros.org/rolling/doc/ros2_control/hardware_interface/doc/mock_components_userdoc.html;
-written from that description, no code copied). Everything happens in actuator space, per
-actuator ``i``, when :meth:`MockBackend.read` is called with the command stored by the previous
+written from that description, no code copied). Everything happens in actuator space, per actuator
+``i``, when :meth:`MockBackend.read` is called with the command stored by the previous
 :meth:`MockBackend.write` (GenericSystem mirrors commands to states in ``read``):
 
 * ``calculate_dynamics`` false (default): ``position[i] = command.position[i] + offset``;

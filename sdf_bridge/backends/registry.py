@@ -131,8 +131,9 @@ def as_backend(backend: object, origin: str | None = None) -> Backend:
     if isinstance(backend, ActuatorDriver):
         return ActuatorPort(backend)
     raise BackendError(
-        f"{origin or 'the backend'} gave a {type(backend).__name__}, which does not implement the "
-        "Backend protocol (joint_space = True; configure, read, write, reset, close in joint space) "
-        "nor the ActuatorDriver protocol (configure, read, write, reset, close in actuator space). "
-        "Fix: implement sdf_bridge.backends.base.ActuatorDriver (see sdf_bridge.backends.actuator_port)."
+        f"{origin or 'the backend'} gave a {type(backend).__name__}, which does not implement "
+        "the Backend protocol (joint_space = True; configure, read, write, reset, close in "
+        "joint space) nor the ActuatorDriver protocol (configure, read, write, reset, close "
+        "in actuator space). Fix: implement sdf_bridge.backends.base.ActuatorDriver (see "
+        "sdf_bridge.backends.actuator_port)."
     )

@@ -176,16 +176,19 @@ def attach_sensor(
     if joint is None:
         ctx.warn(
             None,
-            f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: {reference!r} is '
-            "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not simulated",
+            f'sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)}: '
+            f"{reference!r} is "
+            "no link or joint of the robot, so Gazebo ignores the extension; the sensor is not "
+            "simulated",
         )
         return None
     if sensor.type != "force_torque":
         ctx.warn(
             None,
-            f'{sensor.type} sensor {sensor.name!r} in <gazebo reference="{reference}">{_line(sensor)} names '
-            f"a joint, not a link; it is attached to the joint's frame on its child link {joint.child!r}, "
-            "as Gazebo does",
+            f"{sensor.type} sensor {sensor.name!r} in <gazebo "
+            f'reference="{reference}">{_line(sensor)} names '
+            "a joint, not a link; it is attached to the joint's frame on its child link "
+            f"{joint.child!r}, as Gazebo does",
         )
     return replace(sensor, link=joint.child, joint=joint.name)
 

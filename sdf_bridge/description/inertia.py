@@ -52,7 +52,10 @@ def inertia_problem(inertia: Inertia) -> str | None:
     shown = ", ".join(f"{m:.6g}" for m in moments)
     minors = (t[0, 0], t[0, 0] * t[1, 1] - t[0, 1] ** 2, float(np.linalg.det(t)))
     if moments[0] + eps < 0.0 or any(m + eps < 0.0 for m in minors):
-        return f"its principal moments ({shown}) kg·m² include a negative one: the tensor is not positive semi-definite"
+        return (
+            f"its principal moments ({shown}) kg·m² include a negative one: the tensor is "
+            "not positive semi-definite"
+        )
     a, b, c = moments
     if a + b + eps < c:
         return (
@@ -77,9 +80,10 @@ def inertia_fix(link: str, inertia: Inertia) -> str | None:
         return None
     mean = balanced_inertia(inertia).ixx
     return (
-        f"link {link!r}: {problem}, which no rigid body has (libsdformat calls it invalid, MuJoCo refuses it); "
-        f"the bridge uses the balanced inertia ixx = iyy = izz = {mean:.6g} kg·m², products 0 (MuJoCo's "
-        "balanceinertia: their mean). Fix: give the link's real inertia"
+        f"link {link!r}: {problem}, which no rigid body has (libsdformat calls it invalid, "
+        "MuJoCo refuses it); the bridge uses the balanced inertia ixx = iyy = izz = "
+        f"{mean:.6g} kg·m², products 0 (MuJoCo's balanceinertia: their mean). Fix: give the "
+        "link's real inertia"
     )
 
 

@@ -53,7 +53,8 @@ def _refuse(
     fix: str,
 ) -> InvalidValueError:
     return InvalidValueError(
-        f"{what} is {_number(value)}, beyond the bound {bound} (a value no simulator or driver can use)",
+        f"{what} is {_number(value)}, beyond the bound {bound} (a value no simulator or driver "
+        "can use)",
         file=source.file if source is not None and source.file is not None else ctx.file,
         line=None if source is None else source.line,
         element=element,

@@ -67,7 +67,8 @@ def _check_relative_escape(relative: str, uri: str, file: str | None) -> None:
 
 
 def split_package_uri(uri: str) -> tuple[str, str] | None:
-    """``(package, relative path)`` of a ``package://`` or ``$(find pkg)/...`` string, else ``None``."""
+    """``(package, relative path)`` of a ``package://`` or ``$(find pkg)/...`` string, else
+    ``None``."""
     if uri.startswith("package://"):
         rest = uri[len("package://") :]
         package, _, relative = rest.partition("/")
@@ -87,14 +88,14 @@ def unresolved_reason(uri: str) -> str | None:
     package_ref = split_package_uri(uri.strip())
     if package_ref is not None:
         return (
-            f"package {package_ref[0]!r} is not in the package path map or the ament index; its mesh paths "
-            "stay unresolved (give --package-path PKG=DIR or package_paths)"
+            f"package {package_ref[0]!r} is not in the package path map or the ament index; its "
+            "mesh paths stay unresolved (give --package-path PKG=DIR or package_paths)"
         )
     if uri.strip().startswith("model://"):
         model = uri.strip()[len("model://") :].partition("/")[0]
         return (
-            f"model {model!r} (model://{model}/...) is not on the SDF resource path; its mesh paths stay "
-            "unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)"
+            f"model {model!r} (model://{model}/...) is not on the SDF resource path; its mesh "
+            "paths stay unresolved (give --sdf-path DIR, sdf_paths or GZ_SIM_RESOURCE_PATH)"
         )
     return None
 

@@ -25,11 +25,12 @@ Reference: ``hardware_interface/src/component_parser.cpp`` of ros-controls/ros2_
 Rules kept from the reference: ``name`` and ``type`` are required; ``min``/``max``/
 ``initial_value`` of an interface are its ``<param>``s of those names (kept as strings, as
 ros2_control does); an interface's limits are enabled unless its own ``<limits enable>`` or its
-component's says false; booleans are ``true``/``false``/``1``/``0`` in any case (:mod:`sdf_bridge.booleans`); ``size`` is a positive
-integer (default 1); ``data_type`` defaults to ``double``; ``rw_rate`` is a non-negative integer
-(default 0); a transmission's joints must be joints of the block; in a ``type="actuator"`` block
-a transmission has exactly one joint and, when it names no actuator, gets the implicit actuator
-``actuator1`` (role ``actuator1``), as ros2_control fills in.
+component's says false; booleans are ``true``/``false``/``1``/``0`` in any case
+(:mod:`sdf_bridge.booleans`); ``size`` is a positive integer (default 1); ``data_type`` defaults to
+``double``; ``rw_rate`` is a non-negative integer (default 0); a transmission's joints must be
+joints of the block; in a ``type="actuator"`` block a transmission has exactly one joint and, when
+it names no actuator, gets the implicit actuator ``actuator1`` (role ``actuator1``), as ros2_control
+fills in.
 
 Differences (documented, never silent): a legacy ``<classType>`` is accepted with a warning; a
 second ``<plugin>`` is warned about (the first is used, as in ros2_control); unknown child
@@ -239,7 +240,8 @@ def _hardware(
         names = [(p.text or "").strip() for p in plugins]
         ctx.warn(
             plugins[1],
-            f"ros2_control {block!r}: <hardware> has {len(plugins)} <{tag}> elements {names}; the first is used",
+            f"ros2_control {block!r}: <hardware> has {len(plugins)} <{tag}> elements {names}; "
+            "the first is used",
         )
     plugin = (plugins[0].text or "").strip()
     if not plugin:
@@ -359,20 +361,21 @@ def _block_transmission(
     for joint in trans.joints:
         if joint.name not in joint_names:
             raise MissingReferenceError(
-                f"transmission {trans.name!r} names joint {joint.name!r}, which is not a <joint> of "
-                f"ros2_control {block!r}",
+                f"transmission {trans.name!r} names joint {joint.name!r}, which is not a <joint> "
+                f"of ros2_control {block!r}",
                 file=ctx.file,
                 line=joint.source.line if joint.source else elem.sourceline,
                 element=f'<joint name="{joint.name}">',
-                fix=f'add <joint name="{joint.name}"> with its interfaces to the block, or fix the name',
+                fix=f'add <joint name="{joint.name}"> with its interfaces to the block, or fix '
+                "the name",
             )
     if ctype == "actuator":
         if len(trans.joints) != 1:
             raise ctx.error(
                 InvalidValueError,
                 elem,
-                f"transmission {trans.name!r} of actuator block {block!r} has {len(trans.joints)} joints; "
-                "an actuator component drives exactly one",
+                f"transmission {trans.name!r} of actuator block {block!r} has "
+                f"{len(trans.joints)} joints; an actuator component drives exactly one",
                 'use one <joint> or make the block type="system"',
             )
         if not trans.actuators:

@@ -294,7 +294,8 @@ def _apply_direct_reduction(
         raise reader.error(
             InvalidValueError,
             node,
-            f"<{node.tag}> directly under <transmission> needs exactly one <actuator>, found {len(actuators)}",
+            f"<{node.tag}> directly under <transmission> needs exactly one <actuator>, found "
+            f"{len(actuators)}",
             "move the reduction into the <actuator> it belongs to",
         )
     at, act = actuators[0]
@@ -309,7 +310,8 @@ def _apply_direct_reduction(
     if reader.elem.get("type") is None:
         reader.warn(
             node,
-            f"<{node.tag}> directly under <transmission> is the PR2 form; applied to actuator {act.name!r}",
+            f"<{node.tag}> directly under <transmission> is the PR2 form; applied to actuator "
+            f"{act.name!r}",
         )
     return [(at, replace(act, mechanical_reduction=value))]
 
@@ -405,7 +407,8 @@ def _parse_pr2_wrist(reader: Reader, ttype: str) -> Transmission:
             raise reader.error(
                 InvalidValueError,
                 child,
-                f"a WristTransmission names its entries <rightActuator>/<leftActuator>/<flexJoint>/<rollJoint>, not <{child.tag}>",
+                "a WristTransmission names its entries "
+                f"<rightActuator>/<leftActuator>/<flexJoint>/<rollJoint>, not <{child.tag}>",
                 "rename the element",
             )
         elif child.tag != "param":
@@ -456,15 +459,17 @@ def _parse_ros2_control(reader: Reader, hardware: str | None) -> Transmission:
         if spellings and simple:
             reader.warn(
                 a,
-                f"<{spellings[0]}> under <actuator name={aname!r}>: a ros2_control SimpleTransmission reads "
-                f"its ratio from <joint><{SNAKE}> only; kept on the actuator side ({red})",
+                f"<{spellings[0]}> under <actuator name={aname!r}>: a ros2_control "
+                f"SimpleTransmission reads its ratio from <joint><{SNAKE}> only; kept on the "
+                f"actuator side ({red})",
             )
         off = elements(a, "offset")
         if off:
             value = reader.number(off[0], off[0].text, "<offset>")
             reader.warn(
                 off[0],
-                f"actuator {aname!r} <offset> is not used by transmission_interface; kept as a param",
+                f"actuator {aname!r} <offset> is not used by transmission_interface; kept as a "
+                "param",
             )
             params.append((f"actuator.{aname}.offset", repr(value)))
         _ros2_common_checks(reader, a)
@@ -496,8 +501,9 @@ def _ros2_common_checks(reader: Reader, entry: etree._Element) -> None:
     for hi in elements(entry, "hardwareInterface"):
         reader.warn(
             hi,
-            f"<hardwareInterface>{(hi.text or '').strip()}</hardwareInterface> is ignored in the ros2_control form; "
-            "interfaces come from the <ros2_control> joint's <command_interface>/<state_interface>",
+            f"<hardwareInterface>{(hi.text or '').strip()}</hardwareInterface> is ignored in the "
+            "ros2_control form; interfaces come from the <ros2_control> joint's "
+            "<command_interface>/<state_interface>",
         )
     _warn_unknown(reader, entry, {"hardwareInterface", "role", "offset", CAMEL, SNAKE})
     if elements(entry, "role"):

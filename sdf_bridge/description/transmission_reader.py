@@ -72,7 +72,8 @@ class Reader:
                 InvalidValueError,
                 at,
                 f"{what} is 0; a transmission with ratio 0 cannot move its joint",
-                "give the gear ratio (actuator turns per joint turn), negative to reverse direction",
+                "give the gear ratio (actuator turns per joint turn), negative to reverse "
+                "direction",
             )
         return value
 
@@ -220,7 +221,8 @@ def check_roles(
             raise reader.error(
                 DuplicateNameError,
                 at,
-                f"role {role!r} is given to two {side}s ({seen[role].get('name')!r} and {at.get('name')!r})",
+                f"role {role!r} is given to two {side}s ({seen[role].get('name')!r} and "
+                f"{at.get('name')!r})",
                 f"give each {side} its own role ({choices})",
             )
         if valid is not None and role not in valid:

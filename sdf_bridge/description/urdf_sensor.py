@@ -144,7 +144,8 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
     else:
         ctx.warn(
             body,
-            f"sensor {name!r}: <{body.tag}> is not a urdfdom sensor kind (camera, ray); kept untyped",
+            f"sensor {name!r}: <{body.tag}> is not a urdfdom sensor kind (camera, ray); kept "
+            "untyped",
         )
     return Sensor(
         name=name,

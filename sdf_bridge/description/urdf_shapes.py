@@ -23,7 +23,8 @@ class ShapeReading:
     ``unresolved``."""
 
     def material(self, elem: etree._Element, *, robot_level: bool) -> Material:
-        """A ``<material>``: a definition (color and/or texture) or, inside a visual, a reference."""
+        """A ``<material>``: a definition (color and/or texture) or, inside a visual, a
+        reference."""
         name = elem.get("name")
         color = None
         texture = None
@@ -62,7 +63,8 @@ class ShapeReading:
             if found is None:  # urdfdom warns ("material ... undefined") and keeps the visual
                 self.ctx.warn(
                     elem,
-                    f'material {name!r} is not defined (no robot-level <material name="{name}">, no '
+                    f'material {name!r} is not defined (no robot-level <material name="{name}">, '
+                    "no "
                     "<color>); the visual has no colour, as urdfdom reads it",
                 )
                 return Material(name=name)

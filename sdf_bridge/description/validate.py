@@ -89,7 +89,8 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
                 ctx,
                 joint.source,
                 _joint_tag(joint),
-                f"link {joint.child!r} is the child of two joints, {previous.name!r} and {joint.name!r}",
+                f"link {joint.child!r} is the child of two joints, {previous.name!r} and "
+                f"{joint.name!r}",
                 "a link may have only one parent joint; remove one joint or use another child link",
             )
         parent_of[joint.child] = joint
@@ -113,7 +114,8 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
             ctx,
             joint.source,
             _joint_tag(joint),
-            "every link is the child of a joint, so the joints form a cycle and there is no root link",
+            "every link is the child of a joint, so the joints form a cycle and there is no root "
+            "link",
             "remove the joint that closes the loop",
         )
     seen = {roots[0]}
@@ -131,7 +133,8 @@ def check_tree(robot: Robot, ctx: ParseContext) -> str:
             ctx,
             joint.source,
             _joint_tag(joint),
-            f"links {', '.join(map(repr, cyclic[:5]))} form a cycle not connected to root {roots[0]!r}",
+            f"links {', '.join(map(repr, cyclic[:5]))} form a cycle not connected to root "
+            f"{roots[0]!r}",
             "remove the joint that closes the loop",
         )
     return roots[0]
@@ -180,7 +183,8 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
                         ctx,
                         joint.source,
                         _joint_tag(joint),
-                        f"{attr} of joint {joint.name!r} is {value:g}, negative (it would add energy)",
+                        f"{attr} of joint {joint.name!r} is {value:g}, negative (it would add "
+                        "energy)",
                         f"give a {attr} >= 0 in <dynamics>",
                     )
         limit = joint.limit
@@ -221,7 +225,8 @@ def check_joints(robot: Robot, ctx: ParseContext) -> None:
                 ctx,
                 joint.source,
                 _joint_tag(joint),
-                f"soft_lower_limit {safety.soft_lower_limit} is above soft_upper_limit {safety.soft_upper_limit}",
+                f"soft_lower_limit {safety.soft_lower_limit} is above soft_upper_limit "
+                f"{safety.soft_upper_limit}",
                 "swap soft_lower_limit and soft_upper_limit in <safety_controller>",
             )
 
@@ -247,7 +252,8 @@ def check_mimic_chains(robot: Robot, ctx: ParseContext) -> None:
                     ctx,
                     joint.source,
                     _joint_tag(joint),
-                    f"the mimic joints form a loop ({' -> '.join(loop)}); no joint of it can be commanded",
+                    f"the mimic joints form a loop ({' -> '.join(loop)}); no joint of it can be "
+                    "commanded",
                     "make one joint of the loop a leader by removing its <mimic>",
                 )
             chain.append(joint.name)
@@ -301,7 +307,8 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
                     ctx,
                     entry.source or transmission.source,
                     f'<transmission name="{transmission.name}">',
-                    f"transmission {transmission.name!r} names joint {entry.name!r}, which is not a joint of the robot",
+                    f"transmission {transmission.name!r} names joint {entry.name!r}, which is "
+                    "not a joint of the robot",
                     "name an existing joint in the transmission's <joint name=...>",
                 )
     exported: dict[tuple[str, str], str] = {}
@@ -309,8 +316,8 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
         if component.plugin is None:
             ctx.warn(
                 None,
-                f"ros2_control block {component.name!r} has no <hardware><plugin>; ros2_control cannot "
-                "load it (the bridge does not need it)",
+                f"ros2_control block {component.name!r} has no <hardware><plugin>; ros2_control "
+                "cannot load it (the bridge does not need it)",
             )
         for info in component.joints:
             for kind, interfaces in (
@@ -326,7 +333,8 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
                             ctx,
                             info.source or component.source,
                             f'<ros2_control name="{component.name}">',
-                            f"{kind} interface {full!r} is listed twice (first in ros2_control block {first!r})",
+                            f"{kind} interface {full!r} is listed twice (first in ros2_control "
+                            f"block {first!r})",
                             f'list each joint\'s <{kind}_interface name="{interface.name}"> once',
                         )
                     exported[(kind, full)] = component.name
@@ -336,7 +344,8 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
                     ctx,
                     info.source or component.source,
                     f'<ros2_control name="{component.name}">',
-                    f"ros2_control block {component.name!r} names joint {info.name!r}, which is not a joint of the robot",
+                    f"ros2_control block {component.name!r} names joint {info.name!r}, which is "
+                    "not a joint of the robot",
                     "name an existing joint in <joint name=...> of the <ros2_control> block",
                 )
 
@@ -362,7 +371,8 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
                 ctx,
                 sensor.source,
                 element,
-                f"two sensors are named {sensor.name!r}{where}; sensor names key topics and readings",
+                f"two sensors are named {sensor.name!r}{where}; sensor names key topics and "
+                "readings",
                 "rename one of the sensors",
             )
         seen[sensor.name] = sensor
@@ -376,7 +386,8 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
                 ctx,
                 sensor.source,
                 element,
-                f"sensor {sensor.name!r} is attached to {sensor.link!r}, which is not a link of the robot",
+                f"sensor {sensor.name!r} is attached to {sensor.link!r}, which is not a link of "
+                "the robot",
                 "attach the sensor to an existing link",
             )
         if sensor.joint is not None and sensor.joint not in robot.joints:
@@ -385,7 +396,8 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
                 ctx,
                 sensor.source,
                 element,
-                f"sensor {sensor.name!r} is attached to joint {sensor.joint!r}, which does not exist",
+                f"sensor {sensor.name!r} is attached to joint {sensor.joint!r}, which does not "
+                "exist",
                 "attach the sensor to an existing joint",
             )
     for block in robot.ros2_control:
@@ -394,8 +406,9 @@ def check_sensors_and_extensions(robot: Robot, ctx: ParseContext) -> None:
             if frame and frame not in robot.links:
                 ctx.warn(
                     None,
-                    f"<ros2_control name={block.name!r}> sensor {info.name!r}: frame_id {frame!r} is no link "
-                    "of the robot; its readings carry it as written, and TF may not know it",
+                    f"<ros2_control name={block.name!r}> sensor {info.name!r}: frame_id "
+                    f"{frame!r} is no link of the robot; its readings carry it as written, "
+                    "and TF may not know it",
                 )
     for extension in robot.gazebo:
         ref = extension.reference

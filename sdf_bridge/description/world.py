@@ -55,7 +55,8 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
     if name is not None:
         if name not in model.models:
             raise MissingReferenceError(
-                f"world {model.name!r} has no model {name!r}; its models: {', '.join(model.models)}",
+                f"world {model.name!r} has no model {name!r}; its models: "
+                f"{', '.join(model.models)}",
                 file=source,
                 element=element,
                 fix="give one of these names as the model",
@@ -66,10 +67,12 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
         return with_scenery(model, robots[0])
     listed = ", ".join(robots) if robots else "none (every model is static)"
     raise UnsupportedError(
-        f"world {model.name!r} holds {len(robots)} robots (non-static models): {listed}; the bridge drives one",
+        f"world {model.name!r} holds {len(robots)} robots (non-static models): {listed}; the "
+        "bridge drives one",
         file=source,
         element=element,
-        fix="choose one with --model NAME (sdf-bridge convert / run) or the node parameter model:=NAME",
+        fix="choose one with --model NAME (sdf-bridge convert / run) or the node parameter "
+        "model:=NAME",
     )
 
 

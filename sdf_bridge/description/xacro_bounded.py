@@ -148,8 +148,8 @@ def expand_xacro(
         raise XacroError(
             f"xacro expansion took longer than its time bound of {timeout:g} s and was stopped",
             file=name,
-            fix=f"look for a runaway loop or recursion in the file's macros; for a trusted file that "
-            f"really needs longer, set {TIMEOUT_ENV} (s)",
+            fix="look for a runaway loop or recursion in the file's macros; for a trusted file "
+            f"that really needs longer, set {TIMEOUT_ENV} (s)",
         ) from None
     except OSError as exc:
         raise XacroError(

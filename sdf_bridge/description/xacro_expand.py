@@ -234,7 +234,8 @@ def expand_in_process(
             raise XacroError(
                 f"xacro expansion failed: {detail}",
                 file=_stack_file(name),
-                fix="check the xacro arguments (--xacro-arg name:=value), includes and package paths",
+                fix="check the xacro arguments (--xacro-arg name:=value), includes and package "
+                "paths",
             ) from None
         finally:
             xacro.init_stacks(None)
@@ -273,7 +274,8 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
     except XmlSyntaxError as exc:
         if "Namespace prefix xacro " in exc.problem:
             raise UnexpandedXacroError(
-                "the XML text uses xacro elements (prefix xacro: undeclared); text is never xacro-expanded",
+                "the XML text uses xacro elements (prefix xacro: undeclared); text is never "
+                "xacro-expanded",
                 file=file,
                 line=exc.line,
                 fix=_EXPAND_FIRST,

@@ -223,8 +223,9 @@ def parse_xml(
         recovered, problems = _namespace_errors(raw) if plain_names else (None, [])
         if recovered is not None:
             message = (
-                f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: {problems[0]}); "
-                "read as plain names, as libsdformat and urdfdom (tinyxml2) read them"
+                f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: "
+                f"{problems[0]}); read as plain names, as libsdformat and urdfdom (tinyxml2) "
+                "read them"
             )
             LOG.warning(message)
             if warnings is not None:

@@ -26,12 +26,12 @@ and its ros-controls successor ``joint_state_topic_hardware_interface/JointState
   with no entry or only NaN commands nothing, so the plugins' state-only mimic joint is fine.
 
 What the bridge cannot see: the plugins do not say which command interfaces a controller has
-claimed. A joint whose block lists several command interfaces gets, from PickNik's plugin, the
-last values of the unclaimed ones too (its initial state, or what a deactivated controller
-wrote; the successor sends NaN until the first claim, then the last value), which the bridge
-takes as commands. Blocks for these plugins therefore list the command interfaces of one
-control mode per joint (``sdf-bridge ros2-control --command-interfaces``; joint_trajectory_controller's
-position + velocity is one mode).
+claimed. A joint whose block lists several command interfaces gets, from PickNik's plugin, the last
+values of the unclaimed ones too (its initial state, or what a deactivated controller wrote; the
+successor sends NaN until the first claim, then the last value), which the bridge takes as commands.
+Blocks for these plugins therefore list the command interfaces of one control mode per joint
+(``sdf-bridge ros2-control --command-interfaces``; joint_trajectory_controller's position + velocity
+is one mode).
 """
 
 from __future__ import annotations

@@ -28,9 +28,10 @@ Validation rules (case 013 of the shared corpus is the reference):
 
 Command modes (which interfaces are active per joint; inactive values are kept but not sent):
 
-* A joint's mode (a :class:`~sdf_bridge.backends.base.Mode`) is a set of interfaces: ``position``, ``velocity``, ``effort`` or
-  ``position_velocity`` (position with a velocity feed-forward, as joint_trajectory_controller
-  claims them). Effort is exclusive: it never combines with position or velocity.
+* A joint's mode (a :class:`~sdf_bridge.backends.base.Mode`) is a set of interfaces: ``position``,
+  ``velocity``, ``effort`` or ``position_velocity`` (position with a velocity feed-forward, as
+  joint_trajectory_controller claims them). Effort is exclusive: it never combines with position or
+  velocity.
 * Fixed by configuration (``command_modes``): values for interfaces outside the mode are refused
   (``wrong_mode``), the others applied.
 * Otherwise automatic: the set of interfaces a message validly commands for a joint becomes its
@@ -480,7 +481,8 @@ class CommandBuffer:
                 warnings.append(
                     self.reject(
                         "not_finite",
-                        f"{interface} command infinite for {named(infinite)}: no new command for them",
+                        f"{interface} command infinite for {named(infinite)}: no new command for "
+                        "them",
                         now,
                         int(infinite.sum()),
                     )
@@ -529,8 +531,9 @@ class CommandBuffer:
                     warnings.append(
                         self.reject(
                             "mode_conflict",
-                            f"joints {named(in_effort)} are in effort mode and got position/velocity "
-                            "with effort (effort is exclusive): position/velocity ignored, effort applied",
+                            f"joints {named(in_effort)} are in effort mode and got "
+                            "position/velocity with effort (effort is exclusive): "
+                            "position/velocity ignored, effort applied",
                             now,
                             int(in_effort.sum()),
                         )

@@ -77,6 +77,7 @@ class CycleState:
 
     def __repr__(self) -> str:
         return (
-            f"CycleState(names={self.names!r}, joints={self.joints!r}, actuators={self.actuators!r}, "
-            f"sensors={dict(self.sensors)!r}, sim_time={self.sim_time!r})"
+            f"CycleState(names={self.names!r}, joints={self.joints!r}, "
+            f"actuators={self.actuators!r}, sensors={dict(self.sensors)!r}, "
+            f"sim_time={self.sim_time!r})"
         )

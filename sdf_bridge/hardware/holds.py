@@ -6,16 +6,16 @@ written (before the limits, which it does not apply itself), once per tick:
 * **e-stop** (the system is disabled): every joint holds, in position mode, the joint position
   measured when the e-stop engaged; the caller writes it without limits (holding must never
   move the robot, even a joint resting beyond a limit).
-* **watchdog**: ``command_timeout`` s after the last accepted command (a running trajectory
-  counts as commanding) position-mode joints hold their measured position and velocity and
-  effort commands become 0 (:meth:`CommandBuffer.stop <sdf_bridge.hardware.commands.CommandBuffer.stop>`:
-  in the buffer, so that it lasts until each joint is commanded again) — unless that changes
-  nothing (:func:`stop_changes_commands`): when every position command has been reached
-  (within :data:`REACHED` of the measured position) and no velocity or effort command is
-  non-zero, holding the commands *is* the stop, and the silence passes without a trip. This is
-  what ros2_control's topic-based plugins do at their default threshold: they stop publishing
-  once the joint states equal the commands. A velocity or effort command, or a position not
-  reached, keeps the watchdog's protection.
+* **watchdog**: ``command_timeout`` s after the last accepted command (a running trajectory counts
+  as commanding) position-mode joints hold their measured position and velocity and effort commands
+  become 0 (:meth:`CommandBuffer.stop <sdf_bridge.hardware.commands.CommandBuffer.stop>`: in the
+  buffer, so that it lasts until each joint is commanded again) — unless that changes nothing
+  (:func:`stop_changes_commands`): when every position command has been reached (within
+  :data:`REACHED` of the measured position) and no velocity or effort command is non-zero, holding
+  the commands *is* the stop, and the silence passes without a trip. This is what ros2_control's
+  topic-based plugins do at their default threshold: they stop publishing once the joint states
+  equal the commands. A velocity or effort command, or a position not reached, keeps the watchdog's
+  protection.
 * **coupled partners** (a differential wrist, a four-bar): a joint with no command that shares
   an actuator with a commanded joint gets a hold on the same interface — the position it had
   when the hold began, zero velocity, zero effort — and that interface's mode, so the shared

@@ -15,9 +15,9 @@ if TYPE_CHECKING:  # pragma: no cover
 def select_joints(
     joints: Sequence[str] | None, allowed: Mapping[str, Iterable[str]], tm: TransmissionMap
 ) -> tuple[str, ...]:
-    """The joints of array commands, in their order: ``joints`` (the ``joints`` parameter)
-    checked against ``allowed`` (:func:`~.command_interfaces.commandable_joints`), or every allowed joint when it is
-    empty or ``None``.
+    """The joints of array commands, in their order: ``joints`` (the ``joints`` parameter) checked
+    against ``allowed`` (:func:`~.command_interfaces.commandable_joints`), or every allowed joint
+    when it is empty or ``None``.
 
     Raises:
         ConfigError: a joint of ``joints`` follows another (mimic/gearbox), is not listed with

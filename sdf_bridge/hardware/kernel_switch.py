@@ -143,9 +143,10 @@ class KernelSwitch:
             if not self._load():
                 self._mark("compiling")
                 _LOG.info(
-                    "compiling the control cycle's kernels with Numba in a background process (a first "
-                    "start on this machine, or Numba or sdf_bridge changed: 15-60 s, cached afterwards); "
-                    "the numpy kernels run meanwhile (same results, slower)"
+                    "compiling the control cycle's kernels with Numba in a background process (a "
+                    "first start on this machine, or Numba or sdf_bridge changed: 15-60 s, "
+                    "cached afterwards); the numpy kernels run meanwhile (same results, "
+                    "slower)"
                 )
                 self.compile_seconds = self._compile()
                 if self._closing.is_set():
@@ -163,7 +164,8 @@ class KernelSwitch:
             how = (
                 "loaded from Numba's cache"
                 if self.compile_seconds is None
-                else f"compiled in a background process in {self.compile_seconds:.1f} s, cached for the next starts"
+                else f"compiled in a background process in {self.compile_seconds:.1f} s, cached "
+                "for the next starts"
             )
             _LOG.info(
                 "switched to the compiled kernels %.1f s after start (%s)",
@@ -179,8 +181,8 @@ class KernelSwitch:
     def _fail(self, exc: Exception) -> None:
         self._mark("failed")
         _LOG.warning(
-            "compiled kernels not used (%s); the numpy kernels keep running (same results, slower). "
-            "Set SDF_BRIDGE_JIT=0 to not try.",
+            "compiled kernels not used (%s); the numpy kernels keep running (same results, "
+            "slower). Set SDF_BRIDGE_JIT=0 to not try.",
             exc,
         )
 

@@ -45,10 +45,11 @@ def effort_chatter(
         ratio = kv * dt / m
         if ratio > CHATTER_RATIO:
             problems.append(
-                f"joint {name!r}: its soft-limit effort bound (k_velocity {kv:g}) at {1.0 / dt:g} Hz on an "
-                f"effective inertia of {m:.3g} has k_velocity·dt/M = {ratio:.3g} > {CHATTER_RATIO:g}: effort "
-                f"commands near its soft limits {'chatter between ±max_effort' if ratio > 2.0 else 'overshoot'}. "
-                f"Fix: give it an armature ≥ {kv * dt:.3g} (backend_params.armature.{name}), or an update_rate "
-                f"≥ {kv / m:.4g} Hz, or a smaller k_velocity"
+                f"joint {name!r}: its soft-limit effort bound (k_velocity {kv:g}) at "
+                f"{1.0 / dt:g} Hz on an effective inertia of {m:.3g} has k_velocity·dt/M = "
+                f"{ratio:.3g} > {CHATTER_RATIO:g}: effort commands near its soft limits "
+                f"{'chatter between ±max_effort' if ratio > 2.0 else 'overshoot'}. Fix: give "
+                f"it an armature ≥ {kv * dt:.3g} (backend_params.armature.{name}), or an "
+                f"update_rate ≥ {kv / m:.4g} Hz, or a smaller k_velocity"
             )
     return problems

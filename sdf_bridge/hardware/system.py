@@ -320,8 +320,9 @@ class HardwareSystem:
             raise BackendError(
                 f"backend {self.backend_name!r} returned joint and actuator states of shapes "
                 f"{np.shape(joints)} and {np.shape(actuators)}, expected {self._state_shape} "
-                f"({list(self.state_names)}) and (3, {self._act_shape[0]}) ({list(self.actuator_names)}). "
-                "Fix: read must return TransmissionMap.joint_state of its joint state."
+                f"({list(self.state_names)}) and (3, {self._act_shape[0]}) "
+                f"({list(self.actuator_names)}). Fix: read must return "
+                "TransmissionMap.joint_state of its joint state."
             )
         self._measured = joints
         self._state_known = True
@@ -561,8 +562,9 @@ class HardwareSystem:
 
     @_locked
     def base_state(self) -> BaseState | None:
-        """The free-floating root link's ground truth now (:class:`~sdf_bridge.backends.base.BaseState`),
-        ``None`` on a fixed base or for a backend without ``base_state``."""
+        """The free-floating root link's ground truth now
+        (:class:`~sdf_bridge.backends.base.BaseState`), ``None`` on a fixed base or for a backend
+        without ``base_state``."""
         getter = getattr(self.backend, "base_state", None)
         return getter() if callable(getter) else None
 

@@ -1,17 +1,17 @@
 """Honest loop timing: achieved rate, period percentiles, jitter, overruns, CPU per cycle.
 
 A cycle (one tick of the control loop) starts at :meth:`LoopTiming.start` and ends at
-:meth:`LoopTiming.stop`, so the busy time covers the whole tick and the period is the
-start-to-start time of ticks. Each tick is timed once, by whoever runs it: the bridge node's
-:class:`~sdf_bridge.hardware.loop.FixedRateLoop` calls ``start`` before the node's tick (write, read,
-publish) and ``stop`` after it (its hardware system is built untimed); a
-:class:`~sdf_bridge.hardware.HardwareSystem` used on its own (``timed=True``, the default)
-calls ``start`` at the beginning of ``write`` and ``stop`` at the end of ``read`` or in
+:meth:`LoopTiming.stop`, so the busy time covers the whole tick and the period is the start-to-start
+time of ticks. Each tick is timed once, by whoever runs it: the bridge node's
+:class:`~sdf_bridge.hardware.loop.FixedRateLoop` calls ``start`` before the node's tick (write,
+read, publish) and ``stop`` after it (its hardware system is built untimed); a
+:class:`~sdf_bridge.hardware.HardwareSystem` used on its own (``timed=True``, the default) calls
+``start`` at the beginning of ``write`` and ``stop`` at the end of ``read`` or in
 :meth:`~sdf_bridge.hardware.HardwareSystem.end_cycle`. Wall times come from
 :func:`time.perf_counter`, CPU times from :func:`time.thread_time` (the CPU time of the thread
-running the tick, so work of other threads running meanwhile — command callbacks, middleware —
-is not counted; start and stop must therefore be called on the same thread, as a control loop
-does); both can be given explicitly for deterministic tests and replays.
+running the tick, so work of other threads running meanwhile — command callbacks, middleware — is
+not counted; start and stop must therefore be called on the same thread, as a control loop does);
+both can be given explicitly for deterministic tests and replays.
 
 Definitions (over a sliding window of the last ``window`` cycles unless noted):
 

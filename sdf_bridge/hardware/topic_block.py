@@ -10,13 +10,13 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   plugins then publish the commands every cycle; with their default, 1e-5, they stop once the
   joint states equal the commands, and a velocity command whose state matches is no longer
   refreshed);
-* every commandable joint (the bridge's :func:`~.command_interfaces.commandable_joints`) with the command
-  interfaces of one control mode (``command_interfaces``; default: the ones its description
+* every commandable joint (the bridge's :func:`~.command_interfaces.commandable_joints`) with the
+  command interfaces of one control mode (``command_interfaces``; default: the ones its description
   lists): the plugins do not tell the bridge which interfaces a controller claims, so a block
-  listing several modes per joint sends stale values of the unclaimed ones
-  (:mod:`.command_input`). Each keeps the ``<param>``s (``min``/``max``) its description gave
-  that interface; an interface new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces position, velocity, effort, position with its
-  ``initial_value`` (what the bridge's backends start from);
+  listing several modes per joint sends stale values of the unclaimed ones (:mod:`.command_input`).
+  Each keeps the ``<param>``s (``min``/``max``) its description gave that interface; an interface
+  new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces position, velocity,
+  effort, position with its ``initial_value`` (what the bridge's backends start from);
 * every other joint the bridge publishes (followers of mimic/gearbox couplings, joints listed
   without command interfaces) state-only, with ``mimic="false"`` on mimic joints so that their
   state comes from the bridge (which applies the mimic offset) rather than being recomputed;
@@ -48,9 +48,11 @@ from .command_interfaces import commandable_joints
 SUCCESSOR = "joint_state_topic_hardware_interface/JointStateTopicSystem"
 """The ros-controls plugin (package ``joint_state_topic_hardware_interface``)."""
 PICKNIK = "topic_based_ros2_control/TopicBasedSystem"
-"""PickNik's plugin (package ``topic_based_ros2_control``; the successor registers this name too)."""
+"""PickNik's plugin (package ``topic_based_ros2_control``; the successor registers this name
+too)."""
 TOPIC_BASED_PLUGINS = (SUCCESSOR, PICKNIK)
-"""ros2_control's topic-based hardware interfaces, whose block parameters are theirs, not a backend's."""
+"""ros2_control's topic-based hardware interfaces, whose block parameters are theirs, not a
+backend's."""
 
 #: The command interface sets of one control mode each (the bridge's command modes).
 CONTROL_MODES = (("position",), ("velocity",), ("position", "velocity"), ("effort",))
@@ -88,15 +90,16 @@ class TopicBlockOptions:
         ):
             if not _TOPIC_RE.match(topic):
                 raise ConfigError(
-                    f"{what} {topic!r} is not a ROS topic name. Fix: give e.g. /sdf_bridge/joint_states."
+                    f"{what} {topic!r} is not a ROS topic name. Fix: give e.g. "
+                    "/sdf_bridge/joint_states."
                 )
         interfaces = tuple(i for i in INTERFACE_MODES if i in self.command_interfaces)
         unknown = sorted(set(self.command_interfaces) - set(INTERFACE_MODES))
         if unknown or (interfaces and interfaces not in CONTROL_MODES):
             raise ConfigError(
-                f"command_interfaces {list(self.command_interfaces)} are not one control mode. Fix: give "
-                "position, velocity, position and velocity, or effort (effort combines with nothing), or none "
-                "(each joint's own)."
+                f"command_interfaces {list(self.command_interfaces)} are not one control mode. "
+                "Fix: give position, velocity, position and velocity, or effort (effort "
+                "combines with nothing), or none (each joint's own)."
             )
         object.__setattr__(self, "command_interfaces", interfaces)
 
@@ -158,8 +161,9 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     commandable = commandable_joints(robot, tm)
     if not commandable:
         raise ConfigError(
-            f"robot {robot.name!r} has no commandable joint, so a controller_manager has nothing to drive. "
-            "Fix: list joints with command interfaces in its <ros2_control> block, or remove the block."
+            f"robot {robot.name!r} has no commandable joint, so a controller_manager has nothing "
+            "to drive. Fix: list joints with command interfaces in its <ros2_control> "
+            "block, or remove the block."
         )
     described = {info.name: info for block in robot.ros2_control for info in block.joints}
     initial = initial_joint_values(robot)["position"]
@@ -219,9 +223,10 @@ def with_topic_block(
         except DescriptionError as exc:
             where = ":".join(str(part) for part in (exc.file, exc.line) if part is not None)
             raise ConfigError(
-                f"{where + ': ' if where else ''}the controller_manager reads URDF only, and SDFormat model "
-                f"{robot.name!r} does not fit URDF ({exc.problem}). Fix: describe the robot in URDF for "
-                "ros2_control (the bridge alone runs the SDFormat model as it is)."
+                f"{where + ': ' if where else ''}the controller_manager reads URDF only, and "
+                f"SDFormat model {robot.name!r} does not fit URDF ({exc.problem}). Fix: "
+                "describe the robot in URDF for ros2_control (the bridge alone runs the "
+                "SDFormat model as it is)."
             ) from exc
     document = parse_xml(xml)
     block = topic_block(robot, options)

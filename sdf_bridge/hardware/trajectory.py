@@ -58,8 +58,8 @@ def _matrix(
         return None
     if lengths != {n_joints}:
         raise CommandError(
-            f"trajectory {what} have lengths {sorted(lengths)} for {n_joints} joints. "
-            f"Fix: every point needs {n_joints} {what} (or, for velocities/accelerations, none at all)."
+            f"trajectory {what} have lengths {sorted(lengths)} for {n_joints} joints. Fix: every "
+            f"point needs {n_joints} {what} (or, for velocities/accelerations, none at all)."
         )
     try:
         array = np.asarray(points, dtype=float).reshape(n_points, n_joints)
@@ -160,8 +160,9 @@ class Trajectory:
             now = start
         elif start + t[-1] < now:
             raise TrajectoryInPastError(
-                f"trajectory ends {now - start - t[-1]:.6g} s in the past (header.stamp + the last point's "
-                "time_from_start is before now). Fix: stamp it now or later, or 0 to start on receipt."
+                f"trajectory ends {now - start - t[-1]:.6g} s in the past (header.stamp + the "
+                "last point's time_from_start is before now). Fix: stamp it now or later, "
+                "or 0 to start on receipt."
             )
         first = max(start, now)  # the current state is the state now, not at a past stamp
         if first < start + t[0]:

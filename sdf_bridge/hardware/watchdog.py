@@ -37,7 +37,8 @@ class CommandWatchdog:
     def __init__(self, timeout: float) -> None:
         if not isinstance(timeout, (int, float)) or not math.isfinite(timeout) or timeout < 0:
             raise ConfigError(
-                f"command_timeout is {timeout!r}. Fix: give a time in s >= 0 (0 disables the watchdog)."
+                f"command_timeout is {timeout!r}. Fix: give a time in s >= 0 (0 disables the "
+                "watchdog)."
             )
         self.timeout = float(timeout)
         self.trips = 0

@@ -29,17 +29,16 @@ limit handles:
 
 Each clamped command is counted once, under its first reason in the order ``position``,
 ``soft_position``, ``position_step``; ``velocity``, ``acceleration``, ``velocity_position``;
-``effort``, ``effort_position``. Reasons are worked out only when something was clamped
-(the common, unclamped cycle only computes the bounds and compares).
-NaN commands (= no command) stay NaN and are not counted; a NaN measured position drops the
-terms that need it (range and reachability fall back to ``[L, H]``). ``dt ≤ 0`` or non-finite disables
-the rate terms (reachability, range-by-velocity, acceleration) and keeps the static ones.
-Implementations: the numpy path below (stacked ufunc calls; the reference) and, when Numba is
-available (:mod:`sdf_bridge.jit`), one compiled loop per cycle (:mod:`.kernel`) with identical
-results; ``JointLimiter(..., compiled=False)`` forces the numpy path.
-Not done (documented differences): ros2_control's 1°/s creep inside the soft band when the
-joint is already past a soft limit, deceleration and jerk limits, and the exception it
-throws when the measured position is far outside the range.
+``effort``, ``effort_position``. Reasons are worked out only when something was clamped (the common,
+unclamped cycle only computes the bounds and compares). NaN commands (= no command) stay NaN and are
+not counted; a NaN measured position drops the terms that need it (range and reachability fall back
+to ``[L, H]``). ``dt ≤ 0`` or non-finite disables the rate terms (reachability, range-by-velocity,
+acceleration) and keeps the static ones. Implementations: the numpy path below (stacked ufunc calls;
+the reference) and, when Numba is available (:mod:`sdf_bridge.jit`), one compiled loop per cycle
+(:mod:`.kernel`) with identical results; ``JointLimiter(..., compiled=False)`` forces the numpy
+path. Not done (documented differences): ros2_control's 1°/s creep inside the soft band when the
+joint is already past a soft limit, deceleration and jerk limits, and the exception it throws when
+the measured position is far outside the range.
 """
 
 from __future__ import annotations

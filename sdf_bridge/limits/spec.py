@@ -134,8 +134,9 @@ def urdf_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
                 )
             if value == 0.0:
                 warnings.append(
-                    f"joint {name!r}: <limit {attr}=\"0\"> read as 'not limited' (as gazebo_ros_control "
-                    "reads it; ROS-Industrial descriptions write 0 for unknown)"
+                    f"joint {name!r}: <limit {attr}=\"0\"> read as 'not limited' (as "
+                    "gazebo_ros_control reads it; ROS-Industrial descriptions write 0 for "
+                    "unknown)"
                 )
                 continue
             lim = replace(lim, **{has: True, field: value})
@@ -215,8 +216,9 @@ def apply_ros2_control(
                 bound = min(abs(v) for v in (lo, hi) if v is not None)
                 if warnings is not None and lo is not None and hi is not None and lo != -hi:
                     warnings.append(
-                        f"joint {name!r}: <ros2_control> {iface.name} window [{lo:g}, {hi:g}] is not "
-                        f"symmetric; the bridge limits |{iface.name}| to {bound:g} (±{bound:g})"
+                        f"joint {name!r}: <ros2_control> {iface.name} window [{lo:g}, {hi:g}] is "
+                        f"not symmetric; the bridge limits |{iface.name}| to {bound:g} "
+                        f"(±{bound:g})"
                     )
                 lim = replace(
                     lim,

@@ -68,8 +68,8 @@ ARGUMENTS: tuple[LaunchArgument, ...] = (
     LaunchArgument(
         "inactive_controllers",
         "",
-        "Controllers to load and configure without activating, 'a b' (e.g. joint_trajectory_controller, "
-        "to switch to later).",
+        "Controllers to load and configure without activating, 'a b' (e.g. "
+        "joint_trajectory_controller, to switch to later).",
     ),
 )
 """The arguments of ros2_control.launch.py."""
@@ -200,8 +200,8 @@ def sensor_remappings(
         sensor = _sensor_for(robot, sensor_name, kind) if sensor_name else None
         if sensor is None:
             notes.append(
-                f"{name}: the robot has no {kind} sensor {sensor_name!r} (its sensor_name), so nothing "
-                f"publishes {name}/{suffix}"
+                f"{name}: the robot has no {kind} sensor {sensor_name!r} (its sensor_name), so "
+                f"nothing publishes {name}/{suffix}"
             )
             continue
         remaps.append((sensor_topic(sensor.name, sensor.topic), f"{name}/{suffix}"))
@@ -273,8 +273,9 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     broadcaster = next((name for name, t in types.items() if t == BROADCASTER), None)
     if broadcaster is None:
         raise ConfigError(
-            f"controllers_file {controllers_file} has no {BROADCASTER}, which publishes joint_states "
-            "for robot_state_publisher. Fix: declare one (see config/ros2_controllers.yaml)."
+            f"controllers_file {controllers_file} has no {BROADCASTER}, which publishes "
+            "joint_states for robot_state_publisher. Fix: declare one (see "
+            "config/ros2_controllers.yaml)."
         )
     active, inactive = (
         _names(_value(values, "controllers")),
@@ -283,12 +284,14 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     for name in active + inactive:
         if name not in types:
             raise ConfigError(
-                f"controller {name!r} is not declared in {controllers_file}. Fix: use one of {sorted(types)}."
+                f"controller {name!r} is not declared in {controllers_file}. Fix: use one of "
+                f"{sorted(types)}."
             )
         if types[name] in SENSOR_BROADCASTERS:
             raise ConfigError(
-                f"{name} reads sensor interfaces, which the topic-based plugins do not carry; the bridge "
-                "publishes its topic itself. Fix: leave it out of controllers/inactive_controllers."
+                f"{name} reads sensor interfaces, which the topic-based plugins do not carry; "
+                "the bridge publishes its topic itself. Fix: leave it out of "
+                "controllers/inactive_controllers."
             )
         foreign = [j for j in params[name].get("joints", ()) if j not in commandable]
         if foreign:

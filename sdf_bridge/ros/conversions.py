@@ -7,7 +7,8 @@ Inbound conversions turn ROS messages into plain numpy arrays for
 (ragged trajectory points) with :class:`~sdf_bridge.errors.CommandError`.
 
 Outbound conversions build ``sensor_msgs/JointState`` and the sensor messages from readings of
-:mod:`sdf_bridge.backends.base`. All values are SI (REP-103); stamps are ``builtin_interfaces/Time``.
+:mod:`sdf_bridge.backends.base`. All values are SI (REP-103); stamps are
+``builtin_interfaces/Time``.
 
 Sensor readings → messages (:func:`sensor_messages`):
 
@@ -291,7 +292,8 @@ CONTACT_FIELDS = (
     "force_y",
     "force_z",
 )
-"""The float32 fields of a contact point cloud (:func:`contact_msg`), in this order, 4 bytes each."""
+"""The float32 fields of a contact point cloud (:func:`contact_msg`), in this order, 4 bytes
+each."""
 
 
 def contact_msg(
@@ -405,8 +407,8 @@ def sensor_messages(
     if isinstance(reading, ContactReading):
         return {"": contact_msg(reading, stamp, frame_id, frame_prefix)}
     raise BackendError(
-        f"no ROS message for a sensor reading of type {type(reading).__name__!r} (frame {frame_id!r}); "
-        "readings the bridge publishes: ImuReading, WrenchReading, ScanReading, PointCloudReading, "
-        "ImageReading, RangeReading, ContactReading (sdf_bridge.backends.base). Fix: make the backend "
-        "return one of these"
+        f"no ROS message for a sensor reading of type {type(reading).__name__!r} (frame "
+        f"{frame_id!r}); readings the bridge publishes: ImuReading, WrenchReading, "
+        "ScanReading, PointCloudReading, ImageReading, RangeReading, ContactReading "
+        "(sdf_bridge.backends.base). Fix: make the backend return one of these"
     )

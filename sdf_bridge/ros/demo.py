@@ -121,8 +121,8 @@ def demo(argv: Sequence[str]) -> int:
         "--robot",
         choices=("arm", "mobile"),
         default="arm",
-        help="arm (default): the demo arm's transmissions; mobile: the wheel-legged robot in MuJoCo "
-        "with a free-floating base (stands, drives, turns; --backend is mujoco)",
+        help="arm (default): the demo arm's transmissions; mobile: the wheel-legged robot in "
+        "MuJoCo with a free-floating base (stands, drives, turns; --backend is mujoco)",
     )
     parser.add_argument("--backend", default="mock", help="mock (default) or mujoco")
     parser.add_argument(

@@ -80,8 +80,8 @@ def demo_mobile(duration: float, env: dict[str, str]) -> int:
     robot = load(robot_file)
     mass = sum(link.inertial.mass for link in robot.links.values() if link.inertial is not None)
     print(
-        f"sdf-bridge demo: robot {robot.name!r} from {robot_file} ({mass:g} kg), backend mujoco, free-floating "
-        f"base, ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}",
+        f"sdf-bridge demo: robot {robot.name!r} from {robot_file} ({mass:g} kg), backend mujoco, "
+        f"free-floating base, ROS_DOMAIN_ID={env['ROS_DOMAIN_ID']}",
         flush=True,
     )
     return with_bridge(
@@ -146,7 +146,8 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
             print("no joint_states from the bridge within 60 s", flush=True)
             return False
         print(
-            f"\n>>> pause → reset → command → unpause: {call(Trigger, 'sdf_bridge/reset', Trigger.Request()).message}",
+            "\n>>> pause → reset → command → unpause: "
+            f"{call(Trigger, 'sdf_bridge/reset', Trigger.Request()).message}",
             flush=True,
         )
         stand = {"hip": 0.6, "knee": -1.2}
@@ -166,12 +167,14 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
         hits = [r for r in scan.ranges if math.isfinite(r)]
         print("\n=== stand (legs holding the keyframe, default PID gains)")
         print(
-            f"base height {odom.pose.pose.position.z:.4f} m, speed {odom.twist.twist.linear.x:+.4f} m/s, "
-            f"IMU up axis · z {up_axis(imu.orientation):.4f}"
+            f"base height {odom.pose.pose.position.z:.4f} m, speed "
+            f"{odom.twist.twist.linear.x:+.4f} m/s, IMU up axis · z "
+            f"{up_axis(imu.orientation):.4f}"
         )
         print(
-            f"wheel contact normal forces {', '.join(f'{f:.2f}' for f in forces)} N: sum {sum(forces):.2f} N, "
-            f"weight {mass * 9.81:.2f} N ({sum(forces) / (mass * 9.81) * 100:.1f} %)"
+            f"wheel contact normal forces {', '.join(f'{f:.2f}' for f in forces)} N: sum "
+            f"{sum(forces):.2f} N, weight {mass * 9.81:.2f} N "
+            f"({sum(forces) / (mass * 9.81) * 100:.1f} %)"
         )
         print(
             f"lidar: {len(scan.ranges)} rays, {len(hits)} hit(s)"
@@ -193,14 +196,15 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
             odom = latest["odom"]
             twist, position = odom.twist.twist, odom.pose.pose.position
             print(
-                f"\n=== {title}: wheel velocities {', '.join(f'{v:+g}' for v in speeds.values())} rad/s"
+                f"\n=== {title}: wheel velocities "
+                f"{', '.join(f'{v:+g}' for v in speeds.values())} rad/s"
             )
             expected = ""
             if title == "drive":
                 expected = f" (wheel velocity × radius {omega * WHEEL_RADIUS:+.4f} m/s)"
             print(
-                f"odom: x {position.x:+.3f} m, y {position.y:+.3f} m; speed {twist.linear.x:+.4f} m/s{expected}, "
-                f"yaw rate {twist.angular.z:+.4f} rad/s",
+                f"odom: x {position.x:+.3f} m, y {position.y:+.3f} m; speed "
+                f"{twist.linear.x:+.4f} m/s{expected}, yaw rate {twist.angular.z:+.4f} rad/s",
                 flush=True,
             )
         return True

@@ -175,8 +175,8 @@ def parse_namespace(text: str) -> str:
     namespace = text.strip().strip("/")
     if namespace and not _NAMESPACE_RE.match(namespace):
         raise ConfigError(
-            f"launch argument namespace:={text!r} is not a ROS namespace. "
-            "Fix: use letters, digits and '_' in '/'-separated tokens not starting with a digit, e.g. left."
+            f"launch argument namespace:={text!r} is not a ROS namespace. Fix: use letters, "
+            "digits and '_' in '/'-separated tokens not starting with a digit, e.g. left."
         )
     return namespace
 
@@ -279,7 +279,8 @@ def common_values(
     description = str(values.get("description_file") or Path(share_dir).joinpath(*DEMO_FILE))
     if not Path(description).is_file():
         raise ConfigError(
-            f"description_file:={description} does not exist. Fix: give the path of a URDF/xacro/SDF file."
+            f"description_file:={description} does not exist. Fix: give the path of a "
+            "URDF/xacro/SDF file."
         )
     xacro_args = parse_xacro_args(str(values.get("xacro_args", "")))
     backend = str(values.get("backend", "mock")).strip()
@@ -365,8 +366,9 @@ def rviz_config(share_dir: str | Path, fixed_frame: str, frame_prefix: str, name
 
     if frame_prefix and not frame_prefix.endswith("/"):
         raise ConfigError(
-            f"frame_prefix {frame_prefix!r} does not end with '/': rviz's RobotModel can only look its "
-            "links up as '<prefix>/<link>'. Fix: end it with '/' (e.g. left/), or rviz:=false."
+            f"frame_prefix {frame_prefix!r} does not end with '/': rviz's RobotModel can only "
+            "look its links up as '<prefix>/<link>'. Fix: end it with '/' (e.g. left/), or "
+            "rviz:=false."
         )
     data = yaml.safe_load(Path(share_dir).joinpath(*RVIZ_CONFIG).read_text())
     manager = data["Visualization Manager"]

@@ -72,8 +72,8 @@ def rcutils_severity(levelno: int) -> int:
 
 class RosLogHandler(logging.Handler):
     """Forwards records of the ``sdf_bridge`` logger tree to the rclpy logger of the most recently
-    attached node that is still alive (weakly referenced: a node whose construction failed drops
-    out by itself). Records are dropped while no node is attached; :func:`configure_process_logging`'s
+    attached node that is still alive (weakly referenced: a node whose construction failed drops out
+    by itself). Records are dropped while no node is attached; :func:`configure_process_logging`'s
     stderr handler prints them then."""
 
     def __init__(self) -> None:

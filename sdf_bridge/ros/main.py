@@ -65,7 +65,8 @@ def run_parser() -> argparse.ArgumentParser:
         metavar="PKG=DIR",
         action="append",
         default=[],
-        help="directory of a package for package:// and $(find) (repeatable; before the ament index)",
+        help="directory of a package for package:// and $(find) (repeatable; before the ament "
+        "index)",
     )
     parser.add_argument(
         "--model", metavar="NAME", help="the robot of an SDFormat world holding several"

@@ -6,10 +6,12 @@ ROS interface (names relative to the node's namespace; ``~`` = ``<node name>/``)
 dir    name                          type                            notes
 =====  ============================  ==============================  =================================
 out    ``joint_states``              sensor_msgs/JointState          every non-fixed joint incl. mimic
-                                                                     followers, reliable, publish_rate
+                                                                     followers, reliable,
+                                                                     publish_rate
 out    ``~/actuator_states``         sensor_msgs/JointState          actuator space, publish_rate
 out    ``robot_description``         std_msgs/String                 transient local; only when the
-                                                                     bridge is the description's source
+                                                                     bridge is the description's
+                                                                     source
 out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overruns, clamps, watchdog,
                                                                      rejected commands
 out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
@@ -308,12 +310,12 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     # ------------------------------------------------------------------ control cycle
 
     def cycle(self, k: int) -> None:
-        """One control tick (``k`` counts ticks from 0): write the latest commands, read the
-        state they produced, publish it (joint/actuator states at ``publish_rate``: every tick by default; sensors,
-        /clock); the loop then sleeps until the next tick
-        (:meth:`sdf_bridge.hardware.HardwareSystem.cycle`). A command received during the sleep
-        is therefore written, read back and published within the next tick. (``/diagnostics``
-        is published by a timer on the executor thread.)
+        """One control tick (``k`` counts ticks from 0): write the latest commands, read the state
+        they produced, publish it (joint/actuator states at ``publish_rate``: every tick by default;
+        sensors, /clock); the loop then sleeps until the next tick
+        (:meth:`sdf_bridge.hardware.HardwareSystem.cycle`). A command received during the sleep is
+        therefore written, read back and published within the next tick. (``/diagnostics`` is
+        published by a timer on the executor thread.)
 
         Raises:
             SdfBridgeError, RCLError: from the hardware system or a publish, unless the

@@ -93,9 +93,10 @@ class OdometryPublisher:
                 from tf2_msgs.msg import TFMessage
             except ImportError:
                 node.get_logger().info(
-                    f"tf2_msgs is not installed: the TF {odom_frame} → {base_frame or 'the root link'} is not "
-                    "published (the odometry is, on 'odom'). "
-                    "Fix: install tf2_msgs (part of a ROS 2 installation; not on PyPI)"
+                    f"tf2_msgs is not installed: the TF {odom_frame} → "
+                    f"{base_frame or 'the root link'} is not published (the odometry is, on "
+                    "'odom'). Fix: install tf2_msgs (part of a ROS 2 installation; not on "
+                    "PyPI)"
                 )
             else:
                 self._tf_message = TFMessage
@@ -109,7 +110,8 @@ class OdometryPublisher:
         )
 
     def publish(self, state: BaseState, stamp: Time) -> None:
-        """Publish ``state`` at ``stamp`` on ``odom`` and, when enabled and available, on ``/tf``."""
+        """Publish ``state`` at ``stamp`` on ``odom`` and, when enabled and available, on
+        ``/tf``."""
         msg = odometry_msg(state, stamp, self.odom_frame, self.base_frame, self.frame_prefix)
         self.odom_pub.publish(msg)
         if self.tf_pub is not None:

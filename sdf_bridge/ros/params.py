@@ -81,8 +81,8 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         "",
         _descriptor(
             _T.PARAMETER_STRING,
-            "Package directories for package:// and $(find pkg): a string 'pkg=DIR pkg2=DIR2' or a string array "
-            "['pkg=DIR', ...], searched before the ament index.",
+            "Package directories for package:// and $(find pkg): a string 'pkg=DIR pkg2=DIR2' or "
+            "a string array ['pkg=DIR', ...], searched before the ament index.",
             dynamic=True,
         ),
     ),
@@ -113,8 +113,9 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         0.0,
         _descriptor(
             _T.PARAMETER_DOUBLE,
-            "joint_states / actuator_states publish rate, Hz (at most update_rate); 0 = update_rate "
-            "(every control cycle, so that a controller_manager at the same rate sees each state once).",
+            "joint_states / actuator_states publish rate, Hz (at most update_rate); 0 = "
+            "update_rate (every control cycle, so that a controller_manager at the same rate "
+            "sees each state once).",
             float_range=(0.0, 10000.0),
         ),
     ),
@@ -169,8 +170,8 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         "",
         _descriptor(
             _T.PARAMETER_STRING,
-            "Prefix of every frame_id the bridge publishes, as robot_state_publisher's frame_prefix "
-            "(e.g. 'left/'); empty = none.",
+            "Prefix of every frame_id the bridge publishes, as robot_state_publisher's "
+            "frame_prefix (e.g. 'left/'); empty = none.",
         ),
     ),
     "start_paused": (
@@ -218,7 +219,8 @@ def default(name: str) -> Any:
 
 @dataclass(frozen=True)
 class BridgeConfig:
-    """Validated parameter values of the bridge node (units: Hz, s); defaults: :data:`PARAMETERS`."""
+    """Validated parameter values of the bridge node (units: Hz, s); defaults:
+    :data:`PARAMETERS`."""
 
     robot_description: str = default("robot_description")
     description_file: str = default("description_file")
@@ -296,9 +298,9 @@ def _refuse_use_sim_time_changes(node: Node) -> None:
             if parameter.name == USE_SIM_TIME and parameter.value != fixed:
                 return SetParametersResult(
                     successful=False,
-                    reason=f"use_sim_time is fixed at start-up ({str(fixed).lower()}): the watchdog, "
-                    "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
-                    f"with use_sim_time:={str(not fixed).lower()}",
+                    reason=f"use_sim_time is fixed at start-up ({str(fixed).lower()}): the "
+                    "watchdog, trajectories and stamps follow the clock chosen then. Fix: "
+                    f"restart the bridge with use_sim_time:={str(not fixed).lower()}",
                 )
         return SetParametersResult(successful=True)
 
@@ -351,8 +353,9 @@ def make_config(
     known = available_backends()  # (names only: nothing is imported before it is used)
     if backend not in known:  # before any description is awaited on the topic
         raise ConfigError(
-            f"backend {backend!r} is unknown. Fix: set backend to one of {', '.join(known)}, or install the "
-            f"package that registers {backend!r} in the 'sdf_bridge.backends' entry-point group."
+            f"backend {backend!r} is unknown. Fix: set backend to one of {', '.join(known)}, or "
+            f"install the package that registers {backend!r} in the 'sdf_bridge.backends' "
+            "entry-point group."
         )
     frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
     odom_frame = str(values.get("odom_frame", default("odom_frame"))).strip()

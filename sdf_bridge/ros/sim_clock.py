@@ -20,12 +20,12 @@ GRACE = 3.0
 def stalled_clock_message(backend: str, grace: float = GRACE) -> str:
     """The warning for a clock still at 0 ``grace`` s after start with backend ``backend``."""
     return (
-        f"use_sim_time is true but the node's clock is still at 0 after {grace:g} s: nothing publishes "
-        f"/clock (backend {backend!r} has no simulated clock unless it is a simulator such as 'mujoco'). "
-        "States are stamped 0 and trajectory stamps are taken against 0 (the command watchdog and "
-        "trajectories stamped 0 run on steady time). Fix: use_sim_time:=false with the "
-        "mock backend, backend:=mujoco (it publishes /clock), or start the simulator or bag that "
-        "publishes /clock."
+        f"use_sim_time is true but the node's clock is still at 0 after {grace:g} s: nothing "
+        f"publishes /clock (backend {backend!r} has no simulated clock unless it is a "
+        "simulator such as 'mujoco'). States are stamped 0 and trajectory stamps are taken "
+        "against 0 (the command watchdog and trajectories stamped 0 run on steady time). "
+        "Fix: use_sim_time:=false with the mock backend, backend:=mujoco (it publishes "
+        "/clock), or start the simulator or bag that publishes /clock."
     )
 
 

@@ -19,12 +19,12 @@ off) and handles a signal in one of two ways:
   a callback (the description arriving on the topic) runs under :func:`interruptible`: there a
   signal raises :class:`StopRequested` again.
 
-Work that must not be interrupted halfway (Numba's set-up) runs under :func:`deferred`: a
-signal there stops the start-up right after it. Every signal after the first only sets the flag. Before the interpreter exits,
-:meth:`StopSignals.ignore` makes SIGINT and SIGTERM ignored: Python resets its handlers to the
-default action while it finalises, and a signal arriving then would otherwise kill the process
-with −2. A signal during the interpreter's own start-up, before any code of this package runs
-(the first ~0.05 s), is handled by Python itself (``KeyboardInterrupt``).
+Work that must not be interrupted halfway (Numba's set-up) runs under :func:`deferred`: a signal
+there stops the start-up right after it. Every signal after the first only sets the flag. Before the
+interpreter exits, :meth:`StopSignals.ignore` makes SIGINT and SIGTERM ignored: Python resets its
+handlers to the default action while it finalises, and a signal arriving then would otherwise kill
+the process with −2. A signal during the interpreter's own start-up, before any code of this package
+runs (the first ~0.05 s), is handled by Python itself (``KeyboardInterrupt``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Which movable joints the bridge does not expose (not in ``joint_states``, not commandable), and why.
+"""Which movable joints the bridge does not expose (not in ``joint_states``, not commandable), and
+why.
 
 ``joint_states`` carries every driven one-axis joint of the :class:`~.map.TransmissionMap` and
 every follower (mimic, gearbox, a screw's translation). The other movable joints are named here,
@@ -22,7 +23,8 @@ from .coupling import build_followers
 
 
 def unexposed_joints(robot: Robot) -> dict[str, str]:
-    """Movable joints not in ``joint_states`` → why, in document order (see the module docstring)."""
+    """Movable joints not in ``joint_states`` → why, in document order (see the module
+    docstring)."""
     followers = {f.name for f in build_followers(robot)[0]}
     loops = set(loop_joints(robot))
     out: dict[str, str] = {}
@@ -31,15 +33,15 @@ def unexposed_joints(robot: Robot) -> dict[str, str]:
             continue
         if joint.type.dof > 1:
             out[name] = (
-                f"{joint.type} joint ({joint.type.dof} degrees of freedom): simulated by the MuJoCo backend, "
-                "not in joint_states (one value per joint name there)"
+                f"{joint.type} joint ({joint.type.dof} degrees of freedom): simulated by the "
+                "MuJoCo backend, not in joint_states (one value per joint name there)"
             )
         elif name in loops:
             out[name] = "closes a kinematic loop: kept in the model, not simulated"
         elif joint.type is JointType.GEARBOX and name not in followers:
             out[name] = (
-                "gearbox without a 1-DOF joint from its reference body to its parent link: simulated as a "
-                "free hinge by the MuJoCo backend, not in joint_states"
+                "gearbox without a 1-DOF joint from its reference body to its parent link: "
+                "simulated as a free hinge by the MuJoCo backend, not in joint_states"
             )
     return out
 

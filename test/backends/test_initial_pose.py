@@ -200,7 +200,8 @@ def test_srdf_planar_virtual_joint(robot, tmp_path: Path) -> None:
         (
             {"s.srdf": SRDF.replace("0.5 0 0 0.7071068 0.7071068", "0.5")},
             {"srdf_file": "s.srdf", "keyframe": "stand"},
-            r"virtual joint 'world_joint' \(floating\) has 3 value\(s\). Fix: floating x y z qx qy qz qw",
+            r"virtual joint 'world_joint' \(floating\) has 3 value\(s\). Fix: floating x y z qx "
+            r"qy qz qw",
         ),
     ],
 )

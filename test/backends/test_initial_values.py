@@ -72,7 +72,8 @@ def test_a_start_outside_the_limits_is_clamped_with_a_warning(caplog) -> None:
         values = initial_joint_values(load(KNEE))
     assert values["position"] == {"calf_joint": -0.9, "slide": 0.1}
     assert [r.getMessage() for r in caplog.records] == [
-        "initial positions outside the joint limits clamped into them (rad or m): calf_joint 0 → -0.9, slide 0 → 0.1"
+        "initial positions outside the joint limits clamped into them (rad or m): calf_joint 0 → "
+        "-0.9, slide 0 → 0.1"
     ]
 
 

@@ -78,7 +78,8 @@ def test_empty_reference_is_the_model_with_warning():
 
 def test_joint_reference_and_nested_property_element_kept_raw_only():
     ext, _, _, _ = _parse(
-        '<gazebo reference="elbow"><implicitSpringDamper>1</implicitSpringDamper><physics><ode><cfm>0.1</cfm></ode></physics></gazebo>'
+        '<gazebo reference="elbow"><implicitSpringDamper>1</implicitSpringDamper><physics><ode>'
+        "<cfm>0.1</cfm></ode></physics></gazebo>"
     )
     assert ext.reference == "elbow"
     assert ext.properties == (("implicitSpringDamper", "1"),)
@@ -137,8 +138,9 @@ def test_unrelated_gazebo_property_is_kept() -> None:
 def test_a_links_gravity_switch_as_gazebo_reads_it(properties: str, gravity: bool) -> None:
     """The PR2 turns gravity off on its counterbalanced arms."""
     robot = load(
-        f'<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
-        f'<parent link="a"/><child link="b"/></joint><gazebo reference="b">{properties}</gazebo></robot>'
+        '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
+        '<parent link="a"/><child link="b"/></joint><gazebo '
+        f'reference="b">{properties}</gazebo></robot>'
     )
     assert (robot.links["a"].gravity, robot.links["b"].gravity) == (True, gravity)
 

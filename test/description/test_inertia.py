@@ -28,7 +28,8 @@ def test_valid_inertias_have_no_problem(inertia: Inertia) -> None:
 
 
 def test_triangle_inequality_is_checked_on_the_principal_moments() -> None:
-    """The diagonal (1, 1, 1) satisfies it; a product ixy turns the principal moments to (1 − ixy, 1, 1 + ixy)."""
+    """The diagonal (1, 1, 1) satisfies it; a product ixy turns the principal moments to (1 − ixy,
+    1, 1 + ixy)."""
     inertia = Inertia(ixx=1.0, iyy=1.0, izz=1.0, ixy=0.4)
     np.testing.assert_allclose(principal_moments(inertia), [0.6, 1.0, 1.4], rtol=0, atol=1e-12)
     assert inertia_problem(inertia) is None  # 0.6 + 1 ≥ 1.4
@@ -62,8 +63,9 @@ def test_balanced_inertia_is_the_mean_moment_isotropic() -> None:
 
 def test_inertia_fix_names_the_link_and_the_values_used() -> None:
     assert inertia_fix("finger", Inertia(ixx=0.002)) == (
-        "link 'finger': its principal moments (0, 0, 0.002) kg·m² break the triangle inequality (0 + 0 < 0.002), "
-        "which no rigid body has (libsdformat calls it invalid, MuJoCo refuses it); the bridge uses the balanced "
-        "inertia ixx = iyy = izz = 0.000666667 kg·m², products 0 (MuJoCo's balanceinertia: their mean). Fix: give "
-        "the link's real inertia"
+        "link 'finger': its principal moments (0, 0, 0.002) kg·m² break the triangle inequality "
+        "(0 + 0 < 0.002), which no rigid body has (libsdformat calls it invalid, MuJoCo "
+        "refuses it); the bridge uses the balanced inertia ixx = iyy = izz = 0.000666667 "
+        "kg·m², products 0 (MuJoCo's balanceinertia: their mean). Fix: give the link's real "
+        "inertia"
     )

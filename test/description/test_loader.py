@@ -19,7 +19,10 @@ from sdf_bridge.errors import (
     XmlSyntaxError,
 )
 
-SIMPLE = '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>'
+SIMPLE = (
+    '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed"><parent '
+    'link="a"/><child link="b"/></joint></robot>'
+)
 XACRO = (
     '<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="p" default="d_"/>'
     '<xacro:property name="n" value="base"/><link name="$(arg p)${n}"/></robot>'
@@ -143,8 +146,9 @@ def test_xacro_error_propagates(tmp_path: Path) -> None:
 
 def test_sdf_root_dispatches_to_the_sdf_loader() -> None:
     sdf = (
-        '<sdf version="1.7"><model name="m"><link name="a"/><link name="b"/>'
-        '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>'
+        '<sdf version="1.7"><model name="m"><link name="a"/><link name="b"/><joint name="j" '
+        'type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis>'
+        "</joint>"
         "</model></sdf>"
     )
     robot = load(sdf)

@@ -55,7 +55,8 @@ def test_values_at_the_bounds_load() -> None:
     [
         (
             {"mass": 1e308},
-            r'^<string>:2: <link name="a">: the mass of link \'a\' is 1e308, beyond the bound 1e6 kg '
+            r'^<string>:2: <link name="a">: the mass of link \'a\' is 1e308, beyond the bound '
+            r"1e6 kg "
             r"\(a value no simulator or driver can use\)\. Fix: give the link's real mass in kg",
         ),
         ({"mass": 1.5e6}, r"the mass of link 'a' is 1\.5e6, beyond the bound 1e6 kg"),
@@ -97,7 +98,8 @@ def _sdf(joint: str) -> str:
     ("joint", "match"),
     [
         (
-            '<joint name="g" type="gearbox"><parent>a</parent><child>c</child><gearbox_ratio>1e300</gearbox_ratio>'
+            '<joint name="g" type="gearbox"><parent>a</parent><child>c</child>'
+            "<gearbox_ratio>1e300</gearbox_ratio>"
             "<gearbox_reference_body>a</gearbox_reference_body><axis><xyz>0 0 1</xyz></axis>"
             "<axis2><xyz>0 0 1</xyz></axis2></joint>",
             r'<joint name="g">: the gearbox ratio of joint \'g\' is 1e300, beyond the bound ±1e6',

@@ -1,4 +1,5 @@
-"""Tests of sdf_bridge.description.resolve: package://, $(find), file://, relative paths, escapes."""
+"""Tests of sdf_bridge.description.resolve: package://, $(find), file://, relative paths,
+escapes."""
 
 from __future__ import annotations
 

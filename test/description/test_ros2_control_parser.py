@@ -106,7 +106,8 @@ def test_full_block_is_read_like_the_component_parser():
 
 def test_defaults_of_a_minimal_block():
     hw, warnings = _parse(
-        '<ros2_control name="m" type="sensor"><hardware><plugin>p/P</plugin></hardware></ros2_control>'
+        '<ros2_control name="m" type="sensor"><hardware><plugin>p/P</plugin></hardware>'
+        "</ros2_control>"
     )
     assert (
         hw.type,
@@ -127,7 +128,8 @@ def test_block_without_hardware_has_no_plugin():
 
 def test_type_is_lower_cased_with_a_warning():
     hw, warnings = _parse(
-        '<ros2_control name="m" type="System"><hardware><plugin>p/P</plugin></hardware></ros2_control>'
+        '<ros2_control name="m" type="System"><hardware><plugin>p/P</plugin></hardware>'
+        "</ros2_control>"
     )
     assert hw.type == "system"
     assert len(warnings) == 1 and "read as 'system'" in warnings[0]
@@ -159,11 +161,13 @@ def test_type_is_lower_cased_with_a_warning():
             r"ros2_control 'm': <hardware> has no <plugin>.*Fix: add <plugin>",
         ),
         (
-            '<ros2_control name="m" type="system"><hardware><plugin> </plugin></hardware></ros2_control>',
+            '<ros2_control name="m" type="system"><hardware><plugin> </plugin></hardware>'
+            "</ros2_control>",
             r"ros2_control 'm': <plugin> is empty",
         ),
         (
-            '<ros2_control name="m" type="system"><hardware><plugin>p</plugin><param>1</param></hardware></ros2_control>',
+            '<ros2_control name="m" type="system"><hardware><plugin>p</plugin><param>1</param>'
+            "</hardware></ros2_control>",
             r"<param> has no name",
         ),
         (
@@ -183,23 +187,28 @@ def test_type_is_lower_cased_with_a_warning():
             r"<limits> has no enable attribute",
         ),
         (
-            '<ros2_control name="m" type="system"><joint name="j"><limits enable="no"/></joint></ros2_control>',
+            '<ros2_control name="m" type="system"><joint name="j"><limits enable="no"/></joint>'
+            "</ros2_control>",
             r"attribute 'enable' is 'no', not a boolean",
         ),
         (
-            '<ros2_control name="m" type="system"><joint name="j"><state_interface/></joint></ros2_control>',
+            '<ros2_control name="m" type="system"><joint name="j"><state_interface/></joint>'
+            "</ros2_control>",
             r"<state_interface>: attribute 'name' is missing",
         ),
         (
-            '<ros2_control name="m" type="system"><gpio name="g"><command_interface name="c" size="0"/></gpio></ros2_control>',
+            '<ros2_control name="m" type="system"><gpio name="g"><command_interface name="c" '
+            'size="0"/></gpio></ros2_control>',
             r"attribute 'size' is '0', not a positive integer",
         ),
         (
-            '<ros2_control name="m" type="system"><gpio name="g"><state_interface name="c" size="2.5"/></gpio></ros2_control>',
+            '<ros2_control name="m" type="system"><gpio name="g"><state_interface name="c" '
+            'size="2.5"/></gpio></ros2_control>',
             r"attribute 'size' is '2.5'",
         ),
         (
-            '<ros2_control name="m" type="system"><joint name="j"><command_interface name="p"><param>1</param></command_interface></joint></ros2_control>',
+            '<ros2_control name="m" type="system"><joint name="j"><command_interface name="p">'
+            "<param>1</param></command_interface></joint></ros2_control>",
             r"<param> has no name",
         ),
     ],
@@ -212,13 +221,15 @@ def test_invalid_values_are_refused(xml, message):
 def test_error_carries_file_and_line():
     with pytest.raises(InvalidValueError, match=r"^r\.urdf:3: <joint name=\"j\">"):
         _parse(
-            '<ros2_control name="m" type="system">\n<hardware><plugin>p</plugin></hardware>\n<joint name="j" mimic="x"/></ros2_control>'
+            '<ros2_control name="m" type="system">\n<hardware><plugin>p</plugin>'
+            '</hardware>\n<joint name="j" mimic="x"/></ros2_control>'
         )
 
 
 def test_legacy_class_type_is_read_with_warning():
     hw, warnings = _parse(
-        '<ros2_control name="m" type="system"><hardware><classType>old/Hw</classType></hardware></ros2_control>'
+        '<ros2_control name="m" type="system"><hardware><classType>old/Hw</classType></hardware>'
+        "</ros2_control>"
     )
     assert hw.plugin == "old/Hw"
     assert len(warnings) == 1 and "<classType>" in warnings[0]
@@ -226,7 +237,8 @@ def test_legacy_class_type_is_read_with_warning():
 
 def test_two_plugins_use_the_first_and_warn():
     hw, warnings = _parse(
-        '<ros2_control name="husky_hardware" type="system"><hardware><plugin>husky_base/HuskyHardware</plugin>'
+        '<ros2_control name="husky_hardware" type="system"><hardware>'
+        "<plugin>husky_base/HuskyHardware</plugin>"
         "<plugin>fake_components/GenericSystem</plugin></hardware></ros2_control>"
     )
     assert hw.plugin == "husky_base/HuskyHardware"
@@ -263,27 +275,31 @@ def test_transmission_joint_must_be_a_joint_of_the_block():
     ):
         _parse(
             '<ros2_control name="m" type="system"><joint name="j"/><transmission name="t">'
-            '<plugin>transmission_interface/SimpleTransmission</plugin><joint name="ghost" role="joint1"/>'
-            '<actuator name="a" role="actuator1"/></transmission></ros2_control>'
+            '<plugin>transmission_interface/SimpleTransmission</plugin><joint name="ghost" '
+            'role="joint1"/><actuator name="a" role="actuator1"/></transmission>'
+            "</ros2_control>"
         )
 
 
 def test_transmission_errors_propagate():
     with pytest.raises(DuplicateNameError, match=r"transmission 'd'"):
         _parse(
-            '<ros2_control name="m" type="system"><joint name="a"/><joint name="b"/><transmission name="d">'
+            '<ros2_control name="m" type="system"><joint name="a"/><joint name="b"/>'
+            '<transmission name="d">'
             "<plugin>transmission_interface/DifferentialTransmission</plugin>"
-            '<joint name="a" role="joint1"/><joint name="b" role="joint1"/>'
-            '<actuator name="m1" role="actuator1"/><actuator name="m2" role="actuator2"/></transmission></ros2_control>'
+            '<joint name="a" role="joint1"/><joint name="b" role="joint1"/><actuator name="m1" '
+            'role="actuator1"/><actuator name="m2" role="actuator2"/></transmission>'
+            "</ros2_control>"
         )
 
 
 def test_actuator_block_gets_implicit_actuator():
     hw, _ = _parse(
         '<ros2_control name="servo" type="actuator"><hardware><plugin>p</plugin></hardware>'
-        '<joint name="j"><command_interface name="position"/></joint>'
-        '<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>'
-        '<joint name="j" role="joint1"><mechanical_reduction>5</mechanical_reduction></joint></transmission></ros2_control>'
+        '<joint name="j"><command_interface name="position"/></joint><transmission name="t">'
+        '<plugin>transmission_interface/SimpleTransmission</plugin><joint name="j" '
+        'role="joint1"><mechanical_reduction>5</mechanical_reduction></joint></transmission>'
+        "</ros2_control>"
     )
     (t,) = hw.transmissions
     assert [(a.name, a.role, a.mechanical_reduction) for a in t.actuators] == [
@@ -298,8 +314,9 @@ def test_actuator_block_transmission_needs_one_joint():
     ):
         _parse(
             '<ros2_control name="servo" type="actuator"><joint name="a"/><joint name="b"/>'
-            '<transmission name="t"><plugin>transmission_interface/DifferentialTransmission</plugin>'
-            '<joint name="a" role="joint1"/><joint name="b" role="joint2"/></transmission></ros2_control>'
+            '<transmission name="t">'
+            '<plugin>transmission_interface/DifferentialTransmission</plugin><joint name="a" '
+            'role="joint1"/><joint name="b" role="joint2"/></transmission></ros2_control>'
         )
 
 
@@ -315,12 +332,14 @@ def test_actuator_block_transmission_needs_one_joint():
         (
             "hardwre",
             "hardware",
-            '<ros2_control name="B" type="system"><hardwre><plugin>p/P</plugin></hardwre></ros2_control>',
+            '<ros2_control name="B" type="system"><hardwre><plugin>p/P</plugin></hardwre>'
+            "</ros2_control>",
         ),
         (
             "plugn",
             "plugin",
-            '<ros2_control name="B" type="system"><hardware><plugn>p/P</plugn></hardware></ros2_control>',
+            '<ros2_control name="B" type="system"><hardware><plugn>p/P</plugn></hardware>'
+            "</ros2_control>",
         ),
     ],
 )
@@ -339,5 +358,6 @@ def test_unrelated_unknown_component_child_warns() -> None:
     )
     assert block.joints[0].command_interfaces[0].name == "position"
     assert warnings == [
-        'r.urdf:1: <notes>: unknown element <notes> in <joint name="j"> is not part of ros2_control; not read'
+        'r.urdf:1: <notes>: unknown element <notes> in <joint name="j"> is not part of '
+        "ros2_control; not read"
     ]

@@ -107,7 +107,8 @@ def test_pose_degrees_and_quaternion():
     q = parse_pose(
         ctx,
         parse_xml(
-            '<pose rotation_format="quat_xyzw">0 0 1 0 0 0.7071067811865476 0.7071067811865476</pose>'
+            '<pose rotation_format="quat_xyzw">0 0 1 0 0 0.7071067811865476 '
+            "0.7071067811865476</pose>"
         ),
     )
     assert q.xyz == (0.0, 0.0, 1.0)
@@ -151,7 +152,8 @@ def test_noise_forms():
     attr = parse_noise(
         ctx,
         parse_xml(
-            '<noise type="gaussian"><mean>0.1</mean><stddev>2e-4</stddev><bias_mean>0.5</bias_mean></noise>'
+            '<noise type="gaussian"><mean>0.1</mean><stddev>2e-4</stddev>'
+            "<bias_mean>0.5</bias_mean></noise>"
         ),
     )
     assert attr == Noise(type="gaussian", mean=0.1, stddev=2e-4, bias_mean=0.5)
@@ -261,12 +263,14 @@ def test_non_integral_integers_are_read_by_their_integer_part_as_gazebo_does():
 @pytest.mark.parametrize("placeholder", ["__default__", "__default_topic__"])
 def test_unset_placeholders_are_not_given(placeholder):
     s, warnings = _sensor(
-        f'<sensor name="i" type="imu"><topic>{placeholder}</topic><frame_id>{placeholder}</frame_id>'
+        f'<sensor name="i" type="imu"><topic>{placeholder}</topic>'
+        f"<frame_id>{placeholder}</frame_id>"
         "</sensor>"
     )
     assert (s.topic, s.frame_id, s.ros_frame_id) == (None, None, "base_link")
     assert warnings == [
-        f's.urdf:1: <{tag}>: <{tag}> is {placeholder}, SDFormat\'s placeholder for "not set"; read as '
+        f's.urdf:1: <{tag}>: <{tag}> is {placeholder}, SDFormat\'s placeholder for "not set"; '
+        "read as "
         "not given (the default is used)"
         for tag in ("topic", "frame_id")
     ]
@@ -306,7 +310,10 @@ def test_ray_and_lidar(stype, tag):
 
 
 def test_ray_vertical_scan():
-    vertical = "<vertical><samples>16</samples><resolution>1</resolution><min_angle>-0.26</min_angle><max_angle>0.26</max_angle></vertical>"
+    vertical = (
+        "<vertical><samples>16</samples><resolution>1</resolution>"
+        "<min_angle>-0.26</min_angle><max_angle>0.26</max_angle></vertical>"
+    )
     s, _ = _sensor(RAY.format(type="gpu_lidar", tag="lidar", vertical=vertical))
     assert isinstance(s.params, RayParams)
     assert (
@@ -319,7 +326,8 @@ def test_ray_vertical_scan():
 def test_bad_ray_samples():
     with pytest.raises(InvalidValueError, match=r"<samples> is 'many'"):
         _sensor(
-            '<sensor name="l" type="ray"><ray><scan><horizontal><samples>many</samples></horizontal></scan></ray></sensor>'
+            '<sensor name="l" type="ray"><ray><scan><horizontal><samples>many</samples>'
+            "</horizontal></scan></ray></sensor>"
         )
 
 
@@ -487,7 +495,8 @@ def test_sensor_errors(xml, message):
     [
         (
             "<camera><horizontal_fov>-1</horizontal_fov></camera>",
-            r"s\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is -1 rad\. Fix: give a value in \(0, 2π\] rad",
+            r"s\.urdf:1: <sensor name=\"c\">: sensor 'c': horizontal field of view is -1 rad\. "
+            r"Fix: give a value in \(0, 2π\] rad",
         ),
         (
             "<camera><horizontal_fov>7</horizontal_fov></camera>",
@@ -512,13 +521,15 @@ def test_camera_values_out_of_range(inner: str, message: str) -> None:
     "inner, message",
     [
         (
-            "<scan><horizontal><samples>4</samples><min_angle>1</min_angle><max_angle>-1</max_angle></horizontal></scan>"
-            "<range><min>0.1</min><max>10</max></range>",
+            "<scan><horizontal><samples>4</samples><min_angle>1</min_angle>"
+            "<max_angle>-1</max_angle></horizontal></scan><range><min>0.1</min><max>10</max>"
+            "</range>",
             r"sensor 'r': horizontal min_angle 1 rad is above max_angle -1 rad",
         ),
         (
-            "<scan><vertical><samples>4</samples><min_angle>0.5</min_angle><max_angle>0.2</max_angle></vertical></scan>"
-            "<range><min>0.1</min><max>10</max></range>",
+            "<scan><vertical><samples>4</samples><min_angle>0.5</min_angle>"
+            "<max_angle>0.2</max_angle></vertical></scan><range><min>0.1</min><max>10</max>"
+            "</range>",
             r"vertical min_angle 0.5 rad is above max_angle 0.2 rad",
         ),
         (
@@ -564,12 +575,14 @@ def test_noise_values_are_kept() -> None:
     "xml, bad, good",
     [
         (
-            '<sensor name="c" type="camera"><camera><horizontal_fvo>0.5</horizontal_fvo></camera></sensor>',
+            '<sensor name="c" type="camera"><camera><horizontal_fvo>0.5</horizontal_fvo></camera>'
+            "</sensor>",
             "horizontal_fvo",
             "horizontal_fov",
         ),
         (
-            '<sensor name="c" type="camera"><camera><image><widht>64</widht></image></camera></sensor>',
+            '<sensor name="c" type="camera"><camera><image><widht>64</widht></image></camera>'
+            "</sensor>",
             "widht",
             "width",
         ),
@@ -579,12 +592,14 @@ def test_noise_values_are_kept() -> None:
             "update_rate",
         ),
         (
-            '<sensor name="l" type="ray"><ray><scan><horizontal><sample>5</sample></horizontal></scan></ray></sensor>',
+            '<sensor name="l" type="ray"><ray><scan><horizontal><sample>5</sample></horizontal>'
+            "</scan></ray></sensor>",
             "sample",
             "samples",
         ),
         (
-            '<sensor name="l" type="gpu_lidar"><lidar><range><maxx>5</maxx></range></lidar></sensor>',
+            '<sensor name="l" type="gpu_lidar"><lidar><range><maxx>5</maxx></range></lidar>'
+            "</sensor>",
             "maxx",
             "max",
         ),
@@ -594,13 +609,15 @@ def test_noise_values_are_kept() -> None:
             "angular_velocity",
         ),
         (
-            '<sensor name="i" type="imu"><imu><angular_velocity><x><noise type="gaussian"><stdev>1</stdev></noise></x>'
+            '<sensor name="i" type="imu"><imu><angular_velocity><x><noise type="gaussian">'
+            "<stdev>1</stdev></noise></x>"
             "</angular_velocity></imu></sensor>",
             "stdev",
             "stddev",
         ),
         (
-            '<sensor name="f" type="force_torque"><force_torque><frme>child</frme></force_torque></sensor>',
+            '<sensor name="f" type="force_torque"><force_torque><frme>child</frme></force_torque>'
+            "</sensor>",
             "frme",
             "frame",
         ),

@@ -22,7 +22,8 @@ ROBOTS_DIR = SHARED / "robots"
 pytestmark = shared_skip_mark()
 
 _ROW = re.compile(
-    r"^\| \[(?P<name>[^\]]+)\]\([^)]*\) \| (?P<format>[^|]+) \| (?P<links>\d+) \| (?P<joints>[^|]+) \|"
+    r"^\| \[(?P<name>[^\]]+)\]\([^)]*\) \| (?P<format>[^|]+) \| (?P<links>\d+) \| "
+    r"(?P<joints>[^|]+) \|"
 )
 _PACKAGE = re.compile(r'packages/(?P<pkg>[\w-]+); ln -s "\$PWD/(?P<dir>[^"]+)"')
 _COMMAND = re.compile(

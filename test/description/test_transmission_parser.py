@@ -174,7 +174,8 @@ def test_bad_offset_is_refused():
 def test_missing_type_is_an_error_naming_the_transmission():
     with pytest.raises(
         InvalidValueError,
-        match=r"t.urdf:1: <transmission name=\"lonely\">: in transmission 'lonely': the type is missing",
+        match=r"t.urdf:1: <transmission name=\"lonely\">: in transmission 'lonely': the type is "
+        r"missing",
     ):
         _parse('<transmission name="lonely"><joint name="j"/><actuator name="m"/></transmission>')
 
@@ -227,7 +228,8 @@ def test_duplicated_role_is_refused_naming_the_transmission():
     xml = DIFF_ROLES.format(a2="actuator2", j_roll="joint1", j_pitch="joint1")
     with pytest.raises(
         DuplicateNameError,
-        match=r"transmission 'wrist_diff'.*role 'joint1' is given to two joints \('roll' and 'pitch'\)",
+        match=r"transmission 'wrist_diff'.*role 'joint1' is given to two joints \('roll' and "
+        r"'pitch'\)",
     ):
         _parse(xml, hardware="sys")
 
@@ -242,7 +244,8 @@ def test_unknown_role_of_a_differential_is_refused():
     xml = DIFF_ROLES.format(a2="actuator2", j_roll="joint3", j_pitch="joint1")
     with pytest.raises(
         InvalidValueError,
-        match=r"transmission 'wrist_diff'.*role 'joint3' is not a joint role.*Fix: use one of joint1, joint2",
+        match=r"transmission 'wrist_diff'.*role 'joint3' is not a joint role.*Fix: use one of "
+        r"joint1, joint2",
     ):
         _parse(xml, hardware="sys")
 
@@ -316,7 +319,8 @@ def test_extra_children_and_params_are_kept():
 def test_param_without_name_is_refused():
     with pytest.raises(InvalidValueError, match=r"transmission 't'.*<param> has no name"):
         _parse(
-            '<transmission name="t"><type>x/SimpleTransmission</type><param>1</param></transmission>'
+            '<transmission name="t"><type>x/SimpleTransmission</type><param>1</param>'
+            "</transmission>"
         )
 
 
@@ -428,7 +432,8 @@ def test_pr2_wrist_zero_reduction_is_refused():
 def test_pr2_wrist_with_plain_joint_element_is_refused():
     with pytest.raises(InvalidValueError, match=r"transmission 'w'.*not <joint>"):
         _parse(
-            '<transmission name="w" type="pr2_mechanism_model/WristTransmission"><joint name="j"/></transmission>'
+            '<transmission name="w" type="pr2_mechanism_model/WristTransmission"><joint '
+            'name="j"/></transmission>'
         )
 
 
@@ -647,8 +652,9 @@ def test_classic_misspelt_reduction_is_an_error_not_a_default():
     )
     with pytest.raises(
         InvalidValueError,
-        match=r"^t\.urdf:8: <mechanicalReducton>: unknown element <mechanicalReducton> in <actuator name=\"motor1\"> "
-        r"of transmission 'tran1'; did you mean <mechanicalReduction>\? Fix: rename",
+        match=r"^t\.urdf:8: <mechanicalReducton>: unknown element <mechanicalReducton> in "
+        r"<actuator name=\"motor1\"> of transmission 'tran1'; did you mean "
+        r"<mechanicalReduction>\? Fix: rename",
     ):
         _parse(xml)
 
@@ -665,7 +671,8 @@ def test_classic_misspelt_reduction_is_an_error_not_a_default():
         ),
         (
             CLASSIC.replace(
-                "<hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>\n  </joint>",
+                "<hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>\n "
+                " </joint>",
                 "<ofset>0.1</ofset></joint>",
             ),
             "ofset",
@@ -678,9 +685,10 @@ def test_classic_misspelt_reduction_is_an_error_not_a_default():
             "mechanicalReduction",
         ),
         (
-            '<transmission name="t" type="pr2_mechanism_model/WristTransmission">'
-            '<rightActuator name="r" mechanicalReduction="1"/><leftActuatr name="l" mechanicalReduction="1"/>'
-            '<flexJoint name="f" mechanicalReduction="1"/><rollJoint name="o" mechanicalReduction="1"/></transmission>',
+            '<transmission name="t" type="pr2_mechanism_model/WristTransmission"><rightActuator '
+            'name="r" mechanicalReduction="1"/><leftActuatr name="l" '
+            'mechanicalReduction="1"/><flexJoint name="f" mechanicalReduction="1"/>'
+            '<rollJoint name="o" mechanicalReduction="1"/></transmission>',
             "leftActuatr",
             "leftActuator",
         ),
@@ -721,7 +729,7 @@ def test_unrelated_unknown_children_still_only_warn():
     trans, warnings = _parse(xml)
     assert trans.actuators[0].mechanical_reduction == 50.0
     assert any(
-        "unknown element <motorTorqueConstant> in <actuator name=\"motor1\"> of transmission 'tran1' is not read"
-        in w
+        'unknown element <motorTorqueConstant> in <actuator name="motor1"> of transmission '
+        "'tran1' is not read" in w
         for w in warnings
     )

@@ -191,9 +191,9 @@ def test_default_axis_floating_planar_and_mimic(full: Robot) -> None:
 def test_mimic_defaults() -> None:
     robot = load(
         urdf(
-            '<link name="a"/><link name="b"/><link name="c"/>'
-            '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
-            '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j1"/></joint>'
+            '<link name="a"/><link name="b"/><link name="c"/><joint name="j1" type="continuous">'
+            '<parent link="a"/><child link="b"/></joint><joint name="j2" type="continuous">'
+            '<parent link="b"/><child link="c"/><mimic joint="j1"/></joint>'
         )
     )
     mimic = robot.joints["j2"].mimic
@@ -207,9 +207,10 @@ def test_mesh_resolution_with_package_paths_and_files(tmp_path: Path) -> None:
     path.parent.mkdir()
     path.write_text(
         urdf(
-            '<link name="a"><visual><geometry><mesh filename="package://my_pkg/m/a.dae"/></geometry></visual>'
-            '<visual><geometry><mesh filename="../meshes/b.stl"/></geometry></visual>'
-            '<visual><geometry><mesh filename="package://unknown_pkg_zz/c.stl"/></geometry></visual></link>'
+            '<link name="a"><visual><geometry><mesh filename="package://my_pkg/m/a.dae"/>'
+            '</geometry></visual><visual><geometry><mesh filename="../meshes/b.stl"/>'
+            "</geometry></visual><visual><geometry><mesh "
+            'filename="package://unknown_pkg_zz/c.stl"/></geometry></visual></link>'
         )
     )
     robot = load(path, package_paths={"my_pkg": pkg})
@@ -223,7 +224,8 @@ def test_mesh_resolution_with_package_paths_and_files(tmp_path: Path) -> None:
 def test_unknown_package_warns_once_per_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
     meshes = "".join(
-        f'<visual><geometry><mesh filename="package://unknown_pkg_zz/m{i}.stl"/></geometry></visual>'
+        f'<visual><geometry><mesh filename="package://unknown_pkg_zz/m{i}.stl"/></geometry>'
+        "</visual>"
         for i in range(3)
     )
     robot, warnings = load_with_warnings(urdf(f'<link name="a">{meshes}</link>'))
@@ -236,7 +238,8 @@ def test_unknown_package_warns_once_per_package(monkeypatch: pytest.MonkeyPatch)
 
 def test_find_substitution_in_a_plain_urdf_mesh(tmp_path: Path) -> None:
     text = urdf(
-        '<link name="a"><visual><geometry><mesh filename="$(find my_pkg)/meshes/a.stl"/></geometry></visual></link>'
+        '<link name="a"><visual><geometry><mesh filename="$(find my_pkg)/meshes/a.stl"/>'
+        "</geometry></visual></link>"
     )
     robot = load(text, package_paths={"my_pkg": tmp_path})
     assert robot.links["a"].visuals[0].geometry.resolved == str(tmp_path / "meshes" / "a.stl")
@@ -247,13 +250,15 @@ def test_find_in_xacro_include_and_mesh_through_load(tmp_path: Path) -> None:
     (pkg / "urdf").mkdir(parents=True)
     (pkg / "urdf" / "part.xacro").write_text(
         '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="part" params="n">'
-        '<link name="${n}"><visual><geometry><mesh filename="$(find arm_pkg)/meshes/${n}.stl"/></geometry></visual></link>'
+        '<link name="${n}"><visual><geometry><mesh filename="$(find '
+        'arm_pkg)/meshes/${n}.stl"/></geometry></visual></link>'
         "</xacro:macro></robot>"
     )
     top = tmp_path / "robot.urdf.xacro"
     top.write_text(
-        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="prefix" default=""/>'
-        '<xacro:include filename="$(find arm_pkg)/urdf/part.xacro"/><xacro:part n="$(arg prefix)base"/></robot>'
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arg name="prefix" '
+        'default=""/><xacro:include filename="$(find arm_pkg)/urdf/part.xacro"/><xacro:part '
+        'n="$(arg prefix)base"/></robot>'
     )
     robot = load(top, xacro_args={"prefix": "left_"}, package_paths={"arm_pkg": pkg})
     assert list(robot.links) == ["left_base"]
@@ -298,7 +303,8 @@ def test_case_007_continuous_limits_are_none(cases_dir: Path) -> None:
 def test_absent_limit_attributes_stay_none(attrs: str, expected: tuple) -> None:
     robot = load(
         two_links(
-            f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit {attrs}/></joint>'
+            f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit {attrs}/>'
+            "</joint>"
         )
     )
     limit = robot.joints["j"].limit
@@ -356,7 +362,8 @@ def test_zero_axis_refused_on_every_movable_type(kind: str) -> None:
 def test_zero_axis_ignored_on_fixed_and_floating(kind: str) -> None:
     robot = load(
         two_links(
-            f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>'
+            f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/><axis xyz="0 0 '
+            '0"/></joint>'
         )
     )
     assert robot.joints["j"].axis is None
@@ -399,15 +406,18 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
     "body, message",
     [
         (
-            '<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+            '<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" '
+            'iyy="1" iyz="0" izz="1"/></inertial></link>',
             r"<mass>: attribute 'value' is 'heavy', not a number",
         ),
         (
-            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0"/></inertial></link>',
+            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+            'iyz="0"/></inertial></link>',
             r"<inertia>: attribute 'izz' is missing",
         ),
         (
-            '<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+            '<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+            'iyz="0" izz="1"/></inertial></link>',
             r"mass is -1.0, negative",
         ),
         (
@@ -419,19 +429,23 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
             r"attribute 'radius' is 'nan', not finite",
         ),
         (
-            '<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/></geometry></visual></link>',
+            '<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/>'
+            "</geometry></visual></link>",
             r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers",
         ),
         (
             '<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
-            r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative\. Fix: give a radius >= 0 m",
+            r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative\. Fix: give a radius >= "
+            r"0 m",
         ),
         (
-            '<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry></collision></link>',
+            '<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry>'
+            "</collision></link>",
             r"<cylinder>: attribute 'length' is -2, negative",
         ),
         (
-            '<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry></collision></link>',
+            '<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry>'
+            "</collision></link>",
             r"<capsule>: attribute 'radius' is -1, negative",
         ),
         (
@@ -457,31 +471,33 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
         ),
         ("<link/>", r"<link>: link has no name"),
         (
-            '<link name="a"/><link name="b"/><joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>',
+            '<link name="a"/><link name="b"/><joint name="j" type="hinge"><parent link="a"/>'
+            '<child link="b"/></joint>',
             r"joint type is 'hinge'",
         ),
         (
-            '<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/></joint>',
+            '<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/>'
+            "</joint>",
             r"joint 'j' has no <child>",
         ),
         (
-            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
-            '<limit effort="-1" velocity="1"/></joint>',
+            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
+            '<child link="b"/><limit effort="-1" velocity="1"/></joint>',
             r"effort limit is -1.0, negative",
         ),
         (
-            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
-            '<limit lower="0" upper="1" effort="1" velocity="inf"/></joint>',
+            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
+            '<child link="b"/><limit lower="0" upper="1" effort="1" velocity="inf"/></joint>',
             r"attribute 'velocity' is 'inf', not finite",
         ),
         (
-            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
-            '<safety_controller soft_lower_limit="0"/></joint>',
+            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
+            '<child link="b"/><safety_controller soft_lower_limit="0"/></joint>',
             r"attribute 'k_velocity' is missing",
         ),
         (
-            '<link name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
-            '<mimic multiplier="2"/></joint>',
+            '<link name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/>'
+            '<child link="b"/><mimic multiplier="2"/></joint>',
             r"<mimic> names no joint",
         ),
     ],
@@ -499,7 +515,8 @@ def test_unknown_geometry_is_unsupported() -> None:
 def test_undefined_material_reference_warns_and_keeps_the_visual_as_urdfdom() -> None:
     robot, warnings = load_with_warnings(
         urdf(
-            '<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual></link>'
+            '<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material '
+            'name="green"/></visual></link>'
         )
     )
     assert robot.links["a"].visuals[0].material == Material(name="green")
@@ -521,8 +538,9 @@ def test_malformed_xml_names_the_line() -> None:
 def test_unknown_tags_are_warnings_not_errors() -> None:
     robot, warnings = load_with_warnings(
         urdf(
-            '<link name="a"><self_collision_checking/></link><frobnicator/>'
-            '<link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/><wobble/></joint>'
+            '<link name="a"><self_collision_checking/></link><frobnicator/><link name="b"/>'
+            '<joint name="j" type="fixed"><parent link="a"/><child link="b"/><wobble/>'
+            "</joint>"
         )
     )
     assert list(robot.links) == ["a", "b"]
@@ -537,11 +555,12 @@ def test_unknown_tags_are_warnings_not_errors() -> None:
 def test_top_level_urdf_sensor_and_gazebo_sensor_in_document_order() -> None:
     robot = load(
         urdf(
-            '<link name="base"/><link name="cam_link"/>'
-            '<joint name="j" type="fixed"><parent link="base"/><child link="cam_link"/></joint>\n'
-            '<gazebo reference="base"><sensor name="imu" type="imu"><update_rate>200</update_rate></sensor></gazebo>\n'
-            '<sensor name="cam" update_rate="20"><parent link="cam_link"/><origin xyz="0.1 0 0"/>'
-            '<camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera></sensor>'
+            '<link name="base"/><link name="cam_link"/><joint name="j" type="fixed"><parent '
+            'link="base"/><child link="cam_link"/></joint>\n<gazebo reference="base"><sensor '
+            'name="imu" type="imu"><update_rate>200</update_rate></sensor></gazebo>\n<sensor '
+            'name="cam" update_rate="20"><parent link="cam_link"/><origin xyz="0.1 0 0"/>'
+            '<camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" '
+            'far="50"/></camera></sensor>'
         )
     )
     assert [(s.name, s.type, s.link) for s in robot.sensors] == [
@@ -558,8 +577,9 @@ def test_top_level_sensor_on_missing_link() -> None:
     ):
         load(
             urdf(
-                '<link name="base"/><sensor name="cam"><parent link="nowhere"/>'
-                '<camera><image width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera></sensor>'
+                '<link name="base"/><sensor name="cam"><parent link="nowhere"/><camera><image '
+                'width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera>'
+                "</sensor>"
             )
         )
 
@@ -567,17 +587,20 @@ def test_top_level_sensor_on_missing_link() -> None:
 def test_transmissions_classic_first_then_ros2_control_in_document_order() -> None:
     robot = load(
         urdf(
-            '<link name="a"/><link name="b"/><link name="c"/>'
-            '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
-            '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>'
-            '<ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
-            '<joint name="j2"><command_interface name="position"/><state_interface name="position"/></joint>'
-            '<transmission name="r2c"><plugin>transmission_interface/SimpleTransmission</plugin>'
-            '<actuator name="m2" role="actuator1"/><joint name="j2" role="joint1"><mechanical_reduction>3</mechanical_reduction>'
+            '<link name="a"/><link name="b"/><link name="c"/><joint name="j1" type="continuous">'
+            '<parent link="a"/><child link="b"/></joint><joint name="j2" type="continuous">'
+            '<parent link="b"/><child link="c"/></joint><ros2_control name="hw" '
+            'type="system"><hardware><plugin>mock_components/GenericSystem</plugin>'
+            '</hardware><joint name="j2"><command_interface name="position"/>'
+            '<state_interface name="position"/></joint><transmission name="r2c">'
+            '<plugin>transmission_interface/SimpleTransmission</plugin><actuator name="m2" '
+            'role="actuator1"/><joint name="j2" role="joint1">'
+            "<mechanical_reduction>3</mechanical_reduction>"
             "</joint></transmission></ros2_control>"
             '<transmission name="classic"><type>transmission_interface/SimpleTransmission</type>'
-            '<joint name="j1"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>'
-            '<actuator name="m1"><mechanicalReduction>5</mechanicalReduction></actuator></transmission>'
+            '<joint name="j1"><hardwareInterface>EffortJointInterface</hardwareInterface>'
+            '</joint><actuator name="m1"><mechanicalReduction>5</mechanicalReduction>'
+            "</actuator></transmission>"
         )
     )
     assert [(t.name, t.dialect) for t in robot.transmissions] == [
@@ -603,7 +626,8 @@ def test_gazebo_sensor_on_a_joint_hangs_on_its_child_link() -> None:
 def test_misspelt_joint_axis_is_an_error_not_a_default_axis() -> None:
     with pytest.raises(
         InvalidValueError,
-        match=r'^<string>:5: <axsi>: unknown element <axsi> in <joint name="j">; did you mean <axis>\? '
+        match=r'^<string>:5: <axsi>: unknown element <axsi> in <joint name="j">; did you mean '
+        r"<axis>\? "
         r"Fix: rename <axsi> to <axis>$",
     ):
         load(
@@ -618,20 +642,22 @@ def test_misspelt_joint_axis_is_an_error_not_a_default_axis() -> None:
     "body, bad, good",
     [
         (
-            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
-            '<orgin xyz="0 0 1"/></inertial></link>',
+            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+            'iyz="0" izz="1"/><orgin xyz="0 0 1"/></inertial></link>',
             "orgin",
             "origin",
         ),
         ('<link name="a"><visuals/></link>', "visuals", "visual"),
         (
-            '<material name="m"><colour rgba="1 0 0 1"/><color rgba="1 0 0 1"/></material><link name="a"/>',
+            '<material name="m"><colour rgba="1 0 0 1"/><color rgba="1 0 0 1"/></material><link '
+            'name="a"/>',
             "colour",
             "color",
         ),
         ('<link name="a"/><joints name="x"/>', "joints", "joint"),
         (
-            '<link name="a"><collision><geometry><box size="1 1 1"/></geometry><Origin xyz="1 0 0"/></collision></link>',
+            '<link name="a"><collision><geometry><box size="1 1 1"/></geometry><Origin xyz="1 0 '
+            '0"/></collision></link>',
             "Origin",
             "origin",
         ),
@@ -650,7 +676,8 @@ def test_unknown_geometry_suggests_the_close_shape() -> None:
     ):
         load(
             urdf(
-                '<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry></visual></link>'
+                '<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry>'
+                "</visual></link>"
             )
         )
 

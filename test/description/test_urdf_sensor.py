@@ -55,7 +55,8 @@ def test_urdf_ray_sensor_and_defaults():
         vertical_max_angle=0.0,
     )
     v, _ = _urdf(
-        '<sensor name="v"><parent link="l"/><ray><vertical samples="8" min_angle="-0.1"/></ray></sensor>'
+        '<sensor name="v"><parent link="l"/><ray><vertical samples="8" min_angle="-0.1"/></ray>'
+        "</sensor>"
     )
     assert isinstance(v.params, RayParams)
     assert (
@@ -95,15 +96,18 @@ def test_urdf_unknown_kind_is_kept_with_warning():
             r"camera sensor 's' has no <image>",
         ),
         (
-            '<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" hfov="1" near="0.1"/></camera></sensor>',
+            '<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" '
+            'hfov="1" near="0.1"/></camera></sensor>',
             r"<image> has no far attribute",
         ),
         (
-            '<sensor name="s"><parent link="l"/><camera><image width="1.5" height="1" format="L8" hfov="1" near="0.1" far="9"/></camera></sensor>',
+            '<sensor name="s"><parent link="l"/><camera><image width="1.5" height="1" '
+            'format="L8" hfov="1" near="0.1" far="9"/></camera></sensor>',
             r"attribute 'width' is '1.5'",
         ),
         (
-            '<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" hfov="wide" near="0.1" far="9"/></camera></sensor>',
+            '<sensor name="s"><parent link="l"/><camera><image width="1" height="1" format="L8" '
+            'hfov="wide" near="0.1" far="9"/></camera></sensor>',
             r"attribute 'hfov' is 'wide'",
         ),
         (
@@ -123,8 +127,8 @@ def test_urdf_sensor_errors(xml, message):
 
 def test_urdf_camera_out_of_range_is_refused() -> None:
     xml = (
-        '<sensor name="c" update_rate="10"><parent link="a"/><camera>'
-        '<image width="64" height="48" format="R8G8B8" hfov="0" near="0.1" far="5"/></camera></sensor>'
+        '<sensor name="c" update_rate="10"><parent link="a"/><camera><image width="64" '
+        'height="48" format="R8G8B8" hfov="0" near="0.1" far="5"/></camera></sensor>'
     )
     with pytest.raises(
         InvalidValueError,

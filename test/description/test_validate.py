@@ -19,7 +19,10 @@ def urdf(body: str) -> str:
 
 
 def joint(name: str, parent: str, child: str, kind: str = "continuous", extra: str = "") -> str:
-    return f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>{extra}</joint>\n'
+    return (
+        f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child '
+        f'link="{child}"/>{extra}</joint>\n'
+    )
 
 
 LINKS = '<link name="a"/>\n<link name="b"/>\n<link name="c"/>\n'
@@ -105,8 +108,8 @@ def test_no_links() -> None:
         ('<link name="a"/><link name="a"/>', "link", "a"),
         (CHAIN + joint("j1", "a", "c"), "joint", "j1"),
         (
-            '<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color rgba="0 1 0 1"/></material>'
-            '<link name="a"/>',
+            '<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color '
+            'rgba="0 1 0 1"/></material><link name="a"/>',
             "material",
             "m",
         ),
@@ -125,7 +128,10 @@ def test_duplicate_names(body: str, kind: str, name: str) -> None:
 
 
 def test_duplicate_sensor_on_one_link() -> None:
-    sensor = '<gazebo reference="b"><sensor name="s" type="imu"><update_rate>10</update_rate></sensor></gazebo>'
+    sensor = (
+        '<gazebo reference="b"><sensor name="s" type="imu"><update_rate>10</update_rate>'
+        "</sensor></gazebo>"
+    )
     with pytest.raises(
         DuplicateNameError, match=r"two sensors are named 's' \(first on 'b', line 8\)"
     ):
@@ -134,8 +140,8 @@ def test_duplicate_sensor_on_one_link() -> None:
 
 def test_same_sensor_name_on_two_links() -> None:
     body = (
-        CHAIN
-        + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c"><sensor name="s" type="imu"/></gazebo>'
+        CHAIN + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c">'
+        '<sensor name="s" type="imu"/></gazebo>'
     )
     with pytest.raises(DuplicateNameError, match=r"two sensors are named 's' \(first on 'b'"):
         load(urdf(body))
@@ -151,11 +157,13 @@ def test_gazebo_sensor_on_missing_link_is_not_simulated_with_a_warning() -> None
     )
     assert robot.sensors == ()
     assert warnings == [
-        f"<string>: sensor {name!r} in <gazebo reference=\"nowhere\"> (line 8): 'nowhere' is no link or joint of the robot, so "
-        "Gazebo ignores the extension; the sensor is not simulated"
+        f"<string>: sensor {name!r} in <gazebo reference=\"nowhere\"> (line 8): 'nowhere' is no "
+        "link or joint of the robot, so Gazebo ignores the extension; the sensor is not "
+        "simulated"
         for name in ("s", "t")
     ] + [
-        '<string>: <gazebo reference="nowhere"> (line 8) names no link or joint; simulators ignore it'
+        '<string>: <gazebo reference="nowhere"> (line 8) names no link or joint; simulators '
+        "ignore it"
     ]
 
 
@@ -171,8 +179,8 @@ def test_gazebo_camera_on_a_joint_goes_to_its_child_link_with_a_warning() -> Non
         ("ft", "c", "j2"),
     ]
     assert warnings == [
-        "<string>: camera sensor 'cam' in <gazebo reference=\"j2\"> (line 8) names a joint, not a link; it is "
-        "attached to the joint's frame on its child link 'c', as Gazebo does"
+        "<string>: camera sensor 'cam' in <gazebo reference=\"j2\"> (line 8) names a joint, not "
+        "a link; it is attached to the joint's frame on its child link 'c', as Gazebo does"
     ]
 
 
@@ -216,7 +224,10 @@ def test_lower_above_upper() -> None:
 
 
 def test_soft_lower_above_soft_upper() -> None:
-    extra = '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller soft_lower_limit="0.5" soft_upper_limit="0.2" k_velocity="1"/>'
+    extra = (
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller '
+        'soft_lower_limit="0.5" soft_upper_limit="0.2" k_velocity="1"/>'
+    )
     with pytest.raises(
         InvalidValueError, match=r"soft_lower_limit 0.5 is above soft_upper_limit 0.2"
     ):
@@ -262,8 +273,8 @@ def test_valid_transmission_and_ros2_control_load() -> None:
 
 def test_unknown_transmission_type_is_kept() -> None:
     body = (
-        CHAIN
-        + '<transmission name="odd"><type>acme/MagicTransmission</type><joint name="j1"/><actuator name="m"/></transmission>'
+        CHAIN + '<transmission name="odd"><type>acme/MagicTransmission</type><joint name="j1"/>'
+        '<actuator name="m"/></transmission>'
     )
     robot, _ = load_with_warnings(urdf(body))
     assert robot.transmissions[0].type == "acme/MagicTransmission"
@@ -290,7 +301,8 @@ def test_mimic_loop_is_refused() -> None:
     )
     with pytest.raises(
         InvalidValueError,
-        match=r"<joint name=\"j1\">: the mimic joints form a loop \(j1 -> j2 -> j1\).*Fix: make one",
+        match=r"<joint name=\"j1\">: the mimic joints form a loop \(j1 -> j2 -> j1\).*Fix: make "
+        r"one",
     ):
         load(urdf(body))
 
@@ -314,15 +326,16 @@ def test_negative_dynamics_is_refused(attr: str) -> None:
     body = LINKS + joint("j1", "a", "b", extra=f'<dynamics {attr}="-0.5"/>') + joint("j2", "b", "c")
     with pytest.raises(
         InvalidValueError,
-        match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: give a {attr} >= 0",
+        match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: "
+        rf"give a {attr} >= 0",
     ):
         load(urdf(body))
 
 
 def _inertial(ixx: str, iyy: str, izz: str) -> str:
     return (
-        f'<link name="a"><inertial><mass value="1"/><inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" '
-        f'iyz="0" izz="{izz}"/></inertial></link>'
+        f'<link name="a"><inertial><mass value="1"/><inertia ixx="{ixx}" ixy="0" ixz="0" '
+        f'iyy="{iyy}" iyz="0" izz="{izz}"/></inertial></link>'
     )
 
 
@@ -353,7 +366,10 @@ def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
 @pytest.mark.parametrize("gain", ["k_velocity", "k_position"])
 def test_negative_safety_gain_is_refused(gain: str) -> None:
     other = "k_position" if gain == "k_velocity" else "k_velocity"
-    extra = f'<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller {gain}="-3" {other}="1"/>'
+    extra = (
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller '
+        f'{gain}="-3" {other}="1"/>'
+    )
     with pytest.raises(
         InvalidValueError, match=rf"<joint name=\"j1\">: {gain} of joint 'j1' is -3, negative"
     ):
@@ -376,8 +392,9 @@ def test_interface_listed_in_two_ros2_control_blocks_is_refused() -> None:
 
 def test_interface_listed_twice_in_one_block_is_refused() -> None:
     block = (
-        '<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>'
-        '<joint name="j1"><command_interface name="velocity"/><command_interface name="velocity"/></joint></ros2_control>'
+        '<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware><joint '
+        'name="j1"><command_interface name="velocity"/><command_interface name="velocity"/>'
+        "</joint></ros2_control>"
     )
     with pytest.raises(
         DuplicateNameError, match=r"command interface 'j1/velocity' is listed twice"
@@ -395,7 +412,10 @@ def test_same_joint_with_different_interfaces_in_two_blocks_loads() -> None:
 
 
 def test_ros2_control_without_hardware_plugin_warns() -> None:
-    block = '<ros2_control name="hw" type="system"><joint name="j1"><command_interface name="position"/></joint></ros2_control>'
+    block = (
+        '<ros2_control name="hw" type="system"><joint name="j1"><command_interface '
+        'name="position"/></joint></ros2_control>'
+    )
     robot, warnings = load_with_warnings(urdf(CHAIN + block))
     assert robot.ros2_control[0].plugin is None
     assert warnings == [

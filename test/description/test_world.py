@@ -12,7 +12,8 @@ from sdf_bridge.errors import MissingReferenceError, UnsupportedError
 
 def _world(*models: tuple[str, bool]) -> str:
     body = "".join(
-        f'<model name="{name}"><static>{"true" if static else "false"}</static><link name="l"/></model>'
+        f'<model name="{name}"><static>{"true" if static else "false"}</static><link name="l"/>'
+        "</model>"
         for name, static in models
     )
     return f'<?xml version="1.0"?><sdf version="1.9"><world name="w">{body}</world></sdf>'
@@ -35,9 +36,9 @@ def test_without_a_name_the_robots_are_listed() -> None:
     world = load(_world(("ground_plane", True), ("a", False), ("b", False)))
     with pytest.raises(
         UnsupportedError,
-        match=r"^<string>: <world name=\"w\">: world 'w' holds 2 robots \(non-static "
-        r"models\): a, b; the bridge drives one\. Fix: choose one with --model NAME \(sdf-bridge convert "
-        r"/ run\) or the node parameter model:=NAME$",
+        match=r"^<string>: <world name=\"w\">: world 'w' holds 2 robots \(non-static models\): "
+        r"a, b; the bridge drives one\. Fix: choose one with --model NAME \(sdf-bridge "
+        r"convert / run\) or the node parameter model:=NAME$",
     ):
         select_robot(world)
 

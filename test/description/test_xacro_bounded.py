@@ -60,9 +60,10 @@ def test_doubling_payload_is_stopped_under_the_memory_bound(tmp_path: Path, doub
     )
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert lines["ERROR"] == (
-        f"{path}: xacro expansion needed more than its memory bound of {DEFAULT_MEMORY_MB:g} MiB and was "
-        "stopped. Fix: look for a property or macro that grows without end (one that doubles itself); for a "
-        "trusted file that really needs more, set SDF_BRIDGE_XACRO_MEMORY_MB (MiB)"
+        f"{path}: xacro expansion needed more than its memory bound of {DEFAULT_MEMORY_MB:g} MiB "
+        "and was stopped. Fix: look for a property or macro that grows without end (one "
+        "that doubles itself); for a trusted file that really needs more, set "
+        "SDF_BRIDGE_XACRO_MEMORY_MB (MiB)"
     ), done.stdout
     assert int(lines["CHILD_KB"]) < RSS_BOUND_MB * 1000, lines
     assert int(lines["SELF_KB"]) < RSS_BOUND_MB * 1000, lines
@@ -93,7 +94,8 @@ def test_a_runaway_loop_is_stopped_at_the_time_bound(
 ) -> None:
     path = tmp_path / "loop.urdf.xacro"
     path.write_text(
-        f'<robot name="l" {XACRO_NS}><link name="${{len([0 for x in range(10**12) if False])}}"/></robot>'
+        f'<robot name="l" {XACRO_NS}><link name="${{len([0 for x in range(10**12) if False])}}"/>'
+        "</robot>"
     )
     monkeypatch.setenv("SDF_BRIDGE_XACRO_TIMEOUT_S", "1.5")
     with pytest.raises(
@@ -131,8 +133,8 @@ def _calling(function: str, argument: str) -> str:
         (
             "_exit",
             "3",
-            r"the xacro child process failed \(exit status 3\): no message\. Fix: check that xacro is "
-            r"installed",
+            r"the xacro child process failed \(exit status 3\): no message\. Fix: check that "
+            r"xacro is installed",
         ),
         (
             "kill",

@@ -40,7 +40,8 @@ def test_find_uses_package_paths_and_restores_xacro(tmp_path: Path) -> None:
     pkg = tmp_path / "parts_pkg"
     (pkg / "urdf").mkdir(parents=True)
     (pkg / "urdf" / "part.xacro").write_text(
-        f'<robot {XACRO_NS}><xacro:macro name="part" params="n"><link name="${{n}}"/></xacro:macro></robot>'
+        f'<robot {XACRO_NS}><xacro:macro name="part" params="n"><link name="${{n}}"/>'
+        "</xacro:macro></robot>"
     )
     main = tmp_path / "main.urdf.xacro"
     main.write_text(
@@ -61,7 +62,8 @@ def test_unknown_package_is_a_xacro_error_naming_the_file(
     monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
     main = tmp_path / "main.urdf.xacro"
     main.write_text(
-        f'<robot name="r" {XACRO_NS}><xacro:include filename="$(find no_such_pkg)/a.xacro"/></robot>'
+        f'<robot name="r" {XACRO_NS}><xacro:include filename="$(find no_such_pkg)/a.xacro"/>'
+        "</robot>"
     )
     with pytest.raises(XacroError, match=r"main\.urdf\.xacro.*package 'no_such_pkg' not found"):
         expand_xacro(main)
@@ -149,19 +151,24 @@ def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.M
     ("text", "match"),
     [
         (
-            f'<robot name="r" {XACRO_NS}>\n<xacro:property name="n" value="b"/><link name="${{n}}"/></robot>',
-            r'^<string>:2: <xacro:property name="n">: the XML text holds the xacro element <xacro:property>; '
-            r"text is never xacro-expanded\. Fix: expand it first .*xacro robot\.urdf\.xacro > robot\.urdf.*"
-            r"Command\(\['xacro', file\]\)",
+            f'<robot name="r" {XACRO_NS}>\n<xacro:property name="n" value="b"/><link '
+            'name="${n}"/></robot>',
+            r'^<string>:2: <xacro:property name="n">: the XML text holds the xacro element '
+            r"<xacro:property>; "
+            r"text is never xacro-expanded\. Fix: expand it first .*xacro robot\.urdf\.xacro > "
+            r"robot\.urdf.*Command\(\['xacro', file\]\)",
         ),
         (
             '<robot name="r"><xacro:include filename="/etc/passwd"/></robot>',
-            r"^<string>:1: the XML text uses xacro elements \(prefix xacro: undeclared\); text is never",
+            r"^<string>:1: the XML text uses xacro elements \(prefix xacro: undeclared\); text "
+            r"is never",
         ),
         # a Gazebo name breaking the Namespaces rules first (read as a plain name), then xacro's
         (
-            '<robot name="r"><gazebo><gz:policies/></gazebo>\n<xacro:include filename="/etc/passwd"/></robot>',
-            r"^<string>:2: <xacro:include>: the XML text holds the xacro element <xacro:include>; text is never",
+            '<robot name="r"><gazebo><gz:policies/></gazebo>\n<xacro:include '
+            'filename="/etc/passwd"/></robot>',
+            r"^<string>:2: <xacro:include>: the XML text holds the xacro element "
+            r"<xacro:include>; text is never",
         ),
         (
             '<robot name="r" xmlns:x="http://ros.org/wiki/xacro"><x:macro name="m"/></robot>',
@@ -173,13 +180,16 @@ def test_xacro_messages_are_one_clean_line(tmp_path: Path, monkeypatch: pytest.M
             r"'\$\(env HOME\)' \(attribute name\)",
         ),
         (
-            '<robot name="r"><link name="a"><visual><geometry><box size="${2*a} 1 1"/></geometry></visual></link></robot>',
-            r"<box>: the XML text holds the unexpanded xacro substitution '\$\{2\*a\} 1 1' \(attribute size\)",
+            '<robot name="r"><link name="a"><visual><geometry><box size="${2*a} 1 1"/></geometry>'
+            "</visual></link></robot>",
+            r"<box>: the XML text holds the unexpanded xacro substitution '\$\{2\*a\} 1 1' "
+            r"\(attribute size\)",
         ),
         (
-            '<robot name="r"><gazebo><plugin name="p" filename="f"><parameters>$(arg config)/c.yaml</parameters>'
-            '</plugin></gazebo><link name="a"/></robot>',
-            r"<parameters>: the XML text holds the unexpanded xacro substitution '\$\(arg config\)/c\.yaml' \(text\)",
+            '<robot name="r"><gazebo><plugin name="p" filename="f"><parameters>$(arg '
+            'config)/c.yaml</parameters></plugin></gazebo><link name="a"/></robot>',
+            r"<parameters>: the XML text holds the unexpanded xacro substitution '\$\(arg "
+            r"config\)/c\.yaml' \(text\)",
         ),
     ],
 )
@@ -194,7 +204,8 @@ def test_expanded_text_is_parsed() -> None:
     is data, and ``$(find pkg)`` is a path form the loader resolves (as ``package://``)."""
     text = (
         f'<robot name="r" {XACRO_NS}><!-- use ${{prefix}} and $(arg x) --><link name="a$b"/>'
-        '<link name="cost_$(1)"><visual><geometry><mesh filename="$(find p)/m.stl"/></geometry></visual></link>'
+        '<link name="cost_$(1)"><visual><geometry><mesh filename="$(find p)/m.stl"/>'
+        "</geometry></visual></link>"
         "</robot>"
     )
     root = parse_xml_text(text.encode(), "topic robot_description")

@@ -262,7 +262,8 @@ def test_oversize_sdf_include_is_refused(tmp_path: Path, monkeypatch: pytest.Mon
     )
     top = tmp_path / "top.sdf"
     top.write_text(
-        '<sdf version="1.9"><model name="m"><link name="a"/><include><uri>part.sdf</uri></include></model></sdf>'
+        '<sdf version="1.9"><model name="m"><link name="a"/><include><uri>part.sdf</uri>'
+        "</include></model></sdf>"
     )
     monkeypatch.setattr(xmlio, "MAX_XML_BYTES", 200)
     with pytest.raises(

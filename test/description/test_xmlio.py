@@ -42,9 +42,9 @@ def test_unknown_element_misspelling_is_an_error_naming_file_line_and_suggestion
     ctx = ParseContext("r.urdf")
     with pytest.raises(
         InvalidValueError,
-        match=r"^r\.urdf:2: <mechanicalReducton>: unknown element <mechanicalReducton> in <actuator name=\"m1\"> "
-        r"of transmission 't'; did you mean <mechanicalReduction>\? Fix: rename <mechanicalReducton> to "
-        r"<mechanicalReduction>$",
+        match=r"^r\.urdf:2: <mechanicalReducton>: unknown element <mechanicalReducton> in "
+        r"<actuator name=\"m1\"> of transmission 't'; did you mean <mechanicalReduction>\? "
+        r"Fix: rename <mechanicalReducton> to <mechanicalReduction>$",
     ):
         ctx.unknown_element(root[0], root, TRANSMISSION_TAGS, where=" of transmission 't'")
     assert ctx.warnings == []
@@ -81,8 +81,9 @@ def test_names_breaking_xml_namespaces_are_read_as_tinyxml2_reads_them() -> None
     ]
     assert [c.text for c in root.find("world/plugin")] == ["10"]
     assert warnings == [
-        "w.sdf: 2 XML name(s) break the XML Namespaces rules (first: line 2: Namespace prefix gz on "
-        "policies is not defined); read as plain names, as libsdformat and urdfdom (tinyxml2) read them"
+        "w.sdf: 2 XML name(s) break the XML Namespaces rules (first: line 2: Namespace prefix gz "
+        "on policies is not defined); read as plain names, as libsdformat and urdfdom "
+        "(tinyxml2) read them"
     ]
 
 

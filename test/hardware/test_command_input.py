@@ -30,9 +30,9 @@ def test_layout_reads_full_and_short_arrays() -> None:
 def test_layout_names_the_rule_for_another_length() -> None:
     layout = JointStateLayout({"a": ("position",), "b": ("position",)})
     assert layout.expand(("a", "b", "c"), "position", np.array([1.0])) == (
-        "position has 1 entries for 3 names, of which 2 have a position command interface; position ignored "
-        "(an array has one entry per name, or one per name with that command interface in <ros2_control>, "
-        "in name order, or none)"
+        "position has 1 entries for 3 names, of which 2 have a position command interface; "
+        "position ignored (an array has one entry per name, or one per name with that "
+        "command interface in <ros2_control>, in name order, or none)"
     )
 
 

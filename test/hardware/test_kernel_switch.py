@@ -217,11 +217,13 @@ def _failing_switch(system: HardwareSystem, monkeypatch, command: list[str]) -> 
     [
         (
             "import sys; sys.stderr.write('llvm: out of memory'); sys.exit(3)",
-            r"compiled kernels not used \(the compiling process failed \(exit code 3\): llvm: out of memory\)",
+            r"compiled kernels not used \(the compiling process failed \(exit code 3\): llvm: "
+            r"out of memory\)",
         ),
         (
             "pass",
-            r"compiled kernels not used \(the kernels compiled by the background process are not in Numba's cache",
+            r"compiled kernels not used \(the kernels compiled by the background process are not "
+            r"in Numba's cache",
         ),
     ],
 )
@@ -280,8 +282,8 @@ def test_failure_to_load_keeps_numpy_running_with_a_warning(
     assert switch is not None and switch.wait(600.0)
     assert switch.state == "failed"
     assert [r.getMessage() for r in caplog.records] == [
-        f"compiled kernels not used ({error}); the numpy kernels keep running (same results, slower). "
-        "Set SDF_BRIDGE_JIT=0 to not try."
+        f"compiled kernels not used ({error}); the numpy kernels keep running (same results, "
+        "slower). Set SDF_BRIDGE_JIT=0 to not try."
     ]
     assert not system.transmissions.compiled and not system.limiter.compiled
     assert _cycling(system, 0.05) > 0

@@ -36,10 +36,10 @@ def test_chatter_when_k_velocity_dt_over_inertia_exceeds_one() -> None:
     )
     assert len(problems) == 2
     assert problems[0] == (
-        "joint 'light': its soft-limit effort bound (k_velocity 0.5) at 100 Hz on an effective inertia of 0.001 "
-        "has k_velocity·dt/M = 5 > 1: effort commands near its soft limits chatter between ±max_effort. Fix: "
-        "give it an armature ≥ 0.005 (backend_params.armature.light), or an update_rate ≥ 500 Hz, or a smaller "
-        "k_velocity"
+        "joint 'light': its soft-limit effort bound (k_velocity 0.5) at 100 Hz on an effective "
+        "inertia of 0.001 has k_velocity·dt/M = 5 > 1: effort commands near its soft limits "
+        "chatter between ±max_effort. Fix: give it an armature ≥ 0.005 "
+        "(backend_params.armature.light), or an update_rate ≥ 500 Hz, or a smaller k_velocity"
     )
     assert (
         problems[1].startswith("joint 'mid'")

@@ -1,7 +1,8 @@
-"""The ``<ros2_control>`` block for ros2_control's topic-based plugins (sdf_bridge.hardware.topic_block):
-made from the demo arm and every robot of the shared corpus, read back by the bridge, equal to
-what the demo xacro emits for the same arguments; its options' errors. (That the real
-controller_manager loads these blocks with both plugins: test/ros/test_ros2_control_robots.py.)"""
+"""The ``<ros2_control>`` block for ros2_control's topic-based plugins
+(sdf_bridge.hardware.topic_block): made from the demo arm and every robot of the shared corpus, read
+back by the bridge, equal to what the demo xacro emits for the same arguments; its options' errors.
+(That the real controller_manager loads these blocks with both plugins:
+test/ros/test_ros2_control_robots.py.)"""
 
 from __future__ import annotations
 

@@ -150,8 +150,9 @@ def test_asymmetric_ros2_control_windows_are_narrowed_with_a_warning(
     lim = description_limits(robot, "j", warnings)
     assert getattr(lim, field) == bound
     assert warnings == [
-        f"joint 'j': <ros2_control> {interface} window [{float(window[0]):g}, {float(window[1]):g}] "
-        f"is not symmetric; the bridge limits |{interface}| to {bound:g} (±{bound:g})"
+        f"joint 'j': <ros2_control> {interface} window [{float(window[0]):g}, "
+        f"{float(window[1]):g}] is not symmetric; the bridge limits |{interface}| to "
+        f"{bound:g} (±{bound:g})"
     ]
     assert _lims(robot).warnings == warnings
 

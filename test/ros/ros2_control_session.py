@@ -1,6 +1,6 @@
-"""One bridge driven by the real controller_manager of the shared rig (``test/ros2_control_rig.py``),
-for the tests of test/ros/test_ros2_control.py: real processes, real DDS, as
-``launch/ros2_control.launch.py`` wires them.
+"""One bridge driven by the real controller_manager of the shared rig
+(``test/ros2_control_rig.py``), for the tests of test/ros/test_ros2_control.py: real processes, real
+DDS, as ``launch/ros2_control.launch.py`` wires them.
 
 * :func:`controllers_file`: ``config/ros2_controllers.yaml`` with a robot's joints (its sensor
   broadcasters left out: the rig has none, and the plugins carry no sensor readings).

@@ -41,7 +41,8 @@ STACK = (
     )
     .replace(
         '<sensor name="slider_touch" type="contact"/>',
-        '<sensor name="slider_touch" type="contact"><update_rate>100</update_rate><topic>slider_contacts</topic></sensor>',
+        '<sensor name="slider_touch" type="contact"><update_rate>100</update_rate>'
+        "<topic>slider_contacts</topic></sensor>",
     )
 )
 assert STACK.count("<update_rate>") == 2  # (the replacements matched)
@@ -147,7 +148,8 @@ def test_reading_without_message_reported_once_and_not_read_again(
         node.sensor_topics.publish({"pad_touch": _OdometerReading(1.0)}, stamp)
     assert len(logger.errors) == 1
     assert logger.errors[0].startswith(
-        "sensor 'pad_touch' publishes nothing: no ROS message for a sensor reading of type '_OdometerReading'"
+        "sensor 'pad_touch' publishes nothing: no ROS message for a sensor reading of type "
+        "'_OdometerReading'"
     )
     assert ("pad_touch", "") not in node.sensor_topics.pubs
     assert node.sensor_topics.groups["pad_touch"] == []

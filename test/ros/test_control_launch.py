@@ -191,7 +191,8 @@ def test_another_robot_with_its_controllers(share: Path, tmp_path: Path) -> None
     assert plan.spawners == (("jsb", "fwd", "--param-file", str(controllers)),)
     assert plan.bridge_parameters[1]["update_rate"] == 250.0
     assert plan.notes == (
-        "imu_b: the robot has no imu sensor 'nowhere' (its sensor_name), so nothing publishes imu_b/imu",
+        "imu_b: the robot has no imu sensor 'nowhere' (its sensor_name), so nothing publishes "
+        "imu_b/imu",
     )
     assert topic_based_block(load(plan.robot_description)).joints[0].name == "j"
 
@@ -231,7 +232,8 @@ def test_controllers_file_errors(share: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="declares no controller"):
         read_controllers(bad)
     bad.write_text(
-        "controller_manager:\n  ros__parameters:\n    f:\n      type: forward_command_controller/X\n"
+        "controller_manager:\n  ros__parameters:\n    f:\n      type: "
+        "forward_command_controller/X\n"
     )
     with pytest.raises(ConfigError, match="has no joint_state_broadcaster/JointStateBroadcaster"):
         control_plan(

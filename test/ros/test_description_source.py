@@ -104,8 +104,9 @@ def test_joints_not_in_joint_states_are_warned_about_at_start(
         loaded = load_description(sdf, is_file=False)
     assert loaded.robot.name == "m"
     assert [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()] == [
-        "parameter robot_description: joint 'neck' is not in joint_states and not commandable: ball joint (3 degrees "
-        "of freedom): simulated by the MuJoCo backend, not in joint_states (one value per joint name there)"
+        "parameter robot_description: joint 'neck' is not in joint_states and not commandable: "
+        "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (one value per joint name there)"
     ]
 
 
@@ -113,8 +114,9 @@ def test_multi_package_xacro_with_package_paths(tmp_path: Path) -> None:
     """$(find arm) resolves through package_paths: no ROS install needed."""
     (tmp_path / "arm" / "urdf").mkdir(parents=True)
     (tmp_path / "arm" / "urdf" / "arm.xacro").write_text(
-        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="arm"><link name="a"/><link name="b"/>'
-        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint></xacro:macro></robot>'
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="arm"><link '
+        'name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/>'
+        '<child link="b"/></joint></xacro:macro></robot>'
     )
     top = tmp_path / "robot.urdf.xacro"
     top.write_text(

@@ -93,7 +93,8 @@ def test_a_xacro_payload_as_the_parameter_is_refused_and_runs_nothing(
     assert not marker.exists()
     (error,) = _errors(out)
     assert re.match(
-        r'parameter robot_description: <string>:2: <link name="arm\$\{.*\}">: the XML text holds the '
+        r'parameter robot_description: <string>:2: <link name="arm\$\{.*\}">: the XML text holds '
+        r"the "
         r"unexpanded xacro substitution \"\$\{\[c\.__init__.*\" \(attribute name\); text is never "
         r"xacro-expanded\. Fix: expand it first",
         error,
@@ -116,7 +117,8 @@ def test_a_xacro_payload_on_the_topic_is_refused_and_the_bridge_waits_for_anothe
     )
     assert bridge.running() and not marker.exists()
     assert (
-        "refused the description from the topic (waiting for another): topic robot_description: <string>:2: "
+        "refused the description from the topic (waiting for another): topic robot_description: "
+        "<string>:2: "
         '<link name="arm${'
     ) in bridge.output()
     probe.watch("/payload_topic/joint_states", JointState)
@@ -393,8 +395,9 @@ def test_a_2000_joint_robot_starts_and_stops_on_a_signal_at_any_moment(
     published on the topic all end it with exit code 0."""
     links = ['<link name="l0"/>']
     links += [
-        f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
-        f'<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child '
+        f'link="l{i}"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" '
+        'velocity="1"/></joint>'
         for i in range(1, 2001)
     ]
     path = tmp_path / "chain2000.urdf"

@@ -129,8 +129,8 @@ def test_explicit_frame_prefix_and_no_rviz(share: Path) -> None:
 def test_root_frame_of_another_robot(share: Path, tmp_path: Path) -> None:
     urdf = tmp_path / "r.urdf"
     urdf.write_text(
-        '<robot name="r"><link name="chassis"/><link name="wheel"/><joint name="j" type="continuous">'
-        '<parent link="chassis"/><child link="wheel"/></joint></robot>'
+        '<robot name="r"><link name="chassis"/><link name="wheel"/><joint name="j" '
+        'type="continuous"><parent link="chassis"/><child link="wheel"/></joint></robot>'
     )
     assert launch_plan({**DEFAULTS, "description_file": str(urdf)}, share).root_frame == "chassis"
 
@@ -189,7 +189,8 @@ def test_parse_package_paths_forms() -> None:
         ),
         (
             "my_robot",
-            r"package path 'my_robot' is not of the form pkg=DIR\. Fix: give the package name and its directory",
+            r"package path 'my_robot' is not of the form pkg=DIR\. Fix: give the package name "
+            r"and its directory",
         ),
         ("=src", r"package path '=src' is not of the form pkg=DIR"),
         ("pkg=", r"package path 'pkg=' is not of the form pkg=DIR"),

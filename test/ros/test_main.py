@@ -89,8 +89,8 @@ def test_package_path_typo_gets_a_hint(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         run_ros_args(["--package-path", "my_robot:=src/my_robot"])
     assert (
-        "--package-path: package path 'my_robot:=src/my_robot' uses ':=', the form of xacro arguments. Fix: "
-        "write my_robot=src/my_robot (one '=')"
+        "--package-path: package path 'my_robot:=src/my_robot' uses ':=', the form of xacro "
+        "arguments. Fix: write my_robot=src/my_robot (one '=')"
     ) in capsys.readouterr().err
 
 

@@ -128,7 +128,8 @@ def test_make_config_package_paths_and_model() -> None:
         ({"frame_prefix": "/left/"}, r"frame_prefix '/left/' starts with '/' or holds white space"),
         (
             {"frame_prefix": "le ft/"},
-            r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. frame_prefix:=left/",
+            r"frame_prefix 'le ft/' starts with '/' or holds white space.*Fix: give e.g. "
+            r"frame_prefix:=left/",
         ),
         (
             {"backend": "nope"},
@@ -228,8 +229,9 @@ def test_a_run_time_change_of_use_sim_time_is_refused(context: Context, use_sim_
         result = node.set_parameters([Parameter("use_sim_time", value=not use_sim_time)])[0]
         assert not result.successful
         assert result.reason == (
-            f"use_sim_time is fixed at start-up ({str(use_sim_time).lower()}): the watchdog, trajectories and "
-            f"stamps follow the clock chosen then. Fix: restart the bridge with use_sim_time:={str(not use_sim_time).lower()}"
+            f"use_sim_time is fixed at start-up ({str(use_sim_time).lower()}): the watchdog, "
+            "trajectories and stamps follow the clock chosen then. Fix: restart the bridge "
+            f"with use_sim_time:={str(not use_sim_time).lower()}"
         )
         assert node.get_clock().ros_time_is_active is use_sim_time
         assert node.get_parameter("use_sim_time").value is use_sim_time

@@ -82,8 +82,9 @@ def test_sdf_bridge_run_resolves_packages_and_picks_a_world_model(
     ``--model`` picks the robot among its several."""
     (tmp_path / "bots" / "models" / "arm").mkdir(parents=True)
     (tmp_path / "bots" / "models" / "arm" / "model.sdf").write_text(
-        '<sdf version="1.9"><model name="arm"><link name="a"/><link name="b"/>'
-        '<joint name="elbow" type="revolute"><parent>a</parent><child>b</child></joint></model></sdf>'
+        '<sdf version="1.9"><model name="arm"><link name="a"/><link name="b"/><joint '
+        'name="elbow" type="revolute"><parent>a</parent><child>b</child></joint></model>'
+        "</sdf>"
     )
     world = tmp_path / "world.sdf"
     world.write_text(

@@ -64,7 +64,8 @@ def test_bridge_on_every_urdf_robot(start_bridge, probe: Probe, robots_dir: Path
             for m in msgs:
                 if sorted(m.name) != movable or len(m.position) != len(m.name):
                     failures.append(
-                        f"{f.name}: joint_states names {sorted(m.name)} != non-fixed joints {movable}"
+                        f"{f.name}: joint_states names {sorted(m.name)} != non-fixed joints "
+                        f"{movable}"
                     )
                     break
                 if not all(math.isfinite(p) for p in m.position):

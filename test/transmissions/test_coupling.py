@@ -115,8 +115,8 @@ def test_gearbox_without_reference_is_passive() -> None:
     followers, names, warnings = build_followers(_gear_pair())
     assert followers == [] and names == []
     assert warnings == [
-        "gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent link "
-        "'gear1'; left passive (not coupled)"
+        "gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent "
+        "link 'gear1'; left passive (not coupled)"
     ]
     assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")
 

@@ -15,9 +15,9 @@ def test_unexposed_joints_and_why() -> None:
       <joint name="gear" type="gearbox"><parent>c</parent><child>d</child></joint>
       <joint name="fixed" type="fixed"><parent>d</parent><child>e</child></joint></model></sdf>""")
     assert unexposed_joints(robot) == {
-        "ball": "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in joint_states (one value "
-        "per joint name there)",
+        "ball": "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (one value per joint name there)",
         "loop": "closes a kinematic loop: kept in the model, not simulated",
-        "gear": "gearbox without a 1-DOF joint from its reference body to its parent link: simulated as a free hinge "
-        "by the MuJoCo backend, not in joint_states",
+        "gear": "gearbox without a 1-DOF joint from its reference body to its parent link: "
+        "simulated as a free hinge by the MuJoCo backend, not in joint_states",
     }

@@ -76,11 +76,11 @@ def test_located_errors_are_not_prefixed_twice(cases_dir) -> None:
     from sdf_bridge.errors import TransmissionError
 
     robot = load(
-        '<robot name="r">\n<link name="a"/><link name="b"/>\n'
-        '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
-        '<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>\n'
-        '<joint name="j"><mechanicalReduction>2</mechanicalReduction></joint>'
-        '<actuator name="m"><mechanicalReduction>3</mechanicalReduction></actuator></transmission>\n</robot>'
+        '<robot name="r">\n<link name="a"/><link name="b"/>\n<joint name="j" type="continuous">'
+        '<parent link="a"/><child link="b"/></joint>\n<transmission name="t1">'
+        '<type>transmission_interface/SimpleTransmission</type>\n<joint name="j">'
+        '<mechanicalReduction>2</mechanicalReduction></joint><actuator name="m">'
+        "<mechanicalReduction>3</mechanicalReduction></actuator></transmission>\n</robot>"
     )
     with pytest.raises(TransmissionError) as info:
         describe_transmissions(robot)

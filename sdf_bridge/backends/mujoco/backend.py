@@ -1,4 +1,5 @@
-"""``MujocoBackend``: the robot description simulated by MuJoCo behind the bridge's joint-space port.
+"""``MujocoBackend``: the robot description simulated by MuJoCo behind the bridge's joint-space
+port.
 
 The backend implements the :class:`~sdf_bridge.backends.base.Backend` port natively: it is
 written a :class:`~sdf_bridge.backends.base.JointCommand` (per joint a mode, its values and,
@@ -119,8 +120,9 @@ class MujocoBackend:
     )  # (hardware.kernel_switch warms them up)
 
     def __init__(self, *, compiled: bool | None = None) -> None:
-        """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`) or (``False``)
-        the numpy reference; default: as the transmission map given to :meth:`configure`."""
+        """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`) or
+        (``False``) the numpy reference; default: as the transmission map given to
+        :meth:`configure`."""
         self._compiled_choice, self.compiled = compiled, bool(compiled)  # (decided at configure)
         self.instabilities = 0
         self.model: mujoco.MjModel | None = None
@@ -157,7 +159,8 @@ class MujocoBackend:
             if joint is None or joint.type not in ONE_DOF:
                 kind = "missing" if joint is None else f"a {joint.type} joint"
                 raise BackendError(
-                    f"transmission joint {name!r} is {kind}; the MuJoCo backend drives 1-DOF joints only"
+                    f"transmission joint {name!r} is {kind}; the MuJoCo backend drives 1-DOF "
+                    "joints only"
                 )
 
         built = build_spec(robot, options)
@@ -167,8 +170,9 @@ class MujocoBackend:
         self._passive = effort_limit == 0.0
         if self._passive.any():
             built.note(
-                f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have effort limit 0: "
-                "simulated as passive joints (their commands exert no effort); widen their effort limit to drive them"
+                f"joint(s) {[j for j, p in zip(self.joint_names, self._passive) if p]} have "
+                "effort limit 0: simulated as passive joints (their commands exert no "
+                "effort); widen their effort limit to drive them"
             )
         add_pid_actuators(built.spec, self.joint_names, effort_limit)
         apply_friction(robot, built)
@@ -266,7 +270,8 @@ class MujocoBackend:
         self.reset()
 
     def _select_kernels(self) -> None:
-        """The per-cycle functions by :attr:`compiled` (:func:`.cycle.functions`, :func:`.cycle.fused`); state stays."""
+        """The per-cycle functions by :attr:`compiled` (:func:`.cycle.functions`,
+        :func:`.cycle.fused`); state stays."""
         self._pre_step, self._apply_command, self._gather_state = cycle.functions(self.compiled)
         self._pack, self._view = cycle.fused(
             self.tm.kernel_pack if self.compiled else None,
@@ -284,7 +289,8 @@ class MujocoBackend:
 
     def use_compiled(self) -> None:
         """The compiled kernels (again after the map switched: the fused ones) from the next cycle
-        on, same results and state (``HardwareSystem.use_compiled``); BackendError before configure."""
+        on, same results and state (``HardwareSystem.use_compiled``); BackendError before
+        configure."""
         self._require()
         self.compiled = True
         self._select_kernels()
@@ -425,7 +431,8 @@ class MujocoBackend:
         if shapes != self._command_shapes:
             raise BackendError(
                 f"joint command arrays of shapes {shapes}, expected {self._command_shapes} "
-                f"(values: rows position, velocity, effort; mode; hold; columns {list(self.joint_names)})"
+                "(values: rows position, velocity, effort; mode; hold; columns "
+                f"{list(self.joint_names)})"
             )
         return values, mode, hold
 
@@ -561,10 +568,10 @@ class MujocoBackend:
         if math.log10(self.instabilities).is_integer():
             where = f" at joint(s) {joints}" if joints else ""
             _LOG.error(
-                "MuJoCo simulation became unstable (NaN, Inf or huge values) near t = %.4f s%s; reset to the "
-                "initial state (%d time(s) so far). Fix: check the masses and inertias of the links there "
-                "(tiny or huge values), joint stop stiffness, PID gains and effort limits, or use a smaller "
-                "timestep",
+                "MuJoCo simulation became unstable (NaN, Inf or huge values) near t = %.4f s%s; "
+                "reset to the initial state (%d time(s) so far). Fix: check the masses and "
+                "inertias of the links there (tiny or huge values), joint stop stiffness, "
+                "PID gains and effort limits, or use a smaller timestep",
                 sim_time,
                 where,
                 self.instabilities,

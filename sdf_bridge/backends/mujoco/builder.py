@@ -8,10 +8,10 @@ named ``world`` *is* the MuJoCo world body.
 
 Mappings (documented defaults, logged once per model):
 
-* Links without ``<inertial>`` (or with zero mass, < :data:`MIN_MASS`) get :data:`DEFAULT_MASS` kg and
-  :data:`DEFAULT_INERTIA` kg·m² on each principal axis at the link origin (URDF: such links
-  are massless frames, which MuJoCo cannot move); SDFormat links without ``<inertial>`` get the
-  SDFormat default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
+* Links without ``<inertial>`` (or with zero mass, < :data:`MIN_MASS`) get :data:`DEFAULT_MASS` kg
+  and :data:`DEFAULT_INERTIA` kg·m² on each principal axis at the link origin (URDF: such links are
+  massless frames, which MuJoCo cannot move); SDFormat links without ``<inertial>`` get the SDFormat
+  default, 1 kg and 1 kg·m² (:data:`SDF_DEFAULT_MASS`, :data:`SDF_DEFAULT_INERTIA`).
 * Inertias no rigid body has (not positive semi-definite, or breaking the triangle inequality
   A + B ≥ C; common in generated URDFs) are balanced as MuJoCo's ``balanceinertia`` does (each
   principal moment their mean: :mod:`sdf_bridge.description.inertia`), with a warning naming
@@ -185,11 +185,13 @@ def _inertia_tensor(link: Link, built: BuiltModel) -> np.ndarray:
     if not all(math.isfinite(v) for v in values):
         raise BackendError(
             f"link {link.name!r}{_where(link)}: <inertial> mass {inertial.mass} or inertia "
-            f"{[i.ixx, i.ixy, i.ixz, i.iyy, i.iyz, i.izz]} is not finite; give finite numbers (kg, kg·m²)"
+            f"{[i.ixx, i.ixy, i.ixz, i.iyy, i.iyz, i.izz]} is not finite; give finite "
+            "numbers (kg, kg·m²)"
         )
     if inertial.mass < 0.0:
         raise BackendError(
-            f"link {link.name!r}{_where(link)}: <inertial> mass {inertial.mass} kg is negative; give a mass ≥ 0"
+            f"link {link.name!r}{_where(link)}: <inertial> mass {inertial.mass} kg is negative; "
+            "give a mass ≥ 0"
         )
     fix = inertia_fix(link.name, i)
     if fix is not None:
@@ -242,8 +244,8 @@ def _set_inertial(
     moments, axes = np.linalg.eigh(tensor)
     if moments[0] < MIN_PRINCIPAL_INERTIA:
         built.note(
-            f"link {link.name!r}: principal inertias {moments.round(12).tolist()} kg·m² raised to at "
-            f"least {MIN_PRINCIPAL_INERTIA} (MuJoCo needs positive ones)",
+            f"link {link.name!r}: principal inertias {moments.round(12).tolist()} kg·m² raised "
+            f"to at least {MIN_PRINCIPAL_INERTIA} (MuJoCo needs positive ones)",
             warning=False,
         )
         moments = np.maximum(moments, MIN_PRINCIPAL_INERTIA)
@@ -355,7 +357,8 @@ class _JointMaker:
 
     def _dynamics(self, mj: mujoco.MjsJoint, joint: Joint, dynamics: Dynamics | None) -> None:
         """damping (N·m·s/rad or N·s/m) → ``damping``, friction (N·m or N) → ``frictionloss``,
-        spring stiffness (N·m/rad or N/m) and reference (rad or m) → ``stiffness``, ``springref``."""
+        spring stiffness (N·m/rad or N/m) and reference (rad or m) → ``stiffness``,
+        ``springref``."""
         if dynamics is None:
             return
         mj.damping = _poly(float(dynamics.damping))
@@ -374,8 +377,8 @@ class _JointMaker:
         lower, upper = float(limit.lower), float(limit.upper)
         if not lower < upper:
             self.built.note(
-                f"joint {joint.name!r}: limits lower={lower} upper={upper} do not bound an interval; "
-                "the joint is simulated without a position stop"
+                f"joint {joint.name!r}: limits lower={lower} upper={upper} do not bound an "
+                "interval; the joint is simulated without a position stop"
             )
             mj.limited = mujoco.mjtLimited.mjLIMITED_FALSE
             return
@@ -519,20 +522,21 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
         built.note(f"world model(s) {moving} are not the robot: simulated as fixed world geometry")
     if no_gravity:
         built.note(
-            f"link(s) without gravity (<gravity>false</gravity> / Gazebo's <turnGravityOff>): {no_gravity}; "
-            "MuJoCo compensates their weight (gravcomp)",
+            "link(s) without gravity (<gravity>false</gravity> / Gazebo's <turnGravityOff>): "
+            f"{no_gravity}; MuJoCo compensates their weight (gravcomp)",
             warning=False,
         )
     if defaulted:
         built.note(
-            f"{len(defaulted)} link(s) without inertial (or mass) get the default mass {DEFAULT_MASS} kg and inertia "
-            f"{DEFAULT_INERTIA} kg·m²: {', '.join(defaulted)}",
+            f"{len(defaulted)} link(s) without inertial (or mass) get the default mass "
+            f"{DEFAULT_MASS} kg and inertia {DEFAULT_INERTIA} kg·m²: {', '.join(defaulted)}",
             warning=False,
         )
     if sdf_defaulted:
         built.note(
-            f"{len(sdf_defaulted)} SDFormat link(s) without <inertial> get SDFormat's default mass "
-            f"{SDF_DEFAULT_MASS} kg and inertia {SDF_DEFAULT_INERTIA} kg·m²: {', '.join(sdf_defaulted)}",
+            f"{len(sdf_defaulted)} SDFormat link(s) without <inertial> get SDFormat's default "
+            f"mass {SDF_DEFAULT_MASS} kg and inertia {SDF_DEFAULT_INERTIA} kg·m²: "
+            f"{', '.join(sdf_defaulted)}",
             warning=False,
         )
     for joint in loops:
@@ -546,7 +550,8 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
 STOP_IMPEDANCE = 0.01
 """Constant MuJoCo impedance ``d`` of SDFormat joint stops (see :func:`stop_solver_params`)."""
 STOP_MAX_OMEGA_DT = 0.5
-"""Largest ``ω·timestep`` (``ω = sqrt(k/M)``) and ``b/M·timestep`` of a stop simulated as a spring."""
+"""Largest ``ω·timestep`` (``ω = sqrt(k/M)``) and ``b/M·timestep`` of a stop simulated as a
+spring."""
 
 
 def stop_solver_params(
@@ -603,7 +608,8 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
             if rigid:
                 built.note(
                     f"joint stop stiffness of {rigid} is too stiff for the timestep "
-                    f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); MuJoCo's default stop is used",
+                    f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); MuJoCo's default "
+                    "stop is used",
                     warning=False,
                 )
             model = built.spec.compile()
@@ -615,8 +621,8 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                     pos = list(body.pos)
                     body.pos = [pos[0], pos[1], pos[2] + depth + 1e-3]
                 built.note(
-                    f"root link(s) {built._root_bodies} raised by {depth + 1e-3:.4f} m so that the robot "
-                    "starts above the ground plane",
+                    f"root link(s) {built._root_bodies} raised by {depth + 1e-3:.4f} m so that "
+                    "the robot starts above the ground plane",
                     warning=False,
                 )
                 model = built.spec.compile()

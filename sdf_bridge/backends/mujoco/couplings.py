@@ -1,9 +1,9 @@
 """Couplings between MuJoCo joints: mimic joints and SDFormat gearbox joints, as joint equalities.
 
-``q_follower = offset + multiplier · q_leader`` is a MuJoCo joint equality (:func:`add_joint_equality`);
-:func:`add_mimics` couples URDF/SDFormat mimic joints, :func:`add_gearboxes` SDFormat gearbox
-joints (their loop and tree forms); :func:`static_loads` the load a held joint carries, its
-followers' included.
+``q_follower = offset + multiplier · q_leader`` is a MuJoCo joint equality
+(:func:`add_joint_equality`); :func:`add_mimics` couples URDF/SDFormat mimic joints,
+:func:`add_gearboxes` SDFormat gearbox joints (their loop and tree forms); :func:`static_loads` the
+load a held joint carries, its followers' included.
 """
 
 from __future__ import annotations

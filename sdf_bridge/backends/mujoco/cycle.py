@@ -2,19 +2,19 @@
 
 Every control cycle the backend turns a joint command (values, modes and hold positions of a
 :class:`~sdf_bridge.backends.base.JointCommand`) into MuJoCo actuator parameters
-(:func:`apply_command`), refreshes the PID's integral and inertia-scheduled gains before
-stepping (:func:`pre_step`; or at the write, for the read that follows: :func:`prepare`,
-undone by :func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`).
-Compiled, these are two calls per cycle: :func:`write_kernel` (command + refresh) and
-:func:`state_kernel` (state, fused with the transmission map's followers and actuator state). The public
-kernels are locked after their warm-up (:func:`sdf_bridge.jit.warm_up`); the fused ones call
-private bodies (``_pre_step`` …) compiled for their own argument kinds. No kernel returns an
-array: handing one back to Python costs about 1 µs (boxing), more than the work.
-Written with numpy each is a few dozen small array operations whose call overhead (about
-0.5–1 µs each), not the arithmetic, sets the cost; the same rules compiled as one loop over the
-joints (:func:`sdf_bridge.jit.kernel`; ``*_kernel``) cost about a microsecond. The numpy
-functions are the reference and the fallback (``SDF_BRIDGE_JIT=0`` or no Numba); the tests check
-that both give bit-identical results, NaN included.
+(:func:`apply_command`), refreshes the PID's integral and inertia-scheduled gains before stepping
+(:func:`pre_step`; or at the write, for the read that follows: :func:`prepare`, undone by
+:func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`). Compiled,
+these are two calls per cycle: :func:`write_kernel` (command + refresh) and :func:`state_kernel`
+(state, fused with the transmission map's followers and actuator state). The public kernels are
+locked after their warm-up (:func:`sdf_bridge.jit.warm_up`); the fused ones call private bodies
+(``_pre_step`` …) compiled for their own argument kinds. No kernel returns an array: handing one
+back to Python costs about 1 µs (boxing), more than the work. Written with numpy each is a few dozen
+small array operations whose call overhead (about 0.5–1 µs each), not the arithmetic, sets the cost;
+the same rules compiled as one loop over the joints (:func:`sdf_bridge.jit.kernel`; ``*_kernel``)
+cost about a microsecond. The numpy functions are the reference and the fallback
+(``SDF_BRIDGE_JIT=0`` or no Numba); the tests check that both give bit-identical results, NaN
+included.
 
 Everything a cycle needs about the joints is packed into one float table ``tab`` of shape
 (:data:`ROWS`, n) built once by :func:`make_table` (each array argument of a compiled function

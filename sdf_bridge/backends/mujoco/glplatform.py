@@ -102,8 +102,8 @@ def configure_environment(
     platform = choose_platform(find_library, egl_check)
     if platform is None:
         _LOG.warning(
-            "MuJoCo off-screen rendering: neither a working EGL nor OSMesa is installed, cameras will "
-            "publish nothing. %s",
+            "MuJoCo off-screen rendering: neither a working EGL nor OSMesa is installed, cameras "
+            "will publish nothing. %s",
             describe_missing(),
         )
         return None
@@ -119,5 +119,6 @@ def describe_missing() -> str:
         + PACKAGES["osmesa"]
         + ") or EGL ("
         + PACKAGES["egl"]
-        + ") and start the process with MUJOCO_GL=osmesa or MUJOCO_GL=egl (set before mujoco is imported)"
+        + ") and start the process with MUJOCO_GL=osmesa or MUJOCO_GL=egl (set before mujoco is "
+        "imported)"
     )

@@ -159,13 +159,15 @@ def resolve_gains(
                 raise ConfigError(f"parameter {key!r}: use pid_gains.<joint>.<p|i|d|i_clamp>")
             if parts[1] not in joint_names:
                 raise ConfigError(
-                    f"parameter {key!r} names joint {parts[1]!r}, which is not commandable; known: {list(joint_names)}"
+                    f"parameter {key!r} names joint {parts[1]!r}, which is not commandable; "
+                    f"known: {list(joint_names)}"
                 )
     if isinstance(nested, Mapping):
         unknown = sorted(set(nested) - set(joint_names))
         if unknown:
             raise ConfigError(
-                f"pid_gains names joint(s) {unknown} that are not commandable; known: {list(joint_names)}"
+                f"pid_gains names joint(s) {unknown} that are not commandable; known: "
+                f"{list(joint_names)}"
             )
     n = len(joint_names)
     out = {k: np.zeros(n) for k in _KEYS}
@@ -188,10 +190,11 @@ def resolve_gains(
         light = scheduled & too_light(inertia) if inertia is not None else np.zeros(n, dtype=bool)
         if light.any():
             _LOG.warning(
-                "PID: joint(s) %s carry over %.0e times their own inertia (%s); default gains the timestep allows "
-                "cannot damp that, the joint may oscillate. Fix: give them an armature (the rotor inertia "
-                "reflected through the gear, backend_params.armature.<joint>, e.g. 100 × M_apparent = %s kg·m²) "
-                "or configure pid_gains",
+                "PID: joint(s) %s carry over %.0e times their own inertia (%s); default gains "
+                "the timestep allows cannot damp that, the joint may oscillate. Fix: give "
+                "them an armature (the rotor inertia reflected through the gear, "
+                "backend_params.armature.<joint>, e.g. 100 × M_apparent = %s kg·m²) or "
+                "configure pid_gains",
                 [j for j, x in zip(joint_names, light) if x],
                 LIGHT_RATIO,
                 ", ".join(
@@ -228,9 +231,9 @@ def describe_defaults(
             f"i_clamp {defaults.i_clamp[k]:.4g}{where}{bound}"
         )
     return (
-        f"M = max(M_own, M_load), p = min(M·ω², M_apparent·(0.5/timestep)²), d = min(2·M·ω, "
-        f"M_apparent/timestep), i = p·min(ω/10, d/(2·M)), i_clamp = effort limit, ω = {BANDWIDTH:.1f} rad/s; "
-        + "; ".join(rows)
+        "M = max(M_own, M_load), p = min(M·ω², M_apparent·(0.5/timestep)²), d = min(2·M·ω, "
+        "M_apparent/timestep), i = p·min(ω/10, d/(2·M)), i_clamp = effort limit, ω = "
+        f"{BANDWIDTH:.1f} rad/s; " + "; ".join(rows)
     )
 
 
@@ -315,7 +318,8 @@ class JointPid:
             state = np.zeros((2, n))
         elif state.shape != (2, n) or state.dtype != np.float64:
             raise ValueError(
-                f"PID state storage must be a float64 array of shape (2, {n}), got {state.dtype} {state.shape}"
+                f"PID state storage must be a float64 array of shape (2, {n}), got {state.dtype} "
+                f"{state.shape}"
             )
         self.state = state
         self.state[0] = 0.0

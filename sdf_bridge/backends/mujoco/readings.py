@@ -1,4 +1,5 @@
-"""The sensor readings of one read: a read-only mapping that converts IMU and force-torque samples on access."""
+"""The sensor readings of one read: a read-only mapping that converts IMU and force-torque samples
+on access."""
 
 from __future__ import annotations
 

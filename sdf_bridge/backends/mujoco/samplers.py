@@ -1,4 +1,5 @@
-"""IMU and force-torque readings in two steps: a cheap sample at read time, the conversion on access.
+"""IMU and force-torque readings in two steps: a cheap sample at read time, the conversion on
+access.
 
 At read time :meth:`ImuSampler.sample` / :meth:`WrenchSampler.sample` only take what the reading
 needs that physics will overwrite: the suite copies MuJoCo's ``sensordata`` values of all IMU and

@@ -1,4 +1,5 @@
-"""When a sensor is next due: the schedule ``next_due, next_due + period, …`` advanced past a time in O(1)."""
+"""When a sensor is next due: the schedule ``next_due, next_due + period, …`` advanced past a time
+in O(1)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ imu            site at the sensor pose on its link; MuJoCo ``framequat`` (orient
                rest) in the sensor frame; gaussian noise (+ bias drawn once) from the description.
 force_torque   on a joint (SDF joint sensor, or URDF ``<gazebo reference>`` naming a joint):
                site on the child link at the joint frame · sensor pose; on a link: site at the
-               sensor pose on that link (measuring what its parent joint carries); MuJoCo ``force`` and
-               ``torque`` (torque about the site origin). MuJoCo measures what the parent exerts on
-               the child subtree; SDFormat's default ``child_to_parent`` is its negative. Frames:
+               sensor pose on that link (measuring what its parent joint carries); MuJoCo ``force``
+               and ``torque`` (torque about the site origin). MuJoCo measures what the parent exerts
+               on the child subtree; SDFormat's default ``child_to_parent`` is its negative. Frames:
                ``sensor`` (the site), ``child`` (child link frame, moment taken at its origin),
                ``parent`` (parent link orientation, moment at the site origin).
 ray / lidar    rays from a site over the horizontal × vertical samples (direction
@@ -228,8 +228,9 @@ class SensorSuite:
             for info in block.sensors:
                 if info.name not in described:
                     message = (
-                        f"<ros2_control> sensor {info.name!r} has no simulated sensor of its name (a <gazebo> "
-                        "or SDFormat <sensor>); it publishes nothing in the MuJoCo backend"
+                        f"<ros2_control> sensor {info.name!r} has no simulated sensor of its "
+                        "name (a <gazebo> or SDFormat <sensor>); it publishes nothing in "
+                        "the MuJoCo backend"
                     )
                     suite.unsupported.append(message)
                     _LOG.warning(message)
@@ -539,8 +540,8 @@ class SensorSuite:
                 body, frame = found, wanted
             else:
                 _LOG.warning(
-                    "sensor %r: its frame %r is not a link of the model (nor 'world'); its contacts are "
-                    "given in its link's frame %r, stamped so",
+                    "sensor %r: its frame %r is not a link of the model (nor 'world'); its "
+                    "contacts are given in its link's frame %r, stamped so",
                     ch.name,
                     wanted,
                     link,
@@ -596,12 +597,13 @@ class SensorSuite:
                 why = (
                     "none: the link has no collision geoms"
                     if len(geoms) == 0
-                    else f"none: its {len(geoms)} collision geom(s) have no name, and Gazebo's names are not given "
-                    "when one of the link's collisions could not be built"
+                    else f"none: its {len(geoms)} collision geom(s) have no name, and Gazebo's "
+                    "names are not given when one of the link's collisions could not be "
+                    "built"
                 )
                 _LOG.warning(
-                    "sensor %r: its <collision> filter %s names no collision of link %r in the model "
-                    "(known names: %s); it reports no contacts",
+                    "sensor %r: its <collision> filter %s names no collision of link %r in the "
+                    "model (known names: %s); it reports no contacts",
                     ch.name,
                     sorted(wanted),
                     link_name,
@@ -640,8 +642,8 @@ def gl_problem() -> str | None:
     platform = choose_platform()
     if platform is None:
         return (
-            "mujoco uses GLFW, which needs a display, and neither a working EGL nor OSMesa is installed. "
-            f"{describe_missing()}"
+            "mujoco uses GLFW, which needs a display, and neither a working EGL nor OSMesa is "
+            f"installed. {describe_missing()}"
         )
     try:
         context = importlib.import_module(f"mujoco.{platform}").GLContext
@@ -652,8 +654,8 @@ def gl_problem() -> str | None:
         )
     context_module.GLContext = context  # type: ignore[union-attr]
     _LOG.info(
-        "mujoco was imported with GLFW and there is no display: off-screen rendering switched to %r "
-        "(set MUJOCO_GL before importing mujoco to choose)",
+        "mujoco was imported with GLFW and there is no display: off-screen rendering switched to "
+        "%r (set MUJOCO_GL before importing mujoco to choose)",
         platform,
     )
     return None

@@ -38,7 +38,8 @@ def _warn_transmissions(robot: Robot) -> None:
     lost = [t.name for t in robot.transmissions if t.hardware is None and not t.raw_xml]
     if lost:
         LOG.warning(
-            "transmissions %s not written: they have no raw_xml (built in code, not read from a file)",
+            "transmissions %s not written: they have no raw_xml (built in code, not read from a "
+            "file)",
             _names(lost),
         )
     in_blocks = {id(t) for hw in robot.ros2_control for t in hw.transmissions}
@@ -101,7 +102,8 @@ def warn_sdf_losses(
     )
     if textures:
         LOG.warning(
-            "URDF material textures of links %s not written: SDFormat materials take a PBR or script material instead",
+            "URDF material textures of links %s not written: SDFormat materials take a PBR or "
+            "script material instead",
             _names(textures),
         )
     written = set(written_sensors)
@@ -129,7 +131,8 @@ def warn_sdf_losses(
         else:
             if ext.properties:
                 LOG.warning(
-                    '<gazebo reference="%s"> not written: it names no link or joint of the written model (properties %s)',
+                    '<gazebo reference="%s"> not written: it names no link or joint of the '
+                    "written model (properties %s)",
                     ext.reference,
                     _names(k for k, _ in ext.properties),
                 )

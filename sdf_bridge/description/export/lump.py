@@ -1,15 +1,14 @@
 """Lumping of links joined by fixed joints (as Gazebo's URDF → SDF conversion does).
 
 The child link C of a fixed joint is merged into its parent P: with ``X_PC = origin ·
-joint_to_child``, C's visuals, collisions and sensors keep their place (poses become
-``X_PC · pose``), joints hanging from C hang from P (``origin ← X_PC · origin``), and the mass
-properties combine exactly (parallel-axis theorem, e.g. Featherstone, *Rigid Body Dynamics
-Algorithms*, §2.12): total mass ``M = Σ mᵢ``, centre of mass ``c = Σ mᵢ cᵢ / M`` and
-``I_c = Σ Rᵢ Iᵢ Rᵢᵀ + mᵢ (|dᵢ|² E₃ − dᵢ dᵢᵀ)``, ``dᵢ = cᵢ − c``.
-``<gazebo reference>`` extensions of a lumped link are dropped (their collisions now belong to
-the parent; Gazebo would apply them to the whole merged link), and so are transmissions that
-name a lumped joint; both with a warning. A fixed joint is kept when a ``<gazebo reference="joint">`` extension sets
-``disableFixedJointLumping`` or ``preserveFixedJoint`` to true.
+joint_to_child``, C's visuals, collisions and sensors keep their place (poses become ``X_PC ·
+pose``), joints hanging from C hang from P (``origin ← X_PC · origin``), and the mass properties
+combine exactly (parallel-axis theorem, e.g. Featherstone, *Rigid Body Dynamics Algorithms*, §2.12):
+total mass ``M = Σ mᵢ``, centre of mass ``c = Σ mᵢ cᵢ / M`` and ``I_c = Σ Rᵢ Iᵢ Rᵢᵀ + mᵢ (|dᵢ|² E₃ −
+dᵢ dᵢᵀ)``, ``dᵢ = cᵢ − c``. ``<gazebo reference>`` extensions of a lumped link are dropped (their
+collisions now belong to the parent; Gazebo would apply them to the whole merged link), and so are
+transmissions that name a lumped joint; both with a warning. A fixed joint is kept when a ``<gazebo
+reference="joint">`` extension sets ``disableFixedJointLumping`` or ``preserveFixedJoint`` to true.
 """
 
 from __future__ import annotations

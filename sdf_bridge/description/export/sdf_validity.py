@@ -167,8 +167,8 @@ def simulated_masses(robot: Robot) -> Robot:
                 )
     if massless:
         LOG.warning(
-            "URDF links %s have no mass: written with the mass the simulator uses, %g kg and %g kg·m² "
-            "(not SDFormat's default 1 kg)",
+            "URDF links %s have no mass: written with the mass the simulator uses, %g kg and %g "
+            "kg·m² (not SDFormat's default 1 kg)",
             ", ".join(map(repr, massless)),
             DEFAULT_MASS,
             DEFAULT_INERTIA,
@@ -187,8 +187,9 @@ def sdf_names(robot: Robot) -> Robot:
             taken.add(names[joint])
     if names:
         LOG.warning(
-            "joints %s renamed %s: SDFormat gives links and joints one namespace and these names are also "
-            "links' (libsdformat renames such joints the same way in files before SDFormat 1.7)",
+            "joints %s renamed %s: SDFormat gives links and joints one namespace and these names "
+            "are also links' (libsdformat renames such joints the same way in files before "
+            "SDFormat 1.7)",
             ", ".join(map(repr, names)),
             ", ".join(map(repr, names.values())),
         )

@@ -2,10 +2,10 @@
 
 Layout: one ``<model>``; each link's ``<pose>`` is its frame in the model frame; each joint's
 ``<pose>`` is the joint frame in its child link frame (SDF's default ``relative_to``), i.e.
-``joint_to_child⁻¹``; axes are written in the joint frame. Fixed joints stay ``fixed``
-(unless lumped, see :mod:`.lump`); continuous joints get no position limits. URDF ``<gazebo>``
-extensions go where Gazebo reads them: model-level plugins into ``<model>``, sensors into their
-link, link properties (``mu1``, ``mu2``, ``kp``, ``kd``, ``minDepth``, ``maxVel``, ``fdir1``) into each
+``joint_to_child⁻¹``; axes are written in the joint frame. Fixed joints stay ``fixed`` (unless
+lumped, see :mod:`.lump`); continuous joints get no position limits. URDF ``<gazebo>`` extensions go
+where Gazebo reads them: model-level plugins into ``<model>``, sensors into their link, link
+properties (``mu1``, ``mu2``, ``kp``, ``kd``, ``minDepth``, ``maxVel``, ``fdir1``) into each
 collision's ``<surface>``, ``selfCollide``/``kinematic`` into the link, its gravity switch
 (``Link.gravity``: ``<gravity>`` / ``turnGravityOff``) as ``<gravity>false</gravity>``, Gazebo
 material scripts into the visuals; joint ``provideFeedback``/``implicitSpringDamper`` into
@@ -272,8 +272,8 @@ def _ros2_control(model: etree._Element, hw: HardwareComponent, robot: Robot) ->
             verbatim(block, t.raw_xml)
         else:
             LOG.warning(
-                "transmission %r of <ros2_control name=%r> not written: it has no raw_xml (built in code, "
-                "not read from a file)",
+                "transmission %r of <ros2_control name=%r> not written: it has no raw_xml (built "
+                "in code, not read from a file)",
                 t.name,
                 hw.name,
             )

@@ -58,7 +58,8 @@ def _geometry(parent: etree._Element, geometry: Geometry, robot: Robot, link: st
         )
     else:
         raise UnsupportedError(
-            f"link {link!r} has a {type(geometry).__name__.lower()} shape, which URDF cannot describe",
+            f"link {link!r} has a {type(geometry).__name__.lower()} shape, which URDF cannot "
+            "describe",
             file=robot.source_file,
             element=f'<link name="{link}">',
             fix="convert to SDF instead, or replace the shape by a mesh",
@@ -85,7 +86,8 @@ def to_urdf(robot: Robot) -> str:
     roots = [name for name in robot.links if name not in children]
     if len(roots) != 1:
         raise UnsupportedError(
-            f"the model has {len(roots)} root links ({', '.join(roots)}); URDF needs exactly one tree",
+            f"the model has {len(roots)} root links ({', '.join(roots)}); URDF needs exactly one "
+            "tree",
             file=robot.source_file,
             fix="connect the free links with joints, or convert to SDF instead",
         )

@@ -34,7 +34,8 @@ class JointType(str, Enum):
 
     @property
     def dof(self) -> int:
-        """Degrees of freedom (floating 6, planar 3, ball 3, universal/revolute2 2, fixed 0, else 1)."""
+        """Degrees of freedom (floating 6, planar 3, ball 3, universal/revolute2 2, fixed 0, else
+        1)."""
         return _DOF[self]
 
 

@@ -124,13 +124,14 @@ def load_sdf(
         base_dir: directory of the file (relative include URIs and meshes).
         package_paths: package → directory map for ``package://`` mesh URIs (then the ament index).
         sdf_paths: include search directories, searched before the environment variables
-            ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``, ``SDF_PATH``.
+            ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``,
+            ``SDF_PATH``.
 
     Raises:
-        UnsupportedError: missing or unsupported ``version``.
-        InvalidValueError: no ``<model>``/``<world>``, a world without models, bad values, zero axes.
-        MissingReferenceError: unknown frames, links or includes.
-        KinematicTreeError: a model without links, frame cycles, a link with two parent joints,
+        UnsupportedError: missing or unsupported ``version``. InvalidValueError: no
+        ``<model>``/``<world>``, a world without models, bad values, zero axes.
+        MissingReferenceError: unknown frames, links or includes. KinematicTreeError: a model
+        without links, frame cycles, a link with two parent joints,
             joint loops.
         DuplicateNameError: two frames of one model with the same name.
     """
@@ -182,8 +183,9 @@ def load_sdf(
             if is_network_uri(uri) and fuel_cache_model(uri) is None:
                 ctx.warn(
                     child,
-                    f"include {uri!r} is a model on a web server (Gazebo Fuel), not in the local Fuel "
-                    "cache; the world is read without it (sdf_bridge downloads nothing: fetch it with "
+                    f"include {uri!r} is a model on a web server (Gazebo Fuel), not in the local "
+                    "Fuel cache; the world is read without it (sdf_bridge downloads "
+                    "nothing: fetch it with "
                     f'`gz fuel download -u "{uri}"` to use it)',
                 )
                 continue
@@ -234,7 +236,8 @@ def _load_include(
     search: Sequence[Path],
     package_paths: Mapping[str, str | os.PathLike[str]] | None,
 ) -> Robot:
-    """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static overrides."""
+    """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static
+    overrides."""
     from ..xmlio import parse_xml, read_file
 
     uri = ctx.child_text(elem, "uri")

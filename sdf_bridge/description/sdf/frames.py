@@ -37,7 +37,8 @@ def model_frame(scope: str) -> str:
 
 
 def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
-    """The transform (4, 4) written in a ``<pose>`` element (identity when ``elem`` is None or empty).
+    """The transform (4, 4) written in a ``<pose>`` element (identity when ``elem`` is None or
+    empty).
 
     Accepts ``x y z roll pitch yaw`` (m, rad; ``degrees="true"`` for degrees, SDFormat ≥ 1.9)
     and ``rotation_format="quat_xyzw"`` with ``x y z qx qy qz qw`` (SDFormat ≥ 1.9).
@@ -52,8 +53,8 @@ def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
     if elem.get("frame"):
         ctx.warn(
             elem,
-            f"the SDFormat 1.5/1.6 pose attribute frame={elem.get('frame')!r} is ignored (as libsdformat "
-            "does); use relative_to (SDFormat >= 1.7)",
+            f"the SDFormat 1.5/1.6 pose attribute frame={elem.get('frame')!r} is ignored (as "
+            "libsdformat does); use relative_to (SDFormat >= 1.7)",
         )
     text = (elem.text or "").strip()
     if not text:
@@ -147,8 +148,10 @@ class FrameGraph:
         raise ctx.error(
             MissingReferenceError,
             elem,
-            f"{what} {ref!r} is not a frame of model {scope or MODEL_FRAME!r} (known: {', '.join(known) or 'none'})",
-            f"name an existing link, joint, frame or nested model of that model, or {MODEL_FRAME!r}",
+            f"{what} {ref!r} is not a frame of model {scope or MODEL_FRAME!r} (known: "
+            f"{', '.join(known) or 'none'})",
+            "name an existing link, joint, frame or nested model of that model, or "
+            f"{MODEL_FRAME!r}",
         )
 
     def resolve(self, key: str) -> np.ndarray:
@@ -199,7 +202,8 @@ class FrameGraph:
                 raise start.ctx.error(
                     KinematicTreeError,
                     start.elem,
-                    f"the attached_to frames form a cycle: {' -> '.join(seen[seen.index(cur) :] + [cur])}",
+                    "the attached_to frames form a cycle: "
+                    f"{' -> '.join(seen[seen.index(cur) :] + [cur])}",
                     "attach one of these frames to a link",
                 )
             seen.append(cur)

@@ -35,7 +35,8 @@ ENV_VARS = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PA
 
 
 def search_path(user_paths: Sequence[str | os.PathLike[str]] | None = None) -> list[Path]:
-    """The include search path: ``user_paths`` then the environment variables of :data:`ENV_VARS`."""
+    """The include search path: ``user_paths`` then the environment variables of
+    :data:`ENV_VARS`."""
     paths = [Path(p) for p in user_paths or ()]
     for var in ENV_VARS:
         for part in os.environ.get(var, "").split(os.pathsep):
@@ -193,7 +194,10 @@ def resolve_include(
             return cand
     shown = os.pathsep.join(str(p) for p in paths) or "(empty)"
     if is_network_uri(uri):
-        fix = f'download it with `gz fuel download -u "{uri}"` (sdf_bridge reads the local Fuel cache only)'
+        fix = (
+            f'download it with `gz fuel download -u "{uri}"` (sdf_bridge reads the local Fuel '
+            "cache only)"
+        )
     elif package is not None:
         fix = f"give the package's directory (--package-path {package[0]}=DIR or package_paths)"
     else:

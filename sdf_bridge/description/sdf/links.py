@@ -1,7 +1,8 @@
 """SDFormat ``<link>`` contents: inertial, visual and collision geometry, materials.
 
-Poses are resolved by the caller (:mod:`.model`), which passes the element's pose in the link
-frame; this module reads values and resolves mesh URIs (:func:`make_mesh_resolver`). Geometry units are m; mass kg; inertia kg·m².
+Poses are resolved by the caller (:mod:`.model`), which passes the element's pose in the link frame;
+this module reads values and resolves mesh URIs (:func:`make_mesh_resolver`). Geometry units are m;
+mass kg; inertia kg·m².
 """
 
 from __future__ import annotations
@@ -187,7 +188,8 @@ def parse_geometry(
 
 
 def parse_material(elem: etree._Element | None, ctx: ParseContext) -> Material | None:
-    """Colour of a visual's ``<material>``: ``<diffuse>`` (else ``<ambient>``) RGBA; script name kept."""
+    """Colour of a visual's ``<material>``: ``<diffuse>`` (else ``<ambient>``) RGBA; script name
+    kept."""
     if elem is None:
         return None
     color = None

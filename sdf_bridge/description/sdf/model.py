@@ -1,4 +1,5 @@
-"""Flattening of one SDFormat ``<model>`` (nested models and includes included) into a :class:`Robot`.
+"""Flattening of one SDFormat ``<model>`` (nested models and includes included) into a
+:class:`Robot`.
 
 Two passes: :meth:`ModelBuilder.collect` registers every frame (links, joints, ``<frame>``s,
 nested models, scoped with ``::``) in a :class:`~.frames.FrameGraph`; :meth:`ModelBuilder.build`
@@ -9,7 +10,8 @@ resolves every pose into the root model frame and produces the model types:
 * axes are unit vectors in the joint frame (``R_MJᵀ·R_MF·xyz`` for ``expressed_in="F"``);
 * visual, collision, inertial and sensor poses are in their link frame;
 * ``<transmission>`` elements of each (nested) model are read with scoped names
-  (:mod:`.transmissions`), before those of ``<ros2_control>`` blocks, as the URDF loader orders them.
+  (:mod:`.transmissions`), before those of ``<ros2_control>`` blocks, as the URDF loader orders
+  them.
 """
 
 from __future__ import annotations
@@ -603,9 +605,10 @@ class ModelBuilder:
         ):  # a gearbox coupling two joints' children: the norm
             ctx.warn(
                 elem,
-                f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the child of joint "
-                f"{child_of[child]!r}. libsdformat accepts it; the bridge keeps the joint in the model but "
-                "cannot simulate the loop (neither driven nor published)",
+                f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the "
+                f"child of joint {child_of[child]!r}. libsdformat accepts it; the bridge "
+                "keeps the joint in the model but cannot simulate the loop (neither driven "
+                "nor published)",
             )
         child_of.setdefault(child, item.key)
         x_mj = g.resolve(item.key)

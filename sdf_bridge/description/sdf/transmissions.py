@@ -1,10 +1,10 @@
 """``<transmission>`` elements written directly in an SDFormat ``<model>`` (classic / PR2 form).
 
-libsdformat keeps elements it does not define as children of the model (SDFormat 12 logs
-"not defined in SDF. Copying ... as children of [model]" and loads the file without errors),
-so a ``<transmission>`` written in the URDF spelling survives in an SDF model. This module reads
-such an element with the shared :func:`~sdf_bridge.description.transmission_parser.parse_transmission`
-and scopes its names like every other name of a nested model.
+libsdformat keeps elements it does not define as children of the model (SDFormat 12 logs "not
+defined in SDF. Copying ... as children of [model]" and loads the file without errors), so a
+``<transmission>`` written in the URDF spelling survives in an SDF model. This module reads such an
+element with the shared :func:`~sdf_bridge.description.transmission_parser.parse_transmission` and
+scopes its names like every other name of a nested model.
 
 SDFormat ≥ 1.8 forbids ``::`` in ``name`` attributes, also inside elements it does not define,
 but not inside custom elements (SDFormat's "custom elements": a namespace prefix declared with
@@ -84,10 +84,10 @@ def scoped_copy(elem: etree._Element, scope: str) -> etree._Element:
 
 
 def read_transmission(elem: etree._Element, ctx: ParseContext, scope: str) -> Transmission:
-    """A model-level ``<transmission>`` (or ``<sdf_bridge:transmission>``) of nested model ``scope`` (``""`` for the top model) →
-    :class:`~sdf_bridge.description.model.Transmission` with scoped transmission, joint and
-    actuator names (``arm::elbow``); ``raw_xml`` holds the scoped element, so the transmission
-    written back at the top of a model reads the same.
+    """A model-level ``<transmission>`` (or ``<sdf_bridge:transmission>``) of nested model ``scope``
+    (``""`` for the top model) → :class:`~sdf_bridge.description.model.Transmission` with scoped
+    transmission, joint and actuator names (``arm::elbow``); ``raw_xml`` holds the scoped element,
+    so the transmission written back at the top of a model reads the same.
 
     Raises:
         InvalidValueError, DuplicateNameError: from ``parse_transmission`` (no name or type,

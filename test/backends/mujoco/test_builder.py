@@ -214,7 +214,8 @@ def test_stop_too_stiff_for_timestep_keeps_mujoco_stop(caplog) -> None:
     assert "joint stop stiffness of ['j'] is too stiff for the timestep 0.001 s" in caplog.text
     assert model.jnt_solref[0] == pytest.approx(
         mujoco.MjModel.from_xml_string(
-            "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody></mujoco>"
+            "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody>"
+            "</mujoco>"
         ).jnt_solref[0],
         abs=0.0,
     )
@@ -448,7 +449,8 @@ def test_rotated_inertial_frame() -> None:
         ),
         (
             Inertia(0.1, 0.5, 0, 0.1, 0, 0.1),  # principal moments (-0.4, 0.1, 0.6)
-            "its principal moments (-0.4, 0.1, 0.6) kg·m² include a negative one: the tensor is not positive semi-definite",
+            "its principal moments (-0.4, 0.1, 0.6) kg·m² include a negative one: the tensor is "
+            "not positive semi-definite",
             0.1,
         ),
     ],

@@ -171,7 +171,10 @@ def _plate(filters: str, collisions: str) -> str:
 
 
 BOTTOM = '<collision{name}><geometry><box size="0.2 0.2 0.02"/></geometry></collision>'
-TOP = '<collision{name}><origin xyz="0 0 0.1"/><geometry><box size="0.05 0.05 0.05"/></geometry></collision>'
+TOP = (
+    '<collision{name}><origin xyz="0 0 0.1"/><geometry><box size="0.05 0.05 0.05"/></geometry>'
+    "</collision>"
+)
 
 
 @pytest.mark.parametrize(
@@ -230,8 +233,9 @@ def test_filter_naming_no_collision_is_warned_once(make_sim, caplog) -> None:
         states = sim.run(0.5)
     assert all(s.sensors["touch"] == ContactReading((), "plate") for s in states)
     expected = (
-        "sensor 'touch': its <collision> filter ['nothing_here'] names no collision of link 'plate' in the "
-        "model (known names: ['bottom', 'bottom_collision', 'plate_collision']); it reports no contacts"
+        "sensor 'touch': its <collision> filter ['nothing_here'] names no collision of link "
+        "'plate' in the model (known names: ['bottom', 'bottom_collision', "
+        "'plate_collision']); it reports no contacts"
     )
     assert caplog.text.count(expected) == 1
 
@@ -323,8 +327,8 @@ def test_frame_override_expresses_the_contacts_in_it(make_sim, caplog, frame: st
         []
         if frame != "no_such_frame"
         else [
-            "sensor 'touch': its frame 'no_such_frame' is not a link of the model (nor 'world'); its contacts are given "
-            "in its link's frame 'box', stamped so"
+            "sensor 'touch': its frame 'no_such_frame' is not a link of the model (nor 'world'); "
+            "its contacts are given in its link's frame 'box', stamped so"
         ]
     )
 
@@ -341,7 +345,8 @@ def test_filter_on_a_link_with_a_skipped_collision_is_warned_with_why(make_sim, 
     assert all(s.sensors["touch"].contacts == () for s in states)
     warned = [r.getMessage() for r in caplog.records if "names no collision" in r.getMessage()]
     assert warned == [
-        "sensor 'touch': its <collision> filter ['plate_collision'] names no collision of link 'plate' "
-        "in the model (known names: none: its 1 collision geom(s) have no name, and Gazebo's names are "
-        "not given when one of the link's collisions could not be built); it reports no contacts"
+        "sensor 'touch': its <collision> filter ['plate_collision'] names no collision of link "
+        "'plate' in the model (known names: none: its 1 collision geom(s) have no name, and "
+        "Gazebo's names are not given when one of the link's collisions could not be built); "
+        "it reports no contacts"
     ]

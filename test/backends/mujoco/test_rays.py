@@ -1,5 +1,6 @@
 """Ray and range sensors as Gazebo sees: from range_min on, not seeing the robot's own mount,
-REP-117 infinities; a lidar on a mobile base in a world with one wall (sdf_bridge.backends.mujoco.rays).
+REP-117 infinities; a lidar on a mobile base in a world with one wall
+(sdf_bridge.backends.mujoco.rays).
 
 Distances are exact up to MuJoCo's ray arithmetic (tolerance 1e-9 m) unless stated.
 """

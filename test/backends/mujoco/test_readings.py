@@ -1,4 +1,5 @@
-"""The mapping ``read_due`` returns: the operations callers use, conversion once, read-only, fresh per read."""
+"""The mapping ``read_due`` returns: the operations callers use, conversion once, read-only, fresh
+per read."""
 
 from __future__ import annotations
 

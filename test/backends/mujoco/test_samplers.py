@@ -40,7 +40,8 @@ def _robot(
     """A swinging arm (joint j about y) with a posed force-torque sensor on j and noisy IMUs on
     the arm, all at 100 Hz."""
     sensors = "".join(
-        f'<sensor name="{name}" type="imu"><update_rate>100</update_rate><pose>0.1 0 -0.2 0.2 0 0</pose>'
+        f'<sensor name="{name}" type="imu"><update_rate>100</update_rate><pose>0.1 0 -0.2 0.2 0 '
+        "0</pose>"
         f"{IMU_NOISE.format(axes_gyro=gyro, axes_acc=acc)}</sensor>"
         for name in imus
     )

@@ -1,4 +1,5 @@
-"""The sensor schedule: ``next_due_after`` against the loop it replaces, and a reset at a large time."""
+"""The sensor schedule: ``next_due_after`` against the loop it replaces, and a reset at a large
+time."""
 
 from __future__ import annotations
 

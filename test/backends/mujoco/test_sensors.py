@@ -246,7 +246,10 @@ def test_lidar_out_of_range_is_inf(make_sim) -> None:
 
 
 def test_multilayer_lidar_gives_point_cloud(make_sim) -> None:
-    vertical = "<vertical><samples>3</samples><min_angle>-0.1</min_angle><max_angle>0.1</max_angle></vertical>"
+    vertical = (
+        "<vertical><samples>3</samples><min_angle>-0.1</min_angle>"
+        "<max_angle>0.1</max_angle></vertical>"
+    )
     sim = make_sim(SCENE.format(sensors=LIDAR.format(vertical=vertical)), GRAVITY)
     cloud = sim.read(0.01).sensors["lidar"]
     assert isinstance(cloud, PointCloudReading)
@@ -347,7 +350,8 @@ def test_unsupported_sensor_reported_once(make_sim, caplog) -> None:
     assert all("where" not in s.sensors for s in states)
     assert caplog.text.count("sensor 'where': sensor type 'gps' is not simulated") == 1
     assert sim.backend.sensors.unsupported == [
-        "sensor 'where': sensor type 'gps' is not simulated; it publishes nothing in the MuJoCo backend"
+        "sensor 'where': sensor type 'gps' is not simulated; it publishes nothing in the MuJoCo "
+        "backend"
     ]
 
 
@@ -361,8 +365,8 @@ def test_ros2_control_sensor_without_a_simulated_sensor_is_reported(make_sim, ca
     with caplog.at_level(logging.WARNING):
         sim = make_sim(urdf, GRAVITY)
     assert sim.backend.sensors.unsupported == [
-        "<ros2_control> sensor 'wrist_ft' has no simulated sensor of its name (a <gazebo> or SDFormat <sensor>); it "
-        "publishes nothing in the MuJoCo backend"
+        "<ros2_control> sensor 'wrist_ft' has no simulated sensor of its name (a <gazebo> or "
+        "SDFormat <sensor>); it publishes nothing in the MuJoCo backend"
     ]
     assert caplog.text.count("<ros2_control> sensor 'wrist_ft'") == 1
 

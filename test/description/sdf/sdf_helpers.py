@@ -33,8 +33,9 @@ def build_probe(out_dir: Path) -> Path:
     )
     if flags.returncode != 0:
         missing(
-            "libsdformat 12 not found (pkg-config sdformat12 failed): apt-get install libsdformat-dev "
-            "(Debian bookworm, Ubuntu jammy; Ubuntu noble packages no SDFormat 12)"
+            "libsdformat 12 not found (pkg-config sdformat12 failed): apt-get install "
+            "libsdformat-dev (Debian bookworm, Ubuntu jammy; Ubuntu noble packages no "
+            "SDFormat 12)"
         )
     exe = out_dir / "libsdformat_probe"
     cmd = ["g++", "-O2", "-o", str(exe), str(PROBE_SOURCE), *flags.stdout.split()]

@@ -87,7 +87,8 @@ def _no_source(t: Transmission) -> Transmission:
 
 def _assert_same_transmissions(a: Robot, b: Robot) -> None:
     """Every transmission (classic, PR2 and ros2_control; names, type, dialect, joints, actuators,
-    roles, reductions, offsets, params, raw XML) kept, in order, also inside each ros2_control block."""
+    roles, reductions, offsets, params, raw XML) kept, in order, also inside each ros2_control
+    block."""
     assert [_no_source(t) for t in b.transmissions] == [_no_source(t) for t in a.transmissions]
     assert [[_no_source(t) for t in hw.transmissions] for hw in b.ros2_control] == [
         [_no_source(t) for t in hw.transmissions] for hw in a.ros2_control
@@ -487,10 +488,10 @@ def test_convert_of_a_world_with_several_robots_needs_a_model(
     src = robots_dir / "sdf_mimic_pendulums" / "sdf_mimic_pendulums.sdf"
     assert convert_command(_args(src, None)) == 1
     assert capsys.readouterr().err == (
-        f"error: {src}: <world name=\"default\">: world 'default' holds 3 robots (non-static models): "
-        "pendulum_with_base, pendulum_with_base_mimic_slow_follows_fast, pendulum_with_base_mimic_fast_follows_slow; "
-        "the bridge drives one. Fix: choose one with --model NAME (sdf-bridge convert / run) or the node parameter "
-        "model:=NAME\n"
+        f"error: {src}: <world name=\"default\">: world 'default' holds 3 robots (non-static "
+        "models): pendulum_with_base, pendulum_with_base_mimic_slow_follows_fast, "
+        "pendulum_with_base_mimic_fast_follows_slow; the bridge drives one. Fix: choose one "
+        "with --model NAME (sdf-bridge convert / run) or the node parameter model:=NAME\n"
     )
 
 
@@ -621,8 +622,9 @@ def test_sdf_transmission_in_an_included_model_is_scoped(tmp_path: Path) -> None
     )
     robot = load_text(
         sdf(
-            '<model name="r"><link name="base"/><include><uri>arm.sdf</uri><name>left</name></include>'
-            '<joint name="mount" type="fixed"><parent>base</parent><child>left::upper</child></joint></model>'
+            '<model name="r"><link name="base"/><include><uri>arm.sdf</uri><name>left</name>'
+            '</include><joint name="mount" type="fixed"><parent>base</parent>'
+            "<child>left::upper</child></joint></model>"
         ),
         base_dir=tmp_path,
     )
@@ -639,7 +641,8 @@ def test_sdf_transmission_errors_name_file_and_line() -> None:
     bad = NESTED_TRANSMISSION.replace("<mechanicalReduction>-40<", "<mechanicalReduction>0<")
     with pytest.raises(
         InvalidValueError,
-        match=r"<string>:14: <mechanicalReduction>: in transmission 'arm::elbow_trans': <mechanicalReduction> is 0",
+        match=r"<string>:14: <mechanicalReduction>: in transmission 'arm::elbow_trans': "
+        r"<mechanicalReduction> is 0",
     ):
         load_text(sdf(bad))
     unknown = NESTED_TRANSMISSION.replace(
@@ -712,7 +715,8 @@ def test_to_sdf_warns_about_transmissions_without_raw_xml(caplog: pytest.LogCapt
     messages = _messages(caplog)
     assert (
         messages.count(
-            "transmissions 'made_in_code' not written: they have no raw_xml (built in code, not read from a file)"
+            "transmissions 'made_in_code' not written: they have no raw_xml (built in code, not "
+            "read from a file)"
         )
         == 2
     )

@@ -159,7 +159,8 @@ def test_missing_include_names_search_path(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("SDF_PATH", str(tmp_path / "env"))
     with pytest.raises(
         MissingReferenceError,
-        match=r"include 'model://ghost' not found .*search path .*user.*env.*Fix: add the model's parent directory",
+        match=r"include 'model://ghost' not found .*search path .*user.*env.*Fix: add the "
+        r"model's parent directory",
     ):
         load_text(
             sdf("<model name='m'><include><uri>model://ghost</uri></include></model>"),
@@ -223,7 +224,8 @@ def test_included_name_clash_is_refused(tmp_path: Path) -> None:
     with pytest.raises(Exception, match=r"name 'wheel' is already used"):
         load_text(
             sdf(
-                "<model name='m'><link name='wheel'/><include><uri>wheel.sdf</uri></include></model>"
+                "<model name='m'><link name='wheel'/><include><uri>wheel.sdf</uri></include>"
+                "</model>"
             ),
             base_dir=tmp_path,
         )
@@ -266,7 +268,8 @@ def test_placement_frame_without_pose_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidValueError, match=r"<placement_frame> needs a <pose>"):
         load_text(
             sdf(
-                "<model name='m'><include><uri>wheel.sdf</uri><placement_frame>hub</placement_frame></include></model>"
+                "<model name='m'><include><uri>wheel.sdf</uri>"
+                "<placement_frame>hub</placement_frame></include></model>"
             ),
             base_dir=tmp_path,
         )
@@ -279,7 +282,8 @@ def test_unknown_placement_frame_is_refused(tmp_path: Path) -> None:
     ):
         load_text(
             sdf(
-                "<model name='m'><include><uri>wheel.sdf</uri><placement_frame>nope</placement_frame><pose/></include></model>"
+                "<model name='m'><include><uri>wheel.sdf</uri>"
+                "<placement_frame>nope</placement_frame><pose/></include></model>"
             ),
             base_dir=tmp_path,
         )
@@ -293,7 +297,8 @@ def test_placement_frame_in_pose_cycle_is_refused(tmp_path: Path) -> None:
     with pytest.raises(KinematicTreeError, match=r"relative_to frames form a cycle"):
         load_text(
             sdf(
-                "<model name='m'><include><uri>loop.sdf</uri><placement_frame>A</placement_frame><pose/></include></model>"
+                "<model name='m'><include><uri>loop.sdf</uri><placement_frame>A</placement_frame>"
+                "<pose/></include></model>"
             ),
             base_dir=tmp_path,
         )
@@ -359,7 +364,8 @@ def test_unknown_package_uri_include_says_which_package(tmp_path: Path) -> None:
     ):
         load_text(
             sdf(
-                '<model name="m"><link name="base"/><include><uri>package://nowhere/models/wheel</uri>'
+                '<model name="m"><link name="base"/><include>'
+                "<uri>package://nowhere/models/wheel</uri>"
                 "</include></model>"
             ),
             base_dir=tmp_path,
@@ -378,14 +384,16 @@ def test_fuel_include_of_a_world_not_in_the_cache_is_left_out(tmp_path: Path, mo
     )
     assert robot.name == "bot" and robot.scenery == ()
     assert warnings == [
-        f"<string>:3: <include>: include {FUEL!r} is a model on a web server (Gazebo Fuel), not in the "
-        "local Fuel cache; the world is read without it (sdf_bridge downloads nothing: fetch it with "
+        f"<string>:3: <include>: include {FUEL!r} is a model on a web server (Gazebo Fuel), not "
+        "in the local Fuel cache; the world is read without it (sdf_bridge downloads "
+        "nothing: fetch it with "
         f'`gz fuel download -u "{FUEL}"` to use it)'
     ]
 
 
 def test_fuel_include_is_read_from_the_local_cache(tmp_path: Path, monkeypatch) -> None:
-    """gz fuel download keeps <cache>/<host>/<owner>/models/<name>/<version>/ (the highest version is used)."""
+    """gz fuel download keeps <cache>/<host>/<owner>/models/<name>/<version>/ (the highest version
+    is used)."""
     models = tmp_path / "fuel.gazebosim.org" / "openrobotics" / "models" / "construction cone"
     _model_dir(
         models,
@@ -402,7 +410,8 @@ def test_fuel_include_is_read_from_the_local_cache(tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(tmp_path))
     robot = load(
         sdf(
-            f'<world name="w"><include><uri>{FUEL}</uri></include><model name="bot"><link name="a"/>'
+            f'<world name="w"><include><uri>{FUEL}</uri></include><model name="bot"><link '
+            'name="a"/>'
             "</model></world>"
         )
     )
@@ -424,7 +433,8 @@ def test_fuel_include_inside_a_model_not_in_the_cache_is_an_error(
 
 def test_merged_include_joins_the_parent_model_under_its_own_names() -> None:
     """<include merge="true">: no nested scope; its __model__ is the include pose (libsdformat's
-    _merged__<name>__model__ frame; poses compared with libsdformat in test_libsdformat_reference)."""
+    _merged__<name>__model__ frame; poses compared with libsdformat in
+    test_libsdformat_reference)."""
     robot = load(Path(__file__).parent / "data" / "merge" / "world.sdf")
     assert (robot.name, list(robot.links), list(robot.joints)) == (
         "vehicle",

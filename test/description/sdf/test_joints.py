@@ -96,14 +96,16 @@ def test_negative_effort_and_velocity_mean_unlimited() -> None:
 
 def test_infinite_bounds_mean_unlimited() -> None:
     j = _joint(
-        "<axis><xyz>0 0 1</xyz><limit><lower>-inf</lower><upper>inf</upper><effort>inf</effort></limit></axis>"
+        "<axis><xyz>0 0 1</xyz><limit><lower>-inf</lower><upper>inf</upper><effort>inf</effort>"
+        "</limit></axis>"
     )
     assert (j.limit.lower, j.limit.upper, j.limit.effort) == (None, None, None)
 
 
 def test_continuous_has_no_position_limits() -> None:
     j = _joint(
-        "<axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper><effort>3</effort></limit></axis>",
+        "<axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper><effort>3</effort></limit>"
+        "</axis>",
         "continuous",
     )
     assert (j.limit.lower, j.limit.upper, j.limit.effort) == (None, None, 3.0)
@@ -213,7 +215,8 @@ def test_unknown_joint_type_is_refused(jtype: str | None) -> None:
     ):
         load_text(
             sdf(
-                f'<model name="m"><link name="a"/><link name="b"/><joint name="j"{attr}><parent>a</parent><child>b</child></joint></model>'
+                f'<model name="m"><link name="a"/><link name="b"/><joint name="j"{attr}>'
+                "<parent>a</parent><child>b</child></joint></model>"
             )
         )
 

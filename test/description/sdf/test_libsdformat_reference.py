@@ -56,7 +56,8 @@ def _robots(path: Path) -> dict[str, Robot]:
 
 
 def _gazebo_sdf_names(robot: Robot) -> set[str]:
-    """Links/joints that exist only as raw SDF inside ``<gazebo>`` blocks (libsdformat adds them)."""
+    """Links/joints that exist only as raw SDF inside ``<gazebo>`` blocks (libsdformat adds
+    them)."""
     names: set[str] = set()
     for ext in robot.gazebo:
         names.update(re.findall(r'<(?:link|joint) name="([^"]+)"', ext.raw_xml))

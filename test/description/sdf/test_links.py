@@ -131,7 +131,8 @@ def test_unsupported_shape_is_refused() -> None:
 def test_bad_colour_is_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"<diffuse> is '1 0 0': expected 4 numbers"):
         _link(
-            '<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse></material></visual>'
+            '<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse>'
+            "</material></visual>"
         )
 
 

@@ -269,7 +269,8 @@ def test_duplicate_model_names_in_world_are_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"two models named 'm'"):
         load_text(
             sdf(
-                '<world name="w"><model name="m"><link name="a"/></model><model name="m"><link name="a"/></model></world>'
+                '<world name="w"><model name="m"><link name="a"/></model><model name="m"><link '
+                'name="a"/></model></world>'
             )
         )
 
@@ -308,13 +309,15 @@ def test_missing_parent_or_child_element_is_refused() -> None:
     with pytest.raises(InvalidValueError, match=r"joint has no <child>"):
         load_text(
             sdf(
-                '<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent></joint></model>'
+                '<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent>'
+                "</joint></model>"
             )
         )
     with pytest.raises(InvalidValueError, match=r"joint has no <parent>"):
         load_text(
             sdf(
-                '<model name="m"><link name="a"/><joint name="j" type="fixed"><child>a</child></joint></model>'
+                '<model name="m"><link name="a"/><joint name="j" type="fixed"><child>a</child>'
+                "</joint></model>"
             )
         )
 
@@ -345,7 +348,8 @@ def test_link_with_two_parent_joints_loads_with_a_warning() -> None:
 
 
 def test_gearbox_closing_a_loop_loads_silently() -> None:
-    """Gazebo's joint-types demo: two revolute joints from a reference body, a gearbox coupling them."""
+    """Gazebo's joint-types demo: two revolute joints from a reference body, a gearbox coupling
+    them."""
     ctx = ParseContext()
     robot = load_sdf(
         parse_xml(
@@ -367,7 +371,8 @@ def test_joint_to_itself_is_refused() -> None:
     with pytest.raises(KinematicTreeError, match=r"joint connects link 'a' to itself"):
         load_text(
             sdf(
-                '<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent><child>a</child></joint></model>'
+                '<model name="m"><link name="a"/><joint name="j" type="fixed"><parent>a</parent>'
+                "<child>a</child></joint></model>"
             )
         )
 
@@ -406,8 +411,8 @@ def test_model_pose_relative_to_world_frame_warns() -> None:
     robot = load_sdf(
         parse_xml(
             sdf(
-                '<world name="w"><frame name="f"/><model name="m"><pose relative_to="f">1 0 0 0 0 0</pose>'
-                '<link name="a"/></model></world>'
+                '<world name="w"><frame name="f"/><model name="m"><pose relative_to="f">1 0 0 0 '
+                '0 0</pose><link name="a"/></model></world>'
             )
         ),
         ctx,

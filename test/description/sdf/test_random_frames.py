@@ -30,7 +30,10 @@ def _pose(rng: np.random.Generator, relative_to: str | None) -> str:
     q = rng.normal(size=4)
     # full precision: libsdformat does not normalise a quaternion read from a file, so a
     # rounded (non-unit) one makes its own results disagree with each other at ~1e-7
-    return f'<pose{attr} rotation_format="quat_xyzw">{xyz} {" ".join(repr(float(v)) for v in q / np.linalg.norm(q))}</pose>'
+    return (
+        f'<pose{attr} rotation_format="quat_xyzw">{xyz} '
+        f"{' '.join(repr(float(v)) for v in q / np.linalg.norm(q))}</pose>"
+    )
 
 
 def random_model(seed: int) -> str:
@@ -43,14 +46,16 @@ def random_model(seed: int) -> str:
     for i in range(n_links):
         name = f"L{i}"
         parts.append(
-            f'<link name="{name}">{_pose(rng, str(rng.choice(frames)) if rng.random() < 0.7 else None)}</link>'
+            "<link "
+            f'name="{name}">{_pose(rng, str(rng.choice(frames)) if rng.random() < 0.7 else None)}</link>'
         )
         links.append(name)
         frames.append(name)
         if rng.random() < 0.5:
             f = f"F{i}"
             parts.append(
-                f'<frame name="{f}" attached_to="{name}">{_pose(rng, str(rng.choice(frames)))}</frame>'
+                f'<frame name="{f}" '
+                f'attached_to="{name}">{_pose(rng, str(rng.choice(frames)))}</frame>'
             )
             frames.append(f)
     nested = [
@@ -58,8 +63,9 @@ def random_model(seed: int) -> str:
         _pose(rng, str(rng.choice(frames))),
         '<link name="a"/>',
         f'<link name="b">{_pose(rng, "a")}</link>',
-        '<joint name="nj" type="revolute"><parent>a</parent><child>b</child>'
-        f'<axis><xyz expressed_in="__model__">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz></axis></joint>',
+        '<joint name="nj" type="revolute"><parent>a</parent><child>b</child><axis><xyz '
+        f'expressed_in="__model__">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz>'
+        "</axis></joint>",
         "</model>",
     ]
     parts.append("".join(nested))
@@ -78,14 +84,21 @@ def random_model(seed: int) -> str:
         body += f"<parent>{parent}</parent><child>L{i}</child>"
         if jtype not in ("fixed", "ball"):
             frame = str(rng.choice(frames))
-            body += f'<axis><xyz expressed_in="{frame}">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz></axis>'
+            body += (
+                "<axis><xyz "
+                f'expressed_in="{frame}">{" ".join(f"{v:.5f}" for v in rng.normal(size=3))}</xyz>'
+                "</axis>"
+            )
             if jtype in ("universal", "revolute2"):
                 body += (
                     f"<axis2><xyz>{' '.join(f'{v:.5f}' for v in rng.normal(size=3))}</xyz></axis2>"
                 )
         parts.append(body + "</joint>")
     parts.append('<joint name="JN" type="fixed"><parent>L0</parent><child>N::a</child></joint>')
-    return f'<?xml version="1.0"?>\n<sdf version="1.9"><model name="random_{seed}">{"".join(parts)}</model></sdf>\n'
+    return (
+        '<?xml version="1.0"?>\n<sdf version="1.9"><model '
+        f'name="random_{seed}">{"".join(parts)}</model></sdf>\n'
+    )
 
 
 @pytest.mark.parametrize("seed", range(12))

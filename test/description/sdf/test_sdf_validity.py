@@ -74,9 +74,9 @@ def test_a_joint_named_like_a_link_is_renamed_with_every_reference(tmp_path: Pat
     path, warnings = _convert(tmp_path, load(ARM))
     assert probe(path)["errors"] == []
     assert (
-        "joints 'head_camera' renamed 'head_camera_joint': SDFormat gives links and joints one namespace and "
-        "these names are also links' (libsdformat renames such joints the same way in files before SDFormat "
-        "1.7)"
+        "joints 'head_camera' renamed 'head_camera_joint': SDFormat gives links and joints one "
+        "namespace and these names are also links' (libsdformat renames such joints the same "
+        "way in files before SDFormat 1.7)"
     ) in warnings
     back = load(path)
     assert list(back.joints) == ["head_camera_joint", "wrist_joint", "flange_mount", "tool_joint"]
@@ -89,20 +89,21 @@ def test_a_joint_named_like_a_link_is_renamed_with_every_reference(tmp_path: Pat
 def test_massless_urdf_links_keep_the_simulators_mass(tmp_path: Path, probe) -> None:
     path, warnings = _convert(tmp_path, load(ARM))
     assert (
-        "URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, 0.001 kg and "
-        "1e-06 kg·m² (not SDFormat's default 1 kg)"
+        "URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, "
+        "0.001 kg and 1e-06 kg·m² (not SDFormat's default 1 kg)"
     ) in warnings
     masses = probe(path)["models"]["arm"]["masses"]
     assert masses == {"base": 2.0, "head_camera": 0.5, "wrist": 0.001, "flange": 0.001, "tool": 0.3}
 
 
 def test_lumping_merges_the_simulators_masses(tmp_path: Path, probe) -> None:
-    """The massless flange is lumped into the massless wrist: 1 g each, as the simulator moves them."""
+    """The massless flange is lumped into the massless wrist: 1 g each, as the simulator moves
+    them."""
     path, warnings = _convert(tmp_path, load(ARM), lump=True)
     assert probe(path)["errors"] == []
     assert (
-        "URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, 0.001 kg and "
-        "1e-06 kg·m² (not SDFormat's default 1 kg)"
+        "URDF links 'wrist', 'flange' have no mass: written with the mass the simulator uses, "
+        "0.001 kg and 1e-06 kg·m² (not SDFormat's default 1 kg)"
     ) in warnings
     assert probe(path)["models"]["arm"]["masses"] == {
         "base": 2.0,
@@ -123,7 +124,8 @@ def _gravity_torques(robot: Robot, joints: list[str]) -> np.ndarray:
 
 @pytest.mark.parametrize("lump", [False, True])
 def test_round_trip_gives_the_same_gravity_torques(tmp_path: Path, lump: bool) -> None:
-    """The converted file, loaded back, has the same static joint torques under gravity (1e-9 N·m)."""
+    """The converted file, loaded back, has the same static joint torques under gravity (1e-9
+    N·m)."""
     robot = load(ARM)
     back = load(_convert(tmp_path, robot, lump=lump)[0])
     before = _gravity_torques(robot, ["head_camera", "wrist_joint", "tool_joint"])

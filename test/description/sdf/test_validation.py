@@ -51,8 +51,9 @@ def test_mimic_loop_is_refused() -> None:
 
 def test_ros2_control_joint_missing_is_refused() -> None:
     block = (
-        '<ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
-        '<joint name="ghost"><command_interface name="position"/></joint></ros2_control>'
+        '<ros2_control name="hw" type="system"><hardware>'
+        '<plugin>mock_components/GenericSystem</plugin></hardware><joint name="ghost">'
+        '<command_interface name="position"/></joint></ros2_control>'
     )
     with pytest.raises(
         MissingReferenceError,
@@ -62,7 +63,10 @@ def test_ros2_control_joint_missing_is_refused() -> None:
 
 
 def test_duplicate_sensor_names_in_one_model_are_refused() -> None:
-    body = '<link name="a"><sensor name="s" type="imu"/></link><link name="b"><sensor name="s" type="imu"/></link>'
+    body = (
+        '<link name="a"><sensor name="s" type="imu"/></link><link name="b"><sensor name="s" '
+        'type="imu"/></link>'
+    )
     with pytest.raises(
         DuplicateNameError,
         match=r"<sensor name=\"s\">: two sensors are named 's' \(first on 'a', line \d+\)",
@@ -71,7 +75,10 @@ def test_duplicate_sensor_names_in_one_model_are_refused() -> None:
 
 
 def test_negative_moment_of_inertia_is_refused() -> None:
-    body = '<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>-1</iyy><izz>1</izz></inertia></inertial></link>'
+    body = (
+        '<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>-1</iyy>'
+        "<izz>1</izz></inertia></inertial></link>"
+    )
     with pytest.raises(
         InvalidValueError, match=r"<link name=\"a\">: iyy of link 'a' is -1 kg·m², negative"
     ):
@@ -142,7 +149,8 @@ def test_unknown_package_mesh_warns_once_per_package(monkeypatch: pytest.MonkeyP
 
     monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
     meshes = "".join(
-        f'<visual name="v{i}"><geometry><mesh><uri>package://no_such_pkg/m{i}.stl</uri></mesh></geometry></visual>'
+        f'<visual name="v{i}"><geometry><mesh><uri>package://no_such_pkg/m{i}.stl</uri></mesh>'
+        "</geometry></visual>"
         for i in range(3)
     )
     robot, warnings = load_with_warnings(model(f'<link name="a">{meshes}</link>'))
@@ -158,7 +166,8 @@ def test_unresolved_model_uri_mesh_warns_once_per_model(monkeypatch: pytest.Monk
     for var in ENV_VARS:
         monkeypatch.delenv(var, raising=False)
     meshes = "".join(
-        f'<visual name="v{i}"><geometry><mesh><uri>model://gear/meshes/p{i}.dae</uri></mesh></geometry></visual>'
+        f'<visual name="v{i}"><geometry><mesh><uri>model://gear/meshes/p{i}.dae</uri></mesh>'
+        "</geometry></visual>"
         for i in range(2)
     )
     robot, warnings = load_with_warnings(model(f'<link name="a">{meshes}</link>'))
@@ -183,7 +192,8 @@ def test_static_true_and_false_are_read() -> None:
 def test_non_boolean_static_is_refused() -> None:
     with pytest.raises(
         InvalidValueError,
-        match=r"<string>:5: <static>: <static> is 'yes', not a boolean\. Fix: write <static> as true or false",
+        match=r"<string>:5: <static>: <static> is 'yes', not a boolean\. Fix: write <static> as "
+        r"true or false",
     ):
         load_text(sdf('<model name="m">\n<link name="a"/>\n<static>yes</static></model>'))
 
