@@ -19,7 +19,8 @@ ROBOT = """<?xml version="1.0"?>
     <origin xyz="0 0 0.5" rpy="0 0 1"/><axis xyz="0 0 1"/>
     <limit lower="-1.5" upper="1.5" effort="20" velocity="2"/></joint>
   <joint name="mount" type="fixed"><parent link="arm"/><child link="tool"/></joint>
-  <gazebo reference="tool"><sensor name="cam" type="camera"><update_rate>30</update_rate><topic>image</topic></sensor></gazebo>
+  <gazebo reference="tool"><sensor name="cam" type="camera"><update_rate>30</update_rate>
+    <topic>image</topic></sensor></gazebo>
 </robot>
 """
 
@@ -213,7 +214,8 @@ TRANS = ROBOT.replace(
     "</robot>",
     """<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>
   <joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
-  <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission></robot>""",
+  <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission>
+    </robot>""",
 )
 
 
@@ -419,7 +421,7 @@ def test_misspelt_reduction_fails_check_instead_of_defaulting(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        f"error: {path}:11: <mechanicalReducton>: unknown element <mechanicalReducton> in "
+        f"error: {path}:12: <mechanicalReducton>: unknown element <mechanicalReducton> in "
         "<actuator name=\"m1\"> of transmission 't1'; did you mean <mechanicalReduction>? "
         "Fix: rename <mechanicalReducton> to <mechanicalReduction>\n"
     )
@@ -432,13 +434,13 @@ def test_warnings_are_printed_once(robot_file: Path, capsys: pytest.CaptureFixtu
     assert captured.err == ""
     assert captured.out.count("unknown element <oddity>") == 1
     assert (
-        f"\nwarnings (1):\n  {robot_file}:9: <oddity>: unknown element <oddity> in <robot "
+        f"\nwarnings (1):\n  {robot_file}:10: <oddity>: unknown element <oddity> in <robot "
         'name="cli_bot"> ignored\n' in captured.out
     )
     assert cli.main(["check", str(robot_file), "--json"]) == 0
     captured = capsys.readouterr()
     assert (
-        captured.err == f"warning: {robot_file}:9: <oddity>: unknown element <oddity> in <robot "
+        captured.err == f"warning: {robot_file}:10: <oddity>: unknown element <oddity> in <robot "
         'name="cli_bot"> ignored\n'
     )
 
@@ -476,7 +478,7 @@ def test_unknown_transmission_type_problem_names_file_and_line(
     assert cli.main(["check", str(path)]) == 1
     out = capsys.readouterr().out
     assert (
-        f"problems (1):\n  {path}:9: transmission 't1' has unknown type "
+        f"problems (1):\n  {path}:10: transmission 't1' has unknown type "
         "'acme/MagicTransmission'. Fix: use one of" in out
     )
 
@@ -683,17 +685,20 @@ def test_ros2_control_errors_exit_1(
 WHAT_THE_BRIDGE_DOES = """<?xml version="1.0"?>
 <sdf version="1.9"><model name="m">
   <link name="base"/><link name="in"/><link name="out"/><link name="head"/><link name="paw"/>
-  <link name="finger"><inertial><mass>0.1</mass><inertia><ixx>0.002</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial>
+  <link name="finger"><inertial><mass>0.1</mass><inertia><ixx>0.002</ixx><iyy>0</iyy><izz>0</izz>
+    </inertia></inertial>
   </link>
   <joint name="j_in" type="revolute"><parent>base</parent><child>in</child>
-    <axis><limit><lower>-1</lower><upper>1</upper><effort>10</effort><velocity>2</velocity></limit></axis></joint>
+    <axis><limit><lower>-1</lower><upper>1</upper><effort>10</effort><velocity>2</velocity></limit>
+      </axis></joint>
   <joint name="j_out" type="revolute"><parent>base</parent><child>out</child></joint>
   <joint name="gear" type="gearbox"><parent>in</parent><child>out</child>
     <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>3</gearbox_ratio></joint>
   <joint name="neck" type="ball"><parent>base</parent><child>head</child></joint>
   <joint name="wrist" type="universal"><parent>head</parent><child>paw</child></joint>
   <joint name="knuckle" type="revolute"><parent>paw</parent><child>finger</child>
-    <axis><limit><lower>-2</lower><upper>2</upper><effort>5</effort><velocity>1</velocity></limit></axis></joint>
+    <axis><limit><lower>-2</lower><upper>2</upper><effort>5</effort><velocity>1</velocity></limit>
+      </axis></joint>
   <ros2_control name="hw" type="system"><hardware><plugin>p</plugin></hardware>
     <joint name="j_in"><command_interface name="position"/><command_interface name="effort">
       <param name="min">-4</param><param name="max">6</param></command_interface></joint>

@@ -353,14 +353,18 @@ def test_values_beyond_the_bounds_are_refused_and_those_within_stay_finite(
     multiplier = value if where == "multiplier" else 1.0
     reduction = value if where == "reduction" else 1.0
     text = f"""<robot name="m">
-  <link name="a"><inertial><mass value="{mass!r}"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="a"><inertial><mass value="{mass!r}"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0"
+    iyz="0"/></inertial></link>
   <link name="b"/><link name="c"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="f" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit
+    lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="f" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/><limit
+    lower="-1" upper="1" effort="1" velocity="1"/>
     <mimic joint="j" multiplier="{multiplier!r}"/></joint>
   <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
     <joint name="j"><hardwareInterface>PositionJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>{reduction!r}</mechanicalReduction></actuator></transmission>
+    <actuator name="m"><mechanicalReduction>{reduction!r}</mechanicalReduction></actuator>
+      </transmission>
 </robot>"""
     magnitude = abs(value)
     beyond = magnitude > MAX_MAGNITUDE or (where == "reduction" and magnitude < MIN_REDUCTION)

@@ -9,8 +9,10 @@ from sdf_bridge.description.model import Sensor
 from sdf_bridge.summary import STATE, JointView, joint_views, publishes
 
 SCREW = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
-  <joint name="s" type="screw"><parent>a</parent><child>b</child><screw_thread_pitch>0.01</screw_thread_pitch>
-    <axis><limit><lower>-3</lower><upper>3</upper><effort>2</effort><velocity>4</velocity></limit></axis></joint>
+  <joint name="s" type="screw"><parent>a</parent><child>b</child>
+    <screw_thread_pitch>0.01</screw_thread_pitch>
+    <axis><limit><lower>-3</lower><upper>3</upper><effort>2</effort><velocity>4</velocity></limit>
+      </axis></joint>
 </model></sdf>"""
 
 
@@ -30,7 +32,8 @@ def test_a_screw_is_driven_and_its_translation_published() -> None:
 def test_a_robot_the_bridge_refuses_gives_the_problem() -> None:
     robot = load("""<robot name="r"><link name="a"/><link name="b"/>
       <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-      <transmission name="t"><type>acme/Magic</type><joint name="j"/><actuator name="m"/></transmission></robot>""")
+      <transmission name="t"><type>acme/Magic</type><joint name="j"/><actuator name="m"/>
+        </transmission></robot>""")
     views, warnings, problems = joint_views(robot)
     assert views == {"j": JointView()} and warnings == []
     assert len(problems) == 1 and problems[0].startswith(

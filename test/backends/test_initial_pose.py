@@ -23,8 +23,10 @@ ROBOT = """<?xml version="1.0"?>
   <ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>
     <joint name="hip"><command_interface name="position"/>
       <state_interface name="position"><param name="initial_value">0.25</param></state_interface>
-      <state_interface name="velocity"><param name="initial_value">0.5</param></state_interface></joint>
-    <joint name="knee"><command_interface name="position"/><state_interface name="position"/></joint>
+      <state_interface name="velocity"><param name="initial_value">0.5</param></state_interface>
+        </joint>
+    <joint name="knee"><command_interface name="position"/><state_interface name="position"/>
+      </joint>
   </ros2_control>
 </robot>"""
 
@@ -33,7 +35,8 @@ SRDF = """<?xml version="1.0"?>
   <virtual_joint name="world_joint" type="floating" parent_frame="odom" child_link="base"/>
   <group name="leg"><joint name="hip"/><joint name="knee"/></group>
   <group_state name="stand" group="leg"><joint name="knee" value="-1.5"/></group_state>
-  <group_state name="stand" group="base"><joint name="world_joint" value="1 2 0.5 0 0 0.7071068 0.7071068"/></group_state>
+  <group_state name="stand" group="base"><joint name="world_joint"
+    value="1 2 0.5 0 0 0.7071068 0.7071068"/></group_state>
   <group_state name="sit" group="leg"><joint name="knee" value="-2"/></group_state>
 </robot>"""
 

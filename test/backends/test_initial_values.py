@@ -22,7 +22,8 @@ ROBOT = """<robot name="r">
     <joint name="j1">
       <command_interface name="position"/>
       <state_interface name="position"><param name="initial_value">0.25</param></state_interface>
-      <state_interface name="velocity"><param name="initial_value">{velocity}</param></state_interface>
+      <state_interface name="velocity"><param name="initial_value">{velocity}</param>
+        </state_interface>
     </joint>
   </ros2_control>
 </robot>"""
@@ -55,13 +56,16 @@ KNEE = """<robot name="leg">
     <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
   <link name="calf"><inertial><origin xyz="0 0 -0.1"/><mass value="0.5"/>
     <inertia ixx="0.005" ixy="0" ixz="0" iyy="0.005" iyz="0" izz="0.005"/></inertial></link>
-  <joint name="thigh_joint" type="revolute"><parent link="hip"/><child link="thigh"/><axis xyz="0 1 0"/>
+  <joint name="thigh_joint" type="revolute"><parent link="hip"/><child link="thigh"/><axis
+    xyz="0 1 0"/>
     <limit lower="-1" upper="1" effort="50" velocity="10"/></joint>
-  <joint name="calf_joint" type="revolute"><parent link="thigh"/><child link="calf"/><origin xyz="0 0 -0.2"/>
+  <joint name="calf_joint" type="revolute"><parent link="thigh"/><child link="calf"/><origin
+    xyz="0 0 -0.2"/>
     <axis xyz="0 1 0"/><limit lower="-2.7" upper="-0.9" effort="50" velocity="10"/></joint>
   <joint name="slide" type="prismatic"><parent link="hip"/><child link="foot"/><axis xyz="0 0 1"/>
     <limit lower="0.1" upper="0.2" effort="50" velocity="1"/></joint>
-  <link name="foot"><inertial><mass value="0.1"/><inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/>
+  <link name="foot"><inertial><mass value="0.1"/><inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4"
+    iyz="0" izz="1e-4"/>
     </inertial></link>
 </robot>"""
 

@@ -39,7 +39,8 @@ ROBOT = """<?xml version="1.0"?>
   </joint>
   <transmission name="t1">
     <type>transmission_interface/SimpleTransmission</type>
-    <joint name="j1"><hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>
+    <joint name="j1">
+      <hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>
       <offset>0.1</offset></joint>
     <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
   </transmission>
@@ -48,7 +49,8 @@ ROBOT = """<?xml version="1.0"?>
     <joint name="j1">
       <command_interface name="position"/>
       <command_interface name="velocity"/>
-      <state_interface name="position"><param name="initial_value">INITIAL_J1</param></state_interface>
+      <state_interface name="position"><param name="initial_value">INITIAL_J1</param>
+        </state_interface>
       <state_interface name="velocity"/>
       <state_interface name="effort"/>
     </joint>
@@ -80,7 +82,8 @@ ROBOT = """<?xml version="1.0"?>
       <state_interface name="orientation.z"><param name="initial_value">0</param></state_interface>
       <state_interface name="orientation.w"><param name="initial_value">1</param></state_interface>
       <state_interface name="angular_velocity.x"/>
-      <state_interface name="linear_acceleration.z"><param name="initial_value">9.81</param></state_interface>
+      <state_interface name="linear_acceleration.z"><param name="initial_value">9.81</param>
+        </state_interface>
     </sensor>
   </ros2_control>
   <gazebo reference="l2">

@@ -21,23 +21,30 @@ from sdf_bridge.backends.base import ScanReading  # noqa: E402
 from sdf_bridge.description.model import RayParams, Sensor  # noqa: E402
 
 ARM = """<robot name="arm">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01"
+    iyz="0" izz="0.01"/>
     </inertial></link>
   <link name="link"><inertial><origin xyz="0.2 0 0"/><mass value="0.5"/>
     <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
   <link name="tool"/>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="link"/><axis xyz="0 1 0"/>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="link"/><axis
+    xyz="0 1 0"/>
     <limit lower="-1" upper="1" effort="20" velocity="2"/></joint>
-  <joint name="tool_mount" type="fixed"><parent link="link"/><child link="tool"/><origin xyz="0.4 0 0"/></joint>
-  <gazebo reference="link"><sensor name="imu" type="imu"><update_rate>100</update_rate></sensor></gazebo>
+  <joint name="tool_mount" type="fixed"><parent link="link"/><child link="tool"/><origin
+    xyz="0.4 0 0"/></joint>
+  <gazebo reference="link"><sensor name="imu" type="imu"><update_rate>100</update_rate></sensor>
+    </gazebo>
 </robot>"""
 
 WORLD = """<sdf version="1.9"><world name="w">
-  <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal>
+  <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane>
+    <normal>0 0 1</normal>
     </plane></geometry></collision></link></model>
-  <model name="a"><link name="b"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>
+  <model name="a"><link name="b"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy>
+    <izz>0.01</izz>
     </inertia></inertial></link></model>
-  <model name="c"><link name="d"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>
+  <model name="c"><link name="d"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy>
+    <izz>0.01</izz>
     </inertia></inertial></link></model>
 </world></sdf>"""
 

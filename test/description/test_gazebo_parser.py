@@ -26,7 +26,8 @@ def test_link_extension_properties_sensor_and_plugin():
         <sensor name="base_contact_sensor" type="contact">
           <update_rate>100.0</update_rate>
           <contact><collision>base_link_collision</collision></contact>
-          <plugin filename="libgazebo_ros_bumper.so" name="bumper"><frameName>world</frameName></plugin>
+          <plugin filename="libgazebo_ros_bumper.so" name="bumper"><frameName>world</frameName>
+            </plugin>
         </sensor>
         <plugin filename="libgazebo_ros_p3d.so" name="p3d"><bodyName>base_link</bodyName></plugin>
         </gazebo>"""

@@ -22,7 +22,8 @@ def urdf(
     """Two revolute joints (``f`` mimics ``j``) on links with inertials, ``j`` through a classic
     SimpleTransmission; the values under test are the keyword arguments."""
     return f"""<robot name="r">
-  <link name="a"><inertial><mass value="{mass!r}"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="a"><inertial><mass value="{mass!r}"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0"
+    iyz="0"/></inertial></link>
   <link name="b"/><link name="c"/>
   <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
@@ -30,7 +31,8 @@ def urdf(
     <limit lower="-1" upper="1" effort="1" velocity="1"/>
     <mimic joint="j" multiplier="{multiplier!r}" offset="{offset!r}"/></joint>
   <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>PositionJointInterface</hardwareInterface><offset>{joint_offset!r}</offset></joint>
+    <joint name="j"><hardwareInterface>PositionJointInterface</hardwareInterface>
+      <offset>{joint_offset!r}</offset></joint>
     <actuator name="m"><mechanicalReduction>{reduction!r}</mechanicalReduction></actuator>
   </transmission>
 </robot>"""
@@ -62,7 +64,7 @@ def test_values_at_the_bounds_load() -> None:
         ({"mass": 1.5e6}, r"the mass of link 'a' is 1\.5e6, beyond the bound 1e6 kg"),
         (
             {"multiplier": 1e308},
-            r'^<string>:6: <joint name="f">: the mimic multiplier of joint \'f\' is 1e308, '
+            r'^<string>:7: <joint name="f">: the mimic multiplier of joint \'f\' is 1e308, '
             r"beyond the bound ±1e6 .*Fix: give the real multiplier \(\|multiplier\| ≤ 1e6\) in "
             r"<mimic>",
         ),
@@ -90,7 +92,8 @@ def test_absurd_magnitudes_are_refused(values: dict, match: str) -> None:
 
 def _sdf(joint: str) -> str:
     return f"""<sdf version="1.10"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
-  <joint name="lead" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+  <joint name="lead" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis>
+    </joint>
   {joint}</model></sdf>"""
 
 

@@ -340,7 +340,8 @@ def test_imu():
         f"""<sensor name="tb3_imu" type="imu"><imu>
         <orientation_reference_frame><localization>ENU</localization></orientation_reference_frame>
         <angular_velocity>{axes}</angular_velocity>
-        <linear_acceleration><x><noise type="gaussian"><stddev>1.7e-2</stddev></noise></x></linear_acceleration>
+        <linear_acceleration><x><noise type="gaussian"><stddev>1.7e-2</stddev></noise></x>
+          </linear_acceleration>
         </imu></sensor>"""
     )
     assert isinstance(s.params, ImuParams)

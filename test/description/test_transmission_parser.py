@@ -61,8 +61,10 @@ def test_classic_joint_side_reduction_offset_and_role_child():
         <joint name="a"><role>joint2</role><offset>0.25</offset>
           <mechanicalReduction>-3.5</mechanicalReduction></joint>
         <joint name="b"><role>joint1</role></joint>
-        <actuator name="m1"><role>actuator1</role><mechanicalReduction>2</mechanicalReduction></actuator>
-        <actuator name="m2"><role>actuator2</role><mechanicalReduction>4</mechanicalReduction></actuator>
+        <actuator name="m1"><role>actuator1</role><mechanicalReduction>2</mechanicalReduction>
+          </actuator>
+        <actuator name="m2"><role>actuator2</role><mechanicalReduction>4</mechanicalReduction>
+          </actuator>
         </transmission>"""
     )
     a, b = trans.joints
@@ -93,7 +95,8 @@ def test_classic_legacy_actuator_interface_without_prefix():
 def test_classic_snake_case_spelling_is_read_and_warned():
     trans, warnings = _parse(
         """<transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-        <joint name="j"/><actuator name="m"><mechanical_reduction>7</mechanical_reduction></actuator>
+        <joint name="j"/><actuator name="m"><mechanical_reduction>7</mechanical_reduction>
+          </actuator>
         </transmission>"""
     )
     assert trans.actuators[0].mechanical_reduction == 7.0
@@ -136,7 +139,8 @@ def test_reduction_given_twice_is_refused():
 def test_classic_direct_reduction_goes_to_actuator_with_warning():
     trans, warnings = _parse(
         """<transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-        <joint name="j"/><actuator name="m"/><mechanicalReduction>12</mechanicalReduction></transmission>"""
+        <joint name="j"/><actuator name="m"/><mechanicalReduction>12</mechanicalReduction>
+          </transmission>"""
     )
     assert trans.actuators[0].mechanical_reduction == 12.0
     assert trans.joints[0].mechanical_reduction is None
@@ -149,8 +153,10 @@ def test_bad_reduction_names_the_transmission(text):
         InvalidValueError, match=r"in transmission 'knee_gear'.*<mechanicalReduction>"
     ):
         _parse(
-            f"""<transmission name="knee_gear"><type>transmission_interface/SimpleTransmission</type>
-            <joint name="j"/><actuator name="m"><mechanicalReduction>{text}</mechanicalReduction></actuator>
+            f"""<transmission name="knee_gear">
+              <type>transmission_interface/SimpleTransmission</type>
+            <joint name="j"/><actuator name="m"><mechanicalReduction>{text}</mechanicalReduction>
+              </actuator>
             </transmission>"""
         )
 
@@ -159,7 +165,8 @@ def test_zero_reduction_message_says_what_to_do():
     with pytest.raises(InvalidValueError, match=r"is 0.*Fix: give the gear ratio"):
         _parse(
             """<transmission name="t"><type>x/SimpleTransmission</type><joint name="j"/>
-            <actuator name="m"><mechanicalReduction>0</mechanicalReduction></actuator></transmission>"""
+            <actuator name="m"><mechanicalReduction>0</mechanicalReduction></actuator>
+              </transmission>"""
         )
 
 
@@ -275,7 +282,8 @@ def test_role_attribute_and_child_must_agree():
 def test_simple_transmission_accepts_any_single_role():
     # ros2_control_demos example 8 gives its second simple transmission roles joint2/actuator2
     trans, _ = _parse(
-        """<transmission name="transmission2"><plugin>transmission_interface/SimpleTransmission</plugin>
+        """<transmission name="transmission2">
+          <plugin>transmission_interface/SimpleTransmission</plugin>
         <actuator name="actuator2" role="actuator2"/>
         <joint name="joint2" role="joint2"><mechanical_reduction>4.0</mechanical_reduction></joint>
         </transmission>""",
@@ -344,7 +352,8 @@ def test_errors_are_description_errors():
 
 def test_pr2_simple_transmission_reduction_applies_to_actuator():
     trans, warnings = _parse(
-        """<transmission name="fl_caster_rotation_trans" type="pr2_mechanism_model/SimpleTransmission">
+        """<transmission name="fl_caster_rotation_trans"
+          type="pr2_mechanism_model/SimpleTransmission">
         <actuator name="fl_caster_rotation_motor"/>
         <joint name="fl_caster_rotation_joint"/>
         <mechanicalReduction>-79.23809523809524</mechanicalReduction>
@@ -379,7 +388,8 @@ def test_pr2_direct_reduction_conflicting_with_actuator_is_refused():
     ):
         _parse(
             """<transmission name="t" type="pr2_mechanism_model/SimpleTransmission">
-            <actuator name="a"><mechanicalReduction>4</mechanicalReduction></actuator><joint name="j"/>
+            <actuator name="a"><mechanicalReduction>4</mechanicalReduction></actuator><joint
+              name="j"/>
             <mechanicalReduction>3</mechanicalReduction></transmission>"""
         )
 
@@ -391,7 +401,8 @@ def test_pr2_direct_reduction_twice_is_refused():
         _parse(
             """<transmission name="t" type="pr2_mechanism_model/SimpleTransmission">
             <actuator name="a"/><joint name="j"/>
-            <mechanicalReduction>3</mechanicalReduction><mechanicalReduction>3</mechanicalReduction></transmission>"""
+            <mechanicalReduction>3</mechanicalReduction><mechanicalReduction>3</mechanicalReduction>
+              </transmission>"""
         )
 
 
@@ -439,11 +450,13 @@ def test_pr2_wrist_with_plain_joint_element_is_refused():
 
 GRIPPER = """<transmission name="r_gripper_trans" type="pr2_mechanism_model/PR2GripperTransmission">
   <actuator name="r_gripper_motor"/>
-  <gap_joint L0="0.0375528" gear_ratio="40.095" mechanical_reduction="{red}" name="r_gripper_joint"/>
+  <gap_joint L0="0.0375528" gear_ratio="40.095" mechanical_reduction="{red}"
+    name="r_gripper_joint"/>
   <use_simulated_gripper_joint/>
   <passive_joint name="r_gripper_l_finger_joint"/>
   <passive_joint name="r_gripper_r_finger_joint"/>
-  <simulated_actuated_joint name="r_gripper_motor_screw_joint" passive_actuated_joint="r_gripper_motor_slider_joint" simulated_reduction="3141.6"/>
+  <simulated_actuated_joint name="r_gripper_motor_screw_joint"
+    passive_actuated_joint="r_gripper_motor_slider_joint" simulated_reduction="3141.6"/>
 </transmission>"""
 
 
@@ -608,7 +621,8 @@ def test_ros2_control_missing_role_is_warned():
 def test_ros2_control_role_child_element_is_read_and_warned():
     trans, warnings = _parse(
         """<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
-        <joint name="j"><role>joint1</role></joint><actuator name="a" role="actuator1"/></transmission>""",
+        <joint name="j"><role>joint1</role></joint><actuator name="a" role="actuator1"/>
+          </transmission>""",
         hardware="hw",
     )
     assert trans.joints[0].role == "joint1"
@@ -618,7 +632,8 @@ def test_ros2_control_role_child_element_is_read_and_warned():
 def test_ros2_control_actuator_offset_is_kept_as_param_with_warning():
     trans, warnings = _parse(
         """<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
-        <joint name="j" role="joint1"/><actuator name="a" role="actuator1"><offset>0.3</offset></actuator>
+        <joint name="j" role="joint1"/><actuator name="a" role="actuator1"><offset>0.3</offset>
+          </actuator>
         </transmission>""",
         hardware="hw",
     )
@@ -629,7 +644,8 @@ def test_ros2_control_actuator_offset_is_kept_as_param_with_warning():
 def test_ros2_control_unknown_child_is_warned():
     _, warnings = _parse(
         """<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
-        <joint name="j" role="joint1"/><actuator name="a" role="actuator1"/><gear>3</gear></transmission>""",
+        <joint name="j" role="joint1"/><actuator name="a" role="actuator1"/><gear>3</gear>
+          </transmission>""",
         hardware="hw",
     )
     assert len(warnings) == 1 and "<gear>" in warnings[0]
@@ -704,7 +720,8 @@ def test_misspelt_transmission_children_are_errors(xml, bad, good):
 def test_ros2_control_misspelt_reduction_and_plugin_are_errors():
     xml = """<transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
       <actuator name="a" role="actuator1"/>
-      <joint name="j" role="joint1"><mechanical_reducion>2</mechanical_reducion></joint></transmission>"""
+      <joint name="j" role="joint1"><mechanical_reducion>2</mechanical_reducion></joint>
+        </transmission>"""
     with pytest.raises(
         InvalidValueError,
         match=r"unknown element <mechanical_reducion> in <joint name=\"j\"> of "

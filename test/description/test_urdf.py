@@ -77,7 +77,8 @@ FULL = urdf(
     <axis xyz="0 1 0"/>
     <limit lower="-1.5" upper="1.5" effort="30" velocity="2"/>
     <dynamics damping="0.7" friction="0.1"/>
-    <safety_controller soft_lower_limit="-1.4" soft_upper_limit="1.4" k_position="100" k_velocity="10"/>
+    <safety_controller soft_lower_limit="-1.4" soft_upper_limit="1.4" k_position="100"
+      k_velocity="10"/>
     <calibration rising="0.2" falling="-0.2"/>
   </joint>
   <joint name="slide" type="prismatic">

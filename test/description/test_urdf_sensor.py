@@ -20,7 +20,8 @@ def test_urdf_camera_sensor():
         """<sensor name="my_camera_sensor" update_rate="20">
         <parent link="optical_frame_link_name"/>
         <origin xyz="0.1 0 0.2" rpy="0 0.5 0"/>
-        <camera><image width="640" height="480" hfov="1.5708" format="RGB8" near="0.01" far="50.0"/></camera>
+        <camera><image width="640" height="480" hfov="1.5708" format="RGB8" near="0.01" far="50.0"/>
+          </camera>
         </sensor>"""
     )
     assert (s.name, s.type, s.raw_type, s.link, s.update_rate, s.origin_format) == (
@@ -41,7 +42,8 @@ def test_urdf_camera_sensor():
 def test_urdf_ray_sensor_and_defaults():
     s, _ = _urdf(
         """<sensor name="my_ray_sensor"><parent link="l"/>
-        <ray><horizontal samples="100" resolution="1" min_angle="-1.5708" max_angle="1.5708"/></ray></sensor>"""
+        <ray><horizontal samples="100" resolution="1" min_angle="-1.5708" max_angle="1.5708"/></ray>
+          </sensor>"""
     )
     assert s.type == "ray" and s.update_rate == 0.0 and s.pose.is_identity
     assert s.params == RayParams(

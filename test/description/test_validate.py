@@ -30,13 +30,15 @@ CHAIN = LINKS + joint("j1", "a", "b") + joint("j2", "b", "c")
 
 CLASSIC = """<transmission name="t1">
   <type>transmission_interface/SimpleTransmission</type>
-  <joint name="{joint}"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+  <joint name="{joint}">
+    <hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
   <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
 </transmission>"""
 
 ROS2_CONTROL = """<ros2_control name="{block}" type="system">
   <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
-  <joint name="{joint}"><command_interface name="position"/><state_interface name="position"/></joint>
+  <joint name="{joint}"><command_interface name="position"/><state_interface name="position"/>
+    </joint>
 </ros2_control>"""
 
 
@@ -428,7 +430,8 @@ def test_ros2_control_sensor_frame_that_is_no_link_warns() -> None:
     body = (
         CHAIN
         + """<ros2_control name="ft" type="sensor"><hardware><plugin>p</plugin></hardware>
-      <sensor name="wrist_ft"><state_interface name="force.x"/><param name="frame_id">tool0</param></sensor>
+      <sensor name="wrist_ft"><state_interface name="force.x"/><param name="frame_id">tool0</param>
+        </sensor>
       </ros2_control>"""
     )
     _, warnings = load_with_warnings(urdf(body))

@@ -7,9 +7,12 @@ from sdf_bridge.hardware.command_interfaces import commandable_joints, listed_co
 from sdf_bridge.transmissions import TransmissionMap
 
 JOINTS = """<link name="a"/><link name="b"/><link name="c"/><link name="d"/>
-  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="b"/><child link="c"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="m" type="revolute"><parent link="c"/><child link="d"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1"
+    effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="b"/><child link="c"/><limit lower="-1" upper="1"
+    effort="1" velocity="1"/></joint>
+  <joint name="m" type="revolute"><parent link="c"/><child link="d"/><limit lower="-1" upper="1"
+    effort="1" velocity="1"/>
     <mimic joint="j1"/></joint>"""
 
 

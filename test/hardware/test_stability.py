@@ -54,7 +54,8 @@ LIGHT = """<?xml version="1.0"?>
     <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
   <joint name="j" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="1" velocity="2"/>
-    <safety_controller soft_lower_limit="-0.9" soft_upper_limit="0.9" k_position="10" k_velocity="0.5"/></joint>
+    <safety_controller soft_lower_limit="-0.9" soft_upper_limit="0.9" k_position="10"
+      k_velocity="0.5"/></joint>
 </robot>"""
 
 

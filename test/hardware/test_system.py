@@ -42,7 +42,8 @@ JOINTS = """
   </joint>
   <transmission name="t1">
     <type>transmission_interface/SimpleTransmission</type>
-    <joint name="j1"><hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>
+    <joint name="j1">
+      <hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>
       <offset>0.1</offset></joint>
     <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
   </transmission>

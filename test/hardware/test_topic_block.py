@@ -213,7 +213,8 @@ def test_options_order_the_interfaces() -> None:
 
 def test_robot_without_commandable_joints_is_refused() -> None:
     robot = load("""<robot name="r"><link name="a"/><link name="b"/>
-      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1"
+        effort="1" velocity="1"/></joint>
       <ros2_control name="s" type="system"><hardware><plugin>x/Y</plugin></hardware>
         <joint name="j"><state_interface name="position"/></joint></ros2_control></robot>""")
     with pytest.raises(ConfigError, match="robot 'r' has no commandable joint"):
@@ -222,10 +223,12 @@ def test_robot_without_commandable_joints_is_refused() -> None:
 
 def test_block_names_are_ros_node_names() -> None:
     two_blocks = load("""<robot name="2dof robot"><link name="a"/><link name="b"/>
-      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1"
+        effort="1" velocity="1"/></joint>
       <ros2_control name="s" type="system"><hardware><plugin>x/Y</plugin></hardware>
         <joint name="j"><command_interface name="position"/></joint></ros2_control>
-      <ros2_control name="t" type="sensor"><hardware><plugin>x/Z</plugin></hardware></ros2_control></robot>""")
+      <ros2_control name="t" type="sensor"><hardware><plugin>x/Z</plugin></hardware></ros2_control>
+        </robot>""")
     assert block_name(two_blocks) == "hw_2dof_robot_system"
 
 

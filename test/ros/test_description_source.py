@@ -27,7 +27,8 @@ XACRO = """<?xml version="1.0"?>
 <robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">
   <xacro:arg name="prefix" default=""/>
   <link name="$(arg prefix)a"/><link name="$(arg prefix)b"/>
-  <joint name="$(arg prefix)j" type="continuous"><parent link="$(arg prefix)a"/><child link="$(arg prefix)b"/>
+  <joint name="$(arg prefix)j" type="continuous"><parent link="$(arg prefix)a"/><child
+    link="$(arg prefix)b"/>
     <axis xyz="0 0 1"/></joint>
 </robot>
 """
@@ -129,7 +130,8 @@ def test_multi_package_xacro_with_package_paths(tmp_path: Path) -> None:
     assert list(loaded.robot.joints) == ["j"]
 
 
-WORLD = """<sdf version="1.9"><world name="w"><model name="ground"><static>true</static><link name="l"/></model>
+WORLD = """<sdf version="1.9"><world name="w"><model name="ground"><static>true</static><link
+  name="l"/></model>
   <model name="a"><link name="l"/></model><model name="b"><link name="l"/></model></world></sdf>"""
 
 

@@ -24,12 +24,14 @@ ROBOT = """<?xml version="1.0"?>
 <robot name="chatty">
   <link name="base"/>
   <link name="arm">
-    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+      </inertial>
   </link>
   <joint name="swing" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
   <oddity/>
-  <gazebo reference="arm"><sensor name="gps1" type="gps"><update_rate>5</update_rate></sensor></gazebo>
+  <gazebo reference="arm"><sensor name="gps1" type="gps"><update_rate>5</update_rate></sensor>
+    </gazebo>
   <gazebo reference="arm"><sensor name="cam" type="camera"><update_rate>5</update_rate>
     <camera><image><width>16</width><height>12</height></image></camera></sensor></gazebo>
 </robot>

@@ -7,7 +7,8 @@ from sdf_bridge.transmissions.exposure import unexposed_joints
 
 
 def test_unexposed_joints_and_why() -> None:
-    robot = load("""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
+    robot = load("""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link
+      name="c"/>
       <link name="d"/><link name="e"/>
       <joint name="ball" type="ball"><parent>a</parent><child>b</child></joint>
       <joint name="hinge" type="revolute"><parent>a</parent><child>c</child></joint>

@@ -87,7 +87,8 @@ SPRING = """<?xml version="1.0"?>
   <link name="base"/>
   <link name="arm"><pose>0 0 1 0 0 0</pose>
     <inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass>
-      <inertia><ixx>1e-6</ixx><iyy>1e-6</iyy><izz>1e-6</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+      <inertia><ixx>1e-6</ixx><iyy>1e-6</iyy><izz>1e-6</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>
+        </inertia></inertial>
   </link>
   <joint name="base_joint" type="fixed"><parent>world</parent><child>base</child></joint>
   <joint name="j" type="revolute"><parent>base</parent><child>arm</child>
@@ -121,7 +122,8 @@ def test_prismatic_joint_falls_under_gravity(make_sim) -> None:
 REDUCTION_50 = """
   <transmission name="t">
     <type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>
+      </joint>
     <actuator name="motor"><mechanicalReduction>50</mechanicalReduction></actuator>
   </transmission>"""
 
@@ -392,8 +394,10 @@ def _pendulum_with_initial_values(position: str, velocity: str) -> str:
     <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
     <joint name="j">
       <command_interface name="effort"/>
-      <state_interface name="position"><param name="initial_value">{position}</param></state_interface>
-      <state_interface name="velocity"><param name="initial_value">{velocity}</param></state_interface>
+      <state_interface name="position"><param name="initial_value">{position}</param>
+        </state_interface>
+      <state_interface name="velocity"><param name="initial_value">{velocity}</param>
+        </state_interface>
     </joint>
   </ros2_control>"""
     )

@@ -30,7 +30,8 @@ ROLLED_BOX = """<?xml version="1.0"?>
   <link name="box">
     <inertial><origin xyz="0.05 0 0"/><mass value="2"/>
       <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <collision name="box_col"><origin xyz="0.05 0 0"/><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+    <collision name="box_col"><origin xyz="0.05 0 0"/><geometry><box size="0.2 0.2 0.2"/></geometry>
+      </collision>
   </link>
   <gazebo reference="box"><sensor name="touch" type="contact"/></gazebo>
 </robot>"""
@@ -42,9 +43,11 @@ STACK = (Path(__file__).parents[2] / "data" / "contact_stack.urdf").read_text()
 HAT_BOX = """<?xml version="1.0"?>
 <robot name="hatted">
   <link name="box">
-    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+      </inertial>
     <collision name="foot"><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
-    <collision name="hat"><origin xyz="0 0 0.15"/><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+    <collision name="hat"><origin xyz="0 0 0.15"/><geometry><box size="0.1 0.1 0.1"/></geometry>
+      </collision>
   </link>
   <gazebo reference="box">
     <sensor name="hat_touch" type="contact"><contact><collision>hat</collision></contact></sensor>
@@ -161,7 +164,8 @@ def _plate(filters: str, collisions: str) -> str:
     return f"""<?xml version="1.0"?>
 <robot name="plate">
   <link name="plate">
-    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+      </inertial>
     {collisions}
   </link>
   <gazebo reference="plate">
@@ -259,10 +263,13 @@ def test_filter_on_a_link_without_collision_geoms_is_warned(make_sim, caplog) ->
 #: names the foot by its lumped name (the Unitree robots' pattern).
 LEG = """<?xml version="1.0"?>
 <robot name="leg">
-  <link name="calf"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
-    </inertial><collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.02" length="0.2"/></geometry></collision>
+  <link name="calf"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01"
+    iyz="0" izz="0.01"/>
+    </inertial><collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.02" length="0.2"/>
+      </geometry></collision>
   </link>
-  <link name="foot"><inertial><mass value="0.5"/><inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/>
+  <link name="foot"><inertial><mass value="0.5"/><inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4"
+    iyz="0" izz="1e-4"/>
     </inertial><collision><geometry><sphere radius="0.03"/></geometry></collision></link>
   <joint name="foot_fixed" type="fixed"><parent link="calf"/><child link="foot"/></joint>
   <gazebo reference="calf"><sensor name="foot_contact" type="contact">{contact}</sensor></gazebo>

@@ -175,7 +175,8 @@ def test_fixed_base_has_no_base_state(repo_dir: Path) -> None:
 
 WHEEL = """<?xml version="1.0"?>
 <robot name="cart">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01"
+    iyz="0" izz="0.01"/></inertial>
     <collision name="body"><geometry><box size="0.2 0.2 0.05"/></geometry></collision></link>
   <gazebo reference="base"><mu1>{mu1}</mu1><mu2>{mu2}</mu2></gazebo>
 </robot>"""

@@ -166,7 +166,8 @@ def test_ascii_stl_without_trimesh_skipped(tmp_path: Path, caplog, monkeypatch) 
 
 
 def test_visual_geoms_do_not_collide() -> None:
-    robot = load("""<robot name="v"><link name="a"><visual><geometry><sphere radius="0.1"/></geometry>
+    robot = load("""<robot name="v"><link name="a"><visual><geometry><sphere radius="0.1"/>
+      </geometry>
       <material name="m"><color rgba="0 1 0 1"/></material></visual></link></robot>""")
     model, _ = compile_robot(robot)
     (geom,) = [model.geom(g) for g in range(model.ngeom) if model.geom(g).name != GROUND_NAME]

@@ -27,33 +27,43 @@ WORLD = """<?xml version="1.0"?>
 <sdf version="1.9">
   <world name="one_wall">
     <model name="ground_plane"><static>true</static>
-      <link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal><size>50 50</size></plane>
+      <link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal>
+        <size>50 50</size></plane>
       </geometry></collision></link>
     </model>
     <model name="wall"><static>true</static><pose>2.1 0 0.5 0 0 0</pose>
-      <link name="link"><collision name="c"><geometry><box><size>0.2 4 1</size></box></geometry></collision></link>
+      <link name="link"><collision name="c"><geometry><box><size>0.2 4 1</size></box></geometry>
+        </collision></link>
     </model>
     <model name="base_bot">
       <link name="base_link">
-        <inertial><mass>5</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+        <inertial><mass>5</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia>
+          </inertial>
         <collision name="body"><pose>0 0 0.15 0 0 0</pose><geometry><cylinder><radius>0.2</radius>
           <length>0.3</length></cylinder></geometry></collision>
       </link>
       <link name="lidar_link"><pose>0 0 0.25 0 0 0</pose>
-        <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz></inertia></inertial>
-        <collision name="housing"><geometry><box><size>0.05 0.05 0.05</size></box></geometry></collision>
+        <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz></inertia>
+          </inertial>
+        <collision name="housing"><geometry><box><size>0.05 0.05 0.05</size></box></geometry>
+          </collision>
         <sensor name="lidar" type="gpu_lidar"><update_rate>10</update_rate><lidar>
-          <scan><horizontal><samples>5</samples><min_angle>-0.2</min_angle><max_angle>0.2</max_angle></horizontal></scan>
+          <scan><horizontal><samples>5</samples><min_angle>-0.2</min_angle>
+            <max_angle>0.2</max_angle></horizontal></scan>
           <range><min>{range_min}</min><max>{range_max}</max></range></lidar></sensor>
-        <sensor name="sonar" type="sonar"><update_rate>10</update_rate><pose>0 0 0 0 0 3.14159265358979</pose>
+        <sensor name="sonar" type="sonar"><update_rate>10</update_rate>
+          <pose>0 0 0 0 0 3.14159265358979</pose>
           <ray><range><min>0.05</min><max>{range_max}</max></range></ray></sensor>
       </link>
-      <joint name="lidar_mount" type="fixed"><parent>base_link</parent><child>lidar_link</child></joint>
+      <joint name="lidar_mount" type="fixed"><parent>base_link</parent><child>lidar_link</child>
+        </joint>
       <link name="bumper"><pose>0.08 0 0.25 0 0 0</pose>
-        <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz></inertia></inertial>
+        <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz></inertia>
+          </inertial>
         <collision name="c"><geometry><box><size>0.02 0.4 0.02</size></box></geometry></collision>
       </link>
-      <joint name="bumper_mount" type="fixed"><parent>base_link</parent><child>bumper</child></joint>
+      <joint name="bumper_mount" type="fixed"><parent>base_link</parent><child>bumper</child>
+        </joint>
     </model>
   </world>
 </sdf>"""

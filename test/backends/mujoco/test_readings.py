@@ -13,10 +13,12 @@ SENSORS = """
   <gazebo reference="arm">
     <sensor name="imu" type="imu"><update_rate>100</update_rate></sensor>
     <sensor name="lidar" type="gpu_lidar"><update_rate>50</update_rate><ray>
-      <scan><horizontal><samples>5</samples><min_angle>-0.2</min_angle><max_angle>0.2</max_angle></horizontal></scan>
+      <scan><horizontal><samples>5</samples><min_angle>-0.2</min_angle><max_angle>0.2</max_angle>
+        </horizontal></scan>
       <range><min>0.1</min><max>10</max></range></ray></sensor>
   </gazebo>
-  <gazebo reference="j"><sensor name="ft" type="force_torque"><update_rate>100</update_rate></sensor></gazebo>"""
+  <gazebo reference="j"><sensor name="ft" type="force_torque"><update_rate>100</update_rate>
+    </sensor></gazebo>"""
 GRAVITY = {"gravity": [0.0, 0.0, -G], "render_cameras": False}
 
 

@@ -48,8 +48,10 @@ def _robot(
     extra = f"""
   <gazebo reference="arm">{sensors}</gazebo>
   <gazebo reference="j">
-    <sensor name="ft" type="force_torque"><update_rate>100</update_rate><pose>0.1 0.2 -0.3 0.3 -0.2 0.5</pose>
-      <force_torque><frame>{ft_frame}</frame><measure_direction>{direction}</measure_direction></force_torque>
+    <sensor name="ft" type="force_torque"><update_rate>100</update_rate>
+      <pose>0.1 0.2 -0.3 0.3 -0.2 0.5</pose>
+      <force_torque><frame>{ft_frame}</frame><measure_direction>{direction}</measure_direction>
+        </force_torque>
     </sensor>
   </gazebo>"""
     return pendulum_urdf(mass=2.0, com_xyz="0.5 0 -0.2", extra=extra)

@@ -17,17 +17,21 @@ WORLD = """<?xml version="1.0"?>
 <sdf version="1.9">
   <world name="w">
     <model name="ground_plane"><static>true</static>
-      <link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal><size>9 9</size></plane></geometry>
+      <link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal><size>9 9</size>
+        </plane></geometry>
       </collision></link></model>
     <model name="shelf"><static>true</static><pose>1 2 0 0 0 1.5707963267948966</pose>
       <link name="board"><pose>0 0 0.5 0 0 0</pose>
-        <collision name="top"><pose>0.1 0 0 0 0 0</pose><geometry><box><size>1 0.4 0.02</size></box></geometry></collision>
+        <collision name="top"><pose>0.1 0 0 0 0 0</pose><geometry><box><size>1 0.4 0.02</size></box>
+          </geometry></collision>
         <visual name="look"><geometry><box><size>1 0.4 0.02</size></box></geometry></visual>
       </link></model>
     <model name="cart"><pose>-3 0 0 0 0 0</pose>
-      <link name="body"><collision name="c"><geometry><sphere><radius>0.3</radius></sphere></geometry></collision></link>
+      <link name="body"><collision name="c"><geometry><sphere><radius>0.3</radius></sphere>
+        </geometry></collision></link>
     </model>
-    <model name="bot"><link name="base"><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>
+    <model name="bot"><link name="base"><inertial><mass>1</mass><inertia><ixx>0.1</ixx>
+      <iyy>0.1</iyy><izz>0.1</izz>
       </inertia></inertial></link></model>
   </world>
 </sdf>"""

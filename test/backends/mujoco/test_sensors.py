@@ -76,7 +76,8 @@ def test_case_014_upside_down_imu(cases_dir, make_sim) -> None:
     assert sensor.ros_frame_id == "imu_link"
 
 
-NOISE = """<imu><linear_acceleration><x><noise type="gaussian"><mean>0</mean><stddev>0.1</stddev></noise></x>
+NOISE = """<imu><linear_acceleration><x><noise type="gaussian"><mean>0</mean><stddev>0.1</stddev>
+  </noise></x>
 </linear_acceleration></imu>"""
 
 
@@ -152,10 +153,12 @@ FT_CHAIN = """
     <inertial><origin xyz="0 0 -0.2"/><mass value="3"/>
       <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
   </link>
-  <joint name="j2" type="fixed"><parent link="arm"/><child link="link2"/><origin xyz="0 0 -1"/></joint>
+  <joint name="j2" type="fixed"><parent link="arm"/><child link="link2"/><origin xyz="0 0 -1"/>
+    </joint>
   <gazebo reference="j">
     <sensor name="ft" type="force_torque">
-      <force_torque><frame>child</frame><measure_direction>{direction}</measure_direction></force_torque>
+      <force_torque><frame>child</frame><measure_direction>{direction}</measure_direction>
+        </force_torque>
     </sensor>
   </gazebo>"""
 
@@ -199,17 +202,21 @@ SCENE = """<?xml version="1.0"?>
 <robot name="scanner">
   <link name="base"/>
   <link name="head"/>
-  <joint name="head_joint" type="fixed"><parent link="base"/><child link="head"/><origin xyz="0 0 1"/></joint>
+  <joint name="head_joint" type="fixed"><parent link="base"/><child link="head"/><origin
+    xyz="0 0 1"/></joint>
   <link name="wall">
-    <visual><geometry><box size="0.2 10 2"/></geometry><material name="red"><color rgba="1 0 0 1"/></material></visual>
+    <visual><geometry><box size="0.2 10 2"/></geometry><material name="red"><color rgba="1 0 0 1"/>
+      </material></visual>
     <collision><geometry><box size="0.2 10 2"/></geometry></collision>
   </link>
-  <joint name="wall_joint" type="fixed"><parent link="base"/><child link="wall"/><origin xyz="3 0 1"/></joint>
+  <joint name="wall_joint" type="fixed"><parent link="base"/><child link="wall"/><origin
+    xyz="3 0 1"/></joint>
   <gazebo reference="head">{sensors}</gazebo>
 </robot>"""
 
 LIDAR = """<sensor name="lidar" type="gpu_lidar"><update_rate>10</update_rate><ray>
-  <scan><horizontal><samples>5</samples><min_angle>-0.2</min_angle><max_angle>0.2</max_angle></horizontal>
+  <scan><horizontal><samples>5</samples><min_angle>-0.2</min_angle><max_angle>0.2</max_angle>
+    </horizontal>
   {vertical}</scan><range><min>0.1</min><max>10</max></range></ray></sensor>"""
 
 
@@ -317,7 +324,8 @@ def test_cameras_off(make_sim, caplog) -> None:
 BOX = """<?xml version="1.0"?>
 <robot name="box">
   <link name="box">
-    <inertial><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <inertial><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+      </inertial>
     <collision name="box_col"><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
   </link>
   <gazebo reference="box">
@@ -462,7 +470,8 @@ def test_renderer_failure_reported_once(make_sim, monkeypatch, caplog) -> None:
 def test_force_torque_on_world_reported(make_sim, caplog) -> None:
     urdf = """<?xml version="1.0"?>
 <robot name="w"><link name="world"/><link name="a">
-  <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/>
+    </inertial></link>
   <joint name="j" type="revolute"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
   <gazebo reference="world"><sensor name="ft" type="force_torque"/></gazebo>
@@ -476,7 +485,8 @@ def test_force_torque_on_world_reported(make_sim, caplog) -> None:
 FT_POSED = """
   <gazebo reference="j">
     <sensor name="ft" type="force_torque"><pose>0.1 0.2 -0.3 0.3 -0.2 0.5</pose>
-      <force_torque><frame>{frame}</frame><measure_direction>{direction}</measure_direction></force_torque>
+      <force_torque><frame>{frame}</frame><measure_direction>{direction}</measure_direction>
+        </force_torque>
     </sensor>
   </gazebo>"""
 

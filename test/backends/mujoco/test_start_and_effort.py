@@ -47,9 +47,12 @@ def test_the_preload_is_bounded_and_needs_an_integral_gain(make_sim) -> None:
     assert no_integral.backend.pid.integral[0] == 0.0
 
 
-ZERO_EFFORT_WINDOW = """<ros2_control name="hw" type="system"><hardware><plugin>p</plugin></hardware>
-  <joint name="j"><command_interface name="position"/><command_interface name="effort"><param name="min">0</param>
-  <param name="max">0</param></command_interface><state_interface name="position"/></joint></ros2_control>"""
+ZERO_EFFORT_WINDOW = """<ros2_control name="hw" type="system"><hardware><plugin>p</plugin>
+  </hardware>
+  <joint name="j"><command_interface name="position"/><command_interface name="effort"><param
+    name="min">0</param>
+  <param name="max">0</param></command_interface><state_interface name="position"/></joint>
+    </ros2_control>"""
 
 
 def test_zero_effort_window_makes_a_passive_joint(make_sim, caplog) -> None:
@@ -87,10 +90,13 @@ def test_urdf_effort_limit_zero_is_not_limited_as_the_limiter_reads_it(make_sim)
 
 
 SCREW = """<sdf version="1.10"><model name="lift"><link name="base"/>
-  <link name="nut"><inertial><mass>2</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz></inertia></inertial>
+  <link name="nut"><inertial><mass>2</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz>
+    </inertia></inertial>
   </link>
-  <joint name="screw" type="screw"><parent>base</parent><child>nut</child><screw_thread_pitch>0.01</screw_thread_pitch>
-    <axis><xyz>0 0 1</xyz><limit><lower>-100</lower><upper>100</upper><effort>50</effort><velocity>100</velocity>
+  <joint name="screw" type="screw"><parent>base</parent><child>nut</child>
+    <screw_thread_pitch>0.01</screw_thread_pitch>
+    <axis><xyz>0 0 1</xyz><limit><lower>-100</lower><upper>100</upper><effort>50</effort>
+      <velocity>100</velocity>
     </limit></axis></joint></model></sdf>"""
 
 
@@ -108,8 +114,10 @@ def test_a_mimic_leader_carries_its_followers_load(make_sim) -> None:
     m·g·L·(1 + 2) with L = 0.5 m (position within 1e-4 rad: the coupling is a soft constraint)."""
     extra = """<link name="arm2"><inertial><origin xyz="0.5 0 0"/><mass value="1"/>
       <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
-      <joint name="j2" type="revolute"><parent link="base"/><child link="arm2"/><origin xyz="0 0 1"/><axis xyz="0 1 0"/>
-      <limit lower="-2" upper="2" effort="100" velocity="10"/><mimic joint="j" multiplier="2"/></joint>"""
+      <joint name="j2" type="revolute"><parent link="base"/><child link="arm2"/><origin
+        xyz="0 0 1"/><axis xyz="0 1 0"/>
+      <limit lower="-2" upper="2" effort="100" velocity="10"/><mimic joint="j" multiplier="2"/>
+        </joint>"""
     urdf = pendulum_urdf(
         joint_type="revolute",
         com_xyz="0.5 0 0",

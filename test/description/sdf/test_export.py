@@ -558,12 +558,14 @@ NESTED_TRANSMISSION = """
       <axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
     <transmission name="elbow_trans">
       <type>transmission_interface/SimpleTransmission</type>
-      <joint name="elbow"><offset>0.25</offset><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+      <joint name="elbow"><offset>0.25</offset>
+        <hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
       <actuator name="elbow_motor"><mechanicalReduction>-40</mechanicalReduction></actuator>
     </transmission>
   </model>
   <joint name="mount" type="fixed"><parent>base</parent><child>arm::upper</child></joint>
-  <sdf_bridge:transmission xmlns:sdf_bridge="urn:sdf_bridge:description" name="top" type="pr2_mechanism_model/SimpleTransmission">
+  <sdf_bridge:transmission xmlns:sdf_bridge="urn:sdf_bridge:description" name="top"
+    type="pr2_mechanism_model/SimpleTransmission">
     <actuator name="m2"/><joint name="arm::elbow"/><mechanicalReduction>3</mechanicalReduction>
   </sdf_bridge:transmission>
 </model>"""
@@ -641,7 +643,7 @@ def test_sdf_transmission_errors_name_file_and_line() -> None:
     bad = NESTED_TRANSMISSION.replace("<mechanicalReduction>-40<", "<mechanicalReduction>0<")
     with pytest.raises(
         InvalidValueError,
-        match=r"<string>:14: <mechanicalReduction>: in transmission 'arm::elbow_trans': "
+        match=r"<string>:15: <mechanicalReduction>: in transmission 'arm::elbow_trans': "
         r"<mechanicalReduction> is 0",
     ):
         load_text(sdf(bad))

@@ -85,7 +85,8 @@ def test_joint_frame_as_relative_to_target() -> None:
     robot = load_text(
         sdf("""<model name="m"><link name="a"/>
       <link name="b"><pose>0 0 2 0 0 0</pose></link>
-      <joint name="j" type="fixed"><pose>0 0 -1 0 0 0</pose><parent>a</parent><child>b</child></joint>
+      <joint name="j" type="fixed"><pose>0 0 -1 0 0 0</pose><parent>a</parent><child>b</child>
+        </joint>
       <frame name="at_joint"><pose relative_to="j">0.5 0 0 0 0 0</pose></frame>
       <link name="c"><pose relative_to="at_joint"/></link></model>""")
     )

@@ -20,7 +20,8 @@ from sdf_bridge.errors import (
 )
 
 WHEEL = sdf(
-    """<model name="wheel"><pose>0 0 5 0 0 0</pose><link name="rim"><pose>0 0 0.1 0 0 0</pose></link>
+    """<model name="wheel"><pose>0 0 5 0 0 0</pose><link name="rim"><pose>0 0 0.1 0 0 0</pose>
+      </link>
   <frame name="hub"><pose>0 0 0.2 0 0 0</pose></frame></model>""",
     "1.8",
 )
@@ -71,7 +72,8 @@ def test_model_uri_through_environment(tmp_path: Path, monkeypatch: pytest.Monke
     robot = load_text(
         sdf("""<model name="car"><link name="body"/>
       <include><uri>model://wheel</uri><name>front</name><pose>1 0 0 0 0 0</pose></include>
-      <joint name="axle" type="revolute"><parent>body</parent><child>front::rim</child><axis><xyz>0 1 0</xyz></axis></joint>
+      <joint name="axle" type="revolute"><parent>body</parent><child>front::rim</child><axis>
+        <xyz>0 1 0</xyz></axis></joint>
       </model>""")
     )
     assert list(robot.links) == ["body", "front::rim"]
@@ -128,7 +130,8 @@ def test_world_include_overrides_name_pose_static(tmp_path: Path) -> None:
     world = load_text(
         sdf(
             """<world name="w">
-      <include><uri>wheel.sdf</uri><name>a</name><pose>1 2 3 0 0 0</pose><static>true</static></include>
+      <include><uri>wheel.sdf</uri><name>a</name><pose>1 2 3 0 0 0</pose><static>true</static>
+        </include>
       <include><uri>file://"""
             + str(tmp_path / "wheel.sdf")
             + """</uri><name>b</name></include></world>"""
@@ -292,7 +295,8 @@ def test_unknown_placement_frame_is_refused(tmp_path: Path) -> None:
 def test_placement_frame_in_pose_cycle_is_refused(tmp_path: Path) -> None:
     (tmp_path / "loop.sdf").write_text(
         sdf("""<model name="loop"><link name="l"/>
-      <frame name="A"><pose relative_to="B"/></frame><frame name="B"><pose relative_to="A"/></frame></model>""")
+      <frame name="A"><pose relative_to="B"/></frame><frame name="B"><pose relative_to="A"/></frame>
+        </model>""")
     )
     with pytest.raises(KinematicTreeError, match=r"relative_to frames form a cycle"):
         load_text(

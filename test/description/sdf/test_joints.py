@@ -136,9 +136,11 @@ def test_mimic_reference_folds_into_offset() -> None:
     robot = load_text(
         sdf(
             """<model name="m"><link name="a"/><link name="b"/><link name="c"/>
-      <joint name="lead" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+      <joint name="lead" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz>
+        </axis></joint>
       <joint name="follow" type="revolute"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>
-        <mimic joint="lead" axis="axis"><multiplier>2</multiplier><offset>0.5</offset><reference>0.1</reference></mimic>
+        <mimic joint="lead" axis="axis"><multiplier>2</multiplier><offset>0.5</offset>
+          <reference>0.1</reference></mimic>
       </axis></joint></model>""",
             "1.11",
         )
@@ -152,7 +154,8 @@ def test_mimic_in_nested_model_is_scoped() -> None:
     robot = load_text(
         sdf(
             """<model name="m"><model name="n"><link name="a"/><link name="b"/><link name="c"/>
-      <joint name="lead" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+      <joint name="lead" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz>
+        </axis></joint>
       <joint name="follow" type="revolute"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>
         <mimic joint="lead"/></axis></joint></model></model>""",
             "1.11",
@@ -165,7 +168,8 @@ def test_axis_expressed_in_other_frame() -> None:
     robot = load_text(
         sdf("""<model name="m"><frame name="F"><pose>0 0 0 0 0 1.5707963267948966</pose></frame>
       <link name="a"/><link name="b"/>
-      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz expressed_in="F">1 0 0</xyz></axis></joint>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz
+        expressed_in="F">1 0 0</xyz></axis></joint>
       </model>""")
     )
     np.testing.assert_allclose(robot.joints["j"].axis.xyz, (0.0, 1.0, 0.0), atol=1e-15)

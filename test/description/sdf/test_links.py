@@ -78,7 +78,8 @@ def test_material_colour_from_diffuse(robots_dir: Path) -> None:
 
 def test_inertial_values_and_pose() -> None:
     link = _link("""<inertial><pose>0.1 0 0 0 0 0</pose><mass>2</mass>
-      <inertia><ixx>1</ixx><ixy>0.1</ixy><ixz>0.2</ixz><iyy>2</iyy><iyz>0.3</iyz><izz>3</izz></inertia></inertial>""")
+      <inertia><ixx>1</ixx><ixy>0.1</ixy><ixz>0.2</ixz><iyy>2</iyy><iyz>0.3</iyz><izz>3</izz>
+        </inertia></inertial>""")
     assert link.inertial.mass == 2.0
     assert link.inertial.inertia == Inertia(1.0, 0.1, 0.2, 2.0, 0.3, 3.0)
     assert link.inertial.origin.xyz == (0.1, 0.0, 0.0)
@@ -141,9 +142,12 @@ def test_mesh_uris_resolve_through_search_path_and_packages(tmp_path: Path) -> N
     (tmp_path / "models" / "arm" / "meshes" / "a.dae").write_text("")
     robot = load_text(
         sdf("""<model name="m"><link name="l">
-      <visual name="v"><geometry><mesh><uri>model://arm/meshes/a.dae</uri></mesh></geometry></visual>
-      <collision name="c"><geometry><mesh><uri>package://arm_description/meshes/a.stl</uri></mesh></geometry></collision>
-      <collision name="d"><geometry><mesh><uri>model://missing/a.stl</uri></mesh></geometry></collision>
+      <visual name="v"><geometry><mesh><uri>model://arm/meshes/a.dae</uri></mesh></geometry>
+        </visual>
+      <collision name="c"><geometry><mesh><uri>package://arm_description/meshes/a.stl</uri></mesh>
+        </geometry></collision>
+      <collision name="d"><geometry><mesh><uri>model://missing/a.stl</uri></mesh></geometry>
+        </collision>
     </link></model>"""),
         sdf_paths=[tmp_path / "models"],
         package_paths={"arm_description": tmp_path / "pkg"},

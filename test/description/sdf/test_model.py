@@ -146,8 +146,10 @@ def test_case_010_axis_in_nested_posed_model(cases_dir: Path) -> None:
 def test_case_011_sdf_axes_are_normalised() -> None:
     robot = load_text(
         sdf("""<model name="m"><link name="a"/><link name="b"/><link name="c"/>
-      <joint name="tilt" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 2</xyz></axis></joint>
-      <joint name="slide" type="prismatic"><parent>b</parent><child>c</child><axis><xyz>3 4 0</xyz></axis></joint>
+      <joint name="tilt" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 2</xyz>
+        </axis></joint>
+      <joint name="slide" type="prismatic"><parent>b</parent><child>c</child><axis><xyz>3 4 0</xyz>
+        </axis></joint>
     </model>""")
     )
     assert robot.joints["tilt"].axis.xyz == (0.0, 0.0, 1.0)
@@ -196,12 +198,15 @@ def test_joint_to_world_becomes_world_link() -> None:
 def test_ros2_control_block_inside_model() -> None:
     robot = load_text(
         sdf("""<model name="m"><link name="a"/><link name="b"/>
-      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz>
+        </axis></joint>
       <ros2_control name="sys" type="system">
         <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
-        <joint name="j"><command_interface name="position"/><state_interface name="position"/></joint>
+        <joint name="j"><command_interface name="position"/><state_interface name="position"/>
+          </joint>
         <transmission name="t"><plugin>transmission_interface/SimpleTransmission</plugin>
-          <actuator name="act" role="actuator1"/><joint name="j" role="joint1"><mechanical_reduction>4.0</mechanical_reduction></joint>
+          <actuator name="act" role="actuator1"/><joint name="j" role="joint1">
+            <mechanical_reduction>4.0</mechanical_reduction></joint>
         </transmission>
       </ros2_control></model>""")
     )
@@ -215,8 +220,10 @@ def test_sensor_pose_relative_to_frame_and_scoped_name() -> None:
     robot = load_text(
         sdf("""<model name="m"><frame name="F"><pose>0 0 1 0 0 0</pose></frame>
       <model name="sub"><link name="l"><pose>1 0 0 0 0 0</pose>
-        <sensor name="imu" type="imu"><pose relative_to="__model__">0 0 0.5 0 0 0</pose></sensor></link></model>
-      <link name="base"><sensor name="cam" type="camera"><pose relative_to="F">0 0 0 0 0 0</pose></sensor></link>
+        <sensor name="imu" type="imu"><pose relative_to="__model__">0 0 0.5 0 0 0</pose></sensor>
+          </link></model>
+      <link name="base"><sensor name="cam" type="camera"><pose relative_to="F">0 0 0 0 0 0</pose>
+        </sensor></link>
     </model>""")
     )
     by_name = {s.name: s for s in robot.sensors}
@@ -230,7 +237,8 @@ def test_joint_sensor_attached_to_joint() -> None:
     robot = load_text(
         sdf("""<model name="m"><link name="a"/><link name="b"/>
       <joint name="j" type="fixed"><parent>a</parent><child>b</child>
-        <sensor name="ft" type="force_torque"><pose>0 0 0.1 0 0 0</pose></sensor></joint></model>""")
+        <sensor name="ft" type="force_torque"><pose>0 0 0.1 0 0 0</pose></sensor></joint>
+          </model>""")
     )
     (ft,) = robot.sensors
     assert (ft.name, ft.joint, ft.link) == ("ft", "j", "b")
@@ -357,7 +365,8 @@ def test_gearbox_closing_a_loop_loads_silently() -> None:
       <joint name="j_in" type="revolute"><parent>base</parent><child>in</child></joint>
       <joint name="j_out" type="revolute"><parent>base</parent><child>out</child></joint>
       <joint name="gear" type="gearbox"><parent>in</parent><child>out</child>
-        <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>5</gearbox_ratio></joint></model>""")
+        <gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>5</gearbox_ratio>
+          </joint></model>""")
         ),
         ctx,
         base_dir=".",

@@ -21,28 +21,36 @@ from sdf_bridge.description.model import Robot
 #: <ros2_control> block and a <gazebo reference> naming it.
 ARM = """<?xml version="1.0"?>
 <robot name="arm">
-  <link name="base"><inertial><mass value="2"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/>
+  <link name="base"><inertial><mass value="2"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.02"
+    iyz="0" izz="0.02"/>
     </inertial></link>
   <link name="head_camera"><inertial><origin xyz="0.1 0 0"/><mass value="0.5"/>
     <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial></link>
-  <joint name="head_camera" type="revolute"><parent link="base"/><child link="head_camera"/><origin xyz="0 0 0.5"/>
+  <joint name="head_camera" type="revolute"><parent link="base"/><child link="head_camera"/><origin
+    xyz="0 0 0.5"/>
     <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="2"/></joint>
   <link name="wrist"/>
-  <joint name="wrist_joint" type="revolute"><parent link="head_camera"/><child link="wrist"/><origin xyz="0.3 0 0"/>
+  <joint name="wrist_joint" type="revolute"><parent link="head_camera"/><child link="wrist"/><origin
+    xyz="0.3 0 0"/>
     <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="2"/>
     <mimic joint="head_camera" multiplier="0.5"/></joint>
   <link name="flange"/>
-  <joint name="flange_mount" type="fixed"><parent link="wrist"/><child link="flange"/><origin xyz="0.05 0 0"/></joint>
+  <joint name="flange_mount" type="fixed"><parent link="wrist"/><child link="flange"/><origin
+    xyz="0.05 0 0"/></joint>
   <link name="tool"><inertial><origin xyz="0 0 -0.1"/><mass value="0.3"/>
     <inertia ixx="0.0005" ixy="0" ixz="0" iyy="0.0005" iyz="0" izz="0.0005"/></inertial></link>
   <joint name="tool_joint" type="revolute"><parent link="flange"/><child link="tool"/>
     <axis xyz="1 0 0"/><limit lower="-2" upper="2" effort="5" velocity="3"/></joint>
   <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="head_camera"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+    <joint name="head_camera">
+      <hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
     <actuator name="motor"><mechanicalReduction>50</mechanicalReduction></actuator></transmission>
-  <ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin></hardware>
-    <joint name="head_camera"><command_interface name="position"/><state_interface name="position"/></joint>
-    <joint name="tool_joint"><command_interface name="position"/><state_interface name="position"/></joint>
+  <ros2_control name="hw" type="system"><hardware><plugin>mock_components/GenericSystem</plugin>
+    </hardware>
+    <joint name="head_camera"><command_interface name="position"/><state_interface name="position"/>
+      </joint>
+    <joint name="tool_joint"><command_interface name="position"/><state_interface name="position"/>
+      </joint>
   </ros2_control>
   <gazebo reference="head_camera"><provideFeedback>true</provideFeedback></gazebo>
 </robot>
@@ -135,11 +143,15 @@ def test_round_trip_gives_the_same_gravity_torques(tmp_path: Path, lump: bool) -
 
 
 def test_universal_and_revolute2_keep_their_second_axis(tmp_path: Path, probe) -> None:
-    robot = load("""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
-      <joint name="u" type="universal"><parent>a</parent><child>b</child><axis><xyz>1 0 0</xyz></axis>
+    robot = load("""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link
+      name="c"/>
+      <joint name="u" type="universal"><parent>a</parent><child>b</child><axis><xyz>1 0 0</xyz>
+        </axis>
         <axis2><xyz>0 1 0</xyz><limit><lower>-0.5</lower><upper>0.75</upper></limit></axis2></joint>
-      <joint name="r2" type="revolute2"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz></axis>
-        <axis2><xyz>1 0 0</xyz><dynamics><damping>0.25</damping></dynamics></axis2></joint></model></sdf>""")
+      <joint name="r2" type="revolute2"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>
+        </axis>
+        <axis2><xyz>1 0 0</xyz><dynamics><damping>0.25</damping></dynamics></axis2></joint></model>
+          </sdf>""")
     path, _ = _convert(tmp_path, robot)
     ref = probe(path)
     assert ref["errors"] == []
