@@ -475,9 +475,8 @@ def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorRea
             if ((finite < lo - 1e-6) | (finite > hi + 1e-6)).any():
                 return f"ranges outside [{lo:g}, {hi:g}] m (REP-117: -inf / +inf)"
             ranges = finite
-        if (
-            hi >= 1.0 and len(ranges) and float(np.mean(ranges < 0.05)) > 0.5
-        ):  # a lidar, not a cliff sensor
+        # a lidar, not a cliff sensor
+        if hi >= 1.0 and len(ranges) and float(np.mean(ranges < 0.05)) > 0.5:
             return (
                 f"{float(np.mean(ranges < 0.05)):.0%} of the rays hit within 5 cm (its own link?)"
             )

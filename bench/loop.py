@@ -163,9 +163,8 @@ def measure_loop(
     spin.start()
     try:
         time.sleep(1.0)
-        if (
-            node.kernel_switch is not None
-        ):  # measured on the compiled kernels (the switch: kernel_switch)
+        # measured on the compiled kernels (the switch: kernel_switch)
+        if node.kernel_switch is not None:
             node.kernel_switch.wait(900.0)
         # fresh timing after the warm-up, with a window holding every measured cycle
         node.loop.timing = LoopTiming(

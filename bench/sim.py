@@ -107,9 +107,8 @@ def physics_level(robot, cameras: bool, sensors: bool = True) -> Level:
 
     def run(k: int) -> None:
         for _ in range(k):
-            mujoco.mj_step(
-                model, data, 10
-            )  # nstep positional, as the backend calls it (a keyword costs ~1 µs)
+            # nstep positional, as the backend calls it (a keyword costs ~1 µs)
+            mujoco.mj_step(model, data, 10)
 
     return run, backend.close
 
@@ -203,9 +202,8 @@ def ros_level(path: Path, cameras: bool) -> Level:
     node = BridgeNode(
         start=False, node_name="sdf_bridge_bench", context=context, parameter_overrides=overrides
     )
-    if (
-        jit.ENABLED
-    ):  # the bridge starts on numpy and switches to the compiled kernels in the background
+    # the bridge starts on numpy and switches to the compiled kernels in the background
+    if jit.ENABLED:
         node.hardware.use_compiled()
     node.cycle(0)  # the first readings create the sensor topics; nobody subscribes: none demanded
     node._update_sensor_demand()  # (what the node's timer does within SENSOR_DEMAND_PERIOD)
@@ -309,9 +307,8 @@ def main(argv: list[str] | None = None) -> int:
             if peer is not None:
                 over = cost - best[peer]
                 extra = f"{over:12.1f} {100.0 * over / best[peer]:+9.1f}%  {peer}"
-            rtf = (
-                "" if level == "casting" else f"{1e6 * DT / cost:.1f}"
-            )  # (no simulated time passes)
+            # (no simulated time passes)
+            rtf = "" if level == "casting" else f"{1e6 * DT / cost:.1f}"
             print(f"{name:10} {level:11} {cost:9.1f} {median:8.1f} {rtf:>7} {extra}")
         stepping = best["physics"]
         for level, what in (

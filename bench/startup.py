@@ -370,9 +370,8 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
     )
     for n in joints:
         robot = load(chain(n))
-        HardwareSystem(
-            robot, "mock", update_rate=100.0, timed=False
-        )  # kernels compiled / loaded once
+        # kernels compiled / loaded once
+        HardwareSystem(robot, "mock", update_rate=100.0, timed=False)
         build = timed(lambda: HardwareSystem(robot, "mock", update_rate=100.0, timed=False), repeat)
         dependency = HardwareSystem(robot, "mock", timed=False).transmissions.dependency
         sharing = timed(lambda: coupling(dependency), repeat)

@@ -207,9 +207,8 @@ def survey(
         work = Path(tmp)
         original = entry.file.resolve()
         is_urdf = robots[0].format == "urdf"
-        if (
-            is_urdf
-        ):  # the XML the bridge read (xacro expanded), beside the original for relative paths
+        # the XML the bridge read (xacro expanded), beside the original for relative paths
+        if is_urdf:
             original = work / "read.urdf"
             original.write_text(xml, encoding="utf-8")
         for robot in robots:

@@ -54,9 +54,8 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     """
     warnings: list[str] = []
     try:
-        tmap = TransmissionMap.from_robot(
-            robot, compiled=False
-        )  # no kernels to compile for a report
+        # no kernels to compile for a report
+        tmap = TransmissionMap.from_robot(robot, compiled=False)
         commands = commandable_joints(robot, tmap)
         limits = {name: description_limits(robot, name, warnings) for name in tmap.joint_names}
     except (TransmissionError, LimitsError) as exc:

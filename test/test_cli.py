@@ -124,10 +124,11 @@ def test_check_ros2_control_interfaces(cases_dir: Path, capsys: pytest.CaptureFi
     assert cli.main(["check", str(cases_dir / "009-fixed-joint-stays-fixed" / "robot.urdf")]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.strip().startswith("arm_joint"))
+    # joint_states carries all three
     assert row.split()[-2:] == [
         "position",
         "position,velocity,effort",
-    ]  # joint_states carries all three
+    ]
     tool = next(line for line in out.splitlines() if line.strip().startswith("tool_mount"))
     assert tool.split()[-2:] == ["-", "-"]
 

@@ -101,9 +101,8 @@ def _safe_includes() -> Iterator[None]:
         try:
             size = os.stat(path).st_size
         except OSError:
-            return original(
-                inp, filename
-            )  # xacro reports the missing file (or skips an optional one)
+            # xacro reports the missing file (or skips an optional one)
+            return original(inp, filename)
         if size > xmlio.MAX_XML_BYTES:
             raise UnsafeXmlError(
                 f"file is {size} bytes, over the {xmlio.MAX_XML_BYTES}-byte cap",
@@ -210,9 +209,8 @@ def expand_in_process(
         try:
             with _find_hook(package_paths), _safe_includes(), contextlib.redirect_stderr(captured):
                 doc = xacro.process_file(name, mappings=mappings)
-                text = doc.toprettyxml(
-                    indent="  "
-                )  # as the xacro CLI writes it, so line numbers match
+                # as the xacro CLI writes it, so line numbers match
+                text = doc.toprettyxml(indent="  ")
         except DescriptionError:  # XacroError, or UnsafeXmlError of an included file
             raise
         except xml.parsers.expat.ExpatError as exc:
@@ -280,14 +278,14 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
                 line=exc.line,
                 fix=_EXPAND_FIRST,
             ) from None
-        root = xmlio.parse_xml(
-            data, file
-        )  # other names breaking the Namespaces rules: plain names (warned)
+        # other names breaking the Namespaces rules: plain names (warned)
+        root = xmlio.parse_xml(data, file)
+    # (the last: read as plain names)
     namespaced = root.xpath(
         "//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",
         a=XACRO_NAMESPACES[0],
         b=XACRO_NAMESPACES[1],
-    )  # (the last: read as plain names)
+    )
     if namespaced:
         elem = namespaced[0]
         tag = "xacro:" + str(elem.tag).rsplit("}", 1)[-1].removeprefix("xacro:")

@@ -190,10 +190,11 @@ class Holds:
             out[0, need] = held[need]
             mode[need] |= _P
             settled = not np.isnan(held[need]).any()  # a NaN start is retried next cycle
+        # zero velocity / effort for the partners of commanded joints
         for row, bit in (
             (1, _V),
             (2, _E),
-        ):  # zero velocity / effort for the partners of commanded joints
+        ):
             zero = idle & (coupled @ ~np.isnan(commands[row]))
             if zero.any():
                 if out is commands:

@@ -517,11 +517,12 @@ class HardwareSystem:
         up first: quick once they are loaded (:mod:`.kernel_switch` loads them off the lock).
         Results do not change and every state is kept (commands, holds, the limiter's previous
         commands, the backend's own)."""
+        # (the map before the backend)
         for part in (
             self.transmissions,
             self.limiter,
             self.backend,
-        ):  # (the map before the backend)
+        ):
             getattr(part, "use_compiled", lambda: None)()
 
     @property

@@ -167,9 +167,8 @@ def main(args: Sequence[str] | None = None) -> int:
             stop=lambda: stop.requested.is_set() or started.failure is not None,
         )
         if started.failure is not None and not stop.requested.is_set():
-            log.error(
-                "%s", started.failure
-            )  # a configuration error once the description arrived (topic)
+            # a configuration error once the description arrived (topic)
+            log.error("%s", started.failure)
             return 1
     except StopRequested:  # SIGINT/SIGTERM while starting: a clean stop
         pass

@@ -194,9 +194,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                     String, "robot_description", LATCHED_QOS
                 )
                 self._description_pub.publish(String(data=loaded.xml))
-            except (
-                BaseException
-            ):  # incl. a signal while starting (KeyboardInterrupt, or the context
+            # incl. a signal while starting (KeyboardInterrupt, or the context
+            except BaseException:
                 self.shutdown()  # shut down under these calls): stop the loop thread configure started
                 raise
 
@@ -239,9 +238,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.create_service(SetBool, "~/pause", self._on_pause)
             self.create_service(Trigger, "~/step", self._on_step)
             self.create_service(BasicTypes, "~/multi_step", self._on_multi_step)
-        sim_clock.watch(
-            self, cfg.backend
-        )  # warns once if use_sim_time is on and /clock never comes
+        # warns once if use_sim_time is on and /clock never comes
+        sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
             hardware.pause(True)
             self.get_logger().info(
@@ -262,9 +260,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
             # Numba set up now (~0.5 s), the compiled kernels then loaded, or compiled by a child
             # process, in the background, while the loop runs on numpy (None: compiled kernels off)
-            with (
-                deferred()
-            ):  # (Numba's set-up, ~0.5 s: an interrupted llvmlite object prints a traceback)
+            # (Numba's set-up, ~0.5 s: an interrupted llvmlite object prints a traceback)
+            with deferred():
                 self.kernel_switch = kernel_switch.start(hardware)
             # Everything built so far (rclpy, numpy, Numba, the robot: ~10⁵ objects) lives as
             # long as the process: move it out of the garbage collector's generations, so a
@@ -555,9 +552,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                 "waits meanwhile). Fix: call again for more"
             )
             return response
-        self.hardware.step(
-            steps
-        )  # (a count ≥ 0 by its type; the service exists only when simulating)
+        # (a count ≥ 0 by its type; the service exists only when simulating)
+        self.hardware.step(steps)
         response.bool_value, response.uint64_value = True, steps
         response.string_value = f"advanced {steps} physics step(s)"
         return response

@@ -108,11 +108,12 @@ def interruptible() -> Iterator[None]:
         StopRequested: a signal arrived before or during the block.
     """
     stop = _installed
+    # (handlers replaced since)
     if (
         stop is None
         or threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGINT) != stop._handle
-    ):  # (handlers replaced since)
+    ):
         yield
         return
     if stop.requested.is_set():

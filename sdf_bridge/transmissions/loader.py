@@ -81,9 +81,8 @@ def build_map(
         )
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
-    skip = follower_set.union(
-        loop_joints(robot)
-    )  # followers, and loop-closing joints (not simulated)
+    # followers, and loop-closing joints (not simulated)
+    skip = follower_set.union(loop_joints(robot))
     driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
     must = _must_drive(robot, driven)
     mechanisms: list[Transmission] = []

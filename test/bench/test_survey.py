@@ -61,9 +61,8 @@ def probe() -> checks.Probe:
 def test_a_directory_gives_one_row_per_robot(
     tmp_path: Path, probe: checks.Probe, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(
-        checks, "MUJOCO_SECONDS", 0.5
-    )  # (the survey runs 5 s; the verdicts are the same)
+    # (the survey runs 5 s; the verdicts are the same)
+    monkeypatch.setattr(checks, "MUJOCO_SECONDS", 0.5)
     (tmp_path / "arm.urdf").write_text(ARM)
     (tmp_path / "world.sdf").write_text(WORLD)
     (tmp_path / "macros.xacro").write_text(MACROS)

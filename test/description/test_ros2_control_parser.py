@@ -84,9 +84,8 @@ def test_full_block_is_read_like_the_component_parser():
     assert j1.parameters == (("gain", "3"),)
     assert j1.param("gain") == "3"
     assert (j2.is_mimic, j2.enable_limits) == (True, False)
-    assert (
-        j2.state_interfaces[0].enable_limits is False
-    )  # component-level <limits> applies to interfaces
+    # component-level <limits> applies to interfaces
+    assert j2.state_interfaces[0].enable_limits is False
     (ft,) = hw.sensors
     assert (ft.name, ft.type, ft.param("frame_id")) == ("ft", "sensor", "tool0")
     (io,) = hw.gpios

@@ -222,9 +222,8 @@ def test_ros2_control_blocks(robots_dir: Path, name: str) -> None:
 def test_gazebo_sensors_by_type(robots_dir: Path, name: str) -> None:
     robot = _robot(robots_dir, name)
     assert dict(Counter(s.raw_type for s in robot.sensors)) == EXPECTED[name]["sensors"]
-    assert all(
-        s.origin_format == "gazebo" for s in robot.sensors
-    )  # no urdfdom <sensor> in the corpus
+    # no urdfdom <sensor> in the corpus
+    assert all(s.origin_format == "gazebo" for s in robot.sensors)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

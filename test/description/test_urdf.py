@@ -144,9 +144,8 @@ def test_visuals_geometry_and_materials(full: Robot) -> None:
 def test_collisions_mesh_and_capsule(full: Robot) -> None:
     collisions = full.links["base"].collisions
     assert collisions[0].name == "c1"
-    assert collisions[0].geometry == Mesh(
-        "meshes/base.stl", (0.001, 0.001, 0.001), None
-    )  # string: no base dir
+    # string: no base dir
+    assert collisions[0].geometry == Mesh("meshes/base.stl", (0.001, 0.001, 0.001), None)
     assert collisions[1].geometry == Capsule(0.05, 0.3)
 
 

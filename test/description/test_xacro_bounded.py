@@ -136,16 +136,18 @@ def _calling(function: str, argument: str) -> str:
             r"the xacro child process failed \(exit status 3\): no message\. Fix: check that "
             r"xacro is installed",
         ),
+        # (the kernel's OOM kill)
         (
             "kill",
             "c.__init__.__globals__['getpid'](), 9",
             r"xacro expansion needed more than its memory bound of 256 MiB and was stopped",
-        ),  # (the kernel's OOM kill)
+        ),
+        # SIGXCPU
         (
             "kill",
             "c.__init__.__globals__['getpid'](), 24",
             r"xacro expansion used more than its CPU time bound of 61 s",
-        ),  # SIGXCPU
+        ),
     ],
 )
 def test_a_child_that_ends_without_a_reply_is_reported(

@@ -18,11 +18,12 @@ TRANSMISSION_TAGS = {"hardwareInterface", "role", "mechanicalReduction", "mechan
         ("mechanical_reducion", TRANSMISSION_TAGS, "mechanical_reduction"),
         ("MechanicalReduction", TRANSMISSION_TAGS, "mechanicalReduction"),  # letter case only
         ("hardwareinterface", TRANSMISSION_TAGS, "hardwareInterface"),
+        # transposition: difflib ratio 0.75, one edit
         (
             "axsi",
             {"axis", "limit", "origin"},
             "axis",
-        ),  # transposition: difflib ratio 0.75, one edit
+        ),
         ("limits", {"axis", "limit", "origin"}, "limit"),
         ("frobnicator", {"axis", "limit", "origin"}, None),
         ("axis", {"axis", "limit"}, None),  # a known tag is not a misspelling

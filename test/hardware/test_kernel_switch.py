@@ -67,9 +67,8 @@ def _drive(system: HardwareSystem, switch_at: int | None) -> list[np.ndarray]:
         now = k * DT
         if k == switch_at:
             system.use_compiled()
-        if (
-            k < 20
-        ):  # steps of up to 1.2 rad per tick: clamped by the velocity limits (previous commands matter)
+        # steps of up to 1.2 rad per tick: clamped by the velocity limits (previous commands matter)
+        if k < 20:
             names = joints["position"]
             system.submit_joint_state(
                 names, 0.6 * np.sin(0.7 * k + np.arange(len(names))) * (k % 3), None, None, now
@@ -119,9 +118,8 @@ def test_switch_keeps_every_state(demo_robot, backend: str, switch_at: int) -> N
     assert switched_system.limiter.counts  # (commands were clamped)
     if backend == "mujoco":
         assert switched_system.backend.compiled
-        assert (
-            switched_system.backend._pack is not None
-        )  # the fused kernels (through a view of MuJoCo's data)
+        # the fused kernels (through a view of MuJoCo's data)
+        assert switched_system.backend._pack is not None
 
 
 def test_mujoco_backend_follows_its_map_unless_told(demo_robot) -> None:
@@ -141,9 +139,8 @@ def test_mujoco_backend_follows_its_map_unless_told(demo_robot) -> None:
         backend_params={"render_cameras": False},
         compiled=False,
     )
-    assert (
-        backend.compiled and backend._pack is None
-    )  # compiled, but the map is not: separate kernels
+    # compiled, but the map is not: separate kernels
+    assert backend.compiled and backend._pack is None
     system.use_compiled()
     assert backend._pack is not None
 
@@ -258,10 +255,11 @@ def test_failure_to_compile_keeps_numpy_running_with_a_warning(
 @pytest.mark.parametrize(
     "where, error",
     [
+        # a kernel module fails to load (a corrupt cache)
         (
             "limits kernel",
             OSError("cache index unreadable"),
-        ),  # a kernel module fails to load (a corrupt cache)
+        ),
         ("numba", RuntimeError("LLVM: no target for this CPU")),  # Numba cannot be set up at all
     ],
 )

@@ -83,6 +83,5 @@ def test_hardware_system_warns_about_a_light_link(caplog: pytest.LogCaptureFixtu
             update_rate=100.0,
         )
     system.close()
-    assert not [
-        r for r in caplog.records if r.name == "sdf_bridge.hardware.system"
-    ]  # the fix silences it
+    # the fix silences it
+    assert not [r for r in caplog.records if r.name == "sdf_bridge.hardware.system"]

@@ -295,9 +295,8 @@ def test_a_trajectory_in_the_past_is_rejected_and_counted() -> None:
         system.submit_trajectory(["j1"], [1.0, 2.0], [[0.5], [0.9]], [], [], now=101.0, start=100.5)
         == []
     )
-    system.write(
-        101.0, 1.0
-    )  # 0.5 s in: the segment from the current state (0 at now) to 0.5 at 101.5
+    # 0.5 s in: the segment from the current state (0 at now) to 0.5 at 101.5
+    system.write(101.0, 1.0)
     assert system.read(101.0, 1.0).position[0] == pytest.approx(0.0, abs=TOL)
     system.write(102.0, 1.0)  # 1.5 s in: halfway between the points
     assert system.read(102.0, 1.0).position[0] == pytest.approx(0.7, abs=TOL)
@@ -824,9 +823,8 @@ def test_mujoco_actuator_state_is_the_joint_state_through_the_map(repo_dir: Path
         joints, actuators = system.transmissions.joint_state(state.joints[:, :n].copy())
         np.testing.assert_array_equal(np.stack(state.actuators), actuators)
         np.testing.assert_array_equal(state.joints, joints)
-    assert state.position[0] == pytest.approx(
-        0.2, abs=1e-2
-    )  # 0.2 s after its step from 0.1: near it
+    # 0.2 s after its step from 0.1: near it
+    assert state.position[0] == pytest.approx(0.2, abs=1e-2)
 
 
 def test_untimed_system_runs_the_same_ticks_and_times_none() -> None:

@@ -141,9 +141,8 @@ def test_cpu_time_is_sampled_every_cpu_every_cycles(monkeypatch) -> None:
     for k in range(16):
         short.start(t=float(k), cpu=float(k) if k % 4 == 3 else None)
         short.stop(t=k + 0.5, cpu=k + (0.01 * k if k % 4 == 3 else 0.0))
-    assert short.summary()["cpu_mean"] == pytest.approx(
-        (0.11 + 0.15) / 2, abs=1e-12
-    )  # cycles 11, 15
+    # cycles 11, 15
+    assert short.summary()["cpu_mean"] == pytest.approx((0.11 + 0.15) / 2, abs=1e-12)
 
 
 def test_cpu_every_must_be_a_positive_whole_number() -> None:

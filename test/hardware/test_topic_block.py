@@ -68,11 +68,12 @@ def test_demo_block_with_the_joints_own_interfaces(demo: tuple) -> None:
     assert _interfaces(block) == {
         **{j: (all3, all3, None) for j in ARM},
         "left_finger_joint": (("position",), all3, None),
+        # the mimic finger, state-only
         "right_finger_joint": (
             (),
             ("position", "velocity"),
             "false",
-        ),  # the mimic finger, state-only
+        ),
     }
     # min/max of the description kept; initial values as the backends start
     elbow = block.find("joint[@name='elbow']")
@@ -110,9 +111,8 @@ def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) ->
         "wrist_differential_trans",
         "gripper_trans",
     ]
-    assert [t.get("name") for t in document.findall("transmission")] == [
-        "base_yaw_trans"
-    ]  # classic, kept
+    # classic, kept
+    assert [t.get("name") for t in document.findall("transmission")] == ["base_yaw_trans"]
     assert len(document.findall("gazebo")) == 2 and len(document.findall("joint")) == 9
     # the bridge reads it back: same joints, transmissions, commandable joints; the block's
     # parameters are the plugin's, not the backend's (MuJoCo would warn about unknown ones)
@@ -126,12 +126,13 @@ def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) ->
         original.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
     )
     assert system._backend_params(None) == {}
+    # position[6] for name[7]
     assert (
         system.commands.submit_joint_state(
             system.state_names, [0.1, 0.2, 0.3, 0.4, 0.5, 0.01], [], [], now=0.0
         )
         == []
-    )  # position[6] for name[7]
+    )
 
 
 def test_mujoco_takes_no_plugin_parameter_of_the_block(

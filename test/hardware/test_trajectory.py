@@ -197,9 +197,8 @@ def test_a_trajectory_that_started_in_the_past_is_followed_from_now() -> None:
         current_position=np.array([0.0]),
         now=11.5,
     )
-    np.testing.assert_allclose(
-        traj.times, [11.0, 13.0], atol=TOL
-    )  # no start point from the current state
+    # no start point from the current state
+    np.testing.assert_allclose(traj.times, [11.0, 13.0], atol=TOL)
     p, _, done = traj.sample(11.5)
     assert p[0] == pytest.approx(1.5, abs=TOL) and not done
 

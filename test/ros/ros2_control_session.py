@@ -100,9 +100,8 @@ class Session:
         self.xml = with_topic_block(robot, xml, self.options)
         self.file = tmp / f"{namespace}.urdf"
         self.file.write_text(self.xml)
-        self.hardware = HardwareSystem(
-            robot, "mock"
-        )  # names and transmissions, as the bridge has them
+        # names and transmissions, as the bridge has them
+        self.hardware = HardwareSystem(robot, "mock")
         self.joints = self.hardware.joint_names
         self.controllers = controllers_file(
             self.joints, tmp / f"{namespace}_controllers.yaml", self.UPDATE_RATE

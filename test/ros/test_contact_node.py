@@ -113,9 +113,8 @@ def test_contact_sensor_read_on_demand(node: BridgeNode, probe: Probe) -> None:
     assert msg.header.frame_id == "slider"
     points = _points(msg)
     assert points.shape == (4, 9)
-    np.testing.assert_allclose(
-        points[:, 2], -0.1, rtol=0.0, atol=1e-4
-    )  # the cube's bottom face (m)
+    # the cube's bottom face (m)
+    np.testing.assert_allclose(points[:, 2], -0.1, rtol=0.0, atol=1e-4)
     np.testing.assert_array_equal(points[:, 3:6], np.tile(np.float32([0.0, 0.0, -1.0]), (4, 1)))
     assert points[:, 6:].sum(axis=0) == pytest.approx((0.0, 0.0, SLIDER_MASS * G), abs=FORCE_TOL)
     assert node.sensor_topics.pubs[("pad_touch", "")].get_subscription_count() == 0

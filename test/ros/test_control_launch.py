@@ -145,11 +145,12 @@ def test_a_topic_based_block_of_the_description_is_used_as_it_is(share: Path) ->
     )
     assert plan.plugin == PICKNIK
     block = topic_based_block(load(plan.robot_description))
+    # its own
     assert [i.name for i in block.joints[0].command_interfaces] == [
         "position",
         "velocity",
         "effort",
-    ]  # its own
+    ]
     assert plan.bridge_remappings[:2] == (
         ("joint_states", "/arm/states"),
         ("joint_commands", "/sdf_bridge/joint_commands"),

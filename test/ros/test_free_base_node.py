@@ -54,9 +54,8 @@ def bridge(start_bridge, probe: Probe) -> Bridge:
     for wheel in WHEELS:
         probe.watch(f"{NS}/sensors/{wheel.replace('_joint', '_contact')}", PointCloud2, BEST_EFFORT)
     probe.wait_ready(b, f"{NS}/joint_states", timeout=90.0)
-    b.first_clocks = [
-        seconds(m.clock) for m in probe.wait_messages("/clock", 5)
-    ]  # before any service call
+    # before any service call
+    b.first_clocks = [seconds(m.clock) for m in probe.wait_messages("/clock", 5)]
     yield b
     assert b.stop() == 0, b.output()
 
@@ -114,9 +113,8 @@ def test_multi_step_advances_a_counted_number_of_steps(bridge: Bridge, probe: Pr
     probe.wait_for(
         lambda: seconds(probe.messages["/clock"][-1].clock) > 0.0, "/clock after the steps"
     )
-    assert seconds(probe.wait_messages("/clock", 3)[-1].clock) == pytest.approx(
-        0.25, abs=1e-9
-    )  # 250 × 1 ms
+    # 250 × 1 ms
+    assert seconds(probe.wait_messages("/clock", 3)[-1].clock) == pytest.approx(0.25, abs=1e-9)
     refused = probe.call(BasicTypes, f"{NODE}/multi_step", BasicTypes.Request(uint64_value=10**9))
     assert not refused.bool_value and refused.uint64_value == 0
     assert "at most 100000 per call" in refused.string_value

@@ -118,7 +118,6 @@ def test_the_watchdog_trips_on_simulated_time_for_a_simulator() -> None:
     time = HardwareTime(steady=steady)
     start = steady.now
     elapsed, trips = _run_until_stopped(simulating_mock(10.0), time, steady)
-    assert (
-        TIMEOUT <= elapsed <= TIMEOUT + 10 * PERIOD + 1e-9 and trips == 1
-    )  # one tick: 0.1 s simulated
+    # one tick: 0.1 s simulated
+    assert TIMEOUT <= elapsed <= TIMEOUT + 10 * PERIOD + 1e-9 and trips == 1
     assert steady.now - start <= TIMEOUT / 10 + PERIOD + 1e-9

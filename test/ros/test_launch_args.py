@@ -314,9 +314,8 @@ def test_bridge_yaml_matches_declared_parameters(repo_dir: Path) -> None:
     params = data["/**"]["ros__parameters"]
     assert set(params) == set(PARAMETERS)
     for name, (default, _descriptor) in PARAMETERS.items():
-        expected = (
-            [""] if name == "joints" else default
-        )  # rcl YAML cannot type an empty list; "" = none
+        # rcl YAML cannot type an empty list; "" = none
+        expected = [""] if name == "joints" else default
         assert params[name] == expected, name
 
 

@@ -171,9 +171,8 @@ def test_diagnostics_publish_the_loops_timing_once(make_node) -> None:
     assert values["loop.overruns"] == values["timing.overruns"] == "1"  # the tick busy 15 ms
     assert values["loop.errors"] == "1"
     assert values["timing.late_cycles"] == "1"  # the tick started 20 ms after the one before
-    assert float(values["loop.achieved_rate_hz"]) == pytest.approx(
-        75.0, abs=1e-3
-    )  # 3 periods in 40 ms
+    # 3 periods in 40 ms
+    assert float(values["loop.achieved_rate_hz"]) == pytest.approx(75.0, abs=1e-3)
     assert (
         float(values["loop.period_max_s"])
         == float(values["timing.period_max"])

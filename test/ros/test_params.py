@@ -236,8 +236,7 @@ def test_a_run_time_change_of_use_sim_time_is_refused(context: Context, use_sim_
         assert node.get_clock().ros_time_is_active is use_sim_time
         assert node.get_parameter("use_sim_time").value is use_sim_time
         assert node.set_parameters([Parameter("use_sim_time", value=use_sim_time)])[0].successful
-        assert (
-            node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False
-        )  # read-only
+        # read-only
+        assert node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False
     finally:
         node.destroy_node()

@@ -44,16 +44,14 @@ def test_overrides_apply_to_publishers_and_subscriptions(ros_context: Context) -
             3,
         )
         assert sub.qos_profile.history == HistoryPolicy.KEEP_ALL
-        assert (
-            plain.qos_profile.reliability == ReliabilityPolicy.RELIABLE
-        )  # not overridden: the default
+        # not overridden: the default
+        assert plain.qos_profile.reliability == ReliabilityPolicy.RELIABLE
         assert (
             node.get_parameter("qos_overrides./qos_unit/plain.publisher.reliability").value
             == "reliable"
         )
-        assert (
-            SENSOR_QOS.reliability == ReliabilityPolicy.RELIABLE
-        )  # the shared profile is not changed
+        # the shared profile is not changed
+        assert SENSOR_QOS.reliability == ReliabilityPolicy.RELIABLE
     finally:
         node.destroy_node()
 
@@ -96,9 +94,8 @@ def test_bridge_sensor_topics_reliable_and_overridable(start_bridge, probe: Prob
         name="bridge",
         extra=["-r", "__ns:=/qos_tuned"],
     )
-    probe.watch(
-        "/qos_plain/imu", Imu
-    )  # a reliable subscriber: matched only by a reliable publisher
+    # a reliable subscriber: matched only by a reliable publisher
+    probe.watch("/qos_plain/imu", Imu)
     probe.latest("/qos_plain/imu")
     assert _endpoint(probe, "/qos_plain/imu", "publisher").reliability == ReliabilityPolicy.RELIABLE
     assert (

@@ -115,9 +115,8 @@ class MujocoBackend:
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
-    kernel_modules: ClassVar[tuple[str, ...]] = (
-        cycle.__name__,
-    )  # (hardware.kernel_switch warms them up)
+    # (hardware.kernel_switch warms them up)
+    kernel_modules: ClassVar[tuple[str, ...]] = (cycle.__name__,)
 
     def __init__(self, *, compiled: bool | None = None) -> None:
         """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`) or
@@ -164,9 +163,8 @@ class MujocoBackend:
                 )
 
         built = build_spec(robot, options)
-        effort_limit = np.array(
-            effort_bounds(robot, self.joint_names)
-        )  # as the limiter enforces them
+        # as the limiter enforces them
+        effort_limit = np.array(effort_bounds(robot, self.joint_names))
         self._passive = effort_limit == 0.0
         if self._passive.any():
             built.note(
@@ -232,10 +230,11 @@ class MujocoBackend:
         # integral, gain schedule or kinematic joints: the actuators are refreshed before every step
         self._refresh = self._has_i or bool(self._scheduled.any()) or self._ideal_mode
         self._n = n
+        # joint_state outputs
         self._state_shapes = (
             (3, n + len(transmissions.follower_names)),
             (3, n),
-        )  # joint_state outputs
+        )
         self._command_shapes = ((3, n), (n,), (n,))  # values, mode, hold of a JointCommand
         self._last_valid = False  # whether the table's LAST rows hold the command last applied
         self._prepared = (
@@ -263,9 +262,8 @@ class MujocoBackend:
         self._place_on_ground = (
             options.ground_plane and options.lift_above_ground and options.base_pose is None
         )
-        self._free = free_roots(
-            model
-        )  # (qpos, dof address, body) of the free-floating roots' joints
+        # (qpos, dof address, body) of the free-floating roots' joints
+        self._free = free_roots(model)
         self._configured = True
         self.reset()
 
@@ -281,11 +279,12 @@ class MujocoBackend:
             self._has_i,
             self._ideal_mode,
         )
+        # write_kernel's, after the command
         self._write_buffers = (
             self._view,
             self._gainprm,
             self._biasprm,
-        )  # write_kernel's, after the command
+        )
 
     def use_compiled(self) -> None:
         """The compiled kernels (again after the map switched: the fused ones) from the next cycle
@@ -678,9 +677,8 @@ class MujocoBackend:
         self._last_valid = False
         self._prepared = 0
         self.pid.reset()
-        self.pid.preload(
-            static_loads(model, data)[self._dadr]
-        )  # the load at rest (mj_forward above)
+        # the load at rest (mj_forward above)
+        self.pid.preload(static_loads(model, data)[self._dadr])
         # scheduled gains at the reset configuration, actuators written (no time passes)
         self._pre_step(
             tab,

@@ -697,9 +697,8 @@ def warm_up() -> float:
         (apply_command_kernel, pre_step_kernel, gather_state_kernel),
         run_cycle,
     )
-    cols = np.arange(3).reshape(
-        1, 3, 1
-    )  # one identity joint, no followers (transmissions.kernel.pack)
+    # one identity joint, no followers (transmissions.kernel.pack)
+    cols = np.arange(3).reshape(1, 3, 1)
     empty = np.zeros(0)
     pack, view = fused(
         _transmissions.pack(

@@ -112,9 +112,8 @@ class RayCaster:
         must be current (after ``mj_step``/``mj_forward``). A new array each call."""
         origin = data.site_xpos[self.site]
         vec, geom, dist = self._vec, self._geom, self._dist
-        np.matmul(
-            self.local, data.site_xmat[self.site].reshape(3, 3).T, out=vec
-        )  # directions in the world
+        # directions in the world
+        np.matmul(self.local, data.site_xmat[self.site].reshape(3, 3).T, out=vec)
         cutoff = self.range_max if self.range_max > 0 else mujoco.mjMAXVAL
         mujoco.mj_multiRay(
             model,

@@ -491,9 +491,8 @@ class SensorSuite:
         if selected.size == 0:
             return ContactReading((), frame)
         geoms = geoms[selected]
-        sign = np.where(
-            mine[geoms[:, 1]], 1.0, -1.0
-        )  # +1: the sensor's geom is geom2, on which f acts
+        # +1: the sensor's geom is geom2, on which f acts
+        sign = np.where(mine[geoms[:, 1]], 1.0, -1.0)
         local = np.empty((selected.size, 3))  # force in each contact frame
         wrench = np.zeros(6)
         for i, k in enumerate(selected.tolist()):

@@ -75,9 +75,8 @@ def convert_command(args: argparse.Namespace) -> int:
                 package_paths=getattr(args, "package_paths", None) or None,
                 sdf_paths=getattr(args, "sdf_paths", None) or None,
             )
-            model = select_robot(
-                model, getattr(args, "model", None)
-            )  # a world's robot, its scenery left out
+            # a world's robot, its scenery left out
+            model = select_robot(model, getattr(args, "model", None))
             if args.to == "urdf":
                 if getattr(args, "lump_fixed", False):
                     from .lump import lump_fixed_joints

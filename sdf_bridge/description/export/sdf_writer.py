@@ -412,9 +412,8 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         for key, tag in _LINK_FLAGS.items():
             if key in props:
                 sub(le, tag, props[key])
-        if (
-            not link.gravity
-        ):  # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo reference>)
+        # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo reference>)
+        if not link.gravity:
             sub(le, "gravity", "false")
         if link.inertial is not None:
             ie = sub(le, "inertial")
@@ -441,9 +440,8 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
             _geometry(ve, vis.geometry)
             if "material" in props or (vis.material is not None and vis.material.color is not None):
                 me = sub(ve, "material")
-                if (
-                    "material" in props
-                ):  # Gazebo's named material wins over the URDF colour, as in Gazebo
+                # Gazebo's named material wins over the URDF colour, as in Gazebo
+                if "material" in props:
                     script = sub(me, "script")
                     sub(script, "uri", _GAZEBO_MATERIAL_URI)
                     sub(script, "name", props["material"])

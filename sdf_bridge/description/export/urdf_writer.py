@@ -188,9 +188,8 @@ def to_urdf(robot: Robot) -> str:
                 soft_upper_limit=None if s.soft_upper_limit is None else fmt(s.soft_upper_limit),
                 k_position=None if s.k_position is None else fmt(s.k_position),
             )
-    for t in top_level_transmissions(
-        robot
-    ):  # classic / PR2 at top level, as read; ros2_control ones in their block
+    # classic / PR2 at top level, as read; ros2_control ones in their block
+    for t in top_level_transmissions(robot):
         verbatim(root, t.raw_xml)
     for ext in robot.gazebo:
         if ext.raw_xml:

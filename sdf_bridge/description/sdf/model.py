@@ -600,9 +600,8 @@ class ModelBuilder:
                 f"joint connects link {child!r} to itself",
                 "use two different links",
             )
-        if (
-            child in child_of and jtype is not JointType.GEARBOX
-        ):  # a gearbox coupling two joints' children: the norm
+        # a gearbox coupling two joints' children: the norm
+        if child in child_of and jtype is not JointType.GEARBOX:
             ctx.warn(
                 elem,
                 f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the "

@@ -543,9 +543,8 @@ def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
     assert backend.sim_time == pytest.approx(0.04, abs=1e-12)
     backend.pause(True)
     sim.run(0.01)
-    assert backend.real_time_factor == pytest.approx(
-        0.2, abs=1e-9
-    )  # 100.25: too soon, the last value
+    # 100.25: too soon, the last value
+    assert backend.real_time_factor == pytest.approx(0.2, abs=1e-9)
     assert backend.real_time_factor == 0.0  # 100.45: paused for 0.25 s, no simulated time
     backend.pause(False)
     backend.reset()  # 100.5: a new mark at t = 0, the value back to 0
@@ -740,9 +739,8 @@ def test_write_takes_lists_and_strided_arrays(make_sim) -> None:
     states = [sim.backend.read(0.1).joints for sim in sims]
     for other in states[1:4]:
         np.testing.assert_array_equal(other, states[0])
-    np.testing.assert_allclose(
-        states[4], states[0], rtol=1e-6, atol=1e-7
-    )  # 0.3 in float32: 1e-8 rad off
+    # 0.3 in float32: 1e-8 rad off
+    np.testing.assert_allclose(states[4], states[0], rtol=1e-6, atol=1e-7)
     assert states[0][0, 0] != 0.0  # it moved towards 0.3 rad
 
 

@@ -23,12 +23,13 @@ LEG = """<robot name="r">
 
 def test_lumped_links_are_the_fixed_descendants_gazebo_lumps() -> None:
     robot = load(LEG)
+    # knee_pad's joint is preserved
     assert lumped_links(robot, "calf") == [
         "calf",
         "foot",
         "toe",
         "sensor",
-    ]  # knee_pad's joint is preserved
+    ]
     assert lumped_links(robot, "knee_pad") == ["knee_pad"]
 
 

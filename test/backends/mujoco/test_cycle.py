@@ -200,6 +200,7 @@ def test_apply_command_rules_on_one_joint_each() -> None:
     assert tab[cycle.MODE].tolist() == kinds
     # target, velocity ref from q, effort: the (old) hold, none: q, none: the hold given, no mode: q
     assert act.tolist() == [1.0, 0.2, 0.0, 0.4, -0.5, 0.6]
+    # only joints entering none hold
     assert tab[cycle.HOLD].tolist() == [
         0.0,
         0.0,
@@ -207,8 +208,9 @@ def test_apply_command_rules_on_one_joint_each() -> None:
         0.4,
         -0.5,
         0.6,
-    ]  # only joints entering none hold
+    ]
     assert ctrl.tolist() == [0.0, 0.7, 0.0, 0.0, 0.0, 0.0]
+    # dropped where the kind changed
     assert tab[cycle.INTEGRAL].tolist() == [
         0.0,
         0.0,
@@ -216,14 +218,15 @@ def test_apply_command_rules_on_one_joint_each() -> None:
         0.0,
         0.0,
         0.0,
-    ]  # dropped where the kind changed
+    ]
     # position joint: effort = 10·act + (2·0.5 + 0 + 0.25) − 10·q − 2·v
     assert (gainprm[0, 0], biasprm[0, 0], biasprm[0, 1], biasprm[0, 2]) == (10.0, 1.25, -10.0, -2.0)
+    # effort joint: feed-forward only
     assert (gainprm[2, 0], biasprm[2, 0], biasprm[2, 1]) == (
         0.0,
         3.0,
         -0.0,
-    )  # effort joint: feed-forward only
+    )
     np.testing.assert_array_equal(cycle.command_kind(mode), kinds)
 
 
@@ -281,9 +284,8 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
         last = key
         state = backend.read(0.01)
         assert state.joints.shape == (3, len(tm.joint_names) + len(tm.follower_names))
-        joint_state = np.stack(
-            backend.joint_state()
-        )  # gathered again: nothing changed since the read
+        # gathered again: nothing changed since the read
+        joint_state = np.stack(backend.joint_state())
         np.testing.assert_array_equal(state.joints[:, :n], joint_state)
         np.testing.assert_array_equal(state.joints[:, n:], tm.followers_stacked(joint_state))
         rows.append(np.concatenate([*state.actuators, backend.data.qpos, backend.data.act]))

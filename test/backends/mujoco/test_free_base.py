@@ -100,9 +100,8 @@ def test_base_state_is_mujocos_body_pose_and_twist(robot, repo_dir: Path) -> Non
         w, x, y, z = data.xquat[body]
         np.testing.assert_array_equal(state.orientation, [x, y, z, w])
         velocity = np.zeros(6)
-        mujoco.mj_objectVelocity(
-            model, data, mujoco.mjtObj.mjOBJ_XBODY, body, velocity, 1
-        )  # (the link frame)
+        # (the link frame)
+        mujoco.mj_objectVelocity(model, data, mujoco.mjtObj.mjOBJ_XBODY, body, velocity, 1)
         np.testing.assert_allclose(state.angular_velocity, velocity[:3], rtol=0, atol=1e-12)
         np.testing.assert_allclose(state.linear_velocity, velocity[3:], rtol=0, atol=1e-12)
     finally:

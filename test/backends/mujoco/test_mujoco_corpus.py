@@ -78,9 +78,8 @@ def test_robot_simulates_one_second_held(robots_dir: Path, name: str) -> None:
                 _to_map_order(sim, hold), np.zeros(n), np.zeros(n)
             )[0]
             assert np.all(np.abs(joint_q - joint_hold)[can_hold] < 0.2), robot.name
-            assert np.count_nonzero(~can_hold) <= 2, (
-                robot.name
-            )  # only PR2's two shoulder lifts saturate
+            # only PR2's two shoulder lifts saturate
+            assert np.count_nonzero(~can_hold) <= 2, robot.name
             if name == "husky":
                 key = "camera_realsense_depth"
                 images = [s.sensors[key] for s in states if key in s.sensors]

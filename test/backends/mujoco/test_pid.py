@@ -53,10 +53,11 @@ def test_gains_from_ros2_control_params_and_default(robot: Robot) -> None:
     assert g.d[1] == pytest.approx(2.0 * 0.5 * BANDWIDTH, rel=1e-15)
     assert g.i[1] == pytest.approx(0.5 * BANDWIDTH**3 / 10.0, rel=1e-15)
     assert g.i_clamp[1] == g.p[1]
+    # only defaults follow M(q)
     assert g.scheduled is not None and g.scheduled.tolist() == [
         False,
         True,
-    ]  # only defaults follow M(q)
+    ]
 
 
 def test_default_gains_are_logged_once_with_the_rule(

@@ -132,9 +132,8 @@ def test_sensor_demand_skips_and_keeps_the_schedule(make_sim) -> None:
     skipped = [backend.read(0.001) for _ in range(24)]  # t = 2 … 25 ms
     assert all(len(s.sensors) == 0 for s in skipped)
     backend.set_sensor_demand(frozenset({"imu"}))
-    times = [
-        s.sim_time for s in (backend.read(0.001) for _ in range(20)) if "imu" in s.sensors
-    ]  # 26 … 45 ms
+    # 26 … 45 ms
+    times = [s.sim_time for s in (backend.read(0.001) for _ in range(20)) if "imu" in s.sensors]
     assert times == pytest.approx([0.03, 0.04], abs=1e-9)
     backend.set_sensor_demand(None)
     assert backend.sensors.demand is None

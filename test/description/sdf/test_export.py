@@ -352,10 +352,11 @@ def test_lumping_moves_visuals_and_sensors_with_their_pose() -> None:
     lumped = lump_fixed_joints(_two_link_robot())
     np.testing.assert_allclose(lumped.links["a"].visuals[1].origin.xyz, (0.0, 0.1, 0.0), atol=1e-15)
     (imu,) = lumped.sensors
+    # the ROS frame stays the original link (case 014)
     assert (imu.link, imu.frame_id) == (
         "a",
         "b",
-    )  # the ROS frame stays the original link (case 014)
+    )
     np.testing.assert_allclose(imu.pose.xyz, (0.0, 1.0, 0.0), atol=1e-15)
     np.testing.assert_allclose(imu.pose.rpy, (0.0, 0.0, math.pi / 2), atol=1e-15)
 

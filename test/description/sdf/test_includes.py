@@ -77,11 +77,12 @@ def test_model_uri_through_environment(tmp_path: Path, monkeypatch: pytest.Monke
       </model>""")
     )
     assert list(robot.links) == ["body", "front::rim"]
+    # include pose replaces the model's own
     assert robot.links["front::rim"].pose.xyz == (
         1.0,
         0.0,
         0.1,
-    )  # include pose replaces the model's own
+    )
     assert robot.joints["axle"].child == "front::rim"
 
 

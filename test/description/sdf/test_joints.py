@@ -58,11 +58,12 @@ def test_joint_complete_every_type(robots_dir: Path) -> None:
     gear = robot.joints["gearbox_joint"]
     assert (gear.gearbox_ratio, gear.gearbox_reference_body) == (1.0, None)
     assert robot.joints["ball_joint"].axis is None and robot.joints["fixed_joint"].axis is None
+    # spec default of <axis2><xyz>
     assert robot.joints["universal_joint"].axis2.xyz == (
         0.0,
         0.0,
         1.0,
-    )  # spec default of <axis2><xyz>
+    )
     assert (rev.parent, rev.child) == ("link2", "link1")
 
 
@@ -187,9 +188,8 @@ def test_use_parent_model_frame_uses_the_enclosing_model() -> None:
     robot = load(DATA / "legacy_1_5.sdf")
     j = robot.joints["sub::in_model_frame"]
     x_mj = robot.links["sub::a"].pose.matrix() @ j.origin.matrix()
-    np.testing.assert_allclose(
-        x_mj[:3, :3] @ j.axis.xyz, (0.0, 1.0, 0.0), atol=1e-12
-    )  # sub is yawed 90°
+    # sub is yawed 90°
+    np.testing.assert_allclose(x_mj[:3, :3] @ j.axis.xyz, (0.0, 1.0, 0.0), atol=1e-12)
 
 
 @pytest.mark.parametrize("xyz", ["0 0 0", "0.0 -0 0"])

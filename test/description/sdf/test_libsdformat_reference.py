@@ -86,9 +86,8 @@ def _compare(path: Path, probe, *, subset: bool) -> int:
                 continue
             assert joint in robot.joints, f"{path.name}: libsdformat joint {joint!r} missing"
             if robot.joints[joint].type is JointType.FIXED:
-                assert (
-                    axes[joint] == {}
-                )  # fixed joints carry no axis (case 011), libsdformat keeps <axis>
+                # fixed joints carry no axis (case 011), libsdformat keeps <axis>
+                assert axes[joint] == {}
                 continue
             for key, expected in ref_axes.items():
                 np.testing.assert_allclose(

@@ -122,14 +122,12 @@ def test_case_010_axis_in_nested_posed_model(cases_dir: Path) -> None:
     assert set(robot.links) == {"chassis", "arm::mount", "arm::link1"}
     shoulder = robot.joints["arm::shoulder"]
     assert (shoulder.parent, shoulder.child) == ("arm::mount", "arm::link1")
-    np.testing.assert_allclose(
-        shoulder.axis.xyz, (1.0, 0.0, 0.0), atol=TOL
-    )  # joint frame = link1 frame
+    # joint frame = link1 frame
+    np.testing.assert_allclose(shoulder.axis.xyz, (1.0, 0.0, 0.0), atol=TOL)
     t0 = link_transforms(robot)
     joint_frame = t0["arm::mount"] @ shoulder.origin.matrix()
-    np.testing.assert_allclose(
-        joint_frame[:3, :3] @ shoulder.axis.xyz, (0.0, 1.0, 0.0), atol=TOL
-    )  # cart frame
+    # cart frame
+    np.testing.assert_allclose(joint_frame[:3, :3] @ shoulder.axis.xyz, (0.0, 1.0, 0.0), atol=TOL)
     t = link_transforms(robot, {"arm::shoulder": 0.3})
     np.testing.assert_allclose(
         t["arm::link1"][:3, :3] @ (0.0, 0.0, 0.1),
