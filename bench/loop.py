@@ -78,17 +78,17 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(100, 200)))
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 
-import rclpy  # noqa: E402
+import rclpy
 from _latency_peers import LATE, steal_ms, steal_since  # noqa: E402  (bench/, the script's directory)
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
-from rclpy.parameter import Parameter  # noqa: E402
-from rclpy.signals import SignalHandlerOptions  # noqa: E402
-from sensor_msgs.msg import JointState  # noqa: E402
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.parameter import Parameter
+from rclpy.signals import SignalHandlerOptions
+from sensor_msgs.msg import JointState
 
-from sdf_bridge.hardware.timing import LoopTiming  # noqa: E402
-from sdf_bridge.ros.main import spin_until_shutdown  # noqa: E402
-from sdf_bridge.ros.node import RELIABLE_QOS, BridgeNode  # noqa: E402
+from sdf_bridge.hardware.timing import LoopTiming
+from sdf_bridge.ros.main import spin_until_shutdown
+from sdf_bridge.ros.node import RELIABLE_QOS, BridgeNode
 
 PEERS = Path(__file__).resolve().with_name("_latency_peers.py")
 

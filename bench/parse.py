@@ -31,8 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from sdf_bridge.description import load  # noqa: E402
-from sdf_bridge.description.xmlio import _close_match  # noqa: E402
+from sdf_bridge.description import load
+from sdf_bridge.description.xmlio import _close_match
 
 URDF_ROBOTS = ("pr2", "panda_gazebo_ros1", "gen3_robotiq", "husky", "ur5e_ros2")
 
@@ -128,7 +128,7 @@ def urdf_rows(robots_dir: Path, repeat: int) -> list[Row]:
             if value is None:
                 try:
                     loaders[loader]()
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     failures.append(
                         f"{loader} fails ({type(exc).__name__}: "
                         f"{str(exc).strip().splitlines()[0][:80]})"

@@ -45,16 +45,16 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "test"))  # ros2_control_rig: the rig's processes and client
 
 import rclpy  # noqa: E402  (loop set the ROS environment)
-import rclpy.executors  # noqa: E402
-import ros2_control_rig as rig  # noqa: E402
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
+import rclpy.executors
+import ros2_control_rig as rig
+from diagnostic_msgs.msg import DiagnosticArray
 from loop import _percentiles_ms, _stop_child, measure_latency  # noqa: E402  (bench/, the script's directory)
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
-from sensor_msgs.msg import JointState  # noqa: E402
-from std_msgs.msg import Float64MultiArray, String  # noqa: E402
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray, String
 
-from sdf_bridge.description import load_with_xml  # noqa: E402
-from sdf_bridge.hardware.topic_block import TopicBlockOptions, with_topic_block  # noqa: E402
+from sdf_bridge.description import load_with_xml
+from sdf_bridge.hardware.topic_block import TopicBlockOptions, with_topic_block
 
 DEMO = REPO / "urdf" / "demo_arm.urdf.xacro"
 JOINTS = ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll", "left_finger_joint")

@@ -22,9 +22,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from sdf_bridge.backends.mujoco import MujocoBackend  # noqa: E402
-from sdf_bridge.description import load  # noqa: E402
-from sdf_bridge.transmissions import TransmissionMap  # noqa: E402
+from sdf_bridge.backends.mujoco import MujocoBackend
+from sdf_bridge.description import load
+from sdf_bridge.transmissions import TransmissionMap
 
 
 def main() -> None:

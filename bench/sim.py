@@ -60,15 +60,15 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("ROS_DOMAIN_ID", "17")
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 
-import mujoco  # noqa: E402
-import numpy as np  # noqa: E402
+import mujoco
+import numpy as np
 
-from sdf_bridge import jit  # noqa: E402
-from sdf_bridge.backends.base import MODE_DTYPE, JointCommand, Mode  # noqa: E402
-from sdf_bridge.backends.mujoco import MujocoBackend  # noqa: E402
-from sdf_bridge.description import load  # noqa: E402
-from sdf_bridge.hardware import HardwareSystem  # noqa: E402
-from sdf_bridge.transmissions import TransmissionMap  # noqa: E402
+from sdf_bridge import jit
+from sdf_bridge.backends.base import MODE_DTYPE, JointCommand, Mode
+from sdf_bridge.backends.mujoco import MujocoBackend
+from sdf_bridge.description import load
+from sdf_bridge.hardware import HardwareSystem
+from sdf_bridge.transmissions import TransmissionMap
 
 DT = 0.01
 CHUNK = 10  # cycles timed together (0.1 s simulated)

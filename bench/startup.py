@@ -71,7 +71,8 @@ FAST_DISCOVERY = """<?xml version="1.0" encoding="UTF-8" ?>
 """
 SWITCHED = "switched to the compiled kernels"
 NOT_USED = "compiled kernels not used"
-TIMEOUT = 900.0  # s a measured process may take (a cold compilation at nice 10 on a loaded machine: ~1 min)
+# s a measured process may take (a cold compilation at nice 10 on a loaded machine: ~1 min)
+TIMEOUT = 900.0
 _PEER = """
 import sys, rclpy
 from rclpy.executors import ExternalShutdownException
@@ -79,7 +80,8 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 rclpy.init()
 node = rclpy.create_node("startup_peer")
-pub = node.create_publisher(JointState, sys.argv[1], QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
+reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+pub = node.create_publisher(JointState, sys.argv[1], reliable)
 node.create_timer(0.01, lambda: pub.publish(JointState()) if pub.get_subscription_count() else None)
 try:
     rclpy.spin(node)

@@ -32,7 +32,8 @@ Run::
 
     python bench/survey.py ../shared/robots --skip '*/src/*'
     python bench/survey.py --manifest bench/survey_public.yaml --root /path/to/fetched/repos
-    python bench/survey.py robot.urdf.xacro --xacro-arg prefix:=left_ --package-path my_robot=src/my_robot
+    python bench/survey.py robot.urdf.xacro --xacro-arg prefix:=left_ \\
+        --package-path my_robot=src/my_robot
 """
 
 from __future__ import annotations
@@ -53,12 +54,12 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _survey_checks as checks  # noqa: E402  (after the path set-up above)
-from lxml import etree  # noqa: E402
+from lxml import etree
 
-from sdf_bridge.description import load_with_xml  # noqa: E402
-from sdf_bridge.description.model import Robot, World  # noqa: E402
-from sdf_bridge.description.world import robots_of, select_robot  # noqa: E402
-from sdf_bridge.errors import DescriptionError, KinematicTreeError  # noqa: E402
+from sdf_bridge.description import load_with_xml
+from sdf_bridge.description.model import Robot, World
+from sdf_bridge.description.world import robots_of, select_robot
+from sdf_bridge.errors import DescriptionError, KinematicTreeError
 
 SUFFIXES = (".urdf", ".xacro", ".sdf", ".world")
 SKIP_DIRS = frozenset({".git", "meshes", "__pycache__", "node_modules"})

@@ -41,8 +41,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sdf_bridge import jit  # noqa: E402
-from sdf_bridge.description.model import (  # noqa: E402
+from sdf_bridge import jit
+from sdf_bridge.description.model import (
     Axis,
     Joint,
     JointType,
@@ -55,8 +55,8 @@ from sdf_bridge.description.model import (  # noqa: E402
     TransmissionActuator,
     TransmissionJoint,
 )
-from sdf_bridge.limits import JointLimiter  # noqa: E402
-from sdf_bridge.transmissions import TransmissionMap  # noqa: E402
+from sdf_bridge.limits import JointLimiter
+from sdf_bridge.transmissions import TransmissionMap
 
 
 def make_robot(n: int) -> Robot:

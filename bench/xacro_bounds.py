@@ -47,7 +47,8 @@ except MemoryError:
 except Exception as exc:
     outcome = f"{type(exc).__name__}: {str(exc).split(': ', 1)[-1].split('. Fix')[0]}"
 wall = time.perf_counter() - start
-own = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1))  # this image's peak
+# this image's peak
+own = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1))
 rss = max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print(json.dumps({"outcome": outcome, "wall": wall, "rss_mb": rss / 1024}))
 """

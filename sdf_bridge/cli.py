@@ -2,10 +2,12 @@
 
 Subcommands::
 
-    sdf-bridge check FILE [--xacro-arg k:=v ...] [--package-path pkg=dir ...] [--sdf-path dir ...] [--json]
+    sdf-bridge check FILE [--xacro-arg k:=v ...] [--package-path pkg=dir ...] [--sdf-path dir ...]
+                          [--json]
     sdf-bridge info FILE [...]                      # the same summary, without the problems section
     sdf-bridge convert SOURCE [-o OUT] [--to sdf|urdf] [--lump-fixed] [--xacro-arg k:=v ...]
-    sdf-bridge ros2-control SOURCE [-o OUT] [--plugin P] [--command-interfaces I,J] [--xacro-arg k:=v ...]
+    sdf-bridge ros2-control SOURCE [-o OUT] [--plugin P] [--command-interfaces I,J]
+                            [--xacro-arg k:=v ...]
     sdf-bridge run [bridge arguments, incl. --ros-args ...]
     sdf-bridge demo [demo arguments]
 

@@ -205,7 +205,7 @@ def test_info_has_no_problems_section(robot_file: Path, capsys: pytest.CaptureFi
     assert "robot: cli_bot" in out and "\nproblems" not in out
 
 
-def _fake_report(monkeypatch: pytest.MonkeyPatch, func) -> None:  # noqa: ANN001
+def _fake_report(monkeypatch: pytest.MonkeyPatch, func) -> None:
     module = types.ModuleType("sdf_bridge.transmissions.report")
     module.describe_transmissions = func
     monkeypatch.setitem(sys.modules, "sdf_bridge.transmissions.report", module)
@@ -253,7 +253,7 @@ def test_transmissions_listed(
 def test_transmission_error_is_a_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(robot):  # noqa: ANN001, ANN202
+    def broken(robot):
         raise TransmissionError("transmission 't1': reduction 0 is not allowed")
 
     _fake_report(monkeypatch, broken)
@@ -270,7 +270,7 @@ def test_convert_delegates_with_contract_arguments(
     seen = {}
     module = types.ModuleType("sdf_bridge.description.export")
 
-    def convert_command(args):  # noqa: ANN001, ANN202
+    def convert_command(args):
         seen.update(vars(args))
         return 0
 
@@ -375,7 +375,7 @@ def test_json_load_error_exits_1_with_message_only(
 def test_json_transmission_problem_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(robot):  # noqa: ANN001, ANN202
+    def broken(robot):
         raise TransmissionError("transmission 't1': reduction 0 is not allowed")
 
     _fake_report(monkeypatch, broken)
@@ -521,7 +521,7 @@ def test_convert_os_error_while_writing_is_a_one_line_error(
 ) -> None:
     module = types.ModuleType("sdf_bridge.description.export")
 
-    def convert_command(args):  # noqa: ANN001, ANN202
+    def convert_command(args):
         raise OSError(28, "No space left on device")
 
     module.convert_command = convert_command
@@ -544,7 +544,7 @@ def test_run_without_ros_is_a_one_line_error(
 ) -> None:
     module = types.ModuleType("sdf_bridge.ros.main")
 
-    def fail(argv):  # noqa: ANN001, ANN202
+    def fail(argv):
         raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
 
     module.run_command = module.demo_command = fail
@@ -564,7 +564,7 @@ def test_run_without_ros_is_a_one_line_error(
 def test_run_other_import_errors_are_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
     module = types.ModuleType("sdf_bridge.ros.main")
 
-    def fail(argv):  # noqa: ANN001, ANN202
+    def fail(argv):
         raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
 
     module.run_command = fail

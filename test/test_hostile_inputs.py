@@ -286,7 +286,7 @@ def test_any_number_of_signals_is_one_stop(
     assert stop.requested.is_set() and stop.signum == signals[0]
 
 
-# ------------------------------------------------------------------ 6. configuration errors at start
+# ---------------------------------------------------------- 6. configuration errors at start
 @FEW
 @given(
     rate=st.sampled_from([50.0, 100.0, 125.0, 200.0, 250.0, 333.0, 500.0, 1000.0]),

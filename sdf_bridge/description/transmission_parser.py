@@ -11,7 +11,8 @@ Dialects (see DESIGN.md, "Transmission dialects"):
 
     <transmission name="t1">
       <type>transmission_interface/SimpleTransmission</type>
-      <joint name="j1"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>
+      <joint name="j1">
+        <hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>
         <role>joint1</role><offset>0.1</offset><mechanicalReduction>1</mechanicalReduction></joint>
       <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator>
     </transmission>

@@ -3,7 +3,9 @@
     <sensor name="cam" update_rate="20">
       <parent link="camera_link"/>
       <origin xyz="0 0 0" rpy="0 0 0"/>
-      <camera><image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/></camera>
+      <camera>
+        <image width="640" height="480" hfov="1.57" format="RGB8" near="0.01" far="50"/>
+      </camera>
     </sensor>
 
 or ``<ray><horizontal samples resolution min_angle max_angle/><vertical .../></ray>``. Units SI

@@ -68,7 +68,8 @@ _CHILD = """\
 import signal, sys, types
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 sys.path.insert(0, sys.argv[1])
-for name, path in (("sdf_bridge.description", sys.argv[2]), ("sdf_bridge.description.model", sys.argv[3])):
+packages = (("sdf_bridge.description", sys.argv[2]), ("sdf_bridge.description.model", sys.argv[3]))
+for name, path in packages:
     package = types.ModuleType(name)
     package.__path__ = [path]
     sys.modules[name] = package

@@ -105,7 +105,8 @@ class Holds:
         self.watchdog.reset()
         self._estop = None
         self._partner_start = np.full(self.n_joints, np.nan)  # partner hold positions
-        #: (effective commands, mode version) → (values, mode) of the partner step, while they cannot change
+        #: (effective commands, mode version) → (values, mode) of the partner step, while those
+        #: two cannot change
         self._partner_cache: tuple[object, int, np.ndarray, np.ndarray] | None = None
         self._idle_mode: np.ndarray | None = None  # the mode array ``_hold`` is for
         self._hold = self._nan

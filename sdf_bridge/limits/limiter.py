@@ -76,7 +76,7 @@ class JointLimiter:
         warnings: build-time warnings (e.g. ``k_velocity`` 0 on an effort-limited joint).
     """
 
-    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`sdf_bridge.hardware.kernel_switch`)
+    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`.hardware.kernel_switch`)
     kernel_modules: ClassVar[tuple[str, ...]] = (_kernel.__name__,)
 
     def __init__(
@@ -109,7 +109,7 @@ class JointLimiter:
         self.warnings = list(warnings)
         n = len(self.joint_names)
         self._n = n
-        f = lambda attr: np.array([getattr(lim, attr) for lim in limits], dtype=float)  # noqa: E731
+        f = lambda attr: np.array([getattr(lim, attr) for lim in limits], dtype=float)
         has_pos = np.array([lim.has_position_limits for lim in limits], dtype=bool)
         self._pmin = np.where(has_pos, f("min_position"), -np.inf)
         self._pmax = np.where(has_pos, f("max_position"), np.inf)

@@ -105,7 +105,7 @@ def transmission_notes(robot: Robot) -> tuple[dict[str, str], dict[str, str]]:
     return joints, actuators
 
 
-def _spin_until(node, executor, predicate, timeout: float) -> bool:  # noqa: ANN001
+def _spin_until(node, executor, predicate, timeout: float) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         executor.spin_once(timeout_sec=0.05)
@@ -303,7 +303,7 @@ def _show(
     joint_notes: dict[str, str],
     actuator_notes: dict[str, str],
     transmissions=None,
-) -> None:  # noqa: ANN001
+) -> None:
     js, acts = seen["joints"], seen["actuators"]
     rows = [
         (n, _fmt(p), _fmt(v), _fmt(e), joint_notes.get(n, "(direct)"))
@@ -331,7 +331,7 @@ def _show(
         print(transmission_check(transmissions, js, acts), flush=True)
 
 
-def transmission_check(tm, js, acts) -> str:  # noqa: ANN001
+def transmission_check(tm, js, acts) -> str:
     """One line comparing the published actuator positions with the transmission map applied
     to the published joint positions (they agree to rounding when the bridge is right)."""
     import numpy as np

@@ -2,31 +2,35 @@
 
 ROS interface (names relative to the node's namespace; ``~`` = ``<node name>/``):
 
-=====  ============================  ==============================  =================================
-dir    name                          type                            notes
-=====  ============================  ==============================  =================================
-out    ``joint_states``              sensor_msgs/JointState          every non-fixed joint incl. mimic
-                                                                     followers, reliable,
-                                                                     publish_rate
-out    ``~/actuator_states``         sensor_msgs/JointState          actuator space, publish_rate
-out    ``robot_description``         std_msgs/String                 transient local; only when the
-                                                                     bridge is the description's
-                                                                     source
-out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray rate, overruns, clamps, watchdog,
-                                                                     rejected commands
-out    ``/clock``                    rosgraph_msgs/Clock             when the backend gives sim time
-out    sensor topics                 Imu, WrenchStamped, LaserScan,  reliable (REP-2003), frame_id =
-                                     PointCloud2, Image+CameraInfo,  ``Sensor.ros_frame_id``
+=====  ============================  ===============================  =============================
+dir    name                          type                             notes
+=====  ============================  ===============================  =============================
+out    ``joint_states``              sensor_msgs/JointState           every non-fixed joint incl.
+                                                                      mimic followers, reliable,
+                                                                      publish_rate
+out    ``~/actuator_states``         sensor_msgs/JointState           actuator space, publish_rate
+out    ``robot_description``         std_msgs/String                  transient local; only when
+                                                                      the bridge is the
+                                                                      description's source
+out    ``/diagnostics``              diagnostic_msgs/DiagnosticArray  rate, overruns, clamps,
+                                                                      watchdog, rejected commands
+out    ``/clock``                    rosgraph_msgs/Clock              when the backend gives sim
+                                                                      time
+out    sensor topics                 Imu, WrenchStamped, LaserScan,   reliable (REP-2003), frame_id
+                                     PointCloud2, Image+CameraInfo,   = ``Sensor.ros_frame_id``
                                      Range, contacts: PointCloud2
                                      (conversions.contact_msg)
-in     ``joint_commands``            sensor_msgs/JointState          topic_based_ros2_control contract
-in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray      order = ``joints`` parameter
+in     ``joint_commands``            sensor_msgs/JointState           topic_based_ros2_control
+                                                                      contract
+in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray       order = ``joints`` parameter
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
-srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger       only if the backend can
-srv    ``~/multi_step``              test_msgs/srv/BasicTypes        ``uint64_value`` physics steps
-out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage    free-floating bases (.odometry)
-=====  ============================  ==============================  =================================
+srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
+srv    ``~/multi_step``              test_msgs/srv/BasicTypes         ``uint64_value`` physics
+                                                                      steps
+out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
+                                                                      (.odometry)
+=====  ============================  ===============================  =============================
 
 Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the state they
 produced → publish it, then the loop sleeps until the next tick; a command received during the
@@ -189,14 +193,16 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         else:
             try:
                 self.configure(loaded)
-                # the bridge is the description's source: publish it latched (robot_state_publisher's QoS)
+                # the bridge is the description's source: publish it latched (as
+                # robot_state_publisher does)
                 self._description_pub = self.create_publisher(
                     String, "robot_description", LATCHED_QOS
                 )
                 self._description_pub.publish(String(data=loaded.xml))
-            # incl. a signal while starting (KeyboardInterrupt, or the context
             except BaseException:
-                self.shutdown()  # shut down under these calls): stop the loop thread configure started
+                # incl. a signal while starting (KeyboardInterrupt, or the context shut down under
+                # these calls): stop the loop thread configure started
+                self.shutdown()
                 raise
 
     # ------------------------------------------------------------------ configuration

@@ -35,7 +35,7 @@ from rclpy.qos_overriding_options import QoSOverridingOptions
 RELIABLE_QOS = QoSProfile(
     depth=10, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST
 )
-#: Sensor topics: reliable, keep last 10 (REP-2003: drivers publish reliable; see the module docstring).
+#: Sensor topics: reliable, keep last 10 (REP-2003: drivers publish reliable; module docstring).
 SENSOR_QOS = RELIABLE_QOS
 #: Latched description (robot_state_publisher's QoS).
 LATCHED_QOS = QoSProfile(

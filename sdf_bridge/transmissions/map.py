@@ -85,7 +85,7 @@ class TransmissionMap:
         compiled: whether the hot-path methods run the kernels of :mod:`.kernel` (else numpy).
     """
 
-    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`sdf_bridge.hardware.kernel_switch`)
+    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`.hardware.kernel_switch`)
     kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
     def __init__(

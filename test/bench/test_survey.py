@@ -17,8 +17,8 @@ sys.path.insert(0, str(BENCH))
 import _survey_checks as checks  # noqa: E402  (bench/ is not a package: on sys.path above)
 import survey  # noqa: E402  (likewise)
 
-from sdf_bridge.backends.base import ScanReading  # noqa: E402
-from sdf_bridge.description.model import RayParams, Sensor  # noqa: E402
+from sdf_bridge.backends.base import ScanReading
+from sdf_bridge.description.model import RayParams, Sensor
 
 ARM = """<robot name="arm">
   <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01"
@@ -48,7 +48,8 @@ WORLD = """<sdf version="1.9"><world name="w">
     </inertia></inertial></link></model>
 </world></sdf>"""
 
-MACROS = """<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="m"><link name="x"/></xacro:macro></robot>"""
+MACROS = """<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+<xacro:macro name="m"><link name="x"/></xacro:macro></robot>"""
 
 
 @pytest.fixture(scope="module")

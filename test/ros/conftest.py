@@ -32,9 +32,9 @@ os.environ.setdefault("ROS_DOMAIN_ID", str(random.SystemRandom().randint(100, 20
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 
 import rclpy  # noqa: E402  (after the environment is set)
-from rclpy.context import Context  # noqa: E402
-from rclpy.executors import SingleThreadedExecutor  # noqa: E402
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
+from rclpy.context import Context
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 WAIT = 20.0  # s: generous deadline for anything to arrive (CI machines are slow and shared)
 #: /rosout's own profile (rcl's rosout default): reliable, transient local, last 1000.

@@ -76,7 +76,8 @@ def test_defaults_plan(share: Path) -> None:
             "update_rate": 100.0,
         },
     )
-    # joint_states only from the broadcaster; the IMU and F/T broadcasters' topics served by the bridge
+    # joint_states only from the broadcaster; the IMU and F/T broadcasters' topics served by
+    # the bridge
     assert plan.bridge_remappings == (
         ("joint_states", "/sdf_bridge/joint_states"),
         ("joint_commands", "/sdf_bridge/joint_commands"),
@@ -264,7 +265,9 @@ def test_config_file_declares_what_the_readme_and_tests_use(share: Path) -> None
         "forward_effort_controller": "forward_command_controller/ForwardCommandController",
         "joint_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
         "imu_sensor_broadcaster": "imu_sensor_broadcaster/IMUSensorBroadcaster",
-        "force_torque_sensor_broadcaster": "force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster",
+        "force_torque_sensor_broadcaster": (
+            "force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster"
+        ),
     }
     for mode in ("position", "velocity", "effort"):
         assert params[f"forward_{mode}_controller"] == {

@@ -25,7 +25,7 @@ CASE_ROBOT = ("013-jointstate-array-lengths", "robot.urdf")
 class CliBridge(Bridge):
     """``python -m sdf_bridge.cli run ...`` as a child process."""
 
-    def __init__(self, argv: list[str], name: str) -> None:  # noqa: D107
+    def __init__(self, argv: list[str], name: str) -> None:
         self.name = name
         ChildProcess.__init__(
             self, [sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO

@@ -20,6 +20,6 @@ from .glplatform import configure_environment
 
 configure_environment()
 
-from .backend import MujocoBackend  # noqa: E402
+from .backend import MujocoBackend
 
 __all__ = ["MujocoBackend"]

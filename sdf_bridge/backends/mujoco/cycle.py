@@ -520,7 +520,7 @@ def _gather_state(
     return math.isfinite(total)
 
 
-# -- the fused per-cycle calls (through one view of MuJoCo's data) ----------------------------------
+# -- the fused per-cycle calls (through one view of MuJoCo's data) ---------------------------------
 @kernel
 def _view(tab: np.ndarray, view: np.ndarray, row: int) -> np.ndarray:
     """The part of :func:`data_view`'s ``view`` from the offset in control row ``row`` on."""
@@ -658,7 +658,7 @@ def fused(
     return pack, viewed[0]
 
 
-# -- warm-up ----------------------------------------------------------------------------------------
+# -- warm-up ---------------------------------------------------------------------------------------
 _WARM_UP_MODEL = """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body></worldbody>
 <actuator><general joint="j" dyntype="integrator" biastype="affine"/></actuator></mujoco>"""
 """One joint driven as the backend drives its joints (:func:`.actuation.add_pid_actuators`)."""

@@ -18,10 +18,12 @@ position_mode      "pid"                       ``"pid"`` or ``"ideal"``
 noise_seed         0                           seed of sensor noise (``null`` = random)
 armature           {}                          ``<joint>: kg·m²`` (or one number for every joint)
 base_pose          model pose                  ``[x, y, z, roll, pitch, yaw]`` of the model frame
-lift_above_ground  true                        raise the root so no collision geom starts below z = 0;
-                                               a free base (no base_pose) starts on the ground
+lift_above_ground  true                        raise the root so no collision geom starts below
+                                               z = 0; a free base (no base_pose) starts on the
+                                               ground
 render_cameras     true                        render camera sensors (off: reported once, no images)
-keyframe           ""                          initial pose: a keyframe of keyframe_file or srdf_file
+keyframe           ""                          initial pose: a keyframe of keyframe_file or
+                                               srdf_file
 keyframe_file      ""                          YAML file of named keyframes (base pose, joints)
 srdf_file          ""                          SRDF whose ``<group_state>`` of that name is the pose
 =================  ==========================  ==================================================

@@ -60,7 +60,8 @@ def add_scenery(
                     continue
                 geom = world.geoms[before]
                 if element.name:
-                    geom.name = f"{model.name}::{link.name}::{'visual' if visual else 'collision'}::{element.name}"
+                    kind = "visual" if visual else "collision"
+                    geom.name = f"{model.name}::{link.name}::{kind}::{element.name}"
                 if not visual:
                     geom.contype, geom.conaffinity = GROUND_CONTYPE, GROUND_CONAFFINITY
     return moving

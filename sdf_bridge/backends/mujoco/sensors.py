@@ -86,7 +86,7 @@ _LOG = logging.getLogger(__name__)
 
 SUPPORTED = frozenset({"imu", "force_torque", "ray", "range", "camera", "depth", "contact"})
 
-# MuJoCo camera axes (x right, y up, looking along −z) expressed in the sensor frame (x forward, z up)
+# MuJoCo camera axes (x right, y up, looking along −z) in the sensor frame (x forward, z up)
 _CAMERA_AXES = np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 

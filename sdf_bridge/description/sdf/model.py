@@ -158,7 +158,7 @@ class ModelBuilder:
             pe = pose_elem if pose_elem is not None else elem.find("pose")
             pctx = pose_ctx if pose_elem is not None else ctx
             node = FrameNode(key, "model", None, parse_pose(pe, pctx), None, elem, pctx)
-            # the item's element is the <pose> itself (it may come from an <include> in another file)
+            # the item's element is the <pose> itself (it may come from an <include> elsewhere)
             self._register(
                 node,
                 _Item(
@@ -561,7 +561,7 @@ class ModelBuilder:
             links = {WORLD_LINK: world, **links}
         self._check_cycles(links, joints)
         hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
-        # classic / PR2 transmissions of the models first, then those of <ros2_control> blocks (as the URDF loader)
+        # classic / PR2 transmissions of the models, then those of <ros2_control> blocks (as URDF)
         classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
         transmissions = tuple(classic) + tuple(t for hw in hardware for t in hw.transmissions)
         return Robot(

@@ -27,7 +27,7 @@ from .frames import join
 TRANSMISSION_NS = "urn:sdf_bridge:description"
 #: Its prefix.
 TRANSMISSION_PREFIX = "sdf_bridge"
-#: Tags of model-level transmission elements (plain and custom-element spelling), as lxml names them.
+#: Tags of model-level transmission elements (plain and custom-element spelling), lxml's names.
 TRANSMISSION_TAGS = ("transmission", f"{{{TRANSMISSION_NS}}}transmission")
 
 

@@ -184,7 +184,8 @@ TOP = (
 @pytest.mark.parametrize(
     ("filters", "collisions", "geom"),
     [
-        # unnamed collision: Gazebo calls it <link>_collision; the geom has no name (the body's is shown)
+        # unnamed collision: Gazebo calls it <link>_collision; the geom has no name (the body's
+        # name is shown)
         (
             "<collision>plate_collision</collision>",
             BOTTOM.format(name="") + TOP.format(name=""),

@@ -89,7 +89,8 @@ robot = load(test_sensors.SCENE.format(sensors=test_sensors.CAMERA.format(kind="
 sim = Sim(robot)
 image = sim.read(0.01).sensors.get("cam")
 sim.backend.close()
-print("MUJOCO_GL", os.environ.get("MUJOCO_GL"), "image", None if image is None else image.data.shape)
+shape = None if image is None else image.data.shape
+print("MUJOCO_GL", os.environ.get("MUJOCO_GL"), "image", shape)
 """
 
 

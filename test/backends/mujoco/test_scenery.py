@@ -51,7 +51,8 @@ def test_scenery_geoms_are_fixed_world_geoms_at_their_world_poses(caplog) -> Non
         "cart::body::collision::c",
     ]
     top = model.geom("shelf::board::collision::top")
-    # shelf at (1, 2, 0) turned 90° about z; the board 0.5 up; the box 0.1 along the board's x → world +y
+    # shelf at (1, 2, 0) turned 90° about z; the board 0.5 up; the box 0.1 along the board's
+    # x → world +y
     np.testing.assert_allclose(top.pos, [1.0, 2.1, 0.5], rtol=0, atol=1e-12)
     np.testing.assert_allclose(top.size, [0.5, 0.2, 0.01], rtol=0, atol=1e-12)
     assert (top.contype, top.conaffinity) == (1, 2)  # touches the robot, as the ground does

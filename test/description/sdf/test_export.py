@@ -134,7 +134,8 @@ def _assert_same_model(a: Robot, b: Robot) -> None:
             and name != "world"
             and (expected is None or expected.mass < MIN_MASS)
         ):
-            # a massless URDF link is written with the mass the simulator gives it, not SDFormat's 1 kg
+            # a massless URDF link is written with the mass the simulator gives it, not
+            # SDFormat's 1 kg
             expected = Inertial(
                 DEFAULT_MASS, Inertia(ixx=DEFAULT_INERTIA, iyy=DEFAULT_INERTIA, izz=DEFAULT_INERTIA)
             )
@@ -387,8 +388,8 @@ def test_sdf_with_joint_offsets_to_urdf_keeps_geometry(cases_dir: Path, tmp_path
         tb = link_transforms(back, {"arm::shoulder": q})
         root = ta["chassis"]
         for name in robot.links:
-            # link frames move onto joint frames in URDF; compare the joint-frame-independent point: the origin
-            # of the child link expressed through its joint_to_child
+            # link frames move onto joint frames in URDF; compare the joint-frame-independent point:
+            # the origin of the child link expressed through its joint_to_child
             jt = robot.parent_joint(name)
             shift = jt.joint_to_child.matrix() if jt is not None else np.eye(4)
             np.testing.assert_allclose(tb[name] @ shift, np.linalg.inv(root) @ ta[name], atol=TOL)
@@ -599,7 +600,8 @@ def test_sdf_model_transmissions_are_read_with_scoped_names(tmp_path: Path, prob
     path = _write(tmp_path, sdf(NESTED_TRANSMISSION))
     assert probe(path)["errors"] == []
     assert top.raw_xml.startswith('<transmission name="top" type=')
-    # written back (into the nested model holding all names, else as the custom element) and read again: the same
+    # written back (into the nested model holding all names, else as the custom element) and
+    # read again: the same
     text = to_sdf(robot)
     model = etree.fromstring(text.encode()).find("model")
     (inner,) = model.findall("model[@name='arm']/transmission")
@@ -658,7 +660,7 @@ def test_sdf_transmission_errors_name_file_and_line() -> None:
         load_text(sdf(unknown))
 
 
-# -- nothing dropped silently -------------------------------------------------------------------------
+# -- nothing dropped silently ----------------------------------------------------------------------
 
 
 def _messages(caplog: pytest.LogCaptureFixture) -> list[str]:

@@ -46,8 +46,8 @@ def random_model(seed: int) -> str:
     for i in range(n_links):
         name = f"L{i}"
         parts.append(
-            "<link "
-            f'name="{name}">{_pose(rng, str(rng.choice(frames)) if rng.random() < 0.7 else None)}</link>'
+            f'<link name="{name}">'
+            f"{_pose(rng, str(rng.choice(frames)) if rng.random() < 0.7 else None)}</link>"
         )
         links.append(name)
         frames.append(name)
