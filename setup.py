@@ -27,7 +27,8 @@ setup(
     extras_require={
         "mujoco": ["mujoco>=4.0", "trimesh"],
         "fast": ["numba"],
-        "test": ["pytest", "hypothesis"],
+        # ruff: test/test_style.py checks the layout of ruff 0.17's ``ruff format``
+        "test": ["pytest", "hypothesis", "ruff>=0.17,<0.18"],
     },
     zip_safe=True,
     maintainer="sdf_bridge maintainers",
