@@ -41,7 +41,7 @@ def _load_mock() -> Callable[[], Any]:
 
 def _load_mujoco() -> Callable[[], Any]:
     # through importlib so that the mujoco package is loaded only when this backend is asked for
-    return importlib.import_module(f"{__package__}.mujoco").MujocoBackend  # type: ignore[no-any-return]
+    return importlib.import_module(f"{__package__}.mujoco").MujocoBackend
 
 
 _BUILTINS: dict[str, Callable[[], Callable[[], Any]]] = {"mock": _load_mock, "mujoco": _load_mujoco}

@@ -71,12 +71,12 @@ def load_with_xml(
             fix="give a file path or the XML text of the description",
         )
     if _is_xml_text(source):
-        data = source.encode("utf-8") if isinstance(source, str) else source  # type: ignore[union-attr]
+        data = source.encode("utf-8") if isinstance(source, str) else source
         path = None
         file = "<string>"
         base_dir = None
     else:
-        path = Path(os.fspath(source)).absolute()  # type: ignore[arg-type]
+        path = Path(os.fspath(source)).absolute()  # type: ignore[arg-type]  # (a path: not bytes)
         file = os.fspath(path)
         data = xmlio.read_file(path)
         base_dir = path.parent

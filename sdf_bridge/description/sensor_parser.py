@@ -325,12 +325,12 @@ def parse_pose(ctx: ParseContext, elem: etree._Element | None) -> Pose:
         rpy = values[3:]
         if degrees:
             rpy = tuple(math.radians(v) for v in rpy)
-        return Pose(xyz=values[:3], rpy=rpy)  # type: ignore[arg-type]
+        return Pose(xyz=values[:3], rpy=rpy)  # type: ignore[arg-type]  # (6 values: 3 xyz, 3 rpy)
     if fmt == "quat_xyzw":
         values = ctx.vector(elem, text, 7, "<pose>")
         quat = values[3:]
         try:
-            rot = quaternion_to_matrix(quat)  # type: ignore[arg-type]
+            rot = quaternion_to_matrix(quat)  # type: ignore[arg-type]  # (x y z w: 4 of 7 values)
         except ValueError:
             raise ctx.error(
                 InvalidValueError,
@@ -338,7 +338,10 @@ def parse_pose(ctx: ParseContext, elem: etree._Element | None) -> Pose:
                 f"<pose> quaternion is {quat}, of zero length",
                 "give a unit quaternion x y z w",
             ) from None
-        return Pose(xyz=values[:3], rpy=matrix_to_rpy(rot))  # type: ignore[arg-type]
+        return Pose(
+            xyz=values[:3],  # type: ignore[arg-type]  # (the first 3 of 7 values)
+            rpy=matrix_to_rpy(rot),
+        )
     raise ctx.error(
         InvalidValueError,
         elem,

@@ -559,7 +559,7 @@ def load_urdf(
 
     handlers["gazebo"] = on_gazebo
     for elem in ordered:
-        handler = handlers.get(elem.tag)  # type: ignore[arg-type]
+        handler = handlers.get(elem.tag)
         if handler is not None:
             handler(elem)
 

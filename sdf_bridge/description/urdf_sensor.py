@@ -29,7 +29,7 @@ def _urdf_origin(ctx: ParseContext, elem: etree._Element | None) -> Pose:
         return IDENTITY
     xyz = ctx.vector(elem, elem.get("xyz", "0 0 0"), 3, "attribute 'xyz'")
     rpy = ctx.vector(elem, elem.get("rpy", "0 0 0"), 3, "attribute 'rpy'")
-    return Pose(xyz=xyz, rpy=rpy)  # type: ignore[arg-type]
+    return Pose(xyz=xyz, rpy=rpy)  # type: ignore[arg-type]  # (ctx.vector(..., 3, ...) each)
 
 
 def _urdf_ray_dim(
@@ -45,9 +45,9 @@ def _urdf_ray_dim(
         if samples_text is None
         else parse_int(ctx, elem, samples_text, "attribute 'samples'", minimum=1)
     )
-    return (
+    return (  # type: ignore[return-value]  # (float defaults: never None)
         samples,
-        ctx.float_attr(elem, "resolution", 1.0),  # type: ignore[return-value]
+        ctx.float_attr(elem, "resolution", 1.0),
         ctx.float_attr(elem, "min_angle", 0.0),
         ctx.float_attr(elem, "max_angle", 0.0),
     )
@@ -123,12 +123,14 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
                     f'add {attr}="..."',
                 )
         params = CameraParams(
-            horizontal_fov=ctx.float_attr(image, "hfov", required=True),  # type: ignore[arg-type]
+            horizontal_fov=ctx.float_attr(  # type: ignore[arg-type]  # (required: not None)
+                image, "hfov", required=True
+            ),
             width=parse_int(ctx, image, image.get("width"), "attribute 'width'", minimum=1),
             height=parse_int(ctx, image, image.get("height"), "attribute 'height'", minimum=1),
             format=image.get("format", "").strip(),
-            near=ctx.float_attr(image, "near", required=True),  # type: ignore[arg-type]
-            far=ctx.float_attr(image, "far", required=True),  # type: ignore[arg-type]
+            near=ctx.float_attr(image, "near", required=True),  # type: ignore[arg-type]  # (ditto)
+            far=ctx.float_attr(image, "far", required=True),  # type: ignore[arg-type]  # (ditto)
         )
     elif body.tag == "ray":
         hs, hr, hmin, hmax = _urdf_ray_dim(ctx, first_child(body, "horizontal"))

@@ -69,7 +69,7 @@ class ShapeReading:
                 )
                 return Material(name=name)
             return found
-        material = Material(name=name or None, color=color, texture=texture)  # type: ignore[arg-type]
+        material = Material(name=name or None, color=color, texture=texture)
         if not robot_level and name and name not in self.materials:
             self.materials[name] = material  # urdfdom makes named inline materials global too
         return material

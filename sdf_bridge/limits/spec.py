@@ -254,7 +254,7 @@ def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) ->
             changes[has] = bool(v[has])
         for f in fields:
             if f in v:
-                changes[f] = float(v[f])  # type: ignore[arg-type]
+                changes[f] = float(v[f])  # type: ignore[arg-type]  # (validated: a float)
                 changes.setdefault(has, True)
     if v.get("has_soft_limits") is False:
         changes.update(
@@ -272,7 +272,7 @@ def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) ->
             ("k_velocity", "k_velocity"),
         ):
             if key in v:
-                changes[field] = float(v[key])  # type: ignore[arg-type]
+                changes[field] = float(v[key])  # type: ignore[arg-type]  # (validated: a float)
                 changes["has_soft_limits"] = True
         if v.get("has_soft_limits") is True:
             changes["has_soft_limits"] = True
@@ -285,7 +285,7 @@ def apply_override(name: str, lim: JointLimits, values: Mapping[str, object]) ->
     ):
         if key in v:
             _LOG.info("joint_limits.%s.%s is accepted but not enforced", name, key)
-    lim = replace(lim, **changes)  # type: ignore[arg-type]
+    lim = replace(lim, **changes)  # type: ignore[arg-type]  # (bools for has_*, else floats)
     if not lim.has_position_limits:
         lim = replace(lim, min_position=-INF, max_position=INF)
     if not lim.has_velocity_limits:

@@ -67,7 +67,8 @@ def _plugins() -> dict[str, type[Transmission]]:
     try:
         eps = metadata.entry_points(group=ENTRY_POINT_GROUP)
     except TypeError:  # pragma: no cover - Python < 3.10 signature
-        eps = metadata.entry_points().get(ENTRY_POINT_GROUP, [])  # type: ignore[attr-defined]
+        groups = metadata.entry_points()
+        eps = groups.get(ENTRY_POINT_GROUP, [])  # type: ignore[attr-defined]  # (< 3.10's dict)
     for ep in eps:
         try:
             cls = ep.load()

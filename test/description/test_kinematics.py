@@ -136,7 +136,7 @@ _angles = st.floats(min_value=-10.0, max_value=10.0, allow_nan=False)
 )
 def test_poses_are_rigid_and_periodic(q1: float, q2: float, ax: tuple[float, float, float]) -> None:
     n = math.sqrt(sum(c * c for c in ax))
-    axis = Axis(tuple(c / n for c in ax))  # type: ignore[arg-type]
+    axis = Axis(tuple(c / n for c in ax))  # type: ignore[arg-type]  # (ax normalised: 3 floats)
     j1 = Joint(
         "j1",
         JointType.REVOLUTE,

@@ -432,7 +432,7 @@ _VALUES = (0.0, 0.25, -1.5, math.nan, math.inf)
 def _detailed_only(buffer: CommandBuffer) -> CommandBuffer:
     """``buffer`` with the valid-input fast path switched off (every command takes the
     detailed path of ``_apply``)."""
-    buffer._apply_valid = lambda *args: False  # type: ignore[method-assign]
+    buffer._apply_valid = lambda *args: False  # type: ignore[method-assign]  # (fast path off)
     return buffer
 
 
@@ -525,7 +525,7 @@ def test_fast_path_is_taken_for_valid_commands() -> None:
         taken.append(original(buffer, *args))
         return taken[-1]
 
-    buffer._apply_valid = recording  # type: ignore[method-assign]
+    buffer._apply_valid = recording  # type: ignore[method-assign, assignment]  # (a recording spy)
     assert buffer.submit_joint_state(["j2", "j1"], [0.5, -0.5], [], [], now=1.0) == []
     assert taken == [True]
     assert _value(buffer, "position", "j1") == -0.5 and _value(buffer, "position", "j2") == 0.5

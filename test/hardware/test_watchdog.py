@@ -45,7 +45,7 @@ def test_reset_forgets_current_silence() -> None:
 @pytest.mark.parametrize("timeout", [-0.1, float("nan"), float("inf"), "1"])
 def test_bad_timeout(timeout: object) -> None:
     with pytest.raises(ConfigError, match="command_timeout"):
-        CommandWatchdog(timeout)  # type: ignore[arg-type]
+        CommandWatchdog(timeout)  # type: ignore[arg-type]  # (the bad timeouts tested)
 
 
 def test_a_silence_where_stopping_changes_nothing_is_no_trip() -> None:

@@ -120,7 +120,11 @@ def test_reading_without_message_is_an_error() -> None:
         match=r"no ROS message for a sensor reading of type '_OdometerReading' "
         r"\(frame 'wheel'\).*ContactReading",
     ):
-        cv.sensor_messages(_OdometerReading(1.0), STAMP, "wheel")  # type: ignore[arg-type]
+        cv.sensor_messages(
+            _OdometerReading(1.0),  # type: ignore[arg-type]  # (the point: not a SensorReading)
+            STAMP,
+            "wheel",
+        )
 
 
 def test_header_frame_is_the_readings_frame() -> None:

@@ -596,8 +596,8 @@ class MujocoBackend:
         n = 0 if self._paused else self._read_n
         joints, actuators = self._advance(n)
         t = data.time
-        sensors = self.sensors
-        readings = sensors.read_due(t) if sensors.channels else _NO_READINGS  # type: ignore[union-attr]
+        sensors: SensorSuite = self.sensors  # type: ignore[assignment]  # (set by configure)
+        readings = sensors.read_due(t) if sensors.channels else _NO_READINGS
         return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------

@@ -55,8 +55,9 @@ def wxyz(rot: np.ndarray) -> list[float]:
 
 def set_frame(element: object, transform: np.ndarray) -> None:
     """Set ``pos`` and ``quat`` of an MjSpec element from a (4, 4) transform."""
-    element.pos = [float(v) for v in transform[:3, 3]]  # type: ignore[attr-defined]
-    element.quat = wxyz(transform[:3, :3])  # type: ignore[attr-defined]
+    pos = [float(v) for v in transform[:3, 3]]
+    element.pos = pos  # type: ignore[attr-defined]  # (an MjSpec element: it has pos and quat)
+    element.quat = wxyz(transform[:3, :3])  # type: ignore[attr-defined]  # (likewise)
 
 
 def z_to(normal: Sequence[float]) -> np.ndarray:
@@ -114,7 +115,7 @@ class MeshLoader:
                 "is in a format MuJoCo cannot read (it reads binary STL, OBJ, MSH) and trimesh "
                 "is not installed",
             )
-        self._assets[key] = result  # type: ignore[index]
+        self._assets[key] = result  # type: ignore[index]  # (tuple(mesh.scale): 3 floats)
         return result
 
     def _convert(self, mesh: Mesh, name: str) -> str | None:

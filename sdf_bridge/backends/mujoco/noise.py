@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterator
+from typing import TypeGuard
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def channel_seed(root: np.random.SeedSequence, name: str) -> np.random.SeedSeque
     return np.random.SeedSequence(root.entropy, spawn_key=(zlib.crc32(name.encode("utf-8")),))
 
 
-def _active(noises: tuple[Noise, ...] | None) -> bool:
+def _active(noises: tuple[Noise, ...] | None) -> TypeGuard[tuple[Noise, ...]]:
     return noises is not None and any(n.type.startswith("gaussian") for n in noises)
 
 
@@ -73,14 +74,14 @@ class ImuNoise:
                 "ImuNoise needs an angular velocity or linear acceleration gaussian noise"
             )
         for part in parts:
-            if len(part) != 3:  # type: ignore[arg-type]
-                raise BackendError(f"IMU noise needs 3 axes (x, y, z), got {len(part)}")  # type: ignore[arg-type]
+            if len(part) != 3:
+                raise BackendError(f"IMU noise needs 3 axes (x, y, z), got {len(part)}")
         rng = np.random.default_rng(seed)
         self.start = 0 if _active(gyro) else 3
         self.stop = 6 if _active(acc) else 3
         terms = []
         for part in parts:
-            for n in part:  # type: ignore[union-attr]
+            for n in part:
                 bias = (
                     rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0))
                     if n.bias_stddev or n.bias_mean

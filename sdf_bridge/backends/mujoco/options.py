@@ -142,10 +142,10 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
     base_pose = None
     if params.get("base_pose") is not None:
         v = _vector(params["base_pose"], "base_pose", 6)
-        base_pose = Pose(xyz=v[:3], rpy=v[3:])  # type: ignore[arg-type]
+        base_pose = Pose(xyz=v[:3], rpy=v[3:])  # type: ignore[arg-type]  # (_vector(..., 6): 3 + 3)
     options = BuildOptions(
         timestep=timestep,
-        gravity=gravity,  # type: ignore[arg-type]
+        gravity=gravity,  # type: ignore[arg-type]  # (_vector(..., 3))
         fixed_base=_bool(params.get("fixed_base", True), "fixed_base"),
         ground_plane=_bool(params.get("ground_plane", True), "ground_plane"),
         visual_geoms=_bool(params.get("visual_geoms", True), "visual_geoms"),

@@ -32,7 +32,7 @@ class SensorReadings(Mapping[str, SensorReading]):
         value = self._items[name]
         if type(value) is tuple:  # a sample (readings are dataclasses, never tuples)
             value = self._items[name] = value[0].convert(value)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def __contains__(self, name: object) -> bool:
         return name in self._items

@@ -391,7 +391,7 @@ class SensorSuite:
             caster = ch.cache["caster"] = RayCaster(
                 _params(ch.sensor, RayParams), local, ch.ids["site"], ch.ids["body"]
             )
-        return caster  # type: ignore[no-any-return]
+        return caster
 
     def _ray(self, ch: _Channel) -> ScanReading | PointCloudReading:
         p = _params(ch.sensor, RayParams)
@@ -505,7 +505,7 @@ class SensorSuite:
         position = (contact.pos[selected] - d.xpos[body]) @ rotation
         return ContactReading(
             tuple(
-                Contact(body1=names[own], body2=names[other], position=p, normal=n, force=f)  # type: ignore[arg-type]
+                Contact(body1=names[own], body2=names[other], position=p, normal=n, force=f)
                 for own, other, p, n, f in zip(
                     np.where(sign > 0, geoms[:, 1], geoms[:, 0]).tolist(),
                     np.where(sign > 0, geoms[:, 0], geoms[:, 1]).tolist(),
@@ -525,7 +525,7 @@ class SensorSuite:
         link's frame, and say so). Cached per channel and model."""
         cached = ch.cache.get("contact_frame")
         if cached is not None and cached[0] is model:
-            return cached[1], cached[2]  # type: ignore[no-any-return]
+            return cached[1], cached[2]
         own = ch.ids["body"]
         link = str(model.body(own).name)
         wanted = ch.sensor.frame_id
@@ -558,7 +558,7 @@ class SensorSuite:
         warned about once (the sensor then reports no contacts)."""
         cached = ch.cache.get("contact_geoms")
         if cached is not None and cached[0] is model:
-            return cached[1], cached[2]  # type: ignore[no-any-return]
+            return cached[1], cached[2]
         body = ch.ids["body"]
         wanted = set(_params(ch.sensor, ContactParams).collisions)
         link_name = str(model.body(body).name)
@@ -651,7 +651,7 @@ def gl_problem() -> str | None:
             f"mujoco uses GLFW, which needs a display, and switching to {platform} failed "
             f"({type(exc).__name__}: {exc}). {describe_missing()}"
         )
-    context_module.GLContext = context  # type: ignore[union-attr]
+    context_module.GLContext = context  # type: ignore[union-attr]  # (has GLFW's GLContext)
     _LOG.info(
         "mujoco was imported with GLFW and there is no display: off-screen rendering switched to "
         "%r (set MUJOCO_GL before importing mujoco to choose)",

@@ -58,7 +58,7 @@ def _inertia_matrix(i: Inertia) -> np.ndarray:
     return np.array([[i.ixx, i.ixy, i.ixz], [i.ixy, i.iyy, i.iyz], [i.ixz, i.iyz, i.izz]])
 
 
-def merge_inertials(parts: list[tuple[Inertial, np.ndarray]]) -> Inertial | None:
+def merge_inertials(parts: list[tuple[Inertial | None, np.ndarray]]) -> Inertial | None:
     """Combined mass properties of ``(inertial, X_P_link)`` pairs, expressed in frame P.
 
     Returns the inertial at the common centre of mass with axes parallel to P, or ``None`` when
@@ -90,8 +90,10 @@ def merge_inertials(parts: list[tuple[Inertial, np.ndarray]]) -> Inertial | None
         izz=float(total[2, 2]),
     )
     return Inertial(
-        mass=float(mass), inertia=inertia, origin=Pose(xyz=tuple(float(v) for v in com))
-    )  # type: ignore[arg-type]
+        mass=float(mass),
+        inertia=inertia,
+        origin=Pose(xyz=tuple(float(v) for v in com)),  # type: ignore[arg-type]  # (com: 3 floats)
+    )
 
 
 def lump_fixed_joints(robot: Robot) -> Robot:
@@ -116,7 +118,7 @@ def lump_fixed_joints(robot: Robot) -> Robot:
         parent, child = links[target.parent], links[target.child]
         x_pc = joint_transform(target)
         pc = Pose.from_matrix(x_pc)
-        merged = merge_inertials([(parent.inertial, np.eye(4)), (child.inertial, x_pc)])  # type: ignore[list-item]
+        merged = merge_inertials([(parent.inertial, np.eye(4)), (child.inertial, x_pc)])
         if parent.inertial is not None and child.inertial is None:
             merged = parent.inertial
         links[parent.name] = dataclasses.replace(

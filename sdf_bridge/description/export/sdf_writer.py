@@ -394,7 +394,10 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
             else None
         )
         if target is not None:
-            target.setdefault(ext.reference, {}).update(dict(ext.properties))  # type: ignore[index]
+            target.setdefault(
+                ext.reference,  # type: ignore[arg-type]  # (a link's or joint's name)
+                {},
+            ).update(dict(ext.properties))
         elif ext.reference is None:
             for key, value in ext.properties:
                 if key == "static":

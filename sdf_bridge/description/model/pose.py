@@ -152,7 +152,10 @@ class Pose:
     def from_matrix(cls, t: np.ndarray) -> Pose:
         """Pose of a (4, 4) homogeneous transform (or (3, 4))."""
         xyz = tuple(float(v) for v in t[:3, 3])
-        return cls(xyz=xyz, rpy=matrix_to_rpy(np.asarray(t)[:3, :3]))  # type: ignore[arg-type]
+        return cls(
+            xyz=xyz,  # type: ignore[arg-type]  # (t[:3, 3]: 3 floats)
+            rpy=matrix_to_rpy(np.asarray(t)[:3, :3]),
+        )
 
     def __matmul__(self, other: Pose) -> Pose:
         """Composition ``self · other`` (apply ``other`` first, in ``self``'s frame)."""

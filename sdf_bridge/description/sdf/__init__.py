@@ -217,8 +217,8 @@ def load_sdf(
     result = World(
         name=world.get("name", ""),
         models=models,
-        gravity=gravity,
-        plugins=plugins,  # type: ignore[arg-type]
+        gravity=gravity,  # type: ignore[arg-type]  # (ctx.vector(..., 3, ...))
+        plugins=plugins,
         version=version_text,
         source_file=None if ctx.file == "<string>" else ctx.file,
     )

@@ -65,11 +65,11 @@ def parse_pose(elem: etree._Element | None, ctx: ParseContext) -> np.ndarray:
         rpy = values[3:]
         if parse_bool(elem.get("degrees")) is True:
             rpy = tuple(math.radians(v) for v in rpy)
-        t[:3, :3] = rpy_to_matrix(rpy)  # type: ignore[arg-type]
+        t[:3, :3] = rpy_to_matrix(rpy)  # type: ignore[arg-type]  # (the last 3 of 6 values)
     elif fmt == "quat_xyzw":
         values = ctx.vector(elem, text, 7, "<pose> (quat_xyzw)")
         try:
-            t[:3, :3] = quaternion_to_matrix(values[3:])  # type: ignore[arg-type]
+            t[:3, :3] = quaternion_to_matrix(values[3:])  # type: ignore[arg-type]  # (x y z w)
         except ValueError:
             raise ctx.error(
                 InvalidValueError,

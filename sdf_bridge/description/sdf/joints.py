@@ -228,7 +228,7 @@ def parse_axis(
         )
     unit = express(vec / norm, xyz_elem, expressed_in, use_parent)
     unit = unit / np.linalg.norm(unit)
-    axis = Axis(xyz=tuple(float(v) for v in unit))  # type: ignore[arg-type]
+    axis = Axis(xyz=tuple(float(v) for v in unit))  # type: ignore[arg-type]  # (a unit 3-vector)
     limit = parse_limit(elem.find("limit") if elem is not None else None, ctx, jtype)
     dynamics = parse_dynamics(elem.find("dynamics") if elem is not None else None, ctx)
     initial = ctx.child_float(elem, "initial_position") if elem is not None else None

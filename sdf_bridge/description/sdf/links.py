@@ -115,7 +115,7 @@ def make_mesh_resolver(
         reason = unresolved_reason(uri) if resolved is None and warn is not None else None
         if reason is not None and reason not in warned:
             warned.add(reason)
-            warn(reason)  # type: ignore[misc]
+            warn(reason)  # type: ignore[misc]  # (reason is None when warn is None)
         return resolved
 
     return resolve
@@ -152,7 +152,9 @@ def parse_geometry(
     shape = shapes[0]
     tag = shape.tag
     if tag == "box":
-        return Box(size=_sizes(ctx, shape, "size", "1 1 1", 3))  # type: ignore[arg-type]
+        return Box(
+            size=_sizes(ctx, shape, "size", "1 1 1", 3),  # type: ignore[arg-type]  # (3 floats)
+        )
     if tag == "sphere":
         return Sphere(radius=_positive(ctx, shape, "radius", default=1.0))
     if tag == "cylinder":
@@ -166,10 +168,15 @@ def parse_geometry(
             length=_positive(ctx, shape, "length", default=1.0),
         )
     if tag == "ellipsoid":
-        return Ellipsoid(radii=_sizes(ctx, shape, "radii", "1 1 1", 3))  # type: ignore[arg-type]
+        return Ellipsoid(
+            radii=_sizes(ctx, shape, "radii", "1 1 1", 3),  # type: ignore[arg-type]  # (3 floats)
+        )
     if tag == "plane":
         normal = ctx.vector(shape, ctx.child_text(shape, "normal", "0 0 1"), 3, "<normal>")
-        return Plane(normal=normal, size=_sizes(ctx, shape, "size", "1 1", 2))  # type: ignore[arg-type]
+        return Plane(
+            normal=normal,  # type: ignore[arg-type]  # (ctx.vector(..., 3, ...): 3 floats)
+            size=_sizes(ctx, shape, "size", "1 1", 2),  # type: ignore[arg-type]  # (2 floats)
+        )
     if tag == "mesh":
         uri = ctx.child_text(shape, "uri")
         if not uri:
@@ -178,7 +185,11 @@ def parse_geometry(
             )
         scale = ctx.vector(shape, ctx.child_text(shape, "scale", "1 1 1"), 3, "<scale>")
         resolved = resolve(uri, base_dir)
-        return Mesh(filename=uri, scale=scale, resolved=resolved)  # type: ignore[arg-type]
+        return Mesh(
+            filename=uri,
+            scale=scale,  # type: ignore[arg-type]  # (ctx.vector(..., 3, ...): 3 floats)
+            resolved=resolved,
+        )
     raise ctx.error(
         UnsupportedError,
         shape,
@@ -200,7 +211,7 @@ def parse_material(elem: etree._Element | None, ctx: ParseContext) -> Material |
             color = values
             break
     name = ctx.child_text(elem.find("script"), "name") if elem.find("script") is not None else None
-    return Material(name=name, color=color)  # type: ignore[arg-type]
+    return Material(name=name, color=color)  # type: ignore[arg-type]  # (4 floats: RGBA)
 
 
 def parse_inertial(elem: etree._Element, ctx: ParseContext, origin: Pose) -> Inertial:
@@ -223,7 +234,7 @@ def parse_inertial(elem: etree._Element, ctx: ParseContext, origin: Pose) -> Ine
             k: ctx.child_float(ie, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0)
             for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
         }
-        inertia = Inertia(**vals)  # type: ignore[arg-type]
+        inertia = Inertia(**vals)  # type: ignore[arg-type]  # (float defaults: no None)
     return Inertial(mass=mass, inertia=inertia, origin=origin, source=ctx.source(elem))
 
 

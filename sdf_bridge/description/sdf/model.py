@@ -592,7 +592,9 @@ class ModelBuilder:
             parent = WORLD_LINK
         else:
             parent = g.attached_link(item.lookup(g, parent_ref, elem.find("parent"), "parent"))
-        child = g.attached_link(g.nodes[item.key].attached_to)  # type: ignore[arg-type]
+        child = g.attached_link(
+            g.nodes[item.key].attached_to,  # type: ignore[arg-type]  # (set to its <child>)
+        )
         if parent == child:
             raise ctx.error(
                 KinematicTreeError,

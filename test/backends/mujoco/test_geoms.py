@@ -209,7 +209,7 @@ def test_other_formats_converted_with_trimesh(tmp_path: Path, monkeypatch, caplo
     import types
 
     module = types.ModuleType("trimesh")
-    module.load = _FakeTrimesh.load  # type: ignore[attr-defined]
+    module.load = _FakeTrimesh.load  # type: ignore[attr-defined]  # (a stand-in trimesh)
     monkeypatch.setitem(sys.modules, "trimesh", module)
     monkeypatch.setattr("importlib.util.find_spec", lambda name: object())
     good, bad = tmp_path / "arm.dae", tmp_path / "bad.dae"

@@ -57,9 +57,9 @@ def test_missing_key_and_read_only(sim) -> None:
     with pytest.raises(KeyError, match="gps"):
         m["gps"]
     with pytest.raises(TypeError, match="does not support item assignment"):
-        m["imu"] = None  # type: ignore[index]
+        m["imu"] = None
     with pytest.raises(AttributeError):
-        m.pop("imu")  # type: ignore[attr-defined]
+        m.pop("imu")
 
 
 def test_only_due_sensors_fresh_per_read(sim) -> None:
