@@ -64,12 +64,7 @@ def _short(type_name: str) -> str:
 
 def _plugins() -> dict[str, type[Transmission]]:
     found: dict[str, type[Transmission]] = {}
-    try:
-        eps = metadata.entry_points(group=ENTRY_POINT_GROUP)
-    except TypeError:  # pragma: no cover - Python < 3.10 signature
-        groups = metadata.entry_points()
-        eps = groups.get(ENTRY_POINT_GROUP, [])  # type: ignore[attr-defined]  # (< 3.10's dict)
-    for ep in eps:
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             cls = ep.load()
         except Exception as exc:  # a broken plug-in must not hide the built-ins
