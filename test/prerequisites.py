@@ -55,6 +55,39 @@ def require_shared(path: Path = SHARED) -> Path:
     return path
 
 
+#: The robot folders of ``shared/robots``, each with one flattened description
+#: ``<name>.urdf`` or ``<name>.sdf`` (:func:`shared_robot_file`); the corpus tests check that the
+#: folder holds exactly these.
+SHARED_ROBOTS = (
+    "carlikebot",
+    "gen3_robotiq",
+    "husky",
+    "panda_gazebo_ros1",
+    "pr2",
+    "rrbot_external_fts",
+    "rrbot_ros1",
+    "rrbot_transmissions",
+    "sdf_joint_complete",
+    "sdf_mimic_pendulums",
+    "sdf_model_with_frames",
+    "sdf_nested_include",
+    "turtlebot3_waffle",
+    "ur5e_ros2",
+)
+
+
+def shared_robot_file(robots_dir: Path, name: str) -> Path:
+    """The flattened description of the shared robot ``name`` in ``robots_dir``.
+
+    Raises:
+        AssertionError: when its folder holds not exactly one of ``<name>.urdf``, ``<name>.sdf``.
+    """
+    folder = robots_dir / name
+    files = [p for p in (folder / f"{name}.urdf", folder / f"{name}.sdf") if p.is_file()]
+    assert len(files) == 1, f"{name}: expected one flattened description in {folder}"
+    return files[0]
+
+
 def shared_skip_mark() -> pytest.MarkDecorator:
     """A module mark for tests whose parameters come from the corpus at collection time:
     skipped with :data:`SHARED_MISSING` when it is missing (under :func:`strict` the module's

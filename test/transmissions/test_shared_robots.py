@@ -6,50 +6,26 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from prerequisites import SHARED_ROBOTS, shared_robot_file
 
 from sdf_bridge.description import load
 from sdf_bridge.description.model import World
 from sdf_bridge.transmissions import SimpleTransmission, TransmissionMap, WristTransmission
 from sdf_bridge.transmissions.report import describe_transmissions
 
-ROBOTS = [
-    "carlikebot",
-    "gen3_robotiq",
-    "husky",
-    "panda_gazebo_ros1",
-    "pr2",
-    "rrbot_external_fts",
-    "rrbot_ros1",
-    "rrbot_transmissions",
-    "sdf_joint_complete",
-    "sdf_mimic_pendulums",
-    "sdf_model_with_frames",
-    "sdf_nested_include",
-    "turtlebot3_waffle",
-    "ur5e_ros2",
-]
-
-
-def _file(robots_dir: Path, name: str) -> Path:
-    d = robots_dir / name
-    for ext in (".urdf", ".sdf"):
-        if (d / f"{name}{ext}").is_file():
-            return d / f"{name}{ext}"
-    raise AssertionError(f"no flattened file for {name}")
-
 
 def _maps(robots_dir: Path, name: str) -> list[TransmissionMap]:
-    loaded = load(_file(robots_dir, name))
+    loaded = load(shared_robot_file(robots_dir, name))
     models = list(loaded.models.values()) if isinstance(loaded, World) else [loaded]
     return [TransmissionMap.from_robot(m) for m in models]
 
 
 def test_all_listed(robots_dir: Path) -> None:
     listed = sorted(p.name for p in robots_dir.iterdir() if p.is_dir())
-    assert listed == sorted(ROBOTS)
+    assert listed == sorted(SHARED_ROBOTS)
 
 
-@pytest.mark.parametrize("name", ROBOTS)
+@pytest.mark.parametrize("name", SHARED_ROBOTS)
 def test_builds(robots_dir: Path, name: str) -> None:
     for tmap in _maps(robots_dir, name):
         n = len(tmap.joint_names)
@@ -123,7 +99,7 @@ def test_mimic_counts(robots_dir: Path, name: str, followers: int) -> None:
 
 @pytest.mark.parametrize("name", ["pr2", "rrbot_ros1", "rrbot_transmissions", "panda_gazebo_ros1"])
 def test_report_lists_every_transmission(robots_dir: Path, name: str) -> None:
-    robot = load(_file(robots_dir, name))
+    robot = load(shared_robot_file(robots_dir, name))
     rows = [
         r
         for r in describe_transmissions(robot)

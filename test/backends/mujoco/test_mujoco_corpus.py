@@ -17,42 +17,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 from mujoco_helpers import Sim
+from prerequisites import SHARED_ROBOTS, shared_robot_file
 
 from sdf_bridge.backends.base import ActuatorCommand
 from sdf_bridge.description import load
 from sdf_bridge.description.model import Robot, World
 
-ROBOTS = [
-    "carlikebot",
-    "gen3_robotiq",
-    "husky",
-    "panda_gazebo_ros1",
-    "pr2",
-    "rrbot_external_fts",
-    "rrbot_ros1",
-    "rrbot_transmissions",
-    "sdf_joint_complete",
-    "sdf_mimic_pendulums",
-    "sdf_model_with_frames",
-    "sdf_nested_include",
-    "turtlebot3_waffle",
-    "ur5e_ros2",
-]
-
 
 def _models(robots_dir: Path, name: str) -> list[Robot]:
-    folder = robots_dir / name
-    files = [p for p in (folder / f"{name}.urdf", folder / f"{name}.sdf") if p.is_file()]
-    assert len(files) == 1, f"{name}: expected one flattened description in {folder}"
-    loaded = load(files[0])
+    loaded = load(shared_robot_file(robots_dir, name))
     return list(loaded.models.values()) if isinstance(loaded, World) else [loaded]
 
 
 def test_corpus_list_is_complete(robots_dir: Path) -> None:
-    assert sorted(p.name for p in robots_dir.iterdir() if p.is_dir()) == sorted(ROBOTS)
+    assert sorted(p.name for p in robots_dir.iterdir() if p.is_dir()) == sorted(SHARED_ROBOTS)
 
 
-@pytest.mark.parametrize("name", ROBOTS)
+@pytest.mark.parametrize("name", SHARED_ROBOTS)
 def test_robot_simulates_one_second_held(robots_dir: Path, name: str) -> None:
     for robot in _models(robots_dir, name):
         sim = Sim(robot, {"render_cameras": name == "husky"})
@@ -96,7 +77,7 @@ def _to_map_order(sim: Sim, values: np.ndarray) -> np.ndarray:
     return out
 
 
-SDF_ROBOTS = [n for n in ROBOTS if n.startswith("sdf_") or n == "turtlebot3_waffle"]
+SDF_ROBOTS = [n for n in SHARED_ROBOTS if n.startswith("sdf_") or n == "turtlebot3_waffle"]
 
 
 @pytest.mark.parametrize("name", SDF_ROBOTS)
