@@ -1,7 +1,7 @@
 """Compiled hot path of :class:`~.limiter.JointLimiter`: one loop per control cycle (Numba,
 :mod:`sdf_bridge.jit`).
 
-The limiter's numpy path (:meth:`JointLimiter._enforce <.limiter.JointLimiter>`) is the
+The limiter's numpy path (:meth:`NumpyPath.enforce <.numpy_path.NumpyPath.enforce>`) is the
 reference. :func:`enforce` performs, joint by joint, the same floating-point operations in the
 same order on the same operands, so both give identical values (NaN where NaN; the tests
 check it, comparing with ``==``, which does not distinguish the sign of a zero). In the
