@@ -10,7 +10,9 @@ Gazebo does, with a warning: a non-integral number where an integer is expected 
 ray samples) counts by its integer part; SDFormat's unset placeholders (``__default__``,
 ``__default_topic__``) mean "not given".
 
-urdfdom's top-level URDF ``<sensor>`` is read by :mod:`.urdf_sensor`.
+The sensor type names and the child tags of the sensor elements (the misspelling check) are
+:mod:`.sensor_vocabulary`'s; urdfdom's top-level URDF ``<sensor>`` is read by
+:mod:`.urdf_sensor`.
 """
 
 from __future__ import annotations
@@ -33,153 +35,12 @@ from .model.sensor import (
     Sensor,
     SensorParams,
 )
+from .sensor_vocabulary import TYPE_ALIASES, check_children
 from .xmlio import ParseContext, serialise
-
-#: Written sensor type → normalised :attr:`Sensor.type`.
-TYPE_ALIASES: dict[str, str] = {
-    "camera": "camera",
-    "multicamera": "camera",
-    "wideanglecamera": "camera",
-    "wide_angle_camera": "camera",
-    "depth": "depth",
-    "depth_camera": "depth",
-    "rgbd_camera": "depth",
-    "rgbd": "depth",
-    "ray": "ray",
-    "gpu_ray": "ray",
-    "lidar": "ray",
-    "gpu_lidar": "ray",
-    "imu": "imu",
-    "force_torque": "force_torque",
-    "contact": "contact",
-    "gps": "gps",
-    "navsat": "gps",
-    "altimeter": "altimeter",
-    "magnetometer": "magnetometer",
-    "sonar": "range",
-    "range": "range",
-}
 
 FORCE_TORQUE_FRAMES = ("child", "parent", "sensor")
 MEASURE_DIRECTIONS = ("child_to_parent", "parent_to_child")
 NOISE_TYPES = ("none", "gaussian", "gaussian_quantized")
-
-
-#: Child tags of SDFormat sensor elements (sdformat.org spec, sensor.sdf and the sensor kinds):
-#: an unknown child that is a close match of one of these is a misspelling, an error (it would
-#: otherwise fall back to the spec's default silently). Other unknown children are left alone
-#: (SDFormat readers ignore them, plug-ins read some).
-KNOWN_CHILDREN: dict[str, frozenset[str]] = {
-    "sensor": frozenset(
-        {
-            "always_on",
-            "update_rate",
-            "visualize",
-            "topic",
-            "enable_metrics",
-            "frame_id",
-            "gz_frame_id",
-            "ignition_frame_id",
-            "pose",
-            "plugin",
-            "air_pressure",
-            "air_speed",
-            "altimeter",
-            "camera",
-            "contact",
-            "force_torque",
-            "gps",
-            "imu",
-            "lidar",
-            "gpu_ray",
-            "logical_camera",
-            "magnetometer",
-            "navsat",
-            "ray",
-            "rfid",
-            "rfidtag",
-            "sonar",
-            "transceiver",
-        }
-    ),
-    "camera": frozenset(
-        {
-            "pose",
-            "horizontal_fov",
-            "image",
-            "clip",
-            "save",
-            "depth_camera",
-            "noise",
-            "distortion",
-            "lens",
-            "visibility_mask",
-            "optical_frame_id",
-            "camera_info_topic",
-            "triggered",
-            "trigger_topic",
-            "segmentation_type",
-            "box_type",
-        }
-    ),
-    "image": frozenset({"width", "height", "format", "anti_aliasing"}),
-    "clip": frozenset({"near", "far"}),
-    "ray": frozenset({"scan", "range", "noise", "visibility_mask"}),
-    "scan": frozenset({"horizontal", "vertical"}),
-    "scan_dimension": frozenset({"samples", "resolution", "min_angle", "max_angle"}),
-    "range": frozenset({"min", "max", "resolution"}),
-    "noise": frozenset(
-        {
-            "type",
-            "mean",
-            "stddev",
-            "bias_mean",
-            "bias_stddev",
-            "dynamic_bias_stddev",
-            "dynamic_bias_correlation_time",
-            "precision",
-        }
-    ),
-    "imu": frozenset(
-        {
-            "orientation_reference_frame",
-            "angular_velocity",
-            "linear_acceleration",
-            "enable_orientation",
-            "topic",
-            "noise",
-        }
-    ),
-    "force_torque": frozenset({"frame", "measure_direction", "force", "torque"}),
-}
-
-
-#: camelCase spellings found in old Gazebo descriptions: warned about, not errors (real robot
-#: files carry them; Gazebo ignores them, so the default applies there too).
-_LEGACY_SPELLINGS = {"alwaysOn": "always_on", "updateRate": "update_rate"}
-
-
-def _check_children(ctx: ParseContext, elem: etree._Element | None, kind: str) -> None:
-    """Refuse a child of ``elem`` that is a misspelling of a tag of ``KNOWN_CHILDREN[kind]``.
-
-    Raises:
-        InvalidValueError: e.g. ``<horizontal_fvo>`` in a ``<camera>``.
-    """
-    if elem is None:
-        return
-    known = KNOWN_CHILDREN[kind]
-    for child in elem:
-        if not isinstance(child.tag, str) or child.tag in known:
-            continue
-        spelling = _LEGACY_SPELLINGS.get(child.tag)
-        if spelling is not None and spelling in known:
-            ctx.warn(
-                child,
-                f"<{child.tag}> is not an SDFormat element (libsdformat ignores it); not read: "
-                f"write <{spelling}>",
-            )
-            continue
-        ctx.unknown_element(child, elem, known, warning=None)
 
 
 def first_child(elem: etree._Element | None, tag: str) -> etree._Element | None:
@@ -358,7 +219,7 @@ def parse_noise(ctx: ParseContext, elem: etree._Element | None) -> Noise | None:
     """
     if elem is None:
         return None
-    _check_children(ctx, elem, "noise")
+    check_children(ctx, elem, "noise")
     ntype = (elem.get("type") or _text(elem, "type") or "none").strip().lower()
     if ntype not in NOISE_TYPES:
         raise ctx.error(
@@ -434,7 +295,7 @@ def _camera(ctx: ParseContext, sensor: etree._Element, *, depth: bool) -> Camera
     image = first_child(cam, "image")
     clip = first_child(cam, "clip")
     for elem, kind in ((cam, "camera"), (image, "image"), (clip, "clip")):
-        _check_children(ctx, elem, kind)
+        check_children(ctx, elem, kind)
     return CameraParams(
         horizontal_fov=_float(ctx, cam, "horizontal_fov", 1.047),
         width=_child_int(ctx, image, "width", 320, minimum=1),
@@ -462,7 +323,7 @@ def _ray(ctx: ParseContext, sensor: etree._Element) -> RayParams:
         (ver, "scan_dimension"),
         (rng, "range"),
     ):
-        _check_children(ctx, elem, kind)
+        check_children(ctx, elem, kind)
     return RayParams(
         horizontal_samples=_child_int(ctx, hor, "samples", 640, minimum=1),
         horizontal_resolution=_float(ctx, hor, "resolution", 1.0),
@@ -491,7 +352,7 @@ def _xyz_noise(ctx: ParseContext, elem: etree._Element | None) -> tuple[Noise, N
 
 def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
     imu = first_child(sensor, "imu")
-    _check_children(ctx, imu, "imu")
+    check_children(ctx, imu, "imu")
     ref = first_child(imu, "orientation_reference_frame")
     return ImuParams(
         angular_velocity_noise=_xyz_noise(ctx, first_child(imu, "angular_velocity")),
@@ -502,7 +363,7 @@ def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
 
 def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParams:
     ft = first_child(sensor, "force_torque")
-    _check_children(ctx, ft, "force_torque")
+    check_children(ctx, ft, "force_torque")
     frame = _text(ft, "frame") or "child"
     direction = _text(ft, "measure_direction") or "child_to_parent"
     if frame not in FORCE_TORQUE_FRAMES:
@@ -610,17 +471,18 @@ def parse_sensor(
         origin_format: ``"gazebo"`` (URDF ``<gazebo>``) or ``"sdf"``.
 
     Returns:
-        The :class:`Sensor`: ``type`` normalised by :data:`TYPE_ALIASES` (other types kept as
-        written), ``raw_type`` as written, ``pose`` from ``<pose>`` (numbers only; SDF
-        ``relative_to`` is the SDF loader's job), typed ``params`` for camera/depth (the first
-        ``<camera>`` of a multicamera), ray (``<ray>`` or ``<lidar>``), imu, force_torque,
-        contact and gps/navsat, ``plugins`` as raw XML.
+        The :class:`Sensor`: ``type`` normalised by :data:`~.sensor_vocabulary.TYPE_ALIASES`
+        (other types kept as written), ``raw_type`` as written, ``pose`` from ``<pose>``
+        (numbers only; SDF ``relative_to`` is the SDF loader's job), typed ``params`` for
+        camera/depth (the first ``<camera>`` of a multicamera), ray (``<ray>`` or ``<lidar>``),
+        imu, force_torque, contact and gps/navsat, ``plugins`` as raw XML.
 
     Raises:
         InvalidValueError: missing name or type; a number, integer or boolean that is not one;
             a bad pose; unknown noise type, force-torque frame or measure direction; a negative
             noise spread; camera or ray values out of range (see ``check_params``); a misspelt
-            element (a close match of a tag of :data:`KNOWN_CHILDREN`, e.g. ``<horizontal_fvo>``).
+            element (a close match of a tag of :data:`~.sensor_vocabulary.KNOWN_CHILDREN`, e.g.
+            ``<horizontal_fvo>``).
     """
     name = (elem.get("name") or "").strip()
     if not name:
@@ -639,7 +501,7 @@ def parse_sensor(
             'add type="imu" (camera, ray, gpu_lidar, ...)',
         )
     kind = TYPE_ALIASES.get(raw_type.lower(), raw_type)
-    _check_children(ctx, elem, "sensor")
+    check_children(ctx, elem, "sensor")
     rate = _float(ctx, elem, "update_rate", 0.0)
     if rate < 0:
         raise ctx.error(
@@ -670,10 +532,8 @@ def parse_sensor(
 __all__ = [
     "FORCE_TORQUE_FRAMES",
     "UNSET_PLACEHOLDERS",
-    "KNOWN_CHILDREN",
     "MEASURE_DIRECTIONS",
     "NOISE_TYPES",
-    "TYPE_ALIASES",
     "check_params",
     "first_child",
     "parse_int",

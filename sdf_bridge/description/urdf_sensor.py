@@ -19,7 +19,8 @@ from lxml import etree
 from ..errors import InvalidValueError
 from .model.pose import IDENTITY, Pose
 from .model.sensor import CameraParams, RayParams, Sensor, SensorParams
-from .sensor_parser import TYPE_ALIASES, check_params, first_child, parse_int
+from .sensor_parser import check_params, first_child, parse_int
+from .sensor_vocabulary import TYPE_ALIASES
 from .xmlio import ParseContext
 
 

@@ -2,8 +2,9 @@
 
 Entry point :func:`load_sdf`, called by :func:`sdf_bridge.description.load` for ``<sdf>`` roots.
 Modules: :mod:`.frames` (pose graph), :mod:`.includes` (``<include>`` resolution),
-:mod:`.model` (flattening of nested models), :mod:`.links`, :mod:`.joints`,
-:mod:`.transmissions` (model-level ``<transmission>`` elements).
+:mod:`.model` (flattening of nested models, over :mod:`.scoped` elements), :mod:`.joint_tree`
+(the joints of the flattened model), :mod:`.links`, :mod:`.joints`, :mod:`.transmissions`
+(model-level ``<transmission>`` elements).
 """
 
 from __future__ import annotations

@@ -3,11 +3,13 @@
 
 Two passes: :meth:`ModelBuilder.collect` registers every frame (links, joints, ``<frame>``s,
 nested models, scoped with ``::``) in a :class:`~.frames.FrameGraph`; :meth:`ModelBuilder.build`
-resolves every pose into the root model frame and produces the model types:
+resolves every pose into the root model frame and produces the model types (the elements
+waiting between the passes: :class:`~.scoped.ScopedElement`):
 
 * ``Link.pose`` = ``X_ML`` (link frame in the model frame);
 * ``Joint.origin`` = ``X_PJ = X_MP⁻¹·X_MJ`` and ``Joint.joint_to_child`` = ``X_JC = X_MJ⁻¹·X_MC``;
 * axes are unit vectors in the joint frame (``R_MJᵀ·R_MF·xyz`` for ``expressed_in="F"``);
+  joints are resolved by :mod:`.joint_tree`;
 * visual, collision, inertial and sensor poses are in their link frame;
 * ``<transmission>`` elements of each (nested) model are read with scoped names
   (:mod:`.transmissions`), before those of ``<ros2_control>`` blocks, as the URDF loader orders
@@ -26,19 +28,16 @@ from lxml import etree
 
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..gazebo_parser import parse_plugin
-from ..kinematics import tree_edges
-from ..model import HardwareComponent, Joint, JointType, Link, Plugin, Pose, Robot, Sensor
+from ..model import HardwareComponent, Joint, Link, Plugin, Pose, Robot, Sensor
 from ..resolve import PackagePaths
 from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose
 from .includes import SUPPORTED_MAX, parse_version, resolve_include
+from .joint_tree import WORLD_LINK, check_cycles, resolve_joint
 from .links import MeshResolver, _default_resolver, parse_collision, parse_inertial, parse_visual
+from .scoped import ScopedElement
 from .transmissions import TRANSMISSION_TAGS, read_transmission
-
-#: Name of the link that stands for the world when a joint's parent is ``world`` (the URDF
-#: convention: a root link named ``world``); its ``pose`` is the world frame in the model frame.
-WORLD_LINK = "world"
 
 #: Most files an include chain may nest (the flattening recurses once per level).
 MAX_INCLUDE_DEPTH = 64
@@ -73,27 +72,6 @@ def check_version(root: etree._Element, ctx: ParseContext) -> tuple[int, int]:
 
 
 @dataclass
-class _Item:
-    """An element waiting for pass 2: its scope, file context, base dir and version; ``frame``
-    is the frame ``__model__`` names for it when that is not its scope's model frame (an
-    element of a model merged into its parent, ``<include merge="true">``)."""
-
-    elem: etree._Element
-    scope: str
-    ctx: ParseContext
-    base_dir: Path
-    version: tuple[int, int]
-    key: str = ""
-    frame: str | None = None
-
-    def lookup(self, graph: FrameGraph, ref: str, elem: etree._Element, what: str) -> str:
-        """:meth:`FrameGraph.lookup` from this element's model."""
-        if ref == MODEL_FRAME and self.frame is not None:
-            return self.frame
-        return graph.lookup(self.scope, ref, elem, self.ctx, what)
-
-
-@dataclass
 class ModelBuilder:
     """Builds one top-level model; see the module docstring.
 
@@ -109,12 +87,14 @@ class ModelBuilder:
     resolve_mesh: MeshResolver = _default_resolver
     package_paths: PackagePaths | None = None
     graph: FrameGraph = field(default_factory=FrameGraph)
-    links: list[_Item] = field(default_factory=list)
-    joints: list[_Item] = field(default_factory=list)
+    links: list[ScopedElement] = field(default_factory=list)
+    joints: list[ScopedElement] = field(default_factory=list)
     plugins: list[Plugin] = field(default_factory=list)
-    ros2_control: list[_Item] = field(default_factory=list)
-    transmissions: list[_Item] = field(default_factory=list)
-    _pending: list[tuple[FrameNode, _Item, str | None, str | None]] = field(default_factory=list)
+    ros2_control: list[ScopedElement] = field(default_factory=list)
+    transmissions: list[ScopedElement] = field(default_factory=list)
+    _pending: list[tuple[FrameNode, ScopedElement, str | None, str | None]] = field(
+        default_factory=list
+    )
     model_pose: np.ndarray = field(default_factory=lambda: np.eye(4))
     including: list[Path] = field(default_factory=list)
     placements: list[tuple[str, str, etree._Element, ParseContext]] = field(default_factory=list)
@@ -161,7 +141,7 @@ class ModelBuilder:
             # the item's element is the <pose> itself (it may come from an <include> elsewhere)
             self._register(
                 node,
-                _Item(
+                ScopedElement(
                     pe if pe is not None else elem,
                     parent_scope,
                     pctx,
@@ -185,17 +165,17 @@ class ModelBuilder:
                 node = FrameNode(lkey, "link", None, parse_pose(pe, ctx), None, child, ctx)
                 self._register(
                     node,
-                    _Item(child, scope, ctx, base_dir, version, lkey, merged),
+                    ScopedElement(child, scope, ctx, base_dir, version, lkey, merged),
                     pe.get("relative_to") if pe is not None else None,
                     None,
                 )
-                self.links.append(_Item(child, scope, ctx, base_dir, version, lkey, merged))
+                self.links.append(ScopedElement(child, scope, ctx, base_dir, version, lkey, merged))
             elif tag == "joint":
                 name = self._name(child, ctx, scope)
                 jkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(jkey, "joint", None, parse_pose(pe, ctx), None, child, ctx)
-                it = _Item(child, scope, ctx, base_dir, version, jkey, merged)
+                it = ScopedElement(child, scope, ctx, base_dir, version, jkey, merged)
                 self._register(
                     node, it, pe.get("relative_to") if pe is not None else None, "__child__"
                 )
@@ -207,7 +187,7 @@ class ModelBuilder:
                 node = FrameNode(fkey, "frame", None, parse_pose(pe, ctx), None, child, ctx)
                 self._register(
                     node,
-                    _Item(child, scope, ctx, base_dir, version, fkey, merged),
+                    ScopedElement(child, scope, ctx, base_dir, version, fkey, merged),
                     pe.get("relative_to") if pe is not None else None,
                     child.get("attached_to") or MODEL_FRAME,
                 )
@@ -229,9 +209,9 @@ class ModelBuilder:
             elif tag == "plugin":
                 self.plugins.append(parse_plugin(child, ctx))
             elif tag == "ros2_control":
-                self.ros2_control.append(_Item(child, scope, ctx, base_dir, version))
+                self.ros2_control.append(ScopedElement(child, scope, ctx, base_dir, version))
             elif tag in TRANSMISSION_TAGS:
-                self.transmissions.append(_Item(child, scope, ctx, base_dir, version))
+                self.transmissions.append(ScopedElement(child, scope, ctx, base_dir, version))
         graph_node = self.graph.nodes[key]
         if canonical:
             graph_node.attached_to = join(scope, canonical)
@@ -268,7 +248,7 @@ class ModelBuilder:
         return name
 
     def _register(
-        self, node: FrameNode, item: _Item, relative_to: str | None, attached_to: str | None
+        self, node: FrameNode, item: ScopedElement, relative_to: str | None, attached_to: str | None
     ) -> None:
         self.graph.add(node)
         self._pending.append((node, item, relative_to, attached_to))
@@ -447,7 +427,7 @@ class ModelBuilder:
 
     # -- pass 2 --------------------------------------------------------------------------------
 
-    def _sub_pose(self, elem: etree._Element, item: _Item, frame_key: str) -> Pose:
+    def _sub_pose(self, elem: etree._Element, item: ScopedElement, frame_key: str) -> Pose:
         """Pose of a sub-element (visual, collision, inertial, sensor) in frame ``frame_key``."""
         pe = elem.find("pose")
         raw = parse_pose(pe, item.ctx)
@@ -545,7 +525,7 @@ class ModelBuilder:
         joints: dict[str, Joint] = {}
         child_of: dict[str, str] = {}
         for item in self.joints:
-            joint = self._joint(item, child_of)
+            joint = resolve_joint(item, g, self.model_pose, child_of)
             joints[joint.name] = joint
             for child in item.elem.findall("sensor"):
                 s = sensor_parser(
@@ -559,7 +539,7 @@ class ModelBuilder:
         if any(j.parent == WORLD_LINK for j in joints.values()):
             world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
             links = {WORLD_LINK: world, **links}
-        self._check_cycles(links, joints)
+        check_cycles(links, joints)
         hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
         # classic / PR2 transmissions of the models, then those of <ros2_control> blocks (as URDF)
         classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
@@ -578,121 +558,6 @@ class ModelBuilder:
             pose=pose,
             static=static,
         )
-
-    def _joint(self, item: _Item, child_of: dict[str, str]) -> Joint:
-        g = self.graph
-        ctx, elem, scope = item.ctx, item.elem, item.scope
-        jtype = J.joint_type(elem, ctx)
-        parent_ref = ctx.child_text(elem, "parent")
-        if not parent_ref:
-            raise ctx.error(
-                InvalidValueError, elem, "joint has no <parent>", "add <parent>link name</parent>"
-            )
-        if parent_ref == "world":
-            parent = WORLD_LINK
-        else:
-            parent = g.attached_link(item.lookup(g, parent_ref, elem.find("parent"), "parent"))
-        child = g.attached_link(
-            g.nodes[item.key].attached_to,  # type: ignore[arg-type]  # (set to its <child>)
-        )
-        if parent == child:
-            raise ctx.error(
-                KinematicTreeError,
-                elem,
-                f"joint connects link {child!r} to itself",
-                "use two different links",
-            )
-        # a gearbox coupling two joints' children: the norm
-        if child in child_of and jtype is not JointType.GEARBOX:
-            ctx.warn(
-                elem,
-                f"joint {item.key!r} closes a kinematic loop: link {child!r} is already the "
-                f"child of joint {child_of[child]!r}. libsdformat accepts it; the bridge "
-                "keeps the joint in the model but cannot simulate the loop (neither driven "
-                "nor published)",
-            )
-        child_of.setdefault(child, item.key)
-        x_mj = g.resolve(item.key)
-        x_mp = np.linalg.inv(self.model_pose) if parent == WORLD_LINK else g.resolve(parent)
-        x_mc = g.resolve(child)
-        r_mj = x_mj[:3, :3]
-        legacy = item.version < (1, 5)
-
-        def express(
-            vec: np.ndarray, xyz_elem: etree._Element, expressed_in: str | None, use_parent: bool
-        ) -> np.ndarray:
-            if expressed_in:
-                r_mf = g.resolve(item.lookup(g, expressed_in, xyz_elem, "expressed_in"))[:3, :3]
-                return r_mj.T @ (r_mf @ vec)
-            if use_parent:
-                return r_mj.T @ (g.resolve(item.frame or model_frame(scope))[:3, :3] @ vec)
-            return vec
-
-        fields: dict = {}
-        if jtype in J.AXIS_TYPES:
-            axis, limit, dyn, initial, mimic = J.parse_axis(
-                elem.find("axis"), ctx, jtype, express, owner=elem, legacy_model_frame=legacy
-            )
-            fields.update(
-                axis=axis,
-                limit=limit,
-                dynamics=dyn,
-                initial_position=initial,
-                mimic=J.parse_mimic(mimic, ctx, lambda n: join(scope, n)),
-            )
-            if jtype in J.TWO_AXIS_TYPES or elem.find("axis2") is not None:
-                a2 = elem.find("axis2")
-                axis2, limit2, dyn2, _init2, mimic2 = J.parse_axis(
-                    a2, ctx, jtype, express, owner=elem, legacy_model_frame=legacy
-                )
-                fields.update(axis2=axis2, limit2=limit2, dynamics2=dyn2)
-                if mimic2 is not None:
-                    ctx.warn(mimic2, "<mimic> on <axis2> is not supported; ignored")
-        if jtype is JointType.SCREW:
-            pitch = ctx.child_float(elem, "screw_thread_pitch")
-            if pitch is not None:
-                fields.update(thread_pitch=pitch, thread_pitch_unit="m/rev")
-            else:
-                fields.update(
-                    thread_pitch=ctx.child_float(elem, "thread_pitch", 1.0),
-                    thread_pitch_unit="rad/m",
-                )
-        if jtype is JointType.GEARBOX:
-            ref = ctx.child_text(elem, "gearbox_reference_body")
-            fields.update(
-                gearbox_ratio=ctx.child_float(elem, "gearbox_ratio", 1.0),
-                gearbox_reference_body=join(scope, ref) if ref else None,
-            )
-        return Joint(
-            name=item.key,
-            type=jtype,
-            parent=parent,
-            child=child,
-            origin=Pose.from_matrix(np.linalg.inv(x_mp) @ x_mj),
-            joint_to_child=Pose.from_matrix(np.linalg.inv(x_mj) @ x_mc),
-            source=ctx.source(elem),
-            **fields,
-        )
-
-    @staticmethod
-    def _check_cycles(links: dict[str, Link], joints: dict[str, Joint]) -> None:
-        """Every link hangs from a root through joints (a loop closed by a joint is allowed;
-        :func:`~sdf_bridge.description.kinematics.tree_edges`).
-
-        Raises:
-            KinematicTreeError: links whose parent joints only form a cycle (no root above them).
-        """
-        placed = {name for name, _ in tree_edges(Robot(name="", links=links, joints=joints))[0]}
-        for j in joints.values():
-            if j.child not in placed:
-                assert j.source is not None
-                raise KinematicTreeError(
-                    f"the joints form a cycle through link {j.child!r}",
-                    file=j.source.file,
-                    line=j.source.line,
-                    element=f'<joint name="{j.name}">',
-                    fix="remove one joint of the cycle (every link needs a root above it)",
-                )
 
 
 def _named(elem: etree._Element, name: str) -> etree._Element:
