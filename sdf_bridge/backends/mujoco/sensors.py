@@ -27,7 +27,7 @@ contact        the contacts touching the sensor's link (for URDF also the links 
                into it; optionally only its named collisions, URDF ones also by their Gazebo
                names, lumped ones included: :mod:`.contact_names`), each ordered (the link's
                collision, the other), position, normal (out of the link) and force on the link
-               (from ``mj_contactForce``) in the link's frame.
+               (from ``mj_contactForce``) in the link's frame (:mod:`.contact`).
 =============  ===============================================================================
 
 Other kinds (gps, altimeter, magnetometer, …) are reported once with a warning and produce no
@@ -63,8 +63,6 @@ from ...description.model import (
     Sensor,
 )
 from ..base import (
-    Contact,
-    ContactReading,
     ImageReading,
     PointCloudReading,
     RangeReading,
@@ -72,8 +70,8 @@ from ..base import (
     SensorReading,
 )
 from .builder import BuiltModel
-from .contact_names import gazebo_collision_names, lumped_links
-from .geoms import VISUAL_GROUP, wxyz
+from .contact import ContactSensor
+from .geoms import wxyz
 from .glplatform import choose_platform, describe_missing
 from .noise import ImuNoise, channel_seed
 from .rays import RayCaster, scan_directions
@@ -100,8 +98,9 @@ def _params(sensor: Sensor, kind: type[_P]) -> _P:
 
 @dataclass(eq=False)
 class _Channel:
-    """One simulated sensor: its schedule (s), MuJoCo ids, per-channel caches, and for IMU and
-    force-torque its noise (made once) and sampler (made at each :meth:`SensorSuite.bind`)."""
+    """One simulated sensor: its schedule (s), MuJoCo ids, per-channel caches, for IMU and
+    force-torque its noise (made once) and sampler (made at each :meth:`SensorSuite.bind`), and
+    for a contact sensor its :class:`.contact.ContactSensor` (made once)."""
 
     sensor: Sensor
     period: float
@@ -112,6 +111,7 @@ class _Channel:
     noise: ImuNoise | None = None
     sampler: ImuSampler | WrenchSampler | None = None
     plain: bool = False  # sampler.sample(snapshot) is (sampler, snapshot)
+    contact: ContactSensor | None = None
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -223,6 +223,9 @@ class SensorSuite:
                     2.0 * math.atan(math.tan(params.horizontal_fov / 2.0) * aspect)
                 )
                 max_w, max_h = max(max_w, params.width), max(max_h, params.height)
+            elif sensor.type == "contact":
+                collisions = _params(sensor, ContactParams).collisions
+                channel.contact = ContactSensor(robot, built, sensor, collisions)
         described = {s.name for s in robot.sensors}
         for block in robot.ros2_control:
             for info in block.sensors:
@@ -383,7 +386,9 @@ class SensorSuite:
             return self._range(ch)
         if kind in ("camera", "depth"):
             return self._camera(ch)
-        return self._contact(ch)
+        model, data, contact = self._model, self._data, ch.contact
+        assert model is not None and data is not None and contact is not None
+        return contact.read(model, data, ch.ids["body"])
 
     def _caster(self, ch: _Channel, local: np.ndarray) -> RayCaster:
         caster = ch.cache.get("caster")
@@ -462,156 +467,6 @@ class SensorSuite:
             cy=params.height / 2.0,
         )
 
-    def _contact(self, ch: _Channel) -> ContactReading:
-        """The contacts touching the sensor's link (body), or only its named collisions, in the
-        link's frame, or in the sensor's ``frame_id`` override when the model has that frame
-        (``world`` or a link: Gazebo's bumper ``frameName``; :meth:`_contact_frame`) (see
-        :class:`~sdf_bridge.backends.base.Contact`).
-
-        MuJoCo's contact frame (``contact.frame``, rows = axes in the world) has its first axis
-        along the normal, pointing from ``geom1`` to ``geom2``; ``mj_contactForce`` gives, in
-        that frame, the force ``geom1`` exerts on ``geom2`` (normal part ≥ 0: contacts push).
-        So with ``s = +1`` when the sensor's geom is ``geom2`` and ``-1`` when it is ``geom1``:
-        force on the link = ``s · frameᵀ · f``, normal out of the link = ``-s · frame[0]``; both
-        then rotated by ``Rᵀ`` and the position by ``Rᵀ (p − x)`` with ``R = data.xmat[body]``,
-        ``x = data.xpos[body]`` (the target frame's body in the world; the world body 0 has
-        ``R = I``, ``x = 0``). Conventions: MuJoCo
-        documentation, Computation → Contact and ``mj_contactForce``; the sign is checked
-        against MuJoCo's ``cfrc_ext`` in the tests (test_contact.py).
-        """
-        m, d = self._model, self._data
-        assert m is not None and d is not None
-        mine, names = self._contact_geoms(ch, m)
-        body, frame = self._contact_frame(ch, m)
-        if d.ncon == 0:
-            return ContactReading((), frame)
-        contact = d.contact  # the arrays of the current contacts, (ncon, …)
-        geoms = contact.geom  # (ncon, 2) geom ids
-        selected = np.flatnonzero(mine[geoms].any(axis=1))
-        if selected.size == 0:
-            return ContactReading((), frame)
-        geoms = geoms[selected]
-        # +1: the sensor's geom is geom2, on which f acts
-        sign = np.where(mine[geoms[:, 1]], 1.0, -1.0)
-        local = np.empty((selected.size, 3))  # force in each contact frame
-        wrench = np.zeros(6)
-        for i, k in enumerate(selected.tolist()):
-            mujoco.mj_contactForce(m, d, k, wrench)
-            local[i] = wrench[:3]
-        frames = contact.frame[selected].reshape(-1, 3, 3)  # rows: normal, tangents (world)
-        rotation = d.xmat[body].reshape(3, 3)  # target frame → world; v @ rotation = rotationᵀ v
-        force = (sign[:, None] * np.einsum("nji,nj->ni", frames, local)) @ rotation
-        normal = (-sign[:, None] * frames[:, 0, :]) @ rotation
-        position = (contact.pos[selected] - d.xpos[body]) @ rotation
-        return ContactReading(
-            tuple(
-                Contact(body1=names[own], body2=names[other], position=p, normal=n, force=f)
-                for own, other, p, n, f in zip(
-                    np.where(sign > 0, geoms[:, 1], geoms[:, 0]).tolist(),
-                    np.where(sign > 0, geoms[:, 0], geoms[:, 1]).tolist(),
-                    map(tuple, position.tolist()),
-                    map(tuple, normal.tolist()),
-                    map(tuple, force.tolist()),
-                )
-            ),
-            frame,
-        )
-
-    def _contact_frame(self, ch: _Channel, model: mujoco.MjModel) -> tuple[int, str]:
-        """(MuJoCo body id, frame name) the contacts of ``ch`` are expressed in: the sensor's
-        ``frame_id`` override when it is ``world`` (body 0) or a link of the model (Gazebo's
-        bumper plugin reports contacts in its ``frameName``), else the sensor's link. An
-        override the model does not have is warned about once (the contacts then stay in the
-        link's frame, and say so). Cached per channel and model."""
-        cached = ch.cache.get("contact_frame")
-        if cached is not None and cached[0] is model:
-            return cached[1], cached[2]
-        own = ch.ids["body"]
-        link = str(model.body(own).name)
-        wanted = ch.sensor.frame_id
-        body, frame = own, link
-        if wanted == "world":
-            body, frame = 0, "world"
-        elif wanted:
-            name = self.built.link_body.get(wanted)
-            found = -1 if name is None else mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
-            if found >= 0:
-                body, frame = found, wanted
-            else:
-                _LOG.warning(
-                    "sensor %r: its frame %r is not a link of the model (nor 'world'); its "
-                    "contacts are given in its link's frame %r, stamped so",
-                    ch.name,
-                    wanted,
-                    link,
-                )
-        ch.cache["contact_frame"] = (model, body, frame)
-        return body, frame
-
-    def _contact_geoms(self, ch: _Channel, model: mujoco.MjModel) -> tuple[np.ndarray, list[str]]:
-        """(mask, names): the mask over the model's geoms, shape (ngeom,), of the collision geoms
-        of the sensor's link and, for URDF, of the links Gazebo lumps into it
-        (:func:`.contact_names.lumped_links`), only those the sensor's ``collisions`` name when
-        it names any (by the collision's own name, or for URDF by the names Gazebo gives it,
-        :func:`.contact_names.gazebo_collision_names`); the name of every geom (:func:`_name`).
-        Cached per channel and model; a filter that names none of the link's collisions is
-        warned about once (the sensor then reports no contacts)."""
-        cached = ch.cache.get("contact_geoms")
-        if cached is not None and cached[0] is model:
-            return cached[1], cached[2]
-        body = ch.ids["body"]
-        wanted = set(_params(ch.sensor, ContactParams).collisions)
-        link_name = str(model.body(body).name)
-        members = [m for m in lumped_links(self.robot, link_name) if m in self.robot.links] or [
-            link_name
-        ]
-        bodies = [
-            mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, self.built.link_body.get(m, m))
-            for m in members
-        ]
-        mask = np.isin(model.geom_bodyid, bodies) & (model.geom_group != VISUAL_GROUP)
-        if wanted:
-            geoms = np.flatnonzero(mask)
-            aliases: list[set[str]] = [set() for _ in geoms]
-            for names, g in zip(aliases, geoms):
-                name = str(model.geom(int(g)).name)
-                prefix = f"{model.body(int(model.geom_bodyid[g])).name}::collision::"
-                if name.startswith(prefix):
-                    names.add(name[len(prefix) :])
-            # Gazebo's names, by position: per link, only when every collision became a geom
-            by_link: dict[str, list[int]] = {}
-            for i, g in enumerate(geoms):
-                by_link.setdefault(str(model.body(int(model.geom_bodyid[g])).name), []).append(i)
-            for owner, index, gazebo in (
-                gazebo_collision_names(self.robot, link_name) if self.robot.format == "urdf" else ()
-            ):
-                slots = by_link.get(owner, [])
-                if len(slots) == len(self.robot.links[owner].collisions):
-                    aliases[slots[index]].update(gazebo)
-            mask[:] = False
-            for names, g in zip(aliases, geoms):
-                mask[g] = bool(names & wanted)
-            if not mask.any():
-                known = sorted(set().union(*aliases)) if aliases else []
-                why = (
-                    "none: the link has no collision geoms"
-                    if len(geoms) == 0
-                    else f"none: its {len(geoms)} collision geom(s) have no name, and Gazebo's "
-                    "names are not given when one of the link's collisions could not be "
-                    "built"
-                )
-                _LOG.warning(
-                    "sensor %r: its <collision> filter %s names no collision of link %r in the "
-                    "model (known names: %s); it reports no contacts",
-                    ch.name,
-                    sorted(wanted),
-                    link_name,
-                    known or why,
-                )
-        names = [_name(model, g) for g in range(model.ngeom)]
-        ch.cache["contact_geoms"] = (model, mask, names)
-        return mask, names
-
     def close(self) -> None:
         """Release the camera renderers (on the thread that made them, see :mod:`.render`);
         callable from any thread, idempotent."""
@@ -658,8 +513,3 @@ def gl_problem() -> str | None:
         platform,
     )
     return None
-
-
-def _name(model: mujoco.MjModel, geom: int) -> str:
-    name = model.geom(geom).name
-    return name or model.body(int(model.geom_bodyid[geom])).name
