@@ -36,12 +36,7 @@ def main() -> None:
     robot = load(REPO / "urdf" / "demo_arm.urdf.xacro")
     tm = TransmissionMap.from_robot(robot)
     backend = MujocoBackend()
-    backend.configure(
-        robot,
-        tm.actuator_names,
-        transmissions=tm,
-        params={"timestep": 0.001, "render_cameras": False},
-    )
+    backend.configure(robot, transmissions=tm, params={"timestep": 0.001, "render_cameras": False})
     for _ in range(50):
         backend.read(0.01)
     suite, data = backend.sensors, backend.data
