@@ -31,10 +31,9 @@ import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
-from .description.inertia import inertia_fix
-from .description.model import Robot, World
-from .errors import ConfigError, DescriptionError, SdfBridgeError, TransmissionError
-from .summary import joint_views, publishes
+from .description.model import World
+from .errors import ConfigError, DescriptionError, SdfBridgeError
+from .summary_text import print_summary, transmission_report
 
 #: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
 ROS_INSTALL_HINT = (
@@ -310,227 +309,7 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
-# -- summary ----------------------------------------------------------------------------------
-
-
-def _val(value: object) -> str:
-    """A report value for display: ``-`` for ``None``, ``%g`` for numbers."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def _rate_limit(enforced: float | None, written: float | None) -> str:
-    """An enforced velocity or effort limit for display: the number, ``-`` when not limited,
-    ``not limited (0)`` where the description wrote the ``0`` that descriptions use as
-    "unknown" (the limiter reads it so, warning)."""
-    if enforced is None and written == 0.0:
-        return "not limited (0)"
-    return _val(enforced)
-
-
-def _table(rows: list[list[str]], out: TextIO) -> None:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        out.write("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
-
-
-#: Where a :class:`Sensor` was written, by its ``origin_format``.
-_SENSOR_ORIGIN = {"gazebo": "<gazebo>", "urdf": "<robot><sensor>", "sdf": "SDFormat <sensor>"}
-
-
-def _reduction(side: str, value: object) -> str:
-    """``"joint-side reduction 50"`` / ``"actuator-side reduction not given"``."""
-    return f"{side}-side reduction {'not given' if value is None else _val(value)}"
-
-
-def _hardware_sensors(robot: Robot) -> list[list[str]]:
-    """Table rows of the ``<ros2_control>`` ``<sensor>`` components: name, ``ros2_control``,
-    the ``frame_id`` param (or ``-``), no rate, the block with the state interfaces, and what
-    they publish (the mock backend's values; a description sensor of the same name publishes
-    as that sensor)."""
-    rows = []
-    described = {s.name for s in robot.sensors}
-    for block in robot.ros2_control:
-        for info in block.sensors:
-            names = [i.name for i in info.state_interfaces]
-            states = ",".join(names) if 0 < len(names) <= 6 else f"{len(names)} state interfaces"
-            rows.append(
-                [
-                    info.name,
-                    "ros2_control",
-                    info.param("frame_id") or "-",
-                    "-",
-                    f'<ros2_control name="{block.name}"> ({states})',
-                    "as the description sensor of its name"
-                    if info.name in described
-                    else "state interfaces only (mock backend); MuJoCo simulates none (warned at "
-                    "start)",
-                ]
-            )
-    return rows
-
-
-def _sensor_count(robot: Robot) -> str:
-    """``"2"``, or ``"3 (1 in <ros2_control>)"`` when ``<ros2_control>`` sensors are among them."""
-    hardware = sum(len(block.sensors) for block in robot.ros2_control)
-    total = len(robot.sensors) + hardware
-    return f"{total} ({hardware} in <ros2_control>)" if hardware else str(total)
-
-
-def _describe_transmissions(robot: Robot, problems: list[str]) -> list[dict]:
-    if not robot.transmissions:
-        return []
-    try:
-        from .transmissions.report import describe_transmissions
-    except ImportError as exc:  # optional during development only
-        problems.append(f"transmission report unavailable: {exc}")
-        return []
-    try:
-        return describe_transmissions(robot)
-    except TransmissionError as exc:
-        problems.append(str(exc))
-        return []
-
-
-def print_summary(
-    robot: Robot, warnings: Sequence[str], out: TextIO, *, show_problems: bool = True
-) -> int:
-    """Print the readable summary of ``robot``; return the number of problems that make the
-    bridge refuse it (a transmission or limits it cannot build). Problems it works around
-    (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
-    and not counted."""
-    problems: list[str] = []
-    counts: dict[str, int] = {}
-    for joint in robot.joints.values():
-        counts[joint.type.value] = counts.get(joint.type.value, 0) + 1
-    out.write(
-        f"robot: {robot.name} ({robot.format}{' ' + robot.version if robot.version else ''})\n"
-    )
-    if robot.source_file:
-        out.write(f"file: {robot.source_file}\n")
-    out.write(
-        f"links: {len(robot.links)}  joints: {len(robot.joints)} "
-        f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items())) or 'none'})  "
-        f"movable: {len(robot.movable_joints)}  transmissions: {len(robot.transmissions)}  "
-        f"ros2_control: {len(robot.ros2_control)}  sensors: {_sensor_count(robot)}\n"
-    )
-    views, limit_warnings, refusals = joint_views(robot)
-    described = _describe_transmissions(robot, problems)
-    if not problems:  # a transmission problem is reported once, located, by the transmission report
-        problems.extend(refusals)
-    warnings = [*warnings, *limit_warnings]
-    if robot.joints:
-        out.write("\njoints (limits: what the bridge enforces, - = not limited):\n")
-        rows = [
-            [
-                "name",
-                "type",
-                "parent -> child",
-                "lower",
-                "upper",
-                "velocity",
-                "effort",
-                "command",
-                "state",
-            ]
-        ]
-        for name, view in views.items():
-            joint = robot.joints.get(name)
-            kind, link = (
-                (joint.type.value, f"{joint.parent} -> {joint.child}")
-                if joint
-                else ("(translation)", "-")
-            )
-            written = joint.limit if joint else None
-            rows.append(
-                [
-                    name,
-                    kind,
-                    link,
-                    _val(view.lower),
-                    _val(view.upper),
-                    _rate_limit(view.velocity, written.velocity if written else None),
-                    _rate_limit(view.effort, written.effort if written else None),
-                    view.command,
-                    view.state,
-                ]
-            )
-        _table(rows, out)
-        notes = [(name, view.note) for name, view in views.items() if view.note]
-        if notes:
-            out.write(
-                "\njoint notes (followers and joints the bridge simulates but does not expose):\n"
-            )
-            for name, note in notes:
-                out.write(f"  {name}: {note}\n")
-    if described:
-        out.write(
-            "\ntransmissions (reductions as written, on the side where the file gives them; "
-            "effective = what the bridge applies):\n"
-        )
-        for entry in described:
-            out.write(
-                f"  {entry.get('name')} ({entry.get('type')}, {entry.get('dialect')} dialect)\n"
-            )
-            out.write(f"    effective: {entry.get('effective', '')}\n")
-            for joint in entry.get("joints", ()):
-                if joint.get("role") == "follower":  # mimic/gearbox/screw: reduction = multiplier
-                    out.write(
-                        f"    joint {joint.get('name')}: follower, multiplier "
-                        f"{_val(joint.get('reduction'))}, offset "
-                        f"{_val(joint.get('offset'))}\n"
-                    )
-                    continue
-                out.write(
-                    f"    joint {joint.get('name')}: role {_val(joint.get('role'))}, "
-                    f"{_reduction('joint', joint.get('reduction'))}, offset "
-                    f"{_val(joint.get('offset'))}\n"
-                )
-            for actuator in entry.get("actuators", ()):
-                out.write(
-                    f"    actuator {actuator.get('name')}: role {_val(actuator.get('role'))}, "
-                    f"{_reduction('actuator', actuator.get('reduction'))}\n"
-                )
-            for note in entry.get("notes", ()):
-                out.write(f"    note: {note}\n")
-    hardware_sensors = _hardware_sensors(robot)
-    if robot.sensors or hardware_sensors:
-        out.write("\nsensors (publishes: topic (message), relative to the node's namespace):\n")
-        rows = [["name", "type", "link", "rate (Hz)", "defined in", "publishes"]]
-        for sensor in robot.sensors:
-            rows.append(
-                [
-                    sensor.name,
-                    sensor.type,
-                    str(sensor.link or sensor.joint or "-"),
-                    f"{sensor.update_rate:g}",
-                    _SENSOR_ORIGIN.get(sensor.origin_format, "-"),
-                    publishes(sensor),
-                ]
-            )
-        rows.extend(hardware_sensors)
-        _table(rows, out)
-    if warnings:
-        out.write(f"\nwarnings ({len(warnings)}):\n")
-        for warning in warnings:
-            out.write(f"  {warning}\n")
-    if show_problems:
-        mended = [
-            fix
-            for link in robot.links.values()
-            if link.inertial is not None
-            and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None
-        ]
-        total = len(problems) + len(mended)
-        out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")
-        for problem in problems:
-            out.write(f"  {problem}\n")
-        for fix in mended:
-            out.write(f"  (worked around) {fix}\n")
-    return len(problems)
+# -- commands ---------------------------------------------------------------------------------
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -560,7 +339,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return 0
             problems: list[str] = []
             for robot in robots.values():
-                _describe_transmissions(robot, problems)
+                transmission_report(robot, problems)
             for problem in problems:
                 err.write(f"error: {problem}\n")
             return 1 if problems else 0

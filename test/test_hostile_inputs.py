@@ -388,7 +388,7 @@ def test_values_beyond_the_bounds_are_refused_and_those_within_stay_finite(
     effort=st.sampled_from(["0", "0.0", "5", "1e9"]),
 )
 def test_check_shows_zero_limits_as_not_limited(velocity: str, effort: str) -> None:
-    from sdf_bridge.cli import print_summary
+    from sdf_bridge.summary_text import print_summary
 
     robot = load(ROBOT.format(ns="", a="", e="", t="", effort=effort, velocity=velocity))
     out = io.StringIO()

@@ -62,11 +62,11 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..backends.base import Backend, BaseState, JointCommand, SensorReading
-from ..backends.registry import as_backend, create_backend
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
+from .backend_setup import open_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import CommandBuffer
 from .cycle_state import CycleState
@@ -74,7 +74,6 @@ from .holds import Holds, coupling
 from .joint_selection import select_joints
 from .stability import effort_chatter
 from .timing import LoopTiming
-from .topic_block import TOPIC_BASED_PLUGINS
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
 
@@ -92,11 +91,6 @@ def _locked(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]  # (functools.wraps keeps the signature)
-
-
-def simulates(backend: Any) -> bool:
-    """Whether ``backend`` simulates: it can pause and step (``pause`` and ``step`` methods)."""
-    return callable(getattr(backend, "pause", None)) and callable(getattr(backend, "step", None))
 
 
 class HardwareSystem:
@@ -188,16 +182,9 @@ class HardwareSystem:
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
         self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
         self.trajectory = TrajectoryRunner(self.commands)
-        self.backend: Backend = (
-            create_backend(backend) if isinstance(backend, str) else as_backend(backend)
-        )
-        #: the name given, else the class of the backend (of the driver behind a port)
-        self.backend_name = (
-            backend
-            if isinstance(backend, str)
-            else getattr(backend, "name", type(backend).__name__)
-        )
-        self.backend.configure(robot, transmissions=tm, params=self._backend_params(backend_params))
+        #: the backend, and the name given, else the class of the backend (of the driver
+        #: behind a port)
+        self.backend, self.backend_name = open_backend(backend, robot, tm, backend_params)
         inertia = getattr(self.backend, "joint_inertia", None)
         if update_rate is not None and inertia is not None:
             for problem in effort_chatter(
@@ -214,30 +201,6 @@ class HardwareSystem:
         self._clamps_before: Counter[tuple[str, str]] = Counter()
         self._lock = threading.RLock()
         self.enabled = True
-
-    # ------------------------------------------------------------------ configuration
-    def _backend_params(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The ``<hardware><param>``s of the robot's blocks, then ``overrides``. A block for
-        ros2_control's topic-based plugins (:data:`~.topic_block.TOPIC_BASED_PLUGINS`) holds
-        that plugin's parameters (its topics), not the backend's: they are left out, silently."""
-        params: dict[str, Any] = {}
-        for block in self.robot.ros2_control:
-            if block.plugin in TOPIC_BASED_PLUGINS:
-                continue
-            for key, value in block.parameters:
-                if key in params and params[key] != value:
-                    _LOG.warning(
-                        "<ros2_control> hardware parameter %r differs between blocks (%r, %r); "
-                        "using %r from block %r",
-                        key,
-                        params[key],
-                        value,
-                        value,
-                        block.name,
-                    )
-                params[key] = value
-        params.update(overrides or {})
-        return params
 
     # ------------------------------------------------------------------ cycle
     @_locked
@@ -530,14 +493,6 @@ class HardwareSystem:
         """Whether the backend simulates (can pause and step: MuJoCo; :func:`simulates`)."""
         return simulates(self.backend)
 
-    def _simulator(self) -> Any:
-        if not self.simulating:
-            raise BackendError(
-                f"backend {self.backend_name!r} does not simulate: it cannot pause or step. "
-                "Fix: use a simulating backend (mujoco)."
-            )
-        return self.backend
-
     @_locked
     def pause(self, flag: bool) -> None:
         """Pause (``True``) or resume the simulation; while paused a tick does not advance time.
@@ -545,7 +500,7 @@ class HardwareSystem:
         Raises:
             BackendError: the backend does not simulate (:attr:`simulating`).
         """
-        self._simulator().pause(bool(flag))
+        simulator(self.backend, self.backend_name).pause(bool(flag))
 
     @property
     def paused(self) -> bool:
@@ -559,7 +514,7 @@ class HardwareSystem:
         Raises:
             BackendError: ``n`` not a whole number ≥ 0, or the backend does not simulate.
         """
-        self._simulator().step(n)
+        simulator(self.backend, self.backend_name).step(n)
 
     @_locked
     def base_state(self) -> BaseState | None:

@@ -71,7 +71,7 @@ from trajectory_msgs.msg import JointTrajectory
 from ..backends import create_backend
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
-from ..hardware.system import simulates
+from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning

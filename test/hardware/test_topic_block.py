@@ -18,6 +18,7 @@ from sdf_bridge.description import load, load_with_xml
 from sdf_bridge.description.model import World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
+from sdf_bridge.hardware.backend_setup import backend_parameters
 from sdf_bridge.hardware.topic_block import (
     PICKNIK,
     SUCCESSOR,
@@ -125,7 +126,7 @@ def test_with_topic_block_replaces_the_blocks_and_keeps_the_rest(demo: tuple) ->
         system.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
         original.transmissions.joint_to_actuator(np.ones(6), np.ones(6), np.ones(6))[0],
     )
-    assert system._backend_params(None) == {}
+    assert backend_parameters(again, None) == {}
     # position[6] for name[7]
     assert (
         system.commands.submit_joint_state(

@@ -1,0 +1,99 @@
+"""The backend of a hardware system, set up, and whether it simulates.
+
+:func:`open_backend` creates the backend from a name (:func:`~sdf_bridge.backends.create_backend`)
+or puts a given one behind the joint-space port (:func:`~sdf_bridge.backends.registry.as_backend`),
+names it for messages and diagnostics, and configures it with :func:`backend_parameters`: the
+``<hardware><param>``\\ s of the description's ``<ros2_control>`` blocks, overridden by the
+caller's (the node's ``backend_params.*``). :func:`simulates` and :func:`simulator` tell a
+backend that can pause and step (MuJoCo) from one that cannot (the mock, a driver of real
+hardware).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from ..backends.base import Backend
+from ..backends.registry import as_backend, create_backend
+from ..description.model import Robot
+from ..errors import BackendError
+from ..transmissions import TransmissionMap
+from .topic_block import TOPIC_BASED_PLUGINS
+
+_LOG = logging.getLogger(__name__)
+
+
+def backend_parameters(robot: Robot, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The ``<hardware><param>``\\ s of the robot's blocks (strings, as written), then
+    ``overrides``. A block for ros2_control's topic-based plugins
+    (:data:`~.topic_block.TOPIC_BASED_PLUGINS`) holds that plugin's parameters (its topics),
+    not the backend's: they are left out, silently. A parameter two blocks give different
+    values takes the later block's, with a warning naming both values."""
+    params: dict[str, Any] = {}
+    for block in robot.ros2_control:
+        if block.plugin in TOPIC_BASED_PLUGINS:
+            continue
+        for key, value in block.parameters:
+            if key in params and params[key] != value:
+                _LOG.warning(
+                    "<ros2_control> hardware parameter %r differs between blocks (%r, %r); "
+                    "using %r from block %r",
+                    key,
+                    params[key],
+                    value,
+                    value,
+                    block.name,
+                )
+            params[key] = value
+    params.update(overrides or {})
+    return params
+
+
+def open_backend(
+    backend: Backend | Any | str,
+    robot: Robot,
+    transmissions: TransmissionMap,
+    overrides: Mapping[str, Any] | None,
+) -> tuple[Backend, str]:
+    """The backend of a hardware system, configured for ``robot`` and its ``transmissions``
+    with :func:`backend_parameters` (``overrides``: the caller's backend parameters).
+
+    Args:
+        backend: a joint-space :class:`~sdf_bridge.backends.base.Backend`, an
+            :class:`~sdf_bridge.backends.base.ActuatorDriver` (put behind an
+            :class:`~sdf_bridge.backends.actuator_port.ActuatorPort`), or a backend name for
+            :func:`~sdf_bridge.backends.create_backend`.
+
+    Returns:
+        ``(port, name)``: the backend behind the joint-space port, and its name: the name
+        given, else the ``name`` attribute or the class name of the object given (of the
+        driver, when it is put behind a port).
+
+    Raises:
+        BackendError: the backend cannot be created, put behind the port or configured.
+    """
+    port = create_backend(backend) if isinstance(backend, str) else as_backend(backend)
+    name = backend if isinstance(backend, str) else getattr(backend, "name", type(backend).__name__)
+    port.configure(robot, transmissions=transmissions, params=backend_parameters(robot, overrides))
+    return port, name
+
+
+def simulates(backend: Any) -> bool:
+    """Whether ``backend`` simulates: it can pause and step (``pause`` and ``step`` methods)."""
+    return callable(getattr(backend, "pause", None)) and callable(getattr(backend, "step", None))
+
+
+def simulator(backend: Any, name: str) -> Any:
+    """``backend``, to pause or step, when it simulates (:func:`simulates`).
+
+    Raises:
+        BackendError: it does not simulate (the message names it as ``name``).
+    """
+    if not simulates(backend):
+        raise BackendError(
+            f"backend {name!r} does not simulate: it cannot pause or step. "
+            "Fix: use a simulating backend (mujoco)."
+        )
+    return backend

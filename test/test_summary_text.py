@@ -1,0 +1,61 @@
+"""Tests of sdf_bridge.summary_text: the summary ``check`` and ``info`` print, called directly
+(the command-line tests of the same tables are in test_cli.py)."""
+
+from __future__ import annotations
+
+import io
+
+from sdf_bridge.description import load
+from sdf_bridge.summary_text import print_summary, transmission_report
+
+#: One joint with an unknown transmission type (refused) and a link whose principal moments
+#: break the triangle inequality (worked around: balanced).
+ROBOT = """<?xml version="1.0"?>
+<robot name="bot">
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-1.5" upper="1.5" effort="20" velocity="2"/></joint>
+  {transmission}
+</robot>
+"""
+
+UNKNOWN = """<transmission name="t1"><type>acme/MagicTransmission</type>
+  <joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
+  <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission>"""
+
+
+def test_transmission_report_without_transmissions_is_empty() -> None:
+    problems: list[str] = []
+    assert transmission_report(load(ROBOT.format(transmission="")), problems) == []
+    assert problems == []
+
+
+def test_transmission_report_turns_a_refused_transmission_into_one_problem() -> None:
+    problems: list[str] = []
+    assert transmission_report(load(ROBOT.format(transmission=UNKNOWN)), problems) == []
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        "<string>:8: transmission 't1' has unknown type 'acme/MagicTransmission'. Fix: use one of "
+    )
+
+
+def test_print_summary_counts_refusals_and_marks_what_it_works_around() -> None:
+    out = io.StringIO()
+    assert print_summary(load(ROBOT.format(transmission=UNKNOWN)), [], out) == 1
+    text = out.getvalue()
+    assert "\nproblems (2):\n  <string>:8: transmission 't1' has unknown type" in text
+    assert "\n  (worked around) link 'arm': its principal moments (1, 1, 3) kg·m²" in text
+    out = io.StringIO()
+    assert print_summary(load(ROBOT.format(transmission="")), [], out) == 0
+    assert "\nproblems (1):\n  (worked around) link 'arm'" in out.getvalue()
+
+
+def test_info_leaves_the_problems_out_but_counts_them() -> None:
+    out = io.StringIO()
+    robot = load(ROBOT.format(transmission=UNKNOWN))
+    assert print_summary(robot, ["a warning"], out, show_problems=False) == 1
+    text = out.getvalue()
+    assert "problems" not in text
+    assert text.endswith("\nwarnings (1):\n  a warning\n")
