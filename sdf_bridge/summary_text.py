@@ -91,11 +91,8 @@ def transmission_report(robot: Robot, problems: list[str]) -> list[dict]:
     appended to ``problems``, and ``[]`` returned."""
     if not robot.transmissions:
         return []
-    try:
-        from .transmissions.report import describe_transmissions
-    except ImportError as exc:  # optional during development only
-        problems.append(f"transmission report unavailable: {exc}")
-        return []
+    from .transmissions.report import describe_transmissions
+
     try:
         return describe_transmissions(robot)
     except TransmissionError as exc:
