@@ -42,8 +42,8 @@ its initial state with the simulated time kept, counts it in
 a silent reset.
 
 The per-cycle bookkeeping (command → actuator parameters, the refresh, gathering the state)
-runs as compiled kernels when Numba is available (:mod:`.cycle`, :mod:`sdf_bridge.jit`: two
-calls per cycle, :func:`.cycle.write_kernel` and :func:`.cycle.state_kernel`; the backend's
+runs as compiled kernels when Numba is available (:mod:`.kernel`, :mod:`sdf_bridge.jit`: two
+calls per cycle, :func:`.kernel.write_kernel` and :func:`.kernel.state_kernel`; the backend's
 whole overhead over MuJoCo's stepping is about 10 µs per cycle for the 6-joint demo arm,
 ``bench/sim.py``), else as the equivalent numpy code (:meth:`MujocoBackend.use_compiled` switches).
 
@@ -72,7 +72,7 @@ from ...errors import BackendError
 from ...limits.spec import effort_bounds
 from ..base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState
 from ..initial_pose import initial_pose
-from . import cycle
+from . import cycle, kernel
 from .actuation import add_pid_actuators, inertia_diagonal_index
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
@@ -116,10 +116,10 @@ class MujocoBackend:
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
     # (hardware.kernel_switch warms them up)
-    kernel_modules: ClassVar[tuple[str, ...]] = (cycle.__name__,)
+    kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
     def __init__(self, *, compiled: bool | None = None) -> None:
-        """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.cycle`) or
+        """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.kernel`) or
         (``False``) the numpy reference; default: as the transmission map given to
         :meth:`configure`."""
         self._compiled_choice, self.compiled = compiled, bool(compiled)  # (decided at configure)
@@ -268,10 +268,10 @@ class MujocoBackend:
         self.reset()
 
     def _select_kernels(self) -> None:
-        """The per-cycle functions by :attr:`compiled` (:func:`.cycle.functions`,
-        :func:`.cycle.fused`); state stays."""
-        self._pre_step, self._apply_command, self._gather_state = cycle.functions(self.compiled)
-        self._pack, self._view = cycle.fused(
+        """The per-cycle functions by :attr:`compiled` (:func:`.kernel.functions`,
+        :func:`.kernel.fused`); state stays."""
+        self._pre_step, self._apply_command, self._gather_state = kernel.functions(self.compiled)
+        self._pack, self._view = kernel.fused(
             self.tm.kernel_pack if self.compiled else None,
             self.data,
             self._inertia,
@@ -305,7 +305,7 @@ class MujocoBackend:
     def write(self, command: JointCommand, dt: float) -> None:
         """Apply the joint command ``command`` (:class:`~sdf_bridge.backends.base.JointCommand`:
         values, per-joint modes, idle joints' hold positions; columns ``joint_names``) for the
-        next ``dt`` s, in one compiled call (:func:`.cycle.write_kernel`): a command that
+        next ``dt`` s, in one compiled call (:func:`.kernel.write_kernel`): a command that
         differs bit for bit from the last applied one goes into MuJoCo's actuators (an
         identical one changes nothing, as the integral and the scheduled gains are refreshed
         before every step; except in ideal position mode); then the actuators are prepared for
@@ -327,9 +327,9 @@ class MujocoBackend:
         except AttributeError:  # not a JointCommand
             values, mode, hold = self._checked(command)
         if self._pack is not None:
-            kernel = cycle.write_kernel
+            write_kernel = kernel.write_kernel
             try:
-                kernel(
+                write_kernel(
                     tab,
                     values,
                     mode,
@@ -341,7 +341,7 @@ class MujocoBackend:
                 )
             except TypeError:  # not the warmed-up kinds (C-contiguous float64, int8): convert
                 values, mode, hold = self._checked(command)
-                kernel(
+                write_kernel(
                     tab,
                     values,
                     mode,
@@ -525,12 +525,12 @@ class MujocoBackend:
         state with the followers, (3, n_joints + n_followers), rows position, velocity and
         applied effort (0 on ideal joints), and of the actuator state, (3, n_actuators)
         (:meth:`TransmissionMap.joint_state`); and whether the simulation is stable
-        (:func:`.cycle.gather_state`). One compiled call (:func:`.cycle.state_kernel`) outside
+        (:func:`.cycle.gather_state`). One compiled call (:func:`.kernel.state_kernel`) outside
         ideal position mode."""
         if out is None or actuators is None:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         if self._pack is not None and not self._ideal_mode:
-            stable = cycle.state_kernel(
+            stable = kernel.state_kernel(
                 self._tab, self._view, self._warnings, self._pack, out, actuators
             )
             return out, actuators, stable
@@ -581,7 +581,7 @@ class MujocoBackend:
 
     def read(self, dt: float) -> JointSpaceState:
         """Step physics ``dt / timestep`` times (none while paused) and return the state: joints
-        with followers, actuators (new arrays, one compiled call: :func:`.cycle.state_kernel`),
+        with followers, actuators (new arrays, one compiled call: :func:`.kernel.state_kernel`),
         the due sensor readings and the simulated time.
 
         Raises:
