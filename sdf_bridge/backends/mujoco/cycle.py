@@ -42,8 +42,35 @@ joint of the transmission map:
   one); ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it
   was prepared for do not happen).
 
-The PID law and its MuJoCo form are documented in :mod:`.pid`; the command rules in
-:mod:`.backend`.
+The command rules, per joint by its mode (the backend's behaviour; the PID law and its MuJoCo
+form are documented in :mod:`.pid`):
+
+* position / velocity commands are tracked by the per-joint PID of :mod:`.pid` (effort clamped
+  to the joint's effort limit). The PID's P and D parts run inside every physics step as MuJoCo
+  affine actuators on the joints (one per map joint, gear 1, force range = effort limit), its
+  integral once per read (the error to the target at the start of each cycle, whether or not a
+  command was written); default gains have an integral term and follow the joint's current
+  inertia (:mod:`.pid`), so position commands settle on target under gravity. At every reset
+  the integral starts at the static load the joint carries at rest (gravity, its coupled
+  followers' included: :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a
+  held joint does not sag first while the integral grows. Before the steps of every read the
+  actuators are refreshed (:func:`pre_step`): first the scheduled gains, from the inertia as of
+  the last physics step, then the integral with them. So a write repeating the previous command
+  bit for bit would change nothing; it returns after comparing it (except in ideal mode).
+  :meth:`.backend.MujocoBackend.write` does that refresh itself, in the same compiled call, for
+  the read that follows (:func:`prepare`; nothing the refresh reads changes in between), and it
+  is undone when those steps do not follow (paused, another ``dt``, another write first): the
+  same actuator parameters and integral, bit for bit, one call fewer per cycle;
+* velocity commands track a reference position integrated from the command at every physics
+  step (the actuator's integrator activation), so a velocity is held without drift under load;
+* effort commands are applied as they are (the PID off);
+* no command on a joint (mode ``NONE``): hold the command's ``hold`` position (where the joint
+  was when its command ended), by the PID;
+* ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
+  step, velocity = finite difference), their effort reads 0.
+* a joint whose effort limit is 0 (a ``<ros2_control>`` effort window ``[0, 0]``; a URDF
+  ``<limit effort="0">`` means "not limited", as the limiter reads it) is passive: its commands
+  exert no effort (noted once).
 """
 
 from __future__ import annotations
