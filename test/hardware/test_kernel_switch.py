@@ -156,7 +156,7 @@ def test_kernel_modules_of_a_system(demo_robot) -> None:
     assert kernel_switch.kernel_modules(mujoco) == (
         "sdf_bridge.transmissions.kernel",
         "sdf_bridge.limits.kernel",
-        "sdf_bridge.backends.mujoco.cycle",
+        "sdf_bridge.backends.mujoco.kernel",
     )
 
 

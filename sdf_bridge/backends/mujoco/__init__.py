@@ -1,9 +1,12 @@
 """MuJoCo physics backend: the robot description simulated by MuJoCo (``mujoco`` on PyPI).
 
 Modules: :mod:`.builder` (Robot → ``mujoco.MjSpec``), :mod:`.geoms` (shapes, meshes), :mod:`.pid`
-(joint PID), :mod:`.cycle` (per-cycle bookkeeping, compiled), :mod:`.sensors` (IMU, force-torque,
-ray, range, camera, contact), :mod:`.glplatform` (off-screen OpenGL choice), :mod:`.backend`
-(:class:`MujocoBackend`, the :class:`~sdf_bridge.backends.base.Backend` implementation).
+(joint PID), :mod:`.drive` (the joints' PID actuators and joint table), :mod:`.cycle`
+(per-cycle bookkeeping), :mod:`.kernel` (its compiled kernels), :mod:`.ideal` (ideal position
+mode), :mod:`.inputs` (checks of a period and a command), :mod:`.stability` (divergence),
+:mod:`.realtime` (real-time factor), :mod:`.sensors` (IMU, force-torque, ray, range, camera,
+contact), :mod:`.glplatform` (off-screen OpenGL choice), :mod:`.backend` (:class:`MujocoBackend`,
+the :class:`~sdf_bridge.backends.base.Backend` implementation).
 
 Off-screen camera rendering needs an OpenGL platform chosen by the ``MUJOCO_GL`` environment
 variable before ``mujoco`` is first imported: ``egl`` (Debian: ``libegl1``, ``libgl1``,

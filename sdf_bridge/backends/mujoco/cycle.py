@@ -1,18 +1,13 @@
-"""The MuJoCo backend's per-cycle bookkeeping, as numpy reference functions and compiled kernels.
+"""The MuJoCo backend's per-cycle bookkeeping: the joint table and the numpy reference of its rules.
 
 Every control cycle the backend turns a joint command (values, modes and hold positions of a
 :class:`~sdf_bridge.backends.base.JointCommand`) into MuJoCo actuator parameters
 (:func:`apply_command`), refreshes the PID's integral and inertia-scheduled gains before stepping
 (:func:`pre_step`; or at the write, for the read that follows: :func:`prepare`, undone by
-:func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`). Compiled,
-these are two calls per cycle: :func:`write_kernel` (command + refresh) and :func:`state_kernel`
-(state, fused with the transmission map's followers and actuator state). The public kernels are
-locked after their warm-up (:func:`sdf_bridge.jit.warm_up`); the fused ones call private bodies
-(``_pre_step`` …) compiled for their own argument kinds. No kernel returns an array: handing one
-back to Python costs about 1 µs (boxing), more than the work. Written with numpy each is a few dozen
-small array operations whose call overhead (about 0.5–1 µs each), not the arithmetic, sets the cost;
-the same rules compiled as one loop over the joints (:func:`sdf_bridge.jit.kernel`; ``*_kernel``)
-cost about a microsecond. The numpy functions are the reference and the fallback
+:func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`). Written
+with numpy each is a few dozen small array operations whose call overhead (about 0.5–1 µs each),
+not the arithmetic, sets the cost; :mod:`.kernel` has the same rules compiled as one loop over
+the joints, two calls per cycle. The numpy functions here are the reference and the fallback
 (``SDF_BRIDGE_JIT=0`` or no Numba); the tests check that both give bit-identical results, NaN
 included.
 
@@ -38,17 +33,44 @@ joint of the transmission map:
   effort control or an ideal joint);
 * PID state, updated in place: ``INTEGRAL`` (N·m, the integral term), ``SCALE`` (gain
   schedule factor, current / initial inertia);
-* the fused kernels' view of MuJoCo's data, in column 0 (:func:`set_view`): ``V_QPOS`` …
+* the fused kernels' view of MuJoCo's data, in column 0 (:func:`.kernel.set_view`): ``V_QPOS`` …
   ``V_INERTIA``, where ``qpos``, ``qvel``, ``act``, ``ctrl``, ``actuator_force`` and the
-  inertia buffer start in the view (:func:`data_view`), ``V_NQ`` the length of ``qpos``;
+  inertia buffer start in the view (:func:`.kernel.data_view`), ``V_NQ`` the length of ``qpos``;
   ``V_HAS_I`` (1: the PID has an integral term) and ``V_IDEAL`` (1: ideal position mode);
-* the write's work rows (:func:`write_kernel`): ``LAST`` … ``LAST + 4``, the command last
+* the write's work rows (:func:`.kernel.write_kernel`): ``LAST`` … ``LAST + 4``, the command last
   applied (rows position, velocity, effort, mode, hold; compared bit for bit with the next
   one); ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it
   was prepared for do not happen).
 
-The PID law and its MuJoCo form are documented in :mod:`.pid`; the command rules in
-:mod:`.backend`.
+The command rules, per joint by its mode (the backend's behaviour; the PID law and its MuJoCo
+form are documented in :mod:`.pid`):
+
+* position / velocity commands are tracked by the per-joint PID of :mod:`.pid` (effort clamped
+  to the joint's effort limit). The PID's P and D parts run inside every physics step as MuJoCo
+  affine actuators on the joints (one per map joint, gear 1, force range = effort limit), its
+  integral once per read (the error to the target at the start of each cycle, whether or not a
+  command was written); default gains have an integral term and follow the joint's current
+  inertia (:mod:`.pid`), so position commands settle on target under gravity. At every reset
+  the integral starts at the static load the joint carries at rest (gravity, its coupled
+  followers' included: :func:`.couplings.static_loads`, :meth:`.pid.JointPid.preload`), so a
+  held joint does not sag first while the integral grows. Before the steps of every read the
+  actuators are refreshed (:func:`pre_step`): first the scheduled gains, from the inertia as of
+  the last physics step, then the integral with them. So a write repeating the previous command
+  bit for bit would change nothing; it returns after comparing it (except in ideal mode).
+  :meth:`.backend.MujocoBackend.write` does that refresh itself, in the same compiled call, for
+  the read that follows (:func:`prepare`; nothing the refresh reads changes in between), and it
+  is undone when those steps do not follow (paused, another ``dt``, another write first): the
+  same actuator parameters and integral, bit for bit, one call fewer per cycle;
+* velocity commands track a reference position integrated from the command at every physics
+  step (the actuator's integrator activation), so a velocity is held without drift under load;
+* effort commands are applied as they are (the PID off);
+* no command on a joint (mode ``NONE``): hold the command's ``hold`` position (where the joint
+  was when its command ended), by the PID;
+* ``position_mode: ideal``: commanded positions are imposed kinematically (qpos set every physics
+  step, velocity = finite difference), their effort reads 0.
+* a joint whose effort limit is 0 (a ``<ros2_control>`` effort window ``[0, 0]``; a URDF
+  ``<limit effort="0">`` means "not limited", as the limiter reads it) is passive: its commands
+  exert no effort (noted once).
 """
 
 from __future__ import annotations
@@ -59,10 +81,7 @@ from collections.abc import Callable
 import mujoco
 import numpy as np
 
-from ... import jit
-from ...jit import kernel
-from ...transmissions import kernel as _transmissions
-from ..base import MODE_DTYPE, Mode
+from ..base import Mode
 from .pid import affine_parameters, integrate, saturated_towards
 
 QADR, DADR, ACT_ADR, ACT_ID, DIAG = range(5)
@@ -70,7 +89,7 @@ P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE, LIMIT = range(5, 13)
 MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(13, 18)
 INTEGRAL, SCALE = range(18, 20)
 LAST, LAST_MODE, LAST_HOLD, SAVED = 20, 23, 24, 25
-# the fused kernels' view of MuJoCo's data (column 0 only; :func:`set_view`)
+# the fused kernels' view of MuJoCo's data (column 0 only; :func:`.kernel.set_view`)
 V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(26, 35)
 ROWS = 35
 """Rows of the joint table (see the module docstring)."""
@@ -78,10 +97,7 @@ ROWS = 35
 NONE, POSITION, VELOCITY, EFFORT = (
     float(m) for m in (Mode.NONE, Mode.POSITION, Mode.VELOCITY, Mode.EFFORT)
 )
-_P_BIT, _VELOCITY_MODE, _EFFORT_MODE = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
-VIEWED = ("qpos", "qvel", "act", "ctrl", "actuator_force")
-"""The ``mujoco.MjData`` arrays the fused kernels reach through one view (:func:`data_view`),
-with the inertia buffer (``M`` or ``qM``)."""
+P_BIT, VELOCITY_MODE, EFFORT_MODE = int(Mode.POSITION), int(Mode.VELOCITY), int(Mode.EFFORT)
 # MuJoCo warnings that mean the simulation diverged (data.warning[w].number)
 WARN_QACC = int(mujoco.mjtWarning.mjWARN_BADQACC)
 WARN_QVEL = int(mujoco.mjtWarning.mjWARN_BADQVEL)
@@ -139,55 +155,6 @@ def make_table(
 
 def _rows(tab: np.ndarray, row: int) -> np.ndarray:
     return tab[row].astype(np.int64)
-
-
-def data_view(data: mujoco.MjData, inertia: np.ndarray) -> tuple[np.ndarray, dict[str, int]] | None:
-    """One float64 view over the part of ``data``'s buffer that holds the arrays of
-    :data:`VIEWED` and ``inertia`` (``data.M`` or ``data.qM``), and where each starts in it
-    (elements); ``None`` when they are not all float64 arrays inside ``data``'s one buffer of
-    ``data.nbuffer`` bytes starting at ``qpos`` (MuJoCo allocates them there, ``qpos``
-    first), at whole elements from each other. Each array argument of a compiled
-    call costs about 0.1 µs to unbox: the fused kernels take this view instead of six arrays.
-    The view is valid as long as ``data`` (``mj_resetData`` keeps the buffer).
-    """
-    arrays = {name: getattr(data, name) for name in VIEWED}
-    arrays["inertia"] = inertia
-    base = arrays["qpos"].ctypes.data
-    end = base + int(getattr(data, "nbuffer", 0))
-    offsets = {}
-    for name, array in arrays.items():
-        address = array.ctypes.data
-        if (
-            array.dtype != np.float64
-            or array.ndim != 1
-            or not array.flags.c_contiguous
-            or address < base
-            or address + array.nbytes > end
-            or (address - base) % 8
-        ):
-            return None
-        offsets[name] = (address - base) // 8
-    span = max(offsets[name] + arrays[name].size for name in arrays)
-    view = np.lib.stride_tricks.as_strided(
-        arrays["qpos"], shape=(span,), strides=(8,), writeable=True
-    )
-    return view, offsets
-
-
-def set_view(tab: np.ndarray, offsets: dict[str, int], nq: int, has_i: bool, ideal: bool) -> None:
-    """Record the :func:`data_view` offsets and the static flags in ``tab``'s control rows."""
-    for row, name in (
-        (V_QPOS, "qpos"),
-        (V_QVEL, "qvel"),
-        (V_ACT, "act"),
-        (V_CTRL, "ctrl"),
-        (V_FORCE, "actuator_force"),
-        (V_INERTIA, "inertia"),
-    ):
-        tab[row, 0] = offsets[name]
-    tab[V_NQ, 0] = nq
-    tab[V_HAS_I, 0] = float(has_i)
-    tab[V_IDEAL, 0] = float(ideal)
 
 
 # -- numpy reference ------------------------------------------------------------------------------
@@ -250,7 +217,7 @@ def prepare(
     happen, or come with another ``dt``). Between a write and the next read nothing the
     refresh reads changes (``qpos``, ``act``, the inertia of the last step), so preparing at
     the write gives bit for bit the actuator parameters and integral of refreshing at the
-    read. ``step``: the refresh to run (default :func:`pre_step`; :func:`pre_step_kernel`,
+    read. ``step``: the refresh to run (default :func:`pre_step`; :func:`.kernel.pre_step_kernel`,
     compiled, gives the same)."""
     tab[SAVED] = tab[INTEGRAL]
     (step or pre_step)(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
@@ -269,9 +236,9 @@ def command_kind(mode: np.ndarray) -> np.ndarray:
     that is not a joint command mode holds (``NONE``)."""
     m = np.asarray(mode).astype(np.int64)
     return np.where(
-        (m & _P_BIT) != 0,
+        (m & P_BIT) != 0,
         POSITION,
-        np.where(m == _VELOCITY_MODE, VELOCITY, np.where(m == _EFFORT_MODE, EFFORT, NONE)),
+        np.where(m == VELOCITY_MODE, VELOCITY, np.where(m == EFFORT_MODE, EFFORT, NONE)),
     )
 
 
@@ -342,392 +309,7 @@ def gather_state(
     return math.isfinite(float(qpos @ qpos))
 
 
-# -- compiled kernels (same rules, one loop) ------------------------------------------------------
-@kernel
-def _affine_kernel(k: int, tab: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray) -> None:
-    """:func:`.pid.affine_parameters` of joint ``k``, written into its actuator."""
-    scale = tab[SCALE, k]
-    if tab[ACTIVE, k] != 0.0:
-        p = tab[P, k] * scale
-        d = tab[D, k] * scale
-        bias0 = (d * tab[V_TARGET, k] + tab[INTEGRAL, k]) + tab[FEEDFORWARD, k]
-    else:
-        p = 0.0
-        d = 0.0
-        bias0 = 0.0 + tab[FEEDFORWARD, k]
-    u = int(tab[ACT_ID, k])
-    gainprm[u, 0] = p
-    biasprm[u, 0] = bias0
-    biasprm[u, 1] = -p
-    biasprm[u, 2] = -d
-
-
-@kernel
-def pre_step_kernel(
-    tab: np.ndarray,
-    qpos: np.ndarray,
-    act: np.ndarray,
-    inertia: np.ndarray,
-    force: np.ndarray,
-    gainprm: np.ndarray,
-    biasprm: np.ndarray,
-    dt: float,
-    has_i: bool,
-) -> None:
-    """:func:`pre_step`, compiled."""
-    _pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
-
-
-# The public kernels are locked after their warm-up (sdf_bridge.jit.warm_up); the fused ones
-# call these bodies instead, compiled for their own argument kinds.
-@kernel
-def _pre_step(
-    tab: np.ndarray,
-    qpos: np.ndarray,
-    act: np.ndarray,
-    inertia: np.ndarray,
-    force: np.ndarray,
-    gainprm: np.ndarray,
-    biasprm: np.ndarray,
-    dt: float,
-    has_i: bool,
-) -> None:
-    for k in range(tab.shape[1]):
-        if tab[SCHEDULED, k] != 0.0:
-            tab[SCALE, k] = inertia[int(tab[DIAG, k])] / tab[INERTIA0, k]
-        if has_i:
-            if tab[ACTIVE, k] != 0.0:
-                error = act[int(tab[ACT_ADR, k])] - qpos[int(tab[QADR, k])]
-                step = tab[I, k] * tab[SCALE, k] * error * dt
-                applied, limit = force[int(tab[ACT_ID, k])], tab[LIMIT, k]
-                if (applied >= limit and error > 0.0) or (applied <= -limit and error < 0.0):
-                    step = 0.0  # saturated towards the error: no wind-up
-                x = tab[INTEGRAL, k] + step
-                c = tab[I_CLAMP, k]
-                if c > 0.0:
-                    if x > c:
-                        x = c
-                    elif x < -c:
-                        x = -c
-                tab[INTEGRAL, k] = x
-            else:
-                tab[INTEGRAL, k] = 0.0
-        _affine_kernel(k, tab, gainprm, biasprm)
-
-
-@kernel
-def apply_command_kernel(
-    tab: np.ndarray,
-    values: np.ndarray,
-    mode: np.ndarray,
-    hold: np.ndarray,
-    qpos: np.ndarray,
-    act: np.ndarray,
-    ctrl: np.ndarray,
-    gainprm: np.ndarray,
-    biasprm: np.ndarray,
-    ideal: bool,
-) -> None:
-    """:func:`apply_command`, compiled."""
-    _apply_command(tab, values, mode, hold, qpos, act, ctrl, gainprm, biasprm, ideal)
-
-
-@kernel
-def _apply_command(
-    tab: np.ndarray,
-    values: np.ndarray,
-    mode: np.ndarray,
-    hold: np.ndarray,
-    qpos: np.ndarray,
-    act: np.ndarray,
-    ctrl: np.ndarray,
-    gainprm: np.ndarray,
-    biasprm: np.ndarray,
-    ideal: bool,
-) -> None:
-    for k in range(tab.shape[1]):
-        m = int(mode[k])
-        if m & _P_BIT:
-            kind = POSITION
-        elif m == _VELOCITY_MODE:
-            kind = VELOCITY
-        elif m == _EFFORT_MODE:
-            kind = EFFORT
-        else:
-            kind = NONE
-        vt = values[1, k]
-        et = values[2, k]
-        has_v = math.isfinite(vt)
-        adr = int(tab[ACT_ADR, k])
-        if kind != tab[MODE, k]:
-            q = qpos[int(tab[QADR, k])]
-            if kind == NONE:
-                tab[HOLD, k] = q
-            tab[INTEGRAL, k] = 0.0
-            tab[MODE, k] = kind
-            vel_ref = q
-        else:
-            vel_ref = act[adr]
-        if kind == NONE and math.isfinite(hold[k]):
-            tab[HOLD, k] = hold[k]
-        v_cmd = vt if has_v else 0.0
-        if kind == POSITION:
-            target = values[0, k]
-        elif kind == VELOCITY:
-            target = vel_ref
-        else:
-            target = tab[HOLD, k]
-        tab[V_TARGET, k] = v_cmd if (kind == POSITION or kind == VELOCITY) else 0.0
-        tab[FEEDFORWARD, k] = et if (math.isfinite(et) and tab[PASSIVE, k] == 0.0) else 0.0
-        active = kind != EFFORT and not (kind == POSITION and ideal)
-        tab[ACTIVE, k] = 1.0 if active else 0.0
-        _affine_kernel(k, tab, gainprm, biasprm)
-        act[adr] = target
-        ctrl[int(tab[ACT_ID, k])] = v_cmd if kind == VELOCITY else 0.0
-
-
-@kernel
-def gather_state_kernel(
-    tab: np.ndarray,
-    qpos: np.ndarray,
-    qvel: np.ndarray,
-    force: np.ndarray,
-    warnings: np.ndarray,
-    out: np.ndarray,
-) -> bool:
-    """:func:`gather_state`, compiled."""
-    return _gather_state(tab, qpos, qvel, force, warnings, out)
-
-
-@kernel
-def _gather_state(
-    tab: np.ndarray,
-    qpos: np.ndarray,
-    qvel: np.ndarray,
-    force: np.ndarray,
-    warnings: np.ndarray,
-    out: np.ndarray,
-) -> bool:
-    for k in range(tab.shape[1]):
-        out[0, k] = qpos[int(tab[QADR, k])]
-        out[1, k] = qvel[int(tab[DADR, k])]
-        out[2, k] = force[int(tab[ACT_ID, k])]
-    if warnings[WARN_QACC] != 0 or warnings[WARN_QVEL] != 0 or warnings[WARN_QPOS] != 0:
-        return False
-    total = 0.0
-    for x in qpos:
-        total += x * x
-    return math.isfinite(total)
-
-
-# -- the fused per-cycle calls (through one view of MuJoCo's data) ---------------------------------
-@kernel
-def _view(tab: np.ndarray, view: np.ndarray, row: int) -> np.ndarray:
-    """The part of :func:`data_view`'s ``view`` from the offset in control row ``row`` on."""
-    return view[int(tab[row, 0]) :]
-
-
-@kernel
-def write_kernel(
-    tab: np.ndarray,
-    values: np.ndarray,
-    mode: np.ndarray,
-    hold: np.ndarray,
-    view: np.ndarray,
-    gainprm: np.ndarray,
-    biasprm: np.ndarray,
-    dt: float,
-    last_valid: bool,
-    prep: bool,
-) -> bool:
-    """The backend's write in one call: a joint command (``values`` (3, n), rows position,
-    velocity, effort, C-contiguous; ``mode`` (n,) int8; ``hold`` (n,), C-contiguous) that differs
-    bit for bit from the last applied one (``tab`` rows ``LAST`` … ``LAST_HOLD``; all differ
-    unless ``last_valid``; always in ideal mode) is applied (:func:`apply_command_kernel`) and
-    recorded in those rows; then, if ``prep``, the actuators are prepared for the next ``dt`` s
-    (:func:`prepare`: row ``SAVED`` ← the integral, then :func:`pre_step_kernel`). MuJoCo's
-    arrays are reached through ``view`` (:func:`data_view`, offsets and flags in ``tab``'s
-    control rows: :func:`set_view`). Returns whether the command was applied.
-
-    Raises:
-        ValueError: ``values`` is not (3, n), or ``mode`` or ``hold`` not (n,).
-    """
-    n = tab.shape[1]
-    if values.shape[0] != 3 or values.shape[1] != n or mode.shape[0] != n or hold.shape[0] != n:
-        raise ValueError("command arrays are not (3, n), (n,), (n,)")
-    ideal = tab[V_IDEAL, 0] != 0.0
-    changed = ideal or not last_valid
-    if not changed:  # bit for bit (NaN payloads and signed zeros included)
-        new = values.ravel().view(np.int64)
-        old = tab.ravel().view(np.int64)
-        base = LAST * n
-        for k in range(3 * n):
-            if new[k] != old[base + k]:
-                changed = True
-                break
-        if not changed:
-            held = hold.view(np.int64)
-            for k in range(n):
-                if float(mode[k]) != tab[LAST_MODE, k] or held[k] != old[LAST_HOLD * n + k]:
-                    changed = True
-                    break
-    qpos = _view(tab, view, V_QPOS)
-    act = _view(tab, view, V_ACT)
-    if changed:
-        _apply_command(
-            tab, values, mode, hold, qpos, act, _view(tab, view, V_CTRL), gainprm, biasprm, ideal
-        )
-        tab[LAST : LAST + 3] = values
-        for k in range(n):
-            tab[LAST_MODE, k] = float(mode[k])
-            tab[LAST_HOLD, k] = hold[k]
-    if prep:
-        for k in range(n):
-            tab[SAVED, k] = tab[INTEGRAL, k]
-        _pre_step(
-            tab,
-            qpos,
-            act,
-            _view(tab, view, V_INERTIA),
-            _view(tab, view, V_FORCE),
-            gainprm,
-            biasprm,
-            dt,
-            tab[V_HAS_I, 0] != 0.0,
-        )
-    return changed
-
-
-@kernel
-def state_kernel(
-    tab: np.ndarray,
-    view: np.ndarray,
-    warnings: np.ndarray,
-    transmissions: np.ndarray,
-    out: np.ndarray,
-    actuators: np.ndarray,
-) -> bool:
-    """:func:`gather_state_kernel` into the first n columns of ``out`` (3, n + n_followers),
-    then the followers into its other columns and the actuator state into ``actuators``
-    (3, n) (:func:`sdf_bridge.transmissions.kernel.joint_state`): one call instead of two.
-    MuJoCo's arrays are reached through ``view`` (:func:`data_view`). Returns whether the
-    simulation is stable."""
-    joint = out[:, : tab.shape[1]]
-    qpos = _view(tab, view, V_QPOS)[: int(tab[V_NQ, 0])]
-    stable = _gather_state(
-        tab, qpos, _view(tab, view, V_QVEL), _view(tab, view, V_FORCE), warnings, joint
-    )
-    _transmissions.joint_state(joint, transmissions, out, actuators)
-    return stable
-
-
 def inertia_buffer(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
     """The joint-space inertia buffer the table's ``DIAG`` row indexes: ``data.M`` (MuJoCo ≥ 3.3)
     or ``data.qM`` (:func:`.actuation.inertia_diagonal_index`)."""
     return data.M if hasattr(model, "M_rownnz") else data.qM
-
-
-def functions(
-    compiled: bool,
-) -> tuple[Callable[..., None], Callable[..., None], Callable[..., bool]]:
-    """``(pre_step, apply_command, gather_state)``: the compiled kernels, warmed up first
-    (:func:`warm_up`: compiled, or loaded from Numba's cache, now, never in a control cycle),
-    or (``compiled`` False) the numpy reference."""
-    if compiled:
-        warm_up()
-        return pre_step_kernel, apply_command_kernel, gather_state_kernel
-    return pre_step, apply_command, gather_state
-
-
-def fused(
-    pack: np.ndarray | None,
-    data: mujoco.MjData,
-    inertia: np.ndarray,
-    tab: np.ndarray,
-    has_i: bool,
-    ideal: bool,
-) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """``(pack, view)`` for the fused kernels (:func:`write_kernel`, :func:`state_kernel`): the
-    transmission map's ``pack`` (``None``: the map runs numpy) and :func:`data_view` of ``data``
-    with ``inertia`` (its offsets and the flags ``has_i``, ``ideal`` recorded in ``tab``:
-    :func:`set_view`); ``(None, None)`` when either is missing (the separate kernels run)."""
-    viewed = data_view(data, inertia) if pack is not None else None
-    if viewed is None:
-        return None, None
-    set_view(tab, viewed[1], data.model.nq, has_i, ideal)
-    return pack, viewed[0]
-
-
-# -- warm-up ---------------------------------------------------------------------------------------
-_WARM_UP_MODEL = """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body></worldbody>
-<actuator><general joint="j" dyntype="integrator" biastype="affine"/></actuator></mujoco>"""
-"""One joint driven as the backend drives its joints (:func:`.actuation.add_pid_actuators`)."""
-
-
-def warm_up() -> float:
-    """Compile (or load from Numba's disk cache) the public kernels, then lock them
-    (:func:`sdf_bridge.jit.warm_up`): an argument of another kind then raises ``TypeError``
-    instead of compiling inside a control cycle (the backend's write converts its input then).
-    They are called on the arrays of a one-joint MuJoCo model (:data:`_WARM_UP_MODEL`): the
-    backend passes MuJoCo's arrays, whose kinds are the same for every model (C-contiguous
-    float64; ``data.warning.number`` a strided int32 view, only read), and tables and commands
-    made as here. The fused kernels are skipped when MuJoCo's data cannot be viewed as one
-    buffer (:func:`data_view`; the backend runs the separate kernels then). Needs no backend,
-    so a child process can fill the cache for the bridge (:mod:`sdf_bridge.hardware.kernel_switch`).
-
-    Returns:
-        The time spent, s (0.0 when already warm or compiled kernels are off).
-    """
-    model = mujoco.MjModel.from_xml_string(_WARM_UP_MODEL)
-    data = mujoco.MjData(model)
-    inertia = inertia_buffer(model, data)
-    zero, one = np.zeros(1), np.ones(1)
-    tab = make_table(zero, zero, zero, zero, zero, one, one, one, one, one, one, zero, one)
-    joint, mode, hold = np.full((3, 1), np.nan), np.zeros(1, dtype=MODE_DTYPE), np.full(1, np.nan)
-    qpos, act, force = data.qpos, data.act, data.actuator_force
-    gainprm, biasprm, warnings = model.actuator_gainprm, model.actuator_biasprm, data.warning.number
-
-    def run_cycle() -> None:
-        apply_command_kernel(tab, joint, mode, hold, qpos, act, data.ctrl, gainprm, biasprm, False)
-        pre_step_kernel(tab, qpos, act, inertia, force, gainprm, biasprm, 0.0, True)
-        gather_state_kernel(tab, qpos, data.qvel, force, warnings, joint)
-
-    spent = jit.warm_up(
-        "MuJoCo cycle kernels",
-        (apply_command_kernel, pre_step_kernel, gather_state_kernel),
-        run_cycle,
-    )
-    # one identity joint, no followers (transmissions.kernel.pack)
-    cols = np.arange(3).reshape(1, 3, 1)
-    empty = np.zeros(0)
-    pack, view = fused(
-        _transmissions.pack(
-            cols,
-            np.ones((1, 3, 1)),
-            cols,
-            np.ones((1, 3, 1)),
-            zero,
-            False,
-            empty.astype(np.int64),
-            empty,
-            empty,
-        ),
-        data,
-        inertia,
-        tab,
-        True,
-        False,
-    )
-    if view is None:
-        return spent
-
-    def run_fused() -> None:
-        for last_valid in (False, True):
-            write_kernel(
-                tab, joint.copy(), mode, hold, view, gainprm, biasprm, 0.0, last_valid, True
-            )
-        state_kernel(tab, view, warnings, pack, np.empty((3, 1)), np.empty((3, 1)))
-
-    return spent + jit.warm_up(
-        "MuJoCo fused cycle kernels", (write_kernel, state_kernel), run_fused
-    )

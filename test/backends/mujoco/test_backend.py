@@ -534,7 +534,7 @@ def test_real_time_factor_is_measured(make_sim, monkeypatch) -> None:
     clock = iter([100.0, 100.05, 100.2, 100.25, 100.45, 100.5, 100.55, 100.7])
     sim = make_sim(pendulum_urdf(), GRAVITY)
     backend = sim.backend
-    monkeypatch.setattr(backend, "_clock", lambda: next(clock))
+    monkeypatch.setattr(backend._rtf, "clock", lambda: next(clock))
     backend.reset()  # 100.0: the mark, at t = 0
     sim.run(0.02)
     assert backend.real_time_factor == 0.0  # 100.05: 0.05 s < RTF_WINDOW, not measured yet

@@ -1,0 +1,104 @@
+"""The MuJoCo backend's joint drive, set up once per model: where each map joint and its PID
+actuator are in MuJoCo's arrays, the PID gains (:mod:`.pid`, :mod:`.gains`) and the joint table
+of the per-cycle functions (:func:`.cycle.make_table`) that holds them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import mujoco
+import numpy as np
+
+from ...description.model import Robot
+from . import cycle
+from .actuation import inertia_diagonal_index
+from .builder import BuiltModel
+from .cycle import INTEGRAL, SCALE
+from .gains import JointInertia, default_gains, joint_inertias
+from .pid import JointPid, resolve_gains
+
+
+class JointDrive(NamedTuple):
+    """The drive of the n map joints (arrays in map-joint order).
+
+    Attributes:
+        qadr: each joint's ``qpos`` address, (n,) int.
+        dadr: each joint's ``qvel`` (dof) address, (n,) int.
+        act_ids: its PID actuator's id (``{joint}__pid``), (n,) int.
+        act_adr: that actuator's activation address in ``data.act``, (n,) int.
+        inertia: the joints' inertias of the default-gain rule (:class:`.gains.JointInertia`).
+        scheduled: whether a joint's gains follow its inertia, (n,) bool (never on passive
+            joints).
+        tab: the joint table (:data:`.cycle.ROWS`, n) (:func:`.cycle.make_table`).
+        pid: the joints' PID, its integral and gain schedule state rows of ``tab``.
+    """
+
+    qadr: np.ndarray
+    dadr: np.ndarray
+    act_ids: np.ndarray
+    act_adr: np.ndarray
+    inertia: JointInertia
+    scheduled: np.ndarray
+    tab: np.ndarray
+    pid: JointPid
+
+
+def joint_drive(
+    robot: Robot,
+    built: BuiltModel,
+    model: mujoco.MjModel,
+    joint_names: Sequence[str],
+    params: Mapping[str, Any],
+    effort_limit: np.ndarray,
+    passive: np.ndarray,
+) -> JointDrive:
+    """The drive of ``joint_names`` in the compiled ``model`` of ``built`` (its PID actuators
+    added by :func:`.actuation.add_pid_actuators`): addresses, inertias, the gains of the
+    parameters ``params`` or the defaults (:func:`.pid.resolve_gains`; 0 on the ``passive``
+    joints, (n,) bool), for the effort limits ``effort_limit`` ((n,), N·m or N).
+
+    Raises:
+        ConfigError: a gain parameter is invalid (:func:`.pid.resolve_gains`).
+    """
+    qadr = np.array([built.joints[n].qpos[0] for n in joint_names], dtype=int)
+    dadr = np.array([built.joints[n].dof[0] for n in joint_names], dtype=int)
+    n = len(joint_names)
+    act_ids = np.array(
+        [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in joint_names],
+        dtype=int,
+    )
+    act_adr = np.array(model.actuator_actadr[act_ids], dtype=int)
+    jnt_ids = np.array(
+        [
+            mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
+            for j in joint_names
+        ],
+        dtype=int,
+    )
+    inertia = joint_inertias(model, jnt_ids, dadr)
+    defaults = default_gains(inertia, float(model.opt.timestep), effort_limit)
+    gains = resolve_gains(robot, joint_names, params, defaults, inertia)
+    for array in (gains.p, gains.i, gains.d):
+        array[passive] = 0.0
+    inertia0 = np.maximum(np.array(model.dof_M0)[dadr], 1e-9)
+    scheduled = np.zeros(n, dtype=bool) if gains.scheduled is None else gains.scheduled.copy()
+    scheduled &= ~passive
+    # the joint table of the per-cycle functions (layout: sdf_bridge.backends.mujoco.cycle)
+    tab = cycle.make_table(
+        qadr,
+        dadr,
+        act_adr,
+        act_ids,
+        inertia_diagonal_index(model)[dadr],
+        gains.p,
+        gains.i,
+        gains.d,
+        gains.i_clamp,
+        inertia0,
+        scheduled,
+        passive,
+        effort_limit,
+    )
+    pid = JointPid(gains, effort_limit, state=tab[INTEGRAL : SCALE + 1])
+    return JointDrive(qadr, dadr, act_ids, act_adr, inertia, scheduled, tab, pid)
