@@ -388,7 +388,7 @@ class TransmissionMap:
     @property
     def kernel_pack(self) -> np.ndarray | None:
         """The compiled kernels' parameter array (:func:`.kernel.pack`) for callers that fuse
-        them with other kernels (:mod:`sdf_bridge.backends.mujoco.cycle`), or ``None`` when
+        them with other kernels (:mod:`sdf_bridge.backends.mujoco.kernel`), or ``None`` when
         this map runs its numpy path."""
         return self._pack if self.compiled else None
 
