@@ -18,22 +18,20 @@ and fix; no traceback). ``run`` and ``demo`` hand their raw arguments to
 
 from __future__ import annotations
 
-import argparse
+# ``run`` and ``demo`` start the bridge process (sdf_bridge.ros.main installs its SIGINT/SIGTERM
+# handlers first thing): only what main() needs to hand them over is imported here, so that a
+# Ctrl-C right after the start is a clean stop; the rest is imported where it is used.
 import contextlib
-import dataclasses
-import enum
-import json
-import logging
-import math
 import os
 import sys
-import textwrap
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, TextIO
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .description.model import World
 from .errors import ConfigError, DescriptionError, SdfBridgeError
-from .summary_text import print_summary, transmission_report
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+    from collections.abc import Iterator, Sequence
 
 #: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
 ROS_INSTALL_HINT = (
@@ -71,6 +69,8 @@ def package_path(text: str) -> tuple[str, str]:
     Raises:
         argparse.ArgumentTypeError: any other form; ``pkg:=DIR`` gets a hint.
     """
+    import argparse
+
     from .ros.launch_args import parse_package_paths  # plain Python, no rclpy
 
     try:
@@ -88,6 +88,8 @@ def xacro_arg(text: str) -> tuple[str, str]:
     Raises:
         argparse.ArgumentTypeError: any other form (``name=value``, ``:=value``, ``name``).
     """
+    import argparse
+
     from .ros.launch_args import parse_xacro_args  # plain Python, no rclpy
 
     try:
@@ -153,11 +155,15 @@ def _add_file_options(parser: argparse.ArgumentParser) -> None:
 
 def _wrap(text: str) -> str:
     """``text`` wrapped to 88 columns, each ``\\n``-separated paragraph on its own."""
+    import textwrap
+
     return "\n".join(textwrap.fill(part, 88) for part in text.split("\n"))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``sdf-bridge`` (``run``/``demo`` are listed but not parsed here)."""
+    import argparse
+
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="sdf-bridge",
@@ -172,8 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "check",
         formatter_class=raw,
-        help="load and validate a description; print a summary and any problems (exit 1 on "
-        "problems)",
+        help="load and validate a description; print a summary and any problems (exit 1 when "
+        "the bridge refuses it)",
         description=_wrap(
             "Load a URDF, xacro or SDFormat description, validate it and print a summary: joints "
             "with limits and interfaces, transmissions with the side (joint or actuator) of "
@@ -296,6 +302,10 @@ def to_jsonable(value: Any) -> Any:
     """Model objects → JSON-compatible values (dataclasses → dicts, enums → values, mappings →
     dicts, tuples → lists, non-finite floats → strings ``"inf"``/``"-inf"``/``"nan"``).
     Poses become ``{"xyz": [...], "rpy": [...]}``."""
+    import dataclasses
+    import enum
+    import math
+
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, enum.Enum):
@@ -316,7 +326,11 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``check``/``info``: load ``args.file`` and print its summary (or, with ``--json``, the
     model as JSON on ``out`` and the problems on ``err``). Returns 1 when the description cannot
     be loaded or, for ``check``, when the transmission report finds problems; else 0."""
+    import json
+
     from .description import load_with_warnings
+    from .description.model import World
+    from .summary_text import print_summary, transmission_report
 
     with _quiet_library_logging():
         try:
@@ -358,6 +372,8 @@ def _quiet_library_logging() -> Iterator[None]:
     """Keep the library's ``logging`` warnings off the terminal while ``check``/``info`` run:
     the summary lists every warning once (its ``warnings (N)`` section, or ``warning:`` lines
     on standard error with ``--json``) and every transmission note."""
+    import logging
+
     logger = logging.getLogger("sdf_bridge")
     handler = logging.NullHandler()
     propagate = logger.propagate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -745,3 +746,20 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
         "problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) "
         "kg·m² break the triangle inequality (0 + 0 < 0.002)"
     ) in out
+
+
+def test_the_command_hands_run_over_before_importing_the_library() -> None:
+    """``sdf-bridge run`` starts the bridge process, whose entry point installs the
+    SIGINT/SIGTERM handlers first thing (sdf_bridge.ros.main): importing the command and that
+    entry point loads no library (a Ctrl-C during a second of imports was a traceback)."""
+    probe = (
+        "import sys, sdf_bridge.cli, sdf_bridge.ros.main; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('numpy', 'numba', 'lxml', 'yaml', 'xacro', 'mujoco', 'rclpy', 'argparse', 'json') "
+        "or m.startswith('sdf_bridge.')))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert (
+        run.stdout.strip()
+        == "['sdf_bridge.cli', 'sdf_bridge.errors', 'sdf_bridge.ros', 'sdf_bridge.ros.main']"
+    )

@@ -70,8 +70,9 @@ class CommandWatchdog:
             self.tripped = True
             self.trips += 1
             _LOG.warning(
-                "no command for %.3f s (command_timeout %.3f s): holding position, zero velocity "
-                "and effort (trip %d)",
+                "no command for %.3f s (command_timeout %.3f s): position-mode joints hold their "
+                "position, velocity and effort commands are 0 (effort-mode joints are not held) "
+                "(trip %d)",
                 now - last_command_time,
                 self.timeout,
                 self.trips,
