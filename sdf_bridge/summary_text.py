@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .description.inertia import inertia_fix
-from .description.model import Robot
+from .description.model import JointType, Robot
 from .errors import TransmissionError
 from .summary import joint_views, publishes
 
@@ -149,7 +149,8 @@ def print_summary(
                 if joint
                 else ("(translation)", "-")
             )
-            written = joint.limit if joint else None
+            # a fixed joint's <limit> is not read (nothing moves): not shown as "not limited"
+            written = joint.limit if joint and joint.type is not JointType.FIXED else None
             rows.append(
                 [
                     name,

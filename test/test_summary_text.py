@@ -59,3 +59,16 @@ def test_info_leaves_the_problems_out_but_counts_them() -> None:
     text = out.getvalue()
     assert "problems" not in text
     assert text.endswith("\nwarnings (1):\n  a warning\n")
+
+
+def test_a_fixed_joints_limit_is_not_shown() -> None:
+    """A fixed joint's ``<limit effort="0" velocity="0">`` (xacro macros write one) is not
+    read: its row shows ``-``, not the "not limited (0)" of a movable joint's zeros."""
+    fixed = (
+        '<link name="tool"/><joint name="tool_mount" type="fixed"><parent link="arm"/>'
+        '<child link="tool"/><limit lower="0" upper="0" effort="0" velocity="0"/></joint>'
+    )
+    out = io.StringIO()
+    print_summary(load(ROBOT.format(transmission=fixed)), [], out)
+    row = next(line for line in out.getvalue().splitlines() if "tool_mount" in line)
+    assert row.split() == ["tool_mount", "fixed", "arm", "->", "tool", "-", "-", "-", "-", "-", "-"]
