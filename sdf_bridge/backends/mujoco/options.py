@@ -28,6 +28,10 @@ keyframe_file      ""                          YAML file of named keyframes (bas
 srdf_file          ""                          SRDF whose ``<group_state>`` of that name is the pose
 =================  ==========================  ==================================================
 
+Parameters that are not the backend's (a real driver's ``<hardware><param>``\\ s, a misspelt
+``backend_params.*``) are ignored with one warning listing them
+(:func:`~sdf_bridge.backends.parameter_names.warn_unknown`).
+
 The initial pose (:mod:`sdf_bridge.backends.initial_pose`) is where the robot starts and where
 :meth:`~.backend.MujocoBackend.reset` returns to.
 """
@@ -43,6 +47,7 @@ from ...booleans import parse_bool
 from ...description.model import Pose, Robot
 from ...errors import ConfigError
 from ..initial_pose import PARAMS as INITIAL_POSE_PARAMS
+from ..parameter_names import warn_unknown
 from .builder import BuildOptions
 
 _LOG = logging.getLogger("sdf_bridge.backends.mujoco.backend")
@@ -103,18 +108,14 @@ def _vector(value: Any, name: str, n: int) -> tuple[float, ...]:
 
 
 def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions, str, int | None]:
-    """Build options, position mode and noise seed from backend ``params``.
+    """Build options, position mode and noise seed from backend ``params``; one warning lists
+    the parameters that are not the backend's
+    (:func:`~sdf_bridge.backends.parameter_names.warn_unknown`).
 
     Raises:
         ConfigError: a parameter has the wrong type or value (its name in the message).
     """
-    for key in params:
-        if key not in KNOWN_PARAMS and not str(key).startswith(("pid_gains.", "armature.")):
-            _LOG.warning(
-                "MuJoCo backend: unknown parameter %r ignored (known: %s)",
-                key,
-                ", ".join(sorted(KNOWN_PARAMS)),
-            )
+    warn_unknown(_LOG, "MuJoCo backend", params, KNOWN_PARAMS, ("pid_gains.", "armature."))
     timestep = _float(params.get("timestep", 0.001), "timestep")
     if timestep <= 0.0:
         raise ConfigError(f"backend parameter timestep = {timestep} must be > 0 s")
