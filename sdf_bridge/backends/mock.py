@@ -45,7 +45,9 @@ written from that description, no code copied). Everything happens in actuator s
   :meth:`sensor_values`. Other description sensor types (camera, ray, …) give no readings.
 
 Parameters come from ``configure(..., params=...)`` as bools/numbers or as the strings of a
-``<ros2_control><hardware><param>`` (``"true"``/``"false"``, case-insensitive).
+``<ros2_control><hardware><param>`` (``"true"``/``"false"``, case-insensitive). Others (a real
+driver's ``<hardware><param>``\\ s, a misspelt ``backend_params.*``) are ignored with one warning
+listing them (:func:`~.parameter_names.warn_unknown`).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ from .base import (
     WrenchReading,
 )
 from .initial_values import initial_joint_values, parse_float
+from .parameter_names import warn_unknown
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
@@ -199,9 +202,7 @@ class MockBackend:
             BackendError: a parameter is not a boolean/number, an actuator is not in
                 ``transmissions``, or an ``initial_value`` is not a finite number.
         """
-        for key in params:
-            if key not in KNOWN_PARAMS:
-                _LOG.debug("mock backend: parameter %r is not one of its own; ignored", key)
+        warn_unknown(_LOG, "mock backend", params, KNOWN_PARAMS)
         self.calculate_dynamics = _parse_bool(params, "calculate_dynamics")
         self.disable_commands = _parse_bool(params, "disable_commands")
         if "mock_sensor_commands" in params:

@@ -38,7 +38,7 @@ MIN_REDUCTION = 1e-6
 """Smallest accepted magnitude of a mechanical reduction (actuator = reduction · joint)."""
 
 
-def _number(value: float) -> str:
+def short_number(value: float) -> str:
     """``%g`` without the exponent's ``+`` and leading zeros: ``1e6``, ``-1e308``, ``0.5``."""
     return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{value:g}")
 
@@ -53,8 +53,8 @@ def _refuse(
     fix: str,
 ) -> InvalidValueError:
     return InvalidValueError(
-        f"{what} is {_number(value)}, beyond the bound {bound} (a value no simulator or driver "
-        "can use)",
+        f"{what} is {short_number(value)}, beyond the bound {bound} (a value no simulator or "
+        "driver can use)",
         file=source.file if source is not None and source.file is not None else ctx.file,
         line=None if source is None else source.line,
         element=element,
@@ -72,7 +72,7 @@ def check_magnitudes(robot: Robot, ctx: ParseContext) -> None:
     Raises:
         InvalidValueError: the first such value, at its element.
     """
-    limit = _number(MAX_MAGNITUDE)
+    limit = short_number(MAX_MAGNITUDE)
     bound = f"±{limit}"
     for joint in robot.joints.values():
         element = f'<joint name="{joint.name}">'
@@ -139,7 +139,7 @@ def check_magnitudes(robot: Robot, ctx: ParseContext) -> None:
                     element,
                     f"the mechanical reduction of {who}",
                     reduction,
-                    f"{_number(MIN_REDUCTION)} ≤ |reduction| ≤ {limit}",
+                    f"{short_number(MIN_REDUCTION)} ≤ |reduction| ≤ {limit}",
                     "give the real ratio (actuator turns per joint turn)",
                 )
             if _too_big(offset):

@@ -7,13 +7,14 @@ are (m1, j2).
 
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
 import pytest
 
 from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, ImuReading, Mode, WrenchReading
-from sdf_bridge.backends.mock import MockBackend
+from sdf_bridge.backends.mock import KNOWN_PARAMS, MockBackend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError
 from sdf_bridge.transmissions import TransmissionMap
@@ -337,8 +338,28 @@ def test_bad_parameters(params: dict, match: str) -> None:
         _mock(params)
 
 
-def test_unknown_parameters_are_ignored() -> None:
-    assert _mock({"example_param_hw_start_duration_sec": "0"}).calculate_dynamics is False
+def test_unknown_parameters_are_ignored_with_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Another plug-in's parameters and a misspelt one (with the one it probably meant)."""
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.backends.mock"):
+        backend = _mock(
+            {"example_param_hw_start_duration_sec": "0", "calculate_dynamic": "true", "x": 1}
+        )
+    assert backend.calculate_dynamics is False
+    assert [r.getMessage() for r in caplog.records] == [
+        "mock backend: 3 parameter(s) not its own, ignored: "
+        "'example_param_hw_start_duration_sec', 'calculate_dynamic', 'x' (the parameters of "
+        "another plug-in, e.g. a real driver's <ros2_control><hardware><param>s, or a misspelt "
+        "backend_params.*); 'calculate_dynamic' is probably 'calculate_dynamics'. Its "
+        "parameters: " + ", ".join(sorted(KNOWN_PARAMS))
+    ]
+
+
+def test_its_own_parameters_give_no_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.backends.mock"):
+        _mock({"calculate_dynamics": "true", "position_state_following_offset": "0.1"})
+    assert caplog.records == []
 
 
 def test_unknown_actuator() -> None:

@@ -99,6 +99,30 @@ def test_open_backend_configures_it_and_names_it() -> None:
         open_backend("nope", robot, tm, None)
 
 
+@pytest.mark.parametrize(
+    ("backend", "logger", "misspelt", "meant"),
+    [
+        ("mock", "sdf_bridge.backends.mock", "calculate_dynamcs", "calculate_dynamics"),
+        ("mujoco", "sdf_bridge.backends.mujoco.backend", "timestpe", "timestep"),
+    ],
+)
+def test_a_real_drivers_parameters_and_a_misspelt_override_in_one_warning(
+    caplog: pytest.LogCaptureFixture, backend: str, logger: str, misspelt: str, meant: str
+) -> None:
+    """The description's block is a real driver's (its parameters are not the backend's); a
+    misspelt ``backend_params.*`` override is warned about in the same one warning."""
+    robot = _robot(
+        _block("arm", "kortex_driver/KortexMultiInterfaceHardware", robot_ip="10.0.0.2", port="1")
+    )
+    tm = TransmissionMap.from_robot(robot, compiled=False)
+    with caplog.at_level(logging.WARNING, logger=logger):
+        port, _ = open_backend(backend, robot, tm, {misspelt: "1"})
+    port.close()
+    (message,) = [r.getMessage() for r in caplog.records if r.name == logger]
+    assert f"3 parameter(s) not its own, ignored: 'robot_ip', 'port', {misspelt!r} (" in message
+    assert f"; {misspelt!r} is probably {meant!r}. Its parameters: " in message
+
+
 class _Sim:
     """The two methods that make a simulator."""
 

@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from ...description.magnitudes import MAX_MAGNITUDE, short_number
 from ...description.model import Robot
 from ...errors import ConfigError
 from .gains import BANDWIDTH, LIGHT_RATIO, DefaultGains, JointInertia, too_light
@@ -65,6 +66,7 @@ from .gains import BANDWIDTH, LIGHT_RATIO, DefaultGains, JointInertia, too_light
 _LOG = logging.getLogger(__name__)
 
 _KEYS = ("p", "i", "d", "i_clamp")
+_BOUND = short_number(MAX_MAGNITUDE)
 
 
 @dataclass(frozen=True)
@@ -81,15 +83,27 @@ class PidGains:
     scheduled: np.ndarray | None = None
 
 
-def _as_gain(value: Any, where: str) -> float:
+def _as_gain(value: Any, where: str, key: str) -> float:
+    """Gain ``key`` (one of ``p, i, d, i_clamp``), given at ``where``: a finite number ≥ 0, and
+    for ``p``, ``i``, ``d`` at most :data:`~sdf_bridge.description.magnitudes.MAX_MAGNITUDE`
+    (a huge ``i_clamp`` means "not clamped").
+
+    Raises:
+        ConfigError: otherwise (``where``, the value and the fix in the message).
+    """
+    bounded = key != "i_clamp"
+    fix = f"give a finite number ≥ 0{f' and ≤ {_BOUND}' if bounded else ''}"
     try:
         result = float(value)
     except (TypeError, ValueError):
-        raise ConfigError(
-            f"{where} = {value!r} is not a number; give a finite number ≥ 0"
-        ) from None
+        raise ConfigError(f"{where} = {value!r} is not a number. Fix: {fix}") from None
     if not math.isfinite(result) or result < 0.0:
-        raise ConfigError(f"{where} = {value!r} must be a finite number ≥ 0")
+        raise ConfigError(f"{where} = {value!r} must be a finite number ≥ 0. Fix: {fix}")
+    if bounded and result > MAX_MAGNITUDE:
+        raise ConfigError(
+            f"{where} = {value!r} is beyond the bound {_BOUND} (a gain no simulator can use). "
+            f"Fix: {fix}"
+        )
     return result
 
 
@@ -112,11 +126,11 @@ def _config_gains(params: Mapping[str, Any], joint: str) -> dict[str, float]:
                 f"pid_gains.{joint} has unknown key(s) {sorted(unknown)}; use p, i, d, i_clamp"
             )
         for key, value in entry.items():
-            found[key] = _as_gain(value, f"pid_gains.{joint}.{key}")
+            found[key] = _as_gain(value, f"pid_gains.{joint}.{key}", key)
     for key in _KEYS:
         flat = params.get(f"pid_gains.{joint}.{key}")
         if flat is not None:
-            found[key] = _as_gain(flat, f"pid_gains.{joint}.{key}")
+            found[key] = _as_gain(flat, f"pid_gains.{joint}.{key}", key)
     return found
 
 
@@ -130,7 +144,9 @@ def _description_gains(robot: Robot, joint: str) -> dict[str, float]:
                 value = info.param(key)
                 if value is not None:
                     found[key] = _as_gain(
-                        value, f"<ros2_control name={block.name!r}> joint {joint!r} param {key}"
+                        value,
+                        f"<ros2_control name={block.name!r}> joint {joint!r} param {key}",
+                        key,
                     )
     return found
 

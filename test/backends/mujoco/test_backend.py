@@ -16,7 +16,6 @@ from mujoco_helpers import G, nan, pendulum_urdf
 from sdf_bridge.backends import create_backend
 from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, JointCommand, Mode
 from sdf_bridge.backends.mujoco import MujocoBackend
-from sdf_bridge.description import load
 from sdf_bridge.description.model import (
     Axis,
     Inertia,
@@ -28,7 +27,7 @@ from sdf_bridge.description.model import (
     Pose,
     Robot,
 )
-from sdf_bridge.errors import BackendError, ConfigError
+from sdf_bridge.errors import BackendError
 
 GRAVITY = {"gravity": [0.0, 0.0, -G]}
 
@@ -785,55 +784,6 @@ def test_step_negative(make_sim) -> None:
             sim.backend.step(bad)
 
 
-@pytest.mark.parametrize(
-    ("params", "message"),
-    [
-        ({"timestep": -1}, r"timestep = -1.0 must be > 0"),
-        ({"timestep": "fast"}, r"timestep = 'fast' is not a number"),
-        ({"gravity": [0, 0]}, r"gravity .* must have 3 numbers, has 2"),
-        ({"fixed_base": "maybe"}, r"fixed_base = 'maybe' is not a boolean"),
-        ({"position_mode": "magic"}, r"position_mode = 'magic'; use 'pid' or 'ideal'"),
-        ({"armature": {"nope": 1}}, r"armature names unknown joint\(s\) \['nope'\]"),
-        ({"base_pose": [1, 2]}, r"base_pose .* must have 6 numbers"),
-        ({"pid_gains": {"nope": {"p": 1}}}, r"pid_gains names joint\(s\) \['nope'\]"),
-        ({"armature.nope": 0.1}, r"armature.nope names unknown joint 'nope'"),
-        ({"timestep": math.inf}, r"timestep = inf must be finite"),
-        ({"gravity": 9.81}, r"gravity = 9.81 must be a list of 3 numbers"),
-        ({"gravity": "0 0 down"}, r"gravity = 'down' is not a number"),
-        ({"noise_seed": "lucky"}, r"noise_seed = 'lucky' is not a number"),
-        ({"render_cameras": "sometimes"}, r"render_cameras = 'sometimes' is not a boolean"),
-        ({"armature": "heavy"}, r"armature = 'heavy' is not a number"),
-    ],
-)
-def test_bad_parameters(make_sim, params, message) -> None:
-    with pytest.raises(ConfigError, match=message):
-        make_sim(pendulum_urdf(), params)
-
-
-def test_string_parameters_accepted(make_sim) -> None:
-    """Values from ``<ros2_control><param>`` arrive as strings."""
-    sim = make_sim(
-        pendulum_urdf(), {"timestep": "0.002", "gravity": "0 0 -1.62", "fixed_base": "true"}
-    )
-    assert sim.backend.model.opt.timestep == 0.002
-    assert list(sim.backend.model.opt.gravity) == [0.0, 0.0, -1.62]
-
-
-def test_flat_ros_parameters(make_sim) -> None:
-    """ROS flattens nested backend_params: pid_gains.<joint>.<gain>, armature.<joint>."""
-    sim = make_sim(
-        pendulum_urdf(), {"pid_gains.j.p": 12.0, "pid_gains.j.d": "3", "armature.j": 0.25}
-    )
-    assert (sim.backend.pid.gains.p[0], sim.backend.pid.gains.d[0]) == (12.0, 3.0)
-    assert sim.backend.model.dof_armature[0] == 0.25
-
-
-def test_unknown_parameter_warned(make_sim, caplog) -> None:
-    with caplog.at_level(logging.WARNING):
-        make_sim(pendulum_urdf(), {"hw_start_duration_sec": "2.0"})
-    assert "MuJoCo backend: unknown parameter 'hw_start_duration_sec' ignored" in caplog.text
-
-
 def test_multi_dof_transmission_joint_rejected() -> None:
     class FakeMap:
         joint_names = ("ball",)
@@ -846,19 +796,3 @@ def test_multi_dof_transmission_joint_rejected() -> None:
     )
     with pytest.raises(BackendError, match=r"transmission joint 'ball' is a ball joint"):
         MujocoBackend().configure(robot, transmissions=FakeMap(), params={})
-
-
-def test_config_file_holds_the_defaults(repo_dir) -> None:
-    """config/mujoco.yaml lists the backend's defaults: parsing it gives the same options as
-    parsing no parameters, and every key is known."""
-    import yaml
-
-    from sdf_bridge.backends.mujoco.options import KNOWN_PARAMS, parse_options
-
-    config = yaml.safe_load((repo_dir / "config" / "mujoco.yaml").read_text())
-    params = config["/**"]["ros__parameters"]
-    assert params["backend"] == "mujoco"
-    backend_params = params["backend_params"]
-    assert set(backend_params) <= KNOWN_PARAMS
-    robot = load(pendulum_urdf())
-    assert parse_options(robot, backend_params) == parse_options(robot, {})
