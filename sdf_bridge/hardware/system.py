@@ -394,9 +394,9 @@ class HardwareSystem:
     ) -> list[str]:
         """A ``JointTrajectory`` received at ``now`` (s), starting at ``start`` (``None``: at
         ``now``); ``times`` are the points' ``time_from_start``. It replaces any running
-        trajectory. A trajectory without points cancels the running one: its joints hold their
-        measured position (as joint_trajectory_controller does). An invalid trajectory is
-        rejected whole (``bad_trajectory``), one whose last point is before ``now`` too
+        trajectory. An invalid trajectory is rejected whole (``bad_trajectory``; one without
+        points too, and the running one goes on, as in joint_trajectory_controller:
+        :mod:`.trajectory_runner`), one whose last point is before ``now`` too
         (``trajectory_in_past``); one that started before ``now`` is followed from its sample at
         ``now`` (:mod:`.trajectory`). Returns the warnings (empty when accepted)
         (:class:`~.trajectory_runner.TrajectoryRunner`)."""

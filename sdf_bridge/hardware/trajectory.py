@@ -139,7 +139,10 @@ class Trajectory:
             raise CommandError(f"trajectory names joints more than once: {list(names)}")
         k = len(times)
         if k == 0:
-            raise CommandError("trajectory has no points. Fix: give at least one point.")
+            raise CommandError(
+                "trajectory has no points. Fix: give at least one point (to stop where the "
+                "joints are: one point at their current positions)."
+            )
         t = np.asarray(times, dtype=float).reshape(k)
         if not np.isfinite(t).all() or (t < 0).any():
             raise CommandError(f"trajectory times {t.tolist()} must be finite and >= 0")

@@ -4,8 +4,11 @@
 it); each tick it samples it at "now" into the command buffer (position, or position with the
 velocity feed-forward), so that the holds, limits and watchdog treat it like any command. A
 direct command for a joint takes that joint out of the trajectory; when no joint is left, the
-trajectory ends. An empty trajectory cancels the running one, whose joints then hold their
-measured position.
+trajectory ends. A trajectory without points is rejected (``bad_trajectory``) and the running
+one goes on, as in joint_trajectory_controller: its ``validate_trajectory_msg`` refuses it
+("Empty trajectory received.", ros2_controllers PR #902, in every ROS 2 distribution from Humble
+on; ROS 1's controller cancelled instead). To stop where the joints are, send one point at their
+positions.
 """
 
 from __future__ import annotations
@@ -56,8 +59,8 @@ class TrajectoryRunner:
     ) -> list[str]:
         """Start a trajectory received at ``now`` (s) at ``start`` (``None``: ``now``; ``times``
         are the points' ``time_from_start``), from the ``measured`` state ((3, ≥ n_joints): rows
-        position, velocity, effort). One without points cancels the running one (:meth:`stop`).
-        An invalid trajectory is rejected whole (``bad_trajectory``), one whose last point is
+        position, velocity, effort). An invalid trajectory (one without points too: the running
+        one goes on, module doc) is rejected whole (``bad_trajectory``), one whose last point is
         before ``now`` too (``trajectory_in_past``), and counted in the buffer; one that
         started before ``now`` is followed from its sample at ``now`` (:mod:`.trajectory`).
 
@@ -65,9 +68,6 @@ class TrajectoryRunner:
             The warnings (empty when accepted).
         """
         commands = self.commands
-        if len(times) == 0 and (positions is None or len(positions) == 0):
-            self.stop(now, measured)
-            return []
         try:
             index = self._joints(names)
             trajectory = Trajectory.build(
@@ -92,16 +92,6 @@ class TrajectoryRunner:
         self._active = np.ones(index.shape, dtype=bool)
         commands.last_command_time = now
         return []
-
-    def stop(self, now: float, measured: np.ndarray) -> None:
-        """Cancel the running trajectory: its joints hold their ``measured`` position."""
-        if self.trajectory is None:
-            return
-        index = self._index[self._active]
-        hold = measured[0][index]
-        known = np.isfinite(hold)
-        self.commands.apply_source(index[known], hold[known], None, now)
-        self.trajectory = None
 
     def release(self, index: np.ndarray) -> None:
         """Take the joints ``index`` (map indices, e.g. just commanded directly) out of the

@@ -61,6 +61,7 @@ from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
+from rclpy.exceptions import ParameterException
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -77,7 +78,7 @@ from .description_source import LoadedDescription, load_description, resolve_des
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
 from .odometry import OdometryPublisher
-from .params import BridgeConfig, declare_parameters
+from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
 from .stop_signals import StopRequested, deferred, interruptible
@@ -105,7 +106,10 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     """
 
     def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
-        super().__init__(node_name, **kwargs)
+        try:
+            super().__init__(node_name, **kwargs)
+        except ParameterException as exc:  # a bad use_sim_time (rclpy declares it here)
+            raise rclpy_parameter_error(exc) from exc
         logging_bridge.attach(self)  # the package's Python log records → this node's rclpy logger
         self.config: BridgeConfig = declare_parameters(self)
         # The node reports rejected commands through its own (throttled) logger.

@@ -7,10 +7,15 @@ checks them). ``backend_params.<name>`` are passed to the backend's ``configure`
 ``{name: value}``.
 
 All of them are read-only, and a run-time change of rclpy's ``use_sim_time`` is refused too.
+An override of a name the node does not declare (a misspelling: ``updaterate``) is ignored, as
+every ROS node ignores it, with one warning at start naming it and the declared name it is
+closest to (:func:`undeclared_warning`).
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +35,7 @@ from ..errors import ConfigError
 from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
 
 BACKEND_PARAMS_PREFIX = "backend_params."
+QOS_OVERRIDES_PREFIX = "qos_overrides."  # rclpy's, declared as each topic's entity is created
 USE_SIM_TIME = "use_sim_time"  # rclpy's, declared by every node
 
 
@@ -284,7 +290,47 @@ def declare_parameters(node: Node) -> BridgeConfig:
             backend_params[name[len(BACKEND_PARAMS_PREFIX) :]] = value
     config = make_config(values, backend_params)
     _refuse_use_sim_time_changes(node)
+    warning = undeclared_warning(
+        (name for name in overrides if not node.has_parameter(name)), [*PARAMETERS, USE_SIM_TIME]
+    )
+    if warning is not None:
+        node.get_logger().warning(warning)
     return config
+
+
+def undeclared_warning(undeclared: Iterable[str], declared: Iterable[str]) -> str | None:
+    """The start-up warning about parameter overrides the node does not declare (rclpy ignores
+    them): each name, with the closest of ``declared`` when one is close
+    (:func:`difflib.get_close_matches`, its default similarity cutoff 0.6). The
+    ``qos_overrides.*`` names are left out: rclpy declares them itself as the topics'
+    publishers and subscriptions are created, some only later (sensors, ``/clock``).
+
+    Returns:
+        One line, or ``None`` when every name is declared or a QoS override.
+    """
+    names = sorted(n for n in undeclared if not n.startswith(QOS_OVERRIDES_PREFIX))
+    if not names:
+        return None
+    declared = list(declared)
+    parts = []
+    for name in names:
+        close = difflib.get_close_matches(name, declared, n=1)
+        parts.append(f"{name!r} (did you mean {close[0]!r}?)" if close else repr(name))
+    return (
+        f"ignoring parameter(s) this node does not declare: {', '.join(parts)}. Fix: correct "
+        "the name (see config/bridge.yaml and the README's parameter table) or remove it."
+    )
+
+
+def rclpy_parameter_error(exc: ParameterException) -> ConfigError:
+    """The :class:`ConfigError` for a value rclpy refused for its boolean ``use_sim_time`` while
+    it created the node (``use_sim_time:=maybe``, ``use_sim_time:=1``: rclpy's
+    ``InvalidParameterTypeException``, whose text is ``"<message>: <parameter name>"``)."""
+    message, _, name = str(exc).rpartition(": ")
+    return ConfigError(
+        f"parameter {name}: {message}. Fix: give {name}:=true or {name}:=false (a ROS "
+        "boolean; 1, 0 and other words are not)."
+    )
 
 
 def _refuse_use_sim_time_changes(node: Node) -> None:

@@ -546,17 +546,23 @@ def test_backend_returning_wrong_shapes_is_a_backend_error() -> None:
         system.read(0.0, 0.01)
 
 
-def test_empty_trajectory_cancels_and_holds_measured_position() -> None:
+def test_empty_trajectory_is_rejected_and_the_running_one_goes_on() -> None:
+    """As joint_trajectory_controller's validate_trajectory_msg ("Empty trajectory received."):
+    a trajectory without points is refused and counted; the running trajectory is unchanged."""
     system = _system()
     system.read(0.0, 1.0)
     system.submit_trajectory(["j1"], [0.0, 10.0], [[0.0], [1.0]], [], [], now=0.0)
     system.write(4.0, 1.0)
     assert system.read(4.0, 1.0).position[0] == pytest.approx(0.4, abs=TOL)
-    assert system.submit_trajectory([], [], [], [], [], now=4.0) == []
-    assert not system.diagnostics()["trajectory_active"]
+    (warning,) = system.submit_trajectory(["j1"], [], [], [], [], now=4.0)
+    assert warning == (
+        "trajectory rejected: trajectory has no points. Fix: give at least one point (to stop "
+        "where the joints are: one point at their current positions)."
+    )
+    assert system.diagnostics()["trajectory_active"] is True
+    assert system.commands.rejections["bad_trajectory"] == 1
     state = _cycle(system, 6.0)
-    assert state.position[0] == pytest.approx(0.4, abs=TOL)
-    assert system.submit_trajectory([], [], [], [], [], now=6.0) == []  # nothing to cancel
+    assert state.position[0] == pytest.approx(0.6, abs=TOL)  # still on its way to 1.0 at t = 10
 
 
 # -- coupled transmissions: an uncommanded partner holds ------------------------------------------
@@ -609,13 +615,17 @@ def test_velocity_on_one_wrist_joint_gives_the_other_zero_velocity(repo_dir: Pat
     assert state.velocity[names.index("wrist_pitch")] == pytest.approx(0.5, abs=1e-9)
 
 
-def test_trajectory_without_points_given_as_none_cancels() -> None:
-    """A JointTrajectory without points arrives with ``positions=None``: a cancel, not an error."""
+def test_trajectory_without_points_given_as_none_is_rejected() -> None:
+    """A JointTrajectory without points arrives with ``positions=None``: rejected as invalid
+    (no exception), nothing starts."""
     system = _system()
     system.read(0.0, 1.0)
-    assert system.submit_trajectory(["j1"], [1.0], [[0.5]], None, None, 0.0) == []
-    assert system.submit_trajectory(["j1"], [], None, None, None, 0.5) == []
+    assert system.submit_trajectory(["j1"], [], None, None, None, 0.5) == [
+        "trajectory rejected: trajectory has no points. Fix: give at least one point (to stop "
+        "where the joints are: one point at their current positions)."
+    ]
     assert system.diagnostics()["trajectory_active"] is False
+    assert system.commands.rejections["bad_trajectory"] == 1
 
 
 def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> None:

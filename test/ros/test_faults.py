@@ -484,3 +484,104 @@ def test_a_configuration_error_once_the_topic_description_arrives_exits_1(
     assert _errors(out) == [
         "joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['axle', 'lift']."
     ], out
+
+
+#: The Fix of a use_sim_time rclpy refuses (sdf_bridge.ros.params.rclpy_parameter_error).
+SIM_TIME_FIX = (
+    "expecting type 'BOOL'. Fix: give use_sim_time:=true or use_sim_time:=false (a ROS "
+    "boolean; 1, 0 and other words are not)."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [
+        (
+            "use_sim_time",
+            "maybe",
+            "parameter use_sim_time: Trying to set parameter 'use_sim_time' to 'maybe' of type "
+            f"'STRING', {SIM_TIME_FIX}",
+        ),
+        (
+            "use_sim_time",
+            1,
+            "parameter use_sim_time: Trying to set parameter 'use_sim_time' to '1' of type "
+            f"'INTEGER', {SIM_TIME_FIX}",
+        ),
+        (
+            "qos_overrides./rclpy_bad/joint_states.publisher.reliability",
+            "sometimes",
+            "parameter qos_overrides./rclpy_bad/joint_states.publisher.reliability is "
+            "'sometimes'. Fix: give one of system_default, reliable, best_effort, "
+            "best_available.",
+        ),
+        (
+            "qos_overrides./rclpy_bad/joint_states.publisher.depth",
+            -5,
+            "parameter qos_overrides./rclpy_bad/joint_states.publisher.depth is -5. Fix: give an "
+            "integer from 0 to 2147483647 (the number of messages kept; 0 = the system default).",
+        ),
+    ],
+)
+def test_a_value_rclpy_refuses_exits_1_with_one_line(
+    start_bridge, robot_file: Path, name: str, value: object, error: str
+) -> None:
+    """Issue 12 item 6 for rclpy's own parameters: use_sim_time (refused by rclpy while it
+    creates the node) and the QoS overrides (refused by rclpy or the middleware when the
+    topic's publisher is created) end the process with 1 and one line, no traceback."""
+    bridge = start_bridge(
+        {"description_file": str(robot_file), name: value},
+        name="bridge",
+        extra=["-r", "__ns:=/rclpy_bad"],
+    )
+    code, out = _output_when_exited(bridge)
+    assert code == 1, out
+    assert _errors(out) == [error], out
+    assert "Traceback" not in out
+
+
+def test_sdf_bridge_run_gives_the_same_line(robot_file: Path) -> None:
+    """``sdf-bridge run`` (cli.py → ros/main.py) ends as the bridge executable does."""
+    process = subprocess.run(
+        [sys.executable, "-m", "sdf_bridge.cli", "run", "--description", str(robot_file)]
+        + ["--ros-args", "-p", "use_sim_time:=1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    out = process.stdout + process.stderr
+    assert process.returncode == 1, out
+    assert _errors(out) == [
+        "parameter use_sim_time: Trying to set parameter 'use_sim_time' to '1' of type "
+        f"'INTEGER', {SIM_TIME_FIX}"
+    ], out
+    assert "Traceback" not in out
+
+
+def test_misspelt_parameters_are_named_once_and_the_bridge_runs(
+    start_bridge, probe: Probe, robot_file: Path
+) -> None:
+    """Overrides the node does not declare are ignored (as by any ROS node) with one warning at
+    start naming each, and the declared name close to it; rclpy's own are not named."""
+    bridge = start_bridge(
+        {
+            "description_file": str(robot_file),
+            "bogus_param": 1.0,
+            "updaterate": 50.0,
+            "use_sim_time": False,
+            "qos_overrides./misspelt/joint_states.publisher.depth": 5,
+        },
+        name="bridge",
+        extra=["-r", "__ns:=/misspelt"],
+    )
+    probe.watch("/misspelt/joint_states", JointState)
+    probe.wait_ready(bridge, "/misspelt/joint_states")
+    warnings = [line for line in bridge.output().splitlines() if "does not declare" in line]
+    assert len(warnings) == 1, bridge.output()
+    assert warnings[0].startswith("[WARN]") and warnings[0].endswith(
+        "]: ignoring parameter(s) this node does not declare: 'bogus_param', 'updaterate' (did "
+        "you mean 'update_rate'?). Fix: correct the name (see config/bridge.yaml and the "
+        "README's parameter table) or remove it."
+    ), warnings
+    assert bridge.stop() == 0

@@ -241,20 +241,33 @@ def test_trajectory_reaches_its_last_point(bridge: Bridge, probe: Probe) -> None
     settle(probe, {"shoulder_lift": -0.4, "elbow": 1.1}, "end of the trajectory")
 
 
-def test_empty_trajectory_cancels_and_the_bridge_keeps_running(
+def test_empty_trajectory_is_rejected_and_the_running_one_goes_on(
     bridge: Bridge, probe: Probe
 ) -> None:
-    """A JointTrajectory without points (a cancel) must not stop the node: joints hold, and
-    joint_states keep coming."""
-    command(probe, ["elbow"], [0.7], "elbow at 0.7")
-    probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory).publish(
-        JointTrajectory(joint_names=["elbow"])
+    """As joint_trajectory_controller (ROS 2): a JointTrajectory without points is refused with
+    a warning and counted (``bad_trajectory``), the node keeps running and so does the
+    trajectory it received before, to its last point (a cancel would hold the joints short of
+    it)."""
+    command(probe, ["shoulder_lift", "elbow"], [0.0, 0.7], "shoulder_lift 0.0, elbow 0.7")
+    rejected = int(diagnostics(probe).get("rejected.bad_trajectory", "0"))
+    names = ["shoulder_lift", "elbow"]
+    moving = JointTrajectory(joint_names=names)
+    moving.points = [
+        JointTrajectoryPoint(positions=[0.25, -0.3], time_from_start=Duration(sec=1, nanosec=0))
+    ]
+    pub = probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory)
+    pub.publish(moving)
+    pub.publish(JointTrajectory(joint_names=names))  # after it: one publisher, reliable, in order
+    probe.wait_for(
+        lambda: int(diagnostics(probe).get("rejected.bad_trajectory", "0")) == rejected + 1,
+        "the empty trajectory counted as bad_trajectory",
     )
-    count = len(probe.messages[JS])
-    probe.wait_messages(JS, 20)
-    assert len(probe.messages[JS]) >= count + 20
+    settle(probe, {"shoulder_lift": 0.25, "elbow": -0.3}, "the running trajectory's end")
     assert bridge.process.poll() is None
-    assert state(probe)["elbow"][0] == pytest.approx(0.7, abs=TOL)
+    assert (
+        "joint_trajectory: trajectory rejected: trajectory has no points. Fix: give at least one "
+        "point (to stop where the joints are: one point at their current positions)."
+    ) in bridge.output()
 
 
 def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:

@@ -6,10 +6,19 @@ import pytest
 import rclpy
 from rcl_interfaces.msg import ParameterType
 from rclpy.context import Context
+from rclpy.exceptions import InvalidParameterTypeException
 from rclpy.parameter import Parameter
 
 from sdf_bridge.errors import ConfigError
-from sdf_bridge.ros.params import PARAMETERS, BridgeConfig, declare_parameters, default, make_config
+from sdf_bridge.ros.params import (
+    PARAMETERS,
+    BridgeConfig,
+    declare_parameters,
+    default,
+    make_config,
+    rclpy_parameter_error,
+    undeclared_warning,
+)
 
 
 def test_make_config_defaults() -> None:
@@ -238,5 +247,76 @@ def test_a_run_time_change_of_use_sim_time_is_refused(context: Context, use_sim_
         assert node.set_parameters([Parameter("use_sim_time", value=use_sim_time)])[0].successful
         # read-only
         assert node.set_parameters([Parameter("update_rate", value=5.0)])[0].successful is False
+    finally:
+        node.destroy_node()
+
+
+@pytest.mark.parametrize(("value", "kind"), [("maybe", "STRING"), (1, "INTEGER")])
+def test_a_use_sim_time_rclpy_refuses_becomes_a_config_error(
+    context: Context, value: object, kind: str
+) -> None:
+    """rclpy refuses a non-boolean use_sim_time while it creates the node (its own
+    InvalidParameterTypeException): the message names the parameter, the value and the fix."""
+    with pytest.raises(InvalidParameterTypeException) as info:
+        rclpy.create_node(
+            "params_bad_sim_time",
+            context=context,
+            parameter_overrides=[Parameter("use_sim_time", value=value)],
+        )
+    assert str(rclpy_parameter_error(info.value)) == (
+        f"parameter use_sim_time: Trying to set parameter 'use_sim_time' to '{value}' of type "
+        f"'{kind}', expecting type 'BOOL'. Fix: give use_sim_time:=true or use_sim_time:=false "
+        "(a ROS boolean; 1, 0 and other words are not)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("undeclared", "expected"),
+    [
+        ([], None),
+        (["qos_overrides./imu.publisher.depth", "qos_overrides./typo.publisher.x"], None),
+        (
+            ["updaterate", "bogus_param"],
+            "ignoring parameter(s) this node does not declare: 'bogus_param', 'updaterate' "
+            "(did you mean 'update_rate'?). Fix: correct the name (see config/bridge.yaml and "
+            "the README's parameter table) or remove it.",
+        ),
+        (
+            ["use_simtime"],
+            "ignoring parameter(s) this node does not declare: 'use_simtime' (did you mean "
+            "'use_sim_time'?). Fix: correct the name (see config/bridge.yaml and the README's "
+            "parameter table) or remove it.",
+        ),
+    ],
+)
+def test_undeclared_warning(undeclared: list[str], expected: str | None) -> None:
+    assert undeclared_warning(undeclared, [*PARAMETERS, "use_sim_time"]) == expected
+
+
+def test_declare_parameters_warns_about_undeclared_overrides_only(
+    context: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Declared names (the node's, backend_params.*, rclpy's use_sim_time and QoS overrides)
+    are not warned about; the others are, once, and the node still starts (as any ROS node)."""
+    node = rclpy.create_node(
+        "params_undeclared",
+        context=context,
+        parameter_overrides=[
+            Parameter("updaterate", value=50.0),
+            Parameter("update_rate", value=50.0),
+            Parameter("use_sim_time", value=False),
+            Parameter("backend_params.timestep", value=0.002),
+            Parameter("qos_overrides./later.publisher.depth", value=3),
+        ],
+    )
+    warnings: list[str] = []
+    monkeypatch.setattr(node.get_logger(), "warning", warnings.append)
+    try:
+        assert declare_parameters(node).update_rate == 50.0
+        assert warnings == [
+            "ignoring parameter(s) this node does not declare: 'updaterate' (did you mean "
+            "'update_rate'?). Fix: correct the name (see config/bridge.yaml and the README's "
+            "parameter table) or remove it."
+        ]
     finally:
         node.destroy_node()

@@ -11,7 +11,14 @@ from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import String
 
-from sdf_bridge.ros.qos import LATCHED_QOS, RELIABLE_QOS, SENSOR_QOS, QosOverridesNode
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.ros.qos import (
+    LATCHED_QOS,
+    RELIABLE_QOS,
+    SENSOR_QOS,
+    QosOverridesNode,
+    check_overrides,
+)
 
 from .conftest import Probe
 
@@ -56,18 +63,85 @@ def test_overrides_apply_to_publishers_and_subscriptions(ros_context: Context) -
         node.destroy_node()
 
 
-def test_bad_override_value_is_refused(ros_context: Context) -> None:
-    overrides = [Parameter("qos_overrides./qos_bad/out.publisher.reliability", value="sometimes")]
+@pytest.mark.parametrize(
+    ("policy", "value", "match"),
+    [
+        (
+            "reliability",
+            "sometimes",
+            r"^parameter qos_overrides\./qos_bad/out\.publisher\.reliability is 'sometimes'\. "
+            r"Fix: give one of system_default, reliable, best_effort, best_available\.$",
+        ),
+        (
+            "reliability",
+            "unknown",  # an rclpy enum name the middleware refuses
+            r"reliability is 'unknown'\. Fix: give one of system_default, reliable",
+        ),
+        (
+            "history",
+            1,
+            r"^parameter qos_overrides\./qos_bad/out\.publisher\.history is 1\. "
+            r"Fix: give one of system_default, keep_last, keep_all\.$",
+        ),
+        (
+            "depth",
+            -5,
+            r"^parameter qos_overrides\./qos_bad/out\.publisher\.depth is -5\. Fix: give an "
+            r"integer from 0 to 2147483647 \(the number of messages kept; 0 = the system "
+            r"default\)\.$",
+        ),
+        ("depth", 2**31, r"depth is 2147483648\. Fix: give an integer from 0 to 2147483647"),
+        ("depth", "ten", r"depth is 'ten'\. Fix: give an integer"),
+        ("depth", True, r"depth is True\. Fix: give an integer"),
+    ],
+)
+def test_bad_override_value_is_refused(
+    ros_context: Context, policy: str, value: object, match: str
+) -> None:
+    """A value rclpy (``reliability:=sometimes``: RuntimeError, ``history:=1``: a parameter
+    type error) or the middleware (``depth:=-5``: RCLError, ``2**31``: TypeError) would refuse
+    is a ConfigError naming the parameter, its value and what it takes."""
+    overrides = [Parameter(f"qos_overrides./qos_bad/out.publisher.{policy}", value=value)]
     node = QosOverridesNode(
         "qos_bad", namespace="/qos_bad", context=ros_context, parameter_overrides=overrides
     )
     try:
-        with pytest.raises(
-            RuntimeError, match=r"Unexpected QoS override for policy `reliability`: `sometimes`"
-        ):
+        with pytest.raises(ConfigError, match=match):
             node.create_publisher(String, "out", SENSOR_QOS)
+        # a subscription of that topic, and a publisher of another, are not concerned
+        node.create_subscription(String, "out", lambda _: None, RELIABLE_QOS)
+        node.create_publisher(String, "other", SENSOR_QOS)
     finally:
         node.destroy_node()
+
+
+def test_subscription_overrides_are_checked_under_their_own_names(ros_context: Context) -> None:
+    overrides = [Parameter("qos_overrides./qos_sub/in.subscription.history", value="never")]
+    node = QosOverridesNode(
+        "qos_sub", namespace="/qos_sub", context=ros_context, parameter_overrides=overrides
+    )
+    try:
+        with pytest.raises(
+            ConfigError,
+            match=r"^parameter qos_overrides\./qos_sub/in\.subscription\.history is 'never'\.",
+        ):
+            node.create_subscription(String, "in", lambda _: None, RELIABLE_QOS)
+    finally:
+        node.destroy_node()
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2**31 - 1])
+def test_check_overrides_accepts_what_rclpy_takes(depth: int) -> None:
+    prefix = "qos_overrides./t.publisher."
+    check_overrides(
+        prefix,
+        {
+            prefix + "depth": depth,
+            prefix + "history": "keep_all",
+            prefix + "reliability": "best_available",
+            "qos_overrides./other.publisher.depth": -1,  # another entity's: not looked at
+        },
+    )
 
 
 def _endpoint(probe: Probe, topic: str, kind: str) -> object:
