@@ -43,7 +43,9 @@ TARGETS = {
     "demo_arm": {
         "position": [0.3, 0.2, 0.6, 0.1, -0.2, 0.03],
         "trajectory": [-0.2, -0.1, 0.4, -0.1, 0.3, 0.01],
-        "velocity": [0.2, 0.1, -0.1, 0.2, -0.2, 0.01],
+        # slow enough that no joint reaches a limit while a loaded machine's controller_manager
+        # catches up (the gripper's 0.04 m stroke: 20 s at 2 mm/s)
+        "velocity": [0.2, 0.1, -0.1, 0.2, -0.2, 0.002],
         "effort": [1.0, 2.0, -1.0, 0.5, -0.5, 1.0],
     },
     "rrbot_transmissions": {
