@@ -14,7 +14,6 @@ closest to (:func:`undeclared_warning`).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +30,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from ..backends.registry import available_backends
+from ..description.xmlio import close_match
 from ..errors import ConfigError
 from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
 
@@ -300,8 +300,8 @@ def declare_parameters(node: Node) -> BridgeConfig:
 
 def undeclared_warning(undeclared: Iterable[str], declared: Iterable[str]) -> str | None:
     """The start-up warning about parameter overrides the node does not declare (rclpy ignores
-    them): each name, with the closest of ``declared`` when one is close
-    (:func:`difflib.get_close_matches`, its default similarity cutoff 0.6). The
+    them): each name, with the one of ``declared`` it is probably a misspelling of
+    (:func:`~sdf_bridge.description.xmlio.close_match`, the loader's rule). The
     ``qos_overrides.*`` names are left out: rclpy declares them itself as the topics'
     publishers and subscriptions are created, some only later (sensors, ``/clock``).
 
@@ -311,11 +311,11 @@ def undeclared_warning(undeclared: Iterable[str], declared: Iterable[str]) -> st
     names = sorted(n for n in undeclared if not n.startswith(QOS_OVERRIDES_PREFIX))
     if not names:
         return None
-    declared = list(declared)
+    declared = frozenset(declared)
     parts = []
     for name in names:
-        close = difflib.get_close_matches(name, declared, n=1)
-        parts.append(f"{name!r} (did you mean {close[0]!r}?)" if close else repr(name))
+        close = close_match(name, declared)
+        parts.append(f"{name!r} (did you mean {close!r}?)" if close else repr(name))
     return (
         f"ignoring parameter(s) this node does not declare: {', '.join(parts)}. Fix: correct "
         "the name (see config/bridge.yaml and the README's parameter table) or remove it."
