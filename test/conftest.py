@@ -1,6 +1,6 @@
 """Shared fixtures: the shared robot corpus and failure cases (:mod:`prerequisites`: found
 beside the checkout or at ``$SDF_BRIDGE_SHARED``, else the tests needing them skip) and the
-repository root."""
+repository root and test/data."""
 
 from __future__ import annotations
 
@@ -32,3 +32,9 @@ def cases_dir(shared_dir: Path) -> Path:
 def repo_dir() -> Path:
     """The repository root."""
     return REPO
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """test/data: small descriptions of our own."""
+    return REPO / "test" / "data"

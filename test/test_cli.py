@@ -470,19 +470,48 @@ def test_ros2_control_sensors_are_counted_and_listed(
     )
 
 
-def test_unknown_transmission_type_problem_names_file_and_line(
+def test_refused_transmission_problem_names_file_and_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "t.urdf"
     path.write_text(
-        TRANS.replace("transmission_interface/SimpleTransmission", "acme/MagicTransmission")
+        TRANS.replace(
+            "transmission_interface/SimpleTransmission",
+            "transmission_interface/DifferentialTransmission",
+        )
     )
     assert cli.main(["check", str(path)]) == 1
     out = capsys.readouterr().out
     assert (
-        f"problems (1):\n  {path}:10: transmission 't1' has unknown type "
-        "'acme/MagicTransmission'. Fix: use one of" in out
+        f"problems (1):\n  {path}:10: transmission 't1' (DifferentialTransmission) has 1 "
+        "joint(s) and 1 actuator(s); the type needs 2 joint(s) and 2 actuator(s). Fix: " in out
     )
+
+
+def test_unknown_transmission_type_is_shown_skipped_and_check_succeeds(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The built-in backends run it (they simulate the robot: identity actuators), so the exit
+    status is 0 and the transmission is listed as skipped with the loader's reason."""
+    path = data_dir / "made_up_transmission.urdf"
+    assert cli.main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "  head_trans (my_vendor/MadeUpTransmission, classic dialect)\n"
+        "    effective: skipped (identity)\n" in out
+    )
+    assert (
+        f"    note: transmission 'head_trans' ({path}:31) has unknown type "
+        "'my_vendor/MadeUpTransmission'; skipped: its joints ['head_1_joint', 'head_2_joint'] "
+        "are driven directly in joint space as gazebo_ros_control does; its actuators "
+        "['head_1_motor', 'head_2_motor'] are not modelled (identity actuators named like the "
+        "joints; a backend driving real actuators refuses it). For its real math, install a "
+        "plug-in type registered under 'my_vendor/MadeUpTransmission' in the "
+        "'sdf_bridge.transmissions' entry-point group (README, \"Extending\")\n" in out
+    )
+    assert "\nproblems: none\n" in out
+    row = next(line for line in out.splitlines() if line.strip().startswith("head_2_joint"))
+    assert row.split()[-2:] == ["position,velocity,effort", "position,velocity,effort"]
 
 
 def test_follower_rows_show_the_multiplier(

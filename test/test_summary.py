@@ -32,13 +32,23 @@ def test_a_screw_is_driven_and_its_translation_published() -> None:
 def test_a_robot_the_bridge_refuses_gives_the_problem() -> None:
     robot = load("""<robot name="r"><link name="a"/><link name="b"/>
       <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-      <transmission name="t"><type>acme/Magic</type><joint name="j"/><actuator name="m"/>
-        </transmission></robot>""")
+      <transmission name="t"><type>transmission_interface/DifferentialTransmission</type>
+        <joint name="j"/><actuator name="m"/></transmission></robot>""")
     views, warnings, problems = joint_views(robot)
     assert views == {"j": JointView()} and warnings == []
     assert len(problems) == 1 and problems[0].startswith(
-        "transmission 't' has unknown type 'acme/Magic'"
+        "transmission 't' (DifferentialTransmission) has 1 joint(s) and 1 actuator(s)"
     )
+
+
+def test_an_unknown_transmission_type_is_read_as_the_simulating_backends_do(data_dir) -> None:
+    """Identity actuators, the joints commandable: no problem (the built-ins run it)."""
+    views, _, problems = joint_views(load(data_dir / "made_up_transmission.urdf"))
+    assert problems == []
+    assert [(v.command, v.lower, v.upper) for v in views.values()] == [
+        ("position,velocity,effort", -1.3, 1.3),
+        ("position,velocity,effort", -0.3, 0.8),
+    ]
 
 
 def test_publishes_names_topics_and_messages() -> None:

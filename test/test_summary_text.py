@@ -8,8 +8,8 @@ import io
 from sdf_bridge.description import load
 from sdf_bridge.summary_text import print_summary, transmission_report
 
-#: One joint with an unknown transmission type (refused) and a link whose principal moments
-#: break the triangle inequality (worked around: balanced).
+#: One joint with a differential transmission of one joint (refused) and a link whose principal
+#: moments break the triangle inequality (worked around: balanced).
 ROBOT = """<?xml version="1.0"?>
 <robot name="bot">
   <link name="base"/>
@@ -21,7 +21,7 @@ ROBOT = """<?xml version="1.0"?>
 </robot>
 """
 
-UNKNOWN = """<transmission name="t1"><type>acme/MagicTransmission</type>
+REFUSED = """<transmission name="t1"><type>transmission_interface/DifferentialTransmission</type>
   <joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
   <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission>"""
 
@@ -34,18 +34,19 @@ def test_transmission_report_without_transmissions_is_empty() -> None:
 
 def test_transmission_report_turns_a_refused_transmission_into_one_problem() -> None:
     problems: list[str] = []
-    assert transmission_report(load(ROBOT.format(transmission=UNKNOWN)), problems) == []
+    assert transmission_report(load(ROBOT.format(transmission=REFUSED)), problems) == []
     assert len(problems) == 1
     assert problems[0].startswith(
-        "<string>:8: transmission 't1' has unknown type 'acme/MagicTransmission'. Fix: use one of "
+        "<string>:8: transmission 't1' (DifferentialTransmission) has 1 joint(s) and 1 "
+        "actuator(s); the type needs 2 joint(s) and 2 actuator(s). Fix: "
     )
 
 
 def test_print_summary_counts_refusals_and_marks_what_it_works_around() -> None:
     out = io.StringIO()
-    assert print_summary(load(ROBOT.format(transmission=UNKNOWN)), [], out) == 1
+    assert print_summary(load(ROBOT.format(transmission=REFUSED)), [], out) == 1
     text = out.getvalue()
-    assert "\nproblems (2):\n  <string>:8: transmission 't1' has unknown type" in text
+    assert "\nproblems (2):\n  <string>:8: transmission 't1' (DifferentialTransmission) has" in text
     assert "\n  (worked around) link 'arm': its principal moments (1, 1, 3) kg·m²" in text
     out = io.StringIO()
     assert print_summary(load(ROBOT.format(transmission="")), [], out) == 0
@@ -54,7 +55,7 @@ def test_print_summary_counts_refusals_and_marks_what_it_works_around() -> None:
 
 def test_info_leaves_the_problems_out_but_counts_them() -> None:
     out = io.StringIO()
-    robot = load(ROBOT.format(transmission=UNKNOWN))
+    robot = load(ROBOT.format(transmission=REFUSED))
     assert print_summary(robot, ["a warning"], out, show_problems=False) == 1
     text = out.getvalue()
     assert "problems" not in text

@@ -27,6 +27,10 @@ fix the order of every array; SI units: rad, m, rad/s, m/s, N·m, N):
   readings (``sensors``) and, for a simulator, ``sim_time``.
 * ``reset()``: back to the initial state; ``close()``: release the hardware.
 * optional ``set_sensor_demand(names)``: only these sensors are wanted (``None``: all).
+* optional class attribute ``simulated_robot = True``: the driver simulates its robot (as the
+  mock does) rather than driving motors; the bridge then drives the joints of a transmission
+  of unknown type directly (identity actuators) instead of refusing the robot
+  (:func:`~sdf_bridge.backends.base.is_simulated_robot`). Leave it out for real hardware.
 
 A template (a dozen lines; ``README.md`` shows the same driver registered as a plug-in)::
 
@@ -61,7 +65,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..errors import BackendError
-from .base import MODE_DTYPE, ActuatorCommand, ActuatorDriver, JointCommand, JointSpaceState
+from .base import (
+    MODE_DTYPE,
+    ActuatorCommand,
+    ActuatorDriver,
+    JointCommand,
+    JointSpaceState,
+    is_simulated_robot,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
@@ -99,6 +110,8 @@ class ActuatorPort:
     Attributes:
         driver: the driver (its own extras, e.g. the mock's ``set_sensor_state``, are there).
         name: the driver's class name (for messages).
+        simulated_robot: the driver's
+            (:func:`~sdf_bridge.backends.base.is_simulated_robot`: ``False`` unless it says so).
         set_sensor_demand: the driver's, when it has one (else absent).
     """
 
@@ -107,6 +120,7 @@ class ActuatorPort:
     def __init__(self, driver: ActuatorDriver) -> None:
         self.driver = driver
         self.name = type(driver).__name__
+        self.simulated_robot = is_simulated_robot(driver)
         demand = getattr(driver, "set_sensor_demand", None)
         if callable(demand):
             self.set_sensor_demand = demand

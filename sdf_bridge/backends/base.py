@@ -18,6 +18,17 @@ user's plug-in) implements :class:`ActuatorDriver` instead and is wrapped by
 driver gets the transmissions for free (the contract and a template are in
 :mod:`sdf_bridge.backends.actuator_port`).
 
+A backend whose robot is a model, not motors (the mock and MuJoCo: the backends Gazebo stands
+for) says so with the class attribute ``simulated_robot = True`` (:func:`is_simulated_robot`;
+absent = ``False``, a driver of real actuators). It decides one rule: a transmission of a type
+no mechanism is registered for (PAL TALOS's ``HalfDifferentialTransmission``) is skipped with a
+warning on a simulated robot, its joints driven directly in joint space as gazebo_ros_control
+does (identity actuators named like the joints), and refused
+(:class:`~sdf_bridge.errors.TransmissionError`) on real actuators, where identity would send
+joint positions to the wrong motors (:mod:`sdf_bridge.transmissions.map`). It is not the
+``pause``/``step`` ability of a simulator (:func:`sdf_bridge.hardware.backend_setup.simulates`):
+the mock simulates an ideal robot but has no clock to pause.
+
 A command mode is a :class:`Mode` (the only encoding of a mode in the package), stored per
 joint or actuator in ``int8`` arrays (:data:`MODE_DTYPE`). Arrays are in SI units (rad, m, rad/s,
 m/s, N·m, N).
@@ -298,7 +309,8 @@ class Backend(Protocol):
     steps), ``real_time_factor`` (simulated / wall time), ``base_state() -> BaseState | None``
     (the free-floating root link's ground truth, ``None`` on a fixed base; asked only when
     published, not every tick) and ``joint_inertia`` ((n_joints,) kg·m² or kg: the lightest
-    effective inertia of each joint, for stability checks of the bridge's effort rules).
+    effective inertia of each joint, for stability checks of the bridge's effort rules);
+    the class attribute ``simulated_robot`` (:func:`is_simulated_robot`).
     """
 
     #: Marks a joint-space backend (the registry wraps every other backend class, an
@@ -329,6 +341,13 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Release resources; the backend is not used afterwards."""
+
+
+def is_simulated_robot(backend: object) -> bool:
+    """Whether ``backend`` (a :class:`Backend`, an :class:`ActuatorDriver` or a port) drives a
+    simulated robot: its ``simulated_robot`` attribute is ``True`` (module doc; a backend that
+    does not say so drives real actuators)."""
+    return getattr(backend, "simulated_robot", False) is True
 
 
 @dataclass(slots=True)
@@ -380,7 +399,8 @@ class ActuatorDriver(Protocol):
         [project.entry-points."sdf_bridge.backends"]
         my_driver = "my_pkg.driver:MyDriver"   # a class taking no arguments
 
-    Optional, used when present: ``set_sensor_demand`` (as on :class:`Backend`).
+    Optional, used when present: ``set_sensor_demand`` and the class attribute
+    ``simulated_robot`` (as on :class:`Backend`; leave it out for real hardware).
     """
 
     def configure(

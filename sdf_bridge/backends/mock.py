@@ -56,7 +56,7 @@ import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -174,6 +174,8 @@ class MockBackend:
             when that parameter is set, else empty.
         acceleration: (n_actuators,) acceleration state (rad/s² or m/s²).
     """
+
+    simulated_robot: ClassVar[bool] = True  # an ideal robot (backends.base.is_simulated_robot)
 
     def __init__(self) -> None:
         self.actuator_names: tuple[str, ...] = ()

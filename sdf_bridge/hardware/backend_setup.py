@@ -1,8 +1,10 @@
 """The backend of a hardware system, set up, and whether it simulates.
 
-:func:`open_backend` creates the backend from a name (:func:`~sdf_bridge.backends.create_backend`)
-or puts a given one behind the joint-space port (:func:`~sdf_bridge.backends.registry.as_backend`),
-names it for messages and diagnostics, and configures it with :func:`backend_parameters`: the
+:func:`backend_port` creates the backend from a name (:func:`~sdf_bridge.backends.create_backend`)
+or puts a given one behind the joint-space port (:func:`~sdf_bridge.backends.registry.as_backend`)
+and names it for messages and diagnostics; once the transmission map is built (for a simulated
+robot or real actuators: :func:`~sdf_bridge.backends.base.is_simulated_robot`),
+:func:`configure_backend` configures it with :func:`backend_parameters`: the
 ``<hardware><param>``\\ s of the description's ``<ros2_control>`` blocks, overridden by the
 caller's (the node's ``backend_params.*``). :func:`simulates` and :func:`simulator` tell a
 backend that can pause and step (MuJoCo) from one that cannot (the mock, a driver of real
@@ -51,14 +53,10 @@ def backend_parameters(robot: Robot, overrides: Mapping[str, Any] | None) -> dic
     return params
 
 
-def open_backend(
-    backend: Backend | Any | str,
-    robot: Robot,
-    transmissions: TransmissionMap,
-    overrides: Mapping[str, Any] | None,
-) -> tuple[Backend, str]:
-    """The backend of a hardware system, configured for ``robot`` and its ``transmissions``
-    with :func:`backend_parameters` (``overrides``: the caller's backend parameters).
+def backend_port(backend: Backend | Any | str) -> tuple[Backend, str]:
+    """The backend of a hardware system behind the joint-space port, not yet configured (the
+    transmission map it is configured with depends on it:
+    :func:`~sdf_bridge.backends.base.is_simulated_robot`).
 
     Args:
         backend: a joint-space :class:`~sdf_bridge.backends.base.Backend`, an
@@ -72,12 +70,26 @@ def open_backend(
         driver, when it is put behind a port).
 
     Raises:
-        BackendError: the backend cannot be created, put behind the port or configured.
+        BackendError: the backend cannot be created or put behind the port.
     """
     port = create_backend(backend) if isinstance(backend, str) else as_backend(backend)
     name = backend if isinstance(backend, str) else getattr(backend, "name", type(backend).__name__)
-    port.configure(robot, transmissions=transmissions, params=backend_parameters(robot, overrides))
     return port, name
+
+
+def configure_backend(
+    port: Backend,
+    robot: Robot,
+    transmissions: TransmissionMap,
+    overrides: Mapping[str, Any] | None,
+) -> None:
+    """Configure ``port`` (from :func:`backend_port`) for ``robot`` and its ``transmissions``
+    with :func:`backend_parameters` (``overrides``: the caller's backend parameters).
+
+    Raises:
+        BackendError, ConfigError: from the backend (the robot or a parameter cannot be served).
+    """
+    port.configure(robot, transmissions=transmissions, params=backend_parameters(robot, overrides))
 
 
 def simulates(backend: Any) -> bool:

@@ -61,12 +61,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import Backend, BaseState, JointCommand, SensorReading
+from ..backends.base import Backend, BaseState, JointCommand, SensorReading, is_simulated_robot
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
-from .backend_setup import open_backend, simulates, simulator
+from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import CommandBuffer
 from .cycle_state import CycleState
@@ -133,7 +133,10 @@ class HardwareSystem:
     Raises:
         ConfigError: ``joints`` names an unknown, follower or uncommandable joint or repeats
             one; bad ``command_modes``, ``command_timeout`` or ``update_rate``.
-        TransmissionError, LimitsError: from building the transmission map or limiter.
+        TransmissionError, LimitsError: from building the transmission map or limiter (the
+            map is built for the backend: a transmission of unknown type is skipped for one
+            that simulates the robot, refused for real actuators;
+            :func:`~sdf_bridge.backends.base.is_simulated_robot`).
         BackendError: the backend cannot be created or configured.
     """
 
@@ -152,7 +155,12 @@ class HardwareSystem:
         compiled: bool | None = None,
     ) -> None:
         self.robot = robot
-        self.transmissions = TransmissionMap.from_robot(robot, compiled=compiled)
+        #: the backend, and the name given, else the class of the backend (of the driver
+        #: behind a port); configured below, with the map built for it
+        self.backend, self.backend_name = backend_port(backend)
+        self.transmissions = TransmissionMap.from_robot(
+            robot, simulated_robot=is_simulated_robot(self.backend), compiled=compiled
+        )
         tm = self.transmissions
         self.actuator_names: tuple[str, ...] = tuple(tm.actuator_names)
         self.state_names: tuple[str, ...] = tuple(tm.joint_names) + tuple(tm.follower_names)
@@ -182,9 +190,7 @@ class HardwareSystem:
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
         self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
         self.trajectory = TrajectoryRunner(self.commands)
-        #: the backend, and the name given, else the class of the backend (of the driver
-        #: behind a port)
-        self.backend, self.backend_name = open_backend(backend, robot, tm, backend_params)
+        configure_backend(self.backend, robot, tm, backend_params)
         inertia = getattr(self.backend, "joint_inertia", None)
         if update_rate is not None and inertia is not None:
             for problem in effort_chatter(

@@ -157,7 +157,9 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         ConfigError: the robot has no commandable joint.
         TransmissionError: the robot's transmissions cannot be built.
     """
-    tm = TransmissionMap.from_robot(robot)
+    # as the bridge's simulating backends build it (a bridge on real actuators refuses a
+    # transmission of unknown type itself, at its start)
+    tm = TransmissionMap.from_robot(robot, simulated_robot=True)
     commandable = commandable_joints(robot, tm)
     if not commandable:
         raise ConfigError(

@@ -262,7 +262,10 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
             options.joint_commands_topic,
             options.joint_states_topic,
         )
-        commandable = set(commandable_joints(robot, TransmissionMap.from_robot(robot)))
+        # as the simulating backends build the map (the bridge refuses a transmission of
+        # unknown type itself on real actuators)
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
+        commandable = set(commandable_joints(robot, tmap))
     else:  # the plugins' own defaults where the block gives no topic
         description, plugin = common.loaded.xml, str(block.plugin)
         commands_topic = block.param("joint_commands_topic", "/robot_joint_commands") or ""

@@ -59,11 +59,41 @@ def _must_drive(robot: Robot, driven: Sequence[str]) -> set[str]:
     return commanded if listed else set(driven)
 
 
+def _unknown_type_skipped(spec: TransmissionSpec) -> str:
+    """The warning for a transmission of unknown type skipped on a simulated robot."""
+    joints = [tj.name for tj in spec.joints]
+    actuators = [ta.name for ta in spec.actuators]
+    return (
+        f"transmission {spec.name!r}{_where(spec)} has unknown type {spec.type!r}; skipped: "
+        f"its joints {joints} are driven directly in joint space as gazebo_ros_control does; "
+        f"its actuators {actuators} are not modelled (identity actuators named like the "
+        "joints; a backend driving real actuators refuses it). For its real math, install a "
+        f"plug-in type registered under {spec.type!r} in the {registry.ENTRY_POINT_GROUP!r} "
+        'entry-point group (README, "Extending")'
+    )
+
+
+def _unknown_type_refused(spec: TransmissionSpec, exc: TransmissionError) -> TransmissionError:
+    """The error for a transmission of unknown type on a commanded joint of real actuators:
+    the registry's message (``exc``) with the source and what simulating backends do."""
+    where = f"{spec.source}: " if spec.source is not None else ""
+    return TransmissionError(
+        f"{where}{exc} Simulating backends (mock, mujoco) accept it, driving its joints "
+        "directly in joint space as gazebo_ros_control does; a backend of real actuators "
+        "does not, as identity actuators would send joint positions to the wrong motors."
+    )
+
+
 def build_map(
-    cls: type[TransmissionMap], robot: Robot, *, compiled: bool | None = None
+    cls: type[TransmissionMap],
+    robot: Robot,
+    *,
+    simulated_robot: bool = False,
+    compiled: bool | None = None,
 ) -> TransmissionMap:
     """The map (of class ``cls``) of ``robot``: see :meth:`TransmissionMap.from_robot
-    <sdf_bridge.transmissions.TransmissionMap.from_robot>`.
+    <sdf_bridge.transmissions.TransmissionMap.from_robot>` (``simulated_robot``: an unknown
+    type on a commanded joint is skipped with a warning, not refused).
 
     Raises:
         TransmissionError: see the :mod:`.map` module docstring.
@@ -127,13 +157,16 @@ def build_map(
             continue
         try:
             mech_cls = registry.lookup(spec.type, spec.name, types)
-        except TransmissionError:
-            if any(tj.name in must for tj in spec.joints):
-                raise
-            msg = (
-                f"transmission {spec.name!r} has unknown type {spec.type!r} and drives no "
-                "commanded joint; skipped, its joints get identity actuators"
-            )
+        except TransmissionError as exc:
+            if simulated_robot:
+                msg = _unknown_type_skipped(spec)
+            elif any(tj.name in must for tj in spec.joints):
+                raise _unknown_type_refused(spec, exc) from exc
+            else:
+                msg = (
+                    f"transmission {spec.name!r} has unknown type {spec.type!r} and drives no "
+                    "commanded joint; skipped, its joints get identity actuators"
+                )
             warnings.append(msg)
             _LOG.warning(msg)
             entries.append(MappedTransmission(spec, None, "skipped", (msg,)))

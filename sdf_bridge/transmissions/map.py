@@ -36,9 +36,18 @@ Error and skip rules (all :class:`TransmissionError` name the transmission and t
   SimpleTransmission): merged, one actuator;
 * an actuator used by two transmissions (or named like an un-transmitted joint) → error;
 * zero or non-finite reduction, wrong joint/actuator count → error;
-* unknown type → error if one of its joints must be driven (has a ``<ros2_control>`` command
-  interface, or — with no ``<ros2_control>`` joints at all — any of its joints is driven);
-  otherwise skipped with a warning, the joints keep identity actuators;
+* unknown type (no built-in or ``sdf_bridge.transmissions`` plug-in mechanism of that name,
+  e.g. PAL TALOS's ``HalfDifferentialTransmission``, whose math is not published):
+
+  - for a backend that simulates the robot (``simulated_robot=True``: the mock, MuJoCo),
+    skipped with one warning naming the transmission, its type and source: its joints are
+    driven directly in joint space with identity actuators named like the joints, and its
+    actuators are not modelled, as Gazebo classic's gazebo_ros_control does (its
+    DefaultRobotHWSim reads only a transmission's joints and hardware interfaces);
+  - otherwise (a driver of real actuators) an error if one of its joints must be driven (has
+    a ``<ros2_control>`` command interface, or — with no ``<ros2_control>`` joints at all —
+    any of its joints is driven): identity would send joint commands to the wrong motors;
+    skipped with a warning when none must, the joints keep identity actuators;
 * non-mechanism types (:data:`.registry.NON_MECHANISM_TYPES`: Franka state/model interfaces,
   PR2 gripper) → skipped with a warning, identity actuators;
 * a transmission on a mimic follower → skipped with a warning (the mimic relation wins).
@@ -537,12 +546,19 @@ class TransmissionMap:
 
     # ------------------------------------------------------------------------ building
     @classmethod
-    def from_robot(cls, robot: Robot, *, compiled: bool | None = None) -> TransmissionMap:
+    def from_robot(
+        cls, robot: Robot, *, simulated_robot: bool = False, compiled: bool | None = None
+    ) -> TransmissionMap:
         """Build the map of ``robot`` (:func:`.loader.build_map`: the rules of the module
         docstring).
 
         Args:
             robot: the description.
+            simulated_robot: the map is for a backend that simulates the robot
+                (:func:`~sdf_bridge.backends.base.is_simulated_robot`: the mock, MuJoCo): a
+                transmission of unknown type on a commanded joint is skipped with a warning
+                (its joints driven directly, identity actuators) as gazebo_ros_control does,
+                instead of a :class:`TransmissionError` (the default, for real actuators).
             compiled: hot-path implementation, as for :class:`TransmissionMap` (default:
                 compiled kernels when available).
 
@@ -552,7 +568,7 @@ class TransmissionMap:
         """
         from .loader import build_map
 
-        return build_map(cls, robot, compiled=compiled)
+        return build_map(cls, robot, simulated_robot=simulated_robot, compiled=compiled)
 
     def __repr__(self) -> str:
         return (

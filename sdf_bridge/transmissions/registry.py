@@ -18,8 +18,13 @@ subclass, e.g. in ``pyproject.toml``::
 Types that are not mechanisms (:data:`NON_MECHANISM_TYPES`: Franka's state/model interfaces,
 which only declare hardware interfaces, and the non-linear PR2 gripper transmission that this
 package does not model) are skipped with a warning by :class:`~.map.TransmissionMap`; their
-joints keep an identity actuator. Any other unknown type is a :class:`TransmissionError` when
-one of its joints must be driven.
+joints keep an identity actuator. Any other unknown type (PAL TALOS's
+``transmission_interface/HalfDifferentialTransmission``, whose math PAL never published) is
+skipped the same way, with a warning saying what is used, when the backend simulates the robot
+(the mock, MuJoCo: as Gazebo classic's gazebo_ros_control, which reads only a transmission's
+joints and hardware interfaces, whatever its type); for a driver of real actuators it is a
+:class:`TransmissionError` when one of its joints must be driven (the rules are in the
+:mod:`.map` module docstring). Registering a mechanism under the type's name gives it its math.
 """
 
 from __future__ import annotations

@@ -20,13 +20,18 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
     ``notes`` (warnings, skip/merge reasons). Joints without a transmission are not listed
     (identity: actuator named like the joint).
 
+    The map is read as the built-in backends use it (``simulated_robot=True``: they simulate
+    the robot), so a transmission of unknown type is listed as skipped (identity), its
+    ``notes`` saying what is used; a driver of real actuators refuses it (a
+    :class:`TransmissionError` at its start).
+
     Raises:
         TransmissionError: the map cannot be built (same rules as
             :meth:`TransmissionMap.from_robot`); the message starts with the file and line of
             the transmission it names when it does not already give them.
     """
     try:
-        tmap = TransmissionMap.from_robot(robot)
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
     except TransmissionError as exc:
         raise _located(robot, exc) from exc
     out: list[dict[str, Any]] = []

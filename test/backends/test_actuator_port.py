@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sdf_bridge.backends.actuator_port import ActuatorPort, actuator_modes
-from sdf_bridge.backends.base import MODE_DTYPE, ActuatorState, Mode
+from sdf_bridge.backends.base import MODE_DTYPE, ActuatorState, Mode, is_simulated_robot
 from sdf_bridge.backends.registry import as_backend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError
@@ -117,3 +117,15 @@ def test_not_a_backend_nor_a_driver() -> None:
         r"the ActuatorDriver protocol",
     ):
         as_backend("mock", "the test")
+
+
+def test_a_driver_drives_real_actuators_unless_it_says_it_simulates() -> None:
+    """``simulated_robot`` absent (the README's driver): real actuators; ``True``: simulated;
+    anything but ``True`` (a truthy string) is not a declaration."""
+    echo = _readme_driver()
+    assert not is_simulated_robot(ActuatorPort(echo()))
+    assert ActuatorPort(echo()).simulated_robot is False
+    simulating = type("SimulatedEcho", (echo,), {"simulated_robot": True})
+    assert ActuatorPort(simulating()).simulated_robot is True
+    sloppy = type("SloppyEcho", (echo,), {"simulated_robot": "yes"})
+    assert ActuatorPort(sloppy()).simulated_robot is False

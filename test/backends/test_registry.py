@@ -9,7 +9,7 @@ import pytest
 
 from sdf_bridge.backends import available_backends, create_backend
 from sdf_bridge.backends.actuator_port import ActuatorPort
-from sdf_bridge.backends.base import Backend
+from sdf_bridge.backends.base import Backend, is_simulated_robot
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.errors import BackendError
 
@@ -111,3 +111,11 @@ def test_mujoco_import_failure_is_a_backend_error(monkeypatch: pytest.MonkeyPatc
 def test_create_mujoco_builtin() -> None:
     backend = create_backend("mujoco")
     assert type(backend).__name__ == "MujocoBackend" and isinstance(backend, Backend)
+
+
+def test_the_builtins_simulate_their_robot() -> None:
+    """Both built-ins stand for Gazebo (an unknown transmission type is driven as identity);
+    the port says what the driver behind it says."""
+    mock, mujoco = create_backend("mock"), create_backend("mujoco")
+    assert is_simulated_robot(mock) and mock.simulated_robot is True
+    assert is_simulated_robot(mujoco) and type(mujoco).simulated_robot is True

@@ -1,20 +1,26 @@
 """sdf_bridge.hardware.backend_setup: the backend parameters gathered from the description's
 ``<ros2_control>`` blocks and the caller's overrides, the backend opened behind the joint-space
-port with its name, and whether it simulates. Real MockBackend and TransmissionMap."""
+port with its name, the transmission map built for it (an unknown transmission type driven
+as identity for a simulated robot, refused for real actuators), and whether it simulates.
+Real MockBackend, MujocoBackend and TransmissionMap."""
 
 from __future__ import annotations
 
 import logging
+import re
 
+import numpy as np
 import pytest
 
+from sdf_bridge.backends.base import ActuatorState
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.description import load
-from sdf_bridge.errors import BackendError
+from sdf_bridge.errors import BackendError, TransmissionError
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.backend_setup import (
     backend_parameters,
-    open_backend,
+    backend_port,
+    configure_backend,
     simulates,
     simulator,
 )
@@ -80,23 +86,25 @@ def test_a_parameter_blocks_disagree_on_takes_the_later_with_a_warning(
     ]
 
 
-def test_open_backend_configures_it_and_names_it() -> None:
+def test_backend_port_names_it_and_configure_backend_configures_it() -> None:
     robot = _robot(_block("a", MOCK, calculate_dynamics="true"))
     tm = TransmissionMap.from_robot(robot, compiled=False)
-    port, name = open_backend("mock", robot, tm, None)
+    port, name = backend_port("mock")
     assert name == "mock" and isinstance(port.driver, MockBackend)
+    configure_backend(port, robot, tm, None)
     assert port.driver.calculate_dynamics is True  # from <hardware><param>
     driver = MockBackend()
-    port, name = open_backend(driver, robot, tm, {"calculate_dynamics": False})
+    port, name = backend_port(driver)
     assert port.driver is driver and name == "MockBackend"
+    configure_backend(port, robot, tm, {"calculate_dynamics": False})
     assert driver.calculate_dynamics is False  # the override wins
 
     class Named(MockBackend):
         name = "bench_mock"
 
-    assert open_backend(Named(), robot, tm, None)[1] == "bench_mock"
+    assert backend_port(Named())[1] == "bench_mock"
     with pytest.raises(BackendError, match="unknown backend 'nope'"):
-        open_backend("nope", robot, tm, None)
+        backend_port("nope")
 
 
 @pytest.mark.parametrize(
@@ -116,7 +124,8 @@ def test_a_real_drivers_parameters_and_a_misspelt_override_in_one_warning(
     )
     tm = TransmissionMap.from_robot(robot, compiled=False)
     with caplog.at_level(logging.WARNING, logger=logger):
-        port, _ = open_backend(backend, robot, tm, {misspelt: "1"})
+        port, _ = backend_port(backend)
+        configure_backend(port, robot, tm, {misspelt: "1"})
     port.close()
     (message,) = [r.getMessage() for r in caplog.records if r.name == logger]
     assert f"3 parameter(s) not its own, ignored: 'robot_ip', 'port', {misspelt!r} (" in message
@@ -149,3 +158,107 @@ def test_a_system_on_the_mock_cannot_pause_or_step() -> None:
     for call in (lambda: system.pause(True), lambda: system.step(1)):
         with pytest.raises(BackendError, match="backend 'mock' does not simulate"):
             call()
+
+
+# --- the transmission map built for the backend: test/data/made_up_transmission.urdf has one
+# transmission of a type no mechanism is registered for, on its two commanded joints
+
+MADE_UP_JOINTS = ("head_1_joint", "head_2_joint")
+#: the start of the loader's warning (its whole text: test/transmissions/test_loader.py)
+SKIPPED = (
+    r"transmission 'head_trans' \(.*made_up_transmission\.urdf:31\) has unknown type "
+    r"'my_vendor/MadeUpTransmission'; skipped: its joints \['head_1_joint', 'head_2_joint'\] "
+    r"are driven directly in joint space as gazebo_ros_control does; its actuators "
+    r"\['head_1_motor', 'head_2_motor'\] are not modelled \(identity actuators named like the "
+    r"joints; .*"
+)
+
+
+def _made_up(data_dir, *, without_transmission: bool = False):
+    text = (data_dir / "made_up_transmission.urdf").read_text()
+    if without_transmission:  # the same joints with identity actuators: the reference
+        return load(re.sub(r"\s*<transmission .*</transmission>", "", text, flags=re.S))
+    return load(data_dir / "made_up_transmission.urdf")
+
+
+class _RealDriver:
+    """An actuator-space plug-in of real hardware (it does not say ``simulated_robot``)."""
+
+    def configure(self, robot, actuators, *, transmissions, params) -> None:
+        self.position = np.zeros(len(actuators))
+
+    def write(self, command, dt: float) -> None:
+        np.copyto(self.position, command.position, where=~np.isnan(command.position))
+
+    def read(self, dt: float) -> ActuatorState:
+        zero = np.zeros_like(self.position)
+        return ActuatorState(self.position.copy(), zero, zero.copy())
+
+    def reset(self) -> None:
+        self.position[:] = 0.0
+
+    def close(self) -> None:
+        pass
+
+
+class _SimulatingDriver(_RealDriver):
+    """The same driver, declared a simulated robot."""
+
+    simulated_robot = True
+
+
+def test_the_mock_drives_an_unknown_transmissions_joints_as_identity(
+    data_dir, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
+        system = HardwareSystem(_made_up(data_dir), "mock", command_timeout=0.0)
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert re.fullmatch(SKIPPED, warning)
+    assert system.joint_names == MADE_UP_JOINTS and system.actuator_names == MADE_UP_JOINTS
+    assert system.submit_array("position", [0.4, -0.2], now=0.0) == []
+    state = system.cycle(0.0, 1.0)  # 1 s: the 3 rad/s velocity limit allows the whole step
+    # the mock mirrors position commands (GenericSystem): exact, in both spaces
+    assert state.position.tolist() == [0.4, -0.2]
+    assert state.actuator_position.tolist() == [0.4, -0.2]
+    system.close()
+
+
+def test_mujoco_drives_an_unknown_transmissions_joints_as_identity(
+    data_dir, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The same position command on the robot and on the robot without the transmission
+    (identity actuators): the same states, bit for bit, every tick of 3 s; the default PID
+    gains bring both joints to the command within 1e-9 rad by then (5.6e-12 measured)."""
+    runs = []
+    for without in (False, True):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
+            system = HardwareSystem(
+                _made_up(data_dir, without_transmission=without), "mujoco", command_timeout=0.0
+            )
+        warnings = [r.getMessage() for r in caplog.records]
+        assert len(warnings) == (0 if without else 1)
+        assert without or re.fullmatch(SKIPPED, warnings[0])
+        assert system.actuator_names == MADE_UP_JOINTS
+        system.submit_array("position", [0.4, -0.2], now=0.0)
+        states = [system.cycle(k * 0.01, 0.01) for k in range(300)]
+        runs.append(np.array([s.joints for s in states]))
+        np.testing.assert_allclose(states[-1].position, [0.4, -0.2], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(states[-1].actuator_position, [0.4, -0.2], rtol=0, atol=1e-9)
+        system.close()
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_a_real_actuator_plug_in_refuses_an_unknown_transmission(data_dir) -> None:
+    with pytest.raises(
+        TransmissionError,
+        match=r"made_up_transmission\.urdf:31: transmission 'head_trans' has unknown type "
+        r"'my_vendor/MadeUpTransmission'\. Fix: use one of .* Simulating backends \(mock, "
+        r"mujoco\) accept it, driving its joints directly in joint space as gazebo_ros_control "
+        r"does; a backend of real actuators does not, as identity actuators would send joint "
+        r"positions to the wrong motors\.$",
+    ):
+        HardwareSystem(_made_up(data_dir), _RealDriver(), command_timeout=0.0)
+    system = HardwareSystem(_made_up(data_dir), _SimulatingDriver(), command_timeout=0.0)
+    assert system.actuator_names == MADE_UP_JOINTS
+    system.close()

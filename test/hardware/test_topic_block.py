@@ -286,3 +286,19 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
                 assert info.is_mimic is False and not info.command_interfaces, (source, info.name)
         assert not block.sensors and not block.gpios
     assert made >= 9  # the URDF robots; the SDFormat ones have joints URDF lacks, or are worlds
+
+
+def test_an_unknown_transmission_types_joints_get_the_block(data_dir: Path) -> None:
+    """The block is for the bridge's simulating backends, which drive the joints of a
+    transmission of unknown type directly: both joints commandable, in position (the mode
+    their <hardwareInterface> gives), and the bridge reads the result back the same way."""
+    robot, _warnings, xml = load_with_xml(data_dir / "made_up_transmission.urdf")
+    block = topic_block(robot, TopicBlockOptions(plugin=PICKNIK, command_interfaces=("position",)))
+    assert _interfaces(block) == {
+        j: (("position",), ("position", "velocity", "effort"), None)
+        for j in ("head_1_joint", "head_2_joint")
+    }
+    reread = load(with_topic_block(robot, xml))
+    system = HardwareSystem(reread, "mock", command_timeout=0.0)
+    assert system.joint_names == ("head_1_joint", "head_2_joint")
+    system.close()

@@ -51,7 +51,7 @@ def test_pr2_skips_and_negative(robots_dir) -> None:
     assert "not modelled" in rows["r_gripper_trans"]["notes"][0]
 
 
-def test_unknown_type_error_names_file_and_line() -> None:
+def test_refused_transmission_error_names_file_and_line() -> None:
     import pytest
 
     from sdf_bridge.errors import TransmissionError
@@ -59,15 +59,34 @@ def test_unknown_type_error_names_file_and_line() -> None:
     robot = load(
         '<robot name="r">\n<link name="a"/><link name="b"/>\n'
         '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
-        '<transmission name="t1"><type>acme/MagicTransmission</type>\n'
+        '<transmission name="t1"><type>transmission_interface/DifferentialTransmission</type>\n'
         '<joint name="j"/><actuator name="m"/></transmission>\n</robot>'
     )
     with pytest.raises(
         TransmissionError,
-        match=r"^<string>:4: transmission 't1' has unknown type 'acme/MagicTransmission'\. "
-        r"Fix: use one of ",
+        match=r"^<string>:4: transmission 't1' \(DifferentialTransmission\) has 1 joint\(s\) "
+        r"and 1 actuator\(s\); the type needs 2 joint\(s\) and 2 actuator\(s\)\. Fix: ",
     ):
         describe_transmissions(robot)
+
+
+def test_unknown_type_is_listed_skipped_as_the_simulating_backends_read_it(data_dir) -> None:
+    """The built-in backends simulate the robot: a type no mechanism is registered for is
+    skipped (identity), the note saying what is used and that real actuators refuse it."""
+    path = data_dir / "made_up_transmission.urdf"
+    (row,) = describe_transmissions(load(path))
+    assert row["type"] == "my_vendor/MadeUpTransmission"
+    assert row["effective"] == "skipped (identity)"
+    assert [a["name"] for a in row["actuators"]] == ["head_1_motor", "head_2_motor"]
+    (note,) = row["notes"]
+    assert note.startswith(
+        f"transmission 'head_trans' ({path}:31) has unknown type 'my_vendor/MadeUpTransmission'; "
+        "skipped: its joints ['head_1_joint', 'head_2_joint'] are driven directly in joint space "
+        "as gazebo_ros_control does; its actuators ['head_1_motor', 'head_2_motor'] are not "
+        "modelled (identity actuators named like the joints; a backend driving real actuators "
+        "refuses it). For its real math, install a plug-in type registered under "
+        "'my_vendor/MadeUpTransmission' in the 'sdf_bridge.transmissions' entry-point group"
+    )
 
 
 def test_located_errors_are_not_prefixed_twice(cases_dir) -> None:

@@ -80,6 +80,7 @@ class MujocoBackend:
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
+    simulated_robot: ClassVar[bool] = True  # (backends.base.is_simulated_robot)
     # (hardware.kernel_switch warms them up)
     kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
