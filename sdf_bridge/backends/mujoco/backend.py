@@ -491,9 +491,9 @@ class MujocoBackend:
         """The initial state: the :attr:`initial_pose` (a keyframe's base pose and joint
         positions, else the description's ``<ros2_control>`` ``initial_value`` /
         ``initial_position``, else 0 within the limits: :mod:`sdf_bridge.backends.initial_pose`;
-        a free-floating robot without a base pose placed on the ground), followers of joint
-        equalities (mimic, gearbox) set consistently from their leaders, time 0, PID cleared,
-        joints holding their initial position (:func:`.initial_state.reset_state`)."""
+        a free-floating robot without a base pose placed on the ground), the followers of
+        couplings (mimic, gearbox, screw) set consistently from their leaders, time 0, PID
+        cleared, joints holding their initial position (:func:`.initial_state.reset_state`)."""
         model, data = self._require()
         assert self.built is not None
         reset_state(

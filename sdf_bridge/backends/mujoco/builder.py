@@ -14,8 +14,8 @@ Mappings (documented defaults, logged once per model):
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
   universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, fixed →
-  no joint; gearbox → a joint equality (see :func:`_add_gearboxes`: the loop form couples the
-  two revolute joints from the reference body, the tree form is a coupled hinge).
+  no joint; gearbox → a coupling (see :func:`.couplings.add_gearboxes`: the loop form couples
+  the two revolute joints from the reference body, the tree form is a coupled hinge).
   Extra MuJoCo joints of multi-DOF joints are named ``<joint>__<suffix>``.
 * A link without gravity (``Link.gravity`` false: SDFormat ``<gravity>false</gravity>``,
   Gazebo's ``<turnGravityOff>``) gets MuJoCo's ``gravcomp`` 1 (its weight compensated).
@@ -25,7 +25,8 @@ Mappings (documented defaults, logged once per model):
   (N·m/rad or N/m) and dissipation ``b`` (N·m·s/rad or N·s/m): see :func:`stop_solver_params`.
   A stop too stiff to integrate at the timestep (SDFormat's default ``k`` = 1e8 is one) keeps
   MuJoCo's default stop, like URDF joints (noted).
-* Mimic joints: equality ``q_follower = offset + multiplier · q_leader`` (``polycoef``).
+* Mimic joints, gearboxes and screws: couplings ``q_follower = offset + multiplier · q_leader``
+  (tendon equalities: :func:`.couplings.add_coupling`).
 
 Shapes, meshes and collision filtering: :mod:`.geoms`; the other models of an SDFormat world
 (``Robot.scenery``): :mod:`.scenery`.
@@ -45,7 +46,7 @@ from ...description.inertia import DEFAULT_INERTIA
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Pose, Robot
 from ...errors import BackendError
-from .couplings import add_gearboxes, add_joint_equality, add_mimics
+from .couplings import add_coupling, add_gearboxes, add_mimics
 from .geoms import (
     GROUND_CONAFFINITY,
     GROUND_CONTYPE,
@@ -197,7 +198,7 @@ class _JointMaker:
             self._dynamics(mj, joint, joint.dynamics)
             self._limits(mj, joint, joint.limit)
             make(f"{joint.name}__slide", slide, _unit(joint))
-            add_joint_equality(
+            add_coupling(
                 self.built.spec,
                 f"{joint.name}__slide",
                 joint.name,

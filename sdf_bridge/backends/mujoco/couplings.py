@@ -1,14 +1,16 @@
-"""Couplings between MuJoCo joints: mimic joints and SDFormat gearbox joints, as joint equalities.
+"""Couplings between MuJoCo joints: mimic joints, SDFormat gearbox joints and screw translations.
 
-``q_follower = offset + multiplier · q_leader`` is a MuJoCo joint equality
-(:func:`add_joint_equality`); :func:`add_mimics` couples URDF/SDFormat mimic joints,
-:func:`add_gearboxes` SDFormat gearbox joints (their loop and tree forms); :func:`static_loads` the
-load a held joint carries, its followers' included.
+``q_follower = offset + multiplier · q_leader`` is a MuJoCo tendon equality on a fixed tendon
+(:func:`add_coupling`; why a tendon and not MuJoCo's joint equality: its docstring);
+:func:`add_mimics` couples URDF/SDFormat mimic joints, :func:`add_gearboxes` SDFormat gearbox
+joints (their loop and tree forms); :func:`joint_couplings` reads the couplings back from the
+compiled model; :func:`static_loads` the load a held joint carries, its followers' included.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import mujoco
@@ -30,8 +32,12 @@ ONE_DOF = frozenset(
 )
 """Joint types with one primary MuJoCo DOF (the ones a transmission or mimic can drive)."""
 
+COUPLING_SUFFIX = "__coupling"
+"""Name of a coupling's fixed tendon: ``<follower><COUPLING_SUFFIX>`` (a number added when a
+follower has more than one)."""
 
-def add_joint_equality(
+
+def add_coupling(
     spec: mujoco.MjSpec,
     follower: str,
     leader: str,
@@ -39,24 +45,88 @@ def add_joint_equality(
     offset: float,
     timestep: float,
 ) -> mujoco.MjsEquality:
-    """Couple MuJoCo joints: ``q_follower = offset + multiplier · q_leader`` (MuJoCo joint equality,
-    ``polycoef = (offset, multiplier, 0, 0, 0)``; both joints have qpos0 = 0 here).
+    """Couple MuJoCo joints: ``q_follower = offset + multiplier · q_leader``, as a tendon equality
+    holding the fixed tendon ``L = q_follower − multiplier · q_leader`` at ``offset`` (MuJoCo
+    ``mjEQ_TENDON`` without a second tendon: ``L − L₀ = data[0]``; both joints have qpos0 = 0
+    here, so ``L₀ = 0``), time constant ``max(0.005, 4·timestep)`` s, impedance (0.95, 0.99)
+    over a violation of 0.001 rad or m.
 
-    The constraint is made stiffer than MuJoCo's default: time constant ``max(0.005, 4·timestep)``
-    s, impedance (0.95, 0.99).
+    Why a tendon, not MuJoCo's joint equality (``polycoef``): MuJoCo softens every constraint
+    row by ``R = (1 − d)/d · Â`` (``mj_makeImpedance``, MuJoCo's ``engine_core_constraint.c``),
+    ``Â`` its estimate of the row's inverse inertia ``A = J M⁻¹ Jᵀ``, so that the impedance
+    ``d`` is the fraction ``A / (A + R)`` of the holding force the row gets at once. For a joint
+    equality ``Â = invweight₀(follower) + invweight₀(leader)`` whatever the multiplier
+    (``mj_diagApprox``), for a tendon ``Â = tendon_invweight0``, ``J M⁻¹ Jᵀ`` at ``qpos0``
+    (``engine_setconst.c``): the row's own. They differ where the multiplier is far from 1 or
+    the two joints' inertias are far apart: a screw (hinge leader, slide follower, lead
+    0.05 m/rad) with a 1 kg nut of axial inertia 0.00125 kg·m² (Gazebo's joint-types demo) has
+    ``A = 0.05²/0.00125 + 1 = 3`` /kg against a joint-equality ``Â = 800 + 1``: an ``R`` 267
+    times too large, 27 % of the force instead of 99 %, under which the nut turned by
+    0.0146 rad in its first 20 ms before the PID held it (0.00026 rad as a tendon).
+
+    Returns:
+        the equality; its tendon is named ``<follower>__coupling`` (``…__coupling2``, … for a
+        follower's further couplings).
     """
+    name = follower + COUPLING_SUFFIX
+    taken = {t.name for t in spec.tendons}
+    index = 1
+    while name in taken:
+        index += 1
+        name = f"{follower}{COUPLING_SUFFIX}{index}"
+    tendon = spec.add_tendon(name=name)
+    tendon.wrap_joint(follower, 1.0)
+    tendon.wrap_joint(leader, -float(multiplier))
     eq = spec.add_equality(
-        type=mujoco.mjtEq.mjEQ_JOINT,
-        name1=follower,
-        name2=leader,
-        objtype=mujoco.mjtObj.mjOBJ_JOINT,
+        type=mujoco.mjtEq.mjEQ_TENDON, name1=name, objtype=mujoco.mjtObj.mjOBJ_TENDON
     )
     data = np.zeros(len(eq.data))
-    data[0], data[1] = offset, multiplier
+    data[0] = offset
     eq.data = data
     eq.solref = [max(0.005, 4.0 * timestep), 1.0]
     eq.solimp = [0.95, 0.99, 0.001, 0.5, 2.0]
     return eq
+
+
+@dataclass(frozen=True)
+class JointCoupling:
+    """One coupling of the compiled model, ``q_f − q_f⁰ = offset + gain · (q_l − q_l⁰)``.
+
+    Attributes:
+        follower_qpos, follower_dof: qpos and dof address of the follower joint.
+        leader_qpos, leader_dof: those of the leader.
+        gain: multiplier (follower units per leader unit: rad/rad, m/rad, …).
+        offset: rad or m.
+    """
+
+    follower_qpos: int
+    follower_dof: int
+    leader_qpos: int
+    leader_dof: int
+    gain: float
+    offset: float
+
+
+def joint_couplings(model: mujoco.MjModel) -> list[JointCoupling]:
+    """The couplings of ``model`` (its tendon equalities, all made by :func:`add_coupling`), in
+    equality order: each holds its fixed tendon ``c_f·q_f + c_l·q_l`` at ``L₀ + data[0]``, so
+    ``q_f − q_f⁰ = data[0]/c_f − (c_l/c_f)·(q_l − q_l⁰)``."""
+    found = []
+    for e in np.flatnonzero(model.eq_type == mujoco.mjtEq.mjEQ_TENDON):
+        adr = int(model.tendon_adr[model.eq_obj1id[e]])
+        follower, leader = (int(j) for j in model.wrap_objid[adr : adr + 2])
+        c_f, c_l = (float(c) for c in model.wrap_prm[adr : adr + 2])
+        found.append(
+            JointCoupling(
+                int(model.jnt_qposadr[follower]),
+                int(model.jnt_dofadr[follower]),
+                int(model.jnt_qposadr[leader]),
+                int(model.jnt_dofadr[leader]),
+                -c_l / c_f,
+                float(model.eq_data[e, 0]) / c_f,
+            )
+        )
+    return found
 
 
 def _primary(built: BuiltModel, joint: str) -> str | None:
@@ -67,7 +137,7 @@ def _primary(built: BuiltModel, joint: str) -> str | None:
 
 
 def add_mimics(robot: Robot, built: BuiltModel, timestep: float) -> None:
-    """Mimic joints: ``q_follower = offset + multiplier · q_leader`` (joint equalities); a pair
+    """Mimic joints: ``q_follower = offset + multiplier · q_leader`` (couplings); a pair
     that is not two 1-DOF MuJoCo joints is left uncoupled, noted."""
     for joint in robot.joints.values():
         if joint.mimic is None:
@@ -85,7 +155,7 @@ def add_mimics(robot: Robot, built: BuiltModel, timestep: float) -> None:
                 "the coupling is not simulated"
             )
             continue
-        add_joint_equality(
+        add_coupling(
             built.spec, follower, leader, joint.mimic.multiplier, joint.mimic.offset, timestep
         )
 
@@ -134,7 +204,7 @@ def add_gearboxes(robot: Robot, built: BuiltModel, timestep: float, loops: Seque
                     f"both {joint.parent!r} and {joint.child!r}; the gearbox is not simulated"
                 )
                 continue
-            add_joint_equality(built.spec, follower, leader, -ratio, 0.0, timestep)
+            add_coupling(built.spec, follower, leader, -ratio, 0.0, timestep)
             continue
         if leader is None:
             built.note(
@@ -142,29 +212,18 @@ def add_gearboxes(robot: Robot, built: BuiltModel, timestep: float, loops: Seque
                 f"{joint.parent!r} by a 1-DOF joint; simulated as a free hinge"
             )
             continue
-        add_joint_equality(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, timestep)
+        add_coupling(built.spec, joint.name, leader, -(ratio + 1.0), 0.0, timestep)
 
 
 def static_loads(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
     """The generalised force (N·m or N) each dof's actuator must exert to hold the current state
     at rest, shape (nv,): ``qfrc_bias − qfrc_passive`` (gravity, less what springs and MuJoCo's
-    gravity compensation carry), with the load of every joint-equality follower (mimic,
-    gearbox, screw translation: ``q₁ = c₀ + c₁·q₂``) moved onto its leader as ``c₁·load₁``
-    (virtual work through the coupling), followers of followers first. ``data`` must be current
-    (after ``mj_forward``)."""
+    gravity compensation carry), with the load of every coupling's follower (mimic, gearbox,
+    screw translation: :func:`joint_couplings`, ``q_f = offset + gain·q_l``) moved onto its
+    leader as ``gain·load_f`` (virtual work through the coupling), followers of followers
+    first. ``data`` must be current (after ``mj_forward``)."""
     load = np.array(data.qfrc_bias) - np.array(data.qfrc_passive)
-    leader_of: dict[int, tuple[int, float]] = {}
-    for e in range(model.neq):
-        if (
-            model.eq_type[e] == mujoco.mjtEq.mjEQ_JOINT
-            and model.eq_active0[e]
-            and model.eq_obj2id[e] >= 0
-        ):
-            follower = int(model.jnt_dofadr[model.eq_obj1id[e]])
-            leader_of[follower] = (
-                int(model.jnt_dofadr[model.eq_obj2id[e]]),
-                float(model.eq_data[e, 1]),
-            )
+    leader_of = {c.follower_dof: (c.leader_dof, c.gain) for c in joint_couplings(model)}
 
     def depth(dof: int) -> int:
         seen = set()
@@ -179,4 +238,13 @@ def static_loads(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
     return load
 
 
-__all__ = ["ONE_DOF", "add_gearboxes", "add_joint_equality", "add_mimics", "static_loads"]
+__all__ = [
+    "COUPLING_SUFFIX",
+    "ONE_DOF",
+    "JointCoupling",
+    "add_gearboxes",
+    "add_coupling",
+    "add_mimics",
+    "joint_couplings",
+    "static_loads",
+]

@@ -18,6 +18,7 @@ from sdf_bridge.backends.mujoco.builder import (
     compile_model,
     stop_solver_params,
 )
+from sdf_bridge.backends.mujoco.couplings import joint_couplings
 from sdf_bridge.description.inertia import DEFAULT_INERTIA
 from sdf_bridge.description.kinematics import link_transforms
 from sdf_bridge.description.model import (
@@ -202,7 +203,8 @@ def test_degenerate_limits_noted(caplog) -> None:
     assert "joint 'j': limits lower=0.0 upper=0.0 do not bound an interval" in caplog.text
 
 
-def test_mimic_equality() -> None:
+def test_mimic_coupling() -> None:
+    """f = 0.3 − 2·lead: one coupling (:mod:`.couplings`), follower f, gain −2, offset 0.3."""
     robot = chain_robot(
         Joint("lead", JointType.CONTINUOUS, "a", "b", axis=Axis((0, 0, 1))),
         Joint(
@@ -215,9 +217,12 @@ def test_mimic_equality() -> None:
         ),
     )
     model, _ = compile_robot(robot)
-    assert model.neq == 1 and model.eq_type[0] == mujoco.mjtEq.mjEQ_JOINT
-    assert (model.eq_obj1id[0], model.eq_obj2id[0]) == (model.joint("f").id, model.joint("lead").id)
-    assert model.eq_data[0, :5] == pytest.approx([0.3, -2.0, 0, 0, 0])
+    assert model.neq == 1
+    (coupling,) = joint_couplings(model)
+    f, lead = model.joint("f"), model.joint("lead")
+    assert (coupling.follower_dof, coupling.leader_dof) == (f.dofadr[0], lead.dofadr[0])
+    assert (coupling.follower_qpos, coupling.leader_qpos) == (f.qposadr[0], lead.qposadr[0])
+    assert (coupling.gain, coupling.offset) == (-2.0, 0.3)
 
 
 def test_mimic_of_multi_dof_joint_noted(caplog) -> None:
@@ -246,7 +251,10 @@ def test_screw_joint_couples_translation() -> None:
     )
     model, built = compile_robot(robot)
     assert built.joints["s"].mj_joints == ["s", "s__slide"]
-    assert model.eq_data[0, :2] == pytest.approx([0.0, -1.0 / 20.0])
+    (coupling,) = joint_couplings(model)
+    assert coupling.follower_dof == model.joint("s__slide").dofadr[0]
+    assert coupling.leader_dof == model.joint("s").dofadr[0]
+    assert (coupling.gain, coupling.offset) == (-1.0 / 20.0, 0.0)
     robot = chain_robot(
         Joint(
             "s",
@@ -259,7 +267,7 @@ def test_screw_joint_couples_translation() -> None:
         )
     )
     model, _ = compile_robot(robot)
-    assert model.eq_data[0, 1] == pytest.approx(0.01 / (2 * math.pi))
+    assert joint_couplings(model)[0].gain == pytest.approx(0.01 / (2 * math.pi), rel=1e-15)
 
 
 def test_screw_without_pitch_is_an_error() -> None:
