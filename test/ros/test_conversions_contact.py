@@ -118,7 +118,8 @@ def test_reading_without_message_is_an_error() -> None:
     with pytest.raises(
         BackendError,
         match=r"no ROS message for a sensor reading of type '_OdometerReading' "
-        r"\(frame 'wheel'\).*ContactReading",
+        r"\(frame 'wheel'\).*ContactReading, NavSatReading, MagneticFieldReading, "
+        r"FluidPressureReading \(sdf_bridge\.backends\.base\)",
     ):
         cv.sensor_messages(
             _OdometerReading(1.0),  # type: ignore[arg-type]  # (the point: not a SensorReading)
