@@ -35,8 +35,9 @@ Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silentl
 from __future__ import annotations
 
 import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from builtin_interfaces.msg import Duration, Time
@@ -429,6 +430,19 @@ def fluid_pressure_msg(reading: FluidPressureReading, stamp: Time, frame_id: str
     )
 
 
+#: The readings converted to one message each, by type (:func:`sensor_messages`).
+_ONE_MESSAGE: dict[type, Callable[[Any, Time, str], object]] = {
+    ImuReading: imu_msg,
+    WrenchReading: wrench_msg,
+    ScanReading: scan_msg,
+    PointCloudReading: point_cloud_msg,
+    RangeReading: range_msg,
+    NavSatReading: nav_sat_msg,
+    MagneticFieldReading: magnetic_field_msg,
+    FluidPressureReading: fluid_pressure_msg,
+}
+
+
 def sensor_messages(
     reading: SensorReading, stamp: Time, frame_id: str, frame_prefix: str = ""
 ) -> dict[str, object]:
@@ -442,31 +456,17 @@ def sensor_messages(
         BackendError: ``reading`` is of a type with no conversion (a backend returned a reading
             that is not one of :data:`sdf_bridge.backends.base.SensorReading`).
     """
-    if isinstance(reading, ImuReading):
-        return {"": imu_msg(reading, stamp, frame_id)}
-    if isinstance(reading, WrenchReading):
-        return {"": wrench_msg(reading, stamp, frame_id)}
-    if isinstance(reading, ScanReading):
-        return {"": scan_msg(reading, stamp, frame_id)}
-    if isinstance(reading, PointCloudReading):
-        return {"": point_cloud_msg(reading, stamp, frame_id)}
+    convert = _ONE_MESSAGE.get(type(reading))
+    if convert is not None:
+        return {"": convert(reading, stamp, frame_id)}
     if isinstance(reading, ImageReading):
         image, info = image_msgs(reading, stamp, frame_id)
         return {"image_raw": image, "camera_info": info}
-    if isinstance(reading, RangeReading):
-        return {"": range_msg(reading, stamp, frame_id)}
     if isinstance(reading, ContactReading):
         return {"": contact_msg(reading, stamp, frame_id, frame_prefix)}
-    if isinstance(reading, NavSatReading):
-        return {"": nav_sat_msg(reading, stamp, frame_id)}
-    if isinstance(reading, MagneticFieldReading):
-        return {"": magnetic_field_msg(reading, stamp, frame_id)}
-    if isinstance(reading, FluidPressureReading):
-        return {"": fluid_pressure_msg(reading, stamp, frame_id)}
+    known = ", ".join(kind.__name__ for kind in (*_ONE_MESSAGE, ImageReading, ContactReading))
     raise BackendError(
         f"no ROS message for a sensor reading of type {type(reading).__name__!r} (frame "
-        f"{frame_id!r}); readings the bridge publishes: ImuReading, WrenchReading, "
-        "ScanReading, PointCloudReading, ImageReading, RangeReading, ContactReading, "
-        "NavSatReading, MagneticFieldReading, FluidPressureReading "
+        f"{frame_id!r}); readings the bridge publishes: {known} "
         "(sdf_bridge.backends.base). Fix: make the backend return one of these"
     )

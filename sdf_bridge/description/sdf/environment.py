@@ -30,6 +30,25 @@ def _number(ctx: ParseContext, elem: etree._Element, tag: str, default: float) -
     return ctx.to_float(child, child.text, f"<spherical_coordinates><{tag}>")
 
 
+def _choice(
+    ctx: ParseContext, elem: etree._Element, tag: str, allowed: tuple[str, ...], fix: str
+) -> str:
+    """Child ``tag``'s text, ``allowed[0]`` (libsdformat's default) when absent.
+
+    Raises:
+        InvalidValueError: a text not in ``allowed``.
+    """
+    text = ctx.child_text(elem, tag) or allowed[0]
+    if text not in allowed:
+        raise ctx.error(
+            InvalidValueError,
+            elem.find(tag),
+            f"<{tag}> is {text!r}, which libsdformat does not support",
+            fix,
+        )
+    return text
+
+
 def parse_spherical_coordinates(ctx: ParseContext, elem: etree._Element) -> SphericalCoordinates:
     """One ``<spherical_coordinates>`` element (module doc).
 
@@ -39,22 +58,16 @@ def parse_spherical_coordinates(ctx: ParseContext, elem: etree._Element) -> Sphe
             ``<world_frame_orientation>`` other than ``ENU``, a ``CUSTOM_SURFACE`` without
             ``<surface_axis_equatorial>`` and ``<surface_axis_polar>``.
     """
-    surface = ctx.child_text(elem, "surface_model") or "EARTH_WGS84"
-    if surface not in SURFACE_MODELS:
-        raise ctx.error(
-            InvalidValueError,
-            elem.find("surface_model"),
-            f"<surface_model> is {surface!r}, which libsdformat does not support",
-            f"use one of {', '.join(SURFACE_MODELS)}",
-        )
-    orientation = ctx.child_text(elem, "world_frame_orientation") or "ENU"
-    if orientation not in WORLD_FRAME_ORIENTATIONS:
-        raise ctx.error(
-            InvalidValueError,
-            elem.find("world_frame_orientation"),
-            f"<world_frame_orientation> is {orientation!r}, which libsdformat does not support",
-            "use ENU (turn the world frame with <heading_deg>)",
-        )
+    surface = _choice(
+        ctx, elem, "surface_model", SURFACE_MODELS, f"use one of {', '.join(SURFACE_MODELS)}"
+    )
+    _choice(
+        ctx,
+        elem,
+        "world_frame_orientation",
+        WORLD_FRAME_ORIENTATIONS,
+        "use ENU (turn the world frame with <heading_deg>)",
+    )
     axes = {"surface_axis_equatorial": 0.0, "surface_axis_polar": 0.0}
     if surface == "CUSTOM_SURFACE":
         for tag in axes:
