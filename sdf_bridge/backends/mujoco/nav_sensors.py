@@ -39,6 +39,7 @@ import numpy as np
 
 from ...atmosphere import air_pressure
 from ...description.model import (
+    SURFACE_MODELS,
     AirPressureParams,
     Environment,
     GpsParams,
@@ -46,6 +47,7 @@ from ...description.model import (
     Sensor,
     SphericalCoordinates,
 )
+from ...errors import BackendError
 from ...geodesy import LocalTangentPlane
 from ..base import FluidPressureReading, MagneticFieldReading, NavSatReading
 from .noise import VectorNoise
@@ -77,6 +79,11 @@ class NavSensor:
 
     Use: :meth:`attach` before compiling, :meth:`bind` after, :meth:`read` at each due time.
 
+    Raises:
+        BackendError: a gps in an environment whose spherical coordinates
+            :class:`~sdf_bridge.geodesy.LocalTangentPlane` refuses (only a robot built in
+            Python can have them: the loader refuses or replaces them).
+
     Attributes:
         sensor: the description's sensor.
         noise: its noise, or ``None`` when it has no gaussian noise.
@@ -107,7 +114,14 @@ class NavSensor:
                     sensor.name,
                 )
                 origin = SphericalCoordinates()
-            self.plane = LocalTangentPlane(origin)
+            try:
+                self.plane = LocalTangentPlane(origin)
+            except ValueError as exc:  # a Robot made in Python, not by the loader
+                raise BackendError(
+                    f"sensor {sensor.name!r}: the world's spherical coordinates cannot be used "
+                    f"({exc}). Fix: give a surface model of {', '.join(SURFACE_MODELS)} (a "
+                    "CUSTOM_SURFACE with axes 0 < polar <= equatorial)"
+                ) from None
         elif sensor.type == "magnetometer":
             magnetometer = params if isinstance(params, MagnetometerParams) else None
             noises = magnetometer.noise if magnetometer is not None else None

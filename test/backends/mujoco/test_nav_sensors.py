@@ -8,6 +8,7 @@ vectors, iterated ECEF → geodetic), printed to 16 digits; tolerances 1e-9° (0
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 
@@ -17,7 +18,9 @@ import pytest
 from sdf_bridge.atmosphere import air_pressure
 from sdf_bridge.backends.base import FluidPressureReading, MagneticFieldReading, NavSatReading
 from sdf_bridge.backends.mujoco.noise import BLOCK, channel_seed
-from sdf_bridge.description.model import SphericalCoordinates
+from sdf_bridge.description import load
+from sdf_bridge.description.model import Environment, SphericalCoordinates
+from sdf_bridge.errors import BackendError
 from sdf_bridge.geodesy import LocalTangentPlane
 
 SPHERICAL = """<spherical_coordinates><surface_model>EARTH_WGS84</surface_model>
@@ -150,3 +153,17 @@ def test_nav_sensors_read_at_their_rate(make_sim) -> None:
     sim = make_sim(_world(sensors))
     due = [sorted(state.sensors) for state in sim.run(0.2)]
     assert due == [["gps", "mag"] if k in (0, 9, 19) else [] for k in range(20)]
+
+
+def test_spherical_coordinates_the_loader_never_gives_are_a_backend_error(make_sim) -> None:
+    robot = load(_world(_sensor("gps", "navsat")))
+    odd = SphericalCoordinates(surface_model="CUSTOM_SURFACE", surface_axis_equatorial=1.0)
+    robot = dataclasses.replace(robot, environment=Environment(spherical_coordinates=odd))
+    with pytest.raises(
+        BackendError,
+        match=r"^sensor 'gps': the world's spherical coordinates cannot be used \(custom surface "
+        r"axes 1\.0, 0\.0 m: need 0 < polar <= equatorial\)\. Fix: give a surface model of "
+        r"EARTH_WGS84, MOON_SCS, CUSTOM_SURFACE \(a CUSTOM_SURFACE with axes 0 < polar <= "
+        r"equatorial\)$",
+    ):
+        make_sim(robot)
