@@ -606,6 +606,23 @@ def test_noise_values_are_kept() -> None:
             "frme",
             "frame",
         ),
+        (
+            '<sensor name="p" type="air_pressure"><air_pressure><reference_altitud>1'
+            "</reference_altitud></air_pressure></sensor>",
+            "reference_altitud",
+            "reference_altitude",
+        ),
+        (
+            '<sensor name="g" type="navsat"><navsat><position_sensin/></navsat></sensor>',
+            "position_sensin",
+            "position_sensing",
+        ),
+        (
+            '<sensor name="g" type="gps"><gps><position_sensing><horizontl/></position_sensing>'
+            "</gps></sensor>",
+            "horizontl",
+            "horizontal",
+        ),
     ],
 )
 def test_misspelt_sensor_elements_are_errors(xml: str, bad: str, good: str) -> None:
