@@ -34,17 +34,29 @@ from pathlib import Path
 
 import numpy as np
 
+from sdf_bridge.atmosphere import air_pressure
 from sdf_bridge.backends.base import (
     ContactReading,
+    FluidPressureReading,
     ImageReading,
     ImuReading,
+    MagneticFieldReading,
+    NavSatReading,
     PointCloudReading,
     RangeReading,
     ScanReading,
+    SensorReading,
     WrenchReading,
 )
 from sdf_bridge.description.export import to_sdf
-from sdf_bridge.description.model import RayParams, Robot
+from sdf_bridge.description.model import (
+    AirPressureParams,
+    Environment,
+    RayParams,
+    Robot,
+    Sensor,
+    SphericalCoordinates,
+)
 from sdf_bridge.errors import SdfBridgeError
 from sdf_bridge.hardware import HardwareSystem
 
@@ -432,12 +444,57 @@ def check_mujoco(robot: Robot, *, fixed_base: bool = True, cameras: bool = True)
 # -- sensors -------------------------------------------------------------------------------------
 
 
-def plausible(sensor, reading) -> str | None:  # noqa: ANN001 (Sensor, SensorReading)
+NAV_DISTANCE = 10_000.0
+"""m: how far from the world origin a navigation sensor's first reading may place it."""
+
+
+def _plausible_nav(
+    sensor: Sensor,
+    reading: NavSatReading | MagneticFieldReading | FluidPressureReading,
+    environment: Environment,
+) -> str | None:
+    """:func:`plausible` for NavSat, magnetometer and air pressure readings."""
+    if isinstance(reading, NavSatReading):
+        values = (reading.latitude, reading.longitude, reading.altitude)
+        if not np.isfinite(values).all():
+            return "non-finite fix"
+        origin = environment.spherical_coordinates or SphericalCoordinates()
+        lat0, lon0, alt0 = origin.latitude_deg, origin.longitude_deg, origin.elevation
+        degrees = NAV_DISTANCE / 111_000.0  # ~ m per degree of latitude on the earth
+        east = ((reading.longitude - lon0 + 180.0) % 360.0 - 180.0) * math.cos(math.radians(lat0))
+        if (
+            abs(reading.latitude - lat0) > degrees
+            or abs(east) > degrees
+            or abs(reading.altitude - alt0) > NAV_DISTANCE
+        ):
+            return f"fix {values} more than {NAV_DISTANCE:g} m from the origin {lat0, lon0, alt0}"
+        return None
+    if isinstance(reading, MagneticFieldReading):
+        spread = 4.0 * math.sqrt(max(reading.variance or (0.0,)))
+        field, world = np.linalg.norm(reading.field), np.linalg.norm(environment.magnetic_field)
+        if not np.isfinite(reading.field).all() or abs(field - world) > 0.2 * world + spread:
+            return f"|field| {field:.3g} T instead of the world's {world:.3g} T"
+        return None
+    params = sensor.params if isinstance(sensor.params, AirPressureParams) else AirPressureParams()
+    expected = air_pressure(params.reference_altitude)
+    if not abs(reading.pressure - expected) <= 0.1 * expected + 4.0 * math.sqrt(reading.variance):
+        return f"{reading.pressure:.6g} Pa, {expected:.6g} Pa at the reference altitude"
+    return None
+
+
+def plausible(
+    sensor: Sensor, reading: SensorReading, environment: Environment = Environment()
+) -> str | None:
     """Why ``reading`` is not a plausible first reading of ``sensor`` (fixed base, at rest, no
-    command), or ``None``: finite IMU values with a specific force within 20 % of 9.81 m/s²; finite
-    wrenches; scans and ranges within [range_min, range_max] or ±inf (REP-117) and, for sensors
-    reaching 1 m or more, not most rays below 5 cm (a lidar seeing its own link); images of the
-    described size, not all one value; contacts with finite values."""
+    command) in a world of ``environment``, or ``None``: finite IMU values with a specific force
+    within 20 % of 9.81 m/s²; finite wrenches; scans and ranges within [range_min, range_max] or
+    ±inf (REP-117) and, for sensors reaching 1 m or more, not most rays below 5 cm (a lidar
+    seeing its own link); images of the described size, not all one value; contacts with finite
+    values; a NavSat fix within :data:`NAV_DISTANCE` of the world origin; a magnetic field whose
+    magnitude is the world's within 20 % (+ 4 σ of its noise); an air pressure within 10 % (+ 4 σ)
+    of the 1976 standard atmosphere's at the sensor's reference altitude."""
+    if isinstance(reading, (NavSatReading, MagneticFieldReading, FluidPressureReading)):
+        return _plausible_nav(sensor, reading, environment)
     if isinstance(reading, ImuReading):
         values = np.concatenate([reading.angular_velocity, reading.linear_acceleration])
         if not np.isfinite(values).all():
@@ -513,7 +570,7 @@ def judge_sensors(
         except (SdfBridgeError, ValueError) as exc:
             problems.append(f"{sensor.name}: no message ({exc})")
             continue
-        why = plausible(sensor, reading)
+        why = plausible(sensor, reading, robot.environment)
         if why is not None:
             problems.append(f"{sensor.name} ({sensor.type}): {why}")
     good = len(robot.sensors) - len(problems)

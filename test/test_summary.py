@@ -58,3 +58,12 @@ def test_publishes_names_topics_and_messages() -> None:
     assert publishes(Sensor("alt", "altimeter", "base", raw_type="altimeter")) == (
         "nothing: the bridge simulates no altimeter sensor (warned at start)"
     )
+    assert publishes(Sensor("gps", "gps", "base", raw_type="navsat")) == (
+        "sensors/gps (sensor_msgs/NavSatFix)"
+    )
+    assert publishes(Sensor("mag", "magnetometer", "base")) == (
+        "sensors/mag (sensor_msgs/MagneticField)"
+    )
+    assert publishes(Sensor("baro", "air_pressure", "base", topic="air_pressure")) == (
+        "air_pressure (sensor_msgs/FluidPressure)"
+    )

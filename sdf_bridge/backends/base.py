@@ -216,6 +216,37 @@ class ContactReading:
     frame: str = ""
 
 
+@dataclass(frozen=True)
+class NavSatReading:
+    """A navigation satellite fix (sensor_msgs/NavSatFix semantics): ``latitude`` and
+    ``longitude`` in ° (WGS 84, or the world's surface model), ``altitude`` in m above its
+    ellipsoid; ``position_variance`` (m²) east, north, up (the diagonal of the ROS covariance),
+    ``None`` when unknown."""
+
+    latitude: float
+    longitude: float
+    altitude: float
+    position_variance: Vector3 | None = None
+
+
+@dataclass(frozen=True)
+class MagneticFieldReading:
+    """Magnetic field in the sensor frame, T, shape (3,); ``variance`` T² per axis (the
+    diagonal of the ROS covariance), ``None`` when unknown."""
+
+    field: Vector3
+    variance: Vector3 | None = None
+
+
+@dataclass(frozen=True)
+class FluidPressureReading:
+    """Static pressure (sensor_msgs/FluidPressure semantics), Pa; ``variance`` Pa², 0 when
+    unknown."""
+
+    pressure: float
+    variance: float = 0.0
+
+
 SensorReading = Union[
     ImuReading,
     WrenchReading,
@@ -224,6 +255,9 @@ SensorReading = Union[
     ImageReading,
     RangeReading,
     ContactReading,
+    NavSatReading,
+    MagneticFieldReading,
+    FluidPressureReading,
 ]
 
 

@@ -25,11 +25,13 @@ from ..booleans import parse_bool
 from ..errors import InvalidValueError
 from .model.pose import IDENTITY, Pose, matrix_to_rpy, quaternion_to_matrix
 from .model.sensor import (
+    AirPressureParams,
     CameraParams,
     ContactParams,
     ForceTorqueParams,
     GpsParams,
     ImuParams,
+    MagnetometerParams,
     Noise,
     RayParams,
     Sensor,
@@ -398,6 +400,8 @@ def _gps(ctx: ParseContext, sensor: etree._Element, raw_type: str) -> GpsParams:
     if block is None:
         block = first_child(sensor, "gps" if raw_type == "navsat" else "navsat")
     pos = first_child(block, "position_sensing")
+    check_children(ctx, block, "navsat")
+    check_children(ctx, pos, "navsat_sensing")
     return GpsParams(
         horizontal_position_noise=parse_noise(
             ctx, first_child(first_child(pos, "horizontal"), "noise")
@@ -405,6 +409,21 @@ def _gps(ctx: ParseContext, sensor: etree._Element, raw_type: str) -> GpsParams:
         vertical_position_noise=parse_noise(
             ctx, first_child(first_child(pos, "vertical"), "noise")
         ),
+    )
+
+
+def _magnetometer(ctx: ParseContext, sensor: etree._Element) -> MagnetometerParams:
+    block = first_child(sensor, "magnetometer")
+    check_children(ctx, block, "magnetometer")
+    return MagnetometerParams(noise=_xyz_noise(ctx, block))
+
+
+def _air_pressure(ctx: ParseContext, sensor: etree._Element) -> AirPressureParams:
+    block = first_child(sensor, "air_pressure")
+    check_children(ctx, block, "air_pressure")
+    return AirPressureParams(
+        reference_altitude=_float(ctx, block, "reference_altitude", 0.0),
+        pressure_noise=parse_noise(ctx, first_child(first_child(block, "pressure"), "noise")),
     )
 
 
@@ -421,6 +440,10 @@ def _params(ctx: ParseContext, sensor: etree._Element, kind: str, raw_type: str)
         return _contact(sensor)
     if kind == "gps":
         return _gps(ctx, sensor, raw_type)
+    if kind == "magnetometer":
+        return _magnetometer(ctx, sensor)
+    if kind == "air_pressure":
+        return _air_pressure(ctx, sensor)
     return None
 
 
@@ -475,7 +498,8 @@ def parse_sensor(
         (other types kept as written), ``raw_type`` as written, ``pose`` from ``<pose>``
         (numbers only; SDF ``relative_to`` is the SDF loader's job), typed ``params`` for
         camera/depth (the first ``<camera>`` of a multicamera), ray (``<ray>`` or ``<lidar>``),
-        imu, force_torque, contact and gps/navsat, ``plugins`` as raw XML.
+        imu, force_torque, contact, gps/navsat, magnetometer and air_pressure, ``plugins`` as
+        raw XML.
 
     Raises:
         InvalidValueError: missing name or type; a number, integer or boolean that is not one;

@@ -31,6 +31,8 @@ TYPE_ALIASES: dict[str, str] = {
     "navsat": "gps",
     "altimeter": "altimeter",
     "magnetometer": "magnetometer",
+    "air_pressure": "air_pressure",
+    "air_speed": "air_speed",
     "sonar": "range",
     "range": "range",
 }
@@ -122,6 +124,10 @@ KNOWN_CHILDREN: dict[str, frozenset[str]] = {
         }
     ),
     "force_torque": frozenset({"frame", "measure_direction", "force", "torque"}),
+    "navsat": frozenset({"position_sensing", "velocity_sensing"}),
+    "navsat_sensing": frozenset({"horizontal", "vertical"}),
+    "magnetometer": frozenset({"x", "y", "z"}),
+    "air_pressure": frozenset({"reference_altitude", "pressure"}),
 }
 
 

@@ -22,10 +22,14 @@ def robots_of(world: World) -> list[str]:
 
 
 def with_scenery(world: World, name: str) -> Robot:
-    """Model ``name`` of ``world`` with every other model as its scenery."""
+    """Model ``name`` of ``world`` with every other model as its scenery, in the world's
+    environment (magnetic field, spherical coordinates)."""
     robot = world.models[name]
     return dataclasses.replace(
-        robot, scenery=tuple(m for n, m in world.models.items() if n != name), world=world.name
+        robot,
+        scenery=tuple(m for n, m in world.models.items() if n != name),
+        world=world.name,
+        environment=world.environment,
     )
 
 

@@ -24,6 +24,9 @@ RangeReading       ``sensor_msgs/Range``
 ContactReading     ``sensor_msgs/PointCloud2``, one point per contact (:func:`contact_msg`): the
                    ROS contact messages (gazebo_msgs/ContactsState, ros_gz_interfaces/Contacts)
                    are not installable from PyPI; the collision names stay in the reading
+NavSatReading      ``sensor_msgs/NavSatFix`` (:func:`nav_sat_msg`)
+MagneticField…     ``sensor_msgs/MagneticField`` (T)
+FluidPressure…     ``sensor_msgs/FluidPressure`` (Pa)
 =================  ==============================================================================
 
 Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silently no message).
@@ -32,18 +35,23 @@ Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silentl
 from __future__ import annotations
 
 import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from builtin_interfaces.msg import Duration, Time
 from geometry_msgs.msg import WrenchStamped
 from sensor_msgs.msg import (
     CameraInfo,
+    FluidPressure,
     Image,
     Imu,
     JointState,
     LaserScan,
+    MagneticField,
+    NavSatFix,
+    NavSatStatus,
     PointCloud2,
     PointField,
     Range,
@@ -53,8 +61,11 @@ from trajectory_msgs.msg import JointTrajectory
 
 from ..backends.base import (
     ContactReading,
+    FluidPressureReading,
     ImageReading,
     ImuReading,
+    MagneticFieldReading,
+    NavSatReading,
     PointCloudReading,
     RangeReading,
     ScanReading,
@@ -378,6 +389,60 @@ def range_msg(reading: RangeReading, stamp: Time, frame_id: str) -> Range:
     return msg
 
 
+def nav_sat_msg(reading: NavSatReading, stamp: Time, frame_id: str) -> NavSatFix:
+    """``sensor_msgs/NavSatFix``: latitude and longitude in °, altitude in m; status
+    ``STATUS_FIX``, service ``SERVICE_GPS`` (as ros_gz_bridge's conversion of gz.msgs.NavSat);
+    the reading's variances (m², east, north, up) on the covariance diagonal with
+    ``COVARIANCE_TYPE_DIAGONAL_KNOWN``, else ``COVARIANCE_TYPE_UNKNOWN`` (all zeros)."""
+    msg = NavSatFix(header=_header(stamp, frame_id))
+    msg.status.status = NavSatStatus.STATUS_FIX
+    msg.status.service = NavSatStatus.SERVICE_GPS
+    msg.latitude = float(reading.latitude)
+    msg.longitude = float(reading.longitude)
+    msg.altitude = float(reading.altitude)
+    if reading.position_variance is None:
+        msg.position_covariance_type = NavSatFix.COVARIANCE_TYPE_UNKNOWN
+    else:
+        cov = msg.position_covariance
+        cov[0], cov[4], cov[8] = (float(v) for v in reading.position_variance)
+        msg.position_covariance_type = NavSatFix.COVARIANCE_TYPE_DIAGONAL_KNOWN
+    return msg
+
+
+def magnetic_field_msg(reading: MagneticFieldReading, stamp: Time, frame_id: str) -> MagneticField:
+    """``sensor_msgs/MagneticField`` in T in the sensor frame; the per-axis variances (T²) on
+    the covariance diagonal, all zeros when unknown (the message's convention)."""
+    msg = MagneticField(header=_header(stamp, frame_id))
+    m = msg.magnetic_field
+    m.x, m.y, m.z = (float(v) for v in reading.field)
+    if reading.variance is not None:
+        cov = msg.magnetic_field_covariance
+        cov[0], cov[4], cov[8] = (float(v) for v in reading.variance)
+    return msg
+
+
+def fluid_pressure_msg(reading: FluidPressureReading, stamp: Time, frame_id: str) -> FluidPressure:
+    """``sensor_msgs/FluidPressure``: pressure in Pa, variance in Pa² (0: unknown)."""
+    return FluidPressure(
+        header=_header(stamp, frame_id),
+        fluid_pressure=float(reading.pressure),
+        variance=float(reading.variance),
+    )
+
+
+#: The readings converted to one message each, by type (:func:`sensor_messages`).
+_ONE_MESSAGE: dict[type, Callable[[Any, Time, str], object]] = {
+    ImuReading: imu_msg,
+    WrenchReading: wrench_msg,
+    ScanReading: scan_msg,
+    PointCloudReading: point_cloud_msg,
+    RangeReading: range_msg,
+    NavSatReading: nav_sat_msg,
+    MagneticFieldReading: magnetic_field_msg,
+    FluidPressureReading: fluid_pressure_msg,
+}
+
+
 def sensor_messages(
     reading: SensorReading, stamp: Time, frame_id: str, frame_prefix: str = ""
 ) -> dict[str, object]:
@@ -391,24 +456,17 @@ def sensor_messages(
         BackendError: ``reading`` is of a type with no conversion (a backend returned a reading
             that is not one of :data:`sdf_bridge.backends.base.SensorReading`).
     """
-    if isinstance(reading, ImuReading):
-        return {"": imu_msg(reading, stamp, frame_id)}
-    if isinstance(reading, WrenchReading):
-        return {"": wrench_msg(reading, stamp, frame_id)}
-    if isinstance(reading, ScanReading):
-        return {"": scan_msg(reading, stamp, frame_id)}
-    if isinstance(reading, PointCloudReading):
-        return {"": point_cloud_msg(reading, stamp, frame_id)}
+    convert = _ONE_MESSAGE.get(type(reading))
+    if convert is not None:
+        return {"": convert(reading, stamp, frame_id)}
     if isinstance(reading, ImageReading):
         image, info = image_msgs(reading, stamp, frame_id)
         return {"image_raw": image, "camera_info": info}
-    if isinstance(reading, RangeReading):
-        return {"": range_msg(reading, stamp, frame_id)}
     if isinstance(reading, ContactReading):
         return {"": contact_msg(reading, stamp, frame_id, frame_prefix)}
+    known = ", ".join(kind.__name__ for kind in (*_ONE_MESSAGE, ImageReading, ContactReading))
     raise BackendError(
         f"no ROS message for a sensor reading of type {type(reading).__name__!r} (frame "
-        f"{frame_id!r}); readings the bridge publishes: ImuReading, WrenchReading, "
-        "ScanReading, PointCloudReading, ImageReading, RangeReading, ContactReading "
+        f"{frame_id!r}); readings the bridge publishes: {known} "
         "(sdf_bridge.backends.base). Fix: make the backend return one of these"
     )

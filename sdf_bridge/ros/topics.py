@@ -15,7 +15,7 @@ base                           image (sensor_msgs/Image)     camera_info
 =============================  ============================  ============================
 
 Every other sensor publishes its one message on its base (Imu, WrenchStamped, LaserScan,
-PointCloud2, Range; contacts as PointCloud2).
+PointCloud2, Range, NavSatFix, MagneticField, FluidPressure; contacts as PointCloud2).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ MESSAGES = {
     "ray": {"": "sensor_msgs/LaserScan (one vertical sample) or PointCloud2"},
     "range": {"": "sensor_msgs/Range"},
     "contact": {"": "sensor_msgs/PointCloud2 (one point per contact)"},
+    "gps": {"": "sensor_msgs/NavSatFix"},
+    "magnetometer": {"": "sensor_msgs/MagneticField"},
+    "air_pressure": {"": "sensor_msgs/FluidPressure"},
     "camera": {IMAGE: "sensor_msgs/Image", CAMERA_INFO: "sensor_msgs/CameraInfo"},
     "depth": {IMAGE: "sensor_msgs/Image (32FC1, m)", CAMERA_INFO: "sensor_msgs/CameraInfo"},
 }

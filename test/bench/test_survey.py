@@ -5,6 +5,7 @@ not in the repository)."""
 from __future__ import annotations
 
 import io
+import math
 import sys
 from pathlib import Path
 
@@ -17,8 +18,19 @@ sys.path.insert(0, str(BENCH))
 import _survey_checks as checks  # noqa: E402  (bench/ is not a package: on sys.path above)
 import survey  # noqa: E402  (likewise)
 
-from sdf_bridge.backends.base import ScanReading
-from sdf_bridge.description.model import RayParams, Sensor
+from sdf_bridge.backends.base import (
+    FluidPressureReading,
+    MagneticFieldReading,
+    NavSatReading,
+    ScanReading,
+)
+from sdf_bridge.description.model import (
+    AirPressureParams,
+    Environment,
+    RayParams,
+    Sensor,
+    SphericalCoordinates,
+)
 
 ARM = """<robot name="arm">
   <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01"
@@ -104,3 +116,31 @@ def test_plausible_readings() -> None:
     assert checks.plausible(lidar, scan) is None
     near = ScanReading(-1.0, 1.0, 1.0, 0.1, 10.0, np.array([0.02, 0.03, 0.04]))
     assert checks.plausible(lidar, near) == "ranges outside [0.1, 10] m (REP-117: -inf / +inf)"
+
+
+def test_plausible_navigation_readings() -> None:
+    """A fix within 10 km of the world origin, a field of the world's magnitude (20 % + 4 σ),
+    a pressure within 10 % (+ 4 σ) of the 1976 atmosphere's at the reference altitude."""
+    gps = Sensor("g", "gps", "base")
+    here = Environment(spherical_coordinates=SphericalCoordinates(latitude_deg=47.0))
+    assert checks.plausible(gps, NavSatReading(47.001, 8e-4, 2.0), here) is None
+    assert checks.plausible(gps, NavSatReading(48.0, 0.0, 2.0), here) == (
+        "fix (48.0, 0.0, 2.0) more than 10000 m from the origin (47.0, 0.0, 0.0)"
+    )
+    assert checks.plausible(gps, NavSatReading(47.0, -0.2, 2.0), here) == (
+        "fix (47.0, -0.2, 2.0) more than 10000 m from the origin (47.0, 0.0, 0.0)"
+    )
+    assert checks.plausible(gps, NavSatReading(math.nan, 0.0, 0.0)) == "non-finite fix"
+    mag = Sensor("m", "magnetometer", "base")
+    world = Environment(magnetic_field=(0.0, 3e-5, -4e-5))  # |B| = 5e-5 T
+    assert checks.plausible(mag, MagneticFieldReading((5e-5, 0.0, 0.0)), world) is None
+    assert checks.plausible(mag, MagneticFieldReading((1e-4, 0.0, 0.0)), world) == (
+        "|field| 0.0001 T instead of the world's 5e-05 T"
+    )
+    noisy = MagneticFieldReading((0.3, 0.0, 0.0), (0.01, 0.01, 0.01))  # σ = 0.1 T
+    assert checks.plausible(mag, noisy, world) is None
+    baro = Sensor("p", "air_pressure", "base", params=AirPressureParams(reference_altitude=1000))
+    assert checks.plausible(baro, FluidPressureReading(89876.0)) is None
+    assert checks.plausible(baro, FluidPressureReading(101325.0)) == (
+        "101325 Pa, 89876.3 Pa at the reference altitude"
+    )

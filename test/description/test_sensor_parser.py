@@ -11,7 +11,6 @@ from sdf_bridge.description.model import (
     CameraParams,
     ContactParams,
     ForceTorqueParams,
-    GpsParams,
     ImuParams,
     Noise,
     RayParams,
@@ -89,6 +88,8 @@ def test_defaults_when_elements_absent():
         ("navsat", "gps"),
         ("altimeter", "altimeter"),
         ("magnetometer", "magnetometer"),
+        ("air_pressure", "air_pressure"),
+        ("air_speed", "air_speed"),
         ("sonar", "range"),
         ("thermal_camera", "thermal_camera"),
         ("GPU_RAY", "ray"),
@@ -400,23 +401,6 @@ def test_contact():
     assert e.params == ContactParams()
 
 
-@pytest.mark.parametrize("stype", ["gps", "navsat"])
-def test_gps_and_navsat(stype):
-    s, _ = _sensor(
-        f"""<sensor name="g" type="{stype}"><{stype}><position_sensing>
-        <horizontal><noise type="gaussian"><stddev>2.0</stddev></noise></horizontal>
-        <vertical><noise type="gaussian"><stddev>4.0</stddev></noise></vertical>
-        </position_sensing></{stype}></sensor>"""
-    )
-    assert s.type == "gps"
-    assert s.params == GpsParams(
-        horizontal_position_noise=Noise(type="gaussian", stddev=2.0),
-        vertical_position_noise=Noise(type="gaussian", stddev=4.0),
-    )
-    bare, _ = _sensor(f'<sensor name="g" type="{stype}"/>')
-    assert bare.params == GpsParams()
-
-
 @pytest.mark.parametrize(
     ("inner", "expected"),
     [
@@ -621,6 +605,23 @@ def test_noise_values_are_kept() -> None:
             "</sensor>",
             "frme",
             "frame",
+        ),
+        (
+            '<sensor name="p" type="air_pressure"><air_pressure><reference_altitud>1'
+            "</reference_altitud></air_pressure></sensor>",
+            "reference_altitud",
+            "reference_altitude",
+        ),
+        (
+            '<sensor name="g" type="navsat"><navsat><position_sensin/></navsat></sensor>',
+            "position_sensin",
+            "position_sensing",
+        ),
+        (
+            '<sensor name="g" type="gps"><gps><position_sensing><horizontl/></position_sensing>'
+            "</gps></sensor>",
+            "horizontl",
+            "horizontal",
         ),
     ],
 )

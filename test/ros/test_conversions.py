@@ -7,14 +7,17 @@ import math
 import numpy as np
 import pytest
 from builtin_interfaces.msg import Duration, Time
-from sensor_msgs.msg import JointState, PointField, Range
+from sensor_msgs.msg import JointState, NavSatFix, NavSatStatus, PointField, Range
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from sdf_bridge.backends.base import (
     ContactReading,
+    FluidPressureReading,
     ImageReading,
     ImuReading,
+    MagneticFieldReading,
+    NavSatReading,
     PointCloudReading,
     RangeReading,
     ScanReading,
@@ -192,12 +195,52 @@ def test_range_keeps_rep117_infinities(value: float) -> None:
     assert cv.range_msg(RangeReading(value, 0.02, 4.0, 0.5), STAMP, "sonar").range == value
 
 
+def test_nav_sat_fix_with_and_without_variances() -> None:
+    """STATUS_FIX and SERVICE_GPS as ros_gz_bridge; the covariance diagonal (m², ENU) known when
+    the reading has variances, else COVARIANCE_TYPE_UNKNOWN with zeros."""
+    msg = cv.nav_sat_msg(NavSatReading(47.5, 8.25, 410.5, (4.0, 4.0, 16.0)), STAMP, "gps_link")
+    assert (msg.header.frame_id, msg.header.stamp) == ("gps_link", STAMP)
+    assert (msg.latitude, msg.longitude, msg.altitude) == (47.5, 8.25, 410.5)
+    assert (msg.status.status, msg.status.service) == (
+        NavSatStatus.STATUS_FIX,
+        NavSatStatus.SERVICE_GPS,
+    )
+    assert list(msg.position_covariance) == [4.0, 0, 0, 0, 4.0, 0, 0, 0, 16.0]
+    assert msg.position_covariance_type == NavSatFix.COVARIANCE_TYPE_DIAGONAL_KNOWN
+    bare = cv.nav_sat_msg(NavSatReading(-1.0, 2.0, 3.0), STAMP, "gps_link")
+    assert list(bare.position_covariance) == [0.0] * 9
+    assert bare.position_covariance_type == NavSatFix.COVARIANCE_TYPE_UNKNOWN
+
+
+def test_magnetic_field_in_tesla() -> None:
+    msg = cv.magnetic_field_msg(MagneticFieldReading((2e-5, -1e-5, -4e-5)), STAMP, "mag")
+    m = msg.magnetic_field
+    assert (m.x, m.y, m.z) == (2e-5, -1e-5, -4e-5) and msg.header.frame_id == "mag"
+    assert list(msg.magnetic_field_covariance) == [0.0] * 9
+    noisy = cv.magnetic_field_msg(
+        MagneticFieldReading((0.0, 0.0, 0.0), (1e-12, 0.0, 9e-12)), STAMP, "mag"
+    )
+    assert list(noisy.magnetic_field_covariance) == [1e-12, 0, 0, 0, 0.0, 0, 0, 0, 9e-12]
+
+
+def test_fluid_pressure_in_pascal() -> None:
+    msg = cv.fluid_pressure_msg(FluidPressureReading(89876.25, 0.25), STAMP, "baro")
+    assert (msg.fluid_pressure, msg.variance, msg.header.frame_id) == (89876.25, 0.25, "baro")
+
+
 def test_sensor_messages_dispatch() -> None:
     assert list(cv.sensor_messages(WrenchReading((0, 0, 0), (0, 0, 0)), STAMP, "f")) == [""]
     cam = cv.sensor_messages(ImageReading("rgb8", np.zeros((1, 1, 3)), 1, 1, 0, 0), STAMP, "c")
     assert sorted(cam) == ["camera_info", "image_raw"]
     contact = cv.sensor_messages(ContactReading(), STAMP, "c")
     assert list(contact) == [""] and contact[""].width == 0
+    for reading, kind in (
+        (NavSatReading(1.0, 2.0, 3.0), "NavSatFix"),
+        (MagneticFieldReading((0.0, 0.0, 0.0)), "MagneticField"),
+        (FluidPressureReading(1.0), "FluidPressure"),
+    ):
+        messages = cv.sensor_messages(reading, STAMP, "s")
+        assert list(messages) == [""] and type(messages[""]).__name__ == kind
 
 
 def test_joint_state_writer_reuses_one_message() -> None:

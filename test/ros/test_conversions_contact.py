@@ -118,7 +118,10 @@ def test_reading_without_message_is_an_error() -> None:
     with pytest.raises(
         BackendError,
         match=r"no ROS message for a sensor reading of type '_OdometerReading' "
-        r"\(frame 'wheel'\).*ContactReading",
+        r"\(frame 'wheel'\); readings the bridge publishes: ImuReading, WrenchReading, "
+        r"ScanReading, PointCloudReading, RangeReading, NavSatReading, MagneticFieldReading, "
+        r"FluidPressureReading, ImageReading, ContactReading \(sdf_bridge\.backends\.base\)\. "
+        r"Fix: make the backend return one of these$",
     ):
         cv.sensor_messages(
             _OdometerReading(1.0),  # type: ignore[arg-type]  # (the point: not a SensorReading)

@@ -30,7 +30,7 @@ ROBOT = """<?xml version="1.0"?>
   <joint name="swing" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
   <oddity/>
-  <gazebo reference="arm"><sensor name="gps1" type="gps"><update_rate>5</update_rate></sensor>
+  <gazebo reference="arm"><sensor name="alt1" type="altimeter"><update_rate>5</update_rate></sensor>
     </gazebo>
   <gazebo reference="arm"><sensor name="cam" type="camera"><update_rate>5</update_rate>
     <camera><image><width>16</width><height>12</height></image></camera></sensor></gazebo>
@@ -93,7 +93,7 @@ def test_watchdog_description_and_mujoco_warnings_reach_rosout(
     )
     probe.wait_ready(bridge, "/chatty/joint_states", timeout=90.0)
     description = _wait_log(probe, "chatty.chatty.description", "unknown element <oddity>")
-    mujoco = _wait_log(probe, "chatty.chatty.backends.mujoco.sensors", "sensor 'gps1'")
+    mujoco = _wait_log(probe, "chatty.chatty.backends.mujoco.sensors", "sensor 'alt1'")
     probe.publisher("/chatty/joint_commands", JointState).publish(
         JointState(name=["swing"], position=[0.2])
     )
@@ -105,7 +105,7 @@ def test_watchdog_description_and_mujoco_warnings_reach_rosout(
     assert bridge.stop() == 0
     output = bridge.output()
     assert output.count("unknown element <oddity>") == 1, output
-    assert output.count("sensor 'gps1'") == 1, output
+    assert output.count("sensor 'alt1'") == 1, output
     assert "[WARN]" in output and "[chatty.chatty.hardware.watchdog]: no command for" in output, (
         output
     )

@@ -44,4 +44,13 @@ def test_sensor_topics_by_kind() -> None:
         "camera_info": ("head/depth/camera_info", "sensor_msgs/CameraInfo"),
     }
     assert sensor_topics(Sensor("imu", "imu", "base")) == {"": ("sensors/imu", "sensor_msgs/Imu")}
-    assert sensor_topics(Sensor("gps", "gps", "base")) == {}
+    assert sensor_topics(Sensor("gps", "gps", "base")) == {
+        "": ("sensors/gps", "sensor_msgs/NavSatFix")
+    }
+    assert sensor_topics(Sensor("mag", "magnetometer", "base", topic="imu/mag")) == {
+        "": ("imu/mag", "sensor_msgs/MagneticField")
+    }
+    assert sensor_topics(Sensor("baro", "air_pressure", "base")) == {
+        "": ("sensors/baro", "sensor_msgs/FluidPressure")
+    }
+    assert sensor_topics(Sensor("alt", "altimeter", "base")) == {}

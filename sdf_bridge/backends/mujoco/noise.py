@@ -1,18 +1,19 @@
-"""Gaussian IMU noise that is a function of (seed, sensor name, sample index).
+"""Gaussian sensor noise that is a function of (seed, sensor name, sample index).
 
-Each noisy IMU gets its own ``numpy.random.Generator``, seeded from
+Each noisy sensor (IMU: :class:`ImuNoise`; NavSat, magnetometer, air pressure:
+:class:`VectorNoise`) gets its own ``numpy.random.Generator``, seeded from
 ``SeedSequence(seed, spawn_key=(crc32(name),))`` (:func:`channel_seed`): its stream depends
 only on the backend's ``noise_seed`` and the sensor's name, not on the other sensors, on the
 order readings are read in, or on which readings a caller looks at. From that generator,
 in this order:
 
-1. the biases, once (Gazebo's convention): for each axis of the angular velocity then of the
-   linear acceleration (only the parts with an active noise, see :class:`ImuNoise`), when
-   ``bias_mean`` or ``bias_stddev`` is non-zero, ``normal(bias_mean, bias_stddev)`` times a
-   sign ``choice((-1, 1))``, else 0;
-2. the unit normal values, in blocks ``standard_normal((BLOCK, width))`` (``width`` = 6 when
-   both parts are noisy, else 3): sample ``k`` (0, 1, … counted over the channel's life) uses
-   row ``k % BLOCK`` of block ``k // BLOCK``.
+1. the biases, once (Gazebo's convention, :func:`draw_bias`): for each noisy value (IMU: each
+   axis of the angular velocity then of the linear acceleration, only the parts with an
+   active noise, see :class:`ImuNoise`), when ``bias_mean`` or ``bias_stddev`` is non-zero,
+   ``normal(bias_mean, bias_stddev)`` times a sign ``choice((-1, 1))``, else 0;
+2. the unit normal values, in blocks ``standard_normal((BLOCK, width))`` (``width``: the number
+   of noisy values; an IMU's is 6 when both parts are noisy, else 3): sample ``k`` (0, 1, …
+   counted over the channel's life) uses row ``k % BLOCK`` of block ``k // BLOCK``.
 
 A sample's value is ``((value + bias) + mean) + z·stddev`` per axis (the SDFormat ``gaussian``
 noise; ``gaussian_quantized`` is treated as ``gaussian``).
@@ -43,7 +44,91 @@ def _active(noises: tuple[Noise, ...] | None) -> TypeGuard[tuple[Noise, ...]]:
     return noises is not None and any(n.type.startswith("gaussian") for n in noises)
 
 
-class ImuNoise:
+def draw_bias(rng: np.random.Generator, noise: Noise) -> float:
+    """A value's bias, drawn once: ``normal(bias_mean, bias_stddev)·choice((-1, 1))`` when either
+    is non-zero (Gazebo's ``GaussianNoiseModel``), else 0 (nothing drawn)."""
+    if noise.bias_stddev or noise.bias_mean:
+        return float(rng.normal(noise.bias_mean, noise.bias_stddev) * rng.choice((-1.0, 1.0)))
+    return 0.0
+
+
+class NoiseStream:
+    """The unit normal values of one channel, ``width`` per sample, drawn in blocks of
+    :data:`BLOCK` samples from ``rng`` (module doc, step 2)."""
+
+    __slots__ = ("_rng", "_rows", "_width")
+
+    def __init__(self, rng: np.random.Generator, width: int) -> None:
+        self._rng = rng
+        self._width = width
+        self._rows: Iterator[list[float]] = iter(())
+
+    def take(self) -> list[float]:
+        """The unit normal values of the next sample (width floats: row ``k % BLOCK`` of block
+        ``k // BLOCK``); draws a new block every :data:`BLOCK` samples."""
+        z = next(self._rows, None)
+        if z is None:
+            self._rows = iter(self._rng.standard_normal((BLOCK, self._width)).tolist())
+            z = next(self._rows)
+        return z
+
+
+class VectorNoise(NoiseStream):
+    """The noise of a channel of ``n`` values, each with its own SDFormat ``<noise>``.
+
+    A value whose noise is ``gaussian*`` gets ``((value + bias) + mean) + z·stddev``
+    (:func:`draw_bias` once per such value, in order); the others pass unchanged. ``width``
+    is the number of noisy values.
+
+    Attributes:
+        noisy: per value, whether it has a gaussian noise.
+        terms: per value ``(bias, mean, stddev)`` in its unit (zeros when not noisy).
+
+    Raises:
+        BackendError: no value has a gaussian noise (use no :class:`VectorNoise` then:
+            see :meth:`create`).
+    """
+
+    __slots__ = ("noisy", "terms")
+
+    def __init__(self, noises: tuple[Noise | None, ...], seed: np.random.SeedSequence) -> None:
+        noisy = tuple(n is not None and n.type.startswith("gaussian") for n in noises)
+        if not any(noisy):
+            raise BackendError("VectorNoise needs a gaussian noise on one of its values")
+        rng = np.random.default_rng(seed)
+        super().__init__(rng, sum(noisy))
+        self.noisy = noisy
+        self.terms = tuple(
+            (draw_bias(rng, n), n.mean, n.stddev) if active and n is not None else (0.0, 0.0, 0.0)
+            for n, active in zip(noises, noisy)
+        )
+
+    @classmethod
+    def create(
+        cls, noises: tuple[Noise | None, ...], seed: np.random.SeedSequence
+    ) -> VectorNoise | None:
+        """A :class:`VectorNoise`, or ``None`` when no value has a gaussian noise."""
+        if any(n is not None and n.type.startswith("gaussian") for n in noises):
+            return cls(noises, seed)
+        return None
+
+    def variances(self) -> tuple[float, ...]:
+        """``stddev²`` per value (0 for a value without noise), in its unit squared."""
+        return tuple(s * s for _, _, s in self.terms)
+
+    def apply(self, values: tuple[float, ...], z: list[float]) -> tuple[float, ...]:
+        """``values`` with the noise of sample ``z`` (a :meth:`take`) on the noisy ones."""
+        out = []
+        k = 0
+        for value, active, (bias, mean, std) in zip(values, self.noisy, self.terms):
+            if active:
+                value = value + bias + mean + z[k] * std
+                k += 1
+            out.append(value)
+        return tuple(out)
+
+
+class ImuNoise(NoiseStream):
     """The noise of one IMU channel (angular velocity and linear acceleration, 3 axes each).
 
     A part (angular velocity, linear acceleration) is noisy when one of its axes has a
@@ -60,7 +145,7 @@ class ImuNoise:
             :class:`ImuNoise` then: see :meth:`create`).
     """
 
-    __slots__ = ("start", "stop", "terms", "_bias", "_mean", "_std", "_rng", "_rows", "_width")
+    __slots__ = ("start", "stop", "terms", "_bias", "_mean", "_std")
 
     def __init__(
         self,
@@ -79,23 +164,15 @@ class ImuNoise:
         rng = np.random.default_rng(seed)
         self.start = 0 if _active(gyro) else 3
         self.stop = 6 if _active(acc) else 3
-        terms = []
-        for part in parts:
-            for n in part:
-                bias = (
-                    rng.normal(n.bias_mean, n.bias_stddev) * rng.choice((-1.0, 1.0))
-                    if n.bias_stddev or n.bias_mean
-                    else 0.0
-                )
-                terms.append((float(bias), float(n.mean), float(n.stddev)))
+        terms = [
+            (draw_bias(rng, n), float(n.mean), float(n.stddev)) for part in parts for n in part
+        ]
         self.terms: list[tuple[float, float, float]] = terms
         # per axis of gyro + acc (zeros on the part without noise, never used), for apply()
         pad = [(0.0, 0.0, 0.0)] * 3
         full = (terms + pad) if self.stop == 3 else (pad + terms) if self.start == 3 else terms
         self._bias, self._mean, self._std = ([t[k] for t in full] for k in range(3))
-        self._rng = rng
-        self._width = len(terms)
-        self._rows: Iterator[list[float]] = iter(())
+        super().__init__(rng, len(terms))
 
     @classmethod
     def create(
@@ -116,15 +193,6 @@ class ImuNoise:
         gyro = (var[0], var[1], var[2]) if self.start == 0 else None
         acc = (var[3], var[4], var[5]) if self.stop == 6 else None
         return gyro, acc
-
-    def take(self) -> list[float]:
-        """The unit normal values of the next sample (width floats: row ``k % BLOCK`` of block
-        ``k // BLOCK``); draws a new block every :data:`BLOCK` samples."""
-        z = next(self._rows, None)
-        if z is None:
-            self._rows = iter(self._rng.standard_normal((BLOCK, self._width)).tolist())
-            z = next(self._rows)
-        return z
 
     def apply(
         self, v: list[float], z: list[float]

@@ -28,10 +28,14 @@ contact        the contacts touching the sensor's link (for URDF also the links 
                names, lumped ones included: :mod:`.contact_names`), each ordered (the link's
                collision, the other), position, normal (out of the link) and force on the link
                (from ``mj_contactForce``) in the link's frame (:mod:`.contact`).
+gps / navsat,  :mod:`.nav_sensors`: latitude, longitude and altitude from the site's world
+magnetometer,  position and the world's ``<spherical_coordinates>`` (as gz-math); MuJoCo's
+air_pressure   ``magnetometer`` with ``opt.magnetic`` = the world's ``<magnetic_field>``; the
+               1976 standard atmosphere at ``<reference_altitude>`` + the site's height.
 =============  ===============================================================================
 
-Other kinds (gps, altimeter, magnetometer, …) are reported once with a warning and produce no
-readings.
+Other kinds (altimeter, air_speed: no sensor_msgs message, :data:`.nav_sensors.NO_MESSAGE`;
+logical_camera, rfid, …) are reported once with a warning and produce no readings.
 
 :meth:`SensorSuite.read_due` is on the control cycle's hot path. IMU and force-torque readings are
 sampled, not converted, there (:mod:`.samplers`: one copy of ``sensordata`` per read, the noise
@@ -73,7 +77,9 @@ from .builder import BuiltModel
 from .contact import ContactSensor
 from .geoms import wxyz
 from .glplatform import choose_platform, describe_missing
-from .noise import ImuNoise, channel_seed
+from .nav_sensors import KINDS as NAV_KINDS
+from .nav_sensors import NO_MESSAGE, NavSensor
+from .noise import ImuNoise, NoiseStream, channel_seed
 from .rays import RayCaster, scan_directions
 from .readings import SensorReadings
 from .render import RenderThread
@@ -82,7 +88,9 @@ from .schedule import EPSILON, next_due_after
 
 _LOG = logging.getLogger(__name__)
 
-SUPPORTED = frozenset({"imu", "force_torque", "ray", "range", "camera", "depth", "contact"})
+SUPPORTED = (
+    frozenset({"imu", "force_torque", "ray", "range", "camera", "depth", "contact"}) | NAV_KINDS
+)
 
 # MuJoCo camera axes (x right, y up, looking along −z) in the sensor frame (x forward, z up)
 _CAMERA_AXES = np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
@@ -99,8 +107,9 @@ def _params(sensor: Sensor, kind: type[_P]) -> _P:
 @dataclass(eq=False)
 class _Channel:
     """One simulated sensor: its schedule (s), MuJoCo ids, per-channel caches, for IMU and
-    force-torque its noise (made once) and sampler (made at each :meth:`SensorSuite.bind`), and
-    for a contact sensor its :class:`.contact.ContactSensor` (made once)."""
+    force-torque its noise (made once) and sampler (made at each :meth:`SensorSuite.bind`), for
+    a contact sensor its :class:`.contact.ContactSensor` and for a navigation sensor its
+    :class:`.nav_sensors.NavSensor` (made once; ``noise`` is the latter's)."""
 
     sensor: Sensor
     period: float
@@ -108,10 +117,11 @@ class _Channel:
     next_due: float = 0.0
     ids: dict[str, int] = field(default_factory=dict)
     cache: dict[str, Any] = field(default_factory=dict)
-    noise: ImuNoise | None = None
+    noise: NoiseStream | None = None
     sampler: ImuSampler | WrenchSampler | None = None
     plain: bool = False  # sampler.sample(snapshot) is (sampler, snapshot)
     contact: ContactSensor | None = None
+    nav: NavSensor | None = None
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -171,9 +181,9 @@ class SensorSuite:
                 continue
             body, frame = placed
             if sensor.type not in SUPPORTED:
-                suite._unsupported(
-                    sensor, f"sensor type {sensor.raw_type or sensor.type!r} is not simulated"
-                )
+                why = f"sensor type {sensor.raw_type or sensor.type!r} is not simulated"
+                reason = NO_MESSAGE.get(sensor.type)
+                suite._unsupported(sensor, why if reason is None else f"{why}: {reason}")
                 continue
             if sensor.type in ("force_torque", "contact") and body.name == "world":
                 suite._unsupported(
@@ -226,6 +236,10 @@ class SensorSuite:
             elif sensor.type == "contact":
                 collisions = _params(sensor, ContactParams).collisions
                 channel.contact = ContactSensor(robot, built, sensor, collisions)
+            elif sensor.type in NAV_KINDS:
+                seed = channel_seed(suite.seed_sequence, sensor.name)
+                channel.nav = NavSensor.attach(sensor, robot.environment, spec, site, seed)
+                channel.noise = channel.nav.noise
         described = {s.name for s in robot.sensors}
         for block in robot.ros2_control:
             for info in block.sensors:
@@ -289,6 +303,8 @@ class SensorSuite:
                 ch.ids["camera"] = mujoco.mj_name2id(
                     model, mujoco.mjtObj.mjOBJ_CAMERA, f"{ch.prefix}__camera"
                 )
+            if ch.nav is not None:
+                ch.nav.bind(model, f"{ch.prefix}__site")
         self._bind_samplers(model, data)
         self.reset()
 
@@ -378,7 +394,10 @@ class SensorSuite:
         return out if snapshot is None else SensorReadings(out)
 
     def _read(self, ch: _Channel) -> SensorReading | None:
-        """The reading of an eagerly read channel (ray, range, camera, contact)."""
+        """The reading of an eagerly read channel (ray, range, camera, contact, navigation)."""
+        if ch.nav is not None:
+            assert self._data is not None
+            return ch.nav.read(self._data, ch.ids["site"])
         kind = ch.sensor.type
         if kind == "ray":
             return self._ray(ch)

@@ -1,5 +1,6 @@
 """The typed, immutable robot model shared by every layer (no ROS, no backends)."""
 
+from .environment import DEFAULT_MAGNETIC_FIELD, SURFACE_MODELS, Environment, SphericalCoordinates
 from .gazebo import GazeboExtension, Plugin
 from .geometry import (
     Box,
@@ -22,11 +23,13 @@ from .pose import IDENTITY, Pose
 from .robot import Robot, World, frozen_mapping
 from .ros2_control import ComponentInfo, HardwareComponent, InterfaceInfo
 from .sensor import (
+    AirPressureParams,
     CameraParams,
     ContactParams,
     ForceTorqueParams,
     GpsParams,
     ImuParams,
+    MagnetometerParams,
     Noise,
     RayParams,
     Sensor,
@@ -35,6 +38,7 @@ from .source import Source
 from .transmission import Transmission, TransmissionActuator, TransmissionJoint
 
 __all__ = [
+    "AirPressureParams",
     "Axis",
     "Box",
     "Calibration",
@@ -44,8 +48,10 @@ __all__ = [
     "ComponentInfo",
     "ContactParams",
     "Cylinder",
+    "DEFAULT_MAGNETIC_FIELD",
     "Dynamics",
     "Ellipsoid",
+    "Environment",
     "ForceTorqueParams",
     "GazeboExtension",
     "Geometry",
@@ -60,6 +66,7 @@ __all__ = [
     "JointType",
     "Limit",
     "Link",
+    "MagnetometerParams",
     "Material",
     "Mesh",
     "Mimic",
@@ -69,10 +76,12 @@ __all__ = [
     "Pose",
     "RayParams",
     "Robot",
+    "SURFACE_MODELS",
     "SafetyController",
     "Sensor",
     "Source",
     "Sphere",
+    "SphericalCoordinates",
     "Transmission",
     "TransmissionActuator",
     "TransmissionJoint",

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .environment import Environment
 from .gazebo import GazeboExtension, Plugin
 from .geometry import Material
 from .joint import Joint
@@ -44,6 +45,8 @@ class Robot:
             geometry (:mod:`sdf_bridge.description.world`).
         world: the name of that world, ``None`` for a robot not taken from a world (a world
             has what it says: simulators add no ground plane of their own to it).
+        environment: that world's magnetic field and spherical coordinates (SDFormat's
+            defaults for a robot not taken from a world).
     """
 
     name: str
@@ -62,6 +65,7 @@ class Robot:
     static: bool = False
     scenery: tuple["Robot", ...] = ()
     world: str | None = None
+    environment: Environment = Environment()
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):
@@ -98,7 +102,8 @@ class Robot:
 @dataclass(frozen=True)
 class World:
     """An SDFormat ``<world>``: ``models`` maps model names to :class:`Robot`;
-    ``gravity`` in m/s²; ``source_file`` as for :class:`Robot`."""
+    ``gravity`` in m/s²; ``environment`` its ``<magnetic_field>`` and
+    ``<spherical_coordinates>``; ``source_file`` as for :class:`Robot`."""
 
     name: str
     models: Mapping[str, Robot] = field(default_factory=frozen_mapping)
@@ -106,6 +111,7 @@ class World:
     plugins: tuple[Plugin, ...] = ()
     version: str | None = None
     source_file: str | None = None
+    environment: Environment = Environment()
 
     def __post_init__(self) -> None:
         if not isinstance(self.models, MappingProxyType):

@@ -92,8 +92,32 @@ class GpsParams:
     vertical_position_noise: Noise | None = None
 
 
+@dataclass(frozen=True)
+class MagnetometerParams:
+    """Magnetometer: noise per axis (x, y, z) of the sensor frame, in tesla, or ``None``."""
+
+    noise: tuple[Noise, Noise, Noise] | None = None
+
+
+@dataclass(frozen=True)
+class AirPressureParams:
+    """Air pressure: ``reference_altitude`` (m, the altitude of the world origin the pressure
+    model adds the sensor's height to; SDFormat default 0) and the pressure noise (Pa)."""
+
+    reference_altitude: float = 0.0
+    pressure_noise: Noise | None = None
+
+
 SensorParams = Union[
-    CameraParams, RayParams, ImuParams, ForceTorqueParams, ContactParams, GpsParams, None
+    CameraParams,
+    RayParams,
+    ImuParams,
+    ForceTorqueParams,
+    ContactParams,
+    GpsParams,
+    MagnetometerParams,
+    AirPressureParams,
+    None,
 ]
 
 
@@ -105,7 +129,8 @@ class Sensor:
         name: sensor name (unique within the robot).
         type: normalised kind: ``camera``, ``depth``, ``ray`` (also gpu_ray, lidar, gpu_lidar),
             ``imu``, ``force_torque``, ``contact``, ``gps`` (also navsat), ``altimeter``,
-            ``magnetometer``, ``range`` or the raw type for others.
+            ``magnetometer``, ``air_pressure``, ``air_speed``, ``range`` or the raw type for
+            others.
         raw_type: the type as written (``gpu_ray``, ``gpu_lidar``, ``depth_camera``, …).
         link: the link it is attached to (``frame_id`` on the ROS side), or ``None`` for a joint
             sensor; ``joint`` the joint for SDF joint sensors.

@@ -21,6 +21,7 @@ from ..model import HardwareComponent, Pose, Robot, Sensor, World
 from ..validate import check_references
 from ..world import robots_of, with_scenery
 from ..xmlio import ParseContext
+from .environment import parse_environment
 from .frames import parse_pose
 from .includes import fuel_cache_model, is_network_uri, resolve_include, search_path
 from .joints import bool_element
@@ -130,7 +131,8 @@ def load_sdf(
 
     Raises:
         UnsupportedError: missing or unsupported ``version``. InvalidValueError: no
-        ``<model>``/``<world>``, a world without models, bad values, zero axes.
+        ``<model>``/``<world>``, a world without models, bad values, zero axes, a bad
+        ``<magnetic_field>`` or ``<spherical_coordinates>`` (:mod:`.environment`).
         MissingReferenceError: unknown frames, links or includes. KinematicTreeError: a model
         without links, frame cycles, a link with two parent joints,
             joint loops.
@@ -222,6 +224,7 @@ def load_sdf(
         plugins=plugins,
         version=version_text,
         source_file=None if ctx.file == "<string>" else ctx.file,
+        environment=parse_environment(ctx, world),
     )
     robots = robots_of(result)
     if len(models) == 1 or len(robots) == 1:

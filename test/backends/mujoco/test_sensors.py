@@ -350,15 +350,25 @@ def test_contact_sensor_on_free_box_resting_on_ground(make_sim) -> None:
 
 
 def test_unsupported_sensor_reported_once(make_sim, caplog) -> None:
-    urdf = _imu_robot().replace("</gazebo>", '<sensor name="where" type="gps"/></gazebo>')
+    urdf = _imu_robot().replace(
+        "</gazebo>",
+        '<sensor name="where" type="logical_camera"/><sensor name="high" type="altimeter"/>'
+        '<sensor name="wind" type="air_speed"/></gazebo>',
+    )
     with caplog.at_level(logging.WARNING):
         sim = make_sim(urdf, GRAVITY)
         states = sim.run(0.05)
-    assert all("where" not in s.sensors for s in states)
-    assert caplog.text.count("sensor 'where': sensor type 'gps' is not simulated") == 1
+    assert all(not {"where", "high", "wind"} & set(s.sensors) for s in states)
+    assert caplog.text.count("sensor 'where': sensor type 'logical_camera' is not simulated") == 1
     assert sim.backend.sensors.unsupported == [
-        "sensor 'where': sensor type 'gps' is not simulated; it publishes nothing in the MuJoCo "
-        "backend"
+        "sensor 'where': sensor type 'logical_camera' is not simulated; it publishes nothing in "
+        "the MuJoCo backend",
+        "sensor 'high': sensor type 'altimeter' is not simulated: sensor_msgs has no altimeter "
+        "message (Gazebo's gz.msgs.Altimeter bridges to ros_gz_interfaces/Altimeter, which is "
+        "not installable from PyPI); it publishes nothing in the MuJoCo backend",
+        "sensor 'wind': sensor type 'air_speed' is not simulated: sensor_msgs has no air speed "
+        "message (ros_gz_bridge bridges no gz.msgs.AirSpeed); it publishes nothing in the "
+        "MuJoCo backend",
     ]
 
 
