@@ -4,7 +4,8 @@ in MuJoCo with a free-floating base, commanded from a second process.
 Steps, in the order a free-floating robot is started ("pause → reset → command → unpause"):
 start ``python -m sdf_bridge.ros.main`` paused (``start_paused``) with the ``stand`` keyframe
 of ``config/demo_mobile_keyframes.yaml``; call ``~/reset`` (the robot placed on the ground at
-that pose), command the legs to the pose, unpause (``~/pause`` false); then
+that pose), command the legs to the pose, unpause (``~/pause`` false); then, each step lasting
+``duration`` s of simulated time (the bridge's ``/clock``, so a loaded machine shows the same),
 
 1. stand: print the base height and velocity (``odom``), the IMU's up axis, the wheels'
    contact forces against the robot's weight and what the lidar sees;
@@ -94,6 +95,7 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.qos import qos_profile_sensor_data
+    from rosgraph_msgs.msg import Clock
     from sensor_msgs.msg import Imu, JointState, LaserScan, PointCloud2
     from std_srvs.srv import SetBool, Trigger
 
@@ -110,6 +112,7 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
         return lambda msg: latest.__setitem__(key, msg)
 
     node.create_subscription(JointState, "joint_states", keep("joints"), RELIABLE_QOS)
+    node.create_subscription(Clock, "/clock", keep("clock"), 10)  # (as the bridge publishes it)
     node.create_subscription(Odometry, "odom", keep("odom"), ODOM_QOS)
     node.create_subscription(Imu, "imu", keep("imu"), qos_profile_sensor_data)
     node.create_subscription(LaserScan, "scan", keep("scan"), qos_profile_sensor_data)
@@ -129,6 +132,17 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
             if until is not None and until():
                 return True
         return until is None
+
+    def simulated_time() -> float:
+        clock = latest["clock"].clock
+        return clock.sec + clock.nanosec * 1e-9
+
+    def spin_simulated(seconds: float) -> bool:
+        """Spin until ``seconds`` of simulated time have passed (the bridge's /clock), so that
+        a loaded machine (simulation slower than real time) shows the same motion; at most
+        60 s of wall time more."""
+        end = simulated_time() + seconds
+        return spin(60.0 + seconds, lambda: simulated_time() >= end)
 
     def call(srv_type: type, name: str, request: Any) -> Any:
         client = node.create_client(srv_type, name)
@@ -154,14 +168,16 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
         commands.publish(JointState(name=legs, position=[stand[j.split("_")[1]] for j in legs]))
         spin(0.5)
         call(SetBool, "sdf_bridge/pause", SetBool.Request(data=False))
-        needed = ["odom", "imu", "scan"] + [w.replace("_joint", "_contact") for w in wheels]
+        needed = ["clock", "odom", "imu", "scan"] + [
+            w.replace("_joint", "_contact") for w in wheels
+        ]
         if not spin(max(duration, 20.0), lambda: all(k in latest for k in needed)):
             print(
                 f"missing topics after unpausing: {[k for k in needed if k not in latest]}",
                 flush=True,
             )
             return False
-        spin(duration)
+        spin_simulated(duration)
         odom, imu, scan = latest["odom"], latest["imu"], latest["scan"]
         forces = [contact_normal_force(latest[w.replace("_joint", "_contact")]) for w in wheels]
         hits = [r for r in scan.ranges if math.isfinite(r)]
@@ -192,7 +208,7 @@ def _drive(robot: Any, mass: float, duration: float) -> bool:
             ("stop", {w: 0.0 for w in wheels}),
         ):
             commands.publish(JointState(name=list(speeds), velocity=list(speeds.values())))
-            spin(duration)
+            spin_simulated(duration)
             odom = latest["odom"]
             twist, position = odom.twist.twist, odom.pose.pose.position
             print(
