@@ -285,8 +285,11 @@ class BaseState:
 
 @dataclass(slots=True)
 class JointCommand:
-    """What :meth:`Backend.write` receives (made every tick: a plain slotted record; treat it
-    as read-only, the arrays belong to the bridge).
+    """What :meth:`Backend.write` receives: a plain slotted record, valid during the call.
+    Treat it and its arrays as read-only and copy what you keep: they belong to the bridge,
+    which writes the same record every tick (its ``values`` array refilled in place; ``mode``
+    and ``hold`` arrays are replaced, never changed in place, so an identity check on them
+    tells a change).
 
     Attributes:
         values: shape ``(3, n_joints)``: rows position (rad or m), velocity (rad/s or m/s),

@@ -27,7 +27,8 @@ written (before the limits, which it does not apply itself), once per tick:
 
 Hot path: the result only changes with the buffer's commands (its cached arrays, replaced on
 every change), its modes (:attr:`CommandBuffer.mode_version`) or a hold starting; otherwise the
-arrays of the previous tick are returned again (a few identity checks, no numpy call).
+result of the previous tick is returned again (an identity check and an integer comparison, no
+numpy call and no object made).
 """
 
 from __future__ import annotations
@@ -60,6 +61,13 @@ def stop_changes_commands(commands: np.ndarray, measured_position: np.ndarray) -
             return True
         commanded = ~np.isnan(p)
         return bool((~(np.abs(p[commanded] - measured_position[commanded]) <= REACHED)).any())
+
+
+def _stop_needed(buffer: CommandBuffer, measured: np.ndarray, n: int) -> bool:
+    """:func:`stop_changes_commands` of the buffer's commands and the ``n`` map joints'
+    measured positions (row 0 of the (3, ≥ n) ``measured``): the watchdog's question, asked
+    only when its timeout has passed (the slice is not made every tick)."""
+    return stop_changes_commands(buffer.effective(), measured[0, :n])
 
 
 def coupling(dependency: np.ndarray) -> np.ndarray | None:
@@ -105,9 +113,9 @@ class Holds:
         self.watchdog.reset()
         self._estop = None
         self._partner_start = np.full(self.n_joints, np.nan)  # partner hold positions
-        #: (effective commands, mode version) → (values, mode) of the partner step, while those
-        #: two cannot change
-        self._partner_cache: tuple[object, int, np.ndarray, np.ndarray] | None = None
+        #: (effective commands, mode version, result of apply) while the result cannot change
+        #: for those two (every hold it needs has started from a finite position)
+        self._last: tuple[object, int, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self._idle_mode: np.ndarray | None = None  # the mode array ``_hold`` is for
         self._hold = self._nan
         self._mode = np.zeros(self.n_joints, dtype=MODE_DTYPE)
@@ -137,48 +145,46 @@ class Holds:
                 mode = np.full(self.n_joints, _P, dtype=MODE_DTYPE)
                 self._estop = (values, mode, self._nan)
             return self._estop
-        n = self.n_joints
-        # the measured positions are sliced only when the watchdog asks (0.2 µs a tick)
         if self.watchdog.check(
-            now,
-            buffer.last_command_time,
-            lambda: stop_changes_commands(buffer.effective(), measured[0, :n]),
+            now, buffer.last_command_time, _stop_needed, buffer, measured, self.n_joints
         ):
-            buffer.stop(measured[0, :n])
+            buffer.stop(measured[0, : self.n_joints])
         values = buffer.effective()
         version = buffer.mode_version
+        last = self._last
+        if last is not None and last[0] is values and last[1] == version:
+            return last[2]
+        commands = values
+        settled = True
         if self.coupled is None:
             if self._mode_version != version:
                 self._mode = buffer.mode.copy()  # (the buffer changes its array in place)
                 self._mode_version = version
             mode = self._mode
         else:
-            values, mode = self._partners(values, version, buffer, measured)
+            values, mode, settled = self._partners(values, buffer, measured)
         if self._idle_mode is not mode:
             self._idle_hold(mode, measured)
-        return values, mode, self._hold
+        result = (values, mode, self._hold)
+        self._last = (commands, version, result) if settled else None
+        return result
 
     def _partners(
-        self, commands: np.ndarray, version: int, buffer: CommandBuffer, measured: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, commands: np.ndarray, buffer: CommandBuffer, measured: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, bool]:
         """Coupled partners' holds (module doc): ``commands`` (3, n_joints), rows position,
         velocity, effort, NaN = no command; returns the commands with the holds (``commands``
-        itself when there are none) and the modes with the partners' interfaces.
-
-        The result depends only on the commands, the modes and the held positions, which stay
-        fixed once every needed hold has started from a finite position: then it is kept and
-        returned again as long as the buffer's array and modes are the same."""
-        cached = self._partner_cache
-        if cached is not None and cached[0] is commands and cached[1] == version:
-            return cached[2], cached[3]
+        itself when there are none), the modes with the partners' interfaces, and whether the
+        result is settled: it depends only on the commands, the modes and the held positions,
+        which stay fixed once every needed hold has started from a finite position (a NaN
+        start is retried next tick)."""
         p, v, e = commands
         idle = np.isnan(p) & np.isnan(v) & np.isnan(e)
         held = self._partner_start
         mode = buffer.mode.copy()
         if not idle.any():
             held.fill(np.nan)
-            self._partner_cache = (commands, version, commands, mode)
-            return commands, mode
+            return commands, mode, True
         coupled = self.coupled
         assert coupled is not None
         need = idle & (coupled @ ~np.isnan(p))
@@ -203,8 +209,7 @@ class Holds:
                     out = commands.copy()
                 out[row, zero] = 0.0
                 mode[zero] |= bit
-        self._partner_cache = (commands, version, out, mode) if settled else None
-        return out, mode
+        return out, mode, settled
 
     def _idle_hold(self, mode: np.ndarray, measured: np.ndarray) -> None:
         """Hold positions of the idle joints (mode NONE) for ``mode`` (a new mode array): a

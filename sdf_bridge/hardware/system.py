@@ -61,7 +61,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import Backend, BaseState, JointCommand, SensorReading, is_simulated_robot
+from ..backends.base import (
+    MODE_DTYPE,
+    Backend,
+    BaseState,
+    JointCommand,
+    SensorReading,
+    is_simulated_robot,
+)
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
@@ -197,6 +204,13 @@ class HardwareSystem:
                 tm.joint_names, self.limiter.limits, inertia, 1.0 / update_rate
             ):
                 _LOG.warning(problem)
+        #: the record every enabled tick writes (its values the limiter's output buffer; its
+        #: mode and hold those of the holds): reused, as the port allows (JointCommand)
+        self._command = JointCommand(
+            np.full((3, n_joints), np.nan),
+            np.zeros(n_joints, dtype=MODE_DTYPE),
+            np.full(n_joints, np.nan),
+        )
         self._state_shape = (3, len(self.state_names))
         self._act_shape = (n_act,)
         #: the state of the last read, (3, n_joints [+ n_followers]): rows position, velocity,
@@ -327,8 +341,13 @@ class HardwareSystem:
             self.trajectory.sample(now)
         values, mode, hold = self.holds.apply(now, self.commands, self._measured, self.enabled)
         if self.enabled:
-            values = self.limiter.enforce_stacked(self._measured, values, dt)
-        self.backend.write(JointCommand(values, mode, hold), dt)
+            command = self._command
+            self.limiter.enforce_stacked(self._measured, values, dt, command.values)
+            command.mode = mode
+            command.hold = hold
+        else:  # the e-stop's hold, unlimited (rare: a record of its own)
+            command = JointCommand(values, mode, hold)
+        self.backend.write(command, dt)
 
     @_locked
     def run_cycles(self, n: int, dt: float, now: float = 0.0) -> float:

@@ -46,13 +46,18 @@ class CommandWatchdog:
         self._tripped_for: float | None = None
 
     def check(
-        self, now: float, last_command_time: float | None, needed: Callable[[], bool] | None = None
+        self,
+        now: float,
+        last_command_time: float | None,
+        needed: Callable[..., bool] | None = None,
+        *needed_args: object,
     ) -> bool:
         """True exactly when the watchdog trips at ``now`` (s, same clock as the commands).
 
         A trip happens once per silence: the next trip needs a newer ``last_command_time``.
-        ``needed`` is asked once when the timeout has passed: False = stopping would change
-        nothing, the silence passes without a trip (and is not asked about again).
+        ``needed(*needed_args)`` is asked once when the timeout has passed: False = stopping
+        would change nothing, the silence passes without a trip (and is not asked about again).
+        (Its arguments are passed rather than bound in a closure: this runs every tick.)
         """
         if self.timeout == 0 or last_command_time is None:
             return False
@@ -61,7 +66,7 @@ class CommandWatchdog:
         self.tripped = False
         if now - last_command_time >= self.timeout:
             self._tripped_for = last_command_time
-            if needed is not None and not needed():
+            if needed is not None and not needed(*needed_args):
                 _LOG.debug(
                     "no command for %.3f s: every joint holds what it was commanded (no trip)",
                     now - last_command_time,

@@ -300,7 +300,13 @@ class JointLimiter:
                 position, velocity, cmd_position, cmd_velocity, cmd_effort, dt
             )
 
-    def enforce_stacked(self, measured: np.ndarray, commands: np.ndarray, dt: float) -> np.ndarray:
+    def enforce_stacked(
+        self,
+        measured: np.ndarray,
+        commands: np.ndarray,
+        dt: float,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
         """:meth:`enforce` on stacked arrays, for the control cycle (fewer arguments to pass).
 
         Args:
@@ -310,10 +316,12 @@ class JointLimiter:
             commands: shape ``(3, n_joints)``: rows position, velocity, effort commands (NaN =
                 none).
             dt: control period, s (as :meth:`enforce`).
+            out: a C-contiguous float64 ``(3, n_joints)`` array to write the result into (the
+                control cycle's reused buffer), or ``None`` for a new one.
 
         Returns:
-            A new ``(3, n_joints)`` array: the limited commands, equal to :meth:`enforce` of
-            the rows.
+            ``out`` or a new ``(3, n_joints)`` array: the limited commands, equal to
+            :meth:`enforce` of the rows.
 
         Raises:
             ValueError, TypeError: as :meth:`enforce` (shapes, ``dt``).
@@ -321,7 +329,8 @@ class JointLimiter:
         dt = float(dt)
         if self._compiled:
             try:
-                out = np.empty(self._shape3)
+                if out is None:
+                    out = np.empty(self._shape3)
                 _kernel.enforce_stacked(
                     self._params, self._prev, self._counts, measured, commands, dt, out
                 )
@@ -342,8 +351,10 @@ class JointLimiter:
                 f"{len(self.joint_names)}))"
             )
         n = len(self.joint_names)
-        return np.array(
-            self.enforce(
-                measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt
-            )
+        limited = self.enforce(
+            measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt
         )
+        if out is None:
+            return np.array(limited)
+        out[...] = limited
+        return out

@@ -642,14 +642,15 @@ def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> N
     wanted = system.commands.effective()
 
     def partners(commands: np.ndarray) -> np.ndarray:
-        buffer = system.commands
-        return system.holds._partners(commands, buffer.mode_version, buffer, system._measured)[0]
+        """The values the holds give for the buffer's effective ``commands`` this tick."""
+        assert system.commands.effective() is commands
+        return system.holds.apply(0.0, system.commands, system._measured, True)[0]
 
     first = partners(wanted)
     assert partners(wanted) is first  # reused
     assert first[0][elbow] == pytest.approx(0.5, abs=TOL) and first[0][shoulder] == 0.3
     assert first is not wanted and np.isnan(wanted[0][elbow])  # the buffer's array is unchanged
-    system.holds._partner_cache = None
+    system.holds._last = None
     fresh = partners(wanted)
     np.testing.assert_array_equal(first, fresh)
     # a new command replaces the effective array: recomputed (the hold is released)
@@ -663,7 +664,7 @@ def test_partner_hold_is_reused_only_while_it_cannot_change(repo_dir: Path) -> N
     system._measured = np.full((3, len(names)), math.nan)
     wanted = system.commands.effective()
     held = partners(wanted)
-    assert math.isnan(held[0][elbow]) and system.holds._partner_cache is None
+    assert math.isnan(held[0][elbow]) and system.holds._last is None
     system._measured = np.full((3, len(names)), 0.4)
     held = partners(wanted)
     assert held[0][elbow] == 0.4 and partners(wanted) is held

@@ -63,3 +63,19 @@ def test_a_silence_where_stopping_changes_nothing_is_no_trip() -> None:
     assert dog.trips == 0 and not dog.tripped
     assert dog.check(9.5, 9.0, lambda: True) is True  # the next silence needs the stop
     assert dog.trips == 1 and dog.tripped
+
+
+def test_needed_is_asked_with_the_arguments_given() -> None:
+    """``check(now, last, needed, *args)`` asks ``needed(*args)`` (the hot path passes its
+    arguments instead of making a closure every tick)."""
+    dog = CommandWatchdog(0.5)
+    asked: list[tuple[object, ...]] = []
+
+    def needed(*args: object) -> bool:
+        asked.append(args)
+        return args[0] == "stop"
+
+    assert dog.check(1.0, 0.9, needed, "stop", 2) is False and asked == []
+    assert dog.check(1.5, 1.0, needed, "keep", 3) is False and asked == [("keep", 3)]
+    assert dog.check(2.5, 2.0, needed, "stop", 4) is True and asked[-1] == ("stop", 4)
+    assert dog.trips == 1

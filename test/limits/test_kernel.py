@@ -150,6 +150,23 @@ def test_stacked_wrong_shapes_raise(compiled: bool) -> None:
     assert lim.counts == {} and np.isnan(lim._prev).all()  # nothing updated
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_stacked_into_out_is_the_new_array_result(compiled: bool) -> None:
+    """``out`` (the control cycle's reused buffer) is filled with exactly what a new array
+    would hold, and returned."""
+    limits = _mixed_limits()
+    names = [f"j{i}" for i in range(len(limits))]
+    into, plain = (JointLimiter(names, limits, compiled=compiled) for _ in range(2))
+    measured = np.array([[0.9, 0.0, 3.0, -2.0], [0.0, 0.5, 0.0, 0.0], [0.0] * 4])
+    commands = np.array([[5.0, 0.2, NAN, 1.0], [NAN, NAN, 20.0, NAN], [NAN, NAN, NAN, 4.0]])
+    out = np.full((3, 4), -99.0)
+    for _ in range(3):  # the previous command matters from the second cycle
+        got = into.enforce_stacked(measured, commands, 0.01, out)
+        assert got is out
+        np.testing.assert_array_equal(out, plain.enforce_stacked(measured, commands, 0.01))
+    _assert_same_state(plain, into)
+
+
 def _mixed_limits() -> list[JointLimits]:
     return [
         JointLimits(True, -1.0, 1.0, True, 2.0, True, 10.0, True, 10.0),
