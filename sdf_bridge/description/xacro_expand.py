@@ -35,7 +35,7 @@ from ..errors import (
     XacroError,
     XmlSyntaxError,
 )
-from . import xmlio
+from . import xml_comments, xmlio
 from .resolve import PackagePaths, find_package
 
 #: Namespace URIs that mark a document as xacro.
@@ -173,6 +173,33 @@ def _stack_file(default: str) -> str:
     return default
 
 
+def _expat_error(exc: Exception, file: str) -> XacroError:
+    """The error for expat's ``exc`` in ``file``. A comment holding ``--`` there, which
+    libsdformat and urdfdom accept (:mod:`.xml_comments`), is named with its fix: xacro itself
+    (the ``xacro`` command, a launch file's ``Command(['xacro', ...])``) refuses it, so the
+    bridge cannot expand it either."""
+    line = getattr(exc, "lineno", None)
+    try:
+        comment = xml_comments.comment_at(xmlio.read_file(file), line)
+    except DescriptionError:  # the file cannot be read again: the plain message
+        comment = None
+    if comment is None:
+        return XacroError(
+            f"xacro could not parse the XML: {exc}",
+            file=file,
+            line=line,
+            fix="correct the XML syntax of that file",
+        )
+    return XacroError(
+        f"xacro could not parse the XML: {exc}: the {xml_comments.describe_lines([comment])} "
+        "contains '--', which XML forbids inside a comment; xacro (Python's expat) refuses it, "
+        "though libsdformat and urdfdom (tinyxml2) read such a file",
+        file=file,
+        line=line,
+        fix="remove the '--' from that comment (or end it in ' -->', not '--->')",
+    )
+
+
 def expand_in_process(
     path: str | os.PathLike[str],
     *,
@@ -214,12 +241,7 @@ def expand_in_process(
         except DescriptionError:  # XacroError, or UnsafeXmlError of an included file
             raise
         except xml.parsers.expat.ExpatError as exc:
-            raise XacroError(
-                f"xacro could not parse the XML: {exc}",
-                file=_stack_file(name),
-                line=getattr(exc, "lineno", None),
-                fix="correct the XML syntax of that file",
-            ) from None
+            raise _expat_error(exc, _stack_file(name)) from None
         except MemoryError:
             raise
         except (
@@ -248,7 +270,9 @@ _EXPAND_FIRST = (
 )
 
 
-def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
+def parse_xml_text(
+    data: bytes, file: str = "<string>", warnings: list[str] | None = None
+) -> etree._Element:
     """Parse XML text as data: never xacro-expanded, and refused when it still uses xacro.
 
     Text is "still xacro" when an element is in the xacro namespace (``<xacro:property>``,
@@ -261,6 +285,8 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
     Args:
         data: the document's bytes.
         file: its name for messages (``"<string>"``, ``"topic robot_description"``, …).
+        warnings: where the warnings of what is read as tinyxml2 reads it go (as for a file:
+            :func:`~sdf_bridge.description.xmlio.parse_xml`).
 
     Raises:
         UnexpandedXacroError: the text still uses xacro (the message names the line, the element
@@ -268,7 +294,7 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
         UnsafeXmlError, XmlSyntaxError: as :func:`~sdf_bridge.description.xmlio.parse_xml`.
     """
     try:
-        root = xmlio.parse_xml(data, file, plain_names=False)
+        root = xmlio.parse_xml(data, file, warnings, plain_names=False)
     except XmlSyntaxError as exc:
         if "Namespace prefix xacro " in exc.problem:
             raise UnexpandedXacroError(
@@ -279,7 +305,7 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
                 fix=_EXPAND_FIRST,
             ) from None
         # other names breaking the Namespaces rules: plain names (warned)
-        root = xmlio.parse_xml(data, file)
+        root = xmlio.parse_xml(data, file, warnings)
     # (the last: read as plain names)
     namespaced = root.xpath(
         "//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",

@@ -134,3 +134,17 @@ def test_link_pose_field_equals_kinematics(robots_dir: Path) -> None:
             poses, _ = our_view(robot)
             for link in robot.links.values():
                 np.testing.assert_allclose(link.pose.matrix(), poses[link.name], atol=1e-12)
+
+
+def test_comments_xml_forbids_are_read_as_libsdformat_reads_them(tmp_path: Path, probe) -> None:
+    """``--`` inside comments and a ``--->`` ending (gz-sim's example worlds): libsdformat
+    (tinyxml2) loads the file without errors, and so do we, with the same links and axes."""
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        '<?xml version="1.0"?>\n<!-- run: gz sim -v 4 m.sdf -- or not --->\n<sdf version="1.7">\n'
+        '<model name="m"><link name="a"/>\n<!-- ---- -->\n<link name="b"><pose>1 0 0 0 0 0</pose>'
+        '</link>\n<joint name="j" type="revolute"><parent>a</parent><child>b</child>'
+        "<axis><xyz>0 1 0</xyz></axis></joint></model>\n</sdf>\n"
+    )
+    assert probe(path)["errors"] == []
+    assert _compare(path, probe, subset=False) == 3

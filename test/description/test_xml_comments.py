@@ -1,0 +1,164 @@
+"""Tests of sdf_bridge.description.xml_comments and its use by the loader: comments holding
+``--`` or ending in ``--->`` (which XML forbids, tinyxml2 reads) are read as libsdformat and
+urdfdom read them, with one warning per file, every element on its own line; other syntax errors
+stay errors. libsdformat's reading of the same comments: test_libsdformat_reference.py."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from prerequisites import require_tool
+
+from sdf_bridge.description import load_with_warnings
+from sdf_bridge.description.xml_comments import MalformedComment, repair_comments
+from sdf_bridge.description.xmlio import parse_xml
+from sdf_bridge.errors import XacroError, XmlSyntaxError
+
+#: A URDF whose line 2 is ``comment``, then link ``a``, joint ``j`` and link ``b`` a line each.
+URDF = (
+    '<robot name="r">\n{comment}\n<link name="a"/>\n'
+    '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
+    '<link name="b"/>\n</robot>\n'
+)
+ONE_WARNING = (
+    "r.urdf: comment at line{s} {lines} contains '--', which XML forbids inside a comment; "
+    "read as libsdformat and urdfdom (tinyxml2) read it: the comment is ignored"
+)
+
+
+@pytest.mark.parametrize(
+    "comment, lines",
+    [
+        ("<!-- a -- b -->", "2"),  # gz-sim's worlds: "--" in running text
+        ("<!-- a --->", "2"),  # a comment ending in "-"
+        ("<!-- ---- divider ---- -->", "2"),
+        ("<!-- usage:\n  gz sim --verbose 4 w.sdf\n-->", "2-4"),  # a command line in a comment
+    ],
+)
+def test_malformed_comment_is_ignored_with_one_warning_and_exact_lines(
+    comment: str, lines: str
+) -> None:
+    warnings: list[str] = []
+    root = parse_xml(URDF.format(comment=comment), "r.urdf", warnings)
+    shift = comment.count("\n")
+    assert [(e.get("name"), e.sourceline) for e in root] == [
+        ("a", 3 + shift),
+        ("j", 4 + shift),
+        ("b", 5 + shift),
+    ]
+    assert warnings == [ONE_WARNING.format(s="" if shift == 0 else "s", lines=lines)]
+
+
+def test_several_comments_give_one_warning_naming_each() -> None:
+    text = (
+        '<robot name="r">\n<!-- a -- b -->\n<!-- fine -->\n<!-- c\n -- d\n-->\n'
+        '<link name="a"/><!-- e --->\n</robot>\n'
+    )
+    warnings: list[str] = []
+    root = parse_xml(text, "r.urdf", warnings)
+    assert [(e.get("name"), e.sourceline) for e in root] == [("a", 7)]
+    assert warnings == [
+        "r.urdf: comments at lines 2, 4-6 and 7 contain '--', which XML forbids inside a "
+        "comment; read as libsdformat and urdfdom (tinyxml2) read them: the comments are ignored"
+    ]
+
+
+def test_repair_keeps_every_byte_outside_the_comments_and_cdata_text() -> None:
+    raw = b"<a><!-- x -- y --><b><![CDATA[<!-- p -- q -->]]></b><!-- ok --></a>"
+    repaired, comments = repair_comments(raw)
+    assert repaired == b"<a><!-- x    y --><b><![CDATA[<!-- p -- q -->]]></b><!-- ok --></a>"
+    assert comments == [MalformedComment(1, 1)]
+    assert parse_xml(raw).findtext("b") == "<!-- p -- q -->"
+    assert repair_comments(b"<a><!-- ok --></a>") == (b"<a><!-- ok --></a>", [])
+
+
+def test_a_well_formed_document_gives_no_warning() -> None:
+    warnings: list[str] = []
+    parse_xml(URDF.format(comment="<!-- a - b -->"), "r.urdf", warnings)
+    assert warnings == []
+
+
+@pytest.mark.parametrize(
+    "body, line, problem",
+    [
+        ('<link name="c">', 5, "Opening and ending tag mismatch: link line 3 and robot"),
+        ('<link name="c" name="d"/>', 3, "Attribute name redefined"),
+    ],
+)
+def test_other_syntax_errors_stay_errors_at_their_line(body: str, line: int, problem: str) -> None:
+    """What tinyxml2 refuses too (libsdformat: XML_ERROR_MISMATCHED_ELEMENT,
+    XML_ERROR_PARSING_ATTRIBUTE) is refused, after a malformed comment as without one."""
+    text = f'<robot name="r">\n<!-- a -- b -->\n{body}\n<link name="b"/>\n</robot>\n'
+    warnings: list[str] = []
+    with pytest.raises(
+        XmlSyntaxError,
+        match=rf"^r\.urdf:{line}: not well-formed XML \(column \d+\): {problem}.*Fix: correct the "
+        r"XML syntax at that line$",
+    ):
+        parse_xml(text, "r.urdf", warnings)
+    assert warnings == []
+
+
+def test_malformed_comment_and_namespace_names_warn_once_each() -> None:
+    warnings: list[str] = []
+    root = parse_xml(
+        '<sdf version="1.9">\n<!-- a -- b -->\n<world name="w"><gz:policies/></world>\n</sdf>',
+        "w.sdf",
+        warnings,
+    )
+    assert [(e.tag, e.sourceline) for e in root.iter()] == [
+        ("sdf", 1),
+        ("world", 3),
+        ("gz:policies", 3),
+    ]
+    assert len(warnings) == 2
+    assert warnings[0].startswith("w.sdf: comment at line 2 contains '--'")
+    assert warnings[1].startswith("w.sdf: 1 XML name(s) break the XML Namespaces rules")
+
+
+def test_text_from_the_network_gets_the_same_reading() -> None:
+    """robot_description (topic or parameter) text: the same tolerance, as data."""
+    robot, warnings = load_with_warnings(URDF.format(comment="<!-- a -- b -->"))
+    assert [(link.name, link.source.line) for link in robot.links.values()] == [("a", 3), ("b", 5)]
+    assert robot.joints["j"].source.line == 4
+    assert warnings == [ONE_WARNING.format(s="", lines="2").replace("r.urdf", "<string>")]
+
+
+def test_check_urdf_accepts_the_comments_we_accept(tmp_path: Path) -> None:
+    path = tmp_path / "r.urdf"
+    path.write_text(
+        '<robot name="r">\n<!-- a -- b -->\n<!-- c --->\n<link name="a"/>\n'
+        '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
+        '<link name="b"/>\n</robot>\n'
+    )
+    out = subprocess.run(
+        [require_tool("check_urdf", "liburdfdom-tools"), str(path)], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Successfully Parsed XML" in out.stdout
+    robot, warnings = load_with_warnings(path)
+    assert list(robot.joints) == ["j"]
+    assert warnings == [
+        f"{path}: comments at lines 2 and 3 contain '--', which XML forbids inside a comment; "
+        "read as libsdformat and urdfdom (tinyxml2) read them: the comments are ignored"
+    ]
+
+
+def test_xacro_refuses_them_as_xacro_does_naming_the_comment(tmp_path: Path) -> None:
+    """xacro parses with Python's expat, which refuses ``--`` in a comment: the ``xacro``
+    command fails on such a file, so the bridge cannot expand it and says why."""
+    path = tmp_path / "r.urdf.xacro"
+    path.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n<link name="a"/>\n'
+        "<!-- a\n -- b -->\n</robot>\n"
+    )
+    with pytest.raises(
+        XacroError,
+        match=r"r\.urdf\.xacro:4: xacro could not parse the XML: not well-formed \(invalid "
+        r"token\): line 4, column 3: the comment at lines 3-4 contains '--', which XML forbids "
+        r"inside a comment; xacro \(Python's expat\) refuses it, though libsdformat and urdfdom "
+        r"\(tinyxml2\) read such a file\. Fix: remove the '--' from that comment",
+    ):
+        load_with_warnings(path)
