@@ -22,6 +22,11 @@ from dataclasses import dataclass
 _COMMENT_OR_CDATA = re.compile(rb"<!\[CDATA\[.*?\]\]>|<!--(.*?)-->", re.DOTALL)
 
 
+def _malformed(body: bytes | None) -> bool:
+    """Whether a match's comment text (``None``: a CDATA section) is one XML forbids."""
+    return body is not None and (b"--" in body or body.endswith(b"-"))
+
+
 @dataclass(frozen=True)
 class MalformedComment:
     """A comment XML forbids: its first and last line (1-based) in the document."""
@@ -38,8 +43,7 @@ def malformed_comments(raw: bytes) -> list[MalformedComment]:
     """
     found = []
     for match in _COMMENT_OR_CDATA.finditer(raw):
-        body = match.group(1)
-        if body is None or not (b"--" in body or body.endswith(b"-")):
+        if not _malformed(match.group(1)):
             continue
         first = raw.count(b"\n", 0, match.start()) + 1
         found.append(MalformedComment(first, first + match.group(0).count(b"\n")))
@@ -59,9 +63,7 @@ def repair_comments(raw: bytes) -> tuple[bytes, list[MalformedComment]]:
 
     def blank(match: re.Match[bytes]) -> bytes:
         body = match.group(1)
-        if body is None or not (b"--" in body or body.endswith(b"-")):
-            return match.group(0)
-        return b"<!--" + body.replace(b"-", b" ") + b"-->"
+        return b"<!--" + body.replace(b"-", b" ") + b"-->" if _malformed(body) else match.group(0)
 
     return _COMMENT_OR_CDATA.sub(blank, raw), comments
 
