@@ -35,7 +35,7 @@ from ..errors import (
     XacroError,
     XmlSyntaxError,
 )
-from . import xml_comments, xmlio
+from . import xml_repairs, xmlio
 from .resolve import PackagePaths, find_package
 
 #: Namespace URIs that mark a document as xacro.
@@ -174,29 +174,35 @@ def _stack_file(default: str) -> str:
 
 
 def _expat_error(exc: Exception, file: str) -> XacroError:
-    """The error for expat's ``exc`` in ``file``. A comment holding ``--`` there, which
-    libsdformat and urdfdom accept (:mod:`.xml_comments`), is named with its fix: xacro itself
-    (the ``xacro`` command, a launch file's ``Command(['xacro', ...])``) refuses it, so the
-    bridge cannot expand it either."""
+    """The error for expat's ``exc`` in ``file``. What libsdformat and urdfdom read there (a
+    comment holding ``--``, an XML declaration after blank space: :mod:`.xml_repairs`) is named
+    with its fix: xacro itself (the ``xacro`` command, a launch file's ``Command(['xacro',
+    ...])``) refuses it, so the bridge cannot expand it either."""
     line = getattr(exc, "lineno", None)
     try:
-        comment = xml_comments.comment_at(xmlio.read_file(file), line)
+        found = xml_repairs.repair_at(xmlio.read_file(file), line)
     except DescriptionError:  # the file cannot be read again: the plain message
-        comment = None
-    if comment is None:
+        found = None
+    if found is None:
         return XacroError(
             f"xacro could not parse the XML: {exc}",
             file=file,
             line=line,
             fix="correct the XML syntax of that file",
         )
+    where = xml_repairs.describe_lines([found])
+    if found.kind == xml_repairs.COMMENT:
+        what = f"the comment at {where} contains '--', which XML forbids inside a comment"
+        fix = "remove the '--' from that comment (or end it in ' -->', not '--->')"
+    else:
+        what = f"the XML declaration at {where} comes after blank space, which XML forbids"
+        fix = "remove the blank space before <?xml (it must be the file's first characters)"
     return XacroError(
-        f"xacro could not parse the XML: {exc}: the {xml_comments.describe_lines([comment])} "
-        "contains '--', which XML forbids inside a comment; xacro (Python's expat) refuses it, "
+        f"xacro could not parse the XML: {exc}: {what}; xacro (Python's expat) refuses it, "
         "though libsdformat and urdfdom (tinyxml2) read such a file",
         file=file,
         line=line,
-        fix="remove the '--' from that comment (or end it in ' -->', not '--->')",
+        fix=fix,
     )
 
 

@@ -25,7 +25,7 @@ from ..errors import (
     UnsafeXmlError,
     XmlSyntaxError,
 )
-from . import xml_comments
+from . import xml_repairs
 from .model.source import Source
 
 LOG = logging.getLogger("sdf_bridge.description")
@@ -200,13 +200,13 @@ def parse_xml(
 ) -> etree._Element:
     """Parse description XML safely and return its root element.
 
-    Two malformations that tinyxml2 (libsdformat, urdfdom) reads and libxml2 refuses are read
+    What tinyxml2 (libsdformat, urdfdom) reads and libxml2 refuses are read
     as tinyxml2 reads them, with one warning per kind logged and appended to ``warnings``:
 
     * XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are
       read as plain names (with ``plain_names`` false they are syntax errors);
-    * comments holding ``--`` or ending in ``--->`` are ignored
-      (:mod:`.xml_comments`; every element keeps its line number).
+    * comments holding ``--`` or ending in ``--->``, and an XML declaration after blank
+      space, are ignored (:mod:`.xml_repairs`; every element keeps its line number).
 
     Anything else that is not well-formed stays an error.
 
@@ -228,14 +228,14 @@ def parse_xml(
     try:
         root = _parse(raw, name, plain_names, notes)
     except etree.XMLSyntaxError as exc:
-        repaired, comments = xml_comments.repair_comments(raw)
-        if not comments:
+        repaired, repairs = xml_repairs.repair(raw)
+        if not repairs:
             raise _syntax_error(exc, name) from None
         try:
             root = _parse(repaired, name, plain_names, notes)
         except etree.XMLSyntaxError as again:
             raise _syntax_error(again, name) from None
-        notes.insert(0, f"{name}: {xml_comments.tolerated_warning(comments)}")
+        notes[:0] = [f"{name}: {warning}" for warning in xml_repairs.warnings(repairs)]
     for note in notes:
         LOG.warning(note)
         if warnings is not None:

@@ -1,7 +1,8 @@
-"""Tests of sdf_bridge.description.xml_comments and its use by the loader: comments holding
-``--`` or ending in ``--->`` (which XML forbids, tinyxml2 reads) are read as libsdformat and
-urdfdom read them, with one warning per file, every element on its own line; other syntax errors
-stay errors. libsdformat's reading of the same comments: test_libsdformat_reference.py."""
+"""Tests of sdf_bridge.description.xml_repairs and its use by the loader: comments holding
+``--`` or ending in ``--->`` and an XML declaration after blank space (which XML forbids,
+tinyxml2 reads) are read as libsdformat and urdfdom read them, with one warning per kind and
+file, every element on its own line; other syntax errors stay errors. libsdformat's reading of
+the same files: test_libsdformat_reference.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from prerequisites import require_tool
 
 from sdf_bridge.description import load_with_warnings
-from sdf_bridge.description.xml_comments import MalformedComment, repair_comments
+from sdf_bridge.description.xml_repairs import COMMENT, DECLARATION, Repair, repair
 from sdf_bridge.description.xmlio import parse_xml
 from sdf_bridge.errors import XacroError, XmlSyntaxError
 
@@ -51,6 +52,38 @@ def test_malformed_comment_is_ignored_with_one_warning_and_exact_lines(
     assert warnings == [ONE_WARNING.format(s="" if shift == 0 else "s", lines=lines)]
 
 
+DECLARATION_WARNING = (
+    "r.urdf: the XML declaration (<?xml ...?>) at line {line} comes after blank space, which "
+    "XML forbids; read as libsdformat and urdfdom (tinyxml2) read it: the declaration is "
+    "ignored (the document read as UTF-8)"
+)
+
+
+@pytest.mark.parametrize(
+    "before, line",
+    [(" ", 1), ("\n", 2), ("\ufeff\n\t", 2)],  # a space, a blank line, a BOM then blank space
+)
+def test_declaration_after_blank_space_is_ignored_with_a_warning(before: str, line: int) -> None:
+    text = before + '<?xml version="1.0" encoding="UTF-8"?>\n' + URDF.format(comment="")
+    warnings: list[str] = []
+    root = parse_xml(text, "r.urdf", warnings)
+    assert [(e.get("name"), e.sourceline) for e in root] == [
+        ("a", line + 3),
+        ("j", line + 4),
+        ("b", line + 5),
+    ]
+    assert warnings == [DECLARATION_WARNING.format(line=line)]
+
+
+def test_declaration_after_other_text_stays_an_error() -> None:
+    """Only blank space before the declaration is repaired; tinyxml2's reading of text there
+    (a ``?xml ...?>`` missing its ``<``) is not taken on."""
+    with pytest.raises(
+        XmlSyntaxError, match=r"^r\.urdf:1: not well-formed XML \(column 1\): Start tag expected"
+    ):
+        parse_xml('x <?xml version="1.0"?>\n<robot name="r"/>', "r.urdf", [])
+
+
 def test_several_comments_give_one_warning_naming_each() -> None:
     text = (
         '<robot name="r">\n<!-- a -- b -->\n<!-- fine -->\n<!-- c\n -- d\n-->\n'
@@ -67,11 +100,15 @@ def test_several_comments_give_one_warning_naming_each() -> None:
 
 def test_repair_keeps_every_byte_outside_the_comments_and_cdata_text() -> None:
     raw = b"<a><!-- x -- y --><b><![CDATA[<!-- p -- q -->]]></b><!-- ok --></a>"
-    repaired, comments = repair_comments(raw)
+    repaired, repairs = repair(raw)
     assert repaired == b"<a><!-- x    y --><b><![CDATA[<!-- p -- q -->]]></b><!-- ok --></a>"
-    assert comments == [MalformedComment(1, 1)]
+    assert repairs == [Repair(COMMENT, 1, 1)]
     assert parse_xml(raw).findtext("b") == "<!-- p -- q -->"
-    assert repair_comments(b"<a><!-- ok --></a>") == (b"<a><!-- ok --></a>", [])
+    assert repair(b"<a><!-- ok --></a>") == (b"<a><!-- ok --></a>", [])
+    assert repair(b"\n <?xml version='1.0'?>\n<a/>") == (
+        b"\n                      \n<a/>",
+        [Repair(DECLARATION, 2, 2)],
+    )
 
 
 def test_a_well_formed_document_gives_no_warning() -> None:
@@ -101,21 +138,23 @@ def test_other_syntax_errors_stay_errors_at_their_line(body: str, line: int, pro
     assert warnings == []
 
 
-def test_malformed_comment_and_namespace_names_warn_once_each() -> None:
+def test_every_reading_warns_once_for_its_kind() -> None:
     warnings: list[str] = []
     root = parse_xml(
-        '<sdf version="1.9">\n<!-- a -- b -->\n<world name="w"><gz:policies/></world>\n</sdf>',
+        '\n<?xml version="1.0"?>\n<sdf version="1.9">\n<!-- a -- b -->\n<!-- c --->\n'
+        '<world name="w"><gz:policies/></world>\n</sdf>',
         "w.sdf",
         warnings,
     )
     assert [(e.tag, e.sourceline) for e in root.iter()] == [
-        ("sdf", 1),
-        ("world", 3),
-        ("gz:policies", 3),
+        ("sdf", 3),
+        ("world", 6),
+        ("gz:policies", 6),
     ]
-    assert len(warnings) == 2
-    assert warnings[0].startswith("w.sdf: comment at line 2 contains '--'")
-    assert warnings[1].startswith("w.sdf: 1 XML name(s) break the XML Namespaces rules")
+    assert len(warnings) == 3
+    assert warnings[0].startswith("w.sdf: the XML declaration (<?xml ...?>) at line 2 comes")
+    assert warnings[1].startswith("w.sdf: comments at lines 4 and 5 contain '--'")
+    assert warnings[2].startswith("w.sdf: 1 XML name(s) break the XML Namespaces rules")
 
 
 def test_text_from_the_network_gets_the_same_reading() -> None:
@@ -126,10 +165,11 @@ def test_text_from_the_network_gets_the_same_reading() -> None:
     assert warnings == [ONE_WARNING.format(s="", lines="2").replace("r.urdf", "<string>")]
 
 
-def test_check_urdf_accepts_the_comments_we_accept(tmp_path: Path) -> None:
+def test_check_urdf_accepts_what_we_repair(tmp_path: Path) -> None:
     path = tmp_path / "r.urdf"
     path.write_text(
-        '<robot name="r">\n<!-- a -- b -->\n<!-- c --->\n<link name="a"/>\n'
+        '\n<?xml version="1.0"?>\n<robot name="r">\n<!-- a -- b -->\n<!-- c --->\n'
+        '<link name="a"/>\n'
         '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
         '<link name="b"/>\n</robot>\n'
     )
@@ -141,9 +181,28 @@ def test_check_urdf_accepts_the_comments_we_accept(tmp_path: Path) -> None:
     robot, warnings = load_with_warnings(path)
     assert list(robot.joints) == ["j"]
     assert warnings == [
-        f"{path}: comments at lines 2 and 3 contain '--', which XML forbids inside a comment; "
-        "read as libsdformat and urdfdom (tinyxml2) read them: the comments are ignored"
+        f"{path}: the XML declaration (<?xml ...?>) at line 2 comes after blank space, which "
+        "XML forbids; read as libsdformat and urdfdom (tinyxml2) read it: the declaration is "
+        "ignored (the document read as UTF-8)",
+        f"{path}: comments at lines 4 and 5 contain '--', which XML forbids inside a comment; "
+        "read as libsdformat and urdfdom (tinyxml2) read them: the comments are ignored",
     ]
+
+
+def test_xacro_refuses_a_late_declaration_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "r.urdf.xacro"
+    path.write_text(
+        '\n<?xml version="1.0"?>\n<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '\n<link name="a"/>\n</robot>\n'
+    )
+    with pytest.raises(
+        XacroError,
+        match=r"r\.urdf\.xacro:2: xacro could not parse the XML: XML or text declaration not at "
+        r"start of entity: line 2, column 0: the XML declaration at line 2 comes after blank "
+        r"space, which XML forbids; xacro \(Python's expat\) refuses it, though libsdformat and "
+        r"urdfdom \(tinyxml2\) read such a file\. Fix: remove the blank space before <\?xml",
+    ):
+        load_with_warnings(path)
 
 
 def test_xacro_refuses_them_as_xacro_does_naming_the_comment(tmp_path: Path) -> None:
