@@ -200,8 +200,8 @@ def parse_xml(
 ) -> etree._Element:
     """Parse description XML safely and return its root element.
 
-    What tinyxml2 (libsdformat, urdfdom) reads and libxml2 refuses are read
-    as tinyxml2 reads them, with one warning per kind logged and appended to ``warnings``:
+    Input that tinyxml2 (libsdformat, urdfdom) reads and libxml2 refuses is read as tinyxml2
+    reads it, with one warning per kind logged and appended to ``warnings``:
 
     * XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are
       read as plain names (with ``plain_names`` false they are syntax errors);
