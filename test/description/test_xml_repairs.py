@@ -138,6 +138,18 @@ def test_other_syntax_errors_stay_errors_at_their_line(body: str, line: int, pro
     assert warnings == []
 
 
+def test_an_error_after_a_repaired_comment_keeps_its_column() -> None:
+    """libxml2 reports the duplicated attribute after a valid comment of the same length at
+    line 2, column 39; after the repaired comment it is reported there too."""
+    text = '<robot name="r">\n{}<link name="c" name="d"/>\n</robot>\n'
+    for comment in ("<!-- a    b -->", "<!-- a -- b -->"):
+        with pytest.raises(
+            XmlSyntaxError,
+            match=r"^r\.urdf:2: not well-formed XML \(column 39\): Attribute name redefined",
+        ):
+            parse_xml(text.format(comment), "r.urdf", [])
+
+
 def test_every_reading_warns_once_for_its_kind() -> None:
     warnings: list[str] = []
     root = parse_xml(
