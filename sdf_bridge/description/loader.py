@@ -83,7 +83,7 @@ def load_with_xml(
     xmlio.check_safe(data, file)
     if path is None:  # text is data: XML only, never xacro-expanded (xacro is code)
         text = data.decode("utf-8", errors="replace")
-        root = parse_xml_text(data, file)
+        root = parse_xml_text(data, file, warnings)
     elif looks_like_xacro(path, data):
         text, xacro_warnings = expand_xacro(
             path, xacro_args=xacro_args, package_paths=package_paths

@@ -35,7 +35,7 @@ from ..errors import (
     XacroError,
     XmlSyntaxError,
 )
-from . import xmlio
+from . import xml_repairs, xmlio
 from .resolve import PackagePaths, find_package
 
 #: Namespace URIs that mark a document as xacro.
@@ -173,6 +173,39 @@ def _stack_file(default: str) -> str:
     return default
 
 
+def _expat_error(exc: Exception, file: str) -> XacroError:
+    """The error for expat's ``exc`` in ``file``. What libsdformat and urdfdom read there (a
+    comment holding ``--``, an XML declaration after blank space: :mod:`.xml_repairs`) is named
+    with its fix: xacro itself (the ``xacro`` command, a launch file's ``Command(['xacro',
+    ...])``) refuses it, so the bridge cannot expand it either."""
+    line = getattr(exc, "lineno", None)
+    try:
+        found = xml_repairs.repair_at(xmlio.read_file(file), line)
+    except DescriptionError:  # the file cannot be read again: the plain message
+        found = None
+    if found is None:
+        return XacroError(
+            f"xacro could not parse the XML: {exc}",
+            file=file,
+            line=line,
+            fix="correct the XML syntax of that file",
+        )
+    where = xml_repairs.describe_lines([found])
+    if found.kind == xml_repairs.COMMENT:
+        what = f"the comment at {where} contains '--', which XML forbids inside a comment"
+        fix = "remove the '--' from that comment (or end it in ' -->', not '--->')"
+    else:
+        what = f"the XML declaration at {where} comes after blank space, which XML forbids"
+        fix = "remove the blank space before <?xml (it must be the file's first characters)"
+    return XacroError(
+        f"xacro could not parse the XML: {exc}: {what}; xacro (Python's expat) refuses it, "
+        "though libsdformat and urdfdom (tinyxml2) read such a file",
+        file=file,
+        line=line,
+        fix=fix,
+    )
+
+
 def expand_in_process(
     path: str | os.PathLike[str],
     *,
@@ -214,12 +247,7 @@ def expand_in_process(
         except DescriptionError:  # XacroError, or UnsafeXmlError of an included file
             raise
         except xml.parsers.expat.ExpatError as exc:
-            raise XacroError(
-                f"xacro could not parse the XML: {exc}",
-                file=_stack_file(name),
-                line=getattr(exc, "lineno", None),
-                fix="correct the XML syntax of that file",
-            ) from None
+            raise _expat_error(exc, _stack_file(name)) from None
         except MemoryError:
             raise
         except (
@@ -248,7 +276,9 @@ _EXPAND_FIRST = (
 )
 
 
-def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
+def parse_xml_text(
+    data: bytes, file: str = "<string>", warnings: list[str] | None = None
+) -> etree._Element:
     """Parse XML text as data: never xacro-expanded, and refused when it still uses xacro.
 
     Text is "still xacro" when an element is in the xacro namespace (``<xacro:property>``,
@@ -261,6 +291,8 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
     Args:
         data: the document's bytes.
         file: its name for messages (``"<string>"``, ``"topic robot_description"``, …).
+        warnings: where the warnings of what is read as tinyxml2 reads it go (as for a file:
+            :func:`~sdf_bridge.description.xmlio.parse_xml`).
 
     Raises:
         UnexpandedXacroError: the text still uses xacro (the message names the line, the element
@@ -268,7 +300,7 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
         UnsafeXmlError, XmlSyntaxError: as :func:`~sdf_bridge.description.xmlio.parse_xml`.
     """
     try:
-        root = xmlio.parse_xml(data, file, plain_names=False)
+        root = xmlio.parse_xml(data, file, warnings, plain_names=False)
     except XmlSyntaxError as exc:
         if "Namespace prefix xacro " in exc.problem:
             raise UnexpandedXacroError(
@@ -279,7 +311,7 @@ def parse_xml_text(data: bytes, file: str = "<string>") -> etree._Element:
                 fix=_EXPAND_FIRST,
             ) from None
         # other names breaking the Namespaces rules: plain names (warned)
-        root = xmlio.parse_xml(data, file)
+        root = xmlio.parse_xml(data, file, warnings)
     # (the last: read as plain names)
     namespaced = root.xpath(
         "//*[namespace-uri()=$a or namespace-uri()=$b or starts-with(name(), 'xacro:')]",

@@ -25,6 +25,7 @@ from ..errors import (
     UnsafeXmlError,
     XmlSyntaxError,
 )
+from . import xml_repairs
 from .model.source import Source
 
 LOG = logging.getLogger("sdf_bridge.description")
@@ -199,14 +200,20 @@ def parse_xml(
 ) -> etree._Element:
     """Parse description XML safely and return its root element.
 
-    XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are read
-    as plain names, as libsdformat and urdfdom (tinyxml2) read them, with a warning logged and
-    appended to ``warnings`` (with ``plain_names`` false they are syntax errors).
+    Input that tinyxml2 (libsdformat, urdfdom) reads and libxml2 refuses is read as tinyxml2
+    reads it, with one warning per kind logged and appended to ``warnings``:
+
+    * XML 1.0 names that break the XML Namespaces rules (undeclared prefixes, ``a::b``) are
+      read as plain names (with ``plain_names`` false they are syntax errors);
+    * comments holding ``--`` or ending in ``--->``, and an XML declaration after blank
+      space, are ignored (:mod:`.xml_repairs`; every element keeps its line number).
+
+    Anything else that is not well-formed stays an error.
 
     Args:
         data: the document (bytes or str).
         file: the path it came from (for messages), or ``None`` for a string.
-        warnings: where that warning goes besides the ``sdf_bridge.description`` log.
+        warnings: where those warnings go besides the ``sdf_bridge.description`` log.
         plain_names: read such names as plain names (else :class:`XmlSyntaxError`).
 
     Raises:
@@ -217,35 +224,63 @@ def parse_xml(
     name = file or "<string>"
     raw = data.encode("utf-8") if isinstance(data, str) else data
     check_safe(raw, name)
+    notes: list[str] = []
     try:
-        root = etree.fromstring(raw, parser=_parser())
+        root = _parse(raw, name, plain_names, notes)
     except etree.XMLSyntaxError as exc:
+        repaired, repairs = xml_repairs.repair(raw)
+        if not repairs:
+            raise _syntax_error(exc, name) from None
+        try:
+            root = _parse(repaired, name, plain_names, notes)
+        except etree.XMLSyntaxError as again:
+            raise _syntax_error(again, name) from None
+        notes[:0] = [f"{name}: {warning}" for warning in xml_repairs.warnings(repairs)]
+    for note in notes:
+        LOG.warning(note)
+        if warnings is not None:
+            warnings.append(note)
+    return _checked(root, name)
+
+
+def _parse(raw: bytes, name: str, plain_names: bool, notes: list[str]) -> etree._Element:
+    """``raw`` parsed strictly, or (``plain_names``) with its Namespaces-breaking names read
+    as plain names, that reading's warning appended to ``notes``.
+
+    Raises:
+        etree.XMLSyntaxError: the strict parser's error, when that reading does not apply.
+    """
+    try:
+        return etree.fromstring(raw, parser=_parser())
+    except etree.XMLSyntaxError:
         recovered, problems = _namespace_errors(raw) if plain_names else (None, [])
-        if recovered is not None:
-            message = (
-                f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: "
-                f"{problems[0]}); read as plain names, as libsdformat and urdfdom (tinyxml2) "
-                "read them"
-            )
-            LOG.warning(message)
-            if warnings is not None:
-                warnings.append(message)
-            return _checked(recovered, name)
-        if "Excessive depth" in str(exc.msg):
-            raise UnsafeXmlError(
-                f"elements are nested more than {MAX_XML_DEPTH} levels deep",
-                file=name,
-                line=exc.lineno,
-                fix="check that the right file was given; descriptions nest a few levels only",
-            ) from None
-        message, column = _split_position(str(exc.msg))
-        raise XmlSyntaxError(
-            f"not well-formed XML{'' if column is None else f' (column {column})'}: {message}",
+        if recovered is None:
+            raise
+        notes.append(
+            f"{name}: {len(problems)} XML name(s) break the XML Namespaces rules (first: "
+            f"{problems[0]}); read as plain names, as libsdformat and urdfdom (tinyxml2) "
+            "read them"
+        )
+        return recovered
+
+
+def _syntax_error(exc: etree.XMLSyntaxError, name: str) -> DescriptionError:
+    """The typed error for lxml's ``exc`` in document ``name``: :class:`UnsafeXmlError` for
+    libxml2's depth limit, else :class:`XmlSyntaxError` with the line and column."""
+    if "Excessive depth" in str(exc.msg):
+        return UnsafeXmlError(
+            f"elements are nested more than {MAX_XML_DEPTH} levels deep",
             file=name,
             line=exc.lineno,
-            fix="correct the XML syntax at that line",
-        ) from None
-    return _checked(root, name)
+            fix="check that the right file was given; descriptions nest a few levels only",
+        )
+    message, column = _split_position(str(exc.msg))
+    return XmlSyntaxError(
+        f"not well-formed XML{'' if column is None else f' (column {column})'}: {message}",
+        file=name,
+        line=exc.lineno,
+        fix="correct the XML syntax at that line",
+    )
 
 
 def _checked(root: etree._Element, name: str) -> etree._Element:

@@ -144,3 +144,21 @@ def test_model_picks_the_robot_of_a_world() -> None:
         r"drives one\. Fix: choose one with --model NAME",
     ):
         load_description(WORLD, is_file=False)
+
+
+def test_topic_text_gets_the_loaders_tinyxml2_readings(caplog: pytest.LogCaptureFixture) -> None:
+    """robot_description text (topic or parameter) is data, read as a file is: a comment
+    holding ``--`` and a late declaration are ignored with their warnings, as libsdformat and
+    urdfdom (robot_state_publisher's parser) read them."""
+    text = "\n" + URDF.replace("<robot", "<!-- generated -- do not edit --->\n<robot")
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.description"):
+        loaded = load_description(text, is_file=False, origin="topic robot_description")
+    assert list(loaded.robot.joints) == ["j"]
+    assert loaded.robot.joints["j"].source.line == 6  # as written: nothing shifted
+    assert [r.getMessage() for r in caplog.records] == [
+        "<string>: the XML declaration (<?xml ...?>) at line 2 comes after blank space, which XML "
+        "forbids; read as libsdformat and urdfdom (tinyxml2) read it: the declaration is ignored "
+        "(the document read as UTF-8)",
+        "<string>: comment at line 3 contains '--', which XML forbids inside a comment; read as "
+        "libsdformat and urdfdom (tinyxml2) read it: the comment is ignored",
+    ]

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from sdf_helpers import our_view
 
-from sdf_bridge.description import load
+from sdf_bridge.description import load, load_with_warnings
 from sdf_bridge.description.model import JointType, Robot
 
 TOL = 1e-9
@@ -134,3 +134,24 @@ def test_link_pose_field_equals_kinematics(robots_dir: Path) -> None:
             poses, _ = our_view(robot)
             for link in robot.links.values():
                 np.testing.assert_allclose(link.pose.matrix(), poses[link.name], atol=1e-12)
+
+
+def test_what_xml_forbids_and_tinyxml2_reads_is_read_as_libsdformat_does(
+    tmp_path: Path, probe
+) -> None:
+    """``--`` inside comments and a ``--->`` ending (gz-sim's example worlds), the XML
+    declaration after blank space (gz-sim's test world fixed_world_joint.sdf): libsdformat
+    (tinyxml2) loads the file without errors, and so do we, with the same links and axes."""
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        ' <?xml version="1.0"?>\n<!-- run: gz sim -v 4 m.sdf -- or not --->\n<sdf version="1.7">\n'
+        '<model name="m"><link name="a"/>\n<!-- ---- -->\n<link name="b"><pose>1 0 0 0 0 0</pose>'
+        '</link>\n<joint name="j" type="revolute"><parent>a</parent><child>b</child>'
+        "<axis><xyz>0 1 0</xyz></axis></joint></model>\n</sdf>\n"
+    )
+    assert probe(path)["errors"] == []
+    assert _compare(path, probe, subset=False) == 3
+    warnings = load_with_warnings(path)[1]
+    assert len(warnings) == 2
+    assert warnings[0].startswith(f"{path}: the XML declaration (<?xml ...?>) at line 1 comes")
+    assert warnings[1].startswith(f"{path}: comments at lines 2 and 5 contain '--'")
