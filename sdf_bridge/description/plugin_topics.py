@@ -113,6 +113,13 @@ def _ros2(
     ctx: ParseContext, plugin: etree._Element, ros: etree._Element, kind: str, sensor: str
 ) -> tuple[tuple[str, str], ...]:
     node = (plugin.get("name") or "").strip()
+    if not node:
+        raise ctx.error(
+            InvalidValueError,
+            plugin,
+            "a gazebo_ros plug-in (<plugin> with <ros>) has no name: its ROS node has none",
+            'add name="..." to the <plugin> (it names the node and its private topics)',
+        )
     namespace = "/" + (_text(ros, "namespace") or "").strip("/")
     camera = _text(plugin, "camera_name") or sensor
     rules = []
@@ -156,14 +163,19 @@ def _ros1(
         camera = (_text(plugin, "cameraName") or "").strip("/")
         base = prefix + (f"{camera}/" if camera else "")
         return tuple(
-            (suffix, _checked(ctx, plugin, base + (_text(plugin, tag) or default), f"<{tag}>"))
+            (suffix, _checked(ctx, plugin, _in(base, _text(plugin, tag) or default), f"<{tag}>"))
             for suffix, (tag, default) in tags.items()
         )
     topic = _text(plugin, "topicName") or _text(plugin, "bumperTopicName")
-    if not topic or kind not in ROS2_NAMES:
+    if not topic or kind not in ROS2_NAMES:  # the kinds Gazebo's ROS plug-ins publish
         return None
-    full = topic if topic.startswith("/") else prefix + topic
-    return (("", _checked(ctx, plugin, full, "<topicName>")),)
+    return (("", _checked(ctx, plugin, _in(prefix, topic), "<topicName>")),)
+
+
+def _in(prefix: str, topic: str) -> str:
+    """ROS 1 name ``topic`` resolved in the node handle's namespace ``prefix`` (absolute names
+    as they are)."""
+    return topic if topic.startswith("/") else prefix + topic
 
 
 def plugin_topics(

@@ -19,7 +19,7 @@ from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
 from .qos import SENSOR_QOS
-from .topics import topic_of
+from .topics import message_topic, sensor_topic, topic_of
 
 SENSOR_DEMAND_PERIOD = 0.5
 """s between checks of which sensors have subscribers (:meth:`SensorTopics.wanted`)."""
@@ -98,7 +98,12 @@ class SensorTopics:
                 key = (name, suffix)
                 pub = self.pubs.get(key)
                 if pub is None:
-                    topic = topic_of(self._sensors[name], suffix)
+                    sensor = self._sensors.get(name)  # a plug-in backend may read more
+                    topic = (
+                        topic_of(sensor, suffix)
+                        if sensor is not None
+                        else message_topic(sensor_topic(name, None), suffix)
+                    )
                     pub = self.node.create_publisher(type(msg), topic, SENSOR_QOS)
                     self.pubs[key] = pub
                 pub.publish(msg)

@@ -110,7 +110,8 @@ def test_ros1_topic_names() -> None:
         _sensor("contact", f"{ros1}<bumperTopicName>bumps</bumperTopicName></plugin>"),
         _sensor(
             "camera",
-            f"{ros1}<cameraName>head</cameraName><imageTopicName>rgb</imageTopicName></plugin>",
+            f"{ros1}<cameraName>head</cameraName><imageTopicName>rgb</imageTopicName>"
+            "<cameraInfoTopicName>/info</cameraInfoTopicName></plugin>",
         ),
         _sensor(
             "depth",
@@ -122,7 +123,7 @@ def test_ros1_topic_names() -> None:
         "s_imu": {"": "bot/imu"},
         "s_ray": {"": "/scan"},
         "s_contact": {"": "bumps"},
-        "s_camera": {"image_raw": "head/rgb", "camera_info": "head/camera_info"},
+        "s_camera": {"image_raw": "head/rgb", "camera_info": "/info"},
         "s_depth": {
             "image_raw": "bot/rs/depth/image_rect_raw",
             "camera_info": "bot/rs/depth/camera_info",
@@ -183,6 +184,16 @@ def test_an_sdformat_model_reads_the_same_plugins() -> None:
 def test_bad_plugin_names_are_errors_naming_the_element(ros: str, message: str) -> None:
     with pytest.raises(InvalidValueError, match=r"^<string>:\d+: .*" + message):
         load(_urdf(_sensor("imu", _ros2("imu_plugin", ros))))
+
+
+def test_a_nameless_ros2_plugin_is_an_error() -> None:
+    plugin = '<plugin filename="libgazebo_ros_imu_sensor.so"><ros/></plugin>'
+    with pytest.raises(
+        InvalidValueError,
+        match=r"^<string>:\d+: <plugin>: a gazebo_ros plug-in \(<plugin> with <ros>\) has no "
+        r"name: its ROS node has none\. Fix: add name=",
+    ):
+        load(_urdf(_sensor("imu", plugin)))
 
 
 def test_a_bad_ros1_topic_is_an_error() -> None:
