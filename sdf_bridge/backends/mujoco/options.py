@@ -227,8 +227,8 @@ def _gravity(robot: Robot, params: Mapping[str, Any]) -> tuple[float, ...]:
             return BuildOptions.gravity
         if world != BuildOptions.gravity:
             _LOG.info(
-                "gravity %s m/s² of world %r's <gravity> (the backend parameter gravity is "
-                "not given; its default would be %s)",
+                "gravity %s m/s², the <gravity> of world %r (the backend parameter gravity "
+                "is not given; its default would be %s)",
                 list(world),
                 robot.world,
                 list(BuildOptions.gravity),
@@ -243,11 +243,11 @@ def _gravity(robot: Robot, params: Mapping[str, Any]) -> tuple[float, ...]:
     )
     if world is not None and gravity != world:
         _LOG.warning(
-            "gravity %s m/s² of the backend parameter gravity, not world %r's <gravity> %s "
-            "(Gazebo would simulate the world's; leave the parameter out to use it)",
+            "gravity %s m/s² of the backend parameter gravity, not the <gravity> %s of world "
+            "%r (Gazebo would simulate the world's; leave the parameter out to use it)",
             list(gravity),
-            robot.world,
             list(world),
+            robot.world,
         )
     return gravity
 

@@ -47,7 +47,7 @@ def test_a_box_falls_with_the_worlds_gravity(make_sim, caplog) -> None:
     np.testing.assert_allclose(qvel, [0.0, 0.0, -1.62 * time], rtol=0, atol=1e-12)
     assert time == pytest.approx(0.1, abs=1e-12)
     assert (
-        "gravity [0.0, 0.0, -1.62] m/s² of world 'moon''s <gravity> (the backend parameter "
+        "gravity [0.0, 0.0, -1.62] m/s², the <gravity> of world 'moon' (the backend parameter "
         "gravity is not given; its default would be [0.0, 0.0, -9.81])"
     ) in [r.getMessage() for r in caplog.records if r.name == LOGGER]
 
@@ -57,9 +57,9 @@ def test_the_gravity_parameter_wins_with_a_warning(make_sim, caplog) -> None:
         qacc, _, _ = _fall(make_sim, MOON, {"gravity": "0 0 -3.71"})
     np.testing.assert_allclose(qacc, [0.0, 0.0, -3.71], rtol=0, atol=1e-12)
     assert [r.getMessage() for r in caplog.records if r.name == LOGGER] == [
-        "gravity [0.0, 0.0, -3.71] m/s² of the backend parameter gravity, not world 'moon''s "
-        "<gravity> [0.0, 0.0, -1.62] (Gazebo would simulate the world's; leave the parameter "
-        "out to use it)"
+        "gravity [0.0, 0.0, -3.71] m/s² of the backend parameter gravity, not the <gravity> "
+        "[0.0, 0.0, -1.62] of world 'moon' (Gazebo would simulate the world's; leave the "
+        "parameter out to use it)"
     ]
 
 
