@@ -37,7 +37,8 @@ a relative name in the namespace, ``{node}`` and ``{ns}`` substituted): husky's
 publishes ``<camera_name>/image_raw``: write ``<camera_name>/image_raw:=x``). The names are kept
 relative to the bridge's namespace (``/`` by default, where Gazebo's are rooted), so that the
 bridge's ``namespace`` launch argument still moves them; a name the remapping makes absolute
-(``/x``) stays absolute.
+(``/x``) stays absolute. Several ROS 2 plug-ins on one sensor (gazebo_ros' ray demo has one per
+output type): the first one's names. ``<ros><argument>``\ s (``__ns:=…``) are not read.
 """
 
 from __future__ import annotations
