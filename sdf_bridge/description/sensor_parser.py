@@ -37,6 +37,7 @@ from .model.sensor import (
     Sensor,
     SensorParams,
 )
+from .plugin_topics import plugin_topics
 from .sensor_vocabulary import TYPE_ALIASES, check_children
 from .xmlio import ParseContext, serialise
 
@@ -506,7 +507,8 @@ def parse_sensor(
             a bad pose; unknown noise type, force-torque frame or measure direction; a negative
             noise spread; camera or ray values out of range (see ``check_params``); a misspelt
             element (a close match of a tag of :data:`~.sensor_vocabulary.KNOWN_CHILDREN`, e.g.
-            ``<horizontal_fvo>``).
+            ``<horizontal_fvo>``); a plug-in's ``<remapping>`` or topic that is not one
+            (:func:`~.plugin_topics.plugin_topics`).
     """
     name = (elem.get("name") or "").strip()
     if not name:
@@ -548,6 +550,7 @@ def parse_sensor(
         visualize=_child_bool(ctx, elem, "visualize", False),
         params=check_params(ctx, elem, name, _params(ctx, elem, kind, raw_type.lower())),
         plugins=tuple(serialise(p) for p in elem if isinstance(p.tag, str) and p.tag == "plugin"),
+        plugin_topics=plugin_topics(ctx, elem, kind, name),
         origin_format=origin_format,
         source=ctx.source(elem),
     )

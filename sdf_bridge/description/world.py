@@ -23,13 +23,14 @@ def robots_of(world: World) -> list[str]:
 
 def with_scenery(world: World, name: str) -> Robot:
     """Model ``name`` of ``world`` with every other model as its scenery, in the world's
-    environment (magnetic field, spherical coordinates)."""
+    environment (magnetic field, spherical coordinates) and gravity."""
     robot = world.models[name]
     return dataclasses.replace(
         robot,
         scenery=tuple(m for n, m in world.models.items() if n != name),
         world=world.name,
         environment=world.environment,
+        gravity=world.gravity,
     )
 
 

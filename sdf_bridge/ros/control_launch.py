@@ -188,7 +188,7 @@ def sensor_remappings(
     the bridge's topic of the sensor it names to the broadcaster's topic, e.g. ``("imu",
     "imu_sensor_broadcaster/imu")`` (relative: in the namespace, as the broadcaster's node);
     and a note for each broadcaster whose sensor the robot does not have."""
-    from .sensor_topics import sensor_topic
+    from .topics import topic_of
 
     remaps: list[tuple[str, str]] = []
     notes: list[str] = []
@@ -204,7 +204,7 @@ def sensor_remappings(
                 f"nothing publishes {name}/{suffix}"
             )
             continue
-        remaps.append((sensor_topic(sensor.name, sensor.topic), f"{name}/{suffix}"))
+        remaps.append((topic_of(sensor, ""), f"{name}/{suffix}"))
     return remaps, notes
 
 

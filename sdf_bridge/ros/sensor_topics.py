@@ -19,7 +19,7 @@ from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
 from .qos import SENSOR_QOS
-from .topics import message_topic, sensor_topic
+from .topics import message_topic, sensor_topic, topic_of
 
 SENSOR_DEMAND_PERIOD = 0.5
 """s between checks of which sensors have subscribers (:meth:`SensorTopics.wanted`)."""
@@ -70,7 +70,7 @@ class SensorTopics:
         self.frames = {name: frame_prefix + frame for name, frame in sensor_frames(robot).items()}
         self.pubs: dict[tuple[str, str], Any] = {}
         self.groups: dict[str, list[Any]] = {}
-        self._topics = {s.name: s.topic for s in robot.sensors}
+        self._sensors = {s.name: s for s in robot.sensors}
 
     def publish(self, readings: Mapping[str, Any], stamp: Any) -> None:
         """Publish each reading on its sensor's topics (created at its first reading). A
@@ -98,7 +98,12 @@ class SensorTopics:
                 key = (name, suffix)
                 pub = self.pubs.get(key)
                 if pub is None:
-                    topic = message_topic(sensor_topic(name, self._topics.get(name)), suffix)
+                    sensor = self._sensors.get(name)  # a plug-in backend may read more
+                    topic = (
+                        topic_of(sensor, suffix)
+                        if sensor is not None
+                        else message_topic(sensor_topic(name, None), suffix)
+                    )
                     pub = self.node.create_publisher(type(msg), topic, SENSOR_QOS)
                     self.pubs[key] = pub
                 pub.publish(msg)

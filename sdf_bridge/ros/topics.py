@@ -1,7 +1,10 @@
 """ROS topic names of a robot's sensors, as the node publishes them (plain Python, no rclpy:
 ``sdf-bridge check`` shows them too).
 
-A sensor's *base* is its ``<topic>`` when that is a valid ROS name (relative names resolve in
+A sensor whose Gazebo ROS plug-in names its topics publishes on those
+(``Sensor.plugin_topics``: :mod:`sdf_bridge.description.plugin_topics` has the order of
+precedence and how gazebo_ros resolves ``<ros><namespace>`` and ``<remapping>``). Otherwise a
+sensor's *base* is its ``<topic>`` when that is a valid ROS name (relative names resolve in
 the node's namespace), else ``sensors/<name>`` (characters ROS does not allow become ``_``).
 Cameras (``camera``, ``depth``) publish two topics, named as gazebo_ros' camera plugin and
 ros_gz_bridge users name them (image_transport's convention):
@@ -65,14 +68,32 @@ def message_topic(base: str, suffix: str) -> str:
     return f"{base}/{suffix}"
 
 
+def topic_of(sensor: Sensor, suffix: str) -> str:
+    """The topic of ``sensor``'s message ``suffix``: its plug-in's name for it, else
+    :func:`message_topic` of its base (module docstring)."""
+    named = dict(sensor.plugin_topics).get(suffix)
+    return (
+        named
+        if named is not None
+        else message_topic(sensor_topic(sensor.name, sensor.topic), suffix)
+    )
+
+
 def sensor_topics(sensor: Sensor) -> dict[str, tuple[str, str]]:
     """Suffix → (topic, message type) a simulated sensor of ``sensor``'s kind publishes; empty
     for kinds the bridge publishes nothing for."""
-    base = sensor_topic(sensor.name, sensor.topic)
     return {
-        suffix: (message_topic(base, suffix), kind)
+        suffix: (topic_of(sensor, suffix), kind)
         for suffix, kind in MESSAGES.get(sensor.type, {}).items()
     }
 
 
-__all__ = ["CAMERA_INFO", "IMAGE", "MESSAGES", "message_topic", "sensor_topic", "sensor_topics"]
+__all__ = [
+    "CAMERA_INFO",
+    "IMAGE",
+    "MESSAGES",
+    "message_topic",
+    "sensor_topic",
+    "sensor_topics",
+    "topic_of",
+]

@@ -69,3 +69,17 @@ def test_a_single_robot_description_is_its_own_selection() -> None:
         r"Fix: give model 'r' or no model name$",
     ):
         select_robot(robot, "q")
+
+
+def test_the_robot_of_a_world_carries_the_worlds_gravity() -> None:
+    """As Gazebo simulates the world's <gravity>; SDFormat's default without one; a robot with
+    no world (URDF, a lone <model>) has none."""
+    moon = _world(("ground_plane", True), ("bot", False)).replace(
+        '<world name="w">', '<world name="w"><gravity>0 0 -1.62</gravity>'
+    )
+    assert load(moon).gravity == (0.0, 0.0, -1.62)
+    world = load(_world(("ground_plane", True), ("a", False), ("b", False)))
+    assert select_robot(world, "a").gravity == (0.0, 0.0, -9.8)
+    lone = '<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="l"/></model></sdf>'
+    assert load(lone).gravity is None
+    assert load('<robot name="r"><link name="l"/></robot>').gravity is None

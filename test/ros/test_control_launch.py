@@ -17,6 +17,7 @@ from sdf_bridge.ros.control_launch import (
     BOOLEAN_ARGUMENTS,
     control_plan,
     read_controllers,
+    sensor_remappings,
 )
 from sdf_bridge.ros.launch_args import ARGUMENTS as ROBOT_ARGUMENTS
 
@@ -309,3 +310,20 @@ def test_launch_file_structure(repo_dir: Path) -> None:
     assert executables == {"robot_state_publisher", "bridge", "ros2_control_node", "spawner"}
     assert all(any(kw.arg == "namespace" for kw in c.keywords) for c in nodes)
     assert "remappings=list(plan.bridge_remappings)" in source
+
+
+def test_a_broadcaster_takes_the_topic_the_sensors_plugin_names() -> None:
+    """The bridge publishes the IMU on its gazebo_ros plug-in's remapped topic, so that is the
+    topic remapped to the broadcaster's."""
+    robot = load(
+        """<robot name="r"><link name="base"/><gazebo reference="base">
+      <sensor name="imu" type="imu"><plugin name="imu_plugin" filename="libgazebo_ros_imu.so">
+        <ros><namespace>/rover</namespace><remapping>~/out:=imu/data</remapping></ros>
+      </plugin></sensor></gazebo></robot>"""
+    )
+    types = {"imu_sensor_broadcaster": "imu_sensor_broadcaster/IMUSensorBroadcaster"}
+    params = {"imu_sensor_broadcaster": {"sensor_name": "imu"}}
+    assert sensor_remappings(robot, types, params) == (
+        [("rover/imu/data", "imu_sensor_broadcaster/imu")],
+        [],
+    )

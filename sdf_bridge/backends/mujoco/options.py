@@ -9,7 +9,8 @@ name               default                     meaning
 =================  ==========================  ==================================================
 timestep           0.001                       physics step, s, ≥ 1e-6; ``dt`` of read must be a
                                                multiple
-gravity            [0, 0, -9.81]               m/s², world frame; each component within ±1e6
+gravity            the world's, else           m/s², world frame; each component within ±1e6
+                   [0, 0, -9.81]               (see below)
 fixed_base         true                        weld the root link to the world (else free joint)
 ground_plane       true                        infinite plane at z = 0 (not in an SDFormat world)
 visual_geoms       true                        add visual geoms (for cameras)
@@ -42,6 +43,14 @@ to singular" for a negative armature, "Nan, Inf or huge value in QACC" for a hug
 Parameters that are not the backend's (a real driver's ``<hardware><param>``\\ s, a misspelt
 ``backend_params.*``) are ignored with one warning listing them
 (:func:`~sdf_bridge.backends.parameter_names.warn_unknown`).
+
+Gravity, as Gazebo simulates it: a robot taken from an SDFormat world carries the world's
+``<gravity>`` (:attr:`Robot.gravity <sdf_bridge.description.model.Robot.gravity>`, SDFormat's
+[0, 0, -9.8] when the world gives none), used when the ``gravity`` parameter is not given (an
+info log says so when it is not the backend's own default); a given parameter wins, with a
+warning when it differs from the world's. A robot with no world (URDF, a lone ``<model>``)
+gets the parameter or the default ``BuildOptions.gravity``, [0, 0, -9.81] (the one encoding
+of it: ``config/mujoco.yaml`` shows it commented out, so that the world's is not overridden).
 
 The initial pose (:mod:`sdf_bridge.backends.initial_pose`) is where the robot starts and where
 :meth:`~.backend.MujocoBackend.reset` returns to.
@@ -208,6 +217,41 @@ def _armature(robot: Robot, params: Mapping[str, Any]) -> dict[str, float]:
     return armature
 
 
+def _gravity(robot: Robot, params: Mapping[str, Any]) -> tuple[float, ...]:
+    """Gravity, m/s², shape (3,): the ``gravity`` parameter, else the robot's world's
+    ``<gravity>`` (``Robot.gravity``), else ``BuildOptions.gravity``; logs which one when the
+    world's and another differ (module docstring)."""
+    world = robot.gravity
+    if "gravity" not in params:
+        if world is None:
+            return BuildOptions.gravity
+        if world != BuildOptions.gravity:
+            _LOG.info(
+                "gravity %s m/s², the <gravity> of world %r (the backend parameter gravity "
+                "is not given; its default would be %s)",
+                list(world),
+                robot.world,
+                list(BuildOptions.gravity),
+            )
+        return world
+    gravity = _vector(
+        params["gravity"],
+        "gravity",
+        3,
+        f"give the world's gravity in m/s², each component within ±{_BOUND} (Earth: "
+        f"{list(BuildOptions.gravity)})",
+    )
+    if world is not None and gravity != world:
+        _LOG.warning(
+            "gravity %s m/s² of the backend parameter gravity, not the <gravity> %s of world "
+            "%r (Gazebo would simulate the world's; leave the parameter out to use it)",
+            list(gravity),
+            list(world),
+            robot.world,
+        )
+    return gravity
+
+
 def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions, str, int | None]:
     """Build options, position mode and noise seed from backend ``params``; one warning lists
     the parameters that are not the backend's
@@ -221,13 +265,7 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
     """
     warn_unknown(_LOG, "MuJoCo backend", params, KNOWN_PARAMS, ("pid_gains.", "armature."))
     timestep = _timestep(params.get("timestep", 0.001))
-    gravity = _vector(
-        params.get("gravity", (0.0, 0.0, -9.81)),
-        "gravity",
-        3,
-        f"give the world's gravity in m/s², each component within ±{_BOUND} (Earth: "
-        "[0.0, 0.0, -9.81])",
-    )
+    gravity = _gravity(robot, params)
     mode = str(params.get("position_mode", "pid"))
     if mode not in ("pid", "ideal"):
         raise ConfigError(f"backend parameter position_mode = {mode!r}; use 'pid' or 'ideal'")

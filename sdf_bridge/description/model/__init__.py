@@ -20,7 +20,7 @@ from .geometry import (
 from .joint import Axis, Calibration, Dynamics, Joint, JointType, Limit, Mimic, SafetyController
 from .link import Link
 from .pose import IDENTITY, Pose
-from .robot import Robot, World, frozen_mapping
+from .robot import SDFORMAT_GRAVITY, Robot, World, frozen_mapping
 from .ros2_control import ComponentInfo, HardwareComponent, InterfaceInfo
 from .sensor import (
     AirPressureParams,
@@ -76,6 +76,7 @@ __all__ = [
     "Pose",
     "RayParams",
     "Robot",
+    "SDFORMAT_GRAVITY",
     "SURFACE_MODELS",
     "SafetyController",
     "Sensor",

@@ -16,6 +16,10 @@ from .ros2_control import HardwareComponent
 from .sensor import Sensor
 from .transmission import Transmission
 
+SDFORMAT_GRAVITY = (0.0, 0.0, -9.8)
+"""A world's gravity when its ``<gravity>`` is absent, m/s² (the SDFormat specification's
+``world.sdf`` default, which Gazebo simulates)."""
+
 
 def frozen_mapping(items: Mapping | None = None) -> Mapping:
     """A read-only mapping (insertion order kept) for model fields."""
@@ -47,6 +51,10 @@ class Robot:
             has what it says: simulators add no ground plane of their own to it).
         environment: that world's magnetic field and spherical coordinates (SDFormat's
             defaults for a robot not taken from a world).
+        gravity: that world's ``<gravity>``, shape (3,), m/s² in the world frame (SDFormat's
+            default :data:`SDFORMAT_GRAVITY` when the world gives none, as Gazebo simulates
+            it); ``None`` for a robot not taken from a world (URDF, a lone SDFormat
+            ``<model>``: the description says nothing, simulators use their own default).
     """
 
     name: str
@@ -66,6 +74,7 @@ class Robot:
     scenery: tuple["Robot", ...] = ()
     world: str | None = None
     environment: Environment = Environment()
+    gravity: tuple[float, float, float] | None = None
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):
@@ -107,7 +116,7 @@ class World:
 
     name: str
     models: Mapping[str, Robot] = field(default_factory=frozen_mapping)
-    gravity: tuple[float, float, float] = (0.0, 0.0, -9.8)
+    gravity: tuple[float, float, float] = SDFORMAT_GRAVITY
     plugins: tuple[Plugin, ...] = ()
     version: str | None = None
     source_file: str | None = None

@@ -142,6 +142,9 @@ class Sensor:
         always_on, visualize: as written.
         params: typed parameters for the kind, or ``None``.
         plugins: raw XML of ``<plugin>`` children.
+        plugin_topics: (message suffix, topic) pairs its Gazebo ROS plug-in names
+            (:mod:`sdf_bridge.description.plugin_topics`: ``""`` the one message,
+            ``image_raw`` / ``camera_info`` a camera's), ``()`` when none does.
         origin_format: ``"urdf"`` (top-level ``<sensor>``), ``"gazebo"`` or ``"sdf"``.
     """
 
@@ -158,6 +161,7 @@ class Sensor:
     visualize: bool = False
     params: SensorParams = None
     plugins: tuple[str, ...] = ()
+    plugin_topics: tuple[tuple[str, str], ...] = ()
     origin_format: str = "sdf"
     source: Source | None = None
 

@@ -17,7 +17,7 @@ from lxml import etree
 
 from ...errors import InvalidValueError, KinematicTreeError, UnsupportedError
 from ..gazebo_parser import parse_plugin
-from ..model import HardwareComponent, Pose, Robot, Sensor, World
+from ..model import SDFORMAT_GRAVITY, HardwareComponent, Pose, Robot, Sensor, World
 from ..validate import check_references
 from ..world import robots_of, with_scenery
 from ..xmlio import ParseContext
@@ -212,7 +212,7 @@ def load_sdf(
         )
     gravity_elem = world.find("gravity")
     gravity = (
-        (0.0, 0.0, -9.8)
+        SDFORMAT_GRAVITY
         if gravity_elem is None
         else ctx.vector(gravity_elem, gravity_elem.text, 3, "<gravity>")
     )
