@@ -1,7 +1,9 @@
 """sdf_bridge.hardware.backend_setup: the backend parameters gathered from the description's
 ``<ros2_control>`` blocks and the caller's overrides, the backend opened behind the joint-space
 port with its name, the transmission map built for it (an unknown transmission type driven
-as identity for a simulated robot, refused for real actuators), and whether it simulates.
+as identity for a simulated robot, refused for real actuators; an actuator name two
+transmissions use renamed for a simulated robot, refused for real actuators), and whether it
+simulates.
 Real MockBackend, MujocoBackend and TransmissionMap."""
 
 from __future__ import annotations
@@ -261,4 +263,90 @@ def test_a_real_actuator_plug_in_refuses_an_unknown_transmission(data_dir) -> No
         HardwareSystem(_made_up(data_dir), _RealDriver(), command_timeout=0.0)
     system = HardwareSystem(_made_up(data_dir), _SimulatingDriver(), command_timeout=0.0)
     assert system.actuator_names == MADE_UP_JOINTS
+    system.close()
+
+
+# --- test/data/shared_actuator_name.urdf: two SimpleTransmissions name their actuator
+# "actuator1", for shoulder_joint (reduction 1) and finger_joint (prismatic, reduction 100)
+
+SHARED_JOINTS = ("shoulder_joint", "finger_joint")
+SHARED_ACTUATORS = ("actuator1", "finger_trans/actuator1")
+#: the start of the loader's warning (its whole text: test/transmissions/test_actuator_names.py)
+RENAMED = (
+    r".*shared_actuator_name\.urdf:39: actuator 'actuator1' is used by transmissions "
+    r"'arm_trans' \(joints \['shoulder_joint'\]\) and 'finger_trans' \(joints "
+    r"\['finger_joint'\]\); renamed 'actuator1' → 'finger_trans/actuator1' for 'finger_trans' "
+    r"\(the other keeps it\)\. Gazebo .*"
+)
+
+
+def _shared(data_dir, *, own_names: bool = False):
+    path = data_dir / "shared_actuator_name.urdf"
+    if own_names:  # the reference: the finger's actuator already has the name the bridge gives
+        text = path.read_text().replace(
+            '<actuator name="actuator1"><mechanicalReduction>100',
+            '<actuator name="finger_trans/actuator1"><mechanicalReduction>100',
+        )
+        assert text != path.read_text()
+        return load(text)
+    return load(path)
+
+
+def test_the_mock_drives_both_joints_of_a_shared_actuator_name(
+    data_dir, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
+        system = HardwareSystem(_shared(data_dir), "mock", command_timeout=0.0)
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert re.fullmatch(RENAMED, warning)
+    assert system.joint_names == SHARED_JOINTS and system.actuator_names == SHARED_ACTUATORS
+    assert system.submit_array("position", [0.5, 0.03125], now=0.0) == []
+    state = system.cycle(0.0, 1.0)  # 1 s: within both velocity limits (3 rad/s, 0.5 m/s)
+    # the mock mirrors position commands: exact in joint space, ×100 on the finger's actuator
+    assert state.position.tolist() == [0.5, 0.03125]
+    assert state.actuator_position.tolist() == [0.5, 3.125]
+    system.close()
+
+
+def test_mujoco_drives_both_joints_of_a_shared_actuator_name(
+    data_dir, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The robot and the same robot whose finger actuator is already named as the bridge
+    renames it: the same states, bit for bit, every tick of 3 s; both joints reach the
+    command within 1e-9 (rad, m) by then (8.6e-12 rad and 1.3e-12 m measured), the actuators
+    too (the finger's ×100: 1.3e-10)."""
+    runs = []
+    for own_names in (False, True):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
+            system = HardwareSystem(
+                _shared(data_dir, own_names=own_names), "mujoco", command_timeout=0.0
+            )
+        warnings = [r.getMessage() for r in caplog.records]
+        assert len(warnings) == (0 if own_names else 1)
+        assert own_names or re.fullmatch(RENAMED, warnings[0])
+        assert system.actuator_names == SHARED_ACTUATORS
+        system.submit_array("position", [0.5, 0.03125], now=0.0)
+        states = [system.cycle(k * 0.01, 0.01) for k in range(300)]
+        runs.append(np.array([s.joints for s in states]))
+        np.testing.assert_allclose(states[-1].position, [0.5, 0.03125], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(states[-1].actuator_position, [0.5, 3.125], rtol=0, atol=1e-7)
+        system.close()
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_a_real_actuator_plug_in_refuses_a_shared_actuator_name(data_dir) -> None:
+    with pytest.raises(
+        TransmissionError,
+        match=r"shared_actuator_name\.urdf:39: actuator 'actuator1' is used by transmissions "
+        r"'arm_trans' \(joints \['shoulder_joint'\]\) and 'finger_trans' \(joints "
+        r"\['finger_joint'\]\)\. Fix: give each transmission its own actuator names .* "
+        r"Simulating backends \(mock, mujoco\) accept it, renaming the actuator of "
+        r"'finger_trans' to 'finger_trans/actuator1', as Gazebo drives joints and ignores "
+        r"actuator names; a backend of real actuators does not, as one name cannot say which "
+        r"motor each joint has\.$",
+    ):
+        HardwareSystem(_shared(data_dir), _RealDriver(), command_timeout=0.0)
+    system = HardwareSystem(_shared(data_dir), _SimulatingDriver(), command_timeout=0.0)
+    assert system.actuator_names == SHARED_ACTUATORS
     system.close()
