@@ -80,7 +80,8 @@ def unique_actuator_names(
     Args:
         entries: every described transmission with its status, document order.
         identity: the joints that get an identity actuator of their own name.
-        joints: every joint name of the robot (a new name is never one of them).
+        joints: every joint name of the robot (a new name is never one of them; a
+            ``Robot.joints`` mapping gives its keys).
         simulated_robot: rename (``True``) or refuse (``False``) a shared actuator name.
 
     Returns:

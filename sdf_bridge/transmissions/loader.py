@@ -211,10 +211,10 @@ def build_map(
             by_joint[j] = (key, mech)
         entries.append(MappedTransmission(spec, mech, "used", tuple(res.notes)))
     identity = [name for name in driven if name not in by_joint]
-    entries, renamed = unique_actuator_names(
+    entries, renaming = unique_actuator_names(
         entries, identity, robot.joints, simulated_robot=simulated_robot
     )
-    warnings.extend(renamed)
+    warnings.extend(renaming)
     mechanisms = [e.mechanism for e in entries if e.mechanism is not None]
     mechanisms.extend(IdentityTransmission(name, [name], [name]) for name in identity)
     return cls(driven, mechanisms, followers, entries=entries, warnings=warnings, compiled=compiled)
