@@ -73,3 +73,26 @@ def test_a_fixed_joints_limit_is_not_shown() -> None:
     print_summary(load(ROBOT.format(transmission=fixed)), [], out)
     row = next(line for line in out.getvalue().splitlines() if "tool_mount" in line)
     assert row.split() == ["tool_mount", "fixed", "arm", "->", "tool", "-", "-", "-", "-", "-", "-"]
+
+
+def test_a_shared_actuator_name_is_listed_renamed_and_is_no_problem(data_dir) -> None:
+    """check reads the map as the simulating backends do (test/data/shared_actuator_name.urdf:
+    two transmissions name ``actuator1``): no problem, the finger's actuator under the name
+    the bridge uses, the renaming as its note."""
+    path = data_dir / "shared_actuator_name.urdf"
+    out = io.StringIO()
+    assert print_summary(load(path), [], out) == 0
+    text = out.getvalue()
+    assert (
+        "    actuator actuator1: role -, actuator-side reduction 1\n"
+        "  finger_trans (transmission_interface/SimpleTransmission, classic dialect)\n"
+        "    effective: actuator = 100 × joint\n"
+        "    joint finger_joint: role -, joint-side reduction not given, offset 0\n"
+        "    actuator finger_trans/actuator1: role -, actuator-side reduction 100\n"
+    ) in text
+    assert (
+        f"    note: {path}:39: actuator 'actuator1' is used by transmissions 'arm_trans' "
+        "(joints ['shoulder_joint']) and 'finger_trans' (joints ['finger_joint']); renamed "
+        "'actuator1' → 'finger_trans/actuator1' for 'finger_trans' (the other keeps it). "
+    ) in text
+    assert "\nproblems: none\n" in text

@@ -19,6 +19,7 @@ Plug-in mechanisms (entry-point group ``sdf_bridge.transmissions``) subclass
 
 from __future__ import annotations
 
+import copy
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -167,6 +168,25 @@ class Transmission(ABC):
         """Joint commands (3 arrays of shape (num_joints,)) → actuator commands."""
         p, v, e = (np.asarray(x, dtype=float) for x in (position, velocity, effort))
         return self._a_inv @ (p - self.offsets), self._a_inv @ v, self._a.T @ e
+
+    def with_actuators(self, actuators: Sequence[str]) -> Transmission:
+        """The same mechanism (matrices, reductions, offsets) with other actuator names.
+
+        Args:
+            actuators: ``num_actuators`` names, in role order.
+
+        Raises:
+            TransmissionError: not ``num_actuators`` names.
+        """
+        names = tuple(actuators)
+        if len(names) != self.num_actuators:
+            raise TransmissionError(
+                f"transmission {self.name!r} ({self.type_name}): {len(names)} actuator names "
+                f"given, {self.num_actuators} needed. Fix: give one per actuator role."
+            )
+        other = copy.copy(self)
+        other.actuators = names
+        return other
 
     def effective_ratio(self) -> str:
         """Human-readable description of the ratio (for ``sdf-bridge check``)."""

@@ -17,6 +17,7 @@ from sdf_bridge.description.model import Transmission as TransmissionSpec
 from sdf_bridge.errors import TransmissionError
 
 from . import registry
+from .actuator_names import unique_actuator_names
 from .base import Transmission
 from .coupling import ONE_DOF, build_followers
 from .dialect import resolve
@@ -39,7 +40,9 @@ class MappedTransmission:
     """A described transmission and what became of it (for reports).
 
     ``mechanism`` is ``None`` when it was skipped or merged; ``status`` is ``"used"``,
-    ``"merged"`` (duplicate of ``merged_into``) or ``"skipped"``; ``notes`` explain.
+    ``"merged"`` (duplicate of ``merged_into``) or ``"skipped"``; ``notes`` explain;
+    ``renamed``: ``(written, used)`` actuator names the bridge changed to make them unique
+    (:mod:`.actuator_names`).
     """
 
     spec: TransmissionSpec
@@ -47,6 +50,7 @@ class MappedTransmission:
     status: str
     notes: tuple[str, ...] = ()
     merged_into: str | None = None
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 def _where(spec: TransmissionSpec) -> str:
@@ -93,7 +97,9 @@ def build_map(
 ) -> TransmissionMap:
     """The map (of class ``cls``) of ``robot``: see :meth:`TransmissionMap.from_robot
     <sdf_bridge.transmissions.TransmissionMap.from_robot>` (``simulated_robot``: an unknown
-    type on a commanded joint is skipped with a warning, not refused).
+    type on a commanded joint is skipped with a warning, an actuator name two transmissions
+    use is renamed for the later one with a warning (:mod:`.actuator_names`); neither is
+    refused).
 
     Raises:
         TransmissionError: see the :mod:`.map` module docstring.
@@ -115,7 +121,6 @@ def build_map(
     skip = follower_set.union(loop_joints(robot))
     driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
     must = _must_drive(robot, driven)
-    mechanisms: list[Transmission] = []
     entries: list[MappedTransmission] = []
     by_joint: dict[str, tuple[tuple, Transmission]] = {}
     types = registry.available_types() if robot.transmissions else {}
@@ -204,9 +209,12 @@ def build_map(
                     "them (or make them identical apart from the hardware interface)."
                 )
             by_joint[j] = (key, mech)
-        mechanisms.append(mech)
         entries.append(MappedTransmission(spec, mech, "used", tuple(res.notes)))
-    for name in driven:
-        if name not in by_joint:
-            mechanisms.append(IdentityTransmission(name, [name], [name]))
+    identity = [name for name in driven if name not in by_joint]
+    entries, renaming = unique_actuator_names(
+        entries, identity, robot.joints, simulated_robot=simulated_robot
+    )
+    warnings.extend(renaming)
+    mechanisms = [e.mechanism for e in entries if e.mechanism is not None]
+    mechanisms.extend(IdentityTransmission(name, [name], [name]) for name in identity)
     return cls(driven, mechanisms, followers, entries=entries, warnings=warnings, compiled=compiled)

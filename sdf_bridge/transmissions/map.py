@@ -34,7 +34,10 @@ Error and skip rules (all :class:`TransmissionError` name the transmission and t
 * a joint driven by two transmissions → error, except exact duplicates that differ only in
   their hardware interface (franka_ros declares Position/Velocity/Effort variants of the same
   SimpleTransmission): merged, one actuator;
-* an actuator used by two transmissions (or named like an un-transmitted joint) → error;
+* an actuator name used by two transmissions (or named like an un-transmitted joint): for a
+  backend that simulates the robot, the later transmission's actuator is renamed
+  ``<transmission>/<actuator>`` with one warning, as Gazebo ignores actuator names; otherwise
+  an error (:mod:`.actuator_names`); one transmission naming one actuator twice → error;
 * zero or non-finite reduction, wrong joint/actuator count → error;
 * unknown type (no built-in or ``sdf_bridge.transmissions`` plug-in mechanism of that name,
   e.g. PAL TALOS's ``HalfDifferentialTransmission``, whose math is not published):
@@ -558,7 +561,9 @@ class TransmissionMap:
                 (:func:`~sdf_bridge.backends.base.is_simulated_robot`: the mock, MuJoCo): a
                 transmission of unknown type on a commanded joint is skipped with a warning
                 (its joints driven directly, identity actuators) as gazebo_ros_control does,
-                instead of a :class:`TransmissionError` (the default, for real actuators).
+                and an actuator name two transmissions use is renamed for the later one
+                (:mod:`.actuator_names`), instead of a :class:`TransmissionError` (the
+                default, for real actuators).
             compiled: hot-path implementation, as for :class:`TransmissionMap` (default:
                 compiled kernels when available).
 

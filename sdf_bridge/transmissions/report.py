@@ -16,14 +16,17 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
     Keys: ``name``, ``type``, ``dialect`` (``classic``/``pr2``/``ros2_control``, or
     ``mimic``/``gearbox``/``screw`` for followers), ``joints`` (list of ``{name, role,
     reduction, offset}`` as written; ``reduction`` ``None`` when absent), ``actuators`` (list of
-    ``{name, role, reduction}``), ``effective`` (the ratio actually applied, human-readable),
-    ``notes`` (warnings, skip/merge reasons). Joints without a transmission are not listed
-    (identity: actuator named like the joint).
+    ``{name, role, reduction}``; ``name`` is the one the bridge uses:
+    ``<transmission>/<actuator>`` for a renamed shared name, :mod:`.actuator_names`),
+    ``effective`` (the ratio actually applied, human-readable), ``notes`` (warnings,
+    skip/merge reasons). Joints without a transmission are not listed (identity: actuator
+    named like the joint).
 
     The map is read as the built-in backends use it (``simulated_robot=True``: they simulate
     the robot), so a transmission of unknown type is listed as skipped (identity), its
-    ``notes`` saying what is used; a driver of real actuators refuses it (a
-    :class:`TransmissionError` at its start).
+    ``notes`` saying what is used, and an actuator name shared by two transmissions is listed
+    renamed; a driver of real actuators refuses both (a :class:`TransmissionError` at its
+    start).
 
     Raises:
         TransmissionError: the map cannot be built (same rules as
@@ -38,6 +41,7 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
     for entry in tmap.entries:
         spec = entry.spec
         notes = list(entry.notes)
+        renamed = dict(entry.renamed)
         if entry.status == "used" and entry.mechanism is not None:
             effective = entry.mechanism.effective_ratio()
         elif entry.status == "merged":
@@ -59,7 +63,11 @@ def describe_transmissions(robot: Robot) -> list[dict[str, Any]]:
                     for j in spec.joints
                 ],
                 "actuators": [
-                    {"name": a.name, "role": a.role, "reduction": a.mechanical_reduction}
+                    {
+                        "name": renamed.get(a.name, a.name),
+                        "role": a.role,
+                        "reduction": a.mechanical_reduction,
+                    }
                     for a in spec.actuators
                 ],
                 "effective": effective,

@@ -1,13 +1,17 @@
 """sdf_bridge.hardware.backend_setup: the backend parameters gathered from the description's
 ``<ros2_control>`` blocks and the caller's overrides, the backend opened behind the joint-space
 port with its name, the transmission map built for it (an unknown transmission type driven
-as identity for a simulated robot, refused for real actuators), and whether it simulates.
+as identity for a simulated robot, refused for real actuators; an actuator name two
+transmissions use renamed for a simulated robot, refused for real actuators), and whether it
+simulates.
 Real MockBackend, MujocoBackend and TransmissionMap."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -160,25 +164,85 @@ def test_a_system_on_the_mock_cannot_pause_or_step() -> None:
             call()
 
 
-# --- the transmission map built for the backend: test/data/made_up_transmission.urdf has one
-# transmission of a type no mechanism is registered for, on its two commanded joints
-
-MADE_UP_JOINTS = ("head_1_joint", "head_2_joint")
-#: the start of the loader's warning (its whole text: test/transmissions/test_loader.py)
-SKIPPED = (
-    r"transmission 'head_trans' \(.*made_up_transmission\.urdf:31\) has unknown type "
-    r"'my_vendor/MadeUpTransmission'; skipped: its joints \['head_1_joint', 'head_2_joint'\] "
-    r"are driven directly in joint space as gazebo_ros_control does; its actuators "
-    r"\['head_1_motor', 'head_2_motor'\] are not modelled \(identity actuators named like the "
-    r"joints; .*"
-)
+# --- the transmission map built for the backend: descriptions the simulating backends (mock,
+# MuJoCo) accept with one warning and a real-actuator plug-in refuses
 
 
-def _made_up(data_dir, *, without_transmission: bool = False):
-    text = (data_dir / "made_up_transmission.urdf").read_text()
-    if without_transmission:  # the same joints with identity actuators: the reference
-        return load(re.sub(r"\s*<transmission .*</transmission>", "", text, flags=re.S))
-    return load(data_dir / "made_up_transmission.urdf")
+@dataclass(frozen=True)
+class _Accepted:
+    """A description of test/data accepted with one warning by simulating backends only.
+
+    ``warning`` and ``refusal`` are regular expressions (the whole texts: the tests of
+    sdf_bridge.transmissions); ``reference`` is the same robot as the bridge reads it, written
+    so that it gives no warning; ``command`` a position command (rad or m) in joint order,
+    ``actuator_command`` the same in actuator space.
+    """
+
+    file: str
+    warning: str
+    refusal: str
+    reference: Callable[[str], str]
+    joints: tuple[str, ...]
+    actuators: tuple[str, ...]
+    command: tuple[float, ...]
+    actuator_command: tuple[float, ...]
+
+    def robot(self, data_dir, *, reference: bool = False):
+        path = data_dir / self.file
+        if reference:
+            text = self.reference(path.read_text())
+            assert text != path.read_text()
+            return load(text)
+        return load(path)
+
+
+ACCEPTED = {
+    # one transmission of a type no mechanism is registered for, on two commanded joints: the
+    # joints are driven as identity (reference: the robot without the transmission)
+    "unknown-type": _Accepted(
+        "made_up_transmission.urdf",
+        warning=r"transmission 'head_trans' \(.*made_up_transmission\.urdf:31\) has unknown "
+        r"type 'my_vendor/MadeUpTransmission'; skipped: its joints \['head_1_joint', "
+        r"'head_2_joint'\] are driven directly in joint space as gazebo_ros_control does; its "
+        r"actuators \['head_1_motor', 'head_2_motor'\] are not modelled \(identity actuators "
+        r"named like the joints; .*",
+        refusal=r"made_up_transmission\.urdf:31: transmission 'head_trans' has unknown type "
+        r"'my_vendor/MadeUpTransmission'\. Fix: use one of .* Simulating backends \(mock, "
+        r"mujoco\) accept it, driving its joints directly in joint space as gazebo_ros_control "
+        r"does; a backend of real actuators does not, as identity actuators would send joint "
+        r"positions to the wrong motors\.$",
+        reference=lambda text: re.sub(r"\s*<transmission .*</transmission>", "", text, flags=re.S),
+        joints=("head_1_joint", "head_2_joint"),
+        actuators=("head_1_joint", "head_2_joint"),
+        command=(0.4, -0.2),
+        actuator_command=(0.4, -0.2),
+    ),
+    # two SimpleTransmissions name their actuator "actuator1", for shoulder_joint (reduction 1)
+    # and the prismatic finger_joint (reduction 100): the later one is renamed (reference: the
+    # finger's actuator written with that name)
+    "shared-actuator-name": _Accepted(
+        "shared_actuator_name.urdf",
+        warning=r".*shared_actuator_name\.urdf:39: actuator 'actuator1' is used by transmissions "
+        r"'arm_trans' \(joints \['shoulder_joint'\]\) and 'finger_trans' \(joints "
+        r"\['finger_joint'\]\); renamed 'actuator1' → 'finger_trans/actuator1' for "
+        r"'finger_trans' \(the other keeps it\)\. Gazebo .*",
+        refusal=r"shared_actuator_name\.urdf:39: actuator 'actuator1' is used by transmissions "
+        r"'arm_trans' \(joints \['shoulder_joint'\]\) and 'finger_trans' \(joints "
+        r"\['finger_joint'\]\)\. Fix: give each transmission its own actuator names .* "
+        r"Simulating backends \(mock, mujoco\) accept it, renaming the actuator of "
+        r"'finger_trans' to 'finger_trans/actuator1', as Gazebo drives joints and ignores "
+        r"actuator names; a backend of real actuators does not, as one name cannot say which "
+        r"motor each joint has\.$",
+        reference=lambda text: text.replace(
+            '<actuator name="actuator1"><mechanicalReduction>100',
+            '<actuator name="finger_trans/actuator1"><mechanicalReduction>100',
+        ),
+        joints=("shoulder_joint", "finger_joint"),
+        actuators=("actuator1", "finger_trans/actuator1"),
+        command=(0.5, 0.03125),
+        actuator_command=(0.5, 3.125),
+    ),
+}
 
 
 class _RealDriver:
@@ -207,58 +271,57 @@ class _SimulatingDriver(_RealDriver):
     simulated_robot = True
 
 
-def test_the_mock_drives_an_unknown_transmissions_joints_as_identity(
-    data_dir, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize("case", ACCEPTED.values(), ids=ACCEPTED)
+def test_the_mock_drives_the_joints_with_one_warning(
+    case: _Accepted, data_dir, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
-        system = HardwareSystem(_made_up(data_dir), "mock", command_timeout=0.0)
+        system = HardwareSystem(case.robot(data_dir), "mock", command_timeout=0.0)
     (warning,) = [r.getMessage() for r in caplog.records]
-    assert re.fullmatch(SKIPPED, warning)
-    assert system.joint_names == MADE_UP_JOINTS and system.actuator_names == MADE_UP_JOINTS
-    assert system.submit_array("position", [0.4, -0.2], now=0.0) == []
-    state = system.cycle(0.0, 1.0)  # 1 s: the 3 rad/s velocity limit allows the whole step
+    assert re.fullmatch(case.warning, warning)
+    assert system.joint_names == case.joints and system.actuator_names == case.actuators
+    assert system.submit_array("position", list(case.command), now=0.0) == []
+    state = system.cycle(0.0, 1.0)  # 1 s: within every joint's velocity limit
     # the mock mirrors position commands (GenericSystem): exact, in both spaces
-    assert state.position.tolist() == [0.4, -0.2]
-    assert state.actuator_position.tolist() == [0.4, -0.2]
+    assert state.position.tolist() == list(case.command)
+    assert state.actuator_position.tolist() == list(case.actuator_command)
     system.close()
 
 
-def test_mujoco_drives_an_unknown_transmissions_joints_as_identity(
-    data_dir, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize("case", ACCEPTED.values(), ids=ACCEPTED)
+def test_mujoco_drives_the_joints_as_the_reference_robot(
+    case: _Accepted, data_dir, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The same position command on the robot and on the robot without the transmission
-    (identity actuators): the same states, bit for bit, every tick of 3 s; the default PID
-    gains bring both joints to the command within 1e-9 rad by then (5.6e-12 measured)."""
+    """The same position command on the robot and on its reference (no warning): the same
+    states, bit for bit, every tick of 3 s; the default PID gains bring the joints to the
+    command within 1e-9 (rad, m) by then (measured: unknown-type 5.6e-12 rad; shared name
+    8.6e-12 rad and 1.3e-12 m, 1.3e-10 on the finger's ×100 actuator)."""
     runs = []
-    for without in (False, True):
+    for reference in (False, True):
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
             system = HardwareSystem(
-                _made_up(data_dir, without_transmission=without), "mujoco", command_timeout=0.0
+                case.robot(data_dir, reference=reference), "mujoco", command_timeout=0.0
             )
         warnings = [r.getMessage() for r in caplog.records]
-        assert len(warnings) == (0 if without else 1)
-        assert without or re.fullmatch(SKIPPED, warnings[0])
-        assert system.actuator_names == MADE_UP_JOINTS
-        system.submit_array("position", [0.4, -0.2], now=0.0)
+        assert len(warnings) == (0 if reference else 1)
+        assert reference or re.fullmatch(case.warning, warnings[0])
+        assert system.actuator_names == case.actuators
+        system.submit_array("position", list(case.command), now=0.0)
         states = [system.cycle(k * 0.01, 0.01) for k in range(300)]
         runs.append(np.array([s.joints for s in states]))
-        np.testing.assert_allclose(states[-1].position, [0.4, -0.2], rtol=0, atol=1e-9)
-        np.testing.assert_allclose(states[-1].actuator_position, [0.4, -0.2], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(states[-1].position, case.command, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(
+            states[-1].actuator_position, case.actuator_command, rtol=0, atol=1e-9
+        )
         system.close()
     assert np.array_equal(runs[0], runs[1])
 
 
-def test_a_real_actuator_plug_in_refuses_an_unknown_transmission(data_dir) -> None:
-    with pytest.raises(
-        TransmissionError,
-        match=r"made_up_transmission\.urdf:31: transmission 'head_trans' has unknown type "
-        r"'my_vendor/MadeUpTransmission'\. Fix: use one of .* Simulating backends \(mock, "
-        r"mujoco\) accept it, driving its joints directly in joint space as gazebo_ros_control "
-        r"does; a backend of real actuators does not, as identity actuators would send joint "
-        r"positions to the wrong motors\.$",
-    ):
-        HardwareSystem(_made_up(data_dir), _RealDriver(), command_timeout=0.0)
-    system = HardwareSystem(_made_up(data_dir), _SimulatingDriver(), command_timeout=0.0)
-    assert system.actuator_names == MADE_UP_JOINTS
+@pytest.mark.parametrize("case", ACCEPTED.values(), ids=ACCEPTED)
+def test_a_real_actuator_plug_in_refuses_it(case: _Accepted, data_dir) -> None:
+    with pytest.raises(TransmissionError, match=case.refusal):
+        HardwareSystem(case.robot(data_dir), _RealDriver(), command_timeout=0.0)
+    system = HardwareSystem(case.robot(data_dir), _SimulatingDriver(), command_timeout=0.0)
+    assert system.actuator_names == case.actuators
     system.close()

@@ -302,3 +302,21 @@ def test_an_unknown_transmission_types_joints_get_the_block(data_dir: Path) -> N
     system = HardwareSystem(reread, "mock", command_timeout=0.0)
     assert system.joint_names == ("head_1_joint", "head_2_joint")
     system.close()
+
+
+def test_a_shared_actuator_names_joints_get_the_block(data_dir: Path) -> None:
+    """Two transmissions naming one actuator (test/data/shared_actuator_name.urdf): the block
+    is made as the simulating backends build the map (the later actuator renamed), both joints
+    commandable; the description's transmissions stay as written, and the bridge reads the
+    result back with the same actuator names."""
+    robot, _warnings, xml = load_with_xml(data_dir / "shared_actuator_name.urdf")
+    block = topic_block(robot, TopicBlockOptions(plugin=PICKNIK, command_interfaces=("position",)))
+    assert _interfaces(block) == {
+        j: (("position",), ("position", "velocity", "effort"), None)
+        for j in ("shoulder_joint", "finger_joint")
+    }
+    text = with_topic_block(robot, xml)
+    assert text.count('<actuator name="actuator1">') == 2
+    system = HardwareSystem(load(text), "mock", command_timeout=0.0)
+    assert system.actuator_names == ("actuator1", "finger_trans/actuator1")
+    system.close()

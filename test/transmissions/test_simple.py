@@ -70,3 +70,17 @@ def test_nan_propagates() -> None:
     t = SimpleTransmission("t", ["j"], ["m"], [2.0])
     a, _, _ = t.joint_to_actuator([np.nan], [0.0], [0.0])
     assert np.isnan(a[0])
+
+
+def test_with_actuators_renames_and_keeps_the_mechanism() -> None:
+    t = SimpleTransmission("t", ["j"], ["m"], [50.0], None, [0.1])
+    renamed = t.with_actuators(["t/m"])
+    assert renamed.actuators == ("t/m",) and t.actuators == ("m",)
+    assert renamed.joints == ("j",) and renamed.joint_offsets == (0.1,)
+    assert renamed.actuator_to_joint_matrix.tolist() == t.actuator_to_joint_matrix.tolist()
+    with pytest.raises(
+        TransmissionError,
+        match=r"^transmission 't' \(SimpleTransmission\): 2 actuator names given, 1 needed\. "
+        r"Fix: give one per actuator role\.$",
+    ):
+        t.with_actuators(["a", "b"])
