@@ -110,6 +110,19 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             super().__init__(node_name, **kwargs)
         except ParameterException as exc:  # a bad use_sim_time (rclpy declares it here)
             raise rclpy_parameter_error(exc) from exc
+        try:
+            self._set_up(start)
+        except BaseException:
+            # incl. a signal while starting (StopRequested, or the context shut down under these
+            # calls): nothing of the half-built node outlives it (the loop thread, the kernel
+            # switch, the log forwarding, the rcl handles), as the caller never gets the node
+            self.shutdown()
+            self.destroy_node()
+            raise
+
+    def _set_up(self, start: bool) -> None:
+        """The rest of construction (``__init__``): parameters, topics, services, and the robot
+        when its description is given (configured and running)."""
         logging_bridge.attach(self)  # the package's Python log records → this node's rclpy logger
         self.config: BridgeConfig = declare_parameters(self)
         # The node reports rejected commands through its own (throttled) logger.
@@ -195,19 +208,11 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                 String, "robot_description", self._on_description_topic, LATCHED_QOS
             )
         else:
-            try:
-                self.configure(loaded)
-                # the bridge is the description's source: publish it latched (as
-                # robot_state_publisher does)
-                self._description_pub = self.create_publisher(
-                    String, "robot_description", LATCHED_QOS
-                )
-                self._description_pub.publish(String(data=loaded.xml))
-            except BaseException:
-                # incl. a signal while starting (KeyboardInterrupt, or the context shut down under
-                # these calls): stop the loop thread configure started
-                self.shutdown()
-                raise
+            self.configure(loaded)
+            # the bridge is the description's source: publish it latched (as
+            # robot_state_publisher does)
+            self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
+            self._description_pub.publish(String(data=loaded.xml))
 
     # ------------------------------------------------------------------ configuration
 
@@ -571,12 +576,14 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     # ------------------------------------------------------------------ shutdown
 
     def shutdown(self) -> None:
-        """Stop the loop and close the hardware system (idempotent)."""
-        if self.kernel_switch is not None:
-            self.kernel_switch.close()
-        if self.loop is not None:
-            self.loop.stop()
-        hardware, self.hardware = self.hardware, None
+        """Stop the loop and close the hardware system (idempotent; also on a node whose
+        construction was interrupted before these were made)."""
+        switch, loop = getattr(self, "kernel_switch", None), getattr(self, "loop", None)
+        if switch is not None:
+            switch.close()
+        if loop is not None:
+            loop.stop()
+        hardware, self.hardware = getattr(self, "hardware", None), None
         if hardware is not None:
             hardware.close()
         logging_bridge.detach(self)
