@@ -195,8 +195,8 @@ def _expat_error(exc: Exception, file: str) -> XacroError:
         what = f"the comment at {where} contains '--', which XML forbids inside a comment"
         fix = "remove the '--' from that comment (or end it in ' -->', not '--->')"
     else:
-        what = f"the XML declaration at {where} comes after blank space, which XML forbids"
-        fix = "remove the blank space before <?xml (it must be the file's first characters)"
+        what = f"the XML declaration at {where} comes after {found.after}, which XML forbids"
+        fix = f"remove the {found.after} before <?xml (it must be the file's first characters)"
     return XacroError(
         f"xacro could not parse the XML: {exc}: {what}; xacro (Python's expat) refuses it, "
         "though libsdformat and urdfdom (tinyxml2) read such a file",

@@ -6,8 +6,9 @@ descriptions (gz-sim's own example and test worlds) that libxml2 (lxml) refuses:
 * a comment holding ``--`` (``<!-- a -- b -->``, a ``<!-- ---- -->`` divider) or ending in
   ``--->``: XML 1.0 §2.5 (production [15]) forbids both ("Double hyphen within comment");
   tinyxml2 ends a comment at its first ``-->`` and ignores its text;
-* the XML declaration after blank space (a leading blank line or space before ``<?xml``): XML
-  1.0 §2.8 allows it only at the very start ("XML declaration allowed only at the start of the
+* the XML declaration after blank space or comments (a leading blank line, or a licence comment
+  before ``<?xml``, as nav2's ``turtlebot3_waffle_gps.urdf`` has): XML 1.0 §2.8 allows it only
+  at the very start ("XML declaration allowed only at the start of the
   document"); tinyxml2 reads it wherever it is and uses none of it (it reads every document as
   UTF-8).
 
@@ -27,8 +28,11 @@ from dataclasses import dataclass
 #: A CDATA section (skipped: ``<!--`` in it is text) or a comment up to its first ``-->``, as
 #: tinyxml2 ends it (``XMLComment::ParseDeep``).
 _COMMENT_OR_CDATA = re.compile(rb"<!\[CDATA\[.*?\]\]>|<!--(.*?)-->", re.DOTALL)
-#: An XML declaration after blank space at the start (after a UTF-8 byte order mark, if any).
-_LATE_DECLARATION = re.compile(rb"\A(?:\xef\xbb\xbf)?[ \t\r\n]+(<\?xml[ \t\r\n].*?\?>)", re.DOTALL)
+#: An XML declaration after blank space or comments at the start (after a UTF-8 byte order
+#: mark, if any): group 1 what comes before it, group 2 the declaration.
+_LATE_DECLARATION = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?((?:[ \t\r\n]+|<!--.*?-->)+)(<\?xml[ \t\r\n].*?\?>)", re.DOTALL
+)
 
 COMMENT = "comment"
 DECLARATION = "declaration"
@@ -37,11 +41,13 @@ DECLARATION = "declaration"
 @dataclass(frozen=True)
 class Repair:
     """A part of the document XML forbids and tinyxml2 reads: its kind (:data:`COMMENT` or
-    :data:`DECLARATION`) and its first and last line (1-based)."""
+    :data:`DECLARATION`), its first and last line (1-based) and, for a declaration, what comes
+    before it (``"blank space"`` or ``"comments"``)."""
 
     kind: str
     first_line: int
     last_line: int
+    after: str = ""
 
 
 def _malformed(body: bytes | None) -> bool:
@@ -49,10 +55,15 @@ def _malformed(body: bytes | None) -> bool:
     return body is not None and (b"--" in body or body.endswith(b"-"))
 
 
-def _repair(raw: bytes, kind: str, start: int, end: int) -> Repair:
+def _repair(raw: bytes, kind: str, start: int, end: int, after: str = "") -> Repair:
     """The :class:`Repair` of ``kind`` for the bytes ``raw[start:end]``."""
     first = raw.count(b"\n", 0, start) + 1
-    return Repair(kind, first, first + raw.count(b"\n", start, end))
+    return Repair(kind, first, first + raw.count(b"\n", start, end), after)
+
+
+def _before_declaration(match: re.Match[bytes]) -> str:
+    """What comes before a late declaration (:data:`_LATE_DECLARATION`'s match)."""
+    return "comments" if b"<!--" in match.group(1) else "blank space"
 
 
 def find(raw: bytes) -> list[Repair]:
@@ -64,7 +75,8 @@ def find(raw: bytes) -> list[Repair]:
     found = []
     declaration = _LATE_DECLARATION.match(raw)
     if declaration is not None:
-        found.append(_repair(raw, DECLARATION, *declaration.span(1)))
+        after = _before_declaration(declaration)
+        found.append(_repair(raw, DECLARATION, *declaration.span(2), after))
     found.extend(
         _repair(raw, COMMENT, *match.span())
         for match in _COMMENT_OR_CDATA.finditer(raw)
@@ -90,7 +102,7 @@ def repair(raw: bytes) -> tuple[bytes, list[Repair]]:
         return raw, []
     declaration = _LATE_DECLARATION.match(raw)
     if declaration is not None:
-        start, end = declaration.span(1)
+        start, end = declaration.span(2)
         raw = raw[:start] + _blank(raw[start:end]) + raw[end:]
 
     def comment(match: re.Match[bytes]) -> bytes:
@@ -120,8 +132,8 @@ def warnings(repairs: list[Repair]) -> list[str]:
     if declarations:
         found.append(
             f"the XML declaration (<?xml ...?>) at {describe_lines(declarations)} comes after "
-            "blank space, which XML forbids; read as libsdformat and urdfdom (tinyxml2) read "
-            "it: the declaration is ignored (the document read as UTF-8)"
+            f"{declarations[0].after}, which XML forbids; read as libsdformat and urdfdom "
+            "(tinyxml2) read it: the declaration is ignored (the document read as UTF-8)"
         )
     comments = [r for r in repairs if r.kind == COMMENT]
     if comments:

@@ -311,7 +311,7 @@ def describe(elem: etree._Element) -> str:
 CLOSE_MATCH_RATIO = 0.8
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` differ by one insertion, deletion, substitution or
     transposition of adjacent characters (optimal string alignment distance 1)."""
     if a == b or abs(len(a) - len(b)) > 1:
@@ -359,7 +359,7 @@ def _close_match(tag: str, known: frozenset[str]) -> str | None:
             difflib.SequenceMatcher(None, low, other).ratio() if bound >= CLOSE_MATCH_RATIO else 0.0
         )
         if score < CLOSE_MATCH_RATIO and not (
-            min(len(low), len(other)) >= 4 and _one_edit(low, other)
+            min(len(low), len(other)) >= 4 and one_edit(low, other)
         ):
             continue
         if best is None or score > best[0]:

@@ -63,12 +63,14 @@ def _must_drive(robot: Robot, driven: Sequence[str]) -> set[str]:
     return commanded if listed else set(driven)
 
 
-def _unknown_type_skipped(spec: TransmissionSpec) -> str:
-    """The warning for a transmission of unknown type skipped on a simulated robot."""
+def _unknown_type_skipped(spec: TransmissionSpec, types: dict[str, type[Transmission]]) -> str:
+    """The warning for a transmission of unknown type skipped on a simulated robot (``types``:
+    the known ones, for a likely misspelling)."""
     joints = [tj.name for tj in spec.joints]
     actuators = [ta.name for ta in spec.actuators]
     return (
-        f"transmission {spec.name!r}{_where(spec)} has unknown type {spec.type!r}; skipped: "
+        f"transmission {spec.name!r}{_where(spec)} has unknown type {spec.type!r}"
+        f"{registry.did_you_mean(spec.type, types)}; skipped: "
         f"its joints {joints} are driven directly in joint space as gazebo_ros_control does; "
         f"its actuators {actuators} are not modelled (identity actuators named like the "
         "joints; a backend driving real actuators refuses it). For its real math, install a "
@@ -164,7 +166,7 @@ def build_map(
             mech_cls = registry.lookup(spec.type, spec.name, types)
         except TransmissionError as exc:
             if simulated_robot:
-                msg = _unknown_type_skipped(spec)
+                msg = _unknown_type_skipped(spec, types)
             elif any(tj.name in must for tj in spec.joints):
                 raise _unknown_type_refused(spec, exc) from exc
             else:

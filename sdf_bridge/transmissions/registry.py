@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from importlib import metadata
 
+from sdf_bridge.description.xmlio import one_edit
 from sdf_bridge.errors import TransmissionError
 
 from .base import Transmission
@@ -119,10 +120,27 @@ def lookup(
         return matches.pop()
     known = ", ".join(sorted(types))
     raise TransmissionError(
-        f"transmission {transmission_name!r} has unknown type {type_name!r}. Fix: use one of "
+        f"transmission {transmission_name!r} has unknown type {type_name!r}"
+        f"{did_you_mean(type_name, types)}. Fix: use one of "
         f"{known}, or install a plug-in that registers it in the {ENTRY_POINT_GROUP!r} "
         "entry-point group."
     )
+
+
+def did_you_mean(type_name: str, types: dict[str, type[Transmission]]) -> str:
+    """`` (did you mean 'NAME'?)`` when ``type_name`` is most likely a misspelling of a known
+    type name: its part after ``/`` or ``::`` equal to a known one's but for letter case or one
+    edit (:func:`sdf_bridge.description.xmlio.one_edit`: ``SimpleTransmision``), else ``""``.
+    A name further away is another type (``HalfDifferentialTransmission`` is not a
+    ``DifferentialTransmission``)."""
+    short = _short(type_name).lower()
+    namespace = type_name[: len(type_name) - len(_short(type_name))]
+    # a name of the same namespace first (transmission_interface/ over pr2_mechanism_model/)
+    for name in sorted(types, key=lambda n: (not n.startswith(namespace) or not namespace, n)):
+        known = _short(name).lower()
+        if known == short or one_edit(short, known):
+            return f" (did you mean {name!r}?)"
+    return ""
 
 
 def non_mechanism_reason(type_name: str) -> str | None:

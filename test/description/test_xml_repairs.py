@@ -75,9 +75,26 @@ def test_declaration_after_blank_space_is_ignored_with_a_warning(before: str, li
     assert warnings == [DECLARATION_WARNING.format(line=line)]
 
 
+def test_declaration_after_comments_is_ignored_with_a_warning() -> None:
+    """A licence comment before ``<?xml`` (nav2's turtlebot3_waffle_gps.urdf): urdfdom's
+    check_urdf reads it; so does the bridge, the declaration ignored and every line kept."""
+    text = (
+        "<!-- Copyright: a licence\n  on two lines -->\n\n<!-- another -->\n"
+        '<?xml version="1.0"?>\n' + URDF.format(comment="")
+    )
+    warnings: list[str] = []
+    root = parse_xml(text, "r.urdf", warnings)
+    assert [(e.get("name"), e.sourceline) for e in root] == [("a", 8), ("j", 9), ("b", 10)]
+    assert warnings == [
+        "r.urdf: the XML declaration (<?xml ...?>) at line 5 comes after comments, which XML "
+        "forbids; read as libsdformat and urdfdom (tinyxml2) read it: the declaration is "
+        "ignored (the document read as UTF-8)"
+    ]
+
+
 def test_declaration_after_other_text_stays_an_error() -> None:
-    """Only blank space before the declaration is repaired; tinyxml2's reading of text there
-    (a ``?xml ...?>`` missing its ``<``) is not taken on."""
+    """Only blank space and comments before the declaration are repaired; tinyxml2's reading
+    of text there (a ``?xml ...?>`` missing its ``<``) is not taken on."""
     with pytest.raises(
         XmlSyntaxError, match=r"^r\.urdf:1: not well-formed XML \(column 1\): Start tag expected"
     ):
@@ -107,7 +124,7 @@ def test_repair_keeps_every_byte_outside_the_comments_and_cdata_text() -> None:
     assert repair(b"<a><!-- ok --></a>") == (b"<a><!-- ok --></a>", [])
     assert repair(b"\n <?xml version='1.0'?>\n<a/>") == (
         b"\n                      \n<a/>",
-        [Repair(DECLARATION, 2, 2)],
+        [Repair(DECLARATION, 2, 2, "blank space")],
     )
 
 

@@ -21,6 +21,8 @@ from sdf_bridge.transmissions import (
     TransmissionMap,
 )
 
+from .builders import chain, simple
+
 JOINTS = ("head_1_joint", "head_2_joint")
 
 
@@ -102,3 +104,25 @@ def test_a_plug_in_registered_under_the_type_gives_it_its_math(
     # / (2 jr2), actuator reductions r = (1, 0.5), joint reductions 1
     q, _, _ = tmap.actuator_to_joint([0.3, 0.1], [0.0, 0.0], [0.0, 0.0])
     np.testing.assert_allclose(q, [(0.3 + 0.2) / 2, (0.3 - 0.2) / 2], rtol=0, atol=1e-15)
+
+
+def test_a_misspelt_type_on_a_simulated_robot_is_skipped_naming_the_type_meant(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A misspelling is skipped like any unknown type (its reduction not applied), and the
+    warning says which known type it probably means."""
+    robot = chain(
+        ("j", "revolute"),
+        transmissions=[
+            simple("t", "j", "m", jred=10.0, ttype="transmission_interface/SimpleTransmision")
+        ],
+    )
+    with caplog.at_level(logging.WARNING):
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True, compiled=False)
+    assert tuple(tmap.actuator_names) == ("j",)  # identity, not 10:1
+    assert re.search(
+        r"transmission 't' .*has unknown type 'transmission_interface/SimpleTransmision' "
+        r"\(did you mean 'transmission_interface/SimpleTransmission'\?\); skipped: its joints "
+        r"\['j'\]",
+        caplog.text,
+    )

@@ -46,9 +46,11 @@ class _EntryPoint:
 @pytest.fixture()
 def plugins(monkeypatch: pytest.MonkeyPatch):
     eps: list[_EntryPoint] = []
+    real = md.entry_points
 
     def fake_entry_points(**kwargs):
-        assert kwargs == {"group": "sdf_bridge.transmissions"}
+        if kwargs != {"group": "sdf_bridge.transmissions"}:
+            return real(**kwargs)  # another library's (Numba's on its first compile)
         return list(eps)
 
     monkeypatch.setattr(md, "entry_points", fake_entry_points)
@@ -78,6 +80,38 @@ def test_unknown_type_message() -> None:
         r"sdf_bridge.transmissions",
     ):
         lookup("x/Belt", "belt")
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [
+        ("transmission_interface/SimpleTransmision", "transmission_interface/SimpleTransmission"),
+        ("pr2_mechanism_model/simpletransmission", "pr2_mechanism_model/SimpleTransmission"),
+        ("DifferentialTransmision", "transmission_interface/DifferentialTransmission"),
+    ],
+)
+def test_a_misspelt_type_is_named_with_the_type_meant(typed: str, meant: str) -> None:
+    """One edit (or the letter case) from a known type's name: the message says which, a
+    namespace's own type first."""
+    with pytest.raises(
+        TransmissionError,
+        match=rf"transmission 't' has unknown type '{typed}' \(did you mean '{meant}'\?\)\. Fix:",
+    ):
+        lookup(typed, "t")
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "transmission_interface/HalfDifferentialTransmission",  # PAL's: another type
+        "sr_mechanism_model/J0Transmission",  # Shadow's
+        "my_vendor/MadeUpTransmission",
+    ],
+)
+def test_a_type_further_away_is_no_misspelling(other: str) -> None:
+    assert registry.did_you_mean(other, available_types()) == ""
+    with pytest.raises(TransmissionError, match=rf"unknown type '{other}'\. Fix: use one of"):
+        lookup(other, "t")
 
 
 def test_plugin_entry_point(plugins) -> None:
