@@ -43,14 +43,11 @@ output type): the first one's names. ``<ros><argument>``\ s (``__ns:=…``) are 
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
 from ..errors import InvalidValueError
+from ..ros_names import is_topic_name
 from .xmlio import ParseContext
-
-_NAME_RE = re.compile(r"^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 
 #: Sensor kind → message suffix (``""``: the one message; ``image_raw``, ``camera_info``) →
 #: the name gazebo_ros' plug-in of that kind publishes on (``{camera}``: its camera name).
@@ -100,7 +97,7 @@ def _expand(name: str, namespace: str, node: str) -> str:
 
 
 def _checked(ctx: ParseContext, at: etree._Element, name: str, what: str) -> str:
-    if not _NAME_RE.match(name):
+    if not is_topic_name(name):
         raise ctx.error(
             InvalidValueError,
             at,

@@ -42,6 +42,7 @@ from ..backends.base import INTERFACE_MODES
 from ..backends.initial_values import initial_joint_values
 from ..description.model import HardwareComponent, Robot
 from ..errors import ConfigError
+from ..ros_names import is_topic_name
 from ..transmissions import TransmissionMap
 from .command_interfaces import commandable_joints
 
@@ -56,8 +57,6 @@ backend's."""
 
 #: The command interface sets of one control mode each (the bridge's command modes).
 CONTROL_MODES = (("position",), ("velocity",), ("position", "velocity"), ("effort",))
-
-_TOPIC_RE = re.compile(r"^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 @dataclass(frozen=True)
@@ -88,7 +87,7 @@ class TopicBlockOptions:
             ("joint_commands_topic", self.joint_commands_topic),
             ("joint_states_topic", self.joint_states_topic),
         ):
-            if not _TOPIC_RE.match(topic):
+            if not is_topic_name(topic):
                 raise ConfigError(
                     f"{what} {topic!r} is not a ROS topic name. Fix: give e.g. "
                     "/sdf_bridge/joint_states."

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 
 from ..description.model import Sensor
+from ..ros_names import is_topic_name
 
-_TOPIC_RE = re.compile(r"^(~/|/)?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$")
 IMAGE = "image_raw"
 CAMERA_INFO = "camera_info"
 
@@ -49,7 +49,7 @@ MESSAGES = {
 def sensor_topic(name: str, topic: str | None) -> str:
     """Topic base of a sensor: its ``topic`` as written when it is a valid ROS name, else
     ``sensors/<name>`` with invalid characters replaced by ``_``."""
-    if topic and _TOPIC_RE.match(topic):
+    if topic and is_topic_name(topic, private=True):
         return topic
     clean = re.sub(r"[^A-Za-z0-9_]", "_", name)
     if not clean or clean[0].isdigit():
