@@ -121,10 +121,18 @@ def command(probe: Probe, names: list[str], positions: list[float], what: str) -
 
 
 def diagnostics(probe: Probe) -> dict[str, str]:
-    """Key → value of the newest /diagnostics status of the bridge (waits for a fresh one)."""
-    msg = probe.wait_messages(DIAG, 1)[-1]
-    status = next(s for s in msg.status if s.name.startswith("sdf_bridge"))
-    return {kv.key: kv.value for kv in status.values}
+    """Key → value of the newest /diagnostics status of the bridge (waits for a fresh one;
+    /diagnostics is one topic for every node of the domain, so other publishers' arrays, e.g. a
+    namespaced bridge's, are passed over)."""
+    start = len(probe.messages[DIAG])
+
+    def newest():
+        fresh = probe.messages[DIAG][start:]
+        found = (s for m in reversed(fresh) for s in m.status if s.name.startswith("sdf_bridge"))
+        return next(found, None)
+
+    probe.wait_for(lambda: newest() is not None, "a fresh /diagnostics status of the bridge")
+    return {kv.key: kv.value for kv in newest().values}
 
 
 def test_joint_states_every_movable_joint_si_stamped(bridge: Bridge, probe: Probe, demo) -> None:
