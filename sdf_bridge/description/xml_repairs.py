@@ -31,7 +31,7 @@ _COMMENT_OR_CDATA = re.compile(rb"<!\[CDATA\[.*?\]\]>|<!--(.*?)-->", re.DOTALL)
 #: An XML declaration after blank space or comments at the start (after a UTF-8 byte order
 #: mark, if any): group 1 what comes before it, group 2 the declaration.
 _LATE_DECLARATION = re.compile(
-    rb"\A(?:\xef\xbb\xbf)?((?:[ \t\r\n]+|<!--.*?-->)+)(<\?xml[ \t\r\n].*?\?>)", re.DOTALL
+    rb"\A(?:\xef\xbb\xbf)?((?:[ \t\r\n]|<!--.*?-->)+)(<\?xml[ \t\r\n].*?\?>)", re.DOTALL
 )
 
 COMMENT = "comment"
