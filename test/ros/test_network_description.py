@@ -69,3 +69,25 @@ def test_a_topic_description_naming_a_local_file_is_refused_and_the_bridge_serve
     assert "refused: include" in output
     assert SECRET not in output
     assert not [m.msg for m in probe.messages["/rosout"] if SECRET in m.msg]
+
+
+def test_allow_local_files_lets_the_parameter_include_a_local_model(
+    start_bridge, probe: Probe, tmp_path: Path
+) -> None:
+    """The opt-in reaches the node: with allow_local_files:=true the robot_description
+    parameter's file:// include loads, as before the rule."""
+    model = tmp_path / "arm.sdf"
+    model.write_text(
+        '<sdf version="1.9"><model name="arm"><link name="a"/><link name="b"/><joint name="elbow"'
+        ' type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis>'
+        "</joint></model></sdf>"
+    )
+    params = {"robot_description": _including(f"file://{model}"), "allow_local_files": True}
+    probe.watch(f"{NS}_allowed/joint_states", JointState)
+    bridge = start_bridge(params, name="bridge", extra=["-r", f"__ns:={NS}_allowed"])
+    try:
+        probe.wait_ready(bridge, f"{NS}_allowed/joint_states")
+        assert list(probe.latest(f"{NS}_allowed/joint_states").name) == ["elbow"]
+    finally:
+        code = bridge.stop()
+    assert code == 0, bridge.output()

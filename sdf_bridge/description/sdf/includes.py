@@ -150,6 +150,8 @@ def fuel_cache_model(uri: str) -> Path | None:
     if match is None:
         return None
     owner, name, version = match.groups()
+    if {parsed.netloc, owner, name} & {"", ".", ".."}:  # a path out of the cache, not a model
+        return None
     cache = fuel_cache_dir()
     models = _child_ci(cache / parsed.netloc, owner)
     model = _child_ci(models / "models", name) if models is not None else None
