@@ -82,6 +82,14 @@ class PathResolutionError(DescriptionError):
     or resolves outside its package root."""
 
 
+class RefusedPathError(PathResolutionError):
+    """A description from the network (the ``robot_description`` topic or parameter) names a
+    file it may not read: a ``file://`` URI or a path, or a ``package://``, ``model://`` or
+    ``$(find pkg)`` path that leaves the configured directories or is no regular file. The
+    message names the URI and the rule, never what a file holds or whether it exists
+    (:mod:`sdf_bridge.description.confine`)."""
+
+
 class MissingReferenceError(DescriptionError):
     """An element names a link, joint, frame, material, model or include that does not exist."""
 

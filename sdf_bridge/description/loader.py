@@ -35,6 +35,7 @@ def load_with_xml(
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,
     sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+    network: bool = False,
 ) -> tuple[Robot | World, list[str], str]:
     """Load a robot description; return it with the warnings found and the XML it was read
     from (after xacro expansion), e.g. for publishing ``robot_description``.
@@ -52,6 +53,10 @@ def load_with_xml(
             before the ament index.
         sdf_paths: directories searched for ``model://`` includes (SDFormat, like
             ``GZ_SIM_RESOURCE_PATH``).
+        network: the description came from the network (a ``robot_description`` topic or
+            parameter): the files it names are confined to the configured directories
+            (:mod:`.confine`: ``file://`` URIs and paths refused, includes and meshes only
+            through ``package://``, ``$(find pkg)`` and ``model://``, regular files only).
 
     Returns:
         ``(robot, warnings, xml)``: a :class:`Robot` for URDF and single-model SDFormat, a
@@ -62,7 +67,8 @@ def load_with_xml(
             (subclass per kind: ``XmlSyntaxError``, ``UnsafeXmlError``, ``XacroError`` (also
             over the expansion's memory or time bound), ``UnexpandedXacroError`` (text),
             ``PathResolutionError``, ``MissingReferenceError``, ``DuplicateNameError``,
-            ``KinematicTreeError``, ``InvalidValueError``, ``UnsupportedError``).
+            ``KinematicTreeError``, ``InvalidValueError``, ``UnsupportedError``,
+            ``RefusedPathError`` (``network``: a local file named)).
     """
     warnings: list[str] = []
     if isinstance(source, (str, bytes)) and not source.strip():
@@ -94,7 +100,7 @@ def load_with_xml(
     else:
         text = data.decode("utf-8", errors="replace")
         root = parse_xml(data, file, warnings)
-    ctx = ParseContext(file=file)
+    ctx = ParseContext(file=file, network=network)
     ctx.warnings.extend(warnings)
     source_file = None if path is None else os.fspath(path)
     tag = root.tag
@@ -131,6 +137,7 @@ def load_with_warnings(
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,
     sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+    network: bool = False,
 ) -> tuple[Robot | World, list[str]]:
     """:func:`load_with_xml` without the XML: ``(robot, warnings)``.
 
@@ -138,7 +145,11 @@ def load_with_warnings(
         DescriptionError: as :func:`load_with_xml`.
     """
     model, warnings, _xml = load_with_xml(
-        source, xacro_args=xacro_args, package_paths=package_paths, sdf_paths=sdf_paths
+        source,
+        xacro_args=xacro_args,
+        package_paths=package_paths,
+        sdf_paths=sdf_paths,
+        network=network,
     )
     return model, warnings
 
@@ -149,6 +160,7 @@ def load(
     xacro_args: Mapping[str, object] | None = None,
     package_paths: PackagePaths | None = None,
     sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+    network: bool = False,
 ) -> Robot | World:
     """Load a robot description (URDF, xacro or SDFormat; path or XML text).
 
@@ -156,5 +168,9 @@ def load(
     Example: ``load("robot.urdf.xacro", xacro_args={"prefix": "left_"})``.
     """
     return load_with_warnings(
-        source, xacro_args=xacro_args, package_paths=package_paths, sdf_paths=sdf_paths
+        source,
+        xacro_args=xacro_args,
+        package_paths=package_paths,
+        sdf_paths=sdf_paths,
+        network=network,
     )[0]

@@ -15,7 +15,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import PathResolutionError
+from ..errors import PathResolutionError, RefusedPathError
+from .confine import FIX, is_confined, local_file_refusal, names_local_file, outside_refusal
 
 PackagePaths = Mapping[str, "str | os.PathLike[str]"]
 
@@ -107,6 +108,7 @@ def resolve_uri(
     package_paths: PackagePaths | None = None,
     file: str | None = None,
     cache: dict[str, Path | None] | None = None,
+    network: bool = False,
 ) -> str | None:
     """Absolute path a resource reference points to, or ``None`` when it cannot be known.
 
@@ -118,6 +120,9 @@ def resolve_uri(
         file: the description file, for error messages.
         cache: optional package → directory memo shared by the calls of one load (the ament
             index is a file-system lookup per call).
+        network: the description came from the network (:mod:`.confine`): a ``file://`` URI
+            or an absolute path is refused, a package path must stay inside its package's
+            directory with symlinks followed, a relative path inside ``base_dir``.
 
     Returns:
         The normalised absolute path (not checked for existence), or ``None`` for an unknown
@@ -126,6 +131,7 @@ def resolve_uri(
     Raises:
         PathResolutionError: the package name is empty, or the path leaves its package
             directory.
+        RefusedPathError: ``network`` and the path names a local file (see ``network``).
     """
     uri = uri.strip()
     if not uri or uri.startswith(_OTHER_SCHEMES):
@@ -146,11 +152,19 @@ def resolve_uri(
             root = cache[package] = find_package(package, package_paths)
         if root is None:
             return None
-        return os.fspath(_inside(root, relative, uri, file))
+        target = os.fspath(_inside(root, relative, uri, file))
+        if network and not is_confined(target, [root]):
+            raise RefusedPathError(outside_refusal("mesh", uri), file=file, fix=FIX)
+        return target
+    if network and names_local_file(uri):
+        raise RefusedPathError(local_file_refusal("mesh", uri), file=file, fix=FIX)
     if uri.startswith("file://"):
         uri = uri[len("file://") :]
     if os.path.isabs(uri):
         return os.path.normpath(uri)
     if base_dir is None:
         return None
-    return os.path.normpath(os.path.join(os.path.abspath(os.fspath(base_dir)), uri))
+    target = os.path.normpath(os.path.join(os.path.abspath(os.fspath(base_dir)), uri))
+    if network and not is_confined(target, [base_dir]):
+        raise RefusedPathError(outside_refusal("mesh", uri), file=file, fix=FIX)
+    return target

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ..errors import InvalidValueError, PathResolutionError, UnsupportedError
+from ..errors import InvalidValueError, PathResolutionError, RefusedPathError, UnsupportedError
+from .confine import REFUSED_MESH, refused_mesh_warning
 from .model import Box, Capsule, Cylinder, Material, Mesh, Sphere
 from .model.geometry import Geometry
 from .resolve import resolve_uri, unresolved_reason
@@ -127,7 +128,13 @@ class ShapeReading:
                         package_paths=self.package_paths,
                         file=self.ctx.file,
                         cache=self.packages,
+                        network=self.ctx.network,
                     )
+                except RefusedPathError as exc:  # a network description: the mesh is left out
+                    resolved = None
+                    if REFUSED_MESH not in self.unresolved:
+                        self.unresolved.add(REFUSED_MESH)
+                        self.ctx.warn(shape, refused_mesh_warning(exc))
                 except PathResolutionError as exc:
                     raise self.ctx.error(
                         PathResolutionError, shape, exc.problem, exc.fix or ""

@@ -13,6 +13,7 @@ import logging
 import math
 import os
 import re
+import stat
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -126,40 +127,68 @@ def check_safe(raw: bytes, file: str) -> None:
 
 
 def read_file(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a description file, refusing files over the size cap before reading them.
+    """The bytes of a description file: a regular file (never a device, FIFO, socket or a file
+    of ``/proc``, ``/sys`` or ``/dev``, which can block or never end) of at most
+    :data:`MAX_XML_BYTES`, checked before it is opened, opened without blocking and checked
+    again once open.
 
     Raises:
-        PathResolutionError: the path does not exist, is not a file or cannot be read.
+        PathResolutionError: the path does not exist, is not a regular file or cannot be read.
         UnsafeXmlError: the file is over :data:`MAX_XML_BYTES`.
     """
+    from .confine import in_pseudo_filesystem
+
     name = os.fspath(path)
     try:
-        size = os.stat(name).st_size
+        info = os.stat(name)
     except OSError as exc:
         raise PathResolutionError(
             f"cannot read the description: {exc.strerror or exc}",
             file=name,
             fix="check the path (relative paths are taken from the current directory)",
         ) from None
-    if size > MAX_XML_BYTES:
+    if info.st_size > MAX_XML_BYTES:
         raise UnsafeXmlError(
-            f"file is {size} bytes, over the {MAX_XML_BYTES}-byte cap",
+            f"file is {info.st_size} bytes, over the {MAX_XML_BYTES}-byte cap",
             file=name,
             fix="check that the right file was given",
         )
-    if not os.path.isfile(name):
+    if not stat.S_ISREG(info.st_mode) or in_pseudo_filesystem(os.path.realpath(name)):
         raise PathResolutionError(
-            "the path is not a file", file=name, fix="give the description file itself"
+            "the path is not a file (a description is a regular file: no directory, device, "
+            "FIFO, socket or file of /proc, /sys or /dev)",
+            file=name,
+            fix="give the description file itself",
         )
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        with open(name, "rb") as stream:
-            return stream.read()
+        fd = os.open(name, flags | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise PathResolutionError(
             f"cannot read the description: {exc.strerror or exc}",
             file=name,
             fix="check the file's permissions",
         ) from None
+    with open(fd, "rb", closefd=True) as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since the check above
+            raise PathResolutionError(
+                "the path is not a file", file=name, fix="give the description file itself"
+            )
+        try:
+            data = stream.read(MAX_XML_BYTES + 1)
+        except OSError as exc:
+            raise PathResolutionError(
+                f"cannot read the description: {exc.strerror or exc}",
+                file=name,
+                fix="check the file's permissions",
+            ) from None
+    if len(data) > MAX_XML_BYTES:  # grew since the check above
+        raise UnsafeXmlError(
+            f"file is over the {MAX_XML_BYTES}-byte cap",
+            file=name,
+            fix="check that the right file was given",
+        )
+    return data
 
 
 _POSITION = re.compile(r",?\s*line (\d+), column (\d+)\s*$")
@@ -372,11 +401,18 @@ class ParseContext:
     """What a parser needs to report problems: the file name and a warning sink.
 
     ``warnings`` collects every warning message (also logged through ``logging``), so that
-    ``sdf-bridge check`` can list them.
+    ``sdf-bridge check`` can list them. ``network``: the description came from the network, so
+    the files it names are confined (:mod:`sdf_bridge.description.confine`); the contexts of
+    the files it includes inherit it.
     """
 
     file: str = "<string>"
     warnings: list[str] = field(default_factory=list)
+    network: bool = False
+
+    def included(self, file: str) -> ParseContext:
+        """The context of a file this one includes: same warnings, same confinement."""
+        return ParseContext(file, self.warnings, self.network)
 
     def source(self, elem: etree._Element) -> Source:
         """The :class:`Source` of ``elem``."""

@@ -3,12 +3,14 @@
 Order (first that applies):
 
 1. the ``robot_description`` parameter (XML text: parsed as XML only, never xacro-expanded;
-   text that still holds xacro is refused with how to expand it);
+   text that still holds xacro is refused with how to expand it; text is network input, so the
+   files it names are confined unless ``allow_local_files``,
+   :mod:`sdf_bridge.description.confine`);
 2. the ``description_file`` parameter (+ ``xacro_args``; a xacro file is expanded in a child
    process bounded in memory and time, :mod:`sdf_bridge.description.xacro_bounded`);
 3. with ``use_description_topic``: the ``robot_description`` topic (handled by the node, which
    then does not publish the topic itself — someone else, e.g. robot_state_publisher, does;
-   XML only, as the parameter);
+   XML only and confined, as the parameter);
 4. the built-in demo robot ``urdf/demo_arm.urdf.xacro``, found in the ament index share
    directory, the installed data (``<prefix>/share/sdf_bridge``) or beside the source tree.
 
@@ -107,6 +109,7 @@ def load_description(
     origin: str | None = None,
     package_paths: Mapping[str, str] | None = None,
     model: str | None = None,
+    allow_local_files: bool = False,
 ) -> LoadedDescription:
     """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
     string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
@@ -114,9 +117,15 @@ def load_description(
     ``model`` picks the robot of an SDFormat world
     (:func:`~sdf_bridge.description.world.select_robot`).
 
+    An XML string comes from the network (the ``robot_description`` topic or parameter): the
+    files it names are confined to the configured directories
+    (:mod:`sdf_bridge.description.confine`) unless ``allow_local_files`` (the node's parameter
+    of that name).
+
     Raises:
         DescriptionError: (and subclasses) the description is invalid; a world holds several
-            robots and ``model`` names none of them (the message lists them).
+            robots and ``model`` names none of them (the message lists them);
+            ``RefusedPathError``: the string names a local file it may not.
         ConfigError: the file does not exist.
     """
     from ..description import load_with_xml
@@ -134,6 +143,7 @@ def load_description(
             Path(source) if is_file else str(source),
             xacro_args=args or None,
             package_paths=dict(package_paths or {}) or None,
+            network=not is_file and not allow_local_files,
         )
     except DescriptionError as exc:
         if not is_file:  # the loader names text "<string>": say which text it was
@@ -172,6 +182,7 @@ def resolve_description(
     *,
     package_paths: Mapping[str, str] | None = None,
     model: str = "",
+    allow_local_files: bool = False,
 ) -> LoadedDescription | None:
     """Load the description the parameters select (see module docstring); ``None`` means
     "wait for the robot_description topic".
@@ -182,7 +193,11 @@ def resolve_description(
     options = {"xacro_args": xacro_args, "package_paths": package_paths, "model": model}
     if robot_description.strip():
         return load_description(
-            robot_description, is_file=False, origin="parameter robot_description", **options
+            robot_description,
+            is_file=False,
+            origin="parameter robot_description",
+            allow_local_files=allow_local_files,
+            **options,
         )
     if description_file.strip():
         return load_description(Path(description_file).expanduser(), is_file=True, **options)

@@ -201,6 +201,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.config.use_description_topic,
             package_paths=self.config.package_paths,
             model=self.config.model,
+            allow_local_files=self.config.allow_local_files,
         )
         if loaded is None:
             self.get_logger().info("waiting for the description on the robot_description topic")
@@ -307,6 +308,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                         origin="topic robot_description",
                         package_paths=self.config.package_paths,
                         model=self.config.model,
+                        allow_local_files=self.config.allow_local_files,
                     )
                 )
         except StopRequested:

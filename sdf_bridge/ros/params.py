@@ -99,6 +99,15 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             "The robot of an SDFormat world holding several (empty: its only robot).",
         ),
     ),
+    "allow_local_files": (
+        False,
+        _descriptor(
+            _T.PARAMETER_BOOL,
+            "Let a robot_description from the topic or parameter name local files (file:// "
+            "URIs, absolute paths, anything outside package_paths, the ament index and the SDF "
+            "resource path). Only for a trusted description: any peer can publish one.",
+        ),
+    ),
     "use_description_topic": (
         False,
         _descriptor(
@@ -233,6 +242,7 @@ class BridgeConfig:
     xacro_args: dict[str, str] = field(default_factory=dict)
     package_paths: dict[str, str] = field(default_factory=dict)
     model: str = default("model")
+    allow_local_files: bool = default("allow_local_files")
     use_description_topic: bool = default("use_description_topic")
     backend: str = default("backend")
     update_rate: float = default("update_rate")
@@ -415,6 +425,7 @@ def make_config(
         xacro_args=parse_xacro_args(xacro_raw),
         package_paths=parse_package_paths(packages_raw),
         model=str(values.get("model") or "").strip(),
+        allow_local_files=bool(values.get("allow_local_files", default("allow_local_files"))),
         use_description_topic=bool(
             values.get("use_description_topic", default("use_description_topic"))
         ),

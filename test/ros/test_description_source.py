@@ -162,3 +162,71 @@ def test_topic_text_gets_the_loaders_tinyxml2_readings(caplog: pytest.LogCapture
         "<string>: comment at line 3 contains '--', which XML forbids inside a comment; read as "
         "libsdformat and urdfdom (tinyxml2) read it: the comment is ignored",
     ]
+
+
+SECRET = "SECRET_b41d07"
+
+
+def _including(uri: str) -> str:
+    return (
+        '<sdf version="1.9">\n<world name="w">\n'
+        f"<include><uri>{uri}</uri></include>\n</world></sdf>"
+    )
+
+
+@pytest.fixture
+def secret_model(tmp_path: Path) -> Path:
+    """A local SDFormat model (valid, so that main loads it) whose names hold the secret, and
+    a malformed one (whose syntax error main quotes)."""
+    good = tmp_path / "good.sdf"
+    good.write_text(
+        f'<sdf version="1.9"><model name="{SECRET}"><link name="{SECRET}_a"/></model></sdf>'
+    )
+    (tmp_path / "bad.sdf").write_text(f'<sdf version="1.9"><model name="m"></{SECRET}></sdf>')
+    return good
+
+
+@pytest.mark.parametrize("origin", ["topic robot_description", None])
+@pytest.mark.parametrize("name", ["good.sdf", "bad.sdf", "missing.sdf"])
+def test_network_text_naming_a_local_file_is_refused_by_the_rule(
+    secret_model: Path, origin: str | None, name: str
+) -> None:
+    """The topic and the parameter: a file:// include is refused before anything is looked up,
+    naming the URI and the rule; the message neither quotes the file nor tells whether it
+    exists."""
+    uri = f"file://{secret_model.parent / name}"
+    if origin is None:  # the robot_description parameter
+        with pytest.raises(DescriptionError) as caught:
+            resolve_description(_including(uri), "", {}, use_description_topic=False)
+        where = "parameter robot_description"
+    else:
+        with pytest.raises(DescriptionError) as caught:
+            load_description(_including(uri), is_file=False, origin=origin)
+        where = origin
+    message = str(caught.value)
+    assert type(caught.value).__name__ == "RefusedPathError"
+    assert message == (
+        f"{where}: <string>:3: <include>: refused: include {uri!r} is a file:// URI in a "
+        "robot_description from the network, which may not name local files. Fix: set "
+        "allow_local_files:=true to allow it (for a trusted description only), or name the "
+        "file with package:// or model:// under a configured directory (package_paths, the "
+        "ament index, sdf_paths / GZ_SIM_RESOURCE_PATH)"
+    )
+    assert SECRET not in message
+
+
+def test_allow_local_files_loads_network_text_as_before(secret_model: Path) -> None:
+    """The opt-in (the node's allow_local_files): a trusted text's local include loads."""
+    text = _including(f"file://{secret_model}")
+    loaded = load_description(text, is_file=False, allow_local_files=True)
+    assert loaded.robot.name == SECRET
+    loaded = resolve_description(text, "", {}, use_description_topic=False, allow_local_files=True)
+    assert loaded is not None and loaded.robot.name == SECRET
+
+
+def test_a_description_file_keeps_naming_local_files(secret_model: Path, tmp_path: Path) -> None:
+    """A file the user names (description_file, --description) is no network input."""
+    world = tmp_path / "world.sdf"
+    world.write_text(_including(f"file://{secret_model}"))
+    loaded = resolve_description("", str(world), {}, use_description_topic=False)
+    assert loaded is not None and loaded.robot.name == SECRET

@@ -320,3 +320,9 @@ def test_declare_parameters_warns_about_undeclared_overrides_only(
         ]
     finally:
         node.destroy_node()
+
+
+def test_allow_local_files_is_off_unless_set() -> None:
+    """Issue 22: a description from the network names no local file unless the user opts in."""
+    assert make_config({}).allow_local_files is False
+    assert make_config({"allow_local_files": True}).allow_local_files is True

@@ -71,7 +71,12 @@ def load_model(
     builder = ModelBuilder(
         search=search,
         resolve_mesh=make_mesh_resolver(
-            search, package_paths, file, lambda text: ctx.warn(None, text)
+            search,
+            package_paths,
+            file,
+            lambda text: ctx.warn(None, text),
+            network=ctx.network,
+            text_base=base_dir if file is None else None,
         ),
         package_paths=package_paths,
     )
@@ -253,7 +258,7 @@ def _load_include(
             "add <uri>model://name</uri> or a path",
         )
     path = resolve_include(uri, elem, ctx, base_dir=base, paths=search, package_paths=package_paths)
-    sub = ParseContext(str(path), ctx.warnings)
+    sub = ctx.included(str(path))
     root = parse_xml(read_file(path), str(path), ctx.warnings)
     if root.tag != "sdf" or root.find("model") is None:
         raise sub.error(

@@ -24,7 +24,15 @@ from urllib.parse import unquote, urlparse
 
 from lxml import etree
 
-from ...errors import InvalidValueError, MissingReferenceError
+from ...errors import InvalidValueError, MissingReferenceError, RefusedPathError
+from ..confine import (
+    FIX,
+    confined_roots,
+    is_confined,
+    local_file_refusal,
+    names_local_file,
+    outside_refusal,
+)
 from ..resolve import PackagePaths, find_package, split_package_uri
 from ..xmlio import ParseContext, parse_xml, read_file
 
@@ -53,16 +61,29 @@ def parse_version(text: str) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
-def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseContext) -> Path:
-    """The SDF file of a model directory, chosen through its ``model.config``.
+def model_file_of_directory(
+    directory: Path,
+    elem: etree._Element,
+    ctx: ParseContext,
+    *,
+    roots: Sequence[Path] | None = None,
+    uri: str = "",
+) -> Path:
+    """The SDF file of a model directory, chosen through its ``model.config``; with ``roots``
+    (a description from the network) the config and the file it names must stay inside them.
 
     Raises:
         MissingReferenceError: no usable ``<sdf>`` entry / file in the directory.
         InvalidValueError: ``model.config`` is not well-formed or has a bad version.
+        RefusedPathError: ``model.config`` or the file it names leaves ``roots``.
     """
     config = directory / "model.config"
+    if roots is not None:
+        _confine(config, roots, uri, elem, ctx)
     if not config.is_file():
         candidate = directory / "model.sdf"
+        if roots is not None:
+            _confine(candidate, roots, uri, elem, ctx)
         if candidate.is_file():
             return candidate
         raise ctx.error(
@@ -95,6 +116,8 @@ def model_file_of_directory(directory: Path, elem: etree._Element, ctx: ParseCon
             'add <sdf version="1.x">model.sdf</sdf> to model.config',
         )
     path = directory / best[1]
+    if roots is not None:
+        _confine(path, roots, uri, elem, ctx)
     if not path.is_file():
         raise ParseContext(str(config)).error(
             MissingReferenceError,
@@ -127,7 +150,9 @@ def fuel_cache_model(uri: str) -> Path | None:
     if match is None:
         return None
     owner, name, version = match.groups()
-    cache = Path(os.environ.get("GZ_FUEL_CACHE_PATH") or Path.home() / ".gz" / "fuel")
+    if {parsed.netloc, owner, name} & {"", ".", ".."}:  # a path out of the cache, not a model
+        return None
+    cache = fuel_cache_dir()
     models = _child_ci(cache / parsed.netloc, owner)
     model = _child_ci(models / "models", name) if models is not None else None
     if model is None:
@@ -136,6 +161,24 @@ def fuel_cache_model(uri: str) -> Path | None:
     if version not in (None, "tip"):
         versions = [(n, d) for n, d in versions if n == int(version)]
     return versions[-1][1] if versions else None
+
+
+def fuel_cache_dir() -> Path:
+    """The local Fuel cache: ``GZ_FUEL_CACHE_PATH``, else ``~/.gz/fuel``."""
+    return Path(os.environ.get("GZ_FUEL_CACHE_PATH") or Path.home() / ".gz" / "fuel")
+
+
+def _confine(
+    path: Path, roots: Sequence[Path], uri: str, elem: etree._Element, ctx: ParseContext
+) -> None:
+    """Refuse ``path`` (reached from ``uri`` of a description from the network) unless it is
+    inside ``roots`` (:func:`~sdf_bridge.description.confine.is_confined`).
+
+    Raises:
+        RefusedPathError: naming ``uri`` and the rule, not the path it resolved to.
+    """
+    if not is_confined(path, roots):
+        raise ctx.error(RefusedPathError, elem, outside_refusal("include", uri), FIX)
 
 
 def _child_ci(directory: Path, name: str) -> Path | None:
@@ -164,18 +207,30 @@ def resolve_include(
         paths: the search path (:func:`search_path`).
         package_paths: package → directory map for ``package://`` URIs (then the ament index).
 
+    A description from the network (``ctx.network``) may not name local files
+    (:mod:`sdf_bridge.description.confine`): a ``file://`` URI or an absolute path is refused,
+    every candidate must stay inside the search path, the package's directory or the Fuel
+    cache.
+
     Raises:
         MissingReferenceError: nothing found; the message lists the search path.
+        RefusedPathError: ``ctx.network`` and the URI names a local file or leaves the
+            configured directories.
     """
     uri = uri.strip()
     candidates: list[Path] = []
     package = split_package_uri(uri) if uri.startswith("package://") else None
+    package_root: Path | None = None
+    network = ctx.network
+    if network and not uri.startswith(("model://", "package://")) and names_local_file(uri):
+        # refused before any look-up: the same answer whether the file exists or not
+        raise ctx.error(RefusedPathError, elem, local_file_refusal("include", uri), FIX)
     if uri.startswith("model://"):
         rest = uri[len("model://") :]
         candidates = [p / rest for p in paths]
     elif package is not None:
-        root = find_package(package[0], package_paths)
-        candidates = ([root / package[1]] if root is not None else []) + [
+        package_root = find_package(package[0], package_paths)
+        candidates = ([package_root / package[1]] if package_root is not None else []) + [
             p / package[0] / package[1] for p in paths
         ]
     elif is_network_uri(uri):
@@ -186,10 +241,20 @@ def resolve_include(
         if os.path.isabs(plain):
             candidates = [Path(plain)]
         else:
-            candidates = [base_dir / plain] + [p / plain for p in paths]
+            # the network text itself has no directory (its base is the current directory): a
+            # relative path from it is looked up on the search path only; one from a file it
+            # included (found inside the configured directories) beside that file too
+            beside = [] if network and ctx.file == "<string>" else [base_dir / plain]
+            candidates = beside + [p / plain for p in paths]
+    roots: list[Path] | None = None
+    if network:
+        included_from = [] if ctx.file == "<string>" else [base_dir]
+        roots = confined_roots(paths, [package_root, fuel_cache_dir()], included_from)
     for cand in candidates:
+        if roots is not None:
+            _confine(cand, roots, uri, elem, ctx)
         if cand.is_dir():
-            return model_file_of_directory(cand, elem, ctx)
+            return model_file_of_directory(cand, elem, ctx, roots=roots, uri=uri)
         if cand.is_file():
             return cand
     shown = os.pathsep.join(str(p) for p in paths) or "(empty)"
@@ -202,9 +267,7 @@ def resolve_include(
         fix = f"give the package's directory (--package-path {package[0]}=DIR or package_paths)"
     else:
         fix = "add the model's parent directory to sdf_paths or to GZ_SIM_RESOURCE_PATH / SDF_PATH"
+    beside = "" if network and ctx.file == "<string>" else f"base directory {str(base_dir)!r}; "
     raise ctx.error(
-        MissingReferenceError,
-        elem,
-        f"include {uri!r} not found (base directory {str(base_dir)!r}; search path {shown})",
-        fix,
+        MissingReferenceError, elem, f"include {uri!r} not found ({beside}search path {shown})", fix
     )

@@ -13,7 +13,15 @@ from pathlib import Path
 
 from lxml import etree
 
-from ...errors import InvalidValueError, UnsupportedError
+from ...errors import InvalidValueError, RefusedPathError, UnsupportedError
+from ..confine import (
+    FIX,
+    REFUSED_MESH,
+    is_confined,
+    local_file_refusal,
+    outside_refusal,
+    refused_mesh_warning,
+)
 from ..model import (
     Box,
     Capsule,
@@ -30,7 +38,7 @@ from ..model import (
     Sphere,
     Visual,
 )
-from ..resolve import PackagePaths, resolve_uri, unresolved_reason
+from ..resolve import PackagePaths, resolve_uri, split_package_uri, unresolved_reason
 from ..xmlio import ParseContext
 
 
@@ -84,6 +92,9 @@ def make_mesh_resolver(
     package_paths: PackagePaths | None,
     file: str | None,
     warn: Callable[[str], None] | None = None,
+    *,
+    network: bool = False,
+    text_base: Path | None = None,
 ) -> MeshResolver:
     """A resolver of mesh URIs: ``model://name/rel`` → the first existing ``<dir>/name/rel`` on the
     include search path; ``package://``, ``file://``, absolute and relative paths through
@@ -91,6 +102,12 @@ def make_mesh_resolver(
 
     ``warn`` is called once per unknown package (or ``model://`` URI) whose paths stay
     unresolved (``None``).
+
+    ``network``: the description came from the network, so its mesh paths are confined
+    (:mod:`..confine`): a ``model://`` path must stay inside the search path, a relative path
+    is resolved only from an included file's directory (inside it), never from ``text_base``
+    (the base directory of the network text itself: the current directory). A refused path
+    stays unresolved, with one warning per load (through ``warn``).
 
     Raises (when called):
         PathResolutionError: a ``package://`` path leaves its package.
@@ -103,15 +120,31 @@ def make_mesh_resolver(
             rest = uri[len("model://") :]
             for directory in search:
                 candidate = directory / rest
+                if network and not is_confined(candidate, [directory]):
+                    raise RefusedPathError(outside_refusal("mesh", uri), file=file, fix=FIX)
                 if candidate.exists():
                     return os.path.normpath(os.fspath(candidate.resolve()))
             return None
+        if network and base_dir == text_base and split_package_uri(uri) is None:
+            if not uri.startswith(("http://", "https://", "ftp://")):  # (never resolved)
+                raise RefusedPathError(local_file_refusal("mesh", uri), file=file, fix=FIX)
         return resolve_uri(
-            uri, base_dir=base_dir, package_paths=package_paths, file=file, cache=cache
+            uri,
+            base_dir=base_dir,
+            package_paths=package_paths,
+            file=file,
+            cache=cache,
+            network=network,
         )
 
     def resolve(uri: str, base_dir: Path) -> str | None:
-        resolved = lookup(uri, base_dir)
+        try:
+            resolved = lookup(uri, base_dir)
+        except RefusedPathError as exc:  # a network description: the mesh is left out
+            if REFUSED_MESH not in warned and warn is not None:
+                warned.add(REFUSED_MESH)
+                warn(refused_mesh_warning(exc))
+            return None
         reason = unresolved_reason(uri) if resolved is None and warn is not None else None
         if reason is not None and reason not in warned:
             warned.add(reason)

@@ -302,7 +302,7 @@ class ModelBuilder:
         ctx: ParseContext,
         parent_frame: str | None,
     ) -> str:
-        sub_ctx = ParseContext(str(path), ctx.warnings)
+        sub_ctx = ctx.included(str(path))
         root = parse_xml(read_file(path), str(path), ctx.warnings)
         if root.tag != "sdf":
             raise sub_ctx.error(
