@@ -26,8 +26,9 @@ in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray       order = ``
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
-srv    ``~/multi_step``              test_msgs/srv/BasicTypes         ``uint64_value`` physics
-                                                                      steps
+srv    ``~/step_simulation`` etc.    simulation_interfaces (ROS 2     simulating backends, when the
+                                     standard)                        package is installed
+                                                                      (:mod:`.simulation`)
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
 =====  ============================  ===============================  =============================
@@ -66,7 +67,6 @@ from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
-from test_msgs.srv import BasicTypes
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
@@ -84,8 +84,6 @@ from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
 from .stop_signals import StopRequested, deferred, interruptible
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
-MAX_STEPS = 100_000
-"""Most physics steps one ``~/multi_step`` call advances (the control loop waits meanwhile)."""
 
 
 class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
@@ -253,7 +251,6 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         if hardware.simulating:
             self.create_service(SetBool, "~/pause", self._on_pause)
             self.create_service(Trigger, "~/step", self._on_step)
-            self.create_service(BasicTypes, "~/multi_step", self._on_multi_step)
         # warns once if use_sim_time is on and /clock never comes
         sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
@@ -552,27 +549,6 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             response.success, response.message = False, str(exc)
             return response
         response.success, response.message = True, "advanced 1 physics step"
-        return response
-
-    def _on_multi_step(
-        self, request: BasicTypes.Request, response: BasicTypes.Response
-    ) -> BasicTypes.Response:
-        """``~/multi_step``: advance ``request.uint64_value`` physics steps (at most
-        :data:`MAX_STEPS`); the response's ``bool_value`` says whether it did, ``uint64_value``
-        how many steps, ``string_value`` why not. (simulation_interfaces/srv/StepSimulation is
-        the standard type, not installable from PyPI; test_msgs' BasicTypes carries the count.)"""
-        steps = int(request.uint64_value)
-        response.bool_value, response.uint64_value = False, 0
-        if steps > MAX_STEPS:
-            response.string_value = (
-                f"{steps} steps refused: at most {MAX_STEPS} per call (the control loop "
-                "waits meanwhile). Fix: call again for more"
-            )
-            return response
-        # (a count ≥ 0 by its type; the service exists only when simulating)
-        self.hardware.step(steps)
-        response.bool_value, response.uint64_value = True, steps
-        response.string_value = f"advanced {steps} physics step(s)"
         return response
 
     # ------------------------------------------------------------------ shutdown
