@@ -73,7 +73,7 @@ from ..backends import create_backend
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
-from . import conversions, logging_bridge, sim_clock
+from . import conversions, logging_bridge, sim_clock, simulation
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -132,6 +132,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.loop: FixedRateLoop | None = None
         self.kernel_switch: kernel_switch.KernelSwitch | None = None
         self.odometry: OdometryPublisher | None = None
+        self.simulation: simulation.SimulationControls | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
@@ -248,9 +249,6 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.hardware, self.description = hardware, loaded
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
-        if hardware.simulating:
-            self.create_service(SetBool, "~/pause", self._on_pause)
-            self.create_service(Trigger, "~/step", self._on_step)
         # warns once if use_sim_time is on and /clock never comes
         sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
@@ -258,6 +256,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.get_logger().info(
                 "physics paused (start_paused): ~/reset places the robot, ~/pause false runs it"
             )
+        if hardware.simulating:  # ~/pause, ~/step, the standard simulation services (.simulation)
+            self.simulation = simulation.register(self, hardware, stopped=cfg.start_paused)
         if hardware.base_state() is not None:  # a free-floating base: ground-truth odometry
             self.odometry = OdometryPublisher(
                 self, cfg.odom_frame, cfg.base_frame, cfg.odom_tf, cfg.frame_prefix
@@ -537,26 +537,15 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.get_logger().info("~/reset: reset to the initial state")
         return response
 
-    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
-        self.hardware.pause(bool(request.data))
-        response.success, response.message = True, "paused" if request.data else "running"
-        return response
-
-    def _on_step(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
-        try:
-            self.hardware.step(1)
-        except SdfBridgeError as exc:
-            response.success, response.message = False, str(exc)
-            return response
-        response.success, response.message = True, "advanced 1 physics step"
-        return response
-
     # ------------------------------------------------------------------ shutdown
 
     def shutdown(self) -> None:
         """Stop the loop and close the hardware system (idempotent; also on a node whose
         construction was interrupted before these were made)."""
         switch, loop = getattr(self, "kernel_switch", None), getattr(self, "loop", None)
+        controls = getattr(self, "simulation", None)
+        if controls is not None:
+            controls.close()
         if switch is not None:
             switch.close()
         if loop is not None:
