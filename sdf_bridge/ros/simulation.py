@@ -58,15 +58,17 @@ import sys
 import threading
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geometry_msgs.msg import WrenchStamped
 from std_srvs.srv import SetBool, Trigger
 
-from ..backends.mujoco.world import EntityError, EntityState, Outcome, World, plan_transition
 from ..errors import SdfBridgeError
 from ..hardware import HardwareSystem
 from .qos import RELIABLE_QOS
+
+if TYPE_CHECKING:  # pragma: no cover  (importing it imports mujoco: only when a world exists)
+    from ..backends.mujoco.world import EntityState, World
 
 MAX_STEPS = 100_000
 """Most physics steps one ``~/step_simulation`` call advances (the control loop waits
@@ -168,6 +170,10 @@ class SimulationControls:
 
     def __init__(self, node: Any, hardware: HardwareSystem, world: World | None) -> None:
         self.node, self.hardware, self.world = node, hardware, world
+        if world is not None:  # (MuJoCo is imported already: the world is its backend's)
+            from ..backends.mujoco import world as world_module
+
+            self._w = world_module
         self._helper = None
         self._spinner: threading.Thread | None = None
         self._closing = threading.Event()
@@ -254,7 +260,10 @@ class SimulationControls:
         Result, Srv = self.si.msg.Result, self.si.srv.SetSimulationState.Response
         target = int(request.state.state)
         with self.hardware.lock:
-            plan = plan_transition(self.world.simulation_state(self.hardware.paused), target)
+            Outcome = self._w.Outcome
+            plan = self._w.plan_transition(
+                self.world.simulation_state(self.hardware.paused), target
+            )
             if plan.outcome is Outcome.UNSUPPORTED:
                 response.result = self._result(
                     Result.RESULT_FEATURE_UNSUPPORTED,
@@ -406,7 +415,8 @@ class SimulationControls:
         return result
 
     # -- entities -------------------------------------------------------------------------------
-    def _entity_code(self, error: EntityError) -> int:
+    def _entity_code(self, error: Any) -> int:
+        """The result code of an :class:`~sdf_bridge.backends.mujoco.world.EntityError`."""
         Result = self.si.msg.Result
         return {
             "not_found": Result.RESULT_NOT_FOUND,
@@ -439,7 +449,7 @@ class SimulationControls:
         response.entities = names or []
         return response
 
-    def _fill(self, message: Any, state: EntityState) -> None:
+    def _fill(self, message: Any, state: "EntityState") -> None:
         """An ``EntityState`` message from the world's state (frame ``world``)."""
         from . import conversions
 
@@ -460,7 +470,7 @@ class SimulationControls:
         try:
             with self.hardware.lock:
                 state = self.world.state(request.entity)
-        except EntityError as exc:
+        except self._w.EntityError as exc:
             response.result = self._result(self._entity_code(exc), str(exc))
             return response
         self._fill(response.state, state)
@@ -485,7 +495,7 @@ class SimulationControls:
         s = request.state
         try:
             if s.header.frame_id not in ("", "world"):
-                raise EntityError(
+                raise self._w.EntityError(
                     "frame",
                     f"reference frame {s.header.frame_id!r}: only the world frame ('' or "
                     "'world') is supported",
@@ -499,7 +509,7 @@ class SimulationControls:
                     (v.x, v.y, v.z),
                     (w.x, w.y, w.z),
                 )
-        except EntityError as exc:
+        except self._w.EntityError as exc:
             response.result = self._result(self._entity_code(exc), str(exc))
             return response
         response.result = self._result(self.si.msg.Result.RESULT_OK)

@@ -168,6 +168,25 @@ def test_entities_read_and_teleport_the_base(bridge: Bridge, probe: Probe, si) -
     assert _call(probe, si, "set_entity_state", bad).result.result == 101  # INVALID_POSE
 
 
+def test_entity_queries_errors_and_all_states(bridge: Bridge, probe: Probe, si) -> None:
+    request = si.srv.GetEntities.Request()
+    request.filters.filter = "("
+    bad = _call(probe, si, "get_entities", request).result
+    assert bad.result == 4 and "filter '('" in bad.error_message
+    request = si.srv.GetEntities.Request()
+    request.filters.categories = [si.msg.EntityCategory(category=1)]
+    assert _call(probe, si, "get_entities", request).result.result == 0
+    request = si.srv.GetEntitiesStates.Request()
+    request.filters.filter = f"^{ROBOT}$"
+    states = _call(probe, si, "get_entities_states", request)
+    assert (states.result.result, list(states.entities), len(states.states)) == (1, [ROBOT], 1)
+    assert states.states[0].header.frame_id == "world"
+    framed = si.srv.SetEntityState.Request(entity=ROBOT)
+    framed.state.header.frame_id, framed.state.pose.orientation.w = "odom", 1.0
+    refused = _call(probe, si, "set_entity_state", framed).result
+    assert refused.result == 0 and "reference frame 'odom'" in refused.error_message
+
+
 def test_reset_scopes(bridge: Bridge, probe: Probe, si) -> None:
     _stop(probe, si)
     _call(probe, si, "step_simulation", si.srv.StepSimulation.Request(steps=100))
@@ -298,3 +317,16 @@ def test_without_the_package_std_srvs_only(start_bridge, probe: Probe, tmp_path)
     assert b.stop() == 0
     output = b.output()
     assert output.count("simulation_interfaces is not installed") == 1, output
+
+
+def test_the_node_imports_mujoco_only_for_a_mujoco_backend() -> None:
+    """The simulation controls import the MuJoCo world lazily: the node module alone (a mock or
+    real-hardware bridge, where mujoco may not be installed) does not import mujoco."""
+    import subprocess
+    import sys
+
+    code = "import sys, sdf_bridge.ros.node; print('mujoco' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "False", done.stderr

@@ -249,3 +249,33 @@ def test_stopped_until_time_advances_or_a_state_is_asked(box) -> None:
     world.mark_stopped()
     world.clear_stopped()
     assert world.simulation_state(paused=True) == SimulationState.PAUSED
+
+
+WORLD = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <model name="shelf"><static>true</static><pose>1 2 0 0 0 1.5707963267948966</pose>
+      <link name="board"><collision name="top"><geometry><box><size>1 0.4 0.02</size></box>
+        </geometry></collision></link></model>
+    <model name="bot"><link name="base"><inertial><mass>1</mass><inertia><ixx>0.1</ixx>
+      <iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link></model>
+  </world>
+</sdf>"""
+
+
+def test_scenery_is_a_static_entity_at_its_world_pose(make_sim) -> None:
+    from sdf_bridge.description import load
+    from sdf_bridge.description.world import select_robot
+
+    sim = make_sim(select_robot(load(WORLD), "bot"), {"render_cameras": False})
+    world = sim.backend.world
+    assert world.entities() == ("bot", "bot::base", "shelf")
+    state = world.state("shelf")
+    np.testing.assert_allclose(state.position, [1.0, 2.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(state.orientation, QZ90, atol=1e-15)
+    np.testing.assert_array_equal(state.linear_velocity, [0.0, 0.0, 0.0])
+    with pytest.raises(EntityError, match=r"'shelf' is static scenery of the world") as info:
+        world.set_state("shelf", (0, 0, 0), (0, 0, 0, 1))
+    assert info.value.reason == "static"
+    with pytest.raises(EntityError, match="'shelf' is static scenery: no wrench moves it"):
+        world.apply_wrench("shelf", (1, 0, 0), (0, 0, 0))
