@@ -127,9 +127,12 @@ def load_interfaces() -> SimpleNamespace | None:
             )
         if str(site) not in sys.path:
             sys.path.insert(0, str(site))
-        ament = os.environ.get("AMENT_PREFIX_PATH", "")
-        if str(prefix) not in ament.split(os.pathsep):
-            os.environ["AMENT_PREFIX_PATH"] = os.pathsep.join(p for p in (str(prefix), ament) if p)
+        # as the rig's README sets them, for what looks the package up by name (ament_index,
+        # rosidl's type-support loader) and for child processes
+        for variable, path in (("AMENT_PREFIX_PATH", prefix), ("LD_LIBRARY_PATH", prefix / "lib")):
+            value = os.environ.get(variable, "")
+            if str(path) not in value.split(os.pathsep):
+                os.environ[variable] = os.pathsep.join(p for p in (str(path), value) if p)
         _loaded = _import()
     except Exception as exc:
         _why_not = f"{first}; the install tree at {prefix} failed too: {type(exc).__name__}: {exc}"
