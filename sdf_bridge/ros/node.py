@@ -29,6 +29,8 @@ srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if th
 srv    ``~/step_simulation`` etc.    simulation_interfaces (ROS 2     simulating backends, when the
                                      standard)                        package is installed
                                                                       (:mod:`.simulation`)
+in     ``~/wrench``                  geometry_msgs/WrenchStamped      MuJoCo: external wrenches
+       ``~/world_wrench``                                             (:mod:`.simulation`)
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
 =====  ============================  ===============================  =============================

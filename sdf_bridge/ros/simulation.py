@@ -218,13 +218,11 @@ class SimulationControls:
 
     # -- helpers --------------------------------------------------------------------------------
     def _result(self, code: int, message: str = "") -> Any:
+        """A ``simulation_interfaces/msg/Result``."""
         return self.si.msg.Result(result=code, error_message=message)
 
-    @property
-    def _paused(self) -> bool:
-        return self.hardware.paused
-
     def _state(self) -> int:
+        """The run state now (``SimulationState`` value; the caller holds the lock)."""
         return int(self.world.simulation_state(self.hardware.paused))
 
     # -- std_srvs -------------------------------------------------------------------------------
@@ -304,7 +302,7 @@ class SimulationControls:
             return response
         backend = self.hardware.backend
         with self.hardware.lock:
-            stopped = self._state() == 0
+            stopped = self._state() == self._w.SimulationState.STOPPED
             if scope & Req.SCOPE_STATE:
                 t = self.world.time
                 self.hardware.reset()
