@@ -56,6 +56,7 @@ import os
 import re
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -213,7 +214,11 @@ class SimulationControls:
             (srv.SpawnEntity, "spawn_entity", self._unsupported("spawning entities")),
             (srv.DeleteEntity, "delete_entity", self._unsupported("deleting entities")),
         ):
-            node.create_service(type_, f"~/{name}", callback)
+            node.create_service(
+                type_,
+                f"~/{name}",
+                error_boundary(node.get_logger(), name, callback, self._result),
+            )
         self._start_action()
 
     # -- helpers --------------------------------------------------------------------------------
@@ -382,7 +387,19 @@ class SimulationControls:
 
     def _simulate_steps(self, goal_handle: Any) -> Any:
         """``~/simulate_steps``: while paused, step one physics step at a time with feedback
-        after each; a cancel ends it after the current step."""
+        after each; a cancel ends it after the current step; an error aborts it (logged, its
+        message in the result)."""
+        try:
+            return self._run_steps(goal_handle)
+        except Exception as exc:  # an error boundary: the goal ends, the node goes on
+            text = f"simulate_steps failed: {type(exc).__name__}: {exc}"
+            self.node.get_logger().error(text)
+            result = self.si.action.SimulateSteps.Result()
+            result.result = self._result(self.si.msg.Result.RESULT_OPERATION_FAILED, text)
+            goal_handle.abort()
+            return result
+
+    def _run_steps(self, goal_handle: Any) -> Any:
         si = self.si
         Result = si.msg.Result
         result = si.action.SimulateSteps.Result()
@@ -571,6 +588,30 @@ class SimulationControls:
             self._helper = None
 
 
+OPERATION_FAILED = 4
+"""``simulation_interfaces/msg/Result.RESULT_OPERATION_FAILED``."""
+
+
+def error_boundary(
+    logger: Any, name: str, callback: Callable[[Any, Any], Any], result: Callable[[int, str], Any]
+) -> Callable[[Any, Any], Any]:
+    """``callback`` of service ``name`` as an error boundary: an exception it raises is logged
+    (``logger.error``) and answered with ``RESULT_OPERATION_FAILED`` (:data:`OPERATION_FAILED`)
+    and its message (``result(code, text)`` makes the ``Result``), never raised into the
+    executor."""
+
+    def guarded(request: Any, response: Any) -> Any:
+        try:
+            return callback(request, response)
+        except Exception as exc:
+            text = f"{name} failed: {type(exc).__name__}: {exc}"
+            logger.error(text)
+            response.result = result(OPERATION_FAILED, text)
+            return response
+
+    return guarded
+
+
 def register(node: Any, hardware: HardwareSystem, *, stopped: bool = False) -> SimulationControls:
     """Serve the simulation controls of ``node``'s simulating ``hardware`` (module doc): the
     std_srvs ones always, the MuJoCo world's (standard services, wrenches) when the backend has
@@ -586,6 +627,7 @@ def register(node: Any, hardware: HardwareSystem, *, stopped: bool = False) -> S
 __all__ = [
     "FEATURES",
     "MAX_STEPS",
+    "error_boundary",
     "SimulationControls",
     "install_prefix",
     "load_interfaces",
