@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
 from ..errors import PathResolutionError, UnsupportedError
-from . import xmlio
+from . import warning_digest, xmlio
 from .model import Robot, World
 from .resolve import PackagePaths
 from .xacro_bounded import expand_xacro
@@ -17,6 +18,7 @@ from .xacro_expand import looks_like_xacro, parse_xml_text
 from .xmlio import ParseContext, parse_xml
 
 DescriptionSource = Union[str, bytes, os.PathLike]
+LOG = logging.getLogger("sdf_bridge.description")
 
 
 def _is_xml_text(source: DescriptionSource) -> bool:
@@ -58,6 +60,10 @@ def load_with_xml(
             (:mod:`.confine`: ``file://`` URIs and paths refused, includes and meshes only
             through ``package://``, ``$(find pkg)`` and ``model://``, regular files only).
 
+    Every warning is logged to the ``sdf_bridge.description`` log aggregated, one line per
+    kind and file with a count and first examples (:mod:`.warning_digest`), when loading ends
+    (also with an error); the returned list holds each one.
+
     Returns:
         ``(robot, warnings, xml)``: a :class:`Robot` for URDF and single-model SDFormat, a
         :class:`World` for an SDFormat world with several models.
@@ -71,6 +77,22 @@ def load_with_xml(
             ``RefusedPathError`` (``network``: a local file named)).
     """
     warnings: list[str] = []
+    try:
+        return _load(source, xacro_args, package_paths, sdf_paths, network, warnings)
+    finally:  # also the warnings found before an error
+        for line in warning_digest.digest(warnings):
+            LOG.warning(line)
+
+
+def _load(
+    source: DescriptionSource,
+    xacro_args: Mapping[str, object] | None,
+    package_paths: PackagePaths | None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None,
+    network: bool,
+    warnings: list[str],
+) -> tuple[Robot | World, list[str], str]:
+    """:func:`load_with_xml`, its warnings appended to ``warnings`` as they are found."""
     if isinstance(source, (str, bytes)) and not source.strip():
         raise PathResolutionError(
             "the description source is empty",
@@ -100,8 +122,7 @@ def load_with_xml(
     else:
         text = data.decode("utf-8", errors="replace")
         root = parse_xml(data, file, warnings)
-    ctx = ParseContext(file=file, network=network)
-    ctx.warnings.extend(warnings)
+    ctx = ParseContext(file=file, warnings=warnings, network=network)
     source_file = None if path is None else os.fspath(path)
     tag = root.tag
     if tag == "robot":
