@@ -95,3 +95,24 @@ def test_a_ten_thousand_joint_chain_publishes_within_the_memory_bound(
     _seconds, peak, names = _first_joint_states(probe, tmp_path, 10_000, "chain10k", 540.0)
     assert len(names) == 10_000
     assert peak < PEAK_RSS_MB_10K, f"peak RSS {peak:.0f} MB"
+
+
+@pytest.mark.timeout(120)
+def test_a_megabyte_of_unknown_elements_is_one_log_line(
+    start_bridge, probe: Probe, tmp_path: Path
+) -> None:
+    """Issue 22: 1 MB of empty unknown elements kept the node busy for over 2 minutes and wrote
+    11.7 MB of warnings; the bridge now publishes and logs them as one line with the count."""
+    path = tmp_path / "noisy.urdf"
+    path.write_text(chain_urdf(2).replace("</robot>", "<foo/>\n" * 140_000 + "</robot>"))
+    bridge = start_bridge(
+        {"description_file": str(path), "backend": "mock"},
+        name="bridge",
+        extra=["-r", "__ns:=/noisy"],
+    )
+    probe.watch("/noisy/joint_states", JointState)
+    probe.wait_ready(bridge, "/noisy/joint_states", timeout=90.0)
+    assert bridge.stop() == 0
+    lines = [line for line in bridge.output().splitlines() if "unknown element <foo>" in line]
+    assert len(lines) == 1, lines[:3]
+    assert "[140000× this kind in " in lines[0]
