@@ -423,11 +423,10 @@ def _close_match(tag: str, known: frozenset[str]) -> str | None:
 class ParseContext:
     """What a parser needs to report problems: the file name and a warning sink.
 
-    ``warnings`` collects every warning message, so that ``sdf-bridge check`` can list them;
-    they are not logged one by one (a description can hold any number of them): the loader
-    logs them aggregated, one line per kind and file (:mod:`.warning_digest`). ``network``: the
-    description came from the network, so the files it names are confined
-    (:mod:`sdf_bridge.description.confine`); the contexts of the files it includes inherit it.
+    ``warnings`` collects every warning message (also logged through ``logging``), so that
+    ``sdf-bridge check`` can list them. ``network``: the description came from the network, so
+    the files it names are confined (:mod:`sdf_bridge.description.confine`); the contexts of
+    the files it includes inherit it.
     """
 
     file: str = "<string>"
@@ -455,7 +454,9 @@ class ParseContext:
         )
 
     def warn(self, elem: etree._Element | None, message: str) -> None:
-        """Record a warning located at ``elem`` (``file:line: <element>: message``)."""
+        """Record a warning located at ``elem`` (``file:line: <element>: message``). It is
+        logged later, not here: a description can hold any number of warnings, and the loader
+        logs them aggregated, one line per kind and file (:mod:`.warning_digest`)."""
         where = (
             self.file
             if elem is None or elem.sourceline is None
