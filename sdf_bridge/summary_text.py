@@ -109,11 +109,12 @@ def print_summary(
     show_problems: bool = True,
     verbose: bool = False,
 ) -> int:
-    """Print the readable summary of ``robot``; return the number of problems that make the
+    """Print the readable summary of ``robot`` (``warnings`` one line per kind and file,
+    :func:`~sdf_bridge.description.warning_digest.digest`, or each one with ``verbose``);
+    return the number of problems that make the
     bridge refuse it (a transmission or limits it cannot build). Problems it works around
     (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
-    and not counted. The warnings are listed one line per kind and file
-    (:func:`~sdf_bridge.description.warning_digest.digest`), or each one with ``verbose``."""
+    and not counted."""
     problems: list[str] = []
     counts: dict[str, int] = {}
     for joint in robot.joints.values():

@@ -3,22 +3,21 @@
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
 from ..errors import PathResolutionError, UnsupportedError
-from . import warning_digest, xmlio
+from . import xmlio
 from .model import Robot, World
 from .resolve import PackagePaths
+from .warning_digest import digest
 from .xacro_bounded import expand_xacro
 from .xacro_expand import looks_like_xacro, parse_xml_text
 from .xmlio import ParseContext, parse_xml
 
 DescriptionSource = Union[str, bytes, os.PathLike]
-LOG = logging.getLogger("sdf_bridge.description")
 
 
 def _is_xml_text(source: DescriptionSource) -> bool:
@@ -80,8 +79,8 @@ def load_with_xml(
     try:
         return _load(source, xacro_args, package_paths, sdf_paths, network, warnings)
     finally:  # also the warnings found before an error
-        for line in warning_digest.digest(warnings):
-            LOG.warning(line)
+        for line in digest(warnings):
+            xmlio.LOG.warning(line)
 
 
 def _load(
