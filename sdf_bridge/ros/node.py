@@ -500,8 +500,8 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     def _on_trajectory(self, msg: JointTrajectory) -> None:
         try:
             traj = conversions.trajectory_command(msg)
-        except CommandError as exc:
-            self.rejects["joint_trajectory"] += 1
+        except CommandError as exc:  # (one stamped before 0: as in the past, trajectory_in_past)
+            self.rejects[getattr(exc, "reason", "joint_trajectory")] += 1
             self._warn_throttled(f"joint_trajectory: command rejected: {exc}")
             return
         self._submit(
