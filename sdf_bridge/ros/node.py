@@ -45,7 +45,10 @@ Threads: the control tick runs on a :class:`~sdf_bridge.hardware.FixedRateLoop` 
 subscriptions, services and the ``/diagnostics`` timer run on the executor's thread
 (:func:`sdf_bridge.ros.main.make_executor`). The node talks to the hardware system only, whose
 one lock serialises the tick, command submission and the services. Bad commands are rejected
-with a throttled warning and counted (they never stop the loop).
+with a throttled warning and counted (they never stop the loop). Every callback is an error
+boundary (:mod:`.callback_guard`): an exception in one, or a ``/clock`` stamp rclpy cannot take
+under ``use_sim_time``, is counted (``callback_dropped.<name>`` in ``/diagnostics``) and logged
+the 1st, 10th, 100th, … time, never the end of the process.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock
+from .callback_guard import GuardedNode
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -88,7 +92,8 @@ MAX_STEPS = 100_000
 """Most physics steps one ``~/multi_step`` call advances (the control loop waits meanwhile)."""
 
 
-class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
+class BridgeNode(GuardedNode, QosOverridesNode):
+    # every callback an error boundary (.callback_guard); every topic's QoS overridable (.qos)
     """The bridge node (see module docstring for its interface).
 
     Args:
@@ -436,6 +441,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.loop,
             self.rejects,
             self.command_warnings,
+            self.callback_guard.dropped,
             self.description.robot.name if self.description else "",
         )
 
