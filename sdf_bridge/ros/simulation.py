@@ -46,7 +46,9 @@ an unpacked install tree (``$SDF_BRIDGE_SIMULATION_INTERFACES``, else
 its libraries by path. Threads: the services run on the node's executor; the action on a
 helper node's own two-thread executor (rclpy's EventsExecutor does not resume an awaiting
 coroutine, and a cancel must be served while steps run); every touch of physics holds the
-hardware system's lock.
+hardware system's lock. Errors: the services are the node's error boundaries
+(:mod:`.callback_guard`: ``RESULT_OPERATION_FAILED`` with the error named); the action
+aborts with it.
 """
 
 from __future__ import annotations
@@ -56,7 +58,6 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -214,11 +215,7 @@ class SimulationControls:
             (srv.SpawnEntity, "spawn_entity", self._unsupported("spawning entities")),
             (srv.DeleteEntity, "delete_entity", self._unsupported("deleting entities")),
         ):
-            node.create_service(
-                type_,
-                f"~/{name}",
-                error_boundary(node.get_logger(), name, callback, self._result),
-            )
+            node.create_service(type_, f"~/{name}", callback)  # (guarded: .callback_guard)
         self._start_action()
 
     # -- helpers --------------------------------------------------------------------------------
@@ -588,30 +585,6 @@ class SimulationControls:
             self._helper = None
 
 
-OPERATION_FAILED = 4
-"""``simulation_interfaces/msg/Result.RESULT_OPERATION_FAILED``."""
-
-
-def error_boundary(
-    logger: Any, name: str, callback: Callable[[Any, Any], Any], result: Callable[[int, str], Any]
-) -> Callable[[Any, Any], Any]:
-    """``callback`` of service ``name`` as an error boundary: an exception it raises is logged
-    (``logger.error``) and answered with ``RESULT_OPERATION_FAILED`` (:data:`OPERATION_FAILED`)
-    and its message (``result(code, text)`` makes the ``Result``), never raised into the
-    executor."""
-
-    def guarded(request: Any, response: Any) -> Any:
-        try:
-            return callback(request, response)
-        except Exception as exc:
-            text = f"{name} failed: {type(exc).__name__}: {exc}"
-            logger.error(text)
-            response.result = result(OPERATION_FAILED, text)
-            return response
-
-    return guarded
-
-
 def register(node: Any, hardware: HardwareSystem, *, stopped: bool = False) -> SimulationControls:
     """Serve the simulation controls of ``node``'s simulating ``hardware`` (module doc): the
     std_srvs ones always, the MuJoCo world's (standard services, wrenches) when the backend has
@@ -627,7 +600,6 @@ def register(node: Any, hardware: HardwareSystem, *, stopped: bool = False) -> S
 __all__ = [
     "FEATURES",
     "MAX_STEPS",
-    "error_boundary",
     "SimulationControls",
     "install_prefix",
     "load_interfaces",

@@ -19,7 +19,8 @@ from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
 
-from sdf_bridge.ros.simulation import FEATURES, OPERATION_FAILED, error_boundary
+from sdf_bridge.ros.callback_guard import OPERATION_FAILED
+from sdf_bridge.ros.simulation import FEATURES
 
 from .conftest import REPO, Bridge, Probe
 
@@ -331,25 +332,3 @@ def test_the_node_imports_mujoco_only_for_a_mujoco_backend() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert done.stdout.strip() == "False", done.stderr
-
-
-def test_a_failing_service_answers_operation_failed() -> None:
-    """error_boundary: the exception is logged once and answered, never raised."""
-    from types import SimpleNamespace
-
-    from sdf_bridge.errors import BackendError
-
-    logged: list[str] = []
-
-    def broken(request, response):
-        raise BackendError("MujocoBackend used before configure()")
-
-    guarded = error_boundary(
-        SimpleNamespace(error=logged.append),
-        "step_simulation",
-        broken,
-        lambda code, text: (code, text),
-    )
-    response = guarded(None, SimpleNamespace(result=None))
-    text = "step_simulation failed: BackendError: MujocoBackend used before configure()"
-    assert response.result == (OPERATION_FAILED, text) and logged == [text]
