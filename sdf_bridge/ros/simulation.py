@@ -314,6 +314,8 @@ class SimulationControls:
                 backend.set_time(0.0)
             if stopped:
                 self.world.mark_stopped()
+            else:  # (paused or playing it stays: a reset does not stop it)
+                self.world.clear_stopped()
         response.result = self._result(Result.RESULT_OK)
         self.node.get_logger().info(f"simulation reset (scope {int(request.scope)})")
         return response
