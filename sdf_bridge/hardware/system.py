@@ -514,6 +514,13 @@ class HardwareSystem:
             getattr(part, "use_compiled", lambda: None)()
 
     @property
+    def lock(self) -> threading.RLock:
+        """The system's one re-entrant lock (every public method takes it): hold it to use the
+        backend directly between ticks, e.g. the simulation services
+        (:mod:`sdf_bridge.ros.simulation`) reading and teleporting entities."""
+        return self._lock
+
+    @property
     def simulating(self) -> bool:
         """Whether the backend simulates (can pause and step: MuJoCo; :func:`simulates`)."""
         return simulates(self.backend)

@@ -28,8 +28,11 @@ in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory  at most ma
                                                                       (.trajectory_intake)
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
-srv    ``~/multi_step``              test_msgs/srv/BasicTypes         ``uint64_value`` physics
-                                                                      steps
+srv    ``~/step_simulation`` etc.    simulation_interfaces (ROS 2     simulating backends, when the
+                                     standard)                        package is installed
+                                                                      (:mod:`.simulation`)
+in     ``~/wrench``                  geometry_msgs/WrenchStamped      MuJoCo: external wrenches
+       ``~/world_wrench``                                             (:mod:`.simulation`)
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
 =====  ============================  ===============================  =============================
@@ -72,14 +75,13 @@ from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
-from test_msgs.srv import BasicTypes
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
-from . import conversions, logging_bridge, sim_clock
+from . import conversions, logging_bridge, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
@@ -92,8 +94,6 @@ from .stop_signals import StopRequested, deferred, interruptible
 from .trajectory_intake import TrajectoryIntake
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
-MAX_STEPS = 100_000
-"""Most physics steps one ``~/multi_step`` call advances (the control loop waits meanwhile)."""
 
 
 class BridgeNode(GuardedNode, QosOverridesNode):
@@ -143,6 +143,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.loop: FixedRateLoop | None = None
         self.kernel_switch: kernel_switch.KernelSwitch | None = None
         self.odometry: OdometryPublisher | None = None
+        self.simulation: simulation.SimulationControls | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
@@ -271,10 +272,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.hardware, self.description = hardware, loaded
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
-        if hardware.simulating:
-            self.create_service(SetBool, "~/pause", self._on_pause)
-            self.create_service(Trigger, "~/step", self._on_step)
-            self.create_service(BasicTypes, "~/multi_step", self._on_multi_step)
         # warns once if use_sim_time is on and /clock never comes
         sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
@@ -282,6 +279,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self.get_logger().info(
                 "physics paused (start_paused): ~/reset places the robot, ~/pause false runs it"
             )
+        if hardware.simulating:  # ~/pause, ~/step, the standard simulation services (.simulation)
+            self.simulation = simulation.register(self, hardware, stopped=cfg.start_paused)
         if hardware.base_state() is not None:  # a free-floating base: ground-truth odometry
             self.odometry = OdometryPublisher(
                 self, cfg.odom_frame, cfg.base_frame, cfg.odom_tf, cfg.frame_prefix
@@ -578,41 +577,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.get_logger().info("~/reset: reset to the initial state")
         return response
 
-    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
-        self.hardware.pause(bool(request.data))
-        response.success, response.message = True, "paused" if request.data else "running"
-        return response
-
-    def _on_step(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
-        try:
-            self.hardware.step(1)
-        except SdfBridgeError as exc:
-            response.success, response.message = False, str(exc)
-            return response
-        response.success, response.message = True, "advanced 1 physics step"
-        return response
-
-    def _on_multi_step(
-        self, request: BasicTypes.Request, response: BasicTypes.Response
-    ) -> BasicTypes.Response:
-        """``~/multi_step``: advance ``request.uint64_value`` physics steps (at most
-        :data:`MAX_STEPS`); the response's ``bool_value`` says whether it did, ``uint64_value``
-        how many steps, ``string_value`` why not. (simulation_interfaces/srv/StepSimulation is
-        the standard type, not installable from PyPI; test_msgs' BasicTypes carries the count.)"""
-        steps = int(request.uint64_value)
-        response.bool_value, response.uint64_value = False, 0
-        if steps > MAX_STEPS:
-            response.string_value = (
-                f"{steps} steps refused: at most {MAX_STEPS} per call (the control loop "
-                "waits meanwhile). Fix: call again for more"
-            )
-            return response
-        # (a count ≥ 0 by its type; the service exists only when simulating)
-        self.hardware.step(steps)
-        response.bool_value, response.uint64_value = True, steps
-        response.string_value = f"advanced {steps} physics step(s)"
-        return response
-
     # ------------------------------------------------------------------ shutdown
 
     def shutdown(self) -> None:
@@ -622,6 +586,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         if intake is not None:
             intake.close()
         switch, loop = getattr(self, "kernel_switch", None), getattr(self, "loop", None)
+        controls = getattr(self, "simulation", None)
+        if controls is not None:
+            controls.close()
         if switch is not None:
             switch.close()
         if loop is not None:
