@@ -32,6 +32,9 @@ out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-float
                                                                       (.odometry)
 =====  ============================  ===============================  =============================
 
+``joint_states`` / ``joint_commands`` move to the topics of the description's topic-based
+``<ros2_control>`` block unless remapped (:mod:`.control_topics`).
+
 Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the state they
 produced → publish it, then the loop sleeps until the next tick; a command received during the
 sleep is written, read back and published by the next tick (:mod:`sdf_bridge.hardware.system`).
@@ -74,6 +77,7 @@ from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock
+from .control_topics import follow_topic_block
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -178,7 +182,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             clock=Clock(clock_type=ClockType.STEADY_TIME),
         )
 
-        self.create_subscription(
+        self.joint_command_sub = self.create_subscription(
             JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS
         )
         for interface in COMMAND_INTERFACES:
@@ -224,6 +228,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             SdfBridgeError: (subclasses) the robot, limits or backend cannot be used.
         """
         cfg = self.config
+        follow_topic_block(self, loaded.robot)  # its topics, as its controller_manager's plugin
         overrides = None
         if cfg.joint_limits_file:
             from ..limits import JointLimiter
