@@ -21,7 +21,9 @@ What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawne
    install when it is absent), each in its own process, logging to the work directory;
 4. once the hardware component is active, the controllers loaded, configured and the active ones
    activated through the controller_manager's services, and a status table printed
-   (controllers, states, types, claimed interfaces);
+   (controllers, states, types, claimed interfaces); from then on the bridge is told which
+   command interfaces the active controllers claim (:class:`ClaimsRelay`), so switching
+   controllers (``--mode all``: position ↔ velocity ↔ effort) needs no restart;
 5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge and
    exits 0; a child that dies on its own ends the command with 1 and its log's tail.
 
@@ -65,11 +67,13 @@ def control_parser() -> Any:
     parser.add_argument("--backend", default="mock", help="bridge backend (default: mock)")
     parser.add_argument(
         "--mode",
-        choices=("position", "velocity", "effort"),
+        choices=("position", "velocity", "effort", "all"),
         default="position",
         help="command interface of every commandable joint in the block, and the controllers "
         "generated for it (default: position: joint_trajectory_controller active, "
-        "forward_position_controller inactive)",
+        "forward_position_controller inactive; all: each joint's own interfaces, "
+        "joint_trajectory_controller active and a forward controller per interface inactive, "
+        "to switch between at run time)",
     )
     parser.add_argument(
         "--controllers",
@@ -241,13 +245,13 @@ def prepare(args: Any, work_dir: Path) -> Setup:
             )
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         if topic_based_block(robot) is None:
-            joints = list(commandable_joints(robot, tmap))
+            own = commandable_joints(robot, tmap)
         else:
             from ..hardware.command_interfaces import listed_command_interfaces
 
             listed = listed_command_interfaces(robot)
-            joints = [j for j in tmap.joint_names if listed.get(j)]
-        generated = generated_controllers(joints, args.mode, args.update_rate)
+            own = {j: listed[j] for j in tmap.joint_names if listed.get(j)}
+        generated = generated_controllers(list(own), args.mode, args.update_rate, own)
         controllers = work_dir / "controllers.yaml"
         controllers.write_text(yaml.safe_dump(generated.data, sort_keys=False), encoding="utf-8")
         active, inactive = generated.active, generated.inactive
@@ -266,7 +270,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         "namespace": args.namespace,
         "controllers_file": str(controllers),
         "plugin": args.plugin,
-        "command_interfaces": args.mode,
+        "command_interfaces": "" if args.mode == "all" else args.mode,
         "controllers": " ".join(active),
         "inactive_controllers": " ".join(inactive),
     }
@@ -409,7 +413,10 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         _bring_up(client, setup, deadline, stop)
         if stop.requested.is_set():
             return 0
-        _say(out, status_table(client.controllers()))
+        controllers = client.controllers()
+        _say(out, status_table(controllers))
+        claims = ClaimsRelay(node, manager, setup.plan.namespace)
+        claims.publish(controllers)
         _say(out, "running; Ctrl-C stops the controller_manager and the bridge")
         stop.hold()
         while not stop.requested.is_set():
@@ -417,9 +424,58 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 if not child.running():
                     raise RuntimeError(f"{child.name} exited with {child.process.returncode}")
             executor.spin_once(timeout_sec=0.1)
+            if claims.due():
+                claims.publish(client.controllers())
         return 0
     finally:
         rclpy.try_shutdown(context=context)
+
+
+class ClaimsRelay:
+    """Tells the bridge which command interfaces the active controllers claim
+    (:mod:`.control_topics`, ``~/claimed_interfaces``): after each message on the
+    controller_manager's ``~/activity`` topic (a controller or hardware state changed), and at
+    least every :attr:`PERIOD` s, from ``list_controllers``; published (latched) when it
+    changes."""
+
+    PERIOD = 1.0  # s
+
+    def __init__(self, node: Any, manager: str, namespace: str) -> None:
+        from controller_manager_msgs.msg import ControllerManagerActivity
+        from std_msgs.msg import String
+
+        from .control_topics import CLAIMS_TOPIC
+        from .qos import LATCHED_QOS
+
+        self._string = String
+        topic = f"/{namespace}/sdf_bridge/{CLAIMS_TOPIC[2:]}".replace("//", "/")
+        self._pub = node.create_publisher(String, topic, LATCHED_QOS)
+        self._changed = False
+        self._next = time.monotonic() + self.PERIOD
+        self._last: str | None = None
+        node.create_subscription(
+            ControllerManagerActivity, f"{manager}/activity", self._on_activity, 10
+        )
+
+    def _on_activity(self, msg: Any) -> None:
+        self._changed = True
+
+    def due(self) -> bool:
+        """Whether to ask ``list_controllers`` now (an activity message came, or the period
+        passed)."""
+        return self._changed or time.monotonic() >= self._next
+
+    def publish(self, controllers: Sequence[Any]) -> None:
+        """Publish the active controllers' claimed interfaces when they changed."""
+        self._changed = False
+        self._next = time.monotonic() + self.PERIOD
+        claimed = sorted(
+            {i for c in controllers if c.state == "active" for i in c.claimed_interfaces}
+        )
+        text = " ".join(claimed)
+        if text != self._last:
+            self._last = text
+            self._pub.publish(self._string(data=text))
 
 
 def _bring_up(client: Any, setup: Setup, deadline: float, stop: Any) -> None:

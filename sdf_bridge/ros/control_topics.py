@@ -11,6 +11,14 @@ publishes. A block naming any other hardware (``mock_components/GenericSystem``,
 ``gz_ros2_control``…) gets one warning, when a controller_manager subscribes to
 ``robot_description``, saying that it loads that hardware instead of the bridge, and the fix
 (:func:`~sdf_bridge.hardware.topic_block.foreign_hardware`).
+
+``~/claimed_interfaces`` (``std_msgs/String``, transient local: the command interfaces the
+active controllers claim, as ros2_control's full names ``<joint>/<interface>`` separated by
+spaces; ``*`` = stop following) makes the bridge follow a controller_manager's claims
+(:func:`subscribe_claims`, :meth:`sdf_bridge.hardware.HardwareSystem.set_claims`): a switch from
+a position to a velocity controller releases the position target, and values for unclaimed
+interfaces are dropped. ``sdf-bridge control`` publishes it from the controller_manager's
+``list_controllers`` after each of its ``~/activity`` messages.
 """
 
 from __future__ import annotations
@@ -103,3 +111,42 @@ def follow_topic_block(node: Any, robot: Robot) -> tuple[str, str] | None:
         "joint_state_broadcaster republishes on joint_states"
     )
     return followed
+
+
+#: The claims topic (module doc) below the bridge's node name.
+CLAIMS_TOPIC = "~/claimed_interfaces"
+FOLLOW_NOTHING = "*"
+
+
+def parse_claims(text: str) -> list[str] | None:
+    """``"a/position b/velocity"`` → ``["a/position", "b/velocity"]``; ``"*"`` → ``None``
+    (stop following)."""
+    words = text.split()
+    return None if words == [FOLLOW_NOTHING] else words
+
+
+def subscribe_claims(node: Any) -> Any:
+    """Subscribe ``node`` to :data:`CLAIMS_TOPIC` (module doc); each message is applied under
+    the hardware's lock through ``node._submit`` (names that are no command interface of a
+    commandable joint are warned about). Returns the subscription."""
+    from std_msgs.msg import String
+
+    from .qos import LATCHED_QOS
+
+    def on_claims(msg: String) -> None:
+        claims = parse_claims(msg.data)
+
+        def apply(now: float) -> list[str]:
+            ignored = node.hardware.set_claims(claims)
+            node.get_logger().info(
+                "commands follow the controllers' claims: "
+                + ("(not following)" if claims is None else " ".join(claims) or "(none claimed)")
+            )
+            return [
+                f"{name} is no command interface of a commandable joint; ignored"
+                for name in ignored
+            ]
+
+        node._submit("claimed_interfaces", apply)
+
+    return node.create_subscription(String, CLAIMS_TOPIC, on_claims, LATCHED_QOS)

@@ -24,6 +24,7 @@ in     ``joint_commands``            sensor_msgs/JointState           topic_base
                                                                       contract
 in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray       order = ``joints`` parameter
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
+in     ``~/claimed_interfaces``      std_msgs/String                  .control_topics
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
 srv    ``~/multi_step``              test_msgs/srv/BasicTypes         ``uint64_value`` physics
@@ -77,7 +78,7 @@ from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock
-from .control_topics import follow_topic_block
+from .control_topics import follow_topic_block, subscribe_claims
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -185,6 +186,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
         self.joint_command_sub = self.create_subscription(
             JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS
         )
+        subscribe_claims(self)  # ~/claimed_interfaces: a controller_manager's claims
         for interface in COMMAND_INTERFACES:
             self.create_subscription(
                 Float64MultiArray,

@@ -8,6 +8,11 @@ spawner), which then drive the bridge; Ctrl-C stops everything with exit 0.
   and the broadcaster's;
 * velocity mode: forward_velocity_controller active; a velocity command moves the joints at that
   velocity;
+* mode ``all``: switching at run time from joint_trajectory_controller to the forward velocity,
+  effort and position controllers moves the arm each time (the bridge follows the claims: the
+  trajectory's last position, which the plugin keeps sending, no longer holds the joints), and a
+  command on the bridge's own input for an interface no controller claims is rejected with a
+  warning;
 * a description that cannot be used: one error line, exit 1, nothing left running.
 """
 
@@ -204,3 +209,78 @@ def test_a_missing_description_is_one_error_line(control, tmp_path: Path) -> Non
         f"error: --description {tmp_path / 'nope.urdf'} does not exist. Fix: give a file."
     )
     assert c.children() == []
+
+
+def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe, control) -> None:
+    from ros2_control_rig import ControllerManagerClient
+
+    ns = "ctl_all"
+    c = control(["--mode", "all"], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    out = c.wait_running(probe)
+    for line in (
+        "forward_effort_controller    inactive",
+        "forward_position_controller  inactive",
+        "forward_velocity_controller  inactive",
+        "joint_trajectory_controller  active",
+    ):
+        assert line in out, out
+    cm = ControllerManagerClient(probe.node, probe.spin_until, f"/{ns}/controller_manager")
+    arm = ARM[:5]
+
+    def row(name: str) -> dict[str, float]:
+        return _values(probe, topic, name) if probe.messages[topic] else {}
+
+    # 1. trajectory
+    target = dict(zip(ARM, [0.3, -0.2, 0.5, 0.1, -0.4, 0.02]))
+    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=ARM, points=[point]),
+        lambda: all(abs(row("position").get(j, 9) - v) <= 1e-9 for j, v in target.items()),
+        "the trajectory's end",
+    )
+    # 2. velocity: the trajectory's last position (still sent by the plugin) must not hold
+    cm.switch(["forward_velocity_controller"], ["joint_trajectory_controller"])
+    velocity = [0.2, -0.1, 0.1, 0.05, -0.05]
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_velocity_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=velocity),
+        lambda: all(abs(row("velocity").get(j, 9) - v) <= 1e-12 for j, v in zip(arm, velocity)),
+        "the commanded velocities",
+    )
+    start = row("position")["base_yaw"]
+    probe.spin_for(1.0)
+    assert row("position")["base_yaw"] - start == pytest.approx(0.2, abs=0.06)
+    # the bridge's own input for an interface no active controller claims: rejected
+    probe.publisher(f"/{ns}/sdf_bridge/effort_commands", Float64MultiArray).publish(
+        Float64MultiArray(data=[1.0] * 6)
+    )
+    probe.wait_for(
+        lambda: "no active controller claims their effort interface" in c.logs(),
+        "the bridge's warning about the unclaimed effort interface",
+    )
+    # 3. effort
+    cm.switch(["forward_effort_controller"], ["forward_velocity_controller"])
+    effort = [1.0, 2.0, -1.0, 0.5, -0.5]
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_effort_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=effort),
+        lambda: all(abs(row("effort").get(j, 9) - v) <= 1e-12 for j, v in zip(arm, effort)),
+        "the commanded efforts",
+    )
+    # 4. back to position, through the forward controller
+    cm.switch(["forward_position_controller"], ["forward_effort_controller"])
+    target = dict(zip(ARM, [-0.3, 0.2, -0.5, -0.1, 0.4, 0.01]))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_position_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=list(target.values())),
+        lambda: all(abs(row("position").get(j, 9) - v) <= 1e-9 for j, v in target.items()),
+        "the forward position target",
+    )
+    _stop(c)
