@@ -284,3 +284,69 @@ def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe,
         "the forward position target",
     )
     _stop(c)
+
+
+def test_a_controllers_file_of_ones_own_with_the_controllers_to_activate(
+    probe: Probe, control
+) -> None:
+    """config/ros2_controllers.yaml (the demo arm's): the named controllers active, the others
+    loaded inactive, its sensor broadcasters left out (the plugins carry no sensor data)."""
+    c = control(
+        [
+            "--controllers",
+            str(REPO / "config" / "ros2_controllers.yaml"),
+            "--activate",
+            "joint_state_broadcaster",
+            "forward_velocity_controller",
+        ],
+        "ctl_own",
+    )
+    out = c.wait_running(probe)
+    states = {
+        line.split()[0]: line.split()[1]
+        for line in out.splitlines()
+        if line.split() and line.split()[0].endswith(("_controller", "_broadcaster"))
+    }
+    assert states == {
+        "forward_effort_controller": "inactive",
+        "forward_position_controller": "inactive",
+        "forward_velocity_controller": "active",
+        "joint_state_broadcaster": "active",
+        "joint_trajectory_controller": "inactive",
+    }
+    _stop(c)
+
+
+def test_activate_without_a_controllers_file_is_a_usage_error(control) -> None:
+    c = control(["--activate", "joint_state_broadcaster"], "ctl_act")
+    assert c.process.wait(60) == 1
+    assert c.output().strip().splitlines()[-1] == (
+        "error: --activate names controllers of a --controllers file. Fix: give the file too, "
+        "or leave --activate out (the generated controllers are activated)."
+    )
+
+
+def test_mujoco_backend_reaches_a_trajectory_target(probe: Probe, control) -> None:
+    ns = "ctl_mj"
+    c = control(["--backend", "mujoco"], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    c.wait_running(probe)
+    target = dict(zip(ARM, [0.3, -0.2, 0.5, 0.1, -0.4, 0.02]))
+    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
+
+    def reached() -> bool:
+        if not probe.messages[topic]:
+            return False
+        got = _values(probe, topic, "position")
+        return all(abs(got[j] - v) <= 1e-3 for j, v in target.items())
+
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=ARM, points=[point]),
+        reached,
+        "the trajectory's end within 1e-3 (MuJoCo)",
+        timeout=45.0,
+    )
+    _stop(c)
