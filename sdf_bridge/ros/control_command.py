@@ -1,7 +1,7 @@
 """``sdf-bridge control``: the bridge driven by the real ros2_control in one command.
 
     sdf-bridge control [--description FILE] [--backend mock|mujoco|NAME]
-        [--mode position|velocity|effort] [--controllers YAML [--activate NAME ...]]
+        [--mode position|velocity|effort|all] [--controllers YAML [--activate NAME ...]]
         [--xacro-arg K:=V ...] [--namespace NS] [--update-rate HZ] [--plugin P]
         [--work-dir DIR] [--timeout S]
 
@@ -12,7 +12,8 @@ What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawne
    joints in ``--mode`` (:func:`~.controllers_config.generated_controllers`: broadcaster and
    joint_trajectory_controller active, forward_position_controller inactive; or the velocity /
    effort forward controller active);
-2. the description with the topic-based ``<ros2_control>`` block for ``--mode`` (a block for
+2. the description with the topic-based ``<ros2_control>`` block for ``--mode`` (default
+   ``position``; with ``--controllers``, ``all``: each joint's own interfaces) (a block for
    other hardware, e.g. ``mock_components/GenericSystem``, is replaced, and this is said once),
    written to the work directory with the controllers file;
 3. the bridge on it (it publishes it on ``robot_description`` and serves the block's topics) and
@@ -68,12 +69,12 @@ def control_parser() -> Any:
     parser.add_argument(
         "--mode",
         choices=("position", "velocity", "effort", "all"),
-        default="position",
+        default=None,
         help="command interface of every commandable joint in the block, and the controllers "
-        "generated for it (default: position: joint_trajectory_controller active, "
-        "forward_position_controller inactive; all: each joint's own interfaces, "
-        "joint_trajectory_controller active and a forward controller per interface inactive, "
-        "to switch between at run time)",
+        "generated for it (default: position, or all with --controllers; position: "
+        "joint_trajectory_controller active, forward_position_controller inactive; all: each "
+        "joint's own interfaces, joint_trajectory_controller active and a forward controller "
+        "per interface inactive, to switch between at run time)",
     )
     parser.add_argument(
         "--controllers",
@@ -193,6 +194,7 @@ class Setup:
     inactive: tuple[str, ...]
     plan: Any  # control_launch.ControlLaunchPlan
     notes: tuple[str, ...]
+    offered: frozenset[str] = frozenset()  # the block's command interfaces, joint/interface
 
 
 def prepare(args: Any, work_dir: Path) -> Setup:
@@ -214,6 +216,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     from .controllers_config import generated_controllers
 
     share = package_share()
+    mode = args.mode or ("all" if args.controllers else "position")
     description = Path(args.description).expanduser().resolve() if args.description else None
     if description is not None and not description.is_file():
         raise ConfigError(f"--description {description} does not exist. Fix: give a file.")
@@ -251,7 +254,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
             listed = listed_command_interfaces(robot)
             own = {j: listed[j] for j in tmap.joint_names if listed.get(j)}
-        generated = generated_controllers(list(own), args.mode, args.update_rate, own)
+        generated = generated_controllers(list(own), mode, args.update_rate, own)
         controllers = work_dir / "controllers.yaml"
         controllers.write_text(yaml.safe_dump(generated.data, sort_keys=False), encoding="utf-8")
         active, inactive = generated.active, generated.inactive
@@ -270,7 +273,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         "namespace": args.namespace,
         "controllers_file": str(controllers),
         "plugin": args.plugin,
-        "command_interfaces": "" if args.mode == "all" else args.mode,
+        "command_interfaces": "" if mode == "all" else mode,
         "controllers": " ".join(active),
         "inactive_controllers": " ".join(inactive),
     }
@@ -278,7 +281,29 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     notes.extend(plan.notes)
     description_file = work_dir / "robot_description.urdf"
     description_file.write_text(plan.robot_description, encoding="utf-8")
-    return Setup(work_dir, description_file, controllers, active, inactive, plan, tuple(notes))
+    return Setup(
+        work_dir,
+        description_file,
+        controllers,
+        active,
+        inactive,
+        plan,
+        tuple(notes),
+        offered_interfaces(plan.robot_description),
+    )
+
+
+def offered_interfaces(urdf: str) -> frozenset[str]:
+    """The command interfaces (``joint/interface``) the ``<ros2_control>`` blocks of ``urdf``
+    offer."""
+    from ..description.xmlio import parse_xml
+
+    return frozenset(
+        f"{joint.get('name')}/{command.get('name')}"
+        for block in parse_xml(urdf).findall("ros2_control")
+        for joint in block.findall("joint")
+        for command in joint.findall("command_interface")
+    )
 
 
 def bridge_argv(setup: Setup) -> list[str]:
@@ -489,7 +514,17 @@ def _bring_up(client: Any, setup: Setup, deadline: float, stop: Any) -> None:
     while not stop.requested.is_set():
         try:
             client.load(*setup.active, *setup.inactive)
-            states = client.states()
+            controllers = {c.name: c for c in client.controllers()}
+            for name in setup.active:
+                missing = sorted(set(controllers[name].required_command_interfaces) - setup.offered)
+                if missing:
+                    raise ConfigError(
+                        f"controller {name!r} needs command interfaces {missing}, which the "
+                        f"robot's <ros2_control> block ({setup.description_file}) does not "
+                        "offer. Fix: choose the block's interfaces with --mode (e.g. --mode "
+                        "velocity), or leave those joints out of the controller's joints."
+                    )
+            states = {n: c.state for n, c in controllers.items()}
             pending = [n for n in setup.active if states.get(n) != "active"]
             if not pending:
                 return

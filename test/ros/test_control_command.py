@@ -289,15 +289,16 @@ def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe,
 def test_a_controllers_file_of_ones_own_with_the_controllers_to_activate(
     probe: Probe, control
 ) -> None:
-    """config/ros2_controllers.yaml (the demo arm's): the named controllers active, the others
-    loaded inactive, its sensor broadcasters left out (the plugins carry no sensor data)."""
+    """config/ros2_controllers.yaml (the demo arm's): the block offers each joint its own
+    interfaces (mode all), the named controllers are active, the others loaded inactive, its
+    sensor broadcasters left out (the plugins carry no sensor data)."""
     c = control(
         [
             "--controllers",
             str(REPO / "config" / "ros2_controllers.yaml"),
             "--activate",
             "joint_state_broadcaster",
-            "forward_velocity_controller",
+            "forward_position_controller",
         ],
         "ctl_own",
     )
@@ -309,12 +310,35 @@ def test_a_controllers_file_of_ones_own_with_the_controllers_to_activate(
     }
     assert states == {
         "forward_effort_controller": "inactive",
-        "forward_position_controller": "inactive",
-        "forward_velocity_controller": "active",
+        "forward_position_controller": "active",
+        "forward_velocity_controller": "inactive",
         "joint_state_broadcaster": "active",
         "joint_trajectory_controller": "inactive",
     }
     _stop(c)
+
+
+def test_a_controller_needing_interfaces_the_block_lacks_is_one_error(control) -> None:
+    """The demo file's forward_velocity_controller includes the gripper, which commands
+    position only: refused at once (not after the bring-up timeout), naming the fix."""
+    c = control(
+        [
+            "--controllers",
+            str(REPO / "config" / "ros2_controllers.yaml"),
+            "--activate",
+            "joint_state_broadcaster",
+            "forward_velocity_controller",
+        ],
+        "ctl_lack",
+    )
+    assert c.process.wait(60) == 1, c.logs()
+    assert (
+        "error: controller 'forward_velocity_controller' needs command interfaces "
+        "['left_finger_joint/velocity'], which the robot's <ros2_control> block "
+        f"({c.work_dir / 'robot_description.urdf'}) does not offer. Fix: choose the block's "
+        "interfaces with --mode (e.g. --mode velocity)" in c.output()
+    ), c.logs()
+    assert c.children() == []
 
 
 def test_activate_without_a_controllers_file_is_a_usage_error(control) -> None:
