@@ -374,3 +374,49 @@ def test_mujoco_backend_reaches_a_trajectory_target(probe: Probe, control) -> No
         timeout=45.0,
     )
     _stop(c)
+
+
+SDF_UNLIMITED = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="turntable">
+    <link name="base"><inertial><mass>1</mass></inertial></link>
+    <link name="table"><inertial><mass>1</mass></inertial></link>
+    <joint name="world_base" type="fixed"><parent>world</parent><child>base</child></joint>
+    <joint name="spin" type="revolute">
+      <parent>base</parent><child>table</child>
+      <axis><xyz>0 0 1</xyz><limit><effort>10</effort><velocity>2</velocity></limit></axis>
+    </joint>
+  </model>
+</sdf>
+"""
+
+
+def test_an_unlimited_sdformat_revolute_joint_is_not_clamped_to_zero(
+    probe: Probe, control, tmp_path: Path
+) -> None:
+    """The SDFormat model is exported to URDF for the controller_manager: its unlimited revolute
+    joint as continuous (a revolute joint without bounds would be read as [0, 0] and every
+    command clamped to 0)."""
+    source = tmp_path / "turntable.sdf"
+    source.write_text(SDF_UNLIMITED)
+    ns = "ctl_sdf"
+    c = control(["--description", str(source)], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    c.wait_running(probe)
+    assert (
+        '<joint name="spin" type="continuous">'
+        in (c.work_dir / "robot_description.urdf").read_text()
+    )
+    point = JointTrajectoryPoint(positions=[1.0], time_from_start=Duration(sec=1))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=["spin"], points=[point]),
+        lambda: (
+            bool(probe.messages[topic])
+            and abs(_values(probe, topic, "position")["spin"] - 1.0) <= 1e-9
+        ),
+        "spin at 1 rad",
+    )
+    _stop(c)
