@@ -26,6 +26,7 @@ in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray       order = ``
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory  at most max_trajectory_points,
                                                                       read off the executor
                                                                       (.trajectory_intake)
+in     ``~/claimed_interfaces``      std_msgs/String                  .control_topics
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
 srv    ``~/step_simulation`` etc.    simulation_interfaces (ROS 2     simulating backends, when the
@@ -36,6 +37,9 @@ in     ``~/wrench``                  geometry_msgs/WrenchStamped      MuJoCo: ex
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
 =====  ============================  ===============================  =============================
+
+``joint_states`` / ``joint_commands`` move to the topics of the description's topic-based
+``<ros2_control>`` block unless remapped (:mod:`.control_topics`).
 
 Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the state they
 produced → publish it, then the loop sleeps until the next tick; a command received during the
@@ -83,6 +87,7 @@ from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock, simulation
 from .callback_guard import GuardedNode
+from .control_topics import follow_topic_block, subscribe_claims
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -188,9 +193,10 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             clock=Clock(clock_type=ClockType.STEADY_TIME),
         )
 
-        self.create_subscription(
+        self.joint_command_sub = self.create_subscription(
             JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS
         )
+        subscribe_claims(self)  # ~/claimed_interfaces: a controller_manager's claims
         for interface in COMMAND_INTERFACES:
             self.create_subscription(
                 Float64MultiArray,
@@ -246,6 +252,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             SdfBridgeError: (subclasses) the robot, limits or backend cannot be used.
         """
         cfg = self.config
+        follow_topic_block(self, loaded.robot)  # its topics, as its controller_manager's plugin
         overrides = None
         if cfg.joint_limits_file:
             from ..limits import JointLimiter
