@@ -9,18 +9,21 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
 import pytest
-from builtin_interfaces.msg import Duration
+from builtin_interfaces.msg import Duration, Time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rclpy.serialization import deserialize_message, serialize_message
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from sdf_bridge.errors import CommandError
+from sdf_bridge.ros import conversions
 from sdf_bridge.ros.trajectory_intake import (
     INLINE_POINTS,
     MAX_JOINT_NAMES,
     TrajectoryIntake,
+    decode_trajectory,
     trajectory_point_count,
 )
 
@@ -137,10 +140,14 @@ def test_point_count_of_a_big_endian_message() -> None:
     [
         (b"", r"not a CDR-encoded message \(encapsulation missing\)"),
         (b"\x07\x01\x00\x00" + bytes(20), r"not a CDR-encoded message \(encapsulation 0701\)"),
-        (b"\x00\x01\x00\x00" + bytes(8), r"the message ends at byte 12, before its point count"),
         (
-            serialize_message(JointTrajectory(joint_names=["a"]))[:-4],
-            r"the message ends at byte \d+, before its point count",
+            b"\x00\x01\x00\x00" + bytes(8),
+            r"the message ends at byte 12, before its header frame_id",
+        ),
+        (
+            b"\x00\x01\x00\x00" + bytes(16),
+            r"^joint_trajectory: the message ends at byte 20, before its point count\. Fix: "
+            r"publish a complete trajectory_msgs/JointTrajectory\.$",
         ),
         (
             b"\x00\x01\x00\x00" + bytes(8) + struct.pack("<II", 0, MAX_JOINT_NAMES + 1),
@@ -151,6 +158,109 @@ def test_point_count_of_a_big_endian_message() -> None:
 def test_malformed_bytes_are_refused(data: bytes, match: str) -> None:
     with pytest.raises(CommandError, match=match):
         trajectory_point_count(data)
+
+
+_FIELD = st.one_of(
+    st.just([]),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=4),
+)
+_POINTS = st.builds(
+    JointTrajectoryPoint,
+    positions=_FIELD,
+    velocities=_FIELD,
+    accelerations=_FIELD,
+    effort=_FIELD,
+    time_from_start=st.builds(
+        Duration, sec=st.integers(-(2**31), 2**31 - 1), nanosec=st.integers(0, 2**32 - 1)
+    ),
+)
+
+
+def _outcome(convert: Any, source: Any) -> Any:
+    """The arrays of a TrajectoryCommand, or the error's type and text."""
+    try:
+        traj = convert(source)
+    except CommandError as exc:
+        return type(exc), str(exc)
+    return traj.names, traj.start, traj.times, traj.positions, traj.velocities, traj.accelerations
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    sec=st.integers(-(2**31), 2**31 - 1),
+    nanosec=st.integers(0, 2**32 - 1),
+    frame_id=st.text(
+        st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=5
+    ),
+    n_names=st.integers(0, 4),
+    points=st.lists(_POINTS, max_size=6),
+)
+def test_decoded_bytes_give_what_the_message_gives(sec, nanosec, frame_id, n_names, points) -> None:
+    """decode_trajectory of the CDR bytes = trajectory_command of the message: the same arrays
+    (NaN included), or the same error (ragged points, a stamp before 0)."""
+    msg = JointTrajectory(joint_names=[f"j{i}" for i in range(n_names)], points=points)
+    msg.header.stamp = Time(sec=sec, nanosec=nanosec)
+    msg.header.frame_id = frame_id
+    decoded = _outcome(decode_trajectory, serialize_message(msg))
+    expected = _outcome(conversions.trajectory_command, msg)
+    assert len(decoded) == len(expected)
+    for got, want in zip(decoded, expected):
+        if isinstance(want, np.ndarray) or isinstance(got, np.ndarray):
+            np.testing.assert_array_equal(got, want)
+        else:
+            assert got == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    template=_POINTS,
+    n=st.integers(18, 40),
+    odd=st.lists(st.tuples(st.integers(0, 39), _POINTS), max_size=2),
+    n_names=st.integers(1, 3),
+)
+def test_repeated_points_decode_in_one_pass_as_rclpy_reads_them(template, n, odd, n_names) -> None:
+    """Trajectories whose points repeat one layout (the one-pass path), some with a point or
+    two of another layout anywhere (it must notice): the same as trajectory_command."""
+    points = [template] * n
+    for index, point in odd:
+        points[index % n] = point
+    msg = JointTrajectory(joint_names=[f"j{i}" for i in range(n_names)], points=points)
+    decoded = _outcome(decode_trajectory, serialize_message(msg))
+    expected = _outcome(conversions.trajectory_command, msg)
+    for got, want in zip(decoded, expected, strict=True):
+        if isinstance(want, np.ndarray) or isinstance(got, np.ndarray):
+            np.testing.assert_array_equal(got, want)
+        else:
+            assert got == want
+
+
+def test_a_million_points_decode_in_seconds() -> None:
+    data = serialized_trajectory(1_000_000, ["a", "b"])
+    begin = time.monotonic()
+    traj = decode_trajectory(data)
+    elapsed = time.monotonic() - begin
+    assert traj.positions.shape == (1_000_000, 2) and traj.velocities.shape == (1_000_000, 2)
+    np.testing.assert_array_equal(traj.positions[-1], [0.1, 0.1])
+    assert traj.accelerations is None and traj.times[-1] == 1.0
+    assert elapsed < 2.0, f"{elapsed:.1f} s"
+
+
+@pytest.mark.parametrize(
+    ("cut", "match"),
+    [(8, "before its point time_from_start"), (30, "before its point fields")],
+)
+def test_bytes_cut_inside_the_points_are_refused(cut: int, match: str) -> None:
+    data = serialized_trajectory(3, ["a", "b"])
+    with pytest.raises(CommandError, match=rf"the message ends at byte {len(data) - cut}, {match}"):
+        decode_trajectory(data[:-cut])
+
+
+def test_a_point_field_longer_than_the_message_is_refused() -> None:
+    data = bytearray(serialized_trajectory(1, ["a"]))
+    head = len(serialized_trajectory(0, ["a"]))
+    data[head : head + 4] = struct.pack("<I", 2**32 - 1)  # the first point's positions count
+    with pytest.raises(CommandError, match=r"before its point fields"):
+        decode_trajectory(bytes(data))
 
 
 class _Sink:
@@ -208,7 +318,8 @@ def test_too_many_points_are_refused_unread(intake) -> None:
 def test_malformed_bytes_are_counted(intake) -> None:
     intake.offer(b"\x00\x01\x00\x00" + bytes(6))
     ((reason, text),) = intake.sink.rejected
-    assert reason == "malformed_trajectory" and "before its point count" in text
+    assert reason == "malformed_trajectory"
+    assert "the message ends at byte 10, before its header stamp" in text
 
 
 def test_a_small_trajectory_is_processed_inline_and_a_long_one_by_the_worker(intake) -> None:
