@@ -22,9 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray, Header, MultiArrayDimension, MultiArrayLayout
+from std_msgs.msg import Float64MultiArray, Header, MultiArrayDimension, MultiArrayLayout, String
 from std_srvs.srv import SetBool
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from sdf_bridge.ros.qos import LATCHED_QOS
 
 from .conftest import Bridge, Probe
 
@@ -175,3 +177,50 @@ def test_random_messages_on_every_subscribed_topic_neither_end_nor_slow_the_brid
     assert dropped >= sent["negative /clock"], sent
     output = bridge.output()
     assert "Traceback" not in output and "FATAL" not in output, output
+
+
+#: Text that looks more or less like a description (random XML-ish fragments and plain text).
+DESCRIPTIONS = st.one_of(
+    TEXT,
+    st.builds(
+        lambda tag, name, body: f'<{tag} name="{name}">{body}</{tag}>',
+        st.sampled_from(["robot", "sdf", "model", "link", "joint", "xacro:macro"]),
+        TEXT,
+        st.one_of(TEXT, st.just('<link name="a"/><joint name="j" type="revolute"/>')),
+    ),
+)
+
+
+def test_random_descriptions_on_the_topic_neither_end_nor_configure_the_bridge(
+    start_bridge, probe: Probe
+) -> None:
+    """A bridge waiting for robot_description gets 100 random texts: each is refused (or
+    survives as not-a-robot), the bridge keeps running and answers ~/enable (no robot yet)."""
+    ns = "/hostile_description"
+    bridge = start_bridge({"use_description_topic": True}, extra=["-r", f"__ns:={ns}"])
+    client = probe.node.create_client(SetBool, f"{ns}/sdf_bridge/enable")
+    try:
+        probe.wait_for(client.service_is_ready, "~/enable of the waiting bridge", 60.0)
+        # (the bridge subscribes transient local, as robot_state_publisher publishes)
+        pub = probe.publisher(f"{ns}/robot_description", String, LATCHED_QOS)
+
+        @settings(max_examples=100, deadline=5000, database=None)
+        @given(DESCRIPTIONS)
+        def publish(text: str) -> None:
+            pub.publish(String(data=text))
+            probe.spin_for(0.01)
+            assert bridge.running(), f"the bridge ended on {text!r}:\n{bridge.output()}"
+
+        publish()
+        future = client.call_async(SetBool.Request(data=True))
+        probe.wait_for(future.done, "~/enable to answer")
+        assert future.result().message == "no robot description yet"
+        probe.wait_for(
+            lambda: "refused the description from the topic" in bridge.output(),
+            "the texts to reach the bridge",
+        )
+        assert bridge.running(), bridge.output()
+        assert "Traceback" not in bridge.output(), bridge.output()
+    finally:
+        probe.node.destroy_client(client)
+    assert bridge.stop() == 0, bridge.output()
