@@ -486,3 +486,34 @@ def test_enable_answers_while_a_million_point_trajectory_is_processed(
     assert statistics.median(latencies) < 0.05, latencies
     assert received >= 0.8 * PUBLISH_RATE * seconds, received
     assert bridge.stop() == 0, bridge.output()
+
+
+def test_a_long_valid_trajectory_is_read_by_the_worker_and_followed(ros_context) -> None:
+    """In process: 5,000 increasing points on the demo arm's elbow reach the hardware system
+    through the intake's worker (counted, decoded, submitted), nothing rejected."""
+    from sdf_bridge.ros.node import BridgeNode
+
+    node = BridgeNode(context=ros_context, node_name="intake_bridge", start=False)
+    warned: list[str] = []
+    node._warn_throttled = lambda text, period=1.0: warned.append(text)
+    try:
+        msg = JointTrajectory(joint_names=["elbow"])
+        msg.points = [
+            JointTrajectoryPoint(
+                positions=[0.5 * i / 5000],
+                time_from_start=Duration(sec=i // 10, nanosec=(i % 10) * 100_000_000),
+            )
+            for i in range(1, 5001)
+        ]
+        node.cycle(0)  # (the state read: a trajectory starts from it)
+        node._trajectory_intake.offer(serialize_message(msg))
+        _wait_idle(node._trajectory_intake)
+        assert not node.rejects and not node.callback_guard.dropped and not warned, warned
+        assert node.hardware.diagnostics()["rejected_total"] == 0, node.hardware.diagnostics()
+        running = node.hardware.trajectory.trajectory
+        assert running is not None and running.names == ("elbow",)
+        assert running.positions.shape == (5001, 1)  # (a knot at the current state first)
+        assert running.positions[-1, 0] == pytest.approx(0.5, abs=1e-12)
+    finally:
+        node.shutdown()
+        node.destroy_node()
