@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from builtin_interfaces.msg import Duration, Time
 from child_process import ChildProcess
+from diagnostic_msgs.msg import DiagnosticArray
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rclpy.serialization import deserialize_message, serialize_message
@@ -379,6 +380,8 @@ def test_after_close_nothing_is_processed(intake) -> None:
 NS = "/intake"
 JS = f"{NS}/joint_states"
 PUBLISH_RATE = 50.0
+UPDATE_RATE = 100.0
+DIAG = "/diagnostics"
 #: A peer publishing one serialised JointTrajectory (argv: bytes file, topic) once the bridge
 #: subscribes, then staying (so the reliable sample is delivered), printing PUBLISHED.
 PUBLISHER = """
@@ -426,13 +429,30 @@ def _storm(probe: Probe, bridge: Bridge, data_file: Path, seconds: float) -> tup
         peer.stop()
 
 
+def _assert_rates(probe: Probe, received: int, seconds: float) -> None:
+    """The loop's own rate (its last ticks, /diagnostics) ≥ 80 % of update_rate; joint_states
+    as the probe received them ≥ 60 % of publish_rate (the probe is starved too on a loaded
+    machine)."""
+    start = len(probe.messages[DIAG])
+
+    def status() -> Any:
+        fresh = (s for m in probe.messages[DIAG][start:] for s in m.status)
+        return next((s for s in fresh if s.name.startswith(NS[1:] + "/sdf_bridge")), None)
+
+    probe.wait_for(lambda: status() is not None, "a /diagnostics status of the bridge")
+    values = {kv.key: kv.value for kv in status().values}
+    assert float(values["loop.achieved_rate_hz"]) >= 0.8 * UPDATE_RATE, values
+    assert received >= 0.6 * PUBLISH_RATE * seconds, received
+
+
 def _run_storm(start_bridge, probe: Probe, tmp_path: Path, points: int, cap: int):
     bridge = start_bridge(
-        {"update_rate": 100.0, "publish_rate": PUBLISH_RATE, "max_trajectory_points": cap},
+        {"update_rate": UPDATE_RATE, "publish_rate": PUBLISH_RATE, "max_trajectory_points": cap},
         name="sdf_bridge",
         extra=["-r", f"__ns:={NS}"],
     )
     probe.watch(JS, JointState)
+    probe.watch(DIAG, DiagnosticArray)
     probe.wait_ready(bridge, JS)
     data_file = tmp_path / "trajectory.cdr"
     data_file.write_bytes(serialized_trajectory(points, ["shoulder_lift", "elbow"]))
@@ -446,8 +466,8 @@ def test_enable_answers_while_a_million_point_trajectory_is_refused(
     start_bridge, probe: Probe, tmp_path: Path
 ) -> None:
     """10⁶ points (64 MB) against the default max_trajectory_points (10⁵): refused from its
-    count, never deserialised; ``~/enable`` answers within 50 ms (median) and joint_states
-    keeps ≥ 80 % of its rate. The call in flight while the 64 MB sample is delivered waits
+    count, never deserialised; ``~/enable`` answers within 50 ms (median) and the loop keeps
+    its rate (:func:`_assert_rates`). The call in flight while the 64 MB sample is delivered waits
     for it: 0.3 s measured (rclpy's copy of the sample into Python on the executor thread),
     or 3.0 s (Fast DDS's heartbeat period: a request lost while the sample fills the
     transport, sent again), on a loaded 2-core machine; main did not answer within 15 s."""
@@ -463,7 +483,7 @@ def test_enable_answers_while_a_million_point_trajectory_is_refused(
     )
     assert statistics.median(latencies) < 0.05, latencies
     assert max(latencies) < 5.0, latencies  # (the sample's delivery: module doc of the intake)
-    assert received >= 0.8 * PUBLISH_RATE * seconds, received
+    _assert_rates(probe, received, seconds)
     assert bridge.stop() == 0, bridge.output()
 
 
@@ -473,7 +493,7 @@ def test_enable_answers_while_a_million_point_trajectory_is_processed(
 ) -> None:
     """10⁶ points under a raised max_trajectory_points: read in the worker (its times all
     1 s: the hardware refuses it as not increasing, after reading it whole); ``~/enable``
-    answers within 50 ms (median) meanwhile and joint_states keeps ≥ 80 % of its rate."""
+    answers within 50 ms (median) meanwhile and the loop keeps its rate (:func:`_assert_rates`)."""
     bridge, latencies, received, seconds = _run_storm(
         start_bridge, probe, tmp_path, 1_000_000, 2_000_000
     )
@@ -484,7 +504,7 @@ def test_enable_answers_while_a_million_point_trajectory_is_processed(
         "the trajectory read and refused by the hardware",
     )
     assert statistics.median(latencies) < 0.05, latencies
-    assert received >= 0.8 * PUBLISH_RATE * seconds, received
+    _assert_rates(probe, received, seconds)
     assert bridge.stop() == 0, bridge.output()
 
 
