@@ -74,7 +74,6 @@ from typing import Any
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
-from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -96,7 +95,7 @@ from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
 from .stop_signals import StopRequested, deferred, interruptible
-from .trajectory_intake import TrajectoryIntake
+from .trajectory_intake import TrajectoryIntake, decode_trajectory
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
 
@@ -533,21 +532,23 @@ class BridgeNode(GuardedNode, QosOverridesNode):
 
     def _on_trajectory_bytes(self, data: bytes) -> None:
         """A serialised JointTrajectory the intake accepted (worker thread, or the executor's
-        for a small one): deserialise it and go on as :meth:`_on_trajectory`."""
-        self._on_trajectory(deserialize_message(data, JointTrajectory))
+        for a small one): its arrays read straight from the CDR bytes
+        (:func:`.trajectory_intake.decode_trajectory`), then submitted."""
+        try:
+            traj = decode_trajectory(data)
+        except CommandError as exc:  # (one stamped before 0: as in the past, trajectory_in_past)
+            reason = getattr(exc, "reason", "joint_trajectory")
+            self._reject(reason, f"joint_trajectory: command rejected: {exc}")
+            return
+        self._submit_trajectory(traj)
 
     def _on_trajectory_error(self, exc: Exception) -> None:
         """An exception processing a trajectory (e.g. bytes rclpy cannot deserialise): counted
         as a dropped call of the trajectory subscription (.callback_guard)."""
         self.callback_guard.record(self.resolve_topic_name("~/joint_trajectory"), exc)
 
-    def _on_trajectory(self, msg: JointTrajectory) -> None:
-        try:
-            traj = conversions.trajectory_command(msg)
-        except CommandError as exc:  # (one stamped before 0: as in the past, trajectory_in_past)
-            reason = getattr(exc, "reason", "joint_trajectory")
-            self._reject(reason, f"joint_trajectory: command rejected: {exc}")
-            return
+    def _submit_trajectory(self, traj: conversions.TrajectoryCommand) -> None:
+        """Submit ``traj`` to the hardware system, its stamp taken on the node's time base."""
         self._submit(
             "joint_trajectory",
             lambda now: self.hardware.submit_trajectory(
