@@ -117,3 +117,22 @@ def test_a_megabyte_of_unknown_elements_is_one_log_line(
     lines = [line for line in bridge.output().splitlines() if "unknown element <foo>" in line]
     assert len(lines) == 1, lines[:3]
     assert "[140000× this kind in " in lines[0]
+
+
+@pytest.mark.timeout(120)
+def test_a_model_over_max_bodies_ends_the_mujoco_bridge_with_the_fix(
+    start_bridge, tmp_path: Path
+) -> None:
+    """1,001 links on MuJoCo: refused at start (exit 1, one line naming the count, the cap
+    and the parameter), before any model is built."""
+    path = tmp_path / "chain1000.urdf"
+    path.write_text(chain_urdf(1000))
+    bridge = start_bridge({"description_file": str(path), "backend": "mujoco"}, name="too_big")
+    assert bridge.process.wait(90) == 1
+    out = bridge.output()
+    assert (
+        "the model of 'chain' has 1001 bodies (links), over the MuJoCo backend's cap of 1000. "
+        "Fix: raise the cap with backend_params.max_bodies (e.g. -p "
+        "backend_params.max_bodies:=1001)" in out
+    )
+    assert "Traceback" not in out
