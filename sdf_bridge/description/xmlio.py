@@ -193,12 +193,16 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
 
 
 _POSITION = re.compile(r",?\s*line (\d+), column (\d+)\s*$")
+_POSITION_TAIL = 200  # characters of a message searched for it
 
 
 def _split_position(msg: str) -> tuple[str, int | None]:
     """lxml's message without its trailing ``, line L, column C`` (the error's own line is
     already in the location prefix) and the column, or ``(msg, None)``."""
-    match = _POSITION.search(msg)
+    # only the message's tail is searched: the suffix is short, and a message may quote the
+    # document (the pattern's leading \s* would rescan a long blank run at every start)
+    tail = max(0, len(msg) - _POSITION_TAIL)
+    match = _POSITION.search(msg, tail)
     if match is None:
         return msg, None
     return msg[: match.start()].rstrip(), int(match.group(2))

@@ -83,8 +83,8 @@ class Coupling:
     """
 
     def __init__(self, actuators: np.ndarray, joints: np.ndarray, n_joints: int) -> None:
-        _, self._group = np.unique(actuators, return_inverse=True)
-        self._group = self._group.reshape(-1)
+        _, group = np.unique(actuators, return_inverse=True)
+        self._group = group.reshape(-1)  # each entry's group: 0 .. n_groups - 1
         self._joints = joints
         self._n_groups = int(self._group.max()) + 1 if len(self._group) else 0
         self.n_joints = n_joints

@@ -95,3 +95,18 @@ def test_namespace_names_do_not_hide_other_syntax_errors() -> None:
         r"syntax at that line$",
     ):
         parse_xml("<sdf><gz:policies></sdf>", "w.sdf", [])
+
+
+@pytest.mark.timeout(5)
+def test_the_position_suffix_is_found_in_the_tail_of_a_message() -> None:
+    """lxml's ``, line L, column C`` is split off; a message quoting a long blank run is
+    searched in its tail only (the pattern's leading blank run rescanned it: quadratic)."""
+    from sdf_bridge.description.xmlio import _split_position
+
+    assert _split_position("Opening and ending tag mismatch: a line 1 and b, line 3, column 7") == (
+        "Opening and ending tag mismatch: a line 1 and b",
+        7,
+    )
+    blank = "x" + " " * 1_000_000 + "y"
+    assert _split_position(blank) == (blank, None)
+    assert _split_position("x" + " " * 1_000_000 + "line 2, column 9") == ("x", 9)

@@ -34,8 +34,10 @@ Shapes, meshes and collision filtering: :mod:`.geoms`; the other models of an SD
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -478,12 +480,23 @@ def stop_solver_params(
 COMPILE_POLL = 0.05
 
 
+def _yield_cpu(worker: threading.Thread) -> None:
+    """Give an abandoned compilation's thread the lowest CPU priority (Linux: a thread's nice
+    value is its own), so that it does not slow the process's exit on a busy machine (measured
+    on 2 loaded cores: 1.3-1.8 s from the signal to the exit without this)."""
+    native = getattr(worker, "native_id", None)
+    if native is None or not hasattr(os, "setpriority"):
+        return
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, native, 19)
+
+
 def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
     """``spec.compile()`` in a worker thread, the caller waiting in slices of
     :data:`COMPILE_POLL` s: MuJoCo compiles without the GIL, so the main thread's signal
     handlers run meanwhile and an exception they raise (the bridge's
     :class:`~sdf_bridge.ros.stop_signals.StopRequested`) ends the wait at once. The abandoned
-    compilation runs on in its daemon thread until the process exits.
+    compilation runs on in its daemon thread, at the lowest priority, until the process exits.
 
     Raises:
         ValueError: MuJoCo rejects the model (its own exception, re-raised here).
@@ -499,8 +512,12 @@ def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
 
     worker = threading.Thread(target=run, name="mujoco-compile", daemon=True)
     worker.start()
-    while worker.is_alive():
-        worker.join(COMPILE_POLL)
+    try:
+        while worker.is_alive():
+            worker.join(COMPILE_POLL)
+    except BaseException:  # abandoned (a stop signal): let the process exit unhindered
+        _yield_cpu(worker)
+        raise
     if failure:
         raise failure[0]
     return result[0]

@@ -124,7 +124,10 @@ sys.exit(3)
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_stops_the_process_while_mujoco_compiles(signum: signal.Signals) -> None:
-    """Within 1 s of the signal, exit status 0 (the bridge's clean stop while starting)."""
+    """The start-up is abandoned within 1 s of the signal (before: when the compilation ended,
+    6 s for this model) and the process exits with status 0. Its exit after that is the
+    interpreter's own tear-down (0.4-0.7 s measured on 2 cores at load 9, once 1.25 s while
+    the suite ran): bounded here at 5 s, so that a busy machine does not fail the test."""
     child = subprocess.Popen(
         [sys.executable, "-c", _COMPILING],
         cwd=REPO,
@@ -138,16 +141,17 @@ def test_a_signal_stops_the_process_while_mujoco_compiles(signum: signal.Signals
         time.sleep(0.5)  # well into the compilation (several seconds for 6,000 bodies)
         child.send_signal(signum)
         sent = time.monotonic()
+        line = child.stdout.readline()
+        abandoned = time.monotonic() - sent
         code = child.wait(timeout=60)
-        stopped = time.monotonic() - sent
-        out = child.stdout.read()
+        exited = time.monotonic() - sent
+        out = line + child.stdout.read()
     finally:
         child.kill()
         child.wait()
     assert (code, out) == (0, f"stopped by {signum.name} while starting\n")
-    # the stop interrupts the compilation (the output says so, not "compiled"); the bound is
-    # the issue's 1 s with a margin for a loaded 2-core CI machine (1.0-1.2 s seen at load 8)
-    assert stopped < 3.0, f"the process took {stopped:.2f} s to stop"
+    assert abandoned < 1.0, f"the start-up was abandoned {abandoned:.2f} s after the signal"
+    assert exited < 5.0, f"the process exited {exited:.2f} s after the signal"
 
 
 # ------------------------------------------------------------------ MuJoCo's warnings
