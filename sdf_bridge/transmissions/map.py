@@ -20,14 +20,6 @@ whatever the number of joints, no Python loop per joint.
 Structural zeros read a zero slot, so a NaN input (= "no command") only reaches outputs that
 really depend on it. Not thread-safe (internal buffers are reused).
 
-When compiled kernels are available (:mod:`sdf_bridge.jit`, Numba), each hot-path method is one
-call of a compiled loop (:mod:`.kernel`) over the same arrays, packed once at build time, with
-the same operations in the same order: results are identical to the numpy path (which stays
-the reference, and the fallback for inputs that are not float64 arrays of the right length —
-lists, scalars to broadcast, other dtypes — so every input gives what the numpy path gives,
-errors included). ``TransmissionMap(..., compiled=False)`` forces the numpy path. The kernels
-are compiled (or loaded from Numba's cache) when the first map is built, never in a cycle.
-
 Error and skip rules (all :class:`TransmissionError` name the transmission and the fix):
 
 * a transmission names a missing joint, a fixed joint or a multi-DOF joint → error;
@@ -61,15 +53,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sdf_bridge import jit
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import TransmissionError
 
-from . import kernel
 from .base import Transmission
 from .coupling import Follower
 
@@ -77,10 +67,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .loader import MappedTransmission
 
 _LOG = logging.getLogger(__name__)
-
-_FALLBACK = (TypeError, ValueError)
-"""What a kernel raises for an input it does not take (other type: ``TypeError``; other
-length: ``ValueError``); the numpy path then handles the input as it always did."""
 
 
 class TransmissionMap:
@@ -94,11 +80,7 @@ class TransmissionMap:
         entries: every described transmission with its status (used, merged, skipped).
         followers_info: the :class:`~.coupling.Follower` records, ``follower_names`` order.
         warnings: human-readable warnings produced while building.
-        compiled: whether the hot-path methods run the kernels of :mod:`.kernel` (else numpy).
     """
-
-    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`.hardware.kernel_switch`)
-    kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
     def __init__(
         self,
@@ -108,15 +90,8 @@ class TransmissionMap:
         *,
         entries: Sequence[MappedTransmission] = (),
         warnings: Sequence[str] = (),
-        compiled: bool | None = None,
     ) -> None:
         """Assemble the map from mechanisms covering exactly ``joint_names``.
-
-        Args:
-            compiled: run the hot path through the kernels of :mod:`.kernel` (``True``), or
-                through numpy (``False``); ``None`` (default): kernels when
-                :data:`sdf_bridge.jit.ENABLED`. ``True`` without Numba runs the kernels as
-                plain Python (same results, slow: for tests only).
 
         Raises:
             TransmissionError: a joint covered twice or not at all, an actuator used twice, a
@@ -175,22 +150,8 @@ class TransmissionMap:
                     "Fix: make the leader a revolute, continuous or prismatic joint."
                 )
         self._build_arrays(jidx)
-        self.compiled: bool = jit.ENABLED if compiled is None else bool(compiled)
-        self._pack = kernel.pack(
-            self._a2j_cols,
-            self._a2j_vals,
-            self._j2a_cols,
-            self._j2a_vals,
-            self._offsets,
-            self._has_offsets,
-            self._f_idx,
-            self._f_mult,
-            self._f_off,
-        )
         n, nf = len(self.joint_names), len(self.follower_names)
         self._shape_joints, self._shape_followers, self._shape_all = (3, n), (3, nf), (3, n + nf)
-        if self.compiled:
-            kernel.warm_up()
 
     # ------------------------------------------------------------------ build-time assembly
     def _build_arrays(self, jidx: dict[str, int]) -> None:
@@ -290,13 +251,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.actuator_to_joint(position, velocity, effort, self._pack, out)
-                return out[0], out[1], out[2]
-            except _FALLBACK:
-                pass
         out = self._actuator_to_joint_numpy(position, velocity, effort)
         return out[0], out[1], out[2]
 
@@ -310,13 +264,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.actuator_to_joint(position, velocity, effort, self._pack, out)
-                return out
-            except _FALLBACK:
-                pass
         return self._actuator_to_joint_numpy(position, velocity, effort)
 
     def _actuator_to_joint_numpy(
@@ -348,13 +295,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_all)
-                kernel.actuator_to_joint_with_followers(position, velocity, effort, self._pack, out)
-                return out
-            except _FALLBACK:
-                pass
         joints = self._actuator_to_joint_numpy(position, velocity, effort)
         return np.concatenate((joints, self._followers_stacked_numpy(joints)), axis=1)
 
@@ -375,13 +315,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.joint_to_actuator(position, velocity, effort, self._pack, out)
-                return out[0], out[1], out[2]
-            except _FALLBACK:
-                pass
         out = self._joint_to_actuator_numpy(position, velocity, effort)
         return out[0], out[1], out[2]
 
@@ -396,21 +329,6 @@ class TransmissionMap:
         rows[1] = velocity
         rows[2] = effort
         return self._apply(self._j2a_cols, self._j2a_vals)
-
-    @property
-    def kernel_pack(self) -> np.ndarray | None:
-        """The compiled kernels' parameter array (:func:`.kernel.pack`) for callers that fuse
-        them with other kernels (:mod:`sdf_bridge.backends.mujoco.kernel`), or ``None`` when
-        this map runs its numpy path."""
-        return self._pack if self.compiled else None
-
-    def use_compiled(self) -> None:
-        """Run the hot path through the compiled kernels from the next call on, warmed up
-        first (:func:`.kernel.warm_up`: compiled, or loaded from Numba's cache, now). The
-        results are identical and the map keeps no state between calls; not thread-safe (as
-        the map): switch between cycles."""
-        kernel.warm_up()
-        self.compiled = True
 
     @cached_property
     def dependency(self) -> np.ndarray:
@@ -438,13 +356,6 @@ class TransmissionMap:
         Raises:
             ValueError: ``joints`` is not of shape ``(3, n_joints)``.
         """
-        if self.compiled:
-            try:
-                out, actuators = np.empty(self._shape_all), np.empty(self._shape_joints)
-                kernel.joint_state(joints, self._pack, out, actuators)
-                return out, actuators
-            except _FALLBACK:
-                pass
         joints = np.asarray(joints, dtype=float)
         followers = self._followers_stacked_numpy(joints)  # checks the shape
         return (
@@ -462,13 +373,6 @@ class TransmissionMap:
             ``m·v``, and NaN for effort (a coupling's constraint force is not known from the
             leader; see :mod:`.coupling`). New arrays on every call.
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_followers)
-                kernel.followers(position, velocity, self._pack, out)
-                return out[0], out[1], out[2]
-            except _FALLBACK:
-                pass
         p = np.asarray(position).take(self._f_idx)
         p *= self._f_mult
         p += self._f_off
@@ -484,13 +388,6 @@ class TransmissionMap:
         Raises:
             ValueError: ``joints`` is not of shape ``(3, n_joints)``.
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_followers)
-                kernel.followers_stacked(joints, self._pack, out)
-                return out
-            except _FALLBACK:
-                pass
         return self._followers_stacked_numpy(joints)
 
     def _followers_stacked_numpy(self, joints: np.ndarray) -> np.ndarray:
@@ -549,9 +446,7 @@ class TransmissionMap:
 
     # ------------------------------------------------------------------------ building
     @classmethod
-    def from_robot(
-        cls, robot: Robot, *, simulated_robot: bool = False, compiled: bool | None = None
-    ) -> TransmissionMap:
+    def from_robot(cls, robot: Robot, *, simulated_robot: bool = False) -> TransmissionMap:
         """Build the map of ``robot`` (:func:`.loader.build_map`: the rules of the module
         docstring).
 
@@ -564,8 +459,6 @@ class TransmissionMap:
                 and an actuator name two transmissions use is renamed for the later one
                 (:mod:`.actuator_names`), instead of a :class:`TransmissionError` (the
                 default, for real actuators).
-            compiled: hot-path implementation, as for :class:`TransmissionMap` (default:
-                compiled kernels when available).
 
         Raises:
             TransmissionError: see the module docstring.
@@ -573,7 +466,7 @@ class TransmissionMap:
         """
         from .loader import build_map
 
-        return build_map(cls, robot, simulated_robot=simulated_robot, compiled=compiled)
+        return build_map(cls, robot, simulated_robot=simulated_robot)
 
     def __repr__(self) -> str:
         return (
