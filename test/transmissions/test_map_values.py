@@ -128,7 +128,8 @@ def test_dependency_of_a_differential_and_a_simple_transmission() -> None:
         [False, True, True],
         [False, True, True],
     ]
-    assert not tm.dependency.flags.writeable
+    assert not tm.dependency.toarray().flags.writeable and tm.dependency.nnz == 5
+    assert [x.tolist() for x in tm.dependency.nonzero()] == [[0, 1, 1, 2, 2], [0, 1, 2, 1, 2]]
 
 
 def test_joint_state_rejects_a_wrong_shape() -> None:
@@ -213,3 +214,29 @@ def test_empty_map() -> None:
     assert tm.actuator_to_joint_with_followers(z, z, z).shape == (3, 0)
     assert [x.shape for x in tm.followers(z, z, z)] == [(0,)] * 3
     assert tm.dependency.shape == (0, 0)
+
+
+@pytest.mark.stress
+def test_ten_thousand_joint_chain_map_memory_is_linear() -> None:
+    """10,000 joints, a simple transmission each: the map's build allocates megabytes, not the
+    (3, n, n) dense matrices (2.4 GB each) or the (n, n) dependency of before; the dependency
+    holds one entry per actuator."""
+    import tracemalloc
+
+    n = 10_000
+    robot = chain(
+        *((f"j{i}", "revolute") for i in range(n)),
+        transmissions=[simple(f"t{i}", f"j{i}", f"m{i}", ared=10.0, offset=0.1) for i in range(n)],
+    )
+    tracemalloc.start()
+    try:
+        tm = TransmissionMap.from_robot(robot)
+        dependency = tm.dependency
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+    assert dependency.shape == (n, n) and dependency.nnz == n
+    x = np.full(n, 10.0)
+    q = tm.actuator_to_joint(x, x, x)[0]
+    np.testing.assert_allclose(q, np.full(n, 1.0 + 0.1), rtol=0, atol=1e-15)
