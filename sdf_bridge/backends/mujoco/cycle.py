@@ -142,7 +142,13 @@ def make_table(
 
 
 def _rows(tab: np.ndarray, row: int) -> np.ndarray:
-    return tab[row].astype(np.int64)
+    return tab[row].astype(np.intp)
+
+
+def _addresses(tab: np.ndarray) -> np.ndarray:
+    """The address rows ``QADR`` … ``DIAG`` as integers, (5, n), in one conversion (indexed by
+    the row constants)."""
+    return tab[: DIAG + 1].astype(np.intp)
 
 
 # -- numpy reference ------------------------------------------------------------------------------
@@ -177,11 +183,12 @@ def pre_step(
     in the direction where the actuator force, ``force`` = ``data.actuator_force`` of the last
     step, is at the effort limit ``LIMIT``), then write the actuators (:func:`write_affine`).
     ``tab``'s PID state is updated in place."""
+    adr = _addresses(tab)
     scheduled = tab[SCHEDULED] != 0.0
-    tab[SCALE] = np.where(scheduled, inertia[_rows(tab, DIAG)] / tab[INERTIA0], tab[SCALE])
+    tab[SCALE] = np.where(scheduled, inertia[adr[DIAG]] / tab[INERTIA0], tab[SCALE])
     if has_i:
-        error = act[_rows(tab, ACT_ADR)] - qpos[_rows(tab, QADR)]
-        blocked = saturated_towards(force[_rows(tab, ACT_ID)], tab[LIMIT], error)
+        error = act[adr[ACT_ADR]] - qpos[adr[QADR]]
+        blocked = saturated_towards(force[adr[ACT_ID]], tab[LIMIT], error)
         integrate(
             tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked
         )
@@ -254,12 +261,13 @@ def apply_command(
     feed-forward (0 on passive joints). ``ideal``: position joints are imposed kinematically by
     the caller (PID inactive). Updates ``tab``, ``act``, ``ctrl`` and the actuators in place.
     """
-    q = qpos[_rows(tab, QADR)]
+    addresses = _addresses(tab)
+    q = qpos[addresses[QADR]]
     qt, vt, et = values
     kind = command_kind(mode)
     entering = kind != tab[MODE]
     is_pos, is_vel, is_none = kind == POSITION, kind == VELOCITY, kind == NONE
-    adr = _rows(tab, ACT_ADR)
+    adr = addresses[ACT_ADR]
     given = np.isfinite(hold)
     tab[HOLD] = np.where(is_none & given, hold, np.where(is_none & entering, q, tab[HOLD]))
     tab[INTEGRAL, entering] = 0.0
@@ -272,7 +280,7 @@ def apply_command(
     tab[ACTIVE] = (kind != EFFORT) & ~(is_pos & ideal)
     write_affine(tab, gainprm, biasprm)
     act[adr] = target
-    ctrl[_rows(tab, ACT_ID)] = np.where(is_vel, v_cmd, 0.0)
+    ctrl[addresses[ACT_ID]] = np.where(is_vel, v_cmd, 0.0)
 
 
 def gather_state(
@@ -287,9 +295,10 @@ def gather_state(
     or m/s, actuator force N·m or N); return whether the simulation is stable: none of the
     divergence counters in ``warnings`` (``data.warning.number``) is set and ``Σ qpos²`` is
     finite."""
-    out[0] = qpos[_rows(tab, QADR)]
-    out[1] = qvel[_rows(tab, DADR)]
-    out[2] = force[_rows(tab, ACT_ID)]
+    adr = _addresses(tab)
+    out[0] = qpos[adr[QADR]]
+    out[1] = qvel[adr[DADR]]
+    out[2] = force[adr[ACT_ID]]
     if warnings[WARN_QACC] or warnings[WARN_QVEL] or warnings[WARN_QPOS]:
         return False
     return math.isfinite(float(qpos @ qpos))
