@@ -15,12 +15,14 @@ manager's joint limiter step of 2 rad/s at 1 kHz) and times, on its monotonic cl
 * **broadcaster**: joint_state_broadcaster's joint_states show it: in addition, the plugin
   takes that state in the controller_manager's next read and the broadcaster publishes it.
 
-Same-run peer: the bare DDS echo of ``bench/_latency_peers.py`` (``bench/loop.py``'s
-``measure_latency`` with peer ``echo``): a JointState command republished at once as
-joint_states, i.e. two DDS hops and the Python callbacks, no loop. The ros2_control paths add
-three (bridge) or four (broadcaster) hops and the waits for the ticks of two 100 Hz / 1 kHz
-loops: at 100 Hz the expected p50 is about one period for the bridge's joint_states (half a
-tick in each loop) and 1.5 periods for the broadcaster's.
+Same-run peers: the C++ ``mock_components/GenericSystem`` in the same controller_manager, with
+the same block, controllers and commands and no bridge (command → broadcaster; the printed ratio
+is the bridge's p50 over GenericSystem's, per rate), and the bare DDS echo of
+``bench/_latency_peers.py`` (``bench/loop.py``'s ``measure_latency`` with peer ``echo``): a
+JointState command republished at once as joint_states, i.e. two DDS hops and the Python
+callbacks, no loop. The ros2_control paths add three (bridge) or four (broadcaster) hops and the
+waits for the ticks of two 100 Hz / 1 kHz loops: at 100 Hz the expected p50 is about one period
+for the bridge's joint_states (half a tick in each loop) and 1.5 periods for the broadcaster's.
 
 Usage: ``python bench/ros2_control.py [--samples N] [--runs R] [--plugin NAME]``
 (ROS_DOMAIN_ID: random unless set).
@@ -76,17 +78,23 @@ CONTROLLERS = """/**/controller_manager:
 """
 
 
+GENERIC = "mock_components/GenericSystem"
+
+
 def measure_ros2_control(
-    rate: int, samples: int, plugin: str, folder: Path
+    rate: int, samples: int, plugin: str, folder: Path, *, generic: bool = False
 ) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Latencies (s) through the controller_manager at ``rate`` Hz: ``bridge`` and
     ``broadcaster`` (module doc), one entry per sample; and the bridge's last /diagnostics
-    values (achieved rate, overruns, rejected commands, watchdog trips).
+    values (achieved rate, overruns, rejected commands, watchdog trips). With ``generic``:
+    the same-run peer, the same controller_manager, controllers and block with the C++
+    ``mock_components/GenericSystem`` instead of the topic-based plugin and no bridge
+    (``broadcaster`` only; empty diagnostics).
 
     Raises:
         RuntimeError: a process did not come up, or the controllers did not start.
     """
-    ns = f"rcbench_{rate}"
+    ns = f"rc{'generic' if generic else 'bench'}_{rate}"
     robot, _warnings, xml = load_with_xml(DEMO)
     options = TopicBlockOptions(
         plugin=plugin,
@@ -95,35 +103,43 @@ def measure_ros2_control(
         command_interfaces=("position",),
     )
     description = with_topic_block(robot, xml, options)
+    if generic:
+        description = description.replace(
+            f"<plugin>{plugin}</plugin>", f"<plugin>{GENERIC}</plugin>"
+        )
     urdf, controllers = folder / f"{ns}.urdf", folder / f"{ns}.yaml"
     urdf.write_text(description)
     controllers.write_text(CONTROLLERS.format(rate=rate, joints=", ".join(JOINTS)))
-    bridge = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "sdf_bridge.ros.main",
-            "--ros-args",
-            "-r",
-            "__node:=sdf_bridge",
-            "-r",
-            f"__ns:=/{ns}",
-            "-p",
-            f"description_file:={urdf}",
-            "-p",
-            f"update_rate:={float(rate)}",
-            "-r",
-            "joint_states:=sdf_bridge/joint_states",
-            "-r",
-            "joint_commands:=sdf_bridge/joint_commands",
-            "-r",
-            "robot_description:=sdf_bridge/robot_description",
-            "--log-level",
-            "warn",
-        ],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    bridge = (
+        None
+        if generic
+        else subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sdf_bridge.ros.main",
+                "--ros-args",
+                "-r",
+                "__node:=sdf_bridge",
+                "-r",
+                f"__ns:=/{ns}",
+                "-p",
+                f"description_file:={urdf}",
+                "-p",
+                f"update_rate:={float(rate)}",
+                "-r",
+                "joint_states:=sdf_bridge/joint_states",
+                "-r",
+                "joint_commands:=sdf_bridge/joint_commands",
+                "-r",
+                "robot_description:=sdf_bridge/robot_description",
+                "--log-level",
+                "warn",
+            ],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     )
     manager = rig.ControllerManager(
         controllers, plugin=plugin, namespace=ns, extra=["--log-level", "warn"]
@@ -134,7 +150,9 @@ def measure_ros2_control(
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(node)
     target: dict = {"value": None, "sent": 0.0}
-    got: dict[str, list[float]] = {"bridge": [], "broadcaster": []}
+    got: dict[str, list[float]] = (
+        {"broadcaster": []} if generic else {"bridge": [], "broadcaster": []}
+    )
     events = {key: threading.Event() for key in got}
 
     def on_state(key: str):
@@ -149,7 +167,10 @@ def measure_ros2_control(
 
         return callback
 
-    node.create_subscription(JointState, f"/{ns}/sdf_bridge/joint_states", on_state("bridge"), 10)
+    if not generic:
+        node.create_subscription(
+            JointState, f"/{ns}/sdf_bridge/joint_states", on_state("bridge"), 10
+        )
     node.create_subscription(JointState, f"/{ns}/joint_states", on_state("broadcaster"), 10)
     diagnostics: dict[str, str] = {}
 
@@ -196,7 +217,7 @@ def measure_ros2_control(
             target["sent"] = time.perf_counter()
             command.publish(Float64MultiArray(data=[value, *START[1:]]))
             if not all(e.wait(1.0) for e in events.values()):
-                if bridge.poll() is not None or not manager.running():
+                if (bridge is not None and bridge.poll() is not None) or not manager.running():
                     raise RuntimeError(
                         "the bridge or the controller_manager exited during the measurement"
                     )
@@ -211,7 +232,8 @@ def measure_ros2_control(
         node.destroy_node()
         rclpy.try_shutdown(context=context)
         manager.stop()
-        _stop_child(bridge)
+        if bridge is not None:
+            _stop_child(bridge)
 
 
 def _row(rate: str, path: str, values: np.ndarray) -> str:
@@ -245,14 +267,27 @@ def main() -> int:
     )
     print("| rate | path | samples | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
     notes = []
+    ratios: dict[int, list[float]] = {100: [], 1000: []}
     with tempfile.TemporaryDirectory(prefix="ros2_control_bench.") as tmp:
         for run in range(ns.runs):
             for rate in (100, 1000):
                 result, loop = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp))
+                peer, _ = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp), generic=True)
                 print(_row(f"{rate} Hz", "command → bridge joint_states", result["bridge"]))
                 print(
                     _row(f"{rate} Hz", "command → broadcaster joint_states", result["broadcaster"]),
                     flush=True,
+                )
+                print(
+                    _row(f"{rate} Hz", f"{GENERIC} peer → broadcaster", peer["broadcaster"]),
+                    flush=True,
+                )
+                ours, theirs = np.median(result["broadcaster"]), np.median(peer["broadcaster"])
+                ratio = float(ours / theirs)
+                ratios[rate].append(ratio)
+                notes.append(
+                    f"run {run + 1}, {rate} Hz: broadcaster p50 bridge / GenericSystem = "
+                    f"{ratio:.2f} ({1e3 * (ours - theirs):+.2f} ms)"
                 )
                 notes.append(
                     f"run {run + 1}, {rate} Hz: bridge loop "
@@ -265,6 +300,11 @@ def main() -> int:
             echo = measure_latency(ns.samples, 0, "events", "echo")
             print(_row("—", "bare DDS echo (same run)", echo.total), flush=True)
     print("\n".join(notes), f"\nload average {os.getloadavg()[0]:.2f}", sep="\n")
+    for rate, values in ratios.items():
+        print(
+            f"ratio bridge+cm / GenericSystem, command → broadcaster p50, {rate} Hz: "
+            f"median {np.median(values):.2f} over {len(values)} run(s)"
+        )
     return 0
 
 

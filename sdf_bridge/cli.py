@@ -9,11 +9,13 @@ Subcommands::
     sdf-bridge ros2-control SOURCE [-o OUT] [--plugin P] [--command-interfaces I,J]
                             [--xacro-arg k:=v ...]
     sdf-bridge run [bridge arguments, incl. --ros-args ...]
+    sdf-bridge control [--description FILE] [--mode position|velocity|effort] [...]
     sdf-bridge demo [demo arguments]
 
 ``check`` exits with 1 when the description has errors (the message names file, line, element
 and fix; no traceback). ``run`` and ``demo`` hand their raw arguments to
-:mod:`sdf_bridge.ros.main` (they carry ROS arguments argparse must not see).
+:mod:`sdf_bridge.ros.main` (they carry ROS arguments argparse must not see), ``control`` to
+:mod:`sdf_bridge.ros.control_command`.
 """
 
 from __future__ import annotations
@@ -293,6 +295,13 @@ def build_parser() -> argparse.ArgumentParser:
         "its options; arguments after --ros-args go to ROS)",
     )
     sub.add_parser(
+        "control",
+        add_help=False,
+        help="run the bridge with the real ros2_control controller_manager on a description: "
+        "block and controllers generated, controllers activated, Ctrl-C stops all (needs ROS 2 "
+        "and ros2_control; 'sdf-bridge control --help' lists its options)",
+    )
+    sub.add_parser(
         "demo",
         add_help=False,
         help="run the bridge on the demo arm, command it and print the joint states (needs ROS 2; "
@@ -474,8 +483,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sdf-bridge`` with ``argv`` (default ``sys.argv[1:]``); return the exit code
     (0 success, 1 description or command errors, 2 usage errors)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("run", "demo"):
+    if args_list and args_list[0] in ("run", "demo", "control"):
         try:
+            if args_list[0] == "control":
+                from .ros.control_command import control_command
+
+                return int(control_command(args_list[1:]))
             from .ros import main as ros_main
 
             runner = ros_main.run_command if args_list[0] == "run" else ros_main.demo_command

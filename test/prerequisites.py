@@ -5,7 +5,9 @@
 * reference tools, the ``test_depend`` entries of package.xml: urdfdom's ``check_urdf``
   (``liburdfdom-tools``) and libsdformat 12 with ``g++`` and ``pkg-config`` (``libsdformat-dev``);
 * the shared ros2_control rig (the real controller_manager, controllers and topic-based
-  plugins), unpacked by ``.ci/setup`` (:mod:`ros2_control_rig`).
+  plugins), unpacked by ``.ci/setup`` (:mod:`ros2_control_rig`);
+* the ROS 2 standard simulation interfaces (``simulation_interfaces``, not on PyPI): installed,
+  or the shared rig unpacked by ``.ci/setup`` (:mod:`simulation_interfaces_rig`).
 
 Where one is missing (e.g. in a colcon workspace, which has no ``shared/`` beside ``src/``), the
 tests that need it are skipped with a reason naming it and how to get it. With
@@ -113,5 +115,15 @@ def require_rig() -> None:
     from ros2_control_rig import rig_problem
 
     problem = rig_problem()
+    if problem is not None:
+        missing(problem)
+
+
+def require_simulation_interfaces() -> None:
+    """Nothing when ``simulation_interfaces`` can be imported (installed, or the shared rig
+    unpacked), else :func:`missing` saying why (:func:`simulation_interfaces_rig.si_problem`)."""
+    from simulation_interfaces_rig import si_problem
+
+    problem = si_problem()
     if problem is not None:
         missing(problem)

@@ -17,17 +17,16 @@ ament prefix in which the successor's plugin marker is hidden (:func:`picknik_pr
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
-import sysconfig
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from child_process import ChildProcess
+
+from sdf_bridge.ros.controller_manager import ControllerManagerClient as _Client
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
@@ -97,45 +96,21 @@ def rig_environment(
     plugin: str = SUCCESSOR, base: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """``base`` (default ``os.environ``) with what the rig's C++ processes need, as its
-    ``env.sh`` sets it for this interpreter's venv: LD_LIBRARY_PATH, AMENT_PREFIX_PATH (for
-    PickNik's ``plugin``: :func:`picknik_prefix`), PYTHONPATH and LD_PRELOAD (libpython: the
-    wheels' librcl pulls in Python message libraries)."""
-    env = dict(os.environ if base is None else base)
-    venv = Path(sys.prefix)
-    site = venv / "lib" / _PY / "site-packages"
-    libs = [str(INSTALL / "lib"), str(venv / "lib"), *sorted(str(p) for p in site.glob("*.libs"))]
-    prefix = picknik_prefix() if plugin == PICKNIK else INSTALL
-    env["LD_LIBRARY_PATH"] = os.pathsep.join(
-        libs + ([env["LD_LIBRARY_PATH"]] if env.get("LD_LIBRARY_PATH") else [])
-    )
-    env["AMENT_PREFIX_PATH"] = os.pathsep.join([str(prefix), str(venv)])
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(INSTALL / "lib" / _PY / "site-packages")]
-        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    )
-    env["LD_PRELOAD"] = os.path.join(
-        sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME")
-    )
-    return env
+    ``env.sh`` sets it for this interpreter's venv
+    (:func:`sdf_bridge.ros.controller_manager.manager_environment`), with the ament prefix of
+    PickNik's ``plugin`` (:func:`picknik_prefix`) for that one."""
+    from sdf_bridge.ros.controller_manager import manager_environment
+
+    prefix = picknik_prefix() if plugin == PICKNIK else None
+    return manager_environment(INSTALL, base, ament_prefix=prefix)
 
 
 def import_rig_messages() -> None:
     """Make the rig's ``controller_manager_msgs`` and ``control_msgs`` importable in this
-    process: their libraries are loaded by path (they have no run path, and this process's
-    library path was fixed at its start) and their Python packages put on ``sys.path``."""
-    site = str(INSTALL / "lib" / _PY / "site-packages")
-    if site in sys.path:
-        return
-    for package in ("controller_manager_msgs", "control_msgs"):
-        for kind in (
-            "rosidl_generator_c",
-            "rosidl_typesupport_c",
-            "rosidl_typesupport_introspection_c",
-            "rosidl_typesupport_fastrtps_c",
-            "rosidl_generator_py",
-        ):
-            ctypes.CDLL(str(INSTALL / "lib" / f"lib{package}__{kind}.so"), mode=ctypes.RTLD_GLOBAL)
-    sys.path.insert(0, site)
+    process (:func:`sdf_bridge.ros.controller_manager.import_manager_messages`)."""
+    from sdf_bridge.ros.controller_manager import import_manager_messages
+
+    import_manager_messages(INSTALL)
 
 
 class ControllerManager(ChildProcess):
@@ -163,26 +138,9 @@ class ControllerManager(ChildProcess):
         super().__init__(argv + list(extra), env=rig_environment(plugin))
 
 
-class ControllerManagerClient:
-    """Loads, configures and switches controllers through the controller_manager's services,
-    as ``spawner`` does.
-
-    A service response can be lost while DDS discovery still matches a new client's response
-    reader (rmw: "failed to send response ... (timeout)"): the clients are made at once and
-    given time to match, and a request whose response does not come is checked against
-    ``list_controllers`` (every request here can be judged by the controllers' states).
-
-    Args:
-        node: an rclpy node; ``spin_until(future, timeout)`` a callable that spins it until
-            the future is done or ``timeout`` s have passed (``future`` ``None``: just spin).
-        manager: the controller_manager's node name (``/ns/controller_manager``).
-        timeout: s for the services to appear.
-
-    Raises:
-        RuntimeError: the services do not appear in ``timeout`` s.
-    """
-
-    RESPONSE_TIMEOUT = 5.0  # s for one response
+class ControllerManagerClient(_Client):
+    """:class:`sdf_bridge.ros.controller_manager.ControllerManagerClient` with the rig's
+    messages imported first."""
 
     def __init__(
         self,
@@ -192,87 +150,4 @@ class ControllerManagerClient:
         timeout: float = 30.0,
     ) -> None:
         import_rig_messages()
-        from controller_manager_msgs import srv
-
-        self.srv = srv
-        self.node = node
-        self.spin_until = spin_until
-        self.manager = manager.rstrip("/")
-        types = {
-            "load_controller": srv.LoadController,
-            "configure_controller": srv.ConfigureController,
-            "switch_controller": srv.SwitchController,
-            "list_controllers": srv.ListControllers,
-        }
-        self._clients = {
-            name: node.create_client(t, f"{self.manager}/{name}") for name, t in types.items()
-        }
-        end = time.monotonic() + timeout
-        while not all(c.service_is_ready() for c in self._clients.values()):
-            if time.monotonic() > end:
-                raise RuntimeError(f"the services of {self.manager} did not appear in {timeout} s")
-            spin_until(None, 0.05)
-        spin_until(None, 0.5)  # the response readers match the servers' writers meanwhile
-
-    def call(self, name: str, request: Any) -> Any:
-        """Call ``<manager>/<name>``; the response, or ``None`` when none came in time."""
-        future = self._clients[name].call_async(request)
-        self.spin_until(future, self.RESPONSE_TIMEOUT)
-        if not future.done():
-            self._clients[name].remove_pending_request(future)
-            return None
-        return future.result()
-
-    def states(self) -> dict[str, str]:
-        """Controller name → its state (``unconfigured``, ``inactive``, ``active``, …).
-
-        Raises:
-            RuntimeError: no response in three tries.
-        """
-        for _ in range(3):
-            response = self.call("list_controllers", self.srv.ListControllers.Request())
-            if response is not None:
-                return {c.name: c.state for c in response.controller}
-        raise RuntimeError(f"{self.manager}/list_controllers did not answer")
-
-    def load(self, *names: str) -> None:
-        """Load and configure each controller of ``names`` (type and parameters from the
-        controllers file).
-
-        Raises:
-            RuntimeError: naming the one that fails.
-        """
-        for name in names:
-            for service, srv_type, state in (
-                ("load_controller", self.srv.LoadController, "unconfigured"),
-                ("configure_controller", self.srv.ConfigureController, "inactive"),
-            ):
-                response = self.call(service, srv_type.Request(name=name))
-                if response is None and self.states().get(name) in (state, "inactive"):
-                    continue  # done; only its response was lost
-                if response is None or not response.ok:
-                    raise RuntimeError(f"{service} {name} failed (states: {self.states()})")
-
-    def switch(self, activate: Sequence[str] = (), deactivate: Sequence[str] = ()) -> None:
-        """Activate / deactivate controllers at once (strict).
-
-        Raises:
-            RuntimeError: the switch is refused.
-        """
-        request = self.srv.SwitchController.Request(
-            activate_controllers=list(activate),
-            deactivate_controllers=list(deactivate),
-            strictness=self.srv.SwitchController.Request.STRICT,
-        )
-        response = self.call("switch_controller", request)
-        if response is None:
-            states = self.states()
-            if all(states.get(n) == "active" for n in activate) and all(
-                states.get(n) != "active" for n in deactivate
-            ):
-                return
-        if response is None or not response.ok:
-            raise RuntimeError(
-                f"switch_controller {list(activate)} / {list(deactivate)} failed "
-                f"({getattr(response, 'message', 'no response')})"
-            )
+        super().__init__(node, spin_until, manager, timeout)

@@ -85,6 +85,7 @@ REJECTION_REASONS = (
     "bad_trajectory",
     "trajectory_in_past",
     "disabled",
+    "not_claimed",
 )
 """Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
 
@@ -183,6 +184,9 @@ class CommandBuffer:
             self._index, self.joint_names, self.follower_names, self.commandable
         )
         self._static_cache: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}
+        #: per joint the interface bits its active controllers claim (:meth:`set_claims`), or
+        #: ``None``: no controller_manager reports claims, every allowed interface is open
+        self.claimed: np.ndarray | None = None
         self.version = 0
         self.mode_version = 0
         self.clear()
@@ -231,6 +235,79 @@ class CommandBuffer:
             KeyError: not an actuated joint.
         """
         return Mode(int(self.mode[self._map_index[joint]])).label
+
+    def set_claims(self, claims: Iterable[str] | None) -> list[str]:
+        """Follow the command interfaces the active controllers claim, as full names
+        ``<joint>/<interface>`` (``None``: stop following; every allowed interface open again).
+
+        A joint's stored commands of interfaces no longer claimed are forgotten and leave its
+        (automatic) mode: after a switch from a position to a velocity controller the position
+        target no longer holds the joint, and a joint no controller claims holds where it is
+        (:mod:`.holds`). Afterwards, values for unclaimed interfaces are dropped: silently in a
+        JointState command (the topic-based plugins send the last values of unclaimed
+        interfaces), as a rejection (``not_claimed``) in an array command.
+
+        Returns:
+            The names that are no command interface of a commandable joint (ignored).
+        """
+        if claims is None:
+            self.claimed = None
+            self._touch(mode_changed=True)
+            return []
+        bits = np.zeros(len(self.joint_names), dtype=MODE_DTYPE)
+        ignored: list[str] = []
+        for full in claims:
+            joint, _, interface = full.rpartition("/")
+            k = self._index.get(joint)
+            if k is None or interface not in _BITS:
+                ignored.append(full)
+                continue
+            bits[k] |= _BITS[interface]
+        bits &= self.allowed
+        released = ~bits
+        self.position[(released & POSITION) != 0] = np.nan
+        self.velocity[(released & VELOCITY) != 0] = np.nan
+        self.effort[(released & EFFORT) != 0] = np.nan
+        self.mode = np.where(self.fixed, self.mode, self.mode & bits).astype(MODE_DTYPE)
+        self.claimed = bits
+        self._touch(mode_changed=True)
+        return ignored
+
+    def _unclaimed_dropped(
+        self,
+        index: np.ndarray,
+        rows: np.ndarray,
+        names: Sequence[str],
+        fields: Mapping[str, np.ndarray],
+        now: float,
+        warnings: list[str] | None,
+    ) -> dict[str, np.ndarray]:
+        """``fields`` with the values of interfaces not claimed for their joint set to NaN;
+        each interface with finite such values rejected (``not_claimed``) unless ``warnings`` is
+        ``None`` (silently)."""
+        claimed = self.claimed
+        out: dict[str, np.ndarray] = {}
+        for interface, array in fields.items():
+            open_ = (claimed[index] & _BITS[interface]) != 0
+            if open_.all():
+                out[interface] = array
+                continue
+            copy = np.array(array, dtype=float)
+            closed_rows = rows[~open_]
+            dropped = closed_rows[np.isfinite(copy[closed_rows])]
+            if dropped.size and warnings is not None:
+                warnings.append(
+                    self.reject(
+                        "not_claimed",
+                        f"{interface} command for {[names[r] for r in dropped]}: no active "
+                        f"controller claims their {interface} interface; ignored",
+                        now,
+                        int(dropped.size),
+                    )
+                )
+            copy[closed_rows] = np.nan
+            out[interface] = copy
+        return out
 
     # ------------------------------------------------------------------ rejections
     def reject(self, reason: str, message: str, now: float, count: int = 1) -> str:
@@ -299,6 +376,8 @@ class CommandBuffer:
             for reason, message, count in NameResolver.problems_with_values(problems, key, valued):
                 warnings.append(self.reject(reason, f"JointState command: {message}", now, count))
         if rows.size:
+            if self.claimed is not None:
+                fields = self._unclaimed_dropped(index, rows, key, fields, now, None)
             self._apply(rows, index, key, fields, now, warnings)
         return warnings
 
@@ -340,9 +419,12 @@ class CommandBuffer:
             )
             return warnings
         rows = np.arange(n, dtype=np.intp)
-        self._apply(
-            rows, self.commandable_index, self.commandable, {interface: array}, now, warnings
-        )
+        fields = {interface: array}
+        if self.claimed is not None:
+            fields = self._unclaimed_dropped(
+                self.commandable_index, rows, self.commandable, fields, now, warnings
+            )
+        self._apply(rows, self.commandable_index, self.commandable, fields, now, warnings)
         return warnings
 
     def apply_source(

@@ -74,7 +74,7 @@ from ..limits import JointLimiter
 from ..transmissions import TransmissionMap
 from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
-from .commands import CommandBuffer
+from .commands import POSITION, CommandBuffer
 from .cycle_state import CycleState
 from .holds import Holds, coupling
 from .joint_selection import select_joints
@@ -381,6 +381,19 @@ class HardwareSystem:
         return warnings
 
     @_locked
+    def set_claims(self, claims: Iterable[str] | None) -> list[str]:
+        """Follow the command interfaces (``<joint>/<interface>``) the active controllers of a
+        controller_manager claim (:meth:`CommandBuffer.set_claims
+        <sdf_bridge.hardware.commands.CommandBuffer.set_claims>`); ``None`` stops following.
+        Joints whose commands are released leave a running trajectory too. Returns the names
+        ignored (no command interface of a commandable joint)."""
+        ignored = self.commands.set_claims(claims)
+        if claims is not None:
+            released = np.flatnonzero((self.commands.claimed & POSITION) == 0)
+            self.trajectory.release(released.astype(np.intp))
+        return ignored
+
+    @_locked
     def submit_array(
         self, interface: str, values: Sequence[float] | np.ndarray, now: float
     ) -> list[str]:
@@ -489,6 +502,13 @@ class HardwareSystem:
         self.holds.reset()
         self._clamps_before.update(self.limiter.counts)
         self.limiter.reset()
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The system's one re-entrant lock (every public method takes it): hold it to use the
+        backend directly between ticks, e.g. the simulation services
+        (:mod:`sdf_bridge.ros.simulation`) reading and teleporting entities."""
+        return self._lock
 
     @property
     def simulating(self) -> bool:

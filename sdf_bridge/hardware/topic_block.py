@@ -116,6 +116,42 @@ def topic_based_block(robot: Robot) -> HardwareComponent | None:
     )
 
 
+#: The topics both plugins use when their block names none: (joint_commands, joint_states).
+PLUGIN_DEFAULT_TOPICS = ("/robot_joint_commands", "/robot_joint_states")
+
+
+def block_topics(block: HardwareComponent) -> tuple[str, str]:
+    """``(joint_commands topic, joint_states topic)`` of a topic-based block: its
+    ``joint_commands_topic`` / ``joint_states_topic`` params, else the plugins' defaults
+    (:data:`PLUGIN_DEFAULT_TOPICS`). The bridge serves these (it follows the block)."""
+    commands = block.param("joint_commands_topic") or PLUGIN_DEFAULT_TOPICS[0]
+    states = block.param("joint_states_topic") or PLUGIN_DEFAULT_TOPICS[1]
+    return commands, states
+
+
+def foreign_hardware(robot: Robot) -> str | None:
+    """Why a controller_manager given ``robot``'s description would not drive the bridge: a
+    sentence naming its ``<ros2_control>`` blocks whose plugin is not topic-based
+    (``mock_components/GenericSystem``, ``gz_ros2_control/GazeboSimSystem``, a driver's…)
+    with file and line, and the fix; ``None`` when every block is topic-based (or there is
+    none)."""
+    foreign = [b for b in robot.ros2_control if b.plugin not in TOPIC_BASED_PLUGINS]
+    if not foreign:
+        return None
+    named = ", ".join(
+        f"{b.name!r} ({b.plugin or 'no plugin'}{f', {b.source}' if b.source else ''})"
+        for b in foreign
+    )
+    return (
+        f"the description of robot {robot.name!r} carries <ros2_control> block(s) {named}: a "
+        "controller_manager reading it loads that hardware, not the bridge (its controllers "
+        "then report targets reached while the bridge's joints do not move). Fix: run "
+        "'sdf-bridge control --description FILE' (it replaces the block), or write the "
+        "description with the bridge's block ('sdf-bridge ros2-control FILE -o "
+        "robot_topic.urdf') and give that file to the bridge."
+    )
+
+
 def block_name(robot: Robot) -> str:
     """The block's name, which the plugins and the controller_manager make a ROS node name of:
     the description's block's when it has one, else ``<robot>_system``, made a valid node name

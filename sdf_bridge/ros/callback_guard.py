@@ -17,9 +17,11 @@ counted, throttled diagnostic instead:
   message refused on purpose, :class:`DroppedMessage`), and not at all once the node's context
   has shut down (a publish racing SIGINT);
 * answered: a service request gets its response with ``success``/``bool_value`` false and
-  ``message``/``string_value`` naming the failure; an on-set parameter callback refuses the
-  change (``SetParametersResult(successful=False)``); a pre-set callback returns no parameters
-  (rclpy then refuses the change); a subscription's message and a timer's tick are dropped.
+  ``message``/``string_value`` naming the failure (a simulation_interfaces one
+  ``RESULT_OPERATION_FAILED`` and the text as its ``error_message``); an on-set parameter
+  callback refuses the change (``SetParametersResult(successful=False)``); a pre-set callback
+  returns no parameters (rclpy then refuses the change); a subscription's message and a
+  timer's tick are dropped.
 
 ``/clock`` is validated before it reaches rclpy: rclpy's ``TimeSource.clock_callback`` raises
 ``ValueError: Seconds value must not be negative`` inside the executor for a stamp with
@@ -41,6 +43,10 @@ from rclpy.time_source import TimeSource
 
 #: Most characters of an exception's text in the log line (a peer's message may be huge).
 MAX_TEXT = 300
+#: The type of a simulation_interfaces response's ``result`` field, and its failure code
+#: (``simulation_interfaces/msg/Result.RESULT_OPERATION_FAILED``).
+SIMULATION_RESULT = "simulation_interfaces/Result"
+OPERATION_FAILED = 4
 #: Nanoseconds in a second: a ``builtin_interfaces/Time.nanosec`` is below it.
 NS_PER_S = 1_000_000_000
 
@@ -121,7 +127,9 @@ class CallbackGuard:
     def service(self, name: str, callback: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         """``callback`` (request, response) guarded: on an exception the response is returned
         with its ``success``/``bool_value`` false and ``message``/``string_value`` naming the
-        failure (the fields it has)."""
+        failure (the fields it has); a simulation_interfaces response (a ``result`` of type
+        ``simulation_interfaces/Result``: :mod:`.simulation`) with ``RESULT_OPERATION_FAILED``
+        and that text as its ``error_message``."""
 
         @functools.wraps(callback)
         def guarded(request: Any, response: Any) -> Any:
@@ -137,6 +145,9 @@ class CallbackGuard:
                 for field in ("message", "string_value"):
                     if fields.get(field) == "string":
                         setattr(response, field, text)
+                if fields.get("result") == SIMULATION_RESULT:  # the standard's result code
+                    response.result.result = OPERATION_FAILED
+                    response.result.error_message = text
                 return response
 
         return guarded

@@ -233,6 +233,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     from ..hardware.command_interfaces import commandable_joints, listed_command_interfaces
     from ..hardware.topic_block import (
         TopicBlockOptions,
+        block_topics,
         parse_command_interfaces,
         topic_based_block,
         with_topic_block,
@@ -268,8 +269,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         commandable = set(commandable_joints(robot, tmap))
     else:  # the plugins' own defaults where the block gives no topic
         description, plugin = common.loaded.xml, str(block.plugin)
-        commands_topic = block.param("joint_commands_topic", "/robot_joint_commands") or ""
-        states_topic = block.param("joint_states_topic", "/robot_joint_states") or ""
+        commands_topic, states_topic = block_topics(block)
         commandable = {
             name for name, interfaces in listed_command_interfaces(robot).items() if interfaces
         }

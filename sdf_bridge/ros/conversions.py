@@ -184,17 +184,48 @@ class TrajectoryCommand:
     accelerations: np.ndarray | None
 
 
-def _points_field(msg: JointTrajectory, field: str, n_joints: int) -> np.ndarray | None:
-    rows = [getattr(p, field) for p in msg.points]
-    lengths = {len(r) for r in rows}
-    if lengths == {0} or not rows:
-        return None
-    if lengths != {n_joints}:
-        bad = next(i for i, r in enumerate(rows) if len(r) != n_joints)
+def trajectory_start(sec: int, nanosec: int) -> float | None:
+    """The start of a trajectory stamped ``sec`` s ``nanosec`` ns: ``None`` for the zero stamp
+    ("start on arrival"), else the stamp in s.
+
+    Raises:
+        TrajectoryInPastError: ``sec < 0``: it started, and ended, before any time a clock can
+            show.
+    """
+    if sec < 0:
+        raise TrajectoryInPastError(
+            f"trajectory stamped {sec} s {nanosec} ns, before time 0. Fix: stamp it 0 to start "
+            "on arrival, or with a time of the bridge's clock."
+        )
+    start = sec + nanosec * 1e-9
+    return start if start > 0.0 else None
+
+
+def points_field_present(lengths: Sequence[int] | np.ndarray, field: str, n_joints: int) -> bool:
+    """Whether the points carry ``field`` (``positions``, ...), given its length in each point:
+    ``False`` when every point leaves it empty (or there are no points), ``True`` when every
+    point has ``n_joints`` values.
+
+    Raises:
+        CommandError: some point has another number of values.
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if lengths.size == 0 or not lengths.any():
+        return False
+    bad = np.flatnonzero(lengths != n_joints)
+    if bad.size:
+        i = int(bad[0])
         raise CommandError(
-            f"trajectory point {bad} has {len(rows[bad])} {field} for {n_joints} joint names. "
+            f"trajectory point {i} has {int(lengths[i])} {field} for {n_joints} joint names. "
             f"Fix: give every point either no {field} or exactly one per joint name."
         )
+    return True
+
+
+def _points_field(msg: JointTrajectory, field: str, n_joints: int) -> np.ndarray | None:
+    rows = [getattr(p, field) for p in msg.points]
+    if not points_field_present([len(r) for r in rows], field, n_joints):
+        return None
     return np.asarray([list(r) for r in rows], dtype=float).reshape(len(rows), n_joints)
 
 
@@ -207,16 +238,11 @@ def trajectory_command(msg: JointTrajectory) -> TrajectoryCommand:
         CommandError: a point has a field whose length is neither 0 nor ``len(joint_names)``.
     """
     names = tuple(msg.joint_names)
-    start = time_to_seconds(msg.header.stamp)
-    if msg.header.stamp.sec < 0:
-        raise TrajectoryInPastError(
-            f"trajectory stamped {msg.header.stamp.sec} s {msg.header.stamp.nanosec} ns, before "
-            "time 0. Fix: stamp it 0 to start on arrival, or with a time of the bridge's clock."
-        )
+    start = trajectory_start(msg.header.stamp.sec, msg.header.stamp.nanosec)
     times = np.asarray([time_to_seconds(p.time_from_start) for p in msg.points], dtype=float)
     return TrajectoryCommand(
         names=names,
-        start=start if start > 0.0 else None,
+        start=start,
         times=times,
         positions=_points_field(msg, "positions", len(names)),
         velocities=_points_field(msg, "velocities", len(names)),

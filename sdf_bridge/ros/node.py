@@ -26,13 +26,20 @@ in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray       order = ``
 in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory  at most max_trajectory_points,
                                                                       read off the executor
                                                                       (.trajectory_intake)
+in     ``~/claimed_interfaces``      std_msgs/String                  .control_topics
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
-srv    ``~/multi_step``              test_msgs/srv/BasicTypes         ``uint64_value`` physics
-                                                                      steps
+srv    ``~/step_simulation`` etc.    simulation_interfaces (ROS 2     simulating backends, when the
+                                     standard)                        package is installed
+                                                                      (:mod:`.simulation`)
+in     ``~/wrench``                  geometry_msgs/WrenchStamped      MuJoCo: external wrenches
+       ``~/world_wrench``                                             (:mod:`.simulation`)
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
 =====  ============================  ===============================  =============================
+
+``joint_states`` / ``joint_commands`` move to the topics of the description's topic-based
+``<ros2_control>`` block unless remapped (:mod:`.control_topics`).
 
 Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the state they
 produced → publish it, then the loop sleeps until the next tick; a command received during the
@@ -67,20 +74,19 @@ from typing import Any
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
-from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
-from test_msgs.srv import BasicTypes
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
 from ..hardware.backend_setup import simulates
-from . import conversions, logging_bridge, sim_clock
+from . import conversions, logging_bridge, sim_clock, simulation
 from .callback_guard import GuardedNode
+from .control_topics import follow_topic_block, subscribe_claims
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -89,11 +95,9 @@ from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
 from .stop_signals import StopRequested, interruptible
-from .trajectory_intake import TrajectoryIntake
+from .trajectory_intake import TrajectoryIntake, decode_trajectory
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
-MAX_STEPS = 100_000
-"""Most physics steps one ``~/multi_step`` call advances (the control loop waits meanwhile)."""
 
 
 class BridgeNode(GuardedNode, QosOverridesNode):
@@ -142,6 +146,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.sensor_topics: SensorTopics | None = None
         self.loop: FixedRateLoop | None = None
         self.odometry: OdometryPublisher | None = None
+        self.simulation: simulation.SimulationControls | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
@@ -186,9 +191,10 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             clock=Clock(clock_type=ClockType.STEADY_TIME),
         )
 
-        self.create_subscription(
+        self.joint_command_sub = self.create_subscription(
             JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS
         )
+        subscribe_claims(self)  # ~/claimed_interfaces: a controller_manager's claims
         for interface in COMMAND_INTERFACES:
             self.create_subscription(
                 Float64MultiArray,
@@ -244,6 +250,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             SdfBridgeError: (subclasses) the robot, limits or backend cannot be used.
         """
         cfg = self.config
+        follow_topic_block(self, loaded.robot)  # its topics, as its controller_manager's plugin
         overrides = None
         if cfg.joint_limits_file:
             from ..limits import JointLimiter
@@ -269,10 +276,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.hardware, self.description = hardware, loaded
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
-        if hardware.simulating:
-            self.create_service(SetBool, "~/pause", self._on_pause)
-            self.create_service(Trigger, "~/step", self._on_step)
-            self.create_service(BasicTypes, "~/multi_step", self._on_multi_step)
         # warns once if use_sim_time is on and /clock never comes
         sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
@@ -280,6 +283,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self.get_logger().info(
                 "physics paused (start_paused): ~/reset places the robot, ~/pause false runs it"
             )
+        if hardware.simulating:  # ~/pause, ~/step, the standard simulation services (.simulation)
+            self.simulation = simulation.register(self, hardware, stopped=cfg.start_paused)
         if hardware.base_state() is not None:  # a free-floating base: ground-truth odometry
             self.odometry = OdometryPublisher(
                 self, cfg.odom_frame, cfg.base_frame, cfg.odom_tf, cfg.frame_prefix
@@ -520,21 +525,23 @@ class BridgeNode(GuardedNode, QosOverridesNode):
 
     def _on_trajectory_bytes(self, data: bytes) -> None:
         """A serialised JointTrajectory the intake accepted (worker thread, or the executor's
-        for a small one): deserialise it and go on as :meth:`_on_trajectory`."""
-        self._on_trajectory(deserialize_message(data, JointTrajectory))
+        for a small one): its arrays read straight from the CDR bytes
+        (:func:`.trajectory_intake.decode_trajectory`), then submitted."""
+        try:
+            traj = decode_trajectory(data)
+        except CommandError as exc:  # (one stamped before 0: as in the past, trajectory_in_past)
+            reason = getattr(exc, "reason", "joint_trajectory")
+            self._reject(reason, f"joint_trajectory: command rejected: {exc}")
+            return
+        self._submit_trajectory(traj)
 
     def _on_trajectory_error(self, exc: Exception) -> None:
         """An exception processing a trajectory (e.g. bytes rclpy cannot deserialise): counted
         as a dropped call of the trajectory subscription (.callback_guard)."""
         self.callback_guard.record(self.resolve_topic_name("~/joint_trajectory"), exc)
 
-    def _on_trajectory(self, msg: JointTrajectory) -> None:
-        try:
-            traj = conversions.trajectory_command(msg)
-        except CommandError as exc:  # (one stamped before 0: as in the past, trajectory_in_past)
-            reason = getattr(exc, "reason", "joint_trajectory")
-            self._reject(reason, f"joint_trajectory: command rejected: {exc}")
-            return
+    def _submit_trajectory(self, traj: conversions.TrajectoryCommand) -> None:
+        """Submit ``traj`` to the hardware system, its stamp taken on the node's time base."""
         self._submit(
             "joint_trajectory",
             lambda now: self.hardware.submit_trajectory(
@@ -571,41 +578,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.get_logger().info("~/reset: reset to the initial state")
         return response
 
-    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
-        self.hardware.pause(bool(request.data))
-        response.success, response.message = True, "paused" if request.data else "running"
-        return response
-
-    def _on_step(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
-        try:
-            self.hardware.step(1)
-        except SdfBridgeError as exc:
-            response.success, response.message = False, str(exc)
-            return response
-        response.success, response.message = True, "advanced 1 physics step"
-        return response
-
-    def _on_multi_step(
-        self, request: BasicTypes.Request, response: BasicTypes.Response
-    ) -> BasicTypes.Response:
-        """``~/multi_step``: advance ``request.uint64_value`` physics steps (at most
-        :data:`MAX_STEPS`); the response's ``bool_value`` says whether it did, ``uint64_value``
-        how many steps, ``string_value`` why not. (simulation_interfaces/srv/StepSimulation is
-        the standard type, not installable from PyPI; test_msgs' BasicTypes carries the count.)"""
-        steps = int(request.uint64_value)
-        response.bool_value, response.uint64_value = False, 0
-        if steps > MAX_STEPS:
-            response.string_value = (
-                f"{steps} steps refused: at most {MAX_STEPS} per call (the control loop "
-                "waits meanwhile). Fix: call again for more"
-            )
-            return response
-        # (a count ≥ 0 by its type; the service exists only when simulating)
-        self.hardware.step(steps)
-        response.bool_value, response.uint64_value = True, steps
-        response.string_value = f"advanced {steps} physics step(s)"
-        return response
-
     # ------------------------------------------------------------------ shutdown
 
     def shutdown(self) -> None:
@@ -615,6 +587,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         if intake is not None:
             intake.close()
         loop = getattr(self, "loop", None)
+        controls = getattr(self, "simulation", None)
+        if controls is not None:
+            controls.close()
         if loop is not None:
             loop.stop()
         hardware, self.hardware = getattr(self, "hardware", None), None

@@ -206,6 +206,15 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             "controllers can connect and ~/reset place the robot before it moves.",
         ),
     ),
+    "wrench_duration": (
+        0.0,
+        _descriptor(
+            _T.PARAMETER_DOUBLE,
+            "MuJoCo: s of simulated time a wrench on ~/wrench or ~/world_wrench acts "
+            "(0 = until cleared by a zero wrench or ~/clear_wrenches).",
+            float_range=(0.0, 3600.0),
+        ),
+    ),
     "odom_frame": (
         "odom",
         _descriptor(
@@ -265,6 +274,7 @@ class BridgeConfig:
     diagnostics_rate: float = default("diagnostics_rate")
     frame_prefix: str = default("frame_prefix")
     start_paused: bool = default("start_paused")
+    wrench_duration: float = default("wrench_duration")
     odom_frame: str = default("odom_frame")
     base_frame: str = default("base_frame")
     odom_tf: bool = default("odom_tf")
@@ -453,6 +463,7 @@ def make_config(
         diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
         frame_prefix=frame_prefix,
         start_paused=bool(values.get("start_paused", default("start_paused"))),
+        wrench_duration=float(values.get("wrench_duration", default("wrench_duration"))),
         odom_frame=odom_frame,
         base_frame=str(values.get("base_frame") or ""),
         odom_tf=bool(values.get("odom_tf", default("odom_tf"))),

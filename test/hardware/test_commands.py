@@ -537,3 +537,57 @@ def test_fast_path_is_taken_for_valid_commands() -> None:
     assert buffer.mode_name("j1") == "position" and buffer.last_command_time == 1.0
     assert buffer.submit_joint_state(["j1"], [0.1], [], [2.0], now=2.0) != []  # effort + position
     assert taken == [True, False]
+
+
+# ---------------------------------------------------------------------------------- claims
+
+
+def test_claims_release_the_position_target_on_a_switch_to_velocity() -> None:
+    """A topic-based plugin keeps sending the last position after the position controller is
+    deactivated: once only velocity is claimed, that stale position is dropped silently, the
+    position target is forgotten and the joint takes the velocity."""
+    buffer = _buffer()
+    buffer.set_claims(["j1/position", "j2/position"])
+    assert buffer.submit_joint_state(["j1", "j2"], [0.5, 0.25], [], [], now=0.0) == []
+    assert buffer.mode_name("j1") == "position"
+    assert buffer.set_claims(["j1/velocity", "j2/velocity"]) == []
+    assert math.isnan(_value(buffer, "position", "j1"))
+    assert buffer.mode_name("j1") == ""  # idle: holds where it is until commanded
+    # the plugin's message: the stale position (unclaimed) and the new velocity
+    assert buffer.submit_joint_state(["j1", "j2"], [0.5, 0.25], [0.3, -0.1], [], now=1.0) == []
+    p, v, e = buffer.effective()
+    assert (buffer.mode_name("j1"), buffer.mode_name("j2")) == ("velocity", "velocity")
+    assert np.isnan(p).all() and np.isnan(e).all()
+    assert v[:2].tolist() == [0.3, -0.1]
+    assert buffer.rejections["not_claimed"] == 0
+
+
+def test_an_array_command_for_an_unclaimed_interface_is_rejected(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    buffer = _buffer()
+    buffer.set_claims(["j1/velocity"])
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.commands"):
+        warnings = buffer.submit_array("velocity", [0.2, 0.4, math.nan], now=0.0)
+    why = "no active controller claims their velocity interface; ignored"
+    assert warnings == [f"velocity command for ['j2']: {why}"]
+    assert buffer.rejections["not_claimed"] == 1
+    assert "(rejected so far for not_claimed: 1)" in caplog.text
+    assert _value(buffer, "velocity", "j1") == 0.2
+    assert math.isnan(_value(buffer, "velocity", "j2"))
+
+
+def test_claims_ignore_foreign_names_and_none_stops_following() -> None:
+    buffer = _buffer()
+    assert buffer.set_claims(["j4/position", "j1/torque", "nope", "j3/position"]) == [
+        "j4/position",
+        "j1/torque",
+        "nope",
+    ]
+    assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=0.0) != []
+    assert _value(buffer, "position", "j3") == 3.0
+    assert math.isnan(_value(buffer, "position", "j1"))
+    buffer.set_claims(None)
+    assert buffer.claimed is None
+    assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=1.0) == []
+    assert _value(buffer, "position", "j1") == 1.0

@@ -6,6 +6,7 @@ test/ros/test_ros2_control_robots.py.)"""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 
@@ -15,15 +16,18 @@ from lxml import etree
 from prerequisites import shared_skip_mark
 
 from sdf_bridge.description import load, load_with_xml
-from sdf_bridge.description.model import World
+from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.backend_setup import backend_parameters
 from sdf_bridge.hardware.topic_block import (
     PICKNIK,
+    PLUGIN_DEFAULT_TOPICS,
     SUCCESSOR,
     TopicBlockOptions,
     block_name,
+    block_topics,
+    foreign_hardware,
     parse_command_interfaces,
     topic_based_block,
     topic_block,
@@ -320,3 +324,36 @@ def test_a_shared_actuator_names_joints_get_the_block(data_dir: Path) -> None:
     system = HardwareSystem(load(text), "mock", command_timeout=0.0)
     assert system.actuator_names == ("actuator1", "finger_trans/actuator1")
     system.close()
+
+
+def test_block_topics_are_its_params_else_the_plugins_defaults(demo: tuple) -> None:
+    robot, xml = demo
+    options = TopicBlockOptions(joint_commands_topic="/a/cmd", joint_states_topic="/a/states")
+    block = topic_based_block(load(with_topic_block(robot, xml, options)))
+    assert block_topics(block) == ("/a/cmd", "/a/states")
+    bare = HardwareComponent("hw", "system", plugin=PICKNIK)
+    assert (
+        block_topics(bare)
+        == PLUGIN_DEFAULT_TOPICS
+        == (
+            "/robot_joint_commands",
+            "/robot_joint_states",
+        )
+    )
+
+
+def test_foreign_hardware_names_the_block_its_plugin_file_line_and_the_fix(demo: tuple) -> None:
+    robot, xml = demo
+    note = foreign_hardware(robot)  # the demo arm's own block: mock_components/GenericSystem
+    assert note is not None
+    source = robot.ros2_control[0].source
+    assert str(source).startswith(f"{DEMO} (expanded by xacro):")
+    assert (
+        f"carries <ros2_control> block(s) 'demo_arm_system' (mock_components/GenericSystem, "
+        f"{source})" in note
+    )
+    assert "Fix: run 'sdf-bridge control --description FILE'" in note
+    assert foreign_hardware(load(with_topic_block(robot, xml))) is None
+    assert foreign_hardware(dataclasses.replace(robot, ros2_control=())) is None
+    unnamed = dataclasses.replace(robot, ros2_control=(HardwareComponent("x", "system"),))
+    assert "block(s) 'x' (no plugin)" in foreign_hardware(unnamed)

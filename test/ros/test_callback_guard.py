@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from builtin_interfaces.msg import Time
+from prerequisites import require_simulation_interfaces
 from rclpy.context import Context
 from rclpy.parameter import Parameter
 from rclpy.timer import TimerInfo
 from rosgraph_msgs.msg import Clock
 from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
-from test_msgs.srv import BasicTypes
 
 from sdf_bridge.ros.callback_guard import (
     MAX_TEXT,
@@ -156,7 +156,6 @@ def test_a_raising_timer_is_counted_under_its_function(make_node) -> None:
     [
         (SetBool, "success", "message"),
         (Trigger, "success", "message"),
-        (BasicTypes, "bool_value", "string_value"),
     ],
 )
 def test_a_raising_service_answers_a_failure(make_node, srv_type, flag, text) -> None:
@@ -170,6 +169,21 @@ def test_a_raising_service_answers_a_failure(make_node, srv_type, flag, text) ->
         "failed: RuntimeError (counted as callback_dropped./guarded_0/fails)"
     )
     assert node.callback_guard.dropped == {"/guarded_0/fails": 1}
+
+
+def test_a_raising_simulation_service_answers_operation_failed(make_node) -> None:
+    """A simulation_interfaces response (.simulation) gets RESULT_OPERATION_FAILED and the text."""
+    require_simulation_interfaces()
+    from simulation_interfaces_rig import interfaces
+
+    step = interfaces().srv.StepSimulation
+    node, _ = make_node()
+    service = node.create_service(step, "~/fails", _raise)
+    response = service.callback(step.Request(), step.Response())
+    assert response.result.result == step.Response().result.RESULT_OPERATION_FAILED
+    assert response.result.error_message == (
+        "failed: RuntimeError (counted as callback_dropped./guarded_0/fails)"
+    )
 
 
 def test_a_raising_parameter_check_refuses_the_change(make_node) -> None:

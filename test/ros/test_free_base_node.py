@@ -1,7 +1,7 @@
 """A free-floating robot through the bridge node (real processes): the mobile demo robot in
 MuJoCo, started paused; each test follows the documented order "pause → reset → command →
 unpause". It stands 10 s on default gains, drives at wheel velocity × radius, reports its
-contact forces and ground-truth odometry, and ~/multi_step advances a counted number of steps."""
+contact forces and ground-truth odometry."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState, PointCloud2
 from std_srvs.srv import SetBool, Trigger
-from test_msgs.srv import BasicTypes
 
 from sdf_bridge.description import load
 from sdf_bridge.ros.demo_mobile import contact_normal_force, up_axis
@@ -104,20 +103,6 @@ def test_started_paused_at_its_keyframe(bridge: Bridge, probe: Probe) -> None:
     assert odom.header.frame_id == "odom" and odom.child_frame_id == "base_link"
     assert odom.pose.pose.position.z == pytest.approx(KEYFRAME_HEIGHT, abs=1e-9)
     assert (odom.pose.pose.orientation.w, odom.twist.twist.linear.x) == (1.0, 0.0)
-
-
-def test_multi_step_advances_a_counted_number_of_steps(bridge: Bridge, probe: Probe) -> None:
-    _restart(probe)
-    response = probe.call(BasicTypes, f"{NODE}/multi_step", BasicTypes.Request(uint64_value=250))
-    assert (response.bool_value, response.uint64_value) == (True, 250), response.string_value
-    probe.wait_for(
-        lambda: seconds(probe.messages["/clock"][-1].clock) > 0.0, "/clock after the steps"
-    )
-    # 250 × 1 ms
-    assert seconds(probe.wait_messages("/clock", 3)[-1].clock) == pytest.approx(0.25, abs=1e-9)
-    refused = probe.call(BasicTypes, f"{NODE}/multi_step", BasicTypes.Request(uint64_value=10**9))
-    assert not refused.bool_value and refused.uint64_value == 0
-    assert "at most 100000 per call" in refused.string_value
 
 
 def test_stands_ten_seconds_after_a_paused_start_and_reset(bridge: Bridge, probe: Probe) -> None:

@@ -54,6 +54,7 @@ from .realtime import RealTimeFactor
 from .sensors import SensorSuite
 from .stability import diverged_joints, forward_mujoco_warnings, log_instability
 from .surfaces import apply_friction
+from .world import World
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...transmissions import TransmissionMap
@@ -75,6 +76,8 @@ class MujocoBackend:
         inertia: the map joints' inertias of the default-gain rule (:class:`.gains.JointInertia`).
         initial_pose: where :meth:`reset` puts the robot
             (:class:`~sdf_bridge.backends.initial_pose.InitialPose`).
+        world: the entities, run state and external wrenches (:class:`.world.World`; after
+            :meth:`configure`).
     """
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
@@ -86,6 +89,7 @@ class MujocoBackend:
         self.data: mujoco.MjData | None = None
         self.built: BuiltModel | None = None
         self.sensors: SensorSuite | None = None
+        self.world: World | None = None
         self._paused = False
         self._rtf = RealTimeFactor()
         self._write_dt: object = _UNSET  # last dt given to write (checked: see _set_write_dt)
@@ -177,6 +181,7 @@ class MujocoBackend:
         )
         # (qpos, dof address, body) of the free-floating roots' joints
         self._free = free_roots(model)
+        self.world = World(self)
         self._configured = True
         self.reset()
 
@@ -299,7 +304,10 @@ class MujocoBackend:
         # what Python would need to make them after it)
         out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         ideal = self._ideal
-        if ideal is None or not ideal.mask.any():
+        world = self.world
+        if world is not None and world.acting:  # external wrenches act (.world)
+            world.advance(n, self._stepper)
+        elif ideal is None or not ideal.mask.any():
             mujoco.mj_step(model, data, n)  # (positional: a keyword costs ~1 µs in pybind11)
         else:
             ideal.step(model, data, n)
@@ -308,6 +316,14 @@ class MujocoBackend:
             self._check_stable(t_end)
             return self._state_now()[:2]
         return out, actuators
+
+    def _stepper(self, n: int) -> None:
+        """Step physics ``n`` times as :meth:`_advance` does (ideal joints imposed)."""
+        ideal = self._ideal
+        if ideal is None or not ideal.mask.any():
+            mujoco.mj_step(self.model, self.data, n)
+        else:
+            ideal.step(self.model, self.data, n)
 
     def _state_now(
         self, out: np.ndarray | None = None, actuators: np.ndarray | None = None
@@ -454,9 +470,33 @@ class MujocoBackend:
         data.ctrl[self._act_ids] = 0.0
         if self._ideal is not None:
             self._ideal.clear()
+        if self.world is not None:
+            self.world.forget_wrenches()  # (mj_resetData zeroed xfrc_applied)
         if self.sensors is not None:
             self.sensors.bind(model, data)
         self._rtf.restart(data.time)  # measured from here
+
+    def set_time(self, t: float) -> None:
+        """Set the simulated time to ``t`` s, the state kept (a reset of the time alone, or the
+        time kept across a reset of the state); the sensors' schedules and the real-time
+        factor's measurement restart from it.
+
+        Raises:
+            BackendError: before configure, or ``t`` not a finite number ≥ 0.
+        """
+        model, data = self._require()
+        if not (isinstance(t, (int, float)) and np.isfinite(t) and t >= 0):
+            raise BackendError(f"set_time(t={t!r}): t must be a finite number of seconds ≥ 0")
+        data.time = float(t)
+        if self.sensors is not None:
+            self.sensors.bind(model, data)
+        self._rtf.restart(data.time)
+
+    @property
+    def free_roots(self) -> tuple[tuple[int, int, str], ...]:
+        """``(qpos address, dof address, body name)`` of the free-floating roots' free joints
+        (:func:`.initial_state.free_roots`; empty on a fixed base or before configure)."""
+        return tuple(getattr(self, "_free", ()))
 
     def close(self) -> None:
         """Release renderers; the backend is not used afterwards."""

@@ -7,9 +7,11 @@ pre-multiplied by ``joint_to_child`` (the geometry does not move). Joint types U
 (ball, universal, revolute2, screw, gearbox), several root links, and shapes URDF lacks
 (capsule, ellipsoid, plane) are refused with :class:`~sdf_bridge.errors.UnsupportedError`.
 Unlimited effort/velocity (``None``) of revolute and prismatic joints, which URDF requires, are
-written as 1e16. Transmissions outside ``<ros2_control>`` (classic, PR2) are written at the top
-level exactly as read (``Transmission.raw_xml``), ros2_control ones inside their block; what
-URDF cannot hold is warned about (:mod:`.losses`).
+written as 1e16; a revolute joint without position bounds (SDFormat's default) is written as
+``continuous`` (:func:`urdf_joint_type`), a missing single bound as ∓1e16 (URDF reads it as
+0). Transmissions outside ``<ros2_control>`` (classic, PR2) are written at the top level exactly
+as read (``Transmission.raw_xml``), ros2_control ones inside their block; what URDF cannot hold
+is warned about (:mod:`.losses`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import dataclasses
 from lxml import etree
 
 from ...errors import UnsupportedError
-from ..model import Box, Cylinder, JointType, Mesh, Pose, Robot, Sphere
+from ..model import Box, Cylinder, Joint, JointType, Mesh, Pose, Robot, Sphere
 from ..model.geometry import Geometry
 from .common import fmt, fmt_vec, sub, to_text, verbatim
 from .losses import top_level_transmissions, warn_urdf_losses
@@ -34,6 +36,18 @@ _URDF_TYPES = {
 }
 #: Stand-in for "unlimited" effort/velocity, which URDF cannot express.
 UNLIMITED = 1e16
+
+
+def urdf_joint_type(joint: Joint) -> JointType:
+    """The URDF type of ``joint``: its own, except a revolute joint without position bounds
+    (SDFormat's default, ±1e16) → ``continuous``: URDF reads the bounds a revolute joint does
+    not give as 0, and ros2_control then clamps every command of it to [0, 0]."""
+    lim = joint.limit
+    if joint.type is JointType.REVOLUTE and (
+        lim is None or (lim.lower is None and lim.upper is None)
+    ):
+        return JointType.CONTINUOUS
+    return joint.type
 
 
 def _origin(parent: etree._Element, pose: Pose) -> None:
@@ -133,7 +147,7 @@ def to_urdf(robot: Robot) -> str:
             _origin(ce, x @ col.origin)
             _geometry(ce, col.geometry, robot, link.name)
     for joint in robot.joints.values():
-        je = sub(root, "joint", name=joint.name, type=str(joint.type))
+        je = sub(root, "joint", name=joint.name, type=str(urdf_joint_type(joint)))
         _origin(je, shift.get(joint.parent, Pose()) @ joint.origin)
         sub(je, "parent", link=joint.parent)
         sub(je, "child", link=joint.child)
@@ -158,17 +172,20 @@ def to_urdf(robot: Robot) -> str:
                 friction=fmt(joint.dynamics.friction),
             )
         lim = joint.limit
-        if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC) or (
-            lim is not None and joint.type is JointType.CONTINUOUS
+        kind = urdf_joint_type(joint)
+        if kind in (JointType.REVOLUTE, JointType.PRISMATIC) or (
+            lim is not None and kind is JointType.CONTINUOUS
         ):
             effort = lim.effort if lim is not None and lim.effort is not None else UNLIMITED
             velocity = lim.velocity if lim is not None and lim.velocity is not None else UNLIMITED
             attrs = {"effort": fmt(effort), "velocity": fmt(velocity)}
-            if joint.type is not JointType.CONTINUOUS and lim is not None:
-                if lim.lower is not None:
-                    attrs["lower"] = fmt(lim.lower)
-                if lim.upper is not None:
-                    attrs["upper"] = fmt(lim.upper)
+            if kind is not JointType.CONTINUOUS:
+                # URDF reads a missing bound as 0 (so does ros2_control): one bound given alone,
+                # or a prismatic joint without bounds, keeps the other side unlimited
+                lower = lim.lower if lim is not None else None
+                upper = lim.upper if lim is not None else None
+                attrs["lower"] = fmt(-UNLIMITED if lower is None else lower)
+                attrs["upper"] = fmt(UNLIMITED if upper is None else upper)
             sub(je, "limit", **attrs)
         if joint.mimic is not None:
             sub(

@@ -782,3 +782,42 @@ def test_model_poses_follow_the_tree_not_a_loop_closing_joint() -> None:
     poses = model_poses(robot)
     for name in ("base", "a", "b"):
         np.testing.assert_allclose(poses[name], robot.links[name].pose.matrix(), rtol=0, atol=1e-15)
+
+
+def _urdf_joints(robot: Robot) -> dict[str, etree._Element]:
+    return {j.get("name"): j for j in etree.fromstring(to_urdf(robot).encode()).iter("joint")}
+
+
+def test_to_urdf_writes_an_unlimited_sdf_revolute_joint_as_continuous(tmp_path: Path) -> None:
+    """URDF (and ros2_control) read the bounds a revolute joint lacks as 0: SDFormat's unlimited
+    revolute joint becomes continuous (effort and velocity kept), a single bound keeps the other
+    side at ∓1e16, a bounded one stays as it is."""
+    links = "".join(f'<link name="{n}"/>' for n in ("base", "a", "b", "c", "d"))
+    joints = (
+        '<joint name="free" type="revolute"><parent>base</parent><child>a</child>'
+        "<axis><xyz>0 0 1</xyz><limit><effort>5</effort><velocity>2</velocity></limit></axis>"
+        "</joint>"
+        '<joint name="bare" type="revolute"><parent>a</parent><child>b</child>'
+        "<axis><xyz>0 0 1</xyz></axis></joint>"
+        '<joint name="low" type="revolute"><parent>b</parent><child>c</child>'
+        "<axis><xyz>0 0 1</xyz><limit><lower>-0.5</lower></limit></axis></joint>"
+        '<joint name="bounded" type="revolute"><parent>c</parent><child>d</child>'
+        "<axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>2</upper></limit></axis></joint>"
+    )
+    robot = load_text(sdf(f'<model name="m">{links}{joints}</model>'))
+    written = _urdf_joints(robot)
+    assert written["free"].get("type") == "continuous"
+    assert dict(written["free"].find("limit").attrib) == {"effort": "5.0", "velocity": "2.0"}
+    assert written["bare"].get("type") == "continuous"
+    assert {"lower", "upper"} & set(written["bare"].find("limit").attrib) == set()
+    assert written["low"].get("type") == "revolute"
+    assert written["low"].find("limit").get("lower") == "-0.5"
+    assert float(written["low"].find("limit").get("upper")) == 1e16
+    assert written["bounded"].get("type") == "revolute"
+    assert (
+        written["bounded"].find("limit").get("lower"),
+        written["bounded"].find("limit").get("upper"),
+    ) == ("-1.0", "2.0")
+    back = load(_write(tmp_path, to_urdf(robot), "m.urdf"))
+    assert back.joints["free"].type == "continuous"
+    assert back.joints["bounded"].limit.lower == -1.0

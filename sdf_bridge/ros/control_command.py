@@ -1,0 +1,537 @@
+"""``sdf-bridge control``: the bridge driven by the real ros2_control in one command.
+
+    sdf-bridge control [--description FILE] [--backend mock|mujoco|NAME]
+        [--mode position|velocity|effort|all] [--controllers YAML [--activate NAME ...]]
+        [--xacro-arg K:=V ...] [--namespace NS] [--update-rate HZ] [--plugin P]
+        [--work-dir DIR] [--timeout S]
+
+What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawner`` or
+``ros2param`` (the launch file's logic, :func:`~.control_launch.control_plan`, is shared):
+
+1. the controllers: ``--controllers YAML``, else a file generated for the robot's commandable
+   joints in ``--mode`` (:func:`~.controllers_config.generated_controllers`: broadcaster and
+   joint_trajectory_controller active, forward_position_controller inactive; or the velocity /
+   effort forward controller active);
+2. the description with the topic-based ``<ros2_control>`` block for ``--mode`` (default
+   ``position``; with ``--controllers``, ``all``: each joint's own interfaces) (a block for
+   other hardware, e.g. ``mock_components/GenericSystem``, is replaced, and this is said once),
+   written to the work directory with the controllers file;
+3. the bridge on it (it publishes it on ``robot_description`` and serves the block's topics) and
+   the controller_manager's ``ros2_control_node``, found through the ament index or the
+   prebuilt rig (:func:`~.controller_manager.find_manager`; a clear error naming what to
+   install when it is absent), each in its own process, logging to the work directory;
+4. once the hardware component is active, the controllers loaded, configured and the active ones
+   activated through the controller_manager's services, and a status table printed
+   (controllers, states, types, claimed interfaces); from then on the bridge is told which
+   command interfaces the active controllers claim (:class:`ClaimsRelay`), so switching
+   controllers (``--mode all``: position ↔ velocity ↔ effort) needs no restart;
+5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge and
+   exits 0; a child that dies on its own ends the command with 1 and its log's tail.
+
+Exit status: 0 stopped by a signal; 1 a configuration error (one ``error:`` line naming the fix)
+or a failed bring-up; 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import ConfigError, SdfBridgeError
+
+LOG_TAIL = 3000  # characters of a child's log printed when it fails
+
+
+def control_parser() -> Any:
+    """The argument parser of ``sdf-bridge control``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="sdf-bridge control",
+        description="Run the bridge and the real ros2_control controller_manager on a "
+        "description: the topic-based <ros2_control> block and the controllers are generated, "
+        "the controllers activated through the controller_manager's services; Ctrl-C stops "
+        "everything.",
+    )
+    parser.add_argument(
+        "--description", metavar="FILE", help="URDF, xacro or SDFormat file (default: demo arm)"
+    )
+    parser.add_argument("--backend", default="mock", help="bridge backend (default: mock)")
+    parser.add_argument(
+        "--mode",
+        choices=("position", "velocity", "effort", "all"),
+        default=None,
+        help="command interface of every commandable joint in the block, and the controllers "
+        "generated for it (default: position, or all with --controllers; position: "
+        "joint_trajectory_controller active, forward_position_controller inactive; all: each "
+        "joint's own interfaces, joint_trajectory_controller active and a forward controller "
+        "per interface inactive, to switch between at run time)",
+    )
+    parser.add_argument(
+        "--controllers",
+        metavar="YAML",
+        help="controllers file (controller_manager: ros__parameters:) instead of the generated one",
+    )
+    parser.add_argument(
+        "--activate",
+        metavar="NAME",
+        nargs="+",
+        default=None,
+        help="with --controllers: the controllers to activate (default: its "
+        "joint_state_broadcaster and its first other controller); the others are loaded "
+        "inactive",
+    )
+    parser.add_argument(
+        "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument"
+    )
+    parser.add_argument("--namespace", default="", help="ROS namespace of every node")
+    parser.add_argument(
+        "--update-rate",
+        type=float,
+        default=100.0,
+        metavar="HZ",
+        help="controller_manager and bridge rate of a generated controllers file (default 100)",
+    )
+    parser.add_argument(
+        "--plugin",
+        default="joint_state_topic_hardware_interface/JointStateTopicSystem",
+        help="topic-based hardware interface of the block (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--work-dir",
+        metavar="DIR",
+        help="where the generated files and the logs go (default: a new temporary folder, kept)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=90.0,
+        metavar="S",
+        help="seconds for the bring-up (default 90)",
+    )
+    return parser
+
+
+@dataclass
+class Child:
+    """A process started by the command, its output in ``log``."""
+
+    name: str
+    process: subprocess.Popen[Any]
+    log: Path
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def tail(self) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return text[-LOG_TAIL:]
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """SIGINT, wait ``timeout`` s (then SIGKILL); the exit code."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return int(self.process.returncode)
+
+
+def _start(name: str, argv: Sequence[str], log: Path, env: dict[str, str] | None) -> Child:
+    with open(log, "w", encoding="utf-8") as out:
+        # its own session: the terminal's Ctrl-C reaches this command only, which then stops
+        # the children in order (controller_manager first)
+        process = subprocess.Popen(
+            list(argv), stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+    return Child(name, process, log)
+
+
+def _param(name: str, value: object) -> list[str]:
+    return ["-p", f"{name}:={json.dumps(value)}"]
+
+
+def package_share() -> Path:
+    """The folder holding ``config/`` and ``urdf/`` of this package: the source tree beside
+    this module when run from a checkout, else the ament share directory.
+
+    Raises:
+        ConfigError: neither is found.
+    """
+    tree = Path(__file__).resolve().parents[2]
+    if (tree / "config" / "bridge.yaml").is_file():
+        return tree
+    try:
+        from ament_index_python.packages import get_package_share_directory
+
+        return Path(get_package_share_directory("sdf_bridge"))
+    except (ImportError, LookupError) as exc:
+        raise ConfigError(
+            f"the sdf_bridge share directory (config/, urdf/) is not found ({exc}). Fix: "
+            "install the package with colcon, or run from its source checkout."
+        ) from None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What :func:`prepare` decided (module doc, steps 1-2)."""
+
+    work_dir: Path
+    description_file: Path
+    controllers_file: Path
+    active: tuple[str, ...]
+    inactive: tuple[str, ...]
+    plan: Any  # control_launch.ControlLaunchPlan
+    notes: tuple[str, ...]
+    offered: frozenset[str] = frozenset()  # the block's command interfaces, joint/interface
+
+
+def prepare(args: Any, work_dir: Path) -> Setup:
+    """Steps 1-2 of the module doc, in ``work_dir`` (plain Python).
+
+    Raises:
+        ConfigError, DescriptionError, TransmissionError: as
+            :func:`~.control_launch.control_plan` and
+            :func:`~.controllers_config.generated_controllers`.
+    """
+    import yaml
+
+    from ..description import load
+    from ..description.world import select_robot
+    from ..hardware.command_interfaces import commandable_joints
+    from ..hardware.topic_block import foreign_hardware, topic_based_block
+    from ..transmissions import TransmissionMap
+    from .control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
+    from .controllers_config import generated_controllers
+
+    share = package_share()
+    mode = args.mode or ("all" if args.controllers else "position")
+    description = Path(args.description).expanduser().resolve() if args.description else None
+    if description is not None and not description.is_file():
+        raise ConfigError(f"--description {description} does not exist. Fix: give a file.")
+    xacro_args = " ".join(shlex.quote(a) for a in args.xacro_arg)
+    source = description or share / "urdf" / "demo_arm.urdf.xacro"
+    from .launch_args import parse_xacro_args
+
+    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), None)
+    notes: list[str] = []
+    if args.controllers:
+        controllers = Path(args.controllers).expanduser().resolve()
+        _manager, types, _params = read_controllers(controllers)
+        usable = [n for n, t in types.items() if t not in SENSOR_BROADCASTERS]
+        broadcaster = next(
+            (n for n in usable if types[n] == "joint_state_broadcaster/JointStateBroadcaster"),
+            None,
+        )
+        if args.activate:
+            active = tuple(args.activate)
+        else:
+            first = next((n for n in usable if n != broadcaster), None)
+            active = tuple(n for n in (broadcaster, first) if n)
+        inactive = tuple(n for n in usable if n not in active)
+    else:
+        if args.activate:
+            raise ConfigError(
+                "--activate names controllers of a --controllers file. Fix: give the file too, "
+                "or leave --activate out (the generated controllers are activated)."
+            )
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
+        if topic_based_block(robot) is None:
+            own = commandable_joints(robot, tmap)
+        else:
+            from ..hardware.command_interfaces import listed_command_interfaces
+
+            listed = listed_command_interfaces(robot)
+            own = {j: listed[j] for j in tmap.joint_names if listed.get(j)}
+        generated = generated_controllers(list(own), mode, args.update_rate, own)
+        controllers = work_dir / "controllers.yaml"
+        controllers.write_text(yaml.safe_dump(generated.data, sort_keys=False), encoding="utf-8")
+        active, inactive = generated.active, generated.inactive
+    foreign = foreign_hardware(robot)
+    if foreign is not None and topic_based_block(robot) is None:
+        names = ", ".join(f"{b.name!r} ({b.plugin})" for b in robot.ros2_control)
+        notes.append(
+            f"the description's <ros2_control> block(s) {names} replaced by the bridge's "
+            f"({args.plugin}), so that the controller_manager drives the bridge"
+        )
+    values: dict[str, str | bool] = {
+        "description_file": str(source),
+        "xacro_args": xacro_args,
+        "backend": args.backend,
+        "use_sim_time": False,
+        "namespace": args.namespace,
+        "controllers_file": str(controllers),
+        "plugin": args.plugin,
+        "command_interfaces": "" if mode == "all" else mode,
+        "controllers": " ".join(active),
+        "inactive_controllers": " ".join(inactive),
+    }
+    plan = control_plan(values, share)
+    notes.extend(plan.notes)
+    description_file = work_dir / "robot_description.urdf"
+    description_file.write_text(plan.robot_description, encoding="utf-8")
+    return Setup(
+        work_dir,
+        description_file,
+        controllers,
+        active,
+        inactive,
+        plan,
+        tuple(notes),
+        offered_interfaces(plan.robot_description),
+    )
+
+
+def offered_interfaces(urdf: str) -> frozenset[str]:
+    """The command interfaces (``joint/interface``) the ``<ros2_control>`` blocks of ``urdf``
+    offer."""
+    from ..description.xmlio import parse_xml
+
+    return frozenset(
+        f"{joint.get('name')}/{command.get('name')}"
+        for block in parse_xml(urdf).findall("ros2_control")
+        for joint in block.findall("joint")
+        for command in joint.findall("command_interface")
+    )
+
+
+def bridge_argv(setup: Setup) -> list[str]:
+    """The bridge's command line: the plan's parameters and remappings, on the written
+    description (the bridge publishes it on ``robot_description`` for the controller_manager);
+    the mock backend with ``calculate_dynamics`` (velocity commands integrated)."""
+    plan = setup.plan
+    config, overrides = plan.bridge_parameters
+    argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", "__node:=sdf_bridge"]
+    if plan.namespace:
+        argv += ["-r", f"__ns:=/{plan.namespace}"]
+    argv += ["--params-file", str(config)]
+    params = {
+        **overrides,
+        "use_description_topic": False,
+        "description_file": str(setup.description_file),
+    }
+    if overrides.get("backend") == "mock":
+        # the generated block has no GenericSystem parameters: a velocity command moves the
+        # joint (integrated), as on a simulating backend, rather than only showing as velocity
+        params["backend_params.calculate_dynamics"] = True
+    for name, value in params.items():
+        argv += _param(name, value)
+    for source, target in plan.bridge_remappings:
+        argv += ["-r", f"{source}:={target}"]
+    return argv
+
+
+def manager_argv(setup: Setup, node: Path) -> list[str]:
+    """``ros2_control_node``'s command line (controllers file, namespace)."""
+    argv = [str(node), "--ros-args", "--params-file", str(setup.controllers_file)]
+    argv += _param("use_sim_time", bool(setup.plan.use_sim_time))
+    if setup.plan.namespace:
+        argv += ["-r", f"__ns:=/{setup.plan.namespace}"]
+    return argv
+
+
+def _say(out: IO[str], text: str) -> None:
+    out.write(text + "\n")
+    out.flush()
+
+
+def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
+    """``sdf-bridge control`` (module doc); returns the exit status."""
+    from .stop_signals import StopRequested, StopSignals
+
+    stop = StopSignals().install()
+    parser = control_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as exc:
+        stop.ignore()
+        return int(exc.code or 0)
+    children: list[Child] = []
+    try:
+        return _run(args, stop, children, out)
+    except StopRequested:
+        return 0
+    except (SdfBridgeError, RuntimeError) as exc:
+        if stop.requested.is_set():
+            return 0
+        sys.stderr.write(f"error: {exc}\n")
+        for child in children:
+            if not child.running() or isinstance(exc, RuntimeError):
+                sys.stderr.write(
+                    f"--- {child.name} log ({child.log}), last lines:\n{child.tail()}\n"
+                )
+        return 1
+    finally:
+        stop.hold()
+        for child in reversed(children):  # the controller_manager first, then the bridge
+            child.stop()
+        stop.ignore()
+
+
+def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
+    from .controller_manager import find_manager, import_manager_messages, manager_environment
+
+    prefix = find_manager()
+    work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))
+    work_dir.mkdir(parents=True, exist_ok=True)
+    setup = prepare(args, work_dir)
+    for note in setup.notes:
+        _say(out, f"note: {note}")
+    _say(out, f"files and logs: {work_dir}")
+    children.append(_start("bridge", bridge_argv(setup), work_dir / "bridge.log", None))
+    children.append(
+        _start(
+            "controller_manager",
+            manager_argv(setup, prefix / "lib" / "controller_manager" / "ros2_control_node"),
+            work_dir / "controller_manager.log",
+            manager_environment(prefix),
+        )
+    )
+    import_manager_messages(prefix)
+    import rclpy
+    from rclpy.context import Context
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.signals import SignalHandlerOptions
+
+    from .controller_manager import ControllerManagerClient, status_table
+
+    context = Context()
+    rclpy.init(args=[], context=context, signal_handler_options=SignalHandlerOptions.NO)
+    try:
+        node = rclpy.create_node(
+            "sdf_bridge_control", namespace=f"/{setup.plan.namespace}", context=context
+        )
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(node)
+        deadline = time.monotonic() + args.timeout
+
+        def check_children() -> None:
+            for child in children:
+                if not child.running():
+                    raise RuntimeError(
+                        f"{child.name} exited with {child.process.returncode} during the bring-up"
+                    )
+
+        def spin_until(future: Any, timeout: float) -> None:
+            end = time.monotonic() + timeout
+            while (future is None or not future.done()) and time.monotonic() < end:
+                if stop.requested.is_set():
+                    return
+                check_children()
+                executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
+
+        manager = f"/{setup.plan.namespace}/controller_manager".replace("//", "/")
+        client = ControllerManagerClient(
+            node, spin_until, manager, timeout=max(1.0, deadline - time.monotonic())
+        )
+        _bring_up(client, setup, deadline, stop)
+        if stop.requested.is_set():
+            return 0
+        controllers = client.controllers()
+        _say(out, status_table(controllers))
+        claims = ClaimsRelay(node, manager, setup.plan.namespace)
+        claims.publish(controllers)
+        _say(out, "running; Ctrl-C stops the controller_manager and the bridge")
+        stop.hold()
+        while not stop.requested.is_set():
+            for child in children:
+                if not child.running():
+                    raise RuntimeError(f"{child.name} exited with {child.process.returncode}")
+            executor.spin_once(timeout_sec=0.1)
+            if claims.due():
+                claims.publish(client.controllers())
+        return 0
+    finally:
+        rclpy.try_shutdown(context=context)
+
+
+class ClaimsRelay:
+    """Tells the bridge which command interfaces the active controllers claim
+    (:mod:`.control_topics`, ``~/claimed_interfaces``): after each message on the
+    controller_manager's ``~/activity`` topic (a controller or hardware state changed), and at
+    least every :attr:`PERIOD` s, from ``list_controllers``; published (latched) when it
+    changes."""
+
+    PERIOD = 1.0  # s
+
+    def __init__(self, node: Any, manager: str, namespace: str) -> None:
+        from controller_manager_msgs.msg import ControllerManagerActivity
+        from std_msgs.msg import String
+
+        from .control_topics import CLAIMS_TOPIC
+        from .qos import LATCHED_QOS
+
+        self._string = String
+        topic = f"/{namespace}/sdf_bridge/{CLAIMS_TOPIC[2:]}".replace("//", "/")
+        self._pub = node.create_publisher(String, topic, LATCHED_QOS)
+        self._changed = False
+        self._next = time.monotonic() + self.PERIOD
+        self._last: str | None = None
+        node.create_subscription(
+            ControllerManagerActivity, f"{manager}/activity", self._on_activity, 10
+        )
+
+    def _on_activity(self, msg: Any) -> None:
+        self._changed = True
+
+    def due(self) -> bool:
+        """Whether to ask ``list_controllers`` now (an activity message came, or the period
+        passed)."""
+        return self._changed or time.monotonic() >= self._next
+
+    def publish(self, controllers: Sequence[Any]) -> None:
+        """Publish the active controllers' claimed interfaces when they changed."""
+        self._changed = False
+        self._next = time.monotonic() + self.PERIOD
+        claimed = sorted(
+            {i for c in controllers if c.state == "active" for i in c.claimed_interfaces}
+        )
+        text = " ".join(claimed)
+        if text != self._last:
+            self._last = text
+            self._pub.publish(self._string(data=text))
+
+
+def _bring_up(client: Any, setup: Setup, deadline: float, stop: Any) -> None:
+    """Load and configure every controller, then activate the active ones, retrying until
+    ``deadline`` while the controller_manager waits for the description and the hardware.
+
+    Raises:
+        RuntimeError: not done by ``deadline`` (the last failure's text).
+    """
+    last = ""
+    while not stop.requested.is_set():
+        try:
+            client.load(*setup.active, *setup.inactive)
+            controllers = {c.name: c for c in client.controllers()}
+            for name in setup.active:
+                missing = sorted(set(controllers[name].required_command_interfaces) - setup.offered)
+                if missing:
+                    raise ConfigError(
+                        f"controller {name!r} needs command interfaces {missing}, which the "
+                        f"robot's <ros2_control> block ({setup.description_file}) does not "
+                        "offer. Fix: choose the block's interfaces with --mode (e.g. --mode "
+                        "velocity), or leave those joints out of the controller's joints."
+                    )
+            states = {n: c.state for n, c in controllers.items()}
+            pending = [n for n in setup.active if states.get(n) != "active"]
+            if not pending:
+                return
+            client.switch(pending)
+            return
+        except RuntimeError as exc:
+            last = str(exc)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the controllers did not come up in time: {last}")
+        client.spin_until(None, 1.0)

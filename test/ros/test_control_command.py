@@ -1,0 +1,422 @@
+"""``sdf-bridge control`` with the real controller_manager of the shared rig: one command brings
+up the bridge, ros2_control_node and the generated controllers (no file written by hand, no
+spawner), which then drive the bridge; Ctrl-C stops everything with exit 0.
+
+* the demo arm (its own block names mock_components/GenericSystem, which is replaced): the
+  status table shows the broadcaster and joint_trajectory_controller active and claiming every
+  joint's position; a trajectory reaches its target exactly (mock) in the bridge's joint_states
+  and the broadcaster's;
+* velocity mode: forward_velocity_controller active; a velocity command moves the joints at that
+  velocity;
+* mode ``all``: switching at run time from joint_trajectory_controller to the forward velocity,
+  effort and position controllers moves the arm each time (the bridge follows the claims: the
+  trajectory's last position, which the plugin keeps sending, no longer holds the joints), and a
+  command on the bridge's own input for an interface no controller claims is rejected with a
+  warning;
+* a description that cannot be used: one error line, exit 1, nothing left running.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from builtin_interfaces.msg import Duration
+from child_process import ChildProcess
+from prerequisites import require_rig
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from .conftest import REPO, Probe
+
+ARM = ["base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll", "left_finger_joint"]
+BRING_UP = 90.0  # s: the bridge, the controller_manager and four service round trips (loaded CI)
+
+
+class Control(ChildProcess):
+    """``python -m sdf_bridge.cli control ARGS --namespace NS --work-dir DIR``."""
+
+    def __init__(self, args: list[str], namespace: str, work_dir: Path) -> None:
+        self.name, self.work_dir = f"control {namespace}", work_dir
+        argv = [sys.executable, "-m", "sdf_bridge.cli", "control", *args]
+        argv += ["--namespace", namespace, "--work-dir", str(work_dir)]
+        super().__init__(argv, cwd=REPO)
+
+    def wait_running(self, probe: Probe) -> str:
+        probe.wait_for(
+            lambda: "running; Ctrl-C" in self.output() or not self.running(),
+            "sdf-bridge control to bring everything up",
+            BRING_UP,
+        )
+        assert self.running(), self.logs()
+        return self.output()
+
+    def logs(self) -> str:
+        text = self.output()
+        for log in sorted(self.work_dir.glob("*.log")):
+            text += f"\n--- {log.name}\n{log.read_text()[-3000:]}"
+        return text
+
+    def children(self) -> list[int]:
+        out = subprocess.run(
+            ["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True, text=True
+        ).stdout
+        return [int(p) for p in out.split()]
+
+
+def _alive(pid: int) -> bool:
+    return (
+        Path(f"/proc/{pid}").exists()
+        and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    )
+
+
+def _stop(control: Control) -> None:
+    """Ctrl-C: exit 0, and the bridge and controller_manager it started are gone."""
+    children = control.children()
+    assert len(children) == 2, control.logs()
+    control.process.send_signal(signal.SIGINT)
+    code = control.process.wait(30)
+    assert code == 0, control.logs()
+    end = time.monotonic() + 5
+    while any(_alive(p) for p in children) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in children), control.logs()
+
+
+def _values(probe: Probe, topic: str, row: str) -> dict[str, float]:
+    msg = probe.messages[topic][-1]
+    return dict(zip(msg.name, getattr(msg, row)))
+
+
+def _publish_until(probe: Probe, pub, msg, done, what: str, timeout: float = 30.0) -> None:
+    """Publish ``msg`` every second until ``done()``: a subscription the publisher has matched
+    may not have matched the publisher yet, and miss the first one (the messages here are
+    idempotent)."""
+    probe.wait_for(lambda: pub.get_subscription_count() > 0, f"a subscriber for {what}")
+    end = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > end:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        pub.publish(msg)
+        sent = time.monotonic()
+        while not done() and time.monotonic() - sent < 1.0:
+            probe.executor.spin_once(timeout_sec=0.05)
+
+
+@pytest.fixture
+def control(tmp_path: Path):
+    require_rig()
+    started: list[Control] = []
+
+    def start(args: list[str], namespace: str) -> Control:
+        c = Control(args, namespace, tmp_path)
+        started.append(c)
+        return c
+
+    yield start
+    for c in started:
+        c.stop()
+
+
+def test_one_command_drives_the_demo_arm_along_a_trajectory(probe: Probe, control) -> None:
+    ns = "ctl_pos"
+    c = control([], ns)
+    for topic in (f"/{ns}/joint_states", f"/{ns}/sdf_bridge/joint_states"):
+        probe.watch(topic, JointState)
+    out = c.wait_running(probe)
+    assert (
+        "note: the description's <ros2_control> block(s) 'demo_arm_system' "
+        "(mock_components/GenericSystem) replaced by the bridge's "
+        "(joint_state_topic_hardware_interface/JointStateTopicSystem)" in out
+    )
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    assert lines["joint_state_broadcaster"][1:3] == [
+        "active",
+        "joint_state_broadcaster/JointStateBroadcaster",
+    ]
+    assert lines["joint_trajectory_controller"][1] == "active"
+    assert lines["joint_trajectory_controller"][3:] == [f"{j}/position" for j in ARM]
+    assert lines["forward_position_controller"][1:] == [
+        "inactive",
+        "forward_command_controller/ForwardCommandController",
+        "-",
+    ]
+    target = dict(zip(ARM, [0.3, -0.2, 0.5, 0.1, -0.4, 0.02]))
+    pub = probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory)
+    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
+
+    def reached(topic: str) -> bool:
+        if not probe.messages[topic]:
+            return False
+        got = _values(probe, topic, "position")
+        return all(abs(got[j] - v) <= 1e-9 for j, v in target.items())
+
+    _publish_until(
+        probe,
+        pub,
+        JointTrajectory(joint_names=ARM, points=[point]),
+        lambda: reached(f"/{ns}/sdf_bridge/joint_states") and reached(f"/{ns}/joint_states"),
+        "the trajectory's end in the bridge's and the broadcaster's joint_states",
+    )
+    files = sorted(p.name for p in c.work_dir.iterdir())
+    assert files == [
+        "bridge.log",
+        "controller_manager.log",
+        "controllers.yaml",
+        "robot_description.urdf",
+    ]
+    _stop(c)
+
+
+def test_velocity_mode_moves_the_joints_at_the_commanded_velocity(probe: Probe, control) -> None:
+    ns = "ctl_vel"
+    c = control(["--mode", "velocity", "--update-rate", "50"], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    out = c.wait_running(probe)
+    assert "forward_velocity_controller  active" in out
+    pub = probe.publisher(f"/{ns}/forward_velocity_controller/commands", Float64MultiArray)
+    command = [0.2, -0.1, 0.1, 0.0, 0.05, 0.001]
+    _publish_until(
+        probe,
+        pub,
+        Float64MultiArray(data=command),
+        lambda: (
+            bool(probe.messages[topic])
+            and all(
+                abs(_values(probe, topic, "velocity")[j] - v) <= 1e-12 for j, v in zip(ARM, command)
+            )
+        ),
+        "the commanded velocities",
+    )
+    start = _values(probe, topic, "position")["base_yaw"]
+    probe.spin_for(1.0)
+    moved = _values(probe, topic, "position")["base_yaw"] - start
+    assert moved == pytest.approx(0.2, abs=0.06)  # 1 s at 0.2 rad/s (± the spin's timing)
+    _stop(c)
+
+
+def test_a_missing_description_is_one_error_line(control, tmp_path: Path) -> None:
+    c = control(["--description", str(tmp_path / "nope.urdf")], "ctl_err")
+    assert c.process.wait(60) == 1
+    assert c.output().strip().splitlines()[-1] == (
+        f"error: --description {tmp_path / 'nope.urdf'} does not exist. Fix: give a file."
+    )
+    assert c.children() == []
+
+
+def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe, control) -> None:
+    from ros2_control_rig import ControllerManagerClient
+
+    ns = "ctl_all"
+    c = control(["--mode", "all"], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    out = c.wait_running(probe)
+    for line in (
+        "forward_effort_controller    inactive",
+        "forward_position_controller  inactive",
+        "forward_velocity_controller  inactive",
+        "joint_trajectory_controller  active",
+    ):
+        assert line in out, out
+    cm = ControllerManagerClient(probe.node, probe.spin_until, f"/{ns}/controller_manager")
+    arm = ARM[:5]
+
+    def row(name: str) -> dict[str, float]:
+        return _values(probe, topic, name) if probe.messages[topic] else {}
+
+    # 1. trajectory
+    target = dict(zip(ARM, [0.3, -0.2, 0.5, 0.1, -0.4, 0.02]))
+    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=ARM, points=[point]),
+        lambda: all(abs(row("position").get(j, 9) - v) <= 1e-9 for j, v in target.items()),
+        "the trajectory's end",
+    )
+    # 2. velocity: the trajectory's last position (still sent by the plugin) must not hold
+    cm.switch(["forward_velocity_controller"], ["joint_trajectory_controller"])
+    velocity = [0.2, -0.1, 0.1, 0.05, -0.05]
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_velocity_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=velocity),
+        lambda: all(abs(row("velocity").get(j, 9) - v) <= 1e-12 for j, v in zip(arm, velocity)),
+        "the commanded velocities",
+    )
+    start = row("position")["base_yaw"]
+    probe.spin_for(1.0)
+    assert row("position")["base_yaw"] - start == pytest.approx(0.2, abs=0.06)
+    # the bridge's own input for an interface no active controller claims: rejected
+    probe.publisher(f"/{ns}/sdf_bridge/effort_commands", Float64MultiArray).publish(
+        Float64MultiArray(data=[1.0] * 6)
+    )
+    probe.wait_for(
+        lambda: "no active controller claims their effort interface" in c.logs(),
+        "the bridge's warning about the unclaimed effort interface",
+    )
+    # 3. effort
+    cm.switch(["forward_effort_controller"], ["forward_velocity_controller"])
+    effort = [1.0, 2.0, -1.0, 0.5, -0.5]
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_effort_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=effort),
+        lambda: all(abs(row("effort").get(j, 9) - v) <= 1e-12 for j, v in zip(arm, effort)),
+        "the commanded efforts",
+    )
+    # 4. back to position, through the forward controller
+    cm.switch(["forward_position_controller"], ["forward_effort_controller"])
+    target = dict(zip(ARM, [-0.3, 0.2, -0.5, -0.1, 0.4, 0.01]))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_position_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=list(target.values())),
+        lambda: all(abs(row("position").get(j, 9) - v) <= 1e-9 for j, v in target.items()),
+        "the forward position target",
+    )
+    _stop(c)
+
+
+def test_a_controllers_file_of_ones_own_with_the_controllers_to_activate(
+    probe: Probe, control
+) -> None:
+    """config/ros2_controllers.yaml (the demo arm's): the block offers each joint its own
+    interfaces (mode all), the named controllers are active, the others loaded inactive, its
+    sensor broadcasters left out (the plugins carry no sensor data)."""
+    c = control(
+        [
+            "--controllers",
+            str(REPO / "config" / "ros2_controllers.yaml"),
+            "--activate",
+            "joint_state_broadcaster",
+            "forward_position_controller",
+        ],
+        "ctl_own",
+    )
+    out = c.wait_running(probe)
+    states = {
+        line.split()[0]: line.split()[1]
+        for line in out.splitlines()
+        if line.split() and line.split()[0].endswith(("_controller", "_broadcaster"))
+    }
+    assert states == {
+        "forward_effort_controller": "inactive",
+        "forward_position_controller": "active",
+        "forward_velocity_controller": "inactive",
+        "joint_state_broadcaster": "active",
+        "joint_trajectory_controller": "inactive",
+    }
+    _stop(c)
+
+
+def test_a_controller_needing_interfaces_the_block_lacks_is_one_error(control) -> None:
+    """The demo file's forward_velocity_controller includes the gripper, which commands
+    position only: refused at once (not after the bring-up timeout), naming the fix."""
+    c = control(
+        [
+            "--controllers",
+            str(REPO / "config" / "ros2_controllers.yaml"),
+            "--activate",
+            "joint_state_broadcaster",
+            "forward_velocity_controller",
+        ],
+        "ctl_lack",
+    )
+    assert c.process.wait(60) == 1, c.logs()
+    assert (
+        "error: controller 'forward_velocity_controller' needs command interfaces "
+        "['left_finger_joint/velocity'], which the robot's <ros2_control> block "
+        f"({c.work_dir / 'robot_description.urdf'}) does not offer. Fix: choose the block's "
+        "interfaces with --mode (e.g. --mode velocity)" in c.output()
+    ), c.logs()
+    assert c.children() == []
+
+
+def test_activate_without_a_controllers_file_is_a_usage_error(control) -> None:
+    c = control(["--activate", "joint_state_broadcaster"], "ctl_act")
+    assert c.process.wait(60) == 1
+    assert c.output().strip().splitlines()[-1] == (
+        "error: --activate names controllers of a --controllers file. Fix: give the file too, "
+        "or leave --activate out (the generated controllers are activated)."
+    )
+
+
+def test_mujoco_backend_reaches_a_trajectory_target(probe: Probe, control) -> None:
+    ns = "ctl_mj"
+    c = control(["--backend", "mujoco"], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    c.wait_running(probe)
+    target = dict(zip(ARM, [0.3, -0.2, 0.5, 0.1, -0.4, 0.02]))
+    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
+
+    def reached() -> bool:
+        if not probe.messages[topic]:
+            return False
+        got = _values(probe, topic, "position")
+        return all(abs(got[j] - v) <= 1e-3 for j, v in target.items())
+
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=ARM, points=[point]),
+        reached,
+        "the trajectory's end within 1e-3 (MuJoCo)",
+        timeout=45.0,
+    )
+    _stop(c)
+
+
+SDF_UNLIMITED = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="turntable">
+    <link name="base"><inertial><mass>1</mass></inertial></link>
+    <link name="table"><inertial><mass>1</mass></inertial></link>
+    <joint name="world_base" type="fixed"><parent>world</parent><child>base</child></joint>
+    <joint name="spin" type="revolute">
+      <parent>base</parent><child>table</child>
+      <axis><xyz>0 0 1</xyz><limit><effort>10</effort><velocity>2</velocity></limit></axis>
+    </joint>
+  </model>
+</sdf>
+"""
+
+
+def test_an_unlimited_sdformat_revolute_joint_is_not_clamped_to_zero(
+    probe: Probe, control, tmp_path: Path
+) -> None:
+    """The SDFormat model is exported to URDF for the controller_manager: its unlimited revolute
+    joint as continuous (a revolute joint without bounds would be read as [0, 0] and every
+    command clamped to 0)."""
+    source = tmp_path / "turntable.sdf"
+    source.write_text(SDF_UNLIMITED)
+    ns = "ctl_sdf"
+    c = control(["--description", str(source)], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    c.wait_running(probe)
+    assert (
+        '<joint name="spin" type="continuous">'
+        in (c.work_dir / "robot_description.urdf").read_text()
+    )
+    point = JointTrajectoryPoint(positions=[1.0], time_from_start=Duration(sec=1))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=["spin"], points=[point]),
+        lambda: (
+            bool(probe.messages[topic])
+            and abs(_values(probe, topic, "position")["spin"] - 1.0) <= 1e-9
+        ),
+        "spin at 1 rad",
+    )
+    _stop(c)

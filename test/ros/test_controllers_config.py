@@ -1,0 +1,143 @@
+"""sdf_bridge.ros.controllers_config (the controllers ``sdf-bridge control`` generates) and the
+plain-Python parts of sdf_bridge.ros.controller_manager (finding ros2_control_node, its
+environment, the status table). No ROS processes."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.ros.controller_manager import (
+    NODE,
+    find_manager,
+    manager_environment,
+    status_table,
+)
+from sdf_bridge.ros.controllers_config import generated_controllers
+
+JOINTS = ("a", "b")
+
+
+def test_position_mode_trajectory_active_forward_inactive() -> None:
+    made = generated_controllers(JOINTS, "position", 250.0)
+    assert made.active == ("joint_state_broadcaster", "joint_trajectory_controller")
+    assert made.inactive == ("forward_position_controller",)
+    assert made.data == {
+        "/**/controller_manager": {
+            "ros__parameters": {
+                "update_rate": 250,
+                "joint_state_broadcaster": {
+                    "type": "joint_state_broadcaster/JointStateBroadcaster"
+                },
+                "forward_position_controller": {
+                    "type": "forward_command_controller/ForwardCommandController"
+                },
+                "joint_trajectory_controller": {
+                    "type": "joint_trajectory_controller/JointTrajectoryController"
+                },
+            }
+        },
+        "/**/forward_position_controller": {
+            "ros__parameters": {"joints": ["a", "b"], "interface_name": "position"}
+        },
+        "/**/joint_trajectory_controller": {
+            "ros__parameters": {
+                "joints": ["a", "b"],
+                "command_interfaces": ["position"],
+                "state_interfaces": ["position", "velocity"],
+            }
+        },
+    }
+
+
+@pytest.mark.parametrize("mode", ["velocity", "effort"])
+def test_velocity_and_effort_modes_activate_their_forward_controller(mode: str) -> None:
+    made = generated_controllers(JOINTS, mode)
+    assert made.active == ("joint_state_broadcaster", f"forward_{mode}_controller")
+    assert made.inactive == ()
+    assert made.data[f"/**/forward_{mode}_controller"]["ros__parameters"] == {
+        "joints": ["a", "b"],
+        "interface_name": mode,
+    }
+    assert made.data["/**/controller_manager"]["ros__parameters"]["update_rate"] == 100
+
+
+@pytest.mark.parametrize(
+    ("joints", "mode", "rate", "match"),
+    [
+        (JOINTS, "torque", 100.0, r"control mode 'torque' is unknown\. Fix: use one of position"),
+        ((), "position", 100.0, r"no commandable joint.*Fix: give a description with movable"),
+        (JOINTS, "position", 99.5, r"update rate 99\.5 Hz is not a positive whole number"),
+        (JOINTS, "position", 0.0, r"update rate 0 Hz is not a positive whole number"),
+    ],
+)
+def test_generated_controllers_errors(joints, mode: str, rate: float, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        generated_controllers(joints, mode, rate)
+
+
+def _fake_prefix(root: Path, *, librcl: bool) -> Path:
+    node = root / NODE
+    node.parent.mkdir(parents=True)
+    node.write_text("#!/bin/sh\n")
+    node.chmod(node.stat().st_mode | stat.S_IXUSR)
+    if librcl:
+        (root / "lib" / "librcl.so").write_text("")
+    return root
+
+
+def test_find_manager_ament_index_first_then_the_rig(tmp_path: Path) -> None:
+    ros = _fake_prefix(tmp_path / "opt_ros", librcl=True)
+    rig = _fake_prefix(tmp_path / "rig" / "install", librcl=False)
+    venv = tmp_path / "venv"
+    env = {"AMENT_PREFIX_PATH": f"{tmp_path / 'empty'}{os.pathsep}{ros}"}
+    assert find_manager(env, venv) == ros
+    assert find_manager({"SDF_BRIDGE_ROS2_CONTROL_RIG": str(tmp_path / "rig")}, venv) == rig
+    _fake_prefix(venv / "ros2_control" / "install", librcl=False)
+    assert find_manager({}, venv) == venv / "ros2_control" / "install"
+
+
+def test_find_manager_names_where_it_looked_and_what_to_install(tmp_path: Path) -> None:
+    env = {"AMENT_PREFIX_PATH": str(tmp_path / "a")}
+    with pytest.raises(
+        ConfigError,
+        match=(
+            r"controller_manager \(controller_manager/ros2_control_node\) is not installed: not "
+            rf"in {tmp_path / 'a'}, {tmp_path / 'v'}/ros2_control/install\. Fix: install "
+            r"ros2_control and ros2_controllers \(apt install ros-<distro>-ros2-control"
+        ),
+    ):
+        find_manager(env, tmp_path / "v")
+
+
+def test_manager_environment_of_a_ros_install_and_of_a_wheel_built_prefix(tmp_path: Path) -> None:
+    ros = _fake_prefix(tmp_path / "ros", librcl=True)
+    env = manager_environment(ros, {"AMENT_PREFIX_PATH": "/x", "LD_LIBRARY_PATH": "/l"})
+    assert env == {
+        "AMENT_PREFIX_PATH": f"{ros}{os.pathsep}/x",
+        "LD_LIBRARY_PATH": f"{ros / 'lib'}{os.pathsep}/l",
+    }
+    rig = _fake_prefix(tmp_path / "rig", librcl=False)
+    env = manager_environment(rig, {}, ament_prefix=tmp_path / "mirror")
+    assert env["AMENT_PREFIX_PATH"].split(os.pathsep)[0] == str(tmp_path / "mirror")
+    assert env["LD_LIBRARY_PATH"].split(os.pathsep)[0] == str(rig / "lib")
+    assert Path(env["LD_PRELOAD"]).name.startswith("libpython3")
+
+
+def test_status_table() -> None:
+    controllers = [
+        SimpleNamespace(
+            name="jtc", state="active", type="jtc/JTC", claimed_interfaces=["a/position"]
+        ),
+        SimpleNamespace(name="bc", state="inactive", type="b/B", claimed_interfaces=[]),
+    ]
+    assert status_table(controllers).splitlines() == [
+        "controller  state     type     claimed interfaces",
+        "bc          inactive  b/B      -",
+        "jtc         active    jtc/JTC  a/position",
+    ]
