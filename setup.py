@@ -26,7 +26,6 @@ setup(
     # platform loads. trimesh converts the mesh formats MuJoCo cannot read (COLLADA, ASCII STL).
     extras_require={
         "mujoco": ["mujoco>=4.0", "trimesh"],
-        "fast": ["numba"],
         # ruff: test/test_style.py checks the layout of ruff 0.17's ``ruff format``
         "test": ["pytest", "pytest-timeout", "hypothesis", "ruff>=0.17,<0.18"],
         # (pytest-timeout: setup.cfg's per-test bound, so a hang fails one test, not the suite)

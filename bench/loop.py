@@ -163,9 +163,6 @@ def measure_loop(
     spin.start()
     try:
         time.sleep(1.0)
-        # measured on the compiled kernels (the switch: kernel_switch)
-        if node.kernel_switch is not None:
-            node.kernel_switch.wait(900.0)
         # fresh timing after the warm-up, with a window holding every measured cycle
         node.loop.timing = LoopTiming(
             node.loop.timing.target_period, window=int(rate * seconds * 1.5) + 10

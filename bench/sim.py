@@ -33,7 +33,7 @@ too). Printed per level: that cost in µs per cycle and the real-time factor it 
 s / wall s), and the overhead over its physics peer measured in the same run (``physics-0s``
 for ``backend-0s``, else ``physics``) in µs per cycle and in % of the peer's stepping cost;
 then per robot MuJoCo's stepping cost and the bridge's overhead over it; the load average
-before and after, and whether the compiled kernels are on (:mod:`sdf_bridge.jit`).
+before and after.
 
 Targets: bridge overhead < 20 % of MuJoCo's stepping cost (printed for both bridge levels); ≥ 5×
 real time for the demo with ROS publishing. Cameras are off (``render_cameras: false``); pr2's
@@ -63,7 +63,6 @@ os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 import mujoco
 import numpy as np
 
-from sdf_bridge import jit
 from sdf_bridge.backends.base import MODE_DTYPE, JointCommand, Mode
 from sdf_bridge.backends.mujoco import MujocoBackend
 from sdf_bridge.description import load
@@ -202,9 +201,6 @@ def ros_level(path: Path, cameras: bool) -> Level:
     node = BridgeNode(
         start=False, node_name="sdf_bridge_bench", context=context, parameter_overrides=overrides
     )
-    # the bridge starts on numpy and switches to the compiled kernels in the background
-    if jit.ENABLED:
-        node.hardware.use_compiled()
     node.cycle(0)  # the first readings create the sensor topics; nobody subscribes: none demanded
     node._update_sensor_demand()  # (what the node's timer does within SENSOR_DEMAND_PERIOD)
     tick = [1]
@@ -265,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"physics 1 kHz, bridge 100 Hz, {args.seconds:g} s simulated per level and run, "
         f"{max(1, args.repeat)} run(s), chunks of {CHUNK} cycles, cameras "
-        f"{'on' if args.cameras else 'off'}; {jit.describe()}"
+        f"{'on' if args.cameras else 'off'}"
     )
     print(f"load average at start: {_load()}")
     print(

@@ -1,29 +1,18 @@
-"""Start-up of the bridge: time to the first joint_states and to the compiled kernels; what the
-background compilation does to the control loop; the construction of a large robot.
+"""Start-up of the bridge: time to the first joint_states and peak memory, against a bare rclpy
+node; the construction of a large robot.
 
 ``start`` (real processes, the node as users start it: ``python -m sdf_bridge.ros.main --ros-args -p
 backend:=B``, as ``ros2 run`` does): for the mock and the MuJoCo backend, the time from starting the
-process to the first joint_states received by a subscriber in this process, and to the bridge's
-"switched to the compiled kernels" log line (:mod:`sdf_bridge.hardware.kernel_switch`); ``cold``: an
-empty Numba cache (``NUMBA_CACHE_DIR`` a fresh temporary directory, as on a new machine), ``warm``:
-the same directory again. Peers measured in the same run, interleaved: a bare rclpy process
-publishing a JointState as soon as it sees the subscriber (Python, rclpy and DDS discovery: the
-floor of any ROS node) and the bridge with ``SDF_BRIDGE_JIT=0`` (numpy only). Discovery: every
-process here uses a FastDDS profile with a 0.1 s participant announcement period (written to a
-temporary file, ``FASTDDS_DEFAULT_PROFILES_FILE``): with localhost-only discovery
+process to the first joint_states received by a subscriber in this process, and the process's peak
+resident set (``VmHWM`` from ``/proc``, read 1 s after its first joint_states, before it is
+stopped). Peer measured in the same run, interleaved: a bare rclpy process publishing a JointState
+as soon as it sees the subscriber (Python, rclpy and DDS discovery: the floor of any ROS node);
+printed with the ratio bridge/peer. Discovery: every process here uses a FastDDS profile with a
+0.1 s participant announcement period (written to a temporary file,
+``FASTDDS_DEFAULT_PROFILES_FILE``): with localhost-only discovery
 (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and the default 3 s period, a subscriber that exists
 before the publisher may learn of it only at its next announcement, which adds up to 3 s to every
 figure, the peer's included (``--default-discovery`` measures that).
-
-``loop`` (``--only loop``): the bridge's loop (``FixedRateLoop`` running ``HardwareSystem.cycle`` on
-the demo arm in MuJoCo, numpy kernels, as the node starts it: switch interval, Numba set up and
-frozen garbage collector as in ``BridgeNode.configure``) at 100 Hz and 1 kHz, in a fresh process per
-row, while in the background: nothing (the peer, 10 s); ``thread``: the kernels compiled in a thread
-of the bridge (empty cache), then switched; ``switch``: :class:`KernelSwitch` with an empty cache (a
-child process compiles, then the bridge loads and switches); ``switch-warm``: :class:`KernelSwitch`
-with the cache filled (load and switch only, every later start). Printed per row: the window (s),
-ticks done of those due, late ticks (a period > 1.5 × the target), period p99 and maximum, the
-longest tick (ms).
 
 ``construction`` (``--only construction``): a large robot's ``HardwareSystem`` construction
 (mock backend) for chains of N revolute joints, and, as the peer, the dense product ``D.T @ D``
@@ -33,17 +22,14 @@ BLAS, as next). Printed per N: the construction (median of ``--repeat``; the tra
 limiter, backend, coupling), the coupling computation alone
 (:func:`sdf_bridge.hardware.holds.coupling`) and the peers, in s.
 
-Run: ``python bench/startup.py [--only start|loop|construction] [--rounds 1] [--warm 3] [--rates 100
-1000] [--joints 500 1000 2000] [--repeat 3] [--int64-up-to 1000]`` (``ROS_DOMAIN_ID`` from the
-environment, default 17, discovery on localhost).
+Run: ``python bench/startup.py [--only start|construction] [--rounds 3] [--joints 500 1000 2000]
+[--repeat 3] [--int64-up-to 1000]`` (``ROS_DOMAIN_ID`` from the environment, default 17, discovery
+on localhost).
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import importlib
-import json
 import os
 import signal
 import statistics
@@ -69,10 +55,7 @@ FAST_DISCOVERY = """<?xml version="1.0" encoding="UTF-8" ?>
   </participant>
 </profiles>
 """
-SWITCHED = "switched to the compiled kernels"
-NOT_USED = "compiled kernels not used"
-# s a measured process may take (a cold compilation at nice 10 on a loaded machine: ~1 min)
-TIMEOUT = 900.0
+TIMEOUT = 120.0  # s a measured process may take to its first joint_states
 _PEER = """
 import sys, rclpy
 from rclpy.executors import ExternalShutdownException
@@ -102,11 +85,9 @@ class _Probe:
         self.node = rclpy.create_node("startup_bench_probe")
         self.runs = 0
 
-    def measure(
-        self, argv_for: Callable[[str], list[str]], env: dict[str, str], switch: bool
-    ) -> tuple[float, float | None]:
-        """Start ``argv_for(namespace)``; return seconds to its first joint_states and (``switch``)
-        to its switch line (``None``: it said the compiled kernels are not used)."""
+    def measure(self, argv_for: Callable[[str], list[str]]) -> tuple[float, float]:
+        """Start ``argv_for(namespace)``; return seconds to its first joint_states and its peak
+        resident set 1 s later, MiB."""
         from rclpy.qos import QoSProfile, ReliabilityPolicy
         from sensor_msgs.msg import JointState
 
@@ -119,37 +100,26 @@ class _Probe:
             lambda m: first.append(time.monotonic()),
             QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE),
         )
-        lines: list[tuple[float, str]] = []
+        lines: list[str] = []
         t0 = time.monotonic()
         child = subprocess.Popen(
             argv_for(ns),
-            env={**os.environ, **env},
             cwd=REPO,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        reader = threading.Thread(
-            target=lambda: lines.extend((time.monotonic(), line) for line in child.stdout),
-            daemon=True,
-        )
+        reader = threading.Thread(target=lambda: lines.extend(child.stdout), daemon=True)
         reader.start()
-
-        def said(text: str) -> float | None:
-            return next((t for t, line in list(lines) if text in line), None)
-
         try:
-            while time.monotonic() - t0 < TIMEOUT and child.poll() is None:
-                if first and (not switch or said(SWITCHED) or said(NOT_USED)):
-                    break
+            while time.monotonic() - t0 < TIMEOUT and child.poll() is None and not first:
                 self.rclpy.spin_once(self.node, timeout_sec=0.01)
             if not first:
-                raise RuntimeError(
-                    f"no joint_states from {argv_for(ns)}: "
-                    f"{''.join(line for _, line in lines)[-2000:]}"
-                )
-            t_switch = said(SWITCHED)
-            return first[0] - t0, (None if t_switch is None else t_switch - t0)
+                raise RuntimeError(f"no joint_states from {argv_for(ns)}: {''.join(lines)[-2000:]}")
+            t_end = time.monotonic() + 1.0
+            while time.monotonic() < t_end:
+                self.rclpy.spin_once(self.node, timeout_sec=0.01)
+            return first[0] - t0, peak_rss_mib(child.pid)
         finally:
             self.node.destroy_subscription(sub)
             child.send_signal(signal.SIGINT)
@@ -184,155 +154,51 @@ def _peer(ns: str) -> list[str]:
     return [sys.executable, "-c", _PEER, f"{ns}/joint_states"]
 
 
-def _fmt(values: list[float]) -> str:
-    """Fastest (median) of ``values``, s."""
+def peak_rss_mib(pid: int) -> float:
+    """Peak resident set of process ``pid`` so far (``VmHWM``), MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024.0
+    raise RuntimeError(f"no VmHWM for process {pid}")
+
+
+def _fmt(values: list[float], unit: str = "s") -> str:
+    """Fastest (median) of ``values``."""
     if not values:
         return "-"
     if len(values) == 1:
-        return f"{values[0]:.2f}"
-    return f"{min(values):.2f} (median {statistics.median(values):.2f})"
+        return f"{values[0]:.2f} {unit}"
+    return f"{min(values):.2f} {unit} (median {statistics.median(values):.2f})"
 
 
-def start_level(rounds: int, warm: int) -> None:
-    """``rounds`` times, per backend: the peer, numpy only, a cold start and ``warm`` warm starts
-    (each after a peer run), interleaved; per row the fastest and the median."""
+def start_level(rounds: int) -> None:
+    """``rounds`` times, per backend: the peer then the bridge, interleaved; per row the fastest
+    and the median, and the ratios of the medians to the peer's."""
     probe = _Probe()
     rows: dict[str, tuple[list[float], list[float]]] = {}
 
-    def record(label: str, result: tuple[float, float | None]) -> None:
+    def record(label: str, result: tuple[float, float]) -> None:
         row = rows.setdefault(label, ([], []))
         row[0].append(result[0])
-        if result[1] is not None:
-            row[1].append(result[1])
+        row[1].append(result[1])
 
     try:
         for _ in range(rounds):
             for backend in ("mock", "mujoco"):
-                with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache:
-                    env = {"NUMBA_CACHE_DIR": cache}
-                    record(f"{backend}: peer, bare rclpy node", probe.measure(_peer, {}, False))
-                    record(
-                        f"{backend}: numpy only (JIT=0)",
-                        probe.measure(_bridge(backend), {"SDF_BRIDGE_JIT": "0"}, False),
-                    )
-                    record(
-                        f"{backend}: cold (empty cache)", probe.measure(_bridge(backend), env, True)
-                    )
-                    for _ in range(warm):
-                        record(f"{backend}: peer, bare rclpy node", probe.measure(_peer, {}, False))
-                        record(
-                            f"{backend}: warm (cache filled)",
-                            probe.measure(_bridge(backend), env, True),
-                        )
+                record(f"{backend}: peer, bare rclpy node", probe.measure(_peer))
+                record(f"{backend}: bridge", probe.measure(_bridge(backend)))
     finally:
         probe.close()
-    print(f"{'process':32} {'first joint_states, s':>28} {'compiled kernels, s':>28}")
-    for label, (firsts, switches) in sorted(rows.items(), key=lambda item: item[0].split(":")[0]):
-        print(f"{label:32} {_fmt(firsts):>28} {_fmt(switches):>28}")
-
-
-# -------------------------------------------------------------------------------------- loop
-def loop_child(strategy: str, rate: float) -> dict[str, float]:
-    """(In a fresh process.) The numpy loop at ``rate`` Hz while ``strategy`` runs; its stats."""
-    import numpy as np
-
-    from sdf_bridge import jit
-    from sdf_bridge.description import load
-    from sdf_bridge.hardware import FixedRateLoop, HardwareSystem, kernel_switch
-
-    system = HardwareSystem(
-        load(str(REPO / "urdf" / "demo_arm.urdf.xacro")),
-        "mujoco",
-        command_timeout=0.0,
-        backend_params={"render_cameras": False},
-        timed=False,
-        compiled=False,
-    )
-    dt = 1.0 / rate
-    starts: list[float] = []
-    ends: list[float] = []
-
-    def cycle(k: int) -> None:
-        starts.append(time.perf_counter())
-        system.cycle(k * dt, dt)
-        ends.append(time.perf_counter())
-
-    sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / rate))  # as BridgeNode.configure
-    jit.initialise()  # (KernelSwitch.start, before the loop starts)
-    gc.freeze()
-    loop = FixedRateLoop(cycle, rate)
-    loop.start()
-    time.sleep(1.0)
-    t0 = time.perf_counter()
-    if strategy == "none":
-        time.sleep(10.0)
-    elif strategy == "thread":
-
-        def compile_all() -> None:
-            for name in kernel_switch.kernel_modules(system):
-                importlib.import_module(name).warm_up()
-
-        worker = threading.Thread(target=compile_all)
-        worker.start()
-        worker.join()
-        system.use_compiled()
-    else:
-        switch = kernel_switch.KernelSwitch(system)
-        switch.start()
-        switch.wait()
-        if switch.state != "switched":
-            raise RuntimeError(f"the switch {switch.state}")
-    t1 = time.perf_counter()
-    time.sleep(0.2)
-    loop.stop()
-    s, e = np.array(starts), np.array(ends)
-    inside = (s >= t0) & (s <= t1)
-    periods = np.diff(s)[inside[1:]] * 1e3
-    busy = (e - s)[inside] * 1e3
-    return {
-        "window": t1 - t0,
-        "ticks": int(inside.sum()),
-        "due": int((t1 - t0) * rate),
-        "late": int((periods > 1.5e3 / rate).sum()),
-        "p99": float(np.percentile(periods, 99)),
-        "max": float(periods.max()),
-        "busy_max": float(busy.max()),
-    }
-
-
-def loop_level(rates: list[float], rounds: int) -> None:
-    """Per rate, ``rounds`` times: each background in a fresh process (:func:`loop_child`)."""
-    print(
-        f"{'rate':>6} {'background':12} {'window s':>9} {'ticks/due':>13} {'late':>7} "
-        f"{'p99 ms':>7} {'max ms':>7} {'longest tick ms':>16}"
-    )
-    for rate in [r for r in rates for _ in range(rounds)]:
-        with (
-            tempfile.TemporaryDirectory(prefix="numba_cache_") as thread_cache,
-            tempfile.TemporaryDirectory(prefix="numba_cache_") as switch_cache,
-        ):
-            for strategy, cache in (
-                ("none", thread_cache),
-                ("thread", thread_cache),
-                ("switch", switch_cache),
-                ("switch-warm", switch_cache),
-            ):
-                run = subprocess.run(
-                    [sys.executable, __file__, "--loop-child", strategy, str(rate)],
-                    cwd=REPO,
-                    env={**os.environ, "NUMBA_CACHE_DIR": cache},
-                    capture_output=True,
-                    text=True,
-                    timeout=TIMEOUT,
-                )
-                if run.returncode != 0:
-                    raise RuntimeError(f"{strategy} at {rate:g} Hz failed: {run.stderr[-2000:]}")
-                r = json.loads(run.stdout.strip().splitlines()[-1])
-                print(
-                    f"{rate:6g} {strategy:12} {r['window']:9.1f} {r['ticks']:>6}/{r['due']:<6} "
-                    f"{100.0 * r['late'] / max(r['ticks'], 1):6.1f}% {r['p99']:7.1f} "
-                    f"{r['max']:7.1f} {r['busy_max']:16.1f}"
-                )
+    print(f"{'process':32} {'first joint_states':>28} {'peak RSS':>30} {'ratio to peer':>16}")
+    for backend in ("mock", "mujoco"):
+        peer = rows[f"{backend}: peer, bare rclpy node"]
+        for label in (f"{backend}: peer, bare rclpy node", f"{backend}: bridge"):
+            firsts, rss = rows[label]
+            ratio = (
+                f"{statistics.median(firsts) / statistics.median(peer[0]):.2f}× "
+                f"{statistics.median(rss) / statistics.median(peer[1]):.2f}×"
+            )
+            print(f"{label:32} {_fmt(firsts):>28} {_fmt(rss, 'MiB'):>30} {ratio:>16}")
 
 
 # ------------------------------------------------------------------------------ construction
@@ -372,8 +238,7 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
     )
     for n in joints:
         robot = load(chain(n))
-        # kernels compiled / loaded once
-        HardwareSystem(robot, "mock", update_rate=100.0, timed=False)
+        HardwareSystem(robot, "mock", update_rate=100.0, timed=False)  # (imports, caches)
         build = timed(lambda: HardwareSystem(robot, "mock", update_rate=100.0, timed=False), repeat)
         dependency = HardwareSystem(robot, "mock", timed=False).transmissions.dependency
         sharing = timed(lambda: coupling(dependency), repeat)
@@ -388,16 +253,8 @@ def construction_level(joints: list[int], repeat: int, int64_up_to: int) -> None
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("start", "loop", "construction"), help="one level only")
-    parser.add_argument(
-        "--rounds", type=int, default=1, help="start and loop: rounds (interleaved)"
-    )
-    parser.add_argument(
-        "--warm", type=int, default=3, help="start: warm starts per backend and round"
-    )
-    parser.add_argument(
-        "--rates", type=float, nargs="+", default=[100.0, 1000.0], help="loop rates, Hz"
-    )
+    parser.add_argument("--only", choices=("start", "construction"), help="one level only")
+    parser.add_argument("--rounds", type=int, default=3, help="start: rounds (interleaved)")
     parser.add_argument(
         "--joints",
         type=int,
@@ -419,13 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="FastDDS's default 3 s announcement period (see the module doc)",
     )
-    parser.add_argument(
-        "--loop-child", nargs=2, metavar=("STRATEGY", "RATE"), help=argparse.SUPPRESS
-    )
     args = parser.parse_args(argv)
-    if args.loop_child:
-        print(json.dumps(loop_child(args.loop_child[0], float(args.loop_child[1]))))
-        return 0
     print("load average at start:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     if args.only in (None, "start"):
         with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as profile:
@@ -435,18 +286,11 @@ def main(argv: list[str] | None = None) -> int:
                 os.environ["FASTDDS_DEFAULT_PROFILES_FILE"] = profile.name
             print(
                 f"start: {'default' if args.default_discovery else '0.1 s'} DDS announcement "
-                f"period; {args.rounds} round(s) of a cold and {args.warm} warm start(s) per "
-                "backend"
+                f"period; {args.rounds} round(s) per backend"
             )
-            start_level(max(1, args.rounds), max(0, args.warm))
+            start_level(max(1, args.rounds))
         finally:
             os.unlink(profile.name)
-    if args.only in (None, "loop"):
-        print(
-            "loop: demo arm in MuJoCo on the numpy kernels while the compiled ones are made in "
-            "the background"
-        )
-        loop_level(args.rates, max(1, args.rounds))
     if args.only in (None, "construction"):
         print("construction: HardwareSystem (mock) for chains of revolute joints")
         construction_level(args.joints, args.repeat, args.int64_up_to)

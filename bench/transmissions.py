@@ -1,4 +1,4 @@
-"""Cost of one control cycle of the transmission + limits engine, numpy vs compiled kernels.
+"""Cost of one control cycle of the transmission + limits engine.
 
 One cycle = ``actuator_to_joint`` (state: position, velocity, effort) + ``followers`` +
 ``JointLimiter.enforce`` + ``joint_to_actuator`` (commands, three interfaces). Limiting is timed
@@ -7,31 +7,22 @@ only, and every command beyond a limit (clamps counted per joint and reason). Ro
 and 1,000 joints, mixed: 40 % SimpleTransmission (reductions, offsets), 30 % Differential
 pairs, 30 % FourBar pairs, every joint with position/velocity/effort limits and every tenth
 with soft limits, plus n/10 mimic followers. Target: < 20 µs at 100 joints and linear growth.
-
-Each table is printed for both implementations, measured in the same run: ``numpy`` (the reference
-path) and ``compiled`` (the Numba kernels of :mod:`sdf_bridge.jit`), with the ratio compiled/numpy,
-interleaved per robot and mode so that both see the same machine load: the transmission map and the
-limiter are switched with their ``compiled=`` arguments (``TransmissionMap.from_robot``,
-``JointLimiter.from_robot``). The per-step table adds ``a→j+f``:
-``actuator_to_joint_with_followers`` (both state steps in one call, as ``HardwareSystem.read`` needs
-them).
+Each cost is also given in plain numpy ufunc calls on the same machine in the same run (the
+peer: ``np.add`` on (n,) arrays), so that numbers compare across machines and loads. The
+per-step table adds ``a→j+f``: ``actuator_to_joint_with_followers`` (both state steps in one
+call, as ``HardwareSystem.read`` needs them).
 
 Also: ``HardwareSystem.run_cycles`` (read + write with the mock backend) for the demo arm and
-a generated 100-joint robot, for the default implementation and (subprocess with
-``SDF_BRIDGE_JIT=0``) for numpy.
+a generated 100-joint robot.
 
-Run: ``python bench/transmissions.py`` (prints µs per cycle; no assertions). With
-``SDF_BRIDGE_JIT=0`` or without Numba only the numpy rows are printed. ``--system-json``
-(internal: the child process) prints the ``HardwareSystem`` numbers as JSON. On a machine with
+Run: ``python bench/transmissions.py`` (prints µs per cycle; no assertions). On a machine with
 ``OPENBLAS_CORETYPE`` set, numpy may be slower: ``env -u OPENBLAS_CORETYPE python bench/...``.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -41,7 +32,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sdf_bridge import jit
 from sdf_bridge.description.model import (
     Axis,
     Joint,
@@ -165,13 +155,11 @@ SIZES = (10, 100, 1000)
 MODES = ("all", "position", "clamping")
 
 
-def _setup(n: int, impl: str):
-    """Robot, map, limiter and actuator state for ``n`` joints; ``impl``: ``"numpy"`` or
-    ``"compiled"`` (map and limiter alike)."""
+def _setup(n: int):
+    """Robot, map, limiter and actuator state for ``n`` joints."""
     robot = make_robot(n)
-    compiled = impl == "compiled"
-    tmap = TransmissionMap.from_robot(robot, compiled=compiled)
-    lim = JointLimiter.from_robot(robot, tmap.joint_names, compiled=compiled)
+    tmap = TransmissionMap.from_robot(robot)
+    lim = JointLimiter.from_robot(robot, tmap.joint_names)
     rng = np.random.default_rng(0)
     qa, va, ta = (rng.normal(size=len(tmap.actuator_names)) * 0.01 for _ in range(3))
     return robot, tmap, lim, (qa, va, ta)
@@ -189,12 +177,11 @@ def _commands(tmap: TransmissionMap, q0: np.ndarray, mode: str):
     )
 
 
-def bench(n: int, mode: str, impl: str) -> float:
+def bench(n: int, mode: str) -> float:
     """µs per cycle. ``mode``: ``all`` (commands on all three interfaces, within limits),
     ``position`` (position commands only, within limits) or ``clamping`` (all three
-    interfaces, every command beyond a limit: the counting path); ``impl``: see
-    :func:`_setup`."""
-    _, tmap, lim, (qa, va, ta) = _setup(n, impl)
+    interfaces, every command beyond a limit: the counting path)."""
+    _, tmap, lim, (qa, va, ta) = _setup(n)
     q0, _, _ = tmap.actuator_to_joint(qa, va, ta)
     cp, cv, ce = _commands(tmap, q0, mode)
     dt = 0.001
@@ -208,10 +195,10 @@ def bench(n: int, mode: str, impl: str) -> float:
     return _best_us(cycle, reps=20 if n <= 100 else 5)
 
 
-def parts(n: int, impl: str) -> dict[str, float]:
+def parts(n: int) -> dict[str, float]:
     """µs of each step alone (commands on all three interfaces, within limits), and of the
     fused state step ``a→j+f`` (:meth:`TransmissionMap.actuator_to_joint_with_followers`)."""
-    _, tmap, lim, (qa, va, ta) = _setup(n, impl)
+    _, tmap, lim, (qa, va, ta) = _setup(n)
     q, v, e = tmap.actuator_to_joint(qa, va, ta)
     cp, cv, ce = _commands(tmap, q, "all")
     steps = {
@@ -256,7 +243,7 @@ def system_cycle(robot: Robot) -> tuple[float, int]:
 
 def _measure_system() -> dict[str, list[float]]:
     """``{label: [µs per cycle, median µs, joints]}`` of :func:`system_cycle` for the demo arm
-    and the generated 100-joint robot (process-default implementation)."""
+    and the generated 100-joint robot."""
     demo = Path(__file__).resolve().parents[1] / "urdf" / "demo_arm.urdf.xacro"
     from sdf_bridge.description import load as load_description
 
@@ -267,81 +254,39 @@ def _measure_system() -> dict[str, list[float]]:
     return out
 
 
-def _measure(impls: tuple[str, ...]) -> dict:
-    """Numbers of the implementations ``impls``, interleaved per robot and mode (so that both
-    see the same machine load): ``{"cycle": {impl: {"n/mode": [µs, median]}}, "parts": {impl:
-    {n: {step: µs}}}, "unit": {n: µs}}``."""
-    res: dict = {"cycle": {i: {} for i in impls}, "parts": {i: {} for i in impls}, "unit": {}}
-    for n in SIZES:
-        res["unit"][str(n)] = numpy_call_us(n)
-        for mode in MODES:
-            for impl in impls:
-                us = bench(n, mode, impl)
-                res["cycle"][impl][f"{n}/{mode}"] = [us, MEDIAN["last"]]
-    for n in SIZES:
-        for impl in impls:
-            res["parts"][impl][str(n)] = parts(n, impl)
-    return res
-
-
-def _numpy_system() -> dict[str, list[float]]:
-    """:func:`_measure_system` with the numpy path, in a child process with
-    ``SDF_BRIDGE_JIT=0`` (``HardwareSystem`` builds its map and limiter with the defaults)."""
-    env = dict(os.environ, SDF_BRIDGE_JIT="0")
-    args = [sys.executable, str(Path(__file__).resolve()), "--system-json"]
-    out = subprocess.run(args, env=env, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
-
-
 def main() -> None:
-    if sys.argv[1:] == ["--system-json"]:
-        logging.disable(logging.WARNING)
-        print(json.dumps(_measure_system()))
-        return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"load average {load:.2f} on {os.cpu_count()} CPUs; each number is the minimum over "
         "short batches (robust to load, still inflated on a busy machine)"
     )
-    impls = ("numpy", "compiled") if jit.ENABLED else ("numpy",)
-    print(f"implementations: {', '.join(impls)}; hot paths default to {jit.describe()}")
-    res = _measure(impls)
+    unit = {n: numpy_call_us(n) for n in SIZES}
     print(
         "\none full cycle (a→j + followers + limits + j→a); 'calls' = cycle cost in plain "
-        "numpy ufunc calls on the same machine (np.add on (n,) arrays); 'c/n' = compiled µs / "
-        "numpy µs"
+        "numpy ufunc calls on the same machine (the peer: np.add on (n,) arrays)"
     )
     print(
-        f"{'joints':>6}  {'mode':<9} {'impl':<9} {'µs/cycle':>9} {'median':>7} {'µs/joint':>9} "
-        f"{'numpy call µs':>14} {'calls':>6} {'c/n':>5}"
+        f"{'joints':>6}  {'mode':<9} {'µs/cycle':>9} {'median':>7} {'µs/joint':>9} "
+        f"{'numpy call µs':>14} {'calls':>6}"
     )
     for n in SIZES:
-        unit = res["unit"][str(n)]
         for mode in MODES:
-            for impl in impls:
-                us, med = res["cycle"][impl][f"{n}/{mode}"]
-                ratio = ""
-                if impl == "compiled":
-                    ratio = f"{us / res['cycle']['numpy'][f'{n}/{mode}'][0]:5.2f}"
-                print(
-                    f"{n:6d}  {mode:<9} {impl:<9} {us:9.1f} {med:7.1f} {us / n:9.3f} "
-                    f"{unit:14.2f} {us / unit:6.0f} {ratio:>5}"
-                )
+            us = bench(n, mode)
+            med = MEDIAN["last"]
+            print(
+                f"{n:6d}  {mode:<9} {us:9.1f} {med:7.1f} {us / n:9.3f} "
+                f"{unit[n]:14.2f} {us / unit[n]:6.0f}"
+            )
     print("\nper step, µs (all interfaces, within limits; a→j+f = a→j and followers in one call):")
     for n in SIZES:
-        for impl in impls:
-            steps = res["parts"][impl][str(n)]
-            print(f"{n:6d}  {impl:<9} " + "  ".join(f"{k} {v:.1f}" for k, v in steps.items()))
+        steps = parts(n)
+        print(f"{n:6d}  " + "  ".join(f"{k} {v:.1f}" for k, v in steps.items()))
     print(
         "\nHardwareSystem.run_cycles, mock backend, µs per cycle (read + write, with timing and "
-        "lock):"
+        "lock; position commands held):"
     )
-    rows = [("numpy", _numpy_system())]
-    if jit.ENABLED:
-        rows.append(("compiled", _measure_system()))
-    for impl, system in rows:
-        for label, (us, med, joints) in system.items():
-            print(f"  {label:<14} {joints:4d} joints  {impl:<9} {us:7.1f} µs (median {med:.1f})")
+    for label, (us, med, joints) in _measure_system().items():
+        print(f"  {label:<14} {joints:4d} joints  {us:7.1f} µs (median {med:.1f})")
 
 
 if __name__ == "__main__":

@@ -54,9 +54,9 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     """
     warnings: list[str] = []
     try:
-        # no kernels to compile for a report; as the built-in backends read it (they simulate
+        # as the built-in backends read it (they simulate
         # the robot: a transmission of unknown type is skipped, transmissions.report)
-        tmap = TransmissionMap.from_robot(robot, simulated_robot=True, compiled=False)
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         commands = commandable_joints(robot, tmap)
         limits = {name: description_limits(robot, name, warnings) for name in tmap.joint_names}
     except (TransmissionError, LimitsError) as exc:

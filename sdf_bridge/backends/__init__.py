@@ -5,32 +5,68 @@
 the names. The port, the actuator-driver protocol and the reading types are in
 :mod:`sdf_bridge.backends.base`; :mod:`sdf_bridge.backends.actuator_port` puts an actuator-space
 driver behind the port.
+
+Names are imported on first use (module ``__getattr__``): importing :mod:`sdf_bridge.backends.base`
+alone (``sdf-bridge check``) loads neither the actuator port nor the backend registry.
 """
 
-from .actuator_port import ActuatorPort
-from .base import (
-    MODE_DTYPE,
-    ActuatorCommand,
-    ActuatorDriver,
-    ActuatorState,
-    Backend,
-    Contact,
-    ContactReading,
-    ImageReading,
-    ImuReading,
-    JointCommand,
-    JointSpaceState,
-    Mode,
-    PointCloudReading,
-    RangeReading,
-    ScanReading,
-    SensorReading,
-    WrenchReading,
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actuator_port import ActuatorPort
+    from .base import (
+        MODE_DTYPE,
+        ActuatorCommand,
+        ActuatorDriver,
+        ActuatorState,
+        Backend,
+        Contact,
+        ContactReading,
+        ImageReading,
+        ImuReading,
+        JointCommand,
+        JointSpaceState,
+        Mode,
+        PointCloudReading,
+        RangeReading,
+        ScanReading,
+        SensorReading,
+        WrenchReading,
+    )
+    from .registry import ENTRY_POINT_GROUP, as_backend, available_backends, create_backend
+
+_BASE = (
+    "MODE_DTYPE",
+    "ActuatorCommand",
+    "ActuatorDriver",
+    "ActuatorState",
+    "Backend",
+    "Contact",
+    "ContactReading",
+    "ImageReading",
+    "ImuReading",
+    "JointCommand",
+    "JointSpaceState",
+    "Mode",
+    "PointCloudReading",
+    "RangeReading",
+    "ScanReading",
+    "SensorReading",
+    "WrenchReading",
 )
-from .registry import ENTRY_POINT_GROUP, as_backend, available_backends, create_backend
+_WHERE = {
+    **dict.fromkeys(_BASE, "base"),
+    "ActuatorPort": "actuator_port",
+    "ENTRY_POINT_GROUP": "registry",
+    "as_backend": "registry",
+    "available_backends": "registry",
+    "create_backend": "registry",
+}
 
 __all__ = [
-    "MODE_DTYPE",
     "ActuatorCommand",
     "ActuatorDriver",
     "ActuatorPort",
@@ -43,6 +79,7 @@ __all__ = [
     "ImuReading",
     "JointCommand",
     "JointSpaceState",
+    "MODE_DTYPE",
     "Mode",
     "PointCloudReading",
     "RangeReading",
@@ -53,3 +90,16 @@ __all__ = [
     "available_backends",
     "create_backend",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # (once)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])

@@ -3,21 +3,44 @@ read → [publish], then the loop sleeps; with command validation, modes, holds 
 coupled partners, idle joints, e-stop), trajectories and timing.
 
 Main entry point: :class:`HardwareSystem`; :class:`FixedRateLoop` runs its ticks at a rate.
+
+The names below are imported on first use (module ``__getattr__``): importing a light
+submodule such as ``sdf_bridge.hardware.command_interfaces`` (``sdf-bridge check``) does not
+load the control path (limiter, backends, loop).
 """
 
-from .command_interfaces import commandable_joints
-from .commands import REJECTION_REASONS, CommandBuffer
-from .cycle_state import CycleState
-from .holds import Holds
-from .loop import FixedRateLoop
-from .system import HardwareSystem
-from .timing import LoopTiming
-from .trajectory import Trajectory
-from .trajectory_runner import TrajectoryRunner
-from .watchdog import CommandWatchdog
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .command_interfaces import commandable_joints
+    from .commands import REJECTION_REASONS, CommandBuffer
+    from .cycle_state import CycleState
+    from .holds import Holds
+    from .loop import FixedRateLoop
+    from .system import HardwareSystem
+    from .timing import LoopTiming
+    from .trajectory import Trajectory
+    from .trajectory_runner import TrajectoryRunner
+    from .watchdog import CommandWatchdog
+
+_WHERE = {
+    "REJECTION_REASONS": "commands",
+    "CommandBuffer": "commands",
+    "CommandWatchdog": "watchdog",
+    "CycleState": "cycle_state",
+    "FixedRateLoop": "loop",
+    "HardwareSystem": "system",
+    "Holds": "holds",
+    "LoopTiming": "timing",
+    "Trajectory": "trajectory",
+    "TrajectoryRunner": "trajectory_runner",
+    "commandable_joints": "command_interfaces",
+}
 
 __all__ = [
-    "REJECTION_REASONS",
     "CommandBuffer",
     "CommandWatchdog",
     "CycleState",
@@ -25,7 +48,21 @@ __all__ = [
     "HardwareSystem",
     "Holds",
     "LoopTiming",
+    "REJECTION_REASONS",
     "Trajectory",
     "TrajectoryRunner",
     "commandable_joints",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # (once)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])

@@ -39,8 +39,7 @@ timed once, by its loop). The ROS node does so: its
 :class:`~sdf_bridge.hardware.loop.FixedRateLoop` times each tick, publishing included.
 
 Hot path: names are resolved to indices at construction; a cycle is a handful of numpy
-operations (or compiled kernels, :mod:`sdf_bridge.jit`) on (n_actuators,) / (n_joints,)
-arrays, with no per-joint Python loop.
+operations on (n_actuators,) / (n_joints,) arrays, with no per-joint Python loop.
 
 Threading: command submission (e.g. from ROS subscription callbacks), the services' calls
 (enable, reset, pause, step) and the cycle (a loop thread) may run on different threads: every
@@ -122,10 +121,6 @@ class HardwareSystem:
             ticks (``timing`` is ``None``, :meth:`end_cycle` does nothing, :meth:`diagnostics`
             has no ``"timing"`` entry), for callers whose loop times the ticks itself, as the
             ROS node's :class:`~sdf_bridge.hardware.loop.FixedRateLoop`.
-        compiled: the transmissions, the limiter and the backend (MuJoCo's follows the map)
-            run compiled kernels (``True``; compiled, or loaded from Numba's cache, here) or
-            numpy (``False``; :meth:`use_compiled` switches later); default
-            :data:`sdf_bridge.jit.ENABLED`.
 
     Attributes:
         joint_names: commandable joints (order of Float64MultiArray commands).
@@ -159,14 +154,13 @@ class HardwareSystem:
         command_modes: Mapping[str, str] | None = None,
         update_rate: float | None = None,
         timed: bool = True,
-        compiled: bool | None = None,
     ) -> None:
         self.robot = robot
         #: the backend, and the name given, else the class of the backend (of the driver
         #: behind a port); configured below, with the map built for it
         self.backend, self.backend_name = backend_port(backend)
         self.transmissions = TransmissionMap.from_robot(
-            robot, simulated_robot=is_simulated_robot(self.backend), compiled=compiled
+            robot, simulated_robot=is_simulated_robot(self.backend)
         )
         tm = self.transmissions
         self.actuator_names: tuple[str, ...] = tuple(tm.actuator_names)
@@ -191,9 +185,7 @@ class HardwareSystem:
         )
         if isinstance(limits_overrides, PathLike):
             limits_overrides = Path(limits_overrides)
-        self.limiter = JointLimiter.from_robot(
-            robot, tm.joint_names, overrides=limits_overrides, compiled=compiled
-        )
+        self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
         self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
         self.trajectory = TrajectoryRunner(self.commands)
@@ -510,21 +502,6 @@ class HardwareSystem:
         self.holds.reset()
         self._clamps_before.update(self.limiter.counts)
         self.limiter.reset()
-
-    @_locked
-    def use_compiled(self) -> None:
-        """Switch the transmissions, the limiter and the backend (if it has ``use_compiled``)
-        to their compiled kernels between two ticks (under the lock), each warming its kernels
-        up first: quick once they are loaded (:mod:`.kernel_switch` loads them off the lock).
-        Results do not change and every state is kept (commands, holds, the limiter's previous
-        commands, the backend's own)."""
-        # (the map before the backend)
-        for part in (
-            self.transmissions,
-            self.limiter,
-            self.backend,
-        ):
-            getattr(part, "use_compiled", lambda: None)()
 
     @property
     def lock(self) -> threading.RLock:

@@ -33,31 +33,35 @@ Each clamped command is counted once, under its first reason in the order ``posi
 unclamped cycle only computes the bounds and compares). NaN commands (= no command) stay NaN and are
 not counted; a NaN measured position drops the terms that need it (range and reachability fall back
 to ``[L, H]``). ``dt ≤ 0`` or non-finite disables the rate terms (reachability, range-by-velocity,
-acceleration) and keeps the static ones. Implementations: the numpy path (:mod:`.numpy_path`,
-stacked ufunc calls; the reference) and, when Numba is available (:mod:`sdf_bridge.jit`), one
-compiled loop per cycle (:mod:`.kernel`) with identical results; ``JointLimiter(...,
-compiled=False)`` forces the numpy path. Not done (documented differences): ros2_control's 1°/s
+acceleration) and keeps the static ones; a NaN acceleration window (an infinite reference)
+does not bind. One implementation: stacked numpy calls on preallocated ``(3, n)`` buffers,
+about 20–40 ufunc calls per cycle whatever ``n``, written in plain lower/upper bounds (see
+:meth:`JointLimiter.enforce_stacked`). Not done (documented differences): ros2_control's 1°/s
 creep inside the soft band when the joint is already past a soft limit, deceleration and jerk
 limits, and the exception it throws when the measured position is far outside the range.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
-from sdf_bridge import jit
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import LimitsError
 
-from . import kernel as _kernel
+from . import clamps
 from .clamps import REASONS
-from .numpy_path import NumpyPath
 from .overrides import load_overrides
 from .spec import JointLimits
+
+_HUGE = 1e300
+"""Stands in for an infinite velocity band in the soft effort band (``0·inf`` would be NaN:
+``k_velocity = 0`` must give the band ``[0, 0]``, as ros2_control)."""
+_fmax_rows = np.fmax.reduce  # per-row maximum ignoring NaN (NaN only for an all-NaN row)
 
 
 class JointLimiter:
@@ -67,27 +71,19 @@ class JointLimiter:
         joint_names: the joints, array order.
         limits: the merged :class:`~.spec.JointLimits` per joint.
         warnings: build-time warnings (e.g. ``k_velocity`` 0 on an effort-limited joint).
+        pmin, pmax: position range per joint, shape ``(n,)`` (rad or m; ``∓inf`` unlimited).
+        lo, hi: the range intersected with the soft range, ``L, H``.
+        vmax, amax, emax: ``v̄`` (rad/s or m/s), ``ā`` (rad/s² or m/s²), ``ē`` (N·m or N),
+            ``inf`` where not limited.
     """
-
-    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`.hardware.kernel_switch`)
-    kernel_modules: ClassVar[tuple[str, ...]] = (_kernel.__name__,)
 
     def __init__(
         self,
         joint_names: Sequence[str],
         limits: Sequence[JointLimits],
         warnings: Sequence[str] = (),
-        *,
-        compiled: bool | None = None,
     ) -> None:
         """Build from per-joint limits (same length as ``joint_names``).
-
-        Args:
-            joint_names, limits, warnings: see the class attributes.
-            compiled: run :meth:`enforce` through the compiled kernel (:mod:`.kernel`, one
-                loop per cycle) rather than the numpy path; default :data:`sdf_bridge.jit.ENABLED`.
-                Both give identical results. ``True`` without Numba runs the kernel as plain
-                Python (slow; meant for tests).
 
         Raises:
             LimitsError: lengths differ.
@@ -100,50 +96,98 @@ class JointLimiter:
         self.joint_names = tuple(joint_names)
         self.limits = tuple(limits)
         self.warnings = list(warnings)
-        n = len(self.joint_names)
-        # previous commands, rows position and velocity (updated in place by both paths)
+        n = self._n = len(self.joint_names)
+        # previous commands, rows position and velocity (NaN: none)
         self._prev = np.full((2, n), np.nan)
         self._counts = np.zeros((len(REASONS), n), dtype=np.int64)
-        self._numpy = NumpyPath(self.limits, self._prev, self._counts)
-        self._numpy_enforce = self._numpy.enforce  # bound once: no lookup per cycle
-        self._compiled = jit.ENABLED if compiled is None else bool(compiled)
-        self._params = self._pack()
-        self._shape3 = (3, n)
-        if self._compiled:
-            _kernel.warm_up()
+        lims = self.limits
 
-    def _pack(self) -> np.ndarray:
-        """The compiled kernel's parameter array (:func:`.kernel.pack`), from the numpy
-        path's per-joint arrays."""
-        k = _kernel
-        a = self._numpy
-        finite = np.isfinite(a.vmax)
-        vnext = np.where(finite, np.nextafter(a.vmax, np.inf), np.nan)  # v > v̄ ⇔ v ≥ v̄'
-        return k.pack(
-            {
-                k.PMIN: a.pmin,
-                k.PMAX: a.pmax,
-                k.LO: a.lo,
-                k.HI: a.hi,
-                k.VMAX: a.vmax,
-                k.VNEXT: vnext,
-                k.AMAX: a.amax,
-                k.EMAX: a.emax,
-                k.RAMP: a.ramp.astype(float),
-                k.KPS0: a.kps2[0],
-                k.KPS1: a.kps2[1],
-                k.SOFT0: a.soft2[0],
-                k.SOFT1: a.soft2[1],
-                k.BASE0: a.bases2[0],
-                k.BASE1: a.bases2[1],
-                k.ESOFT: a.esoft.astype(float),
-                k.KV: a.kv,
-            },
-            len(self.joint_names),
-            a.any_vmax,
-            a.any_pos_limits,
-            a.any_amax,
-        )
+        def f(attr: str) -> np.ndarray:
+            return np.array([getattr(lim, attr) for lim in lims], dtype=float)
+
+        def has(attr: str) -> np.ndarray:
+            return np.array([getattr(lim, f"has_{attr}_limits") for lim in lims], dtype=bool)
+
+        has_pos, has_soft = has("position"), has("soft")
+        self.pmin = np.where(has_pos, f("min_position"), -np.inf)
+        self.pmax = np.where(has_pos, f("max_position"), np.inf)
+        soft_lo = np.where(has_soft, f("soft_lower"), -np.inf)
+        soft_hi = np.where(has_soft, f("soft_upper"), np.inf)
+        self.lo = np.maximum(self.pmin, soft_lo)
+        self.hi = np.minimum(self.pmax, soft_hi)
+        self.vmax = np.where(has("velocity"), f("max_velocity"), np.inf)
+        self.amax = np.where(has("acceleration"), f("max_acceleration"), np.inf)
+        self.emax = np.where(has("effort"), f("max_effort"), np.inf)
+        kp = np.where(has_soft, f("k_position"), np.nan)
+        kv = np.where(has_soft, f("k_velocity"), np.nan)
+        with np.errstate(invalid="ignore"):
+            # the soft velocity band applies: soft range, kp > 0, finite v̄, position limits
+            ramp = (
+                np.isfinite(soft_lo)
+                & np.isfinite(soft_hi)
+                & np.isfinite(kp)
+                & (kp > 0)
+                & np.isfinite(self.vmax)
+                & has_pos
+            )
+        esoft = np.isfinite(kv) & np.isfinite(self.emax)  # the soft effort band applies
+        self._any_ramp = bool(ramp.any())
+        self._any_esoft = bool(esoft.any())
+        self._any_vmax = bool(np.isfinite(self.vmax).any())
+        self._any_pos = bool(has_pos.any())
+        self._any_amax = bool(np.isfinite(self.amax).any())
+        self._any_cut = self._any_pos or self._any_vmax
+        self._band_finite = bool(np.isfinite(self.vmax).all())  # no ±inf in a velocity band
+        # ---- constants of the hot path, in pairs of rows (lower, upper), shape (2, n)
+        vmax, emax = self.vmax, self.emax
+        self._wide = np.stack([-vmax, vmax])  # the velocity band without soft limits
+        self._band_soft = np.stack([np.where(ramp, soft_lo, 0.0), np.where(ramp, soft_hi, 0.0)])
+        nkp = np.where(ramp, -kp, 0.0)
+        self._band_gain = np.stack([nkp, nkp])
+        self._band_base = np.where(ramp, 0.0, self._wide)
+        self._nvmax2 = np.stack([-vmax, -vmax])
+        self._lo2 = np.stack([self.lo, self.lo])
+        self._hi2 = np.stack([self.hi, self.hi])
+        self._lohi = np.stack([self.lo, self.hi])
+        self._range = np.stack([self.pmin, self.pmax])
+        self._unbounded = np.stack([np.full(n, -np.inf), np.full(n, np.inf)])
+        self._effort_static = np.stack([-emax, emax])
+        self._neg_emax2 = np.stack([-emax, -emax])
+        self._emax2 = np.stack([emax, emax])
+        esoft2 = np.stack([esoft, esoft])
+        self._kv2 = np.where(esoft2, np.stack([kv, kv]), 0.0)
+        # added to the soft effort band: ∓ē where it does not apply (the band is 0 there)
+        self._effort_off = np.where(esoft2, 0.0, self._effort_static)
+        self._sign = np.array([[1.0], [-1.0]])  # lower side, upper side (the effort cut)
+        self._zeros = np.zeros(n)
+        # ---- buffers (reused every cycle) and their row views (made once)
+        self._cmd = np.empty((3, n))  # enforce(): the commands stacked
+        self._bounds = np.full((2, 3, n), np.inf)  # [lower | upper] × [position, velocity, effort]
+        self._bounds[0] = -np.inf
+        self._lower, self._upper = self._bounds
+        self._pair_p = self._bounds[:, 0]  # (2, n) views: (lower, upper) of one interface
+        self._pair_v = self._bounds[:, 1]
+        self._pair_e = self._bounds[:, 2]
+        self._v_lo, self._v_hi = self._bounds[0, 1], self._bounds[1, 1]
+        self._e_lo, self._e_hi = self._bounds[0, 2], self._bounds[1, 2]
+        self._band_q = np.empty((2, n))  # the soft velocity band at q
+        self._band_r = np.empty((2, n))  # … at the reference position
+        self._ref = np.empty(n)
+        self._work = np.empty((2, n))
+        self._sv = np.empty((2, n))
+        self._cut = np.empty((2, n), dtype=bool)
+        self._cut2 = np.empty((2, n), dtype=bool)
+        self._cut_lo, self._cut_hi = self._cut
+        self._gate = np.empty((3, n), dtype=bool)
+        self._gate2 = np.empty((3, n), dtype=bool)
+        self._gate_v = np.empty(n, dtype=bool)
+        self._vref = np.empty(n)
+        self._acc_lo, self._acc_hi = np.empty(n), np.empty(n)
+        self._dt = math.nan
+        self._rate = False
+        self._amax_dt = self.amax
+        self._inv_dt = math.nan
+        self._wide_dt = self._wide
 
     # --------------------------------------------------------------------------- building
     @classmethod
@@ -153,7 +197,6 @@ class JointLimiter:
         joint_names: Sequence[str],
         *,
         overrides: Mapping[str, Mapping[str, Any]] | str | Path | None = None,
-        compiled: bool | None = None,
     ) -> JointLimiter:
         """Limits of ``joint_names`` from the URDF, ``<ros2_control>`` and an override.
 
@@ -162,8 +205,6 @@ class JointLimiter:
             joint_names: joints to limit, array order (e.g. ``TransmissionMap.joint_names``).
             overrides: ``{joint: {field: value}}`` (as :meth:`load_overrides` returns, or a raw
                 parsed YAML document), or a YAML file path.
-            compiled: use the compiled kernel (see :meth:`__init__`); default
-                :data:`sdf_bridge.jit.ENABLED`.
 
         Raises:
             LimitsError: a joint not in the robot, an override for an unknown joint or with a
@@ -172,7 +213,7 @@ class JointLimiter:
         from .loader import limits_of
 
         limits, warnings = limits_of(robot, joint_names, overrides)
-        return cls(joint_names, limits, warnings, compiled=compiled)
+        return cls(joint_names, limits, warnings)
 
     @staticmethod
     def load_overrides(path: str | Path) -> dict:
@@ -194,19 +235,6 @@ class JointLimiter:
             out[(self.joint_names[j], REASONS[r])] = int(self._counts[r, j])
         return out
 
-    @property
-    def compiled(self) -> bool:
-        """Whether :meth:`enforce` runs the compiled kernel (else the numpy path)."""
-        return self._compiled
-
-    def use_compiled(self) -> None:
-        """Limit through the compiled kernel from the next call on, warmed up first
-        (:func:`.kernel.warm_up`: compiled, or loaded from Numba's cache, now). The previous
-        commands and the clamp counters are the same arrays for both paths, so they carry over;
-        switch between cycles."""
-        _kernel.warm_up()
-        self._compiled = True
-
     def reset(self) -> None:
         """Forget previous commands (after an e-stop or re-home) and zero the counters."""
         self._prev[:] = np.nan
@@ -225,11 +253,10 @@ class JointLimiter:
                 "the transmission map's joints differ from the limiter's. Fix: "
                 "build the limiter with tmap.joint_names."
             )
-        a = self._numpy
         return {
-            "position": tmap.actuator_bounds(a.pmin, a.pmax, "position"),
-            "velocity": tmap.actuator_bounds(-a.vmax, a.vmax, "velocity"),
-            "effort": tmap.actuator_bounds(-a.emax, a.emax, "effort"),
+            "position": tmap.actuator_bounds(self.pmin, self.pmax, "position"),
+            "velocity": tmap.actuator_bounds(-self.vmax, self.vmax, "velocity"),
+            "effort": tmap.actuator_bounds(-self.emax, self.emax, "effort"),
         }
 
     # ------------------------------------------------------------------------- hot path
@@ -258,47 +285,24 @@ class JointLimiter:
         Raises:
             ValueError: arrays of the wrong shape, or a ``dt`` string that is not a number.
             TypeError: ``dt`` is not a number.
-
-        Implementation (:class:`.numpy_path.NumpyPath`): the bounds of the interfaces that
-        carry commands are computed together in one stacked, C-contiguous ``(slots, 2, n)``
-        buffer in S-form (side 0 the negated lower bound, side 1 the upper bound; slots effort,
-        position, velocity, plus two for the effort cut), about 15–25 ufunc calls whatever
-        ``n``; only when a command lies outside them are the commands clamped and the reasons
-        worked out, with results identical to clamping interface by interface. NaN state values
-        drop the terms that need them (``fmin`` ignores NaN), so the bounds never contain NaN:
-        an unknown position leaves ±v̄ and the static range in force, and never turns a valid
-        command into NaN. Products of NaN/inf placeholders are expected there, so their
-        floating-point warnings are silenced for this call only.
-
-        With the compiled kernel (``compiled``, see :meth:`__init__`) the same rules run as one
-        loop over the joints (:func:`.kernel.enforce`), with identical results; arguments it
-        does not accept (not float64 arrays, wrong lengths, a non-float ``dt``) go to the
-        numpy path, which converts them or raises.
         """
         dt = float(dt)  # a numpy scalar (e.g. float32) must not be compared in its own precision
-        if self._compiled:
-            try:
-                out = np.empty(self._shape3)
-                _kernel.enforce(
-                    self._params,
-                    self._prev,
-                    self._counts,
-                    position,
-                    velocity,
-                    cmd_position,
-                    cmd_velocity,
-                    cmd_effort,
-                    dt,
-                    out,
-                )
-            except (TypeError, ValueError):
-                pass  # the numpy path converts or raises the documented error
-            else:
-                return out[0], out[1], out[2]
-        with np.errstate(invalid="ignore", over="ignore"):
-            return self._numpy_enforce(
-                position, velocity, cmd_position, cmd_velocity, cmd_effort, dt
+        q = np.asarray(position, dtype=float)
+        v = np.asarray(velocity, dtype=float)
+        cp = np.asarray(cmd_position, dtype=float)
+        cv = np.asarray(cmd_velocity, dtype=float)
+        ce = np.asarray(cmd_effort, dtype=float)
+        shape = (self._n,)
+        if not (q.shape == v.shape == cp.shape == cv.shape == ce.shape == shape):
+            raise ValueError(
+                f"enforce: every array must have shape ({self._n},); got {q.shape}, {v.shape}, "
+                f"{cp.shape}, {cv.shape}, {ce.shape}"
             )
+        cmd = self._cmd
+        cmd[0], cmd[1], cmd[2] = cp, cv, ce
+        out = np.empty((3, self._n))
+        self._limit(q, v, cmd, dt, out)
+        return out[0], out[1], out[2]
 
     def enforce_stacked(
         self,
@@ -316,8 +320,8 @@ class JointLimiter:
             commands: shape ``(3, n_joints)``: rows position, velocity, effort commands (NaN =
                 none).
             dt: control period, s (as :meth:`enforce`).
-            out: a C-contiguous float64 ``(3, n_joints)`` array to write the result into (the
-                control cycle's reused buffer), or ``None`` for a new one.
+            out: a float64 ``(3, n_joints)`` array to write the result into (the control
+                cycle's reused buffer; not ``commands``), or ``None`` for a new one.
 
         Returns:
             ``out`` or a new ``(3, n_joints)`` array: the limited commands, equal to
@@ -325,20 +329,28 @@ class JointLimiter:
 
         Raises:
             ValueError, TypeError: as :meth:`enforce` (shapes, ``dt``).
+
+        Per cycle, for the interfaces that carry commands, the bounds of each command are
+        computed in plain lower/upper form into one ``(2, 3, n)`` buffer (lower | upper ×
+        position, velocity, effort):
+
+        * soft velocity band at ``x``: ``clip(−kp (x − soft), −v̄, v̄)`` on joints with a soft
+          ramp, ``[−v̄, v̄]`` elsewhere and where ``x`` is unknown;
+        * position: ``clip(r + band(r)·dt, L, H)`` with ``r`` the previous position command
+          (else ``q``; unknown: ``[L, H]``);
+        * velocity: ``[min((q_min − q)/dt, 0), max((q_max − q)/dt, 0)] ∩ band(q)`` (unknown
+          ``q``: the band), after the acceleration window ``v_ref ∓ ā·dt``;
+        * effort: ``[−ē, ē]``, or ``clip(kv (band(q) − v), −ē, ē)`` with soft effort limits;
+          then ``lower ≥ 0`` where at/below the lower limit and not moving up (``q ≤ q_min``,
+          ``v ≤ 0``) or faster than ``v̄`` downwards, and the mirror image for the upper side.
+
+        The commands are compared with the bounds; only when one lies outside are they clamped
+        (``min(max(c, lower), upper)``, NaN stays NaN) and the reasons counted.
         """
         dt = float(dt)
-        if self._compiled:
-            try:
-                if out is None:
-                    out = np.empty(self._shape3)
-                _kernel.enforce_stacked(
-                    self._params, self._prev, self._counts, measured, commands, dt, out
-                )
-                return out
-            except (TypeError, ValueError):
-                pass  # the row-wise call converts or raises the documented error
-        measured = np.asarray(measured)
-        commands = np.asarray(commands)
+        measured = np.asarray(measured, dtype=float)
+        commands = np.asarray(commands, dtype=float)
+        n = self._n
         if (
             measured.ndim != 2
             or measured.shape[0] < 2
@@ -347,14 +359,161 @@ class JointLimiter:
         ):
             raise ValueError(
                 f"enforce_stacked: measured state of shape {measured.shape} (need (2 or 3, >= "
-                f"{len(self.joint_names)})) and commands of shape {commands.shape} (need (3, "
-                f"{len(self.joint_names)}))"
+                f"{n})) and commands of shape {commands.shape} (need (3, {n}))"
             )
-        n = len(self.joint_names)
-        limited = self.enforce(
-            measured[0, :n], measured[1, :n], commands[0], commands[1], commands[2], dt
-        )
+        if measured.shape[1] < n or commands.shape[1] != n:
+            raise ValueError(
+                f"enforce_stacked: every array must have shape ({n},); got measured state of "
+                f"shape {measured.shape} and commands of shape {commands.shape}"
+            )
         if out is None:
-            return np.array(limited)
-        out[...] = limited
+            out = np.empty((3, n))
+        self._limit(measured[0, :n], measured[1, :n], commands, dt, out)
         return out
+
+    def _set_dt(self, dt: float) -> None:
+        """Per-``dt`` constants (kept: the period rarely changes)."""
+        self._dt = dt
+        self._rate = rate = dt > 0.0 and math.isfinite(dt)
+        with np.errstate(over="ignore", invalid="ignore"):
+            self._amax_dt = self.amax * dt
+            self._inv_dt = 1.0 / dt if rate else math.nan
+            self._wide_dt = self._wide * dt
+
+    def _band(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """The soft velocity band at positions ``x`` (n,), rows lower, upper (see
+        :meth:`enforce_stacked`): ``out`` (2, n), or the constant ``[−v̄, v̄]`` without soft
+        ramps (read only)."""
+        if not self._any_ramp:
+            return self._wide
+        np.subtract(x, self._band_soft, out=out)
+        np.multiply(out, self._band_gain, out=out)
+        np.add(out, self._band_base, out=out)
+        np.maximum(out, self._nvmax2, out=out)
+        np.minimum(out, self._wide[1], out=out)
+        if math.isnan(x.dot(self._zeros)):  # an unknown or infinite x: the plain band there
+            np.copyto(out, self._wide, where=np.isnan(out))
+        return out
+
+    def _limit(
+        self, q: np.ndarray, v: np.ndarray, cmd: np.ndarray, dt: float, out: np.ndarray
+    ) -> None:
+        """The limiting rules of :meth:`enforce_stacked` on checked arrays: ``q``, ``v`` (n,),
+        ``cmd`` (3, n) → ``out`` (3, n); previous commands and counters updated."""
+        if dt != self._dt:
+            self._set_dt(dt)
+        if self._n == 0:
+            return
+        # which interfaces carry commands (an all-NaN row: none)
+        has_p, has_v, has_e = (x == x for x in _fmax_rows(cmd, axis=1).tolist())
+        prev = self._prev
+        if not (has_p or has_v or has_e):
+            out[...] = cmd
+            prev[...] = cmd[:2]
+            return
+        rate = self._rate
+        zeros = self._zeros
+        with np.errstate(invalid="ignore", over="ignore"):
+            band_q = self._band(q, self._band_q) if (has_v or has_e) else self._wide
+            if has_p:
+                pair = self._pair_p
+                if rate and self._any_vmax:
+                    r = prev[0]
+                    if math.isnan(r.dot(zeros)):  # no previous command (or infinite): q
+                        r = self._ref
+                        np.copyto(r, prev[0])
+                        np.copyto(r, q, where=np.isnan(r))
+                    if self._any_ramp:
+                        np.multiply(self._band(r, self._band_r), dt, out=pair)
+                        np.add(pair, r, out=pair)
+                    else:
+                        np.add(self._wide_dt, r, out=pair)
+                    if math.isnan(r.dot(zeros)):  # still unknown: the static range there
+                        np.copyto(pair, self._unbounded, where=np.isnan(pair))
+                    np.maximum(pair, self._lo2, out=pair)
+                    np.minimum(pair, self._hi2, out=pair)
+                else:
+                    np.copyto(pair, self._lohi)
+            if has_v:
+                if rate and self._any_pos:
+                    pair = self._pair_v
+                    np.subtract(self._range, q, out=pair)
+                    np.multiply(pair, self._inv_dt, out=pair)
+                    lo, hi = self._v_lo, self._v_hi
+                    np.minimum(lo, 0.0, out=lo)
+                    np.maximum(hi, 0.0, out=hi)
+                    np.fmax(lo, band_q[0], out=lo)  # unknown q: the band
+                    np.fmin(hi, band_q[1], out=hi)
+                else:
+                    np.copyto(self._pair_v, band_q)
+            if has_e:
+                pair = self._pair_e
+                if self._any_esoft:
+                    if self._band_finite:
+                        np.subtract(band_q, v, out=pair)
+                    else:
+                        np.maximum(band_q, -_HUGE, out=pair)
+                        np.minimum(pair, _HUGE, out=pair)
+                        np.subtract(pair, v, out=pair)
+                    np.multiply(pair, self._kv2, out=pair)
+                    np.add(pair, self._effort_off, out=pair)
+                    if math.isnan(v.dot(zeros)):  # unknown (or infinite) v: [−ē, ē] there
+                        np.copyto(pair, self._effort_static, where=np.isnan(pair))
+                    np.maximum(pair, self._neg_emax2, out=pair)
+                    np.minimum(pair, self._emax2, out=pair)
+                else:
+                    np.copyto(pair, self._effort_static)
+                if self._any_cut:
+                    # no effort further past a limit, nor further beyond v̄ (unknown v: no cut)
+                    w, cut = self._work, self._cut
+                    np.subtract(q, self._range, out=w)
+                    np.multiply(w, self._sign, out=w)  # ≤ 0: at or beyond that side's limit
+                    sv = np.multiply(v, self._sign, out=self._sv)  # ≤ 0: not moving away
+                    np.maximum(w, sv, out=w)
+                    np.less_equal(w, 0.0, out=cut)
+                    cut |= np.less(sv, self._nvmax2, out=self._cut2)
+                    if np.count_nonzero(cut):
+                        np.maximum(self._e_lo, 0.0, out=self._e_lo, where=self._cut_lo)
+                        np.minimum(self._e_hi, 0.0, out=self._e_hi, where=self._cut_hi)
+            lower, upper = self._lower, self._upper
+            gate = np.less(cmd, lower, out=self._gate)
+            gate |= np.greater(cmd, upper, out=self._gate2)
+            clamped = np.count_nonzero(gate)
+            acc = None
+            if has_v and rate and self._any_amax:
+                vref = prev[1]
+                if math.isnan(vref.dot(zeros)):  # no previous command: v, else the command
+                    vref = self._vref
+                    np.copyto(vref, prev[1])
+                    np.copyto(vref, v, where=np.isnan(vref))
+                    np.copyto(vref, cmd[1], where=np.isnan(vref))
+                acc = (
+                    np.subtract(vref, self._amax_dt, out=self._acc_lo),
+                    np.add(vref, self._amax_dt, out=self._acc_hi),
+                )
+                if not math.isfinite(vref.dot(zeros)):  # inf ∓ inf: a NaN window binds nothing
+                    np.fmax(acc[0], -np.inf, out=acc[0])
+                    np.fmin(acc[1], np.inf, out=acc[1])
+                gv = self._gate_v
+                clamped = (
+                    clamped
+                    or np.count_nonzero(np.less(cmd[1], acc[0], out=gv))
+                    or np.count_nonzero(np.greater(cmd[1], acc[1], out=gv))
+                )
+            if not clamped:
+                out[...] = cmd
+                prev[...] = cmd[:2]
+                return
+            if acc is not None:  # first (the position terms win when they conflict)
+                np.maximum(cmd[1], acc[0], out=out[1])
+                np.minimum(out[1], acc[1], out=out[1])
+                out[0], out[2] = cmd[0], cmd[2]
+                np.maximum(out, lower, out=out)
+            else:
+                np.maximum(cmd, lower, out=out)
+            np.minimum(out, upper, out=out)
+        counts = self._counts
+        clamps.count_position(counts, cmd[0], out[0], self.pmin, self.pmax, self.lo, self.hi)
+        clamps.count_velocity(counts, cmd[1], out[1], self.vmax, acc)
+        clamps.count_effort(counts, cmd[2], out[2], self.emax)
+        prev[...] = out[:2]

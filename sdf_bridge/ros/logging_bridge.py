@@ -12,7 +12,7 @@ is decided by that rclpy logger's effective level, i.e. by ``--ros-args --log-le
 undoes it when the node shuts down.
 
 :func:`configure_process_logging` (the ``bridge`` executable's set-up) prints records to stderr
-before a node exists and third-party loggers' records (OpenGL, numba, trimesh, …) at
+before a node exists and third-party loggers' records (OpenGL, trimesh, …) at
 :data:`THIRD_PARTY_LEVEL` and above only; while a node is attached it leaves the package's
 records to rclpy (no second copy on stderr).
 """

@@ -82,7 +82,7 @@ from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
-from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
+from ..hardware import FixedRateLoop, HardwareSystem
 from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock, simulation
 from .callback_guard import GuardedNode
@@ -94,7 +94,7 @@ from .odometry import OdometryPublisher
 from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
-from .stop_signals import StopRequested, deferred, interruptible
+from .stop_signals import StopRequested, interruptible
 from .trajectory_intake import TrajectoryIntake, decode_trajectory
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
@@ -127,8 +127,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self._set_up(start)
         except BaseException:
             # incl. a signal while starting (StopRequested, or the context shut down under these
-            # calls): nothing of the half-built node outlives it (the loop thread, the kernel
-            # switch, the log forwarding, the rcl handles), as the caller never gets the node
+            # calls): nothing of the half-built node outlives it (the loop thread, the log
+            # forwarding, the rcl handles), as the caller never gets the node
             self.shutdown()
             self.destroy_node()
             raise
@@ -145,7 +145,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.description: LoadedDescription | None = None
         self.sensor_topics: SensorTopics | None = None
         self.loop: FixedRateLoop | None = None
-        self.kernel_switch: kernel_switch.KernelSwitch | None = None
         self.odometry: OdometryPublisher | None = None
         self.simulation: simulation.SimulationControls | None = None
         self.rejects: Counter[str] = Counter()  # reason → count
@@ -272,7 +271,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             backend_params=cfg.backend_params or None,
             update_rate=cfg.update_rate,
             timed=False,  # the loop times each tick, publishing included (self.loop.timing)
-            compiled=False,  # at once; the compiled kernels follow when ready (kernel_switch)
         )
         self.sensor_topics = SensorTopics(self, loaded.robot, frame_prefix=cfg.frame_prefix)
         self.hardware, self.description = hardware, loaded
@@ -300,12 +298,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             # A thread waiting for the GIL gets it after at most the switch interval (5 ms by
             # default): keep that well below the period so the loop thread wakes on time.
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
-            # Numba set up now (~0.5 s), the compiled kernels then loaded, or compiled by a child
-            # process, in the background, while the loop runs on numpy (None: compiled kernels off)
-            # (Numba's set-up, ~0.5 s: an interrupted llvmlite object prints a traceback)
-            with deferred():
-                self.kernel_switch = kernel_switch.start(hardware)
-            # Everything built so far (rclpy, numpy, Numba, the robot: ~10⁵ objects) lives as
+            # Everything built so far (rclpy, numpy, the robot: ~10⁵ objects) lives as
             # long as the process: move it out of the garbage collector's generations, so a
             # full collection triggered later scans only newer objects (~80 ms → < 1 ms
             # measured on a loaded 2-core machine) instead of stalling the loop.
@@ -593,12 +586,10 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         intake = getattr(self, "_trajectory_intake", None)
         if intake is not None:
             intake.close()
-        switch, loop = getattr(self, "kernel_switch", None), getattr(self, "loop", None)
+        loop = getattr(self, "loop", None)
         controls = getattr(self, "simulation", None)
         if controls is not None:
             controls.close()
-        if switch is not None:
-            switch.close()
         if loop is not None:
             loop.stop()
         hardware, self.hardware = getattr(self, "hardware", None), None

@@ -12,7 +12,7 @@ call is running. So the bridge installs its own handlers first thing (:meth:`Sto
 with rclpy's turned off) and handles a signal in one of two ways:
 
 * **while starting** (imports, ``rclpy.init``, configuring the robot, which can take seconds for
-  a large robot or a first kernel compile): the first signal raises :class:`StopRequested` in
+  a large robot): the first signal raises :class:`StopRequested` in
   the main thread, so the start-up is abandoned at once; the caller catches it (exit 0) and
   cleans up;
 * **once started** (:meth:`StopSignals.hold`: spinning, shutting down, exiting): a signal only
@@ -21,12 +21,13 @@ with rclpy's turned off) and handles a signal in one of two ways:
   a callback (the description arriving on the topic) runs under :func:`interruptible`: there a
   signal raises :class:`StopRequested` again.
 
-Work that must not be interrupted halfway (Numba's set-up) runs under :func:`deferred`: a signal
-there stops the start-up right after it. Every signal after the first only sets the flag. Before the
-interpreter exits, :meth:`StopSignals.ignore` makes the stop signals ignored: Python resets its
-handlers to the default action while it finalises, and a signal arriving then would otherwise kill
-the process with −2. A signal during the interpreter's own start-up, before any code of this package
-runs (the first ~0.05 s), is handled by Python itself (``KeyboardInterrupt``).
+Work that must not be interrupted halfway (a native library's set-up) runs under
+:func:`deferred`: a signal there stops the start-up right after it. Every signal after the first
+only sets the flag. Before the interpreter exits, :meth:`StopSignals.ignore` makes the stop
+signals ignored: Python resets its handlers to the default action while it finalises, and a
+signal arriving then would otherwise kill the process with −2. A signal during the interpreter's
+own start-up, before any code of this package runs (the first ~0.05 s), is handled by Python
+itself (``KeyboardInterrupt``).
 """
 
 from __future__ import annotations
@@ -134,9 +135,9 @@ def interruptible() -> Iterator[None]:
 def deferred() -> Iterator[None]:
     """Run the block without interrupting it halfway: a SIGINT/SIGTERM in it only sets the flag,
     and the stop happens right after it (:class:`StopRequested`, where signals raise). For work
-    an exception inside would leave broken, e.g. Numba's set-up (an llvmlite object interrupted
-    in its constructor prints a traceback when collected). Without this process's handlers
-    installed it does nothing.
+    an exception inside would leave broken, e.g. a native library's set-up (an extension object
+    interrupted in its constructor may print a traceback when collected). Without this
+    process's handlers installed it does nothing.
 
     Raises:
         StopRequested: a signal arrived during the block while signals raise.

@@ -84,13 +84,18 @@ class Transmission(ABC):
                 f"transmission {name!r} ({self.type_name}): matrix has shape {a.shape}, expected "
                 f"({self.num_joints}, {self.num_actuators}). Fix: the mechanism class is wrong."
             )
-        if not np.all(np.isfinite(a)) or abs(np.linalg.det(a)) < 1e-300:
+        if a.shape == (1, 1):  # (most mechanisms: a scalar, no LAPACK call)
+            value = float(a[0, 0])
+            singular = not math.isfinite(value) or abs(value) < 1e-300
+        else:
+            singular = not np.all(np.isfinite(a)) or abs(np.linalg.det(a)) < 1e-300
+        if singular:
             raise TransmissionError(
                 f"transmission {name!r} ({self.type_name}): the actuator→joint matrix {a.tolist()} "
                 "is singular or not finite. Fix: check the reductions."
             )
         self._a = a
-        self._a_inv = np.linalg.inv(a)
+        self._a_inv = np.array([[1.0 / value]]) if a.shape == (1, 1) else np.linalg.inv(a)
 
     def _check(
         self,

@@ -95,7 +95,6 @@ def build_map(
     robot: Robot,
     *,
     simulated_robot: bool = False,
-    compiled: bool | None = None,
 ) -> TransmissionMap:
     """The map (of class ``cls``) of ``robot``: see :meth:`TransmissionMap.from_robot
     <sdf_bridge.transmissions.TransmissionMap.from_robot>` (``simulated_robot``: an unknown
@@ -219,4 +218,4 @@ def build_map(
     warnings.extend(renaming)
     mechanisms = [e.mechanism for e in entries if e.mechanism is not None]
     mechanisms.extend(IdentityTransmission(name, [name], [name]) for name in identity)
-    return cls(driven, mechanisms, followers, entries=entries, warnings=warnings, compiled=compiled)
+    return cls(driven, mechanisms, followers, entries=entries, warnings=warnings)

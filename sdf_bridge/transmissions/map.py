@@ -14,19 +14,15 @@ joint appears). Ball, floating, planar, universal and revolute2 joints are passi
 map.
 
 Hot path: every mechanism is linear, so each direction is one gather–multiply–add over a
-padded block-sparse matrix (index and value arrays assembled at build time) for the three
-interfaces at once (position, velocity, effort stacked in one buffer): about eight numpy calls
-whatever the number of joints, no Python loop per joint.
-Structural zeros read a zero slot, so a NaN input (= "no command") only reaches outputs that
-really depend on it. Not thread-safe (internal buffers are reused).
-
-When compiled kernels are available (:mod:`sdf_bridge.jit`, Numba), each hot-path method is one
-call of a compiled loop (:mod:`.kernel`) over the same arrays, packed once at build time, with
-the same operations in the same order: results are identical to the numpy path (which stays
-the reference, and the fallback for inputs that are not float64 arrays of the right length —
-lists, scalars to broadcast, other dtypes — so every input gives what the numpy path gives,
-errors included). ``TransmissionMap(..., compiled=False)`` forces the numpy path. The kernels
-are compiled (or loaded from Numba's cache) when the first map is built, never in a cycle.
+sparse matrix in padded-row form (per output row, the column index and value of each non-zero
+entry of its mechanism's small dense block, in ``k`` slots, ``k`` the widest row: 1 for simple
+transmissions, 2 for differentials; assembled at build time by groups of mechanisms of the
+same shape) for the three interfaces at once (position, velocity, effort stacked in one
+buffer): about six numpy calls whatever the number of joints, no Python loop per joint.
+Memory is linear in joints (``k · 3n`` entries per direction: no ``(n, n)`` array anywhere,
+also not for :attr:`TransmissionMap.dependency`). Structural zeros
+are not stored, so a NaN input (= "no command") only reaches outputs that really depend on it.
+Not thread-safe (internal buffers are reused).
 
 Error and skip rules (all :class:`TransmissionError` name the transmission and the fix):
 
@@ -61,15 +57,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sdf_bridge import jit
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import TransmissionError
 
-from . import kernel
 from .base import Transmission
 from .coupling import Follower
 
@@ -78,9 +72,48 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _LOG = logging.getLogger(__name__)
 
-_FALLBACK = (TypeError, ValueError)
-"""What a kernel raises for an input it does not take (other type: ``TypeError``; other
-length: ``ValueError``); the numpy path then handles the input as it always did."""
+
+class SparseDependency:
+    """A read-only ``(n_rows, n_columns)`` bool pattern stored as its non-zero entries (row,
+    column), in row-major order: memory linear in the entries, never ``n_rows × n_columns``.
+
+    Attributes:
+        shape: ``(n_rows, n_columns)``.
+        nnz: the number of non-zero entries.
+    """
+
+    def __init__(self, rows: np.ndarray, columns: np.ndarray, shape: tuple[int, int]) -> None:
+        order = np.lexsort((columns, rows))
+        pairs = np.unique(np.stack((rows[order], columns[order])), axis=1) if len(rows) else None
+        self._rows = np.asarray(pairs[0] if pairs is not None else (), dtype=np.intp)
+        self._columns = np.asarray(pairs[1] if pairs is not None else (), dtype=np.intp)
+        self._rows.setflags(write=False)
+        self._columns.setflags(write=False)
+        self.shape = (int(shape[0]), int(shape[1]))
+        self.nnz = len(self._rows)
+
+    def nonzero(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, columns)`` of the non-zero entries, row-major (as ``numpy.nonzero`` of
+        the dense array), read-only."""
+        return self._rows, self._columns
+
+    def toarray(self) -> np.ndarray:
+        """The dense bool array (quadratic: small robots and tests only), read-only."""
+        dense = np.zeros(self.shape, dtype=bool)
+        dense[self._rows, self._columns] = True
+        dense.setflags(write=False)
+        return dense
+
+    def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+        dense = self.toarray()
+        return dense if dtype is None else dense.astype(dtype)
+
+    def tolist(self) -> list[list[bool]]:
+        """The dense array as nested lists (small robots and tests)."""
+        return self.toarray().tolist()
+
+    def __repr__(self) -> str:
+        return f"SparseDependency(shape={self.shape}, nnz={self.nnz})"
 
 
 class TransmissionMap:
@@ -94,11 +127,7 @@ class TransmissionMap:
         entries: every described transmission with its status (used, merged, skipped).
         followers_info: the :class:`~.coupling.Follower` records, ``follower_names`` order.
         warnings: human-readable warnings produced while building.
-        compiled: whether the hot-path methods run the kernels of :mod:`.kernel` (else numpy).
     """
-
-    #: modules of the compiled kernels (each with ``warm_up()``; :mod:`.hardware.kernel_switch`)
-    kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
     def __init__(
         self,
@@ -108,15 +137,8 @@ class TransmissionMap:
         *,
         entries: Sequence[MappedTransmission] = (),
         warnings: Sequence[str] = (),
-        compiled: bool | None = None,
     ) -> None:
         """Assemble the map from mechanisms covering exactly ``joint_names``.
-
-        Args:
-            compiled: run the hot path through the kernels of :mod:`.kernel` (``True``), or
-                through numpy (``False``); ``None`` (default): kernels when
-                :data:`sdf_bridge.jit.ENABLED`. ``True`` without Numba runs the kernels as
-                plain Python (same results, slow: for tests only).
 
         Raises:
             TransmissionError: a joint covered twice or not at all, an actuator used twice, a
@@ -175,80 +197,49 @@ class TransmissionMap:
                     "Fix: make the leader a revolute, continuous or prismatic joint."
                 )
         self._build_arrays(jidx)
-        self.compiled: bool = jit.ENABLED if compiled is None else bool(compiled)
-        self._pack = kernel.pack(
-            self._a2j_cols,
-            self._a2j_vals,
-            self._j2a_cols,
-            self._j2a_vals,
-            self._offsets,
-            self._has_offsets,
-            self._f_idx,
-            self._f_mult,
-            self._f_off,
-        )
         n, nf = len(self.joint_names), len(self.follower_names)
         self._shape_joints, self._shape_followers, self._shape_all = (3, n), (3, nf), (3, n + nf)
-        if self.compiled:
-            kernel.warm_up()
 
     # ------------------------------------------------------------------ build-time assembly
     def _build_arrays(self, jidx: dict[str, int]) -> None:
-        """Assemble the padded block-sparse index/value arrays (layout ``(K, 3, n)``: slot,
-        interface, row) and the dense matrices used by the build-time helpers."""
-        n = len(self.joint_names)
+        """Assemble the compressed-row matrices of both directions (rows and columns index the
+        three interfaces stacked: ``interface · n + k``), the dependency and the followers'
+        index arrays, from each mechanism's small dense blocks."""
+        n = self._n = len(self.joint_names)
         aidx = {a: i for i, a in enumerate(self.actuator_names)}
-        k = max((len(m.joints) for m in self.mechanisms), default=1)
-        self._n = n
-        self._k = k
-        zero = 3 * n  # index of the zero slot after the three stacked interface rows
-        a2j_cols = np.full((k, 3, n), zero, dtype=np.intp)
-        j2a_cols = np.full((k, 3, n), zero, dtype=np.intp)
-        a2j_vals = np.zeros((k, 3, n))
-        j2a_vals = np.zeros((k, 3, n))
+        # COO triplets (row, column, value) of both directions and the three interfaces, per
+        # group of mechanisms of the same block shape (one vectorised pass per group)
+        a2j: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[], [], []]
+        j2a: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[], [], []]
         offsets = np.zeros(n)
-        a2j_dense = np.zeros((3, n, n))  # only for bounds helpers (build time)
-        j2a_dense = np.zeros((3, n, n))
+        groups: dict[tuple[int, int], list[Transmission]] = {}
         for mech in self.mechanisms:
-            rows = [jidx[j] for j in mech.joints]
-            cols = [aidx[a] for a in mech.actuators]
-            mats_a2j = (
-                mech.actuator_to_joint_matrix,
-                mech.actuator_to_joint_matrix,
-                mech.actuator_to_joint_effort_matrix,
-            )
-            mats_j2a = (
-                mech.joint_to_actuator_matrix,
-                mech.joint_to_actuator_matrix,
-                mech.joint_to_actuator_effort_matrix,
-            )
-            for iface in range(3):
-                for r_local, r in enumerate(rows):
-                    slot = 0
-                    for c_local, c in enumerate(cols):
-                        v = mats_a2j[iface][r_local, c_local]
-                        a2j_dense[iface, r, c] = v
-                        if v != 0.0:  # structural zeros read the zero slot: NaN stays local
-                            a2j_cols[slot, iface, r] = iface * n + c
-                            a2j_vals[slot, iface, r] = v
-                            slot += 1
-                for c_local, c in enumerate(cols):
-                    slot = 0
-                    for r_local, r in enumerate(rows):
-                        v = mats_j2a[iface][c_local, r_local]
-                        j2a_dense[iface, c, r] = v
-                        if v != 0.0:
-                            j2a_cols[slot, iface, c] = iface * n + r
-                            j2a_vals[slot, iface, c] = v
-                            slot += 1
-            for r_local, r in enumerate(rows):
-                offsets[r] = mech.joint_offsets[r_local]
-        self._a2j_cols, self._a2j_vals = a2j_cols, a2j_vals
-        self._j2a_cols, self._j2a_vals = j2a_cols, j2a_vals
-        self._a2j_dense, self._j2a_dense = a2j_dense, j2a_dense
+            groups.setdefault((len(mech.joints), len(mech.actuators)), []).append(mech)
+        for group in groups.values():
+            rows = np.array([[jidx[j] for j in m.joints] for m in group], dtype=np.intp)
+            cols = np.array([[aidx[a] for a in m.actuators] for m in group], dtype=np.intp)
+            offsets[rows] = np.array([m.joint_offsets for m in group], dtype=float)
+            motion_a2j = np.array([m.actuator_to_joint_matrix for m in group])
+            effort_a2j = np.array([m.actuator_to_joint_effort_matrix for m in group])
+            motion_j2a = np.array([m.joint_to_actuator_matrix for m in group])
+            effort_j2a = np.array([m.joint_to_actuator_effort_matrix for m in group])
+            for triplets, out_idx, in_idx, motion, effort in (
+                (a2j, rows, cols, motion_a2j, effort_a2j),
+                (j2a, cols, rows, motion_j2a, effort_j2a),
+            ):
+                for iface, blocks in ((0, motion), (1, motion), (2, effort)):
+                    k, r, c = np.nonzero(blocks)  # structural zeros are not stored
+                    triplets[iface].append((out_idx[k, r], in_idx[k, c], blocks[k, r, c]))
+        self._a2j = self._compress(a2j, n)
+        self._j2a = self._compress(j2a, n)
+        self._j2a_coo = [self._concat(parts) for parts in j2a]  # (actuator, joint, value)
+        self._dep_pairs = (
+            np.concatenate([coo[0] for coo in self._j2a_coo]),
+            np.concatenate([coo[1] for coo in self._j2a_coo]),
+        )
         self._offsets = offsets
         self._has_offsets = bool(np.any(offsets != 0.0))
-        self._buf = np.zeros(3 * n + 1)  # [position | velocity | effort | 0]
+        self._buf = np.zeros(3 * n + 1)  # [position | velocity | effort | 0 (padding)]
         self._rows = self._buf[: 3 * n].reshape(3, n)
         fi = self.followers_info
         self._f_idx = np.array([jidx[f.leader] for f in fi], dtype=np.intp)
@@ -263,13 +254,49 @@ class TransmissionMap:
         self._f_off3 = np.concatenate((self._f_off, np.zeros(2 * nf)))
         self._nf = nf
 
-    def _apply(self, cols: np.ndarray, vals: np.ndarray) -> np.ndarray:
-        g = self._buf.take(cols, mode="clip")
+    @staticmethod
+    def _concat(
+        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One interface's ``(rows, columns, values)`` from the groups' parts."""
+        if not parts:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp), np.zeros(0)
+        rows, cols, vals = zip(*parts)
+        return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+
+    @classmethod
+    def _compress(
+        cls, triplets: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]], n: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The three interfaces' ``(row, column, value)`` triplets (rows and columns ``< n``)
+        as one ``(3n, 3n)`` block-diagonal sparse matrix in padded-row form: ``(columns,
+        values)``, each of shape ``(k, 3n)`` with ``k`` the most entries of a row (1 for simple
+        transmissions, 2 for differentials); slot ``s`` of row ``r`` holds its ``s``-th entry
+        (by column), and padding reads the zero at index ``3n`` of the input buffer, value 0."""
+        coo = [cls._concat(parts) for parts in triplets]
+        rows = np.concatenate([r + k * n for k, (r, _, _) in enumerate(coo)])
+        cols = np.concatenate([c + k * n for k, (_, c, _) in enumerate(coo)])
+        vals = np.concatenate([v for _, _, v in coo]).astype(float)
+        order = np.lexsort((cols, rows))
+        rows, cols, vals = rows[order], cols[order], vals[order]
+        per_row = np.bincount(rows, minlength=3 * n)
+        k = max(int(per_row.max(initial=0)), 1)
+        slot = np.arange(len(rows)) - (np.cumsum(per_row) - per_row)[rows]
+        padded_cols = np.full((k, 3 * n), 3 * n, dtype=np.intp)
+        padded_vals = np.zeros((k, 3 * n))
+        padded_cols[slot, rows] = cols
+        padded_vals[slot, rows] = vals
+        return padded_cols, padded_vals
+
+    def _apply(self, matrix: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """``matrix`` (:meth:`_compress`) times the stacked input buffer: a new (3, n) array."""
+        cols, vals = matrix
+        g = self._buf.take(cols)
         g *= vals
         out = g[0]
-        for slot in range(1, self._k):
+        for slot in range(1, len(g)):
             out += g[slot]
-        return out
+        return out.reshape(3, self._n)
 
     # ------------------------------------------------------------------------- hot path
     def actuator_to_joint(
@@ -290,13 +317,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.actuator_to_joint(position, velocity, effort, self._pack, out)
-                return out[0], out[1], out[2]
-            except _FALLBACK:
-                pass
         out = self._actuator_to_joint_numpy(position, velocity, effort)
         return out[0], out[1], out[2]
 
@@ -310,13 +330,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.actuator_to_joint(position, velocity, effort, self._pack, out)
-                return out
-            except _FALLBACK:
-                pass
         return self._actuator_to_joint_numpy(position, velocity, effort)
 
     def _actuator_to_joint_numpy(
@@ -326,7 +339,7 @@ class TransmissionMap:
         rows[0] = position
         rows[1] = velocity
         rows[2] = effort
-        out = self._apply(self._a2j_cols, self._a2j_vals)
+        out = self._apply(self._a2j)
         if self._has_offsets:
             out[0] += self._offsets
         return out
@@ -348,13 +361,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_all)
-                kernel.actuator_to_joint_with_followers(position, velocity, effort, self._pack, out)
-                return out
-            except _FALLBACK:
-                pass
         joints = self._actuator_to_joint_numpy(position, velocity, effort)
         return np.concatenate((joints, self._followers_stacked_numpy(joints)), axis=1)
 
@@ -375,13 +381,6 @@ class TransmissionMap:
             ValueError: an input of another length (a scalar or a one-element array applies to
                 every element, by numpy's broadcasting).
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_joints)
-                kernel.joint_to_actuator(position, velocity, effort, self._pack, out)
-                return out[0], out[1], out[2]
-            except _FALLBACK:
-                pass
         out = self._joint_to_actuator_numpy(position, velocity, effort)
         return out[0], out[1], out[2]
 
@@ -395,31 +394,18 @@ class TransmissionMap:
             rows[0] = position
         rows[1] = velocity
         rows[2] = effort
-        return self._apply(self._j2a_cols, self._j2a_vals)
-
-    @property
-    def kernel_pack(self) -> np.ndarray | None:
-        """The compiled kernels' parameter array (:func:`.kernel.pack`) for callers that fuse
-        them with other kernels (:mod:`sdf_bridge.backends.mujoco.kernel`), or ``None`` when
-        this map runs its numpy path."""
-        return self._pack if self.compiled else None
-
-    def use_compiled(self) -> None:
-        """Run the hot path through the compiled kernels from the next call on, warmed up
-        first (:func:`.kernel.warm_up`: compiled, or loaded from Numba's cache, now). The
-        results are identical and the map keeps no state between calls; not thread-safe (as
-        the map): switch between cycles."""
-        kernel.warm_up()
-        self.compiled = True
+        return self._apply(self._j2a)
 
     @cached_property
-    def dependency(self) -> np.ndarray:
-        """(n_actuators, n_joints) bool: which joints each actuator's command depends on (a
-        differential's two actuators each depend on both its joints): the non-zero entries of
-        the joint → actuator matrices of the three interfaces. Built once, read-only."""
-        dependency = np.any(self._j2a_dense != 0.0, axis=0)
-        dependency.setflags(write=False)
-        return dependency
+    def dependency(self) -> SparseDependency:
+        """Which joints each actuator's command depends on (a differential's two actuators each
+        depend on both its joints): the non-zero pattern of the joint → actuator matrices of
+        the three interfaces, shape ``(n_actuators, n_joints)``, stored as its non-zero
+        entries (:class:`SparseDependency`: ``.shape``, ``.nonzero()``; ``numpy.asarray`` of
+        it is the dense bool array, for small robots and tests). Built once, read-only."""
+        actuators, joints = self._dep_pairs
+        n = self._n
+        return SparseDependency(actuators, joints, (len(self.actuator_names), n))
 
     def joint_state(self, joints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A simulator's joint state with the followers appended, and its actuator state, in
@@ -438,13 +424,6 @@ class TransmissionMap:
         Raises:
             ValueError: ``joints`` is not of shape ``(3, n_joints)``.
         """
-        if self.compiled:
-            try:
-                out, actuators = np.empty(self._shape_all), np.empty(self._shape_joints)
-                kernel.joint_state(joints, self._pack, out, actuators)
-                return out, actuators
-            except _FALLBACK:
-                pass
         joints = np.asarray(joints, dtype=float)
         followers = self._followers_stacked_numpy(joints)  # checks the shape
         return (
@@ -462,13 +441,6 @@ class TransmissionMap:
             ``m·v``, and NaN for effort (a coupling's constraint force is not known from the
             leader; see :mod:`.coupling`). New arrays on every call.
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_followers)
-                kernel.followers(position, velocity, self._pack, out)
-                return out[0], out[1], out[2]
-            except _FALLBACK:
-                pass
         p = np.asarray(position).take(self._f_idx)
         p *= self._f_mult
         p += self._f_off
@@ -484,13 +456,6 @@ class TransmissionMap:
         Raises:
             ValueError: ``joints`` is not of shape ``(3, n_joints)``.
         """
-        if self.compiled:
-            try:
-                out = np.empty(self._shape_followers)
-                kernel.followers_stacked(joints, self._pack, out)
-                return out
-            except _FALLBACK:
-                pass
         return self._followers_stacked_numpy(joints)
 
     def _followers_stacked_numpy(self, joints: np.ndarray) -> np.ndarray:
@@ -529,15 +494,12 @@ class TransmissionMap:
         hi = np.asarray(upper, dtype=float)
         if iface == 0:
             lo, hi = lo - self._offsets, hi - self._offsets
-        m = self._j2a_dense[iface]
+        actuators, joints, c = self._j2a_coo[iface]
+        x, y = c * lo[joints], c * hi[joints]  # (c ≠ 0: no 0·inf)
         out_lo = np.zeros(self._n)
         out_hi = np.zeros(self._n)
-        for a in range(self._n):
-            for j in np.nonzero(m[a])[0]:
-                c = m[a, j]
-                x, y = c * lo[j], c * hi[j]
-                out_lo[a] += min(x, y)
-                out_hi[a] += max(x, y)
+        np.add.at(out_lo, actuators, np.minimum(x, y))
+        np.add.at(out_hi, actuators, np.maximum(x, y))
         return out_lo, out_hi
 
     def mechanism_of(self, joint: str) -> Transmission:
@@ -549,9 +511,7 @@ class TransmissionMap:
 
     # ------------------------------------------------------------------------ building
     @classmethod
-    def from_robot(
-        cls, robot: Robot, *, simulated_robot: bool = False, compiled: bool | None = None
-    ) -> TransmissionMap:
+    def from_robot(cls, robot: Robot, *, simulated_robot: bool = False) -> TransmissionMap:
         """Build the map of ``robot`` (:func:`.loader.build_map`: the rules of the module
         docstring).
 
@@ -564,8 +524,6 @@ class TransmissionMap:
                 and an actuator name two transmissions use is renamed for the later one
                 (:mod:`.actuator_names`), instead of a :class:`TransmissionError` (the
                 default, for real actuators).
-            compiled: hot-path implementation, as for :class:`TransmissionMap` (default:
-                compiled kernels when available).
 
         Raises:
             TransmissionError: see the module docstring.
@@ -573,7 +531,7 @@ class TransmissionMap:
         """
         from .loader import build_map
 
-        return build_map(cls, robot, simulated_robot=simulated_robot, compiled=compiled)
+        return build_map(cls, robot, simulated_robot=simulated_robot)
 
     def __repr__(self) -> str:
         return (

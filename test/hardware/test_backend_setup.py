@@ -92,7 +92,7 @@ def test_a_parameter_blocks_disagree_on_takes_the_later_with_a_warning(
 
 def test_backend_port_names_it_and_configure_backend_configures_it() -> None:
     robot = _robot(_block("a", MOCK, calculate_dynamics="true"))
-    tm = TransmissionMap.from_robot(robot, compiled=False)
+    tm = TransmissionMap.from_robot(robot)
     port, name = backend_port("mock")
     assert name == "mock" and isinstance(port.driver, MockBackend)
     configure_backend(port, robot, tm, None)
@@ -126,7 +126,7 @@ def test_a_real_drivers_parameters_and_a_misspelt_override_in_one_warning(
     robot = _robot(
         _block("arm", "kortex_driver/KortexMultiInterfaceHardware", robot_ip="10.0.0.2", port="1")
     )
-    tm = TransmissionMap.from_robot(robot, compiled=False)
+    tm = TransmissionMap.from_robot(robot)
     with caplog.at_level(logging.WARNING, logger=logger):
         port, _ = backend_port(backend)
         configure_backend(port, robot, tm, {misspelt: "1"})

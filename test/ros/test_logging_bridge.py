@@ -139,7 +139,7 @@ def test_third_party_info_stays_out_package_info_shows() -> None:
         "from sdf_bridge.ros.logging_bridge import configure_process_logging\n"
         "configure_process_logging()\n"
         "logging.getLogger('OpenGL.acceleratesupport').info('third-party info')\n"
-        "logging.getLogger('numba.core').warning('third-party warning')\n"
+        "logging.getLogger('trimesh.exchange').warning('third-party warning')\n"
         "logging.getLogger('sdf_bridge.description').info('package info')\n"
         "logging.getLogger('sdf_bridge.description').debug('package debug')\n"
     )
@@ -147,6 +147,6 @@ def test_third_party_info_stays_out_package_info_shows() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stderr.splitlines() == [
-        "[WARNING] [numba.core]: third-party warning",
+        "[WARNING] [trimesh.exchange]: third-party warning",
         "[INFO] [sdf_bridge.description]: package info",
     ]

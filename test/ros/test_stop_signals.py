@@ -97,9 +97,10 @@ def test_interruptible_does_nothing_without_the_process_handlers() -> None:
 
 
 def test_deferred_work_runs_to_its_end_and_the_stop_follows() -> None:
-    """Work that must not be interrupted halfway (Numba's set-up): a signal in the block only
-    notes; the block runs to its end; the stop is raised right after it, while starting; once
-    held, nothing is raised; without the process's handlers it is a plain block."""
+    """Work that must not be interrupted halfway (a native library's set-up): a signal in the
+    block only notes; the block runs to its end; the stop is raised right after it, while
+    starting; once held, nothing is raised; without the process's handlers it is a plain
+    block."""
     stop = StopSignals().install()
     done = []
     with pytest.raises(StopRequested, match=r"^stopped by SIGINT while starting$"):

@@ -41,7 +41,7 @@ def test_a_simulated_robot_renames_the_later_actuator_with_one_warning(
 ) -> None:
     path = data_dir / "shared_actuator_name.urdf"
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
-        tmap = TransmissionMap.from_robot(load(path), simulated_robot=True, compiled=False)
+        tmap = TransmissionMap.from_robot(load(path), simulated_robot=True)
     assert [r.getMessage() for r in caplog.records] == [renamed_warning(path)]
     assert tmap.warnings == (renamed_warning(path),)
     assert tmap.joint_names == JOINTS and tmap.actuator_names == ACTUATORS
@@ -78,7 +78,7 @@ def test_real_actuators_refuse_it_naming_file_line_and_what_simulating_backends_
         )
         + "$",
     ):
-        TransmissionMap.from_robot(load(path), compiled=False)
+        TransmissionMap.from_robot(load(path))
 
 
 def test_the_new_name_is_never_another_actuator_or_joint() -> None:
@@ -97,7 +97,7 @@ def test_the_new_name_is_never_another_actuator_or_joint() -> None:
             simple("t4", "d", "m"),
         ],
     )
-    tmap = TransmissionMap.from_robot(robot, simulated_robot=True, compiled=False)
+    tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
     assert tmap.actuator_names == ("m", "t2/m_3", "t2/m", "t2/m_2", "t4/m")
     assert [e.renamed for e in tmap.entries] == [(), (("m", "t2/m_3"),), (), (("m", "t4/m"),)]
     assert len(tmap.warnings) == 2
@@ -107,7 +107,7 @@ def test_an_identity_actuator_keeps_its_joints_name() -> None:
     """t1 (joint a) names its actuator like joint b, which has no transmission: b's identity
     actuator keeps ``b``, t1's becomes ``t1/b``; refused for real actuators."""
     robot = chain(("a", "revolute"), ("b", "revolute"), transmissions=[simple("t1", "a", "b")])
-    tmap = TransmissionMap.from_robot(robot, simulated_robot=True, compiled=False)
+    tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
     assert tmap.actuator_names == ("t1/b", "b")
     (warning,) = tmap.warnings
     assert warning.startswith(
@@ -120,7 +120,7 @@ def test_an_identity_actuator_keeps_its_joints_name() -> None:
         r"by transmission 't1' \(joints \['a'\]\)\. Fix: .* renaming the actuator "
         r"of 't1' to 't1/b'",
     ):
-        TransmissionMap.from_robot(robot, compiled=False)
+        TransmissionMap.from_robot(robot)
 
 
 @pytest.mark.parametrize("simulated_robot", [True, False])
@@ -137,7 +137,7 @@ def test_one_transmission_naming_one_actuator_twice_is_refused(simulated_robot: 
         match=r"^transmission 'diff' names actuator 'm' for two roles\. Fix: give each role "
         r"its own actuator\.$",
     ):
-        TransmissionMap.from_robot(robot, simulated_robot=simulated_robot, compiled=False)
+        TransmissionMap.from_robot(robot, simulated_robot=simulated_robot)
 
 
 def test_check_lists_the_names_the_bridge_uses(data_dir) -> None:

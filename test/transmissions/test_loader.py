@@ -45,7 +45,7 @@ def test_a_simulated_robot_drives_the_joints_directly_with_one_warning(
     path = data_dir / "made_up_transmission.urdf"
     robot = load(path)
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.transmissions"):
-        tmap = TransmissionMap.from_robot(robot, simulated_robot=True, compiled=False)
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
     assert [r.getMessage() for r in caplog.records] == [skipped_warning(path)]
     assert tmap.warnings == (skipped_warning(path),)
     (entry,) = tmap.entries
@@ -78,7 +78,7 @@ def test_real_actuators_refuse_it_naming_file_line_and_what_simulating_backends_
         )
         + "$",
     ):
-        TransmissionMap.from_robot(load(path), compiled=False)
+        TransmissionMap.from_robot(load(path))
 
 
 class _EntryPoint:
@@ -95,7 +95,7 @@ def test_a_plug_in_registered_under_the_type_gives_it_its_math(
     """The way out the warning names: the same robot with a mechanism registered under the
     type (here the differential's formulas) is mapped through it, for any backend."""
     monkeypatch.setattr(md, "entry_points", lambda **kw: [_EntryPoint()])
-    tmap = TransmissionMap.from_robot(load(data_dir / "made_up_transmission.urdf"), compiled=False)
+    tmap = TransmissionMap.from_robot(load(data_dir / "made_up_transmission.urdf"))
     (entry,) = tmap.entries
     assert entry.status == "used" and isinstance(entry.mechanism, DifferentialTransmission)
     assert tmap.warnings == ()
@@ -118,7 +118,7 @@ def test_a_misspelt_type_on_a_simulated_robot_is_skipped_naming_the_type_meant(
         ],
     )
     with caplog.at_level(logging.WARNING):
-        tmap = TransmissionMap.from_robot(robot, simulated_robot=True, compiled=False)
+        tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
     assert tuple(tmap.actuator_names) == ("j",)  # identity, not 10:1
     assert re.search(
         r"transmission 't' .*has unknown type 'transmission_interface/SimpleTransmision' "

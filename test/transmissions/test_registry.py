@@ -50,7 +50,7 @@ def plugins(monkeypatch: pytest.MonkeyPatch):
 
     def fake_entry_points(**kwargs):
         if kwargs != {"group": "sdf_bridge.transmissions"}:
-            return real(**kwargs)  # another library's (Numba's on its first compile)
+            return real(**kwargs)  # another library's
         return list(eps)
 
     monkeypatch.setattr(md, "entry_points", fake_entry_points)

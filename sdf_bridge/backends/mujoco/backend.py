@@ -16,10 +16,8 @@ its initial state with the simulated time kept, counts it in
 a silent reset.
 
 The per-cycle bookkeeping (command → actuator parameters, the refresh, gathering the state)
-runs as compiled kernels when Numba is available (:mod:`.kernel`, :mod:`sdf_bridge.jit`: two
-calls per cycle, :func:`.kernel.write_kernel` and :func:`.kernel.state_kernel`; the backend's
-whole overhead over MuJoCo's stepping is about 10 µs per cycle for the 6-joint demo arm,
-``bench/sim.py``), else as the equivalent numpy code (:meth:`MujocoBackend.use_compiled` switches).
+is the vectorised numpy code of :mod:`.cycle` (its overhead over MuJoCo's stepping:
+``bench/sim.py``).
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
 actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
@@ -42,7 +40,7 @@ from ...errors import BackendError
 from ...limits.spec import effort_bounds
 from ..base import BaseState, JointCommand, JointSpaceState
 from ..initial_pose import initial_pose
-from . import cycle, kernel
+from . import cycle
 from .actuation import add_pid_actuators
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
@@ -84,14 +82,8 @@ class MujocoBackend:
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
     simulated_robot: ClassVar[bool] = True  # (backends.base.is_simulated_robot)
-    # (hardware.kernel_switch warms them up)
-    kernel_modules: ClassVar[tuple[str, ...]] = (kernel.__name__,)
 
-    def __init__(self, *, compiled: bool | None = None) -> None:
-        """``compiled``: the per-cycle bookkeeping as compiled kernels (:mod:`.kernel`) or
-        (``False``) the numpy reference; default: as the transmission map given to
-        :meth:`configure`."""
-        self._compiled_choice, self.compiled = compiled, bool(compiled)  # (decided at configure)
+    def __init__(self) -> None:
         self.instabilities = 0
         self.model: mujoco.MjModel | None = None
         self.data: mujoco.MjData | None = None
@@ -178,10 +170,6 @@ class MujocoBackend:
         self._force = data.actuator_force
         self._inertia = cycle.inertia_buffer(model, data)
         self._gainprm, self._biasprm = model.actuator_gainprm, model.actuator_biasprm
-        self.compiled = (
-            transmissions.compiled if self._compiled_choice is None else bool(self._compiled_choice)
-        )
-        self._select_kernels()
         self._timestep = float(model.opt.timestep)
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
@@ -197,33 +185,6 @@ class MujocoBackend:
         self._configured = True
         self.reset()
 
-    def _select_kernels(self) -> None:
-        """The per-cycle functions by :attr:`compiled` (:func:`.kernel.functions`,
-        :func:`.kernel.fused`); state stays."""
-        self._pre_step, self._apply_command, self._gather_state = kernel.functions(self.compiled)
-        self._pack, self._view = kernel.fused(
-            self.tm.kernel_pack if self.compiled else None,
-            self.data,
-            self._inertia,
-            self._tab,
-            self._has_i,
-            self._ideal_mode,
-        )
-        # write_kernel's, after the command
-        self._write_buffers = (
-            self._view,
-            self._gainprm,
-            self._biasprm,
-        )
-
-    def use_compiled(self) -> None:
-        """The compiled kernels (again after the map switched: the fused ones) from the next cycle
-        on, same results and state (``HardwareSystem.use_compiled``); BackendError before
-        configure."""
-        self._require()
-        self.compiled = True
-        self._select_kernels()
-
     def _require(self) -> tuple[mujoco.MjModel, mujoco.MjData]:
         if not self._configured or self.model is None or self.data is None:
             raise BackendError(
@@ -235,12 +196,12 @@ class MujocoBackend:
     def write(self, command: JointCommand, dt: float) -> None:
         """Apply the joint command ``command`` (:class:`~sdf_bridge.backends.base.JointCommand`:
         values, per-joint modes, idle joints' hold positions; columns ``joint_names``) for the
-        next ``dt`` s, in one compiled call (:func:`.kernel.write_kernel`): a command that
+        next ``dt`` s (:func:`.cycle.apply_command`): a command that
         differs bit for bit from the last applied one goes into MuJoCo's actuators (an
         identical one changes nothing, as the integral and the scheduled gains are refreshed
         before every step; except in ideal position mode); then the actuators are prepared for
         the next ``dt`` s (:func:`.cycle.prepare`: the refresh :meth:`read` would do before
-        stepping, done here in the same call; undone if those steps do not follow, e.g. while
+        stepping, done here; undone if those steps do not follow, e.g. while
         paused). Mode values that are not a joint command mode hold (``NONE``).
 
         Raises:
@@ -252,76 +213,41 @@ class MujocoBackend:
             self._unprepare()
         prep = self._refresh and self._write_n > 0 and not self._paused
         tab = self._tab
-        try:
-            values, mode, hold = command.values, command.mode, command.hold
-        except AttributeError:  # not a JointCommand
-            values, mode, hold = command_arrays(command, self._command_shapes, self.joint_names)
-        if self._pack is not None:
-            write_kernel = kernel.write_kernel
-            try:
-                write_kernel(
-                    tab,
-                    values,
-                    mode,
-                    hold,
-                    *self._write_buffers,
-                    self._write_span,
-                    self._last_valid,
-                    prep,
-                )
-            except TypeError:  # not the warmed-up kinds (C-contiguous float64, int8): convert
-                values, mode, hold = command_arrays(command, self._command_shapes, self.joint_names)
-                write_kernel(
-                    tab,
-                    values,
-                    mode,
-                    hold,
-                    *self._write_buffers,
-                    self._write_span,
-                    self._last_valid,
-                    prep,
-                )
-            except ValueError:
-                # raises the shape error
-                command_arrays(command, self._command_shapes, self.joint_names)
-                raise
-        else:
-            values, mode, hold = command_arrays(command, self._command_shapes, self.joint_names)
-            if not (
-                self._last_valid
-                and not self._ideal_mode
-                and values.tobytes() == tab[cycle.LAST : cycle.LAST + 3].tobytes()
-                and np.array_equal(mode, tab[cycle.LAST_MODE])
-                and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
-            ):
-                self._apply_command(
-                    tab,
-                    values,
-                    mode,
-                    hold,
-                    self._qpos,
-                    self._act,
-                    self._ctrl,
-                    self._gainprm,
-                    self._biasprm,
-                    self._ideal_mode,
-                )
-                tab[cycle.LAST : cycle.LAST + 3] = values
-                tab[cycle.LAST_MODE] = mode
-                tab[cycle.LAST_HOLD] = hold
-            if prep:
-                cycle.prepare(
-                    tab,
-                    self._qpos,
-                    self._act,
-                    self._inertia,
-                    self._force,
-                    self._gainprm,
-                    self._biasprm,
-                    self._write_span,
-                    self._has_i,
-                    self._pre_step,
-                )
+        values, mode, hold = command_arrays(command, self._command_shapes, self.joint_names)
+        if not (
+            self._last_valid
+            and not self._ideal_mode
+            and values.tobytes() == tab[cycle.LAST : cycle.LAST + 3].tobytes()
+            and np.array_equal(mode, tab[cycle.LAST_MODE])
+            and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
+        ):
+            cycle.apply_command(
+                tab,
+                values,
+                mode,
+                hold,
+                self._qpos,
+                self._act,
+                self._ctrl,
+                self._gainprm,
+                self._biasprm,
+                self._ideal_mode,
+            )
+            tab[cycle.LAST : cycle.LAST + 3] = values
+            tab[cycle.LAST_MODE] = mode
+            tab[cycle.LAST_HOLD] = hold
+        if prep:
+            cycle.prepare(
+                tab,
+                self._qpos,
+                self._act,
+                self._inertia,
+                self._force,
+                self._gainprm,
+                self._biasprm,
+                self._write_span,
+                self._has_i,
+            )
         self._last_valid = True
         self._prepared = self._write_n if prep else 0
         if self._ideal is not None:
@@ -362,7 +288,7 @@ class MujocoBackend:
             return self._state_now()[:2]
         ts = self._timestep
         if self._refresh and prepared != n:
-            self._pre_step(
+            cycle.pre_step(
                 self._tab,
                 self._qpos,
                 self._act,
@@ -406,17 +332,11 @@ class MujocoBackend:
         state with the followers, (3, n_joints + n_followers), rows position, velocity and
         applied effort (0 on ideal joints), and of the actuator state, (3, n_actuators)
         (:meth:`TransmissionMap.joint_state`); and whether the simulation is stable
-        (:func:`.cycle.gather_state`). One compiled call (:func:`.kernel.state_kernel`) outside
-        ideal position mode."""
+        (:func:`.cycle.gather_state`)."""
         if out is None or actuators is None:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
-        if self._pack is not None and not self._ideal_mode:
-            stable = kernel.state_kernel(
-                self._tab, self._view, self._warnings, self._pack, out, actuators
-            )
-            return out, actuators, stable
         joint = np.empty((3, self._n))
-        stable = self._gather_state(
+        stable = cycle.gather_state(
             self._tab, self._qpos, self._qvel, self._force, self._warnings, joint
         )
         if self._ideal is not None:
@@ -442,7 +362,7 @@ class MujocoBackend:
 
     def read(self, dt: float) -> JointSpaceState:
         """Step physics ``dt / timestep`` times (none while paused) and return the state: joints
-        with followers, actuators (new arrays, one compiled call: :func:`.kernel.state_kernel`),
+        with followers, actuators (new arrays),
         the due sensor readings and the simulated time.
 
         Raises:
@@ -535,7 +455,7 @@ class MujocoBackend:
         # the load at rest (mj_forward above)
         self.pid.preload(static_loads(model, data)[self._dadr])
         # scheduled gains at the reset configuration, actuators written (no time passes)
-        self._pre_step(
+        cycle.pre_step(
             tab,
             self._qpos,
             self._act,

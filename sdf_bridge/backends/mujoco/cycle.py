@@ -1,20 +1,15 @@
-"""The MuJoCo backend's per-cycle bookkeeping: the joint table and the numpy reference of its rules.
+"""The MuJoCo backend's per-cycle bookkeeping: the joint table and its rules, vectorised.
 
 Every control cycle the backend turns a joint command (values, modes and hold positions of a
 :class:`~sdf_bridge.backends.base.JointCommand`) into MuJoCo actuator parameters
 (:func:`apply_command`), refreshes the PID's integral and inertia-scheduled gains before stepping
 (:func:`pre_step`; or at the write, for the read that follows: :func:`prepare`, undone by
-:func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`). Written
-with numpy each is a few dozen small array operations whose call overhead (about 0.5–1 µs each),
-not the arithmetic, sets the cost; :mod:`.kernel` has the same rules compiled as one loop over
-the joints, two calls per cycle. The numpy functions here are the reference and the fallback
-(``SDF_BRIDGE_JIT=0`` or no Numba); the tests check that both give bit-identical results, NaN
-included.
+:func:`unprepare`) and gathers the joint state after stepping (:func:`gather_state`). Each is a
+few dozen array operations over all joints at once, no loop per joint.
 
 Everything a cycle needs about the joints is packed into one float table ``tab`` of shape
-(:data:`ROWS`, n) built once by :func:`make_table` (each array argument of a compiled function
-costs about 0.15 µs to unbox), indexed by the row constants below; column ``k`` is the ``k``-th
-joint of the transmission map:
+(:data:`ROWS`, n) built once by :func:`make_table`, indexed by the row constants below; column
+``k`` is the ``k``-th joint of the transmission map:
 
 * addresses (integers stored exactly as floats): ``QADR`` / ``DADR``, the joint's ``qpos`` /
   ``qvel`` address; ``ACT_ADR``, its PID actuator's activation address (``data.act``);
@@ -33,13 +28,9 @@ joint of the transmission map:
   effort control or an ideal joint);
 * PID state, updated in place: ``INTEGRAL`` (N·m, the integral term), ``SCALE`` (gain
   schedule factor, current / initial inertia);
-* the fused kernels' view of MuJoCo's data, in column 0 (:func:`.kernel.set_view`): ``V_QPOS`` …
-  ``V_INERTIA``, where ``qpos``, ``qvel``, ``act``, ``ctrl``, ``actuator_force`` and the
-  inertia buffer start in the view (:func:`.kernel.data_view`), ``V_NQ`` the length of ``qpos``;
-  ``V_HAS_I`` (1: the PID has an integral term) and ``V_IDEAL`` (1: ideal position mode);
-* the write's work rows (:func:`.kernel.write_kernel`): ``LAST`` … ``LAST + 4``, the command last
-  applied (rows position, velocity, effort, mode, hold; compared bit for bit with the next
-  one); ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it
+* the write's work rows (:meth:`.backend.MujocoBackend.write`): ``LAST`` … ``LAST + 4``, the
+  command last applied (rows position, velocity, effort, mode, hold; compared bit for bit with
+  the next one); ``SAVED``, the integral before the last :func:`prepare` (restored when the steps it
   was prepared for do not happen).
 
 The command rules, per joint by its mode (the backend's behaviour; the PID law and its MuJoCo
@@ -57,7 +48,7 @@ form are documented in :mod:`.pid`):
   actuators are refreshed (:func:`pre_step`): first the scheduled gains, from the inertia as of
   the last physics step, then the integral with them. So a write repeating the previous command
   bit for bit would change nothing; it returns after comparing it (except in ideal mode).
-  :meth:`.backend.MujocoBackend.write` does that refresh itself, in the same compiled call, for
+  :meth:`.backend.MujocoBackend.write` does that refresh itself, for
   the read that follows (:func:`prepare`; nothing the refresh reads changes in between), and it
   is undone when those steps do not follow (paused, another ``dt``, another write first): the
   same actuator parameters and integral, bit for bit, one call fewer per cycle;
@@ -76,7 +67,6 @@ form are documented in :mod:`.pid`):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import mujoco
 import numpy as np
@@ -89,9 +79,7 @@ P, I, D, I_CLAMP, INERTIA0, SCHEDULED, PASSIVE, LIMIT = range(5, 13)
 MODE, HOLD, V_TARGET, FEEDFORWARD, ACTIVE = range(13, 18)
 INTEGRAL, SCALE = range(18, 20)
 LAST, LAST_MODE, LAST_HOLD, SAVED = 20, 23, 24, 25
-# the fused kernels' view of MuJoCo's data (column 0 only; :func:`.kernel.set_view`)
-V_QPOS, V_NQ, V_QVEL, V_ACT, V_CTRL, V_FORCE, V_INERTIA, V_HAS_I, V_IDEAL = range(26, 35)
-ROWS = 35
+ROWS = 26
 """Rows of the joint table (see the module docstring)."""
 # the kinds of command in the table's MODE row (Mode values, as the table's floats)
 NONE, POSITION, VELOCITY, EFFORT = (
@@ -154,7 +142,13 @@ def make_table(
 
 
 def _rows(tab: np.ndarray, row: int) -> np.ndarray:
-    return tab[row].astype(np.int64)
+    return tab[row].astype(np.intp)
+
+
+def _addresses(tab: np.ndarray) -> np.ndarray:
+    """The address rows ``QADR`` … ``DIAG`` as integers, (5, n), in one conversion (indexed by
+    the row constants)."""
+    return tab[: DIAG + 1].astype(np.intp)
 
 
 # -- numpy reference ------------------------------------------------------------------------------
@@ -189,11 +183,12 @@ def pre_step(
     in the direction where the actuator force, ``force`` = ``data.actuator_force`` of the last
     step, is at the effort limit ``LIMIT``), then write the actuators (:func:`write_affine`).
     ``tab``'s PID state is updated in place."""
+    adr = _addresses(tab)
     scheduled = tab[SCHEDULED] != 0.0
-    tab[SCALE] = np.where(scheduled, inertia[_rows(tab, DIAG)] / tab[INERTIA0], tab[SCALE])
+    tab[SCALE] = np.where(scheduled, inertia[adr[DIAG]] / tab[INERTIA0], tab[SCALE])
     if has_i:
-        error = act[_rows(tab, ACT_ADR)] - qpos[_rows(tab, QADR)]
-        blocked = saturated_towards(force[_rows(tab, ACT_ID)], tab[LIMIT], error)
+        error = act[adr[ACT_ADR]] - qpos[adr[QADR]]
+        blocked = saturated_towards(force[adr[ACT_ID]], tab[LIMIT], error)
         integrate(
             tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked
         )
@@ -210,17 +205,15 @@ def prepare(
     biasprm: np.ndarray,
     dt: float,
     has_i: bool,
-    step: Callable[..., None] | None = None,
 ) -> None:
     """:func:`pre_step` done at the write, for the steps of the next read: the integral is
     saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
     happen, or come with another ``dt``). Between a write and the next read nothing the
     refresh reads changes (``qpos``, ``act``, the inertia of the last step), so preparing at
     the write gives bit for bit the actuator parameters and integral of refreshing at the
-    read. ``step``: the refresh to run (default :func:`pre_step`; :func:`.kernel.pre_step_kernel`,
-    compiled, gives the same)."""
+    read."""
     tab[SAVED] = tab[INTEGRAL]
-    (step or pre_step)(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
+    pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
 
 
 def unprepare(tab: np.ndarray) -> None:
@@ -268,12 +261,13 @@ def apply_command(
     feed-forward (0 on passive joints). ``ideal``: position joints are imposed kinematically by
     the caller (PID inactive). Updates ``tab``, ``act``, ``ctrl`` and the actuators in place.
     """
-    q = qpos[_rows(tab, QADR)]
+    addresses = _addresses(tab)
+    q = qpos[addresses[QADR]]
     qt, vt, et = values
     kind = command_kind(mode)
     entering = kind != tab[MODE]
     is_pos, is_vel, is_none = kind == POSITION, kind == VELOCITY, kind == NONE
-    adr = _rows(tab, ACT_ADR)
+    adr = addresses[ACT_ADR]
     given = np.isfinite(hold)
     tab[HOLD] = np.where(is_none & given, hold, np.where(is_none & entering, q, tab[HOLD]))
     tab[INTEGRAL, entering] = 0.0
@@ -286,7 +280,7 @@ def apply_command(
     tab[ACTIVE] = (kind != EFFORT) & ~(is_pos & ideal)
     write_affine(tab, gainprm, biasprm)
     act[adr] = target
-    ctrl[_rows(tab, ACT_ID)] = np.where(is_vel, v_cmd, 0.0)
+    ctrl[addresses[ACT_ID]] = np.where(is_vel, v_cmd, 0.0)
 
 
 def gather_state(
@@ -301,9 +295,10 @@ def gather_state(
     or m/s, actuator force N·m or N); return whether the simulation is stable: none of the
     divergence counters in ``warnings`` (``data.warning.number``) is set and ``Σ qpos²`` is
     finite."""
-    out[0] = qpos[_rows(tab, QADR)]
-    out[1] = qvel[_rows(tab, DADR)]
-    out[2] = force[_rows(tab, ACT_ID)]
+    adr = _addresses(tab)
+    out[0] = qpos[adr[QADR]]
+    out[1] = qvel[adr[DADR]]
+    out[2] = force[adr[ACT_ID]]
     if warnings[WARN_QACC] or warnings[WARN_QVEL] or warnings[WARN_QPOS]:
         return False
     return math.isfinite(float(qpos @ qpos))

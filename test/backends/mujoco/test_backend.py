@@ -16,6 +16,7 @@ from mujoco_helpers import G, nan, pendulum_urdf
 from sdf_bridge.backends import create_backend
 from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, JointCommand, Mode
 from sdf_bridge.backends.mujoco import MujocoBackend
+from sdf_bridge.backends.mujoco import cycle as mujoco_cycle
 from sdf_bridge.description.model import (
     Axis,
     Inertia,
@@ -609,16 +610,17 @@ def test_failed_write_is_not_skipped_when_resent(make_sim, monkeypatch) -> None:
     sim = make_sim(pendulum_urdf())
     backend = sim.backend
     applied = []
-    real = backend._apply_command
+    real = mujoco_cycle.apply_command
 
     def failing(*args):
         raise RuntimeError("driver fault")
 
-    monkeypatch.setattr(backend, "_apply_command", failing)
-    monkeypatch.setattr(backend, "_pack", None)  # the numpy path calls _apply_command
+    monkeypatch.setattr(mujoco_cycle, "apply_command", failing)
     with pytest.raises(RuntimeError, match="driver fault"):
         backend.write(_position(0.3), 0.01)
-    monkeypatch.setattr(backend, "_apply_command", lambda *args: (applied.append(1), real(*args)))
+    monkeypatch.setattr(
+        mujoco_cycle, "apply_command", lambda *args: (applied.append(1), real(*args))
+    )
     backend.write(_position(0.3), 0.01)
     backend.write(_position(0.3), 0.01)  # a repeat: skipped
     assert applied == [1]
@@ -707,7 +709,7 @@ def test_numpy_scalar_dt_is_a_number(make_sim) -> None:
 
 def test_write_takes_lists_and_strided_arrays(make_sim) -> None:
     """Lists, strided views, read-only arrays, other integer and float kinds: converted once
-    (the compiled kernel takes C-contiguous float64 values and hold, int8 modes), the same
+    (to C-contiguous float64 values and hold, int8 modes), the same
     command, so the same state; float32 is converted (0.3 in float32 differs from 0.3 by
     1.2e-8)."""
     sims = [make_sim(pendulum_urdf()) for _ in range(5)]

@@ -1,7 +1,6 @@
 """Per-cycle bookkeeping of the MuJoCo backend (sdf_bridge.backends.mujoco.cycle): the command
-rules of the numpy reference, the table layout, and the backend's behaviour with either the
-numpy reference or the compiled kernels (sdf_bridge.backends.mujoco.kernel: their own tests in
-test_kernel.py)."""
+rules, the table layout, and the backend's behaviour over many cycles (repeated and prepared
+writes)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import pytest
 from mujoco_helpers import joint_command, nan
 
 from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, Mode
-from sdf_bridge.backends.mujoco import MujocoBackend, cycle, kernel
+from sdf_bridge.backends.mujoco import MujocoBackend, cycle
 from sdf_bridge.description import load
 from sdf_bridge.transmissions import TransmissionMap
 
@@ -107,8 +106,8 @@ def test_make_table_layout_and_shape_error() -> None:
         cycle.make_table(*(np.zeros((2, 2)) for _ in range(13)))
 
 
-# -- the backend with either implementation ----------------------------------------------------
-def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
+# -- the backend over many cycles ----------------------------------------------------
+def _run(repo_dir, mode: str, writes: str) -> np.ndarray:
     """Demo arm, 120 cycles of mixed commands (streamed and constant positions, velocity with
     effort, hold); ``writes``: "all" (every cycle), "gaps" (none every 7th cycle) or "once"
     (constant commands written only when they change). The commands are actuator-space ones
@@ -117,7 +116,7 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
     ``joint_state`` on the way."""
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
-    backend = MujocoBackend(compiled=compiled)
+    backend = MujocoBackend()
     backend.configure(
         robot, transmissions=tm, params={"render_cameras": False, "position_mode": mode}
     )
@@ -154,31 +153,13 @@ def _run(repo_dir, compiled: bool, mode: str, writes: str) -> np.ndarray:
     return np.array(rows)
 
 
-@pytest.mark.parametrize("mode", ["pid", "ideal"])
-def test_backend_compiled_equals_numpy(repo_dir, mode: str) -> None:
-    np.testing.assert_array_equal(
-        _run(repo_dir, True, mode, "gaps"), _run(repo_dir, False, mode, "gaps")
-    )
-
-
-def test_without_the_data_view_equals_with_it(repo_dir, monkeypatch) -> None:
-    """When MuJoCo's data cannot be viewed as one buffer (kernel.data_view gives None), the
-    backend runs the separate kernels (compiled pre_step at the write): the same trajectory,
-    bit for bit."""
-    viewed = _run(repo_dir, True, "pid", "gaps")
-    monkeypatch.setattr(kernel, "data_view", lambda data, inertia: None)
-    np.testing.assert_array_equal(_run(repo_dir, True, "pid", "gaps"), viewed)
-
-
 def test_repeating_a_command_changes_nothing(repo_dir) -> None:
     """Writing the same command every cycle or only when it changes gives the same trajectory,
     bit for bit (integral and inertia-scheduled default gains included)."""
-    np.testing.assert_array_equal(
-        _run(repo_dir, True, "pid", "all"), _run(repo_dir, True, "pid", "once")
-    )
+    np.testing.assert_array_equal(_run(repo_dir, "pid", "all"), _run(repo_dir, "pid", "once"))
 
 
-def _prepared_run(repo_dir, compiled: bool, prepare: bool) -> list[np.ndarray]:
+def _prepared_run(repo_dir, prepare: bool) -> list[np.ndarray]:
     """Demo arm (PID with integral, inertia-scheduled gains), 64 cycles of writes, reads,
     pauses and steps in the patterns that can leave a write's preparation unused: repeated and
     changed writes before a read, a paused read, a read of another ``dt``, ``step(n)`` of other
@@ -188,7 +169,7 @@ def _prepared_run(repo_dir, compiled: bool, prepare: bool) -> list[np.ndarray]:
     the actuator parameters."""
     robot = load(str(repo_dir / "urdf" / "demo_arm.urdf.xacro"))
     tm = TransmissionMap.from_robot(robot)
-    backend = MujocoBackend(compiled=compiled)
+    backend = MujocoBackend()
     backend.configure(robot, transmissions=tm, params={"render_cameras": False})
     assert backend.pid.has_integral
     if not prepare:
@@ -240,15 +221,14 @@ def _prepared_run(repo_dir, compiled: bool, prepare: bool) -> list[np.ndarray]:
     return rows
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_prepared_write_equals_refresh_at_read(repo_dir, compiled: bool) -> None:
+def test_prepared_write_equals_refresh_at_read(repo_dir) -> None:
     """The write prepares the actuators for the next read's steps (cycle.prepare); whatever
     happens between the write and the read (another write, a pause, another dt, step()), the
     trajectory, integral and actuator parameters are those of refreshing them at the read,
     bit for bit."""
     prepared, refreshed = (
-        _prepared_run(repo_dir, compiled, True),
-        _prepared_run(repo_dir, compiled, False),
+        _prepared_run(repo_dir, True),
+        _prepared_run(repo_dir, False),
     )
     assert len(prepared) == len(refreshed) == 64 + 8
     for a, b in zip(prepared, refreshed):
