@@ -298,9 +298,11 @@ def misreading(
     """Why libsdformat's reading ``ref`` (a probe view) of the original is not a reference
     for ``ours`` (the probe view of the lumped output): the first reason, or ``None``; and
     the links it leaves out that are frames only (massless after lumping: compared without
-    them). Reasons: its errors, its console warnings, a URDF fixed joint with
-    ``disableFixedJointLumping`` (read as a revolute joint locked at [0, 0]), links with mass
-    it leaves out behind a massless link (:func:`behind_massless`)."""
+    them). Reasons: no link with mass (URDF), its errors, its console warnings, a URDF fixed
+    joint with ``disableFixedJointLumping`` (read as a revolute joint locked at [0, 0]), links
+    with mass it leaves out behind a massless link (:func:`behind_massless`)."""
+    if is_urdf and all(_massless(robot, name) for name in robot.links if name != "world"):
+        return "no link has mass: it models none", set()
     if ref["errors"]:
         return f"error: {_first_error(ref['errors'])}", set()
     if ref.get("warnings"):

@@ -208,6 +208,12 @@ MISREAD = {
         f'<parent link="mount"/><child link="arm"/>{REVOLUTE}</joint></robot>',
         "drops ['arm'] (with mass) behind massless ['mount']",
     ),
+    # no link has mass (a kinematics-only URDF): libsdformat models none
+    "massless_robot": (
+        '<robot name="r"><link name="base"/><link name="arm"/><joint name="j" type="revolute">'
+        f'<parent link="base"/><child link="arm"/>{REVOLUTE}</joint></robot>',
+        "no link has mass: it models none",
+    ),
     # libsdformat reads the fixed joint as a revolute one locked at [0, 0]
     "unlumped": (
         f'<robot name="r"><link name="base">{INERTIAL}</link><link name="tool">{INERTIAL}'
