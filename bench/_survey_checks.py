@@ -146,10 +146,12 @@ class Probe:
                     f"libsdformat probe failed ({out.returncode}): {out.stderr.strip()[-200:]}"
                 ],
                 "models": {},
+                "console_errors": [],
                 "warnings": [],
             }
         view = json.loads(out.stdout)
-        view["warnings"] = console_warnings(out.stderr)
+        view["console_errors"] = console_messages(out.stderr, "Error")
+        view["warnings"] = console_messages(out.stderr, "Warning")
         return view
 
     def close(self) -> None:
@@ -157,17 +159,18 @@ class Probe:
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_WARNING = re.compile(r"^Warning \[[^\]]*\]\s*(.*)$")
+_CONSOLE = re.compile(r"^(Error|Warning) \[[^\]]*\]\s*(.*)$")
 
 
-def console_warnings(stderr: str) -> list[str]:
-    """The ``Warning [file:line] message`` lines libsdformat prints to its console, messages only
-    (colour codes removed)."""
+def console_messages(stderr: str, level: str) -> list[str]:
+    """The ``<level> [file:line] message`` lines (``level``: ``Error`` or ``Warning``) that
+    libsdformat prints to its console, messages only (colour codes removed). Some of its errors
+    are printed only, not returned (``Unable to convert from SDF version 1.12 to 1.9``)."""
     found = []
     for line in _ANSI.sub("", stderr).splitlines():
-        match = _WARNING.match(line.strip())
-        if match and match.group(1).strip():
-            found.append(match.group(1).strip())
+        match = _CONSOLE.match(line.strip())
+        if match and match.group(1) == level and match.group(2).strip():
+            found.append(match.group(2).strip())
     return found
 
 
@@ -298,13 +301,16 @@ def misreading(
     """Why libsdformat's reading ``ref`` (a probe view) of the original is not a reference
     for ``ours`` (the probe view of the lumped output): the first reason, or ``None``; and
     the links it leaves out that are frames only (massless after lumping: compared without
-    them). Reasons: no link with mass (URDF), its errors, its console warnings, a URDF fixed
-    joint with ``disableFixedJointLumping`` (read as a revolute joint locked at [0, 0]), links
-    with mass it leaves out behind a massless link (:func:`behind_massless`)."""
+    them). Reasons: no link with mass (URDF), its errors (returned, or printed only; printed
+    ones are not counted on the ``convert`` output, since libsdformat 12 prints one for every
+    SDFormat 1.11 file, which it still reads), its console warnings, a URDF fixed joint with
+    ``disableFixedJointLumping`` (read as a revolute joint locked at [0, 0]), links with mass
+    it leaves out behind a massless link (:func:`behind_massless`)."""
     if is_urdf and all(_massless(robot, name) for name in robot.links if name != "world"):
         return "no link has mass: it models none", set()
-    if ref["errors"]:
-        return f"error: {_first_error(ref['errors'])}", set()
+    errors = ref["errors"] + ref.get("console_errors", [])
+    if errors:
+        return f"error: {_first_error(errors)}", set()
     if ref.get("warnings"):
         return f"warning: {_first_error(ref['warnings'])}", set()
     if not is_urdf:

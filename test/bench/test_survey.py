@@ -240,9 +240,10 @@ def test_convert_is_not_compared_where_libsdformat_misreads_the_original(
     assert row.convert.text.startswith(f"{checks.NOT_COMPARED} ({reason}")
 
 
-def test_console_warnings_are_read_without_colours() -> None:
+def test_console_messages_are_read_without_colours() -> None:
     stderr = (
         "\x1b[1;33mWarning [Model.cc:174]\x1b[0m Non-unique name[arm] detected 2 times.\n"
         "\x1b[1;31mError [Model.cc:286]\x1b[0m Joint with name [arm] ...\n"
     )
-    assert checks.console_warnings(stderr) == ["Non-unique name[arm] detected 2 times."]
+    assert checks.console_messages(stderr, "Warning") == ["Non-unique name[arm] detected 2 times."]
+    assert checks.console_messages(stderr, "Error") == ["Joint with name [arm] ..."]
