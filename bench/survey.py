@@ -7,12 +7,16 @@ of an SDFormat world), columns:
 * ``links/joints``: counts of the loaded model;
 * ``convert``: ``sdf-bridge convert`` output checked with libsdformat 12 (no errors; link poses,
   joint axes, types and limits equal to libsdformat's reading of the original, fixed joints
-  lumped for URDF, as libsdformat's URDF reader does): see :mod:`_survey_checks`;
+  lumped for URDF, as libsdformat's URDF reader does), compared only where libsdformat reads
+  the original right (no errors, no warnings, none of its known silent misreadings; else
+  ``n/a: libsdformat misreads the original (why)``, which passes): see :mod:`_survey_checks`;
 * ``mock``: joints in the node's ``joint_states`` and the in-process tick rate (Hz) at the
   node's default update rate (100 Hz, one simulated second);
-* ``mujoco``: 5 s simulated with no command, fixed base (the backend's default): the largest
-  joint drift from the first state (rad or m; the joint named), NaN or instabilities, and the
-  real-time factor of the loop in process;
+* ``mujoco``: 5 s simulated with no command, fixed base (the backend's default), kept clear of
+  the ground in every configuration (the base lifted by the robot's reach, or no ground plane
+  for a URDF ``world`` root whose start pose touches it): the largest joint drift from the
+  first state (rad or m; the joint named), NaN or instabilities, and the real-time factor of
+  the loop in process;
 * ``sensors``: description sensors whose first reading converts to the node's ROS messages
   and is plausible (:func:`_survey_checks.plausible`);
 * ``usable``: every column passes (drift < 0.02 rad).

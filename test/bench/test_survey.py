@@ -144,3 +144,106 @@ def test_plausible_navigation_readings() -> None:
     assert checks.plausible(baro, FluidPressureReading(101325.0)) == (
         "101325 Pa, 89876.3 Pa at the reference altitude"
     )
+
+
+INERTIAL = (
+    '<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0"'
+    ' iyz="0"/></inertial>'
+)
+REVOLUTE = '<axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="1"/>'
+HANGING = f"""<robot name="hanging">
+  <link name="base">{INERTIAL}</link>
+  <link name="arm">{INERTIAL}<collision><origin xyz="0 0 -0.5"/><geometry><sphere
+    radius="0.1"/></geometry></collision></link>
+  <joint name="j" type="revolute"><origin xyz="0 0 0.2"/><parent link="base"/><child
+    link="arm"/>{REVOLUTE}</joint>
+</robot>"""
+
+
+def test_a_fixed_base_is_lifted_clear_of_the_ground(tmp_path: Path) -> None:
+    """The hanging link reaches 0.2 + 0.5 + 0.1 = 0.8 m from the base in some configuration:
+    the base is lifted 0.8 + 0.05 m (the clearance), whatever the start pose."""
+    from sdf_bridge.description import load
+
+    path = tmp_path / "hanging.urdf"
+    path.write_text(HANGING)
+    robot = load(path)
+    params, note = checks.clear_of_ground(robot)
+    assert params["base_pose"] == pytest.approx([0, 0, 0.85, 0, 0, 0], abs=1e-12)
+    assert params["lift_above_ground"] is False and note == "base lifted 0.85 m"
+
+
+def test_a_world_rooted_robot_touching_the_ground_runs_without_it(tmp_path: Path) -> None:
+    """A URDF ``world`` root cannot be lifted: the ground plane goes when the start pose
+    touches it (the link hangs to z = 0.2 - 0.5 - 0.1 < 0.05), and stays when it does not."""
+    from sdf_bridge.description import load
+
+    world_rooted = HANGING.replace(
+        '<link name="base">',
+        '<link name="world"/><joint name="w" type="fixed"><parent link="world"/><child'
+        ' link="base"/><origin xyz="0 0 {z}"/></joint><link name="base">',
+    )
+    for z, expected in (
+        ("0", ({"ground_plane": False}, "no ground plane: the start pose touches it")),
+        ("1", ({}, "")),
+    ):
+        path = tmp_path / f"world_{z}.urdf"
+        path.write_text(world_rooted.replace("{z}", z))
+        assert checks.clear_of_ground(load(path)) == expected
+
+
+MISREAD = {
+    # libsdformat: "Joint with non-unique name [arm] ..." (an error)
+    "same_name": (
+        f'<robot name="r"><link name="base">{INERTIAL}</link><link name="arm">{INERTIAL}</link>'
+        f'<joint name="arm" type="revolute"><parent link="base"/><child link="arm"/>{REVOLUTE}'
+        "</joint></robot>",
+        "error: Joint with non-unique name [arm] detected in model with name [r].",
+    ),
+    # libsdformat drops the arm behind the massless mount, silently
+    "massless_mount": (
+        f'<robot name="r"><link name="base">{INERTIAL}</link><link name="mount"/>'
+        f'<link name="arm">{INERTIAL}</link><joint name="f" type="fixed"><parent link="base"/>'
+        '<child link="mount"/><origin xyz="0 0 1"/></joint><joint name="j" type="revolute">'
+        f'<parent link="mount"/><child link="arm"/>{REVOLUTE}</joint></robot>',
+        "drops ['arm'] (with mass) behind massless ['mount']",
+    ),
+    # no link has mass (a kinematics-only URDF): libsdformat models none
+    "massless_robot": (
+        '<robot name="r"><link name="base"/><link name="arm"/><joint name="j" type="revolute">'
+        f'<parent link="base"/><child link="arm"/>{REVOLUTE}</joint></robot>',
+        "no link has mass: it models none",
+    ),
+    # libsdformat reads the fixed joint as a revolute one locked at [0, 0]
+    "unlumped": (
+        f'<robot name="r"><link name="base">{INERTIAL}</link><link name="tool">{INERTIAL}'
+        '</link><joint name="f" type="fixed"><parent link="base"/><child link="tool"/>'
+        '</joint><gazebo reference="f"><disableFixedJointLumping>true</disableFixedJointLumping>'
+        "</gazebo></robot>",
+        "reads fixed joint 'f' (disableFixedJointLumping) as revolute [0, 0]",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISREAD))
+def test_convert_is_not_compared_where_libsdformat_misreads_the_original(
+    tmp_path: Path, probe: checks.Probe, name: str
+) -> None:
+    if not probe.available:
+        pytest.skip(probe.why)
+    text, reason = MISREAD[name]
+    path = tmp_path / f"{name}.urdf"
+    path.write_text(text)
+    (row,) = survey.survey(survey.Entry(path, path.name), probe, (), cameras=False)
+    assert row.loads == "ok"
+    assert row.convert.ok
+    assert row.convert.text.startswith(f"{checks.NOT_COMPARED} ({reason}")
+
+
+def test_console_messages_are_read_without_colours() -> None:
+    stderr = (
+        "\x1b[1;33mWarning [Model.cc:174]\x1b[0m Non-unique name[arm] detected 2 times.\n"
+        "\x1b[1;31mError [Model.cc:286]\x1b[0m Joint with name [arm] ...\n"
+    )
+    assert checks.console_messages(stderr, "Warning") == ["Non-unique name[arm] detected 2 times."]
+    assert checks.console_messages(stderr, "Error") == ["Joint with name [arm] ..."]
