@@ -1,4 +1,4 @@
-"""The ROS topics a sensor's Gazebo ROS plug-in names, read as gazebo_ros resolves them.
+r"""The ROS topics a sensor's Gazebo ROS plug-in names, read as gazebo_ros resolves them.
 
 These are strings of the description: nothing is executed, expanded or looked up. A sensor's
 topic is chosen in this order (the first that applies; the README's sensor-topic table says the
