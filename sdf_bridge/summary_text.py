@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from .description.contain import driver_skips
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .errors import TransmissionError
@@ -105,8 +106,9 @@ def print_summary(
 ) -> int:
     """Print the readable summary of ``robot``; return the number of problems that make the
     bridge refuse it (a transmission or limits it cannot build). Problems it works around
-    (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
-    and not counted."""
+    (inertias no rigid body has, which it balances; transmission and ``<ros2_control>``
+    elements it skipped, :func:`~sdf_bridge.description.contain.driver_skips`) are listed too,
+    marked ``(worked around)``, and not counted."""
     problems: list[str] = []
     counts: dict[str, int] = {}
     for joint in robot.joints.values():
@@ -229,6 +231,10 @@ def print_summary(
             for link in robot.links.values()
             if link.inertial is not None
             and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None
+        ] + [
+            f"{s.kind} {s.name!r} ({s.source}) left out: a simulated robot runs without it, a "
+            "real actuator's driver refuses the robot"
+            for s in driver_skips(robot)
         ]
         total = len(problems) + len(mended)
         out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sdf_bridge.description.contain import driver_skips, refused_skips
 from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
@@ -117,6 +118,8 @@ def build_map(
                 else ""
             )
         )
+    if not simulated_robot and driver_skips(robot):  # (real actuators: nothing left out)
+        raise TransmissionError(refused_skips(robot))
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
     # followers, and loop-closing joints (not simulated)

@@ -4,7 +4,9 @@ Shapes (MuJoCo sizes are half extents): box → half sizes; cylinder and capsule
 length); sphere → radius; ellipsoid → semi-axes; plane → half sizes (infinite when 0), oriented
 by its normal; meshes MuJoCo reads (binary STL, OBJ, MSH) from ``Mesh.resolved``, other formats
 (COLLADA, ASCII STL, …) converted through ``trimesh`` when installed; a mesh that cannot be read
-is skipped with one warning naming the file.
+is skipped with one warning naming the file. A degenerate shape (a zero or negative size:
+``<box size="0 0 0"/>``, a zero radius or length; MuJoCo refuses to compile it) is left out
+with one warning per geom (:func:`degenerate`).
 
 Collision filtering: robot collision geoms (group :data:`COLLISION_GROUP`) touch the ground
 plane but not each other (URDF/Gazebo default; ``self_collide`` turns that on); visual geoms
@@ -90,6 +92,10 @@ class MeshLoader:
         self._warned: set[str] = set()
         self._trimesh = importlib.util.find_spec("trimesh") is not None
 
+    def note(self, message: str) -> None:
+        """Pass a warning about the model's geometry to the builder's ``note``."""
+        self._note(message)
+
     def _skip(self, mesh: Mesh, why: str) -> None:
         if mesh.filename not in self._warned:
             self._warned.add(mesh.filename)
@@ -150,6 +156,27 @@ def is_ascii_stl(path: str) -> bool:
     return size != 84 + 50 * int.from_bytes(header[80:84], "little")
 
 
+def degenerate(geometry: Geometry) -> str | None:
+    """Why MuJoCo cannot compile ``geometry`` (a zero or negative size it needs positive),
+    or ``None``. Planes (0 = infinite) and meshes (read by :class:`MeshLoader`) are never
+    degenerate here."""
+    sizes: tuple[tuple[str, float], ...] = ()
+    if isinstance(geometry, Box):
+        sizes = tuple(zip(("size x", "size y", "size z"), geometry.size))
+    elif isinstance(geometry, (Cylinder, Capsule)):
+        sizes = (("radius", geometry.radius),)
+        if isinstance(geometry, Cylinder):
+            sizes += (("length", geometry.length),)
+    elif isinstance(geometry, Sphere):
+        sizes = (("radius", geometry.radius),)
+    elif isinstance(geometry, Ellipsoid):
+        sizes = tuple(zip(("radius x", "radius y", "radius z"), geometry.radii))
+    bad = [f"{what} {value:g} m" for what, value in sizes if not value > 0.0]
+    if not bad:
+        return None
+    return f"{type(geometry).__name__.lower()} with {', '.join(bad)}"
+
+
 def add_geom(
     body: mujoco.MjsBody,
     geometry: Geometry,
@@ -165,8 +192,17 @@ def add_geom(
     ``<link>::collision::<name>`` / ``<link>::visual::<name>`` when the element has a name.
 
     Returns:
-        False when the geometry was skipped (an unreadable mesh, already warned).
+        False when the geometry was skipped: an unreadable mesh (warned once per file) or a
+        degenerate shape (:func:`degenerate`, warned through the mesh loader's ``note``).
     """
+    reason = degenerate(geometry)
+    if reason is not None:
+        kind = "visual" if visual else "collision"
+        meshes.note(
+            f"link {body.name!r}: {kind}{f' {name!r}' if name else ''} is a {reason}, which "
+            "MuJoCo cannot compile; left out of the MuJoCo model"
+        )
+        return False
     frame = origin.matrix()
     kwargs: dict[str, object] = {}
     if isinstance(geometry, Box):
