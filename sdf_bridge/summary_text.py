@@ -16,6 +16,7 @@ from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .errors import TransmissionError
 from .summary import joint_views, publishes
+from .transmissions.loader import UNBUILT_SKIPPED
 
 
 def _val(value: object) -> str:
@@ -99,6 +100,18 @@ def transmission_report(robot: Robot, problems: list[str]) -> list[dict]:
     except TransmissionError as exc:
         problems.append(str(exc))
         return []
+
+
+def _skipped_for_simulation(robot: Robot, described: list[dict]) -> list[str]:
+    """What was left out that a simulated robot runs without and a real actuator's driver
+    refuses: skipped transmission and ``<ros2_control>`` elements
+    (:func:`~sdf_bridge.description.contain.driver_skips`) and transmissions the map could
+    not build (their report notes)."""
+    return [
+        f"{s.kind} {s.name!r} ({s.source}) left out: a simulated robot runs without it, a "
+        "real actuator's driver refuses the robot"
+        for s in driver_skips(robot)
+    ] + [note for entry in described for note in entry["notes"] if UNBUILT_SKIPPED in note]
 
 
 def print_summary(
@@ -231,11 +244,8 @@ def print_summary(
             for link in robot.links.values()
             if link.inertial is not None
             and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None
-        ] + [
-            f"{s.kind} {s.name!r} ({s.source}) left out: a simulated robot runs without it, a "
-            "real actuator's driver refuses the robot"
-            for s in driver_skips(robot)
         ]
+        mended += _skipped_for_simulation(robot, described)
         total = len(problems) + len(mended)
         out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")
         for problem in problems:

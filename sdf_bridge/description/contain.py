@@ -20,6 +20,7 @@ driver wrong, and the transmission loader refuses those (a simulated robot runs 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -27,7 +28,17 @@ from typing import TypeVar
 from lxml import etree
 
 from ..errors import DescriptionError
-from .model import HardwareComponent, Link, Robot, Sensor, Skip, Source, Transmission
+from .model import (
+    ComponentInfo,
+    HardwareComponent,
+    Joint,
+    Link,
+    Robot,
+    Sensor,
+    Skip,
+    Source,
+    Transmission,
+)
 from .xmlio import ParseContext
 
 LOG = logging.getLogger("sdf_bridge.description")
@@ -122,6 +133,57 @@ def _prune_inertials(robot: Robot, ctx: ParseContext) -> dict[str, Link]:
     return links
 
 
+def _prune_joint_extras(robot: Robot, ctx: ParseContext) -> dict[str, Joint]:
+    """Joints whose ``<dynamics>`` has a negative value lose it (no damping or friction), and
+    whose ``<safety_controller>`` has a negative gain or reversed soft limits lose it (no soft
+    limits): urdfdom keeps both; they are not the kinematic tree."""
+    joints = dict(robot.joints)
+    for name, joint in robot.joints.items():
+        where = joint.source or Source(ctx.file)
+        dynamics = joint.dynamics
+        bad = (
+            []
+            if dynamics is None
+            else [
+                (a, v)
+                for a in ("damping", "friction", "spring_stiffness")
+                if (v := getattr(dynamics, a)) < 0.0
+            ]
+        )
+        if bad:
+            attr, value = bad[0]
+            skip(
+                ctx,
+                where,
+                "dynamics",
+                name,
+                f"{attr} of joint {name!r} is {value:g}, negative (it would add energy); the "
+                f"joint has no damping or friction. Fix: give a {attr} >= 0 in <dynamics>",
+            )
+            joint = replace(joint, dynamics=None)
+        safety = joint.safety_controller
+        reason = None
+        if safety is not None:
+            for gain in ("k_velocity", "k_position"):
+                value = getattr(safety, gain)
+                if value is not None and value < 0.0 and reason is None:
+                    reason = (
+                        f"{gain} of joint {name!r} is {value:g}, negative; the joint has no soft "
+                        f"limits. Fix: give {gain} >= 0 in <safety_controller>"
+                    )
+            lo, hi = safety.soft_lower_limit, safety.soft_upper_limit
+            if reason is None and lo is not None and hi is not None and lo > hi:
+                reason = (
+                    f"soft_lower_limit {lo:g} is above soft_upper_limit {hi:g}; the joint has no "
+                    "soft limits. Fix: swap soft_lower_limit and soft_upper_limit"
+                )
+        if reason is not None:
+            skip(ctx, where, "safety_controller", name, reason)
+            joint = replace(joint, safety_controller=None)
+        joints[name] = joint
+    return joints
+
+
 def _prune_transmissions(robot: Robot, ctx: ParseContext) -> tuple[Transmission, ...]:
     kept = []
     for transmission in robot.transmissions:
@@ -195,6 +257,7 @@ def _prune_ros2_control(
                     reason,
                 )
                 continue
+            info = _numeric_bounds(info, block, ctx)
             for kind, interfaces in (
                 ("state", info.state_interfaces),
                 ("command", info.command_interfaces),
@@ -203,9 +266,51 @@ def _prune_ros2_control(
                     exported[(kind, f"{info.name}/{interface.name}")] = block.name
             joints.append(info)
         blocks.append(
-            block if len(joints) == len(block.joints) else replace(block, joints=tuple(joints))
+            block if tuple(joints) == block.joints else replace(block, joints=tuple(joints))
         )
     return tuple(blocks), dropped
+
+
+def _number(text: str | None) -> float | None:
+    """``text`` as a finite float, else ``None``."""
+    try:
+        value = float(text)  # type: ignore[arg-type]  # (None: TypeError)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _numeric_bounds(
+    info: ComponentInfo, block: HardwareComponent, ctx: ParseContext
+) -> ComponentInfo:
+    """``info`` with each command interface's ``min``/``max`` that is no finite number, or a
+    ``min`` above its ``max``, left out (skipped: the interface is then bounded by the URDF
+    limits alone). ros2_control keeps them as strings; the bridge enforces numbers."""
+    interfaces = []
+    for iface in info.command_interfaces:
+        bad = [k for k in ("min", "max") if getattr(iface, k) is not None]
+        bad = [k for k in bad if _number(getattr(iface, k)) is None]
+        lo, hi = _number(iface.min), _number(iface.max)
+        if not bad and lo is not None and hi is not None and lo > hi:
+            bad = ["min", "max"]
+            why = f"min {iface.min!r} is above max {iface.max!r}"
+        else:
+            why = " and ".join(f"{k} {getattr(iface, k)!r}" for k in bad) + " is no finite number"
+        if bad:
+            skip(
+                ctx,
+                info.source or block.source or Source(ctx.file),
+                "ros2_control limit",
+                f"{info.name}/{iface.name}",
+                f"command interface {info.name}/{iface.name} of ros2_control block "
+                f"{block.name!r}: {why}; {' and '.join(bad)} left out (the URDF limits apply). "
+                'Fix: write <param name="min"> and <param name="max"> as numbers, min <= max',
+            )
+            iface = replace(iface, **{k: None for k in bad})
+        interfaces.append(iface)
+    if interfaces == list(info.command_interfaces):
+        return info
+    return replace(info, command_interfaces=tuple(interfaces))
 
 
 def _prune_sensors(robot: Robot, ctx: ParseContext) -> tuple[Sensor, ...]:
@@ -255,10 +360,14 @@ def prune(robot: Robot, ctx: ParseContext, *, first: int = 0) -> Robot:
     blocks of a name already used (with their transmissions), and their joint entries naming
     no joint or exporting an interface already exported; sensors on no link or joint, and
     sensors of a name already used; inertials with a negative principal moment (the link
-    becomes massless). ``robot.skipped`` becomes ``ctx.skipped[first:]`` (what was skipped
-    since the robot's reading began: a world's models share one context).
+    becomes massless); a joint's ``<dynamics>`` with a negative value, and its
+    ``<safety_controller>`` with a negative gain or reversed soft limits.
+
+    ``robot.skipped`` becomes ``ctx.skipped[first:]`` (what was skipped since the robot's
+    reading began: a world's models share one context).
     """
     links = _prune_inertials(robot, ctx)
+    joints = _prune_joint_extras(robot, ctx)
     hardware, dropped = _prune_ros2_control(robot, ctx)
     survivors = replace(
         robot,
@@ -269,6 +378,7 @@ def prune(robot: Robot, ctx: ParseContext, *, first: int = 0) -> Robot:
     return replace(
         robot,
         links=links,
+        joints=joints,
         transmissions=transmissions,
         ros2_control=hardware,
         sensors=sensors,

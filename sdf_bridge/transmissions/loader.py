@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from sdf_bridge.description.contain import driver_skips, refused_skips
@@ -91,7 +91,69 @@ def _unknown_type_refused(spec: TransmissionSpec, exc: TransmissionError) -> Tra
     )
 
 
+#: What a transmission skipped for a simulated robot is told (the end of its warning and note).
+UNBUILT_SKIPPED = (
+    "Skipped: a simulated robot runs without it (its joints driven directly); a real "
+    "actuator's driver refuses it."
+)
+
+
 def build_map(
+    cls: type[TransmissionMap],
+    robot: Robot,
+    *,
+    simulated_robot: bool = False,
+    compiled: bool | None = None,
+) -> TransmissionMap:
+    """The map (of class ``cls``) of ``robot`` (:func:`_build_map`). For a simulated robot a
+    transmission that cannot be built (a missing or doubled actuator, a joint two differing
+    transmissions drive, …) is skipped with a warning, its joints driven directly, as
+    gazebo_ros_control runs without it (DESIGN.md, "Contain per element"); a real actuator's
+    map refuses it, and refuses what the description layer skipped
+    (:func:`~sdf_bridge.description.contain.driver_skips`).
+
+    Raises:
+        TransmissionError: see :func:`_build_map`.
+        TypeError: ``robot`` is not a :class:`Robot` (e.g. an SDF ``World``).
+    """
+    try:
+        return _build_map(cls, robot, simulated_robot=simulated_robot, compiled=compiled)
+    except TransmissionError:
+        if not simulated_robot or not isinstance(robot, Robot):
+            raise
+    kept: list[TransmissionSpec] = []
+    skipped: dict[int, MappedTransmission] = {}  # (id of the spec → its skipped entry)
+    for spec in robot.transmissions:  # keep each one that builds with those kept before it
+        try:
+            _build_map(
+                cls,
+                replace(robot, transmissions=(*kept, spec)),
+                simulated_robot=True,
+                compiled=False,
+            )
+        except TransmissionError as exc:
+            where = (
+                f"{spec.source}: "
+                if spec.source is not None and str(spec.source) not in str(exc)
+                else ""
+            )
+            msg = f"{where}{exc} {UNBUILT_SKIPPED}"
+            _LOG.warning(msg)
+            skipped[id(spec)] = MappedTransmission(spec, None, "skipped", (msg,))
+        else:
+            kept.append(spec)
+    tmap = _build_map(
+        cls, replace(robot, transmissions=tuple(kept)), simulated_robot=True, compiled=compiled
+    )
+    built = {id(e.spec): e for e in tmap.entries}
+    tmap.entries = tuple(  # (document order, the skipped ones listed as such)
+        skipped.get(id(spec)) or built[id(spec)] for spec in robot.transmissions
+    )
+    tmap.warnings = (*(e.notes[0] for e in skipped.values()), *tmap.warnings)
+    return tmap
+
+
+def _build_map(
     cls: type[TransmissionMap],
     robot: Robot,
     *,

@@ -296,3 +296,71 @@ def test_sdf_1_7_joint_named_like_a_link_is_an_error() -> None:
 <joint name="arm" type="fixed"><parent>base</parent><child>arm</child></joint></model></sdf>"""
     with pytest.raises(DuplicateNameError, match=r"name .arm. is already used by another frame"):
         load(text)
+
+
+# -- ros2_control interface bounds the bridge cannot enforce ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "kept", "why", "left_out"),
+    [
+        (("abc", "1"), (None, "1"), "min 'abc' is no finite number", "min"),
+        (("-1", "1e400"), ("-1", None), "max '1e400' is no finite number", "max"),
+        (
+            ("nan", "1 2"),
+            (None, None),
+            "min 'nan' and max '1 2' is no finite number",
+            "min and max",
+        ),
+        (("0.5", "0.2"), (None, None), "min '0.5' is above max '0.2'", "min and max"),
+        (("-0.5", "0.5"), ("-0.5", "0.5"), None, None),
+    ],
+)
+def test_ros2_control_bounds_that_are_no_numbers_are_left_out(
+    params: tuple[str, str], kept: tuple, why: str | None, left_out: str | None
+) -> None:
+    block = (
+        '<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>'
+        '<joint name="shoulder"><command_interface name="position">'
+        f'<param name="min">{params[0]}</param><param name="max">{params[1]}</param>'
+        "</command_interface></joint></ros2_control>"
+    )
+    robot = load(urdf(ARM + block))
+    (iface,) = robot.ros2_control[0].joints[0].command_interfaces
+    assert (iface.min, iface.max) == kept
+    if why is None:
+        assert robot.skipped == ()
+        return
+    assert [str(s) for s in robot.skipped] == [
+        "<string>:7: ros2_control limit 'shoulder/position' skipped: command interface "
+        f"shoulder/position of ros2_control block 'hw': {why}; {left_out} left out (the URDF "
+        'limits apply). Fix: write <param name="min"> and <param name="max"> as numbers, '
+        "min <= max"
+    ]
+
+
+# -- transmissions the map cannot build: skipped for simulated robots --------------------------
+
+
+def test_second_of_two_differing_transmissions_on_a_joint_is_skipped_when_simulated() -> None:
+    def simple(name: str, reduction: int) -> str:
+        return (
+            f'<transmission name="{name}"><type>transmission_interface/SimpleTransmission</type>'
+            '<joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface>'
+            f'</joint><actuator name="m_{name}"><mechanicalReduction>{reduction}'
+            "</mechanicalReduction></actuator></transmission>\n"
+        )
+
+    robot = load(urdf(ARM + simple("t1", 10) + simple("t2", 20)))
+    with pytest.raises(TransmissionError, match=r"joint 'shoulder' is driven by two transmissions"):
+        TransmissionMap.from_robot(robot, simulated_robot=False)
+    tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
+    assert [(e.spec.name, e.status) for e in tmap.entries] == [("t1", "used"), ("t2", "skipped")]
+    assert tmap.actuator_names == ("m_t1", "elbow")
+    assert tmap.warnings[0].startswith(
+        "joint 'shoulder' is driven by two transmissions, 't1' and 't2' (<string>:8), which differ."
+    )
+    assert tmap.warnings[0].endswith(
+        "Skipped: a simulated robot runs without it (its joints driven directly); a real "
+        "actuator's driver refuses it."
+    )

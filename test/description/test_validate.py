@@ -247,15 +247,18 @@ def test_lower_above_upper() -> None:
         load(urdf(LINKS + joint("j1", "a", "b", "revolute", limit) + joint("j2", "b", "c")))
 
 
-def test_soft_lower_above_soft_upper() -> None:
+def test_soft_lower_above_soft_upper_skips_the_safety_controller() -> None:
     extra = (
         '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller '
         'soft_lower_limit="0.5" soft_upper_limit="0.2" k_velocity="1"/>'
     )
-    with pytest.raises(
-        InvalidValueError, match=r"soft_lower_limit 0.5 is above soft_upper_limit 0.2"
-    ):
-        load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    robot = load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    assert robot.joints["j1"].safety_controller is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("safety_controller", "j1")]
+    assert robot.skipped[0].reason == (
+        "soft_lower_limit 0.5 is above soft_upper_limit 0.2; the joint has no soft limits. Fix: "
+        "swap soft_lower_limit and soft_upper_limit"
+    )
 
 
 def test_classic_transmission_naming_a_missing_joint_is_skipped() -> None:
@@ -356,14 +359,17 @@ def test_mimic_chain_is_allowed() -> None:
 
 
 @pytest.mark.parametrize("attr", ["damping", "friction"])
-def test_negative_dynamics_is_refused(attr: str) -> None:
+def test_negative_dynamics_is_skipped(attr: str) -> None:
     body = LINKS + joint("j1", "a", "b", extra=f'<dynamics {attr}="-0.5"/>') + joint("j2", "b", "c")
-    with pytest.raises(
-        InvalidValueError,
-        match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: "
-        rf"give a {attr} >= 0",
-    ):
-        load(urdf(body))
+    robot = load(urdf(body))
+    assert robot.joints["j1"].dynamics is None
+    (skipped,) = robot.skipped
+    assert re.fullmatch(
+        rf"<string>:\d+: dynamics 'j1' skipped: {attr} of joint 'j1' is -0\.5, negative \(it "
+        rf"would add energy\); the joint has no damping or friction\. Fix: give a {attr} >= 0 "
+        r"in <dynamics>",
+        str(skipped),
+    )
 
 
 def _inertial(ixx: str, iyy: str, izz: str) -> str:
@@ -402,16 +408,19 @@ def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
 
 
 @pytest.mark.parametrize("gain", ["k_velocity", "k_position"])
-def test_negative_safety_gain_is_refused(gain: str) -> None:
+def test_negative_safety_gain_skips_the_safety_controller(gain: str) -> None:
     other = "k_position" if gain == "k_velocity" else "k_velocity"
     extra = (
         '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller '
         f'{gain}="-3" {other}="1"/>'
     )
-    with pytest.raises(
-        InvalidValueError, match=rf"<joint name=\"j1\">: {gain} of joint 'j1' is -3, negative"
-    ):
-        load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    robot = load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    assert robot.joints["j1"].safety_controller is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("safety_controller", "j1")]
+    assert robot.skipped[0].reason == (
+        f"{gain} of joint 'j1' is -3, negative; the joint has no soft limits. Fix: give {gain} "
+        ">= 0 in <safety_controller>"
+    )
 
 
 def test_interface_listed_in_two_ros2_control_blocks_is_refused() -> None:

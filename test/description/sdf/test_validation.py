@@ -87,12 +87,15 @@ def test_negative_moment_of_inertia_is_skipped() -> None:
 
 
 @pytest.mark.parametrize("tag", ["damping", "friction", "spring_stiffness"])
-def test_negative_dynamics_is_refused(tag: str) -> None:
+def test_negative_dynamics_is_skipped(tag: str) -> None:
     body = TWO_LINKS + _revolute("j", "a", "b", f"<dynamics><{tag}>-2</{tag}></dynamics>")
-    with pytest.raises(
-        InvalidValueError, match=rf"<joint name=\"j\">: {tag} of joint 'j' is -2, negative"
-    ):
-        load_text(model(body))
+    robot = load_text(model(body))
+    assert robot.joints["j"].dynamics is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("dynamics", "j")]
+    assert robot.skipped[0].reason == (
+        f"{tag} of joint 'j' is -2, negative (it would add energy); the joint has no damping or "
+        f"friction. Fix: give a {tag} >= 0 in <dynamics>"
+    )
 
 
 @pytest.mark.parametrize(
