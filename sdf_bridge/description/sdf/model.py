@@ -208,7 +208,9 @@ class ModelBuilder:
                 mkey = self._include(child, scope, ctx, base_dir, merged)
                 first_model = first_model or mkey
             elif tag == "plugin":
-                self.plugins.append(parse_plugin(child, ctx))
+                plugin = contained(ctx, child, "plugin", lambda c=child: parse_plugin(c, ctx))
+                if plugin is not None:
+                    self.plugins.append(plugin)
             elif tag == "ros2_control":
                 self.ros2_control.append(ScopedElement(child, scope, ctx, base_dir, version))
             elif tag in TRANSMISSION_TAGS:
@@ -350,7 +352,9 @@ class ModelBuilder:
         if not name:
             raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
         for p in elem.findall("plugin"):
-            self.plugins.append(parse_plugin(p, ctx))
+            plugin = contained(ctx, p, "plugin", lambda p=p: parse_plugin(p, ctx))
+            if plugin is not None:
+                self.plugins.append(plugin)
         if J.parse_sdf_bool(ctx, elem, elem.get("merge") or "false", "attribute 'merge'"):
             key = join(scope, f"_merged__{name}__model__")
             self.collect(
