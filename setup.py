@@ -28,7 +28,8 @@ setup(
         "mujoco": ["mujoco>=4.0", "trimesh"],
         "fast": ["numba"],
         # ruff: test/test_style.py checks the layout of ruff 0.17's ``ruff format``
-        "test": ["pytest", "hypothesis", "ruff>=0.17,<0.18"],
+        "test": ["pytest", "pytest-timeout", "hypothesis", "ruff>=0.17,<0.18"],
+        # (pytest-timeout: setup.cfg's per-test bound, so a hang fails one test, not the suite)
     },
     zip_safe=True,
     maintainer="sdf_bridge maintainers",

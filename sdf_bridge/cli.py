@@ -213,6 +213,12 @@ def build_parser() -> argparse.ArgumentParser:
             help="print the model as JSON on standard output (warnings and problems go to "
             "standard error)",
         )
+        p.add_argument(
+            "--verbose",
+            action="store_true",
+            help="list every warning (by default a warning repeated for many elements or "
+            "joints is one line per kind and file, with its count and first examples)",
+        )
     p = sub.add_parser(
         "convert",
         formatter_class=raw,
@@ -330,6 +336,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from .description import load_with_warnings
     from .description.model import World
+    from .description.warning_digest import digest
     from .summary_text import print_summary, transmission_report
 
     with _quiet_library_logging():
@@ -347,7 +354,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.json:
             json.dump(to_jsonable(model), out, indent=2)
             out.write("\n")
-            for warning in warnings:
+            for warning in warnings if args.verbose else digest(warnings):
                 err.write(f"warning: {warning}\n")
             if args.command != "check":
                 return 0
@@ -362,7 +369,11 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         count = 0
         for index, robot in enumerate(robots.values()):
             count += print_summary(
-                robot, warnings if index == 0 else (), out, show_problems=args.command == "check"
+                robot,
+                warnings if index == 0 else (),
+                out,
+                show_problems=args.command == "check",
+                verbose=args.verbose,
             )
     return 1 if count and args.command == "check" else 0
 

@@ -138,3 +138,8 @@ class TrajectoryInPastError(CommandError):
 
 class BackendError(SdfBridgeError, RuntimeError):
     """A backend cannot be found, configured or driven."""
+
+
+class ModelTooLargeError(BackendError):
+    """A simulator refuses a model over its stated size cap (e.g. the MuJoCo backend's
+    ``max_bodies``): the message names the count, the cap and the parameter that raises it."""

@@ -14,6 +14,7 @@ from typing import TextIO
 from .description.contain import driver_skips
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
+from .description.warning_digest import digest
 from .errors import TransmissionError
 from .summary import joint_views, publishes
 from .transmissions.loader import UNBUILT_SKIPPED
@@ -115,9 +116,16 @@ def _skipped_for_simulation(robot: Robot, described: list[dict]) -> list[str]:
 
 
 def print_summary(
-    robot: Robot, warnings: Sequence[str], out: TextIO, *, show_problems: bool = True
+    robot: Robot,
+    warnings: Sequence[str],
+    out: TextIO,
+    *,
+    show_problems: bool = True,
+    verbose: bool = False,
 ) -> int:
-    """Print the readable summary of ``robot``; return the number of problems that make the
+    """Print the readable summary of ``robot`` (``warnings`` one line per kind and file,
+    :func:`~sdf_bridge.description.warning_digest.digest`, or each one with ``verbose``);
+    return the number of problems that make the
     bridge refuse it (a transmission or limits it cannot build). Problems it works around
     (inertias no rigid body has, which it balances; transmission and ``<ros2_control>``
     elements it skipped, :func:`~sdf_bridge.description.contain.driver_skips`) are listed too,
@@ -235,9 +243,11 @@ def print_summary(
         rows.extend(hardware_sensors)
         _table(rows, out)
     if warnings:
-        out.write(f"\nwarnings ({len(warnings)}):\n")
-        for warning in warnings:
-            out.write(f"  {warning}\n")
+        lines = list(warnings) if verbose else digest(warnings)
+        aggregated = "" if len(lines) == len(warnings) else ", one line per kind (--verbose: all)"
+        out.write(f"\nwarnings ({len(warnings)}{aggregated}):\n")
+        for line in lines:
+            out.write(f"  {line}\n")
     if show_problems:
         mended = [
             fix

@@ -26,6 +26,7 @@ import math
 import os
 import signal
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -46,14 +47,18 @@ from sdf_bridge.errors import (
 )
 from sdf_bridge.hardware.trajectory import Trajectory
 
+#: Hypothesis' bound on one example, far above a normal one: an input that makes the
+#: loader run away fails the test; setup.cfg's pytest timeout bounds a hang.
+DEADLINE = timedelta(seconds=10)
+
 EXAMPLES = int(os.environ.get("SDF_BRIDGE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=None,
+    deadline=DEADLINE,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 #: Properties that start a process or build a simulator per example.
-FEW = settings(FUZZ, max_examples=max(3, EXAMPLES // 6))
+FEW = settings(FUZZ, max_examples=max(3, EXAMPLES // 6), deadline=timedelta(seconds=60))
 
 ROBOT = """<robot name="fz"{ns}>
   <link name="base"{a}/>{e}

@@ -79,25 +79,46 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..transmissions import TransmissionMap
 
 
-def actuator_modes(dependency: np.ndarray, joint_mode: np.ndarray) -> np.ndarray:
+class ActuatorModes:
     """Each actuator's mode from its joints' modes: the mode its commanded joints share, or
     ``NONE`` when they differ or none is commanded (joints in mode ``NONE`` do not count: a
-    coupled partner with no command follows the commanded one).
+    coupled partner with no command follows the commanded one). Built once from the
+    dependency's non-zero entries; each call is O(non-zeros) (no (n_actuators, n_joints)
+    array: a chain of 10,000 joints has 10,000 non-zeros, not 10^8 entries).
 
     Args:
         dependency: (n_actuators, n_joints) bool, which joints each actuator's command
             depends on (:attr:`TransmissionMap.dependency
-            <sdf_bridge.transmissions.TransmissionMap.dependency>`).
-        joint_mode: (n_joints,) modes.
+            <sdf_bridge.transmissions.TransmissionMap.dependency>`; anything with ``.shape``
+            and ``.nonzero()``, such as a sparse matrix).
+    """
+
+    def __init__(self, dependency: np.ndarray) -> None:
+        actuators, joints = dependency.nonzero()
+        self._actuators = np.asarray(actuators, dtype=np.intp)
+        self._joints = np.asarray(joints, dtype=np.intp)
+        self.n_actuators = int(dependency.shape[0])
+
+    def __call__(self, joint_mode: np.ndarray) -> np.ndarray:
+        """(n_actuators,) modes, dtype :data:`~sdf_bridge.backends.base.MODE_DTYPE`, for the
+        (n_joints,) ``joint_mode``."""
+        mode = joint_mode.astype(np.int16)[self._joints]
+        commanded = mode != 0
+        actuators, mode = self._actuators[commanded], mode[commanded]
+        low = np.full(self.n_actuators, 99, dtype=np.int16)
+        high = np.full(self.n_actuators, -1, dtype=np.int16)
+        np.minimum.at(low, actuators, mode)
+        np.maximum.at(high, actuators, mode)
+        return np.where(low == high, low, 0).astype(MODE_DTYPE)
+
+
+def actuator_modes(dependency: np.ndarray, joint_mode: np.ndarray) -> np.ndarray:
+    """:class:`ActuatorModes` of ``dependency`` for ``joint_mode``, once.
 
     Returns:
         (n_actuators,) modes, dtype :data:`~sdf_bridge.backends.base.MODE_DTYPE`.
     """
-    mode = joint_mode.astype(np.int16)
-    dep = dependency & (mode != 0)[None, :]
-    low = np.where(dep, mode[None, :], 99).min(axis=1, initial=99)
-    high = np.where(dep, mode[None, :], -1).max(axis=1, initial=-1)
-    return np.where(low == high, low, 0).astype(MODE_DTYPE)
+    return ActuatorModes(dependency)(joint_mode)
 
 
 class ActuatorPort:
@@ -138,7 +159,7 @@ class ActuatorPort:
         self.driver.configure(
             robot, self.actuator_names, transmissions=transmissions, params=params
         )
-        self._dependency = transmissions.dependency
+        self._actuator_modes = ActuatorModes(transmissions.dependency)
         self._shape = (len(self.actuator_names),)
         self._followers = len(transmissions.follower_names) > 0
         self._modes: tuple[object, np.ndarray] | None = None  # (joint mode array, actuator modes)
@@ -146,12 +167,12 @@ class ActuatorPort:
     def write(self, command: JointCommand, dt: float) -> None:
         """Map ``command`` to actuator space (``joint_to_actuator``; a joint in mode ``NONE``
         is not commanded: NaN) and write it to the driver, with each actuator's mode
-        (:func:`actuator_modes`, recomputed only when the joint modes change)."""
+        (:class:`ActuatorModes`, recomputed only when the joint modes change)."""
         values = command.values
         ap, av, ae = self.tm.joint_to_actuator(values[0], values[1], values[2])
         cached = self._modes
         if cached is None or cached[0] is not command.mode:
-            cached = self._modes = (command.mode, actuator_modes(self._dependency, command.mode))
+            cached = self._modes = (command.mode, self._actuator_modes(command.mode))
         self.driver.write(ActuatorCommand(ap, av, ae, cached[1]), dt)
 
     def read(self, dt: float) -> JointSpaceState:

@@ -234,13 +234,14 @@ class MockBackend:
 
         self.actuator_names = tuple(actuators)
         map_actuators = list(transmissions.actuator_names)
-        missing = [a for a in self.actuator_names if a not in map_actuators]
+        index = {name: i for i, name in enumerate(map_actuators)}  # (a list search is O(n²))
+        missing = [a for a in self.actuator_names if a not in index]
         if missing:
             raise BackendError(
                 f"mock backend: actuators {missing} are not in the robot's transmissions "
                 f"(known: {map_actuators}). Fix: configure with TransmissionMap.actuator_names."
             )
-        self._order = np.array([map_actuators.index(a) for a in self.actuator_names], dtype=np.intp)
+        self._order = np.array([index[a] for a in self.actuator_names], dtype=np.intp)
         self._initial = self._initial_actuator_state(robot, transmissions)
         n = len(self.actuator_names)
         self._nan = np.full(n, np.nan)

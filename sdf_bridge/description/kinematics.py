@@ -14,6 +14,7 @@ applied). For URDF ``joint_to_child`` is the identity (URDF convention: child fr
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping
 
 import numpy as np
@@ -96,26 +97,47 @@ def tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint
     links already attached to its reference body closes a loop (becomes a constraint). A URDF
     is one tree: nothing is left over; SDFormat models may close loops (libsdformat accepts a
     link that is the child of several joints).
+
+    The order is that of passes over the joints in their order, each placing a joint whose
+    parent is placed and child is not (gearboxes only once no other joint can be placed),
+    computed in O(n log n) with a heap of ``(pass, index)``: a joint becomes ready when its
+    parent is placed, in the same pass when it comes later in the joints' order, else in the
+    next one (repeated passes with list removals were O(n²): seconds at 10,000 joints).
     """
-    children = {j.child for j in robot.joints.values()}
+    joints = list(robot.joints.values())
+    children = {j.child for j in joints}
     order: list[tuple[str, Joint | None]] = [
         (name, None) for name in robot.links if name not in children
     ]
     placed = {name for name, _ in order}
-    pending = list(robot.joints.values())
+    by_parent: dict[str, list[int]] = {}
+    for index, joint in enumerate(joints):
+        by_parent.setdefault(joint.parent, []).append(index)
+    used = [False] * len(joints)
     for allow_gearbox in (False, True):
-        changed = True
-        while changed:
-            changed = False
-            for joint in list(pending):
-                if joint.type is JointType.GEARBOX and not allow_gearbox:
-                    continue
-                if joint.parent in placed and joint.child not in placed:
-                    order.append((joint.child, joint))
-                    placed.add(joint.child)
-                    pending.remove(joint)
-                    changed = True
-    return order, pending
+        # the first pass of this phase: every joint whose parent is placed already
+        ready = [
+            (0, index)
+            for index, joint in enumerate(joints)
+            if not used[index]
+            and joint.parent in placed
+            and (allow_gearbox or joint.type is not JointType.GEARBOX)
+        ]
+        heapq.heapify(ready)
+        while ready:
+            sweep, index = heapq.heappop(ready)
+            joint = joints[index]
+            if used[index] or joint.child in placed:
+                continue  # its child was placed first: it stays over (closes a loop)
+            used[index] = True
+            order.append((joint.child, joint))
+            placed.add(joint.child)
+            for later in by_parent.get(joint.child, ()):
+                if not used[later] and (
+                    allow_gearbox or joints[later].type is not JointType.GEARBOX
+                ):
+                    heapq.heappush(ready, (sweep if later > index else sweep + 1, later))
+    return order, [joint for index, joint in enumerate(joints) if not used[index]]
 
 
 def loop_joints(robot: Robot) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from ..errors import PathResolutionError, UnsupportedError, XacroError
 from . import xmlio
 from .model import Robot, World
 from .resolve import PackagePaths
+from .warning_digest import digest
 from .xacro_bounded import expand_xacro
 from .xacro_expand import looks_like_xacro, parse_xml_text
 from .xmlio import ParseContext, parse_xml
@@ -66,6 +67,10 @@ def load_with_xml(
             (:mod:`.confine`: ``file://`` URIs and paths refused, includes and meshes only
             through ``package://``, ``$(find pkg)`` and ``model://``, regular files only).
 
+    Every warning is logged to the ``sdf_bridge.description`` log aggregated, one line per
+    kind and file with a count and first examples (:mod:`.warning_digest`), when loading ends
+    (also with an error); the returned list holds each one.
+
     Returns:
         ``(robot, warnings, xml)``: a :class:`Robot` for URDF and single-model SDFormat, a
         :class:`World` for an SDFormat world with several models.
@@ -79,6 +84,22 @@ def load_with_xml(
             ``RefusedPathError`` (``network``: a local file named)).
     """
     warnings: list[str] = []
+    try:
+        return _load(source, xacro_args, package_paths, sdf_paths, network, warnings)
+    finally:  # also the warnings found before an error
+        for line in digest(warnings):
+            xmlio.LOG.warning(line)
+
+
+def _load(
+    source: DescriptionSource,
+    xacro_args: Mapping[str, object] | None,
+    package_paths: PackagePaths | None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None,
+    network: bool,
+    warnings: list[str],
+) -> tuple[Robot | World, list[str], str]:
+    """:func:`load_with_xml`, its warnings appended to ``warnings`` as they are found."""
     if isinstance(source, (str, bytes)) and not source.strip():
         raise PathResolutionError(
             "the description source is empty",
@@ -123,8 +144,7 @@ def load_with_xml(
     else:
         text = data.decode("utf-8", errors="replace")
         root = parse_xml(data, file, warnings)
-    ctx = ParseContext(file=file, network=network)
-    ctx.warnings.extend(warnings)
+    ctx = ParseContext(file=file, warnings=warnings, network=network)
     source_file = None if path is None else os.fspath(path)
     tag = root.tag
     if tag == "robot":

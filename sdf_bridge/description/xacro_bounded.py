@@ -36,7 +36,6 @@ only files the user names are expanded (text from the network never is:
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import signal
@@ -49,8 +48,6 @@ from .. import errors
 from ..errors import DescriptionError, XacroError
 from . import xmlio
 from .resolve import PackagePaths
-
-LOG = logging.getLogger("sdf_bridge.description")
 
 MEMORY_ENV = "SDF_BRIDGE_XACRO_MEMORY_MB"
 TIMEOUT_ENV = "SDF_BRIDGE_XACRO_TIMEOUT_S"
@@ -109,7 +106,7 @@ def expand_xacro(
     package_paths: PackagePaths | None = None,
 ) -> tuple[str, list[str]]:
     """Expand the xacro file ``path`` in a bounded child process; return ``(urdf_xml, warnings)``
-    (the warnings are also logged).
+    (the caller logs the warnings: the loader, aggregated by :mod:`.warning_digest`).
 
     Args:
         path: the xacro file (a file the user named: its expressions run with the user's rights).
@@ -165,10 +162,7 @@ def expand_xacro(
         raise _out_of_memory(name, memory_mb)
     if "error" in reply:
         raise _error(reply["error"], name)
-    warnings = [str(w) for w in reply["warnings"]]
-    for line in warnings:
-        LOG.warning("xacro: %s", line)
-    return str(reply["text"]), warnings
+    return str(reply["text"]), [str(w) for w in reply["warnings"]]
 
 
 def _out_of_memory(name: str, memory_mb: float) -> XacroError:

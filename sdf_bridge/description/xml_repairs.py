@@ -25,14 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: A CDATA section (skipped: ``<!--`` in it is text) or a comment up to its first ``-->``, as
-#: tinyxml2 ends it (``XMLComment::ParseDeep``).
-_COMMENT_OR_CDATA = re.compile(rb"<!\[CDATA\[.*?\]\]>|<!--(.*?)-->", re.DOTALL)
-#: An XML declaration after blank space or comments at the start (after a UTF-8 byte order
-#: mark, if any): group 1 what comes before it, group 2 the declaration.
-_LATE_DECLARATION = re.compile(
-    rb"\A(?:\xef\xbb\xbf)?((?:[ \t\r\n]|<!--.*?-->)+)(<\?xml[ \t\r\n].*?\?>)", re.DOTALL
-)
+_BOM = b"\xef\xbb\xbf"
+_BLANK = frozenset(b" \t\r\n")
+_COMMENT_START, _COMMENT_END = b"<!--", b"-->"
+_CDATA_START, _CDATA_END = b"<![CDATA[", b"]]>"
 
 COMMENT = "comment"
 DECLARATION = "declaration"
@@ -50,39 +46,116 @@ class Repair:
     after: str = ""
 
 
-def _malformed(body: bytes | None) -> bool:
-    """Whether a match's comment text (``None``: a CDATA section) is one XML forbids."""
-    return body is not None and (b"--" in body or body.endswith(b"-"))
+@dataclass(frozen=True)
+class _Span:
+    """Where a :class:`Repair` is, in bytes: ``raw[start:end]`` (a whole comment, or the
+    declaration)."""
+
+    kind: str
+    start: int
+    end: int
+    after: str = ""
 
 
-def _repair(raw: bytes, kind: str, start: int, end: int, after: str = "") -> Repair:
-    """The :class:`Repair` of ``kind`` for the bytes ``raw[start:end]``."""
-    first = raw.count(b"\n", 0, start) + 1
-    return Repair(kind, first, first + raw.count(b"\n", start, end), after)
+# Every scan below is a loop of bytes.find calls that only move forward (no regular
+# expression: a pattern such as ``(?:[ \t\r\n]|<!--.*?-->)+`` backtracks exponentially over
+# leading comments when no declaration follows them), so the work is linear in the document.
 
 
-def _before_declaration(match: re.Match[bytes]) -> str:
-    """What comes before a late declaration (:data:`_LATE_DECLARATION`'s match)."""
-    return "comments" if b"<!--" in match.group(1) else "blank space"
+def _late_declaration(raw: bytes) -> _Span | None:
+    """The XML declaration after blank space or comments at the start of ``raw`` (after a
+    UTF-8 byte order mark, if any), or ``None``: none there, or one at the very start (which
+    XML allows). A comment ends at its first ``-->``, as tinyxml2 ends it."""
+    pos = start = len(_BOM) if raw.startswith(_BOM) else 0
+    comments = False
+    size = len(raw)
+    while pos < size:
+        if raw[pos] in _BLANK:
+            pos += 1
+        elif raw.startswith(_COMMENT_START, pos):
+            end = raw.find(_COMMENT_END, pos + len(_COMMENT_START))
+            if end < 0:
+                return None  # an unterminated comment: no declaration follows
+            pos = end + len(_COMMENT_END)
+            comments = True
+        else:
+            break
+    if pos == start or not raw.startswith(b"<?xml", pos) or pos + 5 >= size:
+        return None
+    if raw[pos + 5] not in _BLANK:
+        return None  # ``<?xml-model ...?>`` and the like: another processing instruction
+    end = raw.find(b"?>", pos + 6)
+    if end < 0:
+        return None
+    return _Span(DECLARATION, pos, end + 2, "comments" if comments else "blank space")
+
+
+def _malformed_comments(raw: bytes) -> list[_Span]:
+    """The comments of ``raw`` that XML forbids (holding ``--`` or ending in ``-``), in order.
+
+    A comment ends at its first ``-->`` (tinyxml2's ``XMLComment::ParseDeep``); ``<!--`` in a
+    CDATA section is text. Scanning stops at an unterminated comment or CDATA section (the
+    rest of the document is inside it)."""
+    found = []
+    pos = 0
+    comment = raw.find(_COMMENT_START)
+    cdata = raw.find(_CDATA_START)
+    while comment >= 0 or cdata >= 0:
+        if cdata >= 0 and (comment < 0 or cdata < comment):
+            end = raw.find(_CDATA_END, cdata + len(_CDATA_START))
+            if end < 0:
+                break
+            pos = end + len(_CDATA_END)
+        else:
+            body = comment + len(_COMMENT_START)
+            end = raw.find(_COMMENT_END, body)
+            if end < 0:
+                break
+            pos = end + len(_COMMENT_END)
+            if raw.find(b"--", body, end) >= 0 or (end > body and raw[end - 1] == ord("-")):
+                found.append(_Span(COMMENT, comment, pos))
+        # each find starts where the last match ended, and is redone only when its last
+        # result lies behind: every byte is scanned a bounded number of times
+        if 0 <= comment < pos:
+            comment = raw.find(_COMMENT_START, pos)
+        if 0 <= cdata < pos:
+            cdata = raw.find(_CDATA_START, pos)
+    return found
+
+
+def _spans(raw: bytes) -> list[_Span]:
+    """The parts of ``raw`` that :func:`repair` rewrites, in document order (a late
+    declaration may follow malformed comments)."""
+    declaration = _late_declaration(raw)
+    spans = _malformed_comments(raw)
+    if declaration is not None:
+        spans.append(declaration)
+        spans.sort(key=lambda span: span.start)
+    return spans
+
+
+def _repairs(raw: bytes, spans: list[_Span]) -> list[Repair]:
+    """The :class:`Repair` of each of ``spans`` (in document order), lines counted once over
+    the document: the declaration's first, then the comments' in document order."""
+    found = []
+    line, counted = 1, 0
+    for span in spans:
+        line += raw.count(b"\n", counted, span.start)
+        counted = span.start
+        found.append(
+            Repair(span.kind, line, line + raw.count(b"\n", span.start, span.end), span.after)
+        )
+    return sorted(found, key=lambda repair: repair.kind != DECLARATION)  # stable
 
 
 def find(raw: bytes) -> list[Repair]:
-    """The parts of ``raw`` that :func:`repair` rewrites, in document order.
+    """The parts of ``raw`` that :func:`repair` rewrites: a late declaration first, then the
+    malformed comments in document order. Linear in ``len(raw)``.
 
     Args:
         raw: the document's bytes.
     """
-    found = []
-    declaration = _LATE_DECLARATION.match(raw)
-    if declaration is not None:
-        after = _before_declaration(declaration)
-        found.append(_repair(raw, DECLARATION, *declaration.span(2), after))
-    found.extend(
-        _repair(raw, COMMENT, *match.span())
-        for match in _COMMENT_OR_CDATA.finditer(raw)
-        if _malformed(match.group(1))
-    )
-    return found
+    return _repairs(raw, _spans(raw))
 
 
 def _blank(part: bytes) -> bytes:
@@ -92,24 +165,27 @@ def _blank(part: bytes) -> bytes:
 
 def repair(raw: bytes) -> tuple[bytes, list[Repair]]:
     """``raw`` with each malformed comment's hyphens and a late declaration replaced by spaces,
-    and what was repaired; ``(raw, [])`` when nothing is.
+    and what was repaired; ``(raw, [])`` when nothing is. Linear in ``len(raw)``.
 
     Only those bytes change, one for one, so lines and columns of everything in the document
     stay as they were.
     """
-    repairs = find(raw)
-    if not repairs:
+    spans = _spans(raw)
+    if not spans:
         return raw, []
-    declaration = _LATE_DECLARATION.match(raw)
-    if declaration is not None:
-        start, end = declaration.span(2)
-        raw = raw[:start] + _blank(raw[start:end]) + raw[end:]
-
-    def comment(match: re.Match[bytes]) -> bytes:
-        body = match.group(1)
-        return b"<!--" + body.replace(b"-", b" ") + b"-->" if _malformed(body) else match.group(0)
-
-    return _COMMENT_OR_CDATA.sub(comment, raw), repairs
+    pieces = []
+    done = 0
+    for span in spans:
+        pieces.append(raw[done : span.start])
+        part = raw[span.start : span.end]
+        if span.kind == DECLARATION:
+            pieces.append(_blank(part))
+        else:
+            body = part[len(_COMMENT_START) : -len(_COMMENT_END)]
+            pieces.append(_COMMENT_START + body.replace(b"-", b" ") + _COMMENT_END)
+        done = span.end
+    pieces.append(raw[done:])
+    return b"".join(pieces), _repairs(raw, spans)
 
 
 def describe_lines(repairs: list[Repair]) -> str:

@@ -70,20 +70,61 @@ def _stop_needed(buffer: CommandBuffer, measured: np.ndarray, n: int) -> bool:
     return stop_changes_commands(buffer.effective(), measured[0, :n])
 
 
-def coupling(dependency: np.ndarray) -> np.ndarray | None:
+class Coupling:
+    """Which joints share an actuator, as groups: the joints of each actuator that drives
+    several (a differential's two actuators each drive both its joints). Memory and every
+    query are O(non-zeros of the dependency); no (n_joints, n_joints) array is made (at
+    10,000 joints that is 100 MB, and a product over it n² per tick).
+
+    Args:
+        actuators, joints: the non-zero entries of the (n_actuators, n_joints) dependency
+            that belong to an actuator driving several joints (:func:`coupling` selects them).
+        n_joints: joints of the map.
+    """
+
+    def __init__(self, actuators: np.ndarray, joints: np.ndarray, n_joints: int) -> None:
+        _, self._group = np.unique(actuators, return_inverse=True)
+        self._group = self._group.reshape(-1)
+        self._joints = joints
+        self._n_groups = int(self._group.max()) + 1 if len(self._group) else 0
+        self.n_joints = n_joints
+
+    def partners(self, selected: np.ndarray) -> np.ndarray:
+        """(n_joints,) bool: the joints that share an actuator with another joint of
+        ``selected`` ((n_joints,) bool), the joint itself not counted: the boolean product
+        ``S @ selected`` of the shared-actuator matrix ``S`` (diagonal cleared), in O(non-zeros).
+        """
+        member = selected[self._joints]
+        count = np.bincount(self._group, weights=member, minlength=self._n_groups)
+        others = count[self._group] - member > 0  # another selected joint in the group
+        out = np.zeros(self.n_joints, dtype=bool)
+        out[self._joints[others]] = True
+        return out
+
+    def matrix(self) -> np.ndarray:
+        """(n_joints, n_joints) bool, joints that share an actuator, diagonal False (for
+        tests and small robots only: quadratic in joints)."""
+        shared = np.zeros((self.n_joints,) * 2, dtype=bool)
+        for group in range(self._n_groups):
+            driven = self._joints[self._group == group]
+            shared[np.ix_(driven, driven)] = True
+        np.fill_diagonal(shared, False)
+        return shared
+
+
+def coupling(dependency: np.ndarray) -> Coupling | None:
     """Which joints share an actuator: ``dependency`` is (n_actuators, n_joints) bool (which
-    joints each actuator's command depends on); returns (n_joints, n_joints) bool with a
-    False diagonal, or ``None`` when no actuator couples two joints. In O(non-zeros), from the
-    actuators that drive several joints: the product ``dependency.T @ dependency`` is n³
-    (an integer one took 23–65 s at 2,000 joints, a float one 0.2–0.3 s, either without
-    letting a signal through; this takes 0.01 s, bench/startup.py)."""
-    actuators, joints = np.nonzero(dependency)
-    shared = np.zeros((dependency.shape[1],) * 2, dtype=bool)
-    for actuator in np.flatnonzero(np.bincount(actuators, minlength=dependency.shape[0]) > 1):
-        driven = joints[actuators == actuator]
-        shared[np.ix_(driven, driven)] = True
-    np.fill_diagonal(shared, False)
-    return shared if shared.any() else None
+    joints each actuator's command depends on; anything with ``.shape`` and ``.nonzero()``,
+    such as a sparse matrix); returns the :class:`Coupling`, or ``None`` when no actuator
+    couples two joints. In O(non-zeros), from the actuators that drive several joints: the
+    product ``dependency.T @ dependency`` is n³ (an integer one took 23–65 s at 2,000 joints, a
+    float one 0.2–0.3 s, either without letting a signal through; bench/startup.py)."""
+    actuators, joints = (np.asarray(index, dtype=np.intp) for index in dependency.nonzero())
+    counts = np.bincount(actuators, minlength=dependency.shape[0])
+    shared = counts[actuators] > 1
+    if not shared.any():
+        return None
+    return Coupling(actuators[shared], joints[shared], dependency.shape[1])
 
 
 class Holds:
@@ -91,14 +132,11 @@ class Holds:
 
     Args:
         n_joints: joints of the transmission map (columns of every array).
-        coupled: (n_joints, n_joints) bool, joints that share an actuator (:func:`coupling`),
-            or ``None``.
+        coupled: the joints that share an actuator (:func:`coupling`), or ``None``.
         watchdog: the command timeout watchdog.
     """
 
-    def __init__(
-        self, n_joints: int, coupled: np.ndarray | None, watchdog: CommandWatchdog
-    ) -> None:
+    def __init__(self, n_joints: int, coupled: Coupling | None, watchdog: CommandWatchdog) -> None:
         self.n_joints = n_joints
         self.coupled = coupled
         self.watchdog = watchdog
@@ -187,7 +225,7 @@ class Holds:
             return commands, mode, True
         coupled = self.coupled
         assert coupled is not None
-        need = idle & (coupled @ ~np.isnan(p))
+        need = idle & coupled.partners(~np.isnan(p))
         start = need & np.isnan(held)
         held[start] = measured[0, : self.n_joints][start]
         held[~need] = np.nan
@@ -203,7 +241,7 @@ class Holds:
             (1, _V),
             (2, _E),
         ):
-            zero = idle & (coupled @ ~np.isnan(commands[row]))
+            zero = idle & coupled.partners(~np.isnan(commands[row]))
             if zero.any():
                 if out is commands:
                     out = commands.copy()

@@ -53,7 +53,10 @@ def _matrix(
             f"trajectory has {len(points)} {what} entries for {n_points} points. "
             f"Fix: give {what} for every point or for none."
         )
-    lengths = {len(p) for p in points}
+    if isinstance(points, np.ndarray) and points.ndim == 2:  # (no Python loop over 10^5 rows)
+        lengths = {points.shape[1]}
+    else:
+        lengths = {len(p) for p in points}
     if lengths == {0} and not required:
         return None
     if lengths != {n_joints}:
@@ -144,11 +147,19 @@ class Trajectory:
                 "joints are: one point at their current positions)."
             )
         t = np.asarray(times, dtype=float).reshape(k)
-        if not np.isfinite(t).all() or (t < 0).any():
-            raise CommandError(f"trajectory times {t.tolist()} must be finite and >= 0")
-        if (np.diff(t) <= 0).any():
+        # (the first bad point named, not the list: a trajectory may have 10^5 points)
+        bad = np.flatnonzero(~np.isfinite(t) | (t < 0))
+        if bad.size:
             raise CommandError(
-                f"trajectory times {t.tolist()} are not strictly increasing. "
+                f"trajectory point {bad[0]} of {k} has time {float(t[bad[0]])!r}: times must be "
+                "finite and >= 0"
+            )
+        bad = np.flatnonzero(np.diff(t) <= 0)
+        if bad.size:
+            i = int(bad[0]) + 1
+            raise CommandError(
+                f"trajectory times are not strictly increasing: point {i} of {k} at "
+                f"{float(t[i])!r} s after point {i - 1} at {float(t[i - 1])!r} s. "
                 "Fix: order the points by time_from_start."
             )
         p = _matrix(positions, k, m, "positions", required=True)

@@ -72,7 +72,7 @@ from ..backends.base import (
     SensorReading,
     WrenchReading,
 )
-from ..errors import BackendError, CommandError
+from ..errors import BackendError, CommandError, TrajectoryInPastError
 
 _NS = 1_000_000_000
 
@@ -170,7 +170,7 @@ class TrajectoryCommand:
 
     Attributes:
         names: joint names, ``(n_joints,)``.
-        start: header stamp in s, or ``None`` when zero (= start on arrival).
+        start: header stamp in s (> 0), or ``None`` when zero (= start on arrival).
         times: ``time_from_start`` of each point, s, shape ``(n_points,)``.
         positions, velocities, accelerations: shape ``(n_points, n_joints)``, or ``None`` when
             every point leaves that field empty.
@@ -202,10 +202,17 @@ def trajectory_command(msg: JointTrajectory) -> TrajectoryCommand:
     """Arrays of a ``trajectory_msgs/JointTrajectory``.
 
     Raises:
+        TrajectoryInPastError: the header stamp is before time 0 (``sec < 0``): it started, and
+            ended, before any time a clock can show (a zero stamp means "start on arrival").
         CommandError: a point has a field whose length is neither 0 nor ``len(joint_names)``.
     """
     names = tuple(msg.joint_names)
     start = time_to_seconds(msg.header.stamp)
+    if msg.header.stamp.sec < 0:
+        raise TrajectoryInPastError(
+            f"trajectory stamped {msg.header.stamp.sec} s {msg.header.stamp.nanosec} ns, before "
+            "time 0. Fix: stamp it 0 to start on arrival, or with a time of the bridge's clock."
+        )
     times = np.asarray([time_to_seconds(p.time_from_start) for p in msg.points], dtype=float)
     return TrajectoryCommand(
         names=names,

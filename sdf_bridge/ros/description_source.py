@@ -155,9 +155,11 @@ def load_description(
 
 
 def warn_unexposed(robot: Robot, where: str) -> list[str]:
-    """Log (and return) one warning per movable joint the bridge simulates but does not publish
+    """Return one warning per movable joint the bridge simulates but does not publish
     (:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`: multi-axis joints, loops,
-    uncoupled gearboxes), so that none is silently missing from ``joint_states``."""
+    uncoupled gearboxes), so that none is silently missing from ``joint_states``, and log them
+    one line per kind (:func:`~sdf_bridge.description.warning_digest.digest`)."""
+    from ..description.warning_digest import digest
     from ..errors import TransmissionError
     from ..transmissions.exposure import unexposed_joints
 
@@ -169,8 +171,8 @@ def warn_unexposed(robot: Robot, where: str) -> list[str]:
         f"{where}: joint {name!r} is not in joint_states and not commandable: {why}"
         for name, why in unexposed.items()
     ]
-    for message in messages:
-        LOG.warning(message)
+    for line in digest(messages):  # one line per kind (any number of such joints)
+        LOG.warning(line)
     return messages
 
 

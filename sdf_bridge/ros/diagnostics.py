@@ -59,7 +59,8 @@ class LoopDiagnostics:
         self.name = name
         self.update_rate = update_rate
         self.real_time_factor = real_time_factor
-        self._last: tuple[int, int] = (0, 0)  # (overruns, rejects) of the last message
+        # (overruns, rejects, dropped callbacks) of the last message
+        self._last: tuple[int, int, int] = (0, 0, 0)
 
     def message(
         self,
@@ -68,13 +69,16 @@ class LoopDiagnostics:
         loop: FixedRateLoop | None,
         rejects: Counter[str],
         command_warnings: int,
+        dropped: Counter[str],
         hardware_id: str,
     ) -> DiagnosticArray:
         """``/diagnostics``: one status with the hardware system's counters (flattened
         ``a.b = value``), the loop's figures and the node's rejected-command counts
-        (``rejects``: reason → count, ``node_rejected.<reason>``). Level WARN when overruns or
-        rejects grew since the last message, the system is disabled or there is no hardware
-        yet (waiting for robot_description), else OK.
+        (``rejects``: reason → count, ``node_rejected.<reason>``) and its callbacks that raised
+        or refused their message (``dropped``: callback name → count,
+        ``callback_dropped.<name>``, :mod:`.callback_guard`). Level WARN when overruns, rejects
+        or dropped callbacks grew since the last message, the system is disabled or there is no
+        hardware yet (waiting for robot_description), else OK.
 
         The loop's figures (only while the loop runs) come from one measurement, the loop's
         :class:`~sdf_bridge.hardware.timing.LoopTiming` (each tick timed once, publishing
@@ -116,17 +120,22 @@ class LoopDiagnostics:
         for reason, count in sorted(rejects.items()):
             values[f"node_rejected.{reason}"] = count
         values["command_warnings"] = command_warnings
+        for name, count in sorted(dropped.items()):
+            values[f"callback_dropped.{name}"] = count
+        n_dropped = sum(dropped.values())
         if rtf is not None:
             values["sim.real_time_factor"] = round(rtf, 4)
             values["sim.real_time_factor_target"] = self.real_time_factor
         rejected = sum(rejects.values()) + int(values.get("rejected_total", 0))
-        last_overruns, last_rejected = self._last
-        self._last = (overruns, rejected)
+        last_overruns, last_rejected, last_dropped = self._last
+        self._last = (overruns, rejected, n_dropped)
         problems = []
         if overruns > last_overruns:
             problems.append(f"{overruns - last_overruns} overruns")
         if rejected > last_rejected:
             problems.append(f"{rejected - last_rejected} rejected commands")
+        if n_dropped > last_dropped:
+            problems.append(f"{n_dropped - last_dropped} dropped callbacks")
         if not enabled:
             problems.append("disabled")
         if hardware is None:

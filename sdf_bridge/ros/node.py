@@ -23,7 +23,9 @@ out    sensor topics                 Imu, WrenchStamped, LaserScan,   reliable (
 in     ``joint_commands``            sensor_msgs/JointState           topic_based_ros2_control
                                                                       contract
 in     ``~/position_commands`` etc.  std_msgs/Float64MultiArray       order = ``joints`` parameter
-in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory
+in     ``~/joint_trajectory``        trajectory_msgs/JointTrajectory  at most max_trajectory_points,
+                                                                      read off the executor
+                                                                      (.trajectory_intake)
 srv    ``~/enable`` ``~/reset``      std_srvs/SetBool, Trigger
 srv    ``~/pause`` ``~/step``        std_srvs/SetBool, Trigger        only if the backend can
 srv    ``~/multi_step``              test_msgs/srv/BasicTypes         ``uint64_value`` physics
@@ -45,7 +47,10 @@ Threads: the control tick runs on a :class:`~sdf_bridge.hardware.FixedRateLoop` 
 subscriptions, services and the ``/diagnostics`` timer run on the executor's thread
 (:func:`sdf_bridge.ros.main.make_executor`). The node talks to the hardware system only, whose
 one lock serialises the tick, command submission and the services. Bad commands are rejected
-with a throttled warning and counted (they never stop the loop).
+with a throttled warning and counted (they never stop the loop). Every callback is an error
+boundary (:mod:`.callback_guard`): an exception in one, or a ``/clock`` stamp rclpy cannot take
+under ``use_sim_time``, is counted (``callback_dropped.<name>`` in ``/diagnostics``) and logged
+the 1st, 10th, 100th, … time, never the end of the process.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ from typing import Any
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
+from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -74,6 +80,7 @@ from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem, kernel_switch
 from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock
+from .callback_guard import GuardedNode
 from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
 from .hardware_time import HardwareTime
@@ -82,13 +89,15 @@ from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
 from .stop_signals import StopRequested, deferred, interruptible
+from .trajectory_intake import TrajectoryIntake
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
 MAX_STEPS = 100_000
 """Most physics steps one ``~/multi_step`` call advances (the control loop waits meanwhile)."""
 
 
-class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
+class BridgeNode(GuardedNode, QosOverridesNode):
+    # every callback an error boundary (.callback_guard); every topic's QoS overridable (.qos)
     """The bridge node (see module docstring for its interface).
 
     Args:
@@ -188,8 +197,20 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
                 self._array_callback(interface),
                 RELIABLE_QOS,
             )
+        # raw: counted and bounded before it is read, read off the executor thread
+        # (.trajectory_intake)
+        self._trajectory_intake = TrajectoryIntake(
+            self.config.max_trajectory_points,
+            self._on_trajectory_bytes,
+            self._reject,
+            self._on_trajectory_error,
+        )
         self.create_subscription(
-            JointTrajectory, "~/joint_trajectory", self._on_trajectory, RELIABLE_QOS
+            JointTrajectory,
+            "~/joint_trajectory",
+            self._trajectory_intake.offer,
+            RELIABLE_QOS,
+            raw=True,
         )
         self.create_service(SetBool, "~/enable", self._on_enable)
         self.create_service(Trigger, "~/reset", self._on_reset)
@@ -436,6 +457,7 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
             self.loop,
             self.rejects,
             self.command_warnings,
+            self.callback_guard.dropped,
             self.description.robot.name if self.description else "",
         )
 
@@ -497,12 +519,28 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
 
         return callback
 
+    def _reject(self, reason: str, text: str) -> None:
+        """Count a refused command under ``reason`` (``node_rejected.<reason>``) and warn
+        (throttled)."""
+        self.rejects[reason] += 1
+        self._warn_throttled(text)
+
+    def _on_trajectory_bytes(self, data: bytes) -> None:
+        """A serialised JointTrajectory the intake accepted (worker thread, or the executor's
+        for a small one): deserialise it and go on as :meth:`_on_trajectory`."""
+        self._on_trajectory(deserialize_message(data, JointTrajectory))
+
+    def _on_trajectory_error(self, exc: Exception) -> None:
+        """An exception processing a trajectory (e.g. bytes rclpy cannot deserialise): counted
+        as a dropped call of the trajectory subscription (.callback_guard)."""
+        self.callback_guard.record(self.resolve_topic_name("~/joint_trajectory"), exc)
+
     def _on_trajectory(self, msg: JointTrajectory) -> None:
         try:
             traj = conversions.trajectory_command(msg)
-        except CommandError as exc:
-            self.rejects["joint_trajectory"] += 1
-            self._warn_throttled(f"joint_trajectory: command rejected: {exc}")
+        except CommandError as exc:  # (one stamped before 0: as in the past, trajectory_in_past)
+            reason = getattr(exc, "reason", "joint_trajectory")
+            self._reject(reason, f"joint_trajectory: command rejected: {exc}")
             return
         self._submit(
             "joint_trajectory",
@@ -580,6 +618,9 @@ class BridgeNode(QosOverridesNode):  # every topic's QoS overridable (.qos)
     def shutdown(self) -> None:
         """Stop the loop and close the hardware system (idempotent; also on a node whose
         construction was interrupted before these were made)."""
+        intake = getattr(self, "_trajectory_intake", None)
+        if intake is not None:
+            intake.close()
         switch, loop = getattr(self, "kernel_switch", None), getattr(self, "loop", None)
         if switch is not None:
             switch.close()

@@ -151,6 +151,15 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             float_range=(0.0, 3600.0),
         ),
     ),
+    "max_trajectory_points": (
+        100_000,
+        _descriptor(
+            _T.PARAMETER_INTEGER,
+            "Most points of a JointTrajectory on ~/joint_trajectory: one with more is refused "
+            "before it is read (counted as trajectory_too_long).",
+            int_range=(1, 10_000_000),
+        ),
+    ),
     "real_time_factor": (
         1.0,
         _descriptor(
@@ -249,6 +258,7 @@ class BridgeConfig:
     publish_rate: float = default("publish_rate")
     joints: tuple[str, ...] = default("joints")
     command_timeout: float = default("command_timeout")
+    max_trajectory_points: int = default("max_trajectory_points")
     real_time_factor: float = default("real_time_factor")
     joint_limits_file: str = default("joint_limits_file")
     thread_priority: int = default("thread_priority")
@@ -434,6 +444,9 @@ def make_config(
         publish_rate=publish_rate,
         joints=joints,
         command_timeout=float(values.get("command_timeout", default("command_timeout"))),
+        max_trajectory_points=int(
+            values.get("max_trajectory_points", default("max_trajectory_points"))
+        ),
         real_time_factor=float(values.get("real_time_factor", default("real_time_factor"))),
         joint_limits_file=str(values.get("joint_limits_file") or ""),
         thread_priority=int(values.get("thread_priority", default("thread_priority"))),

@@ -1,13 +1,15 @@
-"""SIGINT and SIGTERM in the bridge process: any number of them, at any moment, is a clean stop.
+"""SIGINT, SIGTERM and SIGHUP in the bridge process: any number of them, at any moment, is a
+clean stop.
 
 A terminal's Ctrl-C reaches the bridge twice under ``ros2 launch`` (the terminal's SIGINT to the
-whole process group, and the one launch forwards), ``ros2 launch`` and systemd send SIGTERM, and
-a signal can arrive while modules import, while the robot is configured, while the node runs or
-while it shuts down. Python's default handler raises ``KeyboardInterrupt`` wherever the main
-thread happens to be — in a thread join during shutdown that is a traceback and exit status
-−2 — and rclpy's own handler shuts the context down under whatever call is running. So the
-bridge installs its own handlers first thing (:meth:`StopSignals.install`, with rclpy's turned
-off) and handles a signal in one of two ways:
+whole process group, and the one launch forwards), ``ros2 launch`` and systemd send SIGTERM, a
+terminal closing (or an SSH session dropping) sends SIGHUP, whose default action ends the process
+with status −1 before anything is shut down, and a signal can arrive while modules import, while the
+robot is configured, while the node runs or while it shuts down. Python's default handler raises
+``KeyboardInterrupt`` wherever the main thread happens to be — in a thread join during shutdown that
+is a traceback and exit status −2 — and rclpy's own handler shuts the context down under whatever
+call is running. So the bridge installs its own handlers first thing (:meth:`StopSignals.install`,
+with rclpy's turned off) and handles a signal in one of two ways:
 
 * **while starting** (imports, ``rclpy.init``, configuring the robot, which can take seconds for
   a large robot or a first kernel compile): the first signal raises :class:`StopRequested` in
@@ -21,7 +23,7 @@ off) and handles a signal in one of two ways:
 
 Work that must not be interrupted halfway (Numba's set-up) runs under :func:`deferred`: a signal
 there stops the start-up right after it. Every signal after the first only sets the flag. Before the
-interpreter exits, :meth:`StopSignals.ignore` makes SIGINT and SIGTERM ignored: Python resets its
+interpreter exits, :meth:`StopSignals.ignore` makes the stop signals ignored: Python resets its
 handlers to the default action while it finalises, and a signal arriving then would otherwise kill
 the process with −2. A signal during the interpreter's own start-up, before any code of this package
 runs (the first ~0.05 s), is handled by Python itself (``KeyboardInterrupt``).
@@ -35,12 +37,14 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-#: The signals that stop the bridge.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: The signals that stop the bridge (SIGHUP where the platform has it).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 class StopRequested(BaseException):
-    """Raised in the main thread by the first SIGINT/SIGTERM while the bridge starts
+    """Raised in the main thread by the first SIGINT/SIGTERM/SIGHUP while the bridge starts
     (a ``BaseException``, like ``KeyboardInterrupt``: ``except Exception`` does not swallow it).
 
     Attributes:
@@ -53,7 +57,8 @@ class StopRequested(BaseException):
 
 
 class StopSignals:
-    """The bridge process's SIGINT/SIGTERM handling (see module doc). Use from the main thread.
+    """The bridge process's handling of the :data:`STOP_SIGNALS` (see module doc). Use from the
+    main thread.
 
     Attributes:
         requested: set by the first signal (a :class:`threading.Event`, for other threads too).
@@ -66,8 +71,8 @@ class StopSignals:
         self._raising = True
 
     def install(self) -> "StopSignals":
-        """Handle SIGINT and SIGTERM from now on (start-up mode: the first raises); the process's
-        instance for :func:`interruptible`. Returns self."""
+        """Handle the :data:`STOP_SIGNALS` from now on (start-up mode: the first raises); the
+        process's instance for :func:`interruptible`. Returns self."""
         global _installed
         for signum in STOP_SIGNALS:
             signal.signal(signum, self._handle)
@@ -79,7 +84,7 @@ class StopSignals:
         self._raising = False
 
     def ignore(self) -> None:
-        """Ignore SIGINT and SIGTERM (the process is about to exit)."""
+        """Ignore the :data:`STOP_SIGNALS` (the process is about to exit)."""
         self._raising = False
         for signum in STOP_SIGNALS:
             signal.signal(signum, signal.SIG_IGN)

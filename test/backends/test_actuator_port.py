@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sdf_bridge.backends.actuator_port import ActuatorPort, actuator_modes
+from sdf_bridge.backends.actuator_port import ActuatorModes, ActuatorPort, actuator_modes
 from sdf_bridge.backends.base import MODE_DTYPE, ActuatorState, Mode, is_simulated_robot
 from sdf_bridge.backends.registry import as_backend
 from sdf_bridge.description import load
@@ -129,3 +129,18 @@ def test_a_driver_drives_real_actuators_unless_it_says_it_simulates() -> None:
     assert ActuatorPort(simulating()).simulated_robot is True
     sloppy = type("SloppyEcho", (echo,), {"simulated_robot": "yes"})
     assert ActuatorPort(sloppy()).simulated_robot is False
+
+
+def test_actuator_modes_equal_the_dense_formula_from_non_zeros() -> None:
+    """:class:`ActuatorModes` (O(non-zeros)) equals the dense (n_actuators, n_joints) min/max
+    it replaced, on random dependencies and modes."""
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        dependency = rng.random((int(rng.integers(1, 7)), int(rng.integers(1, 7)))) < 0.4
+        mode = rng.integers(0, 4, dependency.shape[1]).astype(np.int16)
+        dep = dependency & (mode != 0)[None, :]
+        low = np.where(dep, mode[None, :], 99).min(axis=1, initial=99)
+        high = np.where(dep, mode[None, :], -1).max(axis=1, initial=-1)
+        want = np.where(low == high, low, 0)
+        got = ActuatorModes(dependency)(mode.astype(MODE_DTYPE))
+        assert got.dtype == MODE_DTYPE and got.tolist() == want.tolist()

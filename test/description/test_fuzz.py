@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +21,10 @@ from prerequisites import SHARED, shared_skip_mark
 
 from sdf_bridge.description import load
 from sdf_bridge.errors import DescriptionError
+
+#: Hypothesis' bound on one example, far above a normal one: an input that makes the
+#: loader run away fails the test; setup.cfg's pytest timeout bounds a hang.
+DEADLINE = timedelta(seconds=10)
 
 ROBOTS_DIR = SHARED / "robots"
 pytestmark = shared_skip_mark()
@@ -36,7 +41,7 @@ TRIED: dict[str, int] = {}
 
 FUZZ = settings(
     max_examples=MAX_EXAMPLES,
-    deadline=None,
+    deadline=DEADLINE,
     derandomize=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

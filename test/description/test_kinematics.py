@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sdf_bridge.description.kinematics import joint_motion, joint_transform, link_transforms
+from sdf_bridge.description.kinematics import (
+    joint_motion,
+    joint_transform,
+    link_transforms,
+    tree_edges,
+)
 from sdf_bridge.description.model import Axis, Joint, JointType, Link, Pose, Robot
+
+#: Hypothesis' bound on one example (the first may compile the kernels): a runaway
+#: example fails the test; setup.cfg's pytest timeout bounds the test as a whole.
+DEADLINE = timedelta(seconds=30)
 
 TOL = 1e-12
 
@@ -128,7 +138,7 @@ def test_default_axis_is_x_when_absent() -> None:
 _angles = st.floats(min_value=-10.0, max_value=10.0, allow_nan=False)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=DEADLINE)
 @given(
     q1=_angles,
     q2=_angles,
@@ -164,3 +174,69 @@ def test_poses_are_rigid_and_periodic(q1: float, q2: float, ax: tuple[float, flo
     # the joint's own motion leaves points on its axis in place
     motion = joint_motion(j1, q1)
     np.testing.assert_allclose(motion[:3, :3] @ np.asarray(axis.xyz), axis.xyz, atol=1e-9)
+
+
+# ------------------------------------------------------------------ tree_edges in O(n log n)
+def _tree_edges_by_passes(robot: Robot) -> tuple[list, list]:
+    """tree_edges as it was (repeated passes, O(n²)): the oracle of the heap version."""
+    children = {j.child for j in robot.joints.values()}
+    order = [(name, None) for name in robot.links if name not in children]
+    placed = {name for name, _ in order}
+    pending = list(robot.joints.values())
+    for allow_gearbox in (False, True):
+        changed = True
+        while changed:
+            changed = False
+            for joint in list(pending):
+                if joint.type is JointType.GEARBOX and not allow_gearbox:
+                    continue
+                if joint.parent in placed and joint.child not in placed:
+                    order.append((joint.child, joint))
+                    placed.add(joint.child)
+                    pending.remove(joint)
+                    changed = True
+    return order, pending
+
+
+@settings(max_examples=500, deadline=timedelta(seconds=2))
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.lists(
+            st.tuples(
+                st.integers(0, n - 1),
+                st.integers(0, n - 1),
+                st.sampled_from([JointType.REVOLUTE, JointType.FIXED, JointType.GEARBOX]),
+            ),
+            max_size=12,
+        ).map(lambda edges: (n, edges))
+    )
+)
+def test_tree_edges_equals_the_passes_over_the_joints(case: tuple[int, list]) -> None:
+    """The same order and loop joints as repeated passes, on random graphs (loops, gearboxes,
+    several roots, unreachable links, a link the child of several joints)."""
+    n, edges = case
+    robot = Robot(
+        name="r",
+        links={f"l{i}": Link(name=f"l{i}") for i in range(n)},
+        joints={
+            f"j{k}": Joint(f"j{k}", kind, f"l{a}", f"l{b}")
+            for k, (a, b, kind) in enumerate(edges)
+            if a != b
+        },
+    )
+    assert tree_edges(robot) == _tree_edges_by_passes(robot)
+
+
+@pytest.mark.timeout(10)
+def test_tree_edges_of_a_reversed_chain_of_ten_thousand_joints() -> None:
+    """Joints listed child-first (the passes' worst case: one joint placed per pass)."""
+    n = 10_000
+    joints = [Joint(f"j{i}", JointType.REVOLUTE, f"l{i}", f"l{i + 1}") for i in range(n)]
+    robot = Robot(
+        name="r",
+        links={f"l{i}": Link(name=f"l{i}") for i in range(n + 1)},
+        joints={j.name: j for j in reversed(joints)},
+    )
+    order, loops = tree_edges(robot)
+    assert [name for name, _ in order] == [f"l{i}" for i in range(n + 1)]
+    assert loops == []

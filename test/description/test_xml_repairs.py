@@ -6,14 +6,19 @@ the same files: test_libsdformat_reference.py."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prerequisites import require_tool
 
+from sdf_bridge import cli
 from sdf_bridge.description import load_with_warnings
-from sdf_bridge.description.xml_repairs import COMMENT, DECLARATION, Repair, repair
+from sdf_bridge.description.xml_repairs import COMMENT, DECLARATION, Repair, find, repair
 from sdf_bridge.description.xmlio import parse_xml
 from sdf_bridge.errors import XacroError, XmlSyntaxError
 
@@ -250,3 +255,162 @@ def test_xacro_refuses_them_as_xacro_does_naming_the_comment(tmp_path: Path) -> 
         r"\(tinyxml2\) read such a file\. Fix: remove the '--' from that comment",
     ):
         load_with_warnings(path)
+
+
+# ------------------------------------------------------------------ linear time (issue 22)
+#: The repairs before they were linear scans, as regular expressions: the oracle of
+#: :func:`test_repairs_equal_the_regular_expressions_on_ordinary_input`, with a comment ending
+#: at its first ``-->`` (``(?:(?!-->).)*``; the old ``.*?`` let a comment swallow text up to a
+#: later ``-->`` when backtracking, the exponential case). Applied to short inputs only.
+_ORACLE_COMMENT_OR_CDATA = re.compile(rb"<!\[CDATA\[.*?\]\]>|<!--(.*?)-->", re.DOTALL)
+_ORACLE_LATE_DECLARATION = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?((?:[ \t\r\n]|<!--(?:(?!-->).)*-->)+)(<\?xml[ \t\r\n].*?\?>)", re.DOTALL
+)
+
+
+def _oracle(raw: bytes) -> tuple[bytes, list[Repair]]:
+    """:func:`repair` as the regular expressions read it."""
+    found = []
+    declaration = _ORACLE_LATE_DECLARATION.match(raw)
+
+    def lines(start: int, end: int) -> tuple[int, int]:
+        first = raw.count(b"\n", 0, start) + 1
+        return first, first + raw.count(b"\n", start, end)
+
+    out = raw
+    if declaration is not None:
+        after = "comments" if b"<!--" in declaration.group(1) else "blank space"
+        found.append(Repair(DECLARATION, *lines(*declaration.span(2)), after))
+        start, end = declaration.span(2)
+        out = raw[:start] + re.sub(rb"[^\n]", b" ", raw[start:end]) + raw[end:]
+
+    def bad(body: bytes | None) -> bool:
+        return body is not None and (b"--" in body or body.endswith(b"-"))
+
+    found.extend(
+        Repair(COMMENT, *lines(*m.span()))
+        for m in _ORACLE_COMMENT_OR_CDATA.finditer(raw)
+        if bad(m.group(1))
+    )
+    out = _ORACLE_COMMENT_OR_CDATA.sub(
+        lambda m: b"<!--" + m.group(1).replace(b"-", b" ") + b"-->" if bad(m.group(1)) else m[0],
+        out,
+    )
+    return (out, found) if found else (raw, [])
+
+
+_PIECES = [
+    b" ",
+    b"\n",
+    b"\t",
+    b"\xef\xbb\xbf",
+    b"<!-- a -->",
+    b"<!-- a -- b -->",
+    b"<!-- c --->",
+    b"<!---->",
+    b"<!-- x\n -- y\n-->",
+    b"<?xml version='1.0'?>",
+    b'<?xml-model href="x"?>',
+    b"<a>",
+    b"</a>",
+    b"<b/>",
+    b"text",
+    b"<![CDATA[<!-- p -- q -->]]>",
+    b"<!--",
+    b"-->",
+    b"]]>",
+]
+
+
+@settings(max_examples=2000, deadline=timedelta(seconds=1))
+@given(st.lists(st.sampled_from(_PIECES), max_size=10))
+def test_repairs_equal_the_regular_expressions_on_ordinary_input(pieces: list[bytes]) -> None:
+    raw = b"".join(pieces)
+    assert repair(raw) == _oracle(raw)
+    assert find(raw) == _oracle(raw)[1]
+
+
+@pytest.mark.parametrize(
+    "raw, want",
+    [
+        # a licence header before the declaration (nav2's turtlebot3_waffle_gps.urdf)
+        (
+            b"<!-- licence -->\n<!-- more -->\n<?xml version='1.0'?>\n<a/>",
+            (
+                b"<!-- licence -->\n<!-- more -->\n                     \n<a/>",
+                [Repair(DECLARATION, 3, 3, "comments")],
+            ),
+        ),
+        # a malformed comment before a late declaration: the declaration is named first
+        (
+            b"<!-- a -- b -->\n<?xml version='1.0'?><a/>",
+            (
+                b"<!-- a    b -->\n                     <a/>",
+                [Repair(DECLARATION, 2, 2, "comments"), Repair(COMMENT, 1, 1)],
+            ),
+        ),
+        # text between two comments: the declaration is not "after comments" (the old
+        # expression's backtracking read "<!-- a --> x <!-- b -->" as one comment)
+        (
+            b"<!-- a --> x <!-- b --> <?xml version='1.0'?><a/>",
+            (b"<!-- a --> x <!-- b --> <?xml version='1.0'?><a/>", []),
+        ),
+        # a declaration at the very start is allowed; <?xml-model?> is another instruction
+        (
+            b"<?xml version='1.0'?><!-- a -- b --><a/>",
+            (b"<?xml version='1.0'?><!-- a    b --><a/>", [Repair(COMMENT, 1, 1)]),
+        ),
+        (b" <?xml-model href='x'?><a/>", (b" <?xml-model href='x'?><a/>", [])),
+        # unterminated: a comment or CDATA section running to the end is left as it is
+        (b"<a><!-- a -- b </a>", (b"<a><!-- a -- b </a>", [])),
+        (b"<a><![CDATA[ <!-- a -- b --> </a>", (b"<a><![CDATA[ <!-- a -- b --> </a>", [])),
+    ],
+)
+def test_repair_of_ordinary_documents(raw: bytes, want: tuple[bytes, list[Repair]]) -> None:
+    assert repair(raw) == want
+
+
+@pytest.mark.timeout(5)
+def test_ten_thousand_leading_comments_and_a_syntax_error_are_refused_quickly() -> None:
+    """Issue 22: 26 licence lines and one syntax error took over 2 minutes (exponential
+    backtracking); 10^4 are refused at once (timeout 5 s: a bound, not a measurement)."""
+    text = "<!-- licence line -->\n" * 10_000 + '<robot name="r"><link name="a"></robot>\n'
+    with pytest.raises(
+        XmlSyntaxError,
+        match=r"^r\.urdf:10001: not well-formed XML \(column 40\): Opening and ending tag "
+        r"mismatch: link line 10001 and robot",
+    ):
+        parse_xml(text, "r.urdf", [])
+
+
+@pytest.mark.timeout(5)
+def test_many_unterminated_comment_openings_are_scanned_once() -> None:
+    """``<!--`` repeated with no ``-->``: a pattern retried at each opening rescans the rest
+    of the document each time (quadratic); the scan stops at the first."""
+    raw = b"<a>" + b"<!--" * 500_000
+    assert repair(raw) == (raw, [])
+    with pytest.raises(XmlSyntaxError, match=r"^<string>:1: not well-formed XML"):
+        parse_xml(raw)
+
+
+@pytest.mark.timeout(5)
+def test_sixty_thousand_malformed_comments_are_repaired_with_exact_lines() -> None:
+    raw = b"<a>\n" + b"<!-- x -- y -->\n" * 60_000 + b"<b/></a>\n"
+    repaired, repairs = repair(raw)
+    assert len(repairs) == 60_000
+    assert (repairs[0], repairs[-1]) == (Repair(COMMENT, 2, 2), Repair(COMMENT, 60_001, 60_001))
+    assert repaired == b"<a>\n" + b"<!-- x    y -->\n" * 60_000 + b"<b/></a>\n"
+
+
+@pytest.mark.timeout(10)
+def test_check_refuses_ten_thousand_leading_comments_and_a_syntax_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same through ``sdf-bridge check`` (the path of issue 22's report)."""
+    path = tmp_path / "r.urdf"
+    path.write_text(
+        "<!-- licence line -->\n" * 10_000 + '<robot name="r"><link name="a"></robot>\n'
+    )
+    assert cli.main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "r.urdf:10001: not well-formed XML (column 40)" in err

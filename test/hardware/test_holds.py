@@ -13,8 +13,8 @@ NAN = np.nan
 
 def test_coupling_equals_the_dependency_product() -> None:
     """From the actuator dependency in O(non-zeros): the same as the dense product
-    D.T @ D > 0 (diagonal cleared; None when no actuator drives two joints) on random
-    dependencies."""
+    S = D.T @ D > 0 (diagonal cleared; None when no actuator drives two joints) on random
+    dependencies, and its partners the boolean product S @ selected."""
     rng = np.random.default_rng(7)
     for _ in range(300):
         dependency = rng.random((int(rng.integers(1, 9)), int(rng.integers(1, 9)))) < 0.35
@@ -22,7 +22,10 @@ def test_coupling_equals_the_dependency_product() -> None:
         np.fill_diagonal(dense, False)
         shared = coupling(dependency)
         if dense.any():
-            np.testing.assert_array_equal(shared, dense)
+            np.testing.assert_array_equal(shared.matrix(), dense)
+            for _ in range(5):
+                selected = rng.random(dependency.shape[1]) < 0.5
+                np.testing.assert_array_equal(shared.partners(selected), dense @ selected)
         else:
             assert shared is None
 

@@ -217,3 +217,39 @@ def test_the_segment_to_a_first_point_still_ahead_starts_now() -> None:
         ["a"], [4.0], [[3.0]], None, None, start=20.0, current_position=np.array([0.0]), now=11.0
     )
     np.testing.assert_allclose(later.times, [20.0, 24.0], atol=TOL)
+
+
+@pytest.mark.parametrize(
+    ("times", "match"),
+    [
+        (
+            [0.5, 1.0, 1.0],
+            r"^trajectory times are not strictly increasing: point 2 of 3 at 1\.0 s after "
+            r"point 1 at 1\.0 s\. Fix: order the points by time_from_start\.$",
+        ),
+        ([0.5, float("nan"), 2.0], r"^trajectory point 1 of 3 has time nan: times must be"),
+        ([-0.5, 1.0, 2.0], r"^trajectory point 0 of 3 has time -0\.5: times must be finite"),
+    ],
+)
+def test_bad_times_name_the_first_bad_point_not_every_time(times, match) -> None:
+    """A long trajectory's error names one point (the message stays short: 10^5 points
+    listed were megabytes of log)."""
+    with pytest.raises(CommandError, match=match):
+        Trajectory.build(
+            ["a"], times, [[0.0]] * 3, None, None, start=0.0, current_position=np.zeros(1)
+        )
+
+
+def test_a_long_trajectory_error_stays_short() -> None:
+    times = np.ones(100_000)
+    with pytest.raises(CommandError) as info:
+        Trajectory.build(
+            ["a"],
+            times,
+            np.zeros((100_000, 1)),
+            None,
+            None,
+            start=0.0,
+            current_position=np.zeros(1),
+        )
+    assert len(str(info.value)) < 200

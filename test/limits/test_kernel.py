@@ -8,6 +8,7 @@ clamp counters and the stored previous commands must be identical too. Without N
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -17,6 +18,10 @@ from transmissions.builders import chain
 
 from sdf_bridge import jit
 from sdf_bridge.limits import REASONS, JointLimiter, JointLimits, kernel
+
+#: Hypothesis' bound on one example (the first may compile the kernels): a runaway
+#: example fails the test; setup.cfg's pytest timeout bounds the test as a whole.
+DEADLINE = timedelta(seconds=30)
 
 NAN = math.nan
 INF = math.inf
@@ -85,7 +90,7 @@ def _assert_same_state(ref: JointLimiter, fast: JointLimiter) -> None:
 
 @settings(
     max_examples=400 if jit.ENABLED else 150,
-    deadline=None,
+    deadline=DEADLINE,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(scenarios())
@@ -107,7 +112,7 @@ def test_kernel_equals_numpy(scenario) -> None:
 
 @settings(
     max_examples=200 if jit.ENABLED else 60,
-    deadline=None,
+    deadline=DEADLINE,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(scenarios(), st.integers(0, 3))

@@ -23,7 +23,7 @@ from sdf_bridge.backends.base import (
     ScanReading,
     WrenchReading,
 )
-from sdf_bridge.errors import CommandError
+from sdf_bridge.errors import CommandError, TrajectoryInPastError
 from sdf_bridge.ros import conversions as cv
 
 STAMP = Time(sec=12, nanosec=500)
@@ -87,6 +87,20 @@ def test_trajectory_command_stamp_is_start() -> None:
     msg.header.stamp = Time(sec=100, nanosec=250_000_000)
     msg.points = [_point(1.0, (1.0,))]
     assert cv.trajectory_command(msg).start == pytest.approx(100.25, abs=1e-9)
+
+
+@pytest.mark.parametrize(("sec", "nanosec"), [(-1, 0), (-1, 999_999_999), (-(2**31), 0)])
+def test_trajectory_stamped_before_time_zero_is_in_the_past(sec: int, nanosec: int) -> None:
+    """A stamp with ``sec < 0`` is rejected as a trajectory in the past (it is not "start
+    now", which only the zero stamp means)."""
+    msg = JointTrajectory(joint_names=["a"])
+    msg.header.stamp = Time(sec=sec, nanosec=nanosec)
+    msg.points = [_point(1.0, (1.0,))]
+    with pytest.raises(
+        TrajectoryInPastError, match=rf"^trajectory stamped {sec} s {nanosec} ns, before time 0"
+    ) as info:
+        cv.trajectory_command(msg)
+    assert info.value.reason == "trajectory_in_past"
 
 
 def test_trajectory_ragged_point_is_rejected() -> None:

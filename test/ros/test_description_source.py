@@ -111,6 +111,28 @@ def test_joints_not_in_joint_states_are_warned_about_at_start(
     ]
 
 
+def test_many_joints_not_in_joint_states_are_one_log_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """300 ball joints: 300 warnings returned, one line logged with the count (issue 22:
+    warnings aggregated)."""
+    balls = "".join(
+        f'<link name="b{i}"/><joint name="neck{i}" type="ball"><parent>a</parent>'
+        f"<child>b{i}</child></joint>"
+        for i in range(300)
+    )
+    sdf = f'<sdf version="1.9"><model name="m"><link name="a"/>{balls}</model></sdf>'
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.ros"):
+        load_description(sdf, is_file=False)
+    logged = [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()]
+    assert logged == [
+        "parameter robot_description: joint 'neck0' is not in joint_states and not commandable: "
+        "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (one value per joint name there) [300× this kind; next: 'neck1', "
+        "'neck2', 'neck3', …]"
+    ]
+
+
 def test_multi_package_xacro_with_package_paths(tmp_path: Path) -> None:
     """$(find arm) resolves through package_paths: no ROS install needed."""
     (tmp_path / "arm" / "urdf").mkdir(parents=True)

@@ -278,6 +278,29 @@ def test_empty_trajectory_is_rejected_and_the_running_one_goes_on(
     ) in bridge.output()
 
 
+def test_trajectory_stamped_before_time_zero_is_rejected_as_in_the_past(
+    bridge: Bridge, probe: Probe
+) -> None:
+    """A trajectory stamped ``sec: -1`` is refused and counted as one in the past
+    (``node_rejected.trajectory_in_past``); it does not run as "start now"."""
+    command(probe, ["shoulder_lift", "elbow"], [0.1, 0.2], "shoulder_lift 0.1, elbow 0.2")
+    counted = int(diagnostics(probe).get("node_rejected.trajectory_in_past", "0"))
+    msg = JointTrajectory(joint_names=["shoulder_lift", "elbow"])
+    msg.header.stamp.sec = -1
+    msg.points = [
+        JointTrajectoryPoint(positions=[-0.5, 0.9], time_from_start=Duration(sec=100, nanosec=0))
+    ]
+    probe.publisher("/sdf_bridge/joint_trajectory", JointTrajectory).publish(msg)
+    probe.wait_for(
+        lambda: int(diagnostics(probe).get("node_rejected.trajectory_in_past", "0")) == counted + 1,
+        "the trajectory stamped -1 s counted as trajectory_in_past",
+    )
+    now = state(probe)
+    assert now["shoulder_lift"][0] == pytest.approx(0.1, abs=TOL)
+    assert now["elbow"][0] == pytest.approx(0.2, abs=TOL)
+    assert "joint_trajectory: command rejected: trajectory stamped -1 s 0 ns" in bridge.output()
+
+
 def test_limits_clamp(bridge: Bridge, probe: Probe) -> None:
     pub = probe.publisher("/joint_commands", JointState)
     msg = JointState(name=["left_finger_joint"], position=[0.1])

@@ -224,17 +224,22 @@ def test_params_file_config_bridge_yaml(start_bridge, probe: Probe) -> None:
     assert bridge.stop() == 0, bridge.output()
 
 
-def test_sigterm_stops_cleanly(probe: Probe) -> None:
-    """SIGTERM (what ``ros2 launch`` and systemd send) stops the bridge with exit code 0 and no
-    traceback, like SIGINT."""
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_cleanly(probe: Probe, signame: str) -> None:
+    """SIGTERM (what ``ros2 launch`` and systemd send) and SIGHUP (a closing terminal, a dropped
+    SSH session) stop the bridge with exit code 0 and no traceback, like SIGINT."""
     import signal
 
+    ns = f"/{signame.lower()}_test"
     bridge = Bridge(
-        {"update_rate": 50.0, "publish_rate": 10.0}, name="bridge", extra=["-r", "__ns:=/term_test"]
+        {"update_rate": 50.0, "publish_rate": 10.0}, name="bridge", extra=["-r", f"__ns:={ns}"]
     )
-    probe.watch("/term_test/joint_states", JointState)
-    probe.wait_ready(bridge, "/term_test/joint_states")
-    bridge.process.send_signal(signal.SIGTERM)
-    code = bridge.stop()
+    probe.watch(f"{ns}/joint_states", JointState)
+    probe.wait_ready(bridge, f"{ns}/joint_states")
+    bridge.process.send_signal(getattr(signal, signame))
+    try:  # the signal alone ends it (no SIGINT from stop() meanwhile)
+        code = bridge.process.wait(15.0)
+    finally:
+        bridge.stop()
     assert code == 0, bridge.output()
     assert "Traceback" not in bridge.output(), bridge.output()

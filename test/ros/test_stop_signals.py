@@ -9,12 +9,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from sdf_bridge.ros.stop_signals import StopRequested, StopSignals, deferred, interruptible
+from sdf_bridge.ros.stop_signals import (
+    STOP_SIGNALS,
+    StopRequested,
+    StopSignals,
+    deferred,
+    interruptible,
+)
 
 
 @pytest.fixture(autouse=True)
 def restored_handlers() -> Iterator[None]:
-    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    saved = {s: signal.getsignal(s) for s in STOP_SIGNALS}
     yield
     for s, handler in saved.items():
         signal.signal(s, handler)
@@ -27,6 +33,18 @@ def test_while_starting_the_first_signal_raises_and_the_others_only_note() -> No
     assert info.value.signum == signal.SIGTERM and stop.requested.is_set()
     signal.raise_signal(signal.SIGINT)  # already requested: nothing raised
     assert stop.signum == signal.SIGTERM
+
+
+def test_sighup_is_a_stop_signal_like_sigint_and_sigterm() -> None:
+    """A closing terminal's SIGHUP stops the bridge as SIGINT/SIGTERM do (its default action
+    would end the process with -1, nothing shut down)."""
+    assert STOP_SIGNALS == (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    stop = StopSignals().install()
+    with pytest.raises(StopRequested, match=r"^stopped by SIGHUP while starting$"):
+        signal.raise_signal(signal.SIGHUP)
+    assert stop.signum == signal.SIGHUP
+    stop.ignore()
+    assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
 
 
 def test_once_held_signals_only_set_the_flag_and_ignore_ends_handling() -> None:

@@ -8,6 +8,7 @@ same sign on zeros (the kernels perform the numpy path's operations in the same 
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -28,6 +29,10 @@ from sdf_bridge.transmissions import (
 )
 
 from .builders import chain, mimic, simple, two_by_two
+
+#: Hypothesis' bound on one example (the first may compile the kernels): a runaway
+#: example fails the test; setup.cfg's pytest timeout bounds the test as a whole.
+DEADLINE = timedelta(seconds=30)
 
 # huge random values overflow to ±inf in both paths alike; numpy's warnings about it are noise
 pytestmark = pytest.mark.filterwarnings(
@@ -106,7 +111,7 @@ def _inputs(data, n: int) -> list[np.ndarray]:
     ]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=DEADLINE)
 @given(spec=transmission_map(), data=st.data())
 def test_every_method_identical(spec, data) -> None:
     ref, fast = _pair(spec)
@@ -140,7 +145,7 @@ def test_every_method_identical(spec, data) -> None:
     assert_identical(actuators, np.stack(ref.joint_to_actuator(p, v, e)))
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50, deadline=DEADLINE)
 @given(spec=transmission_map(), data=st.data())
 def test_strided_inputs_identical(spec, data) -> None:
     """Views with a stride (columns of an (n, 3) array) give the same results."""
@@ -194,7 +199,7 @@ def _sdf_gears(robot: Robot, ratio: float) -> Robot:
     return Robot("gears", links=links, joints=joints, transmissions=robot.transmissions)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50, deadline=DEADLINE)
 @given(data=st.data())
 def test_robot_with_mimic_chain_gearbox_screw_identical(data) -> None:
     """From a description: transmissions of every kind, a mimic chain, a gearbox, a screw."""

@@ -8,6 +8,8 @@ for actuator → joint → actuator positions, the offset seen from the actuator
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +23,10 @@ from sdf_bridge.transmissions import (
 )
 
 from .builders import chain, simple, two_by_two
+
+#: Hypothesis' bound on one example (the first may compile the kernels): a runaway
+#: example fails the test; setup.cfg's pytest timeout bounds the test as a whole.
+DEADLINE = timedelta(seconds=30)
 
 MECHANISMS = [
     SimpleTransmission,
@@ -52,7 +58,7 @@ def mechanism(draw):
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=DEADLINE)
 @given(mech=mechanism(), data=st.data())
 def test_round_trips(mech, data) -> None:
     n = mech.num_joints
@@ -71,7 +77,7 @@ def test_round_trips(mech, data) -> None:
         _close(got, want, max(scale, seen_offset))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=DEADLINE)
 @given(mech=mechanism(), data=st.data())
 def test_power_conservation(mech, data) -> None:
     n = mech.num_joints
@@ -83,7 +89,7 @@ def test_power_conservation(mech, data) -> None:
     assert abs(pa - pj) <= 1e-12 * max(1.0, terms)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=DEADLINE)
 @given(
     kinds=st.lists(st.sampled_from(["simple", "diff", "fourbar", "none"]), min_size=1, max_size=6),
     data=st.data(),

@@ -54,7 +54,7 @@ from .inputs import command_arrays, physics_steps
 from .options import _bool, parse_options
 from .realtime import RealTimeFactor
 from .sensors import SensorSuite
-from .stability import diverged_joints, log_instability
+from .stability import diverged_joints, forward_mujoco_warnings, log_instability
 from .surfaces import apply_friction
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,7 +106,11 @@ class MujocoBackend:
         """Build and compile the MuJoCo model of ``robot`` for the joints, followers and
         actuators of ``transmissions`` (their order fixes every array).
 
+        The model is compiled in a worker thread (:func:`.builder.compile_spec`): a SIGINT or
+        SIGTERM stops the bridge while MuJoCo compiles.
+
         Raises:
+            ModelTooLargeError: more links than ``max_bodies`` (checked before building).
             BackendError: a mapped joint is not a simulated 1-DOF joint, or MuJoCo rejects the
                 model.
             ConfigError: a parameter is invalid.
@@ -124,6 +128,7 @@ class MujocoBackend:
                     "joints only"
                 )
 
+        forward_mujoco_warnings()  # MuJoCo's own warnings, throttled, through our log
         built = build_spec(robot, options)
         # as the limiter enforces them
         effort_limit = np.array(effort_bounds(robot, self.joint_names))

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -45,7 +46,7 @@ import numpy as np
 from ...description.inertia import DEFAULT_INERTIA
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Pose, Robot
-from ...errors import BackendError
+from ...errors import BackendError, ModelTooLargeError
 from .couplings import add_coupling, add_gearboxes, add_mimics
 from .geoms import (
     GROUND_CONAFFINITY,
@@ -84,6 +85,9 @@ class BuildOptions:
         lift_above_ground: with a ground plane, raise the root so that the lowest collision
             geom of the initial configuration is at z ≥ 0 (like spawning a model above the
             ground in Gazebo), instead of starting in deep penetration.
+        max_bodies: the most bodies (links) a model may have: :func:`build_spec` refuses a
+            bigger one (:class:`~sdf_bridge.errors.ModelTooLargeError`) before building it
+            (compiling a 10,000-link model took over 7 minutes and 7 GB).
     """
 
     timestep: float = 0.001
@@ -95,6 +99,7 @@ class BuildOptions:
     armature: Mapping[str, float] = field(default_factory=dict)
     base_pose: Pose | None = None
     lift_above_ground: bool = True
+    max_bodies: int = 1000
 
 
 @dataclass
@@ -301,11 +306,20 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     """Build the MjSpec of ``robot`` (not compiled: sensors may still add sites).
 
     Raises:
+        ModelTooLargeError: more links than ``options.max_bodies``.
         BackendError: unsupported content (zero axis, screw joint without pitch, bad options),
             naming the joint or link.
     """
     if not options.timestep > 0.0:
         raise BackendError(f"timestep must be > 0 s, got {options.timestep}")
+    if len(robot.links) > options.max_bodies:
+        raise ModelTooLargeError(
+            f"the model of {robot.name!r} has {len(robot.links)} bodies (links), over the "
+            f"MuJoCo backend's cap of {options.max_bodies}. Fix: raise the cap with "
+            f"backend_params.max_bodies (e.g. -p backend_params.max_bodies:={len(robot.links)}) "
+            "if this machine can compile a model that large (10,000 bodies took over 7 minutes "
+            "and 7 GB), or simulate a smaller model"
+        )
     spec = mujoco.MjSpec()
     spec.modelname = robot.name or "robot"
     spec.compiler.inertiafromgeom = mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_FALSE
@@ -459,15 +473,49 @@ def stop_solver_params(
     return [-scale * k, -scale * b], solimp
 
 
+#: How often (s) the thread waiting for a compilation wakes up: a signal handler of the main
+#: thread (SIGINT/SIGTERM, :mod:`sdf_bridge.ros.stop_signals`) runs within this.
+COMPILE_POLL = 0.05
+
+
+def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
+    """``spec.compile()`` in a worker thread, the caller waiting in slices of
+    :data:`COMPILE_POLL` s: MuJoCo compiles without the GIL, so the main thread's signal
+    handlers run meanwhile and an exception they raise (the bridge's
+    :class:`~sdf_bridge.ros.stop_signals.StopRequested`) ends the wait at once. The abandoned
+    compilation runs on in its daemon thread until the process exits.
+
+    Raises:
+        ValueError: MuJoCo rejects the model (its own exception, re-raised here).
+    """
+    result: list[mujoco.MjModel] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(spec.compile())
+        except BaseException as exc:  # handed to the waiting thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="mujoco-compile", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(COMPILE_POLL)
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
 def compile_model(built: BuiltModel) -> mujoco.MjModel:
-    """Compile ``built.spec``; map SDFormat stop stiffness/dissipation to solref/solimp (second
-    pass, needing ``dof_M0``: :func:`stop_solver_params`); lift the robot above the ground.
+    """Compile ``built.spec`` (:func:`compile_spec`: a signal can stop the wait); map SDFormat
+    stop stiffness/dissipation to solref/solimp (second pass, needing ``dof_M0``:
+    :func:`stop_solver_params`); lift the robot above the ground.
 
     Raises:
         BackendError: MuJoCo rejects the model (its message included).
     """
     try:
-        model = built.spec.compile()
+        model = compile_spec(built.spec)
         if built._stops:
             rigid = []
             for name, k, b in built._stops:
@@ -486,7 +534,7 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                     "stop is used",
                     warning=False,
                 )
-            model = built.spec.compile()
+            model = compile_spec(built.spec)
         if built._lift and built._root_bodies:
             depth = penetration(model)
             if depth > 0.0:
@@ -499,7 +547,7 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
                     "the robot starts above the ground plane",
                     warning=False,
                 )
-                model = built.spec.compile()
+                model = compile_spec(built.spec)
     except ValueError as exc:
         raise BackendError(
             f"MuJoCo cannot compile the model of {built.spec.modelname!r}: {exc}"

@@ -32,6 +32,11 @@ keyframe           ""                          initial pose: a keyframe of keyfr
                                                srdf_file
 keyframe_file      ""                          YAML file of named keyframes (base pose, joints)
 srdf_file          ""                          SRDF whose ``<group_state>`` of that name is the pose
+max_bodies         1000                        bodies (links) a model may have, a whole number
+                                               ≥ 1; a bigger one is refused
+                                               (:class:`~sdf_bridge.errors.ModelTooLargeError`)
+                                               before it is built (compiling 10,000 took minutes
+                                               and gigabytes)
 =================  ==========================  ==================================================
 
 Numbers must be finite; the bound 1e6 is the description's
@@ -89,6 +94,7 @@ KNOWN_PARAMS = frozenset(
         "base_pose",
         "render_cameras",
         "lift_above_ground",
+        "max_bodies",
         *INITIAL_POSE_PARAMS,
     }
 )
@@ -192,6 +198,22 @@ def _seed(value: Any) -> int | None:
     return int(number)
 
 
+def _max_bodies(value: Any) -> int:
+    """The body cap: a whole number ≥ 1 (an integer string, or a float without a fraction)."""
+    fix = (
+        f"give a whole number ≥ 1 (default {BuildOptions.max_bodies}): the most bodies (links) "
+        "a model may have"
+    )
+    if isinstance(value, bool):
+        raise ConfigError(f"backend parameter max_bodies = {value!r} is not a number. Fix: {fix}")
+    number = int(value) if isinstance(value, int) else _float(value, "max_bodies", fix)
+    if number < 1 or number != int(number):
+        raise ConfigError(
+            f"backend parameter max_bodies = {value!r} must be a whole number ≥ 1. Fix: {fix}"
+        )
+    return int(number)
+
+
 def _armature(robot: Robot, params: Mapping[str, Any]) -> dict[str, float]:
     """joint → armature (kg·m² or kg) from ``armature`` (one number for every joint, or a
     mapping joint → number) and the flattened ``armature.<joint>`` keys."""
@@ -259,7 +281,8 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
 
     Raises:
         ConfigError: a parameter has the wrong type or value: not a number, not finite,
-            negative where that is meaningless (armature, timestep, noise_seed), beyond
+            negative where that is meaningless (armature, timestep, noise_seed), a
+            ``max_bodies`` that is not a whole number ≥ 1, beyond
             ±MAX_MAGNITUDE, a timestep under 1/MAX_MAGNITUDE s (its name, its value and the
             fix in the message).
     """
@@ -289,5 +312,6 @@ def parse_options(robot: Robot, params: Mapping[str, Any]) -> tuple[BuildOptions
         armature=_armature(robot, params),
         base_pose=base_pose,
         lift_above_ground=_bool(params.get("lift_above_ground", True), "lift_above_ground"),
+        max_bodies=_max_bodies(params.get("max_bodies", BuildOptions.max_bodies)),
     )
     return options, mode, seed

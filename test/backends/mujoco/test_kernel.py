@@ -5,6 +5,7 @@ their warm-up, and the one view of MuJoCo's data the fused kernels reach its arr
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -16,6 +17,10 @@ from sdf_bridge.backends.base import MODE_DTYPE
 from sdf_bridge.backends.mujoco import MujocoBackend, cycle, kernel
 from sdf_bridge.description import load
 from sdf_bridge.transmissions import TransmissionMap
+
+#: Hypothesis' bound on one example (the first may compile the kernels): a runaway
+#: example fails the test; setup.cfg's pytest timeout bounds the test as a whole.
+DEADLINE = timedelta(seconds=30)
 
 NU = 12  # actuators in the fake MuJoCo buffers (more than joints: other actuators exist)
 NQ = 15
@@ -97,7 +102,7 @@ def _assert_same(a: dict, b: dict) -> None:
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)  # exact; NaN equals NaN
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=DEADLINE)
 @given(case=problem())
 def test_apply_command_kernel_equals_numpy(case: dict) -> None:
     ref, fast = _copy(case), _copy(case)
@@ -115,7 +120,7 @@ def test_apply_command_kernel_equals_numpy(case: dict) -> None:
     _assert_same(ref, fast)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=DEADLINE)
 @given(case=problem(), dt=st.sampled_from([0.0, 0.001, 0.01, 0.5]))
 def test_pre_step_kernel_equals_numpy(case: dict, dt: float) -> None:
     ref, fast = _copy(case), _copy(case)
@@ -134,7 +139,7 @@ def test_pre_step_kernel_equals_numpy(case: dict, dt: float) -> None:
     _assert_same(ref, fast)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=DEADLINE)
 @given(case=problem(), bad=st.sampled_from(["none", "nan", "inf", "qacc", "qvel", "qpos"]))
 def test_gather_state_kernel_equals_numpy(case: dict, bad: str) -> None:
     warnings = np.zeros(8, dtype=np.int32)
