@@ -38,26 +38,3 @@ def repo_dir() -> Path:
 def data_dir() -> Path:
     """test/data: small descriptions of our own."""
     return REPO / "test" / "data"
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--stress",
-        action="store_true",
-        help="also run the tests marked stress (long differential and fuzz runs)",
-    )
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "stress: a long run (many mutants), skipped unless --stress is given"
-    )
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--stress"):
-        return
-    skip = pytest.mark.skip(reason="a stress test: run with --stress")
-    for item in items:
-        if "stress" in item.keywords:
-            item.add_marker(skip)

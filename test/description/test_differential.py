@@ -5,9 +5,10 @@ the bridge loads it (possibly skipping elements, each warned) with ``check``'s v
 problem that refuses the robot), and its kinematic tree (links; joints with parent and child)
 equals urdfdom's.
 
-The default suite runs :data:`DEFAULT_MUTANTS` mutants (a few seconds); ``--stress`` runs
-:data:`STRESS_MUTANTS` more. Mutants the bridge refuses on purpose where urdfdom does not are
-:func:`departure` (each class named, with why); the rest must agree.
+The default suite runs :data:`DEFAULT_MUTANTS` mutants (a few seconds); ``pytest -m stress``
+(setup.cfg's marker, run by .ci/run) runs :data:`STRESS_MUTANTS` more. Mutants the bridge
+refuses on purpose where urdfdom does not are :func:`departure` (each class named, with why);
+the rest must agree.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ probe, ``libsdformat_probe.cpp``), the bridge loads it (possibly skipping elemen
 warned) with ``check``'s verdict (no problem that refuses the robot), and its links, joints and
 joint types equal libsdformat's.
 
-The default suite runs :data:`DEFAULT_MUTANTS` mutants; ``--stress`` runs
-:data:`STRESS_MUTANTS` more.
+The default suite runs :data:`DEFAULT_MUTANTS` mutants; ``pytest -m stress`` (setup.cfg's
+marker, run by .ci/run) runs :data:`STRESS_MUTANTS` more.
 """
 
 from __future__ import annotations
