@@ -30,9 +30,12 @@ class Skip:
 
     Attributes:
         kind: what was skipped: ``"sensor"``, ``"transmission"``, ``"gazebo"``,
-            ``"ros2_control"``, ``"ros2_control joint"``, ``"inertial"``, ``"visual"``,
-            ``"collision"``, ``"geometry"``, ``"plugin"``, …
-        name: the element's name (``None`` when it has none).
+            ``"ros2_control"``, ``"ros2_control joint"``, ``"ros2_control limit"``,
+            ``"inertial"``, ``"visual"``, ``"collision"``, ``"material"``, ``"plugin"``,
+            ``"dynamics"``, ``"safety_controller"``, ``"effort limit"``, ``"velocity limit"``.
+        name: the element's name; for a link's unnamed inertial, visual or collision, and for
+            a joint's limit attribute, dynamics or safety controller, the link's or joint's
+            name; ``None`` when there is none.
         source: where the element is.
         reason: why it was skipped (the problem, and the fix when there is one).
     """
