@@ -142,6 +142,7 @@ def test_mutants_urdfdom_accepts_load(documents: dict[str, bytes], tmp_path: Pat
 
 
 @pytest.mark.stress
+@pytest.mark.timeout(900)  # (hundreds of reference runs; ~2.5 min on an idle machine)
 def test_many_mutants_urdfdom_accepts_load(documents: dict[str, bytes], tmp_path: Path) -> None:
     for i in range(DEFAULT_MUTANTS, DEFAULT_MUTANTS + STRESS_MUTANTS):
         _check(i, documents, tmp_path)
