@@ -6,7 +6,8 @@ by its normal; meshes MuJoCo reads (binary STL, OBJ, MSH) from ``Mesh.resolved``
 (COLLADA, ASCII STL, …) converted through ``trimesh`` when installed; a mesh that cannot be read
 is skipped with one warning naming the file. A degenerate shape (a zero or negative size:
 ``<box size="0 0 0"/>``, a zero radius or length; MuJoCo refuses to compile it) is left out
-with one warning per geom (:func:`degenerate`).
+with one warning per geom (:func:`degenerate`); so is a mesh of no triangles (an empty binary
+STL) or scaled by 0 along an axis, with one warning per file.
 
 Collision filtering: robot collision geoms (group :data:`COLLISION_GROUP`) touch the ground
 plane but not each other (URDF/Gazebo default; ``self_collide`` turns that on); visual geoms
@@ -110,6 +111,10 @@ class MeshLoader:
         result: str | None = None
         if mesh.resolved is None or not os.path.isfile(mesh.resolved):
             self._skip(mesh, "was not found")
+        elif not all(mesh.scale):
+            self._skip(mesh, f"is scaled by {' '.join(f'{v:g}' for v in mesh.scale)} (flat)")
+        elif empty_binary_stl(mesh.resolved):
+            self._skip(mesh, "has no triangles")
         elif mesh.resolved.lower().endswith(_MUJOCO_MESH_EXT) and not is_ascii_stl(mesh.resolved):
             self._spec.add_mesh(name=name, file=mesh.resolved, scale=list(mesh.scale))
             result = name
@@ -141,6 +146,16 @@ class MeshLoader:
             name=name, uservert=vertices.ravel().tolist(), userface=faces.ravel().tolist()
         )
         return name
+
+
+def empty_binary_stl(path: str) -> bool:
+    """True for a binary ``.stl`` file of no triangles (MuJoCo refuses it; empty meshes are
+    written by exporters for placeholder links)."""
+    if not path.lower().endswith(".stl") or is_ascii_stl(path):
+        return False
+    with open(path, "rb") as handle:
+        header = handle.read(84)
+    return int.from_bytes(header[80:84], "little") == 0
 
 
 def is_ascii_stl(path: str) -> bool:

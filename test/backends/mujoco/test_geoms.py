@@ -125,6 +125,27 @@ def test_degenerate_shapes_are_left_out_with_a_warning(geometry, why: str) -> No
     ]
 
 
+@pytest.mark.parametrize(
+    ("scale", "why"),
+    [((1.0, 1.0, 1.0), "has no triangles"), ((0.0, 1.0, 1.0), "is scaled by 0 1 1 (flat)")],
+)
+def test_empty_or_flat_mesh_is_left_out_with_one_warning(tmp_path: Path, scale, why) -> None:
+    path = tmp_path / "empty.stl"
+    path.write_bytes(b"\0" * 80 + struct.pack("<I", 0))  # a binary STL of no triangles
+    mesh = Mesh("package://robot/empty.stl", scale=scale, resolved=str(path))
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(Collision(mesh, name="c1"), Collision(mesh, name="c2")),
+    )
+    robot = chain_robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
+    model, built = compile_robot(robot, ground_plane=False)
+    assert model.ngeom == 0
+    assert [n for n in built.notes if "mesh" in n] == [
+        f"mesh 'package://robot/empty.stl' {why}; its geoms are skipped"
+    ]
+
+
 def test_zero_size_visual_box_of_a_urdf_compiles() -> None:
     robot = load(
         '<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia '
