@@ -15,7 +15,20 @@ from dataclasses import dataclass
 from lxml import etree
 
 #: Values an attribute or element text is re-typed to.
-VALUES = ("", "0", "-1", "abc", "0 0 0", "1 2", "1e400", "nan", "1.5708")
+VALUES = (
+    "",
+    "0",
+    "-1",
+    "abc",
+    "0 0 0",
+    "1 2",
+    "1e400",
+    "nan",
+    "1.5708",
+    "fixed",
+    "continuous",
+    "revolute",
+)
 
 
 @dataclass(frozen=True)
