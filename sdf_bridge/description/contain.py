@@ -44,9 +44,20 @@ from .xmlio import ParseContext
 LOG = logging.getLogger("sdf_bridge.description")
 T = TypeVar("T")
 
-#: Skip kinds that change what a real actuator's transmission map would be
-#: (:func:`driver_skips`).
-DRIVER_KINDS = frozenset({"transmission", "ros2_control", "ros2_control joint"})
+#: Skip kinds a real actuator cannot run without (:func:`driver_skips`): what changes its
+#: transmission map, and the limits written for it (a bound the bridge could not read would
+#: otherwise be enforced looser than the description meant).
+DRIVER_KINDS = frozenset(
+    {
+        "transmission",
+        "ros2_control",
+        "ros2_control joint",
+        "ros2_control limit",
+        "effort limit",
+        "velocity limit",
+        "safety_controller",
+    }
+)
 
 
 def reason_of(exc: DescriptionError, elem: etree._Element | None = None) -> str:
@@ -387,8 +398,9 @@ def prune(robot: Robot, ctx: ParseContext, *, first: int = 0) -> Robot:
 
 
 def driver_skips(robot: Robot) -> tuple[Skip, ...]:
-    """The skips of ``robot`` that a real actuator's transmission map cannot do without
-    (transmissions, ``<ros2_control>`` blocks and their joints)."""
+    """The skips of ``robot`` that a real actuator cannot run without (:data:`DRIVER_KINDS`:
+    transmissions, ``<ros2_control>`` blocks, their joints and bounds, joint limits and soft
+    limits)."""
     return tuple(s for s in robot.skipped if s.kind in DRIVER_KINDS)
 
 
@@ -397,9 +409,9 @@ def refused_skips(robot: Robot) -> str:
     skips = driver_skips(robot)
     lines = "\n".join(f"  {s}" for s in skips)
     return (
-        f"{len(skips)} transmission or <ros2_control> element(s) of robot {robot.name!r} could "
-        f"not be read, and a real actuator cannot run without them:\n{lines}\nFix: correct "
-        "them (a simulated robot runs without them)"
+        f"{len(skips)} transmission, <ros2_control> or limit element(s) of robot "
+        f"{robot.name!r} could not be read, and a real actuator cannot run without them:\n"
+        f"{lines}\nFix: correct them (a simulated robot runs without them)"
     )
 
 

@@ -130,12 +130,13 @@ def test_classic_transmission_without_type_is_skipped() -> None:
     )
     with pytest.raises(
         TransmissionError,
-        match=r"^1 transmission or <ros2_control> element\(s\) of robot 'r' could not be read, "
+        match=r"^1 transmission, <ros2_control> or limit element\(s\) of robot 'r' could not be "
+        r"read, "
         r"and a real actuator cannot run without them:\n  <string>:7: transmission 't_shoulder' "
         r"skipped: .*\nFix: correct them \(a simulated robot runs without them\)$",
     ):
         TransmissionMap.from_robot(robot, simulated_robot=False)
-    assert refused_skips(robot).startswith("1 transmission or <ros2_control> element(s)")
+    assert refused_skips(robot).startswith("1 transmission, <ros2_control> or limit element(s)")
 
 
 def test_faulty_ros2_control_block_is_skipped_and_the_good_one_kept() -> None:
@@ -364,3 +365,23 @@ def test_second_of_two_differing_transmissions_on_a_joint_is_skipped_when_simula
         "Skipped: a simulated robot runs without it (its joints driven directly); a real "
         "actuator's driver refuses it."
     )
+
+
+def test_limits_left_out_are_refused_for_real_actuators() -> None:
+    """A bound the bridge could not read is not enforced: a simulated robot runs, a real
+    actuator's map refuses the robot (it would be driven looser than described)."""
+    robot = load(
+        urdf(
+            ARM.replace('effort="10" velocity="2"', 'effort="-10" velocity="2"')
+            + '<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>'
+            '<joint name="elbow"><command_interface name="velocity"><param name="max">fast'
+            "</param></command_interface></joint></ros2_control>"
+        )
+    )
+    assert [(s.kind, s.name) for s in driver_skips(robot)] == [
+        ("effort limit", "shoulder"),
+        ("ros2_control limit", "elbow/velocity"),
+    ]
+    TransmissionMap.from_robot(robot, simulated_robot=True)
+    with pytest.raises(TransmissionError, match=r"^2 transmission, <ros2_control> or limit"):
+        TransmissionMap.from_robot(robot, simulated_robot=False)

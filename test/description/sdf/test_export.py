@@ -658,7 +658,8 @@ def test_sdf_transmission_faults_are_skipped_naming_file_and_line() -> None:
     ]
     with pytest.raises(
         TransmissionError,
-        match=r"1 transmission or <ros2_control> element\(s\) of robot .* could not be read, and "
+        match=r"1 transmission, <ros2_control> or limit element\(s\) of robot .* could not be "
+        r"read, and "
         r"a real actuator cannot run without them:\n  <string>:11: transmission 'elbow_trans' "
         r"skipped: .*\nFix: correct them \(a simulated robot runs without them\)",
     ):
