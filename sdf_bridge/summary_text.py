@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from .description.contain import driver_skips
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
 from .errors import TransmissionError
 from .summary import joint_views, publishes
+from .transmissions.loader import UNBUILT_SKIPPED
 
 
 def _val(value: object) -> str:
@@ -101,6 +103,18 @@ def transmission_report(robot: Robot, problems: list[str]) -> list[dict]:
         return []
 
 
+def _skipped_for_simulation(robot: Robot, described: list[dict]) -> list[str]:
+    """What was left out that a simulated robot runs without and a real actuator's driver
+    refuses: skipped transmission and ``<ros2_control>`` elements
+    (:func:`~sdf_bridge.description.contain.driver_skips`) and transmissions the map could
+    not build (their report notes)."""
+    return [
+        f"{s.kind} {s.name!r} ({s.source}) left out: a simulated robot runs without it, a "
+        "real actuator's driver refuses the robot"
+        for s in driver_skips(robot)
+    ] + [note for entry in described for note in entry["notes"] if UNBUILT_SKIPPED in note]
+
+
 def print_summary(
     robot: Robot,
     warnings: Sequence[str],
@@ -113,8 +127,9 @@ def print_summary(
     :func:`~sdf_bridge.description.warning_digest.digest`, or each one with ``verbose``);
     return the number of problems that make the
     bridge refuse it (a transmission or limits it cannot build). Problems it works around
-    (inertias no rigid body has, which it balances) are listed too, marked ``(worked around)``,
-    and not counted."""
+    (inertias no rigid body has, which it balances; transmission and ``<ros2_control>``
+    elements it skipped, :func:`~sdf_bridge.description.contain.driver_skips`) are listed too,
+    marked ``(worked around)``, and not counted."""
     problems: list[str] = []
     counts: dict[str, int] = {}
     for joint in robot.joints.values():
@@ -240,6 +255,7 @@ def print_summary(
             if link.inertial is not None
             and (fix := inertia_fix(link.name, link.inertial.inertia)) is not None
         ]
+        mended += _skipped_for_simulation(robot, described)
         total = len(problems) + len(mended)
         out.write(f"\nproblems ({total}):\n" if total else "\nproblems: none\n")
         for problem in problems:

@@ -31,13 +31,31 @@ def test_a_screw_is_driven_and_its_translation_published() -> None:
 
 def test_a_robot_the_bridge_refuses_gives_the_problem() -> None:
     robot = load("""<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+        <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+      <ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>
+        <joint name="j"><command_interface name="position"><param name="min">2</param>
+        </command_interface></joint></ros2_control></robot>""")
+    views, warnings, problems = joint_views(robot)
+    assert views == {"j": JointView()} and warnings == []
+    assert problems == [
+        "joint 'j': <ros2_control> position min/max [2.0, None] do not overlap the URDF range "
+        "[-1.0, 1.0]. Fix: correct the interface min/max."
+    ]
+
+
+def test_an_unbuildable_transmission_is_read_as_the_simulating_backends_do() -> None:
+    """They run without it (its joint driven directly): no problem."""
+    robot = load("""<robot name="r"><link name="a"/><link name="b"/>
       <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
       <transmission name="t"><type>transmission_interface/DifferentialTransmission</type>
         <joint name="j"/><actuator name="m"/></transmission></robot>""")
     views, warnings, problems = joint_views(robot)
-    assert views == {"j": JointView()} and warnings == []
-    assert len(problems) == 1 and problems[0].startswith(
-        "transmission 't' (DifferentialTransmission) has 1 joint(s) and 1 actuator(s)"
+    assert (list(views), views["j"].command, warnings, problems) == (
+        ["j"],
+        "position,velocity,effort",
+        [],
+        [],
     )
 
 

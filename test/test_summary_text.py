@@ -21,9 +21,26 @@ ROBOT = """<?xml version="1.0"?>
 </robot>
 """
 
-REFUSED = """<transmission name="t1"><type>transmission_interface/DifferentialTransmission</type>
+#: A differential transmission of one joint: the simulating backends run without it (worked
+#: around), a real actuator's driver refuses it.
+UNBUILDABLE = """<transmission name="t1">
+  <type>transmission_interface/DifferentialTransmission</type>
   <joint name="shoulder"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
   <actuator name="m1"><mechanicalReduction>50</mechanicalReduction></actuator></transmission>"""
+#: A <ros2_control> position range outside the URDF's: the limits cannot be built (refused).
+REFUSED = (
+    UNBUILDABLE
+    + """
+  <ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware>
+    <joint name="shoulder"><command_interface name="position"><param name="min">2</param>
+      <param name="max">3</param></command_interface></joint></ros2_control>"""
+)
+SKIPPED_NOTE = (
+    "<string>:8: transmission 't1' (DifferentialTransmission) has 1 joint(s) and 1 actuator(s); "
+    "the type needs 2 joint(s) and 2 actuator(s). Fix: give exactly that many <joint> and "
+    "<actuator> entries, or use another transmission type. Skipped: a simulated robot runs "
+    "without it (its joints driven directly); a real actuator's driver refuses it."
+)
 
 
 def test_transmission_report_without_transmissions_is_empty() -> None:
@@ -32,22 +49,26 @@ def test_transmission_report_without_transmissions_is_empty() -> None:
     assert problems == []
 
 
-def test_transmission_report_turns_a_refused_transmission_into_one_problem() -> None:
+def test_transmission_report_lists_an_unbuildable_transmission_skipped() -> None:
     problems: list[str] = []
-    assert transmission_report(load(ROBOT.format(transmission=REFUSED)), problems) == []
-    assert len(problems) == 1
-    assert problems[0].startswith(
-        "<string>:8: transmission 't1' (DifferentialTransmission) has 1 joint(s) and 1 "
-        "actuator(s); the type needs 2 joint(s) and 2 actuator(s). Fix: "
-    )
+    (row,) = transmission_report(load(ROBOT.format(transmission=UNBUILDABLE)), problems)
+    assert problems == []
+    assert (row["effective"], row["notes"]) == ("skipped (identity)", [SKIPPED_NOTE])
 
 
 def test_print_summary_counts_refusals_and_marks_what_it_works_around() -> None:
     out = io.StringIO()
     assert print_summary(load(ROBOT.format(transmission=REFUSED)), [], out) == 1
     text = out.getvalue()
-    assert "\nproblems (2):\n  <string>:8: transmission 't1' (DifferentialTransmission) has" in text
+    assert (
+        "\nproblems (3):\n  joint 'shoulder': <ros2_control> position min/max [2.0, 3.0] do not "
+        "overlap the URDF range [-1.5, 1.5]. Fix: correct the interface min/max.\n" in text
+    )
     assert "\n  (worked around) link 'arm': its principal moments (1, 1, 3) kg·m²" in text
+    assert text.endswith(f"\n  (worked around) {SKIPPED_NOTE}\n")
+    out = io.StringIO()
+    assert print_summary(load(ROBOT.format(transmission=UNBUILDABLE)), [], out) == 0
+    assert "\nproblems (2):\n  (worked around) link 'arm'" in out.getvalue()
     out = io.StringIO()
     assert print_summary(load(ROBOT.format(transmission="")), [], out) == 0
     assert "\nproblems (1):\n  (worked around) link 'arm'" in out.getvalue()

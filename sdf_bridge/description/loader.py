@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
-from ..errors import PathResolutionError, UnsupportedError
+from ..errors import PathResolutionError, UnsupportedError, XacroError
 from . import xmlio
 from .model import Robot, World
 from .resolve import PackagePaths
@@ -45,7 +45,9 @@ def load_with_xml(
         source: a path (``str`` or :class:`os.PathLike`) or the XML itself (``str`` starting
             with ``<``, or ``bytes``). Files ending in ``.xacro`` or using xacro (namespace
             declared and used) are expanded with the xacro library first, in a child process
-            bounded in memory and time (:mod:`.xacro_bounded`). XML text is never expanded
+            bounded in memory and time (:mod:`.xacro_bounded`); a file not named ``.xacro``
+            that xacro fails on is read as plain XML with a warning (as URDF parsers read
+            it: its xacro elements ignored). XML text is never expanded
             (xacro is code; text may come from the network): text that still uses xacro is
             refused (:func:`.xacro_expand.parse_xml_text`).
         xacro_args: xacro arguments (``name → value``, as ``name:=value`` on the xacro command
@@ -112,12 +114,26 @@ def _load(
         text = data.decode("utf-8", errors="replace")
         root = parse_xml_text(data, file, warnings)
     elif looks_like_xacro(path, data):
-        text, xacro_warnings = expand_xacro(
-            path, xacro_args=xacro_args, package_paths=package_paths
-        )
-        warnings.extend(f"xacro: {w}" for w in xacro_warnings)
-        file = f"{file} (expanded by xacro)"
-        root = parse_xml(text, file, warnings)
+        try:
+            text, xacro_warnings = expand_xacro(
+                path, xacro_args=xacro_args, package_paths=package_paths
+            )
+        except XacroError as exc:
+            if path.suffix == ".xacro":
+                raise
+            # a .urdf/.sdf that declares xacro and keeps a stray macro call: URDF parsers read
+            # it as plain XML and ignore the elements they do not know; so does the bridge
+            warnings.append(  # (logged with the others in the digest)
+                f"{file}: xacro failed on it ({exc.problem}); it is not a .xacro file, so it is "
+                "read as plain XML, as urdfdom and libsdformat read it (its xacro elements "
+                "ignored)",
+            )
+            text = data.decode("utf-8", errors="replace")
+            root = parse_xml(data, file, warnings)
+        else:
+            warnings.extend(f"xacro: {w}" for w in xacro_warnings)
+            file = f"{file} (expanded by xacro)"
+            root = parse_xml(text, file, warnings)
     else:
         text = data.decode("utf-8", errors="replace")
         root = parse_xml(data, file, warnings)

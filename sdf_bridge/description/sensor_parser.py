@@ -364,7 +364,13 @@ def _imu(ctx: ParseContext, sensor: etree._Element) -> ImuParams:
     )
 
 
-def _force_torque(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParams:
+def force_torque_params(ctx: ParseContext, sensor: etree._Element) -> ForceTorqueParams:
+    """The ``<force_torque>`` child of ``sensor`` (``frame``, ``measure_direction``; SDFormat's
+    defaults ``child``, ``child_to_parent``), as SDFormat and iDynTree write it.
+
+    Raises:
+        InvalidValueError: a frame or direction outside SDFormat's values.
+    """
     ft = first_child(sensor, "force_torque")
     check_children(ctx, ft, "force_torque")
     frame = _text(ft, "frame") or "child"
@@ -436,7 +442,7 @@ def _params(ctx: ParseContext, sensor: etree._Element, kind: str, raw_type: str)
     if kind == "imu":
         return _imu(ctx, sensor)
     if kind == "force_torque":
-        return _force_torque(ctx, sensor)
+        return force_torque_params(ctx, sensor)
     if kind == "contact":
         return _contact(sensor)
     if kind == "gps":

@@ -7,12 +7,23 @@ safety_controller, calibration and mimic. ``<transmission>``, ``<ros2_control>``
 ``<sensor>`` and ``<gazebo>`` are handed to their element parsers. Tags this loader does not know
 are reported as warnings and skipped, never fatal.
 
+Contained per element (:mod:`.contain`): links, joints and their required attributes are the
+kinematic tree and refuse the robot when faulty; a faulty inertial, visual, collision,
+robot-level material, transmission, ``<ros2_control>`` block, sensor or ``<gazebo>`` extension
+is skipped with one warning (file, line, why) and recorded on ``Robot.skipped``.
+
 Departures from urdfdom, on purpose:
 
 * absent ``<limit>`` attributes stay ``None`` ("not limited"), never 0 (case 007);
 * axes are normalised, and a zero axis on a movable joint is an error (case 011);
 * a revolute/prismatic joint without ``<limit>`` (or without ``effort``/``velocity``) loads with
-  a warning instead of failing; it is then unlimited.
+  a warning instead of failing; it is then unlimited;
+* a negative ``effort``/``velocity`` limit (urdfdom keeps it) is read as no limit, as SDFormat
+  defines a negative one (``-1``), with a warning.
+
+As urdfdom (and libsdformat's URDF reader): a revolute/prismatic ``<limit>`` without ``lower``
+or ``upper`` has that bound at 0 (with a warning), so ``<limit effort velocity/>`` locks the joint
+at [0, 0]; a ``<geometry>`` with several shapes is read as its first (with a warning).
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ from dataclasses import replace
 from lxml import etree
 
 from ..errors import DuplicateNameError, InvalidValueError, UnsupportedError
+from .contain import contained, prune, skip
 from .gazebo_parser import attach_sensor, gravity_off, parse_gazebo
 from .model import (
     Axis,
@@ -54,7 +66,7 @@ from .model.pose import IDENTITY
 from .resolve import PackagePaths
 from .ros2_control_parser import parse_ros2_control
 from .transmission_parser import parse_transmission
-from .urdf_sensor import parse_urdf_sensor
+from .urdf_sensor import parse_robot_sensor
 from .urdf_shapes import ShapeReading
 from .xmlio import ParseContext
 
@@ -286,20 +298,34 @@ class _Reader(ShapeReading):
         collisions: list[Collision] = []
         for child in elem:
             tag = child.tag
-            if tag == "visual":
-                geometry, origin, material = self.shape_element(child, "visual")
-                visuals.append(
-                    Visual(
-                        geometry=geometry, origin=origin, name=child.get("name"), material=material
+            if tag in ("visual", "collision"):
+                shape = contained(
+                    self.ctx,
+                    child,
+                    tag,
+                    lambda c=child, t=tag: self.shape_element(c, t),
+                    name=child.get("name") or name,
+                )
+                if shape is None:
+                    continue
+                geometry, origin, material = shape
+                if tag == "visual":
+                    visuals.append(
+                        Visual(
+                            geometry=geometry,
+                            origin=origin,
+                            name=child.get("name"),
+                            material=material,
+                        )
                     )
+                else:
+                    collisions.append(
+                        Collision(geometry=geometry, origin=origin, name=child.get("name"))
+                    )
+            elif tag == "inertial":  # a faulty one: the link is massless (urdfdom logs, goes on)
+                inertial = contained(
+                    self.ctx, child, "inertial", lambda c=child: self.inertial(c), name=name
                 )
-            elif tag == "collision":
-                geometry, origin, _ = self.shape_element(child, "collision")
-                collisions.append(
-                    Collision(geometry=geometry, origin=origin, name=child.get("name"))
-                )
-            elif tag == "inertial":
-                inertial = self.inertial(child)
             elif isinstance(tag, str):
                 self.unknown(child, elem, _LINK_TAGS)
         return Link(
@@ -337,13 +363,16 @@ class _Reader(ShapeReading):
         )
         for attr in ("effort", "velocity"):
             value = getattr(limit, attr)
-            if value is not None and value < 0.0:
-                raise self.ctx.error(
-                    InvalidValueError,
+            if value is not None and value < 0.0:  # urdfdom keeps it; SDFormat: negative = none
+                skip(
+                    self.ctx,
                     elem,
-                    f"{attr} limit is {value}, negative",
-                    f"give a {attr} limit ≥ 0",
+                    f"{attr} limit",
+                    elem.getparent().get("name") if elem.getparent() is not None else None,
+                    f"{attr} limit is {value:g}, negative: read as no {attr} limit (as SDFormat "
+                    f"reads a negative one). Fix: give a {attr} limit >= 0, or leave it out",
                 )
+                limit = replace(limit, **{attr: None})
         return limit
 
     def joint(self, elem: etree._Element) -> Joint:
@@ -362,6 +391,7 @@ class _Reader(ShapeReading):
         origin = IDENTITY
         axis_elem = None
         limit = dynamics = safety = calibration = mimic = None
+        limit_elem = None
         for sub in elem:
             tag = sub.tag
             if tag == "parent":
@@ -382,6 +412,7 @@ class _Reader(ShapeReading):
                 axis_elem = sub
             elif tag == "limit":
                 limit = self.limit(sub)
+                limit_elem = sub
             elif tag == "dynamics":
                 dynamics = Dynamics(
                     damping=self.number(sub, "damping") or 0.0,
@@ -430,13 +461,29 @@ class _Reader(ShapeReading):
         if joint_type in _AXIS_TYPES:
             axis = self.axis(axis_elem, name) if axis_elem is not None else _DEFAULT_AXIS
         if joint_type in _LIMIT_REQUIRED:
+            if limit is not None and (limit.lower is None or limit.upper is None):
+                absent = [b for b in ("lower", "upper") if getattr(limit, b) is None]
+                limit = replace(
+                    limit,
+                    lower=0.0 if limit.lower is None else limit.lower,
+                    upper=0.0 if limit.upper is None else limit.upper,
+                )
+                self.ctx.warn(
+                    elem,
+                    f"<limit> of {joint_type.value} joint {name!r} has no "
+                    + " or ".join(absent)
+                    + f"; read as 0, as urdfdom and libsdformat read it (range [{limit.lower:g}, "
+                    f"{limit.upper:g}]{', locked' if limit.lower == limit.upper else ''})",
+                )
             if limit is None:
                 self.ctx.warn(
                     elem,
                     f"{joint_type.value} joint {name!r} has no <limit>; it is treated as unlimited "
                     "(urdfdom rejects this file)",
                 )
-            elif limit.effort is None or limit.velocity is None:
+            elif limit_elem is not None and (
+                limit_elem.get("effort") is None or limit_elem.get("velocity") is None
+            ):
                 self.ctx.warn(
                     elem,
                     f"<limit> of joint {name!r} lacks effort or velocity; those are treated as "
@@ -517,15 +564,19 @@ def load_urdf(
             reader.unknown(elem, root, _TOP_LEVEL)
 
     for elem in buckets.get("material", ()):
-        mat_name = reader.name(elem, "material")
-        _add_unique(
-            reader.materials,
-            mat_name,
-            reader.material(elem, robot_level=True),
-            elem,
-            "material",
-            ctx,
-        )
+
+        def add_material(elem: etree._Element = elem) -> None:
+            mat_name = reader.name(elem, "material")
+            _add_unique(
+                reader.materials,
+                mat_name,
+                reader.material(elem, robot_level=True),
+                elem,
+                "material",
+                ctx,
+            )
+
+        contained(ctx, elem, "material", add_material)
 
     links: dict[str, Link] = {}
     for elem in buckets.get("link", ()):
@@ -544,24 +595,21 @@ def load_urdf(
     handlers: dict[str, Callable[[etree._Element], None]] = {
         "transmission": lambda e: classic.append(parse_transmission(e, ctx)),
         "ros2_control": lambda e: hardware.append(parse_ros2_control(e, ctx)),
-        "sensor": lambda e: sensors.append(parse_urdf_sensor(e, ctx)),
+        "sensor": lambda e: sensors.extend(parse_robot_sensor(e, ctx, joints)),
     }
 
-    def on_gazebo(elem: etree._Element) -> None:
+    def on_gazebo(elem: etree._Element) -> None:  # (all read before any is kept)
         extension, ext_sensors, ext_plugins = parse_gazebo(elem, ctx)
+        attached = [attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors]
         gazebo.append(extension)
-        sensors.extend(
-            s
-            for s in (attach_sensor(sensor, joints, links, ctx) for sensor in ext_sensors)
-            if s is not None
-        )
+        sensors.extend(s for s in attached if s is not None)
         plugins.extend(ext_plugins)
 
     handlers["gazebo"] = on_gazebo
-    for elem in ordered:
+    for elem in ordered:  # each one contained: a faulty one is skipped, the others kept
         handler = handlers.get(elem.tag)
         if handler is not None:
-            handler(elem)
+            contained(ctx, elem, elem.tag, lambda h=handler, e=elem: h(e))
 
     for extension in gazebo:  # Gazebo's per-link gravity switches (parser_urdf.cc)
         if extension.reference in links and gravity_off(extension):
@@ -580,5 +628,6 @@ def load_urdf(
         format="urdf",
         source_file=source_file,
     )
+    robot = prune(robot, ctx)
     validate_robot(robot, ctx)
     return robot

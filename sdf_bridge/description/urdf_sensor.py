@@ -10,16 +10,35 @@
 
 or ``<ray><horizontal samples resolution min_angle max_angle/><vertical .../></ray>``. Units SI
 (rad, m, Hz). SDFormat-style sensors (``<gazebo><sensor>``, SDF) are read by :mod:`.sensor_parser`.
+
+iDynTree's form (a ``type`` attribute; humanoids such as iCub and ergoCub write it) is read by
+:func:`parse_robot_sensor` too::
+
+    <sensor name="l_arm_ft" type="force_torque">
+      <parent joint="l_arm_ft_joint"/>
+      <force_torque><frame>child</frame><measure_direction>child_to_parent</measure_direction>
+      </force_torque>
+    </sensor>
+    <sensor name="waist_imu_acc" type="accelerometer"><parent link="root_link"/><origin .../>
+    </sensor>
+
+``force_torque`` on a joint becomes a force-torque sensor of that joint (on its child link, as
+SDFormat's joint sensors); ``accelerometer``, ``gyroscope`` and ``imu`` become IMU sensors of
+their link (``raw_type`` keeps the written type). Other types are not read (the element is
+skipped with a warning by the URDF loader's containment, :mod:`.contain`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from lxml import etree
 
-from ..errors import InvalidValueError
+from ..errors import InvalidValueError, MissingReferenceError, UnsupportedError
+from .model.joint import Joint
 from .model.pose import IDENTITY, Pose
-from .model.sensor import CameraParams, RayParams, Sensor, SensorParams
-from .sensor_parser import check_params, first_child, parse_int
+from .model.sensor import CameraParams, ImuParams, RayParams, Sensor, SensorParams
+from .sensor_parser import check_params, first_child, force_torque_params, parse_int
 from .sensor_vocabulary import TYPE_ALIASES
 from .xmlio import ParseContext
 
@@ -165,4 +184,102 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
     )
 
 
-__all__ = ["parse_urdf_sensor"]
+#: iDynTree sensor types read as IMU sensors (each a part of what an IMU measures).
+IDYNTREE_IMU_TYPES = frozenset({"accelerometer", "gyroscope", "imu"})
+
+
+def _idyntree_sensor(
+    elem: etree._Element, ctx: ParseContext, joints: Mapping[str, Joint]
+) -> Sensor:
+    """An iDynTree ``<sensor name type>`` (module docstring).
+
+    Raises:
+        InvalidValueError: no name, no ``<parent>`` of the kind the type needs, bad origin or
+            ``<force_torque>`` values.
+        MissingReferenceError: a force-torque sensor on a joint the robot does not have.
+        UnsupportedError: a type other than force_torque, accelerometer, gyroscope, imu.
+    """
+    name = (elem.get("name") or "").strip()
+    raw_type = (elem.get("type") or "").strip()
+    if not name:
+        raise ctx.error(InvalidValueError, elem, "<sensor> has no name attribute", 'add name="..."')
+    parent = first_child(elem, "parent")
+    pose = _urdf_origin(ctx, first_child(elem, "origin"))
+    rate = ctx.float_attr(elem, "update_rate", 0.0) or 0.0
+    if raw_type == "force_torque":
+        joint_name = (parent.get("joint") or "").strip() if parent is not None else ""
+        if not joint_name:
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                f"force_torque sensor {name!r} has no <parent joint=...>",
+                'add <parent joint="the_joint"/>',
+            )
+        joint = joints.get(joint_name)
+        if joint is None:
+            raise ctx.error(
+                MissingReferenceError,
+                parent,
+                f"force_torque sensor {name!r} is on joint {joint_name!r}, which the robot does "
+                "not have",
+                "name an existing joint in <parent joint=...>",
+            )
+        return Sensor(
+            name=name,
+            type="force_torque",
+            link=joint.child,
+            joint=joint.name,
+            raw_type=raw_type,
+            pose=pose,
+            update_rate=rate,
+            params=force_torque_params(ctx, elem),
+            origin_format="urdf",
+            source=ctx.source(elem),
+        )
+    if raw_type in IDYNTREE_IMU_TYPES:
+        link = (parent.get("link") or "").strip() if parent is not None else ""
+        if not link:
+            raise ctx.error(
+                InvalidValueError,
+                elem,
+                f"{raw_type} sensor {name!r} has no <parent link=...>",
+                'add <parent link="the_link"/>',
+            )
+        return Sensor(
+            name=name,
+            type="imu",
+            link=link,
+            raw_type=raw_type,
+            pose=pose,
+            update_rate=rate,
+            params=ImuParams(),
+            origin_format="urdf",
+            source=ctx.source(elem),
+        )
+    raise ctx.error(
+        UnsupportedError,
+        elem,
+        f"sensor type {raw_type!r} is not one the bridge reads (force_torque on a joint, "
+        "accelerometer, gyroscope, imu; or urdfdom's <camera>/<ray>)",
+        "leave it for the tools that read it; the bridge simulates no such sensor",
+    )
+
+
+def parse_robot_sensor(
+    elem: etree._Element, ctx: ParseContext, joints: Mapping[str, Joint]
+) -> list[Sensor]:
+    """A robot-level URDF ``<sensor>``: iDynTree's form when it has a ``type`` attribute or a
+    ``<parent joint>``, else urdfdom's (:func:`parse_urdf_sensor`). ``joints``: the robot's
+    joints, for sensors on a joint. Returns the sensor as a one-element list.
+
+    Raises:
+        DescriptionError: as :func:`parse_urdf_sensor` and for iDynTree's form (module
+            docstring); the URDF loader contains it (the sensor is skipped with a warning).
+    """
+    parent = first_child(elem, "parent")
+    if elem.get("type") is not None or (parent is not None and parent.get("joint") is not None):
+        return [_idyntree_sensor(elem, ctx, joints)]
+    return [parse_urdf_sensor(elem, ctx)]
+
+
+__all__ = ["IDYNTREE_IMU_TYPES", "parse_robot_sensor", "parse_urdf_sensor"]

@@ -76,16 +76,24 @@ class ShapeReading:
         return material
 
     def geometry(self, elem: etree._Element) -> Geometry:
-        """The one shape inside ``<geometry>``."""
+        """The shape inside ``<geometry>``; of several, the first (as urdfdom reads it), with a
+        warning naming the others."""
         shapes = [c for c in elem if isinstance(c.tag, str)]
-        if len(shapes) != 1:
+        if not shapes:
             raise self.ctx.error(
                 InvalidValueError,
                 elem,
-                f"<geometry> must contain exactly one shape, found {len(shapes)}",
+                "<geometry> holds no shape",
                 "give one of <box>, <cylinder>, <sphere>, <mesh>, <capsule>",
             )
         shape = shapes[0]
+        if len(shapes) > 1:
+            others = ", ".join(f"<{c.tag}>" for c in shapes[1:])
+            self.ctx.warn(
+                elem,
+                f"<geometry> holds {len(shapes)} shapes; the first, <{shape.tag}>, is read and "
+                f"{others} ignored, as urdfdom reads it",
+            )
         tag = shape.tag
         if tag == "box":
             size = shape.get("size")

@@ -430,16 +430,19 @@ class ParseContext:
     ``warnings`` collects every warning message (also logged through ``logging``), so that
     ``sdf-bridge check`` can list them. ``network``: the description came from the network, so
     the files it names are confined (:mod:`sdf_bridge.description.confine`); the contexts of
-    the files it includes inherit it.
+    the files it includes inherit it. ``skipped`` collects the elements left out
+    (:mod:`sdf_bridge.description.contain`), shared with the included files' contexts.
     """
 
     file: str = "<string>"
     warnings: list[str] = field(default_factory=list)
     network: bool = False
+    skipped: list = field(default_factory=list)  # (list[model.Skip]: xmlio imports no model)
 
     def included(self, file: str) -> ParseContext:
-        """The context of a file this one includes: same warnings, same confinement."""
-        return ParseContext(file, self.warnings, self.network)
+        """The context of a file this one includes: same warnings, same confinement, same
+        skipped elements."""
+        return ParseContext(file, self.warnings, self.network, self.skipped)
 
     def source(self, elem: etree._Element) -> Source:
         """The :class:`Source` of ``elem``."""

@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _LOG = logging.getLogger("sdf_bridge.transmissions.map")
 
 
-def _where(spec: TransmissionSpec, actuator: str) -> str:
+def actuator_where(spec: TransmissionSpec, actuator: str) -> str:
     """``"file:line: "`` of ``spec``'s ``<actuator name=actuator>`` (else of the
     transmission; ``""`` for a transmission built in Python)."""
     for source in (*(ta.source for ta in spec.actuators if ta.name == actuator), spec.source):
@@ -89,10 +89,9 @@ def unique_actuator_names(
         in its notes) and the warnings, one per renamed actuator (also logged).
 
     Raises:
-        TransmissionError: one transmission names an actuator for two roles; or, with
-            ``simulated_robot=False``, an actuator name used by two transmissions or by a
-            transmission and an un-transmitted joint (message: file:line, both transmissions,
-            the fix, and what simulating backends do).
+        TransmissionError: with ``simulated_robot=False``, an actuator name used by two
+            transmissions or by a transmission and an un-transmitted joint (message:
+            file:line, both transmissions, the fix, and what simulating backends do).
     """
     identity = tuple(identity)
     mechanisms = [e.mechanism for e in entries if e.mechanism is not None]
@@ -107,12 +106,6 @@ def unique_actuator_names(
             out.append(entry)
             continue
         spec = entry.spec
-        doubled = sorted({a for a in mech.actuators if mech.actuators.count(a) > 1})
-        if doubled:
-            raise TransmissionError(
-                f"{_where(spec, doubled[0])}transmission {spec.name!r} names actuator "
-                f"{doubled[0]!r} for two roles. Fix: give each role its own actuator."
-            )
         names = list(mech.actuators)
         renamed: list[tuple[str, str]] = []
         for k, actuator in enumerate(mech.actuators):
@@ -128,9 +121,10 @@ def unique_actuator_names(
                 f"transmission {spec.name!r} (joints {list(mech.joints)})"
             )
             new = _free_name(spec.name, actuator, taken)
+            where = actuator_where(spec, actuator)
             if not simulated_robot:
                 raise TransmissionError(
-                    f"{_where(spec, actuator)}actuator {actuator!r} is used by {users}. Fix: "
+                    f"{where}actuator {actuator!r} is used by {users}. Fix: "
                     "give each transmission its own actuator names (an un-transmitted joint "
                     "gets an actuator named like the joint). Simulating backends (mock, "
                     f"mujoco) accept it, renaming the actuator of {spec.name!r} to {new!r}, "
@@ -141,7 +135,7 @@ def unique_actuator_names(
             names[k] = new
             renamed.append((actuator, new))
             msg = (
-                f"{_where(spec, actuator)}actuator {actuator!r} is used by {users}; renamed "
+                f"{where}actuator {actuator!r} is used by {users}; renamed "
                 f"{actuator!r} → {new!r} for {spec.name!r} (the other keeps it). Gazebo "
                 "(gazebo_ros_control, gz_ros2_control) drives joints and ignores actuator "
                 "names, so each joint moves on its own command (ROS 1's transmission loader "

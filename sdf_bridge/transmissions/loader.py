@@ -11,12 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sdf_bridge.description.contain import driver_skips, refused_skips
 from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
 from sdf_bridge.errors import TransmissionError
 
 from . import registry
+from .actuator_names import actuator_where as _source
 from .actuator_names import unique_actuator_names
 from .base import Transmission
 from .coupling import ONE_DOF, build_followers
@@ -90,6 +92,13 @@ def _unknown_type_refused(spec: TransmissionSpec, exc: TransmissionError) -> Tra
     )
 
 
+#: What a transmission skipped for a simulated robot is told (the end of its warning and note).
+UNBUILT_SKIPPED = (
+    "Skipped: a simulated robot runs without it (its joints driven directly); a real "
+    "actuator's driver refuses it."
+)
+
+
 def build_map(
     cls: type[TransmissionMap],
     robot: Robot,
@@ -100,7 +109,12 @@ def build_map(
     <sdf_bridge.transmissions.TransmissionMap.from_robot>` (``simulated_robot``: an unknown
     type on a commanded joint is skipped with a warning, an actuator name two transmissions
     use is renamed for the later one with a warning (:mod:`.actuator_names`); neither is
-    refused).
+    refused). For a simulated robot a transmission that cannot be built (a missing or doubled
+    actuator, a joint a differing earlier transmission drives, …) is skipped with a warning,
+    its joints driven directly, as gazebo_ros_control runs without it (DESIGN.md, "Contain per
+    element"); a real actuator's map refuses it, and refuses what the description layer
+    skipped (:func:`~sdf_bridge.description.contain.driver_skips`). One pass over the
+    transmissions: time and memory linear in their number.
 
     Raises:
         TransmissionError: see the :mod:`.map` module docstring.
@@ -116,6 +130,8 @@ def build_map(
                 else ""
             )
         )
+    if not simulated_robot and driver_skips(robot):  # (real actuators: nothing left out)
+        raise TransmissionError(refused_skips(robot))
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
     # followers, and loop-closing joints (not simulated)
@@ -125,14 +141,21 @@ def build_map(
     entries: list[MappedTransmission] = []
     by_joint: dict[str, tuple[tuple, Transmission]] = {}
     types = registry.available_types() if robot.transmissions else {}
-    for spec in robot.transmissions:
+
+    def one(spec: TransmissionSpec) -> None:
+        """Append ``spec``'s entry (used, merged or skipped) to ``entries``.
+
+        Raises:
+            TransmissionError: ``spec`` cannot be built (contained below for a simulated
+                robot).
+        """
         reason = registry.non_mechanism_reason(spec.type)
         if reason is not None:
             msg = f"transmission {spec.name!r} ({spec.type}) skipped: {reason}"
             warnings.append(msg)
             _LOG.warning(msg)
             entries.append(MappedTransmission(spec, None, "skipped", (reason,)))
-            continue
+            return
         for tj in spec.joints:
             joint = robot.joints.get(tj.name)
             if joint is None:
@@ -160,7 +183,7 @@ def build_map(
             warnings.append(msg)
             _LOG.warning(msg)
             entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
-            continue
+            return
         try:
             mech_cls = registry.lookup(spec.type, spec.name, types)
         except TransmissionError as exc:
@@ -176,7 +199,7 @@ def build_map(
             warnings.append(msg)
             _LOG.warning(msg)
             entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
-            continue
+            return
         res = resolve(spec, mech_cls)
         mech = mech_cls(
             spec.name,
@@ -201,7 +224,7 @@ def build_map(
             entries.append(
                 MappedTransmission(spec, None, "merged", (note,), merged_into=first[1].name)
             )
-            continue
+            return
         for j in mech.joints:
             if j in by_joint:
                 raise TransmissionError(
@@ -209,8 +232,31 @@ def build_map(
                     f"and {spec.name!r}{_where(spec)}, which differ. Fix: remove one of "
                     "them (or make them identical apart from the hardware interface)."
                 )
+        doubled = sorted({a for a in mech.actuators if mech.actuators.count(a) > 1})
+        if doubled:
+            raise TransmissionError(
+                f"{_source(spec, doubled[0])}transmission {spec.name!r} names actuator "
+                f"{doubled[0]!r} for two roles. Fix: give each role its own actuator."
+            )
+        for j in mech.joints:
             by_joint[j] = (key, mech)
         entries.append(MappedTransmission(spec, mech, "used", tuple(res.notes)))
+
+    for spec in robot.transmissions:
+        try:
+            one(spec)
+        except TransmissionError as exc:
+            if not simulated_robot:
+                raise
+            where = (
+                f"{spec.source}: "
+                if spec.source is not None and str(spec.source) not in str(exc)
+                else ""
+            )
+            msg = f"{where}{exc} {UNBUILT_SKIPPED}"
+            warnings.append(msg)
+            _LOG.warning(msg)
+            entries.append(MappedTransmission(spec, None, "skipped", (msg,)))
     identity = [name for name in driven if name not in by_joint]
     entries, renaming = unique_actuator_names(
         entries, identity, robot.joints, simulated_robot=simulated_robot

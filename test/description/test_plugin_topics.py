@@ -4,10 +4,11 @@ precedence over the SDFormat <topic> (through sdf_bridge.ros.topics, which the n
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sdf_bridge.description import load
-from sdf_bridge.errors import InvalidValueError
 from sdf_bridge.ros.topics import sensor_topics
 
 
@@ -158,6 +159,15 @@ def test_an_sdformat_model_reads_the_same_plugins() -> None:
     assert sensor_topics(sensor) == {"": ("demo/imu/data", "sensor_msgs/Imu")}
 
 
+def _gazebo_skip(text: str) -> str:
+    """The one skip of loading ``text``: a ``<gazebo>`` extension (its sensor left out)."""
+    robot = load(text)
+    assert robot.sensors == ()
+    (skipped,) = robot.skipped
+    assert skipped.kind == "gazebo"
+    return str(skipped)
+
+
 @pytest.mark.parametrize(
     "ros, message",
     [
@@ -181,24 +191,22 @@ def test_an_sdformat_model_reads_the_same_plugins() -> None:
         ),
     ],
 )
-def test_bad_plugin_names_are_errors_naming_the_element(ros: str, message: str) -> None:
-    with pytest.raises(InvalidValueError, match=r"^<string>:\d+: .*" + message):
-        load(_urdf(_sensor("imu", _ros2("imu_plugin", ros))))
+def test_bad_plugin_names_skip_the_extension_naming_the_element(ros: str, message: str) -> None:
+    skipped = _gazebo_skip(_urdf(_sensor("imu", _ros2("imu_plugin", ros))))
+    assert re.search(r"^<string>:\d+: gazebo skipped: .*" + message, skipped), skipped
 
 
-def test_a_nameless_ros2_plugin_is_an_error() -> None:
+def test_a_nameless_ros2_plugin_skips_its_extension() -> None:
     plugin = '<plugin filename="libgazebo_ros_imu_sensor.so"><ros/></plugin>'
-    with pytest.raises(
-        InvalidValueError,
-        match=r"^<string>:\d+: <plugin>: a gazebo_ros plug-in \(<plugin> with <ros>\) has no "
+    skipped = _gazebo_skip(_urdf(_sensor("imu", plugin)))
+    assert re.search(
+        r"^<string>:\d+: gazebo skipped: a gazebo_ros plug-in \(<plugin> with <ros>\) has no "
         r"name: its ROS node has none\. Fix: add name=",
-    ):
-        load(_urdf(_sensor("imu", plugin)))
+        skipped,
+    ), skipped
 
 
-def test_a_bad_ros1_topic_is_an_error() -> None:
+def test_a_bad_ros1_topic_skips_its_extension() -> None:
     plugin = '<plugin name="p" filename="a.so"><topicName>1imu</topicName></plugin>'
-    with pytest.raises(
-        InvalidValueError, match=r"<topicName> gives the topic '1imu', not a valid ROS name"
-    ):
-        load(_urdf(_sensor("imu", plugin)))
+    skipped = _gazebo_skip(_urdf(_sensor("imu", plugin)))
+    assert "<topicName> gives the topic '1imu', not a valid ROS name" in skipped

@@ -7,6 +7,7 @@ are for the flattened file"); reductions are exact decimal values from the files
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import pytest
 from lxml import etree
 
 from sdf_bridge.description import Robot, load, load_with_warnings
-from sdf_bridge.errors import DuplicateNameError
+from sdf_bridge.errors import TransmissionError
+from sdf_bridge.transmissions import TransmissionMap
 
 # name → expected values (INDEX.md table + SOURCE.md details)
 EXPECTED: dict[str, dict] = {
@@ -462,12 +464,18 @@ def test_case_002_roles_are_recorded(cases_dir: Path) -> None:
     ]
 
 
-def test_case_002_duplicated_role_fails_naming_the_transmission(cases_dir: Path) -> None:
+def test_case_002_duplicated_role_skips_the_transmission_and_a_driver_refuses(
+    cases_dir: Path,
+) -> None:
     text = (cases_dir / "002-differential-role-order" / "robot.urdf").read_text()
     broken = text.replace('role="joint2"', 'role="joint1"')
     assert broken != text
-    with pytest.raises(DuplicateNameError, match=r"transmission 'wrist_diff'.*role 'joint1'"):
-        load(broken)
+    robot = load(broken)
+    # the transmission is in a <ros2_control> block, which is left out with it
+    assert [(s.kind, s.name) for s in robot.skipped] == [("ros2_control", "wrist_system")]
+    assert re.search(r"transmission 'wrist_diff'.*role 'joint1'", robot.skipped[0].reason)
+    with pytest.raises(TransmissionError, match=r"ros2_control 'wrist_system' skipped: .*joint1"):
+        TransmissionMap.from_robot(robot)
 
 
 def test_case_014_imu_frame_is_the_urdf_link(cases_dir: Path) -> None:

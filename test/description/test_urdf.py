@@ -5,6 +5,7 @@ Numeric tolerance: exact for parsed literals, 1e-6 for values derived by trigono
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +27,6 @@ from sdf_bridge.description import (
 from sdf_bridge.description.kinematics import link_transforms
 from sdf_bridge.errors import (
     InvalidValueError,
-    MissingReferenceError,
-    PathResolutionError,
-    UnsupportedError,
     XmlSyntaxError,
 )
 
@@ -273,10 +271,12 @@ def test_mesh_escaping_its_package_is_refused(tmp_path: Path) -> None:
         '<link name="a"><visual><geometry>'
         '<mesh filename="package://pkg/../../etc/passwd"/></geometry></visual></link>'
     )
-    with pytest.raises(
-        PathResolutionError, match=r"<string>:3: <mesh>: .*climbs out of its package"
-    ):
-        load(text, package_paths={"pkg": tmp_path})
+    robot = load(text, package_paths={"pkg": tmp_path})  # the visual is left out, unread
+    (skipped,) = robot.skipped
+    assert robot.links["a"].visuals == ()
+    assert re.fullmatch(
+        r"<string>:3: visual 'a' skipped: .*climbs out of its package.*", str(skipped)
+    )
 
 
 # -- case 007: continuous joints keep absent limits as None ------------------------------------
@@ -292,23 +292,56 @@ def test_case_007_continuous_limits_are_none(cases_dir: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "attrs, expected",
+    "attrs, expected, absent",
     [
-        ('effort="5"', (None, None, 5.0, None)),
-        ('lower="-1"', (-1.0, None, None, None)),
-        ('upper="2" velocity="3"', (None, 2.0, None, 3.0)),
-        ("", (None, None, None, None)),
+        ('effort="5"', (0.0, 0.0, 5.0, None), "lower or upper"),
+        ('lower="-1"', (-1.0, 0.0, None, None), "upper"),
+        ('upper="2" velocity="3"', (0.0, 2.0, None, 3.0), "lower"),
+        ("", (0.0, 0.0, None, None), "lower or upper"),
+        ('lower="-1" upper="1"', (-1.0, 1.0, None, None), None),
     ],
 )
-def test_absent_limit_attributes_stay_none(attrs: str, expected: tuple) -> None:
-    robot = load(
+@pytest.mark.parametrize("kind", ["revolute", "prismatic"])
+def test_absent_limit_bounds_are_zero_as_urdfdom_reads_them(
+    kind: str, attrs: str, expected: tuple, absent: str | None
+) -> None:
+    """An absent lower/upper of a revolute or prismatic <limit> is 0 (urdfdom, libsdformat);
+    absent effort/velocity stay None (not limited)."""
+    robot, warnings = load_with_warnings(
         two_links(
-            f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit {attrs}/>'
+            f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/><limit {attrs}/>'
             "</joint>"
         )
     )
     limit = robot.joints["j"].limit
     assert (limit.lower, limit.upper, limit.effort, limit.velocity) == expected
+    bounds = [w for w in warnings if "read as 0" in w]
+    if absent is None:
+        assert bounds == []
+    else:
+        locked = ", locked" if expected[0] == expected[1] else ""
+        assert bounds == [
+            f"<string>:4: <joint name=\"j\">: <limit> of {kind} joint 'j' has no {absent}; read "
+            f"as 0, as urdfdom and libsdformat read it (range [{expected[0]:g}, "
+            f"{expected[1]:g}]{locked})"
+        ]
+
+
+def test_negative_velocity_limit_is_no_limit_as_sdformat_reads_it() -> None:
+    """urdfdom keeps a negative velocity/effort (check_urdf accepts it); SDFormat reads a
+    negative one as no limit: so does the bridge, with the skip recorded."""
+    robot = load(
+        two_links(
+            '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+            '<limit lower="-1" upper="1" effort="-2" velocity="-3"/></joint>'
+        )
+    )
+    limit = robot.joints["j"].limit
+    assert (limit.lower, limit.upper, limit.effort, limit.velocity) == (-1.0, 1.0, None, None)
+    assert [(s.kind, s.name, s.source.line) for s in robot.skipped] == [
+        ("effort limit", "j", 4),
+        ("velocity limit", "j", 4),
+    ]
 
 
 def test_revolute_without_limit_loads_with_a_warning() -> None:
@@ -405,70 +438,6 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
 @pytest.mark.parametrize(
     "body, message",
     [
-        (
-            '<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" '
-            'iyy="1" iyz="0" izz="1"/></inertial></link>',
-            r"<mass>: attribute 'value' is 'heavy', not a number",
-        ),
-        (
-            '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
-            'iyz="0"/></inertial></link>',
-            r"<inertia>: attribute 'izz' is missing",
-        ),
-        (
-            '<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
-            'iyz="0" izz="1"/></inertial></link>',
-            r"mass is -1.0, negative",
-        ),
-        (
-            '<link name="a"><visual><geometry><box size="1 2"/></geometry></visual></link>',
-            r"attribute 'size' is '1 2': expected 3 finite numbers",
-        ),
-        (
-            '<link name="a"><visual><geometry><sphere radius="nan"/></geometry></visual></link>',
-            r"attribute 'radius' is 'nan', not finite",
-        ),
-        (
-            '<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/>'
-            "</geometry></visual></link>",
-            r"<string>:3: <origin>: attribute 'xyz' is '0 0 x': expected 3 finite numbers",
-        ),
-        (
-            '<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
-            r"<string>:3: <sphere>: attribute 'radius' is -0.5, negative\. Fix: give a radius >= "
-            r"0 m",
-        ),
-        (
-            '<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry>'
-            "</collision></link>",
-            r"<cylinder>: attribute 'length' is -2, negative",
-        ),
-        (
-            '<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry>'
-            "</collision></link>",
-            r"<capsule>: attribute 'radius' is -1, negative",
-        ),
-        (
-            '<link name="a"><visual><geometry><box size="1 -2 3"/></geometry></visual></link>',
-            r"<box>: <box> size '1 -2 3' has a negative edge\. Fix: give edge lengths >= 0 m",
-        ),
-        (
-            '<link name="a"><visual><geometry/></visual></link>',
-            r"<geometry> must contain exactly one shape, found 0",
-        ),
-        ('<link name="a"><visual><origin/></visual></link>', r"<visual> has no <geometry>"),
-        (
-            '<link name="a"><visual><geometry><mesh/></geometry></visual></link>',
-            r"<mesh> has no filename",
-        ),
-        (
-            '<material name="m"/><link name="a"/>',
-            r"robot-level material defines neither <color> nor <texture>",
-        ),
-        (
-            '<material name="m"><color rgba="1 0 0"/></material><link name="a"/>',
-            r"attribute 'rgba' is '1 0 0'",
-        ),
         ("<link/>", r"<link>: link has no name"),
         (
             '<link name="a"/><link name="b"/><joint name="j" type="hinge"><parent link="a"/>'
@@ -479,11 +448,6 @@ def test_case_014_imu_sensor_on_imu_link(cases_dir: Path) -> None:
             '<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/>'
             "</joint>",
             r"joint 'j' has no <child>",
-        ),
-        (
-            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
-            '<child link="b"/><limit effort="-1" velocity="1"/></joint>',
-            r"effort limit is -1.0, negative",
         ),
         (
             '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
@@ -507,9 +471,115 @@ def test_bad_values_are_invalid_value_errors(body: str, message: str) -> None:
         load(urdf(body))
 
 
-def test_unknown_geometry_is_unsupported() -> None:
-    with pytest.raises(UnsupportedError, match=r"<torus>: unknown geometry <torus>"):
-        load(urdf('<link name="a"><visual><geometry><torus/></geometry></visual></link>'))
+#: (body, skipped kind, the skip's text): non-essential elements with a bad value are left out,
+#: each with one warning naming file, line, what and why (sdf_bridge.description.contain).
+_SKIPPED = [
+    (
+        '<link name="a"><inertial><mass value="heavy"/><inertia ixx="1" ixy="0" ixz="0" '
+        'iyy="1" iyz="0" izz="1"/></inertial></link>',
+        "inertial",
+        r"<string>:3: inertial 'a' skipped: attribute 'value' is 'heavy', not a number",
+    ),
+    (
+        '<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+        'iyz="0"/></inertial></link>',
+        "inertial",
+        r"inertial 'a' skipped: attribute 'izz' is missing\. Fix: add izz=",
+    ),
+    (
+        '<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+        'iyz="0" izz="1"/></inertial></link>',
+        "inertial",
+        r"inertial 'a' skipped: mass is -1\.0, negative\. Fix: give a mass ≥ 0 kg$",
+    ),
+    (
+        '<link name="a"><visual><geometry><box size="1 2"/></geometry></visual></link>',
+        "visual",
+        r"visual 'a' skipped: attribute 'size' is '1 2': expected 3 finite numbers",
+    ),
+    (
+        '<link name="a"><visual><geometry><sphere radius="nan"/></geometry></visual></link>',
+        "visual",
+        r"visual 'a' skipped: attribute 'radius' is 'nan', not finite",
+    ),
+    (
+        '<link name="a"><visual><origin xyz="0 0 x"/><geometry><sphere radius="1"/>'
+        "</geometry></visual></link>",
+        "visual",
+        r"<string>:3: visual 'a' skipped: attribute 'xyz' is '0 0 x': expected 3 finite numbers",
+    ),
+    (
+        '<link name="a"><visual><geometry><sphere radius="-0.5"/></geometry></visual></link>',
+        "visual",
+        r"<string>:3: visual 'a' skipped: attribute 'radius' is -0\.5, negative\. Fix: give a "
+        r"radius >= 0 m$",
+    ),
+    (
+        '<link name="a"><collision><geometry><cylinder radius="1" length="-2"/></geometry>'
+        "</collision></link>",
+        "collision",
+        r"collision 'a' skipped: attribute 'length' is -2, negative",
+    ),
+    (
+        '<link name="a"><collision><geometry><capsule radius="-1" length="2"/></geometry>'
+        "</collision></link>",
+        "collision",
+        r"collision 'a' skipped: attribute 'radius' is -1, negative",
+    ),
+    (
+        '<link name="a"><visual><geometry><box size="1 -2 3"/></geometry></visual></link>',
+        "visual",
+        r"visual 'a' skipped: <box> size '1 -2 3' has a negative edge\. Fix: give edge lengths "
+        r">= 0 m$",
+    ),
+    (
+        '<link name="a"><visual><geometry/></visual></link>',
+        "visual",
+        r"visual 'a' skipped: <geometry> holds no shape\. Fix: give one of <box>",
+    ),
+    (
+        '<link name="a"><visual><origin/></visual></link>',
+        "visual",
+        r"visual 'a' skipped: <visual> has no <geometry>",
+    ),
+    (
+        '<link name="a"><visual><geometry><mesh/></geometry></visual></link>',
+        "visual",
+        r"visual 'a' skipped: <mesh> has no filename",
+    ),
+    (
+        '<link name="a"><visual><geometry><torus/></geometry></visual></link>',
+        "visual",
+        r"visual 'a' skipped: unknown geometry <torus>\. Fix: use <box>, <cylinder>",
+    ),
+    (
+        '<material name="m"/><link name="a"/>',
+        "material",
+        r"material 'm' skipped: robot-level material defines neither <color> nor <texture>",
+    ),
+    (
+        '<material name="m"><color rgba="1 0 0"/></material><link name="a"/>',
+        "material",
+        r"material 'm' skipped: attribute 'rgba' is '1 0 0'",
+    ),
+    (
+        '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
+        '<child link="b"/><limit lower="0" upper="1" effort="-1" velocity="1"/></joint>',
+        "effort limit",
+        r"<string>:3: effort limit 'j' skipped: effort limit is -1, negative: read as no effort "
+        r"limit \(as SDFormat reads a negative one\)\. Fix: give a effort limit >= 0, or leave "
+        r"it out$",
+    ),
+]
+
+
+@pytest.mark.parametrize("body, kind, text", _SKIPPED)
+def test_bad_non_essential_values_are_skipped(body: str, kind: str, text: str) -> None:
+    robot, warnings = load_with_warnings(urdf(body))
+    assert [s.kind for s in robot.skipped] == [kind]
+    assert re.search(text, str(robot.skipped[0])), str(robot.skipped[0])
+    assert [w for w in warnings if "skipped" in w] == [str(robot.skipped[0])]
+    assert set(robot.links) >= {"a"}
 
 
 def test_undefined_material_reference_warns_and_keeps_the_visual_as_urdfdom() -> None:
@@ -571,17 +641,19 @@ def test_top_level_urdf_sensor_and_gazebo_sensor_in_document_order() -> None:
     assert robot.sensors[1].pose == Pose((0.1, 0.0, 0.0))
 
 
-def test_top_level_sensor_on_missing_link() -> None:
-    with pytest.raises(
-        MissingReferenceError, match=r"sensor 'cam' is attached to 'nowhere', which is not a link"
-    ):
-        load(
-            urdf(
-                '<link name="base"/><sensor name="cam"><parent link="nowhere"/><camera><image '
-                'width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera>'
-                "</sensor>"
-            )
+def test_top_level_sensor_on_missing_link_is_skipped() -> None:
+    robot = load(
+        urdf(
+            '<link name="base"/><sensor name="cam"><parent link="nowhere"/><camera><image '
+            'width="1" height="1" hfov="1" format="RGB8" near="0.1" far="1"/></camera>'
+            "</sensor>"
         )
+    )
+    assert robot.sensors == ()
+    assert [str(s) for s in robot.skipped] == [
+        "<string>:3: sensor 'cam' skipped: it is attached to link 'nowhere', which the robot "
+        "does not have. Fix: attach the sensor to an existing link or joint"
+    ]
 
 
 def test_transmissions_classic_first_then_ros2_control_in_document_order() -> None:
@@ -664,22 +736,28 @@ def test_misspelt_joint_axis_is_an_error_not_a_default_axis() -> None:
     ],
 )
 def test_misspelt_tags_in_every_urdf_element_are_errors(body: str, bad: str, good: str) -> None:
-    with pytest.raises(
-        InvalidValueError, match=rf"unknown element <{bad}> in .*; did you mean <{good}>\?"
-    ):
-        load(urdf(body))
+    """In a link or the robot (the kinematic tree) an error; in an element that is not (an
+    inertial, a material, a collision) that element is skipped with the same words."""
+    pattern = rf"unknown element <{bad}> in .*; did you mean <{good}>\?"
+    if bad in ("visuals", "joints"):
+        with pytest.raises(InvalidValueError, match=pattern):
+            load(urdf(body))
+    else:
+        (skipped,) = load(urdf(body)).skipped
+        assert re.search(pattern, skipped.reason)
 
 
 def test_unknown_geometry_suggests_the_close_shape() -> None:
-    with pytest.raises(
-        UnsupportedError, match=r"unknown geometry <cylindre>; did you mean <cylinder>\?"
-    ):
-        load(
-            urdf(
-                '<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry>'
-                "</visual></link>"
-            )
+    (skipped,) = load(
+        urdf(
+            '<link name="a"><visual><geometry><cylindre radius="1" length="1"/></geometry>'
+            "</visual></link>"
         )
+    ).skipped
+    assert skipped.reason == (
+        "unknown geometry <cylindre>; did you mean <cylinder>? Fix: use <box>, <cylinder>, "
+        "<sphere>, <mesh> or <capsule>"
+    )
 
 
 def test_xml_syntax_error_names_the_line_once() -> None:

@@ -3,6 +3,8 @@ unique names and ordered limits — each error path with its type and message.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sdf_bridge.description import load, load_with_warnings
@@ -109,19 +111,6 @@ def test_no_links() -> None:
     [
         ('<link name="a"/><link name="a"/>', "link", "a"),
         (CHAIN + joint("j1", "a", "c"), "joint", "j1"),
-        (
-            '<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color '
-            'rgba="0 1 0 1"/></material><link name="a"/>',
-            "material",
-            "m",
-        ),
-        (
-            CHAIN
-            + ROS2_CONTROL.format(block="hw", joint="j1")
-            + ROS2_CONTROL.format(block="hw", joint="j2"),
-            "ros2_control",
-            "hw",
-        ),
     ],
 )
 def test_duplicate_names(body: str, kind: str, name: str) -> None:
@@ -129,15 +118,46 @@ def test_duplicate_names(body: str, kind: str, name: str) -> None:
         load(urdf(body))
 
 
+def test_second_material_of_a_name_is_skipped() -> None:
+    robot = load(
+        urdf(
+            '<material name="m"><color rgba="1 0 0 1"/></material><material name="m"><color '
+            'rgba="0 1 0 1"/></material><link name="a"/>'
+        )
+    )
+    assert robot.materials["m"].color == (1.0, 0.0, 0.0, 1.0)
+    assert [str(s) for s in robot.skipped] == [
+        "<string>:3: material 'm' skipped: two materials are named 'm'. Fix: rename one of the "
+        "materials"
+    ]
+
+
+def test_second_ros2_control_block_of_a_name_is_skipped() -> None:
+    robot = load(
+        urdf(
+            CHAIN
+            + ROS2_CONTROL.format(block="hw", joint="j1")
+            + ROS2_CONTROL.format(block="hw", joint="j2")
+        )
+    )
+    assert [(b.name, [j.name for j in b.joints]) for b in robot.ros2_control] == [("hw", ["j1"])]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("ros2_control", "hw")]
+    assert robot.skipped[0].reason == (
+        "a previous <ros2_control> block is named 'hw'. Fix: rename one of the blocks"
+    )
+
+
 def test_duplicate_sensor_on_one_link() -> None:
     sensor = (
         '<gazebo reference="b"><sensor name="s" type="imu"><update_rate>10</update_rate>'
         "</sensor></gazebo>"
     )
-    with pytest.raises(
-        DuplicateNameError, match=r"two sensors are named 's' \(first on 'b', line 8\)"
-    ):
-        load(urdf(CHAIN + sensor + "\n" + sensor))
+    robot = load(urdf(CHAIN + sensor + "\n" + sensor))
+    assert [s.name for s in robot.sensors] == ["s"]
+    assert [str(s) for s in robot.skipped] == [
+        "<string>:9: sensor 's' skipped: a previous sensor (on 'b', line 8) has this name, and "
+        "sensor names key topics and readings. Fix: rename one of the sensors"
+    ]
 
 
 def test_same_sensor_name_on_two_links() -> None:
@@ -145,8 +165,10 @@ def test_same_sensor_name_on_two_links() -> None:
         CHAIN + '<gazebo reference="b"><sensor name="s" type="imu"/></gazebo><gazebo reference="c">'
         '<sensor name="s" type="imu"/></gazebo>'
     )
-    with pytest.raises(DuplicateNameError, match=r"two sensors are named 's' \(first on 'b'"):
-        load(urdf(body))
+    robot = load(urdf(body))
+    assert [(s.name, s.link) for s in robot.sensors] == [("s", "b")]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("sensor", "s")]
+    assert robot.skipped[0].reason.startswith("a previous sensor (on 'b', line 8) has this name")
 
 
 def test_gazebo_sensor_on_missing_link_is_not_simulated_with_a_warning() -> None:
@@ -225,22 +247,28 @@ def test_lower_above_upper() -> None:
         load(urdf(LINKS + joint("j1", "a", "b", "revolute", limit) + joint("j2", "b", "c")))
 
 
-def test_soft_lower_above_soft_upper() -> None:
+def test_soft_lower_above_soft_upper_skips_the_safety_controller() -> None:
     extra = (
         '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller '
         'soft_lower_limit="0.5" soft_upper_limit="0.2" k_velocity="1"/>'
     )
-    with pytest.raises(
-        InvalidValueError, match=r"soft_lower_limit 0.5 is above soft_upper_limit 0.2"
-    ):
-        load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    robot = load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    assert robot.joints["j1"].safety_controller is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("safety_controller", "j1")]
+    assert robot.skipped[0].reason == (
+        "soft_lower_limit 0.5 is above soft_upper_limit 0.2; the joint has no soft limits. Fix: "
+        "swap soft_lower_limit and soft_upper_limit"
+    )
 
 
-def test_classic_transmission_naming_a_missing_joint() -> None:
-    with pytest.raises(
-        MissingReferenceError, match=r"transmission 't1' names joint 'ghost', which is not a joint"
-    ):
-        load(urdf(CHAIN + CLASSIC.format(joint="ghost")))
+def test_classic_transmission_naming_a_missing_joint_is_skipped() -> None:
+    robot = load(urdf(CHAIN + CLASSIC.format(joint="ghost")))
+    assert robot.transmissions == ()
+    assert [(s.kind, s.name) for s in robot.skipped] == [("transmission", "t1")]
+    assert robot.skipped[0].reason == (
+        "it names joint 'ghost', which is not a joint of the robot. Fix: name an existing joint "
+        "in the transmission's <joint name=...>"
+    )
 
 
 def test_ros2_control_transmission_naming_a_missing_joint() -> None:
@@ -252,16 +280,23 @@ def test_ros2_control_transmission_naming_a_missing_joint() -> None:
     <joint name="ghost" role="joint1"><mechanical_reduction>2</mechanical_reduction></joint>
   </transmission>
 </ros2_control>"""
-    with pytest.raises(MissingReferenceError, match=r"transmission 't2' names joint 'ghost'"):
-        load(urdf(CHAIN + block))
+    robot = load(urdf(CHAIN + block))  # the block checks its transmissions: it is skipped
+    assert (robot.transmissions, robot.ros2_control) == ((), ())
+    assert [str(s) for s in robot.skipped] == [
+        "<string>:8: ros2_control 'hw' skipped: transmission 't2' names joint 'ghost', which is "
+        "not a <joint> of ros2_control 'hw' (line 13). Fix: add <joint name=\"ghost\"> with its "
+        "interfaces to the block, or fix the name"
+    ]
 
 
-def test_ros2_control_joint_missing() -> None:
-    with pytest.raises(
-        MissingReferenceError,
-        match=r"ros2_control block 'hw' names joint 'ghost', which is not a joint",
-    ):
-        load(urdf(CHAIN + ROS2_CONTROL.format(block="hw", joint="ghost")))
+def test_ros2_control_joint_missing_is_skipped() -> None:
+    robot = load(urdf(CHAIN + ROS2_CONTROL.format(block="hw", joint="ghost")))
+    assert [len(b.joints) for b in robot.ros2_control] == [0]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("ros2_control joint", "ghost")]
+    assert robot.skipped[0].reason == (
+        "ros2_control block 'hw' names joint 'ghost', which is not a joint of the robot. Fix: "
+        "name an existing joint in <joint name=...>"
+    )
 
 
 def test_valid_transmission_and_ros2_control_load() -> None:
@@ -324,14 +359,17 @@ def test_mimic_chain_is_allowed() -> None:
 
 
 @pytest.mark.parametrize("attr", ["damping", "friction"])
-def test_negative_dynamics_is_refused(attr: str) -> None:
+def test_negative_dynamics_is_skipped(attr: str) -> None:
     body = LINKS + joint("j1", "a", "b", extra=f'<dynamics {attr}="-0.5"/>') + joint("j2", "b", "c")
-    with pytest.raises(
-        InvalidValueError,
-        match=rf"<string>:\d+: <joint name=\"j1\">: {attr} of joint 'j1' is -0.5, negative.*Fix: "
-        rf"give a {attr} >= 0",
-    ):
-        load(urdf(body))
+    robot = load(urdf(body))
+    assert robot.joints["j1"].dynamics is None
+    (skipped,) = robot.skipped
+    assert re.fullmatch(
+        rf"<string>:\d+: dynamics 'j1' skipped: {attr} of joint 'j1' is -0\.5, negative \(it "
+        rf"would add energy\); the joint has no damping or friction\. Fix: give a {attr} >= 0 "
+        r"in <dynamics>",
+        str(skipped),
+    )
 
 
 def _inertial(ixx: str, iyy: str, izz: str) -> str:
@@ -345,12 +383,16 @@ def _inertial(ixx: str, iyy: str, izz: str) -> str:
     "moments, attr",
     [(("-1", "1", "1"), "ixx"), (("1", "-0.1", "1"), "iyy"), (("1", "1", "-2"), "izz")],
 )
-def test_negative_moment_of_inertia_is_refused(moments: tuple[str, str, str], attr: str) -> None:
-    with pytest.raises(
-        InvalidValueError,
-        match=rf"<string>:3: <link name=\"a\">: {attr} of link 'a' is -[\d.]+ kg·m², negative",
-    ):
-        load(urdf(_inertial(*moments)))
+def test_negative_moment_of_inertia_is_skipped(moments: tuple[str, str, str], attr: str) -> None:
+    robot = load(urdf(_inertial(*moments)))
+    assert robot.links["a"].inertial is None
+    (skipped,) = robot.skipped
+    assert re.fullmatch(
+        rf"<string>:3: inertial 'a' skipped: {attr} of link 'a' is -[\d.]+ kg·m², negative; the "
+        rf"link is massless\. Fix: give {attr} >= 0 \(a moment of inertia about the centre of "
+        r"mass\)",
+        str(skipped),
+    )
 
 
 def test_inertia_breaking_the_triangle_inequality_is_kept_as_written() -> None:
@@ -366,16 +408,19 @@ def test_inertia_on_the_triangle_boundary_loads_without_warning() -> None:
 
 
 @pytest.mark.parametrize("gain", ["k_velocity", "k_position"])
-def test_negative_safety_gain_is_refused(gain: str) -> None:
+def test_negative_safety_gain_skips_the_safety_controller(gain: str) -> None:
     other = "k_position" if gain == "k_velocity" else "k_velocity"
     extra = (
         '<limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller '
         f'{gain}="-3" {other}="1"/>'
     )
-    with pytest.raises(
-        InvalidValueError, match=rf"<joint name=\"j1\">: {gain} of joint 'j1' is -3, negative"
-    ):
-        load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    robot = load(urdf(LINKS + joint("j1", "a", "b", "revolute", extra) + joint("j2", "b", "c")))
+    assert robot.joints["j1"].safety_controller is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("safety_controller", "j1")]
+    assert robot.skipped[0].reason == (
+        f"{gain} of joint 'j1' is -3, negative; the joint has no soft limits. Fix: give {gain} "
+        ">= 0 in <safety_controller>"
+    )
 
 
 def test_interface_listed_in_two_ros2_control_blocks_is_refused() -> None:
@@ -384,24 +429,28 @@ def test_interface_listed_in_two_ros2_control_blocks_is_refused() -> None:
         + ROS2_CONTROL.format(block="hw1", joint="j1")
         + ROS2_CONTROL.format(block="hw2", joint="j1")
     )
-    with pytest.raises(
-        DuplicateNameError,
-        match=r"<ros2_control name=\"hw2\">: state interface 'j1/position' is listed "
-        r"twice \(first in ros2_control block 'hw1'\)",
-    ):
-        load(urdf(body))
+    robot = load(urdf(body))
+    assert [(b.name, len(b.joints)) for b in robot.ros2_control] == [("hw1", 1), ("hw2", 0)]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("ros2_control joint", "j1")]
+    assert robot.skipped[0].reason == (
+        "state interface 'j1/position' is listed twice (first in ros2_control block 'hw1'). "
+        'Fix: list each joint\'s <state_interface name="position"> once'
+    )
 
 
-def test_interface_listed_twice_in_one_block_is_refused() -> None:
+def test_interface_listed_twice_in_one_block_is_skipped() -> None:
     block = (
         '<ros2_control name="hw" type="system"><hardware><plugin>x/Y</plugin></hardware><joint '
         'name="j1"><command_interface name="velocity"/><command_interface name="velocity"/>'
         "</joint></ros2_control>"
     )
-    with pytest.raises(
-        DuplicateNameError, match=r"command interface 'j1/velocity' is listed twice"
-    ):
-        load(urdf(CHAIN + block))
+    robot = load(urdf(CHAIN + block))
+    assert [len(b.joints) for b in robot.ros2_control] == [0]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("ros2_control joint", "j1")]
+    assert robot.skipped[0].reason == (
+        "command interface 'j1/velocity' is listed twice (first in ros2_control block 'hw'). "
+        'Fix: list each joint\'s <command_interface name="velocity"> once'
+    )
 
 
 def test_same_joint_with_different_interfaces_in_two_blocks_loads() -> None:

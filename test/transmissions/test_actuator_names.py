@@ -123,8 +123,8 @@ def test_an_identity_actuator_keeps_its_joints_name() -> None:
         TransmissionMap.from_robot(robot)
 
 
-@pytest.mark.parametrize("simulated_robot", [True, False])
-def test_one_transmission_naming_one_actuator_twice_is_refused(simulated_robot: bool) -> None:
+def test_one_transmission_naming_one_actuator_twice_is_refused_for_real_actuators() -> None:
+    """A real driver refuses it; a simulated robot runs without it (joints driven directly)."""
     spec = two_by_two(
         "diff",
         "transmission_interface/DifferentialTransmission",
@@ -132,12 +132,16 @@ def test_one_transmission_naming_one_actuator_twice_is_refused(simulated_robot: 
         [("m", "actuator1", 1.0), ("m", "actuator2", 1.0)],
     )
     robot = chain(("a", "revolute"), ("b", "revolute"), transmissions=[spec])
-    with pytest.raises(
-        TransmissionError,
-        match=r"^transmission 'diff' names actuator 'm' for two roles\. Fix: give each role "
-        r"its own actuator\.$",
-    ):
-        TransmissionMap.from_robot(robot, simulated_robot=simulated_robot)
+    message = "transmission 'diff' names actuator 'm' for two roles. Fix: give each role its own "
+    with pytest.raises(TransmissionError, match=rf"^{re.escape(message)}actuator\.$"):
+        TransmissionMap.from_robot(robot, simulated_robot=False)
+    simulated = TransmissionMap.from_robot(robot, simulated_robot=True)
+    assert simulated.actuator_names == ("a", "b")
+    assert [e.status for e in simulated.entries] == ["skipped"]
+    assert simulated.warnings == (
+        f"{message}actuator. Skipped: a simulated robot runs without it (its joints driven "
+        "directly); a real actuator's driver refuses it.",
+    )
 
 
 def test_check_lists_the_names_the_bridge_uses(data_dir) -> None:

@@ -51,23 +51,24 @@ def test_pr2_skips_and_negative(robots_dir) -> None:
     assert "not modelled" in rows["r_gripper_trans"]["notes"][0]
 
 
-def test_refused_transmission_error_names_file_and_line() -> None:
-    import pytest
-
-    from sdf_bridge.errors import TransmissionError
-
+def test_unbuildable_transmission_is_listed_skipped_naming_file_and_line() -> None:
+    """The report reads the map as the simulating backends do: a transmission that cannot be
+    built is skipped (its joints driven directly), its note located and saying real actuators
+    refuse it."""
     robot = load(
         '<robot name="r">\n<link name="a"/><link name="b"/>\n'
         '<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
         '<transmission name="t1"><type>transmission_interface/DifferentialTransmission</type>\n'
         '<joint name="j"/><actuator name="m"/></transmission>\n</robot>'
     )
-    with pytest.raises(
-        TransmissionError,
-        match=r"^<string>:4: transmission 't1' \(DifferentialTransmission\) has 1 joint\(s\) "
-        r"and 1 actuator\(s\); the type needs 2 joint\(s\) and 2 actuator\(s\)\. Fix: ",
-    ):
-        describe_transmissions(robot)
+    (row,) = describe_transmissions(robot)
+    assert row["effective"] == "skipped (identity)"
+    assert row["notes"] == [
+        "<string>:4: transmission 't1' (DifferentialTransmission) has 1 joint(s) and 1 "
+        "actuator(s); the type needs 2 joint(s) and 2 actuator(s). Fix: give exactly that many "
+        "<joint> and <actuator> entries, or use another transmission type. Skipped: a simulated "
+        "robot runs without it (its joints driven directly); a real actuator's driver refuses it."
+    ]
 
 
 def test_unknown_type_is_listed_skipped_as_the_simulating_backends_read_it(data_dir) -> None:
@@ -93,6 +94,7 @@ def test_located_errors_are_not_prefixed_twice(cases_dir) -> None:
     import pytest
 
     from sdf_bridge.errors import TransmissionError
+    from sdf_bridge.transmissions import TransmissionMap
 
     robot = load(
         '<robot name="r">\n<link name="a"/><link name="b"/>\n<joint name="j" type="continuous">'
@@ -101,6 +103,9 @@ def test_located_errors_are_not_prefixed_twice(cases_dir) -> None:
         '<mechanicalReduction>2</mechanicalReduction></joint><actuator name="m">'
         "<mechanicalReduction>3</mechanicalReduction></actuator></transmission>\n</robot>"
     )
+    (row,) = describe_transmissions(robot)
+    (note,) = row["notes"]
+    assert note.count("<string>:4") == 1
     with pytest.raises(TransmissionError) as info:
-        describe_transmissions(robot)
+        TransmissionMap.from_robot(robot)  # a real actuator's map refuses it
     assert str(info.value).count("<string>:4") == 1

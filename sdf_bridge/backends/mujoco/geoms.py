@@ -4,7 +4,10 @@ Shapes (MuJoCo sizes are half extents): box → half sizes; cylinder and capsule
 length); sphere → radius; ellipsoid → semi-axes; plane → half sizes (infinite when 0), oriented
 by its normal; meshes MuJoCo reads (binary STL, OBJ, MSH) from ``Mesh.resolved``, other formats
 (COLLADA, ASCII STL, …) converted through ``trimesh`` when installed; a mesh that cannot be read
-is skipped with one warning naming the file.
+is skipped with one warning naming the file. A degenerate shape (a zero or negative size:
+``<box size="0 0 0"/>``, a zero radius or length; MuJoCo refuses to compile it) is left out
+with one warning per geom (:func:`degenerate`); so is a mesh of no triangles (an empty binary
+STL) or scaled by 0 along an axis, with one warning per file.
 
 Collision filtering: robot collision geoms (group :data:`COLLISION_GROUP`) touch the ground
 plane but not each other (URDF/Gazebo default; ``self_collide`` turns that on); visual geoms
@@ -90,6 +93,10 @@ class MeshLoader:
         self._warned: set[str] = set()
         self._trimesh = importlib.util.find_spec("trimesh") is not None
 
+    def note(self, message: str) -> None:
+        """Pass a warning about the model's geometry to the builder's ``note``."""
+        self._note(message)
+
     def _skip(self, mesh: Mesh, why: str) -> None:
         if mesh.filename not in self._warned:
             self._warned.add(mesh.filename)
@@ -104,6 +111,10 @@ class MeshLoader:
         result: str | None = None
         if mesh.resolved is None or not os.path.isfile(mesh.resolved):
             self._skip(mesh, "was not found")
+        elif not all(mesh.scale):
+            self._skip(mesh, f"is scaled by {' '.join(f'{v:g}' for v in mesh.scale)} (flat)")
+        elif empty_binary_stl(mesh.resolved):
+            self._skip(mesh, "has no triangles")
         elif mesh.resolved.lower().endswith(_MUJOCO_MESH_EXT) and not is_ascii_stl(mesh.resolved):
             self._spec.add_mesh(name=name, file=mesh.resolved, scale=list(mesh.scale))
             result = name
@@ -137,6 +148,16 @@ class MeshLoader:
         return name
 
 
+def empty_binary_stl(path: str) -> bool:
+    """True for a binary ``.stl`` file of no triangles (MuJoCo refuses it; empty meshes are
+    written by exporters for placeholder links)."""
+    if not path.lower().endswith(".stl") or is_ascii_stl(path):
+        return False
+    with open(path, "rb") as handle:
+        header = handle.read(84)
+    return int.from_bytes(header[80:84], "little") == 0
+
+
 def is_ascii_stl(path: str) -> bool:
     """True for an ``.stl`` file that is not binary STL (MuJoCo reads binary STL only): a binary
     file is exactly 84 + 50·n bytes, n being the little-endian count at byte 80."""
@@ -148,6 +169,27 @@ def is_ascii_stl(path: str) -> bool:
     if len(header) < 84:
         return True
     return size != 84 + 50 * int.from_bytes(header[80:84], "little")
+
+
+def degenerate(geometry: Geometry) -> str | None:
+    """Why MuJoCo cannot compile ``geometry`` (a zero or negative size it needs positive),
+    or ``None``. Planes (0 = infinite) and meshes (read by :class:`MeshLoader`) are never
+    degenerate here."""
+    sizes: tuple[tuple[str, float], ...] = ()
+    if isinstance(geometry, Box):
+        sizes = tuple(zip(("size x", "size y", "size z"), geometry.size))
+    elif isinstance(geometry, (Cylinder, Capsule)):
+        sizes = (("radius", geometry.radius),)
+        if isinstance(geometry, Cylinder):
+            sizes += (("length", geometry.length),)
+    elif isinstance(geometry, Sphere):
+        sizes = (("radius", geometry.radius),)
+    elif isinstance(geometry, Ellipsoid):
+        sizes = tuple(zip(("radius x", "radius y", "radius z"), geometry.radii))
+    bad = [f"{what} {value:g} m" for what, value in sizes if not value > 0.0]
+    if not bad:
+        return None
+    return f"{type(geometry).__name__.lower()} with {', '.join(bad)}"
 
 
 def add_geom(
@@ -165,8 +207,17 @@ def add_geom(
     ``<link>::collision::<name>`` / ``<link>::visual::<name>`` when the element has a name.
 
     Returns:
-        False when the geometry was skipped (an unreadable mesh, already warned).
+        False when the geometry was skipped: an unreadable mesh (warned once per file) or a
+        degenerate shape (:func:`degenerate`, warned through the mesh loader's ``note``).
     """
+    reason = degenerate(geometry)
+    if reason is not None:
+        kind = "visual" if visual else "collision"
+        meshes.note(
+            f"link {body.name!r}: {kind}{f' {name!r}' if name else ''} is a {reason}, which "
+            "MuJoCo cannot compile; left out of the MuJoCo model"
+        )
+        return False
     frame = origin.matrix()
     kwargs: dict[str, object] = {}
     if isinstance(geometry, Box):

@@ -34,7 +34,7 @@ from .sensor import (
     RayParams,
     Sensor,
 )
-from .source import Source
+from .source import Skip, Source
 from .transmission import Transmission, TransmissionActuator, TransmissionJoint
 
 __all__ = [
@@ -80,6 +80,7 @@ __all__ = [
     "SURFACE_MODELS",
     "SafetyController",
     "Sensor",
+    "Skip",
     "Source",
     "Sphere",
     "SphericalCoordinates",

@@ -35,16 +35,24 @@ def rpy_to_matrix(rpy: Vec3) -> np.ndarray:
 
 
 def matrix_to_rpy(rot: np.ndarray) -> Vec3:
-    """Roll/pitch/yaw (rad) of a (3, 3) rotation matrix; pitch in [-π/2, π/2]."""
-    sp = -float(rot[2, 0])
-    sp = max(-1.0, min(1.0, sp))
-    pitch = math.asin(sp)
-    if abs(sp) < 1.0 - 1e-12:
-        roll = math.atan2(float(rot[2, 1]), float(rot[2, 2]))
-        yaw = math.atan2(float(rot[1, 0]), float(rot[0, 0]))
-    else:  # gimbal lock: put everything in yaw
-        roll = 0.0
-        yaw = math.atan2(-float(rot[0, 1]), float(rot[1, 1]))
+    """Roll/pitch/yaw (rad) of a (3, 3) rotation matrix; pitch in [-π/2, π/2].
+
+    Exact to rounding at every pitch, gimbal lock (pitch ±π/2) included: roll is taken from the
+    last row, then pitch and yaw from ``R·Rx(roll)ᵀ = Rz(yaw)·Ry(pitch)``, whose entries are
+    well conditioned (no ``asin`` near ±1, no ratio of two tiny numbers), so that
+    :func:`rpy_to_matrix` gives ``rot`` back to ~1e-16 even where roll and yaw alone are
+    ill-defined. At exact gimbal lock roll is 0 and the rotation is put into yaw.
+    """
+    r = np.asarray(rot, dtype=float)
+    r21, r22 = float(r[2, 1]), float(r[2, 2])
+    roll = math.atan2(r21, r22) if (r21 != 0.0 or r22 != 0.0) else 0.0
+    cr, sr = math.cos(roll), math.sin(roll)
+    # M = R·Rx(roll)ᵀ: columns 1, 2 of R rotated back about x
+    m01 = float(r[0, 1]) * cr - float(r[0, 2]) * sr
+    m11 = float(r[1, 1]) * cr - float(r[1, 2]) * sr
+    m22 = float(r[2, 1]) * sr + float(r[2, 2]) * cr
+    pitch = math.atan2(-float(r[2, 0]), m22)
+    yaw = math.atan2(-m01, m11)
     return (roll, pitch, yaw)
 
 

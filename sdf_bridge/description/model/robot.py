@@ -14,6 +14,7 @@ from .link import Link
 from .pose import IDENTITY, Pose
 from .ros2_control import HardwareComponent
 from .sensor import Sensor
+from .source import Skip
 from .transmission import Transmission
 
 SDFORMAT_GRAVITY = (0.0, 0.0, -9.8)
@@ -55,6 +56,8 @@ class Robot:
             default :data:`SDFORMAT_GRAVITY` when the world gives none, as Gazebo simulates
             it); ``None`` for a robot not taken from a world (URDF, a lone SDFormat
             ``<model>``: the description says nothing, simulators use their own default).
+        skipped: the non-essential elements the loader left out, each with file, line and
+            reason (:mod:`sdf_bridge.description.contain`), in the order found.
     """
 
     name: str
@@ -75,6 +78,7 @@ class Robot:
     world: str | None = None
     environment: Environment = Environment()
     gravity: tuple[float, float, float] | None = None
+    skipped: tuple[Skip, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):

@@ -16,6 +16,7 @@ from pathlib import Path
 from lxml import etree
 
 from ...errors import InvalidValueError, KinematicTreeError, UnsupportedError
+from ..contain import prune
 from ..gazebo_parser import parse_plugin
 from ..model import SDFORMAT_GRAVITY, HardwareComponent, Pose, Robot, Sensor, World
 from ..validate import check_references
@@ -68,6 +69,7 @@ def load_model(
             InvalidValueError, model, "<model> has no name", 'add name="..." to the <model>'
         )
     file = None if ctx.file == "<string>" else ctx.file
+    first_skip = len(ctx.skipped)  # (a world's models share the context)
     builder = ModelBuilder(
         search=search,
         resolve_mesh=make_mesh_resolver(
@@ -106,6 +108,7 @@ def load_model(
             f"model {robot.name!r} has no links",
             "add at least one <link> (or a nested <model>/<include> with links)",
         )
+    robot = prune(robot, ctx, first=first_skip)
     check_references(robot, ctx)
     return robot
 

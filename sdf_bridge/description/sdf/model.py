@@ -27,6 +27,7 @@ import numpy as np
 from lxml import etree
 
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
+from ..contain import contained
 from ..gazebo_parser import parse_plugin
 from ..model import HardwareComponent, Joint, Link, Plugin, Pose, Robot, Sensor
 from ..resolve import PackagePaths
@@ -171,7 +172,7 @@ class ModelBuilder:
                 )
                 self.links.append(ScopedElement(child, scope, ctx, base_dir, version, lkey, merged))
             elif tag == "joint":
-                name = self._name(child, ctx, scope)
+                name = self._joint_name(child, ctx, scope, version)
                 jkey = join(scope, name)
                 pe = child.find("pose")
                 node = FrameNode(jkey, "joint", None, parse_pose(pe, ctx), None, child, ctx)
@@ -207,7 +208,9 @@ class ModelBuilder:
                 mkey = self._include(child, scope, ctx, base_dir, merged)
                 first_model = first_model or mkey
             elif tag == "plugin":
-                self.plugins.append(parse_plugin(child, ctx))
+                plugin = contained(ctx, child, "plugin", lambda c=child: parse_plugin(c, ctx))
+                if plugin is not None:
+                    self.plugins.append(plugin)
             elif tag == "ros2_control":
                 self.ros2_control.append(ScopedElement(child, scope, ctx, base_dir, version))
             elif tag in TRANSMISSION_TAGS:
@@ -246,6 +249,31 @@ class ModelBuilder:
                 "give every link, joint, frame and nested model of a model a distinct name",
             )
         return name
+
+    def _joint_name(
+        self, elem: etree._Element, ctx: ParseContext, scope: str, version: tuple[int, int]
+    ) -> str:
+        """The name of a ``<joint>``. SDFormat < 1.7 let a joint share a link's name: as
+        libsdformat does, such a joint is renamed ``<name>_joint`` (then ``<name>_joint0``,
+        ``<name>_joint1``, … while taken), with a warning; from 1.7 on it is an error.
+
+        Raises:
+            InvalidValueError, DuplicateNameError: as :meth:`_name`.
+        """
+        name = elem.get("name")
+        if not (version < (1, 7) and name and join(scope, name) in self.graph.nodes):
+            return self._name(elem, ctx, scope)
+        renamed = f"{name}_joint"
+        i = 0
+        while join(scope, renamed) in self.graph.nodes:
+            renamed = f"{name}_joint{i}"
+            i += 1
+        ctx.warn(
+            elem,
+            f"joint {name!r} has the name of another frame of model {scope or MODEL_FRAME!r} "
+            f"(allowed before SDFormat 1.7): renamed {renamed!r}, as libsdformat renames it",
+        )
+        return renamed
 
     def _register(
         self, node: FrameNode, item: ScopedElement, relative_to: str | None, attached_to: str | None
@@ -324,7 +352,9 @@ class ModelBuilder:
         if not name:
             raise sub_ctx.error(InvalidValueError, model, "<model> has no name", 'add name="..."')
         for p in elem.findall("plugin"):
-            self.plugins.append(parse_plugin(p, ctx))
+            plugin = contained(ctx, p, "plugin", lambda p=p: parse_plugin(p, ctx))
+            if plugin is not None:
+                self.plugins.append(plugin)
         if J.parse_sdf_bool(ctx, elem, elem.get("merge") or "false", "attribute 'merge'"):
             key = join(scope, f"_merged__{name}__model__")
             self.collect(
@@ -477,35 +507,44 @@ class ModelBuilder:
             x_ml = g.resolve(item.key)
             visuals, collisions = [], []
             inertial = None
-            for child in item.elem:
+            for child in item.elem:  # each contained: a faulty one is skipped (.contain)
                 if child.tag == "inertial":
-                    inertial = parse_inertial(
-                        child, item.ctx, self._sub_pose(child, item, item.key)
+                    inertial = contained(
+                        item.ctx,
+                        child,
+                        "inertial",
+                        lambda c=child: parse_inertial(
+                            c, item.ctx, self._sub_pose(c, item, item.key)
+                        ),
+                        name=item.key,
                     )
-                elif child.tag == "visual":
-                    visuals.append(
-                        parse_visual(
-                            child,
+                elif child.tag in ("visual", "collision"):
+                    parse = parse_visual if child.tag == "visual" else parse_collision
+                    shape = contained(
+                        item.ctx,
+                        child,
+                        child.tag,
+                        lambda c=child, parse=parse: parse(
+                            c,
                             item.ctx,
-                            self._sub_pose(child, item, item.key),
+                            self._sub_pose(c, item, item.key),
                             base_dir=item.base_dir,
                             resolve=self.resolve_mesh,
-                        )
+                        ),
                     )
-                elif child.tag == "collision":
-                    collisions.append(
-                        parse_collision(
-                            child,
-                            item.ctx,
-                            self._sub_pose(child, item, item.key),
-                            base_dir=item.base_dir,
-                            resolve=self.resolve_mesh,
-                        )
-                    )
+                    if shape is not None:
+                        (visuals if child.tag == "visual" else collisions).append(shape)
                 elif child.tag == "sensor":
-                    s = sensor_parser(
-                        child, item.ctx, link=item.key, joint=None, origin_format="sdf"
+                    s = contained(
+                        item.ctx,
+                        child,
+                        "sensor",
+                        lambda c=child: sensor_parser(
+                            c, item.ctx, link=item.key, joint=None, origin_format="sdf"
+                        ),
                     )
+                    if s is None:
+                        continue
                     sensors.append(
                         dataclasses.replace(
                             s,
@@ -528,9 +567,16 @@ class ModelBuilder:
             joint = resolve_joint(item, g, self.model_pose, child_of)
             joints[joint.name] = joint
             for child in item.elem.findall("sensor"):
-                s = sensor_parser(
-                    child, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf"
+                s = contained(
+                    item.ctx,
+                    child,
+                    "sensor",
+                    lambda c=child: sensor_parser(
+                        c, item.ctx, link=joint.child, joint=joint.name, origin_format="sdf"
+                    ),
                 )
+                if s is None:
+                    continue
                 sensors.append(
                     dataclasses.replace(
                         s, name=join(item.scope, s.name), pose=self._sub_pose(child, item, item.key)
@@ -540,9 +586,33 @@ class ModelBuilder:
             world = Link(name=WORLD_LINK, pose=Pose.from_matrix(np.linalg.inv(self.model_pose)))
             links = {WORLD_LINK: world, **links}
         check_cycles(links, joints)
-        hardware = [ros2_control_parser(it.elem, it.ctx) for it in self.ros2_control]
+        hardware = [
+            h
+            for it in self.ros2_control
+            if (
+                h := contained(
+                    it.ctx,
+                    it.elem,
+                    "ros2_control",
+                    lambda it=it: ros2_control_parser(it.elem, it.ctx),
+                )
+            )
+            is not None
+        ]
         # classic / PR2 transmissions of the models, then those of <ros2_control> blocks (as URDF)
-        classic = [read_transmission(it.elem, it.ctx, it.scope) for it in self.transmissions]
+        classic = [
+            t
+            for it in self.transmissions
+            if (
+                t := contained(
+                    it.ctx,
+                    it.elem,
+                    "transmission",
+                    lambda it=it: read_transmission(it.elem, it.ctx, it.scope),
+                )
+            )
+            is not None
+        ]
         transmissions = tuple(classic) + tuple(t for hw in hardware for t in hw.transmissions)
         return Robot(
             name=name,

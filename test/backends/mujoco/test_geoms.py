@@ -29,6 +29,7 @@ from sdf_bridge.description.model import (
     Pose,
     Robot,
     Sphere,
+    Visual,
 )
 
 
@@ -90,6 +91,70 @@ def test_missing_mesh_skipped_with_one_warning(caplog) -> None:
         == 1
     )
     assert [model.geom(g).name for g in range(model.ngeom)] == [GROUND_NAME, "b::collision::s"]
+
+
+@pytest.mark.parametrize(
+    ("geometry", "why"),
+    [
+        (Box((0.0, 0.0, 0.0)), "box with size x 0 m, size y 0 m, size z 0 m"),
+        (Box((0.1, 0.0, 0.1)), "box with size y 0 m"),
+        (Sphere(0.0), "sphere with radius 0 m"),
+        (Cylinder(0.0, 1.0), "cylinder with radius 0 m"),
+        (Cylinder(0.1, 0.0), "cylinder with length 0 m"),
+        (Capsule(0.0, 0.3), "capsule with radius 0 m"),
+        (Ellipsoid((0.1, 0.0, 0.1)), "ellipsoid with radius y 0 m"),
+    ],
+)
+def test_degenerate_shapes_are_left_out_with_a_warning(geometry, why: str) -> None:
+    """MuJoCo refuses to compile a zero size; urdfdom and libsdformat load it: the geom is left
+    out (visual or collision), the robot compiles."""
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(Collision(geometry, name="c"), Collision(Sphere(0.1), name="s")),
+        visuals=(Visual(geometry, name="v"),),
+    )
+    robot = chain_robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
+    model, built = compile_robot(robot, ground_plane=False, visual_geoms=True)
+    assert [model.geom(g).name for g in range(model.ngeom)] == ["b::collision::s"]
+    assert [n for n in built.notes if "MuJoCo cannot compile" in n] == [
+        f"link 'b': collision 'c' is a {why}, which MuJoCo cannot compile; left out of the "
+        "MuJoCo model",
+        f"link 'b': visual 'v' is a {why}, which MuJoCo cannot compile; left out of the MuJoCo "
+        "model",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("scale", "why"),
+    [((1.0, 1.0, 1.0), "has no triangles"), ((0.0, 1.0, 1.0), "is scaled by 0 1 1 (flat)")],
+)
+def test_empty_or_flat_mesh_is_left_out_with_one_warning(tmp_path: Path, scale, why) -> None:
+    path = tmp_path / "empty.stl"
+    path.write_bytes(b"\0" * 80 + struct.pack("<I", 0))  # a binary STL of no triangles
+    mesh = Mesh("package://robot/empty.stl", scale=scale, resolved=str(path))
+    link = Link(
+        "b",
+        inertial=INERTIAL,
+        collisions=(Collision(mesh, name="c1"), Collision(mesh, name="c2")),
+    )
+    robot = chain_robot(Joint("j", JointType.FIXED, "a", "b"), links={"b": link})
+    model, built = compile_robot(robot, ground_plane=False)
+    assert model.ngeom == 0
+    assert [n for n in built.notes if "mesh" in n] == [
+        f"mesh 'package://robot/empty.stl' {why}; its geoms are skipped"
+    ]
+
+
+def test_zero_size_visual_box_of_a_urdf_compiles() -> None:
+    robot = load(
+        '<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia '
+        'ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial><visual><geometry>'
+        '<box size="0 0 0"/></geometry></visual></link><joint name="j" type="continuous">'
+        '<parent link="a"/><child link="b"/></joint></robot>'
+    )
+    model, _ = compile_robot(robot, ground_plane=False, visual_geoms=True)
+    assert model.ngeom == 0 and model.njnt == 1
 
 
 TETRAHEDRON = [

@@ -197,6 +197,36 @@ def test_force_torque_torque_of_horizontal_arm(make_sim) -> None:
     assert reading.torque == pytest.approx((0.0, -G, 0.0), abs=1e-6)
 
 
+IDYNTREE_FT = """
+  <link name="link2">
+    <inertial><origin xyz="0 0 -0.2"/><mass value="3"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <joint name="j2" type="fixed"><parent link="arm"/><child link="link2"/><origin xyz="0 0 -1"/>
+    </joint>
+  <sensor name="ft" type="force_torque"><parent joint="j"/>
+    <force_torque><frame>child</frame><measure_direction>child_to_parent</measure_direction>
+    </force_torque></sensor>
+  <sensor name="acc" type="accelerometer"><parent link="link2"/></sensor>"""
+
+
+def test_idyntree_robot_level_sensors_are_simulated(make_sim) -> None:
+    """iDynTree's robot-level force_torque on joint j reads as the <gazebo> form does
+    (test_force_torque_carries_weight_below); its accelerometer is an IMU of its link."""
+    urdf = pendulum_urdf(
+        mass=2.0,
+        limit='<limit lower="-1" upper="1" effort="100" velocity="1"/>',
+        joint_type="revolute",
+        extra=IDYNTREE_FT,
+    )
+    sim = make_sim(urdf, GRAVITY)
+    sensors = sim.run(0.2)[-1].sensors
+    assert sensors["ft"].force == pytest.approx((0.0, 0.0, -5.0 * G), abs=1e-6)
+    assert sensors["ft"].torque == pytest.approx((0.0, 0.0, 0.0), abs=1e-6)
+    assert isinstance(sensors["acc"], ImuReading)
+    assert sensors["acc"].linear_acceleration == pytest.approx((0.0, 0.0, G), abs=1e-4)
+
+
 SCENE = """<?xml version="1.0"?>
 <robot name="scanner">
   <link name="base"/>

@@ -51,7 +51,10 @@ from sdf_bridge.description.model import (
     TransmissionJoint,
     Visual,
 )
-from sdf_bridge.errors import InvalidValueError, MissingReferenceError, UnsupportedError
+from sdf_bridge.errors import (
+    TransmissionError,
+    UnsupportedError,
+)
 from sdf_bridge.transmissions import TransmissionMap
 
 TOL = 1e-9
@@ -642,22 +645,33 @@ def test_sdf_transmission_in_an_included_model_is_scoped(tmp_path: Path) -> None
     assert t.source.file == str(tmp_path / "arm.sdf")
 
 
-def test_sdf_transmission_errors_name_file_and_line() -> None:
+def test_sdf_transmission_faults_are_skipped_naming_file_and_line() -> None:
+    """A transmission is not the kinematic tree: a faulty one is skipped (file, line, why); a
+    map for a real actuator refuses the robot then (sdf_bridge.description.contain)."""
     bad = NESTED_TRANSMISSION.replace("<mechanicalReduction>-40<", "<mechanicalReduction>0<")
+    robot = load_text(sdf(bad))
+    assert [str(s) for s in robot.skipped] == [
+        "<string>:11: transmission 'elbow_trans' skipped: in transmission 'arm::elbow_trans': "
+        "<mechanicalReduction> is 0; a transmission with ratio 0 cannot move its joint (line "
+        "15). Fix: give the gear ratio (actuator turns per joint turn), negative to reverse "
+        "direction"
+    ]
     with pytest.raises(
-        InvalidValueError,
-        match=r"<string>:15: <mechanicalReduction>: in transmission 'arm::elbow_trans': "
-        r"<mechanicalReduction> is 0",
+        TransmissionError,
+        match=r"1 transmission, <ros2_control> or limit element\(s\) of robot .* could not be "
+        r"read, and "
+        r"a real actuator cannot run without them:\n  <string>:11: transmission 'elbow_trans' "
+        r"skipped: .*\nFix: correct them \(a simulated robot runs without them\)",
     ):
-        load_text(sdf(bad))
+        TransmissionMap.from_robot(robot, simulated_robot=False)
+    simulated = TransmissionMap.from_robot(robot, simulated_robot=True)
+    assert "arm::elbow" in simulated.joint_names  # driven directly
     unknown = NESTED_TRANSMISSION.replace(
         '<joint name="arm::elbow"/>', '<joint name="arm::wrist"/>'
     )
-    with pytest.raises(
-        MissingReferenceError,
-        match=r"transmission 'top' names joint 'arm::wrist', which is not a joint",
-    ):
-        load_text(sdf(unknown))
+    (skipped,) = load_text(sdf(unknown)).skipped
+    assert (skipped.kind, skipped.name) == ("transmission", "top")
+    assert skipped.reason.startswith("it names joint 'arm::wrist', which is not a joint")
 
 
 # -- nothing dropped silently ----------------------------------------------------------------------

@@ -3,6 +3,7 @@ poses of visuals/collisions/inertials in the link frame (tolerance 1e-12)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,6 @@ from sdf_bridge.description.model import (
     Plane,
     Sphere,
 )
-from sdf_bridge.errors import InvalidValueError, PathResolutionError, UnsupportedError
 
 TOL = 1e-12
 
@@ -95,46 +95,47 @@ def test_link_without_inertial() -> None:
     assert _link("").inertial is None
 
 
-def test_negative_mass_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"mass is -1.0, negative"):
-        _link("<inertial><mass>-1</mass></inertial>")
-
-
-def test_negative_radius_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"<radius> is -0.1, negative"):
-        _link(
-            '<visual name="v"><geometry><sphere><radius>-0.1</radius></sphere></geometry></visual>'
-        )
-
-
-def test_missing_geometry_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"<visual> has no <geometry>"):
-        _link('<visual name="v"/>')
-    with pytest.raises(InvalidValueError, match=r"<collision> has no <geometry>"):
-        _link('<collision name="c"/>')
-
-
-def test_empty_geometry_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"<geometry> holds no shape"):
-        _link('<visual name="v"><geometry/></visual>')
-
-
-def test_mesh_without_uri_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"<mesh> has no <uri>"):
-        _link('<visual name="v"><geometry><mesh/></geometry></visual>')
-
-
-def test_unsupported_shape_is_refused() -> None:
-    with pytest.raises(UnsupportedError, match=r"geometry <heightmap> is not supported"):
-        _link('<visual name="v"><geometry><heightmap/></geometry></visual>')
-
-
-def test_bad_colour_is_refused() -> None:
-    with pytest.raises(InvalidValueError, match=r"<diffuse> is '1 0 0': expected 4 numbers"):
-        _link(
+@pytest.mark.parametrize(
+    ("body", "kind", "reason"),
+    [
+        ("<inertial><mass>-1</mass></inertial>", "inertial", r"mass is -1\.0, negative"),
+        (
+            '<visual name="v"><geometry><sphere><radius>-0.1</radius></sphere></geometry></visual>',
+            "visual",
+            r"<radius> is -0\.1, negative",
+        ),
+        ('<visual name="v"/>', "visual", r"<visual> has no <geometry>"),
+        ('<collision name="c"/>', "collision", r"<collision> has no <geometry>"),
+        ('<visual name="v"><geometry/></visual>', "visual", r"<geometry> holds no shape"),
+        (
+            '<visual name="v"><geometry><mesh/></geometry></visual>',
+            "visual",
+            r"<mesh> has no <uri>",
+        ),
+        (
+            '<visual name="v"><geometry><heightmap/></geometry></visual>',
+            "visual",
+            r"geometry <heightmap> is not supported",
+        ),
+        (
             '<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse>'
-            "</material></visual>"
-        )
+            "</material></visual>",
+            "visual",
+            r"<diffuse> is '1 0 0': expected 4 numbers",
+        ),
+    ],
+)
+def test_faulty_link_elements_are_skipped(body: str, kind: str, reason: str) -> None:
+    """Inertials, visuals and collisions are not the kinematic tree: a faulty one is left out
+    with one warning (sdf_bridge.description.contain), the link kept."""
+    robot = load_text(
+        sdf(f'<model name="m"><link name="l">{body}</link></model>'), base_dir="/models/m"
+    )
+    link = robot.links["l"]
+    assert (link.inertial, link.visuals, link.collisions) == (None, (), ())
+    (skipped,) = robot.skipped
+    assert (skipped.kind, skipped.source.file, skipped.source.line) == (kind, "<string>", 3)
+    assert re.search(reason, skipped.reason), skipped.reason
 
 
 def test_mesh_uris_resolve_through_search_path_and_packages(tmp_path: Path) -> None:
@@ -160,10 +161,13 @@ def test_mesh_uris_resolve_through_search_path_and_packages(tmp_path: Path) -> N
     assert link.collisions[1].geometry.resolved is None  # not found: kept as written, not guessed
 
 
-def test_package_uri_escaping_its_package_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(PathResolutionError, match=r"climbs out of its package"):
-        load_text(
-            sdf("""<model name="m"><link name="l"><visual name="v"><geometry><mesh>
+def test_package_uri_escaping_its_package_is_skipped_unread(tmp_path: Path) -> None:
+    robot = load_text(
+        sdf("""<model name="m"><link name="l"><visual name="v"><geometry><mesh>
           <uri>package://p/../../etc/passwd</uri></mesh></geometry></visual></link></model>"""),
-            package_paths={"p": tmp_path},
-        )
+        package_paths={"p": tmp_path},
+    )
+    assert robot.links["l"].visuals == ()
+    (skipped,) = robot.skipped
+    assert (skipped.kind, skipped.name) == ("visual", "v")
+    assert "climbs out of its package" in skipped.reason

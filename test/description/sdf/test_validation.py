@@ -4,11 +4,12 @@ shape sizes, models and worlds without content — each error path with its type
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sdf_helpers import load_text, sdf
 
 from sdf_bridge.errors import (
-    DuplicateNameError,
     InvalidValueError,
     KinematicTreeError,
     MissingReferenceError,
@@ -49,49 +50,52 @@ def test_mimic_loop_is_refused() -> None:
         load_text(model(body))
 
 
-def test_ros2_control_joint_missing_is_refused() -> None:
+def test_ros2_control_joint_missing_is_skipped() -> None:
     block = (
         '<ros2_control name="hw" type="system"><hardware>'
         '<plugin>mock_components/GenericSystem</plugin></hardware><joint name="ghost">'
         '<command_interface name="position"/></joint></ros2_control>'
     )
-    with pytest.raises(
-        MissingReferenceError,
-        match=r"ros2_control block 'hw' names joint 'ghost', which is not a joint",
-    ):
-        load_text(model('<link name="a"/>' + block))
+    robot = load_text(model('<link name="a"/>' + block))
+    assert [len(b.joints) for b in robot.ros2_control] == [0]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("ros2_control joint", "ghost")]
+    assert robot.skipped[0].reason.startswith(
+        "ros2_control block 'hw' names joint 'ghost', which is not a joint of the robot"
+    )
 
 
-def test_duplicate_sensor_names_in_one_model_are_refused() -> None:
+def test_second_sensor_of_a_name_in_one_model_is_skipped() -> None:
     body = (
         '<link name="a"><sensor name="s" type="imu"/></link><link name="b"><sensor name="s" '
         'type="imu"/></link>'
     )
-    with pytest.raises(
-        DuplicateNameError,
-        match=r"<sensor name=\"s\">: two sensors are named 's' \(first on 'a', line \d+\)",
-    ):
-        load_text(model(body))
+    robot = load_text(model(body))
+    assert [(s.name, s.link) for s in robot.sensors] == [("s", "a")]
+    assert [(s.kind, s.name) for s in robot.skipped] == [("sensor", "s")]
+    assert robot.skipped[0].reason.startswith("a previous sensor (on 'a', line 3) has this name")
 
 
-def test_negative_moment_of_inertia_is_refused() -> None:
+def test_negative_moment_of_inertia_is_skipped() -> None:
     body = (
         '<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>-1</iyy>'
         "<izz>1</izz></inertia></inertial></link>"
     )
-    with pytest.raises(
-        InvalidValueError, match=r"<link name=\"a\">: iyy of link 'a' is -1 kg·m², negative"
-    ):
-        load_text(model(body))
+    robot = load_text(model(body))
+    assert robot.links["a"].inertial is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("inertial", "a")]
+    assert robot.skipped[0].reason.startswith("iyy of link 'a' is -1 kg·m², negative")
 
 
 @pytest.mark.parametrize("tag", ["damping", "friction", "spring_stiffness"])
-def test_negative_dynamics_is_refused(tag: str) -> None:
+def test_negative_dynamics_is_skipped(tag: str) -> None:
     body = TWO_LINKS + _revolute("j", "a", "b", f"<dynamics><{tag}>-2</{tag}></dynamics>")
-    with pytest.raises(
-        InvalidValueError, match=rf"<joint name=\"j\">: {tag} of joint 'j' is -2, negative"
-    ):
-        load_text(model(body))
+    robot = load_text(model(body))
+    assert robot.joints["j"].dynamics is None
+    assert [(s.kind, s.name) for s in robot.skipped] == [("dynamics", "j")]
+    assert robot.skipped[0].reason == (
+        f"{tag} of joint 'j' is -2, negative (it would add energy); the joint has no damping or "
+        f"friction. Fix: give a {tag} >= 0 in <dynamics>"
+    )
 
 
 @pytest.mark.parametrize(
@@ -102,13 +106,16 @@ def test_negative_dynamics_is_refused(tag: str) -> None:
         ("<plane><normal>0 0 1</normal><size>-1 1</size></plane>", "size"),
     ],
 )
-def test_negative_shape_sizes_are_refused(shape: str, tag: str) -> None:
+def test_negative_shape_sizes_are_skipped(shape: str, tag: str) -> None:
     body = f'<link name="a"><collision name="c"><geometry>{shape}</geometry></collision></link>'
-    with pytest.raises(
-        InvalidValueError,
-        match=rf"<{tag}> \([-\d., ]+\) has a negative entry\. Fix: give <{tag}> values >= 0 m",
-    ):
-        load_text(model(body))
+    robot = load_text(model(body))
+    assert robot.links["a"].collisions == ()
+    (skipped,) = robot.skipped
+    assert (skipped.kind, skipped.name) == ("collision", "c")
+    assert re.fullmatch(
+        rf"<{tag}> \([-\d., ]+\) has a negative entry\. Fix: give <{tag}> values >= 0 m",
+        skipped.reason,
+    )
 
 
 def test_model_without_links_is_refused() -> None:
