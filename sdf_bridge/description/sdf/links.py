@@ -233,15 +233,20 @@ def parse_geometry(
 
 def parse_material(elem: etree._Element | None, ctx: ParseContext) -> Material | None:
     """Colour of a visual's ``<material>``: ``<diffuse>`` (else ``<ambient>``) RGBA; script name
-    kept."""
+    kept. Three numbers are RGB with alpha 1, as libsdformat's ``gz::math::Color`` reads them.
+
+    Raises:
+        InvalidValueError: a colour that is neither 3 nor 4 numbers.
+    """
     if elem is None:
         return None
     color = None
     for tag in ("diffuse", "ambient"):
         text = ctx.child_text(elem, tag)
         if text:
-            values = ctx.vector(elem.find(tag), text, 4, f"<{tag}>")
-            color = values
+            n = 3 if len(text.split()) == 3 else 4
+            values = ctx.vector(elem.find(tag), text, n, f"<{tag}>")
+            color = (*values, 1.0) if n == 3 else values
             break
     name = ctx.child_text(elem.find("script"), "name") if elem.find("script") is not None else None
     return Material(name=name, color=color)  # type: ignore[arg-type]  # (4 floats: RGBA)

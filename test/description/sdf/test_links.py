@@ -118,10 +118,10 @@ def test_link_without_inertial() -> None:
             r"geometry <heightmap> is not supported",
         ),
         (
-            '<visual name="v"><geometry><box/></geometry><material><diffuse>1 0 0</diffuse>'
+            '<visual name="v"><geometry><box/></geometry><material><diffuse>1 0</diffuse>'
             "</material></visual>",
             "visual",
-            r"<diffuse> is '1 0 0': expected 4 numbers",
+            r"<diffuse> is '1 0': expected 4 numbers",
         ),
     ],
 )
@@ -171,3 +171,18 @@ def test_package_uri_escaping_its_package_is_skipped_unread(tmp_path: Path) -> N
     (skipped,) = robot.skipped
     assert (skipped.kind, skipped.name) == ("visual", "v")
     assert "climbs out of its package" in skipped.reason
+
+
+def test_a_three_number_colour_is_opaque_rgb() -> None:
+    """``<diffuse>1 0.5 0</diffuse>`` is RGB with alpha 1, as libsdformat reads it (gz-sim's
+    ackermann worlds write colours so)."""
+    robot = load_text(
+        sdf(
+            '<model name="m"><link name="l"><visual name="v"><geometry><box/></geometry>'
+            "<material><diffuse>1 0.5 0</diffuse></material></visual></link></model>"
+        ),
+        base_dir="/models/m",
+    )
+    (visual,) = robot.links["l"].visuals
+    assert visual.material.color == (1.0, 0.5, 0.0, 1.0)
+    assert robot.skipped == ()
