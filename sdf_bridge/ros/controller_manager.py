@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import sys
 import sysconfig
@@ -133,8 +134,27 @@ def import_manager_messages(prefix: Path) -> None:
             library = prefix / "lib" / f"lib{package}__{kind}.so"
             if library.exists():
                 ctypes.CDLL(str(library), mode=ctypes.RTLD_GLOBAL)
-    if str(site) not in sys.path:
-        sys.path.insert(0, str(site))
+        _import_package(package, site / package)
+
+
+def _import_package(name: str, path: Path) -> None:
+    """Import package ``name`` from the directory ``path`` under its own name, without putting
+    ``path``'s parent on ``sys.path``: the rig's site-packages holds other packages (tf2_msgs,
+    …) whose C type support this process cannot load, and which must stay "not installed" for
+    the rest of the bridge (e.g. the odometry's TF, which asks whether tf2_msgs imports)."""
+    if name in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(
+        name, path / "__init__.py", submodule_search_locations=[str(path)]
+    )
+    assert spec is not None and spec.loader is not None  # (an __init__.py: a package)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
 
 
 class ControllerManagerClient:
