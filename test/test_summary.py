@@ -21,8 +21,9 @@ def test_a_screw_is_driven_and_its_translation_published() -> None:
     stop."""
     views, warnings, problems = joint_views(load(SCREW))
     assert (warnings, problems) == ([], [])
+    every = "position,velocity,effort"
     assert views["s"] == JointView(
-        command="position,velocity,effort", state=STATE, velocity=4.0, effort=2.0
+        command=every, state=STATE, modes=every, velocity=4.0, effort=2.0
     )
     translation = views["s/translation"]
     assert translation.command == "-" and translation.state == STATE
@@ -63,9 +64,10 @@ def test_an_unknown_transmission_type_is_read_as_the_simulating_backends_do(data
     """Identity actuators, the joints commandable: no problem (the built-ins run it)."""
     views, _, problems = joint_views(load(data_dir / "made_up_transmission.urdf"))
     assert problems == []
-    assert [(v.command, v.lower, v.upper) for v in views.values()] == [
-        ("position,velocity,effort", -1.3, 1.3),
-        ("position,velocity,effort", -0.3, 0.8),
+    # the generated block offers the <hardwareInterface>'s (PositionJointInterface) only
+    assert [(v.command, v.modes, v.lower, v.upper) for v in views.values()] == [
+        ("position,velocity,effort", "position", -1.3, 1.3),
+        ("position,velocity,effort", "position", -0.3, 0.8),
     ]
 
 

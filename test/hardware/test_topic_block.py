@@ -20,6 +20,7 @@ from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.backend_setup import backend_parameters
+from sdf_bridge.hardware.command_interfaces import commandable_joints
 from sdf_bridge.hardware.topic_block import (
     PICKNIK,
     PLUGIN_DEFAULT_TOPICS,
@@ -33,6 +34,7 @@ from sdf_bridge.hardware.topic_block import (
     topic_block,
     with_topic_block,
 )
+from sdf_bridge.transmissions import TransmissionMap
 
 DEMO = Path(__file__).resolve().parents[2] / "urdf" / "demo_arm.urdf.xacro"
 ARM = ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll")
@@ -357,3 +359,52 @@ def test_foreign_hardware_names_the_block_its_plugin_file_line_and_the_fix(demo:
     assert foreign_hardware(dataclasses.replace(robot, ros2_control=())) is None
     unnamed = dataclasses.replace(robot, ros2_control=(HardwareComponent("x", "system"),))
     assert "block(s) 'x' (no plugin)" in foreign_hardware(unnamed)
+
+
+#: An arm whose classic transmissions declare effort only (shoulder) and nothing (elbow).
+EFFORT_ARM = """<?xml version="1.0"?>
+<robot name="effort_arm">
+  <link name="base"/><link name="upper"/><link name="fore"/>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
+    <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="80" velocity="1.5"/></joint>
+  <joint name="elbow" type="revolute"><parent link="upper"/><child link="fore"/>
+    <axis xyz="0 1 0"/><limit lower="-2.5" upper="2.5" effort="40" velocity="2"/></joint>
+  <transmission name="shoulder_trans"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="shoulder">
+      <hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
+    <actuator name="shoulder_motor"><mechanicalReduction>100</mechanicalReduction></actuator>
+  </transmission>
+  <transmission name="elbow_trans"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="elbow"/>
+    <actuator name="elbow_motor"><mechanicalReduction>50</mechanicalReduction></actuator>
+  </transmission>
+</robot>
+"""
+
+
+def test_effort_only_transmissions_give_effort_only_in_the_default_block() -> None:
+    """The default block offers what each joint's transmissions declare (effort only for the
+    shoulder, all three for the undeclared elbow), its states all three; the effort interface
+    keeps the <limit effort> as min/max. Read back, the bridge commands the shoulder in effort
+    only, and a requested mode still applies to every joint."""
+    robot, _warnings, xml = load_with_xml(EFFORT_ARM)
+    block = topic_block(robot)
+    states = ("position", "velocity", "effort")
+    assert _interfaces(block) == {
+        "shoulder": (("effort",), states, None),
+        "elbow": (states, states, None),
+    }
+    assert [
+        (p.get("name"), p.text) for p in block.find("joint[@name='shoulder']/command_interface")
+    ] == [("min", "-80.0"), ("max", "80.0")]
+    again = load(with_topic_block(robot, xml))
+    assert [t.name for t in again.transmissions] == ["shoulder_trans", "elbow_trans"]
+    assert commandable_joints(again, TransmissionMap.from_robot(again)) == {
+        "shoulder": ("effort",),
+        "elbow": states,
+    }
+    requested = topic_block(robot, TopicBlockOptions(command_interfaces=("position",)))
+    assert {j: c for j, (c, _s, _m) in _interfaces(requested).items()} == {
+        "shoulder": ("position",),
+        "elbow": ("position",),
+    }
