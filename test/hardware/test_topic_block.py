@@ -408,3 +408,32 @@ def test_effort_only_transmissions_give_effort_only_in_the_default_block() -> No
         "shoulder": ("position",),
         "elbow": ("position",),
     }
+
+
+def test_a_ros2_control_dialect_effort_joint_gets_effort_only() -> None:
+    """A gz_ros2_control block listing the shoulder with the effort command interface only (and
+    its ros2_control-dialect transmission): the generated block offers it effort only and takes
+    the transmission over; the elbow, which the block does not list, is state-only."""
+    block_xml = """<ros2_control name="GazeboSystem" type="system">
+    <hardware><plugin>gz_ros2_control/GazeboSimSystem</plugin></hardware>
+    <joint name="shoulder"><command_interface name="effort"/>
+      <state_interface name="position"/><state_interface name="velocity"/></joint>
+    <transmission name="shoulder_t"><plugin>transmission_interface/SimpleTransmission</plugin>
+      <actuator name="shoulder_motor" role="actuator1"/>
+      <joint name="shoulder" role="joint1"><mechanical_reduction>100</mechanical_reduction>
+      </joint></transmission>
+  </ros2_control>
+</robot>"""
+    text = EFFORT_ARM.split("  <transmission", 1)[0] + block_xml
+    robot, _warnings, xml = load_with_xml(text)
+    block = topic_block(robot)
+    states = ("position", "velocity", "effort")
+    assert _interfaces(block) == {
+        "shoulder": (("effort",), states, None),
+        "elbow": ((), ("position", "velocity"), None),
+    }
+    again = load(with_topic_block(robot, xml))
+    (made,) = again.ros2_control
+    assert [(t.name, t.dialect, t.hardware) for t in again.transmissions] == [
+        ("shoulder_t", "ros2_control", made.name)
+    ]
