@@ -361,33 +361,13 @@ def test_foreign_hardware_names_the_block_its_plugin_file_line_and_the_fix(demo:
     assert "block(s) 'x' (no plugin)" in foreign_hardware(unnamed)
 
 
-#: An arm whose classic transmissions declare effort only (shoulder) and nothing (elbow).
-EFFORT_ARM = """<?xml version="1.0"?>
-<robot name="effort_arm">
-  <link name="base"/><link name="upper"/><link name="fore"/>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
-    <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="80" velocity="1.5"/></joint>
-  <joint name="elbow" type="revolute"><parent link="upper"/><child link="fore"/>
-    <axis xyz="0 1 0"/><limit lower="-2.5" upper="2.5" effort="40" velocity="2"/></joint>
-  <transmission name="shoulder_trans"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="shoulder">
-      <hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="shoulder_motor"><mechanicalReduction>100</mechanicalReduction></actuator>
-  </transmission>
-  <transmission name="elbow_trans"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="elbow"/>
-    <actuator name="elbow_motor"><mechanicalReduction>50</mechanicalReduction></actuator>
-  </transmission>
-</robot>
-"""
-
-
-def test_effort_only_transmissions_give_effort_only_in_the_default_block() -> None:
-    """The default block offers what each joint's transmissions declare (effort only for the
-    shoulder, all three for the undeclared elbow), its states all three; the effort interface
-    keeps the <limit effort> as min/max. Read back, the bridge commands the shoulder in effort
-    only, and a requested mode still applies to every joint."""
-    robot, _warnings, xml = load_with_xml(EFFORT_ARM)
+def test_effort_only_transmissions_give_effort_only_in_the_default_block(data_dir: Path) -> None:
+    """test/data/effort_transmissions.urdf: the default block offers what each joint's
+    transmissions declare (effort only for the shoulder, all three for the undeclared elbow),
+    its states all three; the effort interface keeps the <limit effort> as min/max. Read back,
+    the bridge commands the shoulder in effort only, and a requested mode still applies to every
+    joint."""
+    robot, _warnings, xml = load_with_xml(data_dir / "effort_transmissions.urdf")
     block = topic_block(robot)
     states = ("position", "velocity", "effort")
     assert _interfaces(block) == {
@@ -410,7 +390,7 @@ def test_effort_only_transmissions_give_effort_only_in_the_default_block() -> No
     }
 
 
-def test_a_ros2_control_dialect_effort_joint_gets_effort_only() -> None:
+def test_a_ros2_control_dialect_effort_joint_gets_effort_only(data_dir: Path) -> None:
     """A gz_ros2_control block listing the shoulder with the effort command interface only (and
     its ros2_control-dialect transmission): the generated block offers it effort only and takes
     the transmission over; the elbow, which the block does not list, is state-only."""
@@ -424,7 +404,8 @@ def test_a_ros2_control_dialect_effort_joint_gets_effort_only() -> None:
       </joint></transmission>
   </ros2_control>
 </robot>"""
-    text = EFFORT_ARM.split("  <transmission", 1)[0] + block_xml
+    arm = (data_dir / "effort_transmissions.urdf").read_text(encoding="utf-8")
+    text = arm.split("  <transmission", 1)[0] + block_xml
     robot, _warnings, xml = load_with_xml(text)
     block = topic_block(robot)
     states = ("position", "velocity", "effort")
