@@ -27,8 +27,9 @@ setup(
     extras_require={
         "mujoco": ["mujoco>=4.0", "trimesh"],
         # ruff: test/test_style.py checks the layout of ruff 0.17's ``ruff format``
-        "test": ["pytest", "pytest-timeout", "hypothesis", "ruff>=0.17,<0.18"],
-        # (pytest-timeout: setup.cfg's per-test bound, so a hang fails one test, not the suite)
+        "test": ["pytest", "pytest-timeout", "hypothesis", "ruff>=0.17,<0.18", "urdfdom-py"],
+        # (pytest-timeout: setup.cfg's per-test bound, so a hang fails one test, not the suite;
+        # urdfdom-py: test/description/test_export_limits.py reads exports as urdfdom does)
     },
     zip_safe=True,
     maintainer="sdf_bridge maintainers",

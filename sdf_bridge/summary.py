@@ -2,6 +2,7 @@
 state interfaces, the limits it enforces and whether it is exposed; per sensor what it publishes
 on which topic. Plain Python (no ROS): the rules are those the node and the hardware use
 (:func:`~sdf_bridge.hardware.command_interfaces.commandable_joints`,
+:func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces`,
 :func:`~sdf_bridge.limits.spec.description_limits`,
 :func:`~sdf_bridge.transmissions.exposure.unexposed_joints`, :mod:`sdf_bridge.ros.topics`).
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from .description.model import Robot, Sensor
 from .errors import LimitsError, TransmissionError
-from .hardware.command_interfaces import commandable_joints
+from .hardware.command_interfaces import commandable_joints, offered_command_interfaces
 from .limits.spec import description_limits
 from .ros.topics import sensor_topics
 from .transmissions import TransmissionMap
@@ -26,12 +27,16 @@ STATE = "position,velocity,effort"
 @dataclass(frozen=True)
 class JointView:
     """One joint as the bridge runs it: ``command``/``state`` interfaces (``"-"`` for none),
-    enforced ``lower``/``upper`` (rad or m), ``velocity`` (rad/s or m/s), ``effort`` (N·m or N)
+    ``modes``: the command interfaces (control modes) the ``<ros2_control>`` block that
+    ``sdf-bridge ros2-control`` / ``control`` generate offers it by default (``"-"`` for none;
+    :func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces`), enforced
+    ``lower``/``upper`` (rad or m), ``velocity`` (rad/s or m/s), ``effort`` (N·m or N)
     (``None`` = not limited or not enforced), and ``note`` (why it is not exposed, or that it
     follows another joint)."""
 
     command: str = "-"
     state: str = "-"
+    modes: str = "-"
     lower: float | None = None
     upper: float | None = None
     velocity: float | None = None
@@ -47,10 +52,12 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     """``(joint → JointView, limit warnings, problems)`` for every joint of ``robot``.
 
     A joint the transmission map drives is commandable with the interfaces
-    :func:`~sdf_bridge.hardware.command_interfaces.commandable_joints` gives and limited as the
-    limiter does; a follower (mimic, gearbox, screw translation) is published, not commandable; an
-    unexposed joint has neither (``note`` says why). ``problems``: why the map or the limits cannot
-    be built (the bridge would refuse the robot); the views then give the joints' types only.
+    :func:`~sdf_bridge.hardware.command_interfaces.commandable_joints` gives, offers the modes
+    :func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces` gives and is
+    limited as the limiter does; a follower (mimic, gearbox, screw translation) is published,
+    not commandable; an unexposed joint has neither (``note`` says why). ``problems``: why the
+    map or the limits cannot be built (the bridge would refuse the robot); the views then give
+    the joints' types only.
     """
     warnings: list[str] = []
     try:
@@ -58,6 +65,7 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
         # the robot: a transmission of unknown type is skipped, transmissions.report)
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         commands = commandable_joints(robot, tmap)
+        offered = offered_command_interfaces(robot, tmap)
         limits = {name: description_limits(robot, name, warnings) for name in tmap.joint_names}
     except (TransmissionError, LimitsError) as exc:
         return {name: JointView() for name in robot.joints}, [], [str(exc)]
@@ -70,6 +78,7 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
             views[name] = JointView(
                 command=",".join(commands.get(name, ())) or "-",
                 state=STATE,
+                modes=",".join(offered.get(name, ())) or "-",
                 lower=lim.min_position if lim.has_position_limits else None,
                 upper=lim.max_position if lim.has_position_limits else None,
                 velocity=_bound(lim.max_velocity),

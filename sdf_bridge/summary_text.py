@@ -1,5 +1,6 @@
 """The readable summary ``sdf-bridge check`` and ``info`` print (:func:`print_summary`): the
-robot's counts, the joints table (limits the bridge enforces, command and state interfaces), the
+robot's counts, the joints table (limits the bridge enforces, command and state interfaces, the
+control modes the generated ``<ros2_control>`` block offers), the
 joint notes, the transmissions with their reductions and effective ratios, the sensors table with
 what each publishes, the warnings and, for ``check``, the problems. What it shows comes from
 :mod:`sdf_bridge.summary` (the bridge's rules) and the transmission report
@@ -151,7 +152,10 @@ def print_summary(
         problems.extend(refusals)
     warnings = [*warnings, *limit_warnings]
     if robot.joints:
-        out.write("\njoints (limits: what the bridge enforces, - = not limited):\n")
+        out.write(
+            "\njoints (limits: what the bridge enforces, - = not limited; modes: the command "
+            "interfaces the generated <ros2_control> block offers):\n"
+        )
         rows = [
             [
                 "name",
@@ -162,6 +166,7 @@ def print_summary(
                 "velocity",
                 "effort",
                 "command",
+                "modes",
                 "state",
             ]
         ]
@@ -184,6 +189,7 @@ def print_summary(
                     _rate_limit(view.velocity, written.velocity if written else None),
                     _rate_limit(view.effort, written.effort if written else None),
                     view.command,
+                    view.modes,
                     view.state,
                 ]
             )

@@ -53,9 +53,10 @@ def test_check_prints_summary_and_succeeds(
         "20",
         "position,velocity,effort",
         "position,velocity,effort",
+        "position,velocity,effort",
     ]
     mount = next(line for line in out.splitlines() if line.strip().startswith("mount"))
-    assert mount.split()[-6:] == ["-"] * 6
+    assert mount.split()[-7:] == ["-"] * 7
     cam = next(line for line in out.splitlines() if line.strip().startswith("cam"))
     assert cam.split() == [
         "cam",
@@ -126,12 +127,13 @@ def test_check_ros2_control_interfaces(cases_dir: Path, capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.strip().startswith("arm_joint"))
     # joint_states carries all three
-    assert row.split()[-2:] == [
+    assert row.split()[-3:] == [
+        "position",
         "position",
         "position,velocity,effort",
     ]
     tool = next(line for line in out.splitlines() if line.strip().startswith("tool_mount"))
-    assert tool.split()[-2:] == ["-", "-"]
+    assert tool.split()[-3:] == ["-", "-", "-"]
 
 
 def test_json_output(robot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -520,7 +522,8 @@ def test_unknown_transmission_type_is_shown_skipped_and_check_succeeds(
     )
     assert "\nproblems: none\n" in out
     row = next(line for line in out.splitlines() if line.strip().startswith("head_2_joint"))
-    assert row.split()[-2:] == ["position,velocity,effort", "position,velocity,effort"]
+    # the bridge takes all three; the generated block offers what <hardwareInterface> declares
+    assert row.split()[-3:] == ["position,velocity,effort", "position", "position,velocity,effort"]
 
 
 def test_follower_rows_show_the_multiplier(
@@ -764,10 +767,11 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
         for line in out.splitlines()
         if line.startswith("  ") and "->" in line
     }
-    assert rows["j_in"][5:] == ["-1", "1", "2", "4", "position,effort", "position,velocity,effort"]
-    assert rows["knuckle"][5:] == ["-2", "2", "0.5", "5", "velocity", "position,velocity,effort"]
-    assert rows["j_out"][5:] == ["-"] * 5 + ["position,velocity,effort"]
-    assert rows["neck"][5:] == rows["wrist"][5:] == ["-"] * 6
+    every = "position,velocity,effort"
+    assert rows["j_in"][5:] == ["-1", "1", "2", "4", "position,effort", "position,effort", every]
+    assert rows["knuckle"][5:] == ["-2", "2", "0.5", "5", "velocity", "velocity", every]
+    assert rows["j_out"][5:] == ["-"] * 6 + [every]
+    assert rows["neck"][5:] == rows["wrist"][5:] == ["-"] * 7
     assert (
         "joint notes (followers and joints the bridge simulates but does not expose):\n  j_out: "
         "follows j_in (gearbox, -3×): not commandable\n  gear: follows j_in (gearbox, -4×): "

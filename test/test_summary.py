@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
-from sdf_bridge.description import load
-from sdf_bridge.description.model import Sensor
+import pytest
+from lxml import etree
+from prerequisites import SHARED_ROBOTS, shared_robot_file, shared_skip_mark
+
+from sdf_bridge.description import load, load_with_xml
+from sdf_bridge.description.model import Robot, Sensor, World
+from sdf_bridge.errors import ConfigError
+from sdf_bridge.hardware.topic_block import with_topic_block
 from sdf_bridge.summary import STATE, JointView, joint_views, publishes
 
 SCREW = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
@@ -21,8 +28,9 @@ def test_a_screw_is_driven_and_its_translation_published() -> None:
     stop."""
     views, warnings, problems = joint_views(load(SCREW))
     assert (warnings, problems) == ([], [])
+    every = "position,velocity,effort"
     assert views["s"] == JointView(
-        command="position,velocity,effort", state=STATE, velocity=4.0, effort=2.0
+        command=every, state=STATE, modes=every, velocity=4.0, effort=2.0
     )
     translation = views["s/translation"]
     assert translation.command == "-" and translation.state == STATE
@@ -63,9 +71,10 @@ def test_an_unknown_transmission_type_is_read_as_the_simulating_backends_do(data
     """Identity actuators, the joints commandable: no problem (the built-ins run it)."""
     views, _, problems = joint_views(load(data_dir / "made_up_transmission.urdf"))
     assert problems == []
-    assert [(v.command, v.lower, v.upper) for v in views.values()] == [
-        ("position,velocity,effort", -1.3, 1.3),
-        ("position,velocity,effort", -0.3, 0.8),
+    # the generated block offers the <hardwareInterface>'s (PositionJointInterface) only
+    assert [(v.command, v.modes, v.lower, v.upper) for v in views.values()] == [
+        ("position,velocity,effort", "position", -1.3, 1.3),
+        ("position,velocity,effort", "position", -0.3, 0.8),
     ]
 
 
@@ -85,3 +94,31 @@ def test_publishes_names_topics_and_messages() -> None:
     assert publishes(Sensor("baro", "air_pressure", "base", topic="air_pressure")) == (
         "air_pressure (sensor_msgs/FluidPressure)"
     )
+
+
+@shared_skip_mark()
+@pytest.mark.parametrize("name", SHARED_ROBOTS)
+def test_the_modes_are_the_generated_blocks_interfaces(name: str, robots_dir: Path) -> None:
+    """For every robot (and world model) of the corpus that URDF can carry, check's ``modes``
+    of each joint are the command interfaces of the topic-based block ``sdf-bridge control``
+    generates (``-`` where none; no block made for a robot without commandable joints, every
+    ``modes`` then ``-``)."""
+    model, _warnings, xml = load_with_xml(shared_robot_file(robots_dir, name))
+    robots: list[Robot] = list(model.models.values()) if isinstance(model, World) else [model]
+    for robot in robots:
+        views, _warnings, problems = joint_views(robot)
+        assert problems == [], (name, robot.name)
+        modes = {joint: view.modes for joint, view in views.items() if view.modes != "-"}
+        try:
+            text = with_topic_block(robot, xml)
+        except ConfigError as exc:
+            if "does not fit URDF" in str(exc):
+                continue
+            assert "has no commandable joint" in str(exc) and modes == {}, (name, robot.name)
+            continue
+        block = etree.fromstring(text.encode()).find("ros2_control")
+        offered = {
+            j.get("name"): ",".join(c.get("name") for c in j.findall("command_interface"))
+            for j in block.findall("joint")
+        }
+        assert modes == {j: m for j, m in offered.items() if m}, (name, robot.name)

@@ -93,7 +93,7 @@ def test_a_fixed_joints_limit_is_not_shown() -> None:
     out = io.StringIO()
     print_summary(load(ROBOT.format(transmission=fixed)), [], out)
     row = next(line for line in out.getvalue().splitlines() if "tool_mount" in line)
-    assert row.split() == ["tool_mount", "fixed", "arm", "->", "tool", "-", "-", "-", "-", "-", "-"]
+    assert row.split() == ["tool_mount", "fixed", "arm", "->", "tool", *["-"] * 7]
 
 
 def test_a_shared_actuator_name_is_listed_renamed_and_is_no_problem(data_dir) -> None:
@@ -117,3 +117,60 @@ def test_a_shared_actuator_name_is_listed_renamed_and_is_no_problem(data_dir) ->
         "'actuator1' → 'finger_trans/actuator1' for 'finger_trans' (the other keeps it). "
     ) in text
     assert "\nproblems: none\n" in text
+
+
+#: Classic transmissions declaring command interfaces: effort only; position and velocity; on
+#: the actuator (legacy); a state interface only (no command interface declared).
+DECLARED = """<?xml version="1.0"?>
+<robot name="declared">
+  <link name="l0"/><link name="l1"/><link name="l2"/><link name="l3"/><link name="l4"/>
+  <joint name="e" type="revolute"><parent link="l0"/><child link="l1"/>
+    <limit lower="-1" upper="1" effort="5" velocity="2"/></joint>
+  <joint name="pv" type="continuous"><parent link="l1"/><child link="l2"/>
+    <limit effort="5" velocity="2"/></joint>
+  <joint name="a" type="prismatic"><parent link="l2"/><child link="l3"/>
+    <limit lower="0" upper="0.1" effort="5" velocity="2"/></joint>
+  <joint name="s" type="revolute"><parent link="l3"/><child link="l4"/>
+    <limit lower="-1" upper="1" effort="5" velocity="2"/></joint>
+  <transmission name="te"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="e"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface>
+    </joint><actuator name="me"><mechanicalReduction>1</mechanicalReduction></actuator>
+  </transmission>
+  <transmission name="tpv"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="pv"><hardwareInterface>PositionJointInterface</hardwareInterface>
+      <hardwareInterface>hardware_interface/VelocityJointInterface</hardwareInterface></joint>
+    <actuator name="mpv"><mechanicalReduction>1</mechanicalReduction></actuator></transmission>
+  <transmission name="ta"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="a"/><actuator name="ma">
+      <hardwareInterface>EffortJointInterface</hardwareInterface>
+      <mechanicalReduction>1</mechanicalReduction></actuator></transmission>
+  <transmission name="ts"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="s"><hardwareInterface>hardware_interface/JointStateInterface</hardwareInterface>
+    </joint><actuator name="ms"><mechanicalReduction>1</mechanicalReduction></actuator>
+  </transmission>
+</robot>
+"""
+
+
+def test_the_joints_table_shows_the_modes_the_generated_block_offers() -> None:
+    """``modes``: the command interfaces of the generated <ros2_control> block
+    (test/hardware/test_topic_block.py checks the block itself), next to what the bridge's
+    joint_commands takes (``command``: all three, as the simulating backends drive them)."""
+    out = io.StringIO()
+    assert print_summary(load(DECLARED), [], out) == 0
+    rows = {
+        line.split()[0]: line.split()[-3:]
+        for line in out.getvalue().splitlines()
+        if line.startswith("  ") and line.split()[0] in ("e", "pv", "a", "s")
+    }
+    every = "position,velocity,effort"
+    assert rows == {
+        "e": [every, "effort", every],
+        "pv": [every, "position,velocity", every],
+        "a": [every, "effort", every],
+        "s": [every, every, every],
+    }
+    assert (
+        "joints (limits: what the bridge enforces, - = not limited; modes: the command "
+        "interfaces the generated <ros2_control> block offers):\n"
+    ) in out.getvalue()

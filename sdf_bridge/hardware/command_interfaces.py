@@ -1,5 +1,6 @@
 """Which joints of a robot take commands, and on which interfaces (from its ``<ros2_control>``
-blocks), in the bridge's one reading of the description."""
+blocks), in the bridge's one reading of the description; and which of them a generated
+``<ros2_control>`` block offers (also narrowed by the classic transmissions' interfaces)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,54 @@ def commandable_joints(robot: Robot, transmissions: TransmissionMap) -> dict[str
     if not listed:
         return {name: tuple(INTERFACE_MODES) for name in transmissions.joint_names}
     return {name: listed[name] for name in transmissions.joint_names if listed.get(name)}
+
+
+#: The command interfaces a classic transmission's ``<hardwareInterface>`` (ROS 1
+#: ``hardware_interface`` names, prefix removed) gives its joint; other names (e.g.
+#: ``JointStateInterface``, a driver's own) give none.
+TRANSMISSION_INTERFACES: dict[str, tuple[str, ...]] = {
+    "PositionJointInterface": ("position",),
+    "VelocityJointInterface": ("velocity",),
+    "EffortJointInterface": ("effort",),
+    "PosVelJointInterface": ("position", "velocity"),
+    "PosVelAccJointInterface": ("position", "velocity"),
+}
+
+
+def transmission_interfaces(robot: Robot) -> dict[str, tuple[str, ...]]:
+    """Joint → the command interfaces (position, velocity, effort order) its classic (or pr2)
+    transmissions declare (:data:`TRANSMISSION_INTERFACES`; a joint entry without a
+    ``<hardwareInterface>`` takes its transmission's actuators'); only joints for which some
+    transmission declares a command interface. The ros2_control dialect declares none here
+    (its interfaces are the ``<ros2_control>`` joint's)."""
+    declared: dict[str, set[str]] = {}
+    for transmission in robot.transmissions:
+        if transmission.dialect == "ros2_control":
+            continue
+        from_actuators = [n for a in transmission.actuators for n in a.hardware_interfaces]
+        for joint in transmission.joints:
+            names = joint.hardware_interfaces or tuple(from_actuators)
+            granted = {i for n in names for i in TRANSMISSION_INTERFACES.get(n, ())}
+            if granted:
+                declared.setdefault(joint.name, set()).update(granted)
+    return {
+        name: tuple(i for i in INTERFACE_MODES if i in interfaces)
+        for name, interfaces in declared.items()
+    }
+
+
+def offered_command_interfaces(
+    robot: Robot, transmissions: TransmissionMap
+) -> dict[str, tuple[str, ...]]:
+    """The command interfaces a generated ``<ros2_control>`` block offers each commandable
+    joint by default (what ``sdf-bridge check`` shows as its control modes), in
+    transmission-map order: :func:`commandable_joints`, and where no ``<ros2_control>`` block
+    lists joints, each joint narrowed to the interfaces its classic transmissions declare
+    (:func:`transmission_interfaces`; e.g. ``EffortJointInterface`` only → effort only). A
+    ``<ros2_control>`` block's listing wins over the classic transmissions (ros2_control reads
+    the block only)."""
+    own = commandable_joints(robot, transmissions)
+    if listed_command_interfaces(robot):
+        return own
+    declared = transmission_interfaces(robot)
+    return {name: declared.get(name, interfaces) for name, interfaces in own.items()}

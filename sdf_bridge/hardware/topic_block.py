@@ -11,9 +11,12 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   joint states equal the commands, and a velocity command whose state matches is no longer
   refreshed);
 * every commandable joint (the bridge's :func:`~.command_interfaces.commandable_joints`) with the
-  command interfaces of one control mode (``command_interfaces``; default: the ones its description
-  lists): the plugins do not tell the bridge which interfaces a controller claims, so a block
-  listing several modes per joint sends stale values of the unclaimed ones (:mod:`.command_input`).
+  command interfaces of one control mode (``command_interfaces``; default: the ones its
+  description allows, :func:`~.command_interfaces.offered_command_interfaces`: those its
+  ``<ros2_control>`` block lists, else those its classic transmissions declare, e.g. effort
+  only for ``EffortJointInterface``, else all three): the plugins do not tell the bridge which
+  interfaces a controller claims, so a block listing several modes per joint sends stale values
+  of the unclaimed ones (:mod:`.command_input`).
   Each keeps the ``<param>``s (``min``/``max``) its description gave that interface; an interface
   new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces position, velocity,
   effort, position with its ``initial_value`` (what the bridge's backends start from);
@@ -44,7 +47,7 @@ from ..description.model import HardwareComponent, Robot
 from ..errors import ConfigError
 from ..ros_names import is_topic_name
 from ..transmissions import TransmissionMap
-from .command_interfaces import commandable_joints
+from .command_interfaces import offered_command_interfaces
 
 SUCCESSOR = "joint_state_topic_hardware_interface/JointStateTopicSystem"
 """The ros-controls plugin (package ``joint_state_topic_hardware_interface``)."""
@@ -69,7 +72,8 @@ class TopicBlockOptions:
             ``joint_commands`` input and ``joint_states`` output (absolute names are safest:
             the plugin's node lives in the controller_manager's process).
         command_interfaces: the command interfaces every commandable joint gets, one control
-            mode of :data:`CONTROL_MODES`; ``()`` = each joint's own from the description.
+            mode of :data:`CONTROL_MODES`; ``()`` = each joint's own from the description
+            (:func:`~.command_interfaces.offered_command_interfaces`).
     """
 
     plugin: str = SUCCESSOR
@@ -195,7 +199,7 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     # as the bridge's simulating backends build it (a bridge on real actuators refuses a
     # transmission of unknown type itself, at its start)
     tm = TransmissionMap.from_robot(robot, simulated_robot=True)
-    commandable = commandable_joints(robot, tm)
+    commandable = offered_command_interfaces(robot, tm)
     if not commandable:
         raise ConfigError(
             f"robot {robot.name!r} has no commandable joint, so a controller_manager has nothing "

@@ -209,7 +209,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     from ..description import load
     from ..description.world import select_robot
-    from ..hardware.command_interfaces import commandable_joints
+    from ..hardware.command_interfaces import offered_command_interfaces
     from ..hardware.topic_block import foreign_hardware, topic_based_block
     from ..transmissions import TransmissionMap
     from .control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
@@ -248,7 +248,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
             )
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         if topic_based_block(robot) is None:
-            own = commandable_joints(robot, tmap)
+            own = offered_command_interfaces(robot, tmap)
         else:
             from ..hardware.command_interfaces import listed_command_interfaces
 

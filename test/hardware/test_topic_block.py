@@ -20,6 +20,7 @@ from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.backend_setup import backend_parameters
+from sdf_bridge.hardware.command_interfaces import commandable_joints
 from sdf_bridge.hardware.topic_block import (
     PICKNIK,
     PLUGIN_DEFAULT_TOPICS,
@@ -33,6 +34,7 @@ from sdf_bridge.hardware.topic_block import (
     topic_block,
     with_topic_block,
 )
+from sdf_bridge.transmissions import TransmissionMap
 
 DEMO = Path(__file__).resolve().parents[2] / "urdf" / "demo_arm.urdf.xacro"
 ARM = ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll")
@@ -357,3 +359,62 @@ def test_foreign_hardware_names_the_block_its_plugin_file_line_and_the_fix(demo:
     assert foreign_hardware(dataclasses.replace(robot, ros2_control=())) is None
     unnamed = dataclasses.replace(robot, ros2_control=(HardwareComponent("x", "system"),))
     assert "block(s) 'x' (no plugin)" in foreign_hardware(unnamed)
+
+
+def test_effort_only_transmissions_give_effort_only_in_the_default_block(data_dir: Path) -> None:
+    """test/data/effort_transmissions.urdf: the default block offers what each joint's
+    transmissions declare (effort only for the shoulder, all three for the undeclared elbow),
+    its states all three; the effort interface keeps the <limit effort> as min/max. Read back,
+    the bridge commands the shoulder in effort only, and a requested mode still applies to every
+    joint."""
+    robot, _warnings, xml = load_with_xml(data_dir / "effort_transmissions.urdf")
+    block = topic_block(robot)
+    states = ("position", "velocity", "effort")
+    assert _interfaces(block) == {
+        "shoulder": (("effort",), states, None),
+        "elbow": (states, states, None),
+    }
+    assert [
+        (p.get("name"), p.text) for p in block.find("joint[@name='shoulder']/command_interface")
+    ] == [("min", "-80.0"), ("max", "80.0")]
+    again = load(with_topic_block(robot, xml))
+    assert [t.name for t in again.transmissions] == ["shoulder_trans", "elbow_trans"]
+    assert commandable_joints(again, TransmissionMap.from_robot(again)) == {
+        "shoulder": ("effort",),
+        "elbow": states,
+    }
+    requested = topic_block(robot, TopicBlockOptions(command_interfaces=("position",)))
+    assert {j: c for j, (c, _s, _m) in _interfaces(requested).items()} == {
+        "shoulder": ("position",),
+        "elbow": ("position",),
+    }
+
+
+def test_a_ros2_control_dialect_effort_joint_gets_effort_only(data_dir: Path) -> None:
+    """A gz_ros2_control block listing the shoulder with the effort command interface only (and
+    its ros2_control-dialect transmission): the generated block offers it effort only and takes
+    the transmission over; the elbow, which the block does not list, is state-only."""
+    block_xml = """<ros2_control name="GazeboSystem" type="system">
+    <hardware><plugin>gz_ros2_control/GazeboSimSystem</plugin></hardware>
+    <joint name="shoulder"><command_interface name="effort"/>
+      <state_interface name="position"/><state_interface name="velocity"/></joint>
+    <transmission name="shoulder_t"><plugin>transmission_interface/SimpleTransmission</plugin>
+      <actuator name="shoulder_motor" role="actuator1"/>
+      <joint name="shoulder" role="joint1"><mechanical_reduction>100</mechanical_reduction>
+      </joint></transmission>
+  </ros2_control>
+</robot>"""
+    arm = (data_dir / "effort_transmissions.urdf").read_text(encoding="utf-8")
+    text = arm.split("  <transmission", 1)[0] + block_xml
+    robot, _warnings, xml = load_with_xml(text)
+    block = topic_block(robot)
+    states = ("position", "velocity", "effort")
+    assert _interfaces(block) == {
+        "shoulder": (("effort",), states, None),
+        "elbow": ((), ("position", "velocity"), None),
+    }
+    again = load(with_topic_block(robot, xml))
+    (made,) = again.ros2_control
+    assert [(t.name, t.dialect, t.hardware) for t in again.transmissions] == [
+        ("shoulder_t", "ros2_control", made.name)
+    ]

@@ -13,6 +13,8 @@ spawner), which then drive the bridge; Ctrl-C stops everything with exit 0.
   trajectory's last position, which the plugin keeps sending, no longer holds the joints), and a
   command on the bridge's own input for an interface no controller claims is rejected with a
   warning;
+* an arm whose classic transmission declares effort only for one joint (mode ``all``): that
+  joint is in the effort controller only, and driven by it;
 * a description that cannot be used: one error line, exit 1, nothing left running.
 """
 
@@ -25,6 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from builtin_interfaces.msg import Duration
 from child_process import ChildProcess
 from prerequisites import require_rig
@@ -418,5 +421,56 @@ def test_an_unlimited_sdformat_revolute_joint_is_not_clamped_to_zero(
             and abs(_values(probe, topic, "position")["spin"] - 1.0) <= 1e-9
         ),
         "spin at 1 rad",
+    )
+    _stop(c)
+
+
+def test_an_effort_only_joint_is_offered_and_driven_in_effort(probe: Probe, control) -> None:
+    """test/data/effort_transmissions.urdf, mode all: the shoulder, whose transmission declares
+    EffortJointInterface only, is in no position or velocity controller (the block offers it
+    effort only), the elbow in all; switched to forward_effort_controller, both joints take the
+    commanded efforts."""
+    from ros2_control_rig import ControllerManagerClient
+
+    ns = "ctl_effort"
+    c = control(
+        ["--description", str(REPO / "test" / "data" / "effort_transmissions.urdf")]
+        + ["--mode", "all"],
+        ns,
+    )
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    out = c.wait_running(probe)
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    assert lines["joint_trajectory_controller"][1:] == [
+        "active",
+        "joint_trajectory_controller/JointTrajectoryController",
+        "elbow/position",
+    ]
+    generated = yaml.safe_load((c.work_dir / "controllers.yaml").read_text(encoding="utf-8"))
+    assert {
+        name: generated[f"/**/{name}"]["ros__parameters"]["joints"]
+        for name in (
+            "forward_position_controller",
+            "forward_velocity_controller",
+            "forward_effort_controller",
+        )
+    } == {
+        "forward_position_controller": ["elbow"],
+        "forward_velocity_controller": ["elbow"],
+        "forward_effort_controller": ["shoulder", "elbow"],
+    }
+    cm = ControllerManagerClient(probe.node, probe.spin_until, f"/{ns}/controller_manager")
+    cm.switch(["forward_effort_controller"], ["joint_trajectory_controller"])
+    effort = {"shoulder": 5.0, "elbow": -2.0}
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_effort_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=list(effort.values())),
+        lambda: (
+            bool(probe.messages[topic])
+            and all(abs(_values(probe, topic, "effort")[j] - v) <= 1e-12 for j, v in effort.items())
+        ),
+        "the commanded efforts",
     )
     _stop(c)
