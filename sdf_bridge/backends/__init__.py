@@ -12,8 +12,9 @@ alone (``sdf-bridge check``) loads neither the actuator port nor the backend reg
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sdf_bridge.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actuator_port import ActuatorPort
@@ -92,14 +93,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # (once)
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
