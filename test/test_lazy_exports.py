@@ -21,5 +21,6 @@ def test_a_name_is_imported_from_its_submodule_once_and_listed() -> None:
 
 def test_a_name_not_listed_is_an_attribute_error() -> None:
     getattr_, _ = lazy_exports("sdf_bridge.hardware", {"Holds": "holds"})
-    with pytest.raises(AttributeError, match=r"^module 'sdf_bridge.hardware' has no attribute 'x'$"):
+    message = r"^module 'sdf_bridge\.hardware' has no attribute 'x'$"
+    with pytest.raises(AttributeError, match=message):
         getattr_("x")
