@@ -146,6 +146,7 @@ class MujocoBackend:
         drive = joint_drive(robot, built, model, self.joint_names, params, effort_limit, passive)
         self._qadr, self._dadr, self._act_ids, self._act_adr = drive[:4]
         self.inertia, self._tab, self.pid = drive.inertia, drive.tab, drive.pid
+        self._adr = cycle.addresses(self._tab)  # (fixed: made once, for every cycle)
         n = len(self.joint_names)
         self._ideal_mode = self.position_mode == "ideal"
         self._has_i = self.pid.has_integral
@@ -232,6 +233,7 @@ class MujocoBackend:
                 self._gainprm,
                 self._biasprm,
                 self._ideal_mode,
+                self._adr,
             )
             tab[cycle.LAST : cycle.LAST + 3] = values
             tab[cycle.LAST_MODE] = mode
@@ -247,6 +249,7 @@ class MujocoBackend:
                 self._biasprm,
                 self._write_span,
                 self._has_i,
+                adr=self._adr,
             )
         self._last_valid = True
         self._prepared = self._write_n if prep else 0
@@ -298,6 +301,7 @@ class MujocoBackend:
                 self._biasprm,
                 n * ts,
                 self._has_i,
+                adr=self._adr,
             )
         t_end = data.time + n * ts
         # the state's arrays are made before stepping (the memory the step touches evicts
@@ -337,7 +341,7 @@ class MujocoBackend:
             out, actuators = np.empty(self._state_shapes[0]), np.empty(self._state_shapes[1])
         joint = np.empty((3, self._n))
         stable = cycle.gather_state(
-            self._tab, self._qpos, self._qvel, self._force, self._warnings, joint
+            self._tab, self._qpos, self._qvel, self._force, self._warnings, joint, adr=self._adr
         )
         if self._ideal is not None:
             joint[2, self._ideal.mask] = 0.0
