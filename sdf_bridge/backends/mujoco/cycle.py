@@ -153,7 +153,6 @@ def addresses(tab: np.ndarray) -> np.ndarray:
     return tab[: DIAG + 1].astype(np.intp)
 
 
-
 # -- numpy reference ------------------------------------------------------------------------------
 def write_affine(
     tab: np.ndarray,
