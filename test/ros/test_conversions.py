@@ -268,6 +268,38 @@ def test_joint_state_writer_reuses_one_message() -> None:
     assert list(second.position) == [5.0, 6.0] and second.header.stamp.sec == 13
 
 
+@pytest.mark.parametrize(
+    "names, frame_id",
+    [((), ""), (("a",), "base"), (("a", "bé", "c" * 33), "frame_xyz"), (("j",) * 100, "")],
+)
+def test_joint_state_writer_serialized_reads_back_as_fill(names, frame_id) -> None:
+    """The pre-serialised message is read by rclpy as the message fill() builds: names, frame,
+    stamp (negative seconds too) and every array value bit for bit (NaN, inf, -0.0)."""
+    from rclpy.serialization import deserialize_message
+
+    writer = cv.JointStateWriter(names, frame_id=frame_id)
+    rng = np.random.default_rng(len(names))
+    for stamp in (STAMP, Time(sec=-5, nanosec=999_999_999)):
+        p, v, e = (rng.normal(size=len(names)) for _ in range(3))
+        if names:
+            p[0], v[-1], e[0] = np.inf, -0.0, np.nan
+        got = deserialize_message(writer.serialized(p, v, e, stamp), JointState)
+        assert list(got.name) == list(names) and got.header.frame_id == frame_id
+        assert (got.header.stamp.sec, got.header.stamp.nanosec) == (stamp.sec, stamp.nanosec)
+        for field, want in (("position", p), ("velocity", v), ("effort", e)):
+            assert np.array(getattr(got, field), dtype=float).tobytes() == want.tobytes()
+    assert list(writer.msg.position) == []  # the message object is not touched
+    ints = np.arange(len(names))  # integer input converted as fill() does
+    got = deserialize_message(writer.serialized(ints, ints, ints, STAMP), JointState)
+    assert list(got.effort) == [float(i) for i in ints]
+
+
+def test_joint_state_writer_serialized_rejects_wrong_lengths() -> None:
+    writer = cv.JointStateWriter(("a", "b"))
+    with pytest.raises(ValueError, match="could not broadcast"):
+        writer.serialized(np.zeros(3), np.zeros(2), np.zeros(2), STAMP)
+
+
 def test_float64_array_accepts_integer_input() -> None:
     arr = cv.float64_array(np.array([1, 2, 3]))
     assert arr.typecode == "d" and list(arr) == [1.0, 2.0, 3.0]
