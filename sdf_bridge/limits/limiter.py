@@ -440,16 +440,18 @@ class JointLimiter:
                 pair = self._pair_p
                 if rate and self._any_vmax:
                     r = prev[0]
-                    if math.isnan(r.dot(zeros)):  # no previous command (or infinite): q
+                    unknown = math.isnan(r.dot(zeros))
+                    if unknown:  # no previous command (or infinite): q
                         r = self._ref
                         np.copyto(r, prev[0])
                         np.copyto(r, q, where=np.isnan(r))
+                        unknown = math.isnan(r.dot(zeros))
                     if self._any_ramp:
                         np.multiply(self._band(r, self._band_r), dt, out=pair)
                         np.add(pair, r, out=pair)
                     else:
                         np.add(self._wide_dt, r, out=pair)
-                    if math.isnan(r.dot(zeros)):  # still unknown: the static range there
+                    if unknown:  # still unknown: the static range there
                         np.copyto(pair, self._unbounded, where=np.isnan(pair))
                     np.maximum(pair, self._lo2, out=pair)
                     np.minimum(pair, self._hi2, out=pair)
