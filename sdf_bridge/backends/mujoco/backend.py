@@ -219,7 +219,9 @@ class MujocoBackend:
             self._last_valid
             and not self._ideal_mode
             and values.tobytes() == tab[cycle.LAST : cycle.LAST + 3].tobytes()
-            and np.array_equal(mode, tab[cycle.LAST_MODE])
+            # (int8 modes stored as floats: equal values, equal bytes; np.array_equal of the
+            # mixed types costs ~2.4 µs, this ~0.5)
+            and mode.astype(np.float64).tobytes() == tab[cycle.LAST_MODE].tobytes()
             and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
         ):
             cycle.apply_command(
