@@ -35,6 +35,7 @@ Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silentl
 from __future__ import annotations
 
 import array
+import logging
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -76,6 +77,8 @@ from ..backends.base import (
 from ..errors import BackendError, CommandError, TrajectoryInPastError
 
 _NS = 1_000_000_000
+
+_LOG = logging.getLogger(__name__)
 
 
 def time_msg(seconds: float) -> Time:
@@ -128,8 +131,8 @@ class JointStateWriter:
         self.msg.name = list(names)
         self.msg.header.frame_id = frame_id
         #: (buffer, stamp format, three float64 views of the arrays in it): made by the first
-        #: :meth:`serialized`
-        self._cdr: tuple[bytearray, str, tuple[np.ndarray, ...]] | None = None
+        #: :meth:`serialized` (``()``: the layout was not confirmed)
+        self._cdr: tuple[bytearray, str, tuple[np.ndarray, ...]] | tuple[()] | None = None
 
     def fill(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time
@@ -145,9 +148,10 @@ class JointStateWriter:
     def serialized(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time
     ) -> bytes:
-        """:meth:`fill`'s message serialised (the bytes ``rclpy.serialization.serialize_message``
-        gives for it, which ``Publisher.publish`` sends as they are); :attr:`msg` is not
-        changed.
+        """:meth:`fill`'s message serialised (rclpy deserialises it to that message;
+        ``Publisher.publish`` sends bytes as they are); :attr:`msg` is not changed. Should the
+        middleware read the layout otherwise (:meth:`_layout`'s check, never seen), the message
+        is serialised by rclpy on every call instead.
 
         Raises:
             ValueError: an array of another length than the names.
@@ -155,6 +159,11 @@ class JointStateWriter:
         """
         if self._cdr is None:
             self._cdr = self._layout()
+        if not self._cdr:  # the layout was not confirmed: rclpy's serialisation
+            from rclpy.serialization import serialize_message
+
+            fallback = JointStateWriter(self.msg.name, self.msg.header.frame_id)
+            return serialize_message(fallback.fill(position, velocity, effort, stamp))
         buf, stamp_format, rows = self._cdr
         struct.pack_into(stamp_format, buf, 4, stamp.sec, stamp.nanosec)
         rows[0][:] = position
@@ -162,18 +171,15 @@ class JointStateWriter:
         rows[2][:] = effort
         return bytes(buf)
 
-    def _layout(self) -> tuple[bytearray, str, tuple[np.ndarray, ...]]:
+    def _layout(self) -> tuple[bytearray, str, tuple[np.ndarray, ...]] | tuple[()]:
         """The serialised message with the names, padding zeroed, and writable views of its
         three ``float64`` arrays. Encoding: plain CDR, little-endian (encapsulation header
         ``00 01 00 00``, then the fields, each primitive aligned to its size from the end of
         that header: stamp ``int32`` sec and ``uint32`` nanosec, ``frame_id`` and each name a
         ``uint32`` length with the NUL then the bytes, each sequence a ``uint32`` count then its
         elements). Checked once against rclpy's own deserialiser (names, frame id, and values
-        written through the views).
-
-        Raises:
-            RuntimeError: the middleware reads the layout otherwise (never seen: the layout is
-                the standard's).
+        written through the views); ``()`` when the middleware reads it otherwise (never
+        seen: the layout is the standard's).
         """
         from rclpy.serialization import deserialize_message
 
@@ -212,9 +218,11 @@ class JointStateWriter:
             or [list(check.position), list(check.velocity), list(check.effort)]
             != [row.tolist() for row in rows]
         ):
-            raise RuntimeError(
-                "JointStateWriter: the middleware reads another layout of sensor_msgs/JointState"
+            _LOG.warning(
+                "sensor_msgs/JointState is not laid out as expected by this middleware: "
+                "serialising every message with rclpy instead (slower)"
             )
+            return ()
         return buf, "<iI", rows
 
 

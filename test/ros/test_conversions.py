@@ -27,6 +27,7 @@ from sdf_bridge.errors import CommandError, TrajectoryInPastError
 from sdf_bridge.ros import conversions as cv
 
 STAMP = Time(sec=12, nanosec=500)
+NAN = float("nan")
 
 
 def test_time_round_trip() -> None:
@@ -298,6 +299,26 @@ def test_joint_state_writer_serialized_rejects_wrong_lengths() -> None:
     writer = cv.JointStateWriter(("a", "b"))
     with pytest.raises(ValueError, match="could not broadcast"):
         writer.serialized(np.zeros(3), np.zeros(2), np.zeros(2), STAMP)
+
+
+def test_joint_state_writer_serialized_falls_back_when_layout_unconfirmed(
+    monkeypatch, caplog
+) -> None:
+    """A middleware that read the pre-serialised layout otherwise (simulated: its check reads
+    back other names) gets every message serialised by rclpy instead, with one warning."""
+    import rclpy.serialization as ser
+
+    real = ser.deserialize_message
+    monkeypatch.setattr(ser, "deserialize_message", lambda data, kind: JointState(name=["x"]))
+    writer = cv.JointStateWriter(("a", "b"), frame_id="base")
+    with caplog.at_level("WARNING"):
+        data = writer.serialized(np.array([1.0, 2.0]), np.zeros(2), np.array([NAN, 3.0]), STAMP)
+    assert "serialising every message with rclpy instead" in caplog.text
+    got = real(data, JointState)
+    assert list(got.name) == ["a", "b"] and got.header.frame_id == "base"
+    assert list(got.position) == [1.0, 2.0] and got.header.stamp.sec == 12
+    assert math.isnan(got.effort[0]) and got.effort[1] == 3.0
+    assert list(writer.msg.position) == []  # the writer's message untouched
 
 
 def test_float64_array_accepts_integer_input() -> None:
