@@ -5,7 +5,8 @@
   subscribes to ``joint_commands`` (``sensor_msgs/JointState``, ``RELIABLE_QOS`` of
   :mod:`sdf_bridge.ros.node`) and, in the callback, publishes at once one ``joint_states``
   message shaped as the bridge's (the demo robot's joint names, position / velocity / effort
-  arrays filled by the bridge's :class:`~sdf_bridge.ros.conversions.JointStateWriter`)
+  arrays written by the bridge's :class:`~sdf_bridge.ros.conversions.JointStateWriter` into
+  its pre-serialised message, published as bytes as the bridge does)
   carrying the commanded positions, stamped on receipt with the node clock. It has no loop, no
   hardware and publishes only when commanded: what the bridge adds over it is its tick wait
   and cycle (plus its command callback and the load of its 1 kHz loop and traffic).
@@ -161,7 +162,7 @@ def run_echo(priority: int) -> int:
                 i = index.get(name)
                 if i is not None:
                     position[i] = value
-            pub.publish(writer.fill(position, zeros, zeros, stamp))
+            pub.publish(writer.serialized(position, zeros, zeros, stamp))  # as the bridge
 
         node.create_subscription(JointState, "joint_commands", on_command, RELIABLE_QOS)
         try:

@@ -71,6 +71,7 @@ from ..backends.base import (
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
+from ..limits.limiter import commanded_interfaces
 from ..transmissions import TransmissionMap
 from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
@@ -203,6 +204,11 @@ class HardwareSystem:
             np.zeros(n_joints, dtype=MODE_DTYPE),
             np.full(n_joints, np.nan),
         )
+        #: the command array of the last limited write and its commanded interfaces
+        #: (:func:`~sdf_bridge.limits.limiter.commanded_interfaces`): the holds' arrays are not
+        #: changed in place (a new one when the commands change), so kept while it is the same
+        self._commanded_for: np.ndarray | None = None
+        self._commanded = (False, False, False)
         self._state_shape = (3, len(self.state_names))
         self._act_shape = (n_act,)
         #: the state of the last read, (3, n_joints [+ n_followers]): rows position, velocity,
@@ -334,7 +340,12 @@ class HardwareSystem:
         values, mode, hold = self.holds.apply(now, self.commands, self._measured, self.enabled)
         if self.enabled:
             command = self._command
-            self.limiter.enforce_stacked(self._measured, values, dt, command.values)
+            if values is not self._commanded_for:
+                self._commanded = commanded_interfaces(values)
+                self._commanded_for = values
+            self.limiter.enforce_stacked(
+                self._measured, values, dt, command.values, commanded=self._commanded
+            )
             command.mode = mode
             command.hold = hold
         else:  # the e-stop's hold, unlimited (rare: a record of its own)

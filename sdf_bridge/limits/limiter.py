@@ -64,6 +64,16 @@ _HUGE = 1e300
 _fmax_rows = np.fmax.reduce  # per-row maximum ignoring NaN (NaN only for an all-NaN row)
 
 
+def commanded_interfaces(commands: np.ndarray) -> tuple[bool, bool, bool]:
+    """Which rows of ``commands`` (3, n) — position, velocity, effort — carry a command (a
+    value that is not NaN somewhere). ~1.5 µs: a caller whose command arrays are not changed
+    in place computes it once per array and passes it to :meth:`JointLimiter.enforce_stacked`."""
+    if commands.shape[1] == 0:  # no joints
+        return False, False, False
+    has_p, has_v, has_e = (x == x for x in _fmax_rows(commands, axis=1).tolist())
+    return has_p, has_v, has_e
+
+
 class JointLimiter:
     """Enforces joint limits on joint-space commands (arrays in ``joint_names`` order).
 
@@ -310,6 +320,8 @@ class JointLimiter:
         commands: np.ndarray,
         dt: float,
         out: np.ndarray | None = None,
+        *,
+        commanded: tuple[bool, bool, bool] | None = None,
     ) -> np.ndarray:
         """:meth:`enforce` on stacked arrays, for the control cycle (fewer arguments to pass).
 
@@ -322,6 +334,8 @@ class JointLimiter:
             dt: control period, s (as :meth:`enforce`).
             out: a float64 ``(3, n_joints)`` array to write the result into (the control
                 cycle's reused buffer; not ``commands``), or ``None`` for a new one.
+            commanded: :func:`commanded_interfaces` of ``commands``, when the caller has it
+                (e.g. kept while its command array is unchanged); computed when ``None``.
 
         Returns:
             ``out`` or a new ``(3, n_joints)`` array: the limited commands, equal to
@@ -368,7 +382,7 @@ class JointLimiter:
             )
         if out is None:
             out = np.empty((3, n))
-        self._limit(measured[0, :n], measured[1, :n], commands, dt, out)
+        self._limit(measured[0, :n], measured[1, :n], commands, dt, out, commanded)
         return out
 
     def _set_dt(self, dt: float) -> None:
@@ -396,16 +410,23 @@ class JointLimiter:
         return out
 
     def _limit(
-        self, q: np.ndarray, v: np.ndarray, cmd: np.ndarray, dt: float, out: np.ndarray
+        self,
+        q: np.ndarray,
+        v: np.ndarray,
+        cmd: np.ndarray,
+        dt: float,
+        out: np.ndarray,
+        commanded: tuple[bool, bool, bool] | None = None,
     ) -> None:
         """The limiting rules of :meth:`enforce_stacked` on checked arrays: ``q``, ``v`` (n,),
-        ``cmd`` (3, n) → ``out`` (3, n); previous commands and counters updated."""
+        ``cmd`` (3, n) → ``out`` (3, n); previous commands and counters updated. ``commanded``:
+        :func:`commanded_interfaces` of ``cmd`` (computed when ``None``)."""
         if dt != self._dt:
             self._set_dt(dt)
         if self._n == 0:
             return
         # which interfaces carry commands (an all-NaN row: none)
-        has_p, has_v, has_e = (x == x for x in _fmax_rows(cmd, axis=1).tolist())
+        has_p, has_v, has_e = commanded_interfaces(cmd) if commanded is None else commanded
         prev = self._prev
         if not (has_p or has_v or has_e):
             out[...] = cmd
@@ -419,16 +440,18 @@ class JointLimiter:
                 pair = self._pair_p
                 if rate and self._any_vmax:
                     r = prev[0]
-                    if math.isnan(r.dot(zeros)):  # no previous command (or infinite): q
+                    unknown = math.isnan(r.dot(zeros))
+                    if unknown:  # no previous command (or infinite): q
                         r = self._ref
                         np.copyto(r, prev[0])
                         np.copyto(r, q, where=np.isnan(r))
+                        unknown = math.isnan(r.dot(zeros))
                     if self._any_ramp:
                         np.multiply(self._band(r, self._band_r), dt, out=pair)
                         np.add(pair, r, out=pair)
                     else:
                         np.add(self._wide_dt, r, out=pair)
-                    if math.isnan(r.dot(zeros)):  # still unknown: the static range there
+                    if unknown:  # still unknown: the static range there
                         np.copyto(pair, self._unbounded, where=np.isnan(pair))
                     np.maximum(pair, self._lo2, out=pair)
                     np.minimum(pair, self._hi2, out=pair)

@@ -35,6 +35,8 @@ Any other reading raises :class:`~sdf_bridge.errors.BackendError` (never silentl
 from __future__ import annotations
 
 import array
+import logging
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +77,8 @@ from ..backends.base import (
 from ..errors import BackendError, CommandError, TrajectoryInPastError
 
 _NS = 1_000_000_000
+
+_LOG = logging.getLogger(__name__)
 
 
 def time_msg(seconds: float) -> Time:
@@ -117,12 +121,18 @@ def float64_array(values: np.ndarray) -> array.array:
 class JointStateWriter:
     """Builds ``sensor_msgs/JointState`` messages for fixed ``names`` in the control loop: one
     message object, reused (rclpy serialises on publish), names set once, arrays copied in as
-    ``array.array`` (no per-element checks)."""
+    ``array.array`` (no per-element checks) — :meth:`fill`; or the message already serialised,
+    for ``Publisher.publish`` of bytes — :meth:`serialized`: the names are serialised once, each
+    call writes only the stamp and the three arrays into that buffer (serialising the message
+    on every publish costs ~13 µs at 100 joints, mostly the names; this ~1 µs)."""
 
     def __init__(self, names: Sequence[str], frame_id: str = "") -> None:
         self.msg = JointState()
         self.msg.name = list(names)
         self.msg.header.frame_id = frame_id
+        #: (buffer, stamp format, three float64 views of the arrays in it): made by the first
+        #: :meth:`serialized` (``()``: the layout was not confirmed)
+        self._cdr: tuple[bytearray, str, tuple[np.ndarray, ...]] | tuple[()] | None = None
 
     def fill(
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time
@@ -134,6 +144,86 @@ class JointStateWriter:
         msg.velocity = float64_array(velocity)
         msg.effort = float64_array(effort)
         return msg
+
+    def serialized(
+        self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time
+    ) -> bytes:
+        """:meth:`fill`'s message serialised (rclpy deserialises it to that message;
+        ``Publisher.publish`` sends bytes as they are); :attr:`msg` is not changed. Should the
+        middleware read the layout otherwise (:meth:`_layout`'s check, never seen), the message
+        is serialised by rclpy on every call instead.
+
+        Raises:
+            ValueError: an array of another length than the names.
+            struct.error: a stamp out of the range of ``builtin_interfaces/Time``.
+        """
+        if self._cdr is None:
+            self._cdr = self._layout()
+        if not self._cdr:  # the layout was not confirmed: rclpy's serialisation
+            from rclpy.serialization import serialize_message
+
+            fallback = JointStateWriter(self.msg.name, self.msg.header.frame_id)
+            return serialize_message(fallback.fill(position, velocity, effort, stamp))
+        buf, stamp_format, rows = self._cdr
+        struct.pack_into(stamp_format, buf, 4, stamp.sec, stamp.nanosec)
+        rows[0][:] = position
+        rows[1][:] = velocity
+        rows[2][:] = effort
+        return bytes(buf)
+
+    def _layout(self) -> tuple[bytearray, str, tuple[np.ndarray, ...]] | tuple[()]:
+        """The serialised message with the names, padding zeroed, and writable views of its
+        three ``float64`` arrays. Encoding: plain CDR, little-endian (encapsulation header
+        ``00 01 00 00``, then the fields, each primitive aligned to its size from the end of
+        that header: stamp ``int32`` sec and ``uint32`` nanosec, ``frame_id`` and each name a
+        ``uint32`` length with the NUL then the bytes, each sequence a ``uint32`` count then its
+        elements). Checked once against rclpy's own deserialiser (names, frame id, and values
+        written through the views); ``()`` when the middleware reads it otherwise (never
+        seen: the layout is the standard's).
+        """
+        from rclpy.serialization import deserialize_message
+
+        body = bytearray(8)  # stamp, written per call
+
+        def pad(size: int) -> None:
+            body.extend(bytes(-len(body) % size))
+
+        def text(value: str) -> None:
+            raw = value.encode() + b"\0"
+            pad(4)
+            body.extend(struct.pack("<I", len(raw)))
+            body.extend(raw)
+
+        text(self.msg.header.frame_id)
+        names = list(self.msg.name)
+        pad(4)
+        body.extend(struct.pack("<I", len(names)))
+        for name in names:
+            text(name)
+        n, offsets = len(names), []
+        for _ in range(3):
+            pad(4)
+            body.extend(struct.pack("<I", n))
+            pad(8)
+            offsets.append(4 + len(body))
+            body.extend(bytes(8 * n))
+        buf = bytearray(b"\x00\x01\x00\x00") + body
+        rows = tuple(np.frombuffer(buf, dtype="<f8", count=n, offset=at) for at in offsets)
+        for k, row in enumerate(rows):  # distinct values, read back by rclpy
+            row[:] = np.arange(n) + 0.5 + k * n
+        check = deserialize_message(bytes(buf), JointState)
+        if (
+            list(check.name) != names
+            or check.header.frame_id != self.msg.header.frame_id
+            or [list(check.position), list(check.velocity), list(check.effort)]
+            != [row.tolist() for row in rows]
+        ):
+            _LOG.warning(
+                "sensor_msgs/JointState is not laid out as expected by this middleware: "
+                "serialising every message with rclpy instead (slower)"
+            )
+            return ()
+        return buf, "<iI", rows
 
 
 @dataclass(frozen=True)

@@ -380,17 +380,20 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                 self._clock_pub = self.create_publisher(ClockMsg, "/clock", 10)
             self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(sim_time)))
         if k % self._decimation == 0:
-            # Serialising a JointState costs ~10-25 µs (names included): skipped for a topic
-            # nobody subscribes to (~1 µs to ask), which a volatile subscriber cannot tell apart.
+            # Published already serialised (the names once, then only stamp and arrays
+            # written: ~1.5 µs instead of ~13 µs at 100 joints), and only to a topic somebody
+            # subscribes to (~1 µs to ask), which a volatile subscriber cannot tell apart.
             pub = self.joint_state_pub
             if pub.get_subscription_count():
                 pub.publish(
-                    self._joint_writer.fill(state.position, state.velocity, state.effort, stamp)
+                    self._joint_writer.serialized(
+                        state.position, state.velocity, state.effort, stamp
+                    )
                 )
             pub = self.actuator_state_pub
             if pub.get_subscription_count():
                 pub.publish(
-                    self._actuator_writer.fill(
+                    self._actuator_writer.serialized(
                         state.actuator_position,
                         state.actuator_velocity,
                         state.actuator_effort,

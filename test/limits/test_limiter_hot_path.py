@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sdf_bridge.limits import REASONS, JointLimiter, JointLimits
+from sdf_bridge.limits.limiter import commanded_interfaces
 
 NAN = math.nan
 INF = math.inf
@@ -185,6 +186,28 @@ def test_stacked_into_out_equals_rows() -> None:
         np.testing.assert_array_equal(out, np.stack(want))
     np.testing.assert_array_equal(into._prev, rows._prev)
     assert into.counts == rows.counts
+
+
+def test_commanded_interfaces_rows_with_a_value() -> None:
+    commands = np.array([[NAN, 0.2, NAN], [NAN, NAN, NAN], [0.0, NAN, -1.0]])
+    assert commanded_interfaces(commands) == (True, False, True)
+    assert commanded_interfaces(np.full((3, 2), NAN)) == (False, False, False)
+    assert commanded_interfaces(np.zeros((3, 0))) == (False, False, False)  # no joints
+
+
+def test_stacked_with_commanded_given_equals_computed() -> None:
+    """``commanded=`` (a caller's cached :func:`commanded_interfaces`) gives what computing it
+    gives, the counts and the previous commands included."""
+    names = list("abcd")
+    given, computed = JointLimiter(names, _mixed()), JointLimiter(names, _mixed())
+    measured = np.array([[0.9, 0.0, 3.0, -2.0], [0.0, 0.5, 0.0, 0.0]])
+    commands = np.array([[5.0, 0.2, NAN, 1.0], [NAN, NAN, NAN, NAN], [NAN, NAN, NAN, 4.0]])
+    flags = commanded_interfaces(commands)
+    for _ in range(3):
+        got = given.enforce_stacked(measured, commands, 0.01, commanded=flags)
+        np.testing.assert_array_equal(got, computed.enforce_stacked(measured, commands, 0.01))
+    np.testing.assert_array_equal(given._prev, computed._prev)
+    assert given.counts == computed.counts and given.counts
 
 
 def test_outputs_fresh_and_reset_leaves_them() -> None:

@@ -27,6 +27,7 @@ from sdf_bridge.errors import CommandError, TrajectoryInPastError
 from sdf_bridge.ros import conversions as cv
 
 STAMP = Time(sec=12, nanosec=500)
+NAN = float("nan")
 
 
 def test_time_round_trip() -> None:
@@ -266,6 +267,58 @@ def test_joint_state_writer_reuses_one_message() -> None:
     second = writer.fill(np.array([5.0, 6.0]), np.zeros(2), np.zeros(2), Time(sec=13))
     assert second is first
     assert list(second.position) == [5.0, 6.0] and second.header.stamp.sec == 13
+
+
+@pytest.mark.parametrize(
+    "names, frame_id",
+    [((), ""), (("a",), "base"), (("a", "bé", "c" * 33), "frame_xyz"), (("j",) * 100, "")],
+)
+def test_joint_state_writer_serialized_reads_back_as_fill(names, frame_id) -> None:
+    """The pre-serialised message is read by rclpy as the message fill() builds: names, frame,
+    stamp (negative seconds too) and every array value bit for bit (NaN, inf, -0.0)."""
+    from rclpy.serialization import deserialize_message
+
+    writer = cv.JointStateWriter(names, frame_id=frame_id)
+    rng = np.random.default_rng(len(names))
+    for stamp in (STAMP, Time(sec=-5, nanosec=999_999_999)):
+        p, v, e = (rng.normal(size=len(names)) for _ in range(3))
+        if names:
+            p[0], v[-1], e[0] = np.inf, -0.0, np.nan
+        got = deserialize_message(writer.serialized(p, v, e, stamp), JointState)
+        assert list(got.name) == list(names) and got.header.frame_id == frame_id
+        assert (got.header.stamp.sec, got.header.stamp.nanosec) == (stamp.sec, stamp.nanosec)
+        for field, want in (("position", p), ("velocity", v), ("effort", e)):
+            assert np.array(getattr(got, field), dtype=float).tobytes() == want.tobytes()
+    assert list(writer.msg.position) == []  # the message object is not touched
+    ints = np.arange(len(names))  # integer input converted as fill() does
+    got = deserialize_message(writer.serialized(ints, ints, ints, STAMP), JointState)
+    assert list(got.effort) == [float(i) for i in ints]
+
+
+def test_joint_state_writer_serialized_rejects_wrong_lengths() -> None:
+    writer = cv.JointStateWriter(("a", "b"))
+    with pytest.raises(ValueError, match="could not broadcast"):
+        writer.serialized(np.zeros(3), np.zeros(2), np.zeros(2), STAMP)
+
+
+def test_joint_state_writer_serialized_falls_back_when_layout_unconfirmed(
+    monkeypatch, caplog
+) -> None:
+    """A middleware that read the pre-serialised layout otherwise (simulated: its check reads
+    back other names) gets every message serialised by rclpy instead, with one warning."""
+    import rclpy.serialization as ser
+
+    real = ser.deserialize_message
+    monkeypatch.setattr(ser, "deserialize_message", lambda data, kind: JointState(name=["x"]))
+    writer = cv.JointStateWriter(("a", "b"), frame_id="base")
+    with caplog.at_level("WARNING"):
+        data = writer.serialized(np.array([1.0, 2.0]), np.zeros(2), np.array([NAN, 3.0]), STAMP)
+    assert "serialising every message with rclpy instead" in caplog.text
+    got = real(data, JointState)
+    assert list(got.name) == ["a", "b"] and got.header.frame_id == "base"
+    assert list(got.position) == [1.0, 2.0] and got.header.stamp.sec == 12
+    assert math.isnan(got.effort[0]) and got.effort[1] == 3.0
+    assert list(writer.msg.position) == []  # the writer's message untouched
 
 
 def test_float64_array_accepts_integer_input() -> None:

@@ -145,21 +145,33 @@ def _rows(tab: np.ndarray, row: int) -> np.ndarray:
     return tab[row].astype(np.intp)
 
 
-def _addresses(tab: np.ndarray) -> np.ndarray:
+def addresses(tab: np.ndarray) -> np.ndarray:
     """The address rows ``QADR`` … ``DIAG`` as integers, (5, n), in one conversion (indexed by
-    the row constants)."""
+    the row constants). They do not change after :func:`make_table`: a caller running cycles
+    makes them once and passes them as ``adr`` to the functions below (made on each call
+    otherwise)."""
     return tab[: DIAG + 1].astype(np.intp)
 
 
 # -- numpy reference ------------------------------------------------------------------------------
-def write_affine(tab: np.ndarray, gainprm: np.ndarray, biasprm: np.ndarray) -> None:
+def write_affine(
+    tab: np.ndarray,
+    gainprm: np.ndarray,
+    biasprm: np.ndarray,
+    *,
+    adr: np.ndarray | None = None,
+    active: np.ndarray | None = None,
+) -> None:
     """Write the PID law of the current command into the actuators (``gainprm[:, 0]``,
-    ``biasprm[:, 0:3]`` of the rows ``ACT_ID``; :func:`.pid.affine_parameters`)."""
-    active = tab[ACTIVE] != 0.0
+    ``biasprm[:, 0:3]`` of the rows ``ACT_ID``; :func:`.pid.affine_parameters`). ``adr``:
+    :func:`addresses` of ``tab``; ``active``: ``tab[ACTIVE] != 0`` (both made when not
+    given)."""
+    if active is None:
+        active = tab[ACTIVE] != 0.0
     gain, bias0, bias_q, bias_v = affine_parameters(
         tab[P], tab[D], tab[SCALE], tab[INTEGRAL], tab[V_TARGET], tab[FEEDFORWARD], active
     )
-    ids = _rows(tab, ACT_ID)
+    ids = _rows(tab, ACT_ID) if adr is None else adr[ACT_ID]
     gainprm[ids, 0] = gain
     biasprm[ids, 0] = bias0
     biasprm[ids, 1] = bias_q
@@ -176,23 +188,25 @@ def pre_step(
     biasprm: np.ndarray,
     dt: float,
     has_i: bool,
+    *,
+    adr: np.ndarray | None = None,
 ) -> None:
     """Before stepping ``dt`` s: scale the scheduled joints' gains by ``M(q) / M₀`` (``inertia``
     = ``data.M`` or ``data.qM``, as of the last physics step), then (``has_i``) integrate the
     error to the target, ``act − q``, into the integral (:func:`.pid.integrate`; not further
     in the direction where the actuator force, ``force`` = ``data.actuator_force`` of the last
     step, is at the effort limit ``LIMIT``), then write the actuators (:func:`write_affine`).
-    ``tab``'s PID state is updated in place."""
-    adr = _addresses(tab)
-    scheduled = tab[SCHEDULED] != 0.0
-    tab[SCALE] = np.where(scheduled, inertia[adr[DIAG]] / tab[INERTIA0], tab[SCALE])
+    ``tab``'s PID state is updated in place. ``adr``: :func:`addresses` of ``tab`` (made when
+    not given)."""
+    if adr is None:
+        adr = addresses(tab)
+    np.divide(inertia[adr[DIAG]], tab[INERTIA0], out=tab[SCALE], where=tab[SCHEDULED] != 0.0)
+    active = tab[ACTIVE] != 0.0
     if has_i:
         error = act[adr[ACT_ADR]] - qpos[adr[QADR]]
         blocked = saturated_towards(force[adr[ACT_ID]], tab[LIMIT], error)
-        integrate(
-            tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, tab[ACTIVE] != 0.0, blocked
-        )
-    write_affine(tab, gainprm, biasprm)
+        integrate(tab[INTEGRAL], tab[I], tab[I_CLAMP], tab[SCALE], error, dt, active, blocked)
+    write_affine(tab, gainprm, biasprm, adr=adr, active=active)
 
 
 def prepare(
@@ -205,6 +219,8 @@ def prepare(
     biasprm: np.ndarray,
     dt: float,
     has_i: bool,
+    *,
+    adr: np.ndarray | None = None,
 ) -> None:
     """:func:`pre_step` done at the write, for the steps of the next read: the integral is
     saved first into row ``SAVED`` (:func:`unprepare` restores it when those steps do not
@@ -213,7 +229,7 @@ def prepare(
     the write gives bit for bit the actuator parameters and integral of refreshing at the
     read."""
     tab[SAVED] = tab[INTEGRAL]
-    pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i)
+    pre_step(tab, qpos, act, inertia, force, gainprm, biasprm, dt, has_i, adr=adr)
 
 
 def unprepare(tab: np.ndarray) -> None:
@@ -246,6 +262,7 @@ def apply_command(
     gainprm: np.ndarray,
     biasprm: np.ndarray,
     ideal: bool,
+    adr: np.ndarray | None = None,
 ) -> None:
     """Apply a joint command: ``values`` (3, n) (rows position, velocity, effort, NaN off the
     joint's mode), ``mode`` (n,) :class:`~sdf_bridge.backends.base.Mode`, ``hold`` (n,) the
@@ -260,27 +277,29 @@ def apply_command(
     MuJoCo from ``ctrl`` = the commanded velocity) or the held position; a finite effort is a
     feed-forward (0 on passive joints). ``ideal``: position joints are imposed kinematically by
     the caller (PID inactive). Updates ``tab``, ``act``, ``ctrl`` and the actuators in place.
+    ``adr``: :func:`addresses` of ``tab`` (made when not given).
     """
-    addresses = _addresses(tab)
-    q = qpos[addresses[QADR]]
+    if adr is None:
+        adr = addresses(tab)
+    q = qpos[adr[QADR]]
     qt, vt, et = values
     kind = command_kind(mode)
     entering = kind != tab[MODE]
     is_pos, is_vel, is_none = kind == POSITION, kind == VELOCITY, kind == NONE
-    adr = addresses[ACT_ADR]
+    act_adr = adr[ACT_ADR]
     given = np.isfinite(hold)
     tab[HOLD] = np.where(is_none & given, hold, np.where(is_none & entering, q, tab[HOLD]))
     tab[INTEGRAL, entering] = 0.0
     tab[MODE] = kind
-    vel_ref = np.where(entering, q, act[adr])
+    vel_ref = np.where(entering, q, act[act_adr])
     v_cmd = np.where(np.isfinite(vt), vt, 0.0)
     target = np.where(is_pos, qt, np.where(is_vel, vel_ref, tab[HOLD]))
     tab[V_TARGET] = np.where(is_pos | is_vel, v_cmd, 0.0)
     tab[FEEDFORWARD] = np.where(np.isfinite(et) & (tab[PASSIVE] == 0.0), et, 0.0)
     tab[ACTIVE] = (kind != EFFORT) & ~(is_pos & ideal)
-    write_affine(tab, gainprm, biasprm)
-    act[adr] = target
-    ctrl[addresses[ACT_ID]] = np.where(is_vel, v_cmd, 0.0)
+    write_affine(tab, gainprm, biasprm, adr=adr)
+    act[act_adr] = target
+    ctrl[adr[ACT_ID]] = np.where(is_vel, v_cmd, 0.0)
 
 
 def gather_state(
@@ -290,15 +309,18 @@ def gather_state(
     force: np.ndarray,
     warnings: np.ndarray,
     out: np.ndarray,
+    *,
+    adr: np.ndarray | None = None,
 ) -> bool:
     """Joint state after stepping into ``out`` (3, n) (rows position rad or m, velocity rad/s
     or m/s, actuator force N·m or N); return whether the simulation is stable: none of the
     divergence counters in ``warnings`` (``data.warning.number``) is set and ``Σ qpos²`` is
-    finite."""
-    adr = _addresses(tab)
-    out[0] = qpos[adr[QADR]]
-    out[1] = qvel[adr[DADR]]
-    out[2] = force[adr[ACT_ID]]
+    finite. ``adr``: :func:`addresses` of ``tab`` (made when not given)."""
+    if adr is None:
+        adr = addresses(tab)
+    qpos.take(adr[QADR], out=out[0])
+    qvel.take(adr[DADR], out=out[1])
+    force.take(adr[ACT_ID], out=out[2])
     if warnings[WARN_QACC] or warnings[WARN_QVEL] or warnings[WARN_QPOS]:
         return False
     return math.isfinite(float(qpos @ qpos))

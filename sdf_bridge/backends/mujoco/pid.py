@@ -269,13 +269,18 @@ def integrate(
     ``blocked`` (n,) bool: joints whose actuator force is at the effort limit in the direction
     of their error (:func:`saturated_towards`): their integral does not grow (conditional
     integration, no wind-up while saturated)."""
-    step = i * scale * error * dt
-    if blocked is not None:
-        step = np.where(blocked, 0.0, step)
-    integral += np.where(active, step, 0.0)
+    # in place on one temporary (a control-cycle hot path): the same operations in the same
+    # order as ``np.where(active & ~blocked, i·scale·error·dt, 0)`` added, then clipped
+    inactive = np.logical_not(active)
+    step = np.multiply(i, scale)
+    step *= error
+    step *= dt
+    np.copyto(step, 0.0, where=inactive if blocked is None else np.logical_or(blocked, inactive))
+    integral += step
     bounded = i_clamp > 0.0
-    integral[...] = np.where(bounded, np.clip(integral, -i_clamp, i_clamp), integral)
-    integral[~active] = 0.0
+    np.maximum(integral, np.negative(i_clamp), out=integral, where=bounded)
+    np.minimum(integral, i_clamp, out=integral, where=bounded)
+    np.copyto(integral, 0.0, where=inactive)
 
 
 def saturated_towards(force: np.ndarray, limit: np.ndarray, error: np.ndarray) -> np.ndarray:
@@ -299,10 +304,16 @@ def affine_parameters(
     bias_v·v`` equals the PID law (gains ``p``, ``d`` times ``scale``, ``integral`` N·m,
     ``v_target`` rad/s, ``feedforward`` N·m) where ``active`` (n,) bool, and ``feedforward``
     elsewhere (effort control)."""
-    ps = np.where(active, p * scale, 0.0)
-    ds = np.where(active, d * scale, 0.0)
-    bias0 = np.where(active, ds * v_target + integral, 0.0) + feedforward
-    return ps, bias0, -ps, -ds
+    inactive = np.logical_not(active)
+    ps = np.multiply(p, scale)
+    np.copyto(ps, 0.0, where=inactive)
+    ds = np.multiply(d, scale)
+    np.copyto(ds, 0.0, where=inactive)
+    bias0 = np.multiply(ds, v_target)
+    bias0 += integral
+    np.copyto(bias0, 0.0, where=inactive)
+    bias0 += feedforward
+    return ps, bias0, np.negative(ps), np.negative(ds)
 
 
 class JointPid:
