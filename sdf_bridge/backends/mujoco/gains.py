@@ -144,7 +144,7 @@ def default_gains(
     ``<dynamics friction>``), both 0 when not given; all shape (n,)::
 
         M  = max(own, load)                          (JointInertia.design)
-        p  = min(ω·(M·ω + b), (apparent + b·timestep)·(STIFFNESS_STEP/timestep)²)
+        p  = min(ω·(M·ω + b), apparent·(STIFFNESS_STEP/timestep)²)
         d  = min(2·M·ω, apparent·DAMPING_STEP/timestep)
         i  = p·min(ω/10, (d + b)/(2·M))              (Routh–Hurwitz on M: i < (d + b)·p/M)
         i_clamp = effort limit (p·1 rad + f where there is none)
@@ -158,9 +158,11 @@ def default_gains(
     ``b·ω`` term a damped joint's loop was ``(d + b)·s² + p·s + i``, dominated by ``b`` on a
     light link: a slow, barely damped oscillation of the integral (``√(i/b)`` rad/s, damping
     ratio ``p/(2·√(i·b))``, 0.13 for ``b`` = 10 N·m·s/rad on 10⁻³ kg·m²). The joint damping
-    adds to ``d`` in the Routh–Hurwitz bound of the integral, and MuJoCo integrates it
-    implicitly (``implicitfast``, always, unlike the actuator's while clamped), which adds
-    ``b·timestep`` to the inertia a physics step sees: the stiffness bound includes it.
+    adds to ``d`` in the Routh–Hurwitz bound of the integral. The stiffness bound stays on the
+    apparent inertia alone: where it cuts ``p``, the slow pole is near ``−p/(d + b)``, still
+    settling in well under a second on the joints measured; relaxing it by the implicitly
+    integrated ``b·timestep`` made a 10⁻⁶ kg·m² virtual joint driving mimic wheels (the shared
+    carlikebot) unstable through its soft coupling constraints.
     The Coulomb friction is overcome by the integral (the proportional part alone stops
     ``f/p`` short); without an effort limit its clamp leaves room for ``f`` on top of
     ``p``·1 rad.
@@ -171,7 +173,7 @@ def default_gains(
     m = np.maximum(inertia.design, 1e-9)
     apparent = np.maximum(inertia.apparent, 1e-12)
     p_aim, d_aim = BANDWIDTH * (m * BANDWIDTH + b), 2.0 * m * BANDWIDTH
-    p = np.minimum(p_aim, (apparent + b * timestep) * (STIFFNESS_STEP / timestep) ** 2)
+    p = np.minimum(p_aim, apparent * (STIFFNESS_STEP / timestep) ** 2)
     d = np.minimum(d_aim, apparent * DAMPING_STEP / timestep)
     i = p * np.minimum(BANDWIDTH * INTEGRAL_RATIO, (d + b) / (2.0 * m))
     limit = np.abs(np.asarray(effort_limit, dtype=float))

@@ -23,8 +23,7 @@ robot holds its pose under gravity, a free-floating one included, without light 
 oscillating or chattering::
 
     M = max(M_own, M_load)                         the inertia the joint moves or carries
-    p = min(ω·(M·ω + b), (M_apparent + b·timestep)·(0.5/timestep)²)
-                                                    stiffness, bounded by the physics step
+    p = min(ω·(M·ω + b), M_apparent·(0.5/timestep)²) stiffness, bounded by the physics step
     d = min(2·M·ω, M_apparent·1.0/timestep)         damping (critical on M), bounded likewise
     i = p·min(ω/10, (d + b)/(2·M))                  integral, Routh–Hurwitz-stable on M
     i_clamp = the joint's effort limit              (p·1 rad or m + f when it has none)
@@ -38,8 +37,7 @@ so a damped joint reaches its target at the bandwidth ``ω`` as an undamped one 
 ``M_apparent`` = ``1/(M⁻¹)_kk`` the lightest it can be (all other dofs free), ``M_load``
 (free-floating bases only) the inertia of the rest of the robot about the joint's axis, what
 a leg joint lifts when its foot is on the ground: the whole robot's mass counts. The stiffness
-bound keeps semi-implicit Euler's ``ω·timestep`` ≤ 0.5 (stable to 2) on ``M_apparent +
-b·timestep`` (MuJoCo integrates the joint damping implicitly); the damping bound keeps
+bound keeps semi-implicit Euler's ``ω·timestep`` ≤ 0.5 (stable to 2); the damping bound keeps
 ``d·timestep/M`` ≤ 1, so a physics step with the force clamped at the effort limit (MuJoCo then
 integrates the damping explicitly) cannot swing the force to the opposite limit (no ±limit
 chatter). The effort limit is the force range of the actuator (saturation), and the integral
@@ -255,7 +253,7 @@ def describe_defaults(
         )
     return (
         "M = max(M_own, M_load), b = joint damping, f = joint friction, p = min(ω·(M·ω + b), "
-        "(M_apparent + b·timestep)·(0.5/timestep)²), d = min(2·M·ω, M_apparent/timestep), "
+        "M_apparent·(0.5/timestep)²), d = min(2·M·ω, M_apparent/timestep), "
         "i = p·min(ω/10, (d + b)/(2·M)), i_clamp = effort limit (else p·1 + f), ω = "
         f"{BANDWIDTH:.1f} rad/s; " + "; ".join(rows)
     )
