@@ -77,7 +77,13 @@ def joint_drive(
         dtype=int,
     )
     inertia = joint_inertias(model, jnt_ids, dadr)
-    defaults = default_gains(inertia, float(model.opt.timestep), effort_limit)
+    defaults = default_gains(
+        inertia,
+        float(model.opt.timestep),
+        effort_limit,
+        damping=np.array(model.dof_damping, dtype=float)[dadr],
+        friction=np.array(model.dof_frictionloss, dtype=float)[dadr],
+    )
     gains = resolve_gains(robot, joint_names, params, defaults, inertia)
     for array in (gains.p, gains.i, gains.d):
         array[passive] = 0.0

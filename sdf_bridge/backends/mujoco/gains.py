@@ -130,24 +130,54 @@ def _subtree(parent: np.ndarray, body: int) -> set[int]:
     return inside
 
 
-def default_gains(inertia: JointInertia, timestep: float, effort_limit: np.ndarray) -> DefaultGains:
+def default_gains(
+    inertia: JointInertia,
+    timestep: float,
+    effort_limit: np.ndarray,
+    damping: np.ndarray | None = None,
+    friction: np.ndarray | None = None,
+) -> DefaultGains:
     """The default gains of :mod:`.pid`'s rule for joints of ``inertia`` at physics step
-    ``timestep`` (s) with ``effort_limit`` (n,) N·m or N (``inf`` = none), all shape (n,)::
+    ``timestep`` (s) with ``effort_limit`` (n,) N·m or N (``inf`` = none), the joints' viscous
+    ``damping`` ``b`` (n,) N·m·s/rad or N·s/m (MuJoCo's ``dof_damping``, from ``<dynamics
+    damping>``) and Coulomb ``friction`` ``f`` (n,) N·m or N (``dof_frictionloss``, from
+    ``<dynamics friction>``), both 0 when not given; all shape (n,)::
 
         M  = max(own, load)                          (JointInertia.design)
-        p  = min(M·ω², apparent·(STIFFNESS_STEP/timestep)²)
+        p  = min(ω·(M·ω + b), apparent·(STIFFNESS_STEP/timestep)²)
         d  = min(2·M·ω, apparent·DAMPING_STEP/timestep)
-        i  = p·min(ω/10, d/(2·M))                    (Routh–Hurwitz on M: i < d·p/M)
-        i_clamp = effort limit (p·1 rad where there is none)
+        i  = p·min(ω/10, (d + b)/(2·M))              (Routh–Hurwitz on M: i < (d + b)·p/M)
+        i_clamp = effort limit (p·1 rad + f where there is none)
+
+    Source: pole placement on the joint's plant ``M·s² + b·s`` (the PID design by pole
+    placement for a second-order process model, Åström & Hägglund, *Advanced PID Control*,
+    ISA 2006), derived here: the PD part's characteristic polynomial is then exactly
+    ``M·s² + (d + b)·s + p = (s + ω)·(M·s + M·ω + b)`` for ``d = 2·M·ω``: one pole at the
+    design bandwidth ``−ω`` whatever the damping, the other at ``−(ω + b/M)`` (further left
+    the more damped the joint; ``b = 0``: the critical double pole at ``−ω``). Without the
+    ``b·ω`` term a damped joint's loop was ``(d + b)·s² + p·s + i``, dominated by ``b`` on a
+    light link: a slow, barely damped oscillation of the integral (``√(i/b)`` rad/s, damping
+    ratio ``p/(2·√(i·b))``, 0.13 for ``b`` = 10 N·m·s/rad on 10⁻³ kg·m²). The joint damping
+    adds to ``d`` in the Routh–Hurwitz bound of the integral. The stiffness bound stays on the
+    apparent inertia alone: where it cuts ``p``, the slow pole is near ``−p/(d + b)``, still
+    settling in well under a second on the joints measured; relaxing it by the implicitly
+    integrated ``b·timestep`` made a 10⁻⁶ kg·m² virtual joint driving mimic wheels (the shared
+    carlikebot) unstable through its soft coupling constraints.
+    The Coulomb friction is overcome by the integral (the proportional part alone stops
+    ``f/p`` short); without an effort limit its clamp leaves room for ``f`` on top of
+    ``p``·1 rad.
     """
+    n = np.shape(inertia.own)[0]
+    b = np.zeros(n) if damping is None else np.maximum(np.asarray(damping, dtype=float), 0.0)
+    f = np.zeros(n) if friction is None else np.maximum(np.asarray(friction, dtype=float), 0.0)
     m = np.maximum(inertia.design, 1e-9)
     apparent = np.maximum(inertia.apparent, 1e-12)
-    p_aim, d_aim = m * BANDWIDTH**2, 2.0 * m * BANDWIDTH
+    p_aim, d_aim = BANDWIDTH * (m * BANDWIDTH + b), 2.0 * m * BANDWIDTH
     p = np.minimum(p_aim, apparent * (STIFFNESS_STEP / timestep) ** 2)
     d = np.minimum(d_aim, apparent * DAMPING_STEP / timestep)
-    i = p * np.minimum(BANDWIDTH * INTEGRAL_RATIO, d / (2.0 * m))
+    i = p * np.minimum(BANDWIDTH * INTEGRAL_RATIO, (d + b) / (2.0 * m))
     limit = np.abs(np.asarray(effort_limit, dtype=float))
-    i_clamp = np.where(np.isfinite(limit) & (limit > 0.0), limit, p * 1.0)
+    i_clamp = np.where(np.isfinite(limit) & (limit > 0.0), limit, p * 1.0 + f)
     return DefaultGains(p, i, d, i_clamp, (p < p_aim) | (d < d_aim))
 
 

@@ -23,29 +23,34 @@ robot holds its pose under gravity, a free-floating one included, without light 
 oscillating or chattering::
 
     M = max(M_own, M_load)                         the inertia the joint moves or carries
-    p = min(M·ω²,  M_apparent·(0.5/timestep)²)      stiffness, bounded by the physics step
+    p = min(ω·(M·ω + b), M_apparent·(0.5/timestep)²) stiffness, bounded by the physics step
     d = min(2·M·ω, M_apparent·1.0/timestep)         damping (critical on M), bounded likewise
-    i = p·min(ω/10, d/(2·M))                        integral, Routh–Hurwitz-stable on M
-    i_clamp = the joint's effort limit              (p·1 rad or m when it has none)
+    i = p·min(ω/10, (d + b)/(2·M))                  integral, Routh–Hurwitz-stable on M
+    i_clamp = the joint's effort limit              (p·1 rad or m + f when it has none)
 
-with ``ω`` = :data:`~.gains.BANDWIDTH` (2π·10 Hz); ``M_own`` the composite inertia of the
-joint's subtree about its axis (armature included), ``M_apparent`` = ``1/(M⁻¹)_kk`` the
-lightest it can be (all other dofs free), ``M_load`` (free-floating bases only) the inertia
-of the rest of the robot about the joint's axis, what a leg joint lifts when its foot is on
-the ground: the whole robot's mass counts. The stiffness bound keeps semi-implicit Euler's
-``ω·timestep`` ≤ 0.5 (stable to 2); the damping bound keeps ``d·timestep/M`` ≤ 1, so a
-physics step with the force clamped at the effort limit (MuJoCo then integrates the damping
-explicitly) cannot swing the force to the opposite limit (no ±limit chatter). The effort
-limit is the force range of the actuator (saturation), and the integral never winds up past
-it: it is clamped to ``±i_clamp`` and stops growing while the actuator is saturated in the
-direction of the error (conditional integration). The rule and each joint's gains are logged
-once per robot.
+with ``ω`` = :data:`~.gains.BANDWIDTH` (2π·10 Hz); ``b`` the joint's viscous damping and ``f``
+its Coulomb friction (``<dynamics damping friction>``, MuJoCo's ``dof_damping`` and
+``dof_frictionloss``): by pole placement on the plant ``M·s² + b·s`` the PD loop's poles are
+``−ω`` and ``−(ω + b/M)`` (:func:`.gains.default_gains` states the derivation and its source),
+so a damped joint reaches its target at the bandwidth ``ω`` as an undamped one does;
+``M_own`` the composite inertia of the joint's subtree about its axis (armature included),
+``M_apparent`` = ``1/(M⁻¹)_kk`` the lightest it can be (all other dofs free), ``M_load``
+(free-floating bases only) the inertia of the rest of the robot about the joint's axis, what
+a leg joint lifts when its foot is on the ground: the whole robot's mass counts. The stiffness
+bound keeps semi-implicit Euler's ``ω·timestep`` ≤ 0.5 (stable to 2); the damping bound keeps
+``d·timestep/M`` ≤ 1, so a physics step with the force clamped at the effort limit (MuJoCo then
+integrates the damping explicitly) cannot swing the force to the opposite limit (no ±limit
+chatter). The effort limit is the force range of the actuator (saturation), and the integral
+never winds up past it: it is clamped to ``±i_clamp`` and stops growing while the actuator is
+saturated in the direction of the error (conditional integration). The rule and each joint's
+gains are logged once per robot.
 
 Default gains follow the joint's inertia as the robot moves (gain scheduling): ``p``, ``i``,
 ``d`` are given for ``M_own`` at the model's reference configuration, and the backend scales
 them by ``M_kk(q) / M_own`` (the current diagonal of the joint-space inertia matrix,
 :meth:`JointPid.set_scale`), so a turntable whose inertia grows 60-fold when the arm stretches
-out stays damped and its integral stable.
+out stays damped and its integral stable (``p``'s damping term ``b·ω`` is scaled with it: a
+stiffer loop where the joint is heavier, the real parts of its poles still left of ``−ω``).
 """
 
 from __future__ import annotations
@@ -247,8 +252,9 @@ def describe_defaults(
             f"i_clamp {defaults.i_clamp[k]:.4g}{where}{bound}"
         )
     return (
-        "M = max(M_own, M_load), p = min(M·ω², M_apparent·(0.5/timestep)²), d = min(2·M·ω, "
-        "M_apparent/timestep), i = p·min(ω/10, d/(2·M)), i_clamp = effort limit, ω = "
+        "M = max(M_own, M_load), b = joint damping, f = joint friction, p = min(ω·(M·ω + b), "
+        "M_apparent·(0.5/timestep)²), d = min(2·M·ω, M_apparent/timestep), "
+        "i = p·min(ω/10, (d + b)/(2·M)), i_clamp = effort limit (else p·1 + f), ω = "
         f"{BANDWIDTH:.1f} rad/s; " + "; ".join(rows)
     )
 
