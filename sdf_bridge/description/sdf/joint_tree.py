@@ -132,6 +132,9 @@ def resolve_joint(
             gearbox_ratio=ctx.child_float(elem, "gearbox_ratio", 1.0),
             gearbox_reference_body=join(scope, ref) if ref else None,
         )
+    physics = elem.find("physics")
+    if physics is not None:
+        fields.update(provide_feedback=J.bool_element(ctx, physics.find("provide_feedback"), False))
     return Joint(
         name=item.key,
         type=jtype,
