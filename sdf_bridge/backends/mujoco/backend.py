@@ -386,7 +386,8 @@ class MujocoBackend:
         sensors: SensorSuite = self.sensors  # type: ignore[assignment]  # (set by configure)
         readings = sensors.read_due(t) if sensors.channels else _NO_READINGS
         if self.joint_wrenches.names:
-            readings = with_readings(readings, self.joint_wrenches.read(sensors.demand))
+            imposed = self._ideal.imposed_dofs() if self._ideal is not None else None
+            readings = with_readings(readings, self.joint_wrenches.read(sensors.demand, imposed))
         return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------

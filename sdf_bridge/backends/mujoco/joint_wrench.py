@@ -15,6 +15,12 @@ subtree centre of mass of the body's tree root, ``data.subtree_com[body_rootid]`
 is carried to the joint origin and both rotated into the joint frame
 (:func:`joint_wrench`). It is what MuJoCo's ``force`` / ``torque`` sensors read at a site.
 
+Joints imposed kinematically (``position_mode: ideal``, :mod:`.ideal`) are not moved by forces:
+MuJoCo's ``qacc`` there is the free fall the next step undoes. :meth:`JointWrenches.read`
+computes the wrenches with the imposed acceleration instead, zero at those joints (they end each
+period at rest), so a joint held in ideal mode carries the holding load as in ``pid`` mode (the
+other joints' accelerations stay MuJoCo's: exact at rest, approximate while moving).
+
 Fixed joints are supported: the builder keeps a link on a fixed joint as a body of its own
 (:mod:`.builder`), so its ``cfrc_int`` is the fixed joint's load. A joint whose child is the
 world body (a ``world`` link) carries nothing measurable: it is skipped with a warning.
@@ -99,14 +105,24 @@ class JointWrenches:
             for name, (body, frame) in self.names.items()
         ]
 
-    def read(self, demand: frozenset[str] | None = None) -> Mapping[str, WrenchReading]:
+    def read(
+        self, demand: frozenset[str] | None = None, imposed: np.ndarray | None = None
+    ) -> Mapping[str, WrenchReading]:
         """The wrench of each feedback joint (those in ``demand`` when it is not ``None``) at
         the current state: one :func:`mujoco.mj_rnePostConstraint` then :func:`joint_wrench`
-        each; an empty dict (no MuJoCo call) when none is wanted."""
+        each; an empty dict (no MuJoCo call) when none is wanted. ``imposed``: ``qvel``
+        addresses of kinematically imposed joints, whose acceleration is taken as 0 (module
+        doc; ``data.qacc`` is restored afterwards)."""
         wanted = [b for b in self._bodies if demand is None or b[0] in demand]
         if not wanted:
             return {}
         model, data = self._model, self._data
         assert model is not None and data is not None
-        mujoco.mj_rnePostConstraint(model, data)
+        if imposed is not None and len(imposed):
+            kept = data.qacc[imposed].copy()
+            data.qacc[imposed] = 0.0
+            mujoco.mj_rnePostConstraint(model, data)
+            data.qacc[imposed] = kept
+        else:
+            mujoco.mj_rnePostConstraint(model, data)
         return {name: joint_wrench(model, data, body, frame) for name, body, frame in wanted}

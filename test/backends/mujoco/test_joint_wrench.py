@@ -53,8 +53,11 @@ def close(value: tuple[float, ...], expected: tuple[float, ...], scale: float) -
     assert value == pytest.approx(expected, abs=0.01 * scale)
 
 
-def test_horizontal_arm_held_carries_weight_and_moment(make_sim: Callable[..., Sim]) -> None:
-    sim = make_sim(arm(), {"position_mode": "pid"})
+@pytest.mark.parametrize("mode", ["pid", "ideal"])
+def test_horizontal_arm_held_carries_weight_and_moment(
+    make_sim: Callable[..., Sim], mode: str
+) -> None:
+    sim = make_sim(arm(), {"position_mode": mode})
     out = held(sim, 2.0)
     w = (M_ARM + M_HANG) * G
     # on the arm: its weight and the hanging one up (+z); the moment of the arm's weight about
