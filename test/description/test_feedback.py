@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sdf_bridge.description import load
+from sdf_bridge.description.export.sdf_writer import to_sdf
 from sdf_bridge.description.feedback import feedback_joints, reading_name
 from sdf_bridge.errors import InvalidValueError
 
@@ -68,3 +71,16 @@ def test_gazebo_provide_feedback_not_boolean_names_the_element() -> None:
 
 def test_reading_name() -> None:
     assert reading_name("elbow") == "joint_wrench/elbow"
+
+
+def test_feedback_survives_sdf_export() -> None:
+    """SDFormat's <physics><provide_feedback> is written back; a URDF's Gazebo provideFeedback
+    goes to <physics><ode><provide_feedback> (as urdf2sdf writes it), read back too."""
+    on = "<physics><provide_feedback>true</provide_feedback></physics>"
+    sdf = to_sdf(load(SDF.format(j1=on, j2="")))
+    assert "<provide_feedback>true</provide_feedback>" in sdf
+    assert feedback_joints(load(sdf)) == ("j1",)
+    gazebo = '<gazebo reference="j2"><provideFeedback>true</provideFeedback></gazebo>'
+    sdf = to_sdf(load(URDF.format(extra=gazebo)))
+    assert re.search(r"<ode>\s*<provide_feedback>true</provide_feedback>\s*</ode>", sdf)
+    assert feedback_joints(load(sdf)) == ("j2",)
