@@ -36,6 +36,9 @@ in     ``~/wrench``                  geometry_msgs/WrenchStamped      MuJoCo: ex
        ``~/world_wrench``                                             (:mod:`.simulation`)
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
+out    ``~/joint_wrench/<joint>``    geometry_msgs/WrenchStamped      joints asking for feedback
+                                                                      (.sensor_topics); frame_id
+                                                                      = the child link
 =====  ============================  ===============================  =============================
 
 ``joint_states`` / ``joint_commands`` move to the topics of the description's topic-based
