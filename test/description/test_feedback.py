@@ -8,8 +8,8 @@ import pytest
 
 from sdf_bridge.description import load
 from sdf_bridge.description.export.sdf_writer import to_sdf
-from sdf_bridge.description.feedback import feedback_joints, reading_name
-from sdf_bridge.errors import InvalidValueError
+from sdf_bridge.description.feedback import feedback_joints, reading_name, with_feedback
+from sdf_bridge.errors import ConfigError, InvalidValueError
 
 URDF = """<robot name="r">
   <link name="a"/><link name="b"/><link name="c"/>
@@ -84,3 +84,17 @@ def test_feedback_survives_sdf_export() -> None:
     sdf = to_sdf(load(URDF.format(extra=gazebo)))
     assert re.search(r"<ode>\s*<provide_feedback>true</provide_feedback>\s*</ode>", sdf)
     assert feedback_joints(load(sdf)) == ("j2",)
+
+
+def test_with_feedback_adds_joints() -> None:
+    robot = load(URDF.format(extra=""))
+    assert with_feedback(robot, ()) is robot
+    added = with_feedback(robot, ["j2", "j1"])
+    assert feedback_joints(added) == ("j1", "j2")
+    assert feedback_joints(robot) == ()  # (the robot itself is unchanged)
+    with pytest.raises(
+        ConfigError,
+        match=r"joint_feedback names unknown joint\(s\) \['nope'\]. Fix: use names from "
+        r"\['j1', 'j2'\]",
+    ):
+        with_feedback(robot, ["j1", "nope"])
