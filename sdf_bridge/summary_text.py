@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .description.contain import driver_skips
+from .description.feedback import feedback_joints, reading_name
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
-from .errors import TransmissionError
+from .errors import InvalidValueError, TransmissionError
 from .summary import joint_views, publishes
 from .transmissions.loader import UNBUILT_SKIPPED
 
@@ -248,6 +249,18 @@ def print_summary(
             )
         rows.extend(hardware_sensors)
         _table(rows, out)
+    try:
+        feedback = feedback_joints(robot)
+    except InvalidValueError as exc:  # (the MuJoCo backend refuses it too)
+        problems.append(str(exc))
+        feedback = ()
+    if feedback:
+        out.write(
+            "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, relative to "
+            "the node's namespace, frame_id the child link):\n"
+        )
+        for name in feedback:
+            out.write(f"  {name}: ~/{reading_name(name)} (frame {robot.joints[name].child})\n")
     if warnings:
         lines = list(warnings) if verbose else digest(warnings)
         aggregated = "" if len(lines) == len(warnings) else ", one line per kind (--verbose: all)"

@@ -174,3 +174,23 @@ def test_the_joints_table_shows_the_modes_the_generated_block_offers() -> None:
         "joints (limits: what the bridge enforces, - = not limited; modes: the command "
         "interfaces the generated <ros2_control> block offers):\n"
     ) in out.getvalue()
+
+
+def test_summary_lists_joint_wrench_feedback() -> None:
+    """A joint asking for feedback is listed with its topic and frame; a non-boolean
+    provideFeedback is a problem (the MuJoCo backend refuses the robot)."""
+    on = '<gazebo reference="shoulder"><provideFeedback>true</provideFeedback></gazebo>'
+    out = io.StringIO()
+    assert print_summary(load(ROBOT.format(transmission=on)), [], out) == 0
+    assert (
+        "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, relative to the "
+        "node's namespace, frame_id the child link):\n"
+        "  shoulder: ~/joint_wrench/shoulder (frame arm)\n"
+    ) in out.getvalue()
+    out = io.StringIO()
+    print_summary(load(ROBOT.format(transmission="")), [], out)
+    assert "joint wrench feedback" not in out.getvalue()
+    bad = on.replace("true", "maybe")
+    out = io.StringIO()
+    assert print_summary(load(ROBOT.format(transmission=bad)), [], out) == 1
+    assert "<provideFeedback> is 'maybe', not a boolean" in out.getvalue()

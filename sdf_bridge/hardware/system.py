@@ -68,6 +68,7 @@ from ..backends.base import (
     SensorReading,
     is_simulated_robot,
 )
+from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
 from ..limits import JointLimiter
@@ -460,17 +461,20 @@ class HardwareSystem:
             Whether the backend takes a demand.
 
         Raises:
-            ConfigError: a name that is not a sensor of the robot.
+            ConfigError: a name that is not a sensor of the robot, nor the joint wrench reading
+                (``joint_wrench/<joint>``) of a joint asking for feedback.
         """
         if isinstance(names, str):
             names = (names,)
         demand = None if names is None else frozenset(names)
         if demand is not None:
-            unknown = sorted(demand - {s.name for s in self.robot.sensors})
+            known = {s.name for s in self.robot.sensors}
+            known.update(reading_name(j) for j in feedback_joints(self.robot))
+            unknown = sorted(demand - known)
             if unknown:
                 raise ConfigError(
                     f"sensor demand names unknown sensor(s) {unknown}. Fix: use names from "
-                    f"{sorted(s.name for s in self.robot.sensors)}."
+                    f"{sorted(known)}."
                 )
         setter = getattr(self.backend, "set_sensor_demand", None)
         if not callable(setter):

@@ -36,6 +36,9 @@ in     ``~/wrench``                  geometry_msgs/WrenchStamped      MuJoCo: ex
        ``~/world_wrench``                                             (:mod:`.simulation`)
 out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-floating bases
                                                                       (.odometry)
+out    ``~/joint_wrench/<joint>``    geometry_msgs/WrenchStamped      joints asking for feedback
+                                                                      (.sensor_topics); frame_id
+                                                                      = the child link
 =====  ============================  ===============================  =============================
 
 ``joint_states`` / ``joint_commands`` move to the topics of the description's topic-based
@@ -81,6 +84,7 @@ from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 from ..backends import create_backend
+from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
 from ..hardware.backend_setup import simulates
@@ -262,8 +266,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                 f"start_paused is true but backend {cfg.backend!r} does not simulate. "
                 "Fix: use a simulating backend (mujoco) or start_paused:=false."
             )
+        robot = with_feedback(loaded.robot, cfg.joint_feedback)  # (the description's, if none)
         hardware = HardwareSystem(
-            loaded.robot,
+            robot,
             backend,
             joints=list(cfg.joints) or None,
             command_timeout=cfg.command_timeout,
@@ -272,7 +277,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             update_rate=cfg.update_rate,
             timed=False,  # the loop times each tick, publishing included (self.loop.timing)
         )
-        self.sensor_topics = SensorTopics(self, loaded.robot, frame_prefix=cfg.frame_prefix)
+        self.sensor_topics = SensorTopics(self, robot, frame_prefix=cfg.frame_prefix)
         self.hardware, self.description = hardware, loaded
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)

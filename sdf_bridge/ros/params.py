@@ -142,6 +142,14 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
             "empty = every actuated joint.",
         ),
     ),
+    "joint_feedback": (
+        Parameter.Type.STRING_ARRAY,  # no default value: rclpy cannot type an empty list
+        _descriptor(
+            _T.PARAMETER_STRING_ARRAY,
+            "MuJoCo: joints whose transmitted wrench is published on ~/joint_wrench/<joint>, "
+            "besides those the description asks for (<provide_feedback>, provideFeedback).",
+        ),
+    ),
     "command_timeout": (
         0.5,
         _descriptor(
@@ -241,7 +249,8 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
 
 
 def default(name: str) -> Any:
-    """The declared default of parameter ``name`` (:data:`PARAMETERS`; ``joints``: ``()``).
+    """The declared default of parameter ``name`` (:data:`PARAMETERS`; ``joints`` and
+    ``joint_feedback``: ``()``).
 
     Raises:
         KeyError: not a parameter of the node.
@@ -266,6 +275,7 @@ class BridgeConfig:
     update_rate: float = default("update_rate")
     publish_rate: float = default("publish_rate")
     joints: tuple[str, ...] = default("joints")
+    joint_feedback: tuple[str, ...] = default("joint_feedback")
     command_timeout: float = default("command_timeout")
     max_trajectory_points: int = default("max_trajectory_points")
     real_time_factor: float = default("real_time_factor")
@@ -421,6 +431,7 @@ def make_config(
             "Fix: give a string 'pkg=DIR pkg2=DIR2' or a string array."
         )
     joints = tuple(j for j in (values.get("joints") or ()) if j)
+    joint_feedback = tuple(j for j in (values.get("joint_feedback") or ()) if j)
     backend = str(values.get("backend", default("backend"))).strip()
     if not backend:
         raise ConfigError(
@@ -453,6 +464,7 @@ def make_config(
         update_rate=update_rate,
         publish_rate=publish_rate,
         joints=joints,
+        joint_feedback=joint_feedback,
         command_timeout=float(values.get("command_timeout", default("command_timeout"))),
         max_trajectory_points=int(
             values.get("max_trajectory_points", default("max_trajectory_points"))

@@ -6,6 +6,11 @@ Sensors are simulated on demand, as Gazebo's sensor plugins do: a sensor's topic
 from its first reading; after that the backend reads it (casts its rays, renders its camera)
 only while one of its topics has a subscriber (:meth:`SensorTopics.wanted`, asked by the node
 every :data:`SENSOR_DEMAND_PERIOD` s).
+
+Joint wrench feedback (:mod:`sdf_bridge.description.feedback`) is read and published the same
+way: the reading ``joint_wrench/<joint>`` (geometry_msgs/WrenchStamped, parent → child in the
+joint frame at the child; ``frame_id`` the child link) on ``~/joint_wrench/<joint>``
+(``sensors/joint_wrench_<joint>`` when the joint's name is not a valid topic token).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from rclpy.node import Node
 
+from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
@@ -71,6 +77,10 @@ class SensorTopics:
         self.pubs: dict[tuple[str, str], Any] = {}
         self.groups: dict[str, list[Any]] = {}
         self._sensors = {s.name: s for s in robot.sensors}
+        feedback = {reading_name(j): robot.joints[j].child for j in feedback_joints(robot)}
+        self._feedback = frozenset(feedback)
+        self.frames.update({name: frame_prefix + child for name, child in feedback.items()})
+        self._names = tuple(self._sensors) + tuple(n for n in feedback if n not in self._sensors)
 
     def publish(self, readings: Mapping[str, Any], stamp: Any) -> None:
         """Publish each reading on its sensor's topics (created at its first reading). A
@@ -99,10 +109,11 @@ class SensorTopics:
                 pub = self.pubs.get(key)
                 if pub is None:
                     sensor = self._sensors.get(name)  # a plug-in backend may read more
+                    own = f"~/{name}" if name in self._feedback else None  # (joint wrench)
                     topic = (
                         topic_of(sensor, suffix)
                         if sensor is not None
-                        else message_topic(sensor_topic(name, None), suffix)
+                        else message_topic(sensor_topic(name, own), suffix)
                     )
                     pub = self.node.create_publisher(type(msg), topic, SENSOR_QOS)
                     self.pubs[key] = pub
@@ -114,11 +125,12 @@ class SensorTopics:
     def wanted(self) -> frozenset[str]:
         """The sensors to read: those somebody subscribes to, and those not published yet
         (their topics are created from their first reading, so that subscribers can find
-        them). ~1 µs per topic to ask: call it on the executor thread, not in the control tick."""
+        them), joint wrenches included. ~1 µs per topic to ask: call it on the executor
+        thread, not in the control tick."""
         groups = self.groups
         return frozenset(
-            sensor.name
-            for sensor in self.robot.sensors
-            if (group := groups.get(sensor.name)) is None
+            name
+            for name in self._names
+            if (group := groups.get(name)) is None
             or any(pub.get_subscription_count() for pub in group)
         )

@@ -10,6 +10,7 @@ identity actuator "j2"); j3 mimics j1 (2·j1 + 0.5).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -890,3 +891,25 @@ def test_sensor_demand_goes_to_a_backend_that_takes_it(repo_dir: Path) -> None:
     assert mock.set_sensor_demand([]) is False
     mock.write(0.0, 0.001)
     assert set(mock.read(0.0, 0.001).sensors) == {"imu_sensor", "ft_sensor"}
+
+
+def test_sensor_demand_takes_joint_wrench_readings(repo_dir: Path) -> None:
+    """A joint asking for feedback has a demandable reading ``joint_wrench/<joint>`` (MuJoCo
+    reads it only while demanded); the error lists it among the known names."""
+    pytest.importorskip("mujoco")
+    robot = load(repo_dir / "urdf" / "demo_arm.urdf.xacro")
+    name = next(j.name for j in robot.joints.values() if j.type != "fixed")
+    joints = dict(robot.joints)
+    joints[name] = replace(joints[name], provide_feedback=True)
+    system = HardwareSystem(
+        replace(robot, joints=joints),
+        "mujoco",
+        command_timeout=0.0,
+        backend_params={"render_cameras": False},
+    )
+    system.read(0.0, 0.01)
+    wrench = f"joint_wrench/{name}"
+    assert system.set_sensor_demand([wrench]) is True
+    assert set(system.cycle(0.01, 0.01).sensors) == {wrench}
+    with pytest.raises(ConfigError, match=rf"\['nope'\]. Fix: use names from \[.*'{wrench}'"):
+        system.set_sensor_demand(["nope"])

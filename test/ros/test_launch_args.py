@@ -315,7 +315,7 @@ def test_bridge_yaml_matches_declared_parameters(repo_dir: Path) -> None:
     assert set(params) == set(PARAMETERS)
     for name, (default, _descriptor) in PARAMETERS.items():
         # rcl YAML cannot type an empty list; "" = none
-        expected = [""] if name == "joints" else default
+        expected = [""] if name in ("joints", "joint_feedback") else default
         assert params[name] == expected, name
 
 

@@ -20,10 +20,14 @@ from sdf_bridge.ros.params import (
     undeclared_warning,
 )
 
+ARRAYS = {"joints": "all", "joint_feedback": "none"}
+"""The string-array parameters (no declared default: rclpy cannot type an empty list) and the
+README's default column for each."""
+
 
 def test_make_config_defaults() -> None:
     cfg = make_config(
-        {name: default for name, (default, _) in PARAMETERS.items() if name != "joints"}
+        {name: default for name, (default, _) in PARAMETERS.items() if name not in ARRAYS}
     )
     assert cfg == BridgeConfig()
     assert (cfg.update_rate, cfg.publish_rate, cfg.command_timeout, cfg.backend) == (
@@ -69,15 +73,15 @@ def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
         want = default(name)
         assert (
             (value == [""] and want == ())
-            if name == "joints"
+            if name in ARRAYS
             else (value == want and type(value) is type(want))
         ), name
     readme = _readme_defaults(repo_dir)
     assert set(readme) == set(PARAMETERS) | {"use_sim_time"}
     for name in PARAMETERS:
         want = default(name)
-        if name == "joints":
-            assert readme[name] == "all"
+        if name in ARRAYS:
+            assert readme[name] == ARRAYS[name], name
         elif isinstance(want, bool):
             assert readme[name] == f"`{str(want).lower()}`", name
         elif isinstance(want, str):
@@ -98,6 +102,7 @@ def test_make_config_values() -> None:
     )
     assert cfg.xacro_args == {"a": "1", "b": "2"}
     assert cfg.joints == ("j1", "j2")
+    assert make_config({"joint_feedback": ["", "j2"]}).joint_feedback == ("j2",)
     assert cfg.backend_params == {"initial": 3}
     assert make_config({"xacro_args": "prefix:=l_"}).xacro_args == {"prefix": "l_"}
     assert make_config({"frame_prefix": "left/"}).frame_prefix == "left/"

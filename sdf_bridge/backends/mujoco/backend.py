@@ -21,7 +21,10 @@ is the vectorised numpy code of :mod:`.cycle` (its overhead over MuJoCo's steppi
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
 actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
-(computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old).
+(computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old),
+and, at every read, the wrench of each joint asking for feedback, named ``joint_wrench/<joint>``
+(:mod:`.joint_wrench`: a :class:`~sdf_bridge.backends.base.WrenchReading`, parent → child, in
+the joint frame at the child; read only while demanded like a sensor).
 
 Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaults).
 """
@@ -49,7 +52,9 @@ from .drive import joint_drive
 from .ideal import IdealJoints
 from .initial_state import free_roots, reset_state
 from .inputs import command_arrays, physics_steps
+from .joint_wrench import JointWrenches
 from .options import _bool, parse_options
+from .readings import with_readings
 from .realtime import RealTimeFactor
 from .sensors import SensorSuite
 from .stability import diverged_joints, forward_mujoco_warnings, log_instability
@@ -89,6 +94,7 @@ class MujocoBackend:
         self.data: mujoco.MjData | None = None
         self.built: BuiltModel | None = None
         self.sensors: SensorSuite | None = None
+        self.joint_wrenches = JointWrenches()  # (none before configure)
         self.world: World | None = None
         self._paused = False
         self._rtf = RealTimeFactor()
@@ -139,9 +145,11 @@ class MujocoBackend:
         apply_friction(robot, built)
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)
+        self.joint_wrenches = JointWrenches.attach(robot, built)
         model = compile_model(built)
         self.built, self.model = built, model
         self.data = mujoco.MjData(model)
+        self.joint_wrenches.bind(model, self.data)
         self._warnings = self.data.warning.number  # (mjNWARNING,) view, updated by MuJoCo in place
         drive = joint_drive(robot, built, model, self.joint_names, params, effort_limit, passive)
         self._qadr, self._dadr, self._act_ids, self._act_adr = drive[:4]
@@ -377,6 +385,9 @@ class MujocoBackend:
         t = data.time
         sensors: SensorSuite = self.sensors  # type: ignore[assignment]  # (set by configure)
         readings = sensors.read_due(t) if sensors.channels else _NO_READINGS
+        if self.joint_wrenches.names:
+            imposed = self._ideal.imposed_dofs() if self._ideal is not None else None
+            readings = with_readings(readings, self.joint_wrenches.read(sensors.demand, imposed))
         return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------

@@ -39,6 +39,10 @@ class IdealJoints:
         """No joint moves ideally (until the next :meth:`follow`)."""
         self.mask = np.zeros(len(self._qadr), dtype=bool)
 
+    def imposed_dofs(self) -> np.ndarray:
+        """The ``qvel`` addresses of the joints moving ideally now (an empty array: none)."""
+        return self._dadr[self.mask]
+
     def follow(self, qt: np.ndarray, q: np.ndarray, kind: np.ndarray, dt: float) -> None:
         """The joints whose command kind (``kind``, the joint table's ``MODE`` row, (n,)) is
         position move from ``q`` to ``qt`` (both (n,), rad or m) over the next ``dt`` s."""

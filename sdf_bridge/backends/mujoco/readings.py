@@ -45,3 +45,20 @@ class SensorReadings(Mapping[str, SensorReading]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({dict(self)!r})"
+
+
+def with_readings(
+    readings: Mapping[str, Any], extra: Mapping[str, SensorReading]
+) -> Mapping[str, Any]:
+    """``readings`` (a :class:`SensorReadings`, a dict, or a read-only empty mapping) with the
+    readings of ``extra`` added after its own; ``readings`` itself when ``extra`` is empty. A
+    :class:`SensorReadings` or dict is extended in place (each read's mapping is fresh)."""
+    if not extra:
+        return readings
+    if isinstance(readings, SensorReadings):
+        readings._items.update(extra)
+        return readings
+    if isinstance(readings, dict):
+        readings.update(extra)
+        return readings
+    return {**readings, **extra}

@@ -492,10 +492,14 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
         _axis(je, "axis2", joint, True)
         props = joint_ext.get(joint.name, {})
         ode = [(tag, props[key]) for key, tag in _JOINT_ODE.items() if key in props]
-        if ode:
-            oe = sub(sub(je, "physics"), "ode")
-            for tag, value in ode:
-                sub(oe, tag, value)
+        if ode or joint.provide_feedback:
+            pe = sub(je, "physics")
+            if joint.provide_feedback:  # SDFormat's own (a URDF's is in <ode>, as urdf2sdf)
+                sub(pe, "provide_feedback", "true")
+            if ode:
+                oe = sub(pe, "ode")
+                for tag, value in ode:
+                    sub(oe, tag, value)
         for sensor in robot.sensors:
             if sensor.joint == joint.name:
                 _noise_free_sensor(je, sensor)

@@ -135,7 +135,9 @@ class Joint:
     Screw joints: ``thread_pitch`` is the value as written and ``thread_pitch_unit`` says which
     SDFormat convention it follows: ``"m/rev"`` (``<screw_thread_pitch>``, SDFormat ≥ 1.10) or
     ``"rad/m"`` (legacy ``<thread_pitch>``, Gazebo classic). Gearbox joints: ``gearbox_ratio``
-    and ``gearbox_reference_body`` as written.
+    and ``gearbox_reference_body`` as written. ``provide_feedback``: SDFormat's
+    ``<physics><provide_feedback>`` (the joint's transmitted wrench is published; URDF's
+    Gazebo ``provideFeedback`` is read by :func:`~sdf_bridge.description.feedback.feedback_joints`).
     """
 
     name: str
@@ -158,6 +160,7 @@ class Joint:
     thread_pitch_unit: str | None = None
     gearbox_ratio: float | None = None
     gearbox_reference_body: str | None = None
+    provide_feedback: bool = False
     source: Source | None = None
 
     @property

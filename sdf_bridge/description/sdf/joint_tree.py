@@ -132,6 +132,15 @@ def resolve_joint(
             gearbox_ratio=ctx.child_float(elem, "gearbox_ratio", 1.0),
             gearbox_reference_body=join(scope, ref) if ref else None,
         )
+    physics = elem.find("physics")
+    if physics is not None:  # <physics><provide_feedback>, or <ode>'s (as urdf2sdf writes it)
+        ode = physics.find("ode")
+        feedback = [
+            J.bool_element(ctx, e.find("provide_feedback"), False)
+            for e in (physics, ode)
+            if e is not None and e.find("provide_feedback") is not None
+        ]
+        fields.update(provide_feedback=any(feedback))
     return Joint(
         name=item.key,
         type=jtype,

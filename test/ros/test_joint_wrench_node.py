@@ -1,0 +1,53 @@
+"""Joint wrench feedback across processes: a bridge (MuJoCo) publishes the wrench of a joint
+asking for it (SDFormat <provide_feedback>, or the joint_feedback parameter) as WrenchStamped on
+~/joint_wrench/<joint>."""
+
+from __future__ import annotations
+
+import pytest
+from geometry_msgs.msg import WrenchStamped
+from rclpy.qos import qos_profile_sensor_data
+
+from .conftest import Probe
+
+MODEL = """<?xml version="1.0"?><sdf version="1.9"><model name="m">
+<link name="base"/>
+<link name="bob"><pose>0 0 1 0 0 0</pose><inertial><pose>0 0 -0.5 0 0 0</pose><mass>2</mass>
+  <inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+<joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+<joint name="swing" type="revolute"><parent>base</parent><child>bob</child>
+  <axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper><effort>10</effort>
+  <velocity>1</velocity></limit></axis>
+  <physics><provide_feedback>true</provide_feedback></physics></joint>
+</model></sdf>"""
+
+PARAMS = {
+    "backend": "mujoco",
+    "command_timeout": 0.0,
+    "robot_description": MODEL,
+    "joint_feedback": ["fix"],
+}
+TOPIC = "/fb_bridge/joint_wrench/swing"
+FIX = "/fb_bridge/joint_wrench/fix"
+
+
+def test_joint_wrench_publishes_across_processes(start_bridge, probe: Probe) -> None:
+    """The bob (2 kg, 0.5 m straight below the joint, at rest): the joint holds its weight,
+    force (0, 0, 2·9.81) N within 1 %, no torque (1e-6 N·m), frame_id its child link. The fixed
+    joint named by joint_feedback holds the base (SDFormat's default 1 kg: no <inertial>) and
+    the bob, both on the vertical through its origin: (0, 0, 3·9.81) N, no torque."""
+    for topic in (TOPIC, FIX):
+        probe.watch(topic, WrenchStamped, qos_profile_sensor_data)
+    bridge = start_bridge(PARAMS, name="fb_bridge")
+    try:
+        for topic, frame, mass in ((TOPIC, "bob", 2.0), (FIX, "base", 3.0)):
+            probe.wait_ready(bridge, topic, timeout=90.0)
+            msg = probe.latest(topic)
+            assert msg.header.frame_id == frame
+            f, t = msg.wrench.force, msg.wrench.torque
+            assert (f.x, f.y, f.z) == pytest.approx((0.0, 0.0, mass * 9.81), abs=0.01 * mass * 9.81)
+            assert (t.x, t.y, t.z) == pytest.approx((0.0, 0.0, 0.0), abs=1e-6)
+    finally:
+        for topic in (TOPIC, FIX):
+            probe.unwatch(topic)
+        assert bridge.stop() == 0, bridge.output()
