@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from rclpy.context import Context
 from rclpy.parameter import Parameter
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 
 from sdf_bridge.ros.node import BridgeNode
@@ -20,8 +21,9 @@ TOL = 1e-12
 
 
 class _Recorder:
-    """Stands in for a publisher with ``subscribers`` matched subscriptions: keeps a copy of
-    every published message."""
+    """Stands in for a JointState publisher with ``subscribers`` matched subscriptions: keeps a
+    copy of every published message (the node publishes joint and actuator states serialised:
+    read back as rclpy deserialises them for a subscriber)."""
 
     def __init__(self, subscribers: int = 1) -> None:
         self.messages: list = []
@@ -31,6 +33,8 @@ class _Recorder:
         return self.subscribers
 
     def publish(self, msg) -> None:
+        if isinstance(msg, bytes):
+            msg = deserialize_message(msg, JointState)
         self.messages.append(copy.deepcopy(msg))
 
 
