@@ -165,6 +165,15 @@ class _Wrench:
     remaining: int | None  # physics steps left; None: until cleared
 
 
+#: A wrench is refused above this many g on the mass its link carries (and a torque above that
+#: force × 1 m): 1e6 N on a 1 kg hand diverges MuJoCo, which resets the simulation.
+MAX_WRENCH_G = 100.0
+#: The least mass a wrench bound is computed on (kg): a massless link's bound is not 0.
+MIN_WRENCH_MASS = 1.0
+#: Standard gravity (m/s²) for :data:`MAX_WRENCH_G`.
+GRAVITY = 9.80665
+
+
 class World:
     """The entities, run state and wrenches of a configured :class:`MujocoBackend` (made by
     it at configure: ``backend.world``). Not thread-safe: the caller holds the hardware
@@ -396,7 +405,10 @@ class World:
 
         Raises:
             EntityError: ``"not_found"``, ``"static"`` (:meth:`wrench_body`), ``"invalid_pose"``
-                for a value that is not finite.
+                for a value that is not finite, or a force above :data:`MAX_WRENCH_G` g on the
+                mass the link carries (``body_subtreemass``; at least :data:`MIN_WRENCH_MASS`)
+                or a torque above that force × 1 m: a peer's wrench must not diverge the
+                simulation (which resets it).
             BackendError: ``steps`` not a whole number ≥ 1.
         """
         body = self.wrench_body(link)
@@ -409,6 +421,16 @@ class World:
             raise EntityError(
                 "invalid_pose",
                 f"wrench on {link!r}: force and torque must be 3 finite numbers each",
+            )
+        mass = float(self.model.body_subtreemass[body])
+        f_max = MAX_WRENCH_G * GRAVITY * max(mass, MIN_WRENCH_MASS)
+        if float(np.linalg.norm(f)) > f_max or float(np.linalg.norm(t)) > f_max:  # (× 1 m)
+            raise EntityError(
+                "invalid_pose",
+                f"wrench on {link!r}: |force| {np.linalg.norm(f):.6g} N or |torque| "
+                f"{np.linalg.norm(t):.6g} N·m is above the bound {f_max:.6g} ({MAX_WRENCH_G} g "
+                f"on the {mass:.6g} kg the link carries; torque: that force at 1 m). Fix: send a "
+                "smaller wrench (a larger one diverges the simulation, which then resets)",
             )
         if steps is not None and (not isinstance(steps, (int, np.integer)) or steps < 1):
             raise BackendError(f"wrench on {link!r}: steps={steps!r} must be a whole number ≥ 1")

@@ -12,6 +12,8 @@ import pytest
 from mujoco_helpers import pendulum_urdf
 
 from sdf_bridge.backends.mujoco.world import (
+    GRAVITY,
+    MAX_WRENCH_G,
     EntityError,
     Outcome,
     SimulationState,
@@ -204,6 +206,19 @@ def test_wrench_errors(box) -> None:
     with pytest.raises(EntityError, match="no entity 'wheel'"):
         world.clear_wrench("wheel")
     assert world.steps_for(0.0) == 1 and world.steps_for(0.0104) == 10
+
+
+def test_a_wrench_above_100_g_on_the_carried_mass_is_refused(box) -> None:
+    """The 2 kg box: force bound 100 × 9.80665 × 2 = 1961.33 N, torque the same at 1 m; at the
+    bound it is taken, above it refused (a peer's 1e30 N would diverge and reset the model)."""
+    world = box.backend.world
+    bound = MAX_WRENCH_G * GRAVITY * 2.0
+    assert bound == pytest.approx(1961.33, abs=1e-9)
+    world.apply_wrench("box", (bound, 0, 0), (0, 0, 0))
+    world.apply_wrench("box", (0, 0, 0), (0, 0, bound))
+    for force, torque in (((bound * 1.001, 0, 0), (0, 0, 0)), ((0, 0, 0), (0, 1e30, 0))):
+        with pytest.raises(EntityError, match=r"above the bound 1961\.33 \(100\.0 g on the 2 kg"):
+            world.apply_wrench("box", force, torque)
 
 
 def test_set_time_keeps_the_state(box) -> None:
