@@ -453,7 +453,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         (:func:`.diagnostics.slow_loop_warning`)."""
         warning = slow_loop_warning(values, self.config.update_rate)
         if warning is not None:
-            self._warn_throttled(warning, period=10.0)
+            self._warn_throttled(warning, period=10.0, key="slow_loop")  # (rate in the text)
 
     def diagnostics_message(self, stamp: Any) -> DiagnosticArray:
         """``/diagnostics`` now (:meth:`.diagnostics.LoopDiagnostics.message`)."""
@@ -496,14 +496,16 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             for warning in warnings:
                 self._warn_throttled(f"{source}: {warning}")
 
-    def _warn_throttled(self, text: str, period: float = 1.0) -> None:
-        """Log ``text`` as a warning unless the same text was logged less than ``period`` s ago
-        (so a flood of one bad command logs once a second, while different problems all show)."""
+    def _warn_throttled(self, text: str, period: float = 1.0, key: str | None = None) -> None:
+        """Log ``text`` as a warning unless the same text (or the same ``key``, for a text that
+        carries a changing number) was logged less than ``period`` s ago (so a flood of one bad
+        command logs once a second, while different problems all show)."""
         now = time.monotonic()
-        if now - self._warned.get(text, -math.inf) >= period:
+        key = text if key is None else key
+        if now - self._warned.get(key, -math.inf) >= period:
             if len(self._warned) > 1000:
                 self._warned.clear()
-            self._warned[text] = now
+            self._warned[key] = now
             self.get_logger().warning(text)
 
     def _on_joint_commands(self, msg: JointState) -> None:
