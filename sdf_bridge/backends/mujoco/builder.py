@@ -491,6 +491,17 @@ def _yield_cpu(worker: threading.Thread) -> None:
         os.setpriority(os.PRIO_PROCESS, native, 19)
 
 
+#: Compilations a stop abandoned (:func:`compile_spec`), their threads possibly still running.
+_ABANDONED: list[threading.Thread] = []
+
+
+def compilation_abandoned() -> bool:
+    """Whether a compilation a stop abandoned is still running (its daemon thread alive): the
+    process must then end without the interpreter's finalisation (``os._exit``), which would
+    stop the thread inside MuJoCo's C++ code."""
+    return any(worker.is_alive() for worker in _ABANDONED)
+
+
 def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
     """``spec.compile()`` in a worker thread, the caller waiting in slices of
     :data:`COMPILE_POLL` s: MuJoCo compiles without the GIL, so the main thread's signal
@@ -517,6 +528,7 @@ def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
             worker.join(COMPILE_POLL)
     except BaseException:  # abandoned (a stop signal): let the process exit unhindered
         _yield_cpu(worker)
+        _ABANDONED.append(worker)
         raise
     if failure:
         raise failure[0]

@@ -216,3 +216,38 @@ def test_the_backend_forwards_mujocos_warnings(make_sim) -> None:
         assert mujoco.get_mju_user_warning() is MUJOCO_WARNINGS
     finally:
         mujoco.set_mju_user_warning(previous)
+
+
+#: A process whose MuJoCo compilation a stop abandoned (its thread still running) ends through
+#: the bridge's exit path: status 0, its output flushed, no interpreter finalisation (the
+#: atexit line never prints).
+_ABANDONED_EXIT = """
+import atexit, sys, threading, time
+from sdf_bridge.backends.mujoco import builder
+from sdf_bridge.ros.main import _exit_now_if_compiling
+atexit.register(lambda: print("finalised", flush=True))
+_exit_now_if_compiling()
+print("not compiling: returns", flush=True)
+worker = threading.Thread(target=time.sleep, args=(30,), daemon=True)
+worker.start()
+builder._ABANDONED.append(worker)
+print("abandoned:", builder.compilation_abandoned())
+_exit_now_if_compiling()
+print("unreachable")
+"""
+
+
+@pytest.mark.timeout(60)
+def test_an_abandoned_compilation_ends_the_process_without_finalisation() -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", _ABANDONED_EXIT],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert (child.returncode, child.stdout, child.stderr) == (
+        0,
+        "not compiling: returns\nabandoned: True\n",
+        "",
+    )
