@@ -77,7 +77,8 @@ class CommandWatchdog:
             _LOG.warning(
                 "no command for %.3f s (command_timeout %.3f s): position-mode joints hold their "
                 "position, velocity and effort commands are 0 (effort-mode joints are not held) "
-                "(trip %d)",
+                "(trip %d). Fix: publish commands at a steady rate, send a trajectory (held to "
+                "its end), or set command_timeout:=0.0 to hold the last command",
                 now - last_command_time,
                 self.timeout,
                 self.trips,
