@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .description.contain import driver_skips
-from .description.feedback import feedback_joints, reading_name
+from .description.feedback import feedback_joints, feedback_skips, reading_name
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
-from .errors import InvalidValueError, TransmissionError
+from .errors import TransmissionError
 from .summary import joint_views, publishes
 from .transmissions.loader import UNBUILT_SKIPPED
 
@@ -249,11 +249,8 @@ def print_summary(
             )
         rows.extend(hardware_sensors)
         _table(rows, out)
-    try:
-        feedback = feedback_joints(robot)
-    except InvalidValueError as exc:  # (the MuJoCo backend refuses it too)
-        problems.append(str(exc))
-        feedback = ()
+    feedback = feedback_joints(robot)
+    warnings = [*warnings, *feedback_skips(robot)]
     if feedback:
         out.write(
             "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, relative to "

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..booleans import WORDS, parse_bool
-from ..errors import ConfigError, InvalidValueError
+from ..errors import ConfigError
 from .model import Robot, frozen_mapping
 
 FEEDBACK_TAGS = ("provideFeedback", "provide_feedback")
@@ -22,13 +22,23 @@ FEEDBACK_TAGS = ("provideFeedback", "provide_feedback")
 
 
 def feedback_joints(robot: Robot) -> tuple[str, ...]:
-    """The names of ``robot``'s joints that ask for wrench feedback, in joint order.
+    """The names of ``robot``'s joints that ask for wrench feedback, in joint order. A
+    ``<gazebo reference="JOINT">`` feedback property whose text is not a boolean asks for
+    nothing (urdfdom ignores ``<gazebo>``; :func:`feedback_skips` gives its warning)."""
+    return _read(robot)[0]
 
-    Raises:
-        InvalidValueError: a ``<gazebo reference="JOINT">`` feedback property whose text is not
-            a boolean (naming the file, line and element).
-    """
+
+def feedback_skips(robot: Robot) -> tuple[str, ...]:
+    """One warning per ``<gazebo reference="JOINT">`` feedback property left out because its text
+    is not a boolean (``file:line: <gazebo reference="J">: <provideFeedback> is 'x', not a
+    boolean; skipped. Fix: …``)."""
+    return _read(robot)[1]
+
+
+def _read(robot: Robot) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(:func:`feedback_joints`, :func:`feedback_skips`) of ``robot``."""
     wanted = {name: joint.provide_feedback for name, joint in robot.joints.items()}
+    skips: list[str] = []
     for ext in robot.gazebo:
         if ext.reference not in wanted:
             continue
@@ -38,15 +48,14 @@ def feedback_joints(robot: Robot) -> tuple[str, ...]:
             value = parse_bool(text)
             if value is None:
                 src = ext.source
-                raise InvalidValueError(
-                    f"<{tag}> is {text!r}, not a boolean",
-                    file=src.file if src else None,
-                    line=src.line if src else None,
-                    element=f'<gazebo reference="{ext.reference}">',
-                    fix=f"write one of {WORDS}",
+                where = f"{src.file}:{src.line}: " if src and src.line else ""
+                skips.append(
+                    f'{where}<gazebo reference="{ext.reference}">: <{tag}> is {text!r}, not a '
+                    f"boolean; skipped (no wrench feedback from it). Fix: write one of {WORDS}"
                 )
+                continue
             wanted[ext.reference] = value
-    return tuple(name for name, on in wanted.items() if on)
+    return tuple(name for name, on in wanted.items() if on), tuple(skips)
 
 
 READING_PREFIX = "joint_wrench/"

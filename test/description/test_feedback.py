@@ -8,7 +8,12 @@ import pytest
 
 from sdf_bridge.description import load
 from sdf_bridge.description.export.sdf_writer import to_sdf
-from sdf_bridge.description.feedback import feedback_joints, reading_name, with_feedback
+from sdf_bridge.description.feedback import (
+    feedback_joints,
+    feedback_skips,
+    reading_name,
+    with_feedback,
+)
 from sdf_bridge.errors import ConfigError, InvalidValueError
 
 URDF = """<robot name="r">
@@ -61,12 +66,17 @@ def test_sdf_provide_feedback_not_boolean() -> None:
         load(SDF.format(j1=bad, j2=""))
 
 
-def test_gazebo_provide_feedback_not_boolean_names_the_element() -> None:
+def test_gazebo_provide_feedback_not_boolean_is_skipped_with_a_warning() -> None:
+    """A <gazebo> detail never refuses the robot (urdfdom ignores <gazebo>): the property asks
+    for nothing and its one warning names the element and the fix."""
     robot = load(
         URDF.format(extra='<gazebo reference="j1"><provideFeedback>yes</provideFeedback></gazebo>')
     )
-    with pytest.raises(InvalidValueError, match=r"provideFeedback.*'yes'.*not a boolean"):
-        feedback_joints(robot)
+    assert feedback_joints(robot) == ()
+    (skip,) = feedback_skips(robot)
+    assert re.search(
+        r'<gazebo reference="j1">: <provideFeedback> is \'yes\', not a boolean; skipped', skip
+    ), skip
 
 
 def test_reading_name() -> None:

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 import mujoco
 import numpy as np
 
-from ...description.feedback import feedback_joints, reading_name
+from ...description.feedback import feedback_joints, feedback_skips, reading_name
 from ...description.model import Robot
 from ..base import WrenchReading
 from .builder import BuiltModel
@@ -82,6 +82,8 @@ class JointWrenches:
     def attach(cls, robot: Robot, built: BuiltModel) -> JointWrenches:
         """The feedback joints of ``robot`` placed on the bodies of ``built``."""
         out = cls()
+        for message in feedback_skips(robot):
+            _LOG.warning(message)
         for joint_name in feedback_joints(robot):
             joint = robot.joints[joint_name]
             body = built.link_body.get(joint.child)
