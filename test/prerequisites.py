@@ -76,6 +76,16 @@ SHARED_ROBOTS = (
     "turtlebot3_waffle",
     "ur5e_ros2",
 )
+#: The shared robots described in SDFormat (``<name>.sdf``); the others are URDF.
+SHARED_SDF_ROBOTS = (
+    "sdf_joint_complete",
+    "sdf_mimic_pendulums",
+    "sdf_model_with_frames",
+    "sdf_nested_include",
+    "turtlebot3_waffle",
+)
+#: The shared robots described in URDF (``<name>.urdf``).
+SHARED_URDF_ROBOTS = tuple(n for n in SHARED_ROBOTS if n not in SHARED_SDF_ROBOTS)
 
 
 def shared_robot_file(robots_dir: Path, name: str) -> Path:

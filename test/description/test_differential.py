@@ -21,24 +21,14 @@ from pathlib import Path
 import pytest
 from lxml import etree
 from mutants import Mutant, mutant
-from prerequisites import SHARED, require_shared, require_tool
+from prerequisites import SHARED, SHARED_URDF_ROBOTS, require_shared, require_tool
 
 from sdf_bridge.description import load_with_warnings
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import DescriptionError
 from sdf_bridge.summary_text import print_summary
 
-URDF_ROBOTS = (
-    "carlikebot",
-    "gen3_robotiq",
-    "husky",
-    "panda_gazebo_ros1",
-    "pr2",
-    "rrbot_external_fts",
-    "rrbot_ros1",
-    "rrbot_transmissions",
-    "ur5e_ros2",
-)
+URDF_ROBOTS = SHARED_URDF_ROBOTS
 DEFAULT_MUTANTS = 80
 STRESS_MUTANTS = 1500
 

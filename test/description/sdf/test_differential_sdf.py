@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from mutants import mutant
-from prerequisites import SHARED, require_shared
+from prerequisites import SHARED, SHARED_SDF_ROBOTS, require_shared
 
 from sdf_bridge.description import load_with_warnings
 from sdf_bridge.description.model import Robot, World
@@ -25,13 +25,7 @@ from sdf_bridge.description.sdf.joint_tree import WORLD_LINK
 from sdf_bridge.errors import DescriptionError
 from sdf_bridge.summary_text import print_summary
 
-SDF_ROBOTS = (
-    "sdf_joint_complete",
-    "sdf_mimic_pendulums",
-    "sdf_model_with_frames",
-    "sdf_nested_include",
-    "turtlebot3_waffle",
-)
+SDF_ROBOTS = SHARED_SDF_ROBOTS
 DEFAULT_MUTANTS = 20
 STRESS_MUTANTS = 400
 
