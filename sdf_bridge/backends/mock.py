@@ -537,7 +537,8 @@ class MockBackend:
 
     def _confine(self) -> None:
         """Clamp the joints outside the run-time stops into them, their velocity 0 (through
-        the transmissions; only the actuators of those joints change)."""
+        the transmissions; only the actuators of those joints change), and drop the position
+        and velocity commands stored for those actuators."""
         if not self._stopped:
             return
         tm = self._tm
@@ -557,6 +558,10 @@ class MockBackend:
         mine = touched[self._order]
         self._pos = np.where(mine, np.asarray(ap)[self._order], self._pos)
         self._vel = np.where(mine, np.asarray(av)[self._order], self._vel)
+        # the command stored for the next read no longer moves them (the next write's,
+        # limited to the new stops, does)
+        self._cmd_p = np.where(mine, np.nan, self._cmd_p)
+        self._cmd_v = np.where(mine, np.nan, self._cmd_v)
 
     # ------------------------------------------------------------------ extras
     def set_sensor_state(self, sensor: str, interface: str, value: float) -> None:

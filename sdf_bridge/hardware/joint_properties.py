@@ -37,7 +37,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..errors import JointPropertyError, LimitsError
+from ..errors import JointPropertyError
 from ..limits.spec import JointLimits, apply_override
 
 INF = math.inf
@@ -286,10 +286,8 @@ def limits_with(joint: str, lim: JointLimits, values: Mapping[str, float]) -> Jo
     """``lim`` with the limit properties of ``values`` (checked already: :func:`check_changes`)
     replacing its position range, effort and velocity limits, by the rule of a
     ``joint_limits`` override (:func:`~sdf_bridge.limits.spec.apply_override`; soft limits,
-    acceleration limits kept).
-
-    Raises:
-        JointPropertyError: the limiter refuses the result (the soft limits' own checks).
+    acceleration limits kept). With values :func:`check_changes` accepted, none of that
+    function's refusals can arise.
     """
     override: dict[str, object] = {}
     if "lower" in values or "upper" in values:
@@ -301,7 +299,4 @@ def limits_with(joint: str, lim: JointLimits, values: Mapping[str, float]) -> Jo
             value = values[name]
             override[f"has_{name}_limits"] = math.isfinite(value)
             override[field] = value
-    try:
-        return apply_override(joint, lim, override)
-    except LimitsError as exc:
-        raise JointPropertyError(f"joint {joint!r}: the limiter refuses the change: {exc}") from exc
+    return apply_override(joint, lim, override)

@@ -517,7 +517,7 @@ class HardwareSystem:
 
         Raises:
             JointPropertyError: an unknown joint or property, a value out of range, stops with
-                lower ≥ upper, limits the limiter refuses (nothing changed).
+                lower ≥ upper (nothing changed).
             BackendError: from the backend (which changes nothing when it raises).
         """
         names = self.joint_property_names
