@@ -241,7 +241,8 @@ def check_changes(
 
     Raises:
         JointPropertyError: an unknown joint or property, a bad value (:func:`check_value`),
-            or stops with ``lower ≥ upper``.
+            or stops with ``lower ≥ upper`` (when the change moves one: a joint whose stops
+            the description left equal keeps them while its other properties change).
     """
     names = tuple(available)
     out: dict[str, dict[str, float]] = {}
@@ -261,7 +262,7 @@ def check_changes(
                 )
             merged[name] = check_value(joint, name, value)
         lower, upper = merged.get("lower", -INF), merged.get("upper", INF)
-        if not lower < upper:
+        if any(name in STOPS for name in values) and not lower < upper:
             raise JointPropertyError(
                 f"{parameter_name(joint, 'lower')} = {lower:g} is not below "
                 f"{parameter_name(joint, 'upper')} = {upper:g}: the stops must bound an "

@@ -122,6 +122,9 @@ def test_check_changes_merges_and_refuses_whole() -> None:
         check_changes(current, {"j1": {"lower": 2.0}}, LIMIT_PROPERTIES)
     with pytest.raises(JointPropertyError, match=r"joints\.j1\.lower = 0\.5 is not below"):
         check_changes(current, {"j1": {"lower": 0.5, "upper": 0.5}}, LIMIT_PROPERTIES)
+    # equal stops from the description stay while another property changes
+    locked = {"j1": {"lower": 0.5, "upper": 0.5, "effort": 10.0, "velocity": 2.0}}
+    assert check_changes(locked, {"j1": {"effort": 1.0}}, LIMIT_PROPERTIES)["j1"]["effort"] == 1.0
 
 
 # ---------------------------------------------------------------- the hardware system
