@@ -548,7 +548,7 @@ class MockBackend:
             row[self._order] = state
         q, v, e = tm.actuator_to_joint(*full)
         clamped = np.clip(q, self._stops[0], self._stops[1])
-        moved = clamped != q  # (NaN: unknown, left alone)
+        moved = (clamped != q) & ~np.isnan(q)  # (NaN: unknown, left alone)
         if not moved.any():
             return
         ap, av, _ = tm.joint_to_actuator(clamped, np.where(moved, 0.0, v), e)
