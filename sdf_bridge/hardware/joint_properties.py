@@ -1,7 +1,8 @@
 """Joint properties changed while the robot runs: Gazebo's ``physics::Joint`` setters, ROS-free.
 
 Each joint of the transmission map has the properties of :data:`PROPERTIES` (the node makes
-them the ROS parameters ``joints.<joint>.<property>``, :mod:`sdf_bridge.ros.joint_parameters`):
+them the ROS parameters ``joint_properties.<joint>.<property>``,
+:mod:`sdf_bridge.ros.joint_parameters`):
 
 ====================  ================  ================================  =======================
 property              unit              meaning                           Gazebo ``physics::Joint``
@@ -181,8 +182,9 @@ STOPS = ("lower", "upper")
 
 
 def parameter_name(joint: str, name: str) -> str:
-    """``joints.<joint>.<name>``: how a property is named (the ROS parameter, and messages)."""
-    return f"joints.{joint}.{name}"
+    """``joint_properties.<joint>.<name>``: how a property is named (the ROS parameter, and
+    messages)."""
+    return f"joint_properties.{joint}.{name}"
 
 
 def check_value(joint: str, name: str, value: object) -> float:
@@ -237,7 +239,8 @@ def check_changes(
         available: the property names there are (the limiter's and the backend's).
 
     Returns:
-        joint → every property of that joint with the change applied, for the changed joints.
+        joint → every property of that joint with the change applied, for the changed
+        joints.
 
     Raises:
         JointPropertyError: an unknown joint or property, a bad value (:func:`check_value`),

@@ -1,4 +1,4 @@
-"""The joints' properties as ROS parameters ``joints.<joint>.<property>``: Gazebo's
+"""The joints' properties as ROS parameters ``joint_properties.<joint>.<property>``: Gazebo's
 ``physics::Joint`` setters through ``ros2 param set``.
 
 Once the robot is configured the node declares, for every joint of the transmission map, the
@@ -18,8 +18,9 @@ next control tick on; a call is applied whole or refused whole with the reason
 (``SetParametersResult.reason``: the parameter, the value and the fix). A
 ``set_parameters_atomically`` call is one change (move both stops past the old ones at once);
 ``SetParameters`` (``ros2 param set``, ``ros2 param load``) applies its parameters one by one,
-as ROS 2 defines it. Values given at start (``-p joints.arm.damping:=0.5``, a parameters file)
-are applied once the robot is configured; one the robot refuses ends the start with a
+as ROS 2 defines it. Values given at start (``-p joint_properties.arm.damping:=0.5``, a
+parameters file) are applied once the robot is configured; one the robot refuses ends the
+start with a
 :class:`~sdf_bridge.errors.ConfigError`, an override naming no joint property is warned about
 with the closest name.
 """
@@ -44,14 +45,15 @@ from ..description.xmlio import close_match
 from ..errors import BackendError, ConfigError
 from ..hardware import HardwareSystem
 from ..hardware.joint_properties import PROPERTIES, parameter_name
+from .params import JOINT_PROPERTIES_PREFIX
 
-PREFIX = "joints."
-"""The prefix of the joint property parameters (``joints.<joint>.<property>``)."""
+PREFIX = JOINT_PROPERTIES_PREFIX
+"""The prefix of the joint property parameters (``joint_properties.<joint>.<property>``)."""
 
 
 def split_name(name: str) -> tuple[str, str] | None:
-    """``(joint, property)`` of a parameter ``joints.<joint>.<property>`` (the joint's name may
-    contain dots), or ``None`` for another name."""
+    """``(joint, property)`` of a parameter ``joint_properties.<joint>.<property>`` (the
+    joint's name may contain dots), or ``None`` for another name."""
     if not name.startswith(PREFIX):
         return None
     joint, dot, prop = name[len(PREFIX) :].rpartition(".")
@@ -116,8 +118,8 @@ class JointParameters:
         node.add_on_set_parameters_callback(self.on_set)
 
     def on_set(self, parameters: list[Parameter]) -> SetParametersResult:
-        """On-set callback: the ``joints.*`` parameters of the call applied together, or the
-        call refused with the reason; other parameters pass."""
+        """On-set callback: the ``joint_properties.*`` parameters of the call applied together,
+        or the call refused with the reason; other parameters pass."""
         changes: dict[str, dict[str, Any]] = {}
         for parameter in parameters:
             parts = split_name(parameter.name)
@@ -145,8 +147,8 @@ class JointParameters:
             self.node.get_logger().warning(note)
 
     def _warn_undeclared(self, overrides: Iterable[str], declared: list[str]) -> None:
-        """One warning naming the ``joints.*`` overrides that are no joint property, each with
-        the closest declared name."""
+        """One warning naming the ``joint_properties.*`` overrides that are no joint property,
+        each with the closest declared name."""
         known = frozenset(declared)
         wrong = sorted(n for n in overrides if n.startswith(PREFIX) and n not in known)
         if not wrong:
@@ -157,7 +159,7 @@ class JointParameters:
             parts.append(f"{name!r} (did you mean {close!r}?)" if close else repr(name))
         self.node.get_logger().warning(
             f"ignoring joint property parameter(s) of no joint property: {', '.join(parts)}. "
-            "Fix: joints.<joint>.<property> with a joint of the robot and one of "
+            "Fix: joint_properties.<joint>.<property> with a joint of the robot and one of "
             f"{', '.join(self.hardware.joint_property_names)}."
         )
 

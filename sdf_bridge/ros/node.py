@@ -39,7 +39,7 @@ out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-float
 out    ``~/joint_wrench/<joint>``    geometry_msgs/WrenchStamped      joints asking for feedback
                                                                       (.sensor_topics); frame_id
                                                                       = the child link
-param  ``joints.<joint>.<prop>``     double, writable                 the joints' properties:
+param  ``joint_properties.*``        double, writable                 the joints' properties:
                                                                       stops, limits, damping, …
                                                                       (.joint_parameters)
 =====  ============================  ===============================  =============================
@@ -284,7 +284,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         )
         self.sensor_topics = SensorTopics(self, robot, frame_prefix=cfg.frame_prefix)
         self.hardware, self.description = hardware, loaded
-        # joints.<joint>.<property>: the joints' properties, writable (.joint_parameters)
+        # joint_properties.<joint>.<property>: the joints' properties, writable (.joint_parameters)
         self.joint_parameters = JointParameters(self, hardware)
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)

@@ -72,16 +72,40 @@ def _tick(system: HardwareSystem, now: float, dt: float = 0.1):
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("damping", "x", r"joints\.j1\.damping = 'x' is not a number"),
-        ("damping", True, r"joints\.j1\.damping = True is not a number"),
-        ("damping", math.nan, r"joints\.j1\.damping is NaN\. Fix: give a number in \[0, inf\]"),
-        ("damping", -1.0, r"joints\.j1\.damping = -1 is out of range\. Fix: give \[0, inf\]"),
-        ("damping", math.inf, r"joints\.j1\.damping = inf must be finite"),
-        ("spring_reference", -math.inf, r"joints\.j1\.spring_reference = -inf must be finite"),
-        ("effort", -0.5, r"joints\.j1\.effort = -0\.5 is out of range\. Fix: give \[0, inf\] "),
-        ("lower", math.inf, r"joints\.j1\.lower = inf leaves no position for the joint"),
-        ("upper", -math.inf, r"joints\.j1\.upper = -inf leaves no position .* or inf for none"),
-        ("stop_stiffness", 0.0, r"joints\.j1\.stop_stiffness = 0 would not stop the joint"),
+        ("damping", "x", r"joint_properties\.j1\.damping = 'x' is not a number"),
+        ("damping", True, r"joint_properties\.j1\.damping = True is not a number"),
+        (
+            "damping",
+            math.nan,
+            r"joint_properties\.j1\.damping is NaN\. Fix: give a number in \[0, inf\]",
+        ),
+        (
+            "damping",
+            -1.0,
+            r"joint_properties\.j1\.damping = -1 is out of range\. Fix: give \[0, inf\]",
+        ),
+        ("damping", math.inf, r"joint_properties\.j1\.damping = inf must be finite"),
+        (
+            "spring_reference",
+            -math.inf,
+            r"joint_properties\.j1\.spring_reference = -inf must be finite",
+        ),
+        (
+            "effort",
+            -0.5,
+            r"joint_properties\.j1\.effort = -0\.5 is out of range\. Fix: give \[0, inf\] ",
+        ),
+        ("lower", math.inf, r"joint_properties\.j1\.lower = inf leaves no position for the joint"),
+        (
+            "upper",
+            -math.inf,
+            r"joint_properties\.j1\.upper = -inf leaves no position .* or inf for none",
+        ),
+        (
+            "stop_stiffness",
+            0.0,
+            r"joint_properties\.j1\.stop_stiffness = 0 would not stop the joint",
+        ),
     ],
 )
 def test_check_value_refuses(name: str, value: object, message: str) -> None:
@@ -107,20 +131,24 @@ def test_check_changes_merges_and_refuses_whole() -> None:
         check_changes(current, {"j9": {"upper": 0.5}}, LIMIT_PROPERTIES)
     with pytest.raises(
         JointPropertyError,
-        match=r"joints\.j1\.damping: no such property \(the backend does not simulate it\)\. "
-        r"Fix: use one of lower, upper, effort, velocity",
+        match=r"joint_properties\.j1\.damping: no such property \(the backend does not simulate "
+        r"it\)\. Fix: use one of lower, upper, effort, velocity",
     ):
         check_changes(current, {"j1": {"damping": 0.5}}, LIMIT_PROPERTIES)
-    with pytest.raises(JointPropertyError, match=r"joints\.j1\.stiffness: no such property\. "):
+    with pytest.raises(
+        JointPropertyError, match=r"joint_properties\.j1\.stiffness: no such property\. "
+    ):
         check_changes(current, {"j1": {"stiffness": 0.5}}, LIMIT_PROPERTIES)
     with pytest.raises(
         JointPropertyError,
-        match=r"joints\.j1\.lower = 2 is not below joints\.j1\.upper = 1: the stops must bound "
-        r"an interval\. Fix: give lower < upper \(to move both past each other, set them "
-        r"together with set_parameters_atomically\)",
+        match=r"joint_properties\.j1\.lower = 2 is not below joint_properties\.j1\.upper = 1: "
+        r"the stops must bound an interval\. Fix: give lower < upper \(to move both past each "
+        r"other, set them together with set_parameters_atomically\)",
     ):
         check_changes(current, {"j1": {"lower": 2.0}}, LIMIT_PROPERTIES)
-    with pytest.raises(JointPropertyError, match=r"joints\.j1\.lower = 0\.5 is not below"):
+    with pytest.raises(
+        JointPropertyError, match=r"joint_properties\.j1\.lower = 0\.5 is not below"
+    ):
         check_changes(current, {"j1": {"lower": 0.5, "upper": 0.5}}, LIMIT_PROPERTIES)
     # equal stops from the description stay while another property changes
     locked = {"j1": {"lower": 0.5, "upper": 0.5, "effort": 10.0, "velocity": 2.0}}
@@ -137,7 +165,9 @@ def test_mock_has_the_limiters_properties_only() -> None:
         "j1": {"lower": -1.0, "upper": 1.0, "effort": 10.0, "velocity": 2.0},
         "j2": {"lower": -0.5, "upper": 0.5, "effort": 100.0, "velocity": 1.0},
     }
-    with pytest.raises(JointPropertyError, match=r"joints\.j1\.damping: no such property \(the"):
+    with pytest.raises(
+        JointPropertyError, match=r"joint_properties\.j1\.damping: no such property \(the"
+    ):
         system.set_joint_properties({"j1": {"damping": 0.5}})
 
 
@@ -185,7 +215,7 @@ def test_a_refused_change_changes_nothing() -> None:
     system = _system()
     before = system.joint_properties()
     limiter = system.limiter
-    with pytest.raises(JointPropertyError, match=r"joints\.j2\.lower = 2 is not below"):
+    with pytest.raises(JointPropertyError, match=r"joint_properties\.j2\.lower = 2 is not below"):
         system.set_joint_properties({"j1": {"upper": 0.7}, "j2": {"lower": 2.0}})
     assert system.joint_properties() == before and system.limiter is limiter
     # both stops moved past the old ones together: accepted
@@ -250,5 +280,5 @@ def test_mock_backend_refuses_directly() -> None:
     assert mock.joint_properties() == {}
     with pytest.raises(BackendError, match=r"joint stops need every actuator .* drives 1 of 2"):
         mock.set_joint_properties({"j2": {"upper": 0.1}})
-    with pytest.raises(JointPropertyError, match=r"joints\.j2\.effort: no such property"):
+    with pytest.raises(JointPropertyError, match=r"joint_properties\.j2\.effort: no such property"):
         mock.set_joint_properties({"j2": {"effort": 1.0}})

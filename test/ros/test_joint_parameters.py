@@ -29,25 +29,25 @@ def _node(context: Context, name: str, **values: object) -> BridgeNode:
 
 
 def test_split_name_and_descriptor() -> None:
-    assert split_name("joints.arm.elbow.upper") == ("arm.elbow", "upper")
-    assert split_name("joints.elbow.stiffness") is None  # not a property
-    assert split_name("joints.upper") is None and split_name("update_rate") is None
+    assert split_name("joint_properties.arm.elbow.upper") == ("arm.elbow", "upper")
+    assert split_name("joint_properties.elbow.stiffness") is None  # not a property
+    assert split_name("joint_properties.upper") is None and split_name("update_rate") is None
     d = descriptor("damping")
     assert not d.read_only and d.floating_point_range[0].from_value == 0.0
     assert "Gazebo: physics::Joint::SetDamping." in d.description
 
 
 def test_start_values_and_run_time_changes(ros_context: Context) -> None:
-    node = _node(ros_context, "props_inproc", joints__arm__elbow__upper=0.5)
+    node = _node(ros_context, "props_inproc", joint_properties__arm__elbow__upper=0.5)
     try:
-        assert node.get_parameter("joints.arm.elbow.upper").value == 0.5
+        assert node.get_parameter("joint_properties.arm.elbow.upper").value == 0.5
         assert node.hardware.limiter.pmax[0] == 0.5
-        (ok,) = node.set_parameters([Parameter("joints.arm.elbow.effort", value=2.0)])
+        (ok,) = node.set_parameters([Parameter("joint_properties.arm.elbow.effort", value=2.0)])
         assert ok.successful and node.hardware.limiter.emax[0] == 2.0
-        (refused,) = node.set_parameters([Parameter("joints.arm.elbow.lower", value=0.5)])
+        (refused,) = node.set_parameters([Parameter("joint_properties.arm.elbow.lower", value=0.5)])
         assert not refused.successful
-        assert refused.reason.startswith("joints.arm.elbow.lower = 0.5 is not below")
-        assert node.get_parameter("joints.arm.elbow.lower").value == -1.0
+        assert refused.reason.startswith("joint_properties.arm.elbow.lower = 0.5 is not below")
+        assert node.get_parameter("joint_properties.arm.elbow.lower").value == -1.0
         # other parameters are not the callback's business (read-only ones stay refused)
         (other,) = node.set_parameters([Parameter("update_rate", value=50.0)])
         assert not other.successful and "read-only" in other.reason
@@ -59,14 +59,15 @@ def test_start_values_and_run_time_changes(ros_context: Context) -> None:
 def test_a_refused_start_value_ends_the_start(ros_context: Context) -> None:
     with pytest.raises(
         ConfigError,
-        match=r"joint property given at start refused: joints\.arm\.elbow\.lower = 2 is not "
-        r"below joints\.arm\.elbow\.upper = 1",
+        match=r"joint property given at start refused: joint_properties\.arm\.elbow\.lower = 2 "
+        r"is not below joint_properties\.arm\.elbow\.upper = 1",
     ):
-        _node(ros_context, "props_refused", joints__arm__elbow__lower=2.0)
+        _node(ros_context, "props_refused", joint_properties__arm__elbow__lower=2.0)
     with pytest.raises(
-        ConfigError, match=r"parameter joints\.arm\.elbow\.upper: .*INTEGER.*Fix: give a double"
+        ConfigError,
+        match=r"parameter joint_properties\.arm\.elbow\.upper: .*INTEGER.*Fix: give a double",
     ):
-        _node(ros_context, "props_wrong_type", joints__arm__elbow__upper=1)  # an integer
+        _node(ros_context, "props_wrong_type", joint_properties__arm__elbow__upper=1)  # an integer
 
 
 def test_the_callback_is_an_error_boundary(
@@ -79,14 +80,14 @@ def test_the_callback_is_an_error_boundary(
             raise RuntimeError("driver gone")
 
         monkeypatch.setattr(node.hardware, "set_joint_properties", broken)
-        (result,) = node.set_parameters([Parameter("joints.arm.elbow.upper", value=0.5)])
+        (result,) = node.set_parameters([Parameter("joint_properties.arm.elbow.upper", value=0.5)])
         assert not result.successful
         assert result.reason == (
             "parameter check failed: RuntimeError (counted as "
             "callback_dropped.parameters.JointParameters.on_set)"
         )
         assert node.callback_guard.dropped["parameters.JointParameters.on_set"] == 1
-        assert node.get_parameter("joints.arm.elbow.upper").value == 1.0
+        assert node.get_parameter("joint_properties.arm.elbow.upper").value == 1.0
     finally:
         node.shutdown()
         node.destroy_node()

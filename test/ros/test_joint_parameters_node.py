@@ -1,6 +1,7 @@
-"""The joints' properties as ROS parameters (``joints.<joint>.<property>``) on running bridges
-in their own processes: each changed over SetParameters / SetParametersAtomically from this
-process and its effect measured in joint_states against its closed form.
+"""The joints' properties as ROS parameters (``joint_properties.<joint>.<property>``) on
+running bridges in their own processes: each changed over SetParameters /
+SetParametersAtomically from this process and its effect measured in joint_states against its
+closed form.
 
 * MuJoCo (test/data/joint_properties.sdf, use_sim_time: joint_states stamped with simulated
   time, 100 Hz): the rotor ``spin`` (I = 0.01 kg·m², vertical axis) and the 1 kg slider
@@ -140,9 +141,9 @@ def mujoco_bridge(start_bridge, probe: Probe) -> Any:
 
 
 def test_damping_decays_the_rotor_as_exp_minus_b_t_over_i(mujoco_bridge, probe: Probe) -> None:
-    """joints.spin.damping = 0.01 N·m·s/rad (ros2 param set): once its effort is 0 the
+    """joint_properties.spin.damping = 0.01 N·m·s/rad (ros2 param set): once its effort is 0 the
     rotor's velocity decays as exp(−b·t/I) = e^−1 in 1 s (within 0.5 %)."""
-    results = set_params(probe, "props_mj", {"joints.spin.damping": 0.01})
+    results = set_params(probe, "props_mj", {"joint_properties.spin.damping": 0.01})
     assert results[0].successful, results[0].reason
     command(probe, spin=0.1)
     probe.wait_for(lambda: probe.latest("/joint_states").velocity[0] > 0.5, "the rotor spun up")
@@ -156,17 +157,17 @@ def test_damping_decays_the_rotor_as_exp_minus_b_t_over_i(mujoco_bridge, probe: 
 
 
 def test_spring_period_is_two_pi_root_i_over_k(mujoco_bridge, probe: Probe) -> None:
-    """joints.spin.spring_stiffness = 1 N·m/rad with spring_reference 0.3 rad from the rotor
-    (one atomic call, damping back to 0): it oscillates about the reference with period
-    2π·√(I/k) = 0.6283 s (within 0.5 %)."""
+    """joint_properties.spin.spring_stiffness = 1 N·m/rad with spring_reference 0.3 rad from
+    the rotor (one atomic call, damping back to 0): it oscillates about the reference with
+    period 2π·√(I/k) = 0.6283 s (within 0.5 %)."""
     reference = probe.latest("/joint_states").position[0] + 0.3
     result = set_atomically(
         probe,
         "props_mj",
         {
-            "joints.spin.damping": 0.0,
-            "joints.spin.spring_stiffness": 1.0,
-            "joints.spin.spring_reference": reference,
+            "joint_properties.spin.damping": 0.0,
+            "joint_properties.spin.spring_stiffness": 1.0,
+            "joint_properties.spin.spring_reference": reference,
         },
     )
     assert result.successful, result.reason
@@ -179,10 +180,12 @@ def test_spring_period_is_two_pi_root_i_over_k(mujoco_bridge, probe: Probe) -> N
 
 
 def test_friction_takes_f_off_the_effort(mujoco_bridge, probe: Probe) -> None:
-    """joints.spin.friction = 0.05 N·m (spring off): under an effort of 0.1 N·m the rotor,
+    """joint_properties.spin.friction = 0.05 N·m (spring off): under an effort of 0.1 N·m the rotor,
     turning forward, accelerates at (τ − f)/I = 5 rad/s² (within 2 %)."""
     result = set_atomically(
-        probe, "props_mj", {"joints.spin.spring_stiffness": 0.0, "joints.spin.friction": 0.05}
+        probe,
+        "props_mj",
+        {"joint_properties.spin.spring_stiffness": 0.0, "joint_properties.spin.friction": 0.05},
     )
     assert result.successful, result.reason
     command(probe, spin=0.1)
@@ -196,10 +199,10 @@ def test_friction_takes_f_off_the_effort(mujoco_bridge, probe: Probe) -> None:
 
 
 def test_effort_limit_caps_the_applied_effort(mujoco_bridge, probe: Probe) -> None:
-    """joints.spin.effort = 0.02 N·m: an effort command of 1 N·m applies 0.02 N·m, in
+    """joint_properties.spin.effort = 0.02 N·m: an effort command of 1 N·m applies 0.02 N·m, in
     joint_states and ~/actuator_states."""
     probe.watch("/props_mj/actuator_states", JointState, 10)
-    assert set_params(probe, "props_mj", {"joints.spin.effort": 0.02})[0].successful
+    assert set_params(probe, "props_mj", {"joint_properties.spin.effort": 0.02})[0].successful
     command(probe, spin=1.0)
     probe.wait_for(
         lambda: probe.latest("/joint_states").effort[0] == pytest.approx(0.02, abs=1e-12),
@@ -215,18 +218,21 @@ def test_effort_limit_caps_the_applied_effort(mujoco_bridge, probe: Probe) -> No
 def test_new_lower_stop_lifts_the_slider_and_stop_stiffness_sets_its_rest(
     mujoco_bridge, probe: Probe
 ) -> None:
-    """joints.lift.lower −0.5 → −0.2 m: the slider resting on the old stop is brought up to
-    the new one (rigid: within 5 mm). Then stop_stiffness 100 N/m and stop_dissipation
+    """joint_properties.lift.lower −0.5 → −0.2 m: the slider resting on the old stop is brought
+    up to the new one (rigid: within 5 mm). Then stop_stiffness 100 N/m and stop_dissipation
     2 N·s/m (atomic): it rests m·g/k = 0.0981 m into the stop (within 1 %), its oscillation
     decaying by exp(−π·ζ/√(1 − ζ²)) per half period, ζ = b/(2·√(k·m/(1 − D))) (within 3 %)."""
     assert probe.latest("/joint_states").position[1] == pytest.approx(-0.5, abs=5e-3)
-    assert set_params(probe, "props_mj", {"joints.lift.lower": -0.2})[0].successful
+    assert set_params(probe, "props_mj", {"joint_properties.lift.lower": -0.2})[0].successful
     wait_sim(probe, 1.0)
     assert probe.latest("/joint_states").position[1] == pytest.approx(-0.2, abs=5e-3)
     result = set_atomically(
         probe,
         "props_mj",
-        {"joints.lift.stop_stiffness": 100.0, "joints.lift.stop_dissipation": 2.0},
+        {
+            "joint_properties.lift.stop_stiffness": 100.0,
+            "joint_properties.lift.stop_dissipation": 2.0,
+        },
     )
     assert result.successful, result.reason
     since = now(probe) + 0.02
@@ -238,7 +244,9 @@ def test_new_lower_stop_lifts_the_slider_and_stop_stiffness_sets_its_rest(
     zeta = 2.0 / (2.0 * math.sqrt(100.0 * M_SLIDER / (1.0 - STOP_IMPEDANCE)))
     ratio = math.exp(-math.pi * zeta / math.sqrt(1.0 - zeta**2))
     assert np.abs(peaks[1:4] / peaks[0:3]) == pytest.approx([ratio] * 3, rel=3e-2)
-    assert get_params(probe, "props_mj", "joints.lift.lower", "joints.lift.stop_stiffness") == [
+    assert get_params(
+        probe, "props_mj", "joint_properties.lift.lower", "joint_properties.lift.stop_stiffness"
+    ) == [
         -0.2,
         100.0,
     ]
@@ -253,8 +261,8 @@ def mock_bridge(start_bridge, probe: Probe) -> Any:
     params = {
         "robot_description": URDF,
         "command_timeout": 0.0,
-        "joints.j1.upper": 0.5,  # applied at start
-        "joints.j1.uper": 0.5,  # a misspelling: warned about
+        "joint_properties.j1.upper": 0.5,  # applied at start
+        "joint_properties.j1.uper": 0.5,  # a misspelling: warned about
     }
     bridge = start_bridge(params, name="props_mock", extra=["-r", "joint_states:=/mock_states"])
     probe.wait_ready(bridge, "/mock_states", timeout=60.0)
@@ -269,7 +277,9 @@ def test_mock_declares_the_limiters_properties_with_descriptors(
     """The mock has lower, upper, effort, velocity per joint (no dynamics: damping is not
     declared), writable doubles with their range, unit and Gazebo call; values given at
     start are applied, a misspelt one is warned about with the right name."""
-    request = DescribeParameters.Request(names=["joints.j1.upper", "joints.j2.effort"])
+    request = DescribeParameters.Request(
+        names=["joint_properties.j1.upper", "joint_properties.j2.effort"]
+    )
     upper, effort = probe.call(
         DescribeParameters, "/props_mock/describe_parameters", request
     ).descriptors
@@ -281,39 +291,54 @@ def test_mock_declares_the_limiters_properties_with_descriptors(
         0.0,
         math.inf,
     )
-    assert get_params(probe, "props_mock", "joints.j1.upper", "joints.j2.velocity") == [0.5, 1.0]
-    (result,) = set_params(probe, "props_mock", {"joints.j1.damping": 0.1})
+    assert get_params(
+        probe, "props_mock", "joint_properties.j1.upper", "joint_properties.j2.velocity"
+    ) == [0.5, 1.0]
+    (result,) = set_params(probe, "props_mock", {"joint_properties.j1.damping": 0.1})
     assert not result.successful and "undeclared parameter" in result.reason  # (rclpy's text)
     probe.wait_for(
-        lambda: "did you mean 'joints.j1.upper'?" in mock_bridge.output(), "the misspelling warning"
+        lambda: "did you mean 'joint_properties.j1.upper'?" in mock_bridge.output(),
+        "the misspelling warning",
     )
 
 
 def test_refusals_give_the_reason(mock_bridge: Bridge, probe: Probe) -> None:
     """Inconsistent stops, a NaN, a negative limit: refused with the reason; nothing changes."""
-    (result,) = set_params(probe, "props_mock", {"joints.j1.lower": 0.7})
+    (result,) = set_params(probe, "props_mock", {"joint_properties.j1.lower": 0.7})
     assert not result.successful
     assert result.reason == (
-        "joints.j1.lower = 0.7 is not below joints.j1.upper = 0.5: the stops must bound an "
-        "interval. Fix: give lower < upper (to move both past each other, set them together "
-        "with set_parameters_atomically)."
+        "joint_properties.j1.lower = 0.7 is not below joint_properties.j1.upper = 0.5: the stops "
+        "must bound an interval. Fix: give lower < upper (to move both past each other, set "
+        "them together with set_parameters_atomically)."
     )
     nan, negative = set_params(
-        probe, "props_mock", {"joints.j2.effort": math.nan, "joints.j2.velocity": -1.0}
+        probe,
+        "props_mock",
+        {"joint_properties.j2.effort": math.nan, "joint_properties.j2.velocity": -1.0},
     )
-    assert not nan.successful and nan.reason.startswith("Parameter joints.j2.effort out of range")
-    assert not negative.successful and "joints.j2.velocity out of range" in negative.reason
+    assert not nan.successful and nan.reason.startswith(
+        "Parameter joint_properties.j2.effort out of range"
+    )
+    assert (
+        not negative.successful and "joint_properties.j2.velocity out of range" in negative.reason
+    )
     result = set_atomically(
-        probe, "props_mock", {"joints.j1.upper": 0.9, "joints.j2.lower": 2.0}
+        probe, "props_mock", {"joint_properties.j1.upper": 0.9, "joint_properties.j2.lower": 2.0}
     )  # all or none
-    assert not result.successful and result.reason.startswith("joints.j2.lower = 2 is not below")
-    assert get_params(probe, "props_mock", "joints.j1.upper", "joints.j2.lower") == [0.5, -0.5]
+    assert not result.successful and result.reason.startswith(
+        "joint_properties.j2.lower = 2 is not below"
+    )
+    assert get_params(
+        probe, "props_mock", "joint_properties.j1.upper", "joint_properties.j2.lower"
+    ) == [0.5, -0.5]
 
 
 def test_stops_moved_together_clamp_the_joint(mock_bridge: Bridge, probe: Probe) -> None:
     """SetParametersAtomically moves both stops of j2 past the old ones, [0.6, 0.8] m: the
     joint at 0 is put on the new lower stop."""
-    result = set_atomically(probe, "props_mock", {"joints.j2.lower": 0.6, "joints.j2.upper": 0.8})
+    result = set_atomically(
+        probe, "props_mock", {"joint_properties.j2.lower": 0.6, "joint_properties.j2.upper": 0.8}
+    )
     assert result.successful, result.reason
     probe.wait_for(
         lambda: probe.latest("/mock_states").position[1] == pytest.approx(0.6, abs=1e-12),
@@ -322,9 +347,14 @@ def test_stops_moved_together_clamp_the_joint(mock_bridge: Bridge, probe: Probe)
 
 
 def test_effort_and_velocity_limits_cap_commands(mock_bridge: Bridge, probe: Probe) -> None:
-    """joints.j1.effort = 2 N·m and joints.j1.velocity = 0.25 rad/s: commands of 50 N·m and
-    3 rad/s read 2 and 0.25 in joint_states (the mock mirrors its limited commands)."""
-    results = set_params(probe, "props_mock", {"joints.j1.effort": 2.0, "joints.j1.velocity": 0.25})
+    """joint_properties.j1.effort = 2 N·m and joint_properties.j1.velocity = 0.25 rad/s:
+    commands of 50 N·m and 3 rad/s read 2 and 0.25 in joint_states (the mock mirrors its
+    limited commands)."""
+    results = set_params(
+        probe,
+        "props_mock",
+        {"joint_properties.j1.effort": 2.0, "joint_properties.j1.velocity": 0.25},
+    )
     assert all(r.successful for r in results)
     joint_commands = probe.publisher("/joint_commands", JointState)
     joint_commands.publish(JointState(name=["j1"], effort=[50.0]))

@@ -223,14 +223,18 @@ def test_backend_checks_before_it_changes_anything() -> None:
     rig = Rig()
     backend = rig.hw.backend
     before = backend.model.dof_damping.copy()
-    with pytest.raises(JointPropertyError, match=r"joints\.lift\.friction = -1 is out of range"):
+    with pytest.raises(
+        JointPropertyError, match=r"joint_properties\.lift\.friction = -1 is out of range"
+    ):
         backend.set_joint_properties({"spin": {"damping": 1.0}, "lift": {"friction": -1.0}})
     np.testing.assert_array_equal(backend.model.dof_damping, before)
-    with pytest.raises(JointPropertyError, match=r"joints\.spin\.velocity: no such property"):
+    with pytest.raises(
+        JointPropertyError, match=r"joint_properties\.spin\.velocity: no such property"
+    ):
         backend.set_joint_properties({"spin": {"velocity": 1.0}})
     with pytest.raises(JointPropertyError, match=r"no joint 'elbow' has properties"):
         backend.set_joint_properties({"elbow": {"damping": 1.0}})
-    with pytest.raises(JointPropertyError, match=r"joints\.lift\.lower = 1 is not below"):
+    with pytest.raises(JointPropertyError, match=r"joint_properties\.lift\.lower = 1 is not below"):
         backend.set_joint_properties({"lift": {"lower": 1.0}})
     with pytest.raises(BackendError, match="before configure"):
         type(backend)().set_joint_properties({})
