@@ -238,3 +238,15 @@ def test_backend_checks_before_it_changes_anything() -> None:
         backend.set_joint_properties({"lift": {"lower": 1.0}})
     with pytest.raises(BackendError, match="before configure"):
         type(backend)().set_joint_properties({})
+
+
+def test_an_idle_joint_holds_on_a_new_stop_without_pressing_it() -> None:
+    """An idle joint (no command: the PID holds where it was, 0) whose new stops exclude its
+    hold: the hold moves onto the stop (−0.1 rad), so the joint rests there with no effort,
+    instead of the PID pressing it into the stop up to its effort limit."""
+    rig = Rig()
+    rig.run(10)
+    rig.hw.set_joint_properties({"spin": {"lower": -1.0, "upper": -0.1}})
+    states = rig.run(100)
+    assert states[-1, 0, 0] == pytest.approx(-0.1, abs=1e-3)
+    assert abs(states[-1, 2, 0]) < 1e-3
