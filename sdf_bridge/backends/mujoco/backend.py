@@ -48,7 +48,7 @@ from .actuation import add_pid_actuators
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
 from .cycle import HOLD, MODE
-from .drive import joint_drive
+from .drive import joint_drive, passive_joints
 from .ideal import IdealJoints
 from .initial_state import free_roots, reset_state
 from .inputs import command_arrays, physics_steps
@@ -138,7 +138,7 @@ class MujocoBackend:
         built = build_spec(robot, options)
         # as the limiter enforces them
         effort_limit = np.array(effort_bounds(robot, self.joint_names))
-        passive = effort_limit == 0.0
+        passive = passive_joints(effort_limit)
         if passive.any():
             built.note(
                 f"joint(s) {[j for j, p in zip(self.joint_names, passive) if p]} have "

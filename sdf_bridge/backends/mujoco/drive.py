@@ -45,6 +45,12 @@ class JointDrive(NamedTuple):
     pid: JointPid
 
 
+def passive_joints(effort_limit: np.ndarray) -> np.ndarray:
+    """(n,) bool: the joints simulated as passive, those of effort limit 0 ((n,), N·m or N;
+    their commands exert no effort), at configure and after a run-time change."""
+    return np.asarray(effort_limit, dtype=float) == 0.0
+
+
 def drive_gains(
     robot: Robot,
     model: mujoco.MjModel,

@@ -40,7 +40,7 @@ from ...description.model import Robot
 from ...hardware.joint_properties import DYNAMICS_PROPERTIES, INF, check_changes
 from . import cycle
 from .builder import STOP_MAX_OMEGA_DT, BuiltModel, stop_solver_params
-from .drive import JointDrive, drive_gains
+from .drive import JointDrive, drive_gains, passive_joints
 from .pid import PidGains
 
 NAMES = ("lower", "upper", "effort", *DYNAMICS_PROPERTIES)
@@ -215,7 +215,7 @@ class JointProperties:
         schedule, passive and limit rows and the PID updated."""
         d = self.drive
         limit = self.effort_limit
-        passive = limit == 0.0
+        passive = passive_joints(limit)
         gains: PidGains = drive_gains(
             self.robot,
             self.model,
