@@ -32,6 +32,7 @@ Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaul
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -547,7 +548,8 @@ class MujocoBackend:
         rewritten at once.
 
         Returns:
-            Notes to log (e.g. a stop too stiff for the timestep: rigid).
+            Notes to log (e.g. a stop too stiff for the timestep: rigid). A joint whose stops
+            move keeps its initial position (:meth:`reset`) inside them.
 
         Raises:
             JointPropertyError: an unknown joint or property, a value out of range, stops
@@ -565,7 +567,21 @@ class MujocoBackend:
             tab[cycle.FEEDFORWARD, tab[cycle.PASSIVE] != 0.0] = 0.0
             cycle.write_affine(tab, self._gainprm, self._biasprm, adr=self._adr)
         self._last_valid = False  # the next write applies its command again, in full
+        self._confine_initial_pose(checked)
         return notes
+
+    def _confine_initial_pose(self, changes: Mapping[str, Mapping[str, float]]) -> None:
+        """Move the initial position of joints whose stops ``changes`` moves into them, so
+        that :meth:`reset` places the robot inside the stops in force (as the mock's reset)."""
+        position = dict(self.initial_pose.position)
+        for joint, values in changes.items():
+            if "lower" in values or "upper" in values:
+                lower, upper = self.properties.stops_of(joint)
+                q = position.get(joint, 0.0)
+                if not lower <= q <= upper:
+                    position[joint] = float(np.clip(q, lower, upper))
+        if position != dict(self.initial_pose.position):
+            self.initial_pose = replace(self.initial_pose, position=position)
 
     @property
     def joint_inertia(self) -> np.ndarray:

@@ -113,6 +113,15 @@ class JointProperties:
             }
         return out
 
+    def stops_of(self, joint: str) -> tuple[float, float]:
+        """The stops of ``joint`` in the model now, ``(lower, upper)`` (rad or m; ∓inf: none)."""
+        m = self.model
+        j = self.jnt[self.index[joint]]
+        if not m.jnt_limited[j]:
+            return -INF, INF
+        lo, hi = (float(x) for x in m.jnt_range[j])
+        return (-INF if lo <= -NO_STOP else lo), (INF if hi >= NO_STOP else hi)
+
     def check(self, changes: Mapping[str, Mapping[str, object]]) -> dict[str, dict[str, float]]:
         """``changes`` (joint → property → value, properties of :data:`NAMES`; a change of
         one stop should carry the other: it is checked against the model's range otherwise)
@@ -122,16 +131,9 @@ class JointProperties:
             JointPropertyError: as ``check_changes``.
         """
         current = self.values()
-        m = self.model
         for k, name in enumerate(self.joint_names):
-            j = self.jnt[k]
-            limited = bool(m.jnt_limited[j])
-            lo, hi = (float(x) for x in m.jnt_range[j]) if limited else (-INF, INF)
-            current[name].update(
-                lower=-INF if lo <= -NO_STOP else lo,
-                upper=INF if hi >= NO_STOP else hi,
-                effort=float(self.effort_limit[k]),
-            )
+            lower, upper = self.stops_of(name)
+            current[name].update(lower=lower, upper=upper, effort=float(self.effort_limit[k]))
         return {
             joint: {p: v for p, v in merged.items() if p in changes[joint]}
             for joint, merged in check_changes(current, changes, NAMES).items()

@@ -250,3 +250,15 @@ def test_an_idle_joint_holds_on_a_new_stop_without_pressing_it() -> None:
     states = rig.run(100)
     assert states[-1, 0, 0] == pytest.approx(-0.1, abs=1e-3)
     assert abs(states[-1, 2, 0]) < 1e-3
+
+
+def test_reset_places_the_joint_inside_run_time_stops() -> None:
+    """~/reset after new stops [0.2, 0.5] on the rotor (initial position 0): it restarts on
+    the lower stop, 0.2 rad, and rests there with no effort."""
+    rig = Rig()
+    rig.hw.set_joint_properties({"spin": {"lower": 0.2, "upper": 0.5}})
+    rig.hw.reset()
+    assert rig.hw.read(rig.t, 0.0).position[0] == pytest.approx(0.2, abs=1e-12)
+    states = rig.run(50)
+    assert states[-1, 0, 0] == pytest.approx(0.2, abs=1e-3)
+    assert abs(states[-1, 2, 0]) < 1e-3
