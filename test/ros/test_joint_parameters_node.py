@@ -236,7 +236,7 @@ def test_new_lower_stop_lifts_the_slider_and_stop_stiffness_sets_its_rest(
     )
     assert result.successful, result.reason
     since = now(probe) + 0.02
-    wait_sim(probe, 4.0)
+    wait_sim(probe, 3.0)
     t, x, _, _ = series(probe, "lift", since)
     rest = -0.2 - M_SLIDER * G / 100.0
     assert x[t > t[-1] - 1.0].mean() == pytest.approx(rest, rel=1e-2)
