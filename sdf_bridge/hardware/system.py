@@ -60,14 +60,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import (
-    MODE_DTYPE,
-    Backend,
-    BaseState,
-    JointCommand,
-    SensorReading,
-    is_simulated_robot,
-)
+from ..backends.base import MODE_DTYPE, Backend, BaseState, JointCommand, is_simulated_robot
+from ..backends.sensor_readings import SensorReading
 from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
@@ -78,9 +72,9 @@ from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import POSITION, CommandBuffer
 from .cycle_state import CycleState
+from .effort_stability import effort_chatter
 from .holds import Holds, coupling
 from .joint_selection import select_joints
-from .stability import effort_chatter
 from .timing import LoopTiming
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
