@@ -65,21 +65,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..booleans import parse_bool
 from ..errors import BackendError
 from ..hardware.joint_properties import check_changes
-from .base import (
-    MODE_DTYPE,
-    MODES,
-    ActuatorCommand,
-    ActuatorState,
-    ImuReading,
-    Mode,
-    SensorReading,
-    WrenchReading,
-)
+from ..util.booleans import parse_bool
+from .base import MODE_DTYPE, MODES, ActuatorCommand, ActuatorState, Mode
 from .initial_values import initial_joint_values, parse_float
 from .parameter_names import warn_unknown
+from .sensor_readings import ImuReading, SensorReading, WrenchReading
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot

@@ -60,14 +60,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import (
-    MODE_DTYPE,
-    Backend,
-    BaseState,
-    JointCommand,
-    SensorReading,
-    is_simulated_robot,
-)
+from ..backends.base import MODE_DTYPE, Backend, BaseState, JointCommand, is_simulated_robot
+from ..backends.sensor_readings import SensorReading
 from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
@@ -78,6 +72,7 @@ from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import POSITION, CommandBuffer
 from .cycle_state import CycleState
+from .effort_stability import effort_chatter
 from .holds import Holds, coupling
 from .joint_properties import (
     DYNAMICS_PROPERTIES,
@@ -88,7 +83,6 @@ from .joint_properties import (
     limits_with,
 )
 from .joint_selection import select_joints
-from .stability import effort_chatter
 from .timing import LoopTiming
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
@@ -459,7 +453,7 @@ class HardwareSystem:
     # ------------------------------------------------------------------ joint properties
     def _effort_chatter(self) -> list[str]:
         """The limiter's soft-limit effort bounds that chatter on the backend's joint inertia
-        at the update rate (:func:`.stability.effort_chatter`; none without either)."""
+        at the update rate (:func:`.effort_stability.effort_chatter`; none without either)."""
         inertia = getattr(self.backend, "joint_inertia", None)
         if self._update_rate is None or inertia is None:
             return []

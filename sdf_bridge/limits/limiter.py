@@ -220,7 +220,7 @@ class JointLimiter:
             LimitsError: a joint not in the robot, an override for an unknown joint or with a
                 bad field, inconsistent limits.
         """
-        from .loader import limits_of
+        from .from_description import limits_of
 
         limits, warnings = limits_of(robot, joint_names, overrides)
         return cls(joint_names, limits, warnings)

@@ -43,10 +43,10 @@ from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-from ..description.xmlio import close_match
 from ..errors import BackendError, ConfigError
 from ..hardware import HardwareSystem
 from ..hardware.joint_properties import PROPERTIES, parameter_name
+from ..util.similarity import close_match
 from .params import JOINT_PROPERTIES_PREFIX
 
 PREFIX = JOINT_PROPERTIES_PREFIX

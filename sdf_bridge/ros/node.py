@@ -86,6 +86,9 @@ from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
+from ..app.description_source import LoadedDescription, load_description, resolve_description
+from ..app.hardware_time import HardwareTime
+from ..app.stop_signals import StopRequested, interruptible
 from ..backends import create_backend
 from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
@@ -94,15 +97,12 @@ from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .control_topics import follow_topic_block, subscribe_claims
-from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
-from .hardware_time import HardwareTime
 from .joint_parameters import JointParameters
 from .odometry import OdometryPublisher
 from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
-from .stop_signals import StopRequested, interruptible
 from .trajectory_intake import TrajectoryIntake, decode_trajectory
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")

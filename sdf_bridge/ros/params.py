@@ -31,10 +31,10 @@ from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-from ..backends.registry import available_backends
-from ..description.xmlio import close_match
+from ..app.launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
+from ..backends.backend_registry import available_backends
 from ..errors import ConfigError
-from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
+from ..util.similarity import close_match
 
 BACKEND_PARAMS_PREFIX = "backend_params."
 QOS_OVERRIDES_PREFIX = "qos_overrides."  # rclpy's, declared as each topic's entity is created
@@ -344,7 +344,7 @@ def declare_parameters(node: Node) -> BridgeConfig:
 def undeclared_warning(undeclared: Iterable[str], declared: Iterable[str]) -> str | None:
     """The start-up warning about parameter overrides the node does not declare (rclpy ignores
     them): each name, with the one of ``declared`` it is probably a misspelling of
-    (:func:`~sdf_bridge.description.xmlio.close_match`, the loader's rule). The
+    (:func:`~sdf_bridge.util.similarity.close_match`, the loader's rule). The
     ``qos_overrides.*`` names are left out: rclpy declares them itself as the topics'
     publishers and subscriptions are created, some only later (sensors, ``/clock``); so are
     the ``joint_properties.*`` ones, declared with the robot (:mod:`.joint_parameters` warns about

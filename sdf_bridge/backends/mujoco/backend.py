@@ -19,12 +19,12 @@ The per-cycle bookkeeping (command → actuator parameters, the refresh, gatheri
 is the vectorised numpy code of :mod:`.cycle` (its overhead over MuJoCo's stepping:
 ``bench/sim.py``).
 
-State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
-actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
-(computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old),
-and, at every read, the wrench of each joint asking for feedback, named ``joint_wrench/<joint>``
-(:mod:`.joint_wrench`: a :class:`~sdf_bridge.backends.base.WrenchReading`, parent → child, in
-the joint frame at the child; read only while demanded like a sensor).
+State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the actuator
+state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors` (computed by MuJoCo
+at the start of the last physics step, i.e. at most one timestep old), and, at every read, the
+wrench of each joint asking for feedback, named ``joint_wrench/<joint>`` (:mod:`.joint_wrench`: a
+:class:`~sdf_bridge.backends.sensor_readings.WrenchReading`, parent → child, in the joint frame at
+the child; read only while demanded like a sensor).
 
 Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaults).
 """
@@ -49,6 +49,7 @@ from .actuation import add_pid_actuators
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
 from .cycle import HOLD, MODE
+from .divergence import diverged_joints, forward_mujoco_warnings, log_instability
 from .drive import joint_drive, passive_joints
 from .ideal import IdealJoints
 from .initial_state import free_roots, reset_state
@@ -60,7 +61,6 @@ from .properties import JointProperties
 from .readings import with_readings
 from .realtime import RealTimeFactor
 from .sensors import SensorSuite
-from .stability import diverged_joints, forward_mujoco_warnings, log_instability
 from .surfaces import apply_friction
 from .world import World
 
