@@ -155,12 +155,20 @@ def test_sdf_joint_complete(robots_dir) -> None:
     tmap = TransmissionMap.from_robot(
         load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf")
     )
-    # ball, universal, revolute2 passive; gearbox without reference body passive; fixed out
+    # ball, universal, revolute2 by their coordinates; gearbox without reference body
+    # passive; fixed out
     assert tmap.joint_names == (
         "revolute_joint",
+        "ball_joint/roll",
+        "ball_joint/pitch",
+        "ball_joint/yaw",
         "continuous_joint",
         "prismatic_joint",
+        "revolute2_joint/axis1",
+        "revolute2_joint/axis2",
         "screw_joint",
+        "universal_joint/axis1",
+        "universal_joint/axis2",
     )
     assert tmap.follower_names == ("screw_joint/translation",)
     f = tmap.followers_info[0]

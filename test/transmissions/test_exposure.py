@@ -15,10 +15,16 @@ def test_unexposed_joints_and_why() -> None:
       <joint name="loop" type="revolute"><parent>b</parent><child>c</child></joint>
       <joint name="gear" type="gearbox"><parent>c</parent><child>d</child></joint>
       <joint name="fixed" type="fixed"><parent>d</parent><child>e</child></joint></model></sdf>""")
+    # the ball joint is exposed by its coordinates (ball/roll, ball/pitch, ball/yaw)
     assert unexposed_joints(robot) == {
-        "ball": "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
-        "joint_states (one value per joint name there)",
         "loop": "closes a kinematic loop: kept in the model, not simulated",
         "gear": "gearbox without a 1-DOF joint from its reference body to its parent link: "
         "simulated as a free hinge by the MuJoCo backend, not in joint_states",
+    }
+    planar = load("""<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="slider" type="planar"><parent link="a"/><child link="b"/>
+        <axis xyz="0 0 1"/></joint></robot>""")
+    assert unexposed_joints(planar) == {
+        "slider": "planar joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (not joint coordinates)"
     }

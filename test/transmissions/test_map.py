@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ def test_plain_robot_identity() -> None:
             ("f", "fixed"),
             ("b", "continuous"),
             ("c", "prismatic"),
-            ("x", "ball"),
+            ("x", "planar"),
         )
     )
     assert tmap.joint_names == ("a", "b", "c")
@@ -131,9 +132,36 @@ def test_fixed_joint() -> None:
 
 
 def test_multi_dof_joint() -> None:
-    robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
-    with pytest.raises(TransmissionError, match=r"drives ball joint 'j'; only 1-DOF"):
+    robot = chain(("j", "planar"), transmissions=[simple("t", "j", "m")])
+    with pytest.raises(TransmissionError, match=r"drives planar joint 'j'; only 1-DOF"):
         TransmissionMap.from_robot(robot)
+
+
+def test_a_transmission_on_a_whole_multi_axis_joint_is_refused() -> None:
+    """A transmission drives one axis: naming a ball joint itself is refused for real actuators
+    (the message names its coordinates) and skipped with that warning for a simulated robot."""
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
+    message = (
+        r"transmission 't' names ball joint 'j', which has 3 axes; a transmission drives one\. "
+        r"Fix: name one of its axes, \['j/roll', 'j/pitch', 'j/yaw'\]\."
+    )
+    with pytest.raises(TransmissionError, match=message):
+        TransmissionMap.from_robot(robot)
+    tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
+    assert tmap.joint_names == tmap.actuator_names == ("j/roll", "j/pitch", "j/yaw")
+    assert [e.status for e in tmap.entries] == ["skipped"]
+    assert any(re.search(message, w) for w in tmap.warnings)
+
+
+def test_a_transmission_drives_one_axis_coordinate() -> None:
+    """``<joint name="j/pitch">`` drives that axis through the transmission (reduction 10);
+    the other axes get identity actuators."""
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j/pitch", "m", ared=10.0)])
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.actuator_names == ("j/roll", "m", "j/yaw")
+    position, _, effort = tmap.actuator_to_joint([0.0, 2.0, 0.0], [0.0] * 3, [0.0, 1.0, 0.0])
+    np.testing.assert_allclose(position, [0.0, 0.2, 0.0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(effort, [0.0, 10.0, 0.0], rtol=0, atol=1e-15)
 
 
 def test_joint_driven_twice() -> None:
