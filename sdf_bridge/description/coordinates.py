@@ -7,7 +7,8 @@ velocity and effort in ``joint_states`` and in commands, its own limits and dyna
 
 * ``universal`` and ``revolute2``: ``<joint>/axis1`` about SDFormat ``<axis>`` and
   ``<joint>/axis2`` about ``<axis2>`` (its ``<limit>`` and ``<dynamics>`` apply to that axis;
-  an absent ``<axis2><xyz>`` is SDFormat's default ``0 1 0``). The rotation of the child in the
+  an absent ``<axis2>`` is SDFormat's default, ``<xyz>0 0 1</xyz>`` without limits, as Gazebo
+  reads it). The rotation of the child in the
   joint frame is ``R = rot(axis1, q1) · rot(axis2, q2)`` (axis2 is carried by axis1), as
   Gazebo's ``GetAngle(0)``/``GetAngle(1)``; the effort of a coordinate is the torque about its
   axis (Gazebo's ``SetForce(index)``: index 0 = axis1, 1 = axis2).
@@ -44,8 +45,8 @@ BALL_SUFFIXES = ("roll", "pitch", "yaw")
 BALL_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 """The joint-frame axis of each ball coordinate at the zero configuration (x, y, z)."""
 
-SDF_DEFAULT_AXIS2 = (0.0, 1.0, 0.0)
-"""SDFormat's default ``<axis2><xyz>``."""
+SDF_DEFAULT_AXIS2 = (0.0, 0.0, 1.0)
+"""SDFormat's default ``<axis2><xyz>`` (``joint.sdf`` of every SDFormat version: ``0 0 1``)."""
 
 _SUFFIXES = {
     JointType.UNIVERSAL: TWO_AXIS_SUFFIXES,
