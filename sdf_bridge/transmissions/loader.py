@@ -26,7 +26,7 @@ from . import registry
 from .actuator_names import actuator_where as _source
 from .actuator_names import unique_actuator_names
 from .base import Transmission
-from .coupling import ONE_DOF, build_followers
+from .coupling import ONE_DOF, build_followers, uncoupled_loop_gearboxes
 from .dialect import resolve
 from .simple import SimpleTransmission
 
@@ -140,12 +140,13 @@ def build_map(
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
     # followers, and loop-closing joints (not simulated)
-    skip = follower_set.union(loop_joints(robot))
+    skip = follower_set.union(loop_joints(robot), uncoupled_loop_gearboxes(robot, follower_set))
     # one coordinate per 1-DOF joint, one per axis of a multi-axis joint (coordinates module)
     driven = [
         name
         for j in robot.joints.values()
-        if (j.type in ONE_DOF or j.type in MULTI_AXIS_TYPES) and j.name not in skip
+        if (j.type in ONE_DOF or j.type in MULTI_AXIS_TYPES or j.type is JointType.GEARBOX)
+        and j.name not in skip  # (a gearbox not coupled is a plain hinge: coupling module)
         for name in coordinate_names(j)
     ]
     driven_set = set(driven)

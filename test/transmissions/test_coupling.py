@@ -111,14 +111,14 @@ def test_gearbox_as_the_childs_only_joint_publishes_its_angle() -> None:
     assert (pos[0], vel[0]) == (-0.75, -3.0)
 
 
-def test_gearbox_without_reference_is_passive() -> None:
+def test_gearbox_without_reference_closing_a_loop_is_not_simulated() -> None:
     followers, names, warnings = build_followers(_gear_pair())
     assert followers == [] and names == []
     assert warnings == [
         "gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent "
-        "link 'gear1'; left passive (not coupled)"
+        "link 'gear1'; not simulated (not coupled; it closes a loop)"
     ]
-    assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")
+    assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")  # (loop)
 
 
 def test_gearbox_and_mimic_on_same_joint() -> None:
@@ -155,14 +155,15 @@ def test_sdf_joint_complete(robots_dir) -> None:
     tmap = TransmissionMap.from_robot(
         load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf")
     )
-    # ball, universal, revolute2 by their coordinates; gearbox without reference body
-    # passive; fixed out
+    # ball, universal, revolute2 by their coordinates; the gearbox without reference body a
+    # plain hinge; fixed out
     assert tmap.joint_names == (
         "revolute_joint",
         "ball_joint/roll",
         "ball_joint/pitch",
         "ball_joint/yaw",
         "continuous_joint",
+        "gearbox_joint",
         "prismatic_joint",
         "revolute2_joint/axis1",
         "revolute2_joint/axis2",
