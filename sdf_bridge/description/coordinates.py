@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .model import Axis, Joint, JointType, Robot
+from .model import Axis, Joint, JointType, Mimic, Robot
 
 SEPARATOR = "/"
 """Between a multi-axis joint's name and its axis suffix (``shoulder/axis2``)."""
@@ -103,6 +103,19 @@ def convention(joint: Joint) -> str:
             "carried by axis1), each with its own limits and dynamics"
         )
     return ""
+
+
+def mimic_leader(robot: Robot, mimic: Mimic) -> str | None:
+    """The coordinate a ``<mimic>`` follows: of a universal or revolute2 leader, the axis its
+    SDFormat 1.11 ``axis`` attribute names (``<leader>/axis1`` for ``"axis"``,
+    ``<leader>/axis2`` for ``"axis2"``); of any other joint, the joint itself (``axis`` is not
+    read); ``None`` when the leader does not exist."""
+    leader = robot.joints.get(mimic.joint)
+    if leader is None:
+        return None
+    if leader.type in (JointType.UNIVERSAL, JointType.REVOLUTE2):
+        return coordinate_names(leader)[1 if mimic.axis == "axis2" else 0]
+    return leader.name
 
 
 def find_coordinate(robot: Robot, name: str) -> Coordinate | None:
@@ -182,4 +195,5 @@ __all__ = [
     "coordinate_joint",
     "coordinate_names",
     "find_coordinate",
+    "mimic_leader",
 ]

@@ -30,6 +30,7 @@ import logging
 import math
 from dataclasses import dataclass
 
+from sdf_bridge.description.coordinates import mimic_leader
 from sdf_bridge.description.kinematics import loop_joints, tree_edges
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.errors import TransmissionError
@@ -109,14 +110,16 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
                     f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, which does not "
                     "exist. Fix: name an existing joint in <mimic joint=...>."
                 )
-            if leader.type not in ONE_DOF:
+            coordinate = mimic_leader(robot, m)  # (an axis of a universal/revolute2 leader)
+            if leader.type not in ONE_DOF and coordinate == leader.name:
                 raise TransmissionError(
                     f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, a {leader.type} "
-                    "joint. Fix: mimic a revolute, continuous or prismatic joint."
+                    "joint. Fix: mimic a revolute, continuous or prismatic joint, or one axis "
+                    "of a universal or revolute2 joint."
                 )
             _check_finite(joint, "mimic multiplier", m.multiplier)
             _check_finite(joint, "mimic offset", m.offset)
-            raw[joint.name] = (m.joint, float(m.multiplier), float(m.offset), "mimic")
+            raw[joint.name] = (coordinate, float(m.multiplier), float(m.offset), "mimic")
     for joint in robot.joints.values():
         if joint.type is JointType.GEARBOX:
             ref = joint.gearbox_reference_body

@@ -190,3 +190,27 @@ def test_followers_have_no_command() -> None:
     tmap = TransmissionMap.from_robot(robot)
     assert "b" not in tmap.joint_names and "b" not in tmap.actuator_names
     assert robot.joints["b"].type is JointType.PRISMATIC
+
+
+#: f2 mimics axis2 of the universal joint u, f1 its axis1 (SDFormat 1.11 ``//mimic/@axis``).
+MIMIC_OF_AXES = """<sdf version="1.11"><model name="m"><link name="a"/><link name="b"/>
+  <link name="c"/><link name="d"/>
+  <joint name="u" type="universal"><parent>a</parent><child>b</child>
+    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  <joint name="f2" type="revolute"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>
+    <mimic joint="u" axis="axis2"><multiplier>2</multiplier><offset>0.1</offset></mimic>
+    </axis></joint>
+  <joint name="f1" type="revolute"><parent>c</parent><child>d</child><axis><xyz>0 0 1</xyz>
+    <mimic joint="u" axis="axis"><multiplier>-1</multiplier><offset>0</offset></mimic>
+    </axis></joint></model></sdf>"""
+
+
+def test_a_mimic_follows_the_axis_of_a_two_axis_leader() -> None:
+    """SDFormat 1.11 ``<mimic joint="u" axis="axis2">``: the follower follows u/axis2 (2·q + 0.1),
+    ``axis="axis"`` u/axis1 (MuJoCo: test_multiaxis)."""
+    tmap = TransmissionMap.from_robot(load(MIMIC_OF_AXES))
+    assert tmap.joint_names == ("u/axis1", "u/axis2")
+    assert [(f.name, f.leader, f.multiplier, f.offset) for f in tmap.followers_info] == [
+        ("f2", "u/axis2", 2.0, 0.1),
+        ("f1", "u/axis1", -1.0, 0.0),
+    ]

@@ -95,3 +95,31 @@ def test_a_known_rotation_reads_as_its_rpy() -> None:
     np.testing.assert_allclose(_child_rotation(sim), rotation, rtol=0, atol=1e-12)
     read = sim.backend.joint_state()[0]
     np.testing.assert_allclose(read, [2.0, 0.6, -1.1], rtol=0, atol=1e-12)
+
+
+#: f2 mimics axis2 of the universal joint u, f1 its axis1 (SDFormat 1.11 ``//mimic/@axis``; the
+#: map's side: test_coupling). Links without <inertial>: SDFormat's 1 kg at the link origin,
+#: on the joint axes (no gravity torque).
+MIMIC_OF_AXES = """<sdf version="1.11"><model name="m"><link name="a"/><link name="b"/>
+  <link name="c"/><link name="d"/>
+  <joint name="anchor" type="fixed"><parent>world</parent><child>a</child></joint>
+  <joint name="u" type="universal"><parent>a</parent><child>b</child>
+    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  <joint name="f2" type="revolute"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>
+    <mimic joint="u" axis="axis2"><multiplier>2</multiplier><offset>0.1</offset></mimic>
+    </axis></joint>
+  <joint name="f1" type="revolute"><parent>c</parent><child>d</child><axis><xyz>0 0 1</xyz>
+    <mimic joint="u" axis="axis"><multiplier>-1</multiplier><offset>0</offset></mimic>
+    </axis></joint></model></sdf>"""
+
+
+def test_a_mimic_of_axis2_is_coupled_to_that_hinge() -> None:
+    """f2 mimics axis2 of u (2·q + 0.1), f1 its axis1 (−q): u/axis2 commanded to 0.4 rad and
+    u/axis1 to −0.3 rad, f2 reads 0.9 rad and f1 0.3 rad in MuJoCo's own state (the coupling is
+    a soft equality constraint: 1e-3 rad)."""
+    sim = Sim(load(MIMIC_OF_AXES))
+    assert sim.actuators == ("u/axis1", "u/axis2")
+    sim.read()
+    sim.run(2.0, command=lambda: sim.position([-0.3, 0.4]))
+    assert abs(sim.qpos("u/axis2") - 0.4) < 1e-3 and abs(sim.qpos("u/axis1") + 0.3) < 1e-3
+    assert abs(sim.qpos("f2") - 0.9) < 1e-3 and abs(sim.qpos("f1") - 0.3) < 1e-3
