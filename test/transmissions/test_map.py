@@ -363,3 +363,26 @@ def test_from_robot_refuses_a_world(shared_dir) -> None:
         TypeError, match=r"needs a Robot, got World with models .*Fix: pass one of them"
     ):
         TransmissionMap.from_robot(world)
+
+
+def test_a_transmission_on_a_universal_joint_names_its_file_and_line(tmp_path) -> None:
+    """Loaded from a file: the warning of the skipped transmission names file and line; the
+    transmission on u/axis2 next to it is used (reduction 10 on that axis only)."""
+    path = tmp_path / "u.sdf"
+    path.write_text("""<sdf version="1.9"><model name="m"><link name="base"/><link name="arm"/>
+<joint name="u" type="universal"><parent>base</parent><child>arm</child>
+ <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+<transmission name="whole"><type>transmission_interface/SimpleTransmission</type>
+ <joint name="u"/><actuator name="m"><mechanicalReduction>10</mechanicalReduction></actuator>
+</transmission>
+<transmission name="one"><type>transmission_interface/SimpleTransmission</type>
+ <joint name="u/axis2"/><actuator name="m2"><mechanicalReduction>10</mechanicalReduction>
+ </actuator></transmission></model></sdf>""")
+    tmap = TransmissionMap.from_robot(load(path), simulated_robot=True)
+    assert tmap.actuator_names == ("u/axis1", "m2")
+    assert [e.status for e in tmap.entries] == ["skipped", "used"]
+    assert tmap.warnings[0].startswith(
+        f"transmission 'whole' ({path}:4) names universal joint 'u', which has 2 axes"
+    )
+    with pytest.raises(TransmissionError, match=rf"transmission 'whole' \({path}:4\)"):
+        TransmissionMap.from_robot(load(path))
