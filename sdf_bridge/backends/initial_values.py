@@ -56,9 +56,9 @@ def initial_joint_values(robot: Robot) -> dict[str, dict[str, float]]:
             named).
     """
     values: dict[str, dict[str, float]] = {name: {} for name in INTERFACES}
-    for name, joint in robot.joints.items():
-        if joint.initial_position is not None:
-            values["position"][name] = float(joint.initial_position)
+    for joint in robot.joints.values():
+        if joint.initial_position is not None:  # (<axis><initial_position>: axis1's)
+            values["position"][coordinate_names(joint)[0]] = float(joint.initial_position)
     for block in robot.ros2_control:
         for info in block.joints:
             if find_coordinate(robot, info.name) is None:
