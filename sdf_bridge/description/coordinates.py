@@ -14,12 +14,14 @@ velocity and effort in ``joint_states`` and in commands, its own limits and dyna
   axis (Gazebo's ``SetForce(index)``: index 0 = axis1, 1 = axis2).
 * ``ball``: ``<joint>/roll``, ``<joint>/pitch``, ``<joint>/yaw``, the URDF / tf2 roll-pitch-yaw
   of the child's joint frame in the parent's joint frame: ``R = Rz(yaw) · Ry(pitch) ·
-  Rx(roll)`` (fixed axes x, y, z; equivalently intrinsic z, y′, x″), angles in
-  ``(−π, π] × [−π/2, π/2] × (−π, π]``; velocities are the angles' time derivatives and efforts
-  their conjugate generalised forces (torque about the moving axis of each angle). The
-  representation is singular at pitch = ±π/2 (gimbal lock), where roll and yaw turn about the
-  same axis. Ball joints carry no axis in SDFormat, so their coordinates have no limits and
-  the joint's ``<dynamics>`` (if any) applies to each angle.
+  Rx(roll)`` (fixed axes x, y, z; equivalently intrinsic z, y′, x″). The angles are
+  continuous, not wrapped (a ball turning on keeps counting, as a continuous joint does), so
+  ``matrix_to_rpy(R)`` gives them modulo 2π; velocities are the angles' time derivatives and
+  efforts their conjugate generalised forces (yaw: torque about the parent joint frame's z,
+  pitch: about the once-yawed y, roll: about the child's x). The representation is singular
+  at pitch = ±π/2 (gimbal lock), where roll and yaw turn about the same axis. Ball joints carry
+  no axis in SDFormat, so their coordinates have no limits and the joint's ``<dynamics>`` (if
+  any) applies to each angle.
 
 Planar and floating joints stay unexposed (:mod:`sdf_bridge.transmissions.exposure`).
 Every layer that needs a joint by coordinate name (limits, backends, the summary) asks
@@ -118,6 +120,19 @@ def mimic_leader(robot: Robot, mimic: Mimic) -> str | None:
     return leader.name
 
 
+FREE_WHEN_IDLE_TYPES = MULTI_AXIS_TYPES | {JointType.GEARBOX}
+"""Joint types whose coordinates are free, not held, while no command drives them: joints the
+bridge left undriven before it exposed them (every axis of a ball — a caster —, universal or
+revolute2 joint, an uncoupled gearbox), as Gazebo leaves a joint no plug-in drives."""
+
+
+def free_when_idle(robot: Robot, name: str) -> bool:
+    """Whether coordinate ``name`` is free while idle (:data:`FREE_WHEN_IDLE_TYPES`); every
+    other joint holds its position (:mod:`sdf_bridge.hardware.holds`)."""
+    coord = find_coordinate(robot, name)
+    return coord is not None and robot.joints[coord.joint].type in FREE_WHEN_IDLE_TYPES
+
+
 def find_coordinate(robot: Robot, name: str) -> Coordinate | None:
     """The coordinate ``name`` of ``robot``: a joint of that name (index 0), or
     ``<joint>/<suffix>`` of a multi-axis joint; ``None`` when there is none. A joint whose own
@@ -194,6 +209,8 @@ __all__ = [
     "convention",
     "coordinate_joint",
     "coordinate_names",
+    "FREE_WHEN_IDLE_TYPES",
     "find_coordinate",
+    "free_when_idle",
     "mimic_leader",
 ]

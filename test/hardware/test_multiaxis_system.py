@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from sdf_bridge.description import load
+from sdf_bridge.description.model.pose import matrix_to_rpy, rpy_to_matrix
 from sdf_bridge.hardware import CycleState, HardwareSystem
 
 NAN = math.nan
@@ -52,13 +53,14 @@ def _run(system: HardwareSystem, seconds: float, now: float = 0.0) -> tuple[Cycl
 
 @pytest.mark.parametrize("backend", ["mock", "mujoco"])
 def test_universal_axes_reach_their_targets_independently(backend: str) -> None:
-    """axis1 to 0.3 rad while axis2 holds 0; then axis2 to −0.2 rad while axis1 holds 0.3: each
-    reaches its target and the other does not move (mock exact, MuJoCo within 1e-4 rad)."""
+    """axis1 to 0.3 rad while axis2 is commanded to stay at 0; then axis2 to −0.2 rad while
+    axis1 keeps its command: each reaches its target and the other does not move (mock exact,
+    MuJoCo within 1e-4 rad); the ball, commanded to 0, stays there."""
     system = _system(backend)
     tol = 1e-12 if backend == "mock" else 1e-4
     assert system.joint_names == system.state_names == NAMES
     system.read(0.0, 0.01)
-    system.submit_joint_state(["u/axis1"], [0.3], [], [], now=0.0)
+    system.submit_joint_state(list(NAMES), [0.3, 0.0, 0.0, 0.0, 0.0], [], [], now=0.0)
     state, now = _run(system, 2.0)
     np.testing.assert_allclose(state.position[:2], [0.3, 0.0], rtol=0, atol=tol)
     system.submit_joint_state(["u/axis2"], [-0.2], [], [], now=now)
@@ -100,3 +102,19 @@ def test_ball_angles_are_commanded_and_read(backend: str) -> None:
     system.submit_joint_state(["neck/yaw"], [], [0.5], [], now=now)
     state, now = _run(system, 1.0, now)
     np.testing.assert_allclose(state.velocity[4], 0.5, rtol=0, atol=tol)
+
+
+def test_idle_axes_are_free_a_ball_keeps_its_child_still_in_space() -> None:
+    """Axes of multi-axis joints are free while idle (effort 0, not held): the arm turned by
+    u = (0.3, −0.2) rad, the head on the idle ball keeps its orientation in space (its centre
+    of mass is on the ball's centre, nothing turns it), so the neck's angles are the rpy of
+    the arm's inverse rotation, (Rx(0.3)·Ry(−0.2))ᵀ = Ry(0.2)·Rx(−0.3): roll −0.3, pitch 0.2,
+    yaw 0 (MuJoCo, 1e-3 rad)."""
+    system = _system("mujoco")
+    system.read(0.0, 0.01)
+    system.submit_joint_state(["u/axis1", "u/axis2"], [0.3, -0.2], [], [], now=0.0)
+    state, _ = _run(system, 2.0)
+    arm = rpy_to_matrix((0.3, 0.0, 0.0)) @ rpy_to_matrix((0.0, -0.2, 0.0))
+    np.testing.assert_allclose(matrix_to_rpy(arm.T), [-0.3, 0.2, 0.0], atol=1e-15)
+    np.testing.assert_allclose(state.position[2:], [-0.3, 0.2, 0.0], rtol=0, atol=1e-3)
+    assert system.diagnostics()["modes"]["neck/roll"] == ""  # (no command)
