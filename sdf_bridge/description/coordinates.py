@@ -97,12 +97,12 @@ def convention(joint: Joint) -> str:
     if joint.type is JointType.BALL:
         return (
             f"{joint.type} joint as {', '.join(names)}: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the "
-            "child in the joint frame (URDF rpy), no limits"
+            "child in the joint frame (URDF rpy), no limits, free while not commanded"
         )
     if joint.type in MULTI_AXIS_TYPES:
         return (
             f"{joint.type} joint as {names[0]} (about <axis>) and {names[1]} (about <axis2>, "
-            "carried by axis1), each with its own limits and dynamics"
+            "carried by axis1), each with its own limits and dynamics, free while not commanded"
         )
     return ""
 

@@ -14,6 +14,7 @@ from sdf_bridge.description.coordinates import (
     coordinate_joint,
     coordinate_names,
     find_coordinate,
+    free_when_idle,
     mimic_leader,
 )
 from sdf_bridge.description.model import Axis, Dynamics, JointType, Limit, Mimic
@@ -84,7 +85,7 @@ def test_a_joint_named_like_a_coordinate_wins() -> None:
 def test_convention_and_mimic_leader(robot) -> None:
     assert convention(robot.joints["neck"]) == (
         "ball joint as neck/roll, neck/pitch, neck/yaw: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the "
-        "child in the joint frame (URDF rpy), no limits"
+        "child in the joint frame (URDF rpy), no limits, free while not commanded"
     )
     assert convention(robot.joints["r2"]).startswith("revolute2 joint as r2/axis1 (about <axis>)")
     assert convention(robot.joints["hinge"]) == ""
@@ -92,6 +93,8 @@ def test_convention_and_mimic_leader(robot) -> None:
     assert mimic_leader(robot, Mimic("u")) == "u/axis1"
     assert mimic_leader(robot, Mimic("hinge", axis="axis2")) == "hinge"
     assert mimic_leader(robot, Mimic("nope")) is None
+    free = {name: free_when_idle(robot, name) for name in ("u/axis2", "neck/yaw", "hinge", "x")}
+    assert free == {"u/axis2": True, "neck/yaw": True, "hinge": False, "x": False}
 
 
 def test_ros2_control_and_transmissions_may_name_an_axis(caplog) -> None:
