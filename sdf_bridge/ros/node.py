@@ -231,6 +231,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self.config.use_description_topic,
             package_paths=self.config.package_paths,
             model=self.config.model,
+            robots=self.config.robots,
             allow_local_files=self.config.allow_local_files,
         )
         if loaded is None:
@@ -332,6 +333,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                         origin="topic robot_description",
                         package_paths=self.config.package_paths,
                         model=self.config.model,
+                        robots=self.config.robots,
                         allow_local_files=self.config.allow_local_files,
                     )
                 )

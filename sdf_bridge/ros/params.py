@@ -96,7 +96,17 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         "",
         _descriptor(
             _T.PARAMETER_STRING,
-            "The robot of an SDFormat world holding several (empty: its only robot).",
+            "The robot(s) of an SDFormat world to simulate, comma-separated (empty: every "
+            "robot of the world; one name: that robot alone, its names unscoped).",
+        ),
+    ),
+    "robots": (
+        Parameter.Type.STRING_ARRAY,  # no default value: rclpy cannot type an empty list
+        _descriptor(
+            _T.PARAMETER_STRING_ARRAY,
+            "Robots placed into the simulation beside the description's, each "
+            "'NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]' (URDF, xacro or SDFormat; "
+            "names scoped NAME::joint).",
         ),
     ),
     "allow_local_files": (
@@ -269,6 +279,7 @@ class BridgeConfig:
     xacro_args: dict[str, str] = field(default_factory=dict)
     package_paths: dict[str, str] = field(default_factory=dict)
     model: str = default("model")
+    robots: tuple[str, ...] = default("robots")
     allow_local_files: bool = default("allow_local_files")
     use_description_topic: bool = default("use_description_topic")
     backend: str = default("backend")
@@ -456,6 +467,7 @@ def make_config(
         xacro_args=parse_xacro_args(xacro_raw),
         package_paths=parse_package_paths(packages_raw),
         model=str(values.get("model") or "").strip(),
+        robots=tuple(r for r in (values.get("robots") or ()) if r),
         allow_local_files=bool(values.get("allow_local_files", default("allow_local_files"))),
         use_description_topic=bool(
             values.get("use_description_topic", default("use_description_topic"))

@@ -7,7 +7,9 @@ so that ``sdf-bridge check`` and the node say so instead of listing them as comm
 
 * multi-axis joints (ball, universal, revolute2, planar, floating): simulated by the MuJoCo
   backend on all their axes, but exposed on none (one joint name carries one value in
-  ``sensor_msgs/JointState``; ros2_control has no multi-axis joint either);
+  ``sensor_msgs/JointState``; ros2_control has no multi-axis joint either); a floating joint
+  whose parent is ``world`` is a free base (a robot's pose in the world, as a free root link
+  is), not a joint to expose: it is not named;
 * joints that close a kinematic loop (other than gearboxes): kept in the model, not simulated
   (:func:`~sdf_bridge.description.kinematics.loop_joints`);
 * gearboxes that cannot be coupled (no 1-DOF joint from their reference body to their parent
@@ -31,6 +33,8 @@ def unexposed_joints(robot: Robot) -> dict[str, str]:
     for name, joint in robot.joints.items():
         if not joint.type.is_movable:
             continue
+        if joint.type is JointType.FLOATING and joint.parent == "world":
+            continue  # a free base (module doc)
         if joint.type.dof > 1:
             out[name] = (
                 f"{joint.type} joint ({joint.type.dof} degrees of freedom): simulated by the "

@@ -160,12 +160,10 @@ WORLD = """<sdf version="1.9"><world name="w"><model name="ground"><static>true<
 def test_model_picks_the_robot_of_a_world() -> None:
     loaded = load_description(WORLD, is_file=False, model="b")
     assert loaded.robot.name == "b" and [m.name for m in loaded.robot.scenery] == ["ground", "a"]
-    with pytest.raises(
-        DescriptionError,
-        match=r"world 'w' holds 2 robots \(non-static models\): a, b; the bridge "
-        r"drives one\. Fix: choose one with --model NAME",
-    ):
-        load_description(WORLD, is_file=False)
+    # without a name every robot of the world is simulated (issue 27), names scoped
+    every = load_description(WORLD, is_file=False)
+    assert every.robot.robots == ("a", "b") and [m.name for m in every.robot.scenery] == ["ground"]
+    assert load_description(WORLD, is_file=False, model="b, a").robot.robots == ("b", "a")
 
 
 def test_topic_text_gets_the_loaders_tinyxml2_readings(caplog: pytest.LogCaptureFixture) -> None:
