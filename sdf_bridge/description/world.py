@@ -244,6 +244,16 @@ def combine(
     )
 
 
+def scoping_note(robots: Sequence[str]) -> str:
+    """The line ``sdf-bridge check`` prints for several robots simulated together."""
+    first = robots[0]
+    return (
+        f"robots: {', '.join(robots)}: simulated together in one physics, each robot's "
+        f"joints, links, sensors and actuators scoped under its name ({first}{SCOPE}<name>), "
+        "so that no two robots' names can clash"
+    )
+
+
 @_dataclass(frozen=True)
 class RobotSpec:
     """A ``--robot NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]`` argument, parsed: the robot's
@@ -377,6 +387,7 @@ __all__ = [
     "parse_robot_spec",
     "combine",
     "robots_of",
+    "scoping_note",
     "select_robot",
     "select_robots",
     "with_scenery",
