@@ -158,4 +158,106 @@ def scope_robot(robot: Robot, name: str, pose: Pose) -> Robot:
     )
 
 
-__all__ = ["SCOPE", "WORLD_LINK", "owner", "scope_robot", "scoped", "unscoped"]
+def _rename(name: str | None, robot: str) -> str | None:
+    if name is None:
+        return None
+    own = unscoped(robot, name)
+    return name if own is None else own
+
+
+def unscope_robot(combined: Robot, robot: str) -> Robot:
+    """Robot ``robot`` of ``combined`` (:func:`sdf_bridge.description.world.combine`) alone,
+    under its own names: what its ``robot_description`` says and its interfaces show. Its
+    links keep their world poses (a root link's ``pose``, a joint to ``world`` its origin in
+    the world); ``world`` is its link when one of its joints hangs from it; a relative sensor
+    topic loses the ``robot/`` prefix :func:`scope_robot` gave it.
+
+    Raises:
+        KeyError: ``robot`` is not one of ``combined.robots``.
+    """
+    if robot not in combined.robots:
+        raise KeyError(f"{robot!r} is not one of the robots {list(combined.robots)}")
+
+    def mine(name: str) -> bool:
+        return owner(name, combined.robots) == robot
+
+    joints = {}
+    for joint in combined.joints.values():
+        if not mine(joint.name):
+            continue
+        mimic = joint.mimic
+        joints[unscoped(robot, joint.name)] = dataclasses.replace(
+            joint,
+            name=unscoped(robot, joint.name),
+            parent=_rename(joint.parent, robot),
+            child=_rename(joint.child, robot),
+            mimic=None
+            if mimic is None
+            else Mimic(_rename(mimic.joint, robot), mimic.multiplier, mimic.offset, mimic.axis),
+            gearbox_reference_body=_rename(joint.gearbox_reference_body, robot),
+        )
+    links = {}
+    if any(j.parent == WORLD_LINK for j in joints.values()):
+        links[WORLD_LINK] = combined.links.get(WORLD_LINK, Link(WORLD_LINK))
+    for link in combined.links.values():
+        if mine(link.name):
+            links[unscoped(robot, link.name)] = dataclasses.replace(
+                link, name=unscoped(robot, link.name)
+            )
+
+    def sensor(s: Sensor) -> Sensor:
+        topic = s.topic
+        if topic and topic.startswith(f"{robot}/"):
+            topic = topic[len(robot) + 1 :]
+        return dataclasses.replace(
+            s,
+            name=_rename(s.name, robot),
+            link=_rename(s.link, robot),
+            joint=_rename(s.joint, robot),
+            frame_id=_rename(s.frame_id, robot),
+            topic=topic,
+        )
+
+    def transmission(t: Transmission) -> Transmission:
+        return dataclasses.replace(
+            t,
+            name=_rename(t.name, robot),
+            joints=tuple(dataclasses.replace(j, name=_rename(j.name, robot)) for j in t.joints),
+            actuators=tuple(
+                dataclasses.replace(a, name=_rename(a.name, robot)) for a in t.actuators
+            ),
+        )
+
+    def component(c: ComponentInfo) -> ComponentInfo:
+        return dataclasses.replace(c, name=_rename(c.name, robot))
+
+    return dataclasses.replace(
+        combined,
+        name=robot,
+        links=links,
+        joints=joints,
+        transmissions=tuple(transmission(t) for t in combined.transmissions if mine(t.name)),
+        ros2_control=tuple(
+            dataclasses.replace(
+                b,
+                name=_rename(b.name, robot),
+                joints=tuple(component(c) for c in b.joints),
+                sensors=tuple(component(c) for c in b.sensors),
+                gpios=tuple(component(c) for c in b.gpios),
+                transmissions=tuple(transmission(t) for t in b.transmissions),
+            )
+            for b in combined.ros2_control
+            if mine(b.name)
+        ),
+        sensors=tuple(sensor(s) for s in combined.sensors if mine(s.name)),
+        gazebo=tuple(
+            dataclasses.replace(g, reference=_rename(g.reference, robot))
+            for g in combined.gazebo
+            if g.reference is not None and mine(g.reference)
+        ),
+        scenery=(),
+        robots=(),
+    )
+
+
+__all__ = ["SCOPE", "WORLD_LINK", "owner", "scope_robot", "scoped", "unscope_robot", "unscoped"]

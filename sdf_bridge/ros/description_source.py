@@ -103,6 +103,18 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
         return to_sdf(robot) if robot.robots else xml
 
 
+def robot_xml(robot: Robot) -> str:
+    """The description of ``robot`` written out, for its ``robot_description``: URDF (what a
+    stock robot_state_publisher reads), else SDFormat when the model does not fit URDF (read
+    with the sdformat_urdf plugin); e.g. one robot of several (no file holds it alone)."""
+    from ..description.export import to_sdf, to_urdf
+
+    try:
+        return to_urdf(robot)
+    except DescriptionError:
+        return to_sdf(robot)
+
+
 def load_description(
     source: str | Path,
     *,

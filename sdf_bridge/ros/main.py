@@ -284,6 +284,9 @@ def spin_node(
 
     executor = make_executor()
     executor.add_node(node)
+    world = getattr(node, "world", None)
+    for member in world.members if world is not None else ():  # several robots' nodes
+        executor.add_node(member)
     _executor_priority(loop_priority)
     try:
         spin_until_shutdown(executor, node.context, stop)

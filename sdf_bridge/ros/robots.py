@@ -1,0 +1,208 @@
+"""Several robots in one simulation: one bridge node per robot, in the robot's own namespace,
+over one shared physics (:mod:`sdf_bridge.backends.shared`).
+
+When the description holds several robots (``Robot.robots``: every robot of an SDFormat world,
+``--model`` names, ``--robot`` placements; :func:`sdf_bridge.description.world.select_robots`),
+the node the process started (the *world node*) builds the shared physics of them all and one
+:class:`~sdf_bridge.ros.node.BridgeNode` per robot, named as itself, in the namespace
+``<its namespace>/<robot name>``, with:
+
+* the robot alone under its own names (:func:`~sdf_bridge.description.scope.unscope_robot`):
+  its ``joint_states``, ``joint_commands``, ``~/…_commands``, ``~/joint_trajectory``,
+  ``~/actuator_states``, sensors, ``odom``, ``~/enable``, ``~/reset``, its diagnostics status
+  and its latched ``robot_description`` (the robot alone, for its own robot_state_publisher);
+* the frame prefix ``<frame_prefix><robot name>/`` on every frame id (as its
+  robot_state_publisher is given ``frame_prefix:=<robot name>/``);
+* its own hardware system: commands, limits, watchdog, e-stop: one robot's fault holds that
+  robot only.
+
+``/clock`` is the world node's; one loop ticks every robot: all robots' writes, then all reads
+(the first steps the physics once), then each robot publishes. Every robot's part of a tick is
+its own error boundary: an exception in one robot's tick is logged (throttled) and the others
+go on. The world node's own command topics have no robot behind them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from rosgraph_msgs.msg import Clock as ClockMsg
+
+from ..backends import create_backend
+from ..backends.shared import RobotSlice, SharedPhysics
+from ..description.scope import unscope_robot
+from ..errors import ConfigError
+from ..hardware import FixedRateLoop
+from ..hardware.backend_setup import simulates
+from . import conversions
+from .description_source import LoadedDescription, robot_xml
+from .params import PARAMETERS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .node import BridgeNode
+
+#: parameters of the world node a robot's node does not take (its description is given; its
+#: frame prefix is its own)
+NOT_INHERITED = frozenset(
+    {"robot_description", "description_file", "model", "robots", "frame_prefix"}
+)
+
+
+def robot_namespace(parent: str, robot: str) -> str:
+    """The ROS namespace of robot ``robot`` under the world node's namespace ``parent``.
+
+    Raises:
+        ConfigError: ``robot`` is not a valid namespace token (letters, digits, ``_``; not
+            starting with a digit).
+    """
+    from ..ros_names import is_topic_name
+
+    if "/" in robot or not is_topic_name(robot):
+        raise ConfigError(
+            f"robot name {robot!r} is not a valid ROS namespace token (letters, digits and _, "
+            "not starting with a digit), and each robot of several runs in the namespace of "
+            "its name. Fix: rename the robot (the world's <model name>, or --robot NAME=FILE)."
+        )
+    return f"{parent.rstrip('/')}/{robot}"
+
+
+def member_parameters(node: BridgeNode, robot: str) -> list[Any]:
+    """The parameters of robot ``robot``'s node: the world node's (but :data:`NOT_INHERITED`),
+    and the frame prefix ``<frame_prefix><robot>/``."""
+    from rclpy.parameter import Parameter
+
+    out = []
+    for name in [*PARAMETERS, "use_sim_time"]:
+        if name in NOT_INHERITED or not node.has_parameter(name):
+            continue
+        parameter = node.get_parameter_or(name)  # (an array never given: uninitialised)
+        if parameter.type_ is not Parameter.Type.NOT_SET:
+            out.append(parameter)
+    for name, value in node.config.backend_params.items():
+        out.append(Parameter(f"backend_params.{name}", value=value))
+    out.append(Parameter("frame_prefix", value=f"{node.config.frame_prefix}{robot}/"))
+    return out
+
+
+class RobotsWorld:
+    """The robots' nodes, the shared physics and the loop of a world node (module doc).
+
+    Raises:
+        ConfigError: a backend that does not simulate; ``start_paused``; a robot name that is
+            no namespace token.
+        SdfBridgeError: a robot the backend or hardware cannot use.
+    """
+
+    def __init__(self, node: BridgeNode, loaded: LoadedDescription) -> None:
+        from .node import BridgeNode
+
+        cfg = node.config
+        self.node = node
+        self.loop: FixedRateLoop | None = None
+        self.members: list[BridgeNode] = []
+        self.shared: SharedPhysics | None = None
+        robot = loaded.robot
+        namespaces = [robot_namespace(node.get_namespace(), name) for name in robot.robots]
+        if cfg.start_paused:
+            raise ConfigError(
+                "start_paused is not supported with several robots. Fix: start_paused:=false "
+                "(or run one robot with --model NAME)."
+            )
+        backend = create_backend(cfg.backend)
+        if not simulates(backend):
+            backend.close()
+            raise ConfigError(
+                f"the description holds {len(robot.robots)} robots "
+                f"({', '.join(robot.robots)}) and backend {cfg.backend!r} does not simulate: "
+                "several robots share one physics. Fix: backend:=mujoco, or choose one robot "
+                "with --model NAME."
+            )
+        try:
+            self.shared = SharedPhysics(backend, robot, cfg.backend_params or {})
+            for name, namespace in zip(robot.robots, namespaces):
+                alone = unscope_robot(robot, name)
+                member = LoadedDescription(
+                    alone, robot_xml(alone), f"{loaded.origin}, robot {name!r}"
+                )
+                self.members.append(
+                    BridgeNode(
+                        start=False,
+                        node_name=node.get_name(),
+                        namespace=namespace,
+                        context=node.context,
+                        use_global_arguments=False,
+                        parameter_overrides=member_parameters(node, name),
+                        member=(member, RobotSlice(self.shared, name), self),
+                    )
+                )
+        except BaseException:
+            self.close()
+            raise
+        self._clock_pub = node.create_publisher(ClockMsg, "/clock", 10)
+        node.get_logger().info(
+            f"{len(self.members)} robots in one simulation from {loaded.origin}: "
+            + ", ".join(m.get_namespace() for m in self.members)
+        )
+        if node._start:
+            sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
+            self.loop = FixedRateLoop(
+                self.cycle,
+                cfg.update_rate,
+                real_time_factor=cfg.real_time_factor,
+                priority=cfg.thread_priority,
+            )
+            self.loop.start()
+
+    def cycle(self, k: int) -> None:
+        """One tick of every robot (module doc); quiet once the context has shut down."""
+        node = self.node
+        if not node.context.ok():
+            return
+        dt = node._dt
+        stamp_time = node._clock.now()
+        nows = []
+        for member in self.members:
+            now = member._time.now()
+            nows.append(now)
+            self._guarded(member, "write", member.hardware.write, now, dt)
+        clock_sent = False
+        for member, now in zip(self.members, nows):
+            state = self._guarded(member, "read", member.hardware.read, now, dt)
+            if state is None:
+                continue
+            if not clock_sent and state.sim_time is not None:
+                node._time.observe(state.sim_time)
+                self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(state.sim_time)))
+                clock_sent = True
+            self._guarded(member, "publish", member.publish_state, k, state, stamp_time)
+
+    def _guarded(self, member: BridgeNode, what: str, call: Any, *args: Any) -> Any:
+        """``call(*args)``: one robot's part of the tick, its own error boundary."""
+        try:
+            return call(*args)
+        except Exception as exc:
+            if not member.context.ok():
+                return None
+            member.rejects[f"cycle_{what}"] += 1
+            member.get_logger().error(
+                f"control tick ({what}) failed for this robot: {type(exc).__name__}: {exc}",
+                throttle_duration_sec=1.0,
+            )
+            return None
+
+    def close(self) -> None:
+        """Stop the loop, close the robots' nodes and the shared physics (idempotent)."""
+        if self.loop is not None:
+            self.loop.stop()
+            self.loop = None
+        for member in self.members:
+            member.shutdown()
+            member.destroy_node()
+        self.members = []
+        if self.shared is not None:
+            self.shared.close()
+            self.shared = None
+
+
+__all__ = ["NOT_INHERITED", "RobotsWorld", "member_parameters", "robot_namespace"]

@@ -1,0 +1,108 @@
+"""Several robots in one simulation over real rclpy processes (sdf_bridge.ros.robots): the
+three arms of one world driven at once, each in its own namespace with its own topics,
+robot_description, frames and e-stop; /clock global."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from several_robots import ARM_NAMES, THREE_ARMS
+from std_msgs.msg import String
+from std_srvs.srv import SetBool
+
+from .conftest import Probe
+
+LATCHED = QoSProfile(
+    depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE
+)
+#: each arm's command: (interface, (j1, j2))
+COMMANDS = {
+    "position": ("position", (0.5, -0.3)),
+    "velocity": ("velocity", (0.4, -0.2)),
+    "effort": ("effort", (0.02, 0.01)),
+}
+
+
+def _command(probe: Probe, arm: str) -> None:
+    kind, values = COMMANDS[arm]
+    msg = JointState(name=["j1", "j2"])
+    setattr(msg, kind, list(values))
+    probe.publisher(f"/{arm}/joint_commands", JointState).publish(msg)
+
+
+def _latest(probe: Probe, arm: str) -> JointState:
+    return probe.latest(f"/{arm}/joint_states")
+
+
+@pytest.fixture(scope="module")
+def arms(start_bridge, probe: Probe, tmp_path_factory: pytest.TempPathFactory):
+    world: Path = tmp_path_factory.mktemp("arms") / "arms.sdf"
+    world.write_text(THREE_ARMS)
+    for arm in ARM_NAMES:
+        probe.watch(f"/{arm}/joint_states", JointState)
+        probe.watch(f"/{arm}/robot_description", String, LATCHED)
+    probe.watch("/clock", Clock)
+    bridge = start_bridge(
+        {
+            "description_file": str(world),
+            "backend": "mujoco",
+            "command_timeout": 0.0,
+            "backend_params.render_cameras": False,
+        },
+        name="sdf_bridge",
+    )
+    probe.wait_ready(bridge, "/effort/joint_states")
+    yield bridge
+    assert bridge.stop() == 0, bridge.output()
+
+
+def test_each_robot_has_its_namespace_and_description(arms, probe: Probe) -> None:
+    for arm in ARM_NAMES:
+        assert list(_latest(probe, arm).name) == ["j1", "j2"]
+        probe.wait_for(lambda a=arm: probe.messages[f"/{a}/robot_description"], f"{arm} text")
+        text = probe.latest(f"/{arm}/robot_description").data
+        assert f'<robot name="{arm}"' in text and "::" not in text
+    probe.wait_for(lambda: probe.messages["/clock"], "/clock")
+    assert _latest(probe, "position").header.stamp.sec >= 0
+
+
+def test_three_arms_driven_at_once_each_as_commanded(arms, probe: Probe) -> None:
+    def done() -> bool:
+        for arm in ARM_NAMES:
+            _command(probe, arm)
+        position = _latest(probe, "position").position
+        velocity = _latest(probe, "velocity").velocity
+        effort = _latest(probe, "effort").position
+        return (
+            abs(position[0] - 0.5) < 0.02
+            and abs(position[1] + 0.3) < 0.02
+            and abs(velocity[0] - 0.4) < 0.02
+            and abs(velocity[1] + 0.2) < 0.02
+            and effort[0] > 0.05
+        )
+
+    probe.wait_for(done, "every arm moving as commanded", timeout=30.0)
+
+
+def test_an_e_stop_holds_its_robot_only(arms, probe: Probe) -> None:
+    response = probe.call(SetBool, "/velocity/sdf_bridge/enable", SetBool.Request(data=False))
+    assert response.success, response.message
+    try:
+        probe.spin_for(0.5)
+        held = _latest(probe, "velocity").position[0]
+
+        def others_go_on() -> bool:
+            _command(probe, "position")
+            _command(probe, "velocity")  # refused while disabled
+            return abs(_latest(probe, "position").position[0] - 0.5) < 0.02
+
+        probe.wait_for(others_go_on, "the position arm at its target")
+        probe.spin_for(0.5)
+        assert _latest(probe, "velocity").position[0] == pytest.approx(held, abs=0.01)
+        assert abs(_latest(probe, "velocity").velocity[0]) < 0.05
+    finally:
+        probe.call(SetBool, "/velocity/sdf_bridge/enable", SetBool.Request(data=True))
