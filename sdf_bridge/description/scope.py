@@ -14,6 +14,7 @@ import dataclasses
 
 from .model import (
     ComponentInfo,
+    ContactParams,
     HardwareComponent,
     Joint,
     Link,
@@ -58,8 +59,17 @@ def _sensor(robot: str, sensor: Sensor) -> Sensor:
     topic = sensor.topic
     if topic and not topic.startswith("/"):
         topic = f"{robot}/{topic}"  # a relative topic: in the robot's namespace
+    params = sensor.params
+    if isinstance(params, ContactParams) and params.collisions:
+        # a filter matches the collisions of the sensor's link only: by their own names, and
+        # by the Gazebo names derived from the (now scoped) link name
+        params = dataclasses.replace(
+            params,
+            collisions=params.collisions + tuple(scoped(robot, c) for c in params.collisions),
+        )
     return dataclasses.replace(
         sensor,
+        params=params,
         name=scoped(robot, sensor.name),
         link=None if sensor.link is None else scoped(robot, sensor.link),
         joint=None if sensor.joint is None else scoped(robot, sensor.joint),
@@ -209,8 +219,15 @@ def unscope_robot(combined: Robot, robot: str) -> Robot:
         topic = s.topic
         if topic and topic.startswith(f"{robot}/"):
             topic = topic[len(robot) + 1 :]
+        params = s.params
+        if isinstance(params, ContactParams):
+            own = f"{robot}{SCOPE}"
+            params = dataclasses.replace(
+                params, collisions=tuple(c for c in params.collisions if not c.startswith(own))
+            )
         return dataclasses.replace(
             s,
+            params=params,
             name=_rename(s.name, robot),
             link=_rename(s.link, robot),
             joint=_rename(s.joint, robot),

@@ -149,7 +149,9 @@ def _base_joints(placement: Placement, placed: Robot) -> list[Joint]:
                 file=placement.robot.source_file or "<string>",
                 fix="rename that joint, or give the robot no base",
             )
-        joints.append(Joint(name=name, type=kind, parent=WORLD_LINK, child=root))
+        placed_at = placed.links[root].pose  # (its world pose: scope_robot)
+        origin = placed_at if placed_at is not None else Pose()
+        joints.append(Joint(name=name, type=kind, parent=WORLD_LINK, child=root, origin=origin))
     return joints
 
 

@@ -12,7 +12,7 @@ from several_robots import ARM_NAMES, THREE_ARMS, TWO_LINK_URDF
 from sdf_bridge.description import load
 from sdf_bridge.description.kinematics import joint_transform
 from sdf_bridge.description.model import JointType, Pose
-from sdf_bridge.description.scope import owner, scoped, unscoped
+from sdf_bridge.description.scope import owner, scoped, unscope_robot, unscoped
 from sdf_bridge.description.world import (
     Placement,
     RobotSpec,
@@ -76,6 +76,7 @@ def test_robots_placed_beside_a_urdf_get_poses_and_bases() -> None:
     assert robot.links["copy::base"].pose == Pose((1.0, 2.0, 0.0), (0.0, 0.0, 0.5))
     fixed, free = robot.joints["copy::base__fixed"], robot.joints["loose::base__free"]
     assert (fixed.type, fixed.parent, fixed.child) == (JointType.FIXED, "world", "copy::base")
+    assert fixed.origin == Pose((1.0, 2.0, 0.0), (0.0, 0.0, 0.5))  # welded where placed
     assert (free.type, free.parent, free.child) == (JointType.FLOATING, "world", "loose::base")
     assert "twolink::base__fixed" not in robot.joints  # no base given: the backend's option
     assert list(robot.links)[0] == "world"
@@ -135,3 +136,38 @@ def test_placements_load_their_files(tmp_path: Path) -> None:
     (placement,) = load_placements([f"a={tmp_path / 'arm.urdf'}@0,1,0,0,0,0"])
     assert placement.name == "a" and placement.robot.name == "twolink"
     assert placement.pose == Pose((0.0, 1.0, 0.0), (0.0, 0.0, 0.0)) and placement.base is None
+
+
+def test_a_robot_alone_comes_back_under_its_own_names() -> None:
+    """unscope_robot inverts the scoping: the robot's own joints, links, world joint."""
+    robot = select_robots(load(THREE_ARMS))
+    alone = unscope_robot(robot, "velocity")
+    assert alone.name == "velocity" and alone.robots == () and alone.scenery == ()
+    assert list(alone.links) == ["world", "base", "link1", "link2"]
+    assert list(alone.joints) == ["fix", "j1", "j2"]
+    assert (alone.joints["j2"].parent, alone.joints["j2"].child) == ("link1", "link2")
+    with pytest.raises(KeyError, match=r"'nope' is not one of the robots"):
+        unscope_robot(robot, "nope")
+
+
+CONTACT_URDF = TWO_LINK_URDF.replace(
+    "</robot>",
+    '<gazebo reference="lower"><sensor name="touch" type="contact"><contact>'
+    "<collision>lower_collision</collision></contact></sensor></gazebo></robot>",
+).replace(
+    '<link name="lower">',
+    '<link name="lower"><collision><geometry><sphere radius="0.05"/></geometry></collision>',
+)
+
+
+def test_contact_filters_match_in_the_scoped_model_and_come_back_unscoped() -> None:
+    urdf = load(CONTACT_URDF)
+    combined = combine([Placement("a", urdf), Placement("b", urdf)], name="w")
+    touch = {s.name: s for s in combined.sensors}["b::touch"]
+    assert (touch.link, touch.params.collisions) == (
+        "b::lower",
+        ("lower_collision", "b::lower_collision"),
+    )
+    alone = unscope_robot(combined, "b")
+    assert alone.sensors[0].params.collisions == ("lower_collision",)
+    assert alone.sensors[0].link == "lower"

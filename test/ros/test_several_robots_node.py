@@ -14,7 +14,7 @@ from several_robots import ARM_NAMES, THREE_ARMS
 from std_msgs.msg import String
 from std_srvs.srv import SetBool
 
-from .conftest import Probe
+from .conftest import REPO, Probe
 
 LATCHED = QoSProfile(
     depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE
@@ -106,3 +106,34 @@ def test_an_e_stop_holds_its_robot_only(arms, probe: Probe) -> None:
         assert abs(_latest(probe, "velocity").velocity[0]) < 0.05
     finally:
         probe.call(SetBool, "/velocity/sdf_bridge/enable", SetBool.Request(data=True))
+
+
+def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -> None:
+    """The demo arm (welded: fixed_base) and the mobile demo robot placed 2.5 m beside it with
+    a free base, in one simulation: each in its namespace; the mobile robot's odometry in its
+    frames (prefix ``mobile/``) stands where it was placed."""
+    from nav_msgs.msg import Odometry
+
+    for topic in ("/demo_arm/joint_states", "/mobile/joint_states"):
+        probe.watch(topic, JointState)
+    probe.watch("/mobile/odom", Odometry)
+    bridge = start_bridge(
+        {
+            "description_file": str(REPO / "urdf" / "demo_arm.urdf.xacro"),
+            "robots": [f"mobile={REPO / 'urdf' / 'demo_mobile.urdf.xacro'}@0,2.5,0.3,0,0,0:free"],
+            "backend": "mujoco",
+            "command_timeout": 0.0,
+            "backend_params.render_cameras": False,
+        },
+        name="sdf_bridge",
+    )
+    try:
+        probe.wait_ready(bridge, "/mobile/joint_states")
+        assert _latest(probe, "demo_arm").name[0] == "base_yaw"
+        assert "fl_wheel_joint" in _latest(probe, "mobile").name
+        probe.wait_for(lambda: probe.messages["/mobile/odom"], "/mobile/odom")
+        odom = probe.latest("/mobile/odom")
+        assert (odom.header.frame_id, odom.child_frame_id) == ("mobile/odom", "mobile/base_link")
+        assert odom.pose.pose.position.y == pytest.approx(2.5, abs=0.05)
+    finally:
+        assert bridge.stop() == 0, bridge.output()
