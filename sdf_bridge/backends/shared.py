@@ -13,6 +13,7 @@ columns of that state.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,9 +53,17 @@ class SharedPhysics:
         self._dirty = False
         self._write_dt = 0.0
         self._demand: dict[str, frozenset[str] | None] = {}
+        #: held by every touch of the physics (a leaf lock: nothing else is taken under it),
+        #: so that the robots' systems (each under its own lock) and the simulation controls
+        #: never touch it at once
+        self.lock = threading.RLock()
 
     def write(self, columns: np.ndarray, command: JointCommand, dt: float) -> None:
         """Put one robot's ``command`` into ``columns`` of the shared command."""
+        with self.lock:
+            self._write(columns, command, dt)
+
+    def _write(self, columns: np.ndarray, command: JointCommand, dt: float) -> None:
         full = self.command
         full.values[:, columns] = command.values
         mode = full.mode.copy()  # (a new array: the backend tells a change by identity)
@@ -70,6 +79,10 @@ class SharedPhysics:
         """The state of this tick: the first read after writes writes the whole command and
         steps the physics by ``dt``; the others get the same state (a read without writes, as
         a reset's, reads without stepping)."""
+        with self.lock:
+            return self._read(dt)
+
+    def _read(self, dt: float) -> JointSpaceState:
         if self._dirty:
             self.backend.write(self.command, self._write_dt)
             self._state = self.backend.read(dt)
@@ -81,6 +94,10 @@ class SharedPhysics:
     def set_demand(self, robot: str, names: frozenset[str] | None) -> None:
         """One robot's wanted sensors (scoped names; ``None``: all of its); the backend gets
         the union."""
+        with self.lock:
+            self._set_demand(robot, names)
+
+    def _set_demand(self, robot: str, names: frozenset[str] | None) -> None:
         self._demand[robot] = names
         setter = getattr(self.backend, "set_sensor_demand", None)
         if setter is None:
@@ -171,7 +188,9 @@ class RobotSlice:
 
     def reset(self) -> None:
         """Reset the whole simulation (the robots share one physics)."""
-        self.shared.backend.reset()
+        with self.shared.lock:
+            self.shared.backend.reset()
+            self.shared._state = None
 
     def close(self) -> None:
         """Nothing: the shared physics is closed by its owner."""

@@ -16,10 +16,13 @@ the node the process started (the *world node*) builds the shared physics of the
 * its own hardware system: commands, limits, watchdog, e-stop: one robot's fault holds that
   robot only.
 
-``/clock`` is the world node's; one loop ticks every robot: all robots' writes, then all reads
-(the first steps the physics once), then each robot publishes. Every robot's part of a tick is
-its own error boundary: an exception in one robot's tick is logged (throttled) and the others
-go on. The world node's own command topics have no robot behind them.
+``/clock`` and the simulation controls (``~/pause``, ``~/step``, the simulation_interfaces
+services, wrenches: :mod:`.simulation`) are the world node's, over the whole simulation
+(:class:`WorldHardware`); ``start_paused`` pauses it. One loop ticks every robot: all robots'
+writes, then all reads (the first steps the physics once), then each robot publishes. Every
+robot's part of a tick is its own error boundary: an exception in one robot's tick is logged
+(throttled) and the others go on. The world node's own command topics have no robot behind
+them.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ..description.scope import unscope_robot
 from ..errors import ConfigError
 from ..hardware import FixedRateLoop
 from ..hardware.backend_setup import simulates
-from . import conversions
+from . import conversions, simulation
 from .description_source import LoadedDescription, robot_xml
 from .params import PARAMETERS
 
@@ -85,12 +88,53 @@ def member_parameters(node: BridgeNode, robot: str) -> list[Any]:
     return out
 
 
+class WorldHardware:
+    """The whole simulation of several robots as :mod:`.simulation` drives a hardware system:
+    pause, step and reset act on the shared physics (a reset re-homes every robot: each one's
+    commands, holds and trajectory cleared); ``lock`` is the shared physics' (held by its
+    every touch: a tick's step, a robot's write; a leaf lock, taken last)."""
+
+    def __init__(self, world: RobotsWorld) -> None:
+        self._world = world
+
+    @property
+    def lock(self) -> Any:
+        """The shared physics' lock."""
+        return self._world.shared.lock
+
+    @property
+    def backend(self) -> Any:
+        """The shared physics' backend (its entities: :mod:`.simulation`)."""
+        return self._world.shared.backend
+
+    @property
+    def paused(self) -> bool:
+        """Whether the simulation is paused."""
+        return bool(getattr(self.backend, "paused", False))
+
+    def pause(self, flag: bool) -> None:
+        """Pause (``True``) or resume the whole simulation."""
+        with self.lock:
+            self.backend.pause(bool(flag))
+
+    def step(self, n: int) -> None:
+        """Advance ``n`` physics steps now, with every robot's current commands."""
+        with self.lock:
+            self.backend.step(n)
+
+    def reset(self) -> None:
+        """Re-home every robot (the shared physics reset once per robot: idempotent). Not
+        under the physics lock: each robot's reset takes its own lock, then that one."""
+        for member in self._world.members:
+            member.hardware.reset()
+
+
 class RobotsWorld:
     """The robots' nodes, the shared physics and the loop of a world node (module doc).
 
     Raises:
-        ConfigError: a backend that does not simulate; ``start_paused``; a robot name that is
-            no namespace token.
+        ConfigError: a backend that does not simulate; a robot name that is no namespace
+            token.
         SdfBridgeError: a robot the backend or hardware cannot use.
     """
 
@@ -104,11 +148,6 @@ class RobotsWorld:
         self.shared: SharedPhysics | None = None
         robot = loaded.robot
         namespaces = [robot_namespace(node.get_namespace(), name) for name in robot.robots]
-        if cfg.start_paused:
-            raise ConfigError(
-                "start_paused is not supported with several robots. Fix: start_paused:=false "
-                "(or run one robot with --model NAME)."
-            )
         backend = create_backend(cfg.backend)
         if not simulates(backend):
             backend.close()
@@ -140,6 +179,11 @@ class RobotsWorld:
             self.close()
             raise
         self._clock_pub = node.create_publisher(ClockMsg, "/clock", 10)
+        #: the whole simulation, as the world node's simulation controls drive it
+        self.hardware = WorldHardware(self)
+        if cfg.start_paused:
+            self.hardware.pause(True)
+        self.controls = simulation.register(node, self.hardware, stopped=cfg.start_paused)
         node.get_logger().info(
             f"{len(self.members)} robots in one simulation from {loaded.origin}: "
             + ", ".join(m.get_namespace() for m in self.members)
@@ -193,6 +237,10 @@ class RobotsWorld:
 
     def close(self) -> None:
         """Stop the loop, close the robots' nodes and the shared physics (idempotent)."""
+        controls = getattr(self, "controls", None)
+        if controls is not None:
+            controls.close()
+            self.controls = None
         if self.loop is not None:
             self.loop.stop()
             self.loop = None
@@ -205,4 +253,4 @@ class RobotsWorld:
             self.shared = None
 
 
-__all__ = ["NOT_INHERITED", "RobotsWorld", "member_parameters", "robot_namespace"]
+__all__ = ["NOT_INHERITED", "RobotsWorld", "WorldHardware", "member_parameters", "robot_namespace"]

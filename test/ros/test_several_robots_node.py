@@ -108,6 +108,32 @@ def test_an_e_stop_holds_its_robot_only(arms, probe: Probe) -> None:
         probe.call(SetBool, "/velocity/sdf_bridge/enable", SetBool.Request(data=True))
 
 
+def test_the_simulation_controls_stay_global(arms, probe: Probe) -> None:
+    """/sdf_bridge/pause holds the time (/clock) and state of every robot; /sdf_bridge/step
+    advances it by one 1 ms physics step; the robots' own namespaces have no simulation
+    controls."""
+    from std_srvs.srv import Trigger
+
+    assert probe.call(SetBool, "/sdf_bridge/pause", SetBool.Request(data=True)).success
+    try:
+        probe.spin_for(0.3)
+        before = probe.latest("/clock").clock
+        positions = {a: list(_latest(probe, a).position) for a in ARM_NAMES}
+        probe.spin_for(0.3)
+        assert probe.latest("/clock").clock == before  # every robot's time stands
+        for arm in ARM_NAMES:  # its state is still published, unchanged
+            assert list(_latest(probe, arm).position) == positions[arm]
+        assert probe.call(Trigger, "/sdf_bridge/step", Trigger.Request()).success
+        probe.wait_for(lambda: probe.latest("/clock").clock != before, "a step of /clock")
+        after = probe.latest("/clock").clock
+        assert (after.sec - before.sec) * 10**9 + after.nanosec - before.nanosec == 1_000_000
+    finally:
+        assert probe.call(SetBool, "/sdf_bridge/pause", SetBool.Request(data=False)).success
+    names = [n for n, _t in probe.node.get_service_names_and_types()]
+    assert "/sdf_bridge/pause" in names
+    assert not [n for n in names if n.startswith("/position/") and n.endswith("/pause")]
+
+
 def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -> None:
     """The demo arm (welded: fixed_base) and the mobile demo robot placed 2.5 m beside it with
     a free base, in one simulation: each in its namespace; the mobile robot's odometry in its
