@@ -48,24 +48,51 @@ if TYPE_CHECKING:  # pragma: no cover
 #: parameters of the world node a robot's node does not take (its description is given; its
 #: frame prefix is its own)
 NOT_INHERITED = frozenset(
-    {"robot_description", "description_file", "model", "robots", "frame_prefix"}
+    {"robot_description", "description_file", "model", "robots", "robot_namespaces", "frame_prefix"}
 )
 
 
-def robot_namespace(parent: str, robot: str) -> str:
-    """The ROS namespace of robot ``robot`` under the world node's namespace ``parent``.
+def parse_robot_namespaces(items: tuple[str, ...], robots: tuple[str, ...]) -> dict[str, str]:
+    """The ``robot_namespaces`` parameter: ``ROBOT=NAMESPACE`` items → robot → namespace.
 
     Raises:
-        ConfigError: ``robot`` is not a valid namespace token (letters, digits, ``_``; not
-            starting with a digit).
+        ConfigError: an item not of that form, a robot the simulation does not hold, or a
+            namespace that is no ROS name.
     """
     from ..ros_names import is_topic_name
 
+    out: dict[str, str] = {}
+    for item in items:
+        robot, sep, namespace = item.partition("=")
+        robot, namespace = robot.strip(), namespace.strip()
+        if not sep or robot not in robots or not is_topic_name(namespace):
+            raise ConfigError(
+                f"robot_namespaces item {item!r} is not ROBOT=NAMESPACE with one of the robots "
+                f"({', '.join(robots)}) and a ROS namespace. Fix: give e.g. "
+                f"{robots[0]}=fleet/{robots[0]}."
+            )
+        out[robot] = namespace
+    return out
+
+
+def robot_namespace(parent: str, robot: str, given: str | None = None) -> str:
+    """The ROS namespace of robot ``robot`` under the world node's namespace ``parent``: its
+    name, or ``given`` (``robot_namespaces``; absolute when it starts with ``/``).
+
+    Raises:
+        ConfigError: ``robot`` is not a valid namespace token (letters, digits, ``_``; not
+            starting with a digit) and no namespace is given.
+    """
+    from ..ros_names import is_topic_name
+
+    if given:
+        return given if given.startswith("/") else f"{parent.rstrip('/')}/{given}"
     if "/" in robot or not is_topic_name(robot):
         raise ConfigError(
             f"robot name {robot!r} is not a valid ROS namespace token (letters, digits and _, "
             "not starting with a digit), and each robot of several runs in the namespace of "
-            "its name. Fix: rename the robot (the world's <model name>, or --robot NAME=FILE)."
+            "its name. Fix: rename the robot (the world's <model name>, or --robot NAME=FILE), "
+            f"or give its namespace: robot_namespaces:=['{robot}=NAMESPACE']."
         )
     return f"{parent.rstrip('/')}/{robot}"
 
@@ -147,7 +174,10 @@ class RobotsWorld:
         self.members: list[BridgeNode] = []
         self.shared: SharedPhysics | None = None
         robot = loaded.robot
-        namespaces = [robot_namespace(node.get_namespace(), name) for name in robot.robots]
+        given = parse_robot_namespaces(cfg.robot_namespaces, robot.robots)
+        namespaces = [
+            robot_namespace(node.get_namespace(), name, given.get(name)) for name in robot.robots
+        ]
         backend = create_backend(cfg.backend)
         if not simulates(backend):
             backend.close()
@@ -253,4 +283,11 @@ class RobotsWorld:
             self.shared = None
 
 
-__all__ = ["NOT_INHERITED", "RobotsWorld", "WorldHardware", "member_parameters", "robot_namespace"]
+__all__ = [
+    "NOT_INHERITED",
+    "RobotsWorld",
+    "WorldHardware",
+    "member_parameters",
+    "parse_robot_namespaces",
+    "robot_namespace",
+]

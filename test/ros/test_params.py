@@ -20,10 +20,10 @@ from sdf_bridge.ros.params import (
     undeclared_warning,
 )
 
-ARRAYS = {"joints": "all", "joint_feedback": "none", "robots": "none"}
+ARRAYS = {"joints": "all", "joint_feedback": "none", "robots": "none", "robot_namespaces": "none"}
 #: parameters whose README row is written in the notes for the documentation's rewrite (the
 #: README's parameter table is being moved into doc/; its row is added there)
-PENDING_DOC_ROWS = {"robots"}
+PENDING_DOC_ROWS = {"robots", "robot_namespaces"}
 """The string-array parameters (no declared default: rclpy cannot type an empty list) and the
 README's default column for each."""
 

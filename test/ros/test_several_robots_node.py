@@ -136,17 +136,19 @@ def test_the_simulation_controls_stay_global(arms, probe: Probe) -> None:
 
 def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -> None:
     """The demo arm (welded: fixed_base) and the mobile demo robot placed 2.5 m beside it with
-    a free base, in one simulation: each in its namespace; the mobile robot's odometry in its
-    frames (prefix ``mobile/``) stands where it was placed."""
+    a free base, in one simulation: each in its namespace (the mobile robot's given by
+    robot_namespaces); the mobile robot's odometry in its frames (prefix ``mobile/``) stands
+    where it was placed."""
     from nav_msgs.msg import Odometry
 
-    for topic in ("/demo_arm/joint_states", "/mobile/joint_states"):
+    for topic in ("/demo_arm/joint_states", "/fleet/mobile/joint_states"):
         probe.watch(topic, JointState)
-    probe.watch("/mobile/odom", Odometry)
+    probe.watch("/fleet/mobile/odom", Odometry)
     bridge = start_bridge(
         {
             "description_file": str(REPO / "urdf" / "demo_arm.urdf.xacro"),
             "robots": [f"mobile={REPO / 'urdf' / 'demo_mobile.urdf.xacro'}@0,2.5,0.3,0,0,0:free"],
+            "robot_namespaces": ["mobile=fleet/mobile"],
             "backend": "mujoco",
             "command_timeout": 0.0,
             "backend_params.render_cameras": False,
@@ -154,11 +156,11 @@ def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -
         name="sdf_bridge",
     )
     try:
-        probe.wait_ready(bridge, "/mobile/joint_states")
+        probe.wait_ready(bridge, "/fleet/mobile/joint_states")
         assert _latest(probe, "demo_arm").name[0] == "base_yaw"
-        assert "fl_wheel_joint" in _latest(probe, "mobile").name
-        probe.wait_for(lambda: probe.messages["/mobile/odom"], "/mobile/odom")
-        odom = probe.latest("/mobile/odom")
+        assert "fl_wheel_joint" in _latest(probe, "fleet/mobile").name
+        probe.wait_for(lambda: probe.messages["/fleet/mobile/odom"], "/fleet/mobile/odom")
+        odom = probe.latest("/fleet/mobile/odom")
         assert (odom.header.frame_id, odom.child_frame_id) == ("mobile/odom", "mobile/base_link")
         assert odom.pose.pose.position.y == pytest.approx(2.5, abs=0.05)
     finally:
