@@ -138,7 +138,8 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
             except DescriptionError as exc:
                 parser.error(f"--robot: {exc}")
             resolved = str(Path(spec.file).expanduser().resolve())
-            robots.append(item.replace(spec.file, resolved, 1))
+            name, _, rest = item.partition("=")  # (the file after the name: not in the name)
+            robots.append(f"{name}={rest.replace(spec.file, resolved, 1)}")
         params += _param("robots", robots)
     if ns.update_rate is not None:
         params += _param("update_rate", float(ns.update_rate))

@@ -135,19 +135,23 @@ def test_the_simulation_controls_stay_global(arms, probe: Probe) -> None:
 
 
 def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -> None:
-    """The demo arm (welded: fixed_base) and the mobile demo robot placed 2.5 m beside it with
-    a free base, in one simulation: each in its namespace (the mobile robot's given by
-    robot_namespaces); the mobile robot's odometry in its frames (prefix ``mobile/``) stands
-    where it was placed."""
+    """The demo arm (welded: fixed_base), a second copy of it 1.5 m away turned 90°, and the
+    mobile demo robot placed 2.5 m beside it with a free base, in one simulation: each in its
+    namespace (the mobile robot's given by robot_namespaces); the second copy follows its
+    commands while the first holds; the mobile robot's odometry in its frames (prefix
+    ``mobile/``) stands where it was placed."""
     from nav_msgs.msg import Odometry
 
-    for topic in ("/demo_arm/joint_states", "/fleet/mobile/joint_states"):
+    for topic in ("/demo_arm/joint_states", "/arm2/joint_states", "/fleet/mobile/joint_states"):
         probe.watch(topic, JointState)
     probe.watch("/fleet/mobile/odom", Odometry)
     bridge = start_bridge(
         {
             "description_file": str(REPO / "urdf" / "demo_arm.urdf.xacro"),
-            "robots": [f"mobile={REPO / 'urdf' / 'demo_mobile.urdf.xacro'}@0,2.5,0.3,0,0,0:free"],
+            "robots": [
+                f"mobile={REPO / 'urdf' / 'demo_mobile.urdf.xacro'}@0,2.5,0.3,0,0,0:free",
+                f"arm2={REPO / 'urdf' / 'demo_arm.urdf.xacro'}@0,-1.5,0,0,0,1.5707963267948966",
+            ],
             "robot_namespaces": ["mobile=fleet/mobile"],
             "backend": "mujoco",
             "command_timeout": 0.0,
@@ -157,7 +161,17 @@ def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -
     )
     try:
         probe.wait_ready(bridge, "/fleet/mobile/joint_states")
+        # two copies of one URDF at different poses, each under its own names
+        assert list(_latest(probe, "demo_arm").name) == list(_latest(probe, "arm2").name)
         assert _latest(probe, "demo_arm").name[0] == "base_yaw"
+
+        def arm2_turns() -> bool:
+            msg = JointState(name=["base_yaw"], position=[0.4])
+            probe.publisher("/arm2/joint_commands", JointState).publish(msg)
+            return abs(_latest(probe, "arm2").position[0] - 0.4) < 0.02
+
+        probe.wait_for(arm2_turns, "the second copy at its command")
+        assert abs(_latest(probe, "demo_arm").position[0]) < 0.01  # the first one holds
         assert "fl_wheel_joint" in _latest(probe, "fleet/mobile").name
         probe.wait_for(lambda: probe.messages["/fleet/mobile/odom"], "/fleet/mobile/odom")
         odom = probe.latest("/fleet/mobile/odom")
