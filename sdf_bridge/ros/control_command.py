@@ -28,6 +28,13 @@ What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawne
 5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge and
    exits 0; a child that dies on its own ends the command with 1 and its log's tail.
 
+Several robots (a world of several robots, :mod:`.robots`): one topic-based block, controllers
+file and controller_manager per robot, each in the robot's namespace (``<namespace>/<robot>``):
+steps 1-2 for each robot alone (:func:`prepare_robots`), the blocks written into the robots'
+``<model>`` elements of a copy of the world, one bridge on it (each robot's node follows its
+block's topics and publishes the robot with its block on ``<robot>/robot_description``, which
+that robot's controller_manager reads), then steps 4-5 for every controller_manager.
+
 Exit status: 0 stopped by a signal; 1 a configuration error (one ``error:`` line naming the fix)
 or a failed bring-up; 2 usage error.
 """
@@ -293,6 +300,75 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     )
 
 
+@dataclass(frozen=True)
+class RobotsSetup:
+    """What :func:`prepare_robots` decided: the world with every robot's block, and each
+    robot's :class:`Setup` (its namespace ``<namespace>/<robot>``)."""
+
+    world_file: Path
+    setups: tuple[Setup, ...]
+
+
+def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
+    """Several robots (module doc): ``None`` when the description holds one robot.
+
+    Raises:
+        ConfigError: a robot that is an ``<include>`` (its block cannot be written into it),
+            and as :func:`prepare` per robot.
+    """
+    import copy
+
+    from lxml import etree
+
+    from ..description import load
+    from ..description.scope import unscope_robot
+    from ..description.world import select_robots
+    from .description_source import robot_xml
+    from .launch_args import parse_namespace, parse_xacro_args
+
+    if not args.description:
+        return None
+    source = Path(args.description).expanduser().resolve()
+    if not source.is_file():
+        return None  # (prepare says so)
+    loaded = load(source, xacro_args=parse_xacro_args(" ".join(args.xacro_arg)))
+    combined = select_robots(loaded)
+    if not combined.robots:
+        return None
+    tree = etree.parse(str(source))
+    world = tree.getroot().find("world")
+    models = {m.get("name"): m for m in world.findall("model")} if world is not None else {}
+    base = parse_namespace(args.namespace)
+    setups = []
+    for name in combined.robots:
+        model = models.get(name)
+        if model is None:
+            raise ConfigError(
+                f"robot {name!r} of {source} is not an inline <model> of its <world> (an "
+                "<include>?): sdf-bridge control writes each robot's <ros2_control> block into "
+                f"its <model>. Fix: write the model {name!r} into the world file."
+            )
+        folder = work_dir / name
+        folder.mkdir(parents=True, exist_ok=True)
+        alone = folder / "robot.urdf"
+        alone.write_text(robot_xml(unscope_robot(combined, name)), encoding="utf-8")
+        robot_args = copy.copy(args)
+        robot_args.description = str(alone)
+        robot_args.xacro_arg = []
+        robot_args.namespace = f"{base}/{name}" if base else name
+        setup = prepare(robot_args, folder)
+        setups.append(setup)
+        for old in model.findall("ros2_control"):
+            model.remove(old)
+        for block in etree.fromstring(setup.plan.robot_description.encode()).findall(
+            "ros2_control"
+        ):
+            model.append(block)
+    world_file = work_dir / "world.sdf"
+    tree.write(str(world_file), xml_declaration=True, encoding="utf-8")
+    return RobotsSetup(world_file, tuple(setups))
+
+
 def offered_interfaces(urdf: str) -> frozenset[str]:
     """The command interfaces (``joint/interface``) the ``<ros2_control>`` blocks of ``urdf``
     offer."""
@@ -329,6 +405,26 @@ def bridge_argv(setup: Setup) -> list[str]:
         argv += _param(name, value)
     for source, target in plan.bridge_remappings:
         argv += ["-r", f"{source}:={target}"]
+    return argv
+
+
+def robots_bridge_argv(robots: RobotsSetup, namespace: str) -> list[str]:
+    """The bridge's command line for several robots: the first robot's plan's parameters, on
+    the world with every robot's block (each robot's node follows its block's topics), the
+    process's node in ``namespace``."""
+    config, overrides = robots.setups[0].plan.bridge_parameters
+    argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", "__node:=sdf_bridge"]
+    if namespace:
+        argv += ["-r", f"__ns:=/{namespace}"]
+    argv += ["--params-file", str(config)]
+    params = {
+        **overrides,
+        "use_description_topic": False,
+        "description_file": str(robots.world_file),
+        "frame_prefix": "",
+    }
+    for name, value in params.items():
+        argv += _param(name, value)
     return argv
 
 
@@ -381,23 +477,32 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
 
 def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     from .controller_manager import find_manager, import_manager_messages, manager_environment
+    from .launch_args import parse_namespace
 
     prefix = find_manager()
     work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))
     work_dir.mkdir(parents=True, exist_ok=True)
-    setup = prepare(args, work_dir)
-    for note in setup.notes:
-        _say(out, f"note: {note}")
+    robots = prepare_robots(args, work_dir)
+    if robots is None:
+        setups: tuple[Setup, ...] = (prepare(args, work_dir),)
+        bridge = bridge_argv(setups[0])
+    else:
+        setups = robots.setups
+        bridge = robots_bridge_argv(robots, parse_namespace(args.namespace))
+    for setup in setups:
+        for note in setup.notes:
+            _say(out, f"note: {note}")
     _say(out, f"files and logs: {work_dir}")
-    children.append(_start("bridge", bridge_argv(setup), work_dir / "bridge.log", None))
-    children.append(
-        _start(
-            "controller_manager",
-            manager_argv(setup, prefix / "lib" / "controller_manager" / "ros2_control_node"),
-            work_dir / "controller_manager.log",
-            manager_environment(prefix),
+    children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
+    node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
+    for setup in setups:
+        label = "controller_manager"
+        if robots is not None:
+            label = f"controller_manager {setup.plan.namespace}"
+        log = setup.work_dir / "controller_manager.log"
+        children.append(
+            _start(label, manager_argv(setup, node_path), log, manager_environment(prefix))
         )
-    )
     import_manager_messages(prefix)
     import rclpy
     from rclpy.context import Context
@@ -409,9 +514,8 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     context = Context()
     rclpy.init(args=[], context=context, signal_handler_options=SignalHandlerOptions.NO)
     try:
-        node = rclpy.create_node(
-            "sdf_bridge_control", namespace=f"/{setup.plan.namespace}", context=context
-        )
+        own = parse_namespace(args.namespace)
+        node = rclpy.create_node("sdf_bridge_control", namespace=f"/{own}", context=context)
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         deadline = time.monotonic() + args.timeout
@@ -431,17 +535,22 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 check_children()
                 executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
 
-        manager = f"/{setup.plan.namespace}/controller_manager".replace("//", "/")
-        client = ControllerManagerClient(
-            node, spin_until, manager, timeout=max(1.0, deadline - time.monotonic())
-        )
-        _bring_up(client, setup, deadline, stop)
-        if stop.requested.is_set():
-            return 0
-        controllers = client.controllers()
-        _say(out, status_table(controllers))
-        claims = ClaimsRelay(node, manager, setup.plan.namespace)
-        claims.publish(controllers)
+        relays = []
+        for setup in setups:
+            manager = f"/{setup.plan.namespace}/controller_manager".replace("//", "/")
+            client = ControllerManagerClient(
+                node, spin_until, manager, timeout=max(1.0, deadline - time.monotonic())
+            )
+            _bring_up(client, setup, deadline, stop)
+            if stop.requested.is_set():
+                return 0
+            controllers = client.controllers()
+            if robots is not None:
+                _say(out, f"{manager}:")
+            _say(out, status_table(controllers))
+            claims = ClaimsRelay(node, manager, setup.plan.namespace)
+            claims.publish(controllers)
+            relays.append((client, claims))
         _say(out, "running; Ctrl-C stops the controller_manager and the bridge")
         stop.hold()
         while not stop.requested.is_set():
@@ -449,8 +558,9 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 if not child.running():
                     raise RuntimeError(f"{child.name} exited with {child.process.returncode}")
             executor.spin_once(timeout_sec=0.1)
-            if claims.due():
-                claims.publish(client.controllers())
+            for client, claims in relays:
+                if claims.due():
+                    claims.publish(client.controllers())
         return 0
     finally:
         rclpy.try_shutdown(context=context)
