@@ -32,13 +32,13 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from sdf_bridge.backends import create_backend  # noqa: E402
-from sdf_bridge.backends.shared import RobotSlice, SharedPhysics  # noqa: E402
-from sdf_bridge.description import load  # noqa: E402
-from sdf_bridge.description.model import Pose  # noqa: E402
-from sdf_bridge.description.scope import unscope_robot  # noqa: E402
-from sdf_bridge.description.world import Placement, combine  # noqa: E402
-from sdf_bridge.hardware import HardwareSystem  # noqa: E402
+from sdf_bridge.backends import create_backend  # noqa: E402 (after sys.path is set)
+from sdf_bridge.backends.shared import RobotSlice, SharedPhysics  # noqa: E402 (after sys.path is set)
+from sdf_bridge.description import load  # noqa: E402 (after sys.path is set)
+from sdf_bridge.description.model import Pose  # noqa: E402 (after sys.path is set)
+from sdf_bridge.description.scope import unscope_robot  # noqa: E402 (after sys.path is set)
+from sdf_bridge.description.world import Placement, combine  # noqa: E402 (after sys.path is set)
+from sdf_bridge.hardware import HardwareSystem  # noqa: E402 (after sys.path is set)
 
 DT = 0.01
 """s: the bridge's tick (100 Hz)."""

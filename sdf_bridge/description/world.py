@@ -306,7 +306,7 @@ def parse_robot_spec(text: str) -> RobotSpec:
             raise bad(f"pose {pose_text!r} is not six numbers") from None
         if len(values) != 6 or not all(math.isfinite(v) for v in values):
             raise bad(f"pose {pose_text!r} is not six finite numbers")
-        pose = Pose(tuple(values[:3]), tuple(values[3:]))  # type: ignore[arg-type]
+        pose = Pose(tuple(values[:3]), tuple(values[3:]))  # type: ignore[arg-type]  # (3 floats each)
     if not file.strip():
         raise bad("no file")
     return RobotSpec(name, file.strip(), pose, base)
@@ -326,7 +326,7 @@ def load_placements(specs: Sequence[str], **load_options: object) -> list[Placem
     placements = []
     for text in specs:
         spec = parse_robot_spec(text)
-        loaded = load(spec.file, **load_options)  # type: ignore[arg-type]
+        loaded = load(spec.file, **load_options)  # type: ignore[arg-type]  # (load's keywords)
         robot = select_robot(loaded)
         placements.append(
             Placement(spec.name, dataclasses.replace(robot, scenery=()), spec.pose, spec.base)
