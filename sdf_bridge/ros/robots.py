@@ -115,6 +115,24 @@ def member_parameters(node: BridgeNode, robot: str) -> list[Any]:
     return out
 
 
+def robot_step(member: Any, what: str, call: Any, *args: Any) -> Any:
+    """``call(*args)``: one robot's part of a tick (``what``: ``write``, ``read``, ``publish``),
+    its own error boundary: an exception is counted (``cycle_<what>`` in the robot's
+    diagnostics), logged on the robot's node (throttled) and ``None`` returned, so the other
+    robots' ticks go on; quiet once the context has shut down."""
+    try:
+        return call(*args)
+    except Exception as exc:
+        if not member.context.ok():
+            return None
+        member.rejects[f"cycle_{what}"] += 1
+        member.get_logger().error(
+            f"control tick ({what}) failed for this robot: {type(exc).__name__}: {exc}",
+            throttle_duration_sec=1.0,
+        )
+        return None
+
+
 class WorldHardware:
     """The whole simulation of several robots as :mod:`.simulation` drives a hardware system:
     pause, step and reset act on the shared physics (a reset re-homes every robot: each one's
@@ -239,31 +257,17 @@ class RobotsWorld:
         for member in self.members:
             now = member._time.now()
             nows.append(now)
-            self._guarded(member, "write", member.hardware.write, now, dt)
+            robot_step(member, "write", member.hardware.write, now, dt)
         clock_sent = False
         for member, now in zip(self.members, nows):
-            state = self._guarded(member, "read", member.hardware.read, now, dt)
+            state = robot_step(member, "read", member.hardware.read, now, dt)
             if state is None:
                 continue
             if not clock_sent and state.sim_time is not None:
                 node._time.observe(state.sim_time)
                 self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(state.sim_time)))
                 clock_sent = True
-            self._guarded(member, "publish", member.publish_state, k, state, stamp_time)
-
-    def _guarded(self, member: BridgeNode, what: str, call: Any, *args: Any) -> Any:
-        """``call(*args)``: one robot's part of the tick, its own error boundary."""
-        try:
-            return call(*args)
-        except Exception as exc:
-            if not member.context.ok():
-                return None
-            member.rejects[f"cycle_{what}"] += 1
-            member.get_logger().error(
-                f"control tick ({what}) failed for this robot: {type(exc).__name__}: {exc}",
-                throttle_duration_sec=1.0,
-            )
-            return None
+            robot_step(member, "publish", member.publish_state, k, state, stamp_time)
 
     def close(self) -> None:
         """Stop the loop, close the robots' nodes and the shared physics (idempotent)."""
@@ -290,4 +294,5 @@ __all__ = [
     "member_parameters",
     "parse_robot_namespaces",
     "robot_namespace",
+    "robot_step",
 ]

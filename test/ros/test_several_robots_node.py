@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
@@ -46,6 +47,7 @@ def arms(start_bridge, probe: Probe, tmp_path_factory: pytest.TempPathFactory):
         probe.watch(f"/{arm}/joint_states", JointState)
         probe.watch(f"/{arm}/robot_description", String, LATCHED)
     probe.watch("/clock", Clock)
+    probe.watch("/diagnostics", DiagnosticArray)
     bridge = start_bridge(
         {
             "description_file": str(world),
@@ -67,7 +69,12 @@ def test_each_robot_has_its_namespace_and_description(arms, probe: Probe) -> Non
         text = probe.latest(f"/{arm}/robot_description").data
         assert f'<robot name="{arm}"' in text and "::" not in text
     probe.wait_for(lambda: probe.messages["/clock"], "/clock")
-    assert _latest(probe, "position").header.stamp.sec >= 0
+    wanted = {f"{arm}/sdf_bridge: control loop" for arm in ARM_NAMES}
+
+    def statuses() -> set[str]:
+        return {s.name for m in probe.messages["/diagnostics"] for s in m.status} & wanted
+
+    probe.wait_for(lambda: statuses() == wanted, "one diagnostics status per robot")
 
 
 def test_three_arms_driven_at_once_each_as_commanded(arms, probe: Probe) -> None:
