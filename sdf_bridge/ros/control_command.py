@@ -72,6 +72,22 @@ def control_parser() -> Any:
     parser.add_argument(
         "--description", metavar="FILE", help="URDF, xacro or SDFormat file (default: demo arm)"
     )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a robot of the SDFormat world to run (repeatable; default: every robot, each "
+        "with its own controller_manager in its namespace)",
+    )
+    parser.add_argument(
+        "--robot",
+        metavar="NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]",
+        action="append",
+        default=[],
+        help="add a robot beside the description's, as 'sdf-bridge run --robot' (repeatable; "
+        "its own controller_manager in its namespace)",
+    )
     parser.add_argument("--backend", default="mock", help="bridge backend (default: mock)")
     parser.add_argument(
         "--mode",
@@ -231,7 +247,8 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
     from .launch_args import parse_xacro_args
 
-    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), None)
+    models = getattr(args, "model", None) or [None]
+    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), models[0])
     notes: list[str] = []
     if args.controllers:
         controllers = Path(args.controllers).expanduser().resolve()
@@ -302,19 +319,28 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
 @dataclass(frozen=True)
 class RobotsSetup:
-    """What :func:`prepare_robots` decided: the world with every robot's block, and each
-    robot's :class:`Setup` (its namespace ``<namespace>/<robot>``)."""
+    """What :func:`prepare_robots` decided: each robot's :class:`Setup` (its namespace
+    ``<namespace>/<robot>``) and the bridge's description parameters (``description_file``:
+    the world with the blocks of its robots, or the first robot's file; ``model``; ``robots``:
+    the placed robots' files with their blocks)."""
 
-    world_file: Path
     setups: tuple[Setup, ...]
+    bridge_params: dict[str, Any]
 
 
 def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
-    """Several robots (module doc): ``None`` when the description holds one robot.
+    """Several robots (module doc): ``None`` when the description and ``--robot`` hold one.
+
+    Each robot alone is written to ``<work_dir>/<robot>/robot.urdf`` (a placed robot as loaded,
+    a robot of the world as it is there) and prepared (:func:`prepare`, in its folder and
+    namespace); a robot of the world gets its block in its ``<model>`` of a copy of the world
+    (``<work_dir>/world.sdf``), a placed robot's file with its block is placed as ``--robot``
+    placed it.
 
     Raises:
-        ConfigError: a robot that is an ``<include>`` (its block cannot be written into it),
-            and as :func:`prepare` per robot.
+        ConfigError: a robot of the world that is an ``<include>`` (its block cannot be written
+            into it), and as :func:`prepare` per robot.
+        DescriptionError: as :func:`~sdf_bridge.description.world.select_robots`.
     """
     import copy
 
@@ -322,51 +348,76 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
 
     from ..description import load
     from ..description.scope import unscope_robot
-    from ..description.world import select_robots
+    from ..description.world import load_placements, parse_robot_spec, select_robots
     from .description_source import robot_xml
     from .launch_args import parse_namespace, parse_xacro_args
 
-    if not args.description:
+    source = Path(args.description).expanduser().resolve() if args.description else None
+    if source is None and not args.robot:
         return None
-    source = Path(args.description).expanduser().resolve()
+    if source is None:
+        source = package_share() / "urdf" / "demo_arm.urdf.xacro"
     if not source.is_file():
         return None  # (prepare says so)
     loaded = load(source, xacro_args=parse_xacro_args(" ".join(args.xacro_arg)))
-    combined = select_robots(loaded)
+    placements = {p.name: p for p in load_placements(args.robot)}
+    combined = select_robots(loaded, args.model, list(placements.values()))
     if not combined.robots:
         return None
-    tree = etree.parse(str(source))
-    world = tree.getroot().find("world")
+    root = etree.parse(str(source)).getroot() if source.suffix == ".sdf" else None
+    world = root.find("world") if root is not None else None
     models = {m.get("name"): m for m in world.findall("model")} if world is not None else {}
     base = parse_namespace(args.namespace)
-    setups = []
+    setups: dict[str, Setup] = {}
     for name in combined.robots:
-        model = models.get(name)
-        if model is None:
-            raise ConfigError(
-                f"robot {name!r} of {source} is not an inline <model> of its <world> (an "
-                "<include>?): sdf-bridge control writes each robot's <ros2_control> block into "
-                f"its <model>. Fix: write the model {name!r} into the world file."
-            )
         folder = work_dir / name
         folder.mkdir(parents=True, exist_ok=True)
+        if name in placements:
+            robot = placements[name].robot
+        elif world is None:
+            robot = loaded  # the description's one robot, beside placed ones
+        else:
+            robot = unscope_robot(combined, name)
+            if name not in models:
+                raise ConfigError(
+                    f"robot {name!r} of {source} is not an inline <model> of its <world> (an "
+                    "<include>?): sdf-bridge control writes each robot's <ros2_control> block "
+                    f"into its <model>. Fix: write the model {name!r} into the world file."
+                )
         alone = folder / "robot.urdf"
-        alone.write_text(robot_xml(unscope_robot(combined, name)), encoding="utf-8")
+        alone.write_text(robot_xml(robot), encoding="utf-8")
         robot_args = copy.copy(args)
-        robot_args.description = str(alone)
-        robot_args.xacro_arg = []
+        robot_args.description, robot_args.xacro_arg, robot_args.model = str(alone), [], []
         robot_args.namespace = f"{base}/{name}" if base else name
-        setup = prepare(robot_args, folder)
-        setups.append(setup)
-        for old in model.findall("ros2_control"):
-            model.remove(old)
-        for block in etree.fromstring(setup.plan.robot_description.encode()).findall(
-            "ros2_control"
-        ):
-            model.append(block)
-    world_file = work_dir / "world.sdf"
-    tree.write(str(world_file), xml_declaration=True, encoding="utf-8")
-    return RobotsSetup(world_file, tuple(setups))
+        setups[name] = setup = prepare(robot_args, folder)
+        if name in models:
+            model = models[name]
+            for old in model.findall("ros2_control"):
+                model.remove(old)
+            text = setup.plan.robot_description.encode()
+            for block in etree.fromstring(text).findall("ros2_control"):
+                model.append(block)
+    robots = []
+    for text in args.robot:
+        spec = parse_robot_spec(text)
+        pose = (
+            ""
+            if spec.pose is None
+            else "@" + ",".join(repr(float(v)) for v in (*spec.pose.xyz, *spec.pose.rpy))
+        )
+        robots.append(
+            f"{spec.name}={setups[spec.name].description_file}{pose}"
+            + (f":{spec.base}" if spec.base else "")
+        )
+    if world is not None:
+        description = work_dir / "world.sdf"
+        etree.ElementTree(root).write(str(description), xml_declaration=True, encoding="utf-8")
+    else:
+        description = setups[combined.robots[0]].description_file
+    params = {"description_file": str(description), "model": ",".join(args.model)}
+    if robots:
+        params["robots"] = robots
+    return RobotsSetup(tuple(setups.values()), params)
 
 
 def offered_interfaces(urdf: str) -> frozenset[str]:
@@ -410,8 +461,8 @@ def bridge_argv(setup: Setup) -> list[str]:
 
 def robots_bridge_argv(robots: RobotsSetup, namespace: str) -> list[str]:
     """The bridge's command line for several robots: the first robot's plan's parameters, on
-    the world with every robot's block (each robot's node follows its block's topics), the
-    process's node in ``namespace``."""
+    the descriptions with every robot's block (:attr:`RobotsSetup.bridge_params`: each robot's
+    node follows its block's topics), the process's node in ``namespace``."""
     config, overrides = robots.setups[0].plan.bridge_parameters
     argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", "__node:=sdf_bridge"]
     if namespace:
@@ -420,8 +471,8 @@ def robots_bridge_argv(robots: RobotsSetup, namespace: str) -> list[str]:
     params = {
         **overrides,
         "use_description_topic": False,
-        "description_file": str(robots.world_file),
         "frame_prefix": "",
+        **robots.bridge_params,
     }
     for name, value in params.items():
         argv += _param(name, value)
