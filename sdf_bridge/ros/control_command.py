@@ -346,11 +346,11 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
 
     from lxml import etree
 
+    from ..app.description_source import robot_xml
+    from ..app.launch_args import parse_namespace, parse_xacro_args
     from ..description import load
     from ..description.scope import unscope_robot
     from ..description.world import load_placements, parse_robot_spec, select_robots
-    from .description_source import robot_xml
-    from .launch_args import parse_namespace, parse_xacro_args
 
     source = Path(args.description).expanduser().resolve() if args.description else None
     if source is None and not args.robot:
@@ -527,8 +527,8 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
 
 
 def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
+    from ..app.launch_args import parse_namespace
     from .controller_manager import find_manager, import_manager_messages, manager_environment
-    from .launch_args import parse_namespace
 
     prefix = find_manager()
     work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))

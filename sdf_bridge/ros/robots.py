@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from rosgraph_msgs.msg import Clock as ClockMsg
 
+from ..app.description_source import LoadedDescription, robot_xml
 from ..backends import create_backend
 from ..backends.shared import RobotSlice, SharedPhysics
 from ..description.scope import unscope_robot
@@ -39,7 +40,6 @@ from ..errors import ConfigError
 from ..hardware import FixedRateLoop
 from ..hardware.backend_setup import simulates
 from . import conversions, simulation
-from .description_source import LoadedDescription, robot_xml
 from .params import PARAMETERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +59,7 @@ def parse_robot_namespaces(items: tuple[str, ...], robots: tuple[str, ...]) -> d
         ConfigError: an item not of that form, a robot the simulation does not hold, or a
             namespace that is no ROS name.
     """
-    from ..ros_names import is_topic_name
+    from ..util.ros_names import is_topic_name
 
     out: dict[str, str] = {}
     for item in items:
@@ -83,7 +83,7 @@ def robot_namespace(parent: str, robot: str, given: str | None = None) -> str:
         ConfigError: ``robot`` is not a valid namespace token (letters, digits, ``_``; not
             starting with a digit) and no namespace is given.
     """
-    from ..ros_names import is_topic_name
+    from ..util.ros_names import is_topic_name
 
     if given:
         return given if given.startswith("/") else f"{parent.rstrip('/')}/{given}"
