@@ -206,6 +206,27 @@ class RobotSlice:
         """This robot's joints' lightest effective inertias (the shared backend's)."""
         return np.asarray(self.shared.backend.joint_inertia)[self._columns]
 
+    @property
+    def joint_property_names(self) -> tuple[str, ...]:
+        """The joint properties the shared backend applies (none when it applies none)."""
+        if not callable(getattr(self.shared.backend, "set_joint_properties", None)):
+            return ()
+        return tuple(getattr(self.shared.backend, "joint_property_names", ()))
+
+    def joint_properties(self) -> dict[str, dict[str, float]]:
+        """This robot's joints' dynamics properties now, under its own names."""
+        with self.shared.lock:
+            values = self.shared.backend.joint_properties()
+        prefix = self._prefix
+        return {j[len(prefix) :]: v for j, v in values.items() if j.startswith(prefix)}
+
+    def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
+        """Change this robot's joints' properties (its names) in the shared backend, all or
+        none (the backend's rules and errors); returns the backend's notes."""
+        scoped_changes = {scoped(self.name, j): dict(v) for j, v in changes.items()}
+        with self.shared.lock:
+            return list(self.shared.backend.set_joint_properties(scoped_changes))
+
     def base_state(self) -> BaseState | None:
         """This robot's free-floating base, ``None`` when it has none."""
         roots = getattr(self.shared.backend, "free_roots", ())

@@ -90,3 +90,16 @@ def test_a_slice_of_another_robot_is_refused(world) -> None:
         match=r"robot 'position': joints \['j9'\] are not in the shared simulation",
     ):
         HardwareSystem(alone, RobotSlice(shared, "position"), command_timeout=0.0)
+
+
+def test_joint_properties_change_in_the_robot_they_name(world) -> None:
+    """A robot's damping change (its own joint name) reaches that robot's joint in the shared
+    physics only."""
+    _combined, shared, systems = world
+    before = systems["velocity"].joint_properties()["j1"]["damping"]
+    assert before == pytest.approx(0.05, abs=1e-12)
+    systems["position"].set_joint_properties({"j1": {"damping": 0.3}})
+    assert systems["position"].joint_properties()["j1"]["damping"] == 0.3
+    values = shared.backend.joint_properties()
+    assert values["position::j1"]["damping"] == pytest.approx(0.3, abs=1e-12)
+    assert values["velocity::j1"]["damping"] == pytest.approx(0.05, abs=1e-12)
