@@ -2,8 +2,8 @@
 
     sdf-bridge control [--description FILE] [--backend mock|mujoco|NAME]
         [--mode position|velocity|effort|all] [--controllers YAML [--activate NAME ...]]
-        [--xacro-arg K:=V ...] [--namespace NS] [--update-rate HZ] [--plugin P]
-        [--work-dir DIR] [--timeout S]
+        [--xacro-arg K:=V ...] [--package-path PKG=DIR ...] [--namespace NS]
+        [--update-rate HZ] [--plugin P] [--work-dir DIR] [--timeout S]
 
 What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawner`` or
 ``ros2param`` (the launch file's logic, :func:`~.control_launch.control_plan`, is shared):
@@ -92,6 +92,15 @@ def control_parser() -> Any:
     )
     parser.add_argument(
         "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument"
+    )
+    parser.add_argument(
+        "--package-path",
+        metavar="PKG=DIR",
+        action="append",
+        default=[],
+        help="directory of a package for package:// and $(find PKG), searched before the ament "
+        "index (repeatable; as for run/check): reaches the description's expansion, the "
+        "generated block and the bridge (meshes)",
     )
     parser.add_argument("--namespace", default="", help="ROS namespace of every node")
     parser.add_argument(
@@ -202,7 +211,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     Raises:
         ConfigError, DescriptionError, TransmissionError: as
-            :func:`~.control_launch.control_plan` and
+            :func:`~.control_launch.control_plan` (a ``--package-path`` not ``pkg=DIR``) and
             :func:`~.controllers_config.generated_controllers`.
     """
     import yaml
@@ -221,10 +230,18 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     if description is not None and not description.is_file():
         raise ConfigError(f"--description {description} does not exist. Fix: give a file.")
     xacro_args = " ".join(shlex.quote(a) for a in args.xacro_arg)
+    package_paths = " ".join(shlex.quote(a) for a in args.package_path)
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
-    from .launch_args import parse_xacro_args
+    from .launch_args import parse_package_paths, parse_xacro_args
 
-    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), None)
+    robot = select_robot(
+        load(
+            source,
+            xacro_args=parse_xacro_args(xacro_args),
+            package_paths=parse_package_paths(package_paths),
+        ),
+        None,
+    )
     notes: list[str] = []
     if args.controllers:
         controllers = Path(args.controllers).expanduser().resolve()
@@ -268,6 +285,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     values: dict[str, str | bool] = {
         "description_file": str(source),
         "xacro_args": xacro_args,
+        "package_paths": package_paths,
         "backend": args.backend,
         "use_sim_time": False,
         "namespace": args.namespace,

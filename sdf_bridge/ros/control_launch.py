@@ -34,7 +34,14 @@ from typing import Any
 
 from ..description.model import Robot, Sensor
 from ..errors import ConfigError
-from .launch_args import BRIDGE_CONFIG, COMMON_ARGUMENTS, PACKAGE, LaunchArgument, common_values
+from .launch_args import (
+    BRIDGE_CONFIG,
+    COMMON_ARGUMENTS,
+    PACKAGE,
+    LaunchArgument,
+    command_text,
+    common_values,
+)
 
 CONTROLLERS_CONFIG = ("config", "ros2_controllers.yaml")
 BROADCASTER = "joint_state_broadcaster/JointStateBroadcaster"
@@ -44,8 +51,15 @@ SENSOR_BROADCASTERS = {
     "force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster": ("force_torque", "wrench"),
 }
 
+PACKAGE_PATHS = LaunchArgument(
+    "package_paths",
+    "",
+    "Package directories for package:// and $(find pkg), 'pkg=DIR pkg2=DIR2', searched before "
+    "the ament index (the description's expansion here and the bridge's meshes).",
+)
 ARGUMENTS: tuple[LaunchArgument, ...] = (
     *COMMON_ARGUMENTS,
+    PACKAGE_PATHS,
     LaunchArgument(
         "controllers_file",
         None,
@@ -314,6 +328,8 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         "use_description_topic": True,
         "frame_prefix": common.frame_prefix,
         "update_rate": float(manager.get("update_rate", 100)),
+        # the same directories as the expansion above (absolute), for the bridge's meshes
+        "package_paths": command_text([f"{k}={v}" for k, v in common.package_paths.items()]),
     }
     controller_packages = {types[n].split("/", 1)[0] for n in (broadcaster, *active, *inactive)}
     return ControlLaunchPlan(

@@ -46,6 +46,7 @@ def test_arguments_extend_those_of_robot_launch() -> None:
         "use_sim_time",
         "namespace",
         "frame_prefix",
+        "package_paths",
         "controllers_file",
         "plugin",
         "command_interfaces",
@@ -75,6 +76,7 @@ def test_defaults_plan(share: Path) -> None:
             "use_description_topic": True,
             "frame_prefix": "",
             "update_rate": 100.0,
+            "package_paths": "",
         },
     )
     # joint_states only from the broadcaster; the IMU and F/T broadcasters' topics served by
