@@ -218,7 +218,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     from ..description import load
     from ..description.world import select_robot
-    from ..hardware.command_interfaces import offered_command_interfaces
+    from ..hardware.command_interfaces import block_interfaces
     from ..hardware.topic_block import foreign_hardware, topic_based_block
     from ..transmissions import TransmissionMap
     from .control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
@@ -265,7 +265,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
             )
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         if topic_based_block(robot) is None:
-            own = offered_command_interfaces(robot, tmap)
+            own = block_interfaces(robot, tmap, () if mode == "all" else (mode,))
         else:
             from ..hardware.command_interfaces import listed_command_interfaces
 
