@@ -14,8 +14,9 @@ from ...description.model import Robot
 from . import cycle
 from .actuation import inertia_diagonal_index
 from .builder import BuiltModel
+from .couplings import coupled_followers
 from .cycle import INTEGRAL, SCALE
-from .gains import JointInertia, default_gains, joint_inertias
+from .gains import JointInertia, default_gains, joint_inertias, reflected
 from .pid import JointPid, resolve_gains
 
 
@@ -76,13 +77,14 @@ def joint_drive(
         ],
         dtype=int,
     )
-    inertia = joint_inertias(model, jnt_ids, dadr)
+    followers = coupled_followers(model, dadr)
+    inertia = joint_inertias(model, jnt_ids, dadr, followers)
     defaults = default_gains(
         inertia,
         float(model.opt.timestep),
         effort_limit,
-        damping=np.array(model.dof_damping, dtype=float)[dadr],
-        friction=np.array(model.dof_frictionloss, dtype=float)[dadr],
+        damping=reflected(np.array(model.dof_damping, dtype=float), dadr, followers),
+        friction=reflected(np.array(model.dof_frictionloss, dtype=float), dadr, followers, 1),
     )
     gains = resolve_gains(robot, joint_names, params, defaults, inertia)
     for array in (gains.p, gains.i, gains.d):
