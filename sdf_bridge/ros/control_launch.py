@@ -222,6 +222,30 @@ def sensor_remappings(
     return remaps, notes
 
 
+MANAGER_PRIORITY = 50
+"""``ros2_control_node``'s default ``thread_priority``: the SCHED_FIFO priority its update
+thread asks for (and gets where the process may: root, CAP_SYS_NICE or an rtprio limit)."""
+
+
+def manager_priority(manager: Mapping[str, Any], controllers_file: str | Path) -> int:
+    """The bridge loop's ``thread_priority``: the controller_manager's own (its
+    ``thread_priority`` parameter in ``manager``, default :data:`MANAGER_PRIORITY`), so that a
+    real-time controller_manager does not starve the bridge it waits for (at 1 kHz on 2 cores:
+    119–447 Hz). Where SCHED_FIFO is not permitted the loop runs normally, with one warning
+    (:class:`~sdf_bridge.hardware.loop.FixedRateLoop`).
+
+    Raises:
+        ConfigError: a ``thread_priority`` that is not a whole number in 0..99.
+    """
+    value = manager.get("thread_priority", MANAGER_PRIORITY)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise ConfigError(
+            f"controllers_file {controllers_file}: controller_manager thread_priority {value!r} "
+            "is not a whole number in 0..99. Fix: give e.g. 50 (SCHED_FIFO priority)."
+        )
+    return int(value)
+
+
 def _value(values: Mapping[str, str | bool], name: str) -> str:
     """Argument ``name`` as given, else its default (:data:`ARGUMENTS`)."""
     value = values.get(name, _DEFAULTS[name])
@@ -328,6 +352,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         "use_description_topic": True,
         "frame_prefix": common.frame_prefix,
         "update_rate": float(manager.get("update_rate", 100)),
+        "thread_priority": manager_priority(manager, controllers_file),
         # the same directories as the expansion above (absolute), for the bridge's meshes
         "package_paths": command_text([f"{k}={v}" for k, v in common.package_paths.items()]),
     }
