@@ -24,7 +24,8 @@ callbacks, no loop. The ros2_control paths add three (bridge) or four (broadcast
 waits for the ticks of two 100 Hz / 1 kHz loops: at 100 Hz the expected p50 is about one period
 for the bridge's joint_states (half a tick in each loop) and 1.5 periods for the broadcaster's.
 
-Usage: ``python bench/ros2_control.py [--samples N] [--runs R] [--plugin NAME]``
+Usage: ``python bench/ros2_control.py [--samples N] [--runs R] [--plugin NAME]
+[--rates 100 1000]``
 (ROS_DOMAIN_ID: random unless set).
 """
 
@@ -256,6 +257,14 @@ def main() -> int:
         choices=(rig.SUCCESSOR, rig.PICKNIK),
         help="the topic-based hardware interface (default: the successor)",
     )
+    parser.add_argument(
+        "--rates",
+        type=int,
+        nargs="+",
+        default=[100, 1000],
+        choices=(100, 1000),
+        help="update rates to measure, Hz (default: 100 1000)",
+    )
     ns = parser.parse_args()
     problem = rig.rig_problem()
     if problem is not None:
@@ -267,10 +276,10 @@ def main() -> int:
     )
     print("| rate | path | samples | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
     notes = []
-    ratios: dict[int, list[float]] = {100: [], 1000: []}
+    ratios: dict[int, list[float]] = {rate: [] for rate in ns.rates}
     with tempfile.TemporaryDirectory(prefix="ros2_control_bench.") as tmp:
         for run in range(ns.runs):
-            for rate in (100, 1000):
+            for rate in ns.rates:
                 result, loop = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp))
                 peer, _ = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp), generic=True)
                 print(_row(f"{rate} Hz", "command → bridge joint_states", result["bridge"]))
