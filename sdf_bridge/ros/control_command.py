@@ -2,7 +2,7 @@
 
     sdf-bridge control [--description FILE] [--backend mock|mujoco|NAME]
         [--mode position|velocity|effort|all] [--controllers YAML [--activate NAME ...]]
-        [--xacro-arg K:=V ...] [--package-path PKG=DIR ...] [--namespace NS]
+        [--xacro-arg K:=V ...] [--package-path PKG=DIR ...] [--model NAME] [--namespace NS]
         [--update-rate HZ] [--plugin P] [--work-dir DIR] [--timeout S]
 
 What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawner`` or
@@ -101,6 +101,12 @@ def control_parser() -> Any:
         help="directory of a package for package:// and $(find PKG), searched before the ament "
         "index (repeatable; as for run/check): reaches the description's expansion, the "
         "generated block and the bridge (meshes)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        default="",
+        help="the robot of an SDFormat world holding several (default: its only robot)",
     )
     parser.add_argument("--namespace", default="", help="ROS namespace of every node")
     parser.add_argument(
@@ -240,7 +246,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
             xacro_args=parse_xacro_args(xacro_args),
             package_paths=parse_package_paths(package_paths),
         ),
-        None,
+        args.model or None,
     )
     notes: list[str] = []
     if args.controllers:
@@ -286,6 +292,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         "description_file": str(source),
         "xacro_args": xacro_args,
         "package_paths": package_paths,
+        "model": args.model,
         "backend": args.backend,
         "use_sim_time": False,
         "namespace": args.namespace,

@@ -61,6 +61,11 @@ ARGUMENTS: tuple[LaunchArgument, ...] = (
     *COMMON_ARGUMENTS,
     PACKAGE_PATHS,
     LaunchArgument(
+        "model",
+        "",
+        "The robot of an SDFormat world holding several (empty: its only robot).",
+    ),
+    LaunchArgument(
         "controllers_file",
         None,
         "Controllers YAML (default: config/ros2_controllers.yaml, the demo arm's).",

@@ -232,7 +232,8 @@ class LaunchPlan:
 class CommonValues:
     """The :data:`COMMON_ARGUMENTS` validated: the ``description`` file and its ``xacro_args``,
     its ``package_paths`` (package → absolute directory; from a ``package_paths`` argument,
-    which ros2_control.launch.py declares, else none), the ``backend``, ``use_sim_time``,
+    which ros2_control.launch.py declares, else none; its ``model`` argument picks the robot of
+    an SDFormat world), the ``backend``, ``use_sim_time``,
     ``namespace``, ``frame_prefix``, the ``loaded`` description
     (:class:`~sdf_bridge.ros.description_source.LoadedDescription`) and every boolean argument
     (``flags``: name → bool)."""
@@ -301,7 +302,11 @@ def common_values(
         "launch argument frame_prefix",
     )
     loaded = load_description(
-        description, is_file=True, xacro_args=xacro_args, package_paths=package_paths
+        description,
+        is_file=True,
+        xacro_args=xacro_args,
+        package_paths=package_paths,
+        model=str(values.get("model", "")).strip(),
     )
     return CommonValues(
         description,

@@ -47,6 +47,7 @@ def test_arguments_extend_those_of_robot_launch() -> None:
         "namespace",
         "frame_prefix",
         "package_paths",
+        "model",
         "controllers_file",
         "plugin",
         "command_interfaces",

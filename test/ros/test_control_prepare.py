@@ -118,3 +118,26 @@ def test_a_package_path_of_the_xacro_form_is_refused(package, tmp_path) -> None:
 def test_the_bridge_gets_no_package_path_when_none_is_given(tmp_path) -> None:
     setup = prepare(_args(), tmp_path)
     assert _params(bridge_argv(setup))["package_paths"] == ""
+
+
+WORLD = """<?xml version="1.0"?>
+<sdf version="1.9"><world name="w">
+  <model name="a"><link name="l"/><link name="m"/>
+    <joint name="ja" type="revolute"><parent>l</parent><child>m</child>
+      <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint></model>
+  <model name="b"><link name="l"/><link name="m"/>
+    <joint name="jb" type="prismatic"><parent>l</parent><child>m</child>
+      <axis><xyz>1 0 0</xyz><limit><lower>0</lower><upper>0.5</upper></limit></axis></joint></model>
+</world></sdf>
+"""
+
+
+def test_model_picks_the_robot_of_a_world(tmp_path: Path) -> None:
+    world = tmp_path / "w.sdf"
+    world.write_text(WORLD)
+    setup = prepare(_args("--description", str(world), "--model", "b"), tmp_path)
+    assert setup.offered == frozenset({"jb/position"})
+    with pytest.raises(DescriptionError, match=r"holds 2 robots.*--model"):
+        prepare(_args("--description", str(world)), tmp_path)
+    with pytest.raises(DescriptionError, match="'c'"):
+        prepare(_args("--description", str(world), "--model", "c"), tmp_path)

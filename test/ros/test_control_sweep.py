@@ -7,7 +7,8 @@ trajectory sent through joint_trajectory_controller reaches its target (mock 1e-
 Each robot's target: every joint of the trajectory controller 0.1 rad (0.01 m on a prismatic
 joint) from where it starts, towards the middle of its range. The robots ``control`` cannot
 drive are in :data:`NOT_DRIVEN`, each with the reason, and their refusal is checked too (one
-``error:`` line naming the fix, nothing left running). A robot whose joints are all effort-only
+``error:`` line naming the fix, nothing left running); a world of several robots is driven with
+``--model`` (and refused without it). A robot whose joints are all effort-only
 (classic ``EffortJointInterface`` transmissions) has no trajectory controller
 (:func:`~sdf_bridge.ros.controllers_config.generated_controllers`): its forward effort
 controller is active and drives the bridge's effort state instead.
@@ -44,7 +45,10 @@ DRIVEN = (
     "rrbot_external_fts",
     "rrbot_transmissions",
     "ur5e_ros2",
+    "sdf_mimic_pendulums",
 )
+#: robot → the model ``--model`` picks in its world (the one whose mimic follower is slower)
+MODEL = {"sdf_mimic_pendulums": "pendulum_with_base_mimic_fast_follows_slow"}
 EFFORT_ONLY = ("rrbot_ros1",)
 #: robot → (why ``control`` refuses it, the start of its error line)
 NOT_DRIVEN = {
@@ -52,7 +56,6 @@ NOT_DRIVEN = {
     "sdf_model_with_frames": "its universal joint has no URDF form",
     "sdf_nested_include": "its ball caster has no URDF form",
     "turtlebot3_waffle": "its ball casters have no URDF form",
-    "sdf_mimic_pendulums": "a world of three robots (control drives one; it has no --model)",
 }
 DEFAULT = {("ur5e_ros2", "mock"), ("panda_gazebo_ros1", "mujoco"), ("rrbot_ros1", "mock")}
 CASES = [(r, b) for r in (*DRIVEN, *EFFORT_ONLY) for b in ("mock", "mujoco")]
@@ -110,8 +113,11 @@ def _targets(description: Path, joints: list[str], start: dict[str, float]) -> d
     return targets
 
 
-def _inertial(description: Path) -> bool:
-    return any(link.inertial is not None for link in load(description).links.values())
+def _inertial(description: Path, model: str | None) -> bool:
+    from sdf_bridge.description.world import select_robot
+
+    robot = select_robot(load(description), model)
+    return any(link.inertial is not None for link in robot.links.values())
 
 
 @pytest.mark.parametrize(("robot", "backend"), [_param(r, b) for r, b in CASES])
@@ -119,10 +125,11 @@ def test_control_brings_up_the_robot_and_a_trajectory_reaches_its_target(
     robot: str, backend: str, probe: Probe, control
 ) -> None:
     source = shared_robot_file(SHARED / "robots", robot)
-    if backend == "mujoco" and not _inertial(source):
+    if backend == "mujoco" and not _inertial(source, MODEL.get(robot)):
         pytest.skip(f"{robot} has no link inertias: nothing for MuJoCo to simulate")
     ns = f"sweep_{robot}_{backend}"
-    c = control(["--description", str(source), "--backend", backend], ns)
+    model = ["--model", MODEL[robot]] if robot in MODEL else []
+    c = control(["--description", str(source), "--backend", backend, *model], ns)
     topic = f"/{ns}/sdf_bridge/joint_states"
     probe.watch(topic, JointState)
     status = _status(c.wait_running(probe))
@@ -173,6 +180,15 @@ def test_control_brings_up_the_robot_and_a_trajectory_reaches_its_target(
         print(f"worst joints: {worst}\n{c.logs()[-4000:]}")
         raise
     _stop(c)
+
+
+def test_a_world_of_several_robots_needs_model(control) -> None:
+    source = shared_robot_file(SHARED / "robots", "sdf_mimic_pendulums")
+    c = control(["--description", str(source)], "no_model")
+    assert c.process.wait(60) == 1, c.logs()
+    last = c.output().strip().splitlines()[-1]
+    assert last.startswith("error: ") and "holds 3 robots" in last and "--model" in last, last
+    assert c.children() == []
 
 
 @pytest.mark.parametrize("robot", sorted(NOT_DRIVEN))
