@@ -6,7 +6,8 @@ shared rig's ``ros2_control_node`` (``test/ros2_control_rig.py``; ``bash .ci/set
 it) drives the bridge (demo arm, mock backend, joint_states every cycle) through a topic-based
 plugin (``--plugin``; the successor by default) with the block ``sdf-bridge ros2-control``
 makes (position interfaces), forward_position_controller and joint_state_broadcaster active, as
-``launch/ros2_control.launch.py`` starts them. This process sends forward_position_controller
+``launch/ros2_control.launch.py`` starts them, the bridge's loop at the controller_manager's
+thread priority (SCHED_FIFO 50 where permitted). This process sends forward_position_controller
 commands (``std_msgs/Float64MultiArray``, base_yaw in 1 mrad steps: below the controller
 manager's joint limiter step of 2 rad/s at 1 kHz) and times, on its monotonic clock, until
 
@@ -58,6 +59,7 @@ from std_msgs.msg import Float64MultiArray, String
 
 from sdf_bridge.description import load_with_xml
 from sdf_bridge.hardware.topic_block import TopicBlockOptions, with_topic_block
+from sdf_bridge.ros.control_launch import MANAGER_PRIORITY
 
 DEMO = REPO / "urdf" / "demo_arm.urdf.xacro"
 JOINTS = ("base_yaw", "shoulder_lift", "elbow", "wrist_pitch", "wrist_roll", "left_finger_joint")
@@ -128,6 +130,9 @@ def measure_ros2_control(
                 f"description_file:={urdf}",
                 "-p",
                 f"update_rate:={float(rate)}",
+                "-p",
+                # as sdf-bridge control starts it: the controller_manager's priority
+                f"thread_priority:={MANAGER_PRIORITY}",
                 "-r",
                 "joint_states:=sdf_bridge/joint_states",
                 "-r",
