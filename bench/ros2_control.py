@@ -6,7 +6,8 @@ shared rig's ``ros2_control_node`` (``test/ros2_control_rig.py``; ``bash .ci/set
 it) drives the bridge (demo arm, mock backend, joint_states every cycle) through a topic-based
 plugin (``--plugin``; the successor by default) with the block ``sdf-bridge ros2-control``
 makes (position interfaces), forward_position_controller and joint_state_broadcaster active, as
-``launch/ros2_control.launch.py`` starts them. This process sends forward_position_controller
+``launch/ros2_control.launch.py`` starts them, the bridge's loop at the controller_manager's
+thread priority (SCHED_FIFO 50 where permitted). This process sends forward_position_controller
 commands (``std_msgs/Float64MultiArray``, base_yaw in 1 mrad steps: below the controller
 manager's joint limiter step of 2 rad/s at 1 kHz) and times, on its monotonic clock, until
 
@@ -24,7 +25,8 @@ callbacks, no loop. The ros2_control paths add three (bridge) or four (broadcast
 waits for the ticks of two 100 Hz / 1 kHz loops: at 100 Hz the expected p50 is about one period
 for the bridge's joint_states (half a tick in each loop) and 1.5 periods for the broadcaster's.
 
-Usage: ``python bench/ros2_control.py [--samples N] [--runs R] [--plugin NAME]``
+Usage: ``python bench/ros2_control.py [--samples N] [--runs R] [--plugin NAME]
+[--rates 100 1000]``
 (ROS_DOMAIN_ID: random unless set).
 """
 
@@ -55,6 +57,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 
+from sdf_bridge.app.control_launch import MANAGER_PRIORITY
 from sdf_bridge.description import load_with_xml
 from sdf_bridge.hardware.topic_block import TopicBlockOptions, with_topic_block
 
@@ -127,6 +130,9 @@ def measure_ros2_control(
                 f"description_file:={urdf}",
                 "-p",
                 f"update_rate:={float(rate)}",
+                "-p",
+                # as sdf-bridge control starts it: the controller_manager's priority
+                f"thread_priority:={MANAGER_PRIORITY}",
                 "-r",
                 "joint_states:=sdf_bridge/joint_states",
                 "-r",
@@ -256,6 +262,14 @@ def main() -> int:
         choices=(rig.SUCCESSOR, rig.PICKNIK),
         help="the topic-based hardware interface (default: the successor)",
     )
+    parser.add_argument(
+        "--rates",
+        type=int,
+        nargs="+",
+        default=[100, 1000],
+        choices=(100, 1000),
+        help="update rates to measure, Hz (default: 100 1000)",
+    )
     ns = parser.parse_args()
     problem = rig.rig_problem()
     if problem is not None:
@@ -267,10 +281,10 @@ def main() -> int:
     )
     print("| rate | path | samples | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
     notes = []
-    ratios: dict[int, list[float]] = {100: [], 1000: []}
+    ratios: dict[int, list[float]] = {rate: [] for rate in ns.rates}
     with tempfile.TemporaryDirectory(prefix="ros2_control_bench.") as tmp:
         for run in range(ns.runs):
-            for rate in (100, 1000):
+            for rate in ns.rates:
                 result, loop = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp))
                 peer, _ = measure_ros2_control(rate, ns.samples, ns.plugin, Path(tmp), generic=True)
                 print(_row(f"{rate} Hz", "command → bridge joint_states", result["bridge"]))

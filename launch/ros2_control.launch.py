@@ -3,7 +3,7 @@ controller_manager with a topic-based hardware interface, and the controllers' s
 
     ros2 launch sdf_bridge ros2_control.launch.py [description_file:=FILE] [xacro_args:='k:=v']
         [backend:=mock|mujoco] [use_sim_time:=false|true] [namespace:=NS] [frame_prefix:=PREFIX/]
-        [controllers_file:=FILE]
+        [package_paths:='pkg=DIR pkg2=DIR2'] [model:=NAME] [controllers_file:=FILE]
         [plugin:=joint_state_topic_hardware_interface/JointStateTopicSystem]
         [command_interfaces:=position] [controllers:='forward_position_controller']
         [inactive_controllers:=joint_trajectory_controller]

@@ -9,7 +9,8 @@ Subcommands::
     sdf-bridge ros2-control SOURCE [-o OUT] [--plugin P] [--command-interfaces I,J]
                             [--xacro-arg k:=v ...]
     sdf-bridge run [bridge arguments, incl. --ros-args ...]
-    sdf-bridge control [--description FILE] [--mode position|velocity|effort] [...]
+    sdf-bridge control [--description FILE] [--mode position|velocity|effort|all]
+                       [--package-path PKG=DIR ...] [...]
     sdf-bridge demo [demo arguments]
 
 ``check`` exits with 1 when the description has errors (the message names file, line, element
@@ -286,7 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="",
         metavar="I[,J]",
         help="command interfaces of every commandable joint: position, velocity, "
-        "position,velocity or effort (default: each joint's own from the description)",
+        "position,velocity or effort, narrowed by what its classic transmissions declare (an "
+        "EffortJointInterface joint stays effort) (default: each joint's own from the "
+        "description)",
     )
     p.add_argument(
         "--joint-commands-topic",

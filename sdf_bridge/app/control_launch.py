@@ -34,7 +34,14 @@ from typing import Any
 
 from ..description.model import Robot, Sensor
 from ..errors import ConfigError
-from .launch_args import BRIDGE_CONFIG, COMMON_ARGUMENTS, PACKAGE, LaunchArgument, common_values
+from .launch_args import (
+    BRIDGE_CONFIG,
+    COMMON_ARGUMENTS,
+    PACKAGE,
+    LaunchArgument,
+    command_text,
+    common_values,
+)
 
 CONTROLLERS_CONFIG = ("config", "ros2_controllers.yaml")
 BROADCASTER = "joint_state_broadcaster/JointStateBroadcaster"
@@ -44,8 +51,20 @@ SENSOR_BROADCASTERS = {
     "force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster": ("force_torque", "wrench"),
 }
 
+PACKAGE_PATHS = LaunchArgument(
+    "package_paths",
+    "",
+    "Package directories for package:// and $(find pkg), 'pkg=DIR pkg2=DIR2', searched before "
+    "the ament index (the description's expansion here and the bridge's meshes).",
+)
 ARGUMENTS: tuple[LaunchArgument, ...] = (
     *COMMON_ARGUMENTS,
+    PACKAGE_PATHS,
+    LaunchArgument(
+        "model",
+        "",
+        "The robot of an SDFormat world holding several (empty: its only robot).",
+    ),
     LaunchArgument(
         "controllers_file",
         None,
@@ -208,6 +227,30 @@ def sensor_remappings(
     return remaps, notes
 
 
+MANAGER_PRIORITY = 50
+"""``ros2_control_node``'s default ``thread_priority``: the SCHED_FIFO priority its update
+thread asks for (and gets where the process may: root, CAP_SYS_NICE or an rtprio limit)."""
+
+
+def manager_priority(manager: Mapping[str, Any], controllers_file: str | Path) -> int:
+    """The bridge loop's ``thread_priority``: the controller_manager's own (its
+    ``thread_priority`` parameter in ``manager``, default :data:`MANAGER_PRIORITY`), so that a
+    real-time controller_manager does not starve the bridge it waits for (at 1 kHz on 2 cores:
+    119–447 Hz). Where SCHED_FIFO is not permitted the loop runs normally, with one warning
+    (:class:`~sdf_bridge.hardware.loop.FixedRateLoop`).
+
+    Raises:
+        ConfigError: a ``thread_priority`` that is not a whole number in 0..99.
+    """
+    value = manager.get("thread_priority", MANAGER_PRIORITY)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise ConfigError(
+            f"controllers_file {controllers_file}: controller_manager thread_priority {value!r} "
+            "is not a whole number in 0..99. Fix: give e.g. 50 (SCHED_FIFO priority)."
+        )
+    return int(value)
+
+
 def _value(values: Mapping[str, str | bool], name: str) -> str:
     """Argument ``name`` as given, else its default (:data:`ARGUMENTS`)."""
     value = values.get(name, _DEFAULTS[name])
@@ -314,6 +357,9 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         "use_description_topic": True,
         "frame_prefix": common.frame_prefix,
         "update_rate": float(manager.get("update_rate", 100)),
+        "thread_priority": manager_priority(manager, controllers_file),
+        # the same directories as the expansion above (absolute), for the bridge's meshes
+        "package_paths": command_text([f"{k}={v}" for k, v in common.package_paths.items()]),
     }
     controller_packages = {types[n].split("/", 1)[0] for n in (broadcaster, *active, *inactive)}
     return ControlLaunchPlan(

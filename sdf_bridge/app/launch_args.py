@@ -231,12 +231,16 @@ class LaunchPlan:
 @dataclass(frozen=True)
 class CommonValues:
     """The :data:`COMMON_ARGUMENTS` validated: the ``description`` file and its ``xacro_args``,
-    the ``backend``, ``use_sim_time``, ``namespace``, ``frame_prefix``, the ``loaded``
-    description (:class:`~sdf_bridge.app.description_source.LoadedDescription`) and every
-    boolean argument (``flags``: name → bool)."""
+    its ``package_paths`` (package → absolute directory; from a ``package_paths`` argument,
+    which ros2_control.launch.py declares, else none; its ``model`` argument picks the robot of
+    an SDFormat world), the ``backend``, ``use_sim_time``,
+    ``namespace``, ``frame_prefix``, the ``loaded`` description
+    (:class:`~sdf_bridge.app.description_source.LoadedDescription`) and every boolean argument
+    (``flags``: name → bool)."""
 
     description: str
     xacro_args: dict[str, str]
+    package_paths: dict[str, str]
     backend: str
     use_sim_time: bool
     namespace: str
@@ -257,8 +261,8 @@ def common_values(
 
     Raises:
         ConfigError: unknown argument name, a boolean argument that is not a bool, bad xacro
-            argument, empty backend, bad namespace or frame prefix, or a description file that
-            does not exist.
+            argument or package path, empty backend, bad namespace or frame prefix, or a
+            description file that does not exist.
         DescriptionError: the description is invalid.
     """
     from .description_source import load_description
@@ -283,6 +287,10 @@ def common_values(
             "URDF/xacro/SDF file."
         )
     xacro_args = parse_xacro_args(str(values.get("xacro_args", "")))
+    package_paths = {
+        name: str(Path(directory).expanduser().resolve())
+        for name, directory in parse_package_paths(str(values.get("package_paths", ""))).items()
+    }
     backend = str(values.get("backend", "mock")).strip()
     if not backend:
         raise ConfigError(
@@ -293,10 +301,17 @@ def common_values(
         str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
         "launch argument frame_prefix",
     )
-    loaded = load_description(description, is_file=True, xacro_args=xacro_args)
+    loaded = load_description(
+        description,
+        is_file=True,
+        xacro_args=xacro_args,
+        package_paths=package_paths,
+        model=str(values.get("model", "")).strip(),
+    )
     return CommonValues(
         description,
         xacro_args,
+        package_paths,
         backend,
         flags["use_sim_time"],
         namespace,

@@ -87,3 +87,34 @@ def offered_command_interfaces(
         return own
     declared = transmission_interfaces(robot)
     return {name: declared.get(name, interfaces) for name, interfaces in own.items()}
+
+
+def narrowed_interfaces(requested: tuple[str, ...], own: tuple[str, ...]) -> tuple[str, ...]:
+    """The interfaces of ``requested`` (a control mode; ``()``: none asked) that a joint
+    offering ``own`` has, in position, velocity, effort order; all of ``own`` when it has none
+    of them (an ``EffortJointInterface`` joint stays effort in a position block: ros2_control
+    would refuse a controller claiming an interface its hardware cannot command)."""
+    kept = tuple(i for i in INTERFACE_MODES if i in requested and i in own)
+    return kept or tuple(own)
+
+
+def block_interfaces(
+    robot: Robot, transmissions: TransmissionMap, requested: tuple[str, ...] = ()
+) -> dict[str, tuple[str, ...]]:
+    """The command interfaces a generated ``<ros2_control>`` block gives each commandable joint
+    for the ``requested`` control mode, in transmission-map order: without one, each joint's
+    own (:func:`offered_command_interfaces`); with one, the mode, narrowed by the interfaces
+    the joint's classic transmissions declare (:func:`transmission_interfaces`,
+    :func:`narrowed_interfaces`) where no ``<ros2_control>`` block lists joints (a block's
+    listing is for the hardware it names, which the generated block replaces). The one rule of
+    :func:`~.topic_block.topic_block` and of the controllers ``sdf-bridge control`` generates
+    for it."""
+    offered = offered_command_interfaces(robot, transmissions)
+    if not requested:
+        return offered
+    mode = tuple(i for i in INTERFACE_MODES if i in requested)
+    declared = {} if listed_command_interfaces(robot) else transmission_interfaces(robot)
+    return {
+        name: narrowed_interfaces(mode, declared[name]) if name in declared else mode
+        for name in offered
+    }

@@ -11,9 +11,11 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   joint states equal the commands, and a velocity command whose state matches is no longer
   refreshed);
 * every commandable joint (the bridge's :func:`~.command_interfaces.commandable_joints`) with the
-  command interfaces of one control mode (``command_interfaces``; default: the ones its
-  description allows, :func:`~.command_interfaces.offered_command_interfaces`: those its
-  ``<ros2_control>`` block lists, else those its classic transmissions declare, e.g. effort
+  command interfaces of one control mode (``command_interfaces``), narrowed by what its classic
+  transmissions declare (:func:`~.command_interfaces.block_interfaces`: an effort-only joint
+  stays effort in a position block); default: the ones its description allows
+  (:func:`~.command_interfaces.block_interfaces`: those its ``<ros2_control>`` block
+  lists, else those its classic transmissions declare, e.g. effort
   only for ``EffortJointInterface``, else all three): the plugins do not tell the bridge which
   interfaces a controller claims, so a block listing several modes per joint sends stale values
   of the unclaimed ones (:mod:`.command_input`).
@@ -48,7 +50,7 @@ from ..description.model import HardwareComponent, Robot
 from ..errors import ConfigError
 from ..transmissions import TransmissionMap
 from ..util.ros_names import is_topic_name
-from .command_interfaces import offered_command_interfaces
+from .command_interfaces import block_interfaces
 
 SUCCESSOR = "joint_state_topic_hardware_interface/JointStateTopicSystem"
 """The ros-controls plugin (package ``joint_state_topic_hardware_interface``)."""
@@ -74,7 +76,7 @@ class TopicBlockOptions:
             the plugin's node lives in the controller_manager's process).
         command_interfaces: the command interfaces every commandable joint gets, one control
             mode of :data:`CONTROL_MODES`; ``()`` = each joint's own from the description
-            (:func:`~.command_interfaces.offered_command_interfaces`).
+            (:func:`~.command_interfaces.block_interfaces`).
     """
 
     plugin: str = SUCCESSOR
@@ -201,7 +203,7 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     # as the bridge's simulating backends build it (a bridge on real actuators refuses a
     # transmission of unknown type itself, at its start)
     tm = TransmissionMap.from_robot(robot, simulated_robot=True)
-    commandable = offered_command_interfaces(robot, tm)
+    commandable = block_interfaces(robot, tm, options.command_interfaces)
     if not commandable:
         raise ConfigError(
             f"robot {robot.name!r} has no commandable joint, so a controller_manager has nothing "
@@ -222,9 +224,7 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         elem = _sub(root, "joint", name=joint, **attrs)
         info = described.get(joint)
         own = {i.name: i for i in (info.command_interfaces if info is not None else ())}
-        interfaces = (
-            (options.command_interfaces or commandable[joint]) if joint in commandable else ()
-        )
+        interfaces = commandable.get(joint, ())
         for interface in interfaces:
             command = _sub(elem, "command_interface", name=interface)
             params = (

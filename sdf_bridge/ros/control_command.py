@@ -2,8 +2,8 @@
 
     sdf-bridge control [--description FILE] [--backend mock|mujoco|NAME]
         [--mode position|velocity|effort|all] [--controllers YAML [--activate NAME ...]]
-        [--xacro-arg K:=V ...] [--namespace NS] [--update-rate HZ] [--plugin P]
-        [--work-dir DIR] [--timeout S]
+        [--xacro-arg K:=V ...] [--package-path PKG=DIR ...] [--model NAME] [--namespace NS]
+        [--update-rate HZ] [--plugin P] [--work-dir DIR] [--timeout S]
 
 What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawner`` or
 ``ros2param`` (the launch file's logic, :func:`~.control_launch.control_plan`, is shared):
@@ -116,6 +116,15 @@ def control_parser() -> Any:
     parser.add_argument(
         "--xacro-arg", metavar="K:=V", action="append", default=[], help="xacro argument"
     )
+    parser.add_argument(
+        "--package-path",
+        metavar="PKG=DIR",
+        action="append",
+        default=[],
+        help="directory of a package for package:// and $(find PKG), searched before the ament "
+        "index (repeatable; as for run/check): reaches the description's expansion, the "
+        "generated block and the bridge (meshes)",
+    )
     parser.add_argument("--namespace", default="", help="ROS namespace of every node")
     parser.add_argument(
         "--update-rate",
@@ -225,7 +234,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     Raises:
         ConfigError, DescriptionError, TransmissionError: as
-            :func:`~.control_launch.control_plan` and
+            :func:`~.control_launch.control_plan` (a ``--package-path`` not ``pkg=DIR``) and
             :func:`~.controllers_config.generated_controllers`.
     """
     import yaml
@@ -233,7 +242,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
     from ..description import load
     from ..description.world import select_robot
-    from ..hardware.command_interfaces import offered_command_interfaces
+    from ..hardware.command_interfaces import block_interfaces
     from ..hardware.topic_block import foreign_hardware, topic_based_block
     from ..transmissions import TransmissionMap
     from .controllers_config import generated_controllers
@@ -244,11 +253,19 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     if description is not None and not description.is_file():
         raise ConfigError(f"--description {description} does not exist. Fix: give a file.")
     xacro_args = " ".join(shlex.quote(a) for a in args.xacro_arg)
+    package_paths = " ".join(shlex.quote(a) for a in args.package_path)
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
-    from ..app.launch_args import parse_xacro_args
+    from ..app.launch_args import parse_package_paths, parse_xacro_args
 
     models = getattr(args, "model", None) or [None]
-    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), models[0])
+    robot = select_robot(
+        load(
+            source,
+            xacro_args=parse_xacro_args(xacro_args),
+            package_paths=parse_package_paths(package_paths),
+        ),
+        models[0],
+    )
     notes: list[str] = []
     if args.controllers:
         controllers = Path(args.controllers).expanduser().resolve()
@@ -272,7 +289,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
             )
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         if topic_based_block(robot) is None:
-            own = offered_command_interfaces(robot, tmap)
+            own = block_interfaces(robot, tmap, () if mode == "all" else (mode,))
         else:
             from ..hardware.command_interfaces import listed_command_interfaces
 
@@ -292,6 +309,8 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     values: dict[str, str | bool] = {
         "description_file": str(source),
         "xacro_args": xacro_args,
+        "package_paths": package_paths,
+        "model": ",".join(args.model),
         "backend": args.backend,
         "use_sim_time": False,
         "namespace": args.namespace,
@@ -347,7 +366,7 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
     from lxml import etree
 
     from ..app.description_source import robot_xml
-    from ..app.launch_args import parse_namespace, parse_xacro_args
+    from ..app.launch_args import parse_namespace, parse_package_paths, parse_xacro_args
     from ..description import load
     from ..description.scope import unscope_robot
     from ..description.world import load_placements, parse_robot_spec, select_robots
@@ -359,7 +378,11 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         source = package_share() / "urdf" / "demo_arm.urdf.xacro"
     if not source.is_file():
         return None  # (prepare says so)
-    loaded = load(source, xacro_args=parse_xacro_args(" ".join(args.xacro_arg)))
+    loaded = load(
+        source,
+        xacro_args=parse_xacro_args(" ".join(args.xacro_arg)),
+        package_paths=parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
+    )
     placements = {p.name: p for p in load_placements(args.robot)}
     combined = select_robots(loaded, args.model, list(placements.values()))
     if not combined.robots:

@@ -13,7 +13,11 @@ topic-based block commands) in one control mode:
   (``forward_command_controller/ForwardCommandController``, active);
 * mode ``all``: joint_trajectory_controller active and a forward controller per interface
   inactive, each on the joints having that interface (the bridge follows which interfaces the
-  active controllers claim, so switching between them works at run time).
+  active controllers claim, so switching between them works at run time);
+* in every mode, a joint that does not offer the mode's interface (an ``EffortJointInterface``
+  transmission: effort only) keeps its own interfaces and gets an active forward controller of
+  its first one (e.g. ``forward_effort_only_controller`` beside the trajectory controller), so
+  no joint is left without an active controller.
 
 Keys are ``/**/<node>`` so that they match the nodes in any namespace, as in
 ``config/ros2_controllers.yaml``.
@@ -57,11 +61,19 @@ def generated_controllers(
     interfaces: Mapping[str, Sequence[str]] | None = None,
 ) -> GeneratedControllers:
     """The controllers of ``joints`` in control ``mode`` at ``update_rate`` Hz (module doc).
-    Mode ``all``: the block offers each joint its own command interfaces (``interfaces``: joint
-    → its command interfaces; default all three), and a forward controller per interface (on
-    the joints that have it) is loaded inactive beside the active joint_trajectory_controller
-    (on the joints with position; without any, the first forward controller is active
-    instead), to switch between at run time.
+    ``interfaces``: joint → the command interfaces the block gives it
+    (:func:`~sdf_bridge.hardware.command_interfaces.block_interfaces`: the mode's, narrowed by
+    the joint's transmissions; default the mode's, or all three in mode all):
+
+    * mode position / all: joint_trajectory_controller (active) on the joints with position;
+      velocity / effort: ``forward_<mode>_controller`` (active) on the joints with it;
+    * the joints that controller cannot take (e.g. an effort-only joint in a position block)
+      are not left without one: a forward controller of their first interface is active on
+      them, ``forward_<interface>_controller`` when no other controller has that name (or it
+      has exactly these joints), else ``forward_<interface>_only_controller``;
+    * mode position: ``forward_position_controller`` loaded inactive; mode all: a forward
+      controller per interface (on the joints that have it) loaded inactive, to switch between
+      at run time.
 
     Raises:
         ConfigError: an unknown mode, no joint, or an update rate that is not a positive whole
@@ -80,32 +92,49 @@ def generated_controllers(
         raise ConfigError(
             f"update rate {update_rate:g} Hz is not a positive whole number. Fix: give e.g. 100."
         )
-    own = {j: tuple((interfaces or {}).get(j, MODES)) for j in joints}
+    default = MODES if mode == ALL else (mode,)
+    given = {j: tuple((interfaces or {}).get(j, default)) or default for j in joints}
     manager: dict[str, Any] = {
         "update_rate": int(update_rate),
         BROADCASTER_NAME: {"type": "joint_state_broadcaster/JointStateBroadcaster"},
     }
     data: dict[str, Any] = {"/**/controller_manager": {"ros__parameters": manager}}
-    forwards: list[str] = []
+    members: dict[str, list[str]] = {}  # forward controller → its joints
+
+    def forward(name: str, interface: str, names: list[str]) -> None:
+        manager[name] = {"type": "forward_command_controller/ForwardCommandController"}
+        data[f"/**/{name}"] = {"ros__parameters": {"joints": names, "interface_name": interface}}
+        members[name] = names
+
     for interface in MODES if mode == ALL else (mode,):
-        members = [j for j in joints if mode != ALL or interface in own[j]]
-        if not members:
-            continue
-        forward = f"forward_{interface}_controller"
-        manager[forward] = {"type": "forward_command_controller/ForwardCommandController"}
-        data[f"/**/{forward}"] = {
-            "ros__parameters": {"joints": members, "interface_name": interface},
+        names = [j for j in joints if interface in given[j]]
+        if names:
+            forward(f"forward_{interface}_controller", interface, names)
+    main = "position" if mode in ("position", ALL) else mode
+    active: list[str] = [BROADCASTER_NAME]
+    positioned = [j for j in joints if main == "position" and "position" in given[j]]
+    if positioned:
+        manager[TRAJECTORY] = {"type": "joint_trajectory_controller/JointTrajectoryController"}
+        data[f"/**/{TRAJECTORY}"] = {
+            "ros__parameters": {
+                "joints": positioned,
+                "command_interfaces": ["position"],
+                "state_interfaces": ["position", "velocity"],
+            }
         }
-        forwards.append(forward)
-    positioned = [j for j in joints if mode == "position" or (mode == ALL and "position" in own[j])]
-    if not positioned:
-        return GeneratedControllers(data, (BROADCASTER_NAME, forwards[0]), tuple(forwards[1:]))
-    manager[TRAJECTORY] = {"type": "joint_trajectory_controller/JointTrajectoryController"}
-    data[f"/**/{TRAJECTORY}"] = {
-        "ros__parameters": {
-            "joints": positioned,
-            "command_interfaces": ["position"],
-            "state_interfaces": ["position", "velocity"],
-        }
-    }
-    return GeneratedControllers(data, (BROADCASTER_NAME, TRAJECTORY), tuple(forwards))
+        active.append(TRAJECTORY)
+    elif main != "position" and f"forward_{main}_controller" in members:
+        active.append(f"forward_{main}_controller")
+    rest: dict[str, list[str]] = {}
+    for j in joints:
+        if main not in given[j]:
+            rest.setdefault(given[j][0], []).append(j)
+    for interface, names in rest.items():
+        name = f"forward_{interface}_controller"
+        if name in members and members[name] != names:
+            name = f"forward_{interface}_only_controller"
+        if name not in members:
+            forward(name, interface, names)
+        active.append(name)
+    inactive = tuple(n for n in members if n not in active)
+    return GeneratedControllers(data, tuple(active), inactive)

@@ -46,6 +46,8 @@ def test_arguments_extend_those_of_robot_launch() -> None:
         "use_sim_time",
         "namespace",
         "frame_prefix",
+        "package_paths",
+        "model",
         "controllers_file",
         "plugin",
         "command_interfaces",
@@ -75,6 +77,8 @@ def test_defaults_plan(share: Path) -> None:
             "use_description_topic": True,
             "frame_prefix": "",
             "update_rate": 100.0,
+            "thread_priority": 50,
+            "package_paths": "",
         },
     )
     # joint_states only from the broadcaster; the IMU and F/T broadcasters' topics served by
@@ -327,3 +331,25 @@ def test_a_broadcaster_takes_the_topic_the_sensors_plugin_names() -> None:
         [("rover/imu/data", "imu_sensor_broadcaster/imu")],
         [],
     )
+
+
+def test_the_bridge_loop_takes_the_controller_managers_thread_priority(
+    share: Path, tmp_path: Path
+) -> None:
+    """ros2_control_node's thread_priority (default 50) is the bridge's; a bad one is refused."""
+    data = yaml.safe_load((share / "config" / "ros2_controllers.yaml").read_text())
+    manager = data["/**/controller_manager"]["ros__parameters"]
+    path = tmp_path / "c.yaml"
+
+    def plan_with(priority: object) -> dict:
+        manager.pop("thread_priority", None)
+        if priority is not None:
+            manager["thread_priority"] = priority
+        path.write_text(yaml.safe_dump(data))
+        return control_plan({"use_sim_time": False, "controllers_file": str(path)}, share)
+
+    for given, expected in ((None, 50), (70, 70), (0, 0)):
+        assert plan_with(given).bridge_parameters[1]["thread_priority"] == expected
+    for bad in (120, "high", True):
+        with pytest.raises(ConfigError, match=r"thread_priority .* not a whole number in 0\.\.99"):
+            plan_with(bad)

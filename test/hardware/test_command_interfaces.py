@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from sdf_bridge.description import load
 from sdf_bridge.hardware.command_interfaces import (
+    block_interfaces,
     commandable_joints,
     listed_command_interfaces,
+    narrowed_interfaces,
     offered_command_interfaces,
     transmission_interfaces,
 )
@@ -93,4 +95,46 @@ def test_state_only_and_unknown_hardware_interfaces_declare_no_command_interface
     assert offered_command_interfaces(robot, TransmissionMap.from_robot(robot)) == {
         "j1": every,
         "j2": every,
+    }
+
+
+def test_a_requested_mode_is_narrowed_to_what_the_joint_offers() -> None:
+    every = ("position", "velocity", "effort")
+    assert narrowed_interfaces(("position",), every) == ("position",)
+    assert narrowed_interfaces(("position",), ("effort",)) == ("effort",)
+    assert narrowed_interfaces(("velocity", "position"), ("position", "velocity")) == (
+        "position",
+        "velocity",
+    )
+    assert narrowed_interfaces(("effort",), ("position", "velocity")) == ("position", "velocity")
+    assert narrowed_interfaces((), ("effort",)) == ("effort",)
+
+
+def test_a_requested_mode_is_narrowed_by_the_classic_transmissions_only() -> None:
+    """j1's transmission declares EffortJointInterface: effort in any requested mode; j2 has
+    none: the mode; with a <ros2_control> block listing j1 position-only, the listing is for
+    the replaced hardware and the mode stands."""
+    trans = """<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>
+      <joint name="j1"><hardwareInterface>hardware_interface/EffortJointInterface
+      </hardwareInterface></joint>
+      <actuator name="m1"><mechanicalReduction>1</mechanicalReduction></actuator></transmission>"""
+    robot = load(f'<robot name="r">{JOINTS}{trans}</robot>')
+    tmap = TransmissionMap.from_robot(robot)
+    assert block_interfaces(robot, tmap, ("position",)) == {
+        "j1": ("effort",),
+        "j2": ("position",),
+    }
+    assert block_interfaces(robot, tmap, ("velocity",)) == {
+        "j1": ("effort",),
+        "j2": ("velocity",),
+    }
+    assert block_interfaces(robot, tmap) == {
+        "j1": ("effort",),
+        "j2": ("position", "velocity", "effort"),
+    }
+    block = """<ros2_control name="s" type="system"><hardware><plugin>x/Y</plugin></hardware>
+      <joint name="j1"><command_interface name="position"/></joint></ros2_control>"""
+    listed = load(f'<robot name="r">{JOINTS}{trans}{block}</robot>')
+    assert block_interfaces(listed, TransmissionMap.from_robot(listed), ("velocity",)) == {
+        "j1": ("velocity",)
     }

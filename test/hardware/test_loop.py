@@ -194,3 +194,70 @@ def test_priority_validation_and_fallback() -> None:
     assert (policies[1] == os.SCHED_FIFO) is loop.realtime
     assert loop.timing.cycles >= 6
     assert FixedRateLoop(lambda k: None, 10.0).realtime is False
+
+
+def test_a_wake_runs_on_wake_between_ticks_without_moving_the_schedule() -> None:
+    """10 Hz: a wake 30 ms after a tick runs on_wake on the loop thread within a few ms (not
+    at the next tick, 70 ms later), a second wake in the same period does not, and the ticks
+    keep their 100 ms spacing."""
+    import time
+
+    ticks: list[float] = []
+    woken: list[tuple[float, str]] = []
+    ticked = threading.Event()
+
+    def cycle(k: int) -> None:
+        ticks.append(time.perf_counter())
+        ticked.set()
+
+    loop = FixedRateLoop(
+        cycle,
+        10.0,
+        on_wake=lambda: woken.append((time.perf_counter(), threading.current_thread().name)),
+    )
+    loop.start()
+    try:
+        ticked.clear()
+        assert ticked.wait(1.0)
+        time.sleep(0.03)
+        sent = time.perf_counter()
+        loop.wake()
+        time.sleep(0.01)
+        loop.wake()  # the second wake of the period waits for the tick
+        time.sleep(0.24)
+    finally:
+        loop.stop()
+    assert len(woken) == 1
+    at, thread = woken[0]
+    assert thread == "sdf_bridge_loop"
+    assert at - sent < 0.02  # a tick was 70 ms away
+    gaps = [b - a for a, b in zip(ticks[1:], ticks[2:])]
+    assert all(abs(g - 0.1) < 0.02 for g in gaps), gaps
+    assert loop.errors == 0
+
+
+def test_a_failing_on_wake_is_counted_and_a_fast_loop_ignores_wakes() -> None:
+    import time
+
+    def fail() -> None:
+        raise RuntimeError("boom")
+
+    loop = FixedRateLoop(lambda k: None, 10.0, on_wake=fail)
+    loop.start()
+    try:
+        time.sleep(0.02)
+        loop.wake()
+        time.sleep(0.05)
+    finally:
+        loop.stop()
+    assert loop.errors == 1
+    calls: list[int] = []
+    fast = FixedRateLoop(lambda k: None, 1000.0, on_wake=lambda: calls.append(1))
+    assert fast.period < FixedRateLoop.WAKE_MIN_PERIOD
+    fast.start()
+    try:
+        fast.wake()
+        time.sleep(0.05)
+    finally:
+        fast.stop()
+    assert calls == []

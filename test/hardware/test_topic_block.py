@@ -365,8 +365,8 @@ def test_effort_only_transmissions_give_effort_only_in_the_default_block(data_di
     """test/data/effort_transmissions.urdf: the default block offers what each joint's
     transmissions declare (effort only for the shoulder, all three for the undeclared elbow),
     its states all three; the effort interface keeps the <limit effort> as min/max. Read back,
-    the bridge commands the shoulder in effort only, and a requested mode still applies to every
-    joint."""
+    the bridge commands the shoulder in effort only, and a requested mode is narrowed by the
+    transmissions: position for the elbow, effort still for the shoulder."""
     robot, _warnings, xml = load_with_xml(data_dir / "effort_transmissions.urdf")
     block = topic_block(robot)
     states = ("position", "velocity", "effort")
@@ -385,7 +385,7 @@ def test_effort_only_transmissions_give_effort_only_in_the_default_block(data_di
     }
     requested = topic_block(robot, TopicBlockOptions(command_interfaces=("position",)))
     assert {j: c for j, (c, _s, _m) in _interfaces(requested).items()} == {
-        "shoulder": ("position",),
+        "shoulder": ("effort",),
         "elbow": ("position",),
     }
 

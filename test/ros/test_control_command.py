@@ -428,8 +428,8 @@ def test_an_unlimited_sdformat_revolute_joint_is_not_clamped_to_zero(
 def test_an_effort_only_joint_is_offered_and_driven_in_effort(probe: Probe, control) -> None:
     """test/data/effort_transmissions.urdf, mode all: the shoulder, whose transmission declares
     EffortJointInterface only, is in no position or velocity controller (the block offers it
-    effort only), the elbow in all; switched to forward_effort_controller, both joints take the
-    commanded efforts."""
+    effort only) and starts driven by forward_effort_only_controller (active), the elbow in
+    all; switched to forward_effort_controller, both joints take the commanded efforts."""
     from ros2_control_rig import ControllerManagerClient
 
     ns = "ctl_effort"
@@ -447,6 +447,11 @@ def test_an_effort_only_joint_is_offered_and_driven_in_effort(probe: Probe, cont
         "joint_trajectory_controller/JointTrajectoryController",
         "elbow/position",
     ]
+    assert lines["forward_effort_only_controller"][1:] == [
+        "active",
+        "forward_command_controller/ForwardCommandController",
+        "shoulder/effort",
+    ]
     generated = yaml.safe_load((c.work_dir / "controllers.yaml").read_text(encoding="utf-8"))
     assert {
         name: generated[f"/**/{name}"]["ros__parameters"]["joints"]
@@ -454,14 +459,19 @@ def test_an_effort_only_joint_is_offered_and_driven_in_effort(probe: Probe, cont
             "forward_position_controller",
             "forward_velocity_controller",
             "forward_effort_controller",
+            "forward_effort_only_controller",
         )
     } == {
         "forward_position_controller": ["elbow"],
         "forward_velocity_controller": ["elbow"],
         "forward_effort_controller": ["shoulder", "elbow"],
+        "forward_effort_only_controller": ["shoulder"],
     }
     cm = ControllerManagerClient(probe.node, probe.spin_until, f"/{ns}/controller_manager")
-    cm.switch(["forward_effort_controller"], ["joint_trajectory_controller"])
+    cm.switch(
+        ["forward_effort_controller"],
+        ["joint_trajectory_controller", "forward_effort_only_controller"],
+    )
     effort = {"shoulder": 5.0, "elbow": -2.0}
     _publish_until(
         probe,
@@ -472,5 +482,43 @@ def test_an_effort_only_joint_is_offered_and_driven_in_effort(probe: Probe, cont
             and all(abs(_values(probe, topic, "effort")[j] - v) <= 1e-12 for j, v in effort.items())
         ),
         "the commanded efforts",
+    )
+    _stop(c)
+
+
+def test_position_mode_keeps_an_effort_only_joint_in_effort(probe: Probe, control) -> None:
+    """--mode position on the same arm: the block gives the shoulder effort (not position),
+    forward_effort_controller drives it (active) while the trajectory controller moves the
+    elbow."""
+    ns = "ctl_effpos"
+    c = control(["--description", str(REPO / "test" / "data" / "effort_transmissions.urdf")], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    out = c.wait_running(probe)
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    assert lines["joint_trajectory_controller"][1::2] == ["active", "elbow/position"]
+    assert lines["forward_effort_controller"][1::2] == ["active", "shoulder/effort"]
+    assert lines["forward_position_controller"][1] == "inactive"
+    block = (c.work_dir / "robot_description.urdf").read_text()
+    shoulder = block.split('<joint name="shoulder">', 2)[-1].split("</joint>", 1)[0]
+    assert '<command_interface name="effort">' in shoulder
+    assert '<command_interface name="position"' not in shoulder
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/forward_effort_controller/commands", Float64MultiArray),
+        Float64MultiArray(data=[3.0]),
+        lambda: (
+            bool(probe.messages[topic])
+            and abs(_values(probe, topic, "effort")["shoulder"] - 3.0) <= 1e-12
+        ),
+        "the shoulder's commanded effort",
+    )
+    point = JointTrajectoryPoint(positions=[0.4], time_from_start=Duration(sec=1))
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=["elbow"], points=[point]),
+        lambda: abs(_values(probe, topic, "position")["elbow"] - 0.4) <= 1e-9,
+        "the elbow at 0.4 rad",
     )
     _stop(c)

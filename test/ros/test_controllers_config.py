@@ -141,3 +141,75 @@ def test_status_table() -> None:
         "bc          inactive  b/B      -",
         "jtc         active    jtc/JTC  a/position",
     ]
+
+
+OWN = {"shoulder": ("effort",), "elbow": ("position", "velocity", "effort")}
+
+
+def _joints(made, name: str) -> list[str]:
+    return made.data[f"/**/{name}"]["ros__parameters"]["joints"]
+
+
+def test_position_mode_leaves_an_effort_only_joint_in_effort_with_an_active_controller() -> None:
+    """EffortJointInterface on the shoulder: the position block gives it effort; its effort
+    controller is active beside the trajectory controller."""
+    block = {"shoulder": ("effort",), "elbow": ("position",)}  # block_interfaces, position
+    made = generated_controllers(list(block), "position", 100.0, block)
+    assert made.active == (
+        "joint_state_broadcaster",
+        "joint_trajectory_controller",
+        "forward_effort_controller",
+    )
+    assert made.inactive == ("forward_position_controller",)
+    assert _joints(made, "joint_trajectory_controller") == ["elbow"]
+    assert _joints(made, "forward_position_controller") == ["elbow"]
+    assert made.data["/**/forward_effort_controller"]["ros__parameters"] == {
+        "joints": ["shoulder"],
+        "interface_name": "effort",
+    }
+
+
+def test_mode_all_gives_an_effort_only_joint_an_active_controller_of_its_own() -> None:
+    """forward_effort_controller (shoulder and elbow) stays the switchable one; the shoulder
+    alone is driven by forward_effort_only_controller, active."""
+    made = generated_controllers(list(OWN), "all", 100.0, OWN)
+    assert made.active == (
+        "joint_state_broadcaster",
+        "joint_trajectory_controller",
+        "forward_effort_only_controller",
+    )
+    assert made.inactive == (
+        "forward_position_controller",
+        "forward_velocity_controller",
+        "forward_effort_controller",
+    )
+    assert _joints(made, "forward_effort_controller") == ["shoulder", "elbow"]
+    assert made.data["/**/forward_effort_only_controller"]["ros__parameters"] == {
+        "joints": ["shoulder"],
+        "interface_name": "effort",
+    }
+    manager = made.data["/**/controller_manager"]["ros__parameters"]
+    assert manager["forward_effort_only_controller"] == {
+        "type": "forward_command_controller/ForwardCommandController"
+    }
+
+
+def test_an_all_effort_robot_activates_its_effort_controller_in_every_mode() -> None:
+    own = {"a": ("effort",), "b": ("effort",)}
+    for mode in ("position", "velocity", "effort", "all"):
+        made = generated_controllers(list(own), mode, 100.0, own)
+        assert made.active == ("joint_state_broadcaster", "forward_effort_controller"), mode
+        assert made.inactive == (), mode
+        assert _joints(made, "forward_effort_controller") == ["a", "b"]
+
+
+def test_velocity_mode_keeps_a_position_only_joint_in_position() -> None:
+    own = {"wheel": ("velocity",), "steer": ("position",)}
+    made = generated_controllers(list(own), "velocity", 100.0, own)
+    assert made.active == (
+        "joint_state_broadcaster",
+        "forward_velocity_controller",
+        "forward_position_controller",
+    )
+    assert _joints(made, "forward_velocity_controller") == ["wheel"]
+    assert _joints(made, "forward_position_controller") == ["steer"]

@@ -38,6 +38,30 @@ COUPLING_SUFFIX = "__coupling"
 follower has more than one)."""
 
 
+COUPLING_SOLIMP = (0.95, 0.99, 0.001, 0.5, 2.0)
+"""MuJoCo ``solimp`` of every coupling: impedance 0.95 at no violation to 0.99 at 0.001 rad
+or m (the fraction of the holding force a row gets at once; :func:`add_coupling`)."""
+
+
+def coupled_followers(model: mujoco.MjModel, dofs: Sequence[int]) -> list[list[tuple[int, float]]]:
+    """Per dof of ``dofs``: the ``(dof, gain)`` of every joint its couplings make follow it
+    (:func:`joint_couplings`), directly or through other followers (gains multiplied along
+    the chain), for :func:`.gains.joint_inertias`."""
+    leader_of = {c.follower_dof: (c.leader_dof, c.gain) for c in joint_couplings(model)}
+    index = {int(d): k for k, d in enumerate(dofs)}
+    found: list[list[tuple[int, float]]] = [[] for _ in dofs]
+    for follower in leader_of:
+        leader, gain = leader_of[follower]
+        seen = {follower}
+        while leader not in index and leader in leader_of and leader not in seen:
+            seen.add(leader)
+            leader, upper = leader_of[leader]
+            gain *= upper
+        if leader in index:
+            found[index[leader]].append((follower, gain))
+    return found
+
+
 def add_coupling(
     spec: mujoco.MjSpec,
     follower: str,
@@ -85,7 +109,7 @@ def add_coupling(
     data[0] = offset
     eq.data = data
     eq.solref = [max(0.005, 4.0 * timestep), 1.0]
-    eq.solimp = [0.95, 0.99, 0.001, 0.5, 2.0]
+    eq.solimp = list(COUPLING_SOLIMP)
     return eq
 
 

@@ -15,8 +15,9 @@ from ...description.model import Robot
 from . import cycle
 from .actuation import inertia_diagonal_index
 from .builder import BuiltModel
+from .couplings import coupled_followers
 from .cycle import INTEGRAL, SCALE
-from .gains import JointInertia, default_gains, joint_inertias
+from .gains import JointInertia, default_gains, joint_inertias, reflected
 from .pid import JointPid, PidGains, resolve_gains
 
 
@@ -66,7 +67,8 @@ def drive_gains(
     """The PID gains of ``joint_names`` (dofs ``dadr``, (n,)): the configured ones of
     ``params`` or the description, else the defaults of :func:`.gains.default_gains` for their
     ``inertia``, the model's timestep, ``effort_limit`` ((n,), N·m or N) and the joints'
-    damping and friction as the model has them now (``dof_damping``, ``dof_frictionloss``);
+    damping and friction as the model has them now (``dof_damping``, ``dof_frictionloss``),
+    each with its coupled followers' reflected (:func:`.gains.reflected`);
     zero gains and no schedule on the ``passive`` joints ((n,) bool). The one rule, at
     configure and again when a joint property it depends on changes at run time
     (:mod:`.properties`; ``log`` false: the default-gain line is not logged again).
@@ -74,12 +76,13 @@ def drive_gains(
     Raises:
         ConfigError: a gain parameter is invalid (:func:`.pid.resolve_gains`).
     """
+    followers = coupled_followers(model, dadr)
     defaults = default_gains(
         inertia,
         float(model.opt.timestep),
         effort_limit,
-        damping=np.array(model.dof_damping, dtype=float)[dadr],
-        friction=np.array(model.dof_frictionloss, dtype=float)[dadr],
+        damping=reflected(np.array(model.dof_damping, dtype=float), dadr, followers),
+        friction=reflected(np.array(model.dof_frictionloss, dtype=float), dadr, followers, 1),
     )
     gains = resolve_gains(robot, joint_names, params, defaults, inertia, log=log)
     for array in (gains.p, gains.i, gains.d):
@@ -122,7 +125,7 @@ def joint_drive(
         ],
         dtype=int,
     )
-    inertia = joint_inertias(model, jnt_ids, dadr)
+    inertia = joint_inertias(model, jnt_ids, dadr, coupled_followers(model, dadr))
     gains = drive_gains(robot, model, joint_names, params, inertia, dadr, effort_limit, passive)
     inertia0 = np.maximum(np.array(model.dof_M0)[dadr], 1e-9)
     scheduled = gains.scheduled.copy()

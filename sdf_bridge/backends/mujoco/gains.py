@@ -15,15 +15,25 @@ Per map joint ``k`` (MuJoCo dof ``k``), at the model's reference configuration `
   the joint carries when its subtree is braced against the ground (a knee lifting the trunk
   and the other legs); for a slide joint the mass of the rest. 0 on a fixed base (the rest is
   welded to the world).
+
+A joint that drives followers through couplings (mimic, gearbox, screw:
+:func:`.couplings.coupled_followers`, multiplier ``m_f``) carries them: ``own`` adds each
+follower's ``m_f²·own_f`` (its reflected inertia), ``apparent`` adds ``m_f²·apparent_f`` up to
+``apparent / (1 − 0.95)`` (a coupling is soft: within one step it passes on its impedance's
+share, :data:`.couplings.COUPLING_SOLIMP`, of a force on the joint), and the drive reflects the
+followers' damping (``m_f²·b_f``) and friction (``|m_f|·f_f``) the same way (:func:`reflected`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import mujoco
 import numpy as np
+
+from .couplings import COUPLING_SOLIMP
 
 BANDWIDTH = 2.0 * math.pi * 10.0
 """rad/s: closed-loop natural frequency ``ω`` the default gains aim at (10 Hz)."""
@@ -74,22 +84,46 @@ class DefaultGains:
     bounded: np.ndarray
 
 
-def joint_inertias(model: mujoco.MjModel, joints: np.ndarray, dofs: np.ndarray) -> JointInertia:
+def joint_inertias(
+    model: mujoco.MjModel,
+    joints: np.ndarray,
+    dofs: np.ndarray,
+    followers: Sequence[Sequence[tuple[int, float]]] = (),
+) -> JointInertia:
     """The inertias of MuJoCo joints ``joints`` (ids, shape (n,)) with dofs ``dofs`` (n,) at
     ``qpos0`` (module docstring). ``load`` is non-zero for joints in a kinematic tree whose
-    root body has a free joint."""
+    root body has a free joint. ``followers[k]``: the ``(dof, multiplier)`` of each joint the
+    couplings make follow joint ``k`` (``q_f = offset + multiplier·q_k``, :mod:`.couplings`;
+    empty or shorter: none): their reflected inertia, ``multiplier²`` times the follower's,
+    counts in joint ``k``'s ``own`` and ``apparent`` (the coupling moves them with it: a
+    10⁻⁶ kg·m² virtual joint driving two wheels carries the wheels)."""
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     n = len(joints)
-    own = np.array(model.dof_M0, dtype=float)[dofs] if n else np.zeros(0)
-    inverse = np.zeros((model.nv, n))
-    if n:
-        unit = np.zeros((n, model.nv))
-        unit[np.arange(n), dofs] = 1.0
-        out = np.zeros((n, model.nv))
-        mujoco.mj_solveM(model, data, out, unit)
-        inverse = out
-    apparent = 1.0 / np.maximum(inverse[np.arange(n), dofs] if n else np.zeros(0), 1e-300)
+    pairs = [list(followers[k]) if k < len(followers) else [] for k in range(n)]
+    extra = sorted({dof for group in pairs for dof, _m in group})
+    every = np.concatenate([np.asarray(dofs, dtype=int), np.asarray(extra, dtype=int)])
+    m0 = np.array(model.dof_M0, dtype=float)
+    inverse = np.zeros((model.nv, 0))
+    if len(every):
+        unit = np.zeros((len(every), model.nv))
+        unit[np.arange(len(every)), every] = 1.0
+        inverse = np.zeros((len(every), model.nv))
+        mujoco.mj_solveM(model, data, inverse, unit)
+    alone = 1.0 / np.maximum(inverse[np.arange(len(every)), every], 1e-300)
+    apparent_of = dict(zip(every.tolist(), alone.tolist()))
+    own = m0[np.asarray(dofs, dtype=int)] + np.array(
+        [sum(m * m * m0[f] for f, m in g) for g in pairs], dtype=float
+    ).reshape(n)
+    carried = np.array(
+        [sum(m * m * apparent_of[f] for f, m in g) for g in pairs], dtype=float
+    ).reshape(n)
+    # within one step the coupling passes on at least the impedance's share of a force
+    apparent = np.where(
+        carried > 0.0,
+        np.minimum(alone[:n] + carried, alone[:n] / (1.0 - COUPLING_SOLIMP[0])),
+        alone[:n],
+    ).reshape(n)
     load = np.zeros(n)
     free = {
         int(model.jnt_bodyid[j])
@@ -146,7 +180,7 @@ def default_gains(
         M  = max(own, load)                          (JointInertia.design)
         p  = min(ω·(M·ω + b), apparent·(STIFFNESS_STEP/timestep)²)
         d  = min(2·M·ω, apparent·DAMPING_STEP/timestep)
-        i  = p·min(ω/10, (d + b)/(2·M))              (Routh–Hurwitz on M: i < (d + b)·p/M)
+        i  = p·integral_corner(M, d + b, p)          (ω/10 at the aims; Routh–Hurwitz-safe)
         i_clamp = effort limit (p·1 rad + f where there is none)
 
     Source: pole placement on the joint's plant ``M·s² + b·s`` (the PID design by pole
@@ -162,7 +196,10 @@ def default_gains(
     apparent inertia alone: where it cuts ``p``, the slow pole is near ``−p/(d + b)``, still
     settling in well under a second on the joints measured; relaxing it by the implicitly
     integrated ``b·timestep`` made a 10⁻⁶ kg·m² virtual joint driving mimic wheels (the shared
-    carlikebot) unstable through its soft coupling constraints.
+    carlikebot) unstable through its soft coupling constraints. Where the bound cuts ``p`` and
+    the loop is overdamped, the integral's corner follows its slow pole
+    (:func:`integral_corner`): at ``ω/10`` it outran that pole on carlikebot (its followers
+    counted) and oscillated.
     The Coulomb friction is overcome by the integral (the proportional part alone stops
     ``f/p`` short); without an effort limit its clamp leaves room for ``f`` on top of
     ``p``·1 rad.
@@ -175,7 +212,7 @@ def default_gains(
     p_aim, d_aim = BANDWIDTH * (m * BANDWIDTH + b), 2.0 * m * BANDWIDTH
     p = np.minimum(p_aim, apparent * (STIFFNESS_STEP / timestep) ** 2)
     d = np.minimum(d_aim, apparent * DAMPING_STEP / timestep)
-    i = p * np.minimum(BANDWIDTH * INTEGRAL_RATIO, (d + b) / (2.0 * m))
+    i = p * integral_corner(m, d + b, p)
     limit = np.abs(np.asarray(effort_limit, dtype=float))
     i_clamp = np.where(np.isfinite(limit) & (limit > 0.0), limit, p * 1.0 + f)
     return DefaultGains(p, i, d, i_clamp, (p < p_aim) | (d < d_aim))
@@ -185,3 +222,40 @@ def too_light(inertia: JointInertia) -> np.ndarray:
     """(n,) bool: joints whose design inertia is over :data:`LIGHT_RATIO` times their apparent
     one (their default gains cannot damp what they carry)."""
     return inertia.design > LIGHT_RATIO * np.maximum(inertia.apparent, 1e-300)
+
+
+def reflected(
+    values: np.ndarray,
+    dofs: np.ndarray,
+    followers: Sequence[Sequence[tuple[int, float]]],
+    power: int = 2,
+) -> np.ndarray:
+    """Per dof of ``dofs`` (n,): its own entry of ``values`` (nv,) plus each coupled
+    follower's (``followers``, as :func:`joint_inertias` takes them) reflected through the
+    coupling, ``|gain|**power ×`` the follower's: a viscous damping (N·m·s/rad) with power 2,
+    a Coulomb friction (N·m) with power 1."""
+    own = np.asarray(values, dtype=float)[np.asarray(dofs, dtype=int)]
+    extra = [sum(abs(g) ** power * float(values[f]) for f, g in group) for group in followers]
+    extra += [0.0] * (len(own) - len(extra))
+    return own + np.asarray(extra[: len(own)], dtype=float)
+
+
+def integral_corner(m: np.ndarray, damping: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """(n,) rad/s: the integral's corner ``i / p`` for the PD loop ``m·s² + damping·s + p``
+    (``damping`` = the gain ``d`` plus the joint's own ``b``): :data:`INTEGRAL_RATIO` times its
+    slowest pole when its poles are real — ``ω/10`` with the rule's aims (``d = 2·m·ω``,
+    ``p = ω·(m·ω + b)`` put the slow pole at ``−ω`` exactly), ``≈ p / (10·damping)`` where the
+    timestep bounds ``p`` and the loop is overdamped (a light joint driving heavy mimic
+    followers: an integral faster than that slow pole oscillates) —, and when they are a
+    complex pair (a load the timestep leaves underdamped) the smaller of ``ω/10`` and their
+    real part ``damping/(2·m)`` (Routh–Hurwitz margin 2: ``i < damping·p/m``). The slow real
+    pole is ``2·p / (damping + √(damping² − 4·m·p))`` (the cancellation-free root)."""
+    m, damping, p = (np.asarray(x, dtype=float) for x in (m, damping, p))
+    disc = damping * damping - 4.0 * m * p
+    slow = 2.0 * p / np.maximum(damping + np.sqrt(np.maximum(disc, 0.0)), 1e-300)
+    aim = BANDWIDTH * INTEGRAL_RATIO
+    return np.where(
+        disc >= 0.0,
+        np.minimum(aim, INTEGRAL_RATIO * slow),
+        np.minimum(aim, damping / (2.0 * m)),
+    )

@@ -108,15 +108,20 @@ def test_without_damping_and_friction_the_rule_is_unchanged() -> None:
 
 def test_the_stiffness_bound_stays_on_the_apparent_inertia_of_a_damped_joint() -> None:
     """A 10⁻³ kg·m² link with b = 10 at 1 ms: the aim ω·(M·ω + b) = 632.3 is over the bound
-    10⁻³·(0.5/0.001)² = 250 (bounded); the integral's Routh–Hurwitz bound uses d + b, so it
-    keeps its corner ω/10."""
+    10⁻³·(0.5/0.001)² = 250 (bounded); the PD loop is then overdamped, its slow pole
+    2·p/(s + √(s² − 4·M·p)) = 24.75 rad/s (s = d + b), and the integral's corner a tenth of it
+    (below ω/10 = 6.28)."""
     inertia = JointInertia(own=np.array([1e-3]), apparent=np.array([1e-3]), load=np.array([0.0]))
     g = default_gains(inertia, 0.001, np.array([np.inf]), damping=np.array([10.0]))
     assert BANDWIDTH * (1e-3 * BANDWIDTH + 10.0) == pytest.approx(632.3, abs=0.05)
     assert g.p[0] == pytest.approx(1e-3 * (STIFFNESS_STEP / 0.001) ** 2, rel=1e-15)
     assert g.p[0] == pytest.approx(250.0, rel=1e-12)
     assert g.d[0] == pytest.approx(2.0 * 1e-3 * BANDWIDTH, rel=1e-15)
-    assert g.i[0] == pytest.approx(g.p[0] * BANDWIDTH / 10.0, rel=1e-15)
+    total = g.d[0] + 10.0
+    slow = 2.0 * 250.0 / (total + np.sqrt(total**2 - 4.0 * 1e-3 * 250.0))
+    assert slow == pytest.approx(-np.roots([1e-3, total, 250.0]).real.max(), rel=1e-9)
+    assert slow == pytest.approx(24.75, abs=0.005)
+    assert g.i[0] == pytest.approx(g.p[0] * slow / 10.0, rel=1e-12)
     assert g.bounded[0]
 
 
@@ -179,3 +184,75 @@ def test_a_damped_joint_reaches_its_velocity_command(make_sim, mass, friction) -
     sim.velocity([0.2])
     velocities = np.array([s.velocity[0] for s in sim.run(2.0)])
     assert np.abs(velocities[-50:] / 0.2 - 1.0).max() < 0.02
+
+
+# -- coupled followers (issue 25: carlikebot's virtual joints drive mimic wheels) -----------------
+# a 10⁻⁶ kg·m² leader hinge driving a follower hinge (gain 2) that drives another (gain 3),
+# coupled as sdf_bridge.backends.mujoco.couplings.add_coupling does (tendon equalities)
+COUPLED = """<mujoco><worldbody>
+  <body name="virtual"><joint name="leader" type="hinge" axis="0 0 1"/>
+    <inertial pos="0 0 0" mass="0.001" diaginertia="1e-6 1e-6 1e-6"/></body>
+  <body name="wheel" pos="1 0 0"><joint name="f1" type="hinge" axis="0 0 1" damping="0.2"
+      frictionloss="0.5"/>
+    <inertial pos="0 0 0" mass="1" diaginertia="0.01 0.01 0.01"/></body>
+  <body name="wheel2" pos="2 0 0"><joint name="f2" type="hinge" axis="0 0 1" damping="0.1"/>
+    <inertial pos="0 0 0" mass="1" diaginertia="0.002 0.002 0.002"/></body>
+  </worldbody>
+  <tendon><fixed name="f1__coupling"><joint joint="f1" coef="1"/><joint joint="leader" coef="-2"/>
+    </fixed><fixed name="f2__coupling"><joint joint="f2" coef="1"/><joint joint="f1" coef="-3"/>
+    </fixed></tendon>
+  <equality><tendon tendon1="f1__coupling"/><tendon tendon1="f2__coupling"/></equality>
+</mujoco>"""
+
+
+def test_followers_are_found_through_chains_of_couplings() -> None:
+    from sdf_bridge.backends.mujoco.couplings import coupled_followers
+
+    model = mujoco.MjModel.from_xml_string(COUPLED)
+    leader, f1, f2 = (int(model.joint(n).dofadr[0]) for n in ("leader", "f1", "f2"))
+    assert coupled_followers(model, [leader]) == [[(f1, 2.0), (f2, 6.0)]]
+    assert coupled_followers(model, [leader, f1]) == [[(f1, 2.0)], [(f2, 3.0)]]
+
+
+def test_a_leaders_inertia_counts_its_followers_reflected_inertia() -> None:
+    """own = 10⁻⁶ + 2²·0.01 + 6²·0.002 kg·m² (multiplier² × follower); apparent: the same sum
+    of the joints' apparent inertias, but at most the leader's own over 1 − 0.95 (the share of
+    a force its coupling passes on within one step): 2·10⁻⁵ here."""
+    from sdf_bridge.backends.mujoco.couplings import COUPLING_SOLIMP, coupled_followers
+
+    model = mujoco.MjModel.from_xml_string(COUPLED)
+    joints = np.array([model.joint("leader").id])
+    dofs = model.jnt_dofadr[joints]
+    inertia = joint_inertias(model, joints, dofs, coupled_followers(model, dofs))
+    assert inertia.own[0] == pytest.approx(1e-6 + 4 * 0.01 + 36 * 0.002, rel=1e-9)
+    assert COUPLING_SOLIMP[0] == 0.95
+    assert inertia.apparent[0] == pytest.approx(1e-6 / 0.05, rel=1e-9)
+    alone = joint_inertias(model, joints, dofs)
+    assert alone.own[0] == pytest.approx(1e-6, rel=1e-9)
+    assert alone.apparent[0] == pytest.approx(1e-6, rel=1e-9)
+
+
+def test_followers_damping_and_friction_are_reflected() -> None:
+    """damping 0.2·2² + 0.1·6² (multiplier², as an inertia); friction 0.5·|2| (|multiplier|)."""
+    from sdf_bridge.backends.mujoco.couplings import coupled_followers
+    from sdf_bridge.backends.mujoco.gains import reflected
+
+    model = mujoco.MjModel.from_xml_string(COUPLED)
+    dofs = model.jnt_dofadr[[model.joint("leader").id]]
+    followers = coupled_followers(model, dofs)
+    assert reflected(model.dof_damping, dofs, followers)[0] == pytest.approx(0.8 + 3.6, rel=1e-12)
+    assert reflected(model.dof_frictionloss, dofs, followers, 1)[0] == pytest.approx(1.0)
+
+
+def test_the_integral_corner_follows_the_pd_loops_slowest_pole() -> None:
+    """ω/10 at the rule's aims (slow pole −ω exactly); a tenth of the slow real pole of an
+    overdamped loop; the real part of a complex pair (the free knee above: 2/(2·1.25))."""
+    from sdf_bridge.backends.mujoco.gains import integral_corner
+
+    w, m, b = BANDWIDTH, 0.5, 10.0
+    aims = integral_corner(np.array([m]), np.array([2 * m * w + b]), np.array([w * (m * w + b)]))
+    assert aims[0] == pytest.approx(w / 10.0, rel=1e-12)
+    over = integral_corner(np.array([8.5e-4]), np.array([0.62]), np.array([5.0]))
+    slow = -np.roots([8.5e-4, 0.62, 5.0]).real.max()
+    assert over[0] == pytest.approx(slow / 10.0, rel=1e-9)
+    assert integral_corner(np.array([1.25]), np.array([2.0]), np.array([500.0]))[0] == 0.8
