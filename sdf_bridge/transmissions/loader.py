@@ -77,7 +77,7 @@ def _unknown_type_skipped(spec: TransmissionSpec, types: dict[str, type[Transmis
         f"its actuators {actuators} are not modelled (identity actuators named like the "
         "joints; a backend driving real actuators refuses it). For its real math, install a "
         f"plug-in type registered under {spec.type!r} in the {registry.ENTRY_POINT_GROUP!r} "
-        'entry-point group (README, "Extending")'
+        "entry-point group (doc/user/extending.md)"
     )
 
 

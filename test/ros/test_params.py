@@ -289,13 +289,13 @@ def test_a_use_sim_time_rclpy_refuses_becomes_a_config_error(
             ["updaterate", "bogus_param"],
             "ignoring parameter(s) this node does not declare: 'bogus_param', 'updaterate' "
             "(did you mean 'update_rate'?). Fix: correct the name (see config/bridge.yaml and "
-            "the README's parameter table) or remove it.",
+            "doc/user/parameters.md) or remove it.",
         ),
         (
             ["use_simtime"],
             "ignoring parameter(s) this node does not declare: 'use_simtime' (did you mean "
-            "'use_sim_time'?). Fix: correct the name (see config/bridge.yaml and the README's "
-            "parameter table) or remove it.",
+            "'use_sim_time'?). Fix: correct the name (see config/bridge.yaml and "
+            "doc/user/parameters.md) or remove it.",
         ),
     ],
 )
@@ -325,8 +325,8 @@ def test_declare_parameters_warns_about_undeclared_overrides_only(
         assert declare_parameters(node).update_rate == 50.0
         assert warnings == [
             "ignoring parameter(s) this node does not declare: 'updaterate' (did you mean "
-            "'update_rate'?). Fix: correct the name (see config/bridge.yaml and the README's "
-            "parameter table) or remove it."
+            "'update_rate'?). Fix: correct the name (see config/bridge.yaml and "
+            "doc/user/parameters.md) or remove it."
         ]
     finally:
         node.destroy_node()
