@@ -10,6 +10,8 @@ the code it illustrates, so it cannot drift from it:
 - ``transmission_matrix.png``: the demo arm's transmissions as the one matrix they are
   (joint position = M · actuator position + offset), from
   :class:`~sdf_bridge.transmissions.TransmissionMap`, beside the differential's mechanism;
+- ``cycle_cost.png``: ``bench/transmissions.py`` run at build time: the transmission + limits
+  cycle for 10, 100 and 1,000 joints, beside one plain numpy call (the same-run peer);
 - ``demo_robots.png``: both demo robots rendered off-screen by MuJoCo (EGL, else OSMesa); where
   no OpenGL platform loads, their kinematic trees drawn by matplotlib instead.
 """
@@ -108,6 +110,39 @@ def transmission_matrix(out: Path) -> None:
     _differential_diagram(ax2)
     fig.tight_layout()
     fig.savefig(out / "transmission_matrix.png")
+    plt.close(fig)
+
+
+def cycle_cost(out: Path) -> None:
+    """The transmissions + limits cycle against robot size, measured now (bench/)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import transmissions as bench
+
+    sizes = bench.SIZES
+    cycle = [bench.bench(n, "all") for n in sizes]
+    position = [bench.bench(n, "position") for n in sizes]
+    peer = [bench.numpy_call_us(n) for n in sizes]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 3.6), dpi=110)
+    ax.loglog(sizes, cycle, "o-", label="cycle, commands on all three interfaces")
+    ax.loglog(sizes, position, "s-", label="cycle, position commands only")
+    ax.loglog(sizes, peer, "^--", color="0.5", label="one np.add call (same-run peer)")
+    for n, us in zip(sizes, cycle):
+        ax.annotate(
+            f"{us:.0f} µs",
+            (n, us),
+            textcoords="offset points",
+            xytext=(0, 7),
+            ha="center",
+            fontsize=8,
+        )
+    ax.set_xlabel("joints (mixed simple, differential, four-bar; n/10 mimic followers)")
+    ax.set_ylabel("µs per cycle (best of 200 batches)")
+    ax.set_title("Transmissions + limits, one control cycle (measured at build time)", fontsize=9)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    fig.savefig(out / "cycle_cost.png")
     plt.close(fig)
 
 
@@ -264,6 +299,7 @@ def main(out: Path | str) -> None:
         os.environ["MUJOCO_GL"] = "egl"
     step_response(out)
     transmission_matrix(out)
+    cycle_cost(out)
     demo_robots(out)
 
 

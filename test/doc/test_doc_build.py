@@ -36,7 +36,8 @@ def test_sphinx_build_has_no_warning(tmp_path: Path) -> None:
         assert (out / f"{page}.html").is_file(), page
     parameters = (out / "user" / "parameters.html").read_text(encoding="utf-8")
     assert "sdf-bridge-parameters" in parameters and "command_timeout" in parameters
-    for picture in ("step_response.png", "transmission_matrix.png", "demo_robots.png"):
+    pictures = ("step_response.png", "transmission_matrix.png", "cycle_cost.png", "demo_robots.png")
+    for picture in pictures:
         assert (out / "_images" / picture).is_file(), picture
 
 
