@@ -18,7 +18,6 @@ the code it illustrates, so it cannot drift from it:
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -198,50 +197,52 @@ def _differential_diagram(ax) -> None:
     ax.set_title("differential (the demo arm's wrist)", fontsize=9)
 
 
-POSES = {
-    ARM: {"shoulder_lift": 0.5, "elbow": 0.9, "wrist_pitch": 0.6, "base_yaw": 0.6},
-    MOBILE: {
-        f"{leg}_{part}_joint": value
-        for leg in ("fl", "fr", "rl", "rr")
-        for part, value in (("hip", 0.6), ("knee", -1.2))
-    },
+ARM_POSE = {"shoulder_lift": 0.5, "elbow": 0.9, "wrist_pitch": 0.6, "base_yaw": 0.6}
+"""Joint positions (rad) of the arm's render; the mobile robot stands at its ``stand`` keyframe."""
+MOBILE_PARAMS = {
+    "fixed_base": False,
+    "keyframe_file": str(REPO / "config" / "demo_mobile_keyframes.yaml"),
+    "keyframe": "stand",
 }
-"""Joint positions (rad) the renders show: the arm bent, the mobile robot standing."""
 
 
-def _render(path: Path, fixed_base: bool, width: int = 480, height: int = 400):
-    """One robot rendered by MuJoCo off-screen (an RGB array)."""
+def _render(path: Path, width: int = 480, height: int = 400):
+    """One demo robot as the MuJoCo backend builds and places it, rendered off-screen (RGB)."""
     import mujoco
 
-    from sdf_bridge.backends.mujoco.builder import BuildOptions, build_spec
     from sdf_bridge.description import load
+    from sdf_bridge.hardware import HardwareSystem
 
-    built = build_spec(load(path), BuildOptions(fixed_base=fixed_base))
-    spec = built.spec
-    spec.visual.global_.offwidth = width
-    spec.visual.global_.offheight = height
-    model = spec.compile()
-    data = mujoco.MjData(model)
-    for name, value in POSES[path].items():
-        data.qpos[model.joint(built.joints[name].mj_joints[0]).qposadr[0]] = value
-    mujoco.mj_forward(model, data)
-    camera = mujoco.MjvCamera()
-    camera.lookat[:] = data.xpos[1:].mean(axis=0)
-    camera.distance = 3.0 * max(0.15, float(abs(data.xpos[1:] - camera.lookat).max()))
-    camera.azimuth, camera.elevation = 135.0, -25.0
-    renderer = mujoco.Renderer(model, height, width)
+    mobile = path == MOBILE
+    system = HardwareSystem(
+        load(path), "mujoco", command_timeout=0.0, backend_params=MOBILE_PARAMS if mobile else {}
+    )
     try:
-        renderer.update_scene(data, camera)
-        return renderer.render()
+        model, data = system.backend.model, system.backend.data
+        if not mobile:
+            for name, value in ARM_POSE.items():
+                joint = system.backend.built.joints[name].mj_joints[0]
+                data.qpos[model.joint(joint).qposadr[0]] = value
+        mujoco.mj_forward(model, data)
+        camera = mujoco.MjvCamera()
+        camera.lookat[:] = data.xpos[1:].mean(axis=0)
+        camera.distance = 3.6 * max(0.15, float(abs(data.xpos[1:] - camera.lookat).max()))
+        camera.azimuth, camera.elevation = 135.0, -25.0
+        renderer = mujoco.Renderer(model, height, width)
+        try:
+            renderer.update_scene(data, camera)
+            return renderer.render()
+        finally:
+            renderer.close()
     finally:
-        renderer.close()
+        system.close()
 
 
 def demo_robots(out: Path) -> str:
     """Both demo robots, side by side; returns how they were drawn (``mujoco`` or ``tree``)."""
     plt = _pyplot()
     try:
-        images = [_render(ARM, True), _render(MOBILE, False)]
+        images = [_render(ARM), _render(MOBILE)]
         how = "mujoco"
     except Exception:  # noqa: BLE001 (no OpenGL platform: draw the kinematic trees instead)
         images, how = None, "tree"
@@ -295,8 +296,10 @@ def main(out: Path | str) -> None:
     """Draw every picture into ``out``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    if "MUJOCO_GL" not in os.environ:
-        os.environ["MUJOCO_GL"] = "egl"
+    # before mujoco loads: MUJOCO_GL as the backend chooses it (EGL, else OSMesa), unless set
+    from sdf_bridge.backends.mujoco.glplatform import configure_environment
+
+    configure_environment()
     step_response(out)
     transmission_matrix(out)
     cycle_cost(out)

@@ -12,8 +12,10 @@ from pathlib import Path
 
 from prerequisites import REPO, missing
 
-BUDGET_S = 240.0
-"""Bound on one build (about 35 s of CPU on the 2-core machine; more when it is shared)."""
+BUDGET_S = 280.0
+"""Bound on one build: about 40 s of CPU, in two processes (``-j 2``). Measured on the 2-core
+machine: 46 s at load average 4.5 in one process; at load 13.7, 73 s with ``-j 2`` against
+161 s in one process (setup.cfg bounds a test at 300 s)."""
 
 
 def test_sphinx_build_has_no_warning(tmp_path: Path) -> None:
@@ -23,12 +25,12 @@ def test_sphinx_build_has_no_warning(tmp_path: Path) -> None:
     out = tmp_path / "html"
     start = time.monotonic()
     run = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html"]
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-j", "2", "-b", "html"]
         + ["-d", str(tmp_path / "doctrees"), str(REPO / "doc"), str(out)],
         capture_output=True,
         text=True,
         timeout=BUDGET_S,
-        env={**_env(), "MUJOCO_GL": "egl"},
+        env=_env(),
     )
     elapsed = time.monotonic() - start
     assert run.returncode == 0, f"sphinx-build failed after {elapsed:.0f} s:\n{run.stderr[-6000:]}"
