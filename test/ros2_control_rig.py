@@ -18,6 +18,7 @@ ament prefix in which the successor's plugin marker is hidden (:func:`picknik_pr
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -58,13 +59,18 @@ def rig_problem() -> str | None:
 def picknik_prefix() -> Path:
     """An ament prefix mirroring the rig's (symbolic links) without the successor's plugin
     marker, so that pluginlib resolves ``topic_based_ros2_control/TopicBasedSystem`` to
-    PickNik's plugin (the rig's README). Made once, beside the unpacked rig."""
+    PickNik's plugin (the rig's README). Made once, beside the unpacked rig; its links point at
+    the rig's real path (not through a symbolic link such as a worktree's ``.venv``), and a
+    mirror whose links no longer resolve is made again."""
     prefix = RIG_ROOT / "picknik"
     markers = prefix / _MARKERS
-    if markers.is_dir():
+    if markers.is_dir() and (prefix / "share" / "controller_interface").exists():
         return prefix
+    if prefix.is_dir():
+        shutil.rmtree(prefix, ignore_errors=True)
+    install = INSTALL.resolve()
     staging = Path(tempfile.mkdtemp(prefix="picknik.", dir=RIG_ROOT))
-    for top in INSTALL.iterdir():
+    for top in install.iterdir():
         if top.name != "share":
             (staging / top.name).symlink_to(top)
     for path in (
@@ -73,7 +79,7 @@ def picknik_prefix() -> Path:
         Path("share") / "ament_index" / "resource_index",
     ):
         (staging / path).mkdir()
-        for entry in (INSTALL / path).iterdir():
+        for entry in (install / path).iterdir():
             keep = path / entry.name
             if keep not in (
                 Path("share") / "ament_index",
@@ -82,7 +88,7 @@ def picknik_prefix() -> Path:
             ):
                 (staging / keep).symlink_to(entry)
     (staging / _MARKERS).mkdir()
-    for marker in (INSTALL / _MARKERS).iterdir():
+    for marker in (install / _MARKERS).iterdir():
         if marker.name != "joint_state_topic_hardware_interface":
             (staging / _MARKERS / marker.name).symlink_to(marker)
     try:

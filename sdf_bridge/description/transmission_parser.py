@@ -48,7 +48,7 @@ Dialects (see DESIGN.md, "Transmission dialects"):
       <param name="k">v</param>
     </transmission>
 
-  Non-canonical spellings are accepted, stored where written and warned about (case 004):
+  Non-canonical spellings are accepted, stored where written and warned about:
   ``<mechanicalReduction>`` (camelCase), and a reduction under the ``<actuator>`` of a
   ``SimpleTransmission`` (whose ros2_control loader reads the joint side only; Differential and
   FourBar loaders read both sides, so there it is canonical). ``<hardwareInterface>``

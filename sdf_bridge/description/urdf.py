@@ -14,8 +14,9 @@ is skipped with one warning (file, line, why) and recorded on ``Robot.skipped``.
 
 Departures from urdfdom, on purpose:
 
-* absent ``<limit>`` attributes stay ``None`` ("not limited"), never 0 (case 007);
-* axes are normalised, and a zero axis on a movable joint is an error (case 011);
+* absent ``<limit>`` attributes stay ``None`` ("not limited"), never 0 (urdfdom's 0 would
+  freeze the joint);
+* axes are normalised, and a zero axis on a movable joint is an error (no direction to move in);
 * a revolute/prismatic joint without ``<limit>`` (or without ``effort``/``velocity``) loads with
   a warning instead of failing; it is then unlimited;
 * a negative ``effort``/``velocity`` limit (urdfdom keeps it) is read as no limit, as SDFormat

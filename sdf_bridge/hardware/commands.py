@@ -7,7 +7,7 @@ input never raises and never moves the robot: each bad part is rejected with a w
 throttled per reason) and counted per reason in :attr:`CommandBuffer.rejections`; the last good
 command holds.
 
-Validation rules (case 013 of the shared corpus is the reference):
+Validation rules:
 
 * JointState: every array must be empty (= "not provided"), have ``len(name)`` entries, or one
   entry per name that has that command interface in the description, in name order (what the
@@ -334,7 +334,7 @@ class CommandBuffer:
         effort: Sequence[float] | np.ndarray | None,
         now: float,
     ) -> list[str]:
-        """Apply a ``sensor_msgs/JointState`` command (case 013 rules, module doc).
+        """Apply a ``sensor_msgs/JointState`` command (rules in the module doc).
 
         Returns:
             The warnings for the parts rejected (empty when everything was applied).

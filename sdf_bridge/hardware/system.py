@@ -383,8 +383,8 @@ class HardwareSystem:
         effort: Sequence[float] | np.ndarray | None,
         now: float,
     ) -> list[str]:
-        """A ``sensor_msgs/JointState`` command (case 013 rules). Joints it commands leave a
-        running trajectory. Returns the warnings for rejected parts."""
+        """A ``sensor_msgs/JointState`` command (rules in :mod:`sdf_bridge.hardware.commands`).
+        Joints it commands leave a running trajectory. Returns the warnings for rejected parts."""
         refused = self._refuse_when_disabled("JointState command", now)
         if refused is not None:
             return refused

@@ -4,8 +4,8 @@ Sources, merged in this order (later ones win, field by field):
 
 1. URDF ``<limit>``: ``lower``/``upper`` (revolute and prismatic only; continuous joints are
    never position-limited from the URDF), ``velocity``, ``effort``. An absent attribute means
-   "not limited" (case 007). An explicit ``velocity``/``effort`` of 0 (a common "unknown"
-   placeholder) is also read as "not limited", with a warning.
+   "not limited" (never 0, which would freeze the joint). An explicit ``velocity``/``effort``
+   of 0 (a common "unknown" placeholder) is also read as "not limited", with a warning.
 2. URDF ``<safety_controller>``: soft limits ``soft_lower_limit``, ``soft_upper_limit``,
    ``k_position``, ``k_velocity``.
 3. ``<ros2_control>`` joint interfaces: ``position``/``velocity``/``effort`` command interface

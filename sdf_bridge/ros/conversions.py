@@ -2,7 +2,7 @@
 besides :mod:`sdf_bridge.ros.node`).
 
 Inbound conversions turn ROS messages into plain numpy arrays for
-:class:`sdf_bridge.hardware.HardwareSystem` (which applies the validation rules, e.g. case 013's
+:class:`sdf_bridge.hardware.HardwareSystem` (which applies the validation rules, e.g.
 "empty array = not provided"); they only reject what cannot be represented as arrays at all
 (ragged trajectory points) with :class:`~sdf_bridge.errors.CommandError`.
 
@@ -239,7 +239,7 @@ class JointStateCommand:
 
 def joint_state_command(msg: JointState) -> JointStateCommand:
     """Arrays of a received ``JointState`` command, lengths untouched (validation is the
-    hardware layer's job, see case 013)."""
+    hardware layer's job, :mod:`sdf_bridge.hardware.commands`)."""
     return JointStateCommand(
         names=tuple(msg.name),
         position=np.asarray(msg.position, dtype=float),

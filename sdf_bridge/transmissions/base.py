@@ -11,7 +11,7 @@ square matrix ``A`` (shape ``(n, n)``) and the joint offsets ``o`` (shape ``(n,)
 
 The effort map follows from power conservation (``τ_aᵀ v_a = τ_jᵀ v_j`` for every ``v_a``);
 this is the map ros2_control's Simple, Differential and (fixed) FourBarLinkage transmissions
-implement (DESIGN.md; case 001). Units are SI: rad or m, rad/s or m/s, N·m or N.
+implement (DESIGN.md). Units are SI: rad or m, rad/s or m/s, N·m or N.
 
 Plug-in mechanisms (entry-point group ``sdf_bridge.transmissions``) subclass
 :class:`Transmission` and implement :meth:`Transmission.matrix`.

@@ -1,7 +1,7 @@
 """Followers: joints whose state is a fixed linear function of another joint.
 
 * URDF ``<mimic>`` (and SDFormat 1.11 ``//axis/mimic``): ``q_f = m · q_l + o``,
-  ``v_f = m · v_l`` (the offset has no rate; case 005). Chains (a mimic of a mimic) are composed
+  ``v_f = m · v_l`` (the offset has no rate). Chains (a mimic of a mimic) are composed
   whatever the file order: ``m = m1·m2``, ``o = m1·o2 + o1``. Cycles are rejected.
 * SDFormat gearbox joint: ``θ₂ = −gearbox_ratio · θ₁`` (SDFormat ``joint.sdf``), where θ₁ is
   the angle from ``gearbox_reference_body`` to the gearbox's parent link and θ₂ the angle from

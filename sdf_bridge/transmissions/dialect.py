@@ -1,6 +1,6 @@
 """From a described transmission (either dialect) to mechanism parameters.
 
-Rules (DESIGN.md "Transmission dialects"; case 002, case 004):
+Rules (DESIGN.md "Transmission dialects"):
 
 * **Roles decide the order**, never the XML order: ``joint1``/``joint2`` and
   ``actuator1``/``actuator2`` (PR2 wrist: ``rightActuator``/``leftActuator`` =
@@ -11,7 +11,7 @@ Rules (DESIGN.md "Transmission dialects"; case 002, case 004):
 * **SimpleTransmission ratio.** The canonical side is the actuator's ``<mechanicalReduction>``
   in the classic and PR2 dialects and the joint's ``<mechanical_reduction>`` in the
   ros2_control dialect. A value found only on the other side (or only in the camelCase
-  spelling kept in ``params``) is applied with a warning (case 004). Both sides given: equal
+  spelling kept in ``params``) is applied with a warning. Both sides given: equal
   values are used once (warning); different values are a :class:`TransmissionError` (we do not
   guess whether the writer meant their product). Neither given: 1.0, the dialects' default
   (noted in ``sdf-bridge check``).

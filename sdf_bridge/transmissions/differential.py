@@ -9,7 +9,7 @@ ros2_control ``transmission_interface::DifferentialTransmission`` with actuator 
     τ_j2 = n_j2 (n_a1 τ_a1 − n_a2 τ_a2)
 
 i.e. ``A = D_j⁻¹ · ½ S · D_a⁻¹`` with ``S = [[1, 1], [1, −1]]``; the effort map is ``A⁻ᵀ``
-(power conserving). Case 002: joint1/joint2 and actuator1/actuator2 come from the roles.
+(power conserving). joint1/joint2 and actuator1/actuator2 come from the roles.
 
 The PR2 ``pr2_mechanism_model/WristTransmission`` is the same mechanism with
 ``S = [[1, −1], [−1, −1]]``, actuators (``rightActuator``, ``leftActuator``) and joints

@@ -6,7 +6,7 @@ Actuator reductions ``n_a1, n_a2``, joint reductions ``n_j1, n_j2``, offsets ``o
     q_j2 = (q_a2 / n_a2 − q_a1 / (n_j1 n_a1)) / n_j2 + o2
 
 so ``A = [[1/(n_j1 n_a1), 0], [−1/(n_j1 n_a1 n_j2), 1/(n_j2 n_a2)]]``. The effort map is
-``A⁻ᵀ`` (case 001)::
+``A⁻ᵀ`` (power conserving)::
 
     τ_j1 = n_j1 n_a1 τ_a1 + n_a2 τ_a2
     τ_j2 = n_j2 n_a2 τ_a2

@@ -151,7 +151,8 @@ def lump_fixed_joints(robot: Robot) -> Robot:
                         name,
                     )
                 taken.add(name)
-                # the ROS frame stays the original link (case 014)
+                # the ROS frame stays the original link: a sensor's frame_id names the link it was
+                # written on, even after that link is lumped into its parent
                 s = dataclasses.replace(
                     s, name=name, link=parent.name, pose=pc @ s.pose, frame_id=s.frame_id or s.link
                 )
