@@ -134,10 +134,10 @@ def run_echo(priority: int) -> int:
     import rclpy
     from sensor_msgs.msg import JointState
 
+    from sdf_bridge.app.description_source import resolve_description
     from sdf_bridge.backends import create_backend
     from sdf_bridge.hardware import HardwareSystem
     from sdf_bridge.ros.conversions import JointStateWriter
-    from sdf_bridge.ros.description_source import resolve_description
     from sdf_bridge.ros.main import spin_node
     from sdf_bridge.ros.node import RELIABLE_QOS
 

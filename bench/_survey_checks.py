@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from sdf_bridge.atmosphere import air_pressure
-from sdf_bridge.backends.base import (
+from sdf_bridge.backends.sensor_readings import (
     ContactReading,
     FluidPressureReading,
     ImageReading,

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from sdf_bridge.description import load
-from sdf_bridge.description.xmlio import _close_match
+from sdf_bridge.util.similarity import _close_match
 
 URDF_ROBOTS = ("pr2", "panda_gazebo_ros1", "gen3_robotiq", "husky", "ur5e_ros2")
 

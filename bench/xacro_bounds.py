@@ -1,4 +1,4 @@
-"""Bounded xacro expansion (:mod:`sdf_bridge.description.xacro_bounded`): what the bounds stop
+"""Bounded xacro expansion (:mod:`sdf_bridge.description.xacro.child_process`): what the bounds stop
 and what the child process costs.
 
 1. Doubling payloads (``n`` nested doublings of a 16-character property, ~1.4 kB of XML for
@@ -35,9 +35,9 @@ sys.path.insert(0, sys.argv[4])
 if sys.argv[1] == "peer":
     cap = int(sys.argv[3]) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    from sdf_bridge.description.xacro_expand import expand_in_process as expand
+    from sdf_bridge.description.xacro.expand import expand_in_process as expand
 else:
-    from sdf_bridge.description.xacro_bounded import expand_xacro as expand
+    from sdf_bridge.description.xacro.child_process import expand_xacro as expand
 start = time.perf_counter()
 try:
     text, _ = expand(sys.argv[2])
@@ -107,8 +107,8 @@ def main() -> None:
                     f"{n:>3} {path.stat().st_size:>6}  {label:<10} {result['wall']:>7.2f} "
                     f"{result['rss_mb']:>8.1f}  {result['outcome']}"
                 )
-    from sdf_bridge.description.xacro_bounded import expand_xacro
-    from sdf_bridge.description.xacro_expand import expand_in_process
+    from sdf_bridge.description.xacro.child_process import expand_xacro
+    from sdf_bridge.description.xacro.expand import expand_in_process
 
     files = {"demo_arm": (REPO / "urdf" / "demo_arm.urdf.xacro", {}, {})}
     shared = (

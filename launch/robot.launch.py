@@ -12,7 +12,7 @@ robot's root link as fixed frame). Every node runs in ``namespace``; every frame
 ``frame_prefix`` (default ``<namespace>/`` with a namespace). Booleans are read with launch's
 own condition parser (true/false/1/0). Before any node starts, the packages of all of them are
 looked up, so a missing rviz2 stops the launch with a clear message instead of leaving the
-other nodes running. The argument handling is :func:`sdf_bridge.ros.launch_args.launch_plan`
+other nodes running. The argument handling is :func:`sdf_bridge.app.launch_args.launch_plan`
 (plain Python, tested).
 """
 
@@ -26,7 +26,7 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
 from launch import LaunchDescription
-from sdf_bridge.ros.launch_args import (
+from sdf_bridge.app.launch_args import (
     ARGUMENTS,
     BOOLEAN_ARGUMENTS,
     PACKAGE,
@@ -86,7 +86,7 @@ def launch_setup(context, *args, **kwargs):
 
 
 def generate_launch_description():
-    """Declare the arguments of :data:`sdf_bridge.ros.launch_args.ARGUMENTS` and the nodes."""
+    """Declare the arguments of :data:`sdf_bridge.app.launch_args.ARGUMENTS` and the nodes."""
     share = get_package_share_directory(PACKAGE)
     declared = [
         DeclareLaunchArgument(

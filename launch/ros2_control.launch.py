@@ -16,7 +16,7 @@ the plugin exchanges commands and states with the bridge on the block's topics; 
 start joint_state_broadcaster and ``controllers`` and load ``inactive_controllers``. The bridge
 serves the topics of the file's IMU / force-torque sensor broadcasters itself. Before any node
 starts, the packages of all of them are looked up. The argument handling is
-:func:`sdf_bridge.ros.control_launch.control_plan` (plain Python, tested).
+:func:`sdf_bridge.app.control_launch.control_plan` (plain Python, tested).
 """
 
 from ament_index_python.packages import get_package_share_directory
@@ -27,8 +27,8 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
 from launch import LaunchDescription
-from sdf_bridge.ros.control_launch import ARGUMENTS, BOOLEAN_ARGUMENTS, control_plan
-from sdf_bridge.ros.launch_args import PACKAGE, argument_values, require_packages
+from sdf_bridge.app.control_launch import ARGUMENTS, BOOLEAN_ARGUMENTS, control_plan
+from sdf_bridge.app.launch_args import PACKAGE, argument_values, require_packages
 
 
 def launch_setup(context, *args, **kwargs):
@@ -87,7 +87,7 @@ def launch_setup(context, *args, **kwargs):
 
 
 def generate_launch_description():
-    """Declare the arguments of :data:`sdf_bridge.ros.control_launch.ARGUMENTS` and the nodes."""
+    """Declare the arguments of :data:`sdf_bridge.app.control_launch.ARGUMENTS` and the nodes."""
     share = get_package_share_directory(PACKAGE)
     declared = [
         DeclareLaunchArgument(

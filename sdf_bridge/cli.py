@@ -66,14 +66,14 @@ def _is_ros_module(name: str | None) -> bool:
 
 def package_path(text: str) -> tuple[str, str]:
     """One ``--package-path`` value ``pkg=DIR`` → ``(pkg, DIR)``, with the rule of ``run`` and
-    the node's ``package_paths`` (:func:`sdf_bridge.ros.launch_args.parse_package_paths`).
+    the node's ``package_paths`` (:func:`sdf_bridge.app.launch_args.parse_package_paths`).
 
     Raises:
         argparse.ArgumentTypeError: any other form; ``pkg:=DIR`` gets a hint.
     """
     import argparse
 
-    from .ros.launch_args import parse_package_paths  # plain Python, no rclpy
+    from .app.launch_args import parse_package_paths  # plain Python, no rclpy
 
     try:
         ((name, directory),) = parse_package_paths([text]).items()
@@ -84,7 +84,7 @@ def package_path(text: str) -> tuple[str, str]:
 
 def xacro_arg(text: str) -> tuple[str, str]:
     """One ``--xacro-arg`` value ``name:=value`` → ``(name, value)``, with the rule of
-    ``sdf-bridge run`` and the launch file (:func:`sdf_bridge.ros.launch_args.parse_xacro_args`):
+    ``sdf-bridge run`` and the launch file (:func:`sdf_bridge.app.launch_args.parse_xacro_args`):
     ``:=`` required (as on the xacro command line), non-empty name.
 
     Raises:
@@ -92,7 +92,7 @@ def xacro_arg(text: str) -> tuple[str, str]:
     """
     import argparse
 
-    from .ros.launch_args import parse_xacro_args  # plain Python, no rclpy
+    from .app.launch_args import parse_xacro_args  # plain Python, no rclpy
 
     try:
         ((name, value),) = parse_xacro_args([text]).items()

@@ -124,6 +124,12 @@ class ConfigError(SdfBridgeError, ValueError):
     """A parameter or configuration file value is invalid."""
 
 
+class JointPropertyError(ConfigError):
+    """A run-time change of a joint property (``joints.<joint>.<property>``) is refused: an
+    unknown joint or property, a value out of range, or stops that do not bound an interval.
+    Nothing of the change was applied."""
+
+
 class CommandError(SdfBridgeError, ValueError):
     """A command is rejected (unknown joint, wrong length, not finite, follower joint, wrong
     mode). The control cycle catches these, counts them and keeps the last good command."""

@@ -4,7 +4,7 @@ on which topic. Plain Python (no ROS): the rules are those the node and the hard
 (:func:`~sdf_bridge.hardware.command_interfaces.commandable_joints`,
 :func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces`,
 :func:`~sdf_bridge.limits.spec.description_limits`,
-:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`, :mod:`sdf_bridge.ros.topics`).
+:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`, :mod:`sdf_bridge.app.topic_names`).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .app.topic_names import sensor_topics
 from .description.model import Robot, Sensor
 from .errors import LimitsError, TransmissionError
 from .hardware.command_interfaces import commandable_joints, offered_command_interfaces
 from .limits.spec import description_limits
-from .ros.topics import sensor_topics
 from .transmissions import TransmissionMap
 from .transmissions.exposure import unexposed_joints
 

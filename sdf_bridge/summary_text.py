@@ -19,7 +19,7 @@ from .description.model import JointType, Robot
 from .description.warning_digest import digest
 from .errors import TransmissionError
 from .summary import joint_views, publishes
-from .transmissions.loader import UNBUILT_SKIPPED
+from .transmissions.from_description import UNBUILT_SKIPPED
 
 
 def _val(value: object) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from sdf_bridge.booleans import parse_bool
+from sdf_bridge.util.booleans import parse_bool
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SDF_BRIDGE_SHARED", REPO.parent / "shared"))
@@ -35,7 +35,7 @@ SHARED_MISSING = (
 
 def strict() -> bool:
     """Whether a missing prerequisite fails the test (``SDF_BRIDGE_STRICT=1``, as in CI; the
-    package's one boolean vocabulary, :mod:`sdf_bridge.booleans`)."""
+    package's one boolean vocabulary, :mod:`sdf_bridge.util.booleans`)."""
     return parse_bool(os.environ.get("SDF_BRIDGE_STRICT", "")) is True
 
 

@@ -186,8 +186,8 @@ def test_bad_option_syntax_is_a_usage_error(
 def test_xacro_arg_needs_colon_equals_and_a_name_like_run(
     robot_file: Path, capsys: pytest.CaptureFixture[str], command: str, bad: str
 ) -> None:
+    from sdf_bridge.app.launch_args import parse_xacro_args
     from sdf_bridge.errors import ConfigError
-    from sdf_bridge.ros.launch_args import parse_xacro_args
 
     with pytest.raises(ConfigError, match="is not of the form name:=value"):  # the rule of `run`
         parse_xacro_args([bad])

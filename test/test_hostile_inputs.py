@@ -143,7 +143,7 @@ def test_xml_text_with_xacro_is_refused_and_runs_nothing(
 def test_a_growing_xacro_file_expands_or_is_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, doublings: int
 ) -> None:
-    from sdf_bridge.description.xacro_bounded import expand_xacro
+    from sdf_bridge.description.xacro.child_process import expand_xacro
 
     monkeypatch.setenv("SDF_BRIDGE_XACRO_MEMORY_MB", "64")
     path = tmp_path / f"grow{doublings}.urdf.xacro"
@@ -171,16 +171,16 @@ def test_a_growing_xacro_file_expands_or_is_stopped(
 def test_the_watchdog_stops_within_the_timeout_and_one_tick(
     timeout: float, period: float, speed: float | None, commands: int
 ) -> None:
-    """On the node's time base (:mod:`sdf_bridge.ros.hardware_time`; the ROS clock, frozen under
+    """On the node's time base (:mod:`sdf_bridge.app.hardware_time`; the ROS clock, frozen under
     use_sim_time without /clock, plays no part) with steady time advancing by the period per
     tick, or a simulator at ``speed`` × real time: after ``commands`` ticks with a velocity
     command, the command ends within command_timeout + one tick of the backend's time (steady
     or simulated) after the last one, in one trip."""
     from dataclasses import replace
 
+    from sdf_bridge.app.hardware_time import HardwareTime
     from sdf_bridge.backends.mock import MockBackend
     from sdf_bridge.hardware import HardwareSystem
-    from sdf_bridge.ros.hardware_time import HardwareTime
 
     steady = [100.0]
 
@@ -275,7 +275,7 @@ def test_any_number_of_signals_is_one_stop(
     """Signals one after another, the start-up over (hold) after ``held`` of them: exactly one
     StopRequested, raised by the first signal, when that came before the hold; none after it;
     every signal leaves the stop requested by the first."""
-    from sdf_bridge.ros.stop_signals import StopRequested, StopSignals
+    from sdf_bridge.app.stop_signals import StopRequested, StopSignals
 
     stop = StopSignals().install()
     raised = 0

@@ -19,7 +19,7 @@ CONTROL_PATH = (
     "sdf_bridge.hardware.commands",
     "sdf_bridge.limits.limiter",
     "sdf_bridge.backends.actuator_port",
-    "sdf_bridge.backends.registry",
+    "sdf_bridge.backends.backend_registry",
     "sdf_bridge.backends.mock",
     "sdf_bridge.backends.mujoco",
     "sdf_bridge.ros.node",

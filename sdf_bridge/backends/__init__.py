@@ -14,30 +14,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sdf_bridge.lazy_exports import lazy_exports
+from sdf_bridge.util.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actuator_port import ActuatorPort
+    from .backend_registry import ENTRY_POINT_GROUP, as_backend, available_backends, create_backend
     from .base import (
         MODE_DTYPE,
         ActuatorCommand,
         ActuatorDriver,
         ActuatorState,
         Backend,
+        JointCommand,
+        JointSpaceState,
+        Mode,
+    )
+    from .sensor_readings import (
         Contact,
         ContactReading,
         ImageReading,
         ImuReading,
-        JointCommand,
-        JointSpaceState,
-        Mode,
         PointCloudReading,
         RangeReading,
         ScanReading,
         SensorReading,
         WrenchReading,
     )
-    from .registry import ENTRY_POINT_GROUP, as_backend, available_backends, create_backend
 
 _BASE = (
     "MODE_DTYPE",
@@ -45,13 +47,15 @@ _BASE = (
     "ActuatorDriver",
     "ActuatorState",
     "Backend",
+    "JointCommand",
+    "JointSpaceState",
+    "Mode",
+)
+_READINGS = (
     "Contact",
     "ContactReading",
     "ImageReading",
     "ImuReading",
-    "JointCommand",
-    "JointSpaceState",
-    "Mode",
     "PointCloudReading",
     "RangeReading",
     "ScanReading",
@@ -60,11 +64,12 @@ _BASE = (
 )
 _WHERE = {
     **dict.fromkeys(_BASE, "base"),
+    **dict.fromkeys(_READINGS, "sensor_readings"),
     "ActuatorPort": "actuator_port",
-    "ENTRY_POINT_GROUP": "registry",
-    "as_backend": "registry",
-    "available_backends": "registry",
-    "create_backend": "registry",
+    "ENTRY_POINT_GROUP": "backend_registry",
+    "as_backend": "backend_registry",
+    "available_backends": "backend_registry",
+    "create_backend": "backend_registry",
 }
 
 __all__ = [

@@ -27,6 +27,9 @@ fix the order of every array; SI units: rad, m, rad/s, m/s, N·m, N):
   readings (``sensors``) and, for a simulator, ``sim_time``.
 * ``reset()``: back to the initial state; ``close()``: release the hardware.
 * optional ``set_sensor_demand(names)``: only these sensors are wanted (``None``: all).
+* optional joint properties changed at run time, in joint space (the mock's stops): the class
+  attribute ``joint_property_names``, ``joint_properties()`` and
+  ``set_joint_properties(changes)`` (:mod:`sdf_bridge.hardware.joint_properties`).
 * optional class attribute ``simulated_robot = True``: the driver simulates its robot (as the
   mock does) rather than driving motors; the bridge then drives the joints of a transmission
   of unknown type directly (identity actuators) instead of refusing the robot
@@ -135,6 +138,8 @@ class ActuatorPort:
         simulated_robot: the driver's
             (:func:`~sdf_bridge.backends.base.is_simulated_robot`: ``False`` unless it says so).
         set_sensor_demand: the driver's, when it has one (else absent).
+        joint_property_names, joint_properties, set_joint_properties: the driver's, when it
+            has ``set_joint_properties`` (else absent).
     """
 
     joint_space: ClassVar[bool] = True
@@ -146,6 +151,11 @@ class ActuatorPort:
         demand = getattr(driver, "set_sensor_demand", None)
         if callable(demand):
             self.set_sensor_demand = demand
+        setter = getattr(driver, "set_joint_properties", None)
+        if callable(setter):  # joint properties (module doc), in joint space already
+            self.joint_property_names = tuple(getattr(driver, "joint_property_names", ()))
+            self.joint_properties = getattr(driver, "joint_properties", dict)
+            self.set_joint_properties = setter
 
     def configure(
         self, robot: Robot, *, transmissions: TransmissionMap, params: Mapping[str, Any]

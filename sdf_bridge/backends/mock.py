@@ -30,6 +30,11 @@ written from that description, no code copied). Everything happens in actuator s
   state interfaces are joint-space values: they are converted to actuator space through the
   :class:`~sdf_bridge.transmissions.TransmissionMap` (joints without one start at the URDF/SDF
   ``initial_position`` if given, else 0).
+* Joint properties changed at run time (:mod:`sdf_bridge.hardware.joint_properties`): the mock
+  applies the stops (``lower``, ``upper``, :meth:`MockBackend.set_joint_properties`): a joint
+  outside new stops is clamped into them at once, its velocity set to 0, as a stop would stop
+  it (on every reset too); the limiter keeps commands inside them. It simulates no dynamics
+  (damping, friction, springs, stop stiffness), so it has none of those properties.
 * ``disable_commands`` (bool): a lost link — :meth:`read` keeps returning the frozen state and
   never mirrors commands (joint or sensor).
 * Sensors: each ``<ros2_control>`` ``<sensor>`` has its state interfaces at their
@@ -60,20 +65,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..booleans import parse_bool
 from ..errors import BackendError
-from .base import (
-    MODE_DTYPE,
-    MODES,
-    ActuatorCommand,
-    ActuatorState,
-    ImuReading,
-    Mode,
-    SensorReading,
-    WrenchReading,
-)
+from ..hardware.joint_properties import check_changes
+from ..util.booleans import parse_bool
+from .base import MODE_DTYPE, MODES, ActuatorCommand, ActuatorState, Mode
 from .initial_values import initial_joint_values, parse_float
 from .parameter_names import warn_unknown
+from .sensor_readings import ImuReading, SensorReading, WrenchReading
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..description.model import Robot
@@ -178,6 +176,8 @@ class MockBackend:
     """
 
     simulated_robot: ClassVar[bool] = True  # an ideal robot (backends.base.is_simulated_robot)
+    #: the joint properties it applies at run time: the stops (module doc)
+    joint_property_names: ClassVar[tuple[str, ...]] = ("lower", "upper")
 
     def __init__(self) -> None:
         self.actuator_names: tuple[str, ...] = ()
@@ -244,6 +244,11 @@ class MockBackend:
                 f"(known: {map_actuators}). Fix: configure with TransmissionMap.actuator_names."
             )
         self._order = np.array([index[a] for a in self.actuator_names], dtype=np.intp)
+        self._tm = transmissions
+        n_joints = len(transmissions.joint_names)
+        #: joint-space stops set at run time (set_joint_properties), transmission-map order
+        self._stops = np.stack([np.full(n_joints, -np.inf), np.full(n_joints, np.inf)])
+        self._stopped = False  # whether any stop was set
         self._initial = self._initial_actuator_state(robot, transmissions)
         n = len(self.actuator_names)
         self._nan = np.full(n, np.nan)
@@ -485,6 +490,73 @@ class MockBackend:
         self._any_integrating = bool(np.any((codes == _VELOCITY) | (codes == _ACCELERATION)))
         return codes
 
+    # ------------------------------------------------------------------ joint properties
+    def joint_properties(self) -> dict[str, dict[str, float]]:
+        """The mock's own joint properties: none (it simulates no dynamics; the stops and
+        limits are the limiter's)."""
+        return {}
+
+    def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
+        """Set joint stops (joint → ``{"lower": rad or m, "upper": …}``, joint space; ∓inf:
+        none), all or none: a joint now outside its stops is clamped into them and stopped
+        (velocity 0), as a stop would (module doc).
+
+        Returns:
+            No notes (an empty list).
+
+        Raises:
+            JointPropertyError: an unknown joint, another property, or ``lower ≥ upper``
+                (:func:`~sdf_bridge.hardware.joint_properties.check_changes`; nothing changed).
+            BackendError: before configure, or configured for some actuators of the map only
+                (the joints of the others are unknown).
+        """
+        self._require_configured()
+        names = list(self._tm.joint_names)
+        index = {name: k for k, name in enumerate(names)}
+        lo, hi = self._stops
+        current = {name: {"lower": lo[k], "upper": hi[k]} for name, k in index.items()}
+        checked = check_changes(current, changes, self.joint_property_names)
+        if len(self._order) != len(self._tm.actuator_names):
+            raise BackendError(
+                "mock backend: joint stops need every actuator of the transmissions, but it "
+                f"drives {len(self._order)} of {len(self._tm.actuator_names)}. Fix: configure "
+                "it with TransmissionMap.actuator_names."
+            )
+        for joint, values in checked.items():
+            k = index[joint]
+            lo[k], hi[k] = values["lower"], values["upper"]
+        self._stopped = bool(np.isfinite(self._stops).any())
+        self._confine()
+        return []
+
+    def _confine(self) -> None:
+        """Clamp the joints outside the run-time stops into them, their velocity 0 (through
+        the transmissions; only the actuators of those joints change), and drop the position
+        and velocity commands stored for those actuators."""
+        if not self._stopped:
+            return
+        tm = self._tm
+        n = len(tm.actuator_names)
+        full = [np.zeros(n), np.zeros(n), np.zeros(n)]
+        for row, state in zip(full, (self._pos, self._vel, self._eff)):
+            row[self._order] = state
+        q, v, e = tm.actuator_to_joint(*full)
+        clamped = np.clip(q, self._stops[0], self._stops[1])
+        moved = (clamped != q) & ~np.isnan(q)  # (NaN: unknown, left alone)
+        if not moved.any():
+            return
+        ap, av, _ = tm.joint_to_actuator(clamped, np.where(moved, 0.0, v), e)
+        actuators, joints = tm.dependency.nonzero()
+        touched = np.zeros(n, dtype=bool)
+        touched[np.asarray(actuators)[moved[np.asarray(joints)]]] = True
+        mine = touched[self._order]
+        self._pos = np.where(mine, np.asarray(ap)[self._order], self._pos)
+        self._vel = np.where(mine, np.asarray(av)[self._order], self._vel)
+        # the command stored for the next read no longer moves them (the next write's,
+        # limited to the new stops, does)
+        self._cmd_p = np.where(mine, np.nan, self._cmd_p)
+        self._cmd_v = np.where(mine, np.nan, self._cmd_v)
+
     # ------------------------------------------------------------------ extras
     def set_sensor_state(self, sensor: str, interface: str, value: float) -> None:
         """Set a mock sensor's state interface (mock_sensor_commands); shows at the next read.
@@ -553,6 +625,7 @@ class MockBackend:
             slot.values[:] = slot.initial
             slot.commands[:] = np.nan
             slot.elapsed = math.inf  # the first read samples every sensor
+        self._confine()  # (the initial state may lie outside stops set at run time)
 
     def close(self) -> None:
         """Nothing to release; further use raises :class:`BackendError`."""

@@ -6,7 +6,7 @@ A description written for a real driver (``kortex_driver/KortexMultiInterfaceHar
 ``robot_ip``, ``username``, ``password``, ``port``, …) brings a dozen parameters that are that
 driver's, not the simulator's; a misspelt ``backend_params.timstep`` is one too. Both are ignored
 and said so in one warning (:func:`warn_unknown`), which names the parameters, a known one each
-probably meant (:func:`~sdf_bridge.description.xmlio.close_match`: :mod:`difflib` similarity
+probably meant (:func:`~sdf_bridge.util.similarity.close_match`: :mod:`difflib` similarity
 or one edit away) and the backend's own parameters once.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Iterable
 
-from ..description.xmlio import close_match
+from ..util.similarity import close_match
 
 
 def _message(backend: str, unknown: list[str], known: Collection[str]) -> str:

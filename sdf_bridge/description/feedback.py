@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from ..booleans import WORDS, parse_bool
 from ..errors import ConfigError
+from ..util.booleans import WORDS, parse_bool
 from .model import Robot, frozen_mapping
 
 FEEDBACK_TAGS = ("provideFeedback", "provide_feedback")

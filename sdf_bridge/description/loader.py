@@ -13,8 +13,8 @@ from . import xmlio
 from .model import Robot, World
 from .resolve import PackagePaths
 from .warning_digest import digest
-from .xacro_bounded import expand_xacro
-from .xacro_expand import looks_like_xacro, parse_xml_text
+from .xacro.child_process import expand_xacro
+from .xacro.expand import looks_like_xacro, parse_xml_text
 from .xmlio import ParseContext, parse_xml
 
 DescriptionSource = Union[str, bytes, os.PathLike]
@@ -45,11 +45,11 @@ def load_with_xml(
         source: a path (``str`` or :class:`os.PathLike`) or the XML itself (``str`` starting
             with ``<``, or ``bytes``). Files ending in ``.xacro`` or using xacro (namespace
             declared and used) are expanded with the xacro library first, in a child process
-            bounded in memory and time (:mod:`.xacro_bounded`); a file not named ``.xacro``
+            bounded in memory and time (:mod:`.child_process`); a file not named ``.xacro``
             that xacro fails on is read as plain XML with a warning (as URDF parsers read
             it: its xacro elements ignored). XML text is never expanded
             (xacro is code; text may come from the network): text that still uses xacro is
-            refused (:func:`.xacro_expand.parse_xml_text`).
+            refused (:func:`.expand.parse_xml_text`).
         xacro_args: xacro arguments (``name → value``, as ``name:=value`` on the xacro command
             line); used for xacro files only.
         package_paths: package name → directory, used for ``package://`` and ``$(find pkg)``

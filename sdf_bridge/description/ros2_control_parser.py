@@ -26,11 +26,11 @@ Rules kept from the reference: ``name`` and ``type`` are required; ``min``/``max
 ``initial_value`` of an interface are its ``<param>``s of those names (kept as strings, as
 ros2_control does); an interface's limits are enabled unless its own ``<limits enable>`` or its
 component's says false; booleans are ``true``/``false``/``1``/``0`` in any case
-(:mod:`sdf_bridge.booleans`); ``size`` is a positive integer (default 1); ``data_type`` defaults to
-``double``; ``rw_rate`` is a non-negative integer (default 0); a transmission's joints must be
-joints of the block; in a ``type="actuator"`` block a transmission has exactly one joint and, when
-it names no actuator, gets the implicit actuator ``actuator1`` (role ``actuator1``), as ros2_control
-fills in.
+(:mod:`sdf_bridge.util.booleans`); ``size`` is a positive integer (default 1); ``data_type``
+defaults to ``double``; ``rw_rate`` is a non-negative integer (default 0); a transmission's joints
+must be joints of the block; in a ``type="actuator"`` block a transmission has exactly one joint
+and, when it names no actuator, gets the implicit actuator ``actuator1`` (role ``actuator1``), as
+ros2_control fills in.
 
 Differences (documented, never silent): a legacy ``<classType>`` is accepted with a warning; a
 second ``<plugin>`` is warned about (the first is used, as in ros2_control); unknown child
@@ -46,11 +46,11 @@ from dataclasses import replace
 
 from lxml import etree
 
-from .. import booleans
 from ..errors import InvalidValueError, MissingReferenceError
+from ..util import booleans
 from .model.ros2_control import ComponentInfo, HardwareComponent, InterfaceInfo
 from .model.transmission import Transmission, TransmissionActuator
-from .transmission_parser import parse_transmission
+from .transmission.dialects import parse_transmission
 from .xmlio import ParseContext
 
 COMPONENT_TYPES = ("system", "actuator", "sensor")
@@ -83,7 +83,7 @@ def _required_attr(ctx: ParseContext, elem: etree._Element, attr: str, fix: str)
 
 
 def parse_bool(ctx: ParseContext, elem: etree._Element, text: str, what: str) -> bool:
-    """A boolean of ``<ros2_control>`` (:func:`sdf_bridge.booleans.parse_bool`: ``true``,
+    """A boolean of ``<ros2_control>`` (:func:`sdf_bridge.util.booleans.parse_bool`: ``true``,
     ``false``, ``1``, ``0``, any letter case, spaces stripped).
 
     Raises:
@@ -263,7 +263,7 @@ def parse_ros2_control(elem: etree._Element, ctx: ParseContext) -> HardwareCompo
 
     Returns:
         The :class:`HardwareComponent` (``type`` lower-case), its transmissions read through
-        :func:`~sdf_bridge.description.transmission_parser.parse_transmission` with
+        :func:`~sdf_bridge.description.transmission.dialects.parse_transmission` with
         ``hardware`` = the block name.
 
     Raises:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sdf_bridge.lazy_exports import lazy_exports
+from sdf_bridge.util.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .command_interfaces import commandable_joints

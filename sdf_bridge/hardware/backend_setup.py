@@ -1,15 +1,14 @@
 """The backend of a hardware system, set up, and whether it simulates.
 
 :func:`backend_port` creates the backend from a name (:func:`~sdf_bridge.backends.create_backend`)
-or puts a given one behind the joint-space port (:func:`~sdf_bridge.backends.registry.as_backend`)
-and names it for messages and diagnostics; once the transmission map is built (for a simulated
-robot or real actuators: :func:`~sdf_bridge.backends.base.is_simulated_robot`),
-:func:`configure_backend` configures it with :func:`backend_parameters`: the
-``<hardware><param>``\\ s of the description's ``<ros2_control>`` blocks, overridden by the
-caller's (the node's ``backend_params.*``). :func:`simulates` and :func:`simulator` tell a
-backend that can pause and step (MuJoCo) from one that cannot (the mock, a driver of real
-hardware).
-"""
+or puts a given one behind the joint-space port
+(:func:`~sdf_bridge.backends.backend_registry.as_backend`) and names it for messages and
+diagnostics; once the transmission map is built (for a simulated robot or real actuators:
+:func:`~sdf_bridge.backends.base.is_simulated_robot`), :func:`configure_backend` configures it with
+:func:`backend_parameters`: the ``<hardware><param>``\\ s of the description's ``<ros2_control>``
+blocks, overridden by the caller's (the node's ``backend_params.*``). :func:`simulates` and
+:func:`simulator` tell a backend that can pause and step (MuJoCo) from one that cannot (the mock, a
+driver of real hardware)."""
 
 from __future__ import annotations
 
@@ -17,8 +16,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from ..backends.backend_registry import as_backend, create_backend
 from ..backends.base import Backend
-from ..backends.registry import as_backend, create_backend
 from ..description.model import Robot
 from ..errors import BackendError
 from ..transmissions import TransmissionMap

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..backends.base import SensorReading
+from ..backends.sensor_readings import SensorReading
 
 
 class CycleState:

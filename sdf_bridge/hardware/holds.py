@@ -159,6 +159,19 @@ class Holds:
         self._mode = np.zeros(self.n_joints, dtype=MODE_DTYPE)
         self._mode_version = -1  # buffer.mode_version of ``_mode``
 
+    def confine(self, lower: np.ndarray, upper: np.ndarray) -> None:
+        """Move every hold position (idle joints, coupled partners, the e-stop's) into
+        ``[lower, upper]`` ((n_joints,) each, rad or m: new position stops), so that no hold
+        presses a joint against a stop; the next :meth:`apply` returns new arrays."""
+        self._hold = np.clip(self._hold, lower, upper)  # (new array: a changed hold)
+        np.clip(self._partner_start, lower, upper, out=self._partner_start)
+        if self._estop is not None:
+            values, mode, hold = self._estop
+            values = values.copy()
+            values[0] = np.clip(values[0], lower, upper)
+            self._estop = (values, mode, hold)
+        self._last = None
+
     def apply(
         self, now: float, buffer: CommandBuffer, measured: np.ndarray, enabled: bool
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -60,14 +60,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends.base import (
-    MODE_DTYPE,
-    Backend,
-    BaseState,
-    JointCommand,
-    SensorReading,
-    is_simulated_robot,
-)
+from ..backends.base import MODE_DTYPE, Backend, BaseState, JointCommand, is_simulated_robot
+from ..backends.sensor_readings import SensorReading
 from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
@@ -78,9 +72,17 @@ from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
 from .commands import POSITION, CommandBuffer
 from .cycle_state import CycleState
+from .effort_stability import effort_chatter
 from .holds import Holds, coupling
+from .joint_properties import (
+    DYNAMICS_PROPERTIES,
+    LIMIT_PROPERTIES,
+    STOPS,
+    check_changes,
+    limit_values,
+    limits_with,
+)
 from .joint_selection import select_joints
-from .stability import effort_chatter
 from .timing import LoopTiming
 from .trajectory_runner import TrajectoryRunner
 from .watchdog import CommandWatchdog
@@ -192,12 +194,11 @@ class HardwareSystem:
         self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
         self.trajectory = TrajectoryRunner(self.commands)
         configure_backend(self.backend, robot, tm, backend_params)
-        inertia = getattr(self.backend, "joint_inertia", None)
-        if update_rate is not None and inertia is not None:
-            for problem in effort_chatter(
-                tm.joint_names, self.limiter.limits, inertia, 1.0 / update_rate
-            ):
-                _LOG.warning(problem)
+        self._update_rate = update_rate
+        for problem in self._effort_chatter():
+            _LOG.warning(problem)
+        #: joint → property → value now (:meth:`set_joint_properties`)
+        self._properties = self._initial_properties()
         #: the record every enabled tick writes (its values the limiter's output buffer; its
         #: mode and hold those of the holds): reused, as the port allows (JointCommand)
         self._command = JointCommand(
@@ -448,6 +449,99 @@ class HardwareSystem:
         return self.trajectory.submit(
             names, times, positions, velocities, accelerations, now, self._measured, start=start
         )
+
+    # ------------------------------------------------------------------ joint properties
+    def _effort_chatter(self) -> list[str]:
+        """The limiter's soft-limit effort bounds that chatter on the backend's joint inertia
+        at the update rate (:func:`.effort_stability.effort_chatter`; none without either)."""
+        inertia = getattr(self.backend, "joint_inertia", None)
+        if self._update_rate is None or inertia is None:
+            return []
+        return effort_chatter(
+            self.transmissions.joint_names, self.limiter.limits, inertia, 1.0 / self._update_rate
+        )
+
+    def _backend_property_names(self) -> tuple[str, ...]:
+        """The joint properties the backend applies (its ``joint_property_names``, when it has
+        ``set_joint_properties``)."""
+        if not callable(getattr(self.backend, "set_joint_properties", None)):
+            return ()
+        return tuple(getattr(self.backend, "joint_property_names", ()))
+
+    @property
+    def joint_property_names(self) -> tuple[str, ...]:
+        """The joint properties there are (:mod:`.joint_properties`): the limiter's
+        (``lower``, ``upper``, ``effort``, ``velocity``) and the dynamics the backend
+        simulates (MuJoCo: damping, friction, springs, stop stiffness and dissipation)."""
+        backend = self._backend_property_names()
+        return LIMIT_PROPERTIES + tuple(p for p in DYNAMICS_PROPERTIES if p in backend)
+
+    def _initial_properties(self) -> dict[str, dict[str, float]]:
+        """Each map joint's properties at start: the limiter's limits
+        (:func:`.joint_properties.limit_values`) and the backend's dynamics."""
+        getter = getattr(self.backend, "joint_properties", None)
+        dynamics = getter() if self._backend_property_names() and callable(getter) else {}
+        names = self.joint_property_names
+        out = {}
+        for joint, lim in zip(self.transmissions.joint_names, self.limiter.limits):
+            values = limit_values(lim)
+            values.update(dynamics.get(joint, {}))
+            out[joint] = {p: float(values[p]) for p in names}
+        return out
+
+    @_locked
+    def joint_properties(self) -> dict[str, dict[str, float]]:
+        """joint → property → value now (a copy), for every joint of the transmission map and
+        every property of :attr:`joint_property_names`."""
+        return {joint: dict(values) for joint, values in self._properties.items()}
+
+    @_locked
+    def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
+        """Change joint properties (joint → property → value) between two ticks, all or none
+        (Gazebo's ``physics::Joint`` setters, :mod:`.joint_properties`): every value and the
+        stops' order are checked first, then the limiter is given the new limits (the next
+        tick limits with them) and the backend the properties it applies (MuJoCo: from the
+        next physics step; a change of one stop passes both). Idle and e-stop holds outside
+        new stops are moved onto them (:meth:`.holds.Holds.confine`), so that nothing holds a
+        joint against a stop.
+
+        Returns:
+            Notes to log (the backend's, e.g. a stop too stiff for the timestep; soft-limit
+            effort bounds that now chatter).
+
+        Raises:
+            JointPropertyError: an unknown joint or property, a value out of range, stops with
+                lower ≥ upper (nothing changed).
+            BackendError: from the backend (which changes nothing when it raises).
+        """
+        names = self.joint_property_names
+        merged = check_changes(self._properties, changes, names)
+        index = {name: k for k, name in enumerate(self.transmissions.joint_names)}
+        limits = list(self.limiter.limits)
+        backend_names = self._backend_property_names()
+        to_backend: dict[str, dict[str, float]] = {}
+        stops_moved = False
+        for joint, values in merged.items():
+            changed = set(changes[joint])
+            if changed & set(STOPS):
+                changed |= set(STOPS)  # (the pair: the backend checks lower < upper)
+                stops_moved = True
+            limited = {p: values[p] for p in LIMIT_PROPERTIES if p in changed}
+            if limited:
+                limits[index[joint]] = limits_with(joint, limits[index[joint]], limited)
+            mine = {p: values[p] for p in sorted(changed) if p in backend_names}
+            if mine:
+                to_backend[joint] = mine
+        limiter = self.limiter.with_limits(limits)
+        notes = list(self.backend.set_joint_properties(to_backend)) if to_backend else []
+        # committed: nothing below raises
+        self.limiter = limiter
+        if stops_moved:
+            self.holds.confine(limiter.pmin, limiter.pmax)
+        self._properties.update(merged)
+        if any("effort" in values for values in changes.values()):
+            notes.extend(self._effort_chatter())
+        return notes
 
     # ------------------------------------------------------------------ sensors
     @_locked

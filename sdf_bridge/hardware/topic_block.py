@@ -47,8 +47,8 @@ from ..backends.base import INTERFACE_MODES
 from ..backends.initial_values import initial_joint_values
 from ..description.model import HardwareComponent, Robot
 from ..errors import ConfigError
-from ..ros_names import is_topic_name
 from ..transmissions import TransmissionMap
+from ..util.ros_names import is_topic_name
 from .command_interfaces import offered_command_interfaces
 
 SUCCESSOR = "joint_state_topic_hardware_interface/JointStateTopicSystem"

@@ -220,10 +220,24 @@ class JointLimiter:
             LimitsError: a joint not in the robot, an override for an unknown joint or with a
                 bad field, inconsistent limits.
         """
-        from .loader import limits_of
+        from .from_description import limits_of
 
         limits, warnings = limits_of(robot, joint_names, overrides)
         return cls(joint_names, limits, warnings)
+
+    def with_limits(self, limits: Sequence[JointLimits]) -> JointLimiter:
+        """A limiter of the same joints with ``limits`` (one per joint, e.g. changed at run
+        time: :mod:`sdf_bridge.hardware.joint_properties`), which goes on from this one: the
+        previous commands (the reference of the position step and acceleration rules) and the
+        clamp counts carry over. This limiter is left as it was.
+
+        Raises:
+            LimitsError: not one limit set per joint.
+        """
+        limiter = JointLimiter(self.joint_names, limits, self.warnings)
+        limiter._prev[...] = self._prev
+        limiter._counts[...] = self._counts
+        return limiter
 
     @staticmethod
     def load_overrides(path: str | Path) -> dict:

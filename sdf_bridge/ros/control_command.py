@@ -207,12 +207,12 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     """
     import yaml
 
+    from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
     from ..description import load
     from ..description.world import select_robot
     from ..hardware.command_interfaces import offered_command_interfaces
     from ..hardware.topic_block import foreign_hardware, topic_based_block
     from ..transmissions import TransmissionMap
-    from .control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
     from .controllers_config import generated_controllers
 
     share = package_share()
@@ -222,7 +222,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         raise ConfigError(f"--description {description} does not exist. Fix: give a file.")
     xacro_args = " ".join(shlex.quote(a) for a in args.xacro_arg)
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
-    from .launch_args import parse_xacro_args
+    from ..app.launch_args import parse_xacro_args
 
     robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), None)
     notes: list[str] = []
@@ -348,7 +348,7 @@ def _say(out: IO[str], text: str) -> None:
 
 def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
     """``sdf-bridge control`` (module doc); returns the exit status."""
-    from .stop_signals import StopRequested, StopSignals
+    from ..app.stop_signals import StopRequested, StopSignals
 
     stop = StopSignals().install()
     parser = control_parser()

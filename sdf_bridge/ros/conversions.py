@@ -61,7 +61,7 @@ from sensor_msgs.msg import (
 from std_msgs.msg import Float64MultiArray, Header
 from trajectory_msgs.msg import JointTrajectory
 
-from ..backends.base import (
+from ..backends.sensor_readings import (
     ContactReading,
     FluidPressureReading,
     ImageReading,
@@ -437,10 +437,11 @@ def contact_msg(
 
     Fields (:data:`CONTACT_FIELDS`, FLOAT32, packed at offsets 0, 4, …, 32, little-endian,
     ``point_step`` 36): ``x y z`` contact position (m), ``normal_x normal_y normal_z`` unit normal
-    out of the sensor's link, ``force_x force_y force_z`` force on the sensor's link (N), all in
-    the reading's frame (:attr:`ContactReading.frame <sdf_bridge.backends.base.ContactReading>`:
-    the sensor's link, or its frame override such as ``world``), which is the header's
-    ``frame_id`` after ``frame_prefix`` (``frame_id`` as given when the reading names none).
+    out of the sensor's link, ``force_x force_y force_z`` force on the sensor's link (N), all in the
+    reading's frame (:attr:`ContactReading.frame
+    <sdf_bridge.backends.sensor_readings.ContactReading>`: the sensor's link, or its frame override
+    such as ``world``), which is the header's ``frame_id`` after ``frame_prefix`` (``frame_id`` as
+    given when the reading names none).
     ``height`` 1, ``width`` = number of contacts (0 when nothing touches); ``is_dense`` is true
     when every value is finite. The collision names (``body1``, ``body2``) are not in the
     message (PointCloud2 carries numbers); they are in the backend's reading.
@@ -577,7 +578,7 @@ def sensor_messages(
 
     Raises:
         BackendError: ``reading`` is of a type with no conversion (a backend returned a reading
-            that is not one of :data:`sdf_bridge.backends.base.SensorReading`).
+            that is not one of :data:`sdf_bridge.backends.sensor_readings.SensorReading`).
     """
     convert = _ONE_MESSAGE.get(type(reading))
     if convert is not None:

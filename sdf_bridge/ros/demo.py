@@ -139,8 +139,8 @@ def demo(argv: Sequence[str]) -> int:
 
         return demo_mobile(ns.duration, env)
 
+    from ..app.description_source import demo_description_file
     from ..description import load
-    from .description_source import demo_description_file
 
     demo_file = demo_description_file()
     robot = load(demo_file)

@@ -73,9 +73,9 @@ def contact_normal_force(msg: Any) -> float:
 
 def demo_mobile(duration: float, env: dict[str, str]) -> int:
     """Run the mobile demo (module doc) with ``duration`` s per step; returns the exit code."""
+    from ..app.description_source import demo_description_file
     from ..description import load
     from .demo import with_bridge
-    from .description_source import demo_description_file
 
     robot_file, keyframes = demo_description_file(ROBOT), demo_description_file(KEYFRAMES)
     robot = load(robot_file)

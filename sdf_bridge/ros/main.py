@@ -101,8 +101,8 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
                 parser.error(f"--xacro-arg {item!r} is not of the form name:=value")
         params += _param("xacro_args", list(ns.xacro_arg))
     if ns.package_path:
+        from ..app.launch_args import parse_package_paths
         from ..errors import ConfigError
-        from .launch_args import parse_package_paths
 
         try:
             packages = parse_package_paths(ns.package_path)
@@ -131,7 +131,7 @@ def main(args: Sequence[str] | None = None) -> int:
 
     This is the bridge process's entry point: it installs the process's SIGINT/SIGTERM handlers
     and, when it returns, leaves both signals ignored (the process exits next)."""
-    from .stop_signals import StopRequested, StopSignals
+    from ..app.stop_signals import StopRequested, StopSignals
 
     stop = StopSignals().install()  # first: a signal from now on is a clean stop
     rclpy: Any = None

@@ -39,6 +39,9 @@ out    ``odom``, ``/tf``             nav_msgs/Odometry, TFMessage     free-float
 out    ``~/joint_wrench/<joint>``    geometry_msgs/WrenchStamped      joints asking for feedback
                                                                       (.sensor_topics); frame_id
                                                                       = the child link
+param  ``joint_properties.*``        double, writable                 the joints' properties:
+                                                                      stops, limits, damping, …
+                                                                      (.joint_parameters)
 =====  ============================  ===============================  =============================
 
 ``joint_states`` / ``joint_commands`` move to the topics of the description's topic-based
@@ -83,6 +86,9 @@ from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
+from ..app.description_source import LoadedDescription, load_description, resolve_description
+from ..app.hardware_time import HardwareTime
+from ..app.stop_signals import StopRequested, interruptible
 from ..backends import create_backend
 from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
@@ -91,14 +97,12 @@ from ..hardware.backend_setup import simulates
 from . import conversions, logging_bridge, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .control_topics import follow_topic_block, subscribe_claims
-from .description_source import LoadedDescription, load_description, resolve_description
 from .diagnostics import LoopDiagnostics, slow_loop_warning
-from .hardware_time import HardwareTime
+from .joint_parameters import JointParameters
 from .odometry import OdometryPublisher
 from .params import BridgeConfig, declare_parameters, rclpy_parameter_error
 from .qos import LATCHED_QOS, RELIABLE_QOS, QosOverridesNode
 from .sensor_topics import SENSOR_DEMAND_PERIOD, SensorTopics
-from .stop_signals import StopRequested, interruptible
 from .trajectory_intake import TrajectoryIntake, decode_trajectory
 
 COMMAND_INTERFACES = ("position", "velocity", "effort")
@@ -146,6 +150,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         logging.getLogger("sdf_bridge.hardware.commands").setLevel(logging.ERROR)
         self._start = start
         self.hardware: HardwareSystem | None = None
+        self.joint_parameters: JointParameters | None = None
         self.description: LoadedDescription | None = None
         self.sensor_topics: SensorTopics | None = None
         self.loop: FixedRateLoop | None = None
@@ -279,6 +284,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         )
         self.sensor_topics = SensorTopics(self, robot, frame_prefix=cfg.frame_prefix)
         self.hardware, self.description = hardware, loaded
+        # joint_properties.<joint>.<property>: the joints' properties, writable (.joint_parameters)
+        self.joint_parameters = JointParameters(self, hardware)
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
         # warns once if use_sim_time is on and /clock never comes

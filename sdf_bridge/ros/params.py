@@ -7,6 +7,8 @@ documentation's table, ``doc/user/parameters.md``, is generated from it).
 ``backend_params.<name>`` are passed to the backend's ``configure`` as ``{name: value}``.
 
 All of them are read-only, and a run-time change of rclpy's ``use_sim_time`` is refused too.
+The joints' properties are the writable ``joint_properties.<joint>.<property>`` parameters, declared
+once the robot is configured (:mod:`.joint_parameters`).
 An override of a name the node does not declare (a misspelling: ``updaterate``) is ignored, as
 every ROS node ignores it, with one warning at start naming it and the declared name it is
 closest to (:func:`undeclared_warning`).
@@ -29,13 +31,14 @@ from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-from ..backends.registry import available_backends
-from ..description.xmlio import close_match
+from ..app.launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
+from ..backends.backend_registry import available_backends
 from ..errors import ConfigError
-from .launch_args import parse_frame_prefix, parse_package_paths, parse_xacro_args
+from ..util.similarity import close_match
 
 BACKEND_PARAMS_PREFIX = "backend_params."
 QOS_OVERRIDES_PREFIX = "qos_overrides."  # rclpy's, declared as each topic's entity is created
+JOINT_PROPERTIES_PREFIX = "joint_properties."  # declared once the robot is configured
 USE_SIM_TIME = "use_sim_time"  # rclpy's, declared by every node
 
 
@@ -341,14 +344,18 @@ def declare_parameters(node: Node) -> BridgeConfig:
 def undeclared_warning(undeclared: Iterable[str], declared: Iterable[str]) -> str | None:
     """The start-up warning about parameter overrides the node does not declare (rclpy ignores
     them): each name, with the one of ``declared`` it is probably a misspelling of
-    (:func:`~sdf_bridge.description.xmlio.close_match`, the loader's rule). The
+    (:func:`~sdf_bridge.util.similarity.close_match`, the loader's rule). The
     ``qos_overrides.*`` names are left out: rclpy declares them itself as the topics'
-    publishers and subscriptions are created, some only later (sensors, ``/clock``).
+    publishers and subscriptions are created, some only later (sensors, ``/clock``); so are
+    the ``joint_properties.*`` ones, declared with the robot (:mod:`.joint_parameters` warns about
+    those).
 
     Returns:
         One line, or ``None`` when every name is declared or a QoS override.
     """
-    names = sorted(n for n in undeclared if not n.startswith(QOS_OVERRIDES_PREFIX))
+    names = sorted(
+        n for n in undeclared if not n.startswith((QOS_OVERRIDES_PREFIX, JOINT_PROPERTIES_PREFIX))
+    )
     if not names:
         return None
     declared = frozenset(declared)

@@ -1,5 +1,5 @@
 """The bridge node's sensor topics: named like Gazebo's plugins name them, created from each
-sensor's first reading (names: :mod:`.topics`), published only while subscribed, and which
+sensor's first reading (names: :mod:`.topic_names`), published only while subscribed, and which
 sensors are wanted.
 
 Sensors are simulated on demand, as Gazebo's sensor plugins do: a sensor's topics are created
@@ -20,12 +20,12 @@ from typing import Any
 
 from rclpy.node import Node
 
+from ..app.topic_names import message_topic, sensor_topic, topic_of
 from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
 from .qos import SENSOR_QOS
-from .topics import message_topic, sensor_topic, topic_of
 
 SENSOR_DEMAND_PERIOD = 0.5
 """s between checks of which sensors have subscribers (:meth:`SensorTopics.wanted`)."""

@@ -13,9 +13,9 @@ from .base import Transmission
 from .coupling import Follower
 from .differential import DifferentialTransmission, WristTransmission
 from .fourbar import FourBarLinkageTransmission
-from .loader import IdentityTransmission, MappedTransmission
+from .from_description import IdentityTransmission, MappedTransmission
 from .map import TransmissionMap
-from .registry import available_types, lookup
+from .mechanism_registry import available_types, lookup
 from .simple import SimpleTransmission
 
 __all__ = [

@@ -44,7 +44,7 @@ from sdf_bridge.errors import TransmissionError
 if TYPE_CHECKING:  # pragma: no cover
     from sdf_bridge.description.model import Transmission as TransmissionSpec
 
-    from .loader import MappedTransmission
+    from .from_description import MappedTransmission
 
 _LOG = logging.getLogger("sdf_bridge.transmissions.map")
 

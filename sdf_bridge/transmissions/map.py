@@ -1,11 +1,11 @@
 """TransmissionMap: the whole robot's actuator space ↔ joint space, vectorised.
 
-Built once from a :class:`~sdf_bridge.description.model.Robot` (:mod:`.loader`):
+Built once from a :class:`~sdf_bridge.description.model.Robot` (:mod:`.from_description`):
 
 1. followers (mimic, gearbox, screw translation) are found (:mod:`.coupling`);
 2. every described transmission (classic, PR2 and ros2_control dialects, in
    ``robot.transmissions`` order) is resolved by role and dialect (:mod:`.dialect`) and
-   instantiated from the registry (:mod:`.registry`);
+   instantiated from the registry (:mod:`.mechanism_registry`);
 3. every other driven joint gets an identity actuator of the same name (a plain URDF works).
 
 Joint order (``joint_names``) is the document order of the driven 1-DOF joints; actuator
@@ -47,8 +47,8 @@ Error and skip rules (all :class:`TransmissionError` name the transmission and t
     a ``<ros2_control>`` command interface, or — with no ``<ros2_control>`` joints at all —
     any of its joints is driven): identity would send joint commands to the wrong motors;
     skipped with a warning when none must, the joints keep identity actuators;
-* non-mechanism types (:data:`.registry.NON_MECHANISM_TYPES`: Franka state/model interfaces,
-  PR2 gripper) → skipped with a warning, identity actuators;
+* non-mechanism types (:data:`.mechanism_registry.NON_MECHANISM_TYPES`: Franka state/model
+  interfaces, PR2 gripper) → skipped with a warning, identity actuators;
 * a transmission on a mimic follower → skipped with a warning (the mimic relation wins).
 """
 
@@ -68,7 +68,7 @@ from .base import Transmission
 from .coupling import Follower
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .loader import MappedTransmission
+    from .from_description import MappedTransmission
 
 _LOG = logging.getLogger(__name__)
 
@@ -512,7 +512,7 @@ class TransmissionMap:
     # ------------------------------------------------------------------------ building
     @classmethod
     def from_robot(cls, robot: Robot, *, simulated_robot: bool = False) -> TransmissionMap:
-        """Build the map of ``robot`` (:func:`.loader.build_map`: the rules of the module
+        """Build the map of ``robot`` (:func:`.from_description.build_map`: the rules of the module
         docstring).
 
         Args:
@@ -529,7 +529,7 @@ class TransmissionMap:
             TransmissionError: see the module docstring.
             TypeError: ``robot`` is not a :class:`Robot` (e.g. an SDF ``World``).
         """
-        from .loader import build_map
+        from .from_description import build_map
 
         return build_map(cls, robot, simulated_robot=simulated_robot)
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sdf_bridge.backends.actuator_port import ActuatorModes, ActuatorPort, actuator_modes
+from sdf_bridge.backends.backend_registry import as_backend
 from sdf_bridge.backends.base import MODE_DTYPE, ActuatorState, Mode, is_simulated_robot
-from sdf_bridge.backends.registry import as_backend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError
 from sdf_bridge.hardware import HardwareSystem

@@ -13,8 +13,9 @@ import math
 import numpy as np
 import pytest
 
-from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, ImuReading, Mode, WrenchReading
+from sdf_bridge.backends.base import MODE_DTYPE, ActuatorCommand, Mode
 from sdf_bridge.backends.mock import KNOWN_PARAMS, MockBackend
+from sdf_bridge.backends.sensor_readings import ImuReading, WrenchReading
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError
 from sdf_bridge.transmissions import TransmissionMap

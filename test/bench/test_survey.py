@@ -18,7 +18,7 @@ sys.path.insert(0, str(BENCH))
 import _survey_checks as checks  # noqa: E402  (bench/ is not a package: on sys.path above)
 import survey  # noqa: E402  (likewise)
 
-from sdf_bridge.backends.base import (
+from sdf_bridge.backends.sensor_readings import (
     FluidPressureReading,
     MagneticFieldReading,
     NavSatReading,

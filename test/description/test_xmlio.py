@@ -1,39 +1,15 @@
-"""Tests of sdf_bridge.description.xmlio: misspelt-tag detection (``close_match``,
-``ParseContext.unknown_element``). XML safety is in test_xml_safety.py."""
+"""Tests of sdf_bridge.description.xmlio: misspelt-tag detection
+(``ParseContext.unknown_element``; the similarity rule is in test_similarity.py). XML safety is
+in test_xml_safety.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from sdf_bridge.description.xmlio import ParseContext, close_match, parse_xml
-from sdf_bridge.errors import InvalidValueError, XmlSyntaxError
+from sdf_bridge.description.xmlio import ParseContext, parse_xml
 
 TRANSMISSION_TAGS = {"hardwareInterface", "role", "mechanicalReduction", "mechanical_reduction"}
-
-
-@pytest.mark.parametrize(
-    "tag, known, expected",
-    [
-        ("mechanicalReducton", TRANSMISSION_TAGS, "mechanicalReduction"),  # a dropped letter
-        ("mechanical_reducion", TRANSMISSION_TAGS, "mechanical_reduction"),
-        ("MechanicalReduction", TRANSMISSION_TAGS, "mechanicalReduction"),  # letter case only
-        ("hardwareinterface", TRANSMISSION_TAGS, "hardwareInterface"),
-        # transposition: difflib ratio 0.75, one edit
-        (
-            "axsi",
-            {"axis", "limit", "origin"},
-            "axis",
-        ),
-        ("limits", {"axis", "limit", "origin"}, "limit"),
-        ("frobnicator", {"axis", "limit", "origin"}, None),
-        ("axis", {"axis", "limit"}, None),  # a known tag is not a misspelling
-        ("ax", {"axis"}, None),  # short: neither ratio 0.8 (0.67) nor the 4-letter one-edit rule
-        ("{http://www.ros.org/wiki/xacro}axis", {"axis"}, None),  # namespaced
-        ("self_collision_checking", {"visual", "collision", "inertial"}, None),
-    ],
-)
-def test_close_match(tag: str, known: set[str], expected: str | None) -> None:
-    assert close_match(tag, known) == expected
+from sdf_bridge.errors import InvalidValueError, XmlSyntaxError
 
 
 def test_unknown_element_misspelling_is_an_error_naming_file_line_and_suggestion() -> None:

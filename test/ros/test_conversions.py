@@ -11,7 +11,7 @@ from sensor_msgs.msg import JointState, NavSatFix, NavSatStatus, PointField, Ran
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from sdf_bridge.backends.base import (
+from sdf_bridge.backends.sensor_readings import (
     ContactReading,
     FluidPressureReading,
     ImageReading,

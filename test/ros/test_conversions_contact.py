@@ -10,7 +10,7 @@ import pytest
 from builtin_interfaces.msg import Time
 from sensor_msgs.msg import PointCloud2, PointField
 
-from sdf_bridge.backends.base import Contact, ContactReading
+from sdf_bridge.backends.sensor_readings import Contact, ContactReading
 from sdf_bridge.errors import BackendError
 from sdf_bridge.ros import conversions as cv
 

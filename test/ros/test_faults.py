@@ -29,7 +29,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from sdf_bridge.description.xacro_expand import expand_in_process
+from sdf_bridge.description.xacro.expand import expand_in_process
 
 from .conftest import REPO, Bridge, Probe
 

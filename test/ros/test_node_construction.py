@@ -1,6 +1,6 @@
 """In-process: a construction of :class:`BridgeNode` that is interrupted (a SIGINT while
 starting raises :class:`StopRequested` wherever the main thread is:
-:mod:`sdf_bridge.ros.stop_signals`) leaves nothing of the half-built node behind: its control
+:mod:`sdf_bridge.app.stop_signals`) leaves nothing of the half-built node behind: its control
 loop thread stopped, its hardware closed, the package's log records no longer forwarded to it,
 its rcl node destroyed. The caller never receives the node, so nobody else could clean it up."""
 
@@ -15,9 +15,9 @@ from rclpy._rclpy_pybind11 import InvalidHandle
 from rclpy.context import Context
 from rclpy.parameter import Parameter
 
+from sdf_bridge.app.stop_signals import StopRequested
 from sdf_bridge.ros import logging_bridge
 from sdf_bridge.ros.node import BridgeNode
-from sdf_bridge.ros.stop_signals import StopRequested
 
 
 def test_an_interrupted_construction_leaves_no_loop_no_forwarding_and_no_node(

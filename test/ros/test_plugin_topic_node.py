@@ -1,6 +1,6 @@
 """A sensor topic named by its gazebo_ros plug-in across processes: a bridge (MuJoCo) publishes
 an IMU on the topic its plug-in's <ros><namespace> and <remapping> give, received by another
-process's node (sdf_bridge.description.plugin_topics)."""
+process's node (sdf_bridge.description.sensors.plugin_topics)."""
 
 from __future__ import annotations
 

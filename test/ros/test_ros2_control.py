@@ -197,7 +197,7 @@ def test_the_bridge_serves_the_sensor_broadcasters_topics(start_bridge, probe: P
     from geometry_msgs.msg import WrenchStamped
     from sensor_msgs.msg import Imu
 
-    from sdf_bridge.ros.control_launch import control_plan
+    from sdf_bridge.app.control_launch import control_plan
 
     remaps = control_plan({"use_sim_time": False}, REPO).bridge_remappings[2:]
     assert remaps == (

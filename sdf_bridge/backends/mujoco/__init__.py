@@ -3,7 +3,7 @@
 Modules: :mod:`.builder` (Robot → ``mujoco.MjSpec``), :mod:`.geoms` (shapes, meshes), :mod:`.pid`
 (joint PID), :mod:`.drive` (the joints' PID actuators and joint table), :mod:`.cycle`
 (per-cycle bookkeeping), :mod:`.ideal` (ideal position
-mode), :mod:`.inputs` (checks of a period and a command), :mod:`.stability` (divergence),
+mode), :mod:`.inputs` (checks of a period and a command), :mod:`.divergence` (divergence),
 :mod:`.realtime` (real-time factor), :mod:`.sensors` (IMU, force-torque, ray, range, camera,
 contact), :mod:`.glplatform` (off-screen OpenGL choice), :mod:`.backend` (:class:`MujocoBackend`,
 the :class:`~sdf_bridge.backends.base.Backend` implementation).

@@ -19,12 +19,12 @@ The per-cycle bookkeeping (command → actuator parameters, the refresh, gatheri
 is the vectorised numpy code of :mod:`.cycle` (its overhead over MuJoCo's stepping:
 ``bench/sim.py``).
 
-State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the
-actuator state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors`
-(computed by MuJoCo at the start of the last physics step, i.e. at most one timestep old),
-and, at every read, the wrench of each joint asking for feedback, named ``joint_wrench/<joint>``
-(:mod:`.joint_wrench`: a :class:`~sdf_bridge.backends.base.WrenchReading`, parent → child, in
-the joint frame at the child; read only while demanded like a sensor).
+State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the actuator
+state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors` (computed by MuJoCo
+at the start of the last physics step, i.e. at most one timestep old), and, at every read, the
+wrench of each joint asking for feedback, named ``joint_wrench/<joint>`` (:mod:`.joint_wrench`: a
+:class:`~sdf_bridge.backends.sensor_readings.WrenchReading`, parent → child, in the joint frame at
+the child; read only while demanded like a sensor).
 
 Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaults).
 """
@@ -32,6 +32,7 @@ Parameters: :mod:`.options` (``config/mujoco.yaml`` lists them with their defaul
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -48,16 +49,18 @@ from .actuation import add_pid_actuators
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
 from .cycle import HOLD, MODE
-from .drive import joint_drive
+from .divergence import diverged_joints, forward_mujoco_warnings, log_instability
+from .drive import joint_drive, passive_joints
 from .ideal import IdealJoints
 from .initial_state import free_roots, reset_state
 from .inputs import command_arrays, physics_steps
 from .joint_wrench import JointWrenches
 from .options import _bool, parse_options
+from .properties import NAMES as PROPERTY_NAMES
+from .properties import JointProperties
 from .readings import with_readings
 from .realtime import RealTimeFactor
 from .sensors import SensorSuite
-from .stability import diverged_joints, forward_mujoco_warnings, log_instability
 from .surfaces import apply_friction
 from .world import World
 
@@ -87,6 +90,8 @@ class MujocoBackend:
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
     simulated_robot: ClassVar[bool] = True  # (backends.base.is_simulated_robot)
+    #: the joint properties it applies at run time (:meth:`set_joint_properties`)
+    joint_property_names: ClassVar[tuple[str, ...]] = PROPERTY_NAMES
 
     def __init__(self) -> None:
         self.instabilities = 0
@@ -134,7 +139,7 @@ class MujocoBackend:
         built = build_spec(robot, options)
         # as the limiter enforces them
         effort_limit = np.array(effort_bounds(robot, self.joint_names))
-        passive = effort_limit == 0.0
+        passive = passive_joints(effort_limit)
         if passive.any():
             built.note(
                 f"joint(s) {[j for j, p in zip(self.joint_names, passive) if p]} have "
@@ -155,6 +160,10 @@ class MujocoBackend:
         self._qadr, self._dadr, self._act_ids, self._act_adr = drive[:4]
         self.inertia, self._tab, self.pid = drive.inertia, drive.tab, drive.pid
         self._adr = cycle.addresses(self._tab)  # (fixed: made once, for every cycle)
+        #: the joint properties changed at run time (:meth:`set_joint_properties`)
+        self.properties = JointProperties(
+            robot, built, model, self.joint_names, drive, params, effort_limit
+        )
         n = len(self.joint_names)
         self._ideal_mode = self.position_mode == "ideal"
         self._has_i = self.pid.has_integral
@@ -520,6 +529,59 @@ class MujocoBackend:
         self._require()
         joint = self._state_now()[0][:, : self._n]
         return joint[0].copy(), joint[1].copy(), joint[2].copy()
+
+    def joint_properties(self) -> dict[str, dict[str, float]]:
+        """joint → its dynamics properties now (damping, friction, spring stiffness and
+        reference, stop stiffness and dissipation: :meth:`.properties.JointProperties.values`).
+
+        Raises:
+            BackendError: before configure.
+        """
+        self._require()
+        return self.properties.values()
+
+    def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
+        """Change joint properties (joint → property → value; properties of
+        :attr:`joint_property_names`) from the next physics step on, all or none: every value
+        is checked before any is applied (:mod:`.properties`). The PID gains follow the
+        damping, friction and effort limit by the configuration's rule; the actuators are
+        rewritten at once.
+
+        Returns:
+            Notes to log (e.g. a stop too stiff for the timestep: rigid). A joint whose stops
+            move keeps its initial position (:meth:`reset`) inside them.
+
+        Raises:
+            JointPropertyError: an unknown joint or property, a value out of range, stops
+                with lower ≥ upper (nothing changed).
+            BackendError: before configure.
+        """
+        self._require()
+        checked = self.properties.check(changes)
+        self._unprepare()
+        notes, regain = self.properties.apply(checked)
+        if regain:
+            tab = self._tab
+            self._has_i = self.pid.has_integral
+            self._refresh = self._has_i or bool(tab[cycle.SCHEDULED].any()) or self._ideal_mode
+            tab[cycle.FEEDFORWARD, tab[cycle.PASSIVE] != 0.0] = 0.0
+            cycle.write_affine(tab, self._gainprm, self._biasprm, adr=self._adr)
+        self._last_valid = False  # the next write applies its command again, in full
+        self._confine_initial_pose(checked)
+        return notes
+
+    def _confine_initial_pose(self, changes: Mapping[str, Mapping[str, float]]) -> None:
+        """Move the initial position of joints whose stops ``changes`` moves into them, so
+        that :meth:`reset` places the robot inside the stops in force (as the mock's reset)."""
+        position = dict(self.initial_pose.position)
+        for joint, values in changes.items():
+            if "lower" in values or "upper" in values:
+                lower, upper = self.properties.stops_of(joint)
+                q = position.get(joint, 0.0)
+                if not lower <= q <= upper:
+                    position[joint] = float(np.clip(q, lower, upper))
+        if position != dict(self.initial_pose.position):
+            self.initial_pose = replace(self.initial_pose, position=position)
 
     @property
     def joint_inertia(self) -> np.ndarray:

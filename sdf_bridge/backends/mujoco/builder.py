@@ -476,7 +476,7 @@ def stop_solver_params(
 
 
 #: How often (s) the thread waiting for a compilation wakes up: a signal handler of the main
-#: thread (SIGINT/SIGTERM, :mod:`sdf_bridge.ros.stop_signals`) runs within this.
+#: thread (SIGINT/SIGTERM, :mod:`sdf_bridge.app.stop_signals`) runs within this.
 COMPILE_POLL = 0.05
 
 
@@ -506,7 +506,7 @@ def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
     """``spec.compile()`` in a worker thread, the caller waiting in slices of
     :data:`COMPILE_POLL` s: MuJoCo compiles without the GIL, so the main thread's signal
     handlers run meanwhile and an exception they raise (the bridge's
-    :class:`~sdf_bridge.ros.stop_signals.StopRequested`) ends the wait at once. The abandoned
+    :class:`~sdf_bridge.app.stop_signals.StopRequested`) ends the wait at once. The abandoned
     compilation runs on in its daemon thread, at the lowest priority, until the process exits.
 
     Raises:

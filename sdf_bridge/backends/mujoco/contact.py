@@ -17,7 +17,7 @@ import mujoco
 import numpy as np
 
 from ...description.model import Robot, Sensor
-from ..base import Contact, ContactReading
+from ..sensor_readings import Contact, ContactReading
 from .builder import BuiltModel
 from .contact_names import gazebo_collision_names, lumped_links
 from .geoms import VISUAL_GROUP
@@ -51,7 +51,7 @@ class ContactSensor:
         """The contacts touching the sensor's link (MuJoCo body ``sensor_body``), or only its
         named collisions, in the link's frame, or in the sensor's ``frame_id`` override when the
         model has that frame (``world`` or a link: Gazebo's bumper ``frameName``;
-        :meth:`frame`) (see :class:`~sdf_bridge.backends.base.Contact`).
+        :meth:`frame`) (see :class:`~sdf_bridge.backends.sensor_readings.Contact`).
 
         MuJoCo's contact frame (``contact.frame``, rows = axes in the world) has its first axis
         along the normal, pointing from ``geom1`` to ``geom2``; ``mj_contactForce`` gives, in

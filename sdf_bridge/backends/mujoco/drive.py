@@ -5,6 +5,7 @@ of the per-cycle functions (:func:`.cycle.make_table`) that holds them."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import mujoco
@@ -16,7 +17,7 @@ from .actuation import inertia_diagonal_index
 from .builder import BuiltModel
 from .cycle import INTEGRAL, SCALE
 from .gains import JointInertia, default_gains, joint_inertias
-from .pid import JointPid, resolve_gains
+from .pid import JointPid, PidGains, resolve_gains
 
 
 class JointDrive(NamedTuple):
@@ -44,6 +45,51 @@ class JointDrive(NamedTuple):
     pid: JointPid
 
 
+def passive_joints(effort_limit: np.ndarray) -> np.ndarray:
+    """(n,) bool: the joints simulated as passive, those of effort limit 0 ((n,), N·m or N;
+    their commands exert no effort), at configure and after a run-time change."""
+    return np.asarray(effort_limit, dtype=float) == 0.0
+
+
+def drive_gains(
+    robot: Robot,
+    model: mujoco.MjModel,
+    joint_names: Sequence[str],
+    params: Mapping[str, Any],
+    inertia: JointInertia,
+    dadr: np.ndarray,
+    effort_limit: np.ndarray,
+    passive: np.ndarray,
+    *,
+    log: bool = True,
+) -> PidGains:
+    """The PID gains of ``joint_names`` (dofs ``dadr``, (n,)): the configured ones of
+    ``params`` or the description, else the defaults of :func:`.gains.default_gains` for their
+    ``inertia``, the model's timestep, ``effort_limit`` ((n,), N·m or N) and the joints'
+    damping and friction as the model has them now (``dof_damping``, ``dof_frictionloss``);
+    zero gains and no schedule on the ``passive`` joints ((n,) bool). The one rule, at
+    configure and again when a joint property it depends on changes at run time
+    (:mod:`.properties`; ``log`` false: the default-gain line is not logged again).
+
+    Raises:
+        ConfigError: a gain parameter is invalid (:func:`.pid.resolve_gains`).
+    """
+    defaults = default_gains(
+        inertia,
+        float(model.opt.timestep),
+        effort_limit,
+        damping=np.array(model.dof_damping, dtype=float)[dadr],
+        friction=np.array(model.dof_frictionloss, dtype=float)[dadr],
+    )
+    gains = resolve_gains(robot, joint_names, params, defaults, inertia, log=log)
+    for array in (gains.p, gains.i, gains.d):
+        array[passive] = 0.0
+    scheduled = np.zeros(len(joint_names), dtype=bool)
+    if gains.scheduled is not None:
+        scheduled = gains.scheduled & ~passive
+    return replace(gains, scheduled=scheduled)
+
+
 def joint_drive(
     robot: Robot,
     built: BuiltModel,
@@ -63,7 +109,6 @@ def joint_drive(
     """
     qadr = np.array([built.joints[n].qpos[0] for n in joint_names], dtype=int)
     dadr = np.array([built.joints[n].dof[0] for n in joint_names], dtype=int)
-    n = len(joint_names)
     act_ids = np.array(
         [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in joint_names],
         dtype=int,
@@ -77,19 +122,9 @@ def joint_drive(
         dtype=int,
     )
     inertia = joint_inertias(model, jnt_ids, dadr)
-    defaults = default_gains(
-        inertia,
-        float(model.opt.timestep),
-        effort_limit,
-        damping=np.array(model.dof_damping, dtype=float)[dadr],
-        friction=np.array(model.dof_frictionloss, dtype=float)[dadr],
-    )
-    gains = resolve_gains(robot, joint_names, params, defaults, inertia)
-    for array in (gains.p, gains.i, gains.d):
-        array[passive] = 0.0
+    gains = drive_gains(robot, model, joint_names, params, inertia, dadr, effort_limit, passive)
     inertia0 = np.maximum(np.array(model.dof_M0)[dadr], 1e-9)
-    scheduled = np.zeros(n, dtype=bool) if gains.scheduled is None else gains.scheduled.copy()
-    scheduled &= ~passive
+    scheduled = gains.scheduled.copy()
     # the joint table of the per-cycle functions (layout: sdf_bridge.backends.mujoco.cycle)
     tab = cycle.make_table(
         qadr,

@@ -36,7 +36,7 @@ import numpy as np
 
 from ...description.feedback import feedback_joints, feedback_skips, reading_name
 from ...description.model import Robot
-from ..base import WrenchReading
+from ..sensor_readings import WrenchReading
 from .builder import BuiltModel
 
 _LOG = logging.getLogger(__name__)

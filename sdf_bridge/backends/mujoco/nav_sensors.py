@@ -49,7 +49,7 @@ from ...description.model import (
 )
 from ...errors import BackendError
 from ...geodesy import LocalTangentPlane
-from ..base import FluidPressureReading, MagneticFieldReading, NavSatReading
+from ..sensor_readings import FluidPressureReading, MagneticFieldReading, NavSatReading
 from .noise import VectorNoise
 
 _LOG = logging.getLogger(__name__)

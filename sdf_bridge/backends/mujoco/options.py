@@ -69,10 +69,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ...booleans import parse_bool
 from ...description.magnitudes import MAX_MAGNITUDE, short_number
 from ...description.model import Pose, Robot
 from ...errors import ConfigError
+from ...util.booleans import parse_bool
 from ..initial_pose import PARAMS as INITIAL_POSE_PARAMS
 from ..parameter_names import warn_unknown
 from .builder import BuildOptions

@@ -162,11 +162,14 @@ def resolve_gains(
     params: Mapping[str, Any],
     defaults: DefaultGains,
     inertia: JointInertia | None = None,
+    *,
+    log: bool = True,
 ) -> PidGains:
     """Gains for ``joint_names`` (see the module docstring for the order of sources):
     configured ones, else ``defaults`` (:func:`.gains.default_gains`, shape (n,) each). The
     joints on default gains are logged once, in one message with the rule and their gains
-    (and ``inertia``, when given).
+    (and ``inertia``, when given), unless ``log`` is false (the same gains worked out again
+    for a run-time change of the joints' properties).
 
     Raises:
         ConfigError: a gain is not a finite number ≥ 0, or ``pid_gains`` is malformed, or it
@@ -202,7 +205,7 @@ def resolve_gains(
                 gains.setdefault(key, float(getattr(defaults, key)[k]))
         for key in _KEYS:
             out[key][k] = gains.get(key, 0.0)
-    if scheduled.any():
+    if log and scheduled.any():
         _LOG.info(
             "PID: default gains for %d joint(s) without configured gains: %s",
             int(scheduled.sum()),
@@ -359,6 +362,13 @@ class JointPid:
         self.state[1] = 1.0
         self.integral = self.state[0]
         self.scale = self.state[1]
+        self._has_i = bool(np.any(gains.i != 0.0))
+
+    def set_gains(self, gains: PidGains, effort_limit: np.ndarray) -> None:
+        """Use ``gains`` and ``effort_limit`` ((n,), N·m or N) from now on (a run-time change
+        of the joints' properties); the integral and the scale are kept."""
+        self.gains = gains
+        self.effort_limit[:] = effort_limit
         self._has_i = bool(np.any(gains.i != 0.0))
 
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..base import SensorReading
+from ..sensor_readings import SensorReading
 
 
 class SensorReadings(Mapping[str, SensorReading]):

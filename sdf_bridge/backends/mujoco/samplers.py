@@ -26,7 +26,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from ..base import ImuReading, WrenchReading
+from ..sensor_readings import ImuReading, WrenchReading
 from .noise import ImuNoise
 
 Sample = tuple[Any, ...]

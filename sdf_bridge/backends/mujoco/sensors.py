@@ -66,7 +66,7 @@ from ...description.model import (
     Robot,
     Sensor,
 )
-from ..base import (
+from ..sensor_readings import (
     ImageReading,
     PointCloudReading,
     RangeReading,

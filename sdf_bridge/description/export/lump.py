@@ -18,7 +18,7 @@ import logging
 
 import numpy as np
 
-from ...booleans import parse_bool
+from ...util.booleans import parse_bool
 from ..kinematics import joint_transform
 from ..model import Inertia, Inertial, JointType, Pose, Robot
 

@@ -143,7 +143,7 @@ class Sensor:
         params: typed parameters for the kind, or ``None``.
         plugins: raw XML of ``<plugin>`` children.
         plugin_topics: (message suffix, topic) pairs its Gazebo ROS plug-in names
-            (:mod:`sdf_bridge.description.plugin_topics`: ``""`` the one message,
+            (:mod:`sdf_bridge.description.sensors.plugin_topics`: ``""`` the one message,
             ``image_raw`` / ``camera_info`` a camera's), ``()`` when none does.
         origin_format: ``"urdf"`` (top-level ``<sensor>``), ``"gazebo"`` or ``"sdf"``.
     """

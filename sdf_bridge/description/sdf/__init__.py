@@ -17,8 +17,8 @@ from lxml import etree
 
 from ...errors import InvalidValueError, KinematicTreeError, UnsupportedError
 from ..contain import prune
-from ..gazebo_parser import parse_plugin
 from ..model import SDFORMAT_GRAVITY, HardwareComponent, Pose, Robot, Sensor, World
+from ..urdf.gazebo import parse_plugin
 from ..validate import check_references
 from ..world import robots_of, with_scenery
 from ..xmlio import ParseContext
@@ -36,7 +36,7 @@ def _parsers() -> tuple[Callable[..., Sensor], Callable[..., HardwareComponent]]
     """The shared sensor and ``<ros2_control>`` parsers (imported lazily: they import the model
     package, which this package is part of)."""
     from ..ros2_control_parser import parse_ros2_control
-    from ..sensor_parser import parse_sensor
+    from ..sensors.sdf_element import parse_sensor
 
     return parse_sensor, parse_ros2_control
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from lxml import etree
 
-from ...booleans import parse_bool
 from ...errors import InvalidValueError, KinematicTreeError, MissingReferenceError
+from ...util.booleans import parse_bool
 from ..model.pose import quaternion_to_matrix, rpy_to_matrix
 from ..xmlio import ParseContext
 

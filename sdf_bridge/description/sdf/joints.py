@@ -19,7 +19,7 @@ from lxml import etree
 
 from ...errors import InvalidValueError, UnsupportedError
 from ..model import Axis, Dynamics, JointType, Limit, Mimic
-from ..sensor_parser import parse_sdf_bool
+from ..sensors.sdf_element import parse_sdf_bool
 from ..xmlio import ParseContext
 
 #: SDF type name → joint type.

@@ -28,9 +28,9 @@ from lxml import etree
 
 from ...errors import DuplicateNameError, InvalidValueError, KinematicTreeError, UnsupportedError
 from ..contain import contained
-from ..gazebo_parser import parse_plugin
 from ..model import HardwareComponent, Joint, Link, Plugin, Pose, Robot, Sensor
 from ..resolve import PackagePaths
+from ..urdf.gazebo import parse_plugin
 from ..xmlio import ParseContext, parse_xml, read_file
 from . import joints as J
 from .frames import MODEL_FRAME, FrameGraph, FrameNode, join, model_frame, parse_pose

@@ -3,7 +3,7 @@
 libsdformat keeps elements it does not define as children of the model (SDFormat 12 logs "not
 defined in SDF. Copying ... as children of [model]" and loads the file without errors), so a
 ``<transmission>`` written in the URDF spelling survives in an SDF model. This module reads such an
-element with the shared :func:`~sdf_bridge.description.transmission_parser.parse_transmission` and
+element with the shared :func:`~sdf_bridge.description.transmission.dialects.parse_transmission` and
 scopes its names like every other name of a nested model.
 
 SDFormat ≥ 1.8 forbids ``::`` in ``name`` attributes, also inside elements it does not define,
@@ -93,7 +93,7 @@ def read_transmission(elem: etree._Element, ctx: ParseContext, scope: str) -> Tr
         InvalidValueError, DuplicateNameError: from ``parse_transmission`` (no name or type,
             zero or non-numeric reductions, bad roles).
     """
-    from ..transmission_parser import parse_transmission  # lazy: it imports the model package
+    from ..transmission.dialects import parse_transmission  # lazy: it imports the model package
 
     return parse_transmission(scoped_copy(plain(elem), scope), ctx)
 

@@ -16,13 +16,13 @@ import pytest
 from mujoco_helpers import pendulum_urdf
 
 from sdf_bridge.backends.mujoco.builder import BuildOptions, build_spec, compile_model
-from sdf_bridge.backends.mujoco.options import parse_options
-from sdf_bridge.backends.mujoco.stability import (
+from sdf_bridge.backends.mujoco.divergence import (
     MUJOCO_WARNINGS,
     MujocoWarnings,
     decade,
     forward_mujoco_warnings,
 )
+from sdf_bridge.backends.mujoco.options import parse_options
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError, ConfigError, ModelTooLargeError
 
@@ -101,7 +101,7 @@ def test_a_rejected_model_is_a_backend_error_from_the_worker_thread() -> None:
 _COMPILING = """
 import sys, mujoco
 from sdf_bridge.backends.mujoco.builder import compile_spec
-from sdf_bridge.ros.stop_signals import StopRequested, StopSignals
+from sdf_bridge.app.stop_signals import StopRequested, StopSignals
 StopSignals().install()
 spec = mujoco.MjSpec()
 for c in range(60):

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from mujoco_helpers import G
 
-from sdf_bridge.backends.base import ContactReading
+from sdf_bridge.backends.sensor_readings import ContactReading
 
 GRAVITY = {"gravity": [0.0, 0.0, -G]}
 FORCE_TOL = 1e-4  # N

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 from mujoco_helpers import Sim, pendulum_urdf
 
-from sdf_bridge.backends.base import WrenchReading
 from sdf_bridge.backends.mujoco.joint_wrench import JointWrenches
+from sdf_bridge.backends.sensor_readings import WrenchReading
 
 G = 9.81
 M_ARM, L = 2.0, 0.5  # kg, m: the arm's point mass and its lever arm

@@ -16,8 +16,12 @@ import numpy as np
 import pytest
 
 from sdf_bridge.atmosphere import air_pressure
-from sdf_bridge.backends.base import FluidPressureReading, MagneticFieldReading, NavSatReading
 from sdf_bridge.backends.mujoco.noise import BLOCK, channel_seed
+from sdf_bridge.backends.sensor_readings import (
+    FluidPressureReading,
+    MagneticFieldReading,
+    NavSatReading,
+)
 from sdf_bridge.description import load
 from sdf_bridge.description.model import Environment, SphericalCoordinates
 from sdf_bridge.errors import BackendError

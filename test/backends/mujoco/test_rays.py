@@ -12,8 +12,8 @@ import math
 import numpy as np
 from mujoco_helpers import G
 
-from sdf_bridge.backends.base import RangeReading, ScanReading
 from sdf_bridge.backends.mujoco.rays import inside, scan_directions
+from sdf_bridge.backends.sensor_readings import RangeReading, ScanReading
 from sdf_bridge.description import load
 from sdf_bridge.description.model import RayParams
 

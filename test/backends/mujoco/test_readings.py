@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from mujoco_helpers import G, pendulum_urdf
 
-from sdf_bridge.backends.base import ImuReading, ScanReading, WrenchReading
 from sdf_bridge.backends.mujoco.readings import SensorReadings
+from sdf_bridge.backends.sensor_readings import ImuReading, ScanReading, WrenchReading
 
 SENSORS = """
   <gazebo reference="arm">

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from mujoco_helpers import G, pendulum_urdf
 
-from sdf_bridge.backends.base import ImuReading, WrenchReading
 from sdf_bridge.backends.mujoco.noise import ImuNoise, channel_seed
 from sdf_bridge.backends.mujoco.readings import SensorReadings
 from sdf_bridge.backends.mujoco.samplers import ImuSampler
+from sdf_bridge.backends.sensor_readings import ImuReading, WrenchReading
 from sdf_bridge.description.model import ImuParams
 
 GRAVITY = {"gravity": [0.0, 0.0, -G]}

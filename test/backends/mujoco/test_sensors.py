@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from mujoco_helpers import G, pendulum_urdf
 
-from sdf_bridge.backends.base import (
+from sdf_bridge.backends.sensor_readings import (
     ContactReading,
     ImageReading,
     ImuReading,

@@ -1,0 +1,208 @@
+"""Which robot description the bridge runs, and the XML it publishes on ``robot_description``.
+
+Order (first that applies):
+
+1. the ``robot_description`` parameter (XML text: parsed as XML only, never xacro-expanded;
+   text that still holds xacro is refused with how to expand it; text is network input, so the
+   files it names are confined unless ``allow_local_files``,
+   :mod:`sdf_bridge.description.confine`);
+2. the ``description_file`` parameter (+ ``xacro_args``; a xacro file is expanded in a child
+   process bounded in memory and time, :mod:`sdf_bridge.description.xacro.child_process`);
+3. with ``use_description_topic``: the ``robot_description`` topic (handled by the node, which
+   then does not publish the topic itself — someone else, e.g. robot_state_publisher, does;
+   XML only and confined, as the parameter);
+4. the built-in demo robot ``urdf/demo_arm.urdf.xacro``, found in the ament index share
+   directory, the installed data (``<prefix>/share/sdf_bridge``) or beside the source tree.
+
+This module has no rclpy import: it is plain Python over :mod:`sdf_bridge.description`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..description.model import Robot
+from ..errors import ConfigError, DescriptionError
+
+LOG = logging.getLogger("sdf_bridge.ros")
+
+PACKAGE = "sdf_bridge"
+DEMO_RELATIVE = Path("urdf") / "demo_arm.urdf.xacro"
+
+
+@dataclass(frozen=True)
+class LoadedDescription:
+    """A loaded description: the ``robot`` model, the ``xml`` to publish on
+    ``robot_description`` (xacro expanded; for SDFormat converted to URDF when possible), and
+    ``origin`` (human-readable: the file path, ``"parameter"`` or ``"topic"``)."""
+
+    robot: Robot
+    xml: str
+    origin: str
+
+
+def share_candidates() -> list[Path]:
+    """Directories that may hold the package's installed data (``urdf/``, ``config/``, ...):
+    the ament index share dir, ``<sys.prefix>/share/sdf_bridge`` and the source checkout."""
+    candidates: list[Path] = []
+    try:
+        from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
+
+        try:
+            candidates.append(Path(get_package_share_directory(PACKAGE, print_warning=False)))
+        except (PackageNotFoundError, ValueError, OSError):  # not installed / no AMENT_PREFIX_PATH
+            pass
+    except ImportError:  # pragma: no cover - ament_index_python ships with rclpy
+        pass
+    candidates.append(Path(sys.prefix) / "share" / PACKAGE)
+    candidates.append(Path(__file__).resolve().parents[2])
+    return candidates
+
+
+def demo_description_file(relative: Path = DEMO_RELATIVE) -> Path:
+    """Path of the demo robot xacro (or of another installed data file, ``relative`` to the
+    package's share directory, e.g. ``config/demo_mobile_keyframes.yaml``).
+
+    Raises:
+        ConfigError: not found in any of :func:`share_candidates`.
+    """
+    for root in share_candidates():
+        path = root / relative
+        if path.is_file():
+            return path
+    searched = ", ".join(str(p / relative) for p in share_candidates())
+    raise ConfigError(
+        f"the demo file {relative} was not found (searched {searched}). "
+        "Fix: reinstall sdf_bridge or set description_file."
+    )
+
+
+def _publishable_xml(robot: Robot, xml: str) -> str:
+    """Text for ``robot_description``: the (expanded) source for URDF; for SDFormat a URDF
+    export (what rviz and a stock robot_state_publisher read), or, when the model does not fit
+    URDF (ball, universal, screw, gearbox joints, …), the SDFormat itself, which
+    robot_state_publisher reads through the ``sdformat_urdf`` parser plugin."""
+    if robot.format != "sdf":
+        return xml
+    from ..description.export import to_urdf
+
+    try:
+        return to_urdf(robot)
+    except DescriptionError as exc:
+        LOG.warning(
+            "robot_description carries the SDFormat model: it does not fit URDF (%s). "
+            "robot_state_publisher reads it with the sdformat_urdf plugin installed",
+            exc.problem,
+        )
+        return xml
+
+
+def load_description(
+    source: str | Path,
+    *,
+    is_file: bool,
+    xacro_args: Mapping[str, str] | None = None,
+    origin: str | None = None,
+    package_paths: Mapping[str, str] | None = None,
+    model: str | None = None,
+    allow_local_files: bool = False,
+) -> LoadedDescription:
+    """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
+    string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
+    (package → directory) resolve ``package://`` and ``$(find pkg)`` before the ament index;
+    ``model`` picks the robot of an SDFormat world
+    (:func:`~sdf_bridge.description.world.select_robot`).
+
+    An XML string comes from the network (the ``robot_description`` topic or parameter): the
+    files it names are confined to the configured directories
+    (:mod:`sdf_bridge.description.confine`) unless ``allow_local_files`` (the node's parameter
+    of that name).
+
+    Raises:
+        DescriptionError: (and subclasses) the description is invalid; a world holds several
+            robots and ``model`` names none of them (the message lists them);
+            ``RefusedPathError``: the string names a local file it may not.
+        ConfigError: the file does not exist.
+    """
+    from ..description import load_with_xml
+    from ..description.world import select_robot
+
+    args = dict(xacro_args or {})
+    where = origin or (str(source) if is_file else "parameter robot_description")
+    if is_file and not Path(source).is_file():
+        raise ConfigError(
+            f"description_file {source!s} does not exist. Fix: give an existing file path."
+        )
+    # each warning is already logged (with its file and line) by sdf_bridge.description
+    try:
+        loaded, _warnings, xml = load_with_xml(
+            Path(source) if is_file else str(source),
+            xacro_args=args or None,
+            package_paths=dict(package_paths or {}) or None,
+            network=not is_file and not allow_local_files,
+        )
+    except DescriptionError as exc:
+        if not is_file:  # the loader names text "<string>": say which text it was
+            exc.args = (f"{where}: {exc}",)
+        raise
+    robot = select_robot(loaded, model or None)
+    warn_unexposed(robot, where)
+    return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
+
+
+def warn_unexposed(robot: Robot, where: str) -> list[str]:
+    """Return one warning per movable joint the bridge simulates but does not publish
+    (:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`: multi-axis joints, loops,
+    uncoupled gearboxes), so that none is silently missing from ``joint_states``, and log them
+    one line per kind (:func:`~sdf_bridge.description.warning_digest.digest`)."""
+    from ..description.warning_digest import digest
+    from ..errors import TransmissionError
+    from ..transmissions.exposure import unexposed_joints
+
+    try:
+        unexposed = unexposed_joints(robot)
+    except TransmissionError:  # the hardware reports it, when it builds the same map
+        return []
+    messages = [
+        f"{where}: joint {name!r} is not in joint_states and not commandable: {why}"
+        for name, why in unexposed.items()
+    ]
+    for line in digest(messages):  # one line per kind (any number of such joints)
+        LOG.warning(line)
+    return messages
+
+
+def resolve_description(
+    robot_description: str,
+    description_file: str,
+    xacro_args: Mapping[str, str],
+    use_description_topic: bool,
+    *,
+    package_paths: Mapping[str, str] | None = None,
+    model: str = "",
+    allow_local_files: bool = False,
+) -> LoadedDescription | None:
+    """Load the description the parameters select (see module docstring); ``None`` means
+    "wait for the robot_description topic".
+
+    Raises:
+        DescriptionError, ConfigError: as :func:`load_description`.
+    """
+    options = {"xacro_args": xacro_args, "package_paths": package_paths, "model": model}
+    if robot_description.strip():
+        return load_description(
+            robot_description,
+            is_file=False,
+            origin="parameter robot_description",
+            allow_local_files=allow_local_files,
+            **options,
+        )
+    if description_file.strip():
+        return load_description(Path(description_file).expanduser(), is_file=True, **options)
+    if use_description_topic:
+        return None
+    return load_description(demo_description_file(), is_file=True, **options)

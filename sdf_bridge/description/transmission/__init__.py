@@ -1,0 +1,1 @@
+"""``<transmission>`` elements: the three dialects and the entries of one element."""

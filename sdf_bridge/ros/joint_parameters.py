@@ -1,0 +1,171 @@
+"""The joints' properties as ROS parameters ``joint_properties.<joint>.<property>``: Gazebo's
+``physics::Joint`` setters through ``ros2 param set``.
+
+Once the robot is configured the node declares, for every joint of the transmission map, the
+properties its hardware system has (:attr:`HardwareSystem.joint_property_names
+<sdf_bridge.hardware.HardwareSystem.joint_property_names>`; the table, units and rules:
+:mod:`sdf_bridge.hardware.joint_properties`): ``lower``, ``upper``, ``effort``, ``velocity``
+for every backend, and with MuJoCo ``damping``, ``friction``, ``spring_stiffness``,
+``spring_reference``, ``stop_stiffness``, ``stop_dissipation``. Each is a writable double with
+a descriptor (description with unit and Gazebo call, a ``FloatingPointRange``), its value the
+one in use (the description's, the limiter's; ``inf`` where not limited).
+
+Changes (:meth:`JointParameters.on_set`, an on-set callback: an error boundary like every
+callback of the node, :mod:`.callback_guard`) are applied by
+:meth:`HardwareSystem.set_joint_properties
+<sdf_bridge.hardware.HardwareSystem.set_joint_properties>` before the call returns, so from the
+next control tick on; a call is applied whole or refused whole with the reason
+(``SetParametersResult.reason``: the parameter, the value and the fix). A
+``set_parameters_atomically`` call is one change (move both stops past the old ones at once);
+``SetParameters`` (``ros2 param set``, ``ros2 param load``) applies its parameters one by one,
+as ROS 2 defines it. Values given at start (``-p joint_properties.arm.damping:=0.5``, a
+parameters file) are applied once the robot is configured; one the robot refuses ends the
+start with a
+:class:`~sdf_bridge.errors.ConfigError`, an override naming no joint property is warned about
+with the closest name. A joint's name is used as it is (``arm::elbow``, ``arm.elbow``): such
+names work over the parameter services and in parameters files, not in a ``-p`` on the command
+line (rcl's lexer takes letters, digits and ``_`` between the dots there).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from rcl_interfaces.msg import (
+    FloatingPointRange,
+    ParameterDescriptor,
+    ParameterType,
+    SetParametersResult,
+)
+from rclpy.exceptions import ParameterException
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+
+from ..errors import BackendError, ConfigError
+from ..hardware import HardwareSystem
+from ..hardware.joint_properties import PROPERTIES, parameter_name
+from ..util.similarity import close_match
+from .params import JOINT_PROPERTIES_PREFIX
+
+PREFIX = JOINT_PROPERTIES_PREFIX
+"""The prefix of the joint property parameters (``joint_properties.<joint>.<property>``)."""
+
+
+def split_name(name: str) -> tuple[str, str] | None:
+    """``(joint, property)`` of a parameter ``joint_properties.<joint>.<property>`` (the
+    joint's name may contain dots), or ``None`` for another name."""
+    if not name.startswith(PREFIX):
+        return None
+    joint, dot, prop = name[len(PREFIX) :].rpartition(".")
+    if not dot or not joint or prop not in PROPERTIES:
+        return None
+    return joint, prop
+
+
+def descriptor(prop: str) -> ParameterDescriptor:
+    """The descriptor of property ``prop`` (:data:`~sdf_bridge.hardware.joint_properties.
+    PROPERTIES`): writable double, its unit, meaning of ``inf``, the Gazebo call, its range."""
+    spec = PROPERTIES[prop]
+    infinite = f"; {spec.infinite}" if spec.infinite else ""
+    text = f"{spec.description} Unit: {spec.unit}{infinite}. Gazebo: physics::Joint::{spec.gazebo}."
+    return ParameterDescriptor(
+        type=ParameterType.PARAMETER_DOUBLE,
+        description=text,
+        read_only=False,
+        floating_point_range=[
+            FloatingPointRange(from_value=spec.minimum, to_value=spec.maximum, step=0.0)
+        ],
+    )
+
+
+class JointParameters:
+    """Declares the joint property parameters of ``hardware`` on ``node`` and applies their
+    changes (module doc).
+
+    Args:
+        node: the bridge node (a :class:`~.callback_guard.GuardedNode`).
+        hardware: its configured hardware system.
+
+    Raises:
+        ConfigError: a value given at start is refused (the reason in the message).
+    """
+
+    def __init__(self, node: Node, hardware: HardwareSystem) -> None:
+        self.node, self.hardware = node, hardware
+        overrides = getattr(node, "_parameter_overrides", {})
+        declared = []
+        start: dict[str, dict[str, Any]] = {}
+        for joint, values in hardware.joint_properties().items():
+            for prop, value in values.items():
+                name = parameter_name(joint, prop)
+                declared.append(name)
+                try:
+                    given = node.declare_parameter(name, float(value), descriptor(prop)).value
+                except ParameterException as exc:  # a start value of a wrong type or range
+                    raise ConfigError(
+                        f"parameter {name}: {exc}. Fix: give a double in its range (a decimal "
+                        "point: 1.0, not 1; .inf for infinity)."
+                    ) from exc
+                if name in overrides and not _same(given, value):
+                    start.setdefault(joint, {})[prop] = given
+        self._warn_undeclared(overrides, declared)
+        if start:
+            try:
+                notes = hardware.set_joint_properties(start)
+            except (ConfigError, BackendError) as exc:
+                raise ConfigError(f"joint property given at start refused: {exc}") from exc
+            self._log(notes)
+        node.add_on_set_parameters_callback(self.on_set)
+
+    def on_set(self, parameters: list[Parameter]) -> SetParametersResult:
+        """On-set callback: the ``joint_properties.*`` parameters of the call applied together,
+        or the call refused with the reason; other parameters pass."""
+        changes: dict[str, dict[str, Any]] = {}
+        for parameter in parameters:
+            parts = split_name(parameter.name)
+            if parts is not None:
+                changes.setdefault(parts[0], {})[parts[1]] = parameter.value
+        if not changes:
+            return SetParametersResult(successful=True)
+        try:
+            notes = self.hardware.set_joint_properties(changes)
+        except (ConfigError, BackendError) as exc:
+            return SetParametersResult(successful=False, reason=str(exc))
+        self._log(notes)
+        self.node.get_logger().info(
+            "joint properties changed: "
+            + ", ".join(
+                f"{parameter_name(j, p)} = {v:g}"
+                for j, values in changes.items()
+                for p, v in values.items()
+            )
+        )
+        return SetParametersResult(successful=True)
+
+    def _log(self, notes: Iterable[str]) -> None:
+        for note in notes:
+            self.node.get_logger().warning(note)
+
+    def _warn_undeclared(self, overrides: Iterable[str], declared: list[str]) -> None:
+        """One warning naming the ``joint_properties.*`` overrides that are no joint property,
+        each with the closest declared name."""
+        known = frozenset(declared)
+        wrong = sorted(n for n in overrides if n.startswith(PREFIX) and n not in known)
+        if not wrong:
+            return
+        parts = []
+        for name in wrong:
+            close = close_match(name, known)
+            parts.append(f"{name!r} (did you mean {close!r}?)" if close else repr(name))
+        self.node.get_logger().warning(
+            f"ignoring joint property parameter(s) of no joint property: {', '.join(parts)}. "
+            "Fix: joint_properties.<joint>.<property> with a joint of the robot and one of "
+            f"{', '.join(self.hardware.joint_property_names)}."
+        )
+
+
+def _same(a: float, b: float) -> bool:
+    """Equal values, infinities included."""
+    return a == b or (math.isnan(a) and math.isnan(b))
