@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from .app.topic_names import sensor_topics
+from .description.coordinates import convention, coordinate_names, find_coordinate
 from .description.model import Robot, Sensor
 from .errors import LimitsError, TransmissionError
 from .hardware.command_interfaces import commandable_joints, offered_command_interfaces
@@ -31,8 +32,9 @@ class JointView:
     ``sdf-bridge ros2-control`` / ``control`` generate offers it by default (``"-"`` for none;
     :func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces`), enforced
     ``lower``/``upper`` (rad or m), ``velocity`` (rad/s or m/s), ``effort`` (N·m or N)
-    (``None`` = not limited or not enforced), and ``note`` (why it is not exposed, or that it
-    follows another joint)."""
+    (``None`` = not limited or not enforced), and ``note`` (why it is not exposed, that it
+    follows another joint, or, on the first coordinate of a ball, universal or revolute2 joint,
+    what its coordinates mean: :func:`~sdf_bridge.description.coordinates.convention`)."""
 
     command: str = "-"
     state: str = "-"
@@ -72,10 +74,19 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
     unexposed = unexposed_joints(robot)
     followers = {f.name: f for f in tmap.followers_info}
     views: dict[str, JointView] = {}
-    for name in robot.joints:
+    # a multi-axis joint in the map is listed by its coordinates (<joint>/axis1, …)
+    names = (
+        c
+        for j in robot.joints.values()
+        for c in (coordinate_names(j) if coordinate_names(j)[0] in limits else (j.name,))
+    )
+    for name in names:
         if name in limits:
             lim = limits[name]
+            coord = find_coordinate(robot, name)
+            joint = robot.joints[coord.joint] if coord is not None else None
             views[name] = JointView(
+                note=convention(joint) if joint is not None and coord.index == 0 else "",
                 command=",".join(commands.get(name, ())) or "-",
                 state=STATE,
                 modes=",".join(offered.get(name, ())) or "-",

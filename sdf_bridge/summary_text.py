@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .description.contain import driver_skips
+from .description.coordinates import coordinate_joint, find_coordinate
 from .description.feedback import feedback_joints, feedback_skips, reading_name
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
@@ -172,14 +173,18 @@ def print_summary(
             ]
         ]
         for name, view in views.items():
-            joint = robot.joints.get(name)
+            coord = find_coordinate(robot, name)  # a joint, or an axis of a multi-axis one
+            joint = robot.joints[coord.joint] if coord is not None else None
             kind, link = (
                 (joint.type.value, f"{joint.parent} -> {joint.child}")
                 if joint
                 else ("(translation)", "-")
             )
             # a fixed joint's <limit> is not read (nothing moves): not shown as "not limited"
-            written = joint.limit if joint and joint.type is not JointType.FIXED else None
+            view_joint = coordinate_joint(robot, name)
+            written = (
+                view_joint.limit if view_joint and view_joint.type is not JointType.FIXED else None
+            )
             rows.append(
                 [
                     name,
@@ -198,7 +203,8 @@ def print_summary(
         notes = [(name, view.note) for name, view in views.items() if view.note]
         if notes:
             out.write(
-                "\njoint notes (followers and joints the bridge simulates but does not expose):\n"
+                "\njoint notes (followers, multi-axis joints, and joints the bridge simulates but "
+                "does not expose):\n"
             )
             for name, note in notes:
                 out.write(f"  {name}: {note}\n")

@@ -771,14 +771,18 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
     assert rows["j_in"][5:] == ["-1", "1", "2", "4", "position,effort", "position,effort", every]
     assert rows["knuckle"][5:] == ["-2", "2", "0.5", "5", "velocity", "velocity", every]
     assert rows["j_out"][5:] == ["-"] * 6 + [every]
-    assert rows["neck"][5:] == rows["wrist"][5:] == ["-"] * 7
+    # multi-axis joints: one row per coordinate, state only (the block lists other joints)
+    for name in ("neck/roll", "neck/pitch", "neck/yaw", "wrist/axis1", "wrist/axis2"):
+        assert rows[name][5:] == ["-"] * 6 + [every]
     assert (
-        "joint notes (followers and joints the bridge simulates but does not expose):\n  j_out: "
-        "follows j_in (gearbox, -3×): not commandable\n  gear: follows j_in (gearbox, -4×): "
-        "not commandable\n  neck: ball joint (3 degrees of freedom): simulated by the MuJoCo "
-        "backend, not in joint_states (one value per joint name there)\n  wrist: universal "
-        "joint (2 degrees of freedom): simulated by the MuJoCo backend, not in joint_states "
-        "(one value per joint name there)\n"
+        "joint notes (followers, multi-axis joints, and joints the bridge simulates but does not "
+        "expose):\n  j_out: follows j_in (gearbox, -3×): not commandable\n  gear: follows j_in "
+        "(gearbox, -4×): not commandable\n  neck/roll: ball joint as neck/roll, neck/pitch, "
+        "neck/yaw: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the child in the joint frame (URDF rpy), no "
+        "limits, free while not commanded\n  wrist/axis1: universal joint as wrist/axis1 (about "
+        "<axis>) and wrist/axis2 "
+        "(about <axis2>, carried by axis1), each with its own limits and dynamics, free while not "
+        "commanded\n"
     ) in out
     assert (
         "  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge "

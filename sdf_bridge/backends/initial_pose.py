@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..description.coordinates import coordinate_joint, coordinate_names
 from ..description.model import JointType, Pose, Robot
 from ..description.model.pose import matrix_to_rpy, quaternion_to_matrix
 from ..errors import ConfigError
@@ -108,10 +109,16 @@ def initial_pose(robot: Robot, params: Mapping[str, Any]) -> InitialPose:
 
 
 def _movable(robot: Robot, joint: str, where: str) -> None:
-    """Raise ConfigError unless ``joint`` is a movable joint of ``robot``."""
-    found = robot.joints.get(joint)
+    """Raise ConfigError unless ``joint`` is a movable joint of ``robot`` or an axis
+    coordinate of one (``<joint>/axis2``: :mod:`sdf_bridge.description.coordinates`)."""
+    found = coordinate_joint(robot, joint)
     if found is None or found.type is JointType.FIXED:
-        known = sorted(j.name for j in robot.joints.values() if j.type is not JointType.FIXED)
+        known = sorted(
+            c
+            for j in robot.joints.values()
+            if j.type is not JointType.FIXED
+            for c in coordinate_names(j)
+        )
         what = "not a joint of the robot" if found is None else "a fixed joint"
         raise ConfigError(f"{where}: joint {joint!r} is {what}. Fix: use one of {known}.")
 

@@ -13,6 +13,7 @@ import logging
 import math
 from typing import Any
 
+from ..description.coordinates import coordinate_joint, coordinate_names, find_coordinate
 from ..description.model import JointType, Robot
 from ..errors import BackendError
 from ..limits.spec import description_limits
@@ -55,12 +56,12 @@ def initial_joint_values(robot: Robot) -> dict[str, dict[str, float]]:
             named).
     """
     values: dict[str, dict[str, float]] = {name: {} for name in INTERFACES}
-    for name, joint in robot.joints.items():
-        if joint.initial_position is not None:
-            values["position"][name] = float(joint.initial_position)
+    for joint in robot.joints.values():
+        if joint.initial_position is not None:  # (<axis><initial_position>: axis1's)
+            values["position"][coordinate_names(joint)[0]] = float(joint.initial_position)
     for block in robot.ros2_control:
         for info in block.joints:
-            if info.name not in robot.joints:
+            if find_coordinate(robot, info.name) is None:
                 continue
             for interface in info.state_interfaces:
                 if interface.name in values and interface.initial_value not in (None, ""):
@@ -80,8 +81,9 @@ def clamp_into_limits(robot: Robot, position: dict[str, float], source: str = ""
     :func:`~sdf_bridge.limits.spec.description_limits`) to the nearest limit, warning once
     naming every such joint (and ``source``, e.g. a keyframe, when given)."""
     clamped = []
-    for name, joint in robot.joints.items():
-        if joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC):
+    for name in (c for j in robot.joints.values() for c in coordinate_names(j)):
+        joint = coordinate_joint(robot, name)  # (an axis of a multi-axis joint: its own limits)
+        if joint is None or joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC):
             continue
         lim = description_limits(robot, name, [])
         start = position.get(name, 0.0)

@@ -28,6 +28,7 @@ from typing import TypeVar
 from lxml import etree
 
 from ..errors import DescriptionError
+from .coordinates import find_coordinate
 from .model import (
     ComponentInfo,
     HardwareComponent,
@@ -198,7 +199,7 @@ def _prune_joint_extras(robot: Robot, ctx: ParseContext) -> dict[str, Joint]:
 def _prune_transmissions(robot: Robot, ctx: ParseContext) -> tuple[Transmission, ...]:
     kept = []
     for transmission in robot.transmissions:
-        missing = [e.name for e in transmission.joints if e.name not in robot.joints]
+        missing = [e.name for e in transmission.joints if find_coordinate(robot, e.name) is None]
         if missing:
             skip(
                 ctx,
@@ -238,7 +239,7 @@ def _prune_ros2_control(
         joints = []
         for info in block.joints:
             reason = None
-            if info.name not in robot.joints:
+            if find_coordinate(robot, info.name) is None:  # (a joint or one of its axes)
                 reason = (
                     f"ros2_control block {block.name!r} names joint {info.name!r}, which is not a "
                     "joint of the robot. Fix: name an existing joint in <joint name=...>"

@@ -16,6 +16,7 @@ from ..errors import (
     KinematicTreeError,
     MissingReferenceError,
 )
+from .coordinates import find_coordinate
 from .magnitudes import check_magnitudes
 from .model import Joint, Robot, Sensor, Source
 from .xmlio import ParseContext
@@ -301,7 +302,7 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
     """
     for transmission in robot.transmissions:
         for entry in transmission.joints:
-            if entry.name not in robot.joints:
+            if find_coordinate(robot, entry.name) is None:  # (a joint or one of its axes)
                 raise _error(
                     MissingReferenceError,
                     ctx,
@@ -338,7 +339,7 @@ def check_transmissions(robot: Robot, ctx: ParseContext) -> None:
                             f'list each joint\'s <{kind}_interface name="{interface.name}"> once',
                         )
                     exported[(kind, full)] = component.name
-            if info.name not in robot.joints:
+            if find_coordinate(robot, info.name) is None:
                 raise _error(
                     MissingReferenceError,
                     ctx,

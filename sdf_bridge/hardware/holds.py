@@ -23,7 +23,10 @@ written (before the limits, which it does not apply itself), once per tick:
 * **idle joints** (mode :attr:`~sdf_bridge.backends.base.Mode.NONE`: not commanded since the
   start, a reset or an e-stop release): they hold still at the position measured when their
   command ended (:attr:`JointCommand.hold <sdf_bridge.backends.base.JointCommand.hold>`; they
-  are not limited, as they are not commanded).
+  are not limited, as they are not commanded); except the joints that are free when idle (the
+  axes of ball, universal and revolute2 joints, uncoupled gearboxes:
+  :func:`~sdf_bridge.description.coordinates.free_when_idle`), which get an effort command of
+  0 instead: free, as a caster's ball joint must be.
 
 Hot path: the result only changes with the buffer's commands (its cached arrays, replaced on
 every change), its modes (:attr:`CommandBuffer.mode_version`) or a hold starting; otherwise the
@@ -134,12 +137,21 @@ class Holds:
         n_joints: joints of the transmission map (columns of every array).
         coupled: the joints that share an actuator (:func:`coupling`), or ``None``.
         watchdog: the command timeout watchdog.
+        free: (n_joints,) bool, the joints free when idle (effort 0 instead of a hold), or
+            ``None`` for none.
     """
 
-    def __init__(self, n_joints: int, coupled: Coupling | None, watchdog: CommandWatchdog) -> None:
+    def __init__(
+        self,
+        n_joints: int,
+        coupled: Coupling | None,
+        watchdog: CommandWatchdog,
+        free: np.ndarray | None = None,
+    ) -> None:
         self.n_joints = n_joints
         self.coupled = coupled
         self.watchdog = watchdog
+        self.free = free if free is not None and free.any() else None
         self._nan = np.full(n_joints, np.nan)
         self._estop: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.reset()
@@ -214,6 +226,8 @@ class Holds:
             mode = self._mode
         else:
             values, mode, settled = self._partners(values, buffer, measured)
+        if self.free is not None:
+            values, mode = self._release(values, mode)
         if self._idle_mode is not mode:
             self._idle_hold(mode, measured)
         result = (values, mode, self._hold)
@@ -261,6 +275,18 @@ class Holds:
                 out[row, zero] = 0.0
                 mode[zero] |= bit
         return out, mode, settled
+
+    def _release(self, values: np.ndarray, mode: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The idle joints that are free when idle (``self.free``) in effort mode with effort 0;
+        new arrays when there are any (the buffer's and the cached mode must not change)."""
+        release = (mode == 0) & self.free
+        if not release.any():
+            return values, mode
+        values = values.copy()
+        values[2, release] = 0.0
+        mode = mode.copy()
+        mode[release] = _E
+        return values, mode
 
     def _idle_hold(self, mode: np.ndarray, measured: np.ndarray) -> None:
         """Hold positions of the idle joints (mode NONE) for ``mode`` (a new mode array): a

@@ -62,6 +62,7 @@ import numpy as np
 
 from ..backends.base import MODE_DTYPE, Backend, BaseState, JointCommand, is_simulated_robot
 from ..backends.sensor_readings import SensorReading
+from ..description.coordinates import free_when_idle
 from ..description.feedback import feedback_joints, reading_name
 from ..description.model import Robot
 from ..errors import BackendError, ConfigError
@@ -191,7 +192,8 @@ class HardwareSystem:
             limits_overrides = Path(limits_overrides)
         self.limiter = JointLimiter.from_robot(robot, tm.joint_names, overrides=limits_overrides)
         n_joints, n_act = len(tm.joint_names), len(self.actuator_names)
-        self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog)
+        free = np.array([free_when_idle(robot, name) for name in tm.joint_names], dtype=bool)
+        self.holds = Holds(n_joints, coupling(tm.dependency), self.watchdog, free)
         self.trajectory = TrajectoryRunner(self.commands)
         configure_backend(self.backend, robot, tm, backend_params)
         self._update_rate = update_rate

@@ -45,6 +45,7 @@ from lxml import etree
 
 from ..backends.base import INTERFACE_MODES
 from ..backends.initial_values import initial_joint_values
+from ..description.coordinates import coordinate_joint
 from ..description.model import HardwareComponent, Robot
 from ..errors import ConfigError
 from ..transmissions import TransmissionMap
@@ -177,7 +178,8 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str
 def _limit_params(robot: Robot, joint: str, interface: str) -> tuple[tuple[str, str], ...]:
     """``min``/``max`` of an interface the description's block did not give the joint, from
     its ``<limit>``: position lower/upper, ±velocity, ±effort (none where not given)."""
-    limit = robot.joints[joint].limit
+    view = coordinate_joint(robot, joint)  # (an axis coordinate: that axis's <limit>)
+    limit = view.limit if view is not None else None
     if limit is None:
         return ()
     if interface == "position":
@@ -217,7 +219,8 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     _sub(hardware, "param", options.joint_states_topic, name="joint_states_topic")
     _sub(hardware, "param", "-1", name="trigger_joint_command_threshold")
     for joint in tuple(tm.joint_names) + tuple(tm.follower_names):
-        attrs = {"mimic": "false"} if robot.joints[joint].mimic is not None else {}
+        view = coordinate_joint(robot, joint)
+        attrs = {"mimic": "false"} if view is not None and view.mimic is not None else {}
         elem = _sub(root, "joint", name=joint, **attrs)
         info = described.get(joint)
         own = {i.name: i for i in (info.command_interfaces if info is not None else ())}

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sdf_bridge.description.coordinates import find_coordinate
 from sdf_bridge.description.model import Robot
 from sdf_bridge.errors import LimitsError
 
@@ -50,7 +51,7 @@ def limits_of(
             )
     limits = []
     for name in joint_names:
-        if name not in robot.joints:
+        if find_coordinate(robot, name) is None:
             raise LimitsError(
                 f"joint {name!r} is not in robot {robot.name!r}. Fix: check the name."
             )

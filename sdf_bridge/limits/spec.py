@@ -21,6 +21,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from sdf_bridge.description.coordinates import coordinate_joint
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.errors import LimitsError
 
@@ -98,13 +99,17 @@ def _iface_bound(joint: str, iface: str, key: str, text: str | None) -> float | 
 
 
 def urdf_limits(robot: Robot, name: str, warnings: list[str]) -> JointLimits:
-    """Limits of joint ``name`` from its URDF ``<limit>`` and ``<safety_controller>``; what is
-    read in a relaxed way is appended to ``warnings`` (the caller logs them).
+    """Limits of joint ``name`` from its URDF ``<limit>`` and ``<safety_controller>`` (SDFormat
+    ``<axis><limit>``; an axis coordinate ``<joint>/axis2`` reads ``<axis2><limit>``:
+    :func:`~sdf_bridge.description.coordinates.coordinate_joint`); what is read in a relaxed
+    way is appended to ``warnings`` (the caller logs them).
 
     Raises:
         LimitsError: lower > upper, a negative velocity/effort limit, NaN values.
     """
-    joint = robot.joints[name]
+    joint = coordinate_joint(robot, name)
+    if joint is None:
+        raise LimitsError(f"joint {name!r} is not in robot {robot.name!r}. Fix: check the name.")
     lim = JointLimits()
     limit = joint.limit
     if limit is not None:

@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..description.coordinates import coordinate_joint
 from ..description.model import Robot
 
 
@@ -66,7 +67,8 @@ def plan_for(robot: Robot) -> DemoPlan:
 def target(robot: Robot, joint: str, fraction: float) -> float:
     """A position ``fraction`` of the way from the lower to the upper limit (continuous joints
     and unlimited ones: ``fraction`` rad − 0.5 rad), in rad or m."""
-    limit = robot.joints[joint].limit
+    view = coordinate_joint(robot, joint)
+    limit = view.limit if view is not None else None
     if limit is None or limit.lower is None or limit.upper is None or limit.lower >= limit.upper:
         return fraction - 0.5
     return limit.lower + fraction * (limit.upper - limit.lower)

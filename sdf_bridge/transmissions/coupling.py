@@ -11,8 +11,9 @@
   follower ``θ₂ = −ratio·θ₁``. The gearbox joint itself is published as the follower
   ``θ₂ − θ₁ = −(ratio + 1)·θ₁`` (the child's angle relative to the parent link, axes parallel),
   whether it closes a loop or is the child's only joint. A gearbox without a reference body,
-  or without the 1-DOF joint from it to the parent link, cannot be coupled: it stays passive,
-  with a warning.
+  or without the 1-DOF joint from it to the parent link, cannot be coupled (a warning): it is
+  driven as a plain hinge about its axis (as the MuJoCo backend simulates it), or, when it
+  closes a loop, not simulated (:func:`uncoupled_loop_gearboxes`).
 * SDFormat screw joint: the joint itself is driven (its angle, rad); its axial translation
   (m) is published as the follower ``<joint>/translation`` = ``k · θ`` with
   ``k = p / 2π`` for ``<screw_thread_pitch>`` p in m/rev (right-handed positive, SDFormat ≥ 1.10)
@@ -29,7 +30,8 @@ import logging
 import math
 from dataclasses import dataclass
 
-from sdf_bridge.description.kinematics import loop_joints
+from sdf_bridge.description.coordinates import mimic_leader
+from sdf_bridge.description.kinematics import loop_joints, tree_edges
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.errors import TransmissionError
 
@@ -74,6 +76,17 @@ def _check_finite(joint, what: str, value: float) -> None:
         )
 
 
+def uncoupled_loop_gearboxes(robot: Robot, followers: set[str]) -> set[str]:
+    """Gearboxes that close a kinematic loop and are not ``followers`` (not coupled): not
+    simulated (the MuJoCo backend has no joint for them), so neither driven nor published. An
+    uncoupled gearbox in the tree is a plain hinge, driven like a revolute joint."""
+    return {
+        j.name
+        for j in tree_edges(robot)[1]
+        if j.type is JointType.GEARBOX and j.name not in followers
+    }
+
+
 def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]:
     """All followers of ``robot``, composed down to driven leaders.
 
@@ -97,14 +110,16 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
                     f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, which does not "
                     "exist. Fix: name an existing joint in <mimic joint=...>."
                 )
-            if leader.type not in ONE_DOF:
+            coordinate = mimic_leader(robot, m)  # (an axis of a universal/revolute2 leader)
+            if leader.type not in ONE_DOF and coordinate == leader.name:
                 raise TransmissionError(
                     f"joint {joint.name!r}{_where(joint)} mimics {m.joint!r}, a {leader.type} "
-                    "joint. Fix: mimic a revolute, continuous or prismatic joint."
+                    "joint. Fix: mimic a revolute, continuous or prismatic joint, or one axis "
+                    "of a universal or revolute2 joint."
                 )
             _check_finite(joint, "mimic multiplier", m.multiplier)
             _check_finite(joint, "mimic offset", m.offset)
-            raw[joint.name] = (m.joint, float(m.multiplier), float(m.offset), "mimic")
+            raw[joint.name] = (coordinate, float(m.multiplier), float(m.offset), "mimic")
     for joint in robot.joints.values():
         if joint.type is JointType.GEARBOX:
             ref = joint.gearbox_reference_body
@@ -112,7 +127,12 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
             if leader_name is None:
                 msg = (
                     f"gearbox joint {joint.name!r}: reference body {ref!r} is not joined by a "
-                    f"1-DOF joint to its parent link {joint.parent!r}; left passive (not coupled)"
+                    f"1-DOF joint to its parent link {joint.parent!r}; "
+                    + (
+                        "not simulated (not coupled; it closes a loop)"
+                        if joint.name in {j.name for j in tree_edges(robot)[1]}
+                        else "driven as a plain hinge (not coupled)"
+                    )
                 )
                 warnings.append(msg)
                 _LOG.warning(msg)

@@ -12,6 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sdf_bridge.description.contain import driver_skips, refused_skips
+from sdf_bridge.description.coordinates import (
+    MULTI_AXIS_TYPES,
+    coordinate_names,
+    find_coordinate,
+)
 from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
@@ -21,7 +26,7 @@ from . import mechanism_registry
 from .actuator_names import actuator_where as _source
 from .actuator_names import unique_actuator_names
 from .base import Transmission
-from .coupling import ONE_DOF, build_followers
+from .coupling import ONE_DOF, build_followers, uncoupled_loop_gearboxes
 from .dialect import resolve
 from .simple import SimpleTransmission
 
@@ -136,8 +141,16 @@ def build_map(
     followers, follower_joints, warnings = build_followers(robot)
     follower_set = set(follower_joints)
     # followers, and loop-closing joints (not simulated)
-    skip = follower_set.union(loop_joints(robot))
-    driven = [j.name for j in robot.joints.values() if j.type in ONE_DOF and j.name not in skip]
+    skip = follower_set.union(loop_joints(robot), uncoupled_loop_gearboxes(robot, follower_set))
+    # one coordinate per 1-DOF joint, one per axis of a multi-axis joint (coordinates module)
+    driven = [
+        name
+        for j in robot.joints.values()
+        if (j.type in ONE_DOF or j.type in MULTI_AXIS_TYPES or j.type is JointType.GEARBOX)
+        and j.name not in skip  # (a gearbox not coupled is a plain hinge: coupling module)
+        for name in coordinate_names(j)
+    ]
+    driven_set = set(driven)
     must = _must_drive(robot, driven)
     entries: list[MappedTransmission] = []
     by_joint: dict[str, tuple[tuple, Transmission]] = {}
@@ -158,7 +171,17 @@ def build_map(
             entries.append(MappedTransmission(spec, None, "skipped", (reason,)))
             return
         for tj in spec.joints:
+            coord = find_coordinate(robot, tj.name)
             joint = robot.joints.get(tj.name)
+            if coord is not None and tj.name in driven_set:
+                continue  # a 1-DOF joint or one axis of a multi-axis joint
+            if joint is not None and joint.type in MULTI_AXIS_TYPES:
+                axes = list(coordinate_names(joint))
+                raise TransmissionError(
+                    f"transmission {spec.name!r}{_where(spec)} names {joint.type} joint "
+                    f"{tj.name!r}, which has {len(axes)} axes; a transmission drives one. "
+                    f"Fix: name one of its axes, {axes}."
+                )
             if joint is None:
                 raise TransmissionError(
                     f"transmission {spec.name!r}{_where(spec)} names joint {tj.name!r}, "

@@ -8,10 +8,12 @@ Built once from a :class:`~sdf_bridge.description.model.Robot` (:mod:`.from_desc
    instantiated from the registry (:mod:`.mechanism_registry`);
 3. every other driven joint gets an identity actuator of the same name (a plain URDF works).
 
-Joint order (``joint_names``) is the document order of the driven 1-DOF joints; actuator
-order (``actuator_names``) follows it (a mechanism's actuators, in role order, where its first
-joint appears). Ball, floating, planar, universal and revolute2 joints are passive: not in the
-map.
+Joint order (``joint_names``) is the document order of the driven coordinates: a 1-DOF joint,
+or each axis of a ball, universal or revolute2 joint (``<joint>/axis1``, ``<joint>/axis2``;
+``<joint>/roll``, ``/pitch``, ``/yaw``: :mod:`sdf_bridge.description.coordinates`), which every
+layer treats as a joint of its own; actuator order (``actuator_names``) follows it (a
+mechanism's actuators, in role order, where its first joint appears). Floating and planar
+joints are passive: not in the map.
 
 Hot path: every mechanism is linear, so each direction is one gather–multiply–add over a
 sparse matrix in padded-row form (per output row, the column index and value of each non-zero
@@ -26,7 +28,9 @@ Not thread-safe (internal buffers are reused).
 
 Error and skip rules (all :class:`TransmissionError` name the transmission and the fix):
 
-* a transmission names a missing joint, a fixed joint or a multi-DOF joint → error;
+* a transmission names a missing joint, a fixed joint, a floating or planar joint, or a whole
+  multi-axis joint (it drives one axis: name the coordinate, ``<joint>/axis1``) → error
+  (for a simulated robot, skipped with a warning naming its file and line);
 * a joint driven by two transmissions → error, except exact duplicates that differ only in
   their hardware interface (franka_ros declares Position/Velocity/Effort variants of the same
   SimpleTransmission): merged, one actuator;

@@ -98,3 +98,12 @@ def test_both_backends_start_at_the_clamped_position(backend: str) -> None:
     assert position["thigh_joint"] == 0.0
     assert position["calf_joint"] == pytest.approx(-0.9, abs=1e-12)
     assert position["slide"] == pytest.approx(0.1, abs=1e-12)
+
+
+def test_initial_position_of_a_universal_joint_is_axis1s() -> None:
+    """SDFormat <axis><initial_position> of a universal joint starts u/axis1 there."""
+    robot = load("""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
+      <joint name="u" type="universal"><parent>a</parent><child>b</child>
+        <axis><xyz>1 0 0</xyz><initial_position>0.25</initial_position></axis>
+        <axis2><xyz>0 1 0</xyz></axis2></joint></model></sdf>""")
+    assert initial_joint_values(robot)["position"] == {"u/axis1": 0.25}

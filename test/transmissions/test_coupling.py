@@ -111,14 +111,14 @@ def test_gearbox_as_the_childs_only_joint_publishes_its_angle() -> None:
     assert (pos[0], vel[0]) == (-0.75, -3.0)
 
 
-def test_gearbox_without_reference_is_passive() -> None:
+def test_gearbox_without_reference_closing_a_loop_is_not_simulated() -> None:
     followers, names, warnings = build_followers(_gear_pair())
     assert followers == [] and names == []
     assert warnings == [
         "gearbox joint 'gear': reference body None is not joined by a 1-DOF joint to its parent "
-        "link 'gear1'; left passive (not coupled)"
+        "link 'gear1'; not simulated (not coupled; it closes a loop)"
     ]
-    assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")
+    assert TransmissionMap.from_robot(_gear_pair()).joint_names == ("j1", "j2")  # (loop)
 
 
 def test_gearbox_and_mimic_on_same_joint() -> None:
@@ -155,12 +155,21 @@ def test_sdf_joint_complete(robots_dir) -> None:
     tmap = TransmissionMap.from_robot(
         load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf")
     )
-    # ball, universal, revolute2 passive; gearbox without reference body passive; fixed out
+    # ball, universal, revolute2 by their coordinates; the gearbox without reference body a
+    # plain hinge; fixed out
     assert tmap.joint_names == (
         "revolute_joint",
+        "ball_joint/roll",
+        "ball_joint/pitch",
+        "ball_joint/yaw",
         "continuous_joint",
+        "gearbox_joint",
         "prismatic_joint",
+        "revolute2_joint/axis1",
+        "revolute2_joint/axis2",
         "screw_joint",
+        "universal_joint/axis1",
+        "universal_joint/axis2",
     )
     assert tmap.follower_names == ("screw_joint/translation",)
     f = tmap.followers_info[0]
@@ -181,3 +190,27 @@ def test_followers_have_no_command() -> None:
     tmap = TransmissionMap.from_robot(robot)
     assert "b" not in tmap.joint_names and "b" not in tmap.actuator_names
     assert robot.joints["b"].type is JointType.PRISMATIC
+
+
+#: f2 mimics axis2 of the universal joint u, f1 its axis1 (SDFormat 1.11 ``//mimic/@axis``).
+MIMIC_OF_AXES = """<sdf version="1.11"><model name="m"><link name="a"/><link name="b"/>
+  <link name="c"/><link name="d"/>
+  <joint name="u" type="universal"><parent>a</parent><child>b</child>
+    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  <joint name="f2" type="revolute"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>
+    <mimic joint="u" axis="axis2"><multiplier>2</multiplier><offset>0.1</offset></mimic>
+    </axis></joint>
+  <joint name="f1" type="revolute"><parent>c</parent><child>d</child><axis><xyz>0 0 1</xyz>
+    <mimic joint="u" axis="axis"><multiplier>-1</multiplier><offset>0</offset></mimic>
+    </axis></joint></model></sdf>"""
+
+
+def test_a_mimic_follows_the_axis_of_a_two_axis_leader() -> None:
+    """SDFormat 1.11 ``<mimic joint="u" axis="axis2">``: the follower follows u/axis2 (2·q + 0.1),
+    ``axis="axis"`` u/axis1 (MuJoCo: test_multiaxis)."""
+    tmap = TransmissionMap.from_robot(load(MIMIC_OF_AXES))
+    assert tmap.joint_names == ("u/axis1", "u/axis2")
+    assert [(f.name, f.leader, f.multiplier, f.offset) for f in tmap.followers_info] == [
+        ("f2", "u/axis2", 2.0, 0.1),
+        ("f1", "u/axis1", -1.0, 0.0),
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sdf_bridge.description import load
+from sdf_bridge.transmissions import TransmissionMap
 from sdf_bridge.transmissions.exposure import unexposed_joints
 
 
@@ -14,11 +15,31 @@ def test_unexposed_joints_and_why() -> None:
       <joint name="hinge" type="revolute"><parent>a</parent><child>c</child></joint>
       <joint name="loop" type="revolute"><parent>b</parent><child>c</child></joint>
       <joint name="gear" type="gearbox"><parent>c</parent><child>d</child></joint>
-      <joint name="fixed" type="fixed"><parent>d</parent><child>e</child></joint></model></sdf>""")
+      <joint name="fixed" type="fixed"><parent>d</parent><child>e</child></joint>
+      <link name="f"/>
+      <joint name="to_f" type="revolute"><parent>e</parent><child>f</child></joint>
+      <joint name="gear_loop" type="gearbox"><parent>d</parent><child>f</child></joint>
+      </model></sdf>""")
+    # the ball joint is exposed by its coordinates (ball/roll, ball/pitch, ball/yaw), the
+    # uncoupled gearbox "gear" as a plain hinge; the uncoupled one closing a loop is not
+    # simulated
     assert unexposed_joints(robot) == {
-        "ball": "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
-        "joint_states (one value per joint name there)",
         "loop": "closes a kinematic loop: kept in the model, not simulated",
-        "gear": "gearbox without a 1-DOF joint from its reference body to its parent link: "
-        "simulated as a free hinge by the MuJoCo backend, not in joint_states",
+        "gear_loop": "gearbox closing a loop without 1-DOF joints from its reference body to "
+        "its parent and child links: not simulated",
+    }
+    assert TransmissionMap.from_robot(robot).joint_names == (
+        "ball/roll",
+        "ball/pitch",
+        "ball/yaw",
+        "hinge",
+        "gear",
+        "to_f",
+    )
+    planar = load("""<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="slider" type="planar"><parent link="a"/><child link="b"/>
+        <axis xyz="0 0 1"/></joint></robot>""")
+    assert unexposed_joints(planar) == {
+        "slider": "planar joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (not joint coordinates)"
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ def test_plain_robot_identity() -> None:
             ("f", "fixed"),
             ("b", "continuous"),
             ("c", "prismatic"),
-            ("x", "ball"),
+            ("x", "planar"),
         )
     )
     assert tmap.joint_names == ("a", "b", "c")
@@ -131,9 +132,36 @@ def test_fixed_joint() -> None:
 
 
 def test_multi_dof_joint() -> None:
-    robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
-    with pytest.raises(TransmissionError, match=r"drives ball joint 'j'; only 1-DOF"):
+    robot = chain(("j", "planar"), transmissions=[simple("t", "j", "m")])
+    with pytest.raises(TransmissionError, match=r"drives planar joint 'j'; only 1-DOF"):
         TransmissionMap.from_robot(robot)
+
+
+def test_a_transmission_on_a_whole_multi_axis_joint_is_refused() -> None:
+    """A transmission drives one axis: naming a ball joint itself is refused for real actuators
+    (the message names its coordinates) and skipped with that warning for a simulated robot."""
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
+    message = (
+        r"transmission 't' names ball joint 'j', which has 3 axes; a transmission drives one\. "
+        r"Fix: name one of its axes, \['j/roll', 'j/pitch', 'j/yaw'\]\."
+    )
+    with pytest.raises(TransmissionError, match=message):
+        TransmissionMap.from_robot(robot)
+    tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
+    assert tmap.joint_names == tmap.actuator_names == ("j/roll", "j/pitch", "j/yaw")
+    assert [e.status for e in tmap.entries] == ["skipped"]
+    assert any(re.search(message, w) for w in tmap.warnings)
+
+
+def test_a_transmission_drives_one_axis_coordinate() -> None:
+    """``<joint name="j/pitch">`` drives that axis through the transmission (reduction 10);
+    the other axes get identity actuators."""
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j/pitch", "m", ared=10.0)])
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.actuator_names == ("j/roll", "m", "j/yaw")
+    position, _, effort = tmap.actuator_to_joint([0.0, 2.0, 0.0], [0.0] * 3, [0.0, 1.0, 0.0])
+    np.testing.assert_allclose(position, [0.0, 0.2, 0.0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(effort, [0.0, 10.0, 0.0], rtol=0, atol=1e-15)
 
 
 def test_joint_driven_twice() -> None:
@@ -335,3 +363,26 @@ def test_from_robot_refuses_a_world(shared_dir) -> None:
         TypeError, match=r"needs a Robot, got World with models .*Fix: pass one of them"
     ):
         TransmissionMap.from_robot(world)
+
+
+def test_a_transmission_on_a_universal_joint_names_its_file_and_line(tmp_path) -> None:
+    """Loaded from a file: the warning of the skipped transmission names file and line; the
+    transmission on u/axis2 next to it is used (reduction 10 on that axis only)."""
+    path = tmp_path / "u.sdf"
+    path.write_text("""<sdf version="1.9"><model name="m"><link name="base"/><link name="arm"/>
+<joint name="u" type="universal"><parent>base</parent><child>arm</child>
+ <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+<transmission name="whole"><type>transmission_interface/SimpleTransmission</type>
+ <joint name="u"/><actuator name="m"><mechanicalReduction>10</mechanicalReduction></actuator>
+</transmission>
+<transmission name="one"><type>transmission_interface/SimpleTransmission</type>
+ <joint name="u/axis2"/><actuator name="m2"><mechanicalReduction>10</mechanicalReduction>
+ </actuator></transmission></model></sdf>""")
+    tmap = TransmissionMap.from_robot(load(path), simulated_robot=True)
+    assert tmap.actuator_names == ("u/axis1", "m2")
+    assert [e.status for e in tmap.entries] == ["skipped", "used"]
+    assert tmap.warnings[0].startswith(
+        f"transmission 'whole' ({path}:4) names universal joint 'u', which has 2 axes"
+    )
+    with pytest.raises(TransmissionError, match=rf"transmission 'whole' \({path}:4\)"):
+        TransmissionMap.from_robot(load(path))

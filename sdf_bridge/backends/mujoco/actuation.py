@@ -14,15 +14,23 @@ import numpy as np
 
 
 def add_pid_actuators(
-    spec: mujoco.MjSpec, joint_names: Sequence[str], effort_limit: np.ndarray
+    spec: mujoco.MjSpec,
+    joint_names: Sequence[str],
+    effort_limit: np.ndarray,
+    targets: Sequence[str] | None = None,
 ) -> None:
-    """Add ``<joint>__pid`` for every joint of ``joint_names`` to ``spec`` (before compiling):
+    """Add ``<joint>__pid`` for every joint of ``joint_names`` to ``spec`` (before compiling),
+    acting on the MuJoCo joint of the same name or, given ``targets``, on ``targets[k]`` (the
+    hinge of an axis coordinate such as ``<joint>/axis2``):
     integrator dynamics (``act`` = position target, ``ctrl`` = its rate), fixed gain, affine
     bias, activation unlimited, force range ``±effort_limit`` (N·m or N, shape (n,)) where
     it is finite and positive (MuJoCo needs a non-empty range; 0 = a passive joint, whose gains
     the backend zeroes)."""
-    for name, limit in zip(joint_names, effort_limit):
-        act = spec.add_actuator(name=f"{name}__pid", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+    targets = joint_names if targets is None else targets
+    for name, target, limit in zip(joint_names, targets, effort_limit):
+        act = spec.add_actuator(
+            name=f"{name}__pid", target=target, trntype=mujoco.mjtTrn.mjTRN_JOINT
+        )
         act.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR  # act = position target, ctrl = its rate
         act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
         act.biastype = mujoco.mjtBias.mjBIAS_AFFINE

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import mujoco
 import numpy as np
 
+from ...description.coordinates import coordinate_joint
 from ...description.model import Robot
 from ...errors import BackendError
 from ...limits.spec import effort_bounds
@@ -127,7 +128,7 @@ class MujocoBackend:
         self.actuator_names = tuple(transmissions.actuator_names)
         self.joint_names = tuple(transmissions.joint_names)
         for name in self.joint_names:
-            joint = robot.joints.get(name)
+            joint = coordinate_joint(robot, name)
             if joint is None or joint.type not in ONE_DOF:
                 kind = "missing" if joint is None else f"a {joint.type} joint"
                 raise BackendError(
@@ -146,7 +147,12 @@ class MujocoBackend:
                 "effort limit 0: simulated as passive joints (their commands exert no "
                 "effort); widen their effort limit to drive them"
             )
-        add_pid_actuators(built.spec, self.joint_names, effort_limit)
+        add_pid_actuators(
+            built.spec,
+            self.joint_names,
+            effort_limit,
+            [built.mj_joint(n) for n in self.joint_names],
+        )
         apply_friction(robot, built)
         render = _bool(params.get("render_cameras", True), "render_cameras")
         self.sensors = SensorSuite.attach(robot, built, seed=seed, render_cameras=render)

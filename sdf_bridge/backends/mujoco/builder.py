@@ -11,7 +11,10 @@ Mappings (documented defaults, logged once per model):
 * Mass properties (``<inertial>``, its defaults and repairs): :mod:`.inertials`.
 * Universal/revolute2 joints whose two axes are parallel get an armature of
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
-* Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → ball,
+* Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → three
+  hinges about the joint frame's z, y′, x″ (its roll, pitch, yaw coordinates:
+  :mod:`sdf_bridge.description.coordinates`; an armature of :data:`DEFAULT_INERTIA` on each
+  keeps the mass matrix regular at pitch = ±π/2),
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
   universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, fixed →
   no joint; gearbox → a coupling (see :func:`.couplings.add_gearboxes`: the loop form couples
@@ -45,6 +48,12 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
+from ...description.coordinates import (
+    BALL_AXES,
+    BALL_SUFFIXES,
+    SDF_DEFAULT_AXIS2,
+    coordinate_names,
+)
 from ...description.inertia import DEFAULT_INERTIA
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Pose, Robot
@@ -64,9 +73,6 @@ from .inertials import note_defaulted, set_inertial
 from .scenery import add_scenery
 
 _LOG = logging.getLogger(__name__)
-
-SDF_DEFAULT_AXIS2 = np.array([0.0, 1.0, 0.0])
-"""SDFormat's default ``<axis2><xyz>`` (universal / revolute2 joints without one)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +117,9 @@ class JointSlots:
     Attributes:
         name: description joint name.
         type: its type.
-        mj_joints: MuJoCo joint names (first = the joint's primary DOF when it has one).
+        mj_joints: MuJoCo joint names (first = the joint's primary DOF when it has one; for
+            ball, universal and revolute2 joints, one hinge per coordinate in coordinate
+            index order).
         qpos: qpos addresses of ``mj_joints`` (first element of each).
         dof: dof addresses of ``mj_joints`` (first element of each).
     """
@@ -132,6 +140,9 @@ class BuiltModel:
         model: the compiled model (``None`` until :func:`compile_model`).
         link_body: link name → MuJoCo body name (``"world"`` for a ``world`` root link).
         joints: description joint → :class:`JointSlots` (fixed joints excluded).
+        coordinates: coordinate name (:mod:`sdf_bridge.description.coordinates`: a 1-DOF joint
+            or ``<joint>/axis2``, ``<joint>/roll``, …) → (description joint, index into its
+            :class:`JointSlots` lists).
         notes: warnings/notes emitted while building (also logged).
     """
 
@@ -139,6 +150,7 @@ class BuiltModel:
     model: mujoco.MjModel | None = None
     link_body: dict[str, str] = field(default_factory=dict)
     joints: dict[str, JointSlots] = field(default_factory=dict)
+    coordinates: dict[str, tuple[str, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     _stops: list[tuple[str, float, float]] = field(default_factory=list)
     _root_bodies: list[str] = field(default_factory=list)
@@ -148,6 +160,20 @@ class BuiltModel:
         """Record and log a build note."""
         self.notes.append(message)
         (_LOG.warning if warning else _LOG.info)(message)
+
+    def mj_joint(self, name: str) -> str:
+        """The MuJoCo joint of coordinate ``name`` (``KeyError`` when it has none)."""
+        joint, k = self.coordinates[name]
+        return self.joints[joint].mj_joints[k]
+
+    def address(self, name: str) -> tuple[int, int] | None:
+        """The ``qpos`` and ``qvel`` addresses of coordinate ``name`` (after
+        :func:`compile_model`), ``None`` when it is not a simulated coordinate."""
+        found = self.coordinates.get(name)
+        if found is None:
+            return None
+        slots, k = self.joints[found[0]], found[1]
+        return slots.qpos[k], slots.dof[k]
 
 
 def _unit(joint: Joint, which: str = "axis") -> np.ndarray:
@@ -181,6 +207,9 @@ class _JointMaker:
         rot, pos = j_in_child[:3, :3], [float(v) for v in j_in_child[:3, 3]]
         slots = JointSlots(joint.name, jtype)
         self.built.joints[joint.name] = slots
+        if jtype.dof == 1 or jtype in (JointType.BALL, JointType.UNIVERSAL, JointType.REVOLUTE2):
+            for k, name in enumerate(coordinate_names(joint)):
+                self.built.coordinates[name] = (joint.name, k)
         hinge, slide = mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE
 
         def make(name: str, mjtype: int, axis: np.ndarray | None = None) -> mujoco.MjsJoint:
@@ -214,9 +243,13 @@ class _JointMaker:
                 self.options.timestep,
             )
         elif jtype is JointType.BALL:
-            mj = make(joint.name, mujoco.mjtJoint.mjJNT_BALL)
-            if joint.dynamics is not None:
-                mj.damping = _poly(float(joint.dynamics.damping))
+            # R = Rz(yaw)·Ry(pitch)·Rx(roll): MuJoCo composes a body's joints in order, each
+            # about its axis in the body frame, so yaw first; the slots in roll, pitch, yaw order
+            for k in (2, 1, 0):
+                mj = make(f"{joint.name}__{BALL_SUFFIXES[k]}", hinge, np.array(BALL_AXES[k]))
+                self._dynamics(mj, joint, joint.dynamics)
+                mj.armature = max(mj.armature, DEFAULT_INERTIA)
+            slots.mj_joints.reverse()
         elif jtype is JointType.FLOATING:
             for suffix, axis in (("x", (1, 0, 0)), ("y", (0, 1, 0)), ("z", (0, 0, 1))):
                 make(f"{joint.name}__{suffix}", slide, np.asarray(axis, dtype=float))
@@ -232,7 +265,7 @@ class _JointMaker:
             mj = make(joint.name, hinge, _unit(joint))
             self._dynamics(mj, joint, joint.dynamics)
             self._limits(mj, joint, joint.limit)
-            axis2 = _unit(joint, "axis2") if joint.axis2 else SDF_DEFAULT_AXIS2
+            axis2 = _unit(joint, "axis2") if joint.axis2 else np.array(SDF_DEFAULT_AXIS2)
             mj2 = make(f"{joint.name}__axis2", hinge, axis2)
             self._dynamics(mj2, joint, joint.dynamics2)
             self._limits(mj2, joint, joint.limit2)

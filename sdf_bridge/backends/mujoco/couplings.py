@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import mujoco
 import numpy as np
 
+from ...description.coordinates import mimic_leader
 from ...description.model import Joint, JointType, Robot
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,11 +145,8 @@ def add_mimics(robot: Robot, built: BuiltModel, timestep: float) -> None:
             continue
         follower = _primary(built, joint.name)
         leader_name = joint.mimic.joint
-        if joint.mimic.axis == "axis2":
-            slots = built.joints.get(leader_name)
-            leader = slots.mj_joints[1] if slots is not None and len(slots.mj_joints) > 1 else None
-        else:
-            leader = _primary(built, leader_name)
+        coordinate = mimic_leader(robot, joint.mimic)  # (the rule of the transmission map)
+        leader = built.mj_joint(coordinate) if coordinate in built.coordinates else None
         if follower is None or leader is None:
             built.note(
                 f"mimic joint {joint.name!r} → {leader_name!r}: both must be 1-DOF movable joints; "

@@ -107,8 +107,9 @@ def joint_drive(
     Raises:
         ConfigError: a gain parameter is invalid (:func:`.pid.resolve_gains`).
     """
-    qadr = np.array([built.joints[n].qpos[0] for n in joint_names], dtype=int)
-    dadr = np.array([built.joints[n].dof[0] for n in joint_names], dtype=int)
+    addresses = [built.address(n) for n in joint_names]  # (one coordinate per map joint)
+    qadr = np.array([a[0] for a in addresses], dtype=int)
+    dadr = np.array([a[1] for a in addresses], dtype=int)
     act_ids = np.array(
         [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{j}__pid") for j in joint_names],
         dtype=int,
@@ -116,7 +117,7 @@ def joint_drive(
     act_adr = np.array(model.actuator_actadr[act_ids], dtype=int)
     jnt_ids = np.array(
         [
-            mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
+            mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.mj_joint(j))
             for j in joint_names
         ],
         dtype=int,

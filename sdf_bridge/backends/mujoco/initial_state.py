@@ -10,7 +10,7 @@ import mujoco
 from ...description.model import Robot
 from ..initial_pose import InitialPose
 from .builder import BuiltModel
-from .couplings import ONE_DOF, joint_couplings
+from .couplings import joint_couplings
 from .geoms import penetration, wxyz
 
 GROUND_CLEARANCE = 1e-3
@@ -63,13 +63,13 @@ def reset_state(
         else:  # a fixed base: the weld pose of the first body on the world
             model.body_pos[fixed[0]], model.body_quat[fixed[0]] = xyz, quat
     for name, value in pose.position.items():
-        slots = built.joints.get(name)
-        if slots is not None and robot.joints[name].type in ONE_DOF:
-            data.qpos[slots.qpos[0]] = value
+        address = built.address(name)  # a 1-DOF joint or an axis coordinate
+        if address is not None:
+            data.qpos[address[0]] = value
     for name, value in pose.velocity.items():
-        slots = built.joints.get(name)
-        if slots is not None and robot.joints[name].type in ONE_DOF:
-            data.qvel[slots.dof[0]] = value
+        address = built.address(name)
+        if address is not None:
+            data.qvel[address[1]] = value
     apply_couplings(model, data)
     if place_on_ground and pose.base is None and roots:
         lift = penetration(model, data) + GROUND_CLEARANCE

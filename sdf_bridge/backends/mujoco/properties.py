@@ -36,6 +36,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
+from ...description.coordinates import coordinate_joint
 from ...description.model import Robot
 from ...hardware.joint_properties import DYNAMICS_PROPERTIES, INF, check_changes
 from . import cycle
@@ -78,7 +79,7 @@ class JointProperties:
         self.index = {name: k for k, name in enumerate(self.joint_names)}
         self.jnt = np.array(
             [
-                mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.joints[j].mj_joints[0])
+                mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.mj_joint(j))
                 for j in self.joint_names
             ],
             dtype=int,
@@ -90,7 +91,8 @@ class JointProperties:
         )
         stops = []
         for name in self.joint_names:
-            limit = robot.joints[name].limit
+            joint = coordinate_joint(robot, name)
+            limit = None if joint is None else joint.limit
             k = None if limit is None else limit.stiffness
             b = None if limit is None else limit.dissipation
             stops.append((float(k) if k is not None and k > 0.0 else INF, float(b or 0.0)))

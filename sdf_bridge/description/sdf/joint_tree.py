@@ -109,8 +109,8 @@ def resolve_joint(
             initial_position=initial,
             mimic=J.parse_mimic(mimic, ctx, lambda n: join(scope, n)),
         )
-        if jtype in J.TWO_AXIS_TYPES or elem.find("axis2") is not None:
-            a2 = elem.find("axis2")
+        a2 = elem.find("axis2")
+        if a2 is not None:  # (absent: None, as libsdformat reads it; SDF_DEFAULT_AXIS2 applies)
             axis2, limit2, dyn2, _init2, mimic2 = J.parse_axis(
                 a2, ctx, jtype, express, owner=elem, legacy_model_frame=legacy
             )

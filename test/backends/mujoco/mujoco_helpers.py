@@ -127,12 +127,12 @@ class Sim:
         return states
 
     def qpos(self, joint: str) -> float:
-        slots = self.backend.built.joints[joint]
-        return float(self.backend.data.qpos[slots.qpos[0]])
+        """MuJoCo's position of ``joint`` (a 1-DOF joint or an axis coordinate)."""
+        return float(self.backend.data.qpos[self.backend.built.address(joint)[0]])
 
     def qvel(self, joint: str) -> float:
-        slots = self.backend.built.joints[joint]
-        return float(self.backend.data.qvel[slots.dof[0]])
+        """MuJoCo's velocity of ``joint`` (a 1-DOF joint or an axis coordinate)."""
+        return float(self.backend.data.qvel[self.backend.built.address(joint)[1]])
 
 
 INERTIAL = Inertial(1.0, Inertia(0.01, 0, 0, 0.02, 0, 0.03), Pose((0.1, 0, 0)))

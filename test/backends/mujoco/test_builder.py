@@ -54,18 +54,22 @@ def test_joint_kinds() -> None:
         Joint("float", JointType.FLOATING, base, "l8"),
     ]
     model, built = compile_robot(chain_robot(*joints))
-    hinge, slide, ball = (
-        mujoco.mjtJoint.mjJNT_HINGE,
-        mujoco.mjtJoint.mjJNT_SLIDE,
-        mujoco.mjtJoint.mjJNT_BALL,
-    )
+    hinge, slide = mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE
     assert _joint(model, "rev").type[0] == hinge and _joint(model, "rev").limited[0] == 1
     assert _joint(model, "rev").range == pytest.approx([-0.5, 1.5])
     assert _joint(model, "cont").limited[0] == 0
     assert _joint(model, "pri").type[0] == slide and _joint(model, "pri").axis == pytest.approx(
         [1, 0, 0]
     )
-    assert _joint(model, "ball").type[0] == ball
+    # a ball: three hinges in roll, pitch, yaw order (built yaw first: R = Rz·Ry·Rx)
+    assert built.joints["ball"].mj_joints == ["ball__roll", "ball__pitch", "ball__yaw"]
+    assert [model.joint(n).type[0] for n in built.joints["ball"].mj_joints] == [hinge] * 3
+    assert model.body("l4").jntadr[0] == model.joint("ball__yaw").id
+    assert built.address("ball/pitch") == (
+        model.jnt_qposadr[model.joint("ball__pitch").id],
+        model.jnt_dofadr[model.joint("ball__pitch").id],
+    )
+    assert built.mj_joint("uni/axis2") == "uni__axis2" and built.address("plan") is None
     assert built.joints["plan"].mj_joints == ["plan", "plan__x", "plan__y"]
     assert [model.joint(n).type[0] for n in built.joints["plan"].mj_joints] == [hinge, slide, slide]
     assert built.joints["uni"].mj_joints == ["uni", "uni__axis2"]

@@ -262,3 +262,39 @@ def test_reset_places_the_joint_inside_run_time_stops() -> None:
     states = rig.run(50)
     assert states[-1, 0, 0] == pytest.approx(0.2, abs=1e-3)
     assert abs(states[-1, 2, 0]) < 1e-3
+
+
+#: A revolute2 joint and a ball joint (in MuJoCo: two and three hinges, one per coordinate).
+MULTI_AXIS = """<sdf version="1.9"><model name="m">
+  <link name="base"/>
+  <joint name="anchor" type="fixed"><parent>world</parent><child>base</child></joint>
+  <link name="arm"><inertial><mass>2</mass>
+    <inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial></link>
+  <joint name="r2" type="revolute2"><parent>base</parent><child>arm</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>
+    <axis2><xyz>1 0 0</xyz><limit><lower>-0.5</lower><upper>0.5</upper></limit></axis2></joint>
+  <link name="head"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass>
+    <inertia><ixx>0.01</ixx><iyy>0.02</iyy><izz>0.03</izz></inertia></inertial></link>
+  <joint name="neck" type="ball"><parent>arm</parent><child>head</child></joint>
+</model></sdf>"""
+
+
+def test_each_axis_of_a_multi_axis_joint_has_its_own_properties() -> None:
+    """revolute2 axis2's stops are its own (read from <axis2>, set alone: axis1's unchanged);
+    a ball angle's damping and spring are its own (the other angles' unchanged)."""
+    hw = HardwareSystem(load(MULTI_AXIS), "mujoco", command_timeout=0.0, update_rate=100.0)
+    props = hw.joint_properties()
+    assert (props["r2/axis1"]["lower"], props["r2/axis1"]["upper"]) == (-1.0, 1.0)
+    assert (props["r2/axis2"]["lower"], props["r2/axis2"]["upper"]) == (-0.5, 0.5)
+    hw.set_joint_properties({"r2/axis2": {"lower": -0.25, "upper": 0.25}})
+    props = hw.joint_properties()
+    assert (props["r2/axis2"]["lower"], props["r2/axis2"]["upper"]) == (-0.25, 0.25)
+    assert (props["r2/axis1"]["lower"], props["r2/axis1"]["upper"]) == (-1.0, 1.0)
+    hw.set_joint_properties({"neck/pitch": {"damping": 0.5}})
+    props = hw.joint_properties()
+    assert props["neck/pitch"]["damping"] == 0.5
+    assert props["neck/roll"]["damping"] == props["neck/yaw"]["damping"] == 0.0
+    hw.set_joint_properties({"neck/yaw": {"spring_stiffness": 2.0}})
+    props = hw.joint_properties()
+    assert props["neck/yaw"]["spring_stiffness"] == 2.0
+    assert props["neck/roll"]["spring_stiffness"] == props["neck/pitch"]["spring_stiffness"] == 0.0

@@ -9,7 +9,9 @@
 // Includes of package://pkg/path are looked up as pkg/path under the directories of SDF_PATH.
 // Link poses are 4x4 row-major matrices; axes unit 3-vectors. "limits" maps each joint to
 // {"type": name, "axis": [lower, upper, effort, velocity], "axis2": [...]} (rad or m, N·m or N,
-// rad/s or m/s, as libsdformat holds them: unset = -1e16, 1e16, inf, inf); "masses"
+// rad/s or m/s, as libsdformat holds them: unset = -1e16, 1e16, inf, inf); "dynamics" each
+// joint to {"axis": [damping, friction, spring_reference, spring_stiffness, stop stiffness,
+// stop dissipation], "axis2": [...]} (libsdformat's values, defaults included); "masses"
 // each link to its mass in kg. Non-finite numbers are written Infinity / -Infinity / NaN (as
 // Python's json reads them). Nested model links and joints are named with "::" scopes. Built by
 // test/description/sdf/conftest.py with g++ and `pkg-config sdformat12`.
@@ -70,7 +72,7 @@ const char *TypeName(sdf::JointType type) {
 }
 
 struct Out {
-  std::ostringstream links, joints, limits, masses, errors;
+  std::ostringstream links, joints, limits, dynamics, masses, errors;
   bool firstLink = true, firstJoint = true, firstError = true;
   void Error(const std::string &msg) {
     errors << (firstError ? "" : ",") << Quote(msg);
@@ -93,6 +95,7 @@ void Walk(const sdf::Model *model, const std::string &prefix, const ignition::ma
     out.joints << (out.firstJoint ? "" : ",") << Quote(prefix + joint->Name()) << ":{";
     out.limits << (out.firstJoint ? "" : ",") << Quote(prefix + joint->Name()) << ":{\"type\":"
                << Quote(TypeName(joint->Type()));
+    out.dynamics << (out.firstJoint ? "" : ",") << Quote(prefix + joint->Name()) << ":{";
     out.firstJoint = false;
     bool first = true;
     for (unsigned int a = 0; a < 2; ++a) {
@@ -105,8 +108,13 @@ void Walk(const sdf::Model *model, const std::string &prefix, const ignition::ma
                  << Num(v.Y()) << "," << Num(v.Z()) << "]";
       out.limits << "," << Quote(a == 0 ? "axis" : "axis2") << ":[" << Num(axis->Lower()) << ","
                  << Num(axis->Upper()) << "," << Num(axis->Effort()) << "," << Num(axis->MaxVelocity()) << "]";
+      out.dynamics << (first ? "" : ",") << Quote(a == 0 ? "axis" : "axis2") << ":[" << Num(axis->Damping()) << ","
+                   << Num(axis->Friction()) << "," << Num(axis->SpringReference()) << ","
+                   << Num(axis->SpringStiffness()) << "," << Num(axis->Stiffness()) << ","
+                   << Num(axis->Dissipation()) << "]";
       first = false;
     }
+    out.dynamics << "}";
     out.joints << "}";
     out.limits << "}";
   }
@@ -161,6 +169,7 @@ int main(int argc, char **argv) {
     Walk(model, "", ignition::math::Matrix4d::Identity, per);
     models << (firstModel ? "" : ",") << Quote(model->Name()) << ":{\"links\":{" << per.links.str()
            << "},\"joints\":{" << per.joints.str() << "},\"limits\":{" << per.limits.str()
+           << "},\"dynamics\":{" << per.dynamics.str()
            << "},\"masses\":{" << per.masses.str() << "},\"static\":" << (model->Static() ? "true" : "false") << "}";
     firstModel = false;
     if (!per.firstError) out.Error(per.errors.str());

@@ -11,6 +11,7 @@ import pytest
 from sdf_helpers import load_text, sdf
 
 from sdf_bridge.description import load
+from sdf_bridge.description.coordinates import coordinate_joint
 from sdf_bridge.description.model import Dynamics, JointType, Limit
 from sdf_bridge.errors import InvalidValueError, UnsupportedError
 
@@ -58,12 +59,11 @@ def test_joint_complete_every_type(robots_dir: Path) -> None:
     gear = robot.joints["gearbox_joint"]
     assert (gear.gearbox_ratio, gear.gearbox_reference_body) == (1.0, None)
     assert robot.joints["ball_joint"].axis is None and robot.joints["fixed_joint"].axis is None
-    # spec default of <axis2><xyz>
-    assert robot.joints["universal_joint"].axis2.xyz == (
-        0.0,
-        0.0,
-        1.0,
-    )
+    # no <axis2> written: none in the model (as libsdformat reads it); its coordinate takes the
+    # spec default <xyz>0 0 1</xyz>, unlimited
+    assert robot.joints["universal_joint"].axis2 is None
+    axis2 = coordinate_joint(robot, "universal_joint/axis2")
+    assert (axis2.axis.xyz, axis2.limit, axis2.dynamics) == ((0.0, 0.0, 1.0), None, None)
     assert (rev.parent, rev.child) == ("link2", "link1")
 
 

@@ -1,0 +1,216 @@
+"""Joint coordinates: the one-value names the bridge publishes and commands.
+
+A joint with one freedom (revolute, continuous, prismatic, screw, gearbox) is one coordinate
+named like the joint. A joint with several rotational freedoms is one coordinate per freedom,
+named ``<joint>/<suffix>``, each behaving exactly like a one-freedom joint (one position,
+velocity and effort in ``joint_states`` and in commands, its own limits and dynamics):
+
+* ``universal`` and ``revolute2``: ``<joint>/axis1`` about SDFormat ``<axis>`` and
+  ``<joint>/axis2`` about ``<axis2>`` (its ``<limit>`` and ``<dynamics>`` apply to that axis;
+  an absent ``<axis2>`` is SDFormat's default, ``<xyz>0 0 1</xyz>`` without limits, as Gazebo
+  reads it). The rotation of the child in the
+  joint frame is ``R = rot(axis1, q1) · rot(axis2, q2)`` (axis2 is carried by axis1), as
+  Gazebo's ``GetAngle(0)``/``GetAngle(1)``; the effort of a coordinate is the torque about its
+  axis (Gazebo's ``SetForce(index)``: index 0 = axis1, 1 = axis2).
+* ``ball``: ``<joint>/roll``, ``<joint>/pitch``, ``<joint>/yaw``, the URDF / tf2 roll-pitch-yaw
+  of the child's joint frame in the parent's joint frame: ``R = Rz(yaw) · Ry(pitch) ·
+  Rx(roll)`` (fixed axes x, y, z; equivalently intrinsic z, y′, x″). The angles are
+  continuous, not wrapped (a ball turning on keeps counting, as a continuous joint does), so
+  ``matrix_to_rpy(R)`` gives them modulo 2π; velocities are the angles' time derivatives and
+  efforts their conjugate generalised forces (yaw: torque about the parent joint frame's z,
+  pitch: about the once-yawed y, roll: about the child's x). The representation is singular
+  at pitch = ±π/2 (gimbal lock), where roll and yaw turn about the same axis. Ball joints carry
+  no axis in SDFormat, so their coordinates have no limits and the joint's ``<dynamics>`` (if
+  any) applies to each angle.
+
+Planar and floating joints stay unexposed (:mod:`sdf_bridge.transmissions.exposure`).
+Every layer that needs a joint by coordinate name (limits, backends, the summary) asks
+:func:`coordinate_joint`, which returns a one-freedom :class:`Joint` record of the coordinate, so
+that the rules written for one-freedom joints apply unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .model import Axis, Joint, JointType, Mimic, Robot
+
+SEPARATOR = "/"
+"""Between a multi-axis joint's name and its axis suffix (``shoulder/axis2``)."""
+
+TWO_AXIS_SUFFIXES = ("axis1", "axis2")
+"""Coordinates of universal and revolute2 joints, SetForce index order."""
+
+BALL_SUFFIXES = ("roll", "pitch", "yaw")
+"""Coordinates of ball joints, index order (``R = Rz(yaw) · Ry(pitch) · Rx(roll)``)."""
+
+BALL_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+"""The joint-frame axis of each ball coordinate at the zero configuration (x, y, z)."""
+
+SDF_DEFAULT_AXIS2 = (0.0, 0.0, 1.0)
+"""SDFormat's default ``<axis2><xyz>`` (``joint.sdf`` of every SDFormat version: ``0 0 1``)."""
+
+_SUFFIXES = {
+    JointType.UNIVERSAL: TWO_AXIS_SUFFIXES,
+    JointType.REVOLUTE2: TWO_AXIS_SUFFIXES,
+    JointType.BALL: BALL_SUFFIXES,
+}
+
+MULTI_AXIS_TYPES = frozenset(_SUFFIXES)
+"""Joint types exposed as several coordinates."""
+
+
+@dataclass(frozen=True)
+class Coordinate:
+    """One coordinate of a joint.
+
+    Attributes:
+        name: the coordinate name (the joint's own name for one-freedom joints).
+        joint: the description joint's name.
+        index: the freedom's index in the joint (Gazebo's ``SetForce(index)``; 0 for
+            one-freedom joints).
+    """
+
+    name: str
+    joint: str
+    index: int
+
+
+def axis_suffixes(joint: Joint) -> tuple[str, ...]:
+    """The coordinate suffixes of a multi-axis ``joint`` in index order; ``()`` for others."""
+    return _SUFFIXES.get(joint.type, ())
+
+
+def coordinate_names(joint: Joint) -> tuple[str, ...]:
+    """The coordinate names of a multi-axis ``joint`` (``<joint>/axis1``, …, index order);
+    ``(joint.name,)`` for every other joint."""
+    suffixes = axis_suffixes(joint)
+    if not suffixes:
+        return (joint.name,)
+    return tuple(f"{joint.name}{SEPARATOR}{s}" for s in suffixes)
+
+
+def convention(joint: Joint) -> str:
+    """One line stating what the coordinates of a multi-axis ``joint`` mean (``sdf-bridge
+    check`` prints it); ``""`` for other joints."""
+    names = coordinate_names(joint)
+    if joint.type is JointType.BALL:
+        return (
+            f"{joint.type} joint as {', '.join(names)}: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the "
+            "child in the joint frame (URDF rpy), no limits, free while not commanded"
+        )
+    if joint.type in MULTI_AXIS_TYPES:
+        return (
+            f"{joint.type} joint as {names[0]} (about <axis>) and {names[1]} (about <axis2>, "
+            "carried by axis1), each with its own limits and dynamics, free while not commanded"
+        )
+    return ""
+
+
+def mimic_leader(robot: Robot, mimic: Mimic) -> str | None:
+    """The coordinate a ``<mimic>`` follows: of a universal or revolute2 leader, the axis its
+    SDFormat 1.11 ``axis`` attribute names (``<leader>/axis1`` for ``"axis"``,
+    ``<leader>/axis2`` for ``"axis2"``); of any other joint, the joint itself (``axis`` is not
+    read); ``None`` when the leader does not exist."""
+    leader = robot.joints.get(mimic.joint)
+    if leader is None:
+        return None
+    if leader.type in (JointType.UNIVERSAL, JointType.REVOLUTE2):
+        return coordinate_names(leader)[1 if mimic.axis == "axis2" else 0]
+    return leader.name
+
+
+FREE_WHEN_IDLE_TYPES = MULTI_AXIS_TYPES | {JointType.GEARBOX}
+"""Joint types whose coordinates are free, not held, while no command drives them: joints the
+bridge left undriven before it exposed them (every axis of a ball — a caster —, universal or
+revolute2 joint, an uncoupled gearbox), as Gazebo leaves a joint no plug-in drives."""
+
+
+def free_when_idle(robot: Robot, name: str) -> bool:
+    """Whether coordinate ``name`` is free while idle (:data:`FREE_WHEN_IDLE_TYPES`); every
+    other joint holds its position (:mod:`sdf_bridge.hardware.holds`)."""
+    coord = find_coordinate(robot, name)
+    return coord is not None and robot.joints[coord.joint].type in FREE_WHEN_IDLE_TYPES
+
+
+def find_coordinate(robot: Robot, name: str) -> Coordinate | None:
+    """The coordinate ``name`` of ``robot``: a joint of that name (index 0), or
+    ``<joint>/<suffix>`` of a multi-axis joint; ``None`` when there is none. A joint whose own
+    name contains ``/`` wins over a coordinate spelled the same way."""
+    if name in robot.joints:
+        return Coordinate(name, name, 0)
+    joint_name, sep, suffix = name.rpartition(SEPARATOR)
+    joint = robot.joints.get(joint_name) if sep else None
+    if joint is None:
+        return None
+    suffixes = axis_suffixes(joint)
+    if suffix not in suffixes:
+        return None
+    return Coordinate(name, joint_name, suffixes.index(suffix))
+
+
+def coordinate_joint(robot: Robot, name: str) -> Joint | None:
+    """The one-freedom :class:`Joint` record of coordinate ``name`` (see the module
+    docstring), ``None`` when ``robot`` has no such coordinate.
+
+    A joint's own name returns the joint itself. A coordinate of a universal / revolute2
+    joint returns a ``revolute`` joint named like the coordinate, between the same links, with
+    that axis, its ``<limit>`` and ``<dynamics>`` (``limit2``/``dynamics2`` for axis2); a ball
+    coordinate a ``continuous`` joint about x, y or z with the ball's dynamics and no limits.
+    The record describes the freedom for limits and reports; its ``origin`` is the joint's, not
+    a kinematic frame of the coordinate.
+    """
+    coord = find_coordinate(robot, name)
+    if coord is None:
+        return None
+    joint = robot.joints[coord.joint]
+    if coord.name == joint.name:
+        return joint
+    if joint.type is JointType.BALL:
+        return replace(
+            joint,
+            name=coord.name,
+            type=JointType.CONTINUOUS,
+            axis=Axis(BALL_AXES[coord.index]),
+            limit=None,
+            axis2=None,
+            limit2=None,
+            dynamics2=None,
+            mimic=None,
+        )
+    if coord.index == 0:
+        axis, limit, dynamics = joint.axis, joint.limit, joint.dynamics
+    else:
+        axis = joint.axis2 if joint.axis2 is not None else Axis(SDF_DEFAULT_AXIS2)
+        limit, dynamics = joint.limit2, joint.dynamics2
+    return replace(
+        joint,
+        name=coord.name,
+        type=JointType.REVOLUTE,
+        axis=axis,
+        limit=limit,
+        dynamics=dynamics,
+        axis2=None,
+        limit2=None,
+        dynamics2=None,
+        mimic=None,
+    )
+
+
+__all__ = [
+    "BALL_AXES",
+    "BALL_SUFFIXES",
+    "Coordinate",
+    "MULTI_AXIS_TYPES",
+    "SDF_DEFAULT_AXIS2",
+    "SEPARATOR",
+    "TWO_AXIS_SUFFIXES",
+    "axis_suffixes",
+    "convention",
+    "coordinate_joint",
+    "coordinate_names",
+    "FREE_WHEN_IDLE_TYPES",
+    "find_coordinate",
+    "free_when_idle",
+    "mimic_leader",
+]
