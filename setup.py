@@ -30,6 +30,9 @@ setup(
         "test": ["pytest", "pytest-timeout", "hypothesis", "ruff>=0.17,<0.18", "urdfdom-py"],
         # (pytest-timeout: setup.cfg's per-test bound, so a hang fails one test, not the suite;
         # urdfdom-py: test/description/test_export_limits.py reads exports as urdfdom does)
+        # the documentation (doc/, Sphinx in rosdoc2's layout; test/doc/test_doc_build.py builds
+        # it): MyST for its Markdown pages, matplotlib for the pictures doc/scripts/ draws
+        "doc": ["sphinx>=7", "myst-parser>=2", "matplotlib"],
     },
     zip_safe=True,
     maintainer="sdf_bridge maintainers",

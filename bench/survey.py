@@ -29,8 +29,9 @@ not a robot; a file whose model has no links is not a robot either), and ``--man
 list of ``{repo, commit, file, args, model, label, also, packages}``, paths relative to
 ``--root``/``<owner>+<name>``; ``also``: repositories whose packages the file includes too;
 ``packages``: package → directory in the repository, where the installed layout differs: the public
-robots of the README's table). Packages for ``package://`` and ``$(find)``: every ``package.xml``
-under an input directory (or a manifest entry's repository), then ``--package-path pkg=DIR``.
+robots of the survey report, ``doc/reports/``). Packages for ``package://`` and ``$(find)``:
+every ``package.xml`` under an input directory (or a manifest entry's repository), then
+``--package-path pkg=DIR``.
 
 Run::
 

@@ -113,8 +113,8 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
 
 
 def publishes(sensor: Sensor) -> str:
-    """What ``sensor`` publishes, on which topics (``topic (message type)``, ``; ``-separated),
-    or why nothing."""
+    """What ``sensor`` publishes, on which topics (``topic (message type)``, separated by
+    semicolons), or why nothing."""
     topics = sensor_topics(sensor)
     if not topics:
         return (

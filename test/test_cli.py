@@ -518,7 +518,7 @@ def test_unknown_transmission_type_is_shown_skipped_and_check_succeeds(
         "['head_1_motor', 'head_2_motor'] are not modelled (identity actuators named like the "
         "joints; a backend driving real actuators refuses it). For its real math, install a "
         "plug-in type registered under 'my_vendor/MadeUpTransmission' in the "
-        "'sdf_bridge.transmissions' entry-point group (README, \"Extending\")\n" in out
+        "'sdf_bridge.transmissions' entry-point group (doc/user/extending.md)\n" in out
     )
     assert "\nproblems: none\n" in out
     row = next(line for line in out.splitlines() if line.strip().startswith("head_2_joint"))

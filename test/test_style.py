@@ -14,7 +14,7 @@ from pathlib import Path
 from prerequisites import missing
 
 REPO = Path(__file__).resolve().parents[1]
-CODE = ("sdf_bridge", "test", "bench", "launch", "setup.py")
+CODE = ("sdf_bridge", "test", "bench", "launch", "doc", "setup.py")
 #: The ruff release whose ``ruff format`` layout the code has (setup.py's test extra pins it).
 FORMAT_RELEASE = "0.17"
 

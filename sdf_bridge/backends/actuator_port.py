@@ -35,7 +35,8 @@ fix the order of every array; SI units: rad, m, rad/s, m/s, N·m, N):
   of unknown type directly (identity actuators) instead of refusing the robot
   (:func:`~sdf_bridge.backends.base.is_simulated_robot`). Leave it out for real hardware.
 
-A template (a dozen lines; ``README.md`` shows the same driver registered as a plug-in)::
+A template (a dozen lines; ``doc/user/extending.md`` shows the same driver registered as a
+plug-in)::
 
     import numpy as np
     from sdf_bridge.backends.base import ActuatorState

@@ -164,7 +164,9 @@ def _sensor_kind(interfaces: Sequence[str]) -> str:
 class MockBackend:
     """Ideal actuators mirroring their commands (ros2_control GenericSystem parity; see module doc).
 
-    Attributes (after :meth:`configure`):
+    The attributes are set by :meth:`configure`.
+
+    Attributes:
         actuator_names: actuator order of every array (n_actuators,).
         calculate_dynamics, disable_commands, mock_sensor_commands: the parsed parameters.
         position_state_following_offset: offset (rad or m) added to mirrored positions.

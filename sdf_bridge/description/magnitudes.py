@@ -8,11 +8,11 @@ the fix) when one of these is beyond its bound:
 ===========================================  ===================================  ==============
 value                                        bound                                unit
 ===========================================  ===================================  ==============
-``<mimic multiplier>``, SDF gearbox ratio     \\|value\\| ≤ 1e6                     1
-``<mimic offset>``                           \\|value\\| ≤ 1e6                     rad or m
-transmission mechanical reduction            1e-6 ≤ \\|value\\| ≤ 1e6              1
-transmission joint offset                    \\|value\\| ≤ 1e6                     rad or m
-SDF screw thread pitch                       \\|value\\| ≤ 1e6                     m/rev or rad/m
+``<mimic multiplier>``, SDF gearbox ratio    ``|value| ≤ 1e6``                    1
+``<mimic offset>``                           ``|value| ≤ 1e6``                    rad or m
+transmission mechanical reduction            ``1e-6 ≤ |value| ≤ 1e6``             1
+transmission joint offset                    ``|value| ≤ 1e6``                    rad or m
+SDF screw thread pitch                       ``|value| ≤ 1e6``                    m/rev or rad/m
 link ``<mass>``                              ≤ 1e6                                kg
 ===========================================  ===================================  ==============
 

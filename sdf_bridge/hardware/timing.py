@@ -18,7 +18,7 @@ Definitions (over a sliding window of the last ``window`` cycles unless noted):
 * period: start-to-start time of consecutive cycles; ``rate_hz`` = 1 / mean period.
 * ``period_p50``, ``period_p99``, ``period_max``: percentiles (linear interpolation,
   :func:`numpy.percentile`) and maximum of the period, s.
-* ``jitter``: standard deviation of the period, s; ``jitter_max``: max |period − target|.
+* ``jitter``: standard deviation of the period, s; ``jitter_max``: ``max |period − target|``.
 * busy time: start-to-stop time of one cycle (write + read [+ publish]), s; ``cpu_mean``: mean
   CPU time per cycle, s, over the sampled cycles: reading a thread's CPU clock is a system call
   (~0.4 µs, twice per cycle), so by default every ``cpu_every``-th cycle (8) is measured —

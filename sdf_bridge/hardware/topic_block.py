@@ -19,17 +19,19 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   only for ``EffortJointInterface``, else all three): the plugins do not tell the bridge which
   interfaces a controller claims, so a block listing several modes per joint sends stale values
   of the unclaimed ones (:mod:`.command_input`).
-  Each keeps the ``<param>``s (``min``/``max``) its description gave that interface; an interface
-  new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces position, velocity,
-  effort, position with its ``initial_value`` (what the bridge's backends start from);
+  Each keeps the ``<param>`` elements (``min``/``max``) its description gave that interface;
+  an interface new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces
+  position, velocity, effort, position with its ``initial_value`` (what the bridge's backends
+  start from);
 * every other joint the bridge publishes (followers of mimic/gearbox couplings, joints listed
   without command interfaces) state-only, with ``mimic="false"`` on mimic joints so that their
   state comes from the bridge (which applies the mimic offset) rather than being recomputed;
-* the ros2_control-dialect ``<transmission>``s of the description's blocks, unchanged (the
+* the ros2_control-dialect ``<transmission>`` elements of the description's blocks, unchanged (the
   bridge reads them from the block; the plugins ignore them);
 * no ``<sensor>`` or ``<gpio>``: the plugins carry joint states only (PickNik's fails to load
   with sensor interfaces it does not export; the successor would export them as NaN forever).
-  The bridge publishes IMU and force-torque readings on topics instead (README, "ros2_control").
+  The bridge publishes IMU and force-torque readings on topics instead
+  (``doc/user/ros2_control.md``, "Sensors").
 
 :func:`with_topic_block` puts the block into a URDF in place of the description's
 ``<ros2_control>`` blocks; ``sdf-bridge ros2-control`` and ``launch/ros2_control.launch.py``
@@ -248,7 +250,7 @@ def with_topic_block(
 ) -> str:
     """URDF for the controller_manager and the bridge: ``xml`` (the text ``robot`` was loaded
     from; an SDFormat model is exported to URDF first) with its ``<ros2_control>`` blocks
-    replaced by :func:`topic_block`, which takes over their ``<transmission>``s. Everything
+    replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements. Everything
     else is kept as written.
 
     Raises:

@@ -169,9 +169,9 @@ def description_limits(robot: Robot, name: str, warnings: list[str]) -> JointLim
 
 
 def effort_bounds(robot: Robot, names: list[str] | tuple[str, ...]) -> list[float]:
-    """The largest |effort| (N·m or N) each joint of ``names`` may exert, as the limiter enforces
-    it (:func:`description_limits`; ``inf`` when not limited, 0 for a ros2_control effort window
-    of zero width). Warnings are not repeated (the limiter logs them).
+    """The largest ``|effort|`` (N·m or N) each joint of ``names`` may exert, as the limiter
+    enforces it (:func:`description_limits`; ``inf`` when not limited, 0 for a ros2_control
+    effort window of zero width). Warnings are not repeated (the limiter logs them).
 
     Raises:
         LimitsError: as :func:`description_limits`.

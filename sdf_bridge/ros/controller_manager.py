@@ -218,7 +218,7 @@ class ControllerManagerClient:
         return future.result()
 
     def controllers(self) -> list[Any]:
-        """The controllers' ``controller_manager_msgs/ControllerState``s.
+        """The controllers' ``controller_manager_msgs/ControllerState`` messages.
 
         Raises:
             RuntimeError: no response in three tries.
@@ -283,7 +283,7 @@ class ControllerManagerClient:
 
 
 def status_table(controllers: Sequence[Any]) -> str:
-    """The controllers (``ControllerState``s) as a table: name, state, type, claimed command
+    """The controllers (``ControllerState`` messages) as a table: name, state, type, claimed command
     interfaces (``-``: none), one line each, sorted by name."""
     rows = [("controller", "state", "type", "claimed interfaces")] + [
         (c.name, c.state, c.type, " ".join(c.claimed_interfaces) or "-")

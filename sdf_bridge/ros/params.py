@@ -2,9 +2,9 @@
 read into one validated :class:`BridgeConfig`.
 
 Parameters: :data:`PARAMETERS`, the one table of their defaults, types, ranges and
-descriptions (``config/bridge.yaml`` and the README's table show the same defaults: a test
-checks them). ``backend_params.<name>`` are passed to the backend's ``configure`` as
-``{name: value}``.
+descriptions (``config/bridge.yaml`` shows the same defaults, a test checks them; the
+documentation's table, ``doc/user/parameters.md``, is generated from it).
+``backend_params.<name>`` are passed to the backend's ``configure`` as ``{name: value}``.
 
 All of them are read-only, and a run-time change of rclpy's ``use_sim_time`` is refused too.
 The joints' properties are the writable ``joint_properties.<joint>.<property>`` parameters, declared
@@ -385,7 +385,7 @@ def undeclared_warning(undeclared: Iterable[str], declared: Iterable[str]) -> st
         parts.append(f"{name!r} (did you mean {close!r}?)" if close else repr(name))
     return (
         f"ignoring parameter(s) this node does not declare: {', '.join(parts)}. Fix: correct "
-        "the name (see config/bridge.yaml and the README's parameter table) or remove it."
+        "the name (see config/bridge.yaml and doc/user/parameters.md) or remove it."
     )
 
 

@@ -5,26 +5,26 @@ interfaces (``simulation_interfaces``) when that package can be imported, the st
 Names (``~`` = the node's name; Gazebo's ros_gz_sim serves the same names on its ``gzserver``
 node, so a script written against Gazebo drives the bridge run as ``-r __node:=gzserver``):
 
-=====  ================================  ================================================
-kind   name                              type
-=====  ================================  ================================================
-srv    ``~/get_simulator_features``      simulation_interfaces/srv/GetSimulatorFeatures
-srv    ``~/get_simulation_state``        simulation_interfaces/srv/GetSimulationState
-srv    ``~/set_simulation_state``        simulation_interfaces/srv/SetSimulationState
-srv    ``~/reset_simulation``            simulation_interfaces/srv/ResetSimulation
-srv    ``~/step_simulation``             simulation_interfaces/srv/StepSimulation
-action ``~/simulate_steps``              simulation_interfaces/action/SimulateSteps
-srv    ``~/get_entities``                simulation_interfaces/srv/GetEntities
-srv    ``~/get_entity_state``            simulation_interfaces/srv/GetEntityState
-srv    ``~/get_entities_states``         simulation_interfaces/srv/GetEntitiesStates
-srv    ``~/set_entity_state``            simulation_interfaces/srv/SetEntityState
-srv    ``~/spawn_entity``                simulation_interfaces/srv/SpawnEntity (not supported)
-srv    ``~/delete_entity``               simulation_interfaces/srv/DeleteEntity (not supported)
-srv    ``~/pause``, ``~/step``           std_srvs/SetBool, std_srvs/Trigger
-in     ``~/wrench``                      geometry_msgs/WrenchStamped (link frame)
-in     ``~/world_wrench``                geometry_msgs/WrenchStamped (world frame)
-srv    ``~/clear_wrenches``              std_srvs/Trigger
-=====  ================================  ================================================
+======  ================================  ======================================================
+kind    name                              type
+======  ================================  ======================================================
+srv     ``~/get_simulator_features``      simulation_interfaces/srv/GetSimulatorFeatures
+srv     ``~/get_simulation_state``        simulation_interfaces/srv/GetSimulationState
+srv     ``~/set_simulation_state``        simulation_interfaces/srv/SetSimulationState
+srv     ``~/reset_simulation``            simulation_interfaces/srv/ResetSimulation
+srv     ``~/step_simulation``             simulation_interfaces/srv/StepSimulation
+action  ``~/simulate_steps``              simulation_interfaces/action/SimulateSteps
+srv     ``~/get_entities``                simulation_interfaces/srv/GetEntities
+srv     ``~/get_entity_state``            simulation_interfaces/srv/GetEntityState
+srv     ``~/get_entities_states``         simulation_interfaces/srv/GetEntitiesStates
+srv     ``~/set_entity_state``            simulation_interfaces/srv/SetEntityState
+srv     ``~/spawn_entity``                simulation_interfaces/srv/SpawnEntity (not supported)
+srv     ``~/delete_entity``               simulation_interfaces/srv/DeleteEntity (not supported)
+srv     ``~/pause``, ``~/step``           std_srvs/SetBool, std_srvs/Trigger
+in      ``~/wrench``                      geometry_msgs/WrenchStamped (link frame)
+in      ``~/world_wrench``                geometry_msgs/WrenchStamped (world frame)
+srv     ``~/clear_wrenches``              std_srvs/Trigger
+======  ================================  ======================================================
 
 Semantics (the standard's, as Gazebo answers them): stepping only while paused (else
 ``RESULT_OPERATION_FAILED``); ``SetSimulationState`` per

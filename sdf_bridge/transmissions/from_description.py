@@ -83,7 +83,7 @@ def _unknown_type_skipped(spec: TransmissionSpec, types: dict[str, type[Transmis
         "joints; a backend driving real actuators refuses it). For its real math, install a "
         f"plug-in type registered under {spec.type!r} in the "
         f"{mechanism_registry.ENTRY_POINT_GROUP!r} "
-        'entry-point group (README, "Extending")'
+        "entry-point group (doc/user/extending.md)"
     )
 
 

@@ -1,5 +1,6 @@
-"""ActuatorPort: an actuator-space driver behind the joint-space port. The README's plug-in
-example (run from the README itself) drives the demo robot; actuator modes; errors."""
+"""ActuatorPort: an actuator-space driver behind the joint-space port. The documentation's
+plug-in example (run from doc/user/extending.md itself) drives the demo robot; actuator modes;
+errors."""
 
 from __future__ import annotations
 
@@ -19,13 +20,16 @@ from sdf_bridge.hardware import HardwareSystem
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _readme_driver() -> type:
-    """The EchoDriver class of the README's plug-in example, executed from the README."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+EXTENDING = REPO / "doc" / "user" / "extending.md"
+
+
+def _documented_driver() -> type:
+    """The EchoDriver class of the documentation's plug-in example, executed from the page."""
+    text = EXTENDING.read_text(encoding="utf-8")
     block = re.search(r"<!-- plug-in example[^\n]*-->\n```python\n(.*?)```", text, re.S)
-    assert block is not None, "README.md lost its plug-in example block"
+    assert block is not None, "doc/user/extending.md lost its plug-in example block"
     namespace: dict = {}
-    exec(compile(block.group(1), "README.md", "exec"), namespace)  # our own README's example
+    exec(compile(block.group(1), str(EXTENDING), "exec"), namespace)  # our own example
     return namespace["EchoDriver"]
 
 
@@ -41,7 +45,7 @@ def test_readme_example_drives_the_demo_robot_through_its_transmissions(demo) ->
     held; the differential wrist (pitch 0.1, roll 0.05); the gripper's mimic finger follows
     (−left + 0.002). Exact to 1e-12 (a map round trip) once the velocity limits let every
     joint get there (1 s of 10 ms ticks)."""
-    driver = _readme_driver()()
+    driver = _documented_driver()()
     system = HardwareSystem(demo, driver, command_timeout=0.0)
     assert isinstance(system.backend, ActuatorPort) and system.backend.driver is driver
     assert system.backend_name == "EchoDriver"
@@ -120,9 +124,9 @@ def test_not_a_backend_nor_a_driver() -> None:
 
 
 def test_a_driver_drives_real_actuators_unless_it_says_it_simulates() -> None:
-    """``simulated_robot`` absent (the README's driver): real actuators; ``True``: simulated;
+    """``simulated_robot`` absent (the documented driver): real actuators; ``True``: simulated;
     anything but ``True`` (a truthy string) is not a declaration."""
-    echo = _readme_driver()
+    echo = _documented_driver()
     assert not is_simulated_robot(ActuatorPort(echo()))
     assert ActuatorPort(echo()).simulated_robot is False
     simulating = type("SimulatedEcho", (echo,), {"simulated_robot": True})

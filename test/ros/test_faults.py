@@ -581,7 +581,7 @@ def test_misspelt_parameters_are_named_once_and_the_bridge_runs(
     assert len(warnings) == 1, bridge.output()
     assert warnings[0].startswith("[WARN]") and warnings[0].endswith(
         "]: ignoring parameter(s) this node does not declare: 'bogus_param', 'updaterate' (did "
-        "you mean 'update_rate'?). Fix: correct the name (see config/bridge.yaml and the "
-        "README's parameter table) or remove it."
+        "you mean 'update_rate'?). Fix: correct the name (see config/bridge.yaml and "
+        "doc/user/parameters.md) or remove it."
     ), warnings
     assert bridge.stop() == 0

@@ -64,7 +64,7 @@ def seconds(stamp: Time) -> float:
 
 
 def _restart(probe: Probe, legs: bool = True) -> None:
-    """pause → reset → command the legs to the keyframe (the order the README documents)."""
+    """pause → reset → command the legs to the keyframe (the order doc/user/mujoco.md documents)."""
     assert probe.call(SetBool, f"{NODE}/pause", SetBool.Request(data=True)).success
     assert probe.call(Trigger, f"{NODE}/reset", Trigger.Request()).success
     probe.wait_for(

@@ -21,11 +21,8 @@ from sdf_bridge.ros.params import (
 )
 
 ARRAYS = {"joints": "all", "joint_feedback": "none", "robots": "none", "robot_namespaces": "none"}
-#: parameters whose README row is written in the notes for the documentation's rewrite (the
-#: README's parameter table is being moved into doc/; its row is added there)
-PENDING_DOC_ROWS = {"robots", "robot_namespaces"}
-"""The string-array parameters (no declared default: rclpy cannot type an empty list) and the
-README's default column for each."""
+"""The string-array parameters (no declared default: rclpy cannot type an empty list) and what
+an unset one means (doc/user/parameters.md)."""
 
 
 def test_make_config_defaults() -> None:
@@ -45,27 +42,22 @@ def test_make_config_defaults() -> None:
     assert make_config({"update_rate": 250.0, "publish_rate": 50.0}).state_rate == 50.0
 
 
-def _readme_defaults(repo_dir) -> dict[str, str]:
-    """The README's parameter table: name → its default column, as written."""
-    text = (repo_dir / "README.md").read_text(encoding="utf-8")
-    table = text[text.index("## Parameters") :]
-    table = table[: table.index("\n## ", 3)]
-    rows = {}
-    for line in table.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if (
-            len(cells) >= 3
-            and cells[0].startswith("`")
-            and not cells[0].startswith("`backend_params")
-        ):
-            rows[cells[0].strip("`")] = cells[1]
-    return rows
+def _documented_rows(repo_dir) -> dict[str, tuple[str, ...]]:
+    """The documentation's parameter table (doc/_ext/parameter_table.py, generated from
+    PARAMETERS when the site is built): name → its row."""
+    import importlib.util
+
+    path = repo_dir / "doc" / "_ext" / "parameter_table.py"
+    spec = importlib.util.spec_from_file_location("parameter_table", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {row[0]: row for row in module.parameter_rows()}
 
 
-def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
-    """config/bridge.yaml and the README's parameter table give every declared parameter with
-    its declared default (``joints``: the empty array of ROS, [""], in the YAML; "all" in the
-    README); nothing else (but rclpy's use_sim_time in the README)."""
+def test_yaml_and_documentation_show_the_declared_defaults(repo_dir) -> None:
+    """config/bridge.yaml and the documentation's parameter table give every declared parameter
+    with its declared default (``joints``: the empty array of ROS, [""], in the YAML; "[]
+    (empty)" in the table), type and range; nothing else."""
     import yaml
 
     yaml_values = yaml.safe_load((repo_dir / "config" / "bridge.yaml").read_text())["/**"][
@@ -79,18 +71,28 @@ def test_yaml_and_readme_show_the_declared_defaults(repo_dir) -> None:
             if name in ARRAYS
             else (value == want and type(value) is type(want))
         ), name
-    readme = _readme_defaults(repo_dir)
-    assert set(readme) == (set(PARAMETERS) - PENDING_DOC_ROWS) | {"use_sim_time"}
-    for name in set(PARAMETERS) - PENDING_DOC_ROWS:
+    rows = _documented_rows(repo_dir)
+    assert list(rows) == list(PARAMETERS)
+    for name in PARAMETERS:
         want = default(name)
         if name in ARRAYS:
-            assert readme[name] == ARRAYS[name], name
+            assert rows[name][1:3] == ("string array", "[] (empty)"), name
         elif isinstance(want, bool):
-            assert readme[name] == f"`{str(want).lower()}`", name
+            assert rows[name][1:3] == ("bool", str(want).lower()), name
         elif isinstance(want, str):
-            assert readme[name] == (f"`{want}`" if want else '`""`'), name
+            assert rows[name][2] == (want or '""'), name
         else:
-            assert readme[name] == f"`{want!r}`", name
+            assert rows[name][2] == repr(want), name
+        assert rows[name][4] == PARAMETERS[name][1].description, name
+    assert rows["update_rate"] == (
+        "update_rate",
+        "double",
+        "100.0",
+        "1.0 .. 10000.0",
+        "Control loop rate, Hz.",
+    )
+    assert rows["thread_priority"][1:4] == ("integer", "0", "0 .. 99")
+    assert rows["xacro_args"][1] == "string or string array"
 
 
 def test_make_config_values() -> None:
@@ -287,13 +289,13 @@ def test_a_use_sim_time_rclpy_refuses_becomes_a_config_error(
             ["updaterate", "bogus_param"],
             "ignoring parameter(s) this node does not declare: 'bogus_param', 'updaterate' "
             "(did you mean 'update_rate'?). Fix: correct the name (see config/bridge.yaml and "
-            "the README's parameter table) or remove it.",
+            "doc/user/parameters.md) or remove it.",
         ),
         (
             ["use_simtime"],
             "ignoring parameter(s) this node does not declare: 'use_simtime' (did you mean "
-            "'use_sim_time'?). Fix: correct the name (see config/bridge.yaml and the README's "
-            "parameter table) or remove it.",
+            "'use_sim_time'?). Fix: correct the name (see config/bridge.yaml and "
+            "doc/user/parameters.md) or remove it.",
         ),
     ],
 )
@@ -323,8 +325,8 @@ def test_declare_parameters_warns_about_undeclared_overrides_only(
         assert declare_parameters(node).update_rate == 50.0
         assert warnings == [
             "ignoring parameter(s) this node does not declare: 'updaterate' (did you mean "
-            "'update_rate'?). Fix: correct the name (see config/bridge.yaml and the README's "
-            "parameter table) or remove it."
+            "'update_rate'?). Fix: correct the name (see config/bridge.yaml and "
+            "doc/user/parameters.md) or remove it."
         ]
     finally:
         node.destroy_node()

@@ -35,7 +35,7 @@ def skipped_warning(path) -> str:
         "modelled (identity actuators named like the joints; a backend driving real actuators "
         "refuses it). For its real math, install a plug-in type registered under "
         "'my_vendor/MadeUpTransmission' in the 'sdf_bridge.transmissions' entry-point group "
-        '(README, "Extending")'
+        "(doc/user/extending.md)"
     )
 
 

@@ -7,7 +7,7 @@ the child (origin at the joint, axes of the joint frame; for a URDF joint this i
 frame), the torque taken about the joint origin. It carries everything the child subtree needs
 beyond what acts on it directly: at rest, its weight (a body hanging from a fixed joint: force
 = +m·g up) and the moment of that weight about the joint (a horizontal arm of mass m at lever
-arm L: |torque| = m·g·L about the joint axis when a motor or a stop holds it).
+arm L: ``|torque| = m·g·L`` about the joint axis when a motor or a stop holds it).
 
 How: :func:`mujoco.mj_rnePostConstraint` fills ``data.cfrc_int`` (per body, the spatial force
 [torque, force] the parent exerts on the body's subtree, world orientation, torque about the

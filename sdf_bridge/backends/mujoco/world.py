@@ -90,7 +90,9 @@ def plan_transition(current: SimulationState, target: int) -> Transition:
     PLAYING   run                                 ALREADY
     PAUSED    pause (from STOPPED: paused at the  ALREADY
               reset state, no step taken)
-    other     UNSUPPORTED (QUITTING, NO_WORLD, LOADING_WORLD: the bridge's world stays)
+    other     UNSUPPORTED (QUITTING, NO_WORLD,    UNSUPPORTED
+              LOADING_WORLD: the bridge's world
+              stays)
     ========  ==================================  ======================================
     """
     try:

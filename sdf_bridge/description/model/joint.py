@@ -60,8 +60,8 @@ class Limit:
 
     Attributes:
         lower, upper: position limits (rad or m).
-        effort: maximum |effort| (N·m or N).
-        velocity: maximum |velocity| (rad/s or m/s).
+        effort: maximum ``|effort|`` (N·m or N).
+        velocity: maximum ``|velocity|`` (rad/s or m/s).
         stiffness, dissipation: SDFormat joint-stop stiffness and dissipation, when given.
     """
 

@@ -138,11 +138,12 @@ def load_sdf(
             ``SDF_PATH``.
 
     Raises:
-        UnsupportedError: missing or unsupported ``version``. InvalidValueError: no
-        ``<model>``/``<world>``, a world without models, bad values, zero axes, a bad
-        ``<magnetic_field>`` or ``<spherical_coordinates>`` (:mod:`.environment`).
-        MissingReferenceError: unknown frames, links or includes. KinematicTreeError: a model
-        without links, frame cycles, a link with two parent joints,
+        UnsupportedError: missing or unsupported ``version``.
+        InvalidValueError: no ``<model>``/``<world>``, a world without models, bad values, zero
+            axes, a bad ``<magnetic_field>`` or ``<spherical_coordinates>``
+            (:mod:`.environment`).
+        MissingReferenceError: unknown frames, links or includes.
+        KinematicTreeError: a model without links, frame cycles, a link with two parent joints,
             joint loops.
         DuplicateNameError: two frames of one model with the same name.
     """

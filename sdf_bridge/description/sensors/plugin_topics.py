@@ -1,16 +1,18 @@
 r"""The ROS topics a sensor's Gazebo ROS plug-in names, read as gazebo_ros resolves them.
 
 These are strings of the description: nothing is executed, expanded or looked up. A sensor's
-topic is chosen in this order (the first that applies; the README's sensor-topic table says the
-same):
+topic is chosen in this order (the first that applies; the sensor-topic table of the documentation,
+``doc/user/sensors.md``, says the same):
 
 =====  ==========================================  ============================================
 rank   the sensor has                              its topics
 =====  ==========================================  ============================================
-1      a ROS 2 gazebo_ros plug-in (a ``<plugin>``   the plug-in's names (below) in ``<ros>
-       with a ``<ros>`` child)                     <namespace>``, each ``<remapping>`` applied
-2      a ROS 1 plug-in's ``<topicName>`` (cameras:  ``<robotNamespace>/<topicName>``; cameras
-       ``<cameraName>``, ``<imageTopicName>``, …)  ``<robotNamespace>/<cameraName>/<image…>``
+1      a ROS 2 gazebo_ros plug-in (a ``<plugin>``  the plug-in's names (below) in
+       with a ``<ros>`` child)                     ``<ros><namespace>``, each ``<remapping>``
+                                                   applied
+2      a ROS 1 plug-in's ``<topicName>``           ``<robotNamespace>/<topicName>``; cameras
+       (cameras: ``<cameraName>``,                 ``<robotNamespace>/<cameraName>/<image…>``
+       ``<imageTopicName>``, …)
 3      an SDFormat ``<topic>`` (a valid ROS name)  the ``<topic>`` (cameras: ``/image_raw``,
                                                    ``/camera_info`` beside it)
 4      none of these                               ``sensors/<name>`` (and the camera topics)

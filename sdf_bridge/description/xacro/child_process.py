@@ -14,12 +14,12 @@ file.
 Bounds (defaults; the environment variables set them for one process, e.g. for a trusted file
 that really needs more):
 
-=============================  =======  ==================================================
-variable                       default  bound
-=============================  =======  ==================================================
+==============================  =======  ==================================================
+variable                        default  bound
+==============================  =======  ==================================================
 ``SDF_BRIDGE_XACRO_MEMORY_MB``  256      address space of the child, MiB (``RLIMIT_AS``)
 ``SDF_BRIDGE_XACRO_TIMEOUT_S``  60       wall time of one expansion, s (CPU time: the same)
-=============================  =======  ==================================================
+==============================  =======  ==================================================
 
 The child imports only what the expansion needs (xacro, lxml and three modules of this package,
 no numpy: about 25 MiB of address space and 0.05–0.1 s to start on an idle machine); a
