@@ -16,12 +16,18 @@ node say so instead of listing them as commandable:
 A gearbox that cannot be coupled (no 1-DOF joint from its reference body to its parent link) is
 driven as a plain hinge (:mod:`.coupling`), so it is exposed like a revolute joint, unless it
 closes a loop (:func:`~.coupling.uncoupled_loop_gearboxes`): then it is not simulated.
+
+:func:`joint_roles` is the one place these rules are combined: it finds the followers, the
+loop joints, the uncoupled gearboxes closing a loop and the unexposed joints once, in a frozen
+:class:`JointRoles` that the transmission map is built from and carries
+(``TransmissionMap.roles``), that ``sdf-bridge check`` reads from the map and that the node's
+start-up warning of unexposed joints reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sdf_bridge.description.coordinates import MULTI_AXIS_TYPES
@@ -54,7 +60,7 @@ class JointRoles:
     warnings: tuple[str, ...]
     loops: frozenset[str]
     loop_gearboxes: frozenset[str]
-    unexposed: Mapping[str, str]
+    unexposed: Mapping[str, str] = field(hash=False)  # (a read-only dict: not hashable)
 
     @property
     def not_driven(self) -> frozenset[str]:

@@ -63,7 +63,8 @@ def test_joint_roles_are_worked_out_once_and_carried_by_the_map() -> None:
     assert roles.loops == frozenset() and roles.loop_gearboxes == frozenset()
     assert roles.not_driven == frozenset({"follow"}) and dict(roles.unexposed) == {}
     tmap = TransmissionMap.from_robot(robot)
-    assert tmap.roles == roles and tmap.follower_names == ("follow",)
+    assert tmap.roles == roles and hash(tmap.roles) == hash(roles)
+    assert tmap.follower_names == ("follow",)
     assert tmap.joint_names == ("lead",)
 
 
