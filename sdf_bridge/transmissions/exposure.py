@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sdf_bridge.description.coordinates import MULTI_AXIS_TYPES
-from sdf_bridge.description.kinematics import loop_joints
+from sdf_bridge.description.kinematics import loop_joints, tree_edges
 from sdf_bridge.description.model import Robot
 
 from .coupling import Follower, build_followers, uncoupled_loop_gearboxes
@@ -72,16 +72,18 @@ class JointRoles:
 def joint_roles(robot: Robot) -> JointRoles:
     """The :class:`JointRoles` of ``robot``: the one place followers, loop joints and unexposed
     joints are worked out (the transmission map, the node's warning of unexposed joints and
-    ``sdf-bridge check`` all read it). Time linear in the joints (one pass per rule).
+    ``sdf-bridge check`` all read it). The joints closing a loop
+    (:func:`~sdf_bridge.description.kinematics.tree_edges`) are found once for all rules.
 
     Raises:
         TransmissionError: as :func:`~.coupling.build_followers` (a mimic of a missing, fixed
             or multi-DOF joint, a mimic cycle, a non-finite multiplier, offset, ratio or
             pitch).
     """
-    followers, follower_joints, warnings = build_followers(robot)
-    loops = frozenset(loop_joints(robot))
-    gearboxes = frozenset(uncoupled_loop_gearboxes(robot, {f.name for f in followers}))
+    closing = tree_edges(robot)[1]  # the joints closing a loop: found once, for each rule
+    followers, follower_joints, warnings = build_followers(robot, closing)
+    loops = frozenset(loop_joints(robot, closing))
+    gearboxes = frozenset(uncoupled_loop_gearboxes(robot, {f.name for f in followers}, closing))
     return JointRoles(
         followers=tuple(followers),
         follower_joints=tuple(follower_joints),
