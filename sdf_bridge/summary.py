@@ -4,7 +4,7 @@ on which topic. Plain Python (no ROS): the rules are those the node and the hard
 (:func:`~sdf_bridge.hardware.command_interfaces.commandable_joints`,
 :func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces`,
 :func:`~sdf_bridge.limits.spec.description_limits`,
-:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`, :mod:`sdf_bridge.app.topic_names`).
+:func:`~sdf_bridge.transmissions.exposure.joint_roles`, :mod:`sdf_bridge.app.topic_names`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .errors import LimitsError, TransmissionError
 from .hardware.command_interfaces import commandable_joints, offered_command_interfaces
 from .limits.spec import description_limits
 from .transmissions import TransmissionMap
-from .transmissions.exposure import unexposed_joints
+from .transmissions.exposure import joint_roles
 
 #: The state interfaces every joint in ``joint_states`` has.
 STATE = "position,velocity,effort"
@@ -71,7 +71,7 @@ def joint_views(robot: Robot) -> tuple[dict[str, JointView], list[str], list[str
         limits = {name: description_limits(robot, name, warnings) for name in tmap.joint_names}
     except (TransmissionError, LimitsError) as exc:
         return {name: JointView() for name in robot.joints}, [], [str(exc)]
-    unexposed = unexposed_joints(robot)
+    unexposed = (tmap.roles or joint_roles(robot)).unexposed  # (as the map found them)
     followers = {f.name: f for f in tmap.followers_info}
     views: dict[str, JointView] = {}
     # a multi-axis joint in the map is listed by its coordinates (<joint>/axis1, …)

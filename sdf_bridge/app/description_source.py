@@ -177,15 +177,17 @@ def load_description(
 
 def warn_unexposed(robot: Robot, where: str) -> list[str]:
     """Return one warning per movable joint the bridge simulates but does not publish
-    (:func:`~sdf_bridge.transmissions.exposure.unexposed_joints`: multi-axis joints, loops,
-    uncoupled gearboxes), so that none is silently missing from ``joint_states``, and log them
-    one line per kind (:func:`~sdf_bridge.description.warning_digest.digest`)."""
+    (:attr:`~sdf_bridge.transmissions.exposure.JointRoles.unexposed` of
+    :func:`~sdf_bridge.transmissions.exposure.joint_roles`, the rule the transmission map and
+    ``sdf-bridge check`` use: planar and floating joints, loops, uncoupled gearboxes closing a
+    loop), so that none is silently missing from ``joint_states``, and log them one line per
+    kind (:func:`~sdf_bridge.description.warning_digest.digest`)."""
     from ..description.warning_digest import digest
     from ..errors import TransmissionError
-    from ..transmissions.exposure import unexposed_joints
+    from ..transmissions.exposure import joint_roles
 
     try:
-        unexposed = unexposed_joints(robot)
+        unexposed = joint_roles(robot).unexposed
     except TransmissionError:  # the hardware reports it, when it builds the same map
         return []
     messages = [

@@ -15,7 +15,7 @@ applied). For URDF ``joint_to_child`` is the identity (URDF convention: child fr
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -140,7 +140,10 @@ def tree_edges(robot: Robot) -> tuple[list[tuple[str, Joint | None]], list[Joint
     return order, [joint for index, joint in enumerate(joints) if not used[index]]
 
 
-def loop_joints(robot: Robot) -> tuple[str, ...]:
+def loop_joints(robot: Robot, closing: Sequence[Joint] | None = None) -> tuple[str, ...]:
     """Names of the joints that close a kinematic loop and are not gearboxes (:func:`tree_edges`):
-    simulators cannot simulate them, so they are neither driven nor published."""
-    return tuple(j.name for j in tree_edges(robot)[1] if j.type is not JointType.GEARBOX)
+    simulators cannot simulate them, so they are neither driven nor published. ``closing``:
+    ``tree_edges(robot)[1]`` when the caller has it already (worked out here otherwise)."""
+    if closing is None:
+        closing = tree_edges(robot)[1]
+    return tuple(j.name for j in closing if j.type is not JointType.GEARBOX)

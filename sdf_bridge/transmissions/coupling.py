@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sdf_bridge.description.coordinates import mimic_leader
 from sdf_bridge.description.kinematics import loop_joints, tree_edges
-from sdf_bridge.description.model import JointType, Robot
+from sdf_bridge.description.model import Joint, JointType, Robot
 from sdf_bridge.errors import TransmissionError
 
 _LOG = logging.getLogger(__name__)
@@ -76,19 +77,23 @@ def _check_finite(joint, what: str, value: float) -> None:
         )
 
 
-def uncoupled_loop_gearboxes(robot: Robot, followers: set[str]) -> set[str]:
+def uncoupled_loop_gearboxes(
+    robot: Robot, followers: set[str], closing: Sequence[Joint] | None = None
+) -> set[str]:
     """Gearboxes that close a kinematic loop and are not ``followers`` (not coupled): not
     simulated (the MuJoCo backend has no joint for them), so neither driven nor published. An
-    uncoupled gearbox in the tree is a plain hinge, driven like a revolute joint."""
-    return {
-        j.name
-        for j in tree_edges(robot)[1]
-        if j.type is JointType.GEARBOX and j.name not in followers
-    }
+    uncoupled gearbox in the tree is a plain hinge, driven like a revolute joint. ``closing``:
+    the joints closing a loop, ``tree_edges(robot)[1]`` (worked out here when not given)."""
+    if closing is None:
+        closing = tree_edges(robot)[1]
+    return {j.name for j in closing if j.type is JointType.GEARBOX and j.name not in followers}
 
 
-def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]:
-    """All followers of ``robot``, composed down to driven leaders.
+def build_followers(
+    robot: Robot, closing: Sequence[Joint] | None = None
+) -> tuple[list[Follower], list[str], list[str]]:
+    """All followers of ``robot``, composed down to driven leaders. ``closing``: the joints
+    closing a loop, ``tree_edges(robot)[1]`` (worked out here when not given).
 
     Returns:
         ``(followers, follower_joint_names, warnings)``: the followers in joint document order
@@ -99,6 +104,9 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
         TransmissionError: a mimic names a missing, fixed or multi-DOF joint, a mimic cycle, a
             non-finite multiplier/offset/ratio/pitch.
     """
+    if closing is None:
+        closing = tree_edges(robot)[1]
+    closing_names = {j.name for j in closing}
     warnings: list[str] = []
     raw: dict[str, tuple[str, float, float, str]] = {}
     for joint in robot.joints.values():
@@ -130,7 +138,7 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
                     f"1-DOF joint to its parent link {joint.parent!r}; "
                     + (
                         "not simulated (not coupled; it closes a loop)"
-                        if joint.name in {j.name for j in tree_edges(robot)[1]}
+                        if joint.name in closing_names
                         else "driven as a plain hinge (not coupled)"
                     )
                 )
@@ -168,7 +176,7 @@ def build_followers(robot: Robot) -> tuple[list[Follower], list[str], list[str]]
             current = leader
         followers.append(Follower(name, current, mult, off, kind))
 
-    loops = set(loop_joints(robot))  # not simulated: no translation to publish
+    loops = set(loop_joints(robot, closing))  # not simulated: no translation to publish
     for joint in robot.joints.values():
         if joint.type is JointType.SCREW and joint.name not in raw and joint.name not in loops:
             if joint.thread_pitch is None:

@@ -17,7 +17,6 @@ from sdf_bridge.description.coordinates import (
     coordinate_names,
     find_coordinate,
 )
-from sdf_bridge.description.kinematics import loop_joints
 from sdf_bridge.description.model import JointType, Robot
 from sdf_bridge.description.model import Transmission as TransmissionSpec
 from sdf_bridge.errors import TransmissionError
@@ -26,8 +25,9 @@ from . import mechanism_registry
 from .actuator_names import actuator_where as _source
 from .actuator_names import unique_actuator_names
 from .base import Transmission
-from .coupling import ONE_DOF, build_followers, uncoupled_loop_gearboxes
+from .coupling import ONE_DOF
 from .dialect import resolve
+from .exposure import joint_roles
 from .simple import SimpleTransmission
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,10 +138,10 @@ def build_map(
         )
     if not simulated_robot and driver_skips(robot):  # (real actuators: nothing left out)
         raise TransmissionError(refused_skips(robot))
-    followers, follower_joints, warnings = build_followers(robot)
-    follower_set = set(follower_joints)
-    # followers, and loop-closing joints (not simulated)
-    skip = follower_set.union(loop_joints(robot), uncoupled_loop_gearboxes(robot, follower_set))
+    roles = joint_roles(robot)  # followers, loop-closing joints (not simulated)
+    warnings = list(roles.warnings)
+    follower_set = set(roles.follower_joints)
+    skip = roles.not_driven
     # one coordinate per 1-DOF joint, one per axis of a multi-axis joint (coordinates module)
     driven = [
         name
@@ -288,4 +288,4 @@ def build_map(
     warnings.extend(renaming)
     mechanisms = [e.mechanism for e in entries if e.mechanism is not None]
     mechanisms.extend(IdentityTransmission(name, [name], [name]) for name in identity)
-    return cls(driven, mechanisms, followers, entries=entries, warnings=warnings)
+    return cls(driven, mechanisms, roles.followers, entries=entries, warnings=warnings, roles=roles)

@@ -72,6 +72,7 @@ from .base import Transmission
 from .coupling import Follower
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .exposure import JointRoles
     from .from_description import MappedTransmission
 
 _LOG = logging.getLogger(__name__)
@@ -131,6 +132,9 @@ class TransmissionMap:
         entries: every described transmission with its status (used, merged, skipped).
         followers_info: the :class:`~.coupling.Follower` records, ``follower_names`` order.
         warnings: human-readable warnings produced while building.
+        roles: the robot's :class:`~.exposure.JointRoles` (followers, loop joints, unexposed
+            joints) the map was built from (:meth:`from_robot`); ``None`` for a map assembled
+            from mechanisms directly.
     """
 
     def __init__(
@@ -141,6 +145,7 @@ class TransmissionMap:
         *,
         entries: Sequence[MappedTransmission] = (),
         warnings: Sequence[str] = (),
+        roles: JointRoles | None = None,
     ) -> None:
         """Assemble the map from mechanisms covering exactly ``joint_names``.
 
@@ -152,6 +157,7 @@ class TransmissionMap:
         self.mechanisms: tuple[Transmission, ...] = tuple(mechanisms)
         self.entries = tuple(entries)
         self.warnings = tuple(warnings)
+        self.roles = roles
         jidx = {n: i for i, n in enumerate(self.joint_names)}
         covered: dict[str, str] = {}
         actuators: list[str] = []

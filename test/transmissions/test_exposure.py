@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sdf_bridge.description import load
+from sdf_bridge.errors import TransmissionError
 from sdf_bridge.transmissions import TransmissionMap
-from sdf_bridge.transmissions.exposure import unexposed_joints
+from sdf_bridge.transmissions.exposure import joint_roles, unexposed_joints
 
 
 def test_unexposed_joints_and_why() -> None:
@@ -43,3 +46,33 @@ def test_unexposed_joints_and_why() -> None:
         "slider": "planar joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
         "joint_states (not joint coordinates)"
     }
+
+
+def test_joint_roles_are_worked_out_once_and_carried_by_the_map() -> None:
+    robot = load("""<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="lead" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+        <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+      <joint name="follow" type="revolute"><parent link="b"/><child link="c"/>
+        <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+        <mimic joint="lead" multiplier="2" offset="0.5"/></joint></robot>""")
+    roles = joint_roles(robot)
+    assert roles.follower_joints == ("follow",)
+    assert [(f.name, f.leader, f.multiplier, f.offset, f.kind) for f in roles.followers] == [
+        ("follow", "lead", 2.0, 0.5, "mimic")
+    ]
+    assert roles.loops == frozenset() and roles.loop_gearboxes == frozenset()
+    assert roles.not_driven == frozenset({"follow"}) and dict(roles.unexposed) == {}
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.roles == roles and hash(tmap.roles) == hash(roles)
+    assert tmap.follower_names == ("follow",)
+    assert tmap.joint_names == ("lead",)
+
+
+def test_joint_roles_refuses_a_mimic_of_a_fixed_joint() -> None:
+    robot = load("""<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="follow" type="revolute"><parent link="a"/><child link="b"/>
+        <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+        <mimic joint="fx"/></joint>
+      <joint name="fx" type="fixed"><parent link="b"/><child link="c"/></joint></robot>""")
+    with pytest.raises(TransmissionError, match=r"mimics 'fx', a fixed joint\. Fix: mimic"):
+        joint_roles(robot)

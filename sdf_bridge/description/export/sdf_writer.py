@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 
 from lxml import etree
 
@@ -36,15 +37,18 @@ from ..model import (
     Box,
     CameraParams,
     Capsule,
+    Collision,
     ContactParams,
     Cylinder,
     Ellipsoid,
     ForceTorqueParams,
     GpsParams,
     ImuParams,
+    Inertial,
     Joint,
     JointType,
     Limit,
+    Link,
     Mesh,
     Plane,
     Pose,
@@ -53,6 +57,7 @@ from ..model import (
     Sensor,
     Sphere,
     Transmission,
+    Visual,
 )
 from ..model.geometry import Geometry
 from ..model.ros2_control import HardwareComponent, InterfaceInfo
@@ -167,8 +172,94 @@ def _axis(joint_elem: etree._Element, tag: str, joint: Joint, second: bool) -> N
         sub(m, "reference", "0")
 
 
+def _camera(s: etree._Element, p: CameraParams, sensor: Sensor) -> None:
+    """``<camera>``: field of view, image (the format in SDFormat's spelling,
+    :data:`_CAMERA_FORMATS`) and clip planes."""
+    c = sub(s, "camera")
+    sub(c, "horizontal_fov", fmt(p.horizontal_fov))
+    img = sub(c, "image")
+    sub(img, "width", str(p.width))
+    sub(img, "height", str(p.height))
+    sub(img, "format", _CAMERA_FORMATS.get(p.format, p.format))
+    clip = sub(c, "clip")
+    sub(clip, "near", fmt(p.near))
+    sub(clip, "far", fmt(p.far))
+
+
+def _ray(s: etree._Element, p: RayParams, sensor: Sensor) -> None:
+    """``<lidar>`` (for a ``lidar`` or ``gpu_lidar`` sensor) or ``<ray>``: horizontal and
+    vertical scan (samples, resolution, angles) and range."""
+    r = sub(s, "lidar" if sensor.raw_type in ("lidar", "gpu_lidar") else "ray")
+    scan = sub(r, "scan")
+    for side, n, res, lo, hi in (
+        (
+            "horizontal",
+            p.horizontal_samples,
+            p.horizontal_resolution,
+            p.horizontal_min_angle,
+            p.horizontal_max_angle,
+        ),
+        (
+            "vertical",
+            p.vertical_samples,
+            p.vertical_resolution,
+            p.vertical_min_angle,
+            p.vertical_max_angle,
+        ),
+    ):
+        e = sub(scan, side)
+        sub(e, "samples", str(n))
+        sub(e, "resolution", fmt(res))
+        sub(e, "min_angle", fmt(lo))
+        sub(e, "max_angle", fmt(hi))
+    rng = sub(r, "range")
+    sub(rng, "min", fmt(p.range_min))
+    sub(rng, "max", fmt(p.range_max))
+    sub(rng, "resolution", fmt(p.range_resolution))
+
+
+def _force_torque(s: etree._Element, p: ForceTorqueParams, sensor: Sensor) -> None:
+    """``<force_torque>``: frame and measure direction."""
+    f = sub(s, "force_torque")
+    sub(f, "frame", p.frame)
+    sub(f, "measure_direction", p.measure_direction)
+
+
+def _contact(s: etree._Element, p: ContactParams, sensor: Sensor) -> None:
+    """``<contact>``: one ``<collision>`` per collision named."""
+    c = sub(s, "contact")
+    for name in p.collisions:
+        sub(c, "collision", name)
+
+
+def _imu(s: etree._Element, p: ImuParams, sensor: Sensor) -> None:
+    """``<imu>`` with its orientation reference frame, only when one is given."""
+    if p.orientation_reference_frame:
+        frame = sub(sub(s, "imu"), "orientation_reference_frame")
+        sub(frame, "localization", p.orientation_reference_frame)
+
+
+def _navsat(s: etree._Element, p: GpsParams, sensor: Sensor) -> None:
+    """``<navsat>``, empty (SDFormat's defaults)."""
+    sub(s, "navsat")
+
+
+#: The writer of each kind of sensor parameters (their SDFormat element).
+_SENSOR_PARAMS = {
+    CameraParams: _camera,
+    RayParams: _ray,
+    ForceTorqueParams: _force_torque,
+    ContactParams: _contact,
+    ImuParams: _imu,
+    GpsParams: _navsat,
+}
+
+
 def _noise_free_sensor(link: etree._Element, sensor: Sensor) -> None:
-    """Write ``sensor`` into ``link``: local (unscoped) name, made unique within the link."""
+    """Write ``sensor`` into ``link`` (a link or joint element): local (unscoped) name, made
+    unique within the element; pose, ``always_on``, ``update_rate``, ``visualize``, topic and
+    frame id; its parameters by kind (:data:`_SENSOR_PARAMS`; none for other kinds); its
+    plugins as read. Noise is not written."""
     name = sensor.name.rpartition("::")[2]
     if any(e.get("name") == name for e in link.findall("sensor")):
         name = sensor.name.replace("::", "_")
@@ -181,63 +272,9 @@ def _noise_free_sensor(link: etree._Element, sensor: Sensor) -> None:
         sub(s, "topic", sensor.topic)
     if sensor.frame_id:
         sub(s, "gz_frame_id", sensor.frame_id)
-    p = sensor.params
-    if isinstance(p, CameraParams):
-        c = sub(s, "camera")
-        sub(c, "horizontal_fov", fmt(p.horizontal_fov))
-        img = sub(c, "image")
-        sub(img, "width", str(p.width))
-        sub(img, "height", str(p.height))
-        sub(img, "format", _CAMERA_FORMATS.get(p.format, p.format))
-        clip = sub(c, "clip")
-        sub(clip, "near", fmt(p.near))
-        sub(clip, "far", fmt(p.far))
-    elif isinstance(p, RayParams):
-        tag = "lidar" if sensor.raw_type in ("lidar", "gpu_lidar") else "ray"
-        r = sub(s, tag)
-        scan = sub(r, "scan")
-        for side, n, res, lo, hi in (
-            (
-                "horizontal",
-                p.horizontal_samples,
-                p.horizontal_resolution,
-                p.horizontal_min_angle,
-                p.horizontal_max_angle,
-            ),
-            (
-                "vertical",
-                p.vertical_samples,
-                p.vertical_resolution,
-                p.vertical_min_angle,
-                p.vertical_max_angle,
-            ),
-        ):
-            e = sub(scan, side)
-            sub(e, "samples", str(n))
-            sub(e, "resolution", fmt(res))
-            sub(e, "min_angle", fmt(lo))
-            sub(e, "max_angle", fmt(hi))
-        rng = sub(r, "range")
-        sub(rng, "min", fmt(p.range_min))
-        sub(rng, "max", fmt(p.range_max))
-        sub(rng, "resolution", fmt(p.range_resolution))
-    elif isinstance(p, ForceTorqueParams):
-        f = sub(s, "force_torque")
-        sub(f, "frame", p.frame)
-        sub(f, "measure_direction", p.measure_direction)
-    elif isinstance(p, ContactParams):
-        c = sub(s, "contact")
-        for name in p.collisions:
-            sub(c, "collision", name)
-    elif isinstance(p, ImuParams):
-        if p.orientation_reference_frame:
-            sub(
-                sub(sub(s, "imu"), "orientation_reference_frame"),
-                "localization",
-                p.orientation_reference_frame,
-            )
-    elif isinstance(p, GpsParams):
-        sub(s, "navsat")
+    write = _SENSOR_PARAMS.get(type(sensor.params))
+    if write is not None:
+        write(s, sensor.params, sensor)
     for raw in sensor.plugins:
         s.append(etree.fromstring(raw))
 
@@ -361,8 +398,202 @@ def _world_link(robot: Robot) -> str | None:
     return "world"
 
 
+def _extension_properties(
+    model: etree._Element, robot: Robot
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """The ``<gazebo reference>`` properties per link and per joint (later extensions win a
+    key), ``(link → properties, joint → properties)``; a model-level (no reference)
+    ``<static>`` is written into ``model``. Extensions naming neither a link nor a joint are
+    left to :func:`~.losses.warn_sdf_losses`."""
+    link_ext: dict[str, dict[str, str]] = {}
+    joint_ext: dict[str, dict[str, str]] = {}
+    for ext in robot.gazebo:
+        if ext.reference in robot.links:
+            link_ext.setdefault(ext.reference, {}).update(dict(ext.properties))
+        elif ext.reference in robot.joints:
+            joint_ext.setdefault(ext.reference, {}).update(dict(ext.properties))
+        elif ext.reference is None:
+            for key, value in ext.properties:
+                if key == "static":
+                    sub(model, "static", value)
+    return link_ext, joint_ext
+
+
+def _inertial(le: etree._Element, inertial: Inertial) -> None:
+    """Append ``<inertial>`` to link element ``le``: pose, mass and the six inertia
+    components."""
+    ie = sub(le, "inertial")
+    _pose(ie, inertial.origin)
+    sub(ie, "mass", fmt(inertial.mass))
+    inertia = sub(ie, "inertia")
+    for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+        sub(inertia, key, fmt(getattr(inertial.inertia, key)))
+
+
+def _surface(ce: etree._Element, props: dict[str, str]) -> None:
+    """Append to collision element ``ce`` the ``<surface>`` holding the link's Gazebo contact
+    and friction properties (:data:`_SURFACE`: ``mu1`` → ``friction/ode/mu``, …), if it has
+    any; nothing otherwise."""
+    surface = [(k, v) for k, v in props.items() if k in _SURFACE]
+    if not surface:
+        return
+    se = sub(ce, "surface")
+    for key, value in surface:
+        group, engine, tag = _SURFACE[key]
+        ge = se.find(group) if se.find(group) is not None else sub(se, group)
+        en = ge.find(engine) if ge.find(engine) is not None else sub(ge, engine)
+        sub(en, tag, value)
+
+
+def _collision(le: etree._Element, col: Collision, name: str, props: dict[str, str]) -> None:
+    """Append ``<collision name>`` to link element ``le``: pose, geometry and the surface of
+    the link's Gazebo properties ``props`` (:func:`_surface`)."""
+    ce = sub(le, "collision", name=name)
+    _pose(ce, col.origin)
+    _geometry(ce, col.geometry)
+    _surface(ce, props)
+
+
+def _visual(le: etree._Element, vis: Visual, name: str, props: dict[str, str]) -> None:
+    """Append ``<visual name>`` to link element ``le``: pose, geometry and a ``<material>``
+    when the link has a Gazebo named material (``props["material"]``, as a script, which wins
+    in Gazebo) or the visual a colour (ambient and diffuse)."""
+    ve = sub(le, "visual", name=name)
+    _pose(ve, vis.origin)
+    _geometry(ve, vis.geometry)
+    color = vis.material.color if vis.material is not None else None
+    if "material" not in props and color is None:
+        return
+    me = sub(ve, "material")
+    if "material" in props:
+        script = sub(me, "script")
+        sub(script, "uri", _GAZEBO_MATERIAL_URI)
+        sub(script, "name", props["material"])
+    if color is not None:
+        sub(me, "ambient", fmt_vec(color))
+        sub(me, "diffuse", fmt_vec(color))
+
+
+def _link(
+    parent: etree._Element,
+    local: str,
+    link: Link,
+    pose: Pose,
+    props: dict[str, str],
+    sensors: list[Sensor],
+) -> list[str]:
+    """Append ``<link name=local>`` to ``parent`` (its model): ``pose`` (the link frame in the
+    model frame), the Gazebo link flags of ``props`` (:data:`_LINK_FLAGS`), ``<gravity>false``
+    when gravity is off for it, inertial, collisions and visuals (unnamed ones named
+    ``<link>_collision_<i>`` / ``<link>_visual_<i>``), and those of ``sensors`` attached to
+    it (not to a joint). Returns the names of the sensors written."""
+    le = sub(parent, "link", name=local)
+    _pose(le, pose)
+    for key, tag in _LINK_FLAGS.items():
+        if key in props:
+            sub(le, tag, props[key])
+    if not link.gravity:  # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo>)
+        sub(le, "gravity", "false")
+    if link.inertial is not None:
+        _inertial(le, link.inertial)
+    for i, col in enumerate(link.collisions):
+        _collision(le, col, col.name or f"{link.name}_collision_{i}", props)
+    for i, vis in enumerate(link.visuals):
+        _visual(le, vis, vis.name or f"{link.name}_visual_{i}", props)
+    return _sensors(le, sensors, lambda s: s.link == link.name and s.joint is None)
+
+
+def _sensors(
+    elem: etree._Element, sensors: list[Sensor], here: Callable[[Sensor], bool]
+) -> list[str]:
+    """Write each of ``sensors`` for which ``here(sensor)`` holds into ``elem``
+    (:func:`_noise_free_sensor`); return their names, in order."""
+    written = []
+    for sensor in sensors:
+        if here(sensor):
+            _noise_free_sensor(elem, sensor)
+            written.append(sensor.name)
+    return written
+
+
+def _joint_kind(je: etree._Element, joint: Joint, scope: str) -> None:
+    """Append the elements of ``joint``'s type to joint element ``je``: a screw's thread pitch
+    (``<screw_thread_pitch>`` in m/rev, else the legacy ``<thread_pitch>``), a gearbox's ratio
+    and reference body (relative to the nested model ``scope``)."""
+    if joint.type is JointType.SCREW and joint.thread_pitch is not None:
+        tag = "screw_thread_pitch" if joint.thread_pitch_unit == "m/rev" else "thread_pitch"
+        sub(je, tag, fmt(joint.thread_pitch))
+    if joint.type is not JointType.GEARBOX:
+        return
+    if joint.gearbox_ratio is not None:
+        sub(je, "gearbox_ratio", fmt(joint.gearbox_ratio))
+    if joint.gearbox_reference_body is not None:
+        body = _relative(joint.gearbox_reference_body, scope, joint.name)
+        sub(je, "gearbox_reference_body", body)
+
+
+def _joint_physics(je: etree._Element, joint: Joint, props: dict[str, str]) -> None:
+    """Append ``<physics>`` to joint element ``je`` when needed: SDFormat's own
+    ``<provide_feedback>`` (``Joint.provide_feedback``), and the joint's Gazebo properties
+    ``props`` of :data:`_JOINT_ODE` in ``<ode>`` (as urdf2sdf writes them)."""
+    ode = [(tag, props[key]) for key, tag in _JOINT_ODE.items() if key in props]
+    if not ode and not joint.provide_feedback:
+        return
+    pe = sub(je, "physics")
+    if joint.provide_feedback:
+        sub(pe, "provide_feedback", "true")
+    if ode:
+        oe = sub(pe, "ode")
+        for tag, value in ode:
+            sub(oe, tag, value)
+
+
+def _joint(
+    scopes: _Scopes, joint: Joint, world: str | None, props: dict[str, str], sensors: list[Sensor]
+) -> list[str]:
+    """Append ``<joint>`` to the nested model holding its name (:class:`_Scopes`): pose (the
+    joint frame in the child link frame, ``joint_to_child⁻¹``), parent (``world`` for the
+    URDF ``world`` link, :func:`_world_link`) and child relative to that model, the elements
+    of its type (:func:`_joint_kind`), both axes (a mimic's leader made relative, :func:`_axis`),
+    ``<physics>`` (:func:`_joint_physics`) and the ``sensors`` attached to it. Returns the
+    names of the sensors written.
+
+    Raises:
+        UnsupportedError: the joint refers to a link or joint outside its nested model
+            (:func:`_relative`).
+    """
+    parent_elem, local = scopes.place(joint.name)
+    scope = joint.name[: -len(local) - 2] if local != joint.name else ""
+    je = sub(parent_elem, "joint", name=local, type=str(joint.type))
+    _pose(je, joint.joint_to_child.inverse())
+    parent = "world" if joint.parent == world else _relative(joint.parent, scope, joint.name)
+    sub(je, "parent", parent)
+    sub(je, "child", _relative(joint.child, scope, joint.name))
+    _joint_kind(je, joint, scope)
+    named = joint.name
+    if joint.mimic is not None:
+        leader = _relative(joint.mimic.joint, scope, named)
+        joint = dataclasses.replace(joint, mimic=dataclasses.replace(joint.mimic, joint=leader))
+    _axis(je, "axis", joint, False)
+    _axis(je, "axis2", joint, True)
+    _joint_physics(je, joint, props)
+    return _sensors(je, sensors, lambda s: s.joint == named)
+
+
+def _plugins(model: etree._Element, robot: Robot) -> None:
+    """Append the model's plugins to ``model``: as read (``raw_xml``), or ``<plugin name
+    filename>`` for one built in code."""
+    for plugin in robot.plugins:
+        if plugin.raw_xml:
+            model.append(etree.fromstring(plugin.raw_xml))
+        else:
+            sub(model, "plugin", name=plugin.name, filename=plugin.filename)
+
+
 def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
-    """SDFormat text of ``robot`` (see the module docstring for the layout).
+    """SDFormat text of ``robot`` (see the module docstring for the layout): the model with
+    its static flag and pose, links, joints, plugins, classic transmissions and
+    ``<ros2_control>`` blocks, in this order; what is not written is warned about.
 
     Args:
         robot: any loaded robot (URDF or SDF).
@@ -371,6 +602,9 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
 
     Returns:
         The document, ``<sdf version="1.9">`` (``"1.11"`` when a joint has a mimic).
+
+    Raises:
+        UnsupportedError: a joint refers to a link or joint outside its nested model.
     """
     robot = simulated_masses(robot)
     if lump_fixed:
@@ -383,132 +617,20 @@ def to_sdf(robot: Robot, *, lump_fixed: bool = False) -> str:
     if robot.static:
         sub(model, "static", "true")
     _pose(model, robot.pose)
-    link_ext: dict[str, dict[str, str]] = {}
-    joint_ext: dict[str, dict[str, str]] = {}
-    for ext in robot.gazebo:
-        target = (
-            link_ext
-            if ext.reference in robot.links
-            else joint_ext
-            if ext.reference in robot.joints
-            else None
-        )
-        if target is not None:
-            target.setdefault(
-                ext.reference,  # type: ignore[arg-type]  # (a link's or joint's name)
-                {},
-            ).update(dict(ext.properties))
-        elif ext.reference is None:
-            for key, value in ext.properties:
-                if key == "static":
-                    sub(model, "static", value)
+    link_ext, joint_ext = _extension_properties(model, robot)
     scopes = _Scopes(model)
     world = _world_link(robot)
+    sensors = list(robot.sensors)
     written: list[str] = []  # sensors placed
     for link in robot.links.values():
-        if link.name == world:
-            continue
-        parent_elem, local = scopes.place(link.name)
-        le = sub(parent_elem, "link", name=local)
-        _pose(le, Pose.from_matrix(poses[link.name]))
-        props = link_ext.get(link.name, {})
-        for key, tag in _LINK_FLAGS.items():
-            if key in props:
-                sub(le, tag, props[key])
-        # (for URDF: the <turnGravityOff> / <gravity> of its <gazebo reference>)
-        if not link.gravity:
-            sub(le, "gravity", "false")
-        if link.inertial is not None:
-            ie = sub(le, "inertial")
-            _pose(ie, link.inertial.origin)
-            sub(ie, "mass", fmt(link.inertial.mass))
-            inertia = sub(ie, "inertia")
-            for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
-                sub(inertia, key, fmt(getattr(link.inertial.inertia, key)))
-        for i, col in enumerate(link.collisions):
-            ce = sub(le, "collision", name=col.name or f"{link.name}_collision_{i}")
-            _pose(ce, col.origin)
-            _geometry(ce, col.geometry)
-            surface = [(k, v) for k, v in props.items() if k in _SURFACE]
-            if surface:
-                se = sub(ce, "surface")
-                for key, value in surface:
-                    group, engine, tag = _SURFACE[key]
-                    ge = se.find(group) if se.find(group) is not None else sub(se, group)
-                    en = ge.find(engine) if ge.find(engine) is not None else sub(ge, engine)
-                    sub(en, tag, value)
-        for i, vis in enumerate(link.visuals):
-            ve = sub(le, "visual", name=vis.name or f"{link.name}_visual_{i}")
-            _pose(ve, vis.origin)
-            _geometry(ve, vis.geometry)
-            if "material" in props or (vis.material is not None and vis.material.color is not None):
-                me = sub(ve, "material")
-                # Gazebo's named material wins over the URDF colour, as in Gazebo
-                if "material" in props:
-                    script = sub(me, "script")
-                    sub(script, "uri", _GAZEBO_MATERIAL_URI)
-                    sub(script, "name", props["material"])
-                if vis.material is not None and vis.material.color is not None:
-                    sub(me, "ambient", fmt_vec(vis.material.color))
-                    sub(me, "diffuse", fmt_vec(vis.material.color))
-        for sensor in robot.sensors:
-            if sensor.link == link.name and sensor.joint is None:
-                _noise_free_sensor(le, sensor)
-                written.append(sensor.name)
+        if link.name != world:
+            parent, local = scopes.place(link.name)
+            pose = Pose.from_matrix(poses[link.name])
+            props = link_ext.get(link.name, {})
+            written += _link(parent, local, link, pose, props, sensors)
     for joint in robot.joints.values():
-        parent_elem, local = scopes.place(joint.name)
-        scope = joint.name[: -len(local) - 2] if local != joint.name else ""
-        je = sub(parent_elem, "joint", name=local, type=str(joint.type))
-        _pose(je, joint.joint_to_child.inverse())
-        sub(
-            je,
-            "parent",
-            "world" if joint.parent == world else _relative(joint.parent, scope, joint.name),
-        )
-        sub(je, "child", _relative(joint.child, scope, joint.name))
-        if joint.type is JointType.SCREW and joint.thread_pitch is not None:
-            sub(
-                je,
-                "screw_thread_pitch" if joint.thread_pitch_unit == "m/rev" else "thread_pitch",
-                fmt(joint.thread_pitch),
-            )
-        if joint.type is JointType.GEARBOX:
-            if joint.gearbox_ratio is not None:
-                sub(je, "gearbox_ratio", fmt(joint.gearbox_ratio))
-            if joint.gearbox_reference_body is not None:
-                sub(
-                    je,
-                    "gearbox_reference_body",
-                    _relative(joint.gearbox_reference_body, scope, joint.name),
-                )
-        if joint.mimic is not None:
-            joint = dataclasses.replace(
-                joint,
-                mimic=dataclasses.replace(
-                    joint.mimic, joint=_relative(joint.mimic.joint, scope, joint.name)
-                ),
-            )
-        _axis(je, "axis", joint, False)
-        _axis(je, "axis2", joint, True)
-        props = joint_ext.get(joint.name, {})
-        ode = [(tag, props[key]) for key, tag in _JOINT_ODE.items() if key in props]
-        if ode or joint.provide_feedback:
-            pe = sub(je, "physics")
-            if joint.provide_feedback:  # SDFormat's own (a URDF's is in <ode>, as urdf2sdf)
-                sub(pe, "provide_feedback", "true")
-            if ode:
-                oe = sub(pe, "ode")
-                for tag, value in ode:
-                    sub(oe, tag, value)
-        for sensor in robot.sensors:
-            if sensor.joint == joint.name:
-                _noise_free_sensor(je, sensor)
-                written.append(sensor.name)
-    for plugin in robot.plugins:
-        if plugin.raw_xml:
-            model.append(etree.fromstring(plugin.raw_xml))
-        else:
-            sub(model, "plugin", name=plugin.name, filename=plugin.filename)
+        written += _joint(scopes, joint, world, joint_ext.get(joint.name, {}), sensors)
+    _plugins(model, robot)
     for t in top_level_transmissions(robot):
         _transmission(scopes, t)
     for hw in robot.ros2_control:

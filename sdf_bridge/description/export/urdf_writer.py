@@ -21,7 +21,22 @@ import dataclasses
 from lxml import etree
 
 from ...errors import UnsupportedError
-from ..model import Box, Cylinder, Joint, JointType, Mesh, Pose, Robot, Sphere
+from ..model import (
+    Box,
+    Calibration,
+    Cylinder,
+    Inertial,
+    Joint,
+    JointType,
+    Limit,
+    Link,
+    Material,
+    Mesh,
+    Pose,
+    Robot,
+    SafetyController,
+    Sphere,
+)
 from ..model.geometry import Geometry
 from .common import fmt, fmt_vec, sub, to_text, verbatim
 from .losses import top_level_transmissions, warn_urdf_losses
@@ -80,12 +95,12 @@ def _geometry(parent: etree._Element, geometry: Geometry, robot: Robot, link: st
         )
 
 
-def to_urdf(robot: Robot) -> str:
-    """URDF text of ``robot`` (see the module docstring).
+def _check_fits(robot: Robot) -> None:
+    """Refuse what URDF cannot hold in the model's structure: a joint type URDF lacks, or
+    other than exactly one root link.
 
     Raises:
-        UnsupportedError: a joint type URDF lacks (the message names the joint), several root
-            links, or a shape URDF lacks.
+        UnsupportedError: naming the joint (file, line, element) or the root links, and the fix.
     """
     for joint in robot.joints.values():
         if joint.type not in _URDF_TYPES:
@@ -105,113 +120,143 @@ def to_urdf(robot: Robot) -> str:
             file=robot.source_file,
             fix="connect the free links with joints, or convert to SDF instead",
         )
-    # link frame shift: new link frame = joint frame, X_new_old = joint_to_child
-    shift = {j.child: j.joint_to_child for j in robot.joints.values()}
-    root = etree.Element("robot", name=robot.name)
-    for material in robot.materials.values():
-        m = sub(root, "material", name=material.name)
-        if material.color is not None:
-            sub(m, "color", rgba=fmt_vec(material.color))
-        if material.texture:
-            sub(m, "texture", filename=material.texture)
-    for link in robot.links.values():
-        x = shift.get(link.name, Pose())
-        le = sub(root, "link", name=link.name)
-        if link.inertial is not None:
-            ie = sub(le, "inertial")
-            _origin(ie, x @ link.inertial.origin)
-            sub(ie, "mass", value=fmt(link.inertial.mass))
-            i = link.inertial.inertia
-            sub(
-                ie,
-                "inertia",
-                ixx=fmt(i.ixx),
-                ixy=fmt(i.ixy),
-                ixz=fmt(i.ixz),
-                iyy=fmt(i.iyy),
-                iyz=fmt(i.iyz),
-                izz=fmt(i.izz),
-            )
-        for vis in link.visuals:
-            ve = sub(le, "visual", name=vis.name)
-            _origin(ve, x @ vis.origin)
-            _geometry(ve, vis.geometry, robot, link.name)
-            if vis.material is not None:
-                me = sub(ve, "material", name=vis.material.name or "")
-                if vis.material.color is not None:
-                    sub(me, "color", rgba=fmt_vec(vis.material.color))
-                if vis.material.texture:
-                    sub(me, "texture", filename=vis.material.texture)
-        for col in link.collisions:
-            ce = sub(le, "collision", name=col.name)
-            _origin(ce, x @ col.origin)
-            _geometry(ce, col.geometry, robot, link.name)
-    for joint in robot.joints.values():
-        je = sub(root, "joint", name=joint.name, type=str(urdf_joint_type(joint)))
-        _origin(je, shift.get(joint.parent, Pose()) @ joint.origin)
-        sub(je, "parent", link=joint.parent)
-        sub(je, "child", link=joint.child)
-        if joint.axis is not None and joint.type is not JointType.FIXED:
-            sub(je, "axis", xyz=fmt_vec(joint.axis.xyz))
-        if joint.calibration is not None:
-            c = joint.calibration
-            sub(
-                je,
-                "calibration",
-                rising=None if c.rising is None else fmt(c.rising),
-                falling=None if c.falling is None else fmt(c.falling),
-                reference_position=None
-                if c.reference_position is None
-                else fmt(c.reference_position),
-            )
-        if joint.dynamics is not None:
-            sub(
-                je,
-                "dynamics",
-                damping=fmt(joint.dynamics.damping),
-                friction=fmt(joint.dynamics.friction),
-            )
-        lim = joint.limit
-        kind = urdf_joint_type(joint)
-        if kind in (JointType.REVOLUTE, JointType.PRISMATIC) or (
-            lim is not None and kind is JointType.CONTINUOUS
-        ):
-            effort = lim.effort if lim is not None and lim.effort is not None else UNLIMITED
-            velocity = lim.velocity if lim is not None and lim.velocity is not None else UNLIMITED
-            attrs = {"effort": fmt(effort), "velocity": fmt(velocity)}
-            if kind is not JointType.CONTINUOUS:
-                # URDF reads a missing bound as 0 (so does ros2_control): one bound given alone,
-                # or a prismatic joint without bounds, keeps the other side unlimited
-                lower = lim.lower if lim is not None else None
-                upper = lim.upper if lim is not None else None
-                attrs["lower"] = fmt(-UNLIMITED if lower is None else lower)
-                attrs["upper"] = fmt(UNLIMITED if upper is None else upper)
-            sub(je, "limit", **attrs)
-        if joint.mimic is not None:
-            sub(
-                je,
-                "mimic",
-                joint=joint.mimic.joint,
-                multiplier=fmt(joint.mimic.multiplier),
-                offset=fmt(joint.mimic.offset),
-            )
-        if joint.safety_controller is not None:
-            s = joint.safety_controller
-            sub(
-                je,
-                "safety_controller",
-                k_velocity=fmt(s.k_velocity),
-                soft_lower_limit=None if s.soft_lower_limit is None else fmt(s.soft_lower_limit),
-                soft_upper_limit=None if s.soft_upper_limit is None else fmt(s.soft_upper_limit),
-                k_position=None if s.k_position is None else fmt(s.k_position),
-            )
-    # classic / PR2 at top level, as read; ros2_control ones in their block
-    for t in top_level_transmissions(robot):
-        verbatim(root, t.raw_xml)
+
+
+def _material(parent: etree._Element, material: Material, name: str) -> None:
+    """Append ``<material name>`` to ``parent`` (the robot, or a visual) with its ``<color>``
+    and ``<texture>`` when given."""
+    m = sub(parent, "material", name=name)
+    if material.color is not None:
+        sub(m, "color", rgba=fmt_vec(material.color))
+    if material.texture:
+        sub(m, "texture", filename=material.texture)
+
+
+def _inertial(le: etree._Element, inertial: Inertial, x: Pose) -> None:
+    """Append ``<inertial>`` to link element ``le``: origin moved into the link frame shifted
+    by ``x`` (``x @ origin``), mass and the six inertia components (inertia frame unchanged)."""
+    ie = sub(le, "inertial")
+    _origin(ie, x @ inertial.origin)
+    sub(ie, "mass", value=fmt(inertial.mass))
+    i = inertial.inertia
+    sub(
+        ie,
+        "inertia",
+        ixx=fmt(i.ixx),
+        ixy=fmt(i.ixy),
+        ixz=fmt(i.ixz),
+        iyy=fmt(i.iyy),
+        iyz=fmt(i.iyz),
+        izz=fmt(i.izz),
+    )
+
+
+def _link(root: etree._Element, link: Link, x: Pose, robot: Robot) -> None:
+    """Append ``<link>`` to ``root``: inertial, visuals (with their material) and collisions,
+    each origin pre-multiplied by the frame shift ``x`` (``joint_to_child`` of the joint whose
+    child the link is, identity for the root).
+
+    Raises:
+        UnsupportedError: a shape URDF lacks (:func:`_geometry`).
+    """
+    le = sub(root, "link", name=link.name)
+    if link.inertial is not None:
+        _inertial(le, link.inertial, x)
+    for vis in link.visuals:
+        ve = sub(le, "visual", name=vis.name)
+        _origin(ve, x @ vis.origin)
+        _geometry(ve, vis.geometry, robot, link.name)
+        if vis.material is not None:
+            _material(ve, vis.material, vis.material.name or "")
+    for col in link.collisions:
+        ce = sub(le, "collision", name=col.name)
+        _origin(ce, x @ col.origin)
+        _geometry(ce, col.geometry, robot, link.name)
+
+
+def _optional(value: float | None) -> str | None:
+    """``value`` formatted, or ``None`` (attribute left out) when not given."""
+    return None if value is None else fmt(value)
+
+
+def _calibration(je: etree._Element, c: Calibration) -> None:
+    """Append ``<calibration>`` to joint element ``je``, with the attributes given."""
+    sub(
+        je,
+        "calibration",
+        rising=_optional(c.rising),
+        falling=_optional(c.falling),
+        reference_position=_optional(c.reference_position),
+    )
+
+
+def _limit(je: etree._Element, joint: Joint) -> None:
+    """Append ``<limit>`` to joint element ``je`` where URDF needs or can hold one: always for
+    a revolute or prismatic joint, for a continuous one when it has a limit. Unlimited effort
+    or velocity is written as :data:`UNLIMITED`; a revolute or prismatic joint's missing bound
+    as ∓:data:`UNLIMITED` (URDF and ros2_control read a missing bound as 0); a continuous
+    joint gets no bounds."""
+    kind = urdf_joint_type(joint)
+    if kind not in (JointType.REVOLUTE, JointType.PRISMATIC) and (
+        joint.limit is None or kind is not JointType.CONTINUOUS
+    ):
+        return
+    lim = joint.limit if joint.limit is not None else Limit()  # (nothing given: unlimited)
+    attrs = {
+        "effort": fmt(UNLIMITED if lim.effort is None else lim.effort),
+        "velocity": fmt(UNLIMITED if lim.velocity is None else lim.velocity),
+    }
+    if kind is not JointType.CONTINUOUS:
+        attrs["lower"] = fmt(-UNLIMITED if lim.lower is None else lim.lower)
+        attrs["upper"] = fmt(UNLIMITED if lim.upper is None else lim.upper)
+    sub(je, "limit", **attrs)
+
+
+def _safety_controller(je: etree._Element, s: SafetyController) -> None:
+    """Append ``<safety_controller>`` to joint element ``je`` (optional attributes left out
+    when not given)."""
+    sub(
+        je,
+        "safety_controller",
+        k_velocity=fmt(s.k_velocity),
+        soft_lower_limit=_optional(s.soft_lower_limit),
+        soft_upper_limit=_optional(s.soft_upper_limit),
+        k_position=_optional(s.k_position),
+    )
+
+
+def _joint(root: etree._Element, joint: Joint, parent_shift: Pose) -> None:
+    """Append ``<joint>`` to ``root``, typed by :func:`urdf_joint_type`: origin in the parent
+    link frame shifted by ``parent_shift`` (``parent_shift @ origin``), parent, child, axis
+    (not on fixed joints), calibration, dynamics, limit (:func:`_limit`), mimic and safety
+    controller, each when given."""
+    je = sub(root, "joint", name=joint.name, type=str(urdf_joint_type(joint)))
+    _origin(je, parent_shift @ joint.origin)
+    sub(je, "parent", link=joint.parent)
+    sub(je, "child", link=joint.child)
+    if joint.axis is not None and joint.type is not JointType.FIXED:
+        sub(je, "axis", xyz=fmt_vec(joint.axis.xyz))
+    if joint.calibration is not None:
+        _calibration(je, joint.calibration)
+    if joint.dynamics is not None:
+        d = joint.dynamics
+        sub(je, "dynamics", damping=fmt(d.damping), friction=fmt(d.friction))
+    _limit(je, joint)
+    if joint.mimic is not None:
+        m = joint.mimic
+        sub(je, "mimic", joint=m.joint, multiplier=fmt(m.multiplier), offset=fmt(m.offset))
+    if joint.safety_controller is not None:
+        _safety_controller(je, joint.safety_controller)
+
+
+def _gazebo(root: etree._Element, robot: Robot, shift: dict[str, Pose]) -> None:
+    """Append the ``<gazebo>`` extensions as read (``GazeboExtension.raw_xml``), then one
+    ``<gazebo reference>`` per link sensor read from SDF (noise-free, its pose moved by the
+    link's frame ``shift``); joint sensors are not written (URDF has no place for them)."""
     for ext in robot.gazebo:
         if ext.raw_xml:
             root.append(etree.fromstring(ext.raw_xml))
-    from .sdf_writer import _noise_free_sensor, _ros2_control
+    from .sdf_writer import _noise_free_sensor
 
     for sensor in robot.sensors:
         if sensor.origin_format == "sdf" and sensor.link is not None and sensor.joint is None:
@@ -220,7 +265,32 @@ def to_urdf(robot: Robot) -> str:
                 gz, dataclasses.replace(sensor, pose=shift.get(sensor.link, Pose()) @ sensor.pose)
             )
 
-    for hw in robot.ros2_control:
+
+def to_urdf(robot: Robot) -> str:
+    """URDF text of ``robot`` (see the module docstring): materials, links, joints, classic
+    transmissions (top level, as read), Gazebo extensions and SDF link sensors, ``<ros2_control>``
+    blocks (with their transmissions), in this order; what URDF cannot hold is warned about.
+
+    Raises:
+        UnsupportedError: a joint type URDF lacks (the message names the joint), several root
+            links, or a shape URDF lacks.
+    """
+    from .sdf_writer import _ros2_control
+
+    _check_fits(robot)
+    # link frame shift: new link frame = joint frame, X_new_old = joint_to_child
+    shift = {j.child: j.joint_to_child for j in robot.joints.values()}
+    root = etree.Element("robot", name=robot.name)
+    for material in robot.materials.values():
+        _material(root, material, material.name)
+    for link in robot.links.values():
+        _link(root, link, shift.get(link.name, Pose()), robot)
+    for joint in robot.joints.values():
+        _joint(root, joint, shift.get(joint.parent, Pose()))
+    for t in top_level_transmissions(robot):  # classic / PR2, as read
+        verbatim(root, t.raw_xml)
+    _gazebo(root, robot, shift)
+    for hw in robot.ros2_control:  # their transmissions inside
         _ros2_control(root, hw, robot)
     warn_urdf_losses(robot)
     return to_text(root)
