@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from .app.topic_names import joint_wrench_topics
 from .description.contain import driver_skips
 from .description.coordinates import coordinate_joint, find_coordinate
-from .description.feedback import feedback_joints, feedback_skips, reading_name
+from .description.feedback import feedback_skips
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
@@ -255,15 +256,15 @@ def print_summary(
             )
         rows.extend(hardware_sensors)
         _table(rows, out)
-    feedback = feedback_joints(robot)
-    warnings = [*warnings, *feedback_skips(robot)]
-    if feedback:
+    feedback = joint_wrench_topics(robot)
+    warnings = [*warnings, *feedback_skips(robot), *feedback.warnings]
+    if feedback.topics:
         out.write(
-            "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, relative to "
-            "the node's namespace, frame_id the child link):\n"
+            "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, ~ = the "
+            "node's namespace and name, frame_id the child link):\n"
         )
-        for name in feedback:
-            out.write(f"  {name}: ~/{reading_name(name)} (frame {robot.joints[name].child})\n")
+        for name, topic in feedback.topics.items():
+            out.write(f"  {name}: {topic} (frame {robot.joints[name].child})\n")
     if warnings:
         lines = list(warnings) if verbose else digest(warnings)
         aggregated = "" if len(lines) == len(warnings) else ", one line per kind (--verbose: all)"
