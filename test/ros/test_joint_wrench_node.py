@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from geometry_msgs.msg import WrenchStamped
 from rclpy.qos import qos_profile_sensor_data
+from sensor_msgs.msg import JointState
 
 from sdf_bridge.app.topic_names import joint_wrench_topics
 from sdf_bridge.description import load
@@ -100,3 +101,25 @@ def test_joint_wrench_topics_are_those_check_lists(start_bridge, probe: Probe) -
             probe.unwatch(topic)
         assert bridge.stop() == 0, bridge.output()
     assert "joints ['a.b', 'a-b'] all map to the topic token 'a_b'" in bridge.output()
+
+
+def test_mock_backend_warns_once_that_it_reads_no_joint_wrench(start_bridge, probe: Probe) -> None:
+    """The mock computes no constraint forces: joint_feedback gets one warning naming the
+    backend, the joints and the fix, and no ~/joint_wrench topic."""
+    probe.watch("/joint_states", JointState)
+    bridge = start_bridge({**PARAMS, "backend": "mock"}, name="mock_fb_bridge")
+    try:
+        probe.wait_ready(bridge, "/joint_states", timeout=60.0)
+        probe.spin_for(1.0)
+        names = {n for n, _ in probe.node.get_topic_names_and_types()}
+        assert not any("mock_fb_bridge/joint_wrench" in n for n in names)
+    finally:
+        probe.unwatch("/joint_states")
+        assert bridge.stop() == 0, bridge.output()
+    message = (
+        "backend 'mock' computes no joint wrenches: the joints asking for wrench feedback "
+        "(joint_feedback ['fix'] and the description's <provide_feedback> ['swing']) publish no "
+        "~/joint_wrench topic. Fix: use the mujoco backend (backend:=mujoco), or leave "
+        "joint_feedback unset"
+    )
+    assert bridge.output().count(message) == 1, bridge.output()
