@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from .app.topic_names import joint_wrench_topics
 from .description.contain import driver_skips
 from .description.coordinates import coordinate_joint, find_coordinate
-from .description.feedback import feedback_joints, feedback_skips, reading_name
+from .description.feedback import feedback_skips
 from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
@@ -263,18 +264,19 @@ def _sensors(robot: Robot, out: TextIO) -> None:
     _table(rows, out)
 
 
-def _feedback(robot: Robot, out: TextIO) -> None:
+def _feedback(robot: Robot, out: TextIO) -> list[str]:
     """Write the joints whose wrench the MuJoCo backend publishes, with their topic and frame
-    (:func:`~sdf_bridge.description.feedback.feedback_joints`); nothing when there are none."""
-    feedback = feedback_joints(robot)
-    if not feedback:
-        return
-    out.write(
-        "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, relative to "
-        "the node's namespace, frame_id the child link):\n"
-    )
-    for name in feedback:
-        out.write(f"  {name}: ~/{reading_name(name)} (frame {robot.joints[name].child})\n")
+    (:func:`~sdf_bridge.app.topic_names.joint_wrench_topics`, the node's rule); nothing when
+    there are none. Returns the naming rule's warnings (joints whose topics collided)."""
+    feedback = joint_wrench_topics(robot)
+    if feedback.topics:
+        out.write(
+            "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, ~ = the "
+            "node's namespace and name, frame_id the child link):\n"
+        )
+        for name, topic in feedback.topics.items():
+            out.write(f"  {name}: {topic} (frame {robot.joints[name].child})\n")
+    return list(feedback.warnings)
 
 
 def _warnings(warnings: Sequence[str], verbose: bool, out: TextIO) -> None:
@@ -335,8 +337,8 @@ def print_summary(
     _joints(robot, views, out)
     _transmissions(described, out)
     _sensors(robot, out)
-    _feedback(robot, out)
-    _warnings([*warnings, *limit_warnings, *feedback_skips(robot)], verbose, out)
+    named = _feedback(robot, out)
+    _warnings([*warnings, *limit_warnings, *feedback_skips(robot), *named], verbose, out)
     if show_problems:
         _problems(robot, problems, described, out)
     return len(problems)

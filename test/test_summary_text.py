@@ -183,8 +183,8 @@ def test_summary_lists_joint_wrench_feedback() -> None:
     out = io.StringIO()
     assert print_summary(load(ROBOT.format(transmission=on)), [], out) == 0
     assert (
-        "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, relative to the "
-        "node's namespace, frame_id the child link):\n"
+        "\njoint wrench feedback (MuJoCo; publishes geometry_msgs/WrenchStamped, ~ = the node's "
+        "namespace and name, frame_id the child link):\n"
         "  shoulder: ~/joint_wrench/shoulder (frame arm)\n"
     ) in out.getvalue()
     out = io.StringIO()
@@ -195,3 +195,22 @@ def test_summary_lists_joint_wrench_feedback() -> None:
     assert print_summary(load(ROBOT.format(transmission=bad)), [], out) == 0
     assert "<provideFeedback> is 'maybe', not a boolean; skipped" in out.getvalue()
     assert "joint wrench feedback" not in out.getvalue()
+
+
+def test_summary_lists_joint_wrench_topics_as_run_names_them() -> None:
+    """Joint names that are not ROS name tokens: the topics of joint_wrench_topics (what run
+    publishes), a collision told apart and warned about."""
+    sdf = """<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="l0"/>
+    <link name="l1"/><link name="l2"/>
+    <joint name="a.b" type="revolute"><parent>l0</parent><child>l1</child><axis><xyz>1 0 0</xyz>
+    </axis><physics><provide_feedback>true</provide_feedback></physics></joint>
+    <joint name="a-b" type="revolute"><parent>l1</parent><child>l2</child><axis><xyz>1 0 0</xyz>
+    </axis><physics><provide_feedback>true</provide_feedback></physics></joint>
+    </model></sdf>"""
+    out = io.StringIO()
+    assert print_summary(load(sdf), [], out) == 0
+    text = out.getvalue()
+    assert (
+        "  a.b: ~/joint_wrench/a_b_2e7336 (frame l1)\n  a-b: ~/joint_wrench/a_b_d44362 (frame l2)\n"
+    ) in text
+    assert "  joints ['a.b', 'a-b'] all map to the topic token 'a_b'" in text

@@ -19,13 +19,30 @@ base                           image (sensor_msgs/Image)     camera_info
 
 Every other sensor publishes its one message on its base (Imu, WrenchStamped, LaserScan,
 PointCloud2, Range, NavSatFix, MagneticField, FluidPressure; contacts as PointCloud2).
+
+A joint asking for wrench feedback (:mod:`sdf_bridge.description.feedback`) publishes on
+``~/joint_wrench/<token>`` (:func:`joint_wrench_topics`, the one rule ``check`` and ``run``
+use): inside the node's namespace and name, e.g. ``/sdf_bridge/joint_wrench/elbow``. The token
+is the joint's name when that is a valid ROS name token (letters, digits, ``_``, not starting
+with a digit); otherwise each run of other characters becomes one ``_`` (``arm::elbow`` →
+``arm_elbow``, ``sp ace`` → ``sp_ace``, ``ré`` → ``r_``) and a token that would start with a
+digit or ``_`` gets ``j`` / ``j_`` in front (``1st`` → ``j_1st``: ``_`` would hide the topic
+from ``ros2 topic list``). When such a token is also another joint's (``a.b`` and ``a-b`` →
+``a_b``), every renamed joint of that group gets ``_`` and the first 6 hex digits of the SHA-256
+of its name appended (``a_b_6e7d3a``), a joint named validly keeping its name: the names depend
+only on the robot's joint names, never on their order or on which joints ask for feedback, and
+a warning names the joints and their topics.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import Counter
+from dataclasses import dataclass
 
-from ..description.model import Sensor
+from ..description.feedback import feedback_joints
+from ..description.model import Robot, Sensor
 from ..util.ros_names import is_topic_name
 
 IMAGE = "image_raw"
@@ -88,10 +105,84 @@ def sensor_topics(sensor: Sensor) -> dict[str, tuple[str, str]]:
     }
 
 
+JOINT_WRENCH_NAMESPACE = "~/joint_wrench/"
+"""Where the joint wrench topics are (:func:`joint_wrench_topics`)."""
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+_NOT_TOKEN = re.compile(r"[^A-Za-z0-9_]+")
+
+
+def _token(joint: str) -> str:
+    """``joint`` as a ROS name token, before collisions are settled (module doc)."""
+    if _TOKEN.match(joint):
+        return joint
+    clean = _NOT_TOKEN.sub("_", joint)
+    if not clean[:1].isalpha():
+        clean = ("j" if clean.startswith("_") else "j_") + clean
+    return clean
+
+
+def _suffixed(base: str, joint: str, digits: int) -> str:
+    """``base`` told apart by the first ``digits`` hex digits of the SHA-256 of ``joint``."""
+    return f"{base}_{hashlib.sha256(joint.encode()).hexdigest()[:digits]}"
+
+
+@dataclass(frozen=True)
+class JointWrenchTopics:
+    """The wrench topic of each feedback joint (:func:`joint_wrench_topics`).
+
+    Attributes:
+        topics: joint name → topic (``~/joint_wrench/<token>``), in joint order.
+        warnings: one message per group of feedback joints whose names map to one token.
+    """
+
+    topics: dict[str, str]
+    warnings: tuple[str, ...]
+
+
+def joint_wrench_topics(robot: Robot) -> JointWrenchTopics:
+    """The topics of ``robot``'s joints asking for wrench feedback (module doc: the token of
+    each, unique among the tokens of all the robot's joints), and a warning for each group of
+    feedback joints that had to be told apart by a suffix."""
+    groups: dict[str, list[str]] = {}
+    for name in robot.joints:
+        groups.setdefault(_token(name), []).append(name)
+    token = {
+        name: base if len(names) == 1 or name == base else _suffixed(base, name, 6)
+        for base, names in groups.items()
+        for name in names
+    }
+    used = Counter(token.values())
+    for name, tok in token.items():  # (a joint named like a suffixed token: a longer suffix)
+        digits = 6
+        while used[tok] > 1 and tok != name:
+            used[tok] -= 1
+            digits += 1
+            tok = _suffixed(_token(name), name, digits)
+            used[tok] += 1
+        token[name] = tok
+    wanted = feedback_joints(robot)
+    topics = {name: JOINT_WRENCH_NAMESPACE + token[name] for name in wanted}
+    warnings = []
+    for base, names in groups.items():
+        renamed = [n for n in names if n != base and n in topics]
+        if len(names) > 1 and renamed:
+            where = ", ".join(f"{n!r} on {JOINT_WRENCH_NAMESPACE}{token[n]}" for n in renamed)
+            warnings.append(
+                f"joints {names} all map to the topic token {base!r} (a ROS name allows "
+                f"letters, digits and _ only); their wrenches are published apart: {where}. "
+                "Fix: rename the joints with letters, digits and _ (not starting with a digit)"
+            )
+    return JointWrenchTopics(topics, tuple(warnings))
+
+
 __all__ = [
     "CAMERA_INFO",
     "IMAGE",
+    "JOINT_WRENCH_NAMESPACE",
     "MESSAGES",
+    "JointWrenchTopics",
+    "joint_wrench_topics",
     "message_topic",
     "sensor_topic",
     "sensor_topics",

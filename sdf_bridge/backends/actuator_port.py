@@ -76,6 +76,7 @@ from .base import (
     JointCommand,
     JointSpaceState,
     is_simulated_robot,
+    reads_joint_wrenches,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,6 +138,8 @@ class ActuatorPort:
         name: the driver's class name (for messages).
         simulated_robot: the driver's
             (:func:`~sdf_bridge.backends.base.is_simulated_robot`: ``False`` unless it says so).
+        reads_joint_wrenches: the driver's
+            (:func:`~sdf_bridge.backends.base.reads_joint_wrenches`: ``False`` unless it says so).
         set_sensor_demand: the driver's, when it has one (else absent).
         joint_property_names, joint_properties, set_joint_properties: the driver's, when it
             has ``set_joint_properties`` (else absent).
@@ -148,6 +151,7 @@ class ActuatorPort:
         self.driver = driver
         self.name = type(driver).__name__
         self.simulated_robot = is_simulated_robot(driver)
+        self.reads_joint_wrenches = reads_joint_wrenches(driver)
         demand = getattr(driver, "set_sensor_demand", None)
         if callable(demand):
             self.set_sensor_demand = demand

@@ -29,6 +29,12 @@ joint positions to the wrong motors (:mod:`sdf_bridge.transmissions.map`). It is
 ``pause``/``step`` ability of a simulator (:func:`sdf_bridge.hardware.backend_setup.simulates`):
 the mock simulates an ideal robot but has no clock to pause.
 
+A backend that reads joint wrench feedback (sensor readings named
+``joint_wrench/<joint>`` for the joints asking for it: :mod:`sdf_bridge.description.feedback`)
+says so with the class attribute ``reads_joint_wrenches = True`` (:func:`reads_joint_wrenches`;
+MuJoCo does, the mock has no constraint forces and does not): with any other backend the node
+warns once at start that those joints publish nothing.
+
 A command mode is a :class:`Mode` (the only encoding of a mode in the package), stored per
 joint or actuator in ``int8`` arrays (:data:`MODE_DTYPE`). Arrays are in SI units (rad, m, rad/s,
 m/s, N·m, N).
@@ -232,6 +238,13 @@ def is_simulated_robot(backend: object) -> bool:
     simulated robot: its ``simulated_robot`` attribute is ``True`` (module doc; a backend that
     does not say so drives real actuators)."""
     return getattr(backend, "simulated_robot", False) is True
+
+
+def reads_joint_wrenches(backend: object) -> bool:
+    """Whether ``backend`` (a :class:`Backend`, an :class:`ActuatorDriver` or a port) reads the
+    wrench of the joints asking for feedback: its ``reads_joint_wrenches`` attribute is
+    ``True`` (module doc; absent = ``False``)."""
+    return getattr(backend, "reads_joint_wrenches", False) is True
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from ..description.model import Robot
 from ..description.scope import scoped, unscoped
 from ..errors import BackendError
 from ..transmissions import TransmissionMap
-from .base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState
+from .base import MODE_DTYPE, BaseState, JointCommand, JointSpaceState, reads_joint_wrenches
 
 
 class SharedPhysics:
@@ -130,6 +130,11 @@ class RobotSlice:
         self._columns = np.zeros(0, dtype=np.intp)
         self._state_columns = np.zeros(0, dtype=np.intp)
         self._actuators = np.zeros(0, dtype=np.intp)
+
+    @property
+    def reads_joint_wrenches(self) -> bool:
+        """The shared backend's (:func:`~sdf_bridge.backends.base.reads_joint_wrenches`)."""
+        return reads_joint_wrenches(self.shared.backend)
 
     def _index(self, names: tuple[str, ...], full: tuple[str, ...], what: str) -> np.ndarray:
         where = {n: i for i, n in enumerate(full)}

@@ -60,11 +60,13 @@ def _read(robot: Robot) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 READING_PREFIX = "joint_wrench/"
 """A joint's wrench reading is named ``joint_wrench/<joint>`` among the sensor readings of a
-backend's read, and published on ``~/joint_wrench/<joint>``."""
+backend's read, and published on ``~/joint_wrench/<joint>`` (the joint's name made a ROS name
+token: :func:`sdf_bridge.app.topic_names.joint_wrench_topics`)."""
 
 
 def reading_name(joint: str) -> str:
-    """The reading (and topic, under the node's namespace) name of ``joint``'s wrench."""
+    """The reading name of ``joint``'s wrench (its topic:
+    :func:`sdf_bridge.app.topic_names.joint_wrench_topics`)."""
     return READING_PREFIX + joint
 
 

@@ -8,16 +8,18 @@ diagnostics; once the transmission map is built (for a simulated robot or real a
 :func:`backend_parameters`: the ``<hardware><param>``\\ s of the description's ``<ros2_control>``
 blocks, overridden by the caller's (the node's ``backend_params.*``). :func:`simulates` and
 :func:`simulator` tell a backend that can pause and step (MuJoCo) from one that cannot (the mock, a
-driver of real hardware)."""
+driver of real hardware). :func:`unread_feedback` tells joints asking for wrench feedback that a
+backend does not read (the mock)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..backends.backend_registry import as_backend, create_backend
-from ..backends.base import Backend
+from ..backends.base import Backend, reads_joint_wrenches
+from ..description.feedback import feedback_joints
 from ..description.model import Robot
 from ..errors import BackendError
 from ..transmissions import TransmissionMap
@@ -108,3 +110,28 @@ def simulator(backend: Any, name: str) -> Any:
             "Fix: use a simulating backend (mujoco)."
         )
     return backend
+
+
+def unread_feedback(
+    robot: Robot, backend: Any, name: str, requested: Iterable[str] = ()
+) -> str | None:
+    """The message for joints of ``robot`` asking for wrench feedback that ``backend`` (named
+    ``name``) does not read (:func:`~sdf_bridge.backends.base.reads_joint_wrenches` false: the
+    mock, a driver that does not say so): they publish nothing. ``None`` when no joint asks or
+    the backend reads them. ``requested``: the joints the node's ``joint_feedback`` parameter
+    names (the others ask in the description)."""
+    joints = feedback_joints(robot)
+    if not joints or reads_joint_wrenches(backend):
+        return None
+    named = [j for j in joints if j in set(requested)]
+    described = [j for j in joints if j not in named]
+    sources = ([f"joint_feedback {named}"] if named else []) + (
+        [f"the description's <provide_feedback> {described}"] if described else []
+    )
+    fix = "use the mujoco backend (backend:=mujoco)"
+    if named:
+        fix += ", or leave joint_feedback unset"
+    return (
+        f"backend {name!r} computes no joint wrenches: the joints asking for wrench feedback "
+        f"({' and '.join(sources)}) publish no ~/joint_wrench topic. Fix: {fix}"
+    )

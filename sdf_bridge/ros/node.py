@@ -96,7 +96,7 @@ from ..backends import create_backend
 from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
-from ..hardware.backend_setup import simulates
+from ..hardware.backend_setup import simulates, unread_feedback
 from . import conversions, logging_bridge, robots, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .control_topics import follow_topic_block, subscribe_claims
@@ -313,6 +313,10 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             timed=False,  # the loop times each tick, publishing included (self.loop.timing)
         )
         self.sensor_topics = SensorTopics(self, robot, frame_prefix=cfg.frame_prefix)
+        unread = unread_feedback(robot, hardware.backend, cfg.backend, cfg.joint_feedback)
+        if unread:  # (a warning when the parameter asks; the description's ask alone: info)
+            logger = self.get_logger()
+            (logger.warning if cfg.joint_feedback else logger.info)(unread)
         self.hardware, self.description = hardware, loaded
         # joint_properties.<joint>.<property>: the joints' properties, writable (.joint_parameters)
         self.joint_parameters = JointParameters(self, hardware)

@@ -167,7 +167,8 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         Parameter.Type.STRING_ARRAY,  # no default value: rclpy cannot type an empty list
         _descriptor(
             _T.PARAMETER_STRING_ARRAY,
-            "MuJoCo: joints whose transmitted wrench is published on ~/joint_wrench/<joint>, "
+            "MuJoCo: joints whose transmitted wrench is published on ~/joint_wrench/<joint> "
+            "(sdf-bridge check lists the topics), "
             "besides those the description asks for (<provide_feedback>, provideFeedback).",
         ),
     ),

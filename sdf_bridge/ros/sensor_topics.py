@@ -9,8 +9,9 @@ every :data:`SENSOR_DEMAND_PERIOD` s).
 
 Joint wrench feedback (:mod:`sdf_bridge.description.feedback`) is read and published the same
 way: the reading ``joint_wrench/<joint>`` (geometry_msgs/WrenchStamped, parent → child in the
-joint frame at the child; ``frame_id`` the child link) on ``~/joint_wrench/<joint>``
-(``sensors/joint_wrench_<joint>`` when the joint's name is not a valid topic token).
+joint frame at the child; ``frame_id`` the child link) on ``~/joint_wrench/<token>``
+(:func:`~sdf_bridge.app.topic_names.joint_wrench_topics`, the names ``check`` lists; the
+token is the joint's name when that is a valid ROS name token).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any
 
 from rclpy.node import Node
 
-from ..app.topic_names import message_topic, sensor_topic, topic_of
-from ..description.feedback import feedback_joints, reading_name
+from ..app.topic_names import joint_wrench_topics, message_topic, sensor_topic, topic_of
+from ..description.feedback import reading_name
 from ..description.model import Robot
 from ..errors import BackendError
 from . import conversions
@@ -77,8 +78,11 @@ class SensorTopics:
         self.pubs: dict[tuple[str, str], Any] = {}
         self.groups: dict[str, list[Any]] = {}
         self._sensors = {s.name: s for s in robot.sensors}
-        feedback = {reading_name(j): robot.joints[j].child for j in feedback_joints(robot)}
-        self._feedback = frozenset(feedback)
+        wrenches = joint_wrench_topics(robot)
+        for warning in wrenches.warnings:
+            node.get_logger().warning(warning)
+        self._wrench_topics = {reading_name(j): t for j, t in wrenches.topics.items()}
+        feedback = {reading_name(j): robot.joints[j].child for j in wrenches.topics}
         self.frames.update({name: frame_prefix + child for name, child in feedback.items()})
         self._names = tuple(self._sensors) + tuple(n for n in feedback if n not in self._sensors)
 
@@ -109,11 +113,11 @@ class SensorTopics:
                 pub = self.pubs.get(key)
                 if pub is None:
                     sensor = self._sensors.get(name)  # a plug-in backend may read more
-                    own = f"~/{name}" if name in self._feedback else None  # (joint wrench)
+                    wrench = self._wrench_topics.get(name)
                     topic = (
                         topic_of(sensor, suffix)
                         if sensor is not None
-                        else message_topic(sensor_topic(name, own), suffix)
+                        else message_topic(wrench or sensor_topic(name, None), suffix)
                     )
                     pub = self.node.create_publisher(type(msg), topic, SENSOR_QOS)
                     self.pubs[key] = pub

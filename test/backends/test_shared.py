@@ -49,6 +49,7 @@ def test_each_robot_has_its_own_names_and_one_step_per_tick(world) -> None:
     states = _tick(systems, 0.0)
     times = [s.sim_time for s in states.values()]
     assert times == [pytest.approx(DT, abs=1e-12)] * 3  # one step for all
+    assert all(s.backend.reads_joint_wrenches for s in systems.values())  # MuJoCo's, forwarded
 
 
 def test_a_watchdog_trip_holds_its_robot_only(world) -> None:

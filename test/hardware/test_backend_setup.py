@@ -18,7 +18,9 @@ import pytest
 
 from sdf_bridge.backends.base import ActuatorState
 from sdf_bridge.backends.mock import MockBackend
+from sdf_bridge.backends.mujoco import MujocoBackend
 from sdf_bridge.description import load
+from sdf_bridge.description.feedback import with_feedback
 from sdf_bridge.errors import BackendError, TransmissionError
 from sdf_bridge.hardware import HardwareSystem
 from sdf_bridge.hardware.backend_setup import (
@@ -27,6 +29,7 @@ from sdf_bridge.hardware.backend_setup import (
     configure_backend,
     simulates,
     simulator,
+    unread_feedback,
 )
 from sdf_bridge.hardware.topic_block import PICKNIK
 from sdf_bridge.transmissions import TransmissionMap
@@ -325,3 +328,25 @@ def test_a_real_actuator_plug_in_refuses_it(case: _Accepted, data_dir) -> None:
     system = HardwareSystem(case.robot(data_dir), _SimulatingDriver(), command_timeout=0.0)
     assert system.actuator_names == case.actuators
     system.close()
+
+
+FEEDBACK = '<gazebo reference="j1"><provideFeedback>true</provideFeedback></gazebo>'
+
+
+def test_unread_feedback_names_the_backend_the_joints_and_the_fix() -> None:
+    mock, _ = backend_port("mock")
+    assert mock.reads_joint_wrenches is False  # (the port forwards the driver's: absent)
+    assert MujocoBackend.reads_joint_wrenches is True
+    asked = with_feedback(_robot(""), ["j1"])
+    assert unread_feedback(asked, mock, "mock", ["j1"]) == (
+        "backend 'mock' computes no joint wrenches: the joints asking for wrench feedback "
+        "(joint_feedback ['j1']) publish no ~/joint_wrench topic. Fix: use the mujoco backend "
+        "(backend:=mujoco), or leave joint_feedback unset"
+    )
+    assert unread_feedback(_robot(FEEDBACK), mock, "mock") == (
+        "backend 'mock' computes no joint wrenches: the joints asking for wrench feedback "
+        "(the description's <provide_feedback> ['j1']) publish no ~/joint_wrench topic. Fix: "
+        "use the mujoco backend (backend:=mujoco)"
+    )
+    assert unread_feedback(_robot(""), mock, "mock") is None  # nothing asks
+    assert unread_feedback(asked, MujocoBackend(), "mujoco", ["j1"]) is None  # read

@@ -91,6 +91,7 @@ class MujocoBackend:
 
     joint_space: ClassVar[bool] = True  # the joint-space port, natively
     simulated_robot: ClassVar[bool] = True  # (backends.base.is_simulated_robot)
+    reads_joint_wrenches: ClassVar[bool] = True  # (backends.base.reads_joint_wrenches)
     #: the joint properties it applies at run time (:meth:`set_joint_properties`)
     joint_property_names: ClassVar[tuple[str, ...]] = PROPERTY_NAMES
 

@@ -15,6 +15,14 @@ subtree centre of mass of the body's tree root, ``data.subtree_com[body_rootid]`
 is carried to the joint origin and both rotated into the joint frame
 (:func:`joint_wrench`). It is what MuJoCo's ``force`` / ``torque`` sensors read at a site.
 
+Links without gravity (``<gravity>false</gravity>``, Gazebo's ``<turnGravityOff>``) are bodies
+with MuJoCo's ``gravcomp`` (:mod:`.builder`): MuJoCo cancels their weight with a generalized
+force (``qfrc_gravcomp``), which ``cfrc_int`` does not count, so ``cfrc_int`` of a subtree at
+rest still holds its weight. :func:`joint_wrench` subtracts, for each body ``b`` of the child's
+subtree, the compensating force ``-gravcomp_b · m_b · g`` (up) applied at its centre of mass
+(``xipos``), as Gazebo, where such a link has no weight to carry: a gravity-off link at rest
+with no effort reads a zero wrench (a fractional ``gravcomp`` removes that fraction).
+
 Joints imposed kinematically (``position_mode: ideal``, :mod:`.ideal`) are not moved by forces:
 MuJoCo's ``qacc`` there is the free fall the next step undoes. :meth:`JointWrenches.read`
 computes the wrenches with the imposed acceleration instead, zero at those joints (they end each
@@ -42,14 +50,35 @@ from .builder import BuiltModel
 _LOG = logging.getLogger(__name__)
 
 
+def compensated_bodies(model: mujoco.MjModel, body: int) -> np.ndarray:
+    """The ids of the bodies of ``body``'s subtree (``body`` included) whose weight MuJoCo
+    compensates (``body_gravcomp`` ≠ 0, massive), for :func:`joint_wrench`."""
+    parent = model.body_parentid
+    ids = []
+    for b in range(body, model.nbody):  # (a subtree's bodies follow its root in id order)
+        a = b
+        while a > body:
+            a = parent[a]
+        if a == body and model.body_gravcomp[b] != 0.0 and model.body_mass[b] > 0.0:
+            ids.append(b)
+    return np.asarray(ids, dtype=int)
+
+
 def joint_wrench(
-    model: mujoco.MjModel, data: mujoco.MjData, body: int, frame: np.ndarray
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    body: int,
+    frame: np.ndarray,
+    compensated: np.ndarray | None = None,
 ) -> WrenchReading:
     """The wrench (N, N·m) that ``body``'s parent exerts on ``body``'s subtree, expressed in
     ``frame`` ((4, 4) pose in the body frame) with the torque about its origin.
 
-    ``data.cfrc_int`` must be current: call :func:`mujoco.mj_rnePostConstraint` after the
-    last ``mj_step``/``mj_forward`` first (:meth:`JointWrenches.read` does).
+    ``compensated``: the subtree's bodies with ``gravcomp`` (:func:`compensated_bodies`,
+    computed here when ``None``), whose compensating force (``-gravcomp · m · g`` at their
+    centre of mass, which ``cfrc_int`` leaves out) the parent does not have to carry (module
+    doc). ``data.cfrc_int`` must be current: call :func:`mujoco.mj_rnePostConstraint` after
+    the last ``mj_step``/``mj_forward`` first (:meth:`JointWrenches.read` does).
     """
     rot_b = data.xmat[body].reshape(3, 3)
     rot = rot_b @ frame[:3, :3]  # the frame's world orientation
@@ -57,6 +86,14 @@ def joint_wrench(
     torque_c, force = data.cfrc_int[body, :3], data.cfrc_int[body, 3:]
     com = data.subtree_com[model.body_rootid[body]]
     torque = torque_c + np.cross(com - origin, force)  # moment carried to the frame origin
+    if compensated is None:
+        compensated = compensated_bodies(model, body)
+    if len(compensated):  # the gravcomp forces (up) the subtree gets besides its parent's
+        lift = -np.outer(
+            model.body_gravcomp[compensated] * model.body_mass[compensated], model.opt.gravity
+        )
+        force = force - lift.sum(axis=0)
+        torque = torque - np.cross(data.xipos[compensated] - origin, lift).sum(axis=0)
     f, t = (rot.T @ force).tolist(), (rot.T @ torque).tolist()
     return WrenchReading((f[0], f[1], f[2]), (t[0], t[1], t[2]))
 
@@ -74,7 +111,7 @@ class JointWrenches:
     def __init__(self) -> None:
         self.names: dict[str, tuple[str, np.ndarray]] = {}
         self.unsupported: list[str] = []
-        self._bodies: list[tuple[str, int, np.ndarray]] = []
+        self._bodies: list[tuple[str, int, np.ndarray, np.ndarray]] = []
         self._model: mujoco.MjModel | None = None
         self._data: mujoco.MjData | None = None
 
@@ -102,10 +139,10 @@ class JointWrenches:
     def bind(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         """Resolve the body ids in the compiled ``model``."""
         self._model, self._data = model, data
-        self._bodies = [
-            (name, mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, body), frame)
-            for name, (body, frame) in self.names.items()
-        ]
+        self._bodies = []
+        for name, (body, frame) in self.names.items():
+            body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, body)
+            self._bodies.append((name, body_id, frame, compensated_bodies(model, body_id)))
 
     def read(
         self, demand: frozenset[str] | None = None, imposed: np.ndarray | None = None
@@ -127,4 +164,7 @@ class JointWrenches:
             data.qacc[imposed] = kept
         else:
             mujoco.mj_rnePostConstraint(model, data)
-        return {name: joint_wrench(model, data, body, frame) for name, body, frame in wanted}
+        return {
+            name: joint_wrench(model, data, body, frame, compensated)
+            for name, body, frame, compensated in wanted
+        }

@@ -104,3 +104,37 @@ def test_joint_whose_child_has_no_body_is_not_read(make_sim: Callable[..., Sim])
         "joint 'j': its child is not simulated; its wrench feedback is not published",
         "joint 'hang': its child is the world body; its wrench feedback is not published",
     ]
+
+
+NO_GRAVITY = (
+    '<gazebo reference="arm"><turnGravityOff>true</turnGravityOff></gazebo>'
+    '<gazebo reference="w"><gravity>false</gravity></gazebo>'
+)
+
+
+def test_links_without_gravity_carry_no_weight(make_sim: Callable[..., Sim]) -> None:
+    # both links gravity-off (MuJoCo gravcomp 1): at rest with no effort, nothing to carry, as
+    # Gazebo reports (cfrc_int alone would read the weight (0, 0, 49.05) and 9.81 N·m)
+    sim = make_sim(arm(extra=FEEDBACK + NO_GRAVITY))
+    for _ in range(100):
+        sim.effort([0.0])
+        state = sim.backend.read(0.01)
+    assert abs(sim.qpos("j")) < 1e-9
+    out = dict(state.sensors)
+    for name in ("joint_wrench/j", "joint_wrench/hang"):
+        assert out[name].force == pytest.approx((0.0, 0.0, 0.0), abs=1e-9)
+        assert out[name].torque == pytest.approx((0.0, 0.0, 0.0), abs=1e-9)
+
+
+def test_half_compensated_links_carry_half_their_weight(make_sim: Callable[..., Sim]) -> None:
+    # MuJoCo's gravcomp 0.5 (not written by descriptions; set on the compiled model): the joint
+    # held at 0 carries half the weight and half the arm's moment
+    sim = make_sim(arm(extra=FEEDBACK + NO_GRAVITY))
+    backend = sim.backend
+    backend.model.body_gravcomp[backend.model.body_gravcomp > 0] = 0.5
+    backend.joint_wrenches.bind(backend.model, backend.data)
+    out = held(sim, 2.0)
+    w = 0.5 * (M_ARM + M_HANG) * G
+    close(out["joint_wrench/j"].force, (0.0, 0.0, w), w)
+    close(out["joint_wrench/j"].torque, (0.0, -0.5 * M_ARM * G * L, 0.0), M_ARM * G * L)
+    close(out["joint_wrench/hang"].force, (0.0, 0.0, 0.5 * M_HANG * G), M_HANG * G)
