@@ -10,12 +10,15 @@ for every backend, and with MuJoCo ``damping``, ``friction``, ``spring_stiffness
 a descriptor (description with unit and Gazebo call, a ``FloatingPointRange``), its value the
 one in use (the description's, the limiter's; ``inf`` where not limited).
 
-Changes (:meth:`JointParameters.on_set`, an on-set callback: an error boundary like every
-callback of the node, :mod:`.callback_guard`) are applied by
+Changes are checked by :meth:`JointParameters.on_set` (an on-set callback: an error boundary
+like every callback of the node, :mod:`.callback_guard`), which changes nothing, and applied by
+:meth:`JointParameters.on_accepted` (a post-set callback, run once rclpy accepted the whole
+call: every on-set callback passed, ``use_sim_time`` fixed included) through
 :meth:`HardwareSystem.set_joint_properties
 <sdf_bridge.hardware.HardwareSystem.set_joint_properties>` before the call returns, so from the
 next control tick on; a call is applied whole or refused whole with the reason
-(``SetParametersResult.reason``: the parameter, the value and the fix). A
+(``SetParametersResult.reason``: the parameter, the value and the fix), and a refused call, for
+whatever reason, changes neither parameters nor physics. A
 ``set_parameters_atomically`` call is one change (move both stops past the old ones at once);
 ``SetParameters`` (``ros2 param set``, ``ros2 param load``) applies its parameters one by one,
 as ROS 2 defines it. Values given at start (``-p joint_properties.arm.damping:=0.5``, a
@@ -117,22 +120,45 @@ class JointParameters:
             except (ConfigError, BackendError) as exc:
                 raise ConfigError(f"joint property given at start refused: {exc}") from exc
             self._log(notes)
+        self._syncing = False
         node.add_on_set_parameters_callback(self.on_set)
+        node.add_post_set_parameters_callback(self.on_accepted)
 
     def on_set(self, parameters: list[Parameter]) -> SetParametersResult:
-        """On-set callback: the ``joint_properties.*`` parameters of the call applied together,
-        or the call refused with the reason; other parameters pass."""
-        changes: dict[str, dict[str, Any]] = {}
-        for parameter in parameters:
-            parts = split_name(parameter.name)
-            if parts is not None:
-                changes.setdefault(parts[0], {})[parts[1]] = parameter.value
-        if not changes:
+        """On-set callback: the ``joint_properties.*`` parameters of the call checked together
+        (:meth:`HardwareSystem.check_joint_properties
+        <sdf_bridge.hardware.HardwareSystem.check_joint_properties>`), changing nothing; the
+        call refused with the reason when they are refused; other parameters pass.
+
+        rclpy runs every on-set callback of the node and refuses the call when any of them
+        refuses (``use_sim_time`` changed in the same call, …), so nothing is applied here:
+        :meth:`on_accepted` applies the change once the whole call is accepted."""
+        changes = _changes(parameters)
+        if not changes or self._syncing:
             return SetParametersResult(successful=True)
+        try:
+            self.hardware.check_joint_properties(changes)
+        except (ConfigError, BackendError) as exc:
+            return SetParametersResult(successful=False, reason=str(exc))
+        return SetParametersResult(successful=True)
+
+    def on_accepted(self, parameters: list[Parameter]) -> None:
+        """Post-set callback: the ``joint_properties.*`` parameters of an accepted call (checked
+        by :meth:`on_set`) applied together, logged. Should the hardware refuse them now (its
+        state changed since the check, the backend failed), the error is logged and those
+        parameters are set back to the values in use, so that parameters and physics agree."""
+        changes = _changes(parameters)
+        if not changes or self._syncing:
+            return
         try:
             notes = self.hardware.set_joint_properties(changes)
         except (ConfigError, BackendError) as exc:
-            return SetParametersResult(successful=False, reason=str(exc))
+            self.node.get_logger().error(
+                f"joint properties accepted but not applied: {exc}; their parameters are set "
+                "back to the values in use"
+            )
+            self._set_back(changes)
+            return
         self._log(notes)
         self.node.get_logger().info(
             "joint properties changed: "
@@ -142,7 +168,22 @@ class JointParameters:
                 for p, v in values.items()
             )
         )
-        return SetParametersResult(successful=True)
+
+    def _set_back(self, changes: dict[str, dict[str, Any]]) -> None:
+        """Set the parameters of ``changes`` back to the hardware's values in use (callbacks
+        passed by)."""
+        current = self.hardware.joint_properties()
+        back = [
+            Parameter(parameter_name(j, p), value=float(current[j][p]))
+            for j, values in changes.items()
+            for p in values
+            if j in current and p in current[j]
+        ]
+        self._syncing = True
+        try:
+            self.node.set_parameters_atomically(back)
+        finally:
+            self._syncing = False
 
     def _log(self, notes: Iterable[str]) -> None:
         for note in notes:
@@ -164,6 +205,17 @@ class JointParameters:
             "Fix: joint_properties.<joint>.<property> with a joint of the robot and one of "
             f"{', '.join(self.hardware.joint_property_names)}."
         )
+
+
+def _changes(parameters: Iterable[Parameter]) -> dict[str, dict[str, Any]]:
+    """joint → property → value of the ``joint_properties.*`` parameters among
+    ``parameters``."""
+    changes: dict[str, dict[str, Any]] = {}
+    for parameter in parameters:
+        parts = split_name(parameter.name)
+        if parts is not None:
+            changes.setdefault(parts[0], {})[parts[1]] = parameter.value
+    return changes
 
 
 def _same(a: float, b: float) -> bool:

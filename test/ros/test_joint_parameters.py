@@ -1,15 +1,16 @@
 """In-process (real rclpy, one process): the joint property parameters of a BridgeNode on the
 mock (start=False: no loop) — their names for joints with dots, start values applied or
-refused, and the on-set callback an error boundary (an exception refuses the change and is
-counted, the node goes on)."""
+refused, the on-set callback an error boundary (an exception refuses the change and is
+counted, the node goes on), and a call refused for any reason changing nothing."""
 
 from __future__ import annotations
 
 import pytest
 from rclpy.context import Context
+from rclpy.exceptions import ParameterNotDeclaredException
 from rclpy.parameter import Parameter
 
-from sdf_bridge.errors import ConfigError
+from sdf_bridge.errors import BackendError, ConfigError
 from sdf_bridge.ros.joint_parameters import descriptor, split_name
 from sdf_bridge.ros.node import BridgeNode
 
@@ -79,7 +80,7 @@ def test_the_callback_is_an_error_boundary(
         def broken(changes):
             raise RuntimeError("driver gone")
 
-        monkeypatch.setattr(node.hardware, "set_joint_properties", broken)
+        monkeypatch.setattr(node.hardware, "check_joint_properties", broken)
         (result,) = node.set_parameters([Parameter("joint_properties.arm.elbow.upper", value=0.5)])
         assert not result.successful
         assert result.reason == (
@@ -88,6 +89,88 @@ def test_the_callback_is_an_error_boundary(
         )
         assert node.callback_guard.dropped["parameters.JointParameters.on_set"] == 1
         assert node.get_parameter("joint_properties.arm.elbow.upper").value == 1.0
+    finally:
+        node.shutdown()
+        node.destroy_node()
+
+
+ELBOW = "joint_properties.arm.elbow."
+REFUSALS = {
+    # another on-set callback refuses (use_sim_time is fixed at start)
+    "use_sim_time changed": Parameter("use_sim_time", value=True),
+    "read-only parameter": Parameter("update_rate", value=50.0),
+    "out of the descriptor's range": Parameter(ELBOW + "velocity", value=-1.0),
+    "wrong type": Parameter(ELBOW + "velocity", value="fast"),
+    "joint property check": Parameter(ELBOW + "lower", value=2.0),  # above upper 0.5
+}
+
+
+def _state(node: BridgeNode) -> tuple:
+    """The parameters, hardware properties and limiter arrays of the joint ``arm.elbow``."""
+    names = [ELBOW + p for p in ("lower", "upper", "effort", "velocity")]
+    lim = node.hardware.limiter
+    return (
+        [node.get_parameter(n).value for n in names],
+        node.hardware.joint_properties(),
+        (lim.pmin[0], lim.pmax[0], lim.emax[0], lim.vmax[0]),
+        node.get_parameter("use_sim_time").value,
+    )
+
+
+@pytest.mark.parametrize("why", sorted(REFUSALS))
+def test_a_refused_atomic_call_changes_nothing(ros_context: Context, why: str) -> None:
+    """A SetParametersAtomically call moving the stop ``upper`` (and the effort limit) with one
+    parameter refused, for any reason, changes neither the parameters nor the limiter nor the
+    backend (the joint property callback checks only; the change is applied after rclpy
+    accepted the whole call)."""
+    node = _node(ros_context, "props_refused_" + "".join(c for c in why if c.isalpha()))
+    try:
+        before = _state(node)
+        assert before[0] == [-1.0, 1.0, 10.0, 2.0]
+        call = [Parameter(ELBOW + "upper", value=0.5), Parameter(ELBOW + "effort", value=5.0)]
+        result = node.set_parameters_atomically([*call, REFUSALS[why]])
+        assert not result.successful and result.reason
+        assert _state(node) == before
+        # the same change alone is applied
+        assert node.set_parameters_atomically(call).successful
+        assert _state(node)[0] == [-1.0, 0.5, 5.0, 2.0]
+        assert node.hardware.limiter.pmax[0] == 0.5 and node.hardware.limiter.emax[0] == 5.0
+    finally:
+        node.shutdown()
+        node.destroy_node()
+
+
+def test_a_call_with_an_undeclared_parameter_changes_nothing(ros_context: Context) -> None:
+    node = _node(ros_context, "props_refused_undeclared")
+    try:
+        before = _state(node)
+        with pytest.raises(ParameterNotDeclaredException):
+            node.set_parameters_atomically(
+                [Parameter(ELBOW + "upper", value=0.5), Parameter("nope", value=1.0)]
+            )
+        assert _state(node) == before
+    finally:
+        node.shutdown()
+        node.destroy_node()
+
+
+def test_a_change_failing_after_acceptance_sets_its_parameters_back(
+    ros_context: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The backend failing when the accepted change is applied (post-set): the error logged,
+    the parameters set back to the values in use, so that they never disagree with the
+    physics."""
+    node = _node(ros_context, "props_apply_fails")
+    try:
+
+        def gone(changes):
+            raise BackendError("driver gone")
+
+        monkeypatch.setattr(node.hardware, "set_joint_properties", gone)
+        result = node.set_parameters_atomically([Parameter(ELBOW + "upper", value=0.5)])
+        assert result.successful  # accepted: rclpy cannot refuse after its on-set callbacks
+        assert node.get_parameter(ELBOW + "upper").value == 1.0
+        assert node.hardware.limiter.pmax[0] == 1.0
     finally:
         node.shutdown()
         node.destroy_node()
