@@ -67,19 +67,23 @@ def split_name(name: str) -> tuple[str, str] | None:
     return joint, prop
 
 
-def descriptor(prop: str) -> ParameterDescriptor:
+def descriptor(prop: str, start: float | None = None) -> ParameterDescriptor:
     """The descriptor of property ``prop`` (:data:`~sdf_bridge.hardware.joint_properties.
-    PROPERTIES`): writable double, its unit, meaning of ``inf``, the Gazebo call, its range."""
+    PROPERTIES`): writable double, its unit, meaning of ``inf``, the Gazebo call, its range
+    (the finite-only properties bounded by ±:data:`~sdf_bridge.hardware.joint_properties.CAP`).
+    A ``start`` value beyond that range (a description's) widens it to include that value, so
+    the parameter can be declared with it; changes are still checked against the bound."""
     spec = PROPERTIES[prop]
     infinite = f"; {spec.infinite}" if spec.infinite else ""
     text = f"{spec.description} Unit: {spec.unit}{infinite}. Gazebo: physics::Joint::{spec.gazebo}."
+    low, high = spec.minimum, spec.maximum
+    if start is not None and math.isfinite(start):
+        low, high = min(low, start), max(high, start)
     return ParameterDescriptor(
         type=ParameterType.PARAMETER_DOUBLE,
         description=text,
         read_only=False,
-        floating_point_range=[
-            FloatingPointRange(from_value=spec.minimum, to_value=spec.maximum, step=0.0)
-        ],
+        floating_point_range=[FloatingPointRange(from_value=low, to_value=high, step=0.0)],
     )
 
 
@@ -105,7 +109,9 @@ class JointParameters:
                 name = parameter_name(joint, prop)
                 declared.append(name)
                 try:
-                    given = node.declare_parameter(name, float(value), descriptor(prop)).value
+                    given = node.declare_parameter(
+                        name, float(value), descriptor(prop, float(value))
+                    ).value
                 except ParameterException as exc:  # a start value of a wrong type or range
                     raise ConfigError(
                         f"parameter {name}: {exc}. Fix: give a double in its range (a decimal "

@@ -36,6 +36,11 @@ def test_split_name_and_descriptor() -> None:
     d = descriptor("damping")
     assert not d.read_only and d.floating_point_range[0].from_value == 0.0
     assert "Gazebo: physics::Joint::SetDamping." in d.description
+    assert d.floating_point_range[0].to_value == 1e6  # the bound on absurd magnitudes
+    assert descriptor("spring_reference").floating_point_range[0].from_value == -1e6
+    assert descriptor("effort").floating_point_range[0].to_value == float("inf")
+    wide = descriptor("damping", 5e6).floating_point_range[0]  # a description's value beyond it
+    assert (wide.from_value, wide.to_value) == (0.0, 5e6)
 
 
 def test_start_values_and_run_time_changes(ros_context: Context) -> None:
