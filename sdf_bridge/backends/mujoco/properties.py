@@ -17,7 +17,8 @@ property               MuJoCo
                        new stops is pushed back by the stop's constraint, as at a stop
 ``stop_stiffness``,    the stop's ``jnt_solref`` / ``jnt_solimp`` by
 ``stop_dissipation``   :func:`.builder.stop_solver_params` (the description's rule); a stop
-                       too stiff for the timestep, or ``inf``, is MuJoCo's rigid default stop
+                       ``inf`` is MuJoCo's rigid default stop (silently); a finite one too
+                       stiff for the timestep is that stop too, with a note to log
 ``effort``             the PID actuator's ``forcerange`` (``forcelimited`` when finite), the
                        PID's effort limit; 0 makes the joint passive (as at configure)
 =====================  ======================================================================
@@ -145,7 +146,8 @@ class JointProperties:
         """Apply checked ``changes`` (:meth:`check`) to the model and the drive.
 
         Returns:
-            The notes to log (stops too stiff for the timestep), and whether the PID gains
+            The notes to log (finite stops too stiff for the timestep; an infinite
+            stop_stiffness is the rigid stop asked for, without a note), and whether the PID gains
             changed (the backend then rewrites its actuators).
         """
         m, d = self.model, self.drive
@@ -176,8 +178,8 @@ class JointProperties:
                     values.get("stop_stiffness", self.stops[k, 0]),
                     values.get("stop_dissipation", self.stops[k, 1]),
                 )
-                if not self._set_stop(k):
-                    rigid.append(joint)
+                if not self._set_stop(k) and math.isfinite(self.stops[k, 0]):
+                    rigid.append(joint)  # (inf asks for the rigid stop: nothing to say)
             if "effort" in values:
                 limit = values["effort"]
                 self.effort_limit[k] = limit
@@ -188,8 +190,9 @@ class JointProperties:
         if rigid:
             notes.append(
                 f"joint stop stiffness of {rigid} is too stiff for the timestep "
-                f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}) or infinite: MuJoCo's rigid "
-                "default stop is used"
+                f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}): MuJoCo's rigid default stop "
+                "is used. Fix: a smaller stop_stiffness (or stop_dissipation) for a soft stop, "
+                "or .inf to ask for the rigid one"
             )
         if regain:
             self._set_gains()
