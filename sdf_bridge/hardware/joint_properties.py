@@ -286,8 +286,9 @@ def check_changes(
             raise JointPropertyError(
                 f"{parameter_name(joint, 'lower')} = {lower:g} is not below "
                 f"{parameter_name(joint, 'upper')} = {upper:g}: the stops must bound an "
-                "interval. Fix: give lower < upper (to move both past each other, set them "
-                "together with set_parameters_atomically)."
+                "interval. Fix: give lower < upper; to move both past each other, give lower "
+                "and upper together (in the parameters file, or with set_parameters_atomically "
+                "at run time)."
             )
         out[joint] = merged
     return out

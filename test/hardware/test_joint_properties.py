@@ -170,8 +170,9 @@ def test_check_changes_merges_and_refuses_whole() -> None:
     with pytest.raises(
         JointPropertyError,
         match=r"joint_properties\.j1\.lower = 2 is not below joint_properties\.j1\.upper = 1: "
-        r"the stops must bound an interval\. Fix: give lower < upper \(to move both past each "
-        r"other, set them together with set_parameters_atomically\)",
+        r"the stops must bound an interval\. Fix: give lower < upper; to move both past each "
+        r"other, give lower and upper together \(in the parameters file, or with "
+        r"set_parameters_atomically at run time\)\.$",
     ):
         check_changes(current, {"j1": {"lower": 2.0}}, LIMIT_PROPERTIES)
     with pytest.raises(

@@ -66,7 +66,9 @@ def test_a_refused_start_value_ends_the_start(ros_context: Context) -> None:
     with pytest.raises(
         ConfigError,
         match=r"joint property given at start refused: joint_properties\.arm\.elbow\.lower = 2 "
-        r"is not below joint_properties\.arm\.elbow\.upper = 1",
+        r"is not below joint_properties\.arm\.elbow\.upper = 1: the stops must bound an "
+        r"interval\. Fix: give lower < upper; to move both past each other, give lower and upper "
+        r"together \(in the parameters file, or with set_parameters_atomically at run time\)\.$",
     ):
         _node(ros_context, "props_refused", joint_properties__arm__elbow__lower=2.0)
     with pytest.raises(

@@ -308,8 +308,9 @@ def test_refusals_give_the_reason(mock_bridge: Bridge, probe: Probe) -> None:
     assert not result.successful
     assert result.reason == (
         "joint_properties.j1.lower = 0.7 is not below joint_properties.j1.upper = 0.5: the stops "
-        "must bound an interval. Fix: give lower < upper (to move both past each other, set "
-        "them together with set_parameters_atomically)."
+        "must bound an interval. Fix: give lower < upper; to move both past each other, give "
+        "lower and upper together (in the parameters file, or with set_parameters_atomically "
+        "at run time)."
     )
     nan, negative = set_params(
         probe,
