@@ -25,9 +25,11 @@ as ROS 2 defines it. Values given at start (``-p joint_properties.arm.damping:=0
 parameters file) are applied once the robot is configured; one the robot refuses ends the
 start with a
 :class:`~sdf_bridge.errors.ConfigError`, an override naming no joint property is warned about
-with the closest name. A joint's name is used as it is (``arm::elbow``, ``arm.elbow``): such
-names work over the parameter services and in parameters files, not in a ``-p`` on the command
-line (rcl's lexer takes letters, digits and ``_`` between the dots there).
+with the closest name. A joint's name is used as it is (``arm::elbow``, ``arm.elbow``,
+``universal/axis1``): every name works over the parameter services and in parameters files; a
+``-p`` on the command line takes only names whose tokens between ``.`` and ``/`` are ASCII
+letters, digits and ``_`` not starting with a digit or ``__`` (rcl's lexer; ``arm::elbow`` is
+refused there).
 """
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ counted, the node goes on), and a call refused for any reason changing nothing."
 from __future__ import annotations
 
 import pytest
+import rclpy
 from rclpy.context import Context
 from rclpy.exceptions import ParameterNotDeclaredException
+from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from sdf_bridge.errors import BackendError, ConfigError
@@ -181,3 +183,37 @@ def test_a_change_failing_after_acceptance_sets_its_parameters_back(
     finally:
         node.shutdown()
         node.destroy_node()
+
+
+@pytest.mark.parametrize(
+    ("joint", "accepted"),
+    [
+        ("universal_demo/axis1", True),  # a multi-axis joint's coordinate
+        ("arm.elbow", True),
+        ("a/b/c", True),
+        ("link_2_", True),
+        ("arm::elbow", False),  # an SDFormat scope
+        ("arm-elbow", False),
+        ("1st", False),
+        ("__x", False),
+        ("ré", False),
+    ],
+)
+def test_which_joint_names_a_command_line_p_takes(joint: str, accepted: bool) -> None:
+    """rcl's lexer of ``-p name:=value`` (what doc/user/joint_properties.md states): tokens
+    separated by ``.`` or ``/``, each ASCII letters, digits and ``_``, starting with neither a
+    digit nor ``__``; other names only in a parameters file or over the services."""
+    name = f"joint_properties.{joint}.damping"
+    context = Context()
+    args = ["sdf_bridge", "--ros-args", "-p", f"{name}:=0.5"]
+    if not accepted:
+        with pytest.raises(Exception, match="Couldn't parse parameter override rule"):
+            rclpy.init(args=args, context=context)
+        return
+    rclpy.init(args=args, context=context)
+    try:
+        node = Node("lexer", context=context)
+        assert node._parameter_overrides[name].value == 0.5
+        node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
