@@ -44,7 +44,7 @@ from rcl_interfaces.msg import (
     ParameterType,
     SetParametersResult,
 )
-from rclpy.exceptions import ParameterException
+from rclpy.exceptions import ParameterException, ParameterNotDeclaredException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
@@ -129,8 +129,65 @@ class JointParameters:
                 raise ConfigError(f"joint property given at start refused: {exc}") from exc
             self._log(notes)
         self._syncing = False
+        node.add_pre_set_parameters_callback(self.refuse_undeclared)
         node.add_on_set_parameters_callback(self.on_set)
         node.add_post_set_parameters_callback(self.on_accepted)
+
+    def refuse_undeclared(self, parameters: list[Parameter]) -> list[Parameter]:
+        """Pre-set callback: ``parameters`` unchanged when the node declares each of them; else
+        rclpy's refusal of undeclared names (``ParameterNotDeclaredException``, which the
+        parameter services turn into the call's reason and which ``set_parameters`` raises
+        anyway) raised here with a text naming each such parameter, why (no such joint, no
+        such property, a multi-axis joint named without its axis) and the closest declared
+        name. rclpy's own text names none of them (``Invalid access to undeclared
+        parameter(s): []``: rclpy 9.1 lists an exhausted generator).
+
+        Raises:
+            ParameterNotDeclaredException: a parameter the node does not declare.
+        """
+        unknown = [p.name for p in parameters if not self.node.has_parameter(p.name)]
+        if unknown:
+            raise ParameterNotDeclaredException("; ".join(self._why_undeclared(n) for n in unknown))
+        return parameters
+
+    def _why_undeclared(self, name: str) -> str:
+        """``name`` (not declared) with the reason and the closest declared name
+        (:func:`~sdf_bridge.util.similarity.close_match`: of the joint, of the property, of
+        another parameter)."""
+        if not name.startswith(PREFIX):
+            close = close_match(name, frozenset(self.node.list_parameters([], 0).names))
+            hint = f" (did you mean {close!r}?)" if close else ""
+            return f"{name!r}: this node has no such parameter{hint}"
+        joint, dot, prop = name[len(PREFIX) :].rpartition(".")
+        joints = self.hardware.joint_properties()
+        names = self.hardware.joint_property_names
+        fix = f"Fix: joint_properties.<joint>.<property>, <property> one of {', '.join(names)}"
+        if not dot or not joint:
+            return f"{name!r}: not joint_properties.<joint>.<property>. {fix}"
+        if joint not in joints:
+            axes = sorted(j for j in joints if j.startswith(joint + "/"))
+            if axes:
+                listed = ", ".join(parameter_name(a, prop) for a in axes)
+                return (
+                    f"{name!r}: joint {joint!r} has several axes, each with its own "
+                    f"properties. Fix: name the axis: {listed}"
+                )
+            close = close_match(joint, frozenset(joints))
+            hint = f" (did you mean {parameter_name(close, prop)!r}?)" if close else ""
+            shown = sorted(joints)
+            more = f", … ({len(shown)} joints)" if len(shown) > 12 else ""
+            return (
+                f"{name!r}: no joint {joint!r} has properties{hint}. Fix: use one of the "
+                f"joints with properties: {', '.join(shown[:12])}{more}"
+            )
+        if prop in PROPERTIES:  # a property of the table the backend does not simulate
+            return (
+                f"{name!r}: the backend does not simulate {prop!r}, so joint {joint!r} has "
+                f"no such parameter. {fix}"
+            )
+        close = close_match(prop, frozenset(names))
+        hint = f" (did you mean {parameter_name(joint, close)!r}?)" if close else ""
+        return f"{name!r}: joint {joint!r} has no property {prop!r}{hint}. {fix}"
 
     def on_set(self, parameters: list[Parameter]) -> SetParametersResult:
         """On-set callback: the ``joint_properties.*`` parameters of the call checked together

@@ -217,3 +217,84 @@ def test_which_joint_names_a_command_line_p_takes(joint: str, accepted: bool) ->
         node.destroy_node()
     finally:
         rclpy.shutdown(context=context)
+
+
+SDF = """<?xml version="1.0"?><sdf version="1.9"><model name="m">
+  <link name="base"/>
+  <link name="l1"><inertial><mass>1</mass></inertial></link>
+  <link name="l2"><inertial><mass>1</mass></inertial></link>
+  <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+  <joint name="elbow" type="revolute"><parent>base</parent><child>l1</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
+  <joint name="uni" type="universal"><parent>l1</parent><child>l2</child>
+    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+</model></sdf>"""
+UNDECLARED = "Invalid access to undeclared parameter\\(s\\): "
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        (
+            "joint_properties.nope.damping",
+            r"'joint_properties\.nope\.damping': no joint 'nope' has properties\. Fix: use one "
+            r"of the joints with properties: elbow, uni/axis1, uni/axis2$",
+        ),
+        (
+            "joint_properties.elbw.upper",
+            r"'joint_properties\.elbw\.upper': no joint 'elbw' has properties \(did you mean "
+            r"'joint_properties\.elbow\.upper'\?\)\. Fix: ",
+        ),
+        (
+            "joint_properties.elbow.mass",
+            r"'joint_properties\.elbow\.mass': joint 'elbow' has no property 'mass'\. Fix: "
+            r"joint_properties\.<joint>\.<property>, <property> one of lower, upper, effort, "
+            r"velocity$",
+        ),
+        (
+            "joint_properties.elbow.uper",
+            r"'joint_properties\.elbow\.uper': joint 'elbow' has no property 'uper' \(did you "
+            r"mean 'joint_properties\.elbow\.upper'\?\)",
+        ),
+        (
+            "joint_properties.elbow.damping",  # the mock simulates no dynamics
+            r"'joint_properties\.elbow\.damping': the backend does not simulate 'damping'",
+        ),
+        (
+            "joint_properties.uni.upper",  # a multi-axis joint without its axis
+            r"'joint_properties\.uni\.upper': joint 'uni' has several axes, each with its own "
+            r"properties\. Fix: name the axis: joint_properties\.uni/axis1\.upper, "
+            r"joint_properties\.uni/axis2\.upper$",
+        ),
+        ("joint_properties.elbow", r"'joint_properties\.elbow': not joint_properties\.<joint>"),
+        (
+            "update_rat",
+            r"'update_rat': this node has no such parameter \(did you mean 'update_rate'",
+        ),
+    ],
+)
+def test_an_undeclared_name_is_refused_naming_it_and_the_closest_one(
+    ros_context: Context, name: str, reason: str
+) -> None:
+    """rclpy's refusal of an undeclared parameter (ParameterNotDeclaredException, the reason of
+    the parameter services) names the parameter, why, and the closest declared name (rclpy's
+    own text: ``Invalid access to undeclared parameter(s): []``); a call mixing it with a
+    declared one changes nothing."""
+    node = BridgeNode(
+        start=False,
+        context=ros_context,
+        node_name="props_undeclared",
+        parameter_overrides=[Parameter("robot_description", value=SDF)],
+    )
+    try:
+        with pytest.raises(ParameterNotDeclaredException, match="^" + UNDECLARED + reason):
+            node.set_parameters([Parameter(name, value=1.0)])
+        with pytest.raises(ParameterNotDeclaredException, match="^" + UNDECLARED + reason):
+            node.set_parameters_atomically(
+                [Parameter("joint_properties.elbow.upper", value=0.5), Parameter(name, value=1.0)]
+            )
+        assert node.get_parameter("joint_properties.elbow.upper").value == 1.0
+        assert node.hardware.limiter.pmax[0] == 1.0
+    finally:
+        node.shutdown()
+        node.destroy_node()
