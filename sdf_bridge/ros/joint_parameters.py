@@ -157,19 +157,19 @@ class JointParameters:
         if not name.startswith(PREFIX):
             close = close_match(name, frozenset(self.node.list_parameters([], 0).names))
             hint = f" (did you mean {close!r}?)" if close else ""
-            return f"{name!r}: this node has no such parameter{hint}"
+            return f"{_shown(name)}: this node has no such parameter{hint}"
         joint, dot, prop = name[len(PREFIX) :].rpartition(".")
         joints = self.hardware.joint_properties()
         names = self.hardware.joint_property_names
         fix = f"Fix: joint_properties.<joint>.<property>, <property> one of {', '.join(names)}"
         if not dot or not joint:
-            return f"{name!r}: not joint_properties.<joint>.<property>. {fix}"
+            return f"{_shown(name)}: not joint_properties.<joint>.<property>. {fix}"
         if joint not in joints:
             axes = sorted(j for j in joints if j.startswith(joint + "/"))
             if axes:
                 listed = ", ".join(parameter_name(a, prop) for a in axes)
                 return (
-                    f"{name!r}: joint {joint!r} has several axes, each with its own "
+                    f"{_shown(name)}: joint {_shown(joint)} has several axes, each with its own "
                     f"properties. Fix: name the axis: {listed}"
                 )
             close = close_match(joint, frozenset(joints))
@@ -177,17 +177,17 @@ class JointParameters:
             shown = sorted(joints)
             more = f", … ({len(shown)} joints)" if len(shown) > 12 else ""
             return (
-                f"{name!r}: no joint {joint!r} has properties{hint}. Fix: use one of the "
-                f"joints with properties: {', '.join(shown[:12])}{more}"
+                f"{_shown(name)}: no joint {_shown(joint)} has properties{hint}. Fix: use "
+                f"one of the joints with properties: {', '.join(shown[:12])}{more}"
             )
         if prop in PROPERTIES:  # a property of the table the backend does not simulate
             return (
-                f"{name!r}: the backend does not simulate {prop!r}, so joint {joint!r} has "
-                f"no such parameter. {fix}"
+                f"{_shown(name)}: the backend does not simulate {_shown(prop)}, so joint "
+                f"{_shown(joint)} has no such parameter. {fix}"
             )
         close = close_match(prop, frozenset(names))
         hint = f" (did you mean {parameter_name(joint, close)!r}?)" if close else ""
-        return f"{name!r}: joint {joint!r} has no property {prop!r}{hint}. {fix}"
+        return f"{_shown(name)}: joint {_shown(joint)} has no property {_shown(prop)}{hint}. {fix}"
 
     def on_set(self, parameters: list[Parameter]) -> SetParametersResult:
         """On-set callback: the ``joint_properties.*`` parameters of the call checked together
@@ -270,6 +270,17 @@ class JointParameters:
             "Fix: joint_properties.<joint>.<property> with a joint of the robot and one of "
             f"{', '.join(self.hardware.joint_property_names)}."
         )
+
+
+SHOWN_CHARACTERS = 120
+"""Longest name quoted whole in a refusal (a longer one is cut, its length given)."""
+
+
+def _shown(name: str) -> str:
+    """``name`` quoted (``repr``), cut after :data:`SHOWN_CHARACTERS` characters."""
+    if len(name) <= SHOWN_CHARACTERS:
+        return repr(name)
+    return f"{name[:SHOWN_CHARACTERS]!r}… ({len(name)} characters)"
 
 
 def _changes(parameters: Iterable[Parameter]) -> dict[str, dict[str, Any]]:

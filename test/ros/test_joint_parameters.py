@@ -268,6 +268,11 @@ UNDECLARED = "Invalid access to undeclared parameter\\(s\\): "
         ),
         ("joint_properties.elbow", r"'joint_properties\.elbow': not joint_properties\.<joint>"),
         (
+            "joint_properties." + "x" * 100_000 + ".damping",  # cut in the reason
+            r"'joint_properties\.x{103}'… \(100025 characters\): no joint 'x{120}'… \(100000 "
+            r"characters\) has properties\. Fix: ",
+        ),
+        (
             "update_rat",
             r"'update_rat': this node has no such parameter \(did you mean 'update_rate'",
         ),
