@@ -10,7 +10,8 @@ property               MuJoCo
 ``damping``            ``dof_damping`` (the description's ``<dynamics damping>`` rule:
                        :mod:`.builder`)
 ``friction``           ``dof_frictionloss``
-``spring_stiffness``   ``jnt_stiffness``
+``spring_stiffness``   ``jnt_stiffness`` (a note when ``√(k/M)·dt`` > 0.5 on ``dof_M0``: the
+                       stops' rule; MuJoCo integrates a spring explicitly)
 ``spring_reference``   ``qpos_spring``
 ``lower``, ``upper``   ``jnt_range`` and ``jnt_limited`` (one infinite side: ±1e16, as
                        SDFormat's "no stop"; both infinite: not limited). A joint outside the
@@ -146,7 +147,7 @@ class JointProperties:
         """Apply checked ``changes`` (:meth:`check`) to the model and the drive.
 
         Returns:
-            The notes to log (finite stops too stiff for the timestep; an infinite
+            The notes to log (springs and finite stops too stiff for the timestep; an infinite
             stop_stiffness is the rigid stop asked for, without a note), and whether the PID gains
             changed (the backend then rewrites its actuators).
         """
@@ -154,6 +155,7 @@ class JointProperties:
         notes: list[str] = []
         regain = False
         rigid = []
+        springy = []
         for joint, values in changes.items():
             k = self.index[joint]
             j, dof = self.jnt[k], d.dadr[k]
@@ -163,6 +165,11 @@ class JointProperties:
                 m.dof_frictionloss[dof] = values["friction"]
             if "spring_stiffness" in values:
                 m.jnt_stiffness[j] = values["spring_stiffness"]
+                inertia = float(m.dof_M0[dof])
+                omega_dt = math.sqrt(values["spring_stiffness"] / inertia) * m.opt.timestep
+                if omega_dt > STOP_MAX_OMEGA_DT:
+                    most = inertia * (STOP_MAX_OMEGA_DT / m.opt.timestep) ** 2
+                    springy.append(f"{joint} (ω·dt = {omega_dt:.3g}; k ≤ {most:.4g})")
             if "spring_reference" in values:
                 m.qpos_spring[d.qadr[k]] = values["spring_reference"]
             if "lower" in values or "upper" in values:
@@ -193,6 +200,13 @@ class JointProperties:
                 f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}): MuJoCo's rigid default stop "
                 "is used. Fix: a smaller stop_stiffness (or stop_dissipation) for a soft stop, "
                 "or .inf to ask for the rigid one"
+            )
+        if springy:
+            notes.append(
+                f"joint spring_stiffness of {', '.join(springy)} is too stiff for the timestep "
+                f"{m.opt.timestep} s (ω = √(k/M) on the joint's inertia M, ω·dt > "
+                f"{STOP_MAX_OMEGA_DT}, the stops' rule): MuJoCo may become unstable and reset. "
+                "Fix: a spring_stiffness up to the value given, or a smaller timestep"
             )
         if regain:
             self._set_gains()
