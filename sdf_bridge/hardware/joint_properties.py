@@ -38,10 +38,17 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..description.magnitudes import MAX_MAGNITUDE, short_number
 from ..errors import JointPropertyError
 from ..limits.spec import JointLimits, apply_override
 
 INF = math.inf
+CAP = MAX_MAGNITUDE
+"""The bound on the magnitude of the finite-only dynamics properties (damping, friction,
+spring stiffness and reference, stop dissipation): the project's one bound on absurd values
+(:data:`sdf_bridge.description.magnitudes.MAX_MAGNITUDE`, 1e6). A million N·m·s/rad, N·m,
+N·m/rad or rad is beyond any real joint, and values such as 1e308 or 1e300 make MuJoCo unstable
+at every step (it resets in a loop)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,8 @@ class JointProperty:
     Attributes:
         name: the property (``damping``, ``upper``, …).
         unit: its unit, rotational or translational joint.
-        minimum, maximum: its range (``±inf`` allowed where ``infinite`` says what it means).
+        minimum, maximum: its range (``±inf`` allowed where ``infinite`` says what it means;
+            ``±CAP`` where the property must be finite, :data:`CAP`).
         infinite: the meaning of an infinite value (``""``: it must be finite).
         positive: 0 is refused (``minimum`` is then 0 and excluded).
         description: one line for the ROS parameter's descriptor.
@@ -111,7 +119,7 @@ PROPERTIES: dict[str, JointProperty] = {
             "damping",
             "N·m·s/rad or N·s/m",
             0.0,
-            INF,
+            CAP,
             "",
             "Viscous damping b: torque -b·velocity (the default PID gains follow it).",
             "SetDamping",
@@ -120,7 +128,7 @@ PROPERTIES: dict[str, JointProperty] = {
             "friction",
             "N·m or N",
             0.0,
-            INF,
+            CAP,
             "",
             "Coulomb friction: the torque a still joint resists (default gains follow it).",
             'SetParam("friction")',
@@ -129,7 +137,7 @@ PROPERTIES: dict[str, JointProperty] = {
             "spring_stiffness",
             "N·m/rad or N/m",
             0.0,
-            INF,
+            CAP,
             "",
             "Spring stiffness k: torque -k·(position - spring_reference); 0: no spring.",
             "SetStiffnessDamping / SetStiffness",
@@ -137,8 +145,8 @@ PROPERTIES: dict[str, JointProperty] = {
         JointProperty(
             "spring_reference",
             "rad or m",
-            -INF,
-            INF,
+            -CAP,
+            CAP,
             "",
             "Spring rest position.",
             "SetStiffnessDamping (reference)",
@@ -158,7 +166,7 @@ PROPERTIES: dict[str, JointProperty] = {
             "stop_dissipation",
             "N·m·s/rad or N·s/m",
             0.0,
-            INF,
+            CAP,
             "",
             "Stop damping while the joint presses into a stop of finite stop_stiffness.",
             'SetParam("stop_cfm") (SDFormat <limit><dissipation>)',
@@ -191,8 +199,9 @@ def check_value(joint: str, name: str, value: object) -> float:
     """``value`` of property ``name`` of ``joint`` as a float, checked against its range.
 
     Raises:
-        JointPropertyError: not a number, NaN, out of range, infinite where that means nothing,
-            or 0 for a property that must be positive (the message names the fix).
+        JointPropertyError: not a number, NaN, infinite where that means nothing, out of range
+            (beyond :data:`CAP` for the finite-only properties: "beyond the bound"), or 0 for
+            a property that must be positive (the message names the fix).
     """
     prop = PROPERTIES[name]
     where = parameter_name(joint, name)
@@ -201,18 +210,26 @@ def check_value(joint: str, name: str, value: object) -> float:
             f"{where} = {value!r} is not a number. Fix: give a number in {prop.unit}."
         )
     number = float(value)
-    allowed = f"[{prop.minimum:g}, {prop.maximum:g}] {prop.unit}"
+    allowed = f"[{short_number(prop.minimum)}, {short_number(prop.maximum)}] {prop.unit}"
     if prop.infinite:
         allowed += f" ({prop.infinite})"
     if math.isnan(number):
         raise JointPropertyError(f"{where} is NaN. Fix: give a number in {allowed}.")
+    if math.isinf(number) and not prop.infinite:
+        raise JointPropertyError(
+            f"{where} = {number:g} must be finite. Fix: give a finite number in {allowed}."
+        )
     if not prop.minimum <= number <= prop.maximum:
-        raise JointPropertyError(f"{where} = {number:g} is out of range. Fix: give {allowed}.")
-    if math.isinf(number):
-        if not prop.infinite:
+        if abs(number) > CAP and CAP in (prop.maximum, -prop.minimum):
             raise JointPropertyError(
-                f"{where} = {number:g} must be finite. Fix: give a finite number in {allowed}."
+                f"{where} = {short_number(number)} is beyond the bound |value| ≤ "
+                f"{short_number(CAP)} {prop.unit} (a magnitude no simulation can use). Fix: "
+                f"give {allowed}."
             )
+        raise JointPropertyError(
+            f"{where} = {short_number(number)} is out of range. Fix: give {allowed}."
+        )
+    if math.isinf(number):
         if name in STOPS and (name == "lower") == (number > 0):  # lower = inf, upper = -inf
             raise JointPropertyError(
                 f"{where} = {number:g} leaves no position for the joint. Fix: give a finite "
@@ -269,8 +286,9 @@ def check_changes(
             raise JointPropertyError(
                 f"{parameter_name(joint, 'lower')} = {lower:g} is not below "
                 f"{parameter_name(joint, 'upper')} = {upper:g}: the stops must bound an "
-                "interval. Fix: give lower < upper (to move both past each other, set them "
-                "together with set_parameters_atomically)."
+                "interval. Fix: give lower < upper; to move both past each other, give lower "
+                "and upper together (in the parameters file, or with set_parameters_atomically "
+                "at run time)."
             )
         out[joint] = merged
     return out

@@ -498,23 +498,27 @@ class HardwareSystem:
         return {joint: dict(values) for joint, values in self._properties.items()}
 
     @_locked
-    def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
-        """Change joint properties (joint → property → value) between two ticks, all or none
-        (Gazebo's ``physics::Joint`` setters, :mod:`.joint_properties`): every value and the
-        stops' order are checked first, then the limiter is given the new limits (the next
-        tick limits with them) and the backend the properties it applies (MuJoCo: from the
-        next physics step; a change of one stop passes both). Idle and e-stop holds outside
-        new stops are moved onto them (:meth:`.holds.Holds.confine`), so that nothing holds a
-        joint against a stop.
-
-        Returns:
-            Notes to log (the backend's, e.g. a stop too stiff for the timestep; soft-limit
-            effort bounds that now chatter).
+    def check_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> None:
+        """Check a change of joint properties (joint → property → value) as
+        :meth:`set_joint_properties` would, changing nothing: every value, the stops' order and
+        the limiter's new limits. A change this accepts is then applied by
+        :meth:`set_joint_properties` unless the state changed in between or the backend fails
+        (a ``BackendError``: the driver gone, a mock configured for part of the map).
 
         Raises:
-            JointPropertyError: an unknown joint or property, a value out of range, stops with
-                lower ≥ upper (nothing changed).
-            BackendError: from the backend (which changes nothing when it raises).
+            JointPropertyError: as :meth:`set_joint_properties` (nothing changed).
+        """
+        self._plan_joint_properties(changes)
+
+    def _plan_joint_properties(
+        self, changes: Mapping[str, Mapping[str, float]]
+    ) -> tuple[dict[str, dict[str, float]], JointLimiter, dict[str, dict[str, float]], bool]:
+        """The checked change (:func:`.joint_properties.check_changes`): the merged properties
+        of the changed joints, the limiter with the new limits, the backend's part (a change of
+        one stop passes both) and whether stops move. Changes nothing.
+
+        Raises:
+            JointPropertyError: an unknown joint or property, a bad value, lower ≥ upper.
         """
         names = self.joint_property_names
         merged = check_changes(self._properties, changes, names)
@@ -534,7 +538,28 @@ class HardwareSystem:
             mine = {p: values[p] for p in sorted(changed) if p in backend_names}
             if mine:
                 to_backend[joint] = mine
-        limiter = self.limiter.with_limits(limits)
+        return merged, self.limiter.with_limits(limits), to_backend, stops_moved
+
+    @_locked
+    def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
+        """Change joint properties (joint → property → value) between two ticks, all or none
+        (Gazebo's ``physics::Joint`` setters, :mod:`.joint_properties`): every value and the
+        stops' order are checked first (:meth:`check_joint_properties`), then the limiter is
+        given the new limits (the next tick limits with them) and the backend the properties it
+        applies (MuJoCo: from the next physics step; a change of one stop passes both). Idle
+        and e-stop holds outside new stops are moved onto them (:meth:`.holds.Holds.confine`),
+        so that nothing holds a joint against a stop.
+
+        Returns:
+            Notes to log (the backend's, e.g. a stop too stiff for the timestep; soft-limit
+            effort bounds that now chatter).
+
+        Raises:
+            JointPropertyError: an unknown joint or property, a value out of range, stops with
+                lower ≥ upper (nothing changed).
+            BackendError: from the backend (which changes nothing when it raises).
+        """
+        merged, limiter, to_backend, stops_moved = self._plan_joint_properties(changes)
         notes = list(self.backend.set_joint_properties(to_backend)) if to_backend else []
         # committed: nothing below raises
         self.limiter = limiter

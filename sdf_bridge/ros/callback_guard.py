@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rcl_interfaces.msg import SetParametersResult
+from rclpy.exceptions import ParameterNotDeclaredException
 from rclpy.node import Node
 from rclpy.time_source import TimeSource
 
@@ -175,12 +176,16 @@ class CallbackGuard:
         self, name: str, callback: Callable[[list[Any]], list[Any]]
     ) -> Callable[[list[Any]], list[Any]]:
         """A pre-set parameters ``callback`` guarded: an exception returns no parameters (rclpy
-        then refuses the change)."""
+        then refuses the change). A ``ParameterNotDeclaredException`` passes through: it is
+        rclpy's own refusal of undeclared names, which its parameter services turn into the
+        call's reason (a callback raising it gives that reason its text)."""
 
         @functools.wraps(callback)
         def guarded(parameters: list[Any]) -> list[Any]:
             try:
                 return callback(parameters)
+            except ParameterNotDeclaredException:
+                raise
             except Exception as exc:
                 self.record(name, exc)
                 return []

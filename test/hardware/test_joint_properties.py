@@ -77,14 +77,33 @@ def _tick(system: HardwareSystem, now: float, dt: float = 0.1):
         (
             "damping",
             math.nan,
-            r"joint_properties\.j1\.damping is NaN\. Fix: give a number in \[0, inf\]",
+            r"joint_properties\.j1\.damping is NaN\. Fix: give a number in \[0, 1e6\]",
         ),
         (
             "damping",
             -1.0,
-            r"joint_properties\.j1\.damping = -1 is out of range\. Fix: give \[0, inf\]",
+            r"joint_properties\.j1\.damping = -1 is out of range\. Fix: give \[0, 1e6\]",
         ),
         ("damping", math.inf, r"joint_properties\.j1\.damping = inf must be finite"),
+        (
+            "damping",
+            1e308,
+            r"joint_properties\.j1\.damping = 1e308 is beyond the bound \|value\| ≤ 1e6 "
+            r"N·m·s/rad or N·s/m \(a magnitude no simulation can use\)\. Fix: give \[0, 1e6\]",
+        ),
+        (
+            "spring_stiffness",
+            1e300,
+            r"joint_properties\.j1\.spring_stiffness = 1e300 is beyond the bound \|value\| ≤ 1e6",
+        ),
+        (
+            "spring_reference",
+            -1e300,
+            r"joint_properties\.j1\.spring_reference = -1e300 is beyond the bound .* Fix: give "
+            r"\[-1e6, 1e6\] rad or m",
+        ),
+        ("friction", 1.5e6, r"joint_properties\.j1\.friction = 1\.5e6 is beyond the bound"),
+        ("stop_dissipation", 1e12, r"stop_dissipation = 1e12 is beyond the bound"),
         (
             "spring_reference",
             -math.inf,
@@ -115,7 +134,16 @@ def test_check_value_refuses(name: str, value: object, message: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("lower", -math.inf), ("upper", math.inf), ("effort", math.inf), ("velocity", 0.0)],
+    [
+        ("lower", -math.inf),
+        ("upper", math.inf),
+        ("effort", math.inf),
+        ("velocity", 0.0),
+        ("effort", 1e308),  # (huge limits mean "not limited": not bounded)
+        ("stop_stiffness", 1e300),  # (too stiff for any timestep: the rigid stop)
+        ("damping", 1e6),  # the bound itself
+        ("spring_reference", -1e6),
+    ],
 )
 def test_check_value_accepts_the_meaningful_infinities(name: str, value: float) -> None:
     assert check_value("j1", name, value) == value
@@ -142,8 +170,9 @@ def test_check_changes_merges_and_refuses_whole() -> None:
     with pytest.raises(
         JointPropertyError,
         match=r"joint_properties\.j1\.lower = 2 is not below joint_properties\.j1\.upper = 1: "
-        r"the stops must bound an interval\. Fix: give lower < upper \(to move both past each "
-        r"other, set them together with set_parameters_atomically\)",
+        r"the stops must bound an interval\. Fix: give lower < upper; to move both past each "
+        r"other, give lower and upper together \(in the parameters file, or with "
+        r"set_parameters_atomically at run time\)\.$",
     ):
         check_changes(current, {"j1": {"lower": 2.0}}, LIMIT_PROPERTIES)
     with pytest.raises(

@@ -11,6 +11,7 @@ import pytest
 from builtin_interfaces.msg import Time
 from prerequisites import require_simulation_interfaces
 from rclpy.context import Context
+from rclpy.exceptions import ParameterNotDeclaredException
 from rclpy.parameter import Parameter
 from rclpy.timer import TimerInfo
 from rosgraph_msgs.msg import Clock
@@ -213,6 +214,20 @@ def test_a_raising_pre_set_callback_refuses_and_a_post_set_one_is_counted(make_n
     node.remove_post_set_parameters_callback(_raise)
     assert node.get_parameter("gain").value == 4.0
     assert node.callback_guard.dropped == {"parameters._raise": 2}
+
+
+def test_a_pre_set_callback_refusing_an_undeclared_name_passes_through(make_node) -> None:
+    """ParameterNotDeclaredException is rclpy's refusal of undeclared names (its services make
+    it the reason): a pre-set callback raising it is not counted as a failure."""
+    node, _ = make_node()
+
+    def undeclared(parameters: list[Any]) -> list[Any]:
+        raise ParameterNotDeclaredException("'gian' (did you mean 'gain'?)")
+
+    node.add_pre_set_parameters_callback(undeclared)
+    with pytest.raises(ParameterNotDeclaredException, match=r": 'gian' \(did you mean 'gain'"):
+        node.set_parameters([Parameter("gian", value=2.0)])
+    assert not node.callback_guard.dropped
 
 
 def test_clock_before_time_zero_never_reaches_the_time_source(make_node) -> None:

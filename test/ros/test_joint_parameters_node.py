@@ -308,8 +308,9 @@ def test_refusals_give_the_reason(mock_bridge: Bridge, probe: Probe) -> None:
     assert not result.successful
     assert result.reason == (
         "joint_properties.j1.lower = 0.7 is not below joint_properties.j1.upper = 0.5: the stops "
-        "must bound an interval. Fix: give lower < upper (to move both past each other, set "
-        "them together with set_parameters_atomically)."
+        "must bound an interval. Fix: give lower < upper; to move both past each other, give "
+        "lower and upper together (in the parameters file, or with set_parameters_atomically "
+        "at run time)."
     )
     nan, negative = set_params(
         probe,
@@ -331,6 +332,14 @@ def test_refusals_give_the_reason(mock_bridge: Bridge, probe: Probe) -> None:
     assert get_params(
         probe, "props_mock", "joint_properties.j1.upper", "joint_properties.j2.lower"
     ) == [0.5, -0.5]
+    # an undeclared name: named, with the closest declared one (rclpy alone: "…: []")
+    (result,) = set_params(probe, "props_mock", {"joint_properties.j1.uper": 0.4})
+    assert not result.successful
+    assert result.reason == (
+        "Invalid access to undeclared parameter(s): 'joint_properties.j1.uper': joint 'j1' has "
+        "no property 'uper' (did you mean 'joint_properties.j1.upper'?). Fix: "
+        "joint_properties.<joint>.<property>, <property> one of lower, upper, effort, velocity"
+    )
 
 
 def test_stops_moved_together_clamp_the_joint(mock_bridge: Bridge, probe: Probe) -> None:

@@ -10,14 +10,16 @@ property               MuJoCo
 ``damping``            ``dof_damping`` (the description's ``<dynamics damping>`` rule:
                        :mod:`.builder`)
 ``friction``           ``dof_frictionloss``
-``spring_stiffness``   ``jnt_stiffness``
+``spring_stiffness``   ``jnt_stiffness`` (a note when ``√(k/M)·dt`` > 0.5 on ``dof_M0``: the
+                       stops' rule; MuJoCo integrates a spring explicitly)
 ``spring_reference``   ``qpos_spring``
 ``lower``, ``upper``   ``jnt_range`` and ``jnt_limited`` (one infinite side: ±1e16, as
                        SDFormat's "no stop"; both infinite: not limited). A joint outside the
                        new stops is pushed back by the stop's constraint, as at a stop
 ``stop_stiffness``,    the stop's ``jnt_solref`` / ``jnt_solimp`` by
 ``stop_dissipation``   :func:`.builder.stop_solver_params` (the description's rule); a stop
-                       too stiff for the timestep, or ``inf``, is MuJoCo's rigid default stop
+                       ``inf`` is MuJoCo's rigid default stop (silently); a finite one too
+                       stiff for the timestep is that stop too, with a note to log
 ``effort``             the PID actuator's ``forcerange`` (``forcelimited`` when finite), the
                        PID's effort limit; 0 makes the joint passive (as at configure)
 =====================  ======================================================================
@@ -145,13 +147,15 @@ class JointProperties:
         """Apply checked ``changes`` (:meth:`check`) to the model and the drive.
 
         Returns:
-            The notes to log (stops too stiff for the timestep), and whether the PID gains
+            The notes to log (springs and finite stops too stiff for the timestep; an infinite
+            stop_stiffness is the rigid stop asked for, without a note), and whether the PID gains
             changed (the backend then rewrites its actuators).
         """
         m, d = self.model, self.drive
         notes: list[str] = []
         regain = False
         rigid = []
+        springy = []
         for joint, values in changes.items():
             k = self.index[joint]
             j, dof = self.jnt[k], d.dadr[k]
@@ -161,6 +165,11 @@ class JointProperties:
                 m.dof_frictionloss[dof] = values["friction"]
             if "spring_stiffness" in values:
                 m.jnt_stiffness[j] = values["spring_stiffness"]
+                inertia = float(m.dof_M0[dof])
+                omega_dt = math.sqrt(values["spring_stiffness"] / inertia) * m.opt.timestep
+                if omega_dt > STOP_MAX_OMEGA_DT:
+                    most = inertia * (STOP_MAX_OMEGA_DT / m.opt.timestep) ** 2
+                    springy.append(f"{joint} (ω·dt = {omega_dt:.3g}; k ≤ {most:.4g})")
             if "spring_reference" in values:
                 m.qpos_spring[d.qadr[k]] = values["spring_reference"]
             if "lower" in values or "upper" in values:
@@ -176,8 +185,8 @@ class JointProperties:
                     values.get("stop_stiffness", self.stops[k, 0]),
                     values.get("stop_dissipation", self.stops[k, 1]),
                 )
-                if not self._set_stop(k):
-                    rigid.append(joint)
+                if not self._set_stop(k) and math.isfinite(self.stops[k, 0]):
+                    rigid.append(joint)  # (inf asks for the rigid stop: nothing to say)
             if "effort" in values:
                 limit = values["effort"]
                 self.effort_limit[k] = limit
@@ -188,8 +197,16 @@ class JointProperties:
         if rigid:
             notes.append(
                 f"joint stop stiffness of {rigid} is too stiff for the timestep "
-                f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}) or infinite: MuJoCo's rigid "
-                "default stop is used"
+                f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}): MuJoCo's rigid default stop "
+                "is used. Fix: a smaller stop_stiffness (or stop_dissipation) for a soft stop, "
+                "or .inf to ask for the rigid one"
+            )
+        if springy:
+            notes.append(
+                f"joint spring_stiffness of {', '.join(springy)} is too stiff for the timestep "
+                f"{m.opt.timestep} s (ω = √(k/M) on the joint's inertia M, ω·dt > "
+                f"{STOP_MAX_OMEGA_DT}, the stops' rule): MuJoCo may become unstable and reset. "
+                "Fix: a spring_stiffness up to the value given, or a smaller timestep"
             )
         if regain:
             self._set_gains()

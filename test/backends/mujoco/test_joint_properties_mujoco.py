@@ -196,14 +196,42 @@ def test_zero_effort_limit_makes_a_joint_passive_and_back() -> None:
     np.testing.assert_array_equal(rig.hw.backend._tab[cycle.P], p0)
 
 
-def test_too_stiff_or_infinite_stop_is_rigid_with_a_note() -> None:
-    """A stop too stiff for the timestep (the description's rule) or inf is MuJoCo's default
-    stop, said in a note."""
+def test_infinite_stop_is_rigid_silently_and_too_stiff_one_with_a_note() -> None:
+    """stop_stiffness inf (documented: rigid) is MuJoCo's default stop, without a note; a
+    finite one too stiff for the timestep (the description's rule: ω·dt > 0.5) is that stop
+    too, said in a note naming the joint, the timestep and the fix."""
     rig = Rig()
-    notes = rig.hw.set_joint_properties({"lift": {"stop_stiffness": math.inf}})
-    assert notes and "MuJoCo's rigid default stop is used" in notes[0]
     j = rig.hw.backend.properties.jnt[1]
+    assert rig.hw.set_joint_properties({"lift": {"stop_stiffness": math.inf}}) == []
     assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.02, 1.0]
+    assert rig.hw.set_joint_properties({"lift": {"stop_stiffness": 100.0}}) == []
+    assert rig.hw.backend.model.jnt_solref[j].tolist() != [0.02, 1.0]  # a soft stop
+    notes = rig.hw.set_joint_properties({"lift": {"stop_stiffness": 1e8}})
+    assert notes == [
+        "joint stop stiffness of ['lift'] is too stiff for the timestep 0.001 s (ω·dt > 0.5): "
+        "MuJoCo's rigid default stop is used. Fix: a smaller stop_stiffness (or "
+        "stop_dissipation) for a soft stop, or .inf to ask for the rigid one"
+    ]
+    assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.02, 1.0]
+
+
+def test_a_spring_too_stiff_for_the_timestep_gets_a_note() -> None:
+    """spring_stiffness beyond M·(0.5/dt)² (the stops' rule ω·dt ≤ 0.5, M the joint's inertia
+    dof_M0: 0.01 kg·m² for the rotor, so 2500 N·m/rad at 1 ms) is applied with a note naming
+    ω·dt and the stiffest value; one below it without."""
+    rig = Rig()
+    props = rig.hw.backend.properties
+    inertia = float(props.model.dof_M0[props.drive.dadr[0]])
+    assert inertia == pytest.approx(I_ROTOR, rel=1e-9)
+    assert rig.hw.set_joint_properties({"spin": {"spring_stiffness": 2000.0}}) == []
+    notes = rig.hw.set_joint_properties({"spin": {"spring_stiffness": 1e6}})
+    assert notes == [
+        "joint spring_stiffness of spin (ω·dt = 10; k ≤ 2500) is too stiff for the timestep "
+        "0.001 s (ω = √(k/M) on the joint's inertia M, ω·dt > 0.5, the stops' rule): MuJoCo may "
+        "become unstable and reset. Fix: a spring_stiffness up to the value given, or a "
+        "smaller timestep"
+    ]
+    assert rig.hw.joint_properties()["spin"]["spring_stiffness"] == 1e6  # applied
 
 
 def test_removing_both_stops_unlimits_the_joint() -> None:
