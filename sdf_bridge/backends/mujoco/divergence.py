@@ -99,8 +99,8 @@ def log_instability(
             f"; ball joint(s) {list(ball_joints)} are three hinges (yaw, pitch, roll) that lock "
             "at pitch = ±π/2 (a free ball swinging through it diverges): turn its joint frame "
             "so that its pitch stays away from ±π/2, or give it an armature (backend "
-            "parameter armature.<joint>, kg·m²; 1e-2 stops the divergence but slows the "
-            "swing)"
+            "parameter armature.<joint>, kg·m²; 1e-2 stopped it in gz-sim's demo but "
+            "changes the motion measurably)"
             if ball_joints
             else ""
         )
