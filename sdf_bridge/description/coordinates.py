@@ -31,9 +31,14 @@ that the rules written for one-freedom joints apply unchanged.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from .model import Axis, Joint, JointType, Mimic, Robot
+from .model.pose import matrix_to_rpy
 
 SEPARATOR = "/"
 """Between a multi-axis joint's name and its axis suffix (``shoulder/axis2``)."""
@@ -197,6 +202,57 @@ def coordinate_joint(robot: Robot, name: str) -> Joint | None:
     )
 
 
+def ball_angles(previous: Sequence[float], rot: np.ndarray) -> tuple[float, float, float]:
+    """The ball coordinates (roll, pitch, yaw), rad, of the rotation ``rot`` (3, 3) that are
+    nearest ``previous`` (the angles published last): continuous along a continuous motion,
+    through gimbal lock included (pitch then leaves [−π/2, π/2] rather than roll and yaw
+    jumping by π), as the module's convention asks of a ball turning on.
+
+    Of the two roll-pitch-yaw solutions of ``rot``, (r, p, y) and (r + π, π − p, y + π), each
+    angle shifted by the multiple of 2π nearest ``previous``, the one nearest ``previous``
+    (Euclidean). At exact lock (``rot[2, 1] == rot[2, 2] == 0``: only y − r, or y + r at
+    pitch −π/2, is defined) that sum is split nearest ``previous``. ``rpy_to_matrix`` of the
+    result is ``rot`` to rounding (a quaternion-based backend publishes its ball joints so).
+
+    Raises:
+        ValueError: ``previous`` is not 3 finite numbers or ``rot`` not a finite (3, 3) array.
+    """
+    prev = np.asarray(previous, dtype=float)
+    mat = np.asarray(rot, dtype=float)
+    if prev.shape != (3,) or not np.isfinite(prev).all():
+        raise ValueError(f"previous ball angles must be 3 finite numbers (rad); got {previous!r}")
+    if mat.shape != (3, 3) or not np.isfinite(mat).all():
+        raise ValueError(f"a ball rotation must be a finite (3, 3) matrix; got shape {mat.shape}")
+    roll, pitch, yaw = matrix_to_rpy(mat)
+    if mat[2, 1] == 0.0 and mat[2, 2] == 0.0:  # exact lock: roll is 0, yaw holds y ∓ r
+        sign = 1.0 if pitch > 0.0 else -1.0  # R depends on y − r (p = π/2) or y + r (−π/2)
+        yaw += 2.0 * math.pi * round((prev[2] - sign * prev[0] - yaw) / (2.0 * math.pi))
+        roll = (prev[0] + sign * (prev[2] - yaw)) / 2.0
+        return (roll, pitch, yaw + sign * roll)
+    best: np.ndarray | None = None
+    for cand in (
+        np.array([roll, pitch, yaw]),
+        np.array([roll + math.pi, math.pi - pitch, yaw + math.pi]),
+    ):
+        cand = cand + 2.0 * math.pi * np.round((prev - cand) / (2.0 * math.pi))
+        if best is None or float((cand - prev) @ (cand - prev)) < float(
+            (best - prev) @ (best - prev)
+        ):
+            best = cand
+    assert best is not None
+    return (float(best[0]), float(best[1]), float(best[2]))
+
+
+def ball_rate_matrix(roll: float, pitch: float) -> np.ndarray:
+    """The (3, 3) matrix ``J`` with ``ω = J · (roll', pitch', yaw')``: the angular velocity of
+    the child's joint frame in its own axes (a ball joint's physical velocity, MuJoCo's ball
+    ``qvel``) from the ball coordinates' rates. The coordinates' efforts are ``Jᵀ · τ`` of
+    the torque ``τ`` in those axes (power ``τ · ω``). ``det J = cos(pitch)``: singular at
+    gimbal lock, in the published coordinates only."""
+    sr, cr, sp, cp = math.sin(roll), math.cos(roll), math.sin(pitch), math.cos(pitch)
+    return np.array([[1.0, 0.0, -sp], [0.0, cr, sr * cp], [0.0, -sr, cr * cp]])
+
+
 __all__ = [
     "BALL_AXES",
     "BALL_SUFFIXES",
@@ -206,6 +262,8 @@ __all__ = [
     "SEPARATOR",
     "TWO_AXIS_SUFFIXES",
     "axis_suffixes",
+    "ball_angles",
+    "ball_rate_matrix",
     "convention",
     "coordinate_joint",
     "coordinate_names",

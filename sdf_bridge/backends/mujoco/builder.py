@@ -14,7 +14,9 @@ Mappings (documented defaults, logged once per model):
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → three
   hinges about the joint frame's z, y′, x″ (its roll, pitch, yaw coordinates:
   :mod:`sdf_bridge.description.coordinates`; an armature of :data:`DEFAULT_INERTIA` on each
-  keeps the mass matrix regular at pitch = ±π/2),
+  keeps the mass matrix invertible at pitch = ±π/2, but the hinges lock there: a free ball
+  swinging near the lock gains energy and diverges, where MuJoCo's native ball joint does
+  not; a known limitation, see ``test_ball_pendulum.py``),
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
   universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, fixed →
   no joint; gearbox → a coupling (see :func:`.couplings.add_gearboxes`: the loop form couples
