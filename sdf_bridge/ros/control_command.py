@@ -367,9 +367,12 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
 
     from ..app.description_source import robot_xml
     from ..app.launch_args import parse_namespace, parse_package_paths, parse_xacro_args
+    from ..backends import create_backend
     from ..description import load
     from ..description.scope import unscope_robot
     from ..description.world import load_placements, parse_robot_spec, select_robots
+    from ..hardware.backend_setup import simulates
+    from .robots import shared_physics_error
 
     source = Path(args.description).expanduser().resolve() if args.description else None
     if source is None and not args.robot:
@@ -387,6 +390,12 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
     combined = select_robots(loaded, args.model, list(placements.values()))
     if not combined.robots:
         return None
+    if len(combined.robots) > 1:  # before any process starts: the bridge would refuse them
+        backend = create_backend(args.backend)
+        simulating = simulates(backend)
+        backend.close()
+        if not simulating:
+            raise shared_physics_error(args.backend, combined.robots)
     root = etree.parse(str(source)).getroot() if source.suffix == ".sdf" else None
     world = root.find("world") if root is not None else None
     models = {m.get("name"): m for m in world.findall("model")} if world is not None else {}

@@ -471,9 +471,11 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         """Apply the commands received since the last tick at once (the loop's ``on_wake``,
         on its thread, between ticks): write them and read back with no time step (``dt`` 0:
         the mock mirrors a position at once, a simulating backend takes the command from its
-        next physics step on), and publish joint_states / actuator_states, so that a command
-        shows within the DDS round trip instead of up to one period later. Sensors, /clock
-        and odometry wait for the tick."""
+        next physics step on), and, when states are published every tick (``publish_rate``
+        0 or equal to ``update_rate``), publish joint_states / actuator_states, so that a
+        command shows within the DDS round trip instead of up to one period later; a lower
+        ``publish_rate`` is kept (the next scheduled publish carries the state). Sensors,
+        /clock and odometry wait for the tick."""
         hardware = self.hardware
         if hardware is None or not self.context.ok():
             return
@@ -484,7 +486,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                 stamp = conversions.time_msg(sim_time)
             else:
                 stamp = self._clock.now().to_msg()
-            self._publish_states(state, stamp)
+            if self._decimation == 1:
+                self._publish_states(state, stamp)
         except Exception:
             if self.context.ok():
                 raise

@@ -28,6 +28,7 @@ them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rosgraph_msgs.msg import Clock as ClockMsg
@@ -174,6 +175,16 @@ class WorldHardware:
             member.hardware.reset()
 
 
+def shared_physics_error(backend: str, robots: Sequence[str]) -> ConfigError:
+    """The error for several ``robots`` on a ``backend`` that does not simulate (the mock, a
+    driver): several robots share one physics (the one rule, for the node and ``control``)."""
+    return ConfigError(
+        f"the description holds {len(robots)} robots ({', '.join(robots)}) and backend "
+        f"{backend!r} does not simulate: several robots share one physics. Fix: "
+        "backend:=mujoco, or choose one robot with --model NAME."
+    )
+
+
 class RobotsWorld:
     """The robots' nodes, the shared physics and the loop of a world node (module doc).
 
@@ -199,12 +210,7 @@ class RobotsWorld:
         backend = create_backend(cfg.backend)
         if not simulates(backend):
             backend.close()
-            raise ConfigError(
-                f"the description holds {len(robot.robots)} robots "
-                f"({', '.join(robot.robots)}) and backend {cfg.backend!r} does not simulate: "
-                "several robots share one physics. Fix: backend:=mujoco, or choose one robot "
-                "with --model NAME."
-            )
+            raise shared_physics_error(cfg.backend, robot.robots)
         try:
             self.shared = SharedPhysics(backend, robot, cfg.backend_params or {})
             for name, namespace in zip(robot.robots, namespaces):

@@ -182,12 +182,16 @@ def test_control_brings_up_the_robot_and_a_trajectory_reaches_its_target(
     _stop(c)
 
 
-def test_a_world_of_several_robots_needs_model(control) -> None:
+def test_a_world_of_several_robots_on_the_mock_is_one_error_line(control) -> None:
+    """Every robot of a world shares one physics: the mock, which does not simulate, is
+    refused before any process starts (on MuJoCo each gets a controller_manager:
+    test_control_robots.py)."""
     source = shared_robot_file(SHARED / "robots", "sdf_mimic_pendulums")
     c = control(["--description", str(source)], "no_model")
     assert c.process.wait(60) == 1, c.logs()
     last = c.output().strip().splitlines()[-1]
     assert last.startswith("error: ") and "holds 3 robots" in last and "--model" in last, last
+    assert "backend:=mujoco" in last, last
     assert c.children() == []
 
 
