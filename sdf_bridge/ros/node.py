@@ -83,6 +83,7 @@ from typing import Any
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
+from rclpy.service import Service
 from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -217,13 +218,17 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.joint_command_sub = self.create_subscription(
             JointState, "joint_commands", self._on_joint_commands, RELIABLE_QOS
         )
-        subscribe_claims(self)  # ~/claimed_interfaces: a controller_manager's claims
+        #: the robot's other command topics and services (a node running several robots
+        #: destroys them: each robot's node has its own, :mod:`.robots`)
+        self._robot_interfaces: list[Any] = [subscribe_claims(self)]  # a manager's claims
         for interface in COMMAND_INTERFACES:
-            self.create_subscription(
-                Float64MultiArray,
-                f"~/{interface}_commands",
-                self._array_callback(interface),
-                RELIABLE_QOS,
+            self._robot_interfaces.append(
+                self.create_subscription(
+                    Float64MultiArray,
+                    f"~/{interface}_commands",
+                    self._array_callback(interface),
+                    RELIABLE_QOS,
+                )
             )
         # raw: counted and bounded before it is read, read off the executor thread
         # (.trajectory_intake)
@@ -233,15 +238,17 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self._reject,
             self._on_trajectory_error,
         )
-        self.create_subscription(
-            JointTrajectory,
-            "~/joint_trajectory",
-            self._trajectory_intake.offer,
-            RELIABLE_QOS,
-            raw=True,
-        )
-        self.create_service(SetBool, "~/enable", self._on_enable)
-        self.create_service(Trigger, "~/reset", self._on_reset)
+        self._robot_interfaces += [
+            self.create_subscription(
+                JointTrajectory,
+                "~/joint_trajectory",
+                self._trajectory_intake.offer,
+                RELIABLE_QOS,
+                raw=True,
+            ),
+            self.create_service(SetBool, "~/enable", self._on_enable),
+            self.create_service(Trigger, "~/reset", self._on_reset),
+        ]
 
         #: the simulation of several robots this node runs (:mod:`.robots`), else ``None``
         self.world: robots.RobotsWorld | None = None
@@ -288,6 +295,14 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         if loaded.robot.robots and self._member is None:
             self.world = robots.RobotsWorld(self, loaded)
             self.description = loaded
+            # no robot behind this node's own command topics and services: each robot's
+            # node serves them in the robot's namespace (a command sent here would be lost)
+            for entity in (self.joint_command_sub, *self._robot_interfaces):
+                if isinstance(entity, Service):
+                    self.destroy_service(entity)
+                else:
+                    self.destroy_subscription(entity)
+            self._robot_interfaces = []
             return
         follow_topic_block(self, loaded.robot)  # its topics, as its controller_manager's plugin
         overrides = None

@@ -21,8 +21,8 @@ services, wrenches: :mod:`.simulation`) are the world node's, over the whole sim
 (:class:`WorldHardware`); ``start_paused`` pauses it. One loop ticks every robot: all robots'
 writes, then all reads (the first steps the physics once), then each robot publishes. Every
 robot's part of a tick is its own error boundary: an exception in one robot's tick is logged
-(throttled) and the others go on. The world node's own command topics have no robot behind
-them.
+(throttled) and the others go on. The world node drops its own command topics, ``~/enable`` and
+``~/reset`` (no robot is behind them): a command goes to a robot's namespace.
 """
 
 from __future__ import annotations

@@ -186,3 +186,19 @@ def test_the_demo_arm_beside_the_mobile_demo_robot(start_bridge, probe: Probe) -
         assert odom.pose.pose.position.y == pytest.approx(2.5, abs=0.05)
     finally:
         assert bridge.stop() == 0, bridge.output()
+
+
+def test_the_world_node_serves_no_commands_of_its_own(arms, probe: Probe) -> None:
+    """A command sent to the world node would reach no robot: it has no command topics,
+    ``~/enable`` or ``~/reset`` (each robot's node has them, in the robot's namespace)."""
+    node = probe.node
+    for arm in ARM_NAMES:
+        probe.wait_for(
+            lambda a=arm: node.count_subscribers(f"/{a}/joint_commands") == 1, f"{arm} commands"
+        )
+    assert node.count_subscribers("/joint_commands") == 0
+    assert node.count_subscribers("/sdf_bridge/position_commands") == 0
+    assert node.count_subscribers("/sdf_bridge/joint_trajectory") == 0
+    services = dict(node.get_service_names_and_types())
+    assert "/sdf_bridge/enable" not in services and "/sdf_bridge/reset" not in services
+    assert all(f"/{arm}/sdf_bridge/enable" in services for arm in ARM_NAMES), sorted(services)
