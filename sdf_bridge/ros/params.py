@@ -421,93 +421,104 @@ def _refuse_use_sim_time_changes(node: Node) -> None:
     node.add_on_set_parameters_callback(check)
 
 
+#: Conversion of a raw value per declared type (:data:`PARAMETERS`); a dynamically typed
+#: parameter (``xacro_args``, ``package_paths``) is passed as given to its parser.
+_CONVERSIONS: dict[int, Any] = {
+    _T.PARAMETER_STRING: lambda value: str(value or ""),
+    _T.PARAMETER_BOOL: bool,
+    _T.PARAMETER_INTEGER: int,
+    _T.PARAMETER_DOUBLE: float,
+    _T.PARAMETER_STRING_ARRAY: lambda value: tuple(s for s in (value or ()) if s),
+}
+#: String parameters whose surrounding white space is dropped.
+_STRIPPED = frozenset({"model", "backend", "odom_frame"})
+#: Units named in range errors.
+_UNITS = {
+    "update_rate": " Hz",
+    "publish_rate": " Hz",
+    "diagnostics_rate": " Hz",
+    "command_timeout": " s",
+    "wrench_duration": " s",
+}
+#: The forms a string-or-array parameter is written in, named in its type error.
+_STRING_OR_ARRAY = {"xacro_args": "'k:=v k2:=v2'", "package_paths": "'pkg=DIR pkg2=DIR2'"}
+
+
+def _converted(name: str, raw: Any, descriptor: ParameterDescriptor) -> Any:
+    """Parameter ``name``'s ``raw`` value converted per its descriptor's type (strings of
+    :data:`_STRIPPED` stripped, empty entries of string arrays dropped; a dynamically typed one
+    only checked to be a string or string array) and checked against its declared range.
+
+    Raises:
+        ConfigError: out of the descriptor's range, or a dynamically typed value neither a
+            string nor a string array; the message names the parameter, the value and the fix.
+    """
+    if descriptor.dynamic_typing:
+        value = raw or ""
+        if not isinstance(value, (str, list, tuple)):
+            raise ConfigError(
+                f"{name} has type {type(value).__name__}. "
+                f"Fix: give a string {_STRING_OR_ARRAY[name]} or a string array."
+            )
+        return value
+    value = _CONVERSIONS[descriptor.type](raw)
+    if name in _STRIPPED:
+        value = value.strip()
+    for r in [*descriptor.floating_point_range, *descriptor.integer_range]:
+        if not r.from_value <= value <= r.to_value:
+            bounds = f"{r.from_value!r} .. {r.to_value!r}"
+            raise ConfigError(
+                f"{name} is {value!r}{_UNITS.get(name, '')}, outside its range {bounds}. "
+                f"Fix: give {name} a value in {bounds}."
+            )
+    return value
+
+
 def make_config(
     values: dict[str, Any], backend_params: dict[str, Any] | None = None
 ) -> BridgeConfig:
-    """Validate raw parameter ``values`` (names of :data:`PARAMETERS`) into a :class:`BridgeConfig`.
+    """Validate raw parameter ``values`` (names of :data:`PARAMETERS`; a missing one takes its
+    default) into a :class:`BridgeConfig`.
+
+    Each value is converted and range-checked from its descriptor (:func:`_converted`); the
+    rules across parameters or beyond a type and range are checked here.
 
     Raises:
         ConfigError: invalid combination or value (message says which parameter and the fix),
-            e.g. a ``backend`` that is neither built in nor a plug-in; a ``package_paths``
-            entry written ``pkg:=DIR`` gets that hint.
+            e.g. a value out of its declared range, both ``robot_description`` and
+            ``description_file`` set, ``publish_rate`` above ``update_rate``, a ``backend`` that
+            is neither built in nor a plug-in; a ``package_paths`` entry written ``pkg:=DIR``
+            gets that hint.
     """
-    robot_description = str(values.get("robot_description") or "")
-    description_file = str(values.get("description_file") or "")
-    if robot_description.strip() and description_file.strip():
+    v = {
+        name: _converted(name, values.get(name, default(name)), descriptor)
+        for name, (_, descriptor) in PARAMETERS.items()
+    }
+    if v["robot_description"].strip() and v["description_file"].strip():
         raise ConfigError(
             "both robot_description and description_file are set. Fix: set only one of them."
         )
-    update_rate = float(values.get("update_rate", default("update_rate")))
-    publish_rate = float(values.get("publish_rate", default("publish_rate")))
-    if not update_rate > 0.0:
-        raise ConfigError(f"update_rate is {update_rate} Hz. Fix: give a rate above 0.")
-    if not 0.0 <= publish_rate <= update_rate:
+    if not v["publish_rate"] <= v["update_rate"]:
         raise ConfigError(
-            f"publish_rate {publish_rate} Hz is not in (0, update_rate={update_rate}]. "
+            f"publish_rate {v['publish_rate']} Hz is not in (0, update_rate={v['update_rate']}]. "
             "Fix: lower publish_rate or raise update_rate (0 publishes every cycle)."
         )
-    xacro_raw = values.get("xacro_args") or ""
-    if not isinstance(xacro_raw, (str, list, tuple)):
-        raise ConfigError(
-            f"xacro_args has type {type(xacro_raw).__name__}. "
-            "Fix: give a string 'k:=v k2:=v2' or a string array."
-        )
-    packages_raw = values.get("package_paths") or ""
-    if not isinstance(packages_raw, (str, list, tuple)):
-        raise ConfigError(
-            f"package_paths has type {type(packages_raw).__name__}. "
-            "Fix: give a string 'pkg=DIR pkg2=DIR2' or a string array."
-        )
-    joints = tuple(j for j in (values.get("joints") or ()) if j)
-    joint_feedback = tuple(j for j in (values.get("joint_feedback") or ()) if j)
-    backend = str(values.get("backend", default("backend"))).strip()
-    if not backend:
+    if not v["backend"]:
         raise ConfigError(
             "backend is empty. Fix: set backend to 'mock', 'mujoco' or a plugin name."
         )
     known = available_backends()  # (names only: nothing is imported before it is used)
-    if backend not in known:  # before any description is awaited on the topic
+    if v["backend"] not in known:  # before any description is awaited on the topic
         raise ConfigError(
-            f"backend {backend!r} is unknown. Fix: set backend to one of {', '.join(known)}, or "
-            f"install the package that registers {backend!r} in the 'sdf_bridge.backends' "
-            "entry-point group."
+            f"backend {v['backend']!r} is unknown. Fix: set backend to one of "
+            f"{', '.join(known)}, or install the package that registers {v['backend']!r} in "
+            "the 'sdf_bridge.backends' entry-point group."
         )
-    frame_prefix = parse_frame_prefix(str(values.get("frame_prefix") or ""))
-    odom_frame = str(values.get("odom_frame", default("odom_frame"))).strip()
-    if not odom_frame:
+    if not v["odom_frame"]:
         raise ConfigError(
             "odom_frame is empty. Fix: give the odometry frame's name (REP-105: odom)."
         )
-    return BridgeConfig(
-        robot_description=robot_description,
-        description_file=description_file,
-        xacro_args=parse_xacro_args(xacro_raw),
-        package_paths=parse_package_paths(packages_raw),
-        model=str(values.get("model") or "").strip(),
-        robots=tuple(r for r in (values.get("robots") or ()) if r),
-        robot_namespaces=tuple(r for r in (values.get("robot_namespaces") or ()) if r),
-        allow_local_files=bool(values.get("allow_local_files", default("allow_local_files"))),
-        use_description_topic=bool(
-            values.get("use_description_topic", default("use_description_topic"))
-        ),
-        backend=backend,
-        update_rate=update_rate,
-        publish_rate=publish_rate,
-        joints=joints,
-        joint_feedback=joint_feedback,
-        command_timeout=float(values.get("command_timeout", default("command_timeout"))),
-        max_trajectory_points=int(
-            values.get("max_trajectory_points", default("max_trajectory_points"))
-        ),
-        real_time_factor=float(values.get("real_time_factor", default("real_time_factor"))),
-        joint_limits_file=str(values.get("joint_limits_file") or ""),
-        thread_priority=int(values.get("thread_priority", default("thread_priority"))),
-        diagnostics_rate=float(values.get("diagnostics_rate", default("diagnostics_rate"))),
-        frame_prefix=frame_prefix,
-        start_paused=bool(values.get("start_paused", default("start_paused"))),
-        wrench_duration=float(values.get("wrench_duration", default("wrench_duration"))),
-        odom_frame=odom_frame,
-        base_frame=str(values.get("base_frame") or ""),
-        odom_tf=bool(values.get("odom_tf", default("odom_tf"))),
-        backend_params=dict(backend_params or {}),
-    )
+    v["xacro_args"] = parse_xacro_args(v["xacro_args"])
+    v["package_paths"] = parse_package_paths(v["package_paths"])
+    v["frame_prefix"] = parse_frame_prefix(v["frame_prefix"])
+    return BridgeConfig(**v, backend_params=dict(backend_params or {}))
