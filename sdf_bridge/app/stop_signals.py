@@ -26,7 +26,7 @@ Work that must not be interrupted halfway (a native library's set-up) runs under
 only sets the flag. Before the interpreter exits, :meth:`StopSignals.ignore` makes the stop
 signals ignored: Python resets its handlers to the default action while it finalises, and a
 signal arriving then would otherwise kill the process with −2. A signal during the interpreter's
-own start-up, before any code of this package runs (the first ~0.05 s), is handled by Python
+own start-up, before any code of this package runs (doc/dev/rationale.md), is handled by Python
 itself (``KeyboardInterrupt``).
 """
 

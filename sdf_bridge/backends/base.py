@@ -250,7 +250,7 @@ def reads_joint_wrenches(backend: object) -> bool:
 @dataclass(slots=True)
 class ActuatorState:
     """What :meth:`ActuatorDriver.read` returns (made every tick: a plain slotted record, as a
-    frozen dataclass costs ~0.2 µs more to build; treat it as read-only).
+    frozen dataclass is slower to build; treat it as read-only).
 
     Attributes:
         position, velocity, effort: shape (n_actuators,), SI units.

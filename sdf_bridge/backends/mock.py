@@ -451,7 +451,7 @@ class MockBackend:
         if acceleration is not None:
             arrays.append(acceleration)
         for array in arrays:
-            shape = getattr(array, "shape", None)  # (np.shape of an ndarray costs ~0.3 µs)
+            shape = getattr(array, "shape", None)  # (np.shape is slower on an ndarray)
             if (np.shape(array) if shape is None else shape) != (n,):
                 raise BackendError(
                     f"mock backend: command array of shape {np.shape(array)} for {n} actuators. "

@@ -1,9 +1,9 @@
 """Warnings aggregated: one line per kind of warning and file, with a count and first examples.
 
 The loaders warn per element (an unknown element, a soft limit of a joint, a malformed
-comment, …), and a description may hold any number of them: 1 MB of empty unknown elements is
-about 140,000 warnings. Logged one by one they flood the console, the log file and ``/rosout``
-(issue 22: 11.7 MB); :func:`digest` turns them into one line per kind and file, and
+comment, …), and a description may hold any number of them, one per few bytes of the file.
+Logged one by one they flood the console, the log file and ``/rosout`` (doc/dev/rationale.md);
+:func:`digest` turns them into one line per kind and file, and
 ``sdf-bridge check --verbose`` still lists every one.
 
 A warning's *kind* is its text with the parts that name something masked: quoted names

@@ -30,7 +30,7 @@ from .model.source import Source
 
 LOG = logging.getLogger("sdf_bridge.description")
 
-#: Largest description accepted, in bytes (a flattened PR2 is about 130 kB).
+#: Largest description accepted, in bytes (far above any real robot's; doc/dev/rationale.md).
 MAX_XML_BYTES = 32 * 1024 * 1024
 
 

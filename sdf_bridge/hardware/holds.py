@@ -76,8 +76,8 @@ def _stop_needed(buffer: CommandBuffer, measured: np.ndarray, n: int) -> bool:
 class Coupling:
     """Which joints share an actuator, as groups: the joints of each actuator that drives
     several (a differential's two actuators each drive both its joints). Memory and every
-    query are O(non-zeros of the dependency); no (n_joints, n_joints) array is made (at
-    10,000 joints that is 100 MB, and a product over it n² per tick).
+    query are O(non-zeros of the dependency); no (n_joints, n_joints) array is made (n² memory,
+    and a product over it n² per tick; doc/dev/rationale.md).
 
     Args:
         actuators, joints: the non-zero entries of the (n_actuators, n_joints) dependency
@@ -120,8 +120,8 @@ def coupling(dependency: np.ndarray) -> Coupling | None:
     joints each actuator's command depends on; anything with ``.shape`` and ``.nonzero()``,
     such as a sparse matrix); returns the :class:`Coupling`, or ``None`` when no actuator
     couples two joints. In O(non-zeros), from the actuators that drive several joints: the
-    product ``dependency.T @ dependency`` is n³ (an integer one took 23–65 s at 2,000 joints, a
-    float one 0.2–0.3 s, either without letting a signal through; bench/startup.py)."""
+    product ``dependency.T @ dependency`` is n³ and lets no signal through while it runs
+    (doc/dev/rationale.md)."""
     actuators, joints = (np.asarray(index, dtype=np.intp) for index in dependency.nonzero())
     counts = np.bincount(actuators, minlength=dependency.shape[0])
     shared = counts[actuators] > 1

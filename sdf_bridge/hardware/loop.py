@@ -3,8 +3,9 @@
 Why not an rclpy timer: timers fire from the executor, share it with every subscription and
 service callback and jitter by the executor's wake-up latency. Here one thread runs only the
 control cycle: it sleeps until ``deadline - spin`` with :func:`time.sleep` (``clock_nanosleep``,
-~50–100 µs late on Linux) and busy-waits the last ``spin`` seconds, yielding the GIL at every
-turn (:func:`os.sched_yield`) so that subscription callbacks are not held back by the spin.
+which wakes late by the timer slack: doc/dev/rationale.md) and busy-waits the last ``spin``
+seconds, yielding the GIL at every turn (:func:`os.sched_yield`) so that subscription callbacks
+are not held back by the spin.
 Deadlines are absolute (``t0 + k·period``), so errors do not accumulate; when a cycle ends
 after its next deadline the schedule re-anchors at "now" (missed cycles are skipped, not
 bunched).
@@ -31,8 +32,8 @@ from .timing import LoopTiming
 
 LOG = logging.getLogger("sdf_bridge.hardware.loop")
 
-#: Gives up the GIL and the CPU for a moment (``sched_yield``, ~1 µs; ``time.sleep(0)`` would
-#: take the timer slack, ~50 µs).
+#: Gives up the GIL and the CPU for a moment (``sched_yield``; ``time.sleep(0)`` would take
+#: the timer slack: doc/dev/rationale.md).
 _yield: Callable[[], None] = getattr(os, "sched_yield", lambda: time.sleep(0))
 
 #: The loop's clock, s (:func:`time.perf_counter`): one name, so that tests can give the loop

@@ -702,7 +702,7 @@ class HardwareSystem:
         ``command_timeout`` (s), ``clamps`` (``"joint: reason"`` → count), ``clamps_total``,
         ``trajectory_active``, ``modes`` (commandable joint → mode name) and, when the system
         is timed, ``timing`` (:meth:`LoopTiming.summary`). The values are taken under the
-        lock; the timing statistics (~0.2 ms for a 1000-cycle window) are computed from a
+        lock; the timing statistics (costly over a long window) are computed from a
         snapshot after releasing it, so a control cycle waiting for the lock is not held up by
         them."""
         with self._lock:

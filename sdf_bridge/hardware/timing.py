@@ -21,7 +21,8 @@ Definitions (over a sliding window of the last ``window`` cycles unless noted):
 * ``jitter``: standard deviation of the period, s; ``jitter_max``: ``max |period − target|``.
 * busy time: start-to-stop time of one cycle (write + read [+ publish]), s; ``cpu_mean``: mean
   CPU time per cycle, s, over the sampled cycles: reading a thread's CPU clock is a system call
-  (~0.4 µs, twice per cycle), so by default every ``cpu_every``-th cycle (8) is measured —
+  (twice per cycle; doc/dev/rationale.md), so by default every ``cpu_every``-th cycle (8) is
+  measured —
   cycles ``cpu_every − 1``, ``2·cpu_every − 1``, … (not the first, which carries the start-up
   work) — over the same window (its last ``window / cpu_every`` samples); cycles given explicit
   CPU times are always measured.

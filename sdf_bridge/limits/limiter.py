@@ -66,8 +66,9 @@ _fmax_rows = np.fmax.reduce  # per-row maximum ignoring NaN (NaN only for an all
 
 def commanded_interfaces(commands: np.ndarray) -> tuple[bool, bool, bool]:
     """Which rows of ``commands`` (3, n) — position, velocity, effort — carry a command (a
-    value that is not NaN somewhere). ~1.5 µs: a caller whose command arrays are not changed
-    in place computes it once per array and passes it to :meth:`JointLimiter.enforce_stacked`."""
+    value that is not NaN somewhere). Not free per cycle: a caller whose command arrays are not
+    changed in place computes it once per array and passes it to
+    :meth:`JointLimiter.enforce_stacked` (doc/dev/rationale.md)."""
     if commands.shape[1] == 0:  # no joints
         return False, False, False
     has_p, has_v, has_e = (x == x for x in _fmax_rows(commands, axis=1).tolist())

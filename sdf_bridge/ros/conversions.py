@@ -123,8 +123,8 @@ class JointStateWriter:
     message object, reused (rclpy serialises on publish), names set once, arrays copied in as
     ``array.array`` (no per-element checks) — :meth:`fill`; or the message already serialised,
     for ``Publisher.publish`` of bytes — :meth:`serialized`: the names are serialised once, each
-    call writes only the stamp and the three arrays into that buffer (serialising the message
-    on every publish costs ~13 µs at 100 joints, mostly the names; this ~1 µs)."""
+    call writes only the stamp and the three arrays into that buffer (instead of serialising
+    the whole message, mostly the names, on every publish: doc/dev/rationale.md)."""
 
     def __init__(self, names: Sequence[str], frame_id: str = "") -> None:
         self.msg = JointState()

@@ -245,11 +245,8 @@ SPIN_SLICE = 0.1
 
 def make_executor() -> Any:
     """The executor of the bridge process: rclpy's ``EventsExecutor`` (C++ event queue, no
-    wait-set rebuild per callback) when this rclpy has it, else ``SingleThreadedExecutor``.
-
-    Measured with ``bench/loop.py --only latency`` (1 kHz loop, loaded 2-core machine, three
-    paired runs): command → joint_states p50 3.6 ms against 5.6 ms with the
-    ``SingleThreadedExecutor`` (medians); p99 was dominated by the machine's load either way.
+    wait-set rebuild per callback) when this rclpy has it, else ``SingleThreadedExecutor``:
+    the lower command → joint_states latency of the two (doc/dev/rationale.md).
     """
     try:
         from rclpy.experimental import EventsExecutor

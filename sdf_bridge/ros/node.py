@@ -200,15 +200,15 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             JointState, "~/actuator_states", RELIABLE_QOS
         )
         self.diagnostics_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        # On the executor thread, not in the control loop (building the message takes ~0.5 ms);
+        # On the executor thread, not in the control loop (building the message is costly);
         # steady clock, so diagnostics keep coming while a simulation is paused.
         self.create_timer(
             1.0 / self.config.diagnostics_rate,
             self._publish_diagnostics,
             clock=Clock(clock_type=ClockType.STEADY_TIME),
         )
-        # which sensors are wanted, from their subscriber counts (~1 µs per topic to ask: on the
-        # executor thread, not in the control tick)
+        # which sensors are wanted, from their subscriber counts (one call per topic: on the
+        # executor thread, not in the control tick; doc/dev/rationale.md)
         self.create_timer(
             SENSOR_DEMAND_PERIOD,
             self._update_sensor_demand,
@@ -362,8 +362,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.2 / cfg.update_rate))
             # Everything built so far (rclpy, numpy, the robot: ~10⁵ objects) lives as
             # long as the process: move it out of the garbage collector's generations, so a
-            # full collection triggered later scans only newer objects (~80 ms → < 1 ms
-            # measured on a loaded 2-core machine) instead of stalling the loop.
+            # full collection triggered later scans only newer objects instead of stalling
+            # the loop (doc/dev/rationale.md).
             gc.freeze()
             self.loop = FixedRateLoop(
                 self.cycle,
@@ -464,8 +464,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         """Publish joint_states and actuator_states of ``state`` (on the loop thread: the
         writers reuse their buffers)."""
         # Published already serialised (the names once, then only stamp and arrays
-        # written: ~1.5 µs instead of ~13 µs at 100 joints), and only to a topic somebody
-        # subscribes to (~1 µs to ask), which a volatile subscriber cannot tell apart.
+        # written), and only to a topic somebody subscribes to (one subscriber count per
+        # topic), which a volatile subscriber cannot tell apart (doc/dev/rationale.md).
         pub = self.joint_state_pub
         if pub.get_subscription_count():
             pub.publish(

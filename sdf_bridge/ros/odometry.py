@@ -103,7 +103,8 @@ class OdometryPublisher:
                 self.tf_pub = node.create_publisher(TFMessage, "/tf", 100)
 
     def wanted(self) -> bool:
-        """Whether anybody subscribes to ``odom`` or ``/tf`` (~1 µs per topic to ask)."""
+        """Whether anybody subscribes to ``odom`` or ``/tf`` (one subscriber count per
+        topic; doc/dev/rationale.md)."""
         return bool(
             self.odom_pub.get_subscription_count()
             or (self.tf_pub is not None and self.tf_pub.get_subscription_count())

@@ -129,8 +129,8 @@ class SensorTopics:
     def wanted(self) -> frozenset[str]:
         """The sensors to read: those somebody subscribes to, and those not published yet
         (their topics are created from their first reading, so that subscribers can find
-        them), joint wrenches included. ~1 µs per topic to ask: call it on the executor
-        thread, not in the control tick."""
+        them), joint wrenches included. Asks every topic's subscriber count: call it on the
+        executor thread, not in the control tick (doc/dev/rationale.md)."""
         groups = self.groups
         return frozenset(
             name

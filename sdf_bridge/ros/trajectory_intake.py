@@ -1,13 +1,13 @@
 """Trajectories off the executor's critical path: counted before they are read, bounded, and
 read in a worker thread.
 
-A ``JointTrajectory`` of 10⁵ points took the executor thread ~2 s to deserialise and convert
-(rclpy builds one Python object per point and per field), and 10⁶ points over 15 s: meanwhile
-no service answered, ``~/enable`` (the e-stop) included. So the bridge subscribes to
+A long ``JointTrajectory`` held the executor thread for a long time while rclpy deserialised and
+converted it (one Python object per point and per field), and meanwhile no service answered,
+``~/enable`` (the e-stop) included (doc/dev/rationale.md). So the bridge subscribes to
 ``~/joint_trajectory`` raw (the serialised CDR bytes) and :class:`TrajectoryIntake`:
 
 1. counts the points from the CDR bytes (:func:`trajectory_point_count`: the header, the joint
-   names and the sequence length, a few µs) and refuses a trajectory of more than
+   names and the sequence length, not the points) and refuses a trajectory of more than
    ``max_trajectory_points`` points at once, counted (``node_rejected.trajectory_too_long``);
 2. hands the bytes to its worker thread, which reads the arrays straight from them
    (:func:`decode_trajectory`: no Python object per point) and submits them (the node's
@@ -21,9 +21,9 @@ The worker takes the GIL in slices (the bridge sets a switch interval well below
 period), so the loop and the executor's other callbacks keep running while it works.
 
 What remains is the sample's delivery, before any code of the bridge runs: rclpy copies the
-serialised sample into a Python ``bytes`` on the executor thread with the GIL held (0.1-0.6 s
-for 10⁶ points, 64 MB, on a loaded 2-core machine), and a service request that arrives while
-Fast DDS moves such a sample can be lost and sent again a heartbeat period (3 s) later.
+serialised sample into a Python ``bytes`` on the executor thread with the GIL held (up to a
+fraction of a second for the largest; doc/dev/rationale.md), and a service request that arrives
+while Fast DDS moves such a sample can be lost and sent again a heartbeat period (3 s) later.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ import numpy as np
 from ..errors import CommandError
 from . import conversions
 
-#: Most points processed on the executor thread itself (when the worker is idle): ~1 ms.
+#: Most points processed on the executor thread itself (when the worker is idle): few enough
+#: not to delay the executor's other callbacks noticeably (doc/dev/rationale.md).
 INLINE_POINTS = 1000
 #: Most joint names read while counting points (more: refused without reading them).
 MAX_JOINT_NAMES = 100_000
@@ -218,11 +219,11 @@ def decode_trajectory(data: bytes) -> conversions.TrajectoryCommand:
     """The arrays of a serialised ``trajectory_msgs/JointTrajectory`` (as
     :func:`.conversions.trajectory_command` of the deserialised message, same rules and
     errors), read straight from its CDR bytes: no Python object per point (rclpy's
-    deserialisation of 10⁶ points held the GIL for ~3 s and took ~1 GB). Points are read one
-    by one (their lengths and offsets) until two in a row have the same lengths and layout;
+    deserialisation holds the GIL, and memory, per point; doc/dev/rationale.md). Points are
+    read one by one (their lengths and offsets) until two in a row have the same lengths and layout;
     the rest is then checked to repeat them in one numpy pass (the usual trajectory, whose
-    points all carry the same fields: 10⁶ points in well under a second) or, where it does not,
-    read one by one (~4 µs a point, the GIL handed over as any Python code); then one gather
+    points all carry the same fields) or, where it does not, read one by one (the GIL handed
+    over as any Python code); then one gather
     per field.
 
     Raises:

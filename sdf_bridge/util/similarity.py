@@ -75,8 +75,9 @@ def _close_match(tag: str, known: frozenset[str]) -> str | None:
             return name
         # the ratio cannot exceed 2·min(len)/(len sum), nor quick_ratio (shared characters):
         # skip difflib's full ratio when those bounds are too low (unless one edit away, where
-        # the ratio ranks the candidates). Many distinct unknown tags (100,000 in 1 MB) each
-        # compare with every known one: the bounds make that cheap.
+        # the ratio ranks the candidates). Many distinct unknown tags (one per few bytes of a
+        # file) each compare with every known one: the bounds make that cheap.
+        # (figures: doc/dev/rationale.md)
         bound = 2.0 * min(len(low), len(other)) / (len(low) + len(other))
         edit = min(len(low), len(other)) >= 4 and one_edit(low, other)
         score = 0.0

@@ -238,8 +238,8 @@ class MujocoBackend:
             self._last_valid
             and not self._ideal_mode
             and values.tobytes() == tab[cycle.LAST : cycle.LAST + 3].tobytes()
-            # (int8 modes stored as floats: equal values, equal bytes; np.array_equal of the
-            # mixed types costs ~2.4 µs, this ~0.5)
+            # (int8 modes stored as floats: equal values, equal bytes; compared as bytes,
+            # cheaper than np.array_equal of the mixed types: doc/dev/rationale.md)
             and mode.astype(np.float64).tobytes() == tab[cycle.LAST_MODE].tobytes()
             and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
         ):
@@ -333,7 +333,7 @@ class MujocoBackend:
         if world is not None and world.acting:  # external wrenches act (.world)
             world.advance(n, self._stepper)
         elif ideal is None or not ideal.mask.any():
-            mujoco.mj_step(model, data, n)  # (positional: a keyword costs ~1 µs in pybind11)
+            mujoco.mj_step(model, data, n)  # (positional: keywords are slower in pybind11)
         else:
             ideal.step(model, data, n)
         out, actuators, stable = self._state_now(joint)

@@ -86,8 +86,8 @@ def add_coupling(
     the two joints' inertias are far apart: a screw (hinge leader, slide follower, lead
     0.05 m/rad) with a 1 kg nut of axial inertia 0.00125 kg·m² (Gazebo's joint-types demo) has
     ``A = 0.05²/0.00125 + 1 = 3`` /kg against a joint-equality ``Â = 800 + 1``: an ``R`` 267
-    times too large, 27 % of the force instead of 99 %, under which the nut turned by
-    0.0146 rad in its first 20 ms before the PID held it (0.00026 rad as a tendon).
+    times too large, 27 % of the force instead of 99 %, under which the nut slipped before
+    the PID held it, and far less as a tendon (doc/dev/rationale.md).
 
     Returns:
         the equality; its tendon is named ``<follower>__coupling`` (``…__coupling2``, … for a

@@ -34,10 +34,11 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 class MujocoWarnings:
     """MuJoCo's own warnings (``mju_user_warning``: by default printed on standard output and
-    appended to ``MUJOCO_LOG.TXT``, once per divergence: 9,257 lines in 15 s of a diverging
-    model) through the backend's log, throttled as the backend's own errors are: each kind
-    (the text with its numbers masked) the 1st, 10th, 100th, … time (:func:`decade`), with its
-    count. Thread-safe (MuJoCo may warn from a compilation's worker thread)."""
+    appended to ``MUJOCO_LOG.TXT``, once per divergence: thousands of lines from one diverging
+    model; doc/dev/rationale.md) through the backend's log, throttled as the backend's own
+    errors are: each kind (the text with its numbers masked) the 1st, 10th, 100th, … time
+    (:func:`decade`), with its count. Thread-safe (MuJoCo may warn from a compilation's worker
+    thread)."""
 
     def __init__(self, log: logging.Logger = _LOG) -> None:
         self._log = log

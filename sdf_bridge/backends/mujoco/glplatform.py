@@ -9,8 +9,8 @@ display. For headless camera rendering this module picks, when the variable is u
 2. else ``osmesa`` when the OSMesa library is found (Debian: ``libosmesa6``, self-contained);
 3. else nothing (cameras are then reported once as unsupported, see :func:`describe_missing`).
 
-A value the user set is always kept (and skips the EGL probe, which costs about 0.5 s once per
-process with Mesa's software driver).
+A value the user set is always kept (and skips the EGL probe, which costs a noticeable
+start-up delay once per process with Mesa's software driver: doc/dev/rationale.md).
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ srdf_file          ""                          SRDF whose ``<group_state>`` of t
 max_bodies         1000                        bodies (links) a model may have, a whole number
                                                ≥ 1; a bigger one is refused
                                                (:class:`~sdf_bridge.errors.ModelTooLargeError`)
-                                               before it is built (compiling 10,000 took minutes
-                                               and gigabytes)
+                                               before it is built (compiling grows faster than
+                                               the bodies: doc/dev/rationale.md)
 =================  ==========================  ==================================================
 
 Numbers must be finite; the bound 1e6 is the description's

@@ -1,8 +1,8 @@
 """xacro files expanded in a child process that is bounded in memory and time.
 
 A xacro file is a program (its ``${...}`` are Python expressions), so a mistake in one, or a
-hostile file, can ask for any amount of memory or time before its output exists: 27 nested
-doublings of one property are 1.4 kB of XML and ask for 2 GiB, long before the document cap
+hostile file, can ask for any amount of memory or time before its output exists: nested
+doublings of one property in a short file ask for gigabytes, long before the document cap
 (:data:`~sdf_bridge.description.xmlio.MAX_XML_BYTES`) can look at the result. :func:`expand_xacro`
 therefore runs the expansion (:func:`.expand.expand_in_process`) in a fresh Python
 interpreter whose address space is capped (``RLIMIT_AS``: its resident memory can never exceed the
@@ -22,8 +22,8 @@ variable                        default  bound
 ==============================  =======  ==================================================
 
 The child imports only what the expansion needs (xacro, lxml and three modules of this package,
-no numpy: about 25 MiB of address space and 0.05–0.1 s to start on an idle machine); a
-flattened PR2 description expands well within the default bounds. ``bench/xacro_bounds.py`` prints
+no numpy, so the child starts small and fast; doc/dev/rationale.md); a flattened PR2
+description expands well within the default bounds. ``bench/xacro_bounds.py`` prints
 the figures (the doubling payloads' peak memory bounded and unbounded, and the cost of the
 child against an in-process expansion). The memory bound is ``RLIMIT_AS`` (Linux); where the
 platform has none, only the time bound applies.
@@ -57,10 +57,11 @@ DEFAULT_TIMEOUT_S = 60.0
 #: Where the ``sdf_bridge`` package is imported from, for the child's ``sys.path``.
 _ROOT = str(Path(__file__).resolve().parents[3])
 #: The child's program (``python -c``). The ``sdf_bridge.description`` and ``.model`` package
-#: initialisers re-export the model types, which import numpy (~0.2 s, ~30 MiB); the expansion
-#: needs none of them, so the child registers the two packages by path only and imports just
-#: the modules the expansion uses. A terminal's Ctrl-C reaches the child too (same process
-#: group): it ends it without a traceback (the parent reports the stop).
+#: initialisers re-export the model types, which import numpy (slow and large to import:
+#: doc/dev/rationale.md); the expansion needs none of them, so the child registers the two
+#: packages by path only and imports just the modules the expansion uses. A terminal's Ctrl-C
+#: reaches the child too (same process group): it ends it without a traceback (the parent
+#: reports the stop).
 _CHILD = """\
 import signal, sys, types
 signal.signal(signal.SIGINT, signal.SIG_DFL)
