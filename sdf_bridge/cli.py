@@ -221,6 +221,16 @@ def build_parser() -> argparse.ArgumentParser:
             help="list every warning (by default a warning repeated for many elements or "
             "joints is one line per kind and file, with its count and first examples)",
         )
+        p.add_argument(
+            "--robot",
+            dest="robots",
+            action="append",
+            default=[],
+            metavar="NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]",
+            help="place another robot beside the description's, as 'sdf-bridge run --robot' "
+            "does (repeatable): the summary is then that of the simulation of them all, names "
+            "scoped NAME::name",
+        )
     p = sub.add_parser(
         "convert",
         formatter_class=raw,
@@ -346,6 +356,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .description import load_with_warnings
     from .description.model import World
     from .description.warning_digest import digest
+    from .description.world import robots_of, scoping_note
     from .summary_text import print_summary, transmission_report
 
     with _quiet_library_logging():
@@ -359,6 +370,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except DescriptionError as exc:
             err.write(f"error: {exc}\n")
             return 1
+        if args.robots:  # the simulation of several robots, as `run --robot` builds it
+            from .description.world import load_placements, select_robots
+
+            try:
+                model = select_robots(
+                    model,
+                    (),
+                    load_placements(
+                        args.robots,
+                        xacro_args=dict(args.xacro_args),
+                        package_paths=dict(args.package_paths),
+                        sdf_paths=args.sdf_paths,
+                    ),
+                )
+            except DescriptionError as exc:
+                err.write(f"error: {exc}\n")
+                return 1
         robots = model.models if isinstance(model, World) else {model.name: model}
         if args.json:
             json.dump(to_jsonable(model), out, indent=2)
@@ -374,7 +402,13 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 err.write(f"error: {problem}\n")
             return 1 if problems else 0
         if isinstance(model, World):
-            out.write(f"world: {model.name} ({len(robots)} models)\n\n")
+            out.write(f"world: {model.name} ({len(robots)} models)\n")
+            several = robots_of(model)
+            if len(several) > 1:
+                out.write(scoping_note(several) + "\n")
+            out.write("\n")
+        elif model.robots:
+            out.write(scoping_note(model.robots) + "\n\n")
         count = 0
         for index, robot in enumerate(robots.values()):
             count += print_summary(

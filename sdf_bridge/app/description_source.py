@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,10 +85,12 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
     """Text for ``robot_description``: the (expanded) source for URDF; for SDFormat a URDF
     export (what rviz and a stock robot_state_publisher read), or, when the model does not fit
     URDF (ball, universal, screw, gearbox joints, …), the SDFormat itself, which
-    robot_state_publisher reads through the ``sdformat_urdf`` parser plugin."""
-    if robot.format != "sdf":
+    robot_state_publisher reads through the ``sdformat_urdf`` parser plugin. Several robots
+    (``robot.robots``) are exported as they are simulated, one model of scoped names (URDF,
+    else SDFormat): no source file holds them all."""
+    if robot.format != "sdf" and not robot.robots:
         return xml
-    from ..description.export import to_urdf
+    from ..description.export import to_sdf, to_urdf
 
     try:
         return to_urdf(robot)
@@ -98,7 +100,19 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
             "robot_state_publisher reads it with the sdformat_urdf plugin installed",
             exc.problem,
         )
-        return xml
+        return to_sdf(robot) if robot.robots else xml
+
+
+def robot_xml(robot: Robot) -> str:
+    """The description of ``robot`` written out, for its ``robot_description``: URDF (what a
+    stock robot_state_publisher reads), else SDFormat when the model does not fit URDF (read
+    with the sdformat_urdf plugin); e.g. one robot of several (no file holds it alone)."""
+    from ..description.export import to_sdf, to_urdf
+
+    try:
+        return to_urdf(robot)
+    except DescriptionError:
+        return to_sdf(robot)
 
 
 def load_description(
@@ -109,13 +123,16 @@ def load_description(
     origin: str | None = None,
     package_paths: Mapping[str, str] | None = None,
     model: str | None = None,
+    robots: Sequence[str] = (),
     allow_local_files: bool = False,
 ) -> LoadedDescription:
     """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
     string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
     (package → directory) resolve ``package://`` and ``$(find pkg)`` before the ament index;
-    ``model`` picks the robot of an SDFormat world
-    (:func:`~sdf_bridge.description.world.select_robot`).
+    ``model`` picks the robot(s) of an SDFormat world (comma-separated names; empty: every
+    robot) and ``robots`` places more (``NAME=FILE[@pose][:fixed|:free]``):
+    :func:`~sdf_bridge.description.world.select_robots`; one robot is that robot as it is,
+    several one combined robot with scoped names.
 
     An XML string comes from the network (the ``robot_description`` topic or parameter): the
     files it names are confined to the configured directories
@@ -129,7 +146,7 @@ def load_description(
         ConfigError: the file does not exist.
     """
     from ..description import load_with_xml
-    from ..description.world import select_robot
+    from ..description.world import load_placements, select_robots
 
     args = dict(xacro_args or {})
     where = origin or (str(source) if is_file else "parameter robot_description")
@@ -149,7 +166,11 @@ def load_description(
         if not is_file:  # the loader names text "<string>": say which text it was
             exc.args = (f"{where}: {exc}",)
         raise
-    robot = select_robot(loaded, model or None)
+    placements = load_placements(
+        robots, xacro_args=args or None, package_paths=dict(package_paths or {}) or None
+    )
+    names = [n.strip() for n in (model or "").split(",") if n.strip()]
+    robot = select_robots(loaded, names, placements)
     warn_unexposed(robot, where)
     return LoadedDescription(robot=robot, xml=_publishable_xml(robot, xml), origin=where)
 
@@ -184,6 +205,7 @@ def resolve_description(
     *,
     package_paths: Mapping[str, str] | None = None,
     model: str = "",
+    robots: Sequence[str] = (),
     allow_local_files: bool = False,
 ) -> LoadedDescription | None:
     """Load the description the parameters select (see module docstring); ``None`` means
@@ -192,7 +214,12 @@ def resolve_description(
     Raises:
         DescriptionError, ConfigError: as :func:`load_description`.
     """
-    options = {"xacro_args": xacro_args, "package_paths": package_paths, "model": model}
+    options = {
+        "xacro_args": xacro_args,
+        "package_paths": package_paths,
+        "model": model,
+        "robots": robots,
+    }
     if robot_description.strip():
         return load_description(
             robot_description,

@@ -28,6 +28,13 @@ What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawne
 5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge and
    exits 0; a child that dies on its own ends the command with 1 and its log's tail.
 
+Several robots (a world of several robots, :mod:`.robots`): one topic-based block, controllers
+file and controller_manager per robot, each in the robot's namespace (``<namespace>/<robot>``):
+steps 1-2 for each robot alone (:func:`prepare_robots`), the blocks written into the robots'
+``<model>`` elements of a copy of the world, one bridge on it (each robot's node follows its
+block's topics and publishes the robot with its block on ``<robot>/robot_description``, which
+that robot's controller_manager reads), then steps 4-5 for every controller_manager.
+
 Exit status: 0 stopped by a signal; 1 a configuration error (one ``error:`` line naming the fix)
 or a failed bring-up; 2 usage error.
 """
@@ -64,6 +71,22 @@ def control_parser() -> Any:
     )
     parser.add_argument(
         "--description", metavar="FILE", help="URDF, xacro or SDFormat file (default: demo arm)"
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a robot of the SDFormat world to run (repeatable; default: every robot, each "
+        "with its own controller_manager in its namespace)",
+    )
+    parser.add_argument(
+        "--robot",
+        metavar="NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]",
+        action="append",
+        default=[],
+        help="add a robot beside the description's, as 'sdf-bridge run --robot' (repeatable; "
+        "its own controller_manager in its namespace)",
     )
     parser.add_argument("--backend", default="mock", help="bridge backend (default: mock)")
     parser.add_argument(
@@ -224,7 +247,8 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
     from ..app.launch_args import parse_xacro_args
 
-    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), None)
+    models = getattr(args, "model", None) or [None]
+    robot = select_robot(load(source, xacro_args=parse_xacro_args(xacro_args)), models[0])
     notes: list[str] = []
     if args.controllers:
         controllers = Path(args.controllers).expanduser().resolve()
@@ -293,6 +317,109 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     )
 
 
+@dataclass(frozen=True)
+class RobotsSetup:
+    """What :func:`prepare_robots` decided: each robot's :class:`Setup` (its namespace
+    ``<namespace>/<robot>``) and the bridge's description parameters (``description_file``:
+    the world with the blocks of its robots, or the first robot's file; ``model``; ``robots``:
+    the placed robots' files with their blocks)."""
+
+    setups: tuple[Setup, ...]
+    bridge_params: dict[str, Any]
+
+
+def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
+    """Several robots (module doc): ``None`` when the description and ``--robot`` hold one.
+
+    Each robot alone is written to ``<work_dir>/<robot>/robot.urdf`` (a placed robot as loaded,
+    a robot of the world as it is there) and prepared (:func:`prepare`, in its folder and
+    namespace); a robot of the world gets its block in its ``<model>`` of a copy of the world
+    (``<work_dir>/world.sdf``), a placed robot's file with its block is placed as ``--robot``
+    placed it.
+
+    Raises:
+        ConfigError: a robot of the world that is an ``<include>`` (its block cannot be written
+            into it), and as :func:`prepare` per robot.
+        DescriptionError: as :func:`~sdf_bridge.description.world.select_robots`.
+    """
+    import copy
+
+    from lxml import etree
+
+    from ..app.description_source import robot_xml
+    from ..app.launch_args import parse_namespace, parse_xacro_args
+    from ..description import load
+    from ..description.scope import unscope_robot
+    from ..description.world import load_placements, parse_robot_spec, select_robots
+
+    source = Path(args.description).expanduser().resolve() if args.description else None
+    if source is None and not args.robot:
+        return None
+    if source is None:
+        source = package_share() / "urdf" / "demo_arm.urdf.xacro"
+    if not source.is_file():
+        return None  # (prepare says so)
+    loaded = load(source, xacro_args=parse_xacro_args(" ".join(args.xacro_arg)))
+    placements = {p.name: p for p in load_placements(args.robot)}
+    combined = select_robots(loaded, args.model, list(placements.values()))
+    if not combined.robots:
+        return None
+    root = etree.parse(str(source)).getroot() if source.suffix == ".sdf" else None
+    world = root.find("world") if root is not None else None
+    models = {m.get("name"): m for m in world.findall("model")} if world is not None else {}
+    base = parse_namespace(args.namespace)
+    setups: dict[str, Setup] = {}
+    for name in combined.robots:
+        folder = work_dir / name
+        folder.mkdir(parents=True, exist_ok=True)
+        if name in placements:
+            robot = placements[name].robot
+        elif world is None:
+            robot = loaded  # the description's one robot, beside placed ones
+        else:
+            robot = unscope_robot(combined, name)
+            if name not in models:
+                raise ConfigError(
+                    f"robot {name!r} of {source} is not an inline <model> of its <world> (an "
+                    "<include>?): sdf-bridge control writes each robot's <ros2_control> block "
+                    f"into its <model>. Fix: write the model {name!r} into the world file."
+                )
+        alone = folder / "robot.urdf"
+        alone.write_text(robot_xml(robot), encoding="utf-8")
+        robot_args = copy.copy(args)
+        robot_args.description, robot_args.xacro_arg, robot_args.model = str(alone), [], []
+        robot_args.namespace = f"{base}/{name}" if base else name
+        setups[name] = setup = prepare(robot_args, folder)
+        if name in models:
+            model = models[name]
+            for old in model.findall("ros2_control"):
+                model.remove(old)
+            text = setup.plan.robot_description.encode()
+            for block in etree.fromstring(text).findall("ros2_control"):
+                model.append(block)
+    robots = []
+    for text in args.robot:
+        spec = parse_robot_spec(text)
+        pose = (
+            ""
+            if spec.pose is None
+            else "@" + ",".join(repr(float(v)) for v in (*spec.pose.xyz, *spec.pose.rpy))
+        )
+        robots.append(
+            f"{spec.name}={setups[spec.name].description_file}{pose}"
+            + (f":{spec.base}" if spec.base else "")
+        )
+    if world is not None:
+        description = work_dir / "world.sdf"
+        etree.ElementTree(root).write(str(description), xml_declaration=True, encoding="utf-8")
+    else:
+        description = setups[combined.robots[0]].description_file
+    params = {"description_file": str(description), "model": ",".join(args.model)}
+    if robots:
+        params["robots"] = robots
+    return RobotsSetup(tuple(setups.values()), params)
+
+
 def offered_interfaces(urdf: str) -> frozenset[str]:
     """The command interfaces (``joint/interface``) the ``<ros2_control>`` blocks of ``urdf``
     offer."""
@@ -329,6 +456,26 @@ def bridge_argv(setup: Setup) -> list[str]:
         argv += _param(name, value)
     for source, target in plan.bridge_remappings:
         argv += ["-r", f"{source}:={target}"]
+    return argv
+
+
+def robots_bridge_argv(robots: RobotsSetup, namespace: str) -> list[str]:
+    """The bridge's command line for several robots: the first robot's plan's parameters, on
+    the descriptions with every robot's block (:attr:`RobotsSetup.bridge_params`: each robot's
+    node follows its block's topics), the process's node in ``namespace``."""
+    config, overrides = robots.setups[0].plan.bridge_parameters
+    argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", "__node:=sdf_bridge"]
+    if namespace:
+        argv += ["-r", f"__ns:=/{namespace}"]
+    argv += ["--params-file", str(config)]
+    params = {
+        **overrides,
+        "use_description_topic": False,
+        "frame_prefix": "",
+        **robots.bridge_params,
+    }
+    for name, value in params.items():
+        argv += _param(name, value)
     return argv
 
 
@@ -380,24 +527,33 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
 
 
 def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
+    from ..app.launch_args import parse_namespace
     from .controller_manager import find_manager, import_manager_messages, manager_environment
 
     prefix = find_manager()
     work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))
     work_dir.mkdir(parents=True, exist_ok=True)
-    setup = prepare(args, work_dir)
-    for note in setup.notes:
-        _say(out, f"note: {note}")
+    robots = prepare_robots(args, work_dir)
+    if robots is None:
+        setups: tuple[Setup, ...] = (prepare(args, work_dir),)
+        bridge = bridge_argv(setups[0])
+    else:
+        setups = robots.setups
+        bridge = robots_bridge_argv(robots, parse_namespace(args.namespace))
+    for setup in setups:
+        for note in setup.notes:
+            _say(out, f"note: {note}")
     _say(out, f"files and logs: {work_dir}")
-    children.append(_start("bridge", bridge_argv(setup), work_dir / "bridge.log", None))
-    children.append(
-        _start(
-            "controller_manager",
-            manager_argv(setup, prefix / "lib" / "controller_manager" / "ros2_control_node"),
-            work_dir / "controller_manager.log",
-            manager_environment(prefix),
+    children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
+    node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
+    for setup in setups:
+        label = "controller_manager"
+        if robots is not None:
+            label = f"controller_manager {setup.plan.namespace}"
+        log = setup.work_dir / "controller_manager.log"
+        children.append(
+            _start(label, manager_argv(setup, node_path), log, manager_environment(prefix))
         )
-    )
     import_manager_messages(prefix)
     import rclpy
     from rclpy.context import Context
@@ -409,9 +565,8 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     context = Context()
     rclpy.init(args=[], context=context, signal_handler_options=SignalHandlerOptions.NO)
     try:
-        node = rclpy.create_node(
-            "sdf_bridge_control", namespace=f"/{setup.plan.namespace}", context=context
-        )
+        own = parse_namespace(args.namespace)
+        node = rclpy.create_node("sdf_bridge_control", namespace=f"/{own}", context=context)
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         deadline = time.monotonic() + args.timeout
@@ -431,17 +586,22 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 check_children()
                 executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
 
-        manager = f"/{setup.plan.namespace}/controller_manager".replace("//", "/")
-        client = ControllerManagerClient(
-            node, spin_until, manager, timeout=max(1.0, deadline - time.monotonic())
-        )
-        _bring_up(client, setup, deadline, stop)
-        if stop.requested.is_set():
-            return 0
-        controllers = client.controllers()
-        _say(out, status_table(controllers))
-        claims = ClaimsRelay(node, manager, setup.plan.namespace)
-        claims.publish(controllers)
+        relays = []
+        for setup in setups:
+            manager = f"/{setup.plan.namespace}/controller_manager".replace("//", "/")
+            client = ControllerManagerClient(
+                node, spin_until, manager, timeout=max(1.0, deadline - time.monotonic())
+            )
+            _bring_up(client, setup, deadline, stop)
+            if stop.requested.is_set():
+                return 0
+            controllers = client.controllers()
+            if robots is not None:
+                _say(out, f"{manager}:")
+            _say(out, status_table(controllers))
+            claims = ClaimsRelay(node, manager, setup.plan.namespace)
+            claims.publish(controllers)
+            relays.append((client, claims))
         _say(out, "running; Ctrl-C stops the controller_manager and the bridge")
         stop.hold()
         while not stop.requested.is_set():
@@ -449,8 +609,9 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 if not child.running():
                     raise RuntimeError(f"{child.name} exited with {child.process.returncode}")
             executor.spin_once(timeout_sec=0.1)
-            if claims.due():
-                claims.publish(client.controllers())
+            for client, claims in relays:
+                if claims.due():
+                    claims.publish(client.controllers())
         return 0
     finally:
         rclpy.try_shutdown(context=context)

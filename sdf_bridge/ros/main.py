@@ -2,7 +2,8 @@
 
 - :func:`main`: ``ros2 run sdf_bridge bridge [--ros-args ...]`` / ``python -m sdf_bridge.ros.main``.
 - :func:`run_command`: ``sdf-bridge run [--description FILE] [--backend NAME]
-  [--xacro-arg k:=v ...] [--package-path PKG=DIR ...] [--model NAME] [--update-rate HZ]
+  [--xacro-arg k:=v ...] [--package-path PKG=DIR ...] [--model NAME ...]
+  [--robot NAME=FILE[@pose] ...] [--update-rate HZ]
   [--publish-rate HZ] [--ros-args ...]``: the options
   become parameter overrides (``-p name:=value``) in front of the user's own ``--ros-args``.
 - :func:`demo_command`: ``sdf-bridge demo [--backend mock|mujoco] [--duration S]``: runs the
@@ -71,7 +72,20 @@ def run_parser() -> argparse.ArgumentParser:
         "index)",
     )
     parser.add_argument(
-        "--model", metavar="NAME", help="the robot of an SDFormat world holding several"
+        "--model",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a robot of the SDFormat world to simulate (repeatable; default: every robot of "
+        "the world, each in its own namespace)",
+    )
+    parser.add_argument(
+        "--robot",
+        metavar="NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]",
+        action="append",
+        default=[],
+        help="add a URDF, xacro or SDFormat robot named NAME to the simulation, at the pose "
+        "given (m, rad) or its own (repeatable; names scoped NAME::joint)",
     )
     parser.add_argument("--update-rate", metavar="HZ", type=float, help="control loop rate, Hz")
     parser.add_argument("--publish-rate", metavar="HZ", type=float, help="joint_states rate, Hz")
@@ -112,7 +126,21 @@ def run_ros_args(argv: Sequence[str]) -> list[str]:
             "package_paths", [f"{k}={Path(v).expanduser().resolve()}" for k, v in packages.items()]
         )
     if ns.model:
-        params += _param("model", ns.model)
+        params += _param("model", ",".join(ns.model))
+    if ns.robot:
+        from ..description.world import parse_robot_spec
+        from ..errors import DescriptionError
+
+        robots = []
+        for item in ns.robot:
+            try:
+                spec = parse_robot_spec(item)
+            except DescriptionError as exc:
+                parser.error(f"--robot: {exc}")
+            resolved = str(Path(spec.file).expanduser().resolve())
+            name, _, rest = item.partition("=")  # (the file after the name: not in the name)
+            robots.append(f"{name}={rest.replace(spec.file, resolved, 1)}")
+        params += _param("robots", robots)
     if ns.update_rate is not None:
         params += _param("update_rate", float(ns.update_rate))
     if ns.publish_rate is not None:
@@ -257,6 +285,9 @@ def spin_node(
 
     executor = make_executor()
     executor.add_node(node)
+    world = getattr(node, "world", None)
+    for member in world.members if world is not None else ():  # several robots' nodes
+        executor.add_node(member)
     _executor_priority(loop_priority)
     try:
         spin_until_shutdown(executor, node.context, stop)

@@ -94,7 +94,7 @@ from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
 from ..hardware.backend_setup import simulates
-from . import conversions, logging_bridge, sim_clock, simulation
+from . import conversions, logging_bridge, robots, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .control_topics import follow_topic_block, subscribe_claims
 from .diagnostics import LoopDiagnostics, slow_loop_warning
@@ -126,7 +126,17 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             another description, any other error is kept in :attr:`failure`).
     """
 
-    def __init__(self, *, start: bool = True, node_name: str = "sdf_bridge", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        start: bool = True,
+        node_name: str = "sdf_bridge",
+        member: tuple[LoadedDescription, Any, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        #: a robot of a simulation of several (:mod:`.robots`): its description alone, its
+        #: slice of the shared physics and the world (its loop); ``None`` for a bridge of its own
+        self._member = member
         try:
             super().__init__(node_name, **kwargs)
         except ParameterException as exc:  # a bad use_sim_time (rclpy declares it here)
@@ -229,6 +239,14 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.create_service(SetBool, "~/enable", self._on_enable)
         self.create_service(Trigger, "~/reset", self._on_reset)
 
+        #: the simulation of several robots this node runs (:mod:`.robots`), else ``None``
+        self.world: robots.RobotsWorld | None = None
+        if self._member is not None:  # one robot of several: its description is given
+            loaded, slice_, _loop = self._member
+            self.configure(loaded, backend=slice_)
+            self._description_pub = self.create_publisher(String, "robot_description", LATCHED_QOS)
+            self._description_pub.publish(String(data=loaded.xml))
+            return
         loaded = resolve_description(
             self.config.robot_description,
             self.config.description_file,
@@ -236,6 +254,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self.config.use_description_topic,
             package_paths=self.config.package_paths,
             model=self.config.model,
+            robots=self.config.robots,
             allow_local_files=self.config.allow_local_files,
         )
         if loaded is None:
@@ -252,21 +271,28 @@ class BridgeNode(GuardedNode, QosOverridesNode):
 
     # ------------------------------------------------------------------ configuration
 
-    def configure(self, loaded: LoadedDescription) -> None:
-        """Build backend + hardware system for ``loaded`` and start the loop.
+    def configure(self, loaded: LoadedDescription, backend: Any = None) -> None:
+        """Build backend + hardware system for ``loaded`` and start the loop; several robots
+        (``loaded.robot.robots``): one node per robot over one shared physics
+        (:mod:`.robots`). ``backend``: the backend to use (a robot's slice of the shared
+        physics), else the ``backend`` parameter's.
 
         Raises:
             SdfBridgeError: (subclasses) the robot, limits or backend cannot be used.
         """
         cfg = self.config
+        if loaded.robot.robots and self._member is None:
+            self.world = robots.RobotsWorld(self, loaded)
+            self.description = loaded
+            return
         follow_topic_block(self, loaded.robot)  # its topics, as its controller_manager's plugin
         overrides = None
         if cfg.joint_limits_file:
             from ..limits import JointLimiter
 
             overrides = JointLimiter.load_overrides(cfg.joint_limits_file)
-        backend = create_backend(cfg.backend)
-        if cfg.start_paused and not simulates(backend):
+        backend = create_backend(cfg.backend) if backend is None else backend
+        if cfg.start_paused and not simulates(backend) and self._member is None:
             raise ConfigError(
                 f"start_paused is true but backend {cfg.backend!r} does not simulate. "
                 "Fix: use a simulating backend (mujoco) or start_paused:=false."
@@ -289,7 +315,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
         # warns once if use_sim_time is on and /clock never comes
-        sim_clock.watch(self, cfg.backend)
+        if self._member is None:
+            sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
             hardware.pause(True)
             self.get_logger().info(
@@ -339,6 +366,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                         origin="topic robot_description",
                         package_paths=self.config.package_paths,
                         model=self.config.model,
+                        robots=self.config.robots,
                         allow_local_files=self.config.allow_local_files,
                     )
                 )
@@ -376,10 +404,16 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                 raise
 
     def _cycle(self, k: int) -> None:
+        stamp_time = self._clock.now()
+        state = self.hardware.cycle(self._time.now(), self._dt)
+        self.publish_state(k, state, stamp_time)
+
+    def publish_state(self, k: int, state: Any, stamp_time: Any) -> None:
+        """Publish the state of tick ``k`` read at ``stamp_time`` (node clock): ``/clock``
+        (not by a robot of several: their world publishes it), joint and actuator states,
+        odometry, sensors."""
         hardware = self.hardware
         clock = self._clock
-        stamp_time = clock.now()
-        state = hardware.cycle(self._time.now(), self._dt)
         sim_time = state.sim_time
         self._time.observe(sim_time)
         if sim_time is not None and clock.ros_time_is_active:
@@ -387,7 +421,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             stamp = conversions.time_msg(sim_time)
         else:
             stamp = stamp_time.to_msg()
-        if sim_time is not None:  # first, so that the states' stamps are not ahead of /clock
+        if sim_time is not None and self._member is None:
+            # first, so that the states' stamps are not ahead of /clock
             if self._clock_pub is None:
                 self._clock_pub = self.create_publisher(ClockMsg, "/clock", 10)
             self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(sim_time)))
@@ -467,7 +502,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         return self.diagnostics.message(
             stamp,
             self.hardware,
-            self.loop,
+            self.loop if self._member is None else self._member[2].loop,
             self.rejects,
             self.command_warnings,
             self.callback_guard.dropped,
@@ -600,6 +635,10 @@ class BridgeNode(GuardedNode, QosOverridesNode):
     def shutdown(self) -> None:
         """Stop the loop and close the hardware system (idempotent; also on a node whose
         construction was interrupted before these were made)."""
+        world = getattr(self, "world", None)
+        if world is not None:
+            world.close()  # the robots' nodes, the shared loop and physics
+            self.world = None
         intake = getattr(self, "_trajectory_intake", None)
         if intake is not None:
             intake.close()

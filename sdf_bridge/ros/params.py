@@ -99,7 +99,25 @@ PARAMETERS: dict[str, tuple[Any, ParameterDescriptor]] = {
         "",
         _descriptor(
             _T.PARAMETER_STRING,
-            "The robot of an SDFormat world holding several (empty: its only robot).",
+            "The robot(s) of an SDFormat world to simulate, comma-separated (empty: every "
+            "robot of the world; one name: that robot alone, its names unscoped).",
+        ),
+    ),
+    "robots": (
+        Parameter.Type.STRING_ARRAY,  # no default value: rclpy cannot type an empty list
+        _descriptor(
+            _T.PARAMETER_STRING_ARRAY,
+            "Robots placed into the simulation beside the description's, each "
+            "'NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]' (URDF, xacro or SDFormat; "
+            "names scoped NAME::joint).",
+        ),
+    ),
+    "robot_namespaces": (
+        Parameter.Type.STRING_ARRAY,  # no default value: rclpy cannot type an empty list
+        _descriptor(
+            _T.PARAMETER_STRING_ARRAY,
+            "Several robots: 'ROBOT=NAMESPACE' for a robot whose ROS namespace is not its "
+            "name (relative to the node's namespace, or absolute with a leading /).",
         ),
     ),
     "allow_local_files": (
@@ -272,6 +290,8 @@ class BridgeConfig:
     xacro_args: dict[str, str] = field(default_factory=dict)
     package_paths: dict[str, str] = field(default_factory=dict)
     model: str = default("model")
+    robots: tuple[str, ...] = default("robots")
+    robot_namespaces: tuple[str, ...] = default("robot_namespaces")
     allow_local_files: bool = default("allow_local_files")
     use_description_topic: bool = default("use_description_topic")
     backend: str = default("backend")
@@ -463,6 +483,8 @@ def make_config(
         xacro_args=parse_xacro_args(xacro_raw),
         package_paths=parse_package_paths(packages_raw),
         model=str(values.get("model") or "").strip(),
+        robots=tuple(r for r in (values.get("robots") or ()) if r),
+        robot_namespaces=tuple(r for r in (values.get("robot_namespaces") or ()) if r),
         allow_local_files=bool(values.get("allow_local_files", default("allow_local_files"))),
         use_description_topic=bool(
             values.get("use_description_topic", default("use_description_topic"))

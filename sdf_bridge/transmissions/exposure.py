@@ -9,7 +9,9 @@ node say so instead of listing them as commandable:
 
 * planar and floating joints: simulated by the MuJoCo backend on all their freedoms, exposed
   on none (their translations are not joint coordinates a ROS user commands; a floating base
-  is the simulation's entity state);
+  is the simulation's entity state); a floating joint whose parent is ``world`` is a free base
+  (a robot's pose in the world, as a free root link is), not a joint to expose: it is not
+  named;
 * joints that close a kinematic loop (other than gearboxes): kept in the model, not simulated
   (:func:`~sdf_bridge.description.kinematics.loop_joints`).
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from sdf_bridge.description.coordinates import MULTI_AXIS_TYPES
 from sdf_bridge.description.kinematics import loop_joints
-from sdf_bridge.description.model import Robot
+from sdf_bridge.description.model import JointType, Robot
 
 from .coupling import build_followers, uncoupled_loop_gearboxes
 
@@ -37,6 +39,8 @@ def unexposed_joints(robot: Robot) -> dict[str, str]:
     for name, joint in robot.joints.items():
         if not joint.type.is_movable:
             continue
+        if joint.type is JointType.FLOATING and joint.parent == "world":
+            continue  # a free base (module doc)
         if name in loops:
             out[name] = "closes a kinematic loop: kept in the model, not simulated"
         elif joint.type.dof > 1 and joint.type not in MULTI_AXIS_TYPES:

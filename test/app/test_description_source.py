@@ -98,38 +98,39 @@ def test_invalid_description_string() -> None:
 def test_joints_not_in_joint_states_are_warned_about_at_start(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    sdf = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
-      <joint name="neck" type="ball"><parent>a</parent><child>b</child></joint>
-      <joint name="arm" type="revolute"><parent>a</parent><child>c</child></joint></model></sdf>"""
+    urdf = """<robot name="m"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="slab" type="planar"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      </joint><joint name="arm" type="continuous"><parent link="a"/><child link="c"/></joint>
+      </robot>"""
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.ros"):
-        loaded = load_description(sdf, is_file=False)
+        loaded = load_description(urdf, is_file=False)
     assert loaded.robot.name == "m"
     assert [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()] == [
-        "parameter robot_description: joint 'neck' is not in joint_states and not commandable: "
-        "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
-        "joint_states (one value per joint name there)"
+        "parameter robot_description: joint 'slab' is not in joint_states and not commandable: "
+        "planar joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (not joint coordinates)"
     ]
 
 
 def test_many_joints_not_in_joint_states_are_one_log_line(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """300 ball joints: 300 warnings returned, one line logged with the count (issue 22:
+    """300 planar joints: 300 warnings returned, one line logged with the count (issue 22:
     warnings aggregated)."""
-    balls = "".join(
-        f'<link name="b{i}"/><joint name="neck{i}" type="ball"><parent>a</parent>'
-        f"<child>b{i}</child></joint>"
+    slabs = "".join(
+        f'<link name="b{i}"/><joint name="slab{i}" type="planar"><parent link="a"/>'
+        f'<child link="b{i}"/><axis xyz="0 0 1"/></joint>'
         for i in range(300)
     )
-    sdf = f'<sdf version="1.9"><model name="m"><link name="a"/>{balls}</model></sdf>'
+    urdf = f'<robot name="m"><link name="a"/>{slabs}</robot>'
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.ros"):
-        load_description(sdf, is_file=False)
+        load_description(urdf, is_file=False)
     logged = [r.getMessage() for r in caplog.records if "joint_states" in r.getMessage()]
     assert logged == [
-        "parameter robot_description: joint 'neck0' is not in joint_states and not commandable: "
-        "ball joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
-        "joint_states (one value per joint name there) [300× this kind; next: 'neck1', "
-        "'neck2', 'neck3', …]"
+        "parameter robot_description: joint 'slab0' is not in joint_states and not commandable: "
+        "planar joint (3 degrees of freedom): simulated by the MuJoCo backend, not in "
+        "joint_states (not joint coordinates) [300× this kind; next: 'slab1', "
+        "'slab2', 'slab3', …]"
     ]
 
 
@@ -160,12 +161,10 @@ WORLD = """<sdf version="1.9"><world name="w"><model name="ground"><static>true<
 def test_model_picks_the_robot_of_a_world() -> None:
     loaded = load_description(WORLD, is_file=False, model="b")
     assert loaded.robot.name == "b" and [m.name for m in loaded.robot.scenery] == ["ground", "a"]
-    with pytest.raises(
-        DescriptionError,
-        match=r"world 'w' holds 2 robots \(non-static models\): a, b; the bridge "
-        r"drives one\. Fix: choose one with --model NAME",
-    ):
-        load_description(WORLD, is_file=False)
+    # without a name every robot of the world is simulated (issue 27), names scoped
+    every = load_description(WORLD, is_file=False)
+    assert every.robot.robots == ("a", "b") and [m.name for m in every.robot.scenery] == ["ground"]
+    assert load_description(WORLD, is_file=False, model="b, a").robot.robots == ("b", "a")
 
 
 def test_topic_text_gets_the_loaders_tinyxml2_readings(caplog: pytest.LogCaptureFixture) -> None:

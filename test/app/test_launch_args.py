@@ -313,9 +313,11 @@ def test_bridge_yaml_matches_declared_parameters(repo_dir: Path) -> None:
     data = yaml.safe_load((repo_dir / "config" / "bridge.yaml").read_text())
     params = data["/**"]["ros__parameters"]
     assert set(params) == set(PARAMETERS)
+    from rclpy.parameter import Parameter
+
     for name, (default, _descriptor) in PARAMETERS.items():
-        # rcl YAML cannot type an empty list; "" = none
-        expected = [""] if name in ("joints", "joint_feedback") else default
+        # rcl YAML cannot type an empty list; "" = none (every string-array parameter)
+        expected = [""] if default is Parameter.Type.STRING_ARRAY else default
         assert params[name] == expected, name
 
 

@@ -238,3 +238,18 @@ def test_a_configuration_error_found_while_running_exits_1(
     assert errors == [
         "joints parameter: 'nope' is not an actuated joint. Fix: list joints from ['a']."
     ]
+
+
+def test_models_and_robots_become_parameters(tmp_path: Path) -> None:
+    """--model repeats into one comma-separated model; --robot files become absolute paths."""
+    args = run_ros_args(["--model", "a", "--model", "b", "--robot", "c=c@1,2,3,0,0,0:fixed"])
+    robot = f"c={Path('c').resolve()}@1,2,3,0,0,0:fixed"
+    assert args == ["--ros-args", "-p", 'model:="a,b"', "-p", f"robots:={json.dumps([robot])}"]
+
+
+def test_a_bad_robot_argument_exits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run_ros_args(["--robot", "c"])
+    assert "--robot: robot 'c': not NAME=FILE. Fix: give NAME=FILE[@x,y,z" in (
+        capsys.readouterr().err
+    )

@@ -20,7 +20,7 @@ from sdf_bridge.ros.params import (
     undeclared_warning,
 )
 
-ARRAYS = {"joints": "all", "joint_feedback": "none"}
+ARRAYS = {"joints": "all", "joint_feedback": "none", "robots": "none", "robot_namespaces": "none"}
 """The string-array parameters (no declared default: rclpy cannot type an empty list) and what
 an unset one means (doc/user/parameters.md)."""
 

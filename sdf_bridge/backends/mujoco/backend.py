@@ -595,18 +595,19 @@ class MujocoBackend:
         configuration (:mod:`.gains`), shape (n_joints,), kg·m² or kg (a copy)."""
         return self.inertia.apparent.copy()
 
-    def base_state(self) -> BaseState | None:
-        """The free-floating root link's ground-truth state now (the first free root; ``None``
-        on a fixed base): MuJoCo's body pose of the link in the world and its twist in the
-        link's frame (a copy, with the simulated time).
+    def base_state(self, index: int = 0) -> BaseState | None:
+        """The free-floating root link's ground-truth state now (free root ``index`` of
+        :attr:`free_roots`, the first by default; ``None`` on a fixed base): MuJoCo's body pose
+        of the link in the world and its twist in the link's frame (a copy, with the simulated
+        time).
 
         Raises:
             BackendError: before configure.
         """
         _, data = self._require()
-        if not self._free:
+        if index >= len(self._free):
             return None
-        adr, dof, link = self._free[0]
+        adr, dof, link = self._free[index]
         pose = data.qpos[adr : adr + 7]
         quat = pose[3:7]  # w x y z: the free joint's qpos is the body's pose in the world
         rot = np.empty(9)

@@ -57,6 +57,7 @@ from ...description.coordinates import (
 from ...description.inertia import DEFAULT_INERTIA
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Pose, Robot
+from ...description.scope import owner as owner_of
 from ...errors import BackendError, ModelTooLargeError
 from .couplings import add_coupling, add_gearboxes, add_mimics
 from .geoms import (
@@ -92,7 +93,8 @@ class BuildOptions:
             ``Link.pose`` in it; a URDF root at its origin); ``None`` = the model's pose.
         lift_above_ground: with a ground plane, raise the root so that the lowest collision
             geom of the initial configuration is at z ≥ 0 (like spawning a model above the
-            ground in Gazebo), instead of starting in deep penetration.
+            ground in Gazebo), instead of starting in deep penetration. Not for several robots
+            (``Robot.robots``): each stands at the pose it was placed at.
         max_bodies: the most bodies (links) a model may have: :func:`build_spec` refuses a
             bigger one (:class:`~sdf_bridge.errors.ModelTooLargeError`) before building it
             (compiling a 10,000-link model took over 7 minutes and 7 GB).
@@ -380,6 +382,9 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
         world.add_light(pos=[0, 0, 5], dir=[0, 0, -1], type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL)
 
     joints_maker = _JointMaker(built, options)
+    # several robots (Robot.robots) touch each other: their geoms collide, pairs of one robot's
+    # bodies are excluded below unless self_collide
+    collide = options.self_collide or bool(robot.robots)
     defaulted: list[str] = []
     sdf_defaulted: list[str] = []
     no_gravity: list[str] = []
@@ -397,7 +402,8 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                 frame = base.matrix() if link.pose is None else base.matrix() @ link.pose.matrix()
                 set_frame(body, frame)
                 built._root_bodies.append(link_name)
-                built._lift = ground and options.lift_above_ground
+                # several robots stand where their poses place them (no lift)
+                built._lift = ground and options.lift_above_ground and not robot.robots
                 if not (options.fixed_base or robot.static):  # SDFormat <static> models never move
                     body.add_freejoint(name=f"{link_name}__free")
                     built.joints[f"{link_name}__free"] = JointSlots(
@@ -431,7 +437,7 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                 name=col.name,
                 visual=False,
                 rgba=None,
-                self_collide=options.self_collide,
+                self_collide=collide,
             )
         if options.visual_geoms:
             for vis in link.visuals:
@@ -452,6 +458,8 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
                     rgba=color,
                     self_collide=False,
                 )
+    if robot.robots and not options.self_collide:
+        _exclude_within_robots(spec, robot, built)
     moving = add_scenery(spec, robot, meshes, visual_geoms=options.visual_geoms)
     if moving:
         built.note(f"world model(s) {moving} are not the robot: simulated as fixed world geometry")
@@ -468,6 +476,24 @@ def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltMod
     add_mimics(robot, built, options.timestep)
     add_gearboxes(robot, built, options.timestep, loops)
     return built
+
+
+def _exclude_within_robots(spec: mujoco.MjSpec, robot: Robot, built: BuiltModel) -> None:
+    """Exclude the contacts between two bodies of one robot of a simulation of several
+    (``Robot.robots``; names scoped ``robot::link``), so that robots touch each other and the
+    ground, and not themselves (``self_collide`` off, as for one robot). One exclusion per pair
+    of a robot's bodies that hold collision geoms."""
+    by_robot: dict[str, list[str]] = {}
+    for link_name, body_name in built.link_body.items():
+        link = robot.links[link_name]
+        owner = owner_of(link_name, robot.robots)
+        if owner is None or body_name == "world" or not link.collisions:
+            continue
+        by_robot.setdefault(owner, []).append(body_name)
+    for bodies in by_robot.values():
+        for i, first in enumerate(bodies):
+            for second in bodies[i + 1 :]:
+                spec.add_exclude(bodyname1=first, bodyname2=second)
 
 
 STOP_IMPEDANCE = 0.01

@@ -58,6 +58,9 @@ class Robot:
             ``<model>``: the description says nothing, simulators use their own default).
         skipped: the non-essential elements the loader left out, each with file, line and
             reason (:mod:`sdf_bridge.description.contain`), in the order found.
+        robots: the robots a simulation of several robots holds, by name, in order
+            (:func:`sdf_bridge.description.world.combine`: every element of robot ``r`` is named
+            ``r::<name>``); empty for one robot, whose names are its own.
     """
 
     name: str
@@ -79,6 +82,7 @@ class Robot:
     environment: Environment = Environment()
     gravity: tuple[float, float, float] | None = None
     skipped: tuple[Skip, ...] = ()
+    robots: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("links", "joints", "materials"):

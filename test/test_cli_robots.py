@@ -1,0 +1,66 @@
+"""``sdf-bridge check --robot`` and worlds of several robots: the summary says the names are
+scoped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from several_robots import THREE_ARMS, TWO_LINK_URDF
+
+from sdf_bridge import cli
+
+NOTE = (
+    "robots: {names}: simulated together in one physics, each robot's joints, links, sensors "
+    "and actuators scoped under its name ({first}::<name>), so that no two robots' names can "
+    "clash"
+)
+
+
+def test_check_of_a_world_of_several_robots_says_names_are_scoped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    world = tmp_path / "arms.sdf"
+    world.write_text(THREE_ARMS)
+    assert cli.main(["check", str(world)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == [
+        "world: arms (4 models)",
+        NOTE.format(names="position, velocity, effort", first="position"),
+    ]
+
+
+def test_check_with_robots_summarises_the_simulation_of_them_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arm = tmp_path / "arm.urdf"
+    arm.write_text(TWO_LINK_URDF)
+    assert cli.main(["check", str(arm), "--robot", f"b={arm}@1,0,0,0,0,0:fixed"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(NOTE.format(names="twolink, b", first="twolink") + "\n\nrobot: twolink")
+    joints = [
+        line.split()[0] for line in out.splitlines() if line.startswith("  ") and "::" in line
+    ]
+    assert joints == [
+        "twolink::shoulder",
+        "twolink::elbow",
+        "b::shoulder",
+        "b::elbow",
+        "b::base__fixed",
+    ]
+    assert cli.main(["info", str(arm), "--robot", f"b={arm}", "--json"]) == 0
+    model = json.loads(capsys.readouterr().out)
+    assert model["robots"] == ["twolink", "b"] and "b::elbow" in model["joints"]
+
+
+def test_check_with_a_bad_robot_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    arm = tmp_path / "arm.urdf"
+    arm.write_text(TWO_LINK_URDF)
+    assert cli.main(["check", str(arm), "--robot", "twolink=" + str(arm)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {arm}: two robots are named 'twolink'. Fix: give every robot of the simulation "
+        "a distinct name (--robot NAME=FILE)\n"
+    )
+    assert cli.main(["check", str(arm), "--robot", "b=x.urdf@1,2"]) == 1
+    assert capsys.readouterr().err.startswith("error: robot 'b=x.urdf@1,2': pose '1,2' is not")
