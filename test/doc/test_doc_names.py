@@ -20,8 +20,8 @@ FILE = re.compile(
 )
 NOT_HERE = {"doc/reports/survey_2026_12_04.md"}
 """Pages naming files of other repositories (the survey's robots), not checked for paths."""
-PENDING = {"bench/robots.py", "test/ros/test_control_robots.py", "test/ros/test_control_sweep.py"}
-"""Files the pages describe whose branches (worlds, control3) are not merged yet."""
+PENDING = {"test/ros/test_control_sweep.py"}
+"""Files the pages describe whose branch (control3) is not merged yet."""
 
 
 def resolves(name: str) -> bool:
