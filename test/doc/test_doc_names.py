@@ -20,14 +20,6 @@ FILE = re.compile(
 )
 NOT_HERE = {"doc/reports/survey_2026_12_04.md"}
 """Pages naming files of other repositories (the survey's robots), not checked for paths."""
-PENDING = {
-    "test/ros/test_control_sweep.py",
-    "test/backends/mujoco/test_ball_pendulum.py",
-    "test/description/test_ball_angles.py",
-}
-"""Files the pages describe whose branches (control3, ballfix) are not merged yet."""
-
-
 def resolves(name: str) -> bool:
     """Whether the dotted ``name`` is a module of the package or an attribute of one."""
     parts = name.split(".")
@@ -60,7 +52,7 @@ def test_named_files_exist(page: Path) -> None:
     if _page_id(page) in NOT_HERE:
         pytest.skip("names files of other repositories")
     files = {f.rstrip(".") for f in FILE.findall(page.read_text(encoding="utf-8"))}
-    assert sorted(f for f in files - PENDING if not (REPO / f).exists()) == []
+    assert sorted(f for f in files if not (REPO / f).exists()) == []
 
 
 def test_resolves() -> None:
