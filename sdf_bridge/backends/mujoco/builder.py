@@ -137,7 +137,7 @@ class BuiltModel:
         link_body: link name → MuJoCo body name (``"world"`` for a ``world`` root link).
         joints: description joint → :class:`JointSlots` (fixed joints excluded).
         coordinates: coordinate name (:mod:`sdf_bridge.description.coordinates`: a 1-DOF joint
-            or ``<joint>/axis2``, ``<joint>/roll``, …) → (description joint, index into its
+            or ``<joint>/axis1``, ``<joint>/axis2``) → (description joint, index into its
             :class:`JointSlots` lists).
         notes: warnings/notes emitted while building (also logged).
     """
