@@ -24,9 +24,9 @@ written (before the limits, which it does not apply itself), once per tick:
   start, a reset or an e-stop release): they hold still at the position measured when their
   command ended (:attr:`JointCommand.hold <sdf_bridge.backends.base.JointCommand.hold>`; they
   are not limited, as they are not commanded); except the joints that are free when idle (the
-  axes of ball, universal and revolute2 joints, uncoupled gearboxes:
+  axes of universal and revolute2 joints, uncoupled gearboxes:
   :func:`~sdf_bridge.description.coordinates.free_when_idle`), which get an effort command of
-  0 instead: free, as a caster's ball joint must be.
+  0 instead: free, as Gazebo leaves a joint no plug-in drives.
 
 Hot path: the result only changes with the buffer's commands (its cached arrays, replaced on
 every change), its modes (:attr:`CommandBuffer.mode_version`) or a hold starting; otherwise the

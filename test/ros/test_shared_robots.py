@@ -86,8 +86,9 @@ def sdf_models(robots_dir: Path) -> list[Path]:
 
 def test_bridge_on_every_sdf_model(start_bridge, probe: Probe, robots_dir: Path) -> None:
     """SDFormat models run too; joint_states carry every coordinate and follower the
-    transmission map drives (each axis of a ball, universal or revolute2 joint is a coordinate
-    of its own: sdf_bridge.description.coordinates), and every published position is finite."""
+    transmission map drives (each axis of a universal or revolute2 joint is a coordinate of
+    its own: sdf_bridge.description.coordinates; a ball joint is not published yet), and every
+    published position is finite."""
     from sdf_bridge.transmissions import TransmissionMap
 
     files = sdf_models(robots_dir)

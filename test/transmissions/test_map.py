@@ -138,30 +138,44 @@ def test_multi_dof_joint() -> None:
 
 
 def test_a_transmission_on_a_whole_multi_axis_joint_is_refused() -> None:
-    """A transmission drives one axis: naming a ball joint itself is refused for real actuators
-    (the message names its coordinates) and skipped with that warning for a simulated robot."""
-    robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
+    """A transmission drives one axis: naming a universal joint itself is refused for real
+    actuators (the message names its coordinates) and skipped with that warning for a
+    simulated robot."""
+    robot = chain(("j", "universal"), transmissions=[simple("t", "j", "m")])
     message = (
-        r"transmission 't' names ball joint 'j', which has 3 axes; a transmission drives one\. "
-        r"Fix: name one of its axes, \['j/roll', 'j/pitch', 'j/yaw'\]\."
+        r"transmission 't' names universal joint 'j', which has 2 axes; a transmission drives "
+        r"one\. Fix: name one of its axes, \['j/axis1', 'j/axis2'\]\."
     )
     with pytest.raises(TransmissionError, match=message):
         TransmissionMap.from_robot(robot)
     tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
-    assert tmap.joint_names == tmap.actuator_names == ("j/roll", "j/pitch", "j/yaw")
+    assert tmap.joint_names == tmap.actuator_names == ("j/axis1", "j/axis2")
     assert [e.status for e in tmap.entries] == ["skipped"]
     assert any(re.search(message, w) for w in tmap.warnings)
 
 
+def test_a_transmission_on_a_ball_joint_is_refused() -> None:
+    """A ball joint (MuJoCo's native ball joint) has no coordinates: a transmission on it is
+    refused as on a planar joint, and on a would-be angle ``j/pitch`` as on a missing joint;
+    the map has no joint."""
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
+    with pytest.raises(TransmissionError, match=r"drives ball joint 'j'; only 1-DOF"):
+        TransmissionMap.from_robot(robot)
+    assert TransmissionMap.from_robot(robot, simulated_robot=True).joint_names == ()
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j/pitch", "m")])
+    with pytest.raises(TransmissionError, match=r"names joint 'j/pitch', which does not exist"):
+        TransmissionMap.from_robot(robot)
+
+
 def test_a_transmission_drives_one_axis_coordinate() -> None:
-    """``<joint name="j/pitch">`` drives that axis through the transmission (reduction 10);
-    the other axes get identity actuators."""
-    robot = chain(("j", "ball"), transmissions=[simple("t", "j/pitch", "m", ared=10.0)])
+    """``<joint name="j/axis2">`` drives that axis through the transmission (reduction 10);
+    the other axis gets an identity actuator."""
+    robot = chain(("j", "universal"), transmissions=[simple("t", "j/axis2", "m", ared=10.0)])
     tmap = TransmissionMap.from_robot(robot)
-    assert tmap.actuator_names == ("j/roll", "m", "j/yaw")
-    position, _, effort = tmap.actuator_to_joint([0.0, 2.0, 0.0], [0.0] * 3, [0.0, 1.0, 0.0])
-    np.testing.assert_allclose(position, [0.0, 0.2, 0.0], rtol=0, atol=1e-15)
-    np.testing.assert_allclose(effort, [0.0, 10.0, 0.0], rtol=0, atol=1e-15)
+    assert tmap.actuator_names == ("j/axis1", "m")
+    position, _, effort = tmap.actuator_to_joint([0.0, 2.0], [0.0] * 2, [0.0, 1.0])
+    np.testing.assert_allclose(position, [0.0, 0.2], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(effort, [0.0, 10.0], rtol=0, atol=1e-15)
 
 
 def test_joint_driven_twice() -> None:

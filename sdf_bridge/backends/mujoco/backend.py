@@ -40,7 +40,7 @@ import mujoco
 import numpy as np
 
 from ...description.coordinates import coordinate_joint
-from ...description.model import JointType, Robot
+from ...description.model import Robot
 from ...errors import BackendError
 from ...limits.spec import effort_bounds
 from ..base import BaseState, JointCommand, JointSpaceState
@@ -377,13 +377,7 @@ class MujocoBackend:
             return
         sim_time = float(t_end)
         self.instabilities += 1
-        assert self.built is not None
-        balls = [
-            slots.name
-            for slots in self.built.joints.values()
-            if slots.type is JointType.BALL and set(slots.mj_joints) & set(joints)
-        ]
-        log_instability(self.instabilities, sim_time, joints, balls)
+        log_instability(self.instabilities, sim_time, joints)
         self.reset()
         data.time = sim_time
         self._rtf.restart(sim_time)  # (reset marked time 0)

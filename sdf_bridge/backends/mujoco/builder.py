@@ -11,12 +11,9 @@ Mappings (documented defaults, logged once per model):
 * Mass properties (``<inertial>``, its defaults and repairs): :mod:`.inertials`.
 * Universal/revolute2 joints whose two axes are parallel get an armature of
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
-* Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball → three
-  hinges about the joint frame's z, y′, x″ (its roll, pitch, yaw coordinates:
-  :mod:`sdf_bridge.description.coordinates`; an armature of :data:`DEFAULT_INERTIA` on each
-  keeps the mass matrix invertible at pitch = ±π/2, but the hinges lock there: a free ball
-  swinging near the lock gains energy and diverges, where MuJoCo's native ball joint does
-  not; a known limitation, see ``test_ball_pendulum.py``),
+* Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball →
+  MuJoCo's native ball joint (a quaternion; its ``<dynamics>`` damping on its three dofs, not
+  a coordinate: three hinges would lock at pitch ±π/2, :mod:`sdf_bridge.description.coordinates`),
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
   universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, fixed →
   no joint; gearbox → a coupling (see :func:`.couplings.add_gearboxes`: the loop form couples
@@ -50,12 +47,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from ...description.coordinates import (
-    BALL_AXES,
-    BALL_SUFFIXES,
-    SDF_DEFAULT_AXIS2,
-    coordinate_names,
-)
+from ...description.coordinates import SDF_DEFAULT_AXIS2, coordinate_names
 from ...description.inertia import DEFAULT_INERTIA
 from ...description.kinematics import joint_transform, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Pose, Robot
@@ -122,8 +114,8 @@ class JointSlots:
         name: description joint name.
         type: its type.
         mj_joints: MuJoCo joint names (first = the joint's primary DOF when it has one; for
-            ball, universal and revolute2 joints, one hinge per coordinate in coordinate
-            index order).
+            universal and revolute2 joints, one hinge per coordinate in coordinate index
+            order).
         qpos: qpos addresses of ``mj_joints`` (first element of each).
         dof: dof addresses of ``mj_joints`` (first element of each).
     """
@@ -145,7 +137,7 @@ class BuiltModel:
         link_body: link name → MuJoCo body name (``"world"`` for a ``world`` root link).
         joints: description joint → :class:`JointSlots` (fixed joints excluded).
         coordinates: coordinate name (:mod:`sdf_bridge.description.coordinates`: a 1-DOF joint
-            or ``<joint>/axis2``, ``<joint>/roll``, …) → (description joint, index into its
+            or ``<joint>/axis1``, ``<joint>/axis2``) → (description joint, index into its
             :class:`JointSlots` lists).
         notes: warnings/notes emitted while building (also logged).
     """
@@ -211,7 +203,7 @@ class _JointMaker:
         rot, pos = j_in_child[:3, :3], [float(v) for v in j_in_child[:3, 3]]
         slots = JointSlots(joint.name, jtype)
         self.built.joints[joint.name] = slots
-        if jtype.dof == 1 or jtype in (JointType.BALL, JointType.UNIVERSAL, JointType.REVOLUTE2):
+        if jtype.dof == 1 or jtype in (JointType.UNIVERSAL, JointType.REVOLUTE2):
             for k, name in enumerate(coordinate_names(joint)):
                 self.built.coordinates[name] = (joint.name, k)
         hinge, slide = mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE
@@ -247,13 +239,9 @@ class _JointMaker:
                 self.options.timestep,
             )
         elif jtype is JointType.BALL:
-            # R = Rz(yaw)·Ry(pitch)·Rx(roll): MuJoCo composes a body's joints in order, each
-            # about its axis in the body frame, so yaw first; the slots in roll, pitch, yaw order
-            for k in (2, 1, 0):
-                mj = make(f"{joint.name}__{BALL_SUFFIXES[k]}", hinge, np.array(BALL_AXES[k]))
-                self._dynamics(mj, joint, joint.dynamics)
-                mj.armature = max(mj.armature, DEFAULT_INERTIA)
-            slots.mj_joints.reverse()
+            mj = make(joint.name, mujoco.mjtJoint.mjJNT_BALL)
+            if joint.dynamics is not None:
+                mj.damping = _poly(float(joint.dynamics.damping))
         elif jtype is JointType.FLOATING:
             for suffix, axis in (("x", (1, 0, 0)), ("y", (0, 1, 0)), ("z", (0, 0, 1))):
                 make(f"{joint.name}__{suffix}", slide, np.asarray(axis, dtype=float))

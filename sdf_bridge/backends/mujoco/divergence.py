@@ -8,7 +8,6 @@ import logging
 import math
 import re
 import threading
-from collections.abc import Sequence
 
 import mujoco
 import numpy as np
@@ -86,32 +85,17 @@ def diverged_joints(
     )
 
 
-def log_instability(
-    count: int, sim_time: float, joints: list[str], ball_joints: Sequence[str] = ()
-) -> None:
+def log_instability(count: int, sim_time: float, joints: list[str]) -> None:
     """Log the error of the ``count``-th divergence (s ``sim_time``, at ``joints``) the 1st,
-    10th, 100th, … time: what happened, that the simulation was reset, and the fix.
-    ``ball_joints``: the description ball joints among ``joints`` (their three hinges, yaw,
-    pitch, roll, lose a degree of freedom at pitch = ±π/2, where the mass matrix is nearly
-    singular: the error then names that cause and the workaround)."""
+    10th, 100th, … time: what happened, that the simulation was reset, and the fix."""
     if decade(count):
         where = f" at joint(s) {joints}" if joints else ""
-        gimbal = (
-            f"; ball joint(s) {list(ball_joints)} are three hinges (yaw, pitch, roll) that lock "
-            "at pitch = ±π/2 (a free ball swinging through it diverges): turn its joint frame "
-            "so that its pitch stays away from ±π/2, or give it an armature (backend "
-            "parameter armature.<joint>, kg·m²; 1e-2 stopped it in gz-sim's demo but "
-            "changes the motion measurably)"
-            if ball_joints
-            else ""
-        )
         _LOG.error(
             "MuJoCo simulation became unstable (NaN, Inf or huge values) near t = %.4f s%s; "
             "reset to the initial state (%d time(s) so far). Fix: check the masses and "
             "inertias of the links there (tiny or huge values), joint stop stiffness, "
-            "PID gains and effort limits, or use a smaller timestep%s",
+            "PID gains and effort limits, or use a smaller timestep",
             sim_time,
             where,
             count,
-            gimbal,
         )

@@ -47,7 +47,7 @@ def test_joint_kinds() -> None:
             "cont", JointType.CONTINUOUS, base, "l2", axis=Axis((0, 0, 1)), limit=Limit(effort=3)
         ),
         Joint("pri", JointType.PRISMATIC, base, "l3", axis=Axis((1, 0, 0)), limit=Limit(0, 0.2)),
-        Joint("ball", JointType.BALL, base, "l4"),
+        Joint("ball", JointType.BALL, base, "l4", dynamics=Dynamics(damping=0.4, friction=0.2)),
         Joint("plan", JointType.PLANAR, base, "l5", axis=Axis((0, 0, 1))),
         Joint("uni", JointType.UNIVERSAL, base, "l6", axis=Axis((1, 0, 0)), axis2=Axis((0, 1, 0))),
         Joint("fix", JointType.FIXED, base, "l7"),
@@ -61,14 +61,14 @@ def test_joint_kinds() -> None:
     assert _joint(model, "pri").type[0] == slide and _joint(model, "pri").axis == pytest.approx(
         [1, 0, 0]
     )
-    # a ball: three hinges in roll, pitch, yaw order (built yaw first: R = Rz·Ry·Rx)
-    assert built.joints["ball"].mj_joints == ["ball__roll", "ball__pitch", "ball__yaw"]
-    assert [model.joint(n).type[0] for n in built.joints["ball"].mj_joints] == [hinge] * 3
-    assert model.body("l4").jntadr[0] == model.joint("ball__yaw").id
-    assert built.address("ball/pitch") == (
-        model.jnt_qposadr[model.joint("ball__pitch").id],
-        model.jnt_dofadr[model.joint("ball__pitch").id],
-    )
+    # a ball: MuJoCo's native ball joint (no gimbal lock), not a coordinate; its damping on its
+    # three dofs (only damping is mapped, as before the three hinges)
+    assert built.joints["ball"].mj_joints == ["ball"]
+    assert _joint(model, "ball").type[0] == mujoco.mjtJoint.mjJNT_BALL
+    dof = _joint(model, "ball").dofadr[0]
+    assert list(model.dof_damping[dof : dof + 3]) == [0.4] * 3
+    assert list(model.dof_frictionloss[dof : dof + 3]) == [0.0] * 3
+    assert built.address("ball") is None and built.address("ball/pitch") is None
     assert built.mj_joint("uni/axis2") == "uni__axis2" and built.address("plan") is None
     assert built.joints["plan"].mj_joints == ["plan", "plan__x", "plan__y"]
     assert [model.joint(n).type[0] for n in built.joints["plan"].mj_joints] == [hinge, slide, slide]

@@ -13,7 +13,7 @@ import numpy as np
 from mujoco_helpers import Sim
 
 from sdf_bridge.description import load
-from sdf_bridge.description.model.pose import matrix_to_rpy, rpy_to_matrix
+from sdf_bridge.description.model.pose import rpy_to_matrix
 
 NAN = math.nan
 
@@ -70,31 +70,23 @@ def _child_rotation(sim: Sim) -> np.ndarray:
     return (HEAD @ JOINT_IN_HEAD).T @ world @ JOINT_IN_HEAD
 
 
-def test_commanded_ball_angles_give_that_rotation() -> None:
-    """Roll, pitch, yaw commanded to (0.3, −0.4, 0.5) rad: the head's joint frame turns by Rz(0.5)·
-    Ry(−0.4)·Rx(0.3) (1e-5) and the state reads the angles back (1e-5 rad)."""
+def test_a_ball_joint_is_native_and_its_quaternion_turns_the_joint_frame() -> None:
+    """The ball is one MuJoCo ball joint, no actuator, nothing in the state; its quaternion q,
+    in the head's body frame, turns the head's joint frame in the parent's joint frame by
+    ``JOINT_IN_HEADᵀ · R(q) · JOINT_IN_HEAD``: q of ``JOINT_IN_HEAD · R0 · JOINT_IN_HEADᵀ``
+    gives R0 = Rz(−1.1)·Ry(0.6)·Rx(2.0) (1e-12)."""
     sim = Sim(load(BALL))
-    assert sim.actuators == ("neck/roll", "neck/pitch", "neck/yaw")
-    sim.read()
-    target = [0.3, -0.4, 0.5]
-    state = sim.run(2.0, command=lambda: sim.position(target))[-1].joints
-    np.testing.assert_allclose(state[0], target, rtol=0, atol=1e-5)
-    np.testing.assert_allclose(_child_rotation(sim), rpy_to_matrix(target), rtol=0, atol=1e-5)
-
-
-def test_a_known_rotation_reads_as_its_rpy() -> None:
-    """The head placed at a rotation R0 = Rz(−1.1)·Ry(0.6)·Rx(2.0) (MuJoCo's hinge angles set
-    directly, then forward kinematics): the angles read are matrix_to_rpy(R0) (1e-12), and the
-    head's joint frame is turned by R0 (1e-12)."""
-    sim = Sim(load(BALL))
-    rotation = rpy_to_matrix((2.0, 0.6, -1.1))
     model, data = sim.backend.model, sim.backend.data
-    for name, angle in zip(("neck/roll", "neck/pitch", "neck/yaw"), matrix_to_rpy(rotation)):
-        data.qpos[sim.backend.built.address(name)[0]] = angle
+    assert sim.actuators == () and model.nu == 0
+    assert model.jnt_type[model.joint("neck").id] == mujoco.mjtJoint.mjJNT_BALL
+    assert sim.backend.joint_state()[0].shape == (0,)
+    rotation = rpy_to_matrix((2.0, 0.6, -1.1))
+    quat = np.zeros(4)
+    mujoco.mju_mat2Quat(quat, (JOINT_IN_HEAD @ rotation @ JOINT_IN_HEAD.T).flatten())
+    qadr = sim.backend.built.joints["neck"].qpos[0]
+    data.qpos[qadr : qadr + 4] = quat
     mujoco.mj_forward(model, data)
     np.testing.assert_allclose(_child_rotation(sim), rotation, rtol=0, atol=1e-12)
-    read = sim.backend.joint_state()[0]
-    np.testing.assert_allclose(read, [2.0, 0.6, -1.1], rtol=0, atol=1e-12)
 
 
 #: f2 mimics axis2 of the universal joint u, f1 its axis1 (SDFormat 1.11 ``//mimic/@axis``; the
