@@ -20,6 +20,8 @@ FILE = re.compile(
 )
 NOT_HERE = {"doc/reports/survey_2026_12_04.md"}
 """Pages naming files of other repositories (the survey's robots), not checked for paths."""
+
+
 def resolves(name: str) -> bool:
     """Whether the dotted ``name`` is a module of the package or an attribute of one."""
     parts = name.split(".")

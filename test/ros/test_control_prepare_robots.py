@@ -16,7 +16,21 @@ from sdf_bridge.ros.control_command import control_parser, prepare_robots, robot
 
 
 def _args(*argv: str):
-    return control_parser().parse_args(list(argv))
+    """``control``'s arguments on MuJoCo (several robots share one physics: the mock refuses)."""
+    return control_parser().parse_args(["--backend", "mujoco", *argv])
+
+
+def test_several_robots_on_the_mock_are_refused_before_anything_starts(tmp_path: Path) -> None:
+    world = tmp_path / "arms.sdf"
+    world.write_text(THREE_ARMS)
+    args = control_parser().parse_args(["--description", str(world)])
+    with pytest.raises(
+        ConfigError,
+        match=r"holds 3 robots \(position, velocity, effort\) and backend 'mock' does not "
+        r"simulate: several robots share one physics\. Fix: backend:=mujoco, or choose one "
+        r"robot with --model NAME\.$",
+    ):
+        prepare_robots(args, tmp_path / "work")
 
 
 def test_a_world_of_three_arms_gets_a_block_and_a_namespace_per_arm(tmp_path: Path) -> None:

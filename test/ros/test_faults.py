@@ -264,12 +264,15 @@ def test_a_trajectory_in_the_past_is_rejected_and_counted(
         return msg
 
     def rejected() -> str | None:
-        status = next(
-            s
-            for s in probe.wait_messages("/diagnostics", 1)[-1].status
-            if s.name.startswith("past/bridge")
-        )
-        return {kv.key: kv.value for kv in status.values}.get("rejected.trajectory_in_past")
+        """The count in the bridge's latest loop status (a /diagnostics message may carry other
+        statuses only: the latest one that has the bridge's is read)."""
+        probe.wait_messages("/diagnostics", 1)
+        for message in reversed(probe.messages["/diagnostics"]):
+            for status in message.status:
+                if status.name.startswith("past/bridge"):
+                    values = {kv.key: kv.value for kv in status.values}
+                    return values.get("rejected.trajectory_in_past")
+        return None
 
     publisher.publish(trajectory(100.0))
     probe.wait_for(lambda: rejected() == "1", "the past trajectory to be counted")
