@@ -31,6 +31,7 @@ start-up warning of unexposed joints reads.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -74,17 +75,35 @@ class JointRoles:
         return frozenset(self.follower_joints) | self.loops | self.loop_gearboxes
 
 
+_ROLES: dict[int, tuple[weakref.ref[Robot], JointRoles]] = {}
+"""id(robot) → (the robot, its roles): :func:`joint_roles` of each live robot, kept while the
+robot lives (a :class:`Robot` is immutable, and unhashable: its maps are dicts)."""
+
+
 def joint_roles(robot: Robot) -> JointRoles:
     """The :class:`JointRoles` of ``robot``: the one place followers, loop joints and unexposed
     joints are worked out (the transmission map, the node's warning of unexposed joints and
-    ``sdf-bridge check`` all read it). The joints closing a loop
-    (:func:`~sdf_bridge.description.kinematics.tree_edges`) are found once for all rules.
+    ``sdf-bridge check`` all read it), once per robot: the result is kept while ``robot``
+    lives, so that the start-up warning, the map and the summary share one computation. The
+    joints closing a loop (:func:`~sdf_bridge.description.kinematics.tree_edges`) are found
+    once for all rules.
 
     Raises:
         TransmissionError: as :func:`~.coupling.build_followers` (a mimic of a missing, fixed
             or multi-DOF joint, a mimic cycle, a non-finite multiplier, offset, ratio or
-            pitch).
+            pitch); nothing is kept then.
     """
+    key = id(robot)
+    kept = _ROLES.get(key)
+    if kept is not None and kept[0]() is robot:
+        return kept[1]
+    roles = _joint_roles(robot)
+    _ROLES[key] = (weakref.ref(robot, lambda _ref: _ROLES.pop(key, None)), roles)
+    return roles
+
+
+def _joint_roles(robot: Robot) -> JointRoles:
+    """:func:`joint_roles`, computed."""
     closing = tree_edges(robot)[1]  # the joints closing a loop: found once, for each rule
     followers, follower_joints, warnings = build_followers(robot, closing)
     loops = frozenset(loop_joints(robot, closing))

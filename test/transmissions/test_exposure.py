@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sdf_bridge.description import load
@@ -76,3 +78,20 @@ def test_joint_roles_refuses_a_mimic_of_a_fixed_joint() -> None:
       <joint name="fx" type="fixed"><parent link="b"/><child link="c"/></joint></robot>""")
     with pytest.raises(TransmissionError, match=r"mimics 'fx', a fixed joint\. Fix: mimic"):
         joint_roles(robot)
+
+
+def test_joint_roles_are_worked_out_once_per_robot() -> None:
+    """The start-up warning, the map and the summary share one computation: the same roles
+    object for the same robot while it lives, none kept after it."""
+    import gc
+
+    from sdf_bridge.transmissions import exposure
+
+    robot = load(str(Path(__file__).resolve().parents[2] / "urdf" / "demo_arm.urdf.xacro"))
+    roles = exposure.joint_roles(robot)
+    assert exposure.joint_roles(robot) is roles
+    assert TransmissionMap.from_robot(robot).roles is roles
+    kept = len(exposure._ROLES)
+    del robot
+    gc.collect()
+    assert len(exposure._ROLES) == kept - 1
