@@ -565,10 +565,26 @@ class HardwareSystem:
         self.limiter = limiter
         if stops_moved:
             self.holds.confine(limiter.pmin, limiter.pmax)
+            notes.extend(self._outside_stops(limiter.pmin, limiter.pmax))
         self._properties.update(merged)
         if any("effort" in values for values in changes.values()):
             notes.extend(self._effort_chatter())
         return notes
+
+    def _outside_stops(self, lower: np.ndarray, upper: np.ndarray) -> list[str]:
+        """One note per joint whose last measured position is outside its new stops
+        ``[lower, upper]`` ((n_joints,), rad or m): a simulating backend's stop pushes it back
+        at once (as Gazebo's), which can be fast; the mock clamps it."""
+        position = self._measured[0, : len(lower)]
+        outside = np.flatnonzero((position < lower) | (position > upper))
+        names = self.transmissions.joint_names
+        return [
+            f"joint {names[k]!r} is at {position[k]:.6g}, outside its new stops "
+            f"[{lower[k]:.6g}, {upper[k]:.6g}]: the stop brings it back (a simulated stop "
+            "pushes it at once; move the stops in steps, or command the joint inside them "
+            "first, for a gentle move)"
+            for k in outside
+        ]
 
     # ------------------------------------------------------------------ sensors
     @_locked

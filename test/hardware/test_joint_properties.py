@@ -202,12 +202,18 @@ def test_mock_has_the_limiters_properties_only() -> None:
 
 def test_new_stop_clamps_the_mock_through_its_transmission_and_the_limiter_follows() -> None:
     """j1 at 0.8 rad (m1 = 7): a new upper stop 0.5 rad puts it at 0.5 rad (m1 = 4) at once,
-    velocity 0; a position command of 0.9 is then limited to 0.5 (reason position)."""
+    velocity 0, with a note saying so; a position command of 0.9 is then limited to 0.5
+    (reason position)."""
     system = _system()
     system.submit_joint_state(["j1"], [0.8], [], [], 0.0)
     _tick(system, 0.0, 1.0)
-    assert system.set_joint_properties({"j1": {"upper": 0.5}}) == []
+    assert system.set_joint_properties({"j1": {"upper": 0.5}}) == [
+        "joint 'j1' is at 0.8, outside its new stops [-1, 0.5]: the stop brings it back (a "
+        "simulated stop pushes it at once; move the stops in steps, or command the joint "
+        "inside them first, for a gentle move)"
+    ]
     state = system.read(1.0, 0.0)
+    assert system.set_joint_properties({"j1": {"lower": -0.5}}) == []  # j1 inside: no note
     np.testing.assert_allclose(state.position[:2], [0.5, 0.0], atol=TOL)
     np.testing.assert_allclose(state.actuator_position, [4.0, 0.0], atol=TOL)
     assert state.velocity[0] == 0.0
