@@ -59,6 +59,18 @@ def payload(marker: Path) -> str:
     )
 
 
+def _bridge_status(probe: Probe, prefix: str) -> dict[str, str]:
+    """The values of the latest status named ``prefix…`` on /diagnostics, after one more
+    message (a /diagnostics message may carry other statuses only: the latest one with the
+    bridge's is read); ``{}`` when none has it yet."""
+    probe.wait_messages("/diagnostics", 1)
+    for message in reversed(probe.messages["/diagnostics"]):
+        for status in message.status:
+            if status.name.startswith(prefix):
+                return {kv.key: kv.value for kv in status.values}
+    return {}
+
+
 def test_the_payload_runs_code_when_expanded_as_a_file(tmp_path: Path) -> None:
     """The control of the two tests below: the payload is live (expanded as a xacro file, it
     creates its marker file)."""
@@ -209,12 +221,7 @@ def test_a_killed_commander_stops_the_joint_under_use_sim_time_without_clock(
     assert states[-1].position[0] == stopped and states[-1].velocity[0] == 0.0
     assert stopped - at_kill <= VELOCITY * (TIMEOUT + PERIOD) + SEEN_LATE, (at_kill, stopped)
     assert states[-1].header.stamp == Time(sec=0, nanosec=0)  # the ROS clock stands still
-    status = next(
-        s
-        for s in probe.wait_messages("/diagnostics", 1)[-1].status
-        if s.name.startswith("sim_time/bridge")
-    )
-    assert {kv.key: kv.value for kv in status.values}["watchdog_trips"] == "1"
+    assert _bridge_status(probe, "sim_time/bridge")["watchdog_trips"] == "1"
     probe.wait_for(
         lambda: (
             "use_sim_time is true but the node's clock is still at 0 after 3 s: nothing publishes "
@@ -264,15 +271,7 @@ def test_a_trajectory_in_the_past_is_rejected_and_counted(
         return msg
 
     def rejected() -> str | None:
-        """The count in the bridge's latest loop status (a /diagnostics message may carry other
-        statuses only: the latest one that has the bridge's is read)."""
-        probe.wait_messages("/diagnostics", 1)
-        for message in reversed(probe.messages["/diagnostics"]):
-            for status in message.status:
-                if status.name.startswith("past/bridge"):
-                    values = {kv.key: kv.value for kv in status.values}
-                    return values.get("rejected.trajectory_in_past")
-        return None
+        return _bridge_status(probe, "past/bridge").get("rejected.trajectory_in_past")
 
     publisher.publish(trajectory(100.0))
     probe.wait_for(lambda: rejected() == "1", "the past trajectory to be counted")
