@@ -59,8 +59,6 @@ class FixedRateLoop:
             CAP_SYS_NICE / rtprio limit); otherwise, or with 0, the normal policy. Whether it
             worked is in :attr:`realtime`.
         name: thread name.
-        on_wake: run on the loop thread when :meth:`wake` is called between ticks (e.g. to
-            apply a command on arrival); ``None``: a wake does nothing.
 
     Attributes:
         period: wall time between deadlines, s (``1 / (rate · real_time_factor)``; 0 = as
@@ -85,7 +83,6 @@ class FixedRateLoop:
         spin: float | None = None,
         priority: int = 0,
         name: str = "sdf_bridge_loop",
-        on_wake: Callable[[], None] | None = None,
     ) -> None:
         if not rate > 0.0:
             raise ValueError(f"loop rate must be > 0 Hz, got {rate}")
@@ -102,8 +99,6 @@ class FixedRateLoop:
         self.timing = LoopTiming(self.period if self.period > 0.0 else None)
         self.errors = 0
         self._stop = threading.Event()
-        self._wake = threading.Event()
-        self.on_wake = on_wake
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._last_error_log = -1e9
         self._first = (0.0, 0.0)  # start and end of tick 0 (start())
@@ -134,60 +129,21 @@ class FixedRateLoop:
             timing.stop(end)
         self._thread.start()
 
-    WAKE_MIN_PERIOD = 0.002
-    """s: below this period (above 500 Hz) :meth:`wake` does nothing: the next tick is at most
-    that far, and an extra ``on_wake`` per command would cost the loop its rate."""
-
-    def wake(self) -> None:
-        """Ask the loop thread to run ``on_wake`` now, while it sleeps towards its next
-        deadline (thread-safe; e.g. a command callback, so that the command is applied on
-        arrival rather than up to a period later). The schedule is unchanged; a wake that
-        comes while a tick runs is covered by that tick when it came before the tick started,
-        else runs right after it. At most one ``on_wake`` runs between two ticks (a flood of
-        commands costs one; the later ones wait for the tick); no effect at periods under
-        :attr:`WAKE_MIN_PERIOD`."""
-        if self.period >= self.WAKE_MIN_PERIOD:
-            self._wake.set()
-
     def stop(self, timeout: float = 2.0) -> None:
         """Ask the loop to stop after the current cycle and wait up to ``timeout`` s."""
         self._stop.set()
-        self._wake.set()
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
 
     def _sleep_until(self, deadline: float) -> None:
-        woken = False  # at most one on_wake between two ticks (a command flood costs one)
-        while (remaining := deadline - _now() - self.spin) > 0.0:
-            if woken:
-                time.sleep(remaining)
-                break
-            if not self._wake.wait(remaining):
-                break
-            self._wake.clear()
-            if self._stop.is_set():
-                return
-            self._woken()
-            woken = True
+        remaining = deadline - _now() - self.spin
+        if remaining > 0.0:
+            time.sleep(remaining)
         while _now() < deadline:
             # release the GIL while spinning, so that a command callback waiting for it runs
             # now (and its command is written in the coming tick) instead of after up to one
             # switch interval
             _yield()
-
-    def _woken(self) -> None:
-        """Run ``on_wake`` (:meth:`wake`) on the loop thread; an exception is counted in
-        :attr:`errors` and logged (throttled), as a cycle's."""
-        if self.on_wake is None:
-            return
-        try:
-            self.on_wake()
-        except Exception:
-            self.errors += 1
-            now = _now()
-            if now - self._last_error_log > 1.0:
-                self._last_error_log = now
-                LOG.exception("command applied on arrival failed (%d failures so far)", self.errors)
 
     def _set_priority(self) -> None:
         if self.priority == 0:
@@ -218,7 +174,6 @@ class FixedRateLoop:
             if self._stop.is_set():
                 return
             timing = self.timing  # start and stop of one tick on the same object
-            self._wake.clear()  # the tick applies every command submitted until now
             start = _now()
             timing.start(start)
             try:

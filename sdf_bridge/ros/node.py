@@ -48,11 +48,9 @@ param  ``joint_properties.*``        double, writable                 the joints
 ``<ros2_control>`` block unless remapped (:mod:`.control_topics`).
 
 Control tick (:meth:`BridgeNode.cycle`): write the latest commands → read the state they
-produced → publish it, then the loop sleeps until the next tick (:mod:`sdf_bridge.hardware.system`).
-A command that differs from the previous one of its topic is applied on arrival: the loop
-wakes, writes it, reads back with no time step and publishes joint_states
-(:meth:`BridgeNode.apply_now`; at most once between two ticks, at rates up to 500 Hz), so that
-it shows within the DDS round trip rather than up to one period later; the tick does the rest.
+produced → publish it, then the loop sleeps until the next tick; a command received during the
+sleep is written, read back and published by the next tick (:mod:`sdf_bridge.hardware.system`),
+where the limiter's rate limits apply over the tick's period.
 joint_states / actuator_states are only serialised and published while the topic has
 subscribers. Sensors are simulated on demand, as Gazebo's sensor plugins
 (:mod:`.sensor_topics`): checked every :data:`~.sensor_topics.SENSOR_DEMAND_PERIOD` s on the
@@ -173,7 +171,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
-        self._last_command: dict[str, Any] = {}  # source → last command (_command_arrived)
         self._sensor_demand: frozenset[str] | None = (
             None  # what the hardware was last asked to read
         )
@@ -370,7 +367,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                 cfg.update_rate,
                 real_time_factor=cfg.real_time_factor,
                 priority=cfg.thread_priority,
-                on_wake=self.apply_now,
             )
             self.loop.start()
 
@@ -410,9 +406,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         """One control tick (``k`` counts ticks from 0): write the latest commands, read the state
         they produced, publish it (joint/actuator states at ``publish_rate``: every tick by default;
         sensors, /clock); the loop then sleeps until the next tick
-        (:meth:`sdf_bridge.hardware.HardwareSystem.cycle`); a new command received during the
-        sleep is applied on arrival (:meth:`apply_now`). (``/diagnostics`` is published by a
-        timer on the executor thread.)
+        (:meth:`sdf_bridge.hardware.HardwareSystem.cycle`). A command received during the sleep is
+        therefore written, read back and published within the next tick. (``/diagnostics`` is
+        published by a timer on the executor thread.)
 
         Raises:
             SdfBridgeError, RCLError: from the hardware system or a publish, unless the
@@ -482,42 +478,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
                 )
             )
 
-    def apply_now(self) -> None:
-        """Apply the commands received since the last tick at once (the loop's ``on_wake``,
-        on its thread, between ticks): write them and read back with no time step (``dt`` 0:
-        the mock mirrors a position at once, a simulating backend takes the command from its
-        next physics step on), and, when states are published every tick (``publish_rate``
-        0 or equal to ``update_rate``), publish joint_states / actuator_states, so that a
-        command shows within the DDS round trip instead of up to one period later; a lower
-        ``publish_rate`` is kept (the next scheduled publish carries the state). Sensors,
-        /clock and odometry wait for the tick."""
-        hardware = self.hardware
-        if hardware is None or not self.context.ok():
-            return
-        try:
-            state = hardware.cycle(self._time.now(), 0.0)
-            sim_time = state.sim_time
-            if sim_time is not None and self._clock.ros_time_is_active:
-                stamp = conversions.time_msg(sim_time)
-            else:
-                stamp = self._clock.now().to_msg()
-            if self._decimation == 1:
-                self._publish_states(state, stamp)
-        except Exception:
-            if self.context.ok():
-                raise
-
-    def _command_arrived(self, source: str, key: Any) -> None:
-        """Wake the loop (:meth:`apply_now`) for a command that differs from the last one of
-        ``source`` (``key``: its content): the plugins resend an unchanged command every
-        controller_manager cycle, which the regular tick covers."""
-        if self._last_command.get(source) == key:
-            return
-        self._last_command[source] = key
-        loop = self.loop
-        if loop is not None:
-            loop.wake()
-
     def _update_sensor_demand(self) -> None:
         """Timer callback (every :data:`~.sensor_topics.SENSOR_DEMAND_PERIOD` s): ask the
         hardware for the readings of the sensors wanted now (:meth:`SensorTopics.wanted
@@ -574,10 +534,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
 
     # ------------------------------------------------------------------ command inputs
 
-    def _submit(self, source: str, submit: Callable[[Any], list[str]], key: Any = None) -> None:
-        """Run one ``HardwareSystem.submit_*`` call under the lock; count and log problems;
-        then have an accepted command applied on arrival when it differs from the last one of
-        ``source`` (``key``: its content; ``None``: always)."""
+    def _submit(self, source: str, submit: Callable[[Any], list[str]]) -> None:
+        """Run one ``HardwareSystem.submit_*`` call under the lock; count and log problems."""
         hardware = self.hardware
         if hardware is None:
             self.rejects["not_configured"] += 1
@@ -602,7 +560,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self.command_warnings += len(warnings)
             for warning in warnings:
                 self._warn_throttled(f"{source}: {warning}")
-        self._command_arrived(source, object() if key is None else key)
 
     def _warn_throttled(self, text: str, period: float = 1.0, key: str | None = None) -> None:
         """Log ``text`` as a warning unless the same text (or the same ``key``, for a text that
@@ -623,7 +580,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             lambda now: self.hardware.submit_joint_state(
                 cmd.names, cmd.position, cmd.velocity, cmd.effort, now
             ),
-            key=(tuple(msg.name), bytes(msg.position), bytes(msg.velocity), bytes(msg.effort)),
         )
 
     def _array_callback(self, interface: str) -> Callable[[Float64MultiArray], None]:
@@ -632,7 +588,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             self._submit(
                 f"{interface}_commands",
                 lambda now: self.hardware.submit_array(interface, values, now),
-                key=bytes(msg.data),
             )
 
         return callback
