@@ -20,7 +20,10 @@ Validation rules:
   (``duplicate_joint``). A name without any value (no entry, or NaN) commands nothing and is
   not refused.
 * NaN = no command for that joint and interface, silently (ros2_control's unclaimed command
-  interfaces are NaN); ±inf is refused (``not_finite``).
+  interfaces are NaN); ±inf is refused (``not_finite``), and so is a finite value beyond
+  ±:data:`~sdf_bridge.description.magnitudes.MAX_MAGNITUDE` (``too_large``: 1e6 rad, m, rad/s,
+  m/s, N·m or N, beyond any robot; a typo such as ``1e30`` would otherwise drive the
+  simulation unstable).
 * An interface the joint's ``<ros2_control>`` entry does not list as a command interface is
   refused (``interface_not_available``).
 * Float64MultiArray of the wrong length is rejected whole (``wrong_length``); NaN entries are
@@ -55,6 +58,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ..backends.base import INTERFACE_MODES, MODE_DTYPE, Mode
+from ..description.magnitudes import MAX_MAGNITUDE
 from ..errors import CommandError, ConfigError
 from .command_input import JointStateLayout, NameResolver
 
@@ -78,6 +82,7 @@ REJECTION_REASONS = (
     "not_commandable",
     "duplicate_joint",
     "not_finite",
+    "too_large",
     "interface_not_available",
     "wrong_mode",
     "mode_conflict",
@@ -478,17 +483,17 @@ class CommandBuffer:
     def _apply_valid(
         self, rows: np.ndarray, index: np.ndarray, fields: Mapping[str, np.ndarray], now: float
     ) -> bool:
-        """Store the command when each interface's values are all finite (or all NaN: not
-        commanded) and every commanded interface is valid for every joint, without effort
-        mixed with position/velocity: the same result as the detailed path of :meth:`_apply`
-        for such input, in fewer numpy calls. Returns False (and changes nothing) for any
-        other input."""
+        """Store the command when each interface's values are all usable (finite, within
+        ±:data:`MAX_MAGNITUDE`; or all NaN: not commanded) and every commanded interface is
+        valid for every joint, without effort mixed with position/velocity: the same result as
+        the detailed path of :meth:`_apply` for such input, in fewer numpy calls. Returns
+        False (and changes nothing) for any other input."""
         _, ok_bits, auto = self._static(index)
         requested = 0
         values = []
         for interface, array in fields.items():
             v = array[rows]
-            finite = np.isfinite(v)
+            finite = np.abs(v) <= MAX_MAGNITUDE  # (NaN and ±inf: False)
             if finite.all():
                 bit = _BITS[interface]
                 if not ok_bits & bit:
@@ -549,7 +554,7 @@ class CommandBuffer:
         for interface, array in fields.items():
             bit = _BITS[interface]
             v = array[rows]
-            ok = np.isfinite(v)
+            ok = np.abs(v) <= MAX_MAGNITUDE  # (NaN and ±inf: False)
             ok &= (allowed & bit) != 0
             if any_fixed:
                 ok &= ~fixed | ((fixed_mode & bit) != 0)
@@ -569,6 +574,19 @@ class CommandBuffer:
                         int(infinite.sum()),
                     )
                 )
+            huge = finite & (np.abs(v) > MAX_MAGNITUDE)
+            if huge.any():
+                warnings.append(
+                    self.reject(
+                        "too_large",
+                        f"{interface} command beyond ±{MAX_MAGNITUDE:g} for {named(huge)} (no "
+                        "robot moves that far, that fast or that hard: a typo?): no new command "
+                        "for them",
+                        now,
+                        int(huge.sum()),
+                    )
+                )
+            finite &= ~huge
             bad = finite & ((allowed & bit) == 0)
             if bad.any():
                 warnings.append(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..description.magnitudes import MAX_MAGNITUDE
 from ..errors import CommandError, TrajectoryInPastError
 
 
@@ -70,6 +71,11 @@ def _matrix(
         raise CommandError(f"trajectory {what} are not numbers: {exc}") from None
     if not np.isfinite(array).all():
         raise CommandError(f"trajectory {what} contain NaN or inf. Fix: give finite values.")
+    if (np.abs(array) > MAX_MAGNITUDE).any():
+        raise CommandError(
+            f"trajectory {what} go beyond ±{MAX_MAGNITUDE:g} (no robot moves that far, that "
+            "fast or that hard: a typo?). Fix: give values within it."
+        )
     return array
 
 

@@ -211,6 +211,22 @@ def test_not_finite_values_keep_last_command() -> None:
     assert buffer.last_command_time == 0.0  # nothing accepted at t = 1
 
 
+def test_values_beyond_a_million_are_refused_and_keep_last_command() -> None:
+    """1e30 (a typo) would drive a simulation unstable: refused beyond ±1e6, the last good
+    command kept; ±1e6 itself is accepted."""
+    buffer = _buffer()
+    buffer.submit_joint_state(["j1", "j2"], [0.1, 0.2], [], [], now=0.0)
+    warnings = buffer.submit_joint_state(["j1", "j2"], [1e30, -1e6 - 1], [], [], now=1.0)
+    assert warnings == [
+        "position command beyond ±1e+06 for ['j1', 'j2'] (no robot moves that far, that fast or "
+        "that hard: a typo?): no new command for them"
+    ]
+    assert buffer.rejections["too_large"] == 2 and buffer.rejections["not_finite"] == 0
+    assert _value(buffer, "position", "j1") == 0.1 and _value(buffer, "position", "j2") == 0.2
+    assert buffer.submit_joint_state(["j1"], [1e6], [], [], now=2.0) == []
+    assert _value(buffer, "position", "j1") == 1e6
+
+
 def test_interface_not_available() -> None:
     buffer = _buffer()
     warnings = buffer.submit_joint_state(["j3"], [], [1.0], [], now=0.0)
@@ -268,6 +284,7 @@ def test_every_reason_is_listed() -> None:
         "not_commandable",
         "duplicate_joint",
         "not_finite",
+        "too_large",
         "interface_not_available",
         "wrong_mode",
         "mode_conflict",

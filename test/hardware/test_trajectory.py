@@ -131,6 +131,8 @@ def test_quintic_matches_end_conditions() -> None:
         (dict(positions=[[1.0]]), "1 positions entries for 2 points"),
         (dict(positions=[[1.0], []]), "lengths"),
         (dict(positions=[[1.0], [float("inf")]]), "NaN or inf"),
+        (dict(positions=[[1.0], [1e30]]), r"positions go beyond ±1e\+06 .*a typo\?\)\. Fix"),
+        (dict(velocities=[[1.0], [-2e6]]), r"velocities go beyond ±1e\+06"),
         (dict(positions=[["x"], [1.0]]), "not numbers"),
         (dict(velocities=[[1.0], []]), "lengths"),
         (dict(accelerations=[[1.0], [1.0]]), "accelerations but no velocities"),
