@@ -381,12 +381,13 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         source = package_share() / "urdf" / "demo_arm.urdf.xacro"
     if not source.is_file():
         return None  # (prepare says so)
-    loaded = load(
-        source,
-        xacro_args=parse_xacro_args(" ".join(args.xacro_arg)),
-        package_paths=parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
-    )
-    placements = {p.name: p for p in load_placements(args.robot)}
+    options = {
+        "xacro_args": parse_xacro_args(" ".join(args.xacro_arg)),
+        "package_paths": parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
+    }
+    loaded = load(source, **options)
+    # (the placed robots' files read with the same xacro arguments and package paths, as run's)
+    placements = {p.name: p for p in load_placements(args.robot, **options)}
     combined = select_robots(loaded, args.model, list(placements.values()))
     if not combined.robots:
         return None

@@ -77,6 +77,39 @@ def test_robots_placed_beside_a_urdf_keep_their_placement(tmp_path: Path) -> Non
     }
 
 
+def test_a_placed_xacro_robot_gets_the_xacro_arguments_and_package_paths(tmp_path: Path) -> None:
+    """``--robot`` files are read as ``run`` reads them: with ``--xacro-arg`` and
+    ``--package-path`` (a newcomer's Kinova Gen3 xacro failed with "package not found")."""
+    package = tmp_path / "parts"
+    (package / "urdf").mkdir(parents=True)
+    (package / "urdf" / "arm.xacro").write_text(TWO_LINK_URDF)  # (its root's children included)
+    robot = tmp_path / "placed.urdf.xacro"
+    robot.write_text(
+        '<robot name="$(arg name)" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:arg name="name" default="unset"/>'
+        '<xacro:include filename="$(find parts)/urdf/arm.xacro"/></robot>'
+    )
+    arm = tmp_path / "arm.urdf"
+    arm.write_text(TWO_LINK_URDF)
+    robots = prepare_robots(
+        _args(
+            "--description",
+            str(arm),
+            "--robot",
+            f"b={robot}@1,0,0,0,0,0:fixed",
+            "--xacro-arg",
+            "name:=placed",
+            "--package-path",
+            f"parts={package}",
+        ),
+        tmp_path / "work",
+    )
+    assert robots is not None
+    assert [s.plan.namespace for s in robots.setups] == ["twolink", "b"]
+    placed = (tmp_path / "work" / "b" / "robot_description.urdf").read_text()
+    assert '<joint name="shoulder"' in placed and '<joint name="elbow"' in placed
+
+
 def test_one_robot_is_the_single_robot_path(tmp_path: Path) -> None:
     world = tmp_path / "arms.sdf"
     world.write_text(THREE_ARMS)
