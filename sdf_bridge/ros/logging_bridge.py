@@ -5,7 +5,9 @@ Everything below ``sdf_bridge`` (description loader, transmissions, limits, hard
 logs through Python's :mod:`logging` and knows nothing of ROS. The bridge node calls
 :func:`attach` when it starts: from then on a :class:`RosLogHandler` on the ``sdf_bridge``
 logger forwards each record to a child of the node's rclpy logger named after the record's
-logger (``sdf_bridge.hardware.watchdog`` → ``<node logger>.hardware.watchdog``), so rclpy prints
+logger (``sdf_bridge.hardware.watchdog`` → ``<node logger>.hardware.watchdog``). With several
+robots (one node each, :mod:`.robots`), the code running one robot's part says so with
+:func:`speaking_for`, and that robot's records go to its node's logger, so rclpy prints
 it, writes it to the ROS log file and publishes it on ``/rosout``. Whether a record is forwarded
 is decided by that rclpy logger's effective level, i.e. by ``--ros-args --log-level LEVEL`` or
 ``--log-level <node>.hardware:=debug`` (rcutils loggers inherit along the dots). :func:`detach`
@@ -19,10 +21,12 @@ records to rclpy (no second copy on stderr).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import threading
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 PACKAGE_LOGGER = "sdf_bridge"
@@ -102,10 +106,17 @@ class RosLogHandler(logging.Handler):
         return self._target() is not None
 
     def _target(self) -> tuple[Any, dict[str, Any]] | None:
+        speaker = getattr(_SPEAKER, "node", None)
+        fallback = None
         for ref, logger, children in reversed(self._targets):
-            if ref() is not None:
+            node = ref()
+            if node is None:
+                continue
+            if speaker is None or node is speaker:
                 return logger, children
-        return None
+            if fallback is None:
+                fallback = logger, children
+        return fallback
 
     def emit(self, record: logging.LogRecord) -> None:
         """Log ``record`` on the rclpy child logger of its Python logger's name, if that logger's
@@ -134,6 +145,20 @@ class RosLogHandler(logging.Handler):
 
 
 _HANDLER = RosLogHandler()
+_SPEAKER = threading.local()  # .node: the node this thread's records are for (speaking_for)
+
+
+@contextlib.contextmanager
+def speaking_for(node: Any) -> Iterator[None]:
+    """Within the block, this thread's records go to ``node``'s logger (when it is attached),
+    not the most recently attached node's: one robot's part of a tick among several robots'
+    nodes (a watchdog trip is then logged under the robot that tripped)."""
+    previous = getattr(_SPEAKER, "node", None)
+    _SPEAKER.node = node
+    try:
+        yield
+    finally:
+        _SPEAKER.node = previous
 
 
 def attach(node: Any) -> None:

@@ -40,7 +40,7 @@ from ..description.scope import unscope_robot
 from ..errors import ConfigError
 from ..hardware import FixedRateLoop
 from ..hardware.backend_setup import simulates
-from . import conversions, simulation
+from . import conversions, logging_bridge, simulation
 from .params import PARAMETERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -122,7 +122,8 @@ def robot_step(member: Any, what: str, call: Any, *args: Any) -> Any:
     diagnostics), logged on the robot's node (throttled) and ``None`` returned, so the other
     robots' ticks go on; quiet once the context has shut down."""
     try:
-        return call(*args)
+        with logging_bridge.speaking_for(member):  # (its records logged as this robot's)
+            return call(*args)
     except Exception as exc:
         if not member.context.ok():
             return None

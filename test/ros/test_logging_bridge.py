@@ -150,3 +150,49 @@ def test_third_party_info_stays_out_package_info_shows() -> None:
         "[WARNING] [trimesh.exchange]: third-party warning",
         "[INFO] [sdf_bridge.description]: package info",
     ]
+
+
+def test_records_go_to_the_node_a_thread_speaks_for() -> None:
+    """Two attached nodes (two robots of one simulation): a record logged within
+    speaking_for(first) reaches the first's logger, outside it the last attached node's (before:
+    always the last attached node's, so one robot's watchdog trip was logged as another's)."""
+    import logging
+
+    from sdf_bridge.ros import logging_bridge
+
+    class Logger:
+        def __init__(self, name: str, got: list[tuple[str, str]]) -> None:
+            self.name, self.got = name, got
+
+        def get_child(self, suffix: str) -> Logger:
+            return Logger(f"{self.name}.{suffix}", self.got)
+
+        def is_enabled_for(self, severity: int) -> bool:
+            return True
+
+        def warning(self, text: str) -> None:
+            self.got.append((self.name, text))
+
+    class Node:
+        def __init__(self, name: str, got: list[tuple[str, str]]) -> None:
+            self.logger = Logger(name, got)
+
+        def get_logger(self) -> Logger:
+            return self.logger
+
+    got: list[tuple[str, str]] = []
+    first, second = Node("first", got), Node("second", got)
+    logging_bridge.attach(first)
+    logging_bridge.attach(second)
+    try:
+        log = logging.getLogger("sdf_bridge.hardware.watchdog")
+        with logging_bridge.speaking_for(first):
+            log.warning("trip of the first")
+        log.warning("trip of someone")
+    finally:
+        logging_bridge.detach(second)
+        logging_bridge.detach(first)
+    assert got == [
+        ("first.hardware.watchdog", "trip of the first"),
+        ("second.hardware.watchdog", "trip of someone"),
+    ]
