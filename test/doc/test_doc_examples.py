@@ -23,5 +23,5 @@ def test_python_api_example(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (namespace["limit"].lower, namespace["limit"].upper) == (-2.5, 2.5)
     assert (namespace["limit"].effort, namespace["limit"].velocity) == (80.0, 2.0)
     assert namespace["base_yaw"] == pytest.approx(0.2, abs=1e-12)
-    assert namespace["elbow"] == pytest.approx(0.5, abs=1e-12)
-    assert namespace["elbow_motor"] == pytest.approx(40.0, abs=1e-9)
+    assert namespace["elbow"] == pytest.approx(1.0, abs=1e-9)  # rate-limited at 2 rad/s
+    assert namespace["elbow_motor"] == pytest.approx(80.0, abs=1e-9)
