@@ -99,17 +99,23 @@ def _status(out: str) -> dict[str, list[str]]:
 
 
 def _targets(description: Path, joints: list[str], start: dict[str, float]) -> dict[str, float]:
-    """0.1 rad (0.01 m prismatic) from ``start``, towards the middle of each joint's range."""
+    """0.1 rad (0.01 m prismatic) from ``start``, towards the middle of each joint's range,
+    inside its soft limits (the controller_manager limits commands to them: a PR2 elbow that
+    had not yet settled inside its soft upper limit got a target beyond it)."""
     robot = load(description)
     targets = {}
     for name in joints:
         joint = robot.joints[name]
         step = 0.01 if joint.type == "prismatic" else 0.1
-        limit = joint.limit
+        limit, soft = joint.limit, joint.safety_controller
         lower = limit.lower if limit is not None and limit.lower is not None else -1e16
         upper = limit.upper if limit is not None and limit.upper is not None else 1e16
+        if soft is not None:
+            lower = max(lower, -1e16 if soft.soft_lower_limit is None else soft.soft_lower_limit)
+            upper = min(upper, 1e16 if soft.soft_upper_limit is None else soft.soft_upper_limit)
         middle = (lower + upper) / 2 if upper - lower < 1e15 else start[name] + 1.0
-        targets[name] = start[name] + (step if middle >= start[name] else -step)
+        target = start[name] + (step if middle >= start[name] else -step)
+        targets[name] = min(max(target, lower), upper)
     return targets
 
 
