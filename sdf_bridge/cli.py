@@ -404,16 +404,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for problem in problems:
                 err.write(f"error: {problem}\n")
             return 1 if problems else 0
+        shown = robots
         if isinstance(model, World):
-            out.write(f"world: {model.name} ({len(robots)} models)\n")
             several = robots_of(model)
+            scenery = [name for name in model.models if name not in several]
+            out.write(
+                f"world: {model.name} ({len(robots)} models; scenery, static: "
+                f"{', '.join(scenery) or 'none'})\n"
+            )
             if len(several) > 1:
                 out.write(scoping_note(several) + "\n")
             out.write("\n")
+            if several:  # the robots; a static model is scenery, not summarised as a robot
+                shown = {name: robots[name] for name in several}
         elif model.robots:
             out.write(scoping_note(model.robots) + "\n\n")
         count = 0
-        for index, robot in enumerate(robots.values()):
+        for index, robot in enumerate(shown.values()):
             count += print_summary(
                 robot,
                 warnings if index == 0 else (),

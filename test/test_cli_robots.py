@@ -24,11 +24,14 @@ def test_check_of_a_world_of_several_robots_says_names_are_scoped(
     world = tmp_path / "arms.sdf"
     world.write_text(THREE_ARMS)
     assert cli.main(["check", str(world)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out
+    lines = out.splitlines()
     assert lines[:2] == [
-        "world: arms (4 models)",
+        "world: arms (4 models; scenery, static: ground)",
         NOTE.format(names="position, velocity, effort", first="position"),
     ]
+    robots = [line for line in lines if line.startswith("robot: ")]
+    assert [r.split()[1] for r in robots] == ["position", "velocity", "effort"]  # not the ground
 
 
 def test_check_with_robots_summarises_the_simulation_of_them_all(

@@ -95,12 +95,19 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
     try:
         return to_urdf(robot)
     except DescriptionError as exc:
+        if robot.robots:  # (each robot's own node publishes that robot alone, :mod:`.ros.robots`)
+            LOG.info(
+                "the robots together do not fit one URDF (%s): the world's robot_description is "
+                "SDFormat; each robot's robot_description, in its namespace, is its own",
+                exc.problem,
+            )
+            return to_sdf(robot)
         LOG.warning(
             "robot_description carries the SDFormat model: it does not fit URDF (%s). "
             "robot_state_publisher reads it with the sdformat_urdf plugin installed",
             exc.problem,
         )
-        return to_sdf(robot) if robot.robots else xml
+        return xml
 
 
 def robot_xml(robot: Robot) -> str:

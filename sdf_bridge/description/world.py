@@ -297,6 +297,9 @@ def parse_robot_spec(text: str) -> RobotSpec:
         if rest.endswith(f":{word}"):
             base, rest = word, rest[: -len(word) - 1]
     file, at, pose_text = rest.rpartition("@") if "@" in rest else (rest, "", "")
+    if at and ":" in pose_text:  # (a known base was taken off above)
+        suffix = pose_text.rpartition(":")[2]
+        raise bad(f"unknown base {suffix!r} after the pose: give :{' or :'.join(BASES)}")
     pose = None
     if at:
         parts = pose_text.split(",")

@@ -123,6 +123,10 @@ def test_robot_arguments_parse() -> None:
         ("arm=a.urdf@1,2,3,x,0,0", r"pose '1,2,3,x,0,0' is not six numbers"),
         ("arm=a.urdf@1,2,3,nan,0,0", r"pose '1,2,3,nan,0,0' is not six finite numbers"),
         ("arm=@1,2,3,0,0,0", "no file"),
+        (
+            "arm=a.urdf@1,0,0,0,0,0:flying",
+            "unknown base 'flying' after the pose: give :fixed or :free",
+        ),
     ):
         with pytest.raises(
             InvalidValueError,
