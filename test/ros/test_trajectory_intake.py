@@ -9,6 +9,7 @@ import struct
 import sys
 import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,9 @@ from sdf_bridge.ros.trajectory_intake import (
 )
 
 from .conftest import REPO, Bridge, Probe
+
+#: Per example: a serialisation round trip takes milliseconds; a hang fails the example.
+EXAMPLE_DEADLINE = timedelta(seconds=5)
 
 
 def serialized_trajectory(n_points: int, names: list[str], frame_id: str = "") -> bytes:
@@ -115,7 +119,7 @@ def test_serialized_trajectory_is_what_rclpy_reads(n_points: int, names: list[st
     serialized_trajectory(n_points, names, frame_id="odd")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=EXAMPLE_DEADLINE)
 @given(
     frame_id=st.text(
         st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=9
@@ -194,7 +198,7 @@ def _outcome(convert: Any, source: Any) -> Any:
     return traj.names, traj.start, traj.times, traj.positions, traj.velocities, traj.accelerations
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=EXAMPLE_DEADLINE)
 @given(
     sec=st.integers(-(2**31), 2**31 - 1),
     nanosec=st.integers(0, 2**32 - 1),
@@ -220,7 +224,7 @@ def test_decoded_bytes_give_what_the_message_gives(sec, nanosec, frame_id, n_nam
             assert got == want
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=EXAMPLE_DEADLINE)
 @given(
     template=_POINTS,
     n=st.integers(18, 40),
