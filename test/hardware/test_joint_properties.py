@@ -15,7 +15,6 @@ import math
 import numpy as np
 import pytest
 
-from sdf_bridge.backends.base import ActuatorState
 from sdf_bridge.backends.mock import MockBackend
 from sdf_bridge.description import load
 from sdf_bridge.errors import BackendError, JointPropertyError
@@ -31,29 +30,10 @@ from sdf_bridge.hardware.watchdog import CommandWatchdog
 from sdf_bridge.limits.spec import JointLimits
 from sdf_bridge.transmissions import TransmissionMap
 
-ROBOT = """<robot name="propbot">
-  <link name="base"/><link name="l1"/><link name="l2"/><link name="l3"/>
-  <joint name="j1" type="revolute">
-    <parent link="base"/><child link="l1"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="10" velocity="2"/>
-  </joint>
-  <joint name="j2" type="prismatic">
-    <parent link="l1"/><child link="l2"/><axis xyz="1 0 0"/>
-    <limit lower="-0.5" upper="0.5" effort="100" velocity="1"/>
-  </joint>
-  <joint name="j3" type="revolute">
-    <parent link="l2"/><child link="l3"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="10" velocity="5"/>
-    <mimic joint="j1" multiplier="2" offset="0.5"/>
-  </joint>
-  <transmission name="t1">
-    <type>transmission_interface/SimpleTransmission</type>
-    <joint name="j1">
-      <hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>
-      <offset>0.1</offset></joint>
-    <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
-  </transmission>
-</robot>"""
+from .test_backend_setup import _RealDriver
+from .test_system import JOINTS
+
+ROBOT = f'<robot name="propbot">{JOINTS}</robot>'
 TOL = 1e-12
 
 
@@ -278,28 +258,8 @@ def test_holds_are_confined_to_new_stops() -> None:
     np.testing.assert_array_equal(holds._estop[0][0], [0.5, -0.5])
 
 
-class _Echo:
-    """An actuator driver without joint properties (motors reaching every command)."""
-
-    def configure(self, robot, actuators, *, transmissions, params) -> None:
-        self.position = np.zeros(len(actuators))
-
-    def write(self, command, dt) -> None:
-        np.copyto(self.position, command.position, where=~np.isnan(command.position))
-
-    def read(self, dt) -> ActuatorState:
-        zero = np.zeros_like(self.position)
-        return ActuatorState(self.position.copy(), zero, zero.copy())
-
-    def reset(self) -> None:
-        self.position[:] = 0.0
-
-    def close(self) -> None:
-        pass
-
-
 def test_a_driver_without_joint_properties_gets_the_limiters() -> None:
-    system = _system(_Echo())
+    system = _system(_RealDriver())
     assert system.joint_property_names == LIMIT_PROPERTIES
     assert system.set_joint_properties({"j1": {"upper": 0.25}}) == []
     assert system.limiter.pmax[0] == 0.25

@@ -38,17 +38,11 @@ from ..model import (
     Sphere,
 )
 from ..model.geometry import Geometry
+from ..urdf import URDF_JOINT_TYPES
 from .common import fmt, fmt_vec, sub, to_text, verbatim
 from .losses import top_level_transmissions, warn_urdf_losses
 
-_URDF_TYPES = {
-    JointType.REVOLUTE,
-    JointType.CONTINUOUS,
-    JointType.PRISMATIC,
-    JointType.FIXED,
-    JointType.FLOATING,
-    JointType.PLANAR,
-}
+_URDF_TYPES = frozenset(URDF_JOINT_TYPES.values())
 #: Stand-in for "unlimited" effort/velocity, which URDF cannot express.
 UNLIMITED = 1e16
 

@@ -482,6 +482,23 @@ def _frame_id(ctx: ParseContext, sensor: etree._Element) -> str | None:
     return found[0][1]
 
 
+def sensor_name(ctx: ParseContext, elem: etree._Element) -> str:
+    """The stripped ``name`` attribute of a ``<sensor>`` (SDFormat or URDF).
+
+    Raises:
+        InvalidValueError: the attribute is missing or blank.
+    """
+    name = (elem.get("name") or "").strip()
+    if not name:
+        raise ctx.error(
+            InvalidValueError,
+            elem,
+            "<sensor> has no name attribute",
+            'add name="..." to the <sensor>',
+        )
+    return name
+
+
 def parse_sensor(
     elem: etree._Element,
     ctx: ParseContext,
@@ -516,14 +533,7 @@ def parse_sensor(
             ``<horizontal_fvo>``); a plug-in's ``<remapping>`` or topic that is not one
             (:func:`~.plugin_topics.plugin_topics`).
     """
-    name = (elem.get("name") or "").strip()
-    if not name:
-        raise ctx.error(
-            InvalidValueError,
-            elem,
-            "<sensor> has no name attribute",
-            'add name="..." to the <sensor>',
-        )
+    name = sensor_name(ctx, elem)
     raw_type = (elem.get("type") or "").strip()
     if not raw_type:
         raise ctx.error(

@@ -38,7 +38,13 @@ from ...errors import InvalidValueError, MissingReferenceError, UnsupportedError
 from ..model.joint import Joint
 from ..model.pose import IDENTITY, Pose
 from ..model.sensor import CameraParams, ImuParams, RayParams, Sensor, SensorParams
-from ..sensors.sdf_element import check_params, first_child, force_torque_params, parse_int
+from ..sensors.sdf_element import (
+    check_params,
+    first_child,
+    force_torque_params,
+    parse_int,
+    sensor_name,
+)
 from ..sensors.vocabulary import TYPE_ALIASES
 from ..xmlio import ParseContext
 
@@ -89,14 +95,7 @@ def parse_urdf_sensor(elem: etree._Element, ctx: ParseContext) -> Sensor:
         InvalidValueError: no name, no ``<parent link>``, bad ``update_rate``/origin, missing or
             bad camera image attributes, bad ray attributes.
     """
-    name = (elem.get("name") or "").strip()
-    if not name:
-        raise ctx.error(
-            InvalidValueError,
-            elem,
-            "<sensor> has no name attribute",
-            'add name="..." to the <sensor>',
-        )
+    name = sensor_name(ctx, elem)
     parent = first_child(elem, "parent")
     link = (parent.get("link") or "").strip() if parent is not None else ""
     if not link:
