@@ -53,6 +53,9 @@ class SharedPhysics:
         self._dirty = False
         self._write_dt = 0.0
         self._demand: dict[str, frozenset[str] | None] = {}
+        #: id of a robot's columns (a slice's, kept alive by it) → the mode and hold arrays
+        #: last copied from it
+        self._written: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         #: held by every touch of the physics (a leaf lock: nothing else is taken under it),
         #: so that the robots' systems (each under its own lock) and the simulation controls
         #: never touch it at once
@@ -66,12 +69,19 @@ class SharedPhysics:
     def _write(self, columns: np.ndarray, command: JointCommand, dt: float) -> None:
         full = self.command
         full.values[:, columns] = command.values
-        mode = full.mode.copy()  # (a new array: the backend tells a change by identity)
-        mode[columns] = command.mode
-        full.mode = mode
-        hold = full.hold.copy()
-        hold[columns] = command.hold
-        full.hold = hold
+        # mode and hold: copied only when this robot's arrays were replaced (JointCommand:
+        # replaced on a change, never changed in place), so that an unchanged shared command
+        # keeps its arrays (the backend may tell a change by identity) and no tick allocates
+        last = self._written.get(id(columns))
+        if last is None or last[0] is not command.mode or last[1] is not command.hold:
+            mode = full.mode.copy()
+            mode[columns] = command.mode
+            full.mode = mode
+            hold = full.hold.copy()
+            hold[columns] = command.hold
+            full.hold = hold
+            # (the arrays themselves, kept alive: an id could be reused by a new array)
+            self._written[id(columns)] = (command.mode, command.hold)
         self._dirty = True
         self._write_dt = dt
 

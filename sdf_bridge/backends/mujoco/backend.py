@@ -173,9 +173,7 @@ class MujocoBackend:
         )
         n = len(self.joint_names)
         self._ideal_mode = self.position_mode == "ideal"
-        self._has_i = self.pid.has_integral
-        # integral, gain schedule or kinematic joints: the actuators are refreshed before every step
-        self._refresh = self._has_i or bool(drive.scheduled.any()) or self._ideal_mode
+        self._drive_changed()
         self._n = n
         self._command_shapes = ((3, n), (n,), (n,))  # values, mode, hold of a JointCommand
         self._last_valid = False  # whether the table's LAST rows hold the command last applied
@@ -402,8 +400,9 @@ class MujocoBackend:
         sensors: SensorSuite = self.sensors  # type: ignore[assignment]  # (set by configure)
         readings = sensors.read_due(t) if sensors.channels else _NO_READINGS
         if self.joint_wrenches.names:
-            imposed = self._ideal.imposed_dofs() if self._ideal is not None else None
-            readings = with_readings(readings, self.joint_wrenches.read(sensors.demand, imposed))
+            readings = with_readings(
+                readings, self.joint_wrenches.read(sensors.demand, self._ideal)
+            )
         return JointSpaceState(joints, actuators, readings, t)
 
     # -- extras ---------------------------------------------------------------------------------
@@ -569,13 +568,19 @@ class MujocoBackend:
         notes, regain = self.properties.apply(checked)
         if regain:
             tab = self._tab
-            self._has_i = self.pid.has_integral
-            self._refresh = self._has_i or bool(tab[cycle.SCHEDULED].any()) or self._ideal_mode
+            self._drive_changed()
             tab[cycle.FEEDFORWARD, tab[cycle.PASSIVE] != 0.0] = 0.0
             cycle.write_affine(tab, self._gainprm, self._biasprm, adr=self._adr)
         self._last_valid = False  # the next write applies its command again, in full
         self._confine_initial_pose(checked)
         return notes
+
+    def _drive_changed(self) -> None:
+        """Whether the actuators are refreshed before every step, from the PID gains and the
+        joint table (at configure and after a change of gains): with an integral, a gain
+        schedule or kinematic (ideal) joints."""
+        self._has_i = self.pid.has_integral
+        self._refresh = self._has_i or bool(self._tab[cycle.SCHEDULED].any()) or self._ideal_mode
 
     def _confine_initial_pose(self, changes: Mapping[str, Mapping[str, float]]) -> None:
         """Move the initial position of joints whose stops ``changes`` moves into them, so

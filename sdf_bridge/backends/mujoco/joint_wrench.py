@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import mujoco
 import numpy as np
@@ -46,6 +47,9 @@ from ...description.feedback import feedback_joints, feedback_skips, reading_nam
 from ...description.model import Robot
 from ..sensor_readings import WrenchReading
 from .builder import BuiltModel
+
+if TYPE_CHECKING:
+    from .ideal import IdealJoints
 
 _LOG = logging.getLogger(__name__)
 
@@ -145,18 +149,19 @@ class JointWrenches:
             self._bodies.append((name, body_id, frame, compensated_bodies(model, body_id)))
 
     def read(
-        self, demand: frozenset[str] | None = None, imposed: np.ndarray | None = None
+        self, demand: frozenset[str] | None = None, ideal: IdealJoints | None = None
     ) -> Mapping[str, WrenchReading]:
         """The wrench of each feedback joint (those in ``demand`` when it is not ``None``) at
         the current state: one :func:`mujoco.mj_rnePostConstraint` then :func:`joint_wrench`
-        each; an empty dict (no MuJoCo call) when none is wanted. ``imposed``: ``qvel``
-        addresses of kinematically imposed joints, whose acceleration is taken as 0 (module
-        doc; ``data.qacc`` is restored afterwards)."""
+        each; an empty dict (no MuJoCo call) when none is wanted. ``ideal``: the backend's
+        kinematically imposed joints (ideal position mode), whose acceleration is taken as 0
+        (module doc; ``data.qacc`` is restored afterwards); asked only when a wrench is read."""
         wanted = [b for b in self._bodies if demand is None or b[0] in demand]
         if not wanted:
             return {}
         model, data = self._model, self._data
         assert model is not None and data is not None
+        imposed = ideal.imposed_dofs() if ideal is not None else None
         if imposed is not None and len(imposed):
             kept = data.qacc[imposed].copy()
             data.qacc[imposed] = 0.0
