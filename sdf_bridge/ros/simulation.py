@@ -356,6 +356,9 @@ class SimulationControls:
             namespace=node.get_namespace(),
             context=node.context,
             start_parameter_services=False,
+            # not the process's -p/-r: '__node' would rename it as the bridge, and a helper on
+            # use_sim_time woke its executor without pause (a core at 100 %, the loop starved)
+            use_global_arguments=False,
         )
         group = ReentrantCallbackGroup()
         ActionServer(

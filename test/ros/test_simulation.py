@@ -275,6 +275,21 @@ def test_simulate_steps_action_feedback_and_cancel(bridge: Bridge, probe: Probe,
         _stop(probe, si)
 
 
+def test_the_action_helper_takes_none_of_the_global_arguments(
+    bridge: Bridge, probe: Probe, si
+) -> None:
+    """The simulate_steps helper node is named after the bridge (the global ``__node`` remap
+    would rename it ``gzserver`` too) and does not take ``use_sim_time``: on /clock only the
+    bridge and this probe subscribe. (Its own sim-time /clock subscription kept its two-thread
+    executor waking without pause, a core at 100 %, the control loop starved to 7 Hz.)"""
+    probe.wait_for(
+        lambda: "gzserver_simulate_steps" in probe.node.get_node_names(), "the helper node"
+    )
+    assert probe.node.get_node_names().count("gzserver") == 1
+    subscribers = {info.node_name for info in probe.node.get_subscriptions_info_by_topic("/clock")}
+    assert subscribers == {"gzserver", probe.node.get_name()}
+
+
 def test_a_world_wrench_holding_the_weight_keeps_the_base_afloat(
     bridge: Bridge, probe: Probe, si
 ) -> None:
