@@ -334,8 +334,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.joint_parameters = JointParameters(self, hardware)
         self._joint_writer = conversions.JointStateWriter(hardware.state_names)
         self._actuator_writer = conversions.JointStateWriter(hardware.actuator_names)
-        # warns once if use_sim_time is on and /clock never comes
-        if self._member is None:
+        # warns once if use_sim_time is on and /clock never comes (a simulating backend is
+        # the /clock source: at 0 it is paused, as start_paused asks)
+        if self._member is None and not hardware.simulating:
             sim_clock.watch(self, cfg.backend)
         if cfg.start_paused:
             hardware.pause(True)

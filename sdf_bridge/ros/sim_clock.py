@@ -5,6 +5,8 @@ no simulated clock, so unless another node publishes ``/clock`` the node's time 
 every state is stamped 0 and a stamped trajectory is taken against 0 (the command watchdog
 and trajectories stamped 0 run on steady time, :mod:`.hardware_time`).
 :func:`watch` warns about it once, :data:`GRACE` s (steady time) after the bridge is configured.
+A simulating backend (MuJoCo) is not watched: the bridge publishes /clock itself, and a clock at 0
+there is a paused simulation (``start_paused``), not a missing source.
 """
 
 from __future__ import annotations

@@ -57,6 +57,8 @@ def bridge(start_bridge, probe: Probe) -> Bridge:
     b.first_clocks = [seconds(m.clock) for m in probe.wait_messages("/clock", 5)]
     yield b
     assert b.stop() == 0, b.output()
+    # started paused, its own /clock at 0 is no stalled clock source (sdf_bridge.ros.sim_clock)
+    assert "clock is still at 0" not in b.output()
 
 
 def seconds(stamp: Time) -> float:
