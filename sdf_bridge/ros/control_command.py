@@ -35,8 +35,9 @@ steps 1-2 for each robot alone (:func:`prepare_robots`), the blocks written into
 block's topics and publishes the robot with its block on ``<robot>/robot_description``, which
 that robot's controller_manager reads), then steps 4-5 for every controller_manager.
 
-Exit status: 0 stopped by a signal; 1 a configuration error (one ``error:`` line naming the fix)
-or a failed bring-up; 2 usage error.
+Exit status: 0 stopped by a signal; 1 a configuration error (one ``error:`` line naming the fix;
+also a controller_manager of the same name already running in the domain,
+:func:`refuse_running_managers`) or a failed bring-up; 2 usage error.
 """
 
 from __future__ import annotations
@@ -577,16 +578,6 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         for note in setup.notes:
             _say(out, f"note: {note}")
     _say(out, f"files and logs: {work_dir}")
-    children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
-    node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
-    for setup in setups:
-        label = "controller_manager"
-        if robots is not None:
-            label = f"controller_manager {setup.plan.namespace}"
-        log = setup.work_dir / "controller_manager.log"
-        children.append(
-            _start(label, manager_argv(setup, node_path), log, manager_environment(prefix))
-        )
     import_manager_messages(prefix)
     import rclpy
     from rclpy.context import Context
@@ -602,6 +593,20 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         node = rclpy.create_node("sdf_bridge_control", namespace=f"/{own}", context=context)
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
+        managers = [
+            f"/{setup.plan.namespace}/controller_manager".replace("//", "/") for setup in setups
+        ]
+        refuse_running_managers(node, executor, managers)
+        children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
+        node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
+        for setup in setups:
+            label = "controller_manager"
+            if robots is not None:
+                label = f"controller_manager {setup.plan.namespace}"
+            log = setup.work_dir / "controller_manager.log"
+            children.append(
+                _start(label, manager_argv(setup, node_path), log, manager_environment(prefix))
+            )
         deadline = time.monotonic() + args.timeout
 
         def check_children() -> None:
@@ -620,8 +625,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 executor.spin_once(timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
 
         relays = []
-        for setup in setups:
-            manager = f"/{setup.plan.namespace}/controller_manager".replace("//", "/")
+        for setup, manager in zip(setups, managers):
             client = ControllerManagerClient(
                 node, spin_until, manager, timeout=max(1.0, deadline - time.monotonic())
             )
@@ -648,6 +652,40 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         return 0
     finally:
         rclpy.try_shutdown(context=context)
+
+
+DISCOVERY_WAIT = 1.5
+"""s spent discovering the graph before the children start (:func:`refuse_running_managers`)."""
+
+
+def refuse_running_managers(
+    node: Any, executor: Any, managers: Sequence[str], wait: float = DISCOVERY_WAIT
+) -> None:
+    """Refuse to start when a node named as one of ``managers`` (fully qualified) already runs
+    in this ROS domain, found within ``wait`` s of discovery: two controller_managers of one
+    name both answer ``load_controller``, ``list_controllers`` and ``switch_controller``, so
+    the status table would describe the other one while this one's controllers stay
+    unconfigured (seen with a second ``sdf-bridge control`` in another terminal).
+
+    Raises:
+        ConfigError: naming the node, the domain and the fix.
+    """
+    import os
+
+    end = time.monotonic() + wait
+    found: list[str] = []
+    while time.monotonic() < end and not found:
+        executor.spin_once(timeout_sec=0.1)
+        running = {f"{ns.rstrip('/')}/{name}" for name, ns in node.get_node_names_and_namespaces()}
+        found = [m for m in managers if m in running]
+    if found:
+        domain = os.environ.get("ROS_DOMAIN_ID", "0")
+        raise ConfigError(
+            f"a controller_manager {found[0]!r} already runs in ROS_DOMAIN_ID {domain} "
+            "(another `sdf-bridge control` or ros2_control_node?): both would answer this "
+            "command's service calls. Fix: stop it, or run this one in another domain "
+            "(ROS_DOMAIN_ID) or namespace (--namespace)."
+        )
 
 
 class ClaimsRelay:

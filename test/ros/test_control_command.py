@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
+import rclpy
 import yaml
 from builtin_interfaces.msg import Duration
 from child_process import ChildProcess
@@ -212,6 +213,32 @@ def test_a_missing_description_is_one_error_line(control, tmp_path: Path) -> Non
         f"error: --description {tmp_path / 'nope.urdf'} does not exist. Fix: give a file."
     )
     assert c.children() == []
+
+
+def test_a_controller_manager_of_the_same_name_running_is_one_error(probe: Probe, control) -> None:
+    """A node ``/ctl_twin/controller_manager`` already in the domain (here a plain node of this
+    process, as a second ``control`` in another terminal would be): refused before any child
+    starts, one error line naming the node and the fix (both would answer the service calls)."""
+    twin = rclpy.create_node(
+        "controller_manager", namespace="/ctl_twin", context=probe.node.context
+    )
+    try:
+        c = control(["--description", str(REPO / "urdf" / "demo_arm.urdf.xacro")], "ctl_twin")
+        probe.wait_for(lambda: not c.running(), "sdf-bridge control to refuse", 60.0)
+        assert c.process.returncode == 1
+        assert (
+            c.output()
+            .strip()
+            .splitlines()[-1]
+            .startswith(
+                "error: a controller_manager '/ctl_twin/controller_manager' already runs in "
+                "ROS_DOMAIN_ID "
+            )
+        )
+        assert "Fix: stop it, or run this one in another domain" in c.output()
+        assert not (c.work_dir / "bridge.log").exists()
+    finally:
+        twin.destroy_node()
 
 
 def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe, control) -> None:
