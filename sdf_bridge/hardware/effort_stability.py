@@ -27,11 +27,16 @@ CHATTER_RATIO = 1.0
 def effort_chatter(
     joint_names: Sequence[str], limits: Sequence[JointLimits], inertia: np.ndarray, dt: float
 ) -> list[str]:
-    """One message per joint whose soft-limit effort bound overshoots at the control period
-    ``dt`` (s) on its effective ``inertia`` ((n,) kg·m² or kg, the backend's lightest): joints
-    with soft limits, an effort limit and ``k_velocity·dt/M`` above :data:`CHATTER_RATIO`
-    (module docstring). ``limits``: the limiter's per-joint limits, in ``joint_names`` order."""
-    problems = []
+    """The joints whose soft-limit effort bound overshoots at the control period ``dt`` (s) on
+    their effective ``inertia`` ((n,) kg·m² or kg, the backend's lightest): joints with soft
+    limits, an effort limit and ``k_velocity·dt/M`` above :data:`CHATTER_RATIO` (module
+    docstring). ``limits``: the limiter's per-joint limits, in ``joint_names`` order.
+
+    Returns:
+        ``[]``, or one message naming every such joint with its ratio and the armature that
+        fixes it, and the update rate that fixes them all (one warning per kind).
+    """
+    rows = []
     for name, lim, m in zip(joint_names, limits, np.asarray(inertia, dtype=float)):
         kv = lim.k_velocity
         if not (
@@ -44,12 +49,21 @@ def effort_chatter(
             continue
         ratio = kv * dt / m
         if ratio > CHATTER_RATIO:
-            problems.append(
-                f"joint {name!r}: its soft-limit effort bound (k_velocity {kv:g}) at "
-                f"{1.0 / dt:g} Hz on an effective inertia of {m:.3g} has k_velocity·dt/M = "
-                f"{ratio:.3g} > {CHATTER_RATIO:g}: effort commands near its soft limits "
-                f"{'chatter between ±max_effort' if ratio > 2.0 else 'overshoot'}. Fix: give "
-                f"it an armature ≥ {kv * dt:.3g} (backend_params.armature.{name}), or an "
-                f"update_rate ≥ {kv / m:.4g} Hz, or a smaller k_velocity"
-            )
-    return problems
+            rows.append((name, kv, m, ratio))
+    if not rows:
+        return []
+    joints = "; ".join(
+        f"{name!r} (k_velocity {kv:g}, M {m:.3g}: {ratio:.3g}, "
+        f"{'chatters' if ratio > 2.0 else 'overshoots'}; armature ≥ {kv * dt:.3g})"
+        for name, kv, m, ratio in rows
+    )
+    rate = max(kv / m for _, kv, m, _ in rows)
+    example = rows[0][0]
+    return [
+        f"{len(rows)} joint(s) whose soft-limit effort bound at {1.0 / dt:g} Hz has "
+        f"k_velocity·dt/M > {CHATTER_RATIO:g} on its effective inertia M: {joints}. Effort "
+        "commands near their soft limits overshoot, above 2 chatter between ±max_effort. Fix: "
+        f"give each the armature named (backend_params.armature.<joint>, e.g. "
+        f"backend_params.armature.{example}), or an update_rate ≥ {rate:.4g} Hz, or a smaller "
+        "k_velocity"
+    ]

@@ -34,17 +34,15 @@ def test_chatter_when_k_velocity_dt_over_inertia_exceeds_one() -> None:
         np.array([0.001, 0.004, 0.01, 1e-6, 1e-6]),
         0.01,
     )
-    assert len(problems) == 2
-    assert problems[0] == (
-        "joint 'light': its soft-limit effort bound (k_velocity 0.5) at 100 Hz on an effective "
-        "inertia of 0.001 has k_velocity·dt/M = 5 > 1: effort commands near its soft limits "
-        "chatter between ±max_effort. Fix: give it an armature ≥ 0.005 "
-        "(backend_params.armature.light), or an update_rate ≥ 500 Hz, or a smaller k_velocity"
-    )
-    assert (
-        problems[1].startswith("joint 'mid'")
-        and "= 1.25 > 1: effort commands near its soft limits overshoot" in problems[1]
-    )
+    assert problems == [
+        "2 joint(s) whose soft-limit effort bound at 100 Hz has k_velocity·dt/M > 1 on its "
+        "effective inertia M: 'light' (k_velocity 0.5, M 0.001: 5, chatters; armature ≥ 0.005); "
+        "'mid' (k_velocity 0.5, M 0.004: 1.25, overshoots; armature ≥ 0.005). Effort commands "
+        "near their soft limits overshoot, above 2 chatter between ±max_effort. Fix: give each "
+        "the armature named (backend_params.armature.<joint>, e.g. "
+        "backend_params.armature.light), or an update_rate ≥ 500 Hz, or a smaller k_velocity"
+    ]
+    assert effort_chatter(["heavy"], [SOFT], np.array([0.01]), 0.01) == []
 
 
 LIGHT = """<?xml version="1.0"?>
@@ -70,10 +68,10 @@ def test_hardware_system_warns_about_a_light_link(caplog: pytest.LogCaptureFixtu
     warnings = [r.getMessage() for r in caplog.records if r.name == "sdf_bridge.hardware.system"]
     assert len(warnings) == 1
     assert warnings[0].startswith(
-        "joint 'j': its soft-limit effort bound (k_velocity 0.5) at 100 Hz on an effective "
-        "inertia of 2.6e-05"
+        "1 joint(s) whose soft-limit effort bound at 100 Hz has k_velocity·dt/M > 1 on its "
+        "effective inertia M: 'j' (k_velocity 0.5, M 2.6e-05: 192, chatters; armature ≥ 0.005)"
     )
-    assert "armature ≥ 0.005 (backend_params.armature.j)" in warnings[0]
+    assert "backend_params.armature.j" in warnings[0]
     with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.system"):
         caplog.clear()
         system = HardwareSystem(
