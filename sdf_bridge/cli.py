@@ -13,7 +13,9 @@ Subcommands::
                        [--package-path PKG=DIR ...] [...]
     sdf-bridge demo [demo arguments]
 
-``check`` exits with 1 when the description has errors (the message names file, line, element
+The description file of ``check``, ``info``, ``convert`` and ``ros2-control`` is positional
+or ``--description FILE``, as ``run`` and ``control`` take it. ``check`` exits with 1 when the
+description has errors (the message names file, line, element
 and fix; no traceback). ``run`` and ``demo`` hand their raw arguments to
 :mod:`sdf_bridge.ros.main` (they carry ROS arguments argparse must not see), ``control`` to
 :mod:`sdf_bridge.ros.control_command`.
@@ -136,10 +138,35 @@ def _add_source_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_description(parser: argparse.ArgumentParser, dest: str) -> None:
+    """The description file: positional ``dest`` or ``--description FILE`` (as ``run`` and
+    ``control`` take it); :func:`_one_description` checks that exactly one is given."""
+    parser.add_argument(dest, nargs="?", help="URDF, xacro or SDFormat file")
+    parser.add_argument(
+        "--description",
+        default=None,
+        metavar="FILE",
+        help="the same file as an option (as 'run' and 'control' take it)",
+    )
+
+
+def _one_description(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Put ``--description`` into the positional file of ``args``; a usage error (exit 2) when
+    neither or two different files are given."""
+    dest = "file" if hasattr(args, "file") else "source"
+    given = {v for v in (getattr(args, dest), args.description) if v}
+    if len(given) != 1:
+        parser.error(
+            f"{args.command}: give one description file, as FILE or --description FILE"
+            + (f" (got {sorted(given)})" if given else "")
+        )
+    setattr(args, dest, given.pop())
+
+
 def _add_file_options(parser: argparse.ArgumentParser) -> None:
     """The source file, ``-o``, ``--model`` and the source options of a command that writes a
     description (``convert``, ``ros2-control``)."""
-    parser.add_argument("source", help="URDF, xacro or SDFormat file")
+    _add_description(parser, "source")
     parser.add_argument(
         "-o",
         "--output",
@@ -208,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example:\n  sdf-bridge info robot.urdf --json",
     )
     for p in (p, p_info):
-        p.add_argument("file", help="URDF, xacro or SDFormat file")
+        _add_description(p, "file")
         _add_source_options(p)
         p.add_argument(
             "--json",
@@ -548,6 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
+        _one_description(parser, args)
     except SystemExit as exc:  # argparse exits on usage errors and --help
         return int(exc.code or 0)
     try:

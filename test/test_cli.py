@@ -811,3 +811,22 @@ def test_the_command_hands_run_over_before_importing_the_library() -> None:
         run.stdout.strip()
         == "['sdf_bridge.cli', 'sdf_bridge.errors', 'sdf_bridge.ros', 'sdf_bridge.ros.main']"
     )
+
+
+def test_the_description_as_an_option_as_run_and_control_take_it(
+    robot_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check``/``info``/``convert``/``ros2-control`` take ``--description FILE`` as well as
+    the positional file: the same output; neither, or two different files, is a usage error."""
+    assert cli.main(["check", str(robot_file)]) == 0
+    positional = capsys.readouterr().out
+    assert cli.main(["check", "--description", str(robot_file)]) == 0
+    assert capsys.readouterr().out == positional
+    assert cli.main(["convert", "--description", str(robot_file), "--to", "urdf"]) == 0
+    assert capsys.readouterr().out.startswith("<?xml")
+    assert cli.main(["info"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "error: info: give one description file, as FILE or --description FILE\n"
+    )
+    assert cli.main(["ros2-control", "a.urdf", "--description", "b.urdf"]) == 2
+    assert "(got ['a.urdf', 'b.urdf'])" in capsys.readouterr().err
