@@ -632,6 +632,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
             _bring_up(client, setup, deadline, stop)
             if stop.requested.is_set():
                 return 0
+            refuse_running_managers(node, executor, [manager], wait=0.0, own=1)
             controllers = client.controllers()
             if robots is not None:
                 _say(out, f"{manager}:")
@@ -659,13 +660,20 @@ DISCOVERY_WAIT = 1.5
 
 
 def refuse_running_managers(
-    node: Any, executor: Any, managers: Sequence[str], wait: float = DISCOVERY_WAIT
+    node: Any,
+    executor: Any,
+    managers: Sequence[str],
+    wait: float = DISCOVERY_WAIT,
+    own: int = 0,
 ) -> None:
-    """Refuse to start when a node named as one of ``managers`` (fully qualified) already runs
-    in this ROS domain, found within ``wait`` s of discovery: two controller_managers of one
-    name both answer ``load_controller``, ``list_controllers`` and ``switch_controller``, so
-    the status table would describe the other one while this one's controllers stay
-    unconfigured (seen with a second ``sdf-bridge control`` in another terminal).
+    """Refuse when more than ``own`` nodes named as one of ``managers`` (fully qualified) run
+    in this ROS domain, looking for ``wait`` s of discovery (at least once): two
+    controller_managers of one name both answer ``load_controller``, ``list_controllers`` and
+    ``switch_controller``, so the status table would describe the other one while this one's
+    controllers stay unconfigured (seen with a second ``sdf-bridge control`` in another
+    terminal). Called with ``own=0`` before the children start (quick, but discovery may not
+    have found the other one yet) and with ``own=1`` after the bring-up (by then this
+    process has long discovered both).
 
     Raises:
         ConfigError: naming the node, the domain and the fix.
@@ -674,10 +682,12 @@ def refuse_running_managers(
 
     end = time.monotonic() + wait
     found: list[str] = []
-    while time.monotonic() < end and not found:
-        executor.spin_once(timeout_sec=0.1)
-        running = {f"{ns.rstrip('/')}/{name}" for name, ns in node.get_node_names_and_namespaces()}
-        found = [m for m in managers if m in running]
+    while not found:
+        executor.spin_once(timeout_sec=0.1 if wait > 0 else 0.0)
+        running = [f"{ns.rstrip('/')}/{name}" for name, ns in node.get_node_names_and_namespaces()]
+        found = [m for m in managers if running.count(m) > own]
+        if time.monotonic() >= end:
+            break
     if found:
         domain = os.environ.get("ROS_DOMAIN_ID", "0")
         raise ConfigError(
