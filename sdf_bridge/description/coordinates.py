@@ -24,7 +24,8 @@ and in commands:
   motion (three hinges, one per angle, lock there: a free ball pendulum swinging through it
   gained 423 J where the native joint keeps its energy within 0.0093 J). Each ball coordinate is
   described as a ``continuous`` joint about x, y or z with the ball's ``<limit>`` effort and
-  velocity, its damping, no position stops.
+  velocity and its damping (a ``revolute`` one, its commands limited, where the ``<limit>``
+  gives lower and upper; MuJoCo's ball has no stop per angle).
 
 Every layer that needs a joint by coordinate name (limits, backends, the summary) asks
 :func:`coordinate_joint`, which returns a one-freedom :class:`Joint` record of the coordinate, so
@@ -171,7 +172,8 @@ def coordinate_joint(robot: Robot, name: str) -> Joint | None:
     joint returns a ``revolute`` joint named like the coordinate, between the same links, with
     that axis, its ``<limit>`` and ``<dynamics>`` (``limit2``/``dynamics2`` for axis2); a ball
     coordinate a ``continuous`` joint about x, y or z (:data:`BALL_AXES`) with the ball's
-    ``<limit>`` effort and velocity (no position stops) and its damping. The record
+    ``<limit>`` (effort, velocity, and lower and upper: then a ``revolute`` record, its
+    commands limited, though the physics has no stop per angle) and its damping. The record
     describes the freedom for limits and reports; its ``origin`` is the joint's, not
     a kinematic frame of the coordinate.
     """
@@ -183,12 +185,15 @@ def coordinate_joint(robot: Robot, name: str) -> Joint | None:
         return joint
     if joint.type is JointType.BALL:
         given = joint.limit
-        limit = None if given is None else Limit(effort=given.effort, velocity=given.velocity)
+        limit = None
+        if given is not None:  # (no stop stiffness: the ball has no stops per angle)
+            limit = Limit(given.lower, given.upper, given.effort, given.velocity)
+        bounded = limit is not None and limit.lower is not None and limit.upper is not None
         damping = 0.0 if joint.dynamics is None else joint.dynamics.damping
         return replace(
             joint,
             name=coord.name,
-            type=JointType.CONTINUOUS,
+            type=JointType.REVOLUTE if bounded else JointType.CONTINUOUS,
             axis=Axis(BALL_AXES[coord.index]),
             limit=limit,
             dynamics=None if joint.dynamics is None else Dynamics(damping=damping),

@@ -79,12 +79,13 @@ def test_each_axis_is_a_one_freedom_joint(robot) -> None:
 
 
 def test_a_ball_angle_keeps_the_balls_effort_velocity_and_damping_only(robot) -> None:
-    """A ball's <limit> effort and velocity and its damping carry to each angle; its stops,
-    stop stiffness, friction and spring do not (one ball joint, no position stops per angle).
+    """A ball's <limit> (effort, velocity, bounds) and its damping carry to each angle; its
+    stop stiffness, friction and spring do not (one ball joint, no stop per angle); with both
+    bounds an angle is a revolute record (its commands limited), else continuous.
     Suffixes in index order roll, pitch, yaw; as a hinge chain yaw, pitch, roll."""
     ball = replace(
         robot.joints["neck"],
-        limit=Limit(-1.0, 1.0, 7.0, 3.0, 1e5, 2.0),
+        limit=Limit(None, 1.0, 7.0, 3.0, 1e5, 2.0),
         dynamics=Dynamics(damping=0.4, friction=0.2, spring_stiffness=5.0),
     )
     joints = dict(robot.joints, neck=ball)
@@ -93,10 +94,13 @@ def test_a_ball_angle_keeps_the_balls_effort_velocity_and_damping_only(robot) ->
     assert (yaw.type, yaw.axis, yaw.limit) == (
         JointType.CONTINUOUS,
         Axis((0, 0, 1)),
-        Limit(effort=7.0, velocity=3.0),
+        Limit(None, 1.0, 7.0, 3.0),
     )
     assert yaw.dynamics == Dynamics(damping=0.4)
     assert axis_suffixes(ball) == BALL_SUFFIXES == ("roll", "pitch", "yaw")
+    bounded = replace(ball, limit=Limit(-0.5, 1.0, 7.0, 3.0, 1e5, 2.0))
+    roll = coordinate_joint(replace(robot, joints=dict(robot.joints, neck=bounded)), "neck/roll")
+    assert (roll.type, roll.limit) == (JointType.REVOLUTE, Limit(-0.5, 1.0, 7.0, 3.0))
     assert BALL_CHAIN == ("yaw", "pitch", "roll")
 
 

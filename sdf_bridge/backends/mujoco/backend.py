@@ -249,6 +249,7 @@ class MujocoBackend:
             and mode.astype(np.float64).tobytes() == tab[cycle.LAST_MODE].tobytes()
             and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
         ):
+            before = tab[MODE].copy() if self.balls else None
             cycle.apply_command(
                 tab,
                 values,
@@ -262,6 +263,8 @@ class MujocoBackend:
                 self._ideal_mode,
                 self._adr,
             )
+            if before is not None:
+                self.balls.command(tab, before, hold, self._qpos, self._act)
             tab[cycle.LAST : cycle.LAST + 3] = values
             tab[cycle.LAST_MODE] = mode
             tab[cycle.LAST_HOLD] = hold
@@ -331,7 +334,9 @@ class MujocoBackend:
                 adr=self._adr,
             )
         if self.balls:
-            self.balls.drive(self._tab, self._qpos, self._gainprm, self._biasprm, self._act_ids)
+            self.balls.drive(
+                self._tab, self._qpos, self._act, self._gainprm, self._biasprm, self._act_ids
+            )
         t_end = data.time + n * ts
         # the joint array is made before stepping (the memory the step touches evicts what
         # Python would need to make it after it)
@@ -481,10 +486,10 @@ class MujocoBackend:
             self.initial_pose,
             place_on_ground=self._place_on_ground,
         )
-        self.balls.reset(data.qpos, self.initial_pose.position, self.joint_names)
         tab = self._tab
         tab[cycle.MODE : cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]
+        self.balls.reset(data.qpos, self.initial_pose.position, self.joint_names, tab)
         tab[cycle.ACTIVE] = 1.0
         self._last_valid = False
         self._prepared = 0
@@ -505,6 +510,8 @@ class MujocoBackend:
         )
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
+        if self.balls:  # (their actuators: the law of .balls, not the table's)
+            self.balls.drive(tab, data.qpos, data.act, self._gainprm, self._biasprm, self._act_ids)
         if self._ideal is not None:
             self._ideal.clear()
         if self.world is not None:

@@ -24,16 +24,36 @@ Published (:meth:`BallCoordinates.publish`):
 * effort: ``Jᵀ · τ`` of the torque ``τ`` the joint's actuators apply (0 when free): the
   generalised forces of the angles (power ``τ · ω``), defined at the lock too.
 
-Commands (:meth:`BallCoordinates.drive`, before every physics step of a read): an effort
-command ``τ_rpy`` on the angles (missing angles 0) is applied as the torque ``τ = J⁻ᵀ · τ_rpy``
-(J at the angles at the start of the control period, held over it), each component clamped to
-the coordinate's effort limit by its actuator. Where ``|cos pitch|`` < :data:`LOCK_COS`,
-``J⁻ᵀ`` does not exist (a torque about the child's x and the parent's z both turn roll and yaw
-only, together): the ball is left free (τ = 0) while there, and a warning names the joint, the
-pitch and the fix (turn the joint frame so that the working pitch is away from ±π/2). Position
-and velocity commands on ball coordinates are not supported: the ball is left free (τ = 0), with
-a warning naming the joint (use effort commands). An idle ball is free (the hardware layer's
-rule for multi-freedom joints: :func:`~sdf_bridge.description.coordinates.free_when_idle`).
+Commands (:meth:`BallCoordinates.drive`, before every physics step of a read; the command rows
+of the joint table, :mod:`.cycle`, as for any joint):
+
+* a ball with a coordinate in position, velocity or hold mode is driven by a PD on the
+  rotation error in the child's joint axes (no gimbal lock: ``J`` is never inverted),
+  ``τ = Kp·log(Rᵀ·R_target) − Kd·(ω − ω_target)``, with ``R_target = Rz(yaw)·Ry(pitch)·Rx(roll)``
+  of the target angles: the commanded position, the velocity reference (integrated from the
+  commanded velocity by the actuator, from the angle where the command started) or the held
+  position, per coordinate; a coordinate commanded in effort (or a ball whose other
+  coordinates are) keeps its current angle in the target. ``ω_target = J · v`` of the
+  commanded (or feed-forward) rates ``v``. ``Kp``, ``Kd`` per axis of the joint frame are the
+  coordinates' ``p`` and ``d`` (configured, or :mod:`.gains`' default rule on the ball's
+  inertia about the child body's axes; no integral, no gain schedule). MuJoCo evaluates it at
+  every physics step as an affine actuator per axis (force = ``Kp·(e₀ + ℓ₀ − ℓ) −
+  Kd·(ω − ω_target)``, ℓ the actuator's length, the rotation vector's component along its
+  axis, ``e₀`` and ``ℓ₀`` at the start of the control period; on a coordinate in velocity
+  mode plus ``Kp·(a − a₀)``, the advance of its velocity reference ``a`` within the period,
+  which is the joint-frame axis's advance where ``J = I`` and first-order close elsewhere),
+  the error recomputed each period
+  (where the ball is turned more than :data:`WRAP_ANGLE` from its reference, the proportional
+  part ``Kp·e₀`` is held over the period: the length wraps at π);
+* an effort ``τ_rpy`` on the angles (effort mode, or a feed-forward with a position or
+  velocity) adds the torque ``J⁻ᵀ · τ_rpy`` (J at the start of each control period). Where
+  ``|cos pitch|`` < :data:`LOCK_COS`, ``J⁻ᵀ`` does not exist (a torque about the child's x and
+  one about the parent's z both turn roll and yaw only, together): that torque is not applied
+  while there, and a warning names the joint, the pitch and the fix (turn the joint frame so
+  that the working pitch is away from ±π/2);
+* each component is clamped to the coordinate's effort limit by its actuator; an idle ball is
+  free (the hardware layer's rule for multi-freedom joints, an effort of 0:
+  :func:`~sdf_bridge.description.coordinates.free_when_idle`).
 """
 
 from __future__ import annotations
@@ -46,10 +66,16 @@ import mujoco
 import numpy as np
 
 from ...description.coordinates import ball_angles, ball_rate_matrix
+from ...description.model.pose import rpy_to_matrix
 from .builder import BuiltModel
-from .cycle import EFFORT, FEEDFORWARD, MODE, NONE, PASSIVE
+from .cycle import ACT_ADR, EFFORT, FEEDFORWARD, HOLD, MODE, NONE, PASSIVE, V_TARGET, VELOCITY, D, P
 
 _LOG = logging.getLogger(__name__)
+
+WRAP_ANGLE = math.pi - 0.6
+"""rad: the ball's rotation from its reference up to which its PD's stiffness acts at every
+physics step (the actuator length, MuJoCo's rotation vector of ``qpos``, wraps at π: beyond
+this the proportional part is held over the control period, the damping still per step)."""
 
 LOCK_COS = 1e-3
 """``|cos pitch|`` under which a ball's angle rates are not computed (the last ones are kept)
@@ -61,6 +87,15 @@ def quat_matrix(quat: np.ndarray) -> np.ndarray:
     out = np.empty(9)
     mujoco.mju_quat2Mat(out, np.asarray(quat, dtype=float) / np.linalg.norm(quat))
     return out.reshape(3, 3)
+
+
+def rotation_vector(rot: np.ndarray) -> np.ndarray:
+    """The rotation vector ``θ·n`` (3,) of the rotation matrix ``rot`` (3, 3), ``θ`` in
+    [0, π] (``log`` of SO(3)), as MuJoCo computes it from a quaternion."""
+    quat = matrix_quat(rot)
+    out = np.empty(3)
+    mujoco.mju_quat2Vel(out, quat if quat[0] >= 0.0 else -quat, 1.0)
+    return out
 
 
 def matrix_quat(rot: np.ndarray) -> np.ndarray:
@@ -110,16 +145,48 @@ class BallCoordinates:
     def __bool__(self) -> bool:
         return bool(self.names)
 
-    def reset(self, qpos: np.ndarray, position: Mapping[str, float], names: Sequence[str]) -> None:
+    def reset(
+        self,
+        qpos: np.ndarray,
+        position: Mapping[str, float],
+        names: Sequence[str],
+        tab: np.ndarray,
+    ) -> None:
         """After a reset of the state (:func:`.initial_state.reset_state`): the angles published
         last are the initial ``position`` of the coordinates (``names`` = the map joints;
-        missing ones 0) when they describe the joint's quaternion, else those nearest 0; the
-        rates 0; warnings may be given again."""
+        missing ones 0) when they describe the joint's quaternion, else those nearest 0, and
+        the positions the joint table ``tab`` holds (row ``HOLD``); the rates 0; warnings may
+        be given again."""
         for b, cols in enumerate(self.columns):
             given = np.array([float(position.get(names[c], 0.0)) for c in cols])
             self.angles[b] = ball_angles(given, self.rotation(b, qpos))
+            tab[HOLD, cols] = self.angles[b]
         self.rates[:] = 0.0
         self._warned.clear()
+
+    def command(
+        self,
+        tab: np.ndarray,
+        before: np.ndarray,
+        hold: np.ndarray,
+        qpos: np.ndarray,
+        act: np.ndarray,
+    ) -> None:
+        """After :func:`.cycle.apply_command` (``before``: the table's ``MODE`` row before it,
+        ``hold`` the command's hold positions): a ball coordinate entering velocity mode starts
+        its reference (``act``) at its current angle, one entering hold mode without a hold
+        position holds its current angle (the table's rule, with the angle for the ``qpos``
+        entry a ball coordinate has not)."""
+        for b, cols in enumerate(self.columns):
+            entering = tab[MODE, cols] != before[cols]
+            if not entering.any():
+                continue
+            self.angles[b] = ball_angles(self.angles[b], self.rotation(b, qpos))
+            now = self.angles[b]
+            vel = entering & (tab[MODE, cols] == VELOCITY)
+            act[tab[ACT_ADR, cols[vel]].astype(np.intp)] = now[vel]
+            idle = entering & (tab[MODE, cols] == NONE) & ~np.isfinite(hold[cols])
+            tab[HOLD, cols[idle]] = now[idle]
 
     def rotation(self, b: int, qpos: np.ndarray) -> np.ndarray:
         """The rotation (3, 3) of ball ``b``'s child joint frame in its parent joint frame,
@@ -150,33 +217,24 @@ class BallCoordinates:
         self,
         tab: np.ndarray,
         qpos: np.ndarray,
+        act: np.ndarray,
         gainprm: np.ndarray,
         biasprm: np.ndarray,
         act_ids: np.ndarray,
     ) -> None:
         """Write the balls' actuators for the next physics steps from the joint table's
-        command (``tab`` rows ``MODE``, ``FEEDFORWARD``, ``PASSIVE``; ``act_ids`` the map
-        joints' actuator ids): the torque of the effort command at the angles now (from
-        ``qpos``, continuing the ones published last), 0 where not defined (see the module
-        docstring)."""
+        command (``tab`` rows ``MODE``, ``HOLD``, ``V_TARGET``, ``FEEDFORWARD``, ``PASSIVE``,
+        ``P``, ``D``; ``act`` the actuators' activations, the position targets and velocity
+        references; ``act_ids`` the map joints' actuator ids) at the ball's state now
+        (``qpos``): the PD and the effort's torque of the module docstring."""
         for b, cols in enumerate(self.columns):
+            rot = self.rotation(b, qpos)
+            self.angles[b] = angles = ball_angles(self.angles[b], rot)
+            roll, pitch = angles[0], angles[1]
             mode = tab[MODE, cols]
-            tau_rpy = np.where(
-                (mode == EFFORT) & (tab[PASSIVE, cols] == 0.0), tab[FEEDFORWARD, cols], 0.0
-            )
-            tau_rpy = np.where(np.isfinite(tau_rpy), tau_rpy, 0.0)
-            other = (mode != EFFORT) & (mode != NONE)
-            if other.any():
-                self._warn(
-                    b,
-                    "mode",
-                    f"ball joint {self.names[b]!r}: position and velocity commands on its "
-                    "roll/pitch/yaw are not supported; the ball is left free (torque 0). Fix: "
-                    "command its coordinates' effort",
-                )
-            self.angles[b] = ball_angles(self.angles[b], self.rotation(b, qpos))
-            roll, pitch = self.angles[b, 0], self.angles[b, 1]
-            tau = np.zeros(3)
+            given = tab[FEEDFORWARD, cols]
+            tau_rpy = np.where((tab[PASSIVE, cols] == 0.0) & np.isfinite(given), given, 0.0)
+            torque = np.zeros(3)
             if tau_rpy.any():
                 if abs(math.cos(pitch)) < LOCK_COS:
                     self._warn(
@@ -184,18 +242,39 @@ class BallCoordinates:
                         "lock",
                         f"ball joint {self.names[b]!r} is at gimbal lock (pitch {pitch:.6g} "
                         f"rad, |cos pitch| < {LOCK_COS}): an effort on its roll/pitch/yaw has "
-                        "no torque there; the ball is left free until it leaves the lock. Fix: "
-                        "turn the joint frame (<joint><pose>) so that the working pitch is away "
-                        "from ±π/2",
+                        "no torque there; it is not applied until the ball leaves the lock. "
+                        "Fix: turn the joint frame (<joint><pose>) so that the working pitch "
+                        "is away from ±π/2",
                     )
                 else:
-                    tau = np.linalg.solve(ball_rate_matrix(roll, pitch).T, tau_rpy)
+                    torque = np.linalg.solve(ball_rate_matrix(roll, pitch).T, tau_rpy)
                     self._warned.discard((self.names[b], "lock"))
             ids = act_ids[cols]
-            gainprm[ids, 0] = 0.0
-            biasprm[ids, 0] = tau
-            biasprm[ids, 1] = 0.0
-            biasprm[ids, 2] = 0.0
+            kp = np.where(tab[PASSIVE, cols] == 0.0, tab[P, cols], 0.0)
+            kd = np.where(tab[PASSIVE, cols] == 0.0, tab[D, cols], 0.0)
+            if (mode != EFFORT).any() and (kp.any() or kd.any()):
+                target = np.where(
+                    mode == NONE,
+                    tab[HOLD, cols],
+                    np.where(mode == EFFORT, angles, act[tab[ACT_ADR, cols].astype(np.intp)]),
+                )
+                rates = np.where(mode == EFFORT, 0.0, tab[V_TARGET, cols])
+                error = rotation_vector(rot.T @ rpy_to_matrix(tuple(target)))
+                omega_t = ball_rate_matrix(roll, pitch) @ rates
+                turned = np.empty(3)  # MuJoCo's ball actuator length: of qpos as it is
+                mujoco.mju_quat2Vel(turned, qpos[self.qadr[b] : self.qadr[b] + 4], 1.0)
+                stiff = kp if np.linalg.norm(turned) < WRAP_ANGLE else np.zeros(3)
+                length = self.frames[b].T @ turned
+                torque = torque + kp * error + stiff * length + kd * omega_t
+                # a velocity reference moves on within the period: its activation's advance
+                gain = np.where(mode == VELOCITY, stiff, 0.0)
+                torque = torque - gain * act[tab[ACT_ADR, cols].astype(np.intp)]
+            else:
+                stiff, kd, gain = np.zeros(3), np.zeros(3), np.zeros(3)
+            gainprm[ids, 0] = gain
+            biasprm[ids, 0] = torque
+            biasprm[ids, 1] = -stiff
+            biasprm[ids, 2] = -kd
 
     def _warn(self, b: int, kind: str, message: str) -> None:
         """Log ``message`` once per ball and ``kind`` until it is cleared."""
@@ -205,4 +284,4 @@ class BallCoordinates:
             _LOG.warning(message)
 
 
-__all__ = ["LOCK_COS", "BallCoordinates", "matrix_quat", "quat_matrix"]
+__all__ = ["LOCK_COS", "BallCoordinates", "matrix_quat", "quat_matrix", "rotation_vector"]

@@ -79,8 +79,9 @@ def drive_gains(
     ``inertia``, the model's timestep, ``effort_limit`` ((n,), N·m or N) and the joints'
     damping and friction as the model has them now (``dof_damping``, ``dof_frictionloss``),
     each with its coupled followers' reflected (:func:`.gains.reflected`);
-    zero gains and no schedule on the ``passive`` joints ((n,) bool) and on ball coordinates
-    (:func:`ball_columns`: their actuators are written by :mod:`.balls`). The one rule, at
+    zero gains and no schedule on the ``passive`` joints ((n,) bool); on ball coordinates
+    (:func:`ball_columns`) ``p`` and ``d`` only (the PD on the rotation error of :mod:`.balls`,
+    per axis of the child's joint frame; no integral, no schedule). The one rule, at
     configure and again when a joint property it depends on changes at run time
     (:mod:`.properties`; ``log`` false: the default-gain line is not logged again).
 
@@ -96,9 +97,12 @@ def drive_gains(
         friction=reflected(np.array(model.dof_frictionloss, dtype=float), dadr, followers, 1),
     )
     gains = resolve_gains(robot, joint_names, params, defaults, inertia, log=log)
-    off = passive | ball_columns(robot, joint_names)
-    for array in (gains.p, gains.i, gains.d, gains.i_clamp):
-        array[off] = 0.0
+    balls = ball_columns(robot, joint_names)
+    for array in (gains.p, gains.i, gains.d):
+        array[passive] = 0.0
+    for array in (gains.i, gains.i_clamp):
+        array[balls] = 0.0
+    off = passive | balls
     scheduled = np.zeros(len(joint_names), dtype=bool)
     if gains.scheduled is not None:
         scheduled = gains.scheduled & ~off

@@ -76,13 +76,16 @@ def test_a_ball_joint_is_native_and_its_angles_are_published_exactly() -> None:
     quaternion q, in the head's body frame, turns the head's joint frame in the parent's joint
     frame by ``JOINT_IN_HEADᵀ · R(q) · JOINT_IN_HEAD``: q of
     ``JOINT_IN_HEAD · R0 · JOINT_IN_HEADᵀ`` gives R0 = Rz(−1.1)·Ry(0.6)·Rx(2.0) (1e-12) and
-    the state reads roll 2.0, pitch 0.6, yaw −1.1 (1e-9); at rest, effort 0 (free)."""
+    the state reads roll 2.0, pitch 0.6, yaw −1.1 (1e-9); at rest and free (effort 0
+    commanded), velocity and effort 0."""
     sim = Sim(load(BALL))
     model, data = sim.backend.model, sim.backend.data
     assert sim.actuators == ("neck/roll", "neck/pitch", "neck/yaw") and model.nu == 3
     assert model.jnt_type[model.joint("neck").id] == mujoco.mjtJoint.mjJNT_BALL
     np.testing.assert_allclose(model.actuator_gear[:, :3], JOINT_IN_HEAD.T, rtol=0, atol=1e-15)
     assert set(model.actuator_trnid[:, 0]) == {model.joint("neck").id}
+    sim.effort([0.0, 0.0, 0.0])  # free (idle, the backend holds the reset angles)
+    sim.read()
     rotation = rpy_to_matrix((2.0, 0.6, -1.1))
     quat = np.zeros(4)
     mujoco.mju_mat2Quat(quat, (JOINT_IN_HEAD @ rotation @ JOINT_IN_HEAD.T).flatten())
