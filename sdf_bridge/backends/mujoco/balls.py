@@ -1,5 +1,5 @@
 """The MuJoCo backend's ball joints as coordinates: roll, pitch, yaw computed from MuJoCo's
-native ball joint, and their effort commands.
+native ball joint, and their commands (a PD on the rotation error, efforts mapped by J⁻ᵀ).
 
 A ball joint is simulated as one ``mjJNT_BALL`` joint (qpos a quaternion, three dofs: the
 angular velocity ``ω`` of the child's joint frame in its own axes); its three map coordinates
@@ -42,9 +42,10 @@ of the joint table, :mod:`.cycle`, as for any joint):
   axis, ``e₀`` and ``ℓ₀`` at the start of the control period; on a coordinate in velocity
   mode plus ``Kp·(a − a₀)``, the advance of its velocity reference ``a`` within the period,
   which is the joint-frame axis's advance where ``J = I`` and first-order close elsewhere),
-  the error recomputed each period
-  (where the ball is turned more than :data:`WRAP_ANGLE` from its reference, the proportional
-  part ``Kp·e₀`` is held over the period: the length wraps at π);
+  the error recomputed each period (where the ball is turned more than :data:`WRAP_ANGLE`
+  from its reference, the proportional part ``Kp·e₀`` is held over the period: the length
+  wraps at π). ``position_mode: ideal`` does not impose ball angles (no ``qpos`` entries:
+  :mod:`.ideal`): they are tracked so;
 * an effort ``τ_rpy`` on the angles (effort mode, or a feed-forward with a position or
   velocity) adds the torque ``J⁻ᵀ · τ_rpy`` (J at the start of each control period). Where
   ``|cos pitch|`` < :data:`LOCK_COS`, ``J⁻ᵀ`` does not exist (a torque about the child's x and
