@@ -33,7 +33,7 @@ class JointView:
     :func:`~sdf_bridge.hardware.command_interfaces.offered_command_interfaces`), enforced
     ``lower``/``upper`` (rad or m), ``velocity`` (rad/s or m/s), ``effort`` (N·m or N)
     (``None`` = not limited or not enforced), and ``note`` (why it is not exposed, that it
-    follows another joint, or, on the first coordinate of a universal or revolute2 joint,
+    follows another joint, or, on the first coordinate of a ball, universal or revolute2 joint,
     what its coordinates mean: :func:`~sdf_bridge.description.coordinates.convention`)."""
 
     command: str = "-"

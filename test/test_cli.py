@@ -772,17 +772,15 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
     assert rows["knuckle"][5:] == ["-2", "2", "0.5", "5", "velocity", "velocity", every]
     assert rows["j_out"][5:] == ["-"] * 6 + [every]
     # multi-axis joints: one row per coordinate, state only (the block lists other joints)
-    for name in ("wrist/axis1", "wrist/axis2"):
+    for name in ("neck/roll", "neck/pitch", "neck/yaw", "wrist/axis1", "wrist/axis2"):
         assert rows[name][5:] == ["-"] * 6 + [every]
-    assert rows["neck"][1:] == ["ball", "base", "->", "head"] + ["-"] * 7  # (not exposed)
-    assert not any(name.startswith("neck/") for name in rows)
     assert (
         "joint notes (followers, multi-axis joints, and joints the bridge simulates but does not "
         "expose):\n  j_out: follows j_in (gearbox, -3×): not commandable\n  gear: follows j_in "
-        "(gearbox, -4×): not commandable\n  neck: ball joint: simulated as MuJoCo's native ball "
-        "joint, not in joint_states (its roll/pitch/yaw are not published yet: they wait for the "
-        "quaternion map; three hinges would lock at pitch ±π/2)\n  wrist/axis1: universal joint "
-        "as wrist/axis1 (about <axis>) and wrist/axis2 "
+        "(gearbox, -4×): not commandable\n  neck/roll: ball joint as neck/roll, neck/pitch, "
+        "neck/yaw: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the child in the joint frame (URDF rpy, "
+        "continuous), no position limits, free while not commanded\n  wrist/axis1: universal "
+        "joint as wrist/axis1 (about <axis>) and wrist/axis2 "
         "(about <axis2>, carried by axis1), each with its own limits and dynamics, free while not "
         "commanded\n"
     ) in out

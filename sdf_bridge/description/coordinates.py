@@ -1,9 +1,9 @@
 """Joint coordinates: the one-value names the bridge publishes and commands.
 
 A joint with one freedom (revolute, continuous, prismatic, screw, gearbox) is one coordinate
-named like the joint. A universal or revolute2 joint is one coordinate per axis, named
-``<joint>/<suffix>``, each behaving exactly like a one-freedom joint (one position, velocity
-and effort in ``joint_states`` and in commands, its own limits and dynamics):
+named like the joint. A joint with several rotational freedoms is one coordinate per freedom,
+named ``<joint>/<suffix>``, each with one position, velocity and effort in ``joint_states``
+and in commands:
 
 * ``universal`` and ``revolute2``: ``<joint>/axis1`` about SDFormat ``<axis>`` and
   ``<joint>/axis2`` about ``<axis2>`` (its ``<limit>`` and ``<dynamics>`` apply to that axis;
@@ -12,19 +12,20 @@ and effort in ``joint_states`` and in commands, its own limits and dynamics):
   joint frame is ``R = rot(axis1, q1) · rot(axis2, q2)`` (axis2 is carried by axis1), as
   Gazebo's ``GetAngle(0)``/``GetAngle(1)``; the effort of a coordinate is the torque about its
   axis (Gazebo's ``SetForce(index)``: index 0 = axis1, 1 = axis2).
-
-Ball joints are simulated as MuJoCo's native ball joint (a quaternion) and are not
-coordinates: like planar and floating joints they are not in ``joint_states`` and not
-commandable (:mod:`sdf_bridge.transmissions.exposure`). Three hinges (yaw, pitch, roll), one
-per published angle, lock at pitch = ±π/2 (gimbal lock): a free ball pendulum swinging through
-it gained 423 J where the native joint keeps its energy within 0.0093 J, gz-sim's
-``demo_joint_types`` world diverged at t = 8.734 s, turtlebot3's casters travelled 13 % less.
-Publishing a ball's angles (``<joint>/roll``, ``/pitch``, ``/yaw``: the URDF / tf2
-roll-pitch-yaw of the child's joint frame in the parent's, ``R = Rz(yaw) · Ry(pitch) ·
-Rx(roll)``, continuous, not wrapped) waits for the quaternion → angles map, whose building
-blocks are :func:`ball_angles` (the angles of a rotation, continuous through the lock) and
-:func:`ball_rate_matrix` (angle rates → angular velocity); they compute the angles from the
-native joint's quaternion and never enter the physics.
+* ``ball``: ``<joint>/roll``, ``<joint>/pitch``, ``<joint>/yaw`` (:data:`BALL_SUFFIXES`, index
+  order roll, pitch, yaw; as a chain of hinges from the parent, yaw first, then pitch, then
+  roll: :data:`BALL_CHAIN`), the URDF / tf2 roll-pitch-yaw of the child's joint frame in the
+  parent's joint frame, ``R = Rz(yaw) · Ry(pitch) · Rx(roll)``, continuous, not wrapped (a ball
+  turning on keeps counting, through gimbal lock too: :func:`ball_angles`). Velocities are the
+  angles' time derivatives, efforts their conjugate generalised forces ``τ_rpy = Jᵀ · τ`` of
+  the torque ``τ`` in the child's joint axes (:func:`ball_rate_matrix`). The physics stays a
+  ball (MuJoCo's native ball joint, a quaternion): the angles are computed from it and never
+  enter the physics, so only the published coordinates are singular at pitch = ±π/2, never the
+  motion (three hinges, one per angle, lock there: a free ball pendulum swinging through it
+  gained 423 J where the native joint keeps its energy within 0.0093 J). Each ball coordinate is
+  described as a ``continuous`` joint about x, y or z with the ball's ``<limit>`` effort and
+  velocity and its damping (a ``revolute`` one, its commands limited, where the ``<limit>``
+  gives lower and upper; MuJoCo's ball has no stop per angle).
 
 Every layer that needs a joint by coordinate name (limits, backends, the summary) asks
 :func:`coordinate_joint`, which returns a one-freedom :class:`Joint` record of the coordinate, so
@@ -39,7 +40,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .model import Axis, Joint, JointType, Mimic, Robot
+from .model import Axis, Dynamics, Joint, JointType, Limit, Mimic, Robot
 from .model.pose import matrix_to_rpy
 
 SEPARATOR = "/"
@@ -48,12 +49,24 @@ SEPARATOR = "/"
 TWO_AXIS_SUFFIXES = ("axis1", "axis2")
 """Coordinates of universal and revolute2 joints, SetForce index order."""
 
+BALL_SUFFIXES = ("roll", "pitch", "yaw")
+"""Coordinates of ball joints, index order (that of :func:`ball_angles` and
+:func:`ball_rate_matrix`): ``R = Rz(yaw) · Ry(pitch) · Rx(roll)``."""
+
+BALL_CHAIN = ("yaw", "pitch", "roll")
+"""The ball coordinates in chain order: hinges about z, then y′, then x″, parent to child, make
+the ball's rotation ``R = Rz(yaw) · Ry(pitch) · Rx(roll)`` (for a kinematic view as hinges)."""
+
+BALL_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+"""The joint-frame axis of each ball coordinate (roll x, pitch y, yaw z) at the zero angles."""
+
 SDF_DEFAULT_AXIS2 = (0.0, 0.0, 1.0)
 """SDFormat's default ``<axis2><xyz>`` (``joint.sdf`` of every SDFormat version: ``0 0 1``)."""
 
 _SUFFIXES = {
     JointType.UNIVERSAL: TWO_AXIS_SUFFIXES,
     JointType.REVOLUTE2: TWO_AXIS_SUFFIXES,
+    JointType.BALL: BALL_SUFFIXES,
 }
 
 MULTI_AXIS_TYPES = frozenset(_SUFFIXES)
@@ -94,6 +107,12 @@ def convention(joint: Joint) -> str:
     """One line stating what the coordinates of a multi-axis ``joint`` mean (``sdf-bridge
     check`` prints it); ``""`` for other joints."""
     names = coordinate_names(joint)
+    if joint.type is JointType.BALL:
+        return (
+            f"{joint.type} joint as {', '.join(names)}: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the "
+            "child in the joint frame (URDF rpy, continuous), no position limits, free while "
+            "not commanded"
+        )
     if joint.type in MULTI_AXIS_TYPES:
         return (
             f"{joint.type} joint as {names[0]} (about <axis>) and {names[1]} (about <axis2>, "
@@ -117,8 +136,9 @@ def mimic_leader(robot: Robot, mimic: Mimic) -> str | None:
 
 FREE_WHEN_IDLE_TYPES = MULTI_AXIS_TYPES | {JointType.GEARBOX}
 """Joint types whose coordinates are free, not held, while no command drives them: joints the
-bridge left undriven before it exposed them (every axis of a universal or revolute2 joint, an
-uncoupled gearbox), as Gazebo leaves a joint no plug-in drives."""
+bridge left undriven before it exposed them (every angle of a ball joint — a caster —, every
+axis of a universal or revolute2 joint, an uncoupled gearbox), as Gazebo leaves a joint no
+plug-in drives."""
 
 
 def free_when_idle(robot: Robot, name: str) -> bool:
@@ -150,8 +170,11 @@ def coordinate_joint(robot: Robot, name: str) -> Joint | None:
 
     A joint's own name returns the joint itself. A coordinate of a universal / revolute2
     joint returns a ``revolute`` joint named like the coordinate, between the same links, with
-    that axis, its ``<limit>`` and ``<dynamics>`` (``limit2``/``dynamics2`` for axis2).
-    The record describes the freedom for limits and reports; its ``origin`` is the joint's, not
+    that axis, its ``<limit>`` and ``<dynamics>`` (``limit2``/``dynamics2`` for axis2); a ball
+    coordinate a ``continuous`` joint about x, y or z (:data:`BALL_AXES`) with the ball's
+    ``<limit>`` (effort, velocity, and lower and upper: then a ``revolute`` record, its
+    commands limited, though the physics has no stop per angle) and its damping. The record
+    describes the freedom for limits and reports; its ``origin`` is the joint's, not
     a kinematic frame of the coordinate.
     """
     coord = find_coordinate(robot, name)
@@ -160,6 +183,25 @@ def coordinate_joint(robot: Robot, name: str) -> Joint | None:
     joint = robot.joints[coord.joint]
     if coord.name == joint.name:
         return joint
+    if joint.type is JointType.BALL:
+        given = joint.limit
+        limit = None
+        if given is not None:  # (no stop stiffness: the ball has no stops per angle)
+            limit = Limit(given.lower, given.upper, given.effort, given.velocity)
+        bounded = limit is not None and limit.lower is not None and limit.upper is not None
+        damping = 0.0 if joint.dynamics is None else joint.dynamics.damping
+        return replace(
+            joint,
+            name=coord.name,
+            type=JointType.REVOLUTE if bounded else JointType.CONTINUOUS,
+            axis=Axis(BALL_AXES[coord.index]),
+            limit=limit,
+            dynamics=None if joint.dynamics is None else Dynamics(damping=damping),
+            axis2=None,
+            limit2=None,
+            dynamics2=None,
+            mimic=None,
+        )
     if coord.index == 0:
         axis, limit, dynamics = joint.axis, joint.limit, joint.dynamics
     else:
@@ -183,14 +225,14 @@ def ball_angles(previous: Sequence[float], rot: np.ndarray) -> tuple[float, floa
     """The ball coordinates (roll, pitch, yaw), rad, of the rotation ``rot`` (3, 3) that are
     nearest ``previous`` (the angles published last): continuous along a continuous motion,
     through gimbal lock included (pitch then leaves [−π/2, π/2] rather than roll and yaw
-    jumping by π), as the angles a ball turning on is to be published with (module docstring:
+    jumping by π), as a ball joint's coordinates are published (module docstring:
     ``R = Rz(yaw) · Ry(pitch) · Rx(roll)``, not wrapped).
 
     Of the two roll-pitch-yaw solutions of ``rot``, (r, p, y) and (r + π, π − p, y + π), each
     angle shifted by the multiple of 2π nearest ``previous``, the one nearest ``previous``
     (Euclidean). At exact lock (``rot[2, 1] == rot[2, 2] == 0``: only y − r, or y + r at
     pitch −π/2, is defined) that sum is split nearest ``previous``. ``rpy_to_matrix`` of the
-    result is ``rot`` to rounding (a quaternion-based backend is to publish its ball joints so).
+    result is ``rot`` to rounding (a quaternion-based backend publishes its ball joints so).
 
     Raises:
         ValueError: ``previous`` is not 3 finite numbers or ``rot`` not a finite (3, 3) array.
@@ -232,6 +274,9 @@ def ball_rate_matrix(roll: float, pitch: float) -> np.ndarray:
 
 
 __all__ = [
+    "BALL_AXES",
+    "BALL_CHAIN",
+    "BALL_SUFFIXES",
     "Coordinate",
     "MULTI_AXIS_TYPES",
     "SDF_DEFAULT_AXIS2",

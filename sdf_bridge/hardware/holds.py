@@ -24,7 +24,7 @@ written (before the limits, which it does not apply itself), once per tick:
   start, a reset or an e-stop release): they hold still at the position measured when their
   command ended (:attr:`JointCommand.hold <sdf_bridge.backends.base.JointCommand.hold>`; they
   are not limited, as they are not commanded); except the joints that are free when idle (the
-  axes of universal and revolute2 joints, uncoupled gearboxes:
+  axes of universal and revolute2 joints, the angles of ball joints, uncoupled gearboxes:
   :func:`~sdf_bridge.description.coordinates.free_when_idle`), which get an effort command of
   0 instead: free, as Gazebo leaves a joint no plug-in drives.
 

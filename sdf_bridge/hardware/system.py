@@ -480,12 +480,16 @@ class HardwareSystem:
 
     def _initial_properties(self) -> dict[str, dict[str, float]]:
         """Each map joint's properties at start: the limiter's limits
-        (:func:`.joint_properties.limit_values`) and the backend's dynamics."""
+        (:func:`.joint_properties.limit_values`) and the backend's dynamics; a joint the
+        backend gives no dynamics while it gives others' (MuJoCo: a ball joint's angles) has
+        no properties."""
         getter = getattr(self.backend, "joint_properties", None)
         dynamics = getter() if self._backend_property_names() and callable(getter) else {}
         names = self.joint_property_names
         out = {}
         for joint, lim in zip(self.transmissions.joint_names, self.limiter.limits):
+            if dynamics and joint not in dynamics:
+                continue
             values = limit_values(lim)
             values.update(dynamics.get(joint, {}))
             out[joint] = {p: float(values[p]) for p in names}
@@ -493,8 +497,9 @@ class HardwareSystem:
 
     @_locked
     def joint_properties(self) -> dict[str, dict[str, float]]:
-        """joint → property → value now (a copy), for every joint of the transmission map and
-        every property of :attr:`joint_property_names`."""
+        """joint → property → value now (a copy), for every joint of the transmission map that
+        has properties (:meth:`_initial_properties`) and every property of
+        :attr:`joint_property_names`."""
         return {joint: dict(values) for joint, values in self._properties.items()}
 
     @_locked

@@ -2,14 +2,11 @@
 why.
 
 ``joint_states`` carries every driven coordinate of the :class:`~.map.TransmissionMap` (a
-one-axis joint, or one axis of a universal or revolute2 joint, named as
+one-axis joint, one axis of a universal or revolute2 joint or one angle of a ball joint, named as
 :mod:`sdf_bridge.description.coordinates` says) and every follower (mimic, gearbox, a screw's
 translation). The other movable joints are named here, so that ``sdf-bridge check`` and the
 node say so instead of listing them as commandable:
 
-* ball joints: simulated as MuJoCo's native ball joint (a quaternion; three hinges, one per
-  roll/pitch/yaw angle, lock at pitch ±π/2), their angles not published yet (they wait for the
-  quaternion → roll/pitch/yaw map, :mod:`sdf_bridge.description.coordinates`);
 * planar and floating joints: simulated by the MuJoCo backend on all their freedoms, exposed
   on none (their translations are not joint coordinates a ROS user commands; a floating base
   is the simulation's entity state); a floating joint whose parent is ``world`` is a free base
@@ -129,12 +126,6 @@ def _unexposed(robot: Robot, loops: frozenset[str], gearboxes: frozenset[str]) -
             continue  # a free base (module doc)
         if name in loops:
             out[name] = "closes a kinematic loop: kept in the model, not simulated"
-        elif joint.type is JointType.BALL:
-            out[name] = (
-                "ball joint: simulated as MuJoCo's native ball joint, not in joint_states (its "
-                "roll/pitch/yaw are not published yet: they wait for the quaternion map; three "
-                "hinges would lock at pitch ±π/2)"
-            )
         elif joint.type.dof > 1 and joint.type not in MULTI_AXIS_TYPES:
             out[name] = (
                 f"{joint.type} joint ({joint.type.dof} degrees of freedom): simulated by the "

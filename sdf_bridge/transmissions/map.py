@@ -9,10 +9,11 @@ Built once from a :class:`~sdf_bridge.description.model.Robot` (:mod:`.from_desc
 3. every other driven joint gets an identity actuator of the same name (a plain URDF works).
 
 Joint order (``joint_names``) is the document order of the driven coordinates: a 1-DOF joint,
-or each axis of a universal or revolute2 joint (``<joint>/axis1``, ``<joint>/axis2``:
+or each axis of a universal or revolute2 joint (``<joint>/axis1``, ``<joint>/axis2``) or
+angle of a ball joint (``<joint>/roll``, ``/pitch``, ``/yaw``:
 :mod:`sdf_bridge.description.coordinates`), which every layer treats as a joint of its own;
 actuator order (``actuator_names``) follows it (a mechanism's actuators, in role order, where
-its first joint appears). Ball, floating and planar joints are passive: not in the map.
+its first joint appears). Floating and planar joints are passive: not in the map.
 
 Hot path: every mechanism is linear, so each direction is one gather–multiply–add over a
 sparse matrix in padded-row form (per output row, the column index and value of each non-zero
@@ -27,9 +28,9 @@ Not thread-safe (internal buffers are reused).
 
 Error and skip rules (all :class:`TransmissionError` name the transmission and the fix):
 
-* a transmission names a missing joint, a fixed joint, a ball, floating or planar joint, or a
-  whole universal or revolute2 joint (it drives one axis: name the coordinate,
-  ``<joint>/axis1``) → error
+* a transmission names a missing joint, a fixed joint, a floating or planar joint, or a
+  whole ball, universal or revolute2 joint (it drives one freedom: name the coordinate,
+  ``<joint>/axis1``, ``<joint>/roll``) → error
   (for a simulated robot, skipped with a warning naming its file and line);
 * a joint driven by two transmissions → error, except exact duplicates that differ only in
   their hardware interface (franka_ros declares Position/Velocity/Effort variants of the same

@@ -3,19 +3,21 @@ coordinates of :mod:`sdf_bridge.description.coordinates` in ``joint_states``, co
 axis at a time, each clamped to its own limits, on the mock and on MuJoCo.
 
 The robot: a universal joint ``u`` (axis1 x, limits [−0.5, 0.5] rad; axis2 y, limits
-[−0.25, 0.75] rad) then a ball joint ``neck`` (MuJoCo's native ball joint: not in
-``joint_states``, its angles not published yet); every link's centre of mass is on the joint
+[−0.25, 0.75] rad) then a ball joint ``neck`` (MuJoCo's native ball joint, its roll, pitch,
+yaw computed from its quaternion); every link's centre of mass is on the joint
 axes, so gravity exerts no torque and a held axis stays exactly where it is."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import mujoco
 import numpy as np
 import pytest
 
 from sdf_bridge.description import load
+from sdf_bridge.description.coordinates import coordinate_names
 from sdf_bridge.description.model.pose import rpy_to_matrix
 from sdf_bridge.hardware import CycleState, HardwareSystem
 
@@ -36,7 +38,7 @@ ROBOT = """<sdf version="1.9"><model name="m">
   <joint name="neck" type="ball"><parent>arm</parent><child>head</child></joint>
 </model></sdf>"""
 
-NAMES = ("u/axis1", "u/axis2")  # (the ball: not in joint_states)
+NAMES = ("u/axis1", "u/axis2", "neck/roll", "neck/pitch", "neck/yaw")
 
 
 def _system(backend: str) -> HardwareSystem:
@@ -62,7 +64,7 @@ def test_universal_axes_reach_their_targets_independently(backend: str) -> None:
     tol = 1e-12 if backend == "mock" else 1e-4
     assert system.joint_names == system.state_names == NAMES
     system.read(0.0, 0.01)
-    system.submit_joint_state(list(NAMES), [0.3, 0.0], [], [], now=0.0)
+    system.submit_joint_state(list(NAMES[:2]), [0.3, 0.0], [], [], now=0.0)
     state, now = _run(system, 2.0)
     np.testing.assert_allclose(state.position[:2], [0.3, 0.0], rtol=0, atol=tol)
     system.submit_joint_state(["u/axis2"], [-0.2], [], [], now=now)
@@ -102,7 +104,8 @@ def test_idle_axes_are_free_a_ball_keeps_its_child_still_in_space(
     space (its centre of mass is on the ball's centre, nothing turns it): its rotation in the
     world stays the identity. With the backend's implicitfast step it drifts by 0.0115 at
     2 s (the arm's swing leaves the head turning at 0.006 rad/s: the step's error, within
-    0.015 here); with RK4 within 3e-8 (1e-6 here)."""
+    0.015 here); with RK4 within 3e-8 (1e-6 here). The ball's published roll, pitch, yaw are
+    the head's rotation in the arm's frame, ``R_armᵀ · R_head`` (1e-9)."""
     system = _system("mujoco")
     mj = system.backend
     if integrator is not None:
@@ -110,9 +113,44 @@ def test_idle_axes_are_free_a_ball_keeps_its_child_still_in_space(
     system.read(0.0, 0.01)
     system.submit_joint_state(["u/axis1", "u/axis2"], [0.3, -0.2], [], [], now=0.0)
     state, _ = _run(system, 2.0)
-    np.testing.assert_allclose(state.position, [0.3, -0.2], rtol=0, atol=1e-4)
+    np.testing.assert_allclose(state.position[:2], [0.3, -0.2], rtol=0, atol=1e-4)
     arm = np.asarray(mj.data.xmat[mj.model.body("arm").id]).reshape(3, 3)
     expected = rpy_to_matrix((0.3, 0.0, 0.0)) @ rpy_to_matrix((0.0, -0.2, 0.0))
     np.testing.assert_allclose(arm, expected, rtol=0, atol=1e-4)
     head = np.asarray(mj.data.xmat[mj.model.body("head").id]).reshape(3, 3)
     np.testing.assert_allclose(head, np.eye(3), rtol=0, atol=tol)
+    mujoco.mj_kinematics(mj.model, mj.data)  # (xmat of the state read, not of the step's start)
+    arm = np.asarray(mj.data.xmat[mj.model.body("arm").id]).reshape(3, 3)
+    head = np.asarray(mj.data.xmat[mj.model.body("head").id]).reshape(3, 3)
+    np.testing.assert_allclose(
+        rpy_to_matrix(tuple(state.position[2:])), arm.T @ head, rtol=0, atol=1e-9
+    )
+
+
+def test_the_mock_integrates_ball_angles_like_one_freedom_joints() -> None:
+    """On the mock a ball's roll, pitch, yaw are ideal one-freedom joints: commanded to
+    (0.3, π/2, −0.3), the lock included, they read it exactly."""
+    system = _system("mock")
+    system.read(0.0, 0.01)
+    target = [0.3, math.pi / 2, -0.3]
+    system.submit_joint_state(list(NAMES[2:]), target, [], [], now=0.0)
+    state, _ = _run(system, 0.5)
+    np.testing.assert_allclose(state.position[2:], target, rtol=0, atol=1e-12)
+
+
+def test_every_joint_with_freedoms_of_the_complete_joint_model_is_published(
+    robots_dir: Path,
+) -> None:
+    """The shared corpus's sdf_joint_complete (one joint of every SDFormat type; skipped with
+    the reason when ../shared is absent): every joint with freedoms is in the state, by its
+    coordinates (the ball's roll, pitch, yaw included), and the state is finite after 0.5 s
+    held (MuJoCo)."""
+    robot = load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf")
+    system = HardwareSystem(robot, "mujoco", command_timeout=0.0)
+    names = set(system.state_names)
+    for joint in robot.joints.values():
+        if joint.type.is_movable:
+            assert set(coordinate_names(joint)) <= names, joint.name
+    assert {"ball_joint/roll", "ball_joint/pitch", "ball_joint/yaw"} <= names
+    state, _ = _run(system, 0.5)
+    assert np.isfinite(state.position).all()

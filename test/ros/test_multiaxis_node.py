@@ -1,8 +1,7 @@
 """Multi-axis joints across processes (issue 29 item 3): a bridge (MuJoCo) publishes every axis
-of a universal and revolute2 joint in ``joint_states`` under its coordinate name, and a
-``joint_commands`` message on one axis moves that axis alone; a ball joint (MuJoCo's native ball
-joint) is not published (its angles wait for the quaternion → roll/pitch/yaw map); the shared
-corpus's model with every SDFormat joint type publishes all its joints with coordinates."""
+of a universal, revolute2 and ball joint in ``joint_states`` under its coordinate name, and a
+``joint_commands`` message on one axis moves that axis alone; the shared corpus's model with
+every SDFormat joint type publishes all its joints with freedoms."""
 
 from __future__ import annotations
 
@@ -36,7 +35,10 @@ NAMES = [
     "wrist/axis2",
     "elbow/axis1",
     "elbow/axis2",
-]  # (neck, the ball joint: not in joint_states)
+    "neck/roll",
+    "neck/pitch",
+    "neck/yaw",
+]
 NS = "/ma"  # the bridges' namespace (joint_states and joint_commands are relative names)
 
 
@@ -66,8 +68,8 @@ def test_every_axis_is_published_and_commanded(start_bridge, probe: Probe) -> No
 def test_complete_joint_type_model_publishes_every_freedom(
     start_bridge, probe: Probe, robots_dir: Path
 ) -> None:
-    """sdf_joint_complete (MuJoCo): every joint but the fixed and the ball one, by its
-    coordinates, and the screw's translation (11 names)."""
+    """sdf_joint_complete (MuJoCo): every joint but the fixed one, by its coordinates, and the
+    screw's translation."""
     topic = f"{NS}/joint_states"
     probe.watch(topic, JointState)
     path = robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf"
@@ -78,6 +80,9 @@ def test_complete_joint_type_model_publishes_every_freedom(
         assert sorted(probe.latest(topic).name) == sorted(
             [
                 "revolute_joint",
+                "ball_joint/roll",
+                "ball_joint/pitch",
+                "ball_joint/yaw",
                 "continuous_joint",
                 "gearbox_joint",
                 "prismatic_joint",

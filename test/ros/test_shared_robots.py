@@ -87,7 +87,7 @@ def sdf_models(robots_dir: Path) -> list[Path]:
 def test_bridge_on_every_sdf_model(start_bridge, probe: Probe, robots_dir: Path) -> None:
     """SDFormat models run too; joint_states carry every coordinate and follower the
     transmission map drives (each axis of a universal or revolute2 joint is a coordinate of
-    its own: sdf_bridge.description.coordinates; a ball joint is not published yet), and every
+    its own: sdf_bridge.description.coordinates; a ball joint's roll, pitch, yaw too), and every
     published position is finite."""
     from sdf_bridge.transmissions import TransmissionMap
 

@@ -155,10 +155,13 @@ def test_sdf_joint_complete(robots_dir) -> None:
     tmap = TransmissionMap.from_robot(
         load(robots_dir / "sdf_joint_complete" / "sdf_joint_complete.sdf")
     )
-    # universal, revolute2 by their coordinates; the gearbox without reference body a plain
-    # hinge; fixed and ball (MuJoCo's native ball joint, not published yet) out
+    # ball, universal, revolute2 by their coordinates; the gearbox without reference body a
+    # plain hinge; fixed out
     assert tmap.joint_names == (
         "revolute_joint",
+        "ball_joint/roll",
+        "ball_joint/pitch",
+        "ball_joint/yaw",
         "continuous_joint",
         "gearbox_joint",
         "prismatic_joint",

@@ -25,18 +25,18 @@ def test_unexposed_joints_and_why() -> None:
       <joint name="to_f" type="revolute"><parent>e</parent><child>f</child></joint>
       <joint name="gear_loop" type="gearbox"><parent>d</parent><child>f</child></joint>
       </model></sdf>""")
-    # the ball joint is MuJoCo's native ball joint, not published yet (no coordinates); the
-    # uncoupled gearbox "gear" is exposed as a plain hinge; the uncoupled one closing a loop
-    # is not simulated
+    # the ball joint is exposed by its coordinates (ball/roll, ball/pitch, ball/yaw), the
+    # uncoupled gearbox "gear" as a plain hinge; the uncoupled one closing a loop is not
+    # simulated
     assert unexposed_joints(robot) == {
-        "ball": "ball joint: simulated as MuJoCo's native ball joint, not in joint_states (its "
-        "roll/pitch/yaw are not published yet: they wait for the quaternion map; three hinges "
-        "would lock at pitch ±π/2)",
         "loop": "closes a kinematic loop: kept in the model, not simulated",
         "gear_loop": "gearbox closing a loop without 1-DOF joints from its reference body to "
         "its parent and child links: not simulated",
     }
     assert TransmissionMap.from_robot(robot).joint_names == (
+        "ball/roll",
+        "ball/pitch",
+        "ball/yaw",
         "hinge",
         "gear",
         "to_f",

@@ -154,17 +154,23 @@ def test_a_transmission_on_a_whole_multi_axis_joint_is_refused() -> None:
     assert any(re.search(message, w) for w in tmap.warnings)
 
 
-def test_a_transmission_on_a_ball_joint_is_refused() -> None:
-    """A ball joint (MuJoCo's native ball joint) has no coordinates: a transmission on it is
-    refused as on a planar joint, and on a would-be angle ``j/pitch`` as on a missing joint;
-    the map has no joint."""
+def test_a_transmission_on_a_whole_ball_joint_is_refused_one_angle_is_driven() -> None:
+    """A ball joint is three coordinates (roll, pitch, yaw): a transmission naming the joint
+    is refused with them named; one naming ``j/pitch`` drives that angle (reduction 10), the
+    other angles get identity actuators."""
     robot = chain(("j", "ball"), transmissions=[simple("t", "j", "m")])
-    with pytest.raises(TransmissionError, match=r"drives ball joint 'j'; only 1-DOF"):
+    message = (
+        r"transmission 't' names ball joint 'j', which has 3 axes; a transmission drives one\. "
+        r"Fix: name one of its axes, \['j/roll', 'j/pitch', 'j/yaw'\]\."
+    )
+    with pytest.raises(TransmissionError, match=message):
         TransmissionMap.from_robot(robot)
-    assert TransmissionMap.from_robot(robot, simulated_robot=True).joint_names == ()
-    robot = chain(("j", "ball"), transmissions=[simple("t", "j/pitch", "m")])
-    with pytest.raises(TransmissionError, match=r"names joint 'j/pitch', which does not exist"):
-        TransmissionMap.from_robot(robot)
+    robot = chain(("j", "ball"), transmissions=[simple("t", "j/pitch", "m", ared=10.0)])
+    tmap = TransmissionMap.from_robot(robot)
+    assert tmap.joint_names == ("j/roll", "j/pitch", "j/yaw")
+    assert tmap.actuator_names == ("j/roll", "m", "j/yaw")
+    position, _, _ = tmap.actuator_to_joint([0.0, 2.0, 0.0], [0.0] * 3, [0.0] * 3)
+    np.testing.assert_allclose(position, [0.0, 0.2, 0.0], rtol=0, atol=1e-15)
 
 
 def test_a_transmission_drives_one_axis_coordinate() -> None:

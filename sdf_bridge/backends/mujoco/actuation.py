@@ -18,19 +18,25 @@ def add_pid_actuators(
     joint_names: Sequence[str],
     effort_limit: np.ndarray,
     targets: Sequence[str] | None = None,
+    gears: Sequence[Sequence[float] | None] | None = None,
 ) -> None:
     """Add ``<joint>__pid`` for every joint of ``joint_names`` to ``spec`` (before compiling),
     acting on the MuJoCo joint of the same name or, given ``targets``, on ``targets[k]`` (the
-    hinge of an axis coordinate such as ``<joint>/axis2``):
+    hinge of an axis coordinate such as ``<joint>/axis2``), with ``gears[k]`` (a 3-vector) as
+    its gear where given (a ball joint's coordinate: the torque about that axis of the child's
+    joint frame, :mod:`.balls`; else gear 1):
     integrator dynamics (``act`` = position target, ``ctrl`` = its rate), fixed gain, affine
     bias, activation unlimited, force range ``±effort_limit`` (N·m or N, shape (n,)) where
     it is finite and positive (MuJoCo needs a non-empty range; 0 = a passive joint, whose gains
     the backend zeroes)."""
     targets = joint_names if targets is None else targets
-    for name, target, limit in zip(joint_names, targets, effort_limit):
+    gears = [None] * len(joint_names) if gears is None else gears
+    for name, target, limit, gear in zip(joint_names, targets, effort_limit, gears):
         act = spec.add_actuator(
             name=f"{name}__pid", target=target, trntype=mujoco.mjtTrn.mjTRN_JOINT
         )
+        if gear is not None:
+            act.gear = [float(g) for g in gear] + [0.0, 0.0, 0.0]
         act.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR  # act = position target, ctrl = its rate
         act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
         act.biastype = mujoco.mjtBias.mjBIAS_AFFINE

@@ -47,6 +47,7 @@ from ..base import BaseState, JointCommand, JointSpaceState
 from ..initial_pose import initial_pose
 from . import cycle
 from .actuation import add_pid_actuators
+from .balls import BallCoordinates
 from .builder import BuiltModel, build_spec, compile_model
 from .couplings import ONE_DOF, static_loads
 from .cycle import HOLD, MODE
@@ -153,6 +154,7 @@ class MujocoBackend:
             self.joint_names,
             effort_limit,
             [built.mj_joint(n) for n in self.joint_names],
+            [built.ball_axis(n) for n in self.joint_names],
         )
         apply_friction(robot, built)
         render = _bool(params.get("render_cameras", True), "render_cameras")
@@ -166,6 +168,8 @@ class MujocoBackend:
         drive = joint_drive(robot, built, model, self.joint_names, params, effort_limit, passive)
         self._qadr, self._dadr, self._act_ids, self._act_adr = drive[:4]
         self.inertia, self._tab, self.pid = drive.inertia, drive.tab, drive.pid
+        #: the ball joints' coordinates, computed (:mod:`.balls`)
+        self.balls = BallCoordinates(built, self.joint_names)
         self._adr = cycle.addresses(self._tab)  # (fixed: made once, for every cycle)
         #: the joint properties changed at run time (:meth:`set_joint_properties`)
         self.properties = JointProperties(
@@ -192,7 +196,11 @@ class MujocoBackend:
         self._read_dt: object = _UNSET  # last dt given to read (checked) and its step count
         self._read_n = 0
         # the joints imposed kinematically in ideal position mode (None: pid mode)
-        self._ideal = IdealJoints(self._qadr, self._dadr) if self._ideal_mode else None
+        self._ideal = (
+            IdealJoints(self._qadr, self._dadr, exclude=self.balls.mask)
+            if self._ideal_mode
+            else None
+        )
         self.initial_pose = initial_pose(robot, params)
         self._place_on_ground = (
             options.ground_plane and options.lift_above_ground and options.base_pose is None
@@ -241,6 +249,7 @@ class MujocoBackend:
             and mode.astype(np.float64).tobytes() == tab[cycle.LAST_MODE].tobytes()
             and hold.tobytes() == tab[cycle.LAST_HOLD].tobytes()
         ):
+            before = tab[MODE].copy() if self.balls else None
             cycle.apply_command(
                 tab,
                 values,
@@ -254,6 +263,8 @@ class MujocoBackend:
                 self._ideal_mode,
                 self._adr,
             )
+            if before is not None:
+                self.balls.command(tab, before, hold, self._qpos, self._act)
             tab[cycle.LAST : cycle.LAST + 3] = values
             tab[cycle.LAST_MODE] = mode
             tab[cycle.LAST_HOLD] = hold
@@ -322,6 +333,10 @@ class MujocoBackend:
                 self._has_i,
                 adr=self._adr,
             )
+        if self.balls:
+            self.balls.drive(
+                self._tab, self._qpos, self._act, self._gainprm, self._biasprm, self._act_ids
+            )
         t_end = data.time + n * ts
         # the joint array is made before stepping (the memory the step touches evicts what
         # Python would need to make it after it)
@@ -359,6 +374,8 @@ class MujocoBackend:
         stable = cycle.gather_state(
             self._tab, self._qpos, self._qvel, self._force, self._warnings, joint, adr=self._adr
         )
+        if self.balls:
+            self.balls.publish(self._qpos, self._qvel, joint)
         if self._ideal is not None:
             joint[2, self._ideal.mask] = 0.0
         out, actuators = self.tm.joint_state(joint)
@@ -472,6 +489,7 @@ class MujocoBackend:
         tab = self._tab
         tab[cycle.MODE : cycle.ACTIVE] = 0.0  # hold (mode 0), no velocity target, no feed-forward
         tab[HOLD] = data.qpos[self._qadr]
+        self.balls.reset(data.qpos, self.initial_pose.position, self.joint_names, tab)
         tab[cycle.ACTIVE] = 1.0
         self._last_valid = False
         self._prepared = 0
@@ -492,6 +510,8 @@ class MujocoBackend:
         )
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
+        if self.balls:  # (their actuators: the law of .balls, not the table's)
+            self.balls.drive(tab, data.qpos, data.act, self._gainprm, self._biasprm, self._act_ids)
         if self._ideal is not None:
             self._ideal.clear()
         if self.world is not None:

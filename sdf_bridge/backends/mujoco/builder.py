@@ -12,8 +12,9 @@ Mappings (documented defaults, logged once per model):
 * Universal/revolute2 joints whose two axes are parallel get an armature of
   :data:`DEFAULT_INERTIA` on both hinges (else the mass matrix is singular), with a note.
 * Joints: revolute/continuous → hinge (continuous unlimited), prismatic → slide, ball →
-  MuJoCo's native ball joint (a quaternion; its ``<dynamics>`` damping on its three dofs, not
-  a coordinate: three hinges would lock at pitch ±π/2, :mod:`sdf_bridge.description.coordinates`),
+  MuJoCo's native ball joint (a quaternion; its ``<dynamics>`` damping on its three dofs; its
+  roll, pitch, yaw coordinates are computed from the quaternion, :mod:`.balls`: three hinges
+  would lock at pitch ±π/2, :mod:`sdf_bridge.description.coordinates`),
   floating → free (root) or three slides + ball (nested), planar → two slides + hinge,
   universal/revolute2 → two hinges, screw → hinge + slide coupled by the thread pitch, fixed →
   no joint; gearbox → a coupling (see :func:`.couplings.add_gearboxes`: the loop form couples
@@ -115,9 +116,12 @@ class JointSlots:
         type: its type.
         mj_joints: MuJoCo joint names (first = the joint's primary DOF when it has one; for
             universal and revolute2 joints, one hinge per coordinate in coordinate index
-            order).
+            order; a ball joint's one ``mjJNT_BALL`` joint carries its three coordinates).
         qpos: qpos addresses of ``mj_joints`` (first element of each).
         dof: dof addresses of ``mj_joints`` (first element of each).
+        frame: of a ball joint, the rotation (3, 3) of its joint frame in the child body's
+            frame ``C`` (MuJoCo's ball quaternion turns the body: the joint frame turns by
+            ``Cᵀ · R(q) · C`` and its angular velocity is ``Cᵀ · qvel``); ``None`` otherwise.
     """
 
     name: str
@@ -125,6 +129,7 @@ class JointSlots:
     mj_joints: list[str] = field(default_factory=list)
     qpos: list[int] = field(default_factory=list)
     dof: list[int] = field(default_factory=list)
+    frame: np.ndarray | None = None
 
 
 @dataclass
@@ -136,9 +141,10 @@ class BuiltModel:
         model: the compiled model (``None`` until :func:`compile_model`).
         link_body: link name → MuJoCo body name (``"world"`` for a ``world`` root link).
         joints: description joint → :class:`JointSlots` (fixed joints excluded).
-        coordinates: coordinate name (:mod:`sdf_bridge.description.coordinates`: a 1-DOF joint
-            or ``<joint>/axis1``, ``<joint>/axis2``) → (description joint, index into its
-            :class:`JointSlots` lists).
+        coordinates: coordinate name (:mod:`sdf_bridge.description.coordinates`: a 1-DOF joint,
+            ``<joint>/axis1``, ``<joint>/axis2``, or a ball's ``<joint>/roll``, ``/pitch``,
+            ``/yaw``) → (description joint, index into its :class:`JointSlots` lists; of a
+            ball, the coordinate's index, all three on its one MuJoCo joint).
         notes: warnings/notes emitted while building (also logged).
     """
 
@@ -158,18 +164,41 @@ class BuiltModel:
         (_LOG.warning if warning else _LOG.info)(message)
 
     def mj_joint(self, name: str) -> str:
-        """The MuJoCo joint of coordinate ``name`` (``KeyError`` when it has none)."""
+        """The MuJoCo joint of coordinate ``name`` (``KeyError`` when it has none; a ball
+        coordinate's is the ball joint)."""
         joint, k = self.coordinates[name]
-        return self.joints[joint].mj_joints[k]
+        slots = self.joints[joint]
+        return slots.mj_joints[0 if slots.type is JointType.BALL else k]
 
     def address(self, name: str) -> tuple[int, int] | None:
         """The ``qpos`` and ``qvel`` addresses of coordinate ``name`` (after
-        :func:`compile_model`), ``None`` when it is not a simulated coordinate."""
+        :func:`compile_model`), ``None`` when it is not a simulated coordinate. A ball
+        coordinate (index k) gives its ball joint's quaternion address (not the coordinate's
+        value: :mod:`.balls` computes it) and dof ``k`` of the joint (the angular velocity
+        about the child's joint axis x, y or z)."""
         found = self.coordinates.get(name)
         if found is None:
             return None
         slots, k = self.joints[found[0]], found[1]
+        if slots.type is JointType.BALL:
+            return slots.qpos[0], slots.dof[0] + k
         return slots.qpos[k], slots.dof[k]
+
+    def ball_axis(self, name: str) -> tuple[float, float, float] | None:
+        """The axis (child body frame) of ball coordinate ``name``: x, y or z of the ball's
+        joint frame (roll, pitch, yaw; :data:`~sdf_bridge.description.coordinates.BALL_AXES`);
+        ``None`` for any other coordinate."""
+        if not self.is_ball(name):
+            return None
+        joint, k = self.coordinates[name]
+        frame = self.joints[joint].frame
+        assert frame is not None
+        return tuple(float(v) for v in frame[:, k])  # type: ignore[return-value]
+
+    def is_ball(self, name: str) -> bool:
+        """Whether coordinate ``name`` is an angle of a ball joint (computed, :mod:`.balls`)."""
+        found = self.coordinates.get(name)
+        return found is not None and self.joints[found[0]].type is JointType.BALL
 
 
 def _unit(joint: Joint, which: str = "axis") -> np.ndarray:
@@ -203,7 +232,7 @@ class _JointMaker:
         rot, pos = j_in_child[:3, :3], [float(v) for v in j_in_child[:3, 3]]
         slots = JointSlots(joint.name, jtype)
         self.built.joints[joint.name] = slots
-        if jtype.dof == 1 or jtype in (JointType.UNIVERSAL, JointType.REVOLUTE2):
+        if jtype.dof == 1 or jtype in (JointType.UNIVERSAL, JointType.REVOLUTE2, JointType.BALL):
             for k, name in enumerate(coordinate_names(joint)):
                 self.built.coordinates[name] = (joint.name, k)
         hinge, slide = mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE
@@ -240,6 +269,7 @@ class _JointMaker:
             )
         elif jtype is JointType.BALL:
             mj = make(joint.name, mujoco.mjtJoint.mjJNT_BALL)
+            slots.frame = np.array(rot, dtype=float)
             if joint.dynamics is not None:
                 mj.damping = _poly(float(joint.dynamics.damping))
         elif jtype is JointType.FLOATING:

@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 import mujoco
 import numpy as np
 
-from ...description.model import Robot
+from ...description.coordinates import find_coordinate
+from ...description.model import JointType, Robot
 from . import cycle
 from .actuation import inertia_diagonal_index
 from .builder import BuiltModel
@@ -52,6 +53,15 @@ def passive_joints(effort_limit: np.ndarray) -> np.ndarray:
     return np.asarray(effort_limit, dtype=float) == 0.0
 
 
+def ball_columns(robot: Robot, joint_names: Sequence[str]) -> np.ndarray:
+    """(n,) bool: the map joints that are angles of a ball joint (:mod:`.balls`)."""
+    out = np.zeros(len(joint_names), dtype=bool)
+    for k, name in enumerate(joint_names):
+        coord = find_coordinate(robot, name)
+        out[k] = coord is not None and robot.joints[coord.joint].type is JointType.BALL
+    return out
+
+
 def drive_gains(
     robot: Robot,
     model: mujoco.MjModel,
@@ -69,7 +79,9 @@ def drive_gains(
     ``inertia``, the model's timestep, ``effort_limit`` ((n,), N·m or N) and the joints'
     damping and friction as the model has them now (``dof_damping``, ``dof_frictionloss``),
     each with its coupled followers' reflected (:func:`.gains.reflected`);
-    zero gains and no schedule on the ``passive`` joints ((n,) bool). The one rule, at
+    zero gains and no schedule on the ``passive`` joints ((n,) bool); on ball coordinates
+    (:func:`ball_columns`) ``p`` and ``d`` only (the PD on the rotation error of :mod:`.balls`,
+    per axis of the child's joint frame; no integral, no schedule). The one rule, at
     configure and again when a joint property it depends on changes at run time
     (:mod:`.properties`; ``log`` false: the default-gain line is not logged again).
 
@@ -85,11 +97,15 @@ def drive_gains(
         friction=reflected(np.array(model.dof_frictionloss, dtype=float), dadr, followers, 1),
     )
     gains = resolve_gains(robot, joint_names, params, defaults, inertia, log=log)
+    balls = ball_columns(robot, joint_names)
     for array in (gains.p, gains.i, gains.d):
         array[passive] = 0.0
+    for array in (gains.i, gains.i_clamp):
+        array[balls] = 0.0
+    off = passive | balls
     scheduled = np.zeros(len(joint_names), dtype=bool)
     if gains.scheduled is not None:
-        scheduled = gains.scheduled & ~passive
+        scheduled = gains.scheduled & ~off
     return replace(gains, scheduled=scheduled)
 
 

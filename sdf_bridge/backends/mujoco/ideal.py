@@ -21,6 +21,8 @@ class IdealJoints:
     Args:
         qadr: each map joint's ``qpos`` address, shape (n,).
         dadr: each map joint's ``qvel`` address, shape (n,).
+        exclude: (n,) bool, map joints never imposed (ball coordinates: not a ``qpos`` entry,
+            :mod:`.balls`); none by default.
 
     Attributes:
         mask: the joints moving ideally (in position mode at the last :meth:`follow`), (n,) bool.
@@ -28,8 +30,11 @@ class IdealJoints:
         velocity: their velocities over the period, rad/s or m/s (0 elsewhere), (n,).
     """
 
-    def __init__(self, qadr: np.ndarray, dadr: np.ndarray) -> None:
+    def __init__(
+        self, qadr: np.ndarray, dadr: np.ndarray, exclude: np.ndarray | None = None
+    ) -> None:
         self._qadr, self._dadr = qadr, dadr
+        self._keep = np.ones(len(qadr), dtype=bool) if exclude is None else ~np.asarray(exclude)
         n = len(qadr)
         self.mask = np.zeros(n, dtype=bool)
         self.target = np.zeros(n)
@@ -46,7 +51,7 @@ class IdealJoints:
     def follow(self, qt: np.ndarray, q: np.ndarray, kind: np.ndarray, dt: float) -> None:
         """The joints whose command kind (``kind``, the joint table's ``MODE`` row, (n,)) is
         position move from ``q`` to ``qt`` (both (n,), rad or m) over the next ``dt`` s."""
-        ideal = kind == POSITION
+        ideal = (kind == POSITION) & self._keep
         self.mask = ideal
         self.velocity = np.where(ideal, (qt - q) / dt if dt > 0 else 0.0, 0.0)
         self.target = np.where(ideal, qt, 0.0)

@@ -24,6 +24,10 @@ property               MuJoCo
                        PID's effort limit; 0 makes the joint passive (as at configure)
 =====================  ======================================================================
 
+The angles of a ball joint (``<joint>/roll``, ``/pitch``, ``/yaw``: :mod:`.balls`) have no run-time
+properties (their physics is one ball joint, not three axes): they are not listed and a change
+naming one is refused as for an unknown joint.
+
 The default PID gains depend on the damping, the friction and the effort limit
 (:func:`.gains.default_gains`): on a change of any of them the gains are worked out again by the
 one rule of the configuration (:func:`.drive.drive_gains`); configured gains stay as given.
@@ -43,7 +47,7 @@ from ...description.model import Robot
 from ...hardware.joint_properties import DYNAMICS_PROPERTIES, INF, check_changes
 from . import cycle
 from .builder import STOP_MAX_OMEGA_DT, BuiltModel, stop_solver_params
-from .drive import JointDrive, drive_gains, passive_joints
+from .drive import JointDrive, ball_columns, drive_gains, passive_joints
 from .pid import PidGains
 
 NAMES = ("lower", "upper", "effort", *DYNAMICS_PROPERTIES)
@@ -79,6 +83,7 @@ class JointProperties:
         self.robot, self.model, self.drive, self.params = robot, model, drive, params
         self.joint_names = tuple(joint_names)
         self.index = {name: k for k, name in enumerate(self.joint_names)}
+        self.ball = ball_columns(robot, self.joint_names)
         self.jnt = np.array(
             [
                 mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, built.mj_joint(j))
@@ -106,6 +111,8 @@ class JointProperties:
         m, d = self.model, self.drive
         out = {}
         for k, name in enumerate(self.joint_names):
+            if self.ball[k]:
+                continue  # (no properties: see the class docstring)
             j, dof, q = self.jnt[k], d.dadr[k], d.qadr[k]
             out[name] = {
                 "damping": float(m.dof_damping[dof]),
@@ -136,6 +143,8 @@ class JointProperties:
         """
         current = self.values()
         for k, name in enumerate(self.joint_names):
+            if self.ball[k]:
+                continue
             lower, upper = self.stops_of(name)
             current[name].update(lower=lower, upper=upper, effort=float(self.effort_limit[k]))
         return {

@@ -1,10 +1,11 @@
 """A free ball joint as a spherical pendulum, against its closed form: the energy of a point mass
 on a rod is conserved. The MuJoCo backend builds a ball joint as MuJoCo's native ball joint (a
-quaternion), which has no gimbal lock: the pendulum below hangs with its joint frame's x along
-the rod, i.e. at pitch = π/2 of the roll/pitch/yaw angles, so every swing passes the lock of
-three hinges (yaw, pitch, roll). Those hinges diverged at t = 2.34 s on it and gained up to
-423 J (0.3 rad/s); the native joint keeps the energy within 0.0074 J for 20 s (implicitfast,
-1 ms)."""
+quaternion), which has no gimbal lock, and publishes its roll, pitch, yaw computed from it: the
+pendulum below hangs with its joint frame's x along the rod, i.e. at pitch = π/2 of the
+roll/pitch/yaw angles, so every swing passes the lock of three hinges (yaw, pitch, roll). Those
+hinges diverged at t = 2.34 s on it and gained up to 423 J (0.3 rad/s); the native joint keeps
+the energy within 0.0074 J for 20 s (implicitfast, 1 ms), its angles published all along
+(test_ball_coordinates)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def _swing(seconds: float) -> tuple[Sim, float, list[float], list[float]]:
     mujoco.mj_forward(backend.model, backend.data)
     energy0, energies, pitches = _energy(sim), [], []
     for _ in range(int(round(seconds / 0.01))):
-        sim.effort([])
+        sim.effort([0.0, 0.0, 0.0])
         sim.read()
         if backend.instabilities:
             break
@@ -75,16 +76,17 @@ def _swing(seconds: float) -> tuple[Sim, float, list[float], list[float]]:
     return sim, energy0, energies, pitches
 
 
-def test_a_ball_joint_is_mujocos_native_ball_joint_not_a_coordinate() -> None:
-    """One MuJoCo joint of type ball (4 qpos, 3 dofs), no coordinate of the joint in the
-    transmission map or the backend (not in ``joint_states``)."""
+def test_a_ball_joint_is_mujocos_native_ball_joint_with_three_coordinates() -> None:
+    """One MuJoCo joint of type ball (4 qpos, 3 dofs), its roll, pitch, yaw in the
+    transmission map and the backend (in ``joint_states``), all on that one joint."""
     sim = Sim(load(PENDULUM))
     model, built = sim.backend.model, sim.backend.built
     assert built.joints["ball"].mj_joints == ["ball"]
     assert model.jnt_type[model.joint("ball").id] == mujoco.mjtJoint.mjJNT_BALL
     assert (model.nq, model.nv) == (4, 3)
-    assert built.coordinates == {}
-    assert sim.tm.joint_names == sim.backend.joint_names == ()
+    names = ("ball/roll", "ball/pitch", "ball/yaw")
+    assert built.coordinates == {name: ("ball", k) for k, name in enumerate(names)}
+    assert sim.tm.joint_names == sim.backend.joint_names == names
 
 
 def test_pendulum_starts_with_the_closed_form_energy() -> None:

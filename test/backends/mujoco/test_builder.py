@@ -61,14 +61,17 @@ def test_joint_kinds() -> None:
     assert _joint(model, "pri").type[0] == slide and _joint(model, "pri").axis == pytest.approx(
         [1, 0, 0]
     )
-    # a ball: MuJoCo's native ball joint (no gimbal lock), not a coordinate; its damping on its
-    # three dofs (only damping is mapped, as before the three hinges)
+    # a ball: MuJoCo's native ball joint (no gimbal lock); its damping on its three dofs (only
+    # damping is mapped); its three coordinates on it: the quaternion's address and dof k
     assert built.joints["ball"].mj_joints == ["ball"]
     assert _joint(model, "ball").type[0] == mujoco.mjtJoint.mjJNT_BALL
     dof = _joint(model, "ball").dofadr[0]
     assert list(model.dof_damping[dof : dof + 3]) == [0.4] * 3
     assert list(model.dof_frictionloss[dof : dof + 3]) == [0.0] * 3
-    assert built.address("ball") is None and built.address("ball/pitch") is None
+    qadr = _joint(model, "ball").qposadr[0]
+    assert built.address("ball") is None and built.address("ball/pitch") == (qadr, dof + 1)
+    assert built.mj_joint("ball/yaw") == "ball" and built.is_ball("ball/roll")
+    assert not built.is_ball("uni/axis2") and not built.is_ball("nope")
     assert built.mj_joint("uni/axis2") == "uni__axis2" and built.address("plan") is None
     assert built.joints["plan"].mj_joints == ["plan", "plan__x", "plan__y"]
     assert [model.joint(n).type[0] for n in built.joints["plan"].mj_joints] == [hinge, slide, slide]

@@ -293,7 +293,7 @@ def test_reset_places_the_joint_inside_run_time_stops() -> None:
 
 
 #: A revolute2 joint (in MuJoCo: two hinges, one per coordinate) and a ball joint (MuJoCo's
-#: native ball joint: not a coordinate, no joint properties).
+#: native ball joint: its angles are coordinates, without joint properties).
 MULTI_AXIS = """<sdf version="1.9"><model name="m">
   <link name="base"/>
   <joint name="anchor" type="fixed"><parent>world</parent><child>base</child></joint>
@@ -310,7 +310,8 @@ MULTI_AXIS = """<sdf version="1.9"><model name="m">
 
 def test_each_axis_of_a_multi_axis_joint_has_its_own_properties() -> None:
     """revolute2 axis2's stops are its own (read from <axis2>, set alone: axis1's unchanged);
-    a ball joint has no joint properties (neither as a whole nor by angle)."""
+    a ball joint has no joint properties (neither as a whole nor by angle: one ball joint in
+    the physics, not three axes)."""
     hw = HardwareSystem(load(MULTI_AXIS), "mujoco", command_timeout=0.0, update_rate=100.0)
     props = hw.joint_properties()
     assert (props["r2/axis1"]["lower"], props["r2/axis1"]["upper"]) == (-1.0, 1.0)

@@ -1,8 +1,8 @@
 """The MuJoCo backend on the axis coordinates of multi-axis joints (issue 29 item 3), against
 closed forms: an effort on axis2 of a revolute2 joint accelerates it as τ/I (Gazebo's
 ``SetForce(1, τ)``), and a ball joint's roll, pitch, yaw are the URDF rpy of the child's
-rotation, ``R = Rz(yaw)·Ry(pitch)·Rx(roll)``, both ways (commanded → body orientation, imposed
-orientation → state)."""
+rotation, ``R = Rz(yaw)·Ry(pitch)·Rx(roll)`` (imposed orientation → state; the rest of the
+ball's coordinates: test_ball_coordinates)."""
 
 from __future__ import annotations
 
@@ -70,16 +70,22 @@ def _child_rotation(sim: Sim) -> np.ndarray:
     return (HEAD @ JOINT_IN_HEAD).T @ world @ JOINT_IN_HEAD
 
 
-def test_a_ball_joint_is_native_and_its_quaternion_turns_the_joint_frame() -> None:
-    """The ball is one MuJoCo ball joint, no actuator, nothing in the state; its quaternion q,
-    in the head's body frame, turns the head's joint frame in the parent's joint frame by
-    ``JOINT_IN_HEADᵀ · R(q) · JOINT_IN_HEAD``: q of ``JOINT_IN_HEAD · R0 · JOINT_IN_HEADᵀ``
-    gives R0 = Rz(−1.1)·Ry(0.6)·Rx(2.0) (1e-12)."""
+def test_a_ball_joint_is_native_and_its_angles_are_published_exactly() -> None:
+    """The ball is one MuJoCo ball joint with three actuators on it, gear x, y, z of the
+    head's joint frame (in the head's body frame: the columns of ``JOINT_IN_HEAD``); its
+    quaternion q, in the head's body frame, turns the head's joint frame in the parent's joint
+    frame by ``JOINT_IN_HEADᵀ · R(q) · JOINT_IN_HEAD``: q of
+    ``JOINT_IN_HEAD · R0 · JOINT_IN_HEADᵀ`` gives R0 = Rz(−1.1)·Ry(0.6)·Rx(2.0) (1e-12) and
+    the state reads roll 2.0, pitch 0.6, yaw −1.1 (1e-9); at rest and free (effort 0
+    commanded), velocity and effort 0."""
     sim = Sim(load(BALL))
     model, data = sim.backend.model, sim.backend.data
-    assert sim.actuators == () and model.nu == 0
+    assert sim.actuators == ("neck/roll", "neck/pitch", "neck/yaw") and model.nu == 3
     assert model.jnt_type[model.joint("neck").id] == mujoco.mjtJoint.mjJNT_BALL
-    assert sim.backend.joint_state()[0].shape == (0,)
+    np.testing.assert_allclose(model.actuator_gear[:, :3], JOINT_IN_HEAD.T, rtol=0, atol=1e-15)
+    assert set(model.actuator_trnid[:, 0]) == {model.joint("neck").id}
+    sim.effort([0.0, 0.0, 0.0])  # free (idle, the backend holds the reset angles)
+    sim.read()
     rotation = rpy_to_matrix((2.0, 0.6, -1.1))
     quat = np.zeros(4)
     mujoco.mju_mat2Quat(quat, (JOINT_IN_HEAD @ rotation @ JOINT_IN_HEAD.T).flatten())
@@ -87,6 +93,9 @@ def test_a_ball_joint_is_native_and_its_quaternion_turns_the_joint_frame() -> No
     data.qpos[qadr : qadr + 4] = quat
     mujoco.mj_forward(model, data)
     np.testing.assert_allclose(_child_rotation(sim), rotation, rtol=0, atol=1e-12)
+    position, velocity, effort = sim.backend.joint_state()
+    np.testing.assert_allclose(position, [2.0, 0.6, -1.1], rtol=0, atol=1e-9)
+    assert list(velocity) == list(effort) == [0.0, 0.0, 0.0]
 
 
 #: f2 mimics axis2 of the universal joint u, f1 its axis1 (SDFormat 1.11 ``//mimic/@axis``; the
