@@ -249,14 +249,17 @@ def with_topic_block(
     robot: Robot, xml: str, options: TopicBlockOptions = TopicBlockOptions()
 ) -> str:
     """URDF for the controller_manager and the bridge: ``xml`` (the text ``robot`` was loaded
-    from; an SDFormat model is exported to URDF first) with its ``<ros2_control>`` blocks
-    replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements. Everything
-    else is kept as written.
+    from; an SDFormat model is exported to URDF first, its universal, revolute2 and ball joints
+    as chains of one-axis joints named like the bridge's coordinates,
+    :func:`~sdf_bridge.description.export.urdf_writer.chain_joints`) with its ``<ros2_control>``
+    blocks replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements.
+    Everything else is kept as written.
 
     Raises:
         ConfigError, TransmissionError: as :func:`topic_block`; also an SDFormat model that URDF
-            cannot carry (:func:`~sdf_bridge.description.export.to_urdf`), as the
-            controller_manager reads URDF only.
+            cannot carry even so (a screw joint, several root links, …:
+            :func:`~sdf_bridge.description.export.to_urdf`), as the controller_manager reads
+            URDF only.
         DescriptionError: ``xml`` is not well-formed.
     """
     from ..description.export import to_urdf
@@ -265,7 +268,7 @@ def with_topic_block(
 
     if robot.format == "sdf":
         try:
-            xml = to_urdf(robot)
+            xml = to_urdf(robot, chains=True)
         except DescriptionError as exc:
             where = ":".join(str(part) for part in (exc.file, exc.line) if part is not None)
             raise ConfigError(
@@ -284,4 +287,25 @@ def with_topic_block(
     document.append(block)
     etree.indent(block, space="  ", level=1)
     block.tail = "\n"
+    return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"
+
+
+def sdf_with_block(robot: Robot, urdf: str) -> str:
+    """SDFormat text of ``robot`` (an SDFormat model with universal, revolute2 or ball joints)
+    with the ``<ros2_control>`` block(s) of ``urdf`` (the controller_manager's description) in
+    place of its own, for the bridge: it simulates the joints as they are (a ball as a ball, not
+    three hinges locking at pitch ±π/2) and publishes the URDF form with that block
+    (:func:`~sdf_bridge.app.description_source.load_description`), whose chain joints are named
+    like the coordinates it serves (``sdf-bridge control`` runs the bridge on it). The model is
+    written by :func:`~sdf_bridge.description.export.to_sdf` (its sensors without noise)."""
+    from dataclasses import replace
+
+    from ..description.export import to_sdf
+    from ..description.xmlio import parse_xml
+
+    document = parse_xml(to_sdf(replace(robot, ros2_control=())))
+    model = document.find("model")
+    assert model is not None  # (to_sdf writes one <model>)
+    for block in parse_xml(urdf).findall("ros2_control"):
+        model.append(block)
     return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"

@@ -16,6 +16,8 @@ from lxml import etree
 from prerequisites import shared_skip_mark
 
 from sdf_bridge.description import load, load_with_xml
+from sdf_bridge.description.coordinates import coordinate_joint
+from sdf_bridge.description.export.urdf_writer import CHAIN_TYPES
 from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
@@ -30,6 +32,7 @@ from sdf_bridge.hardware.topic_block import (
     block_topics,
     foreign_hardware,
     parse_command_interfaces,
+    sdf_with_block,
     topic_based_block,
     topic_block,
     with_topic_block,
@@ -240,14 +243,54 @@ def test_block_names_are_ros_node_names() -> None:
     assert block_name(two_blocks) == "hw_2dof_robot_system"
 
 
-def test_sdformat_that_urdf_cannot_carry_is_refused(robots_dir: Path) -> None:
-    model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
+SCREW = """<sdf version="1.9"><model name="screwed">
+  <link name="a"/><link name="b"/>
+  <joint name="s" type="screw"><parent>a</parent><child>b</child>
+    <axis><xyz>0 0 1</xyz></axis><screw_thread_pitch>0.01</screw_thread_pitch></joint>
+</model></sdf>"""
+
+
+def test_sdformat_that_urdf_cannot_carry_is_refused() -> None:
     with pytest.raises(
         ConfigError,
-        match="the controller_manager reads URDF only, and SDFormat model 'turtlebot3_waffle' "
-        r"does not fit URDF \(joint 'caster_back_right_joint' is of type ball",
+        match="the controller_manager reads URDF only, and SDFormat model 'screwed' "
+        r"does not fit URDF \(joint 's' is of type screw",
     ):
-        with_topic_block(model, "")
+        with_topic_block(load(SCREW), "")
+
+
+def test_a_ball_caster_is_a_chain_outside_the_block(robots_dir: Path) -> None:
+    """turtlebot3's passive ball casters: in the URDF as the yaw → pitch → roll chain (for TF),
+    not in the block (the bridge does not command them); the wheels are."""
+    from sdf_bridge.description.xmlio import parse_xml
+
+    model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
+    urdf = parse_xml(with_topic_block(model, ""))
+    chain = [
+        (j.get("name"), j.get("type"), j.find("parent").get("link"), j.find("child").get("link"))
+        for j in urdf.findall("joint")
+        if j.get("name").startswith("caster_back_left_joint")
+    ]
+    assert chain == [
+        ("caster_back_left_joint/yaw", "continuous", "base_link", "caster_back_left_joint/yaw"),
+        (
+            "caster_back_left_joint/pitch",
+            "continuous",
+            "caster_back_left_joint/yaw",
+            "caster_back_left_joint/pitch",
+        ),
+        (
+            "caster_back_left_joint/roll",
+            "continuous",
+            "caster_back_left_joint/pitch",
+            "caster_back_left_link",
+        ),
+    ]
+    block = urdf.find("ros2_control")
+    assert [j.get("name") for j in block.findall("joint")] == [
+        "wheel_left_joint",
+        "wheel_right_joint",
+    ]
 
 
 @shared_skip_mark()
@@ -274,7 +317,9 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
             assert model.format == "sdf" and "does not fit URDF" in str(exc), source
             continue
         made += 1
-        again = load(text)
+        chains = any(j.type in CHAIN_TYPES for j in model.joints.values())
+        # (a model with multi-axis joints: the bridge runs the SDFormat model with the block)
+        again = load(sdf_with_block(model, text) if chains else text)
         before, after = HardwareSystem(model, "mock"), HardwareSystem(again, "mock")
         assert (
             after.state_names == before.state_names and after.joint_names == before.joint_names
@@ -282,7 +327,7 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
         (block,) = again.ros2_control
         assert [j.name for j in block.joints] == list(before.state_names), source
         for info in block.joints:
-            joint = again.joints[info.name]
+            joint = coordinate_joint(again, info.name)
             assert joint.type.value != "fixed", (source, info.name)
             assert bool(info.command_interfaces) == (info.name in before.joint_names), (
                 source,
@@ -291,7 +336,7 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
             if joint.mimic is not None:
                 assert info.is_mimic is False and not info.command_interfaces, (source, info.name)
         assert not block.sensors and not block.gpios
-    assert made >= 9  # the URDF robots; the SDFormat ones have joints URDF lacks, or are worlds
+    assert made >= 11  # the URDF robots and two SDFormat ones with ball casters
 
 
 def test_an_unknown_transmission_types_joints_get_the_block(data_dir: Path) -> None:

@@ -46,6 +46,8 @@ DRIVEN = (
     "rrbot_transmissions",
     "ur5e_ros2",
     "sdf_mimic_pendulums",
+    "sdf_nested_include",
+    "turtlebot3_waffle",
 )
 #: robot → the model ``--model`` picks in its world (the one whose mimic follower is slower)
 MODEL = {"sdf_mimic_pendulums": "pendulum_with_base_mimic_fast_follows_slow"}
@@ -54,8 +56,6 @@ EFFORT_ONLY = ("rrbot_ros1",)
 NOT_DRIVEN = {
     "sdf_joint_complete": "its ball joint has no URDF form (the controller_manager reads URDF)",
     "sdf_model_with_frames": "its universal joint has no URDF form",
-    "sdf_nested_include": "its ball caster has no URDF form",
-    "turtlebot3_waffle": "its ball casters have no URDF form",
 }
 DEFAULT = {("ur5e_ros2", "mock"), ("panda_gazebo_ros1", "mujoco"), ("rrbot_ros1", "mock")}
 CASES = [(r, b) for r in (*DRIVEN, *EFFORT_ONLY) for b in ("mock", "mujoco")]

@@ -5,7 +5,10 @@ not the identity is therefore written by moving that link's frame onto the joint
 visuals, collisions, inertial and sensors, and the origins of the joints hanging from it, are
 pre-multiplied by ``joint_to_child`` (the geometry does not move). Joint types URDF lacks
 (ball, universal, revolute2, screw, gearbox), several root links, and shapes URDF lacks
-(capsule, ellipsoid, plane) are refused with :class:`~sdf_bridge.errors.UnsupportedError`.
+(capsule, ellipsoid, plane) are refused with :class:`~sdf_bridge.errors.UnsupportedError`,
+except, with ``chains=True``, multi-axis joints, written as the standard URDF chain of one-axis
+joints through massless intermediate links (:func:`chain_joints`: what a controller_manager
+and robot_state_publisher read).
 Unlimited effort/velocity (``None``) of revolute and prismatic joints, which URDF requires, are
 written as 1e16; a revolute joint without position bounds (SDFormat's default) is written as
 ``continuous`` (:func:`urdf_joint_type`), a missing single bound as ∓1e16 (URDF reads it as
@@ -21,7 +24,9 @@ import dataclasses
 from lxml import etree
 
 from ...errors import UnsupportedError
+from ..coordinates import SEPARATOR, axis_suffixes, coordinate_joint, mimic_leader
 from ..model import (
+    Axis,
     Box,
     Calibration,
     Cylinder,
@@ -38,6 +43,7 @@ from ..model import (
     Sphere,
 )
 from ..model.geometry import Geometry
+from ..model.pose import IDENTITY
 from ..urdf import URDF_JOINT_TYPES
 from .common import fmt, fmt_vec, sub, to_text, verbatim
 from .losses import top_level_transmissions, warn_urdf_losses
@@ -45,6 +51,87 @@ from .losses import top_level_transmissions, warn_urdf_losses
 _URDF_TYPES = frozenset(URDF_JOINT_TYPES.values())
 #: Stand-in for "unlimited" effort/velocity, which URDF cannot express.
 UNLIMITED = 1e16
+
+
+BALL_CHAIN = (("yaw", (0.0, 0.0, 1.0)), ("pitch", (0.0, 1.0, 0.0)), ("roll", (1.0, 0.0, 0.0)))
+"""A ball joint's URDF chain, parent to child: (coordinate suffix, axis in the joint frame), so
+that the child's rotation is ``R = Rz(yaw) · Ry(pitch) · Rx(roll)`` (the URDF / tf2
+roll-pitch-yaw of :mod:`~sdf_bridge.description.coordinates`)."""
+
+CHAIN_TYPES = frozenset({JointType.UNIVERSAL, JointType.REVOLUTE2, JointType.BALL})
+"""Joint types ``to_urdf(chains=True)`` writes as a chain of one-axis joints."""
+
+
+def chain_joints(robot: Robot, joint: Joint) -> tuple[Joint, ...]:
+    """The URDF chain of a universal, revolute2 or ball ``joint``: one one-axis :class:`Joint`
+    record per coordinate, parent to child, each named ``<joint>/<suffix>``
+    (:data:`~sdf_bridge.description.coordinates.SEPARATOR`) and moving a massless intermediate
+    link of the same name, the last one ``joint.child``:
+
+    * universal / revolute2: ``<joint>/axis1`` about ``<axis>`` with its ``<limit>`` and
+      ``<dynamics>``, then ``<joint>/axis2`` about ``<axis2>`` with its own
+      (:func:`~sdf_bridge.description.coordinates.coordinate_joint`): ``R = rot(axis1, q1) ·
+      rot(axis2, q2)``;
+    * ball: ``<joint>/yaw`` (z), ``<joint>/pitch`` (y), ``<joint>/roll`` (x) (:data:`BALL_CHAIN`;
+      the suffixes :func:`~sdf_bridge.description.coordinates.axis_suffixes` gives a ball, when
+      it gives any, must be these), continuous, with the ball's ``<dynamics>``: ``R = Rz(yaw) ·
+      Ry(pitch) · Rx(roll)``.
+
+    The first record carries the joint's ``origin`` and ``parent``, the others the identity; the
+    child link's frame through the chain is the SDF joint's (``joint_to_child`` is applied by
+    :func:`to_urdf` as for any joint). ``()`` for a joint of any other type.
+
+    Raises:
+        UnsupportedError: a ball whose coordinate suffixes are not those of :data:`BALL_CHAIN`.
+    """
+    if joint.type not in CHAIN_TYPES:
+        return ()
+    if joint.type is JointType.BALL:
+        table = dict(BALL_CHAIN)
+        given = axis_suffixes(joint)
+        if given and set(given) != set(table):
+            raise UnsupportedError(
+                f"ball joint {joint.name!r} has coordinates {list(given)}, which the URDF chain "
+                f"({[s for s, _ in BALL_CHAIN]}) does not know",
+                file=joint.source.file if joint.source else robot.source_file,
+                line=joint.source.line if joint.source else None,
+                element=f'<joint name="{joint.name}">',
+                fix="update BALL_CHAIN in sdf_bridge/description/export/urdf_writer.py to the "
+                "ball coordinates of sdf_bridge.description.coordinates",
+            )
+        records = [
+            dataclasses.replace(
+                joint,
+                name=f"{joint.name}{SEPARATOR}{suffix}",
+                type=JointType.CONTINUOUS,
+                axis=Axis(xyz),
+                limit=None,
+                axis2=None,
+                limit2=None,
+                dynamics2=None,
+                mimic=None,
+                safety_controller=None,
+                calibration=None,
+            )
+            for suffix, xyz in BALL_CHAIN
+        ]
+    else:
+        names = [f"{joint.name}{SEPARATOR}{suffix}" for suffix in axis_suffixes(joint)]
+        records = [coordinate_joint(robot, name) for name in names]  # type: ignore[misc]
+    chain = []
+    for k, record in enumerate(records):
+        last = k == len(records) - 1
+        chain.append(
+            dataclasses.replace(
+                record,
+                origin=joint.origin if k == 0 else IDENTITY,
+                joint_to_child=IDENTITY,
+                parent=joint.parent if k == 0 else records[k - 1].name,
+                child=joint.child if last else record.name,
+                mimic=None,
+            )
+        )
+    return tuple(chain)
 
 
 def urdf_joint_type(joint: Joint) -> JointType:
@@ -89,14 +176,27 @@ def _geometry(parent: etree._Element, geometry: Geometry, robot: Robot, link: st
         )
 
 
-def _check_fits(robot: Robot) -> None:
-    """Refuse what URDF cannot hold in the model's structure: a joint type URDF lacks, or
-    other than exactly one root link.
+def _check_fits(robot: Robot, chains: bool) -> None:
+    """Refuse what URDF cannot hold in the model's structure: a joint type URDF lacks (but
+    :data:`CHAIN_TYPES` with ``chains``), an intermediate chain link named like a link of the
+    model, or other than exactly one root link.
 
     Raises:
         UnsupportedError: naming the joint (file, line, element) or the root links, and the fix.
     """
     for joint in robot.joints.values():
+        if chains and joint.type in CHAIN_TYPES:
+            taken = [j.child for j in chain_joints(robot, joint)[:-1] if j.child in robot.links]
+            if taken:
+                raise UnsupportedError(
+                    f"the URDF chain of {joint.type} joint {joint.name!r} needs the link name(s) "
+                    f"{taken}, which the model already has",
+                    file=joint.source.file if joint.source else robot.source_file,
+                    line=joint.source.line if joint.source else None,
+                    element=f'<joint name="{joint.name}">',
+                    fix="rename those links",
+                )
+            continue
         if joint.type not in _URDF_TYPES:
             raise UnsupportedError(
                 f"joint {joint.name!r} is of type {joint.type}, which URDF does not have",
@@ -219,7 +319,7 @@ def _safety_controller(je: etree._Element, s: SafetyController) -> None:
     )
 
 
-def _joint(root: etree._Element, joint: Joint, parent_shift: Pose) -> None:
+def _joint(root: etree._Element, joint: Joint, parent_shift: Pose, robot: Robot) -> None:
     """Append ``<joint>`` to ``root``, typed by :func:`urdf_joint_type`: origin in the parent
     link frame shifted by ``parent_shift`` (``parent_shift @ origin``), parent, child, axis
     (not on fixed joints), calibration, dynamics, limit (:func:`_limit`), mimic and safety
@@ -238,7 +338,10 @@ def _joint(root: etree._Element, joint: Joint, parent_shift: Pose) -> None:
     _limit(je, joint)
     if joint.mimic is not None:
         m = joint.mimic
-        sub(je, "mimic", joint=m.joint, multiplier=fmt(m.multiplier), offset=fmt(m.offset))
+        leader = (
+            mimic_leader(robot, m) or m.joint
+        )  # (an axis of a universal leader: its chain joint)
+        sub(je, "mimic", joint=leader, multiplier=fmt(m.multiplier), offset=fmt(m.offset))
     if joint.safety_controller is not None:
         _safety_controller(je, joint.safety_controller)
 
@@ -260,18 +363,21 @@ def _gazebo(root: etree._Element, robot: Robot, shift: dict[str, Pose]) -> None:
             )
 
 
-def to_urdf(robot: Robot) -> str:
-    """URDF text of ``robot`` (see the module docstring): materials, links, joints, classic
-    transmissions (top level, as read), Gazebo extensions and SDF link sensors, ``<ros2_control>``
-    blocks (with their transmissions), in this order; what URDF cannot hold is warned about.
+def to_urdf(robot: Robot, *, chains: bool = False) -> str:
+    """URDF text of ``robot`` (see the module docstring): materials, links (then the massless
+    intermediate links of the chains), joints (a multi-axis one, with ``chains``, as its chain,
+    :func:`chain_joints`), classic transmissions (top level, as read), Gazebo extensions and SDF
+    link sensors, ``<ros2_control>`` blocks (with their transmissions), in this order; what URDF
+    cannot hold is warned about.
 
     Raises:
-        UnsupportedError: a joint type URDF lacks (the message names the joint), several root
-            links, or a shape URDF lacks.
+        UnsupportedError: a joint type URDF lacks (the message names the joint; with
+            ``chains``, universal, revolute2 and ball joints fit), several root links, or a
+            shape URDF lacks.
     """
     from .sdf_writer import _ros2_control
 
-    _check_fits(robot)
+    _check_fits(robot, chains)
     # link frame shift: new link frame = joint frame, X_new_old = joint_to_child
     shift = {j.child: j.joint_to_child for j in robot.joints.values()}
     root = etree.Element("robot", name=robot.name)
@@ -279,8 +385,14 @@ def to_urdf(robot: Robot) -> str:
         _material(root, material, material.name)
     for link in robot.links.values():
         _link(root, link, shift.get(link.name, Pose()), robot)
+    chain = {j.name: chain_joints(robot, j) if chains else () for j in robot.joints.values()}
+    for records in chain.values():
+        for record in records[:-1]:
+            sub(root, "link", name=record.child)
     for joint in robot.joints.values():
-        _joint(root, joint, shift.get(joint.parent, Pose()))
+        parent_shift = shift.get(joint.parent, Pose())
+        for k, record in enumerate(chain[joint.name] or (joint,)):
+            _joint(root, record, parent_shift if k == 0 else Pose(), robot)
     for t in top_level_transmissions(robot):  # classic / PR2, as read
         verbatim(root, t.raw_xml)
     _gazebo(root, robot, shift)
