@@ -94,8 +94,8 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
         return xml
     from ..description.export import to_sdf, to_urdf
 
-    try:
-        return to_urdf(robot, chains=True)
+    try:  # (several robots: no floating joints between them, their world is SDFormat)
+        return to_urdf(robot, chains=not robot.robots)
     except DescriptionError as exc:
         if robot.robots:  # (each robot's own node publishes that robot alone, :mod:`.ros.robots`)
             LOG.info(

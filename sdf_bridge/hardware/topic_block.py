@@ -26,6 +26,10 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
 * every other joint the bridge publishes (followers of mimic/gearbox couplings, joints listed
   without command interfaces) state-only, with ``mimic="false"`` on mimic joints so that their
   state comes from the bridge (which applies the mimic offset) rather than being recomputed;
+  not a screw's translation (``<joint>/translation``): the URDF has it as the ``<mimic>``
+  prismatic joint of the screw's chain
+  (:func:`~sdf_bridge.description.export.urdf_writer.chain_joints`), computed from the screw's
+  angle, and no joint of the SDFormat model the bridge runs has its name;
 * the ros2_control-dialect ``<transmission>`` elements of the description's blocks, unchanged (the
   bridge reads them from the block; the plugins ignore them);
 * no ``<sensor>`` or ``<gpio>``: the plugins carry joint states only (PickNik's fails to load
@@ -220,7 +224,9 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     _sub(hardware, "param", options.joint_commands_topic, name="joint_commands_topic")
     _sub(hardware, "param", options.joint_states_topic, name="joint_states_topic")
     _sub(hardware, "param", "-1", name="trigger_joint_command_threshold")
-    for joint in tuple(tm.joint_names) + tuple(tm.follower_names):
+    # (a screw's translation: a <mimic> joint of the screw's URDF chain, not in the block)
+    followers = tuple(f.name for f in tm.followers_info if f.kind != "screw")
+    for joint in tuple(tm.joint_names) + followers:
         view = coordinate_joint(robot, joint)
         attrs = {"mimic": "false"} if view is not None and view.mimic is not None else {}
         elem = _sub(root, "joint", name=joint, **attrs)

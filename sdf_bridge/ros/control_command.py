@@ -242,7 +242,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
     from ..description import load
-    from ..description.export.urdf_writer import CHAIN_TYPES
+    from ..description.export.urdf_writer import needs_chains
     from ..description.world import select_robot
     from ..hardware.command_interfaces import block_interfaces
     from ..hardware.topic_block import foreign_hardware, sdf_with_block, topic_based_block
@@ -327,11 +327,11 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     description_file = work_dir / "robot_description.urdf"
     description_file.write_text(plan.robot_description, encoding="utf-8")
     bridge_file = None
-    if robot.format == "sdf" and any(j.type in CHAIN_TYPES for j in robot.joints.values()):
+    if robot.format == "sdf" and needs_chains(robot):
         bridge_file = work_dir / "bridge_model.sdf"
         bridge_file.write_text(sdf_with_block(robot, plan.robot_description), encoding="utf-8")
         notes.append(
-            "the controller_manager reads the robot's multi-axis joints as chains of one-axis "
+            "the controller_manager reads the robot's joints that URDF lacks as chains of URDF "
             f"joints ({description_file.name}); the bridge runs the SDFormat model "
             f"({bridge_file.name}) and publishes that URDF"
         )

@@ -100,7 +100,15 @@ def _urdf_frames(text: str, positions: dict[str, float]) -> dict[str, np.ndarray
         j = by_child[link]
         origin = j.origin
         t = _pose((*origin.xyz, *origin.rpy)) if origin is not None else np.eye(4)
-        return frame(j.parent) @ t @ _rot(j.axis, positions.get(j.name, 0.0))
+        q = positions.get(j.name, 0.0)
+        if j.type == "prismatic":
+            motion = np.eye(4)
+            motion[:3, 3] = np.asarray(j.axis, dtype=float) * q
+        elif j.type in ("revolute", "continuous"):
+            motion = _rot(j.axis, q)
+        else:  # fixed, floating (no motion here)
+            motion = np.eye(4)
+        return frame(j.parent) @ t @ motion
 
     for link in model.links:
         t = frame(link.name)
@@ -189,8 +197,8 @@ def test_a_link_named_like_an_intermediate_link_is_refused() -> None:
     )
     with pytest.raises(
         UnsupportedError,
-        match=r"the URDF chain of ball joint 'b' needs the link name\(s\) \['b/pitch'\].*"
-        "Fix: rename those links",
+        match=r"the URDF chain of ball joint 'b' needs the name\(s\) \['b/pitch'\].*"
+        "Fix: rename those links or joints",
     ):
         to_urdf(load(taken), chains=True)
 
@@ -225,3 +233,70 @@ def test_the_bridges_joint_states_name_joints_of_the_chain() -> None:
     }
     assert "u/axis1" in published and "u/axis2" in published
     assert set(published) <= movable
+
+
+SCREW_GEARBOX = """<sdf version="1.9"><model name="m">
+  <link name="a"/>
+  <link name="b"><pose>0 0 0.5 0 0 0</pose>
+    <visual name="v"><geometry><box><size>1 1 1</size></box></geometry></visual></link>
+  <link name="c"><visual name="v"><geometry><box><size>1 1 1</size></box></geometry></visual>
+  </link>
+  <link name="free"><pose>1 2 3 0 0 0.5</pose></link>
+  <joint name="s" type="screw"><pose>0.1 0 0 0 0 0</pose><parent>a</parent><child>b</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-3</lower><upper>3</upper></limit></axis>
+    <screw_thread_pitch>0.004</screw_thread_pitch></joint>
+  <joint name="g" type="gearbox"><parent>b</parent><child>c</child>
+    <axis><xyz>0 1 0</xyz></axis><gearbox_ratio>2</gearbox_ratio></joint>
+</model></sdf>"""
+
+
+@pytest.mark.parametrize(("q", "gq"), [(0.0, 0.0), (2.5, -0.4), (-1.7, 1.1)])
+def test_a_screw_turns_and_advances_and_a_gearbox_turns(q: float, gq: float) -> None:
+    """Screw: the child turns q about the axis and advances lead · q along it (lead = 0.004 m
+    per turn / 2π, the MuJoCo backend's coupling), through ``s/translation``'s mimic of ``s``;
+    gearbox: a revolute joint about its axis. The link joined to nothing hangs from the root
+    by a floating joint at its pose."""
+    robot = load(SCREW_GEARBOX)
+    text = to_urdf(robot, chains=True)
+    joints = urdfdom_joints(text)
+    lead = 0.004 / (2 * math.pi)
+    assert (joints["s/translation"].type, joints["s"].type, joints["g"].type) == (
+        "prismatic",
+        "revolute",
+        "continuous",
+    )
+    mimic = joints["s/translation"].mimic
+    assert (mimic.joint, mimic.multiplier, mimic.offset) == ("s", lead, 0.0)
+    assert (joints["s"].limit.lower, joints["s"].limit.upper) == (-3.0, 3.0)
+    got = _urdf_frames(text, {"s": q, "s/translation": lead * q, "g": gq})
+    x_ab = _pose((0.0, 0.0, 0.5, 0.0, 0.0, 0.0))
+    j = _pose((0.1, 0.0, 0.0, 0.0, 0.0, 0.0))  # the joint in b
+    advance = np.eye(4)
+    advance[2, 3] = lead * q
+    b = x_ab @ j @ _rot((0, 0, 1), q) @ advance @ np.linalg.inv(j)
+    assert np.abs(got["b"] - b).max() <= TOL
+    assert np.abs(got["c"] - b @ np.linalg.inv(x_ab) @ _rot((0, 1, 0), gq)).max() <= TOL
+    free = joints["free/floating"]
+    assert (free.type, free.parent, free.child) == ("floating", "a", "free")
+    assert free.origin.xyz == [1.0, 2.0, 3.0] and free.origin.rpy == [0.0, 0.0, 0.5]
+
+
+def test_a_screw_without_thread_pitch_is_refused() -> None:
+    no_pitch = SCREW_GEARBOX.replace(
+        "<screw_thread_pitch>0.004</screw_thread_pitch>", "<thread_pitch>0</thread_pitch>"
+    )
+    with pytest.raises(
+        UnsupportedError,
+        match=r"screw joint 's' has no thread pitch \(or a legacy.*Fix: give <screw_thread_pitch>",
+    ):
+        to_urdf(load(no_pitch), chains=True)
+
+
+def test_a_floating_joint_named_like_a_joint_is_refused() -> None:
+    taken = SCREW_GEARBOX.replace('<joint name="g"', '<joint name="free/floating"')
+    with pytest.raises(
+        UnsupportedError,
+        match=r"floating joints of the links joined to nothing need the name\(s\) "
+        r"\['free/floating'\].*Fix: rename those joints",
+    ):
+        to_urdf(load(taken), chains=True)

@@ -17,7 +17,7 @@ from prerequisites import shared_skip_mark
 
 from sdf_bridge.description import load, load_with_xml
 from sdf_bridge.description.coordinates import coordinate_joint
-from sdf_bridge.description.export.urdf_writer import CHAIN_TYPES
+from sdf_bridge.description.export.urdf_writer import needs_chains
 from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
@@ -246,7 +246,7 @@ def test_block_names_are_ros_node_names() -> None:
 SCREW = """<sdf version="1.9"><model name="screwed">
   <link name="a"/><link name="b"/>
   <joint name="s" type="screw"><parent>a</parent><child>b</child>
-    <axis><xyz>0 0 1</xyz></axis><screw_thread_pitch>0.01</screw_thread_pitch></joint>
+    <axis><xyz>0 0 1</xyz></axis><thread_pitch>0</thread_pitch></joint>
 </model></sdf>"""
 
 
@@ -254,7 +254,7 @@ def test_sdformat_that_urdf_cannot_carry_is_refused() -> None:
     with pytest.raises(
         ConfigError,
         match="the controller_manager reads URDF only, and SDFormat model 'screwed' "
-        r"does not fit URDF \(joint 's' is of type screw",
+        r"does not fit URDF \(screw joint 's' has no thread pitch",
     ):
         with_topic_block(load(SCREW), "")
 
@@ -317,15 +317,18 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
             assert model.format == "sdf" and "does not fit URDF" in str(exc), source
             continue
         made += 1
-        chains = any(j.type in CHAIN_TYPES for j in model.joints.values())
-        # (a model with multi-axis joints: the bridge runs the SDFormat model with the block)
-        again = load(sdf_with_block(model, text) if chains else text)
+        # (a model with joints URDF lacks: the bridge runs the SDFormat model with the block)
+        again = load(sdf_with_block(model, text) if needs_chains(model) else text)
         before, after = HardwareSystem(model, "mock"), HardwareSystem(again, "mock")
         assert (
             after.state_names == before.state_names and after.joint_names == before.joint_names
         ), source
         (block,) = again.ros2_control
-        assert [j.name for j in block.joints] == list(before.state_names), source
+        screws = [n for n in before.state_names if n.endswith("/translation")]  # (URDF mimics)
+        assert [j.name for j in block.joints] == [
+            n for n in before.state_names if n not in screws
+        ], source
+        assert screws == (["screw_joint/translation"] if "joint_complete" in source.name else [])
         for info in block.joints:
             joint = coordinate_joint(again, info.name)
             assert joint.type.value != "fixed", (source, info.name)
@@ -336,7 +339,7 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
             if joint.mimic is not None:
                 assert info.is_mimic is False and not info.command_interfaces, (source, info.name)
         assert not block.sensors and not block.gpios
-    assert made >= 11  # the URDF robots and two SDFormat ones with ball casters
+    assert made >= 13  # every robot of the corpus but the worlds
 
 
 def test_an_unknown_transmission_types_joints_get_the_block(data_dir: Path) -> None:
