@@ -16,7 +16,7 @@ naming the fix, nothing left running; a world of several robots is driven with `
 (:func:`~sdf_bridge.ros.controllers_config.generated_controllers`): its forward effort
 controller is active and drives the bridge's effort state instead.
 
-The whole sweep (about 3 minutes on 2 cores) is ``stress`` (CI runs it); the default run keeps
+The whole sweep (about 4 minutes on 2 cores) is ``stress`` (CI runs it); the default run keeps
 three representative cases: an industrial arm (ros2_control block) on the mock, an arm with an
 effort-only finger on MuJoCo, and the all-effort rrbot.
 """

@@ -6,9 +6,12 @@ visuals, collisions, inertial and sensors, and the origins of the joints hanging
 pre-multiplied by ``joint_to_child`` (the geometry does not move). Joint types URDF lacks
 (ball, universal, revolute2, screw, gearbox), several root links, and shapes URDF lacks
 (capsule, ellipsoid, plane) are refused with :class:`~sdf_bridge.errors.UnsupportedError`,
-except, with ``chains=True``, multi-axis joints, written as the standard URDF chain of one-axis
-joints through massless intermediate links (:func:`chain_joints`: what a controller_manager
-and robot_state_publisher read).
+except with ``chains=True`` (the form a controller_manager and robot_state_publisher read):
+then those joint types are written as chains of URDF joints through massless intermediate
+links (:func:`chain_joints`: universal/revolute2 and ball as the standard chain of one-axis
+joints named like the bridge's coordinates, a screw as a revolute joint and a ``<mimic>``
+prismatic one, a gearbox as a revolute joint), and a link joined to nothing hangs from the
+first root link by a ``floating`` joint (:func:`free_root_joints`).
 Unlimited effort/velocity (``None``) of revolute and prismatic joints, which URDF requires, are
 written as 1e16; a revolute joint without position bounds (SDFormat's default) is written as
 ``continuous`` (:func:`urdf_joint_type`), a missing single bound as ∓1e16 (URDF reads it as
