@@ -296,20 +296,45 @@ def with_topic_block(
     return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"
 
 
+def _meshes_resolved(robot: Robot) -> Robot:
+    """``robot`` with each mesh's ``filename`` replaced by its resolved absolute path where it
+    was resolved (a relative one is relative to the description's folder, not to a file written
+    elsewhere)."""
+    from dataclasses import replace
+
+    from ..description.model import Mesh
+
+    def fixed(items: tuple) -> tuple:
+        return tuple(
+            replace(item, geometry=replace(item.geometry, filename=item.geometry.resolved))
+            if isinstance(item.geometry, Mesh) and item.geometry.resolved
+            else item
+            for item in items
+        )
+
+    links = {
+        name: replace(link, visuals=fixed(link.visuals), collisions=fixed(link.collisions))
+        for name, link in robot.links.items()
+    }
+    return replace(robot, links=links)
+
+
 def sdf_with_block(robot: Robot, urdf: str) -> str:
-    """SDFormat text of ``robot`` (an SDFormat model with universal, revolute2 or ball joints)
-    with the ``<ros2_control>`` block(s) of ``urdf`` (the controller_manager's description) in
-    place of its own, for the bridge: it simulates the joints as they are (a ball as a ball, not
-    three hinges locking at pitch ±π/2) and publishes the URDF form with that block
+    """SDFormat text of ``robot`` (an SDFormat model with joints URDF lacks) with the
+    ``<ros2_control>`` block(s) of ``urdf`` (the controller_manager's description) in place of
+    its own, for the bridge: it simulates the joints as they are (a ball as a ball, not three
+    hinges locking at pitch ±π/2) and publishes the URDF form with that block
     (:func:`~sdf_bridge.app.description_source.load_description`), whose chain joints are named
     like the coordinates it serves (``sdf-bridge control`` runs the bridge on it). The model is
-    written by :func:`~sdf_bridge.description.export.to_sdf` (its sensors without noise)."""
+    written by :func:`~sdf_bridge.description.export.to_sdf` (its sensors without noise), its
+    meshes by their resolved absolute paths (the text is written outside the description's
+    folder)."""
     from dataclasses import replace
 
     from ..description.export import to_sdf
     from ..description.xmlio import parse_xml
 
-    document = parse_xml(to_sdf(replace(robot, ros2_control=())))
+    document = parse_xml(to_sdf(replace(_meshes_resolved(robot), ros2_control=())))
     model = document.find("model")
     assert model is not None  # (to_sdf writes one <model>)
     for block in parse_xml(urdf).findall("ros2_control"):

@@ -466,3 +466,31 @@ def test_a_ros2_control_dialect_effort_joint_gets_effort_only(data_dir: Path) ->
     assert [(t.name, t.dialect, t.hardware) for t in again.transmissions] == [
         ("shoulder_t", "ros2_control", made.name)
     ]
+
+
+def test_the_bridges_sdformat_model_carries_the_block_and_absolute_meshes(tmp_path: Path) -> None:
+    """sdf_with_block: the model as SDFormat (the universal joint as it is, not a chain) with
+    the generated block in place of its own (mock_components here), and a mesh written
+    relative to the description by its absolute path (the text is written elsewhere)."""
+    folder = tmp_path / "robot"
+    (folder / "meshes").mkdir(parents=True)
+    (folder / "meshes" / "a.stl").write_text("solid a\nendsolid a\n")
+    source = folder / "m.sdf"
+    source.write_text("""<sdf version="1.9"><model name="m">
+      <link name="a"><visual name="v"><geometry><mesh><uri>meshes/a.stl</uri></mesh></geometry>
+      </visual></link><link name="b"/>
+      <joint name="u" type="universal"><parent>a</parent><child>b</child>
+        <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+      <ros2_control name="own" type="system"><hardware><plugin>mock_components/GenericSystem
+        </plugin></hardware><joint name="u/axis1"><command_interface name="position"/>
+        </joint></ros2_control></model></sdf>""")
+    robot, _warnings, xml = load_with_xml(source)
+    text = sdf_with_block(robot, with_topic_block(robot, xml))
+    written = tmp_path / "elsewhere.sdf"
+    written.write_text(text)
+    again = load(written)
+    assert again.joints["u"].type.value == "universal"
+    (block,) = again.ros2_control
+    assert (block.plugin, [j.name for j in block.joints]) == (SUCCESSOR, ["u/axis1", "u/axis2"])
+    mesh = again.links["a"].visuals[0].geometry
+    assert mesh.filename == str(folder / "meshes" / "a.stl")
