@@ -189,7 +189,8 @@ def chain_joints(robot: Robot, joint: Joint) -> tuple[Joint, ...]:
         records = [_one_axis(joint, joint.name, JointType.REVOLUTE, axis)]
     else:
         names = [f"{joint.name}{SEPARATOR}{suffix}" for suffix in axis_suffixes(joint)]
-        records = [coordinate_joint(robot, name) for name in names]  # type: ignore[misc]
+        views = (coordinate_joint(robot, name) for name in names)  # (each exists: its axes)
+        records = [view for view in views if view is not None]
     chain = []
     for k, record in enumerate(records):
         last = k == len(records) - 1
