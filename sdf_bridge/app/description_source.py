@@ -83,8 +83,10 @@ def demo_description_file(relative: Path = DEMO_RELATIVE) -> Path:
 
 def _publishable_xml(robot: Robot, xml: str) -> str:
     """Text for ``robot_description``: the (expanded) source for URDF; for SDFormat a URDF
-    export (what rviz and a stock robot_state_publisher read), or, when the model does not fit
-    URDF (ball, universal, screw, gearbox joints, …), the SDFormat itself, which
+    export (what rviz and a stock robot_state_publisher read; universal, revolute2 and ball
+    joints as chains of one-axis joints named like the coordinates in ``joint_states``,
+    :func:`~sdf_bridge.description.export.urdf_writer.chain_joints`), or, when the model does
+    not fit URDF even so (screw, gearbox joints, …), the SDFormat itself, which
     robot_state_publisher reads through the ``sdformat_urdf`` parser plugin. Several robots
     (``robot.robots``) are exported as they are simulated, one model of scoped names (URDF,
     else SDFormat): no source file holds them all."""
@@ -92,8 +94,8 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
         return xml
     from ..description.export import to_sdf, to_urdf
 
-    try:
-        return to_urdf(robot)
+    try:  # (several robots: no floating joints between them, their world is SDFormat)
+        return to_urdf(robot, chains=not robot.robots)
     except DescriptionError as exc:
         if robot.robots:  # (each robot's own node publishes that robot alone, :mod:`.ros.robots`)
             LOG.info(
@@ -110,14 +112,17 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
         return xml
 
 
-def robot_xml(robot: Robot) -> str:
+def robot_xml(robot: Robot, *, chains: bool = False) -> str:
     """The description of ``robot`` written out, for its ``robot_description``: URDF (what a
-    stock robot_state_publisher reads), else SDFormat when the model does not fit URDF (read
-    with the sdformat_urdf plugin); e.g. one robot of several (no file holds it alone)."""
+    stock robot_state_publisher reads; with ``chains``, universal, revolute2 and ball joints as
+    chains of one-axis joints, as :func:`_publishable_xml`), else SDFormat when the model does
+    not fit URDF (read with the sdformat_urdf plugin); e.g. one robot of several (no file holds
+    it alone). Without ``chains`` the text loads back as the same model (``sdf-bridge
+    control`` prepares each robot of a world from it)."""
     from ..description.export import to_sdf, to_urdf
 
     try:
-        return to_urdf(robot)
+        return to_urdf(robot, chains=chains)
     except DescriptionError:
         return to_sdf(robot)
 

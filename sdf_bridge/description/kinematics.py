@@ -15,6 +15,7 @@ applied). For URDF ``joint_to_child`` is the identity (URDF convention: child fr
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -27,6 +28,30 @@ _ROTATING = frozenset(
 )
 
 _EMPTY: Mapping[str, float] = {}
+
+
+def screw_lead(joint: Joint) -> float | None:
+    """Translation per rotation of a screw ``joint`` along its axis, m/rad (the multiplier of
+    its translation :func:`screw_translation_name`); ``None`` when it has no thread pitch or a
+    legacy pitch of 0 rad/m (no translation per turn is defined).
+
+    ``m/rev`` (SDFormat ≥ 1.10 ``<screw_thread_pitch>`` p): ``p / 2π`` (right-handed positive).
+    ``rad/m`` (legacy ``<thread_pitch>`` p, Gazebo classic): ``−1 / p`` (SDFormat:
+    ``screw_thread_pitch = −2π / thread_pitch``).
+    """
+    pitch = joint.thread_pitch
+    if pitch is None:
+        return None
+    if joint.thread_pitch_unit == "rad/m":
+        return None if pitch == 0.0 else -1.0 / float(pitch)
+    return float(pitch) / (2.0 * math.pi)
+
+
+def screw_translation_name(joint: str) -> str:
+    """The name of screw joint ``joint``'s axial translation (m): ``<joint>/translation``, a
+    state the bridge publishes (:mod:`sdf_bridge.transmissions.coupling`) and the prismatic
+    joint of the screw's URDF chain."""
+    return f"{joint}/translation"
 
 
 def joint_motion(joint: Joint, position: float) -> np.ndarray:

@@ -26,6 +26,10 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
 * every other joint the bridge publishes (followers of mimic/gearbox couplings, joints listed
   without command interfaces) state-only, with ``mimic="false"`` on mimic joints so that their
   state comes from the bridge (which applies the mimic offset) rather than being recomputed;
+  not a screw's translation (``<joint>/translation``): the URDF has it as the ``<mimic>``
+  prismatic joint of the screw's chain
+  (:func:`~sdf_bridge.description.export.urdf_writer.chain_joints`), computed from the screw's
+  angle, and no joint of the SDFormat model the bridge runs has its name;
 * the ros2_control-dialect ``<transmission>`` elements of the description's blocks, unchanged (the
   bridge reads them from the block; the plugins ignore them);
 * no ``<sensor>`` or ``<gpio>``: the plugins carry joint states only (PickNik's fails to load
@@ -220,7 +224,9 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     _sub(hardware, "param", options.joint_commands_topic, name="joint_commands_topic")
     _sub(hardware, "param", options.joint_states_topic, name="joint_states_topic")
     _sub(hardware, "param", "-1", name="trigger_joint_command_threshold")
-    for joint in tuple(tm.joint_names) + tuple(tm.follower_names):
+    # (a screw's translation: a <mimic> joint of the screw's URDF chain, not in the block)
+    followers = tuple(f.name for f in tm.followers_info if f.kind != "screw")
+    for joint in tuple(tm.joint_names) + followers:
         view = coordinate_joint(robot, joint)
         attrs = {"mimic": "false"} if view is not None and view.mimic is not None else {}
         elem = _sub(root, "joint", name=joint, **attrs)
@@ -249,14 +255,17 @@ def with_topic_block(
     robot: Robot, xml: str, options: TopicBlockOptions = TopicBlockOptions()
 ) -> str:
     """URDF for the controller_manager and the bridge: ``xml`` (the text ``robot`` was loaded
-    from; an SDFormat model is exported to URDF first) with its ``<ros2_control>`` blocks
-    replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements. Everything
-    else is kept as written.
+    from; an SDFormat model is exported to URDF first, its universal, revolute2 and ball joints
+    as chains of one-axis joints named like the bridge's coordinates,
+    :func:`~sdf_bridge.description.export.urdf_writer.chain_joints`) with its ``<ros2_control>``
+    blocks replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements.
+    Everything else is kept as written.
 
     Raises:
         ConfigError, TransmissionError: as :func:`topic_block`; also an SDFormat model that URDF
-            cannot carry (:func:`~sdf_bridge.description.export.to_urdf`), as the
-            controller_manager reads URDF only.
+            cannot carry even so (a screw joint, several root links, …:
+            :func:`~sdf_bridge.description.export.to_urdf`), as the controller_manager reads
+            URDF only.
         DescriptionError: ``xml`` is not well-formed.
     """
     from ..description.export import to_urdf
@@ -265,7 +274,7 @@ def with_topic_block(
 
     if robot.format == "sdf":
         try:
-            xml = to_urdf(robot)
+            xml = to_urdf(robot, chains=True)
         except DescriptionError as exc:
             where = ":".join(str(part) for part in (exc.file, exc.line) if part is not None)
             raise ConfigError(
@@ -284,4 +293,50 @@ def with_topic_block(
     document.append(block)
     etree.indent(block, space="  ", level=1)
     block.tail = "\n"
+    return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"
+
+
+def _meshes_resolved(robot: Robot) -> Robot:
+    """``robot`` with each mesh's ``filename`` replaced by its resolved absolute path where it
+    was resolved (a relative one is relative to the description's folder, not to a file written
+    elsewhere)."""
+    from dataclasses import replace
+
+    from ..description.model import Mesh
+
+    def fixed(items: tuple) -> tuple:
+        return tuple(
+            replace(item, geometry=replace(item.geometry, filename=item.geometry.resolved))
+            if isinstance(item.geometry, Mesh) and item.geometry.resolved
+            else item
+            for item in items
+        )
+
+    links = {
+        name: replace(link, visuals=fixed(link.visuals), collisions=fixed(link.collisions))
+        for name, link in robot.links.items()
+    }
+    return replace(robot, links=links)
+
+
+def sdf_with_block(robot: Robot, urdf: str) -> str:
+    """SDFormat text of ``robot`` (an SDFormat model with joints URDF lacks) with the
+    ``<ros2_control>`` block(s) of ``urdf`` (the controller_manager's description) in place of
+    its own, for the bridge: it simulates the joints as they are (a ball as a ball, not three
+    hinges locking at pitch ±π/2) and publishes the URDF form with that block
+    (:func:`~sdf_bridge.app.description_source.load_description`), whose chain joints are named
+    like the coordinates it serves (``sdf-bridge control`` runs the bridge on it). The model is
+    written by :func:`~sdf_bridge.description.export.to_sdf` (its sensors without noise), its
+    meshes by their resolved absolute paths (the text is written outside the description's
+    folder)."""
+    from dataclasses import replace
+
+    from ..description.export import to_sdf
+    from ..description.xmlio import parse_xml
+
+    document = parse_xml(to_sdf(replace(_meshes_resolved(robot), ros2_control=())))
+    model = document.find("model")
+    assert model is not None  # (to_sdf writes one <model>)
+    for block in parse_xml(urdf).findall("ros2_control"):
+        model.append(block)
     return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"

@@ -228,6 +228,7 @@ class Setup:
     plan: Any  # control_launch.ControlLaunchPlan
     notes: tuple[str, ...]
     offered: frozenset[str] = frozenset()  # the block's command interfaces, joint/interface
+    bridge_file: Path | None = None  # the model the bridge runs, when not description_file
 
 
 def prepare(args: Any, work_dir: Path) -> Setup:
@@ -242,9 +243,10 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
     from ..description import load
+    from ..description.export.urdf_writer import needs_chains
     from ..description.world import select_robot
     from ..hardware.command_interfaces import block_interfaces
-    from ..hardware.topic_block import foreign_hardware, topic_based_block
+    from ..hardware.topic_block import foreign_hardware, sdf_with_block, topic_based_block
     from ..transmissions import TransmissionMap
     from .controllers_config import generated_controllers
 
@@ -325,6 +327,15 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     notes.extend(plan.notes)
     description_file = work_dir / "robot_description.urdf"
     description_file.write_text(plan.robot_description, encoding="utf-8")
+    bridge_file = None
+    if robot.format == "sdf" and needs_chains(robot):
+        bridge_file = work_dir / "bridge_model.sdf"
+        bridge_file.write_text(sdf_with_block(robot, plan.robot_description), encoding="utf-8")
+        notes.append(
+            "the controller_manager reads the robot's joints that URDF lacks as chains of URDF "
+            f"joints ({description_file.name}); the bridge runs the SDFormat model "
+            f"({bridge_file.name}) and publishes that URDF"
+        )
     return Setup(
         work_dir,
         description_file,
@@ -334,6 +345,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         plan,
         tuple(notes),
         offered_interfaces(plan.robot_description),
+        bridge_file,
     )
 
 
@@ -480,7 +492,7 @@ def bridge_argv(setup: Setup) -> list[str]:
     params = {
         **overrides,
         "use_description_topic": False,
-        "description_file": str(setup.description_file),
+        "description_file": str(setup.bridge_file or setup.description_file),
     }
     if overrides.get("backend") == "mock":
         # the generated block has no GenericSystem parameters: a velocity command moves the

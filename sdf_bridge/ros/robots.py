@@ -217,7 +217,7 @@ class RobotsWorld:
             for name, namespace in zip(robot.robots, namespaces):
                 alone = unscope_robot(robot, name)
                 member = LoadedDescription(
-                    alone, robot_xml(alone), f"{loaded.origin}, robot {name!r}"
+                    alone, robot_xml(alone, chains=True), f"{loaded.origin}, robot {name!r}"
                 )
                 self.members.append(
                     BridgeNode(

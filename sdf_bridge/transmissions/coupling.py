@@ -32,7 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sdf_bridge.description.coordinates import mimic_leader
-from sdf_bridge.description.kinematics import loop_joints, tree_edges
+from sdf_bridge.description.kinematics import (
+    loop_joints,
+    screw_lead,
+    screw_translation_name,
+    tree_edges,
+)
 from sdf_bridge.description.model import Joint, JointType, Robot
 from sdf_bridge.errors import TransmissionError
 
@@ -181,16 +186,14 @@ def build_followers(
         if joint.type is JointType.SCREW and joint.name not in raw and joint.name not in loops:
             if joint.thread_pitch is None:
                 continue
-            pitch = float(joint.thread_pitch)
-            _check_finite(joint, "thread pitch", pitch)
-            if joint.thread_pitch_unit == "rad/m":
-                if pitch == 0.0:
-                    raise TransmissionError(
-                        f"screw joint {joint.name!r}{_where(joint)}: <thread_pitch> is 0 rad/m. "
-                        "Fix: give a non-zero pitch."
-                    )
-                k = -1.0 / pitch
-            else:
-                k = pitch / (2.0 * math.pi)
-            followers.append(Follower(f"{joint.name}/translation", joint.name, k, 0.0, "screw"))
+            _check_finite(joint, "thread pitch", float(joint.thread_pitch))
+            k = screw_lead(joint)
+            if k is None:
+                raise TransmissionError(
+                    f"screw joint {joint.name!r}{_where(joint)}: <thread_pitch> is 0 rad/m. "
+                    "Fix: give a non-zero pitch."
+                )
+            followers.append(
+                Follower(screw_translation_name(joint.name), joint.name, k, 0.0, "screw")
+            )
     return followers, list(raw), warnings

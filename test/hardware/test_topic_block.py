@@ -16,6 +16,8 @@ from lxml import etree
 from prerequisites import shared_skip_mark
 
 from sdf_bridge.description import load, load_with_xml
+from sdf_bridge.description.coordinates import coordinate_joint
+from sdf_bridge.description.export.urdf_writer import needs_chains
 from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware import HardwareSystem
@@ -30,6 +32,7 @@ from sdf_bridge.hardware.topic_block import (
     block_topics,
     foreign_hardware,
     parse_command_interfaces,
+    sdf_with_block,
     topic_based_block,
     topic_block,
     with_topic_block,
@@ -240,14 +243,54 @@ def test_block_names_are_ros_node_names() -> None:
     assert block_name(two_blocks) == "hw_2dof_robot_system"
 
 
-def test_sdformat_that_urdf_cannot_carry_is_refused(robots_dir: Path) -> None:
-    model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
+SCREW = """<sdf version="1.9"><model name="screwed">
+  <link name="a"/><link name="b"/>
+  <joint name="s" type="screw"><parent>a</parent><child>b</child>
+    <axis><xyz>0 0 1</xyz></axis><thread_pitch>0</thread_pitch></joint>
+</model></sdf>"""
+
+
+def test_sdformat_that_urdf_cannot_carry_is_refused() -> None:
     with pytest.raises(
         ConfigError,
-        match="the controller_manager reads URDF only, and SDFormat model 'turtlebot3_waffle' "
-        r"does not fit URDF \(joint 'caster_back_right_joint' is of type ball",
+        match="the controller_manager reads URDF only, and SDFormat model 'screwed' "
+        r"does not fit URDF \(screw joint 's' has no thread pitch",
     ):
-        with_topic_block(model, "")
+        with_topic_block(load(SCREW), "")
+
+
+def test_a_ball_caster_is_a_chain_outside_the_block(robots_dir: Path) -> None:
+    """turtlebot3's passive ball casters: in the URDF as the yaw → pitch → roll chain (for TF),
+    not in the block (the bridge does not command them); the wheels are."""
+    from sdf_bridge.description.xmlio import parse_xml
+
+    model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
+    urdf = parse_xml(with_topic_block(model, ""))
+    chain = [
+        (j.get("name"), j.get("type"), j.find("parent").get("link"), j.find("child").get("link"))
+        for j in urdf.findall("joint")
+        if j.get("name").startswith("caster_back_left_joint")
+    ]
+    assert chain == [
+        ("caster_back_left_joint/yaw", "continuous", "base_link", "caster_back_left_joint/yaw"),
+        (
+            "caster_back_left_joint/pitch",
+            "continuous",
+            "caster_back_left_joint/yaw",
+            "caster_back_left_joint/pitch",
+        ),
+        (
+            "caster_back_left_joint/roll",
+            "continuous",
+            "caster_back_left_joint/pitch",
+            "caster_back_left_link",
+        ),
+    ]
+    block = urdf.find("ros2_control")
+    assert [j.get("name") for j in block.findall("joint")] == [
+        "wheel_left_joint",
+        "wheel_right_joint",
+    ]
 
 
 @shared_skip_mark()
@@ -274,15 +317,20 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
             assert model.format == "sdf" and "does not fit URDF" in str(exc), source
             continue
         made += 1
-        again = load(text)
+        # (a model with joints URDF lacks: the bridge runs the SDFormat model with the block)
+        again = load(sdf_with_block(model, text) if needs_chains(model) else text)
         before, after = HardwareSystem(model, "mock"), HardwareSystem(again, "mock")
         assert (
             after.state_names == before.state_names and after.joint_names == before.joint_names
         ), source
         (block,) = again.ros2_control
-        assert [j.name for j in block.joints] == list(before.state_names), source
+        screws = [n for n in before.state_names if n.endswith("/translation")]  # (URDF mimics)
+        assert [j.name for j in block.joints] == [
+            n for n in before.state_names if n not in screws
+        ], source
+        assert screws == (["screw_joint/translation"] if "joint_complete" in source.name else [])
         for info in block.joints:
-            joint = again.joints[info.name]
+            joint = coordinate_joint(again, info.name)
             assert joint.type.value != "fixed", (source, info.name)
             assert bool(info.command_interfaces) == (info.name in before.joint_names), (
                 source,
@@ -291,7 +339,7 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
             if joint.mimic is not None:
                 assert info.is_mimic is False and not info.command_interfaces, (source, info.name)
         assert not block.sensors and not block.gpios
-    assert made >= 9  # the URDF robots; the SDFormat ones have joints URDF lacks, or are worlds
+    assert made >= 13  # every robot of the corpus but the worlds
 
 
 def test_an_unknown_transmission_types_joints_get_the_block(data_dir: Path) -> None:
@@ -418,3 +466,31 @@ def test_a_ros2_control_dialect_effort_joint_gets_effort_only(data_dir: Path) ->
     assert [(t.name, t.dialect, t.hardware) for t in again.transmissions] == [
         ("shoulder_t", "ros2_control", made.name)
     ]
+
+
+def test_the_bridges_sdformat_model_carries_the_block_and_absolute_meshes(tmp_path: Path) -> None:
+    """sdf_with_block: the model as SDFormat (the universal joint as it is, not a chain) with
+    the generated block in place of its own (mock_components here), and a mesh written
+    relative to the description by its absolute path (the text is written elsewhere)."""
+    folder = tmp_path / "robot"
+    (folder / "meshes").mkdir(parents=True)
+    (folder / "meshes" / "a.stl").write_text("solid a\nendsolid a\n")
+    source = folder / "m.sdf"
+    source.write_text("""<sdf version="1.9"><model name="m">
+      <link name="a"><visual name="v"><geometry><mesh><uri>meshes/a.stl</uri></mesh></geometry>
+      </visual></link><link name="b"/>
+      <joint name="u" type="universal"><parent>a</parent><child>b</child>
+        <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+      <ros2_control name="own" type="system"><hardware><plugin>mock_components/GenericSystem
+        </plugin></hardware><joint name="u/axis1"><command_interface name="position"/>
+        </joint></ros2_control></model></sdf>""")
+    robot, _warnings, xml = load_with_xml(source)
+    text = sdf_with_block(robot, with_topic_block(robot, xml))
+    written = tmp_path / "elsewhere.sdf"
+    written.write_text(text)
+    again = load(written)
+    assert again.joints["u"].type.value == "universal"
+    (block,) = again.ros2_control
+    assert (block.plugin, [j.name for j in block.joints]) == (SUCCESSOR, ["u/axis1", "u/axis2"])
+    mesh = again.links["a"].visuals[0].geometry
+    assert mesh.filename == str(folder / "meshes" / "a.stl")

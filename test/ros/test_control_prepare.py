@@ -76,6 +76,7 @@ def test_package_paths_reach_the_expansion_and_the_bridge(package, tmp_path: Pat
     params = _params(bridge_argv(setup))
     assert params["package_paths"] == f"pkgbot_description={pkg}"
     assert params["description_file"] == str(setup.description_file)
+    assert setup.bridge_file is None  # (a URDF robot: the bridge runs that same file)
 
 
 def test_a_relative_package_path_is_made_absolute(package, tmp_path, monkeypatch) -> None:
@@ -141,3 +142,43 @@ def test_model_picks_the_robot_of_a_world(tmp_path: Path) -> None:
         prepare(_args("--description", str(world)), tmp_path)
     with pytest.raises(DescriptionError, match="'c'"):
         prepare(_args("--description", str(world), "--model", "c"), tmp_path)
+
+
+#: A universal joint (two coordinates) and a ball joint (not commanded): URDF lacks both.
+CHAINED = """<sdf version="1.9"><model name="chained">
+  <link name="a"/><link name="b"/><link name="c"/>
+  <joint name="u" type="universal"><parent>a</parent><child>b</child>
+    <axis><xyz>1 0 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>
+    <axis2><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis2></joint>
+  <joint name="ball" type="ball"><parent>b</parent><child>c</child></joint>
+</model></sdf>"""
+
+
+def test_joints_urdf_lacks_are_chains_and_the_bridge_runs_the_sdformat_model(
+    tmp_path: Path,
+) -> None:
+    """The controller_manager's description has the chains (the block and the controllers on
+    u/axis1 and u/axis2, not on the ball's chain); the bridge runs bridge_model.sdf (the
+    universal and ball joints as they are, with the block), and a note says so."""
+    import yaml
+
+    from sdf_bridge.description import load
+
+    source = tmp_path / "chained.sdf"
+    source.write_text(CHAINED)
+    setup = prepare(_args("--description", str(source)), tmp_path)
+    assert setup.bridge_file == tmp_path / "bridge_model.sdf"
+    assert _params(bridge_argv(setup))["description_file"] == str(setup.bridge_file)
+    assert any("bridge_model.sdf" in note for note in setup.notes)
+    urdf = load(setup.description_file)
+    assert [n for n in urdf.joints] == ["u/axis1", "u/axis2", "ball/yaw", "ball/pitch", "ball/roll"]
+    assert setup.offered == {"u/axis1/position", "u/axis2/position"}
+    controllers = yaml.safe_load(setup.controllers_file.read_text())
+    trajectory = controllers["/**/joint_trajectory_controller"]["ros__parameters"]["joints"]
+    assert trajectory == ["u/axis1", "u/axis2"]
+    bridge = load(setup.bridge_file)
+    assert {n: j.type.value for n, j in bridge.joints.items()} == {
+        "u": "universal",
+        "ball": "ball",
+    }
+    assert [j.name for j in bridge.ros2_control[0].joints] == ["u/axis1", "u/axis2"]

@@ -5,15 +5,18 @@ trajectory sent through joint_trajectory_controller reaches its target (mock 1e-
 1e-3) in the bridge's joint_states.
 
 Each robot's target: every joint of the trajectory controller 0.1 rad (0.01 m on a prismatic
-joint) from where it starts, towards the middle of its range. The robots ``control`` cannot
-drive are in :data:`NOT_DRIVEN`, each with the reason, and their refusal is checked too (one
-``error:`` line naming the fix, nothing left running); a world of several robots is driven with
-``--model`` (and refused without it). A robot whose joints are all effort-only
+joint) from where it starts, towards the middle of its range. Every robot of the corpus is
+driven: the SDFormat ones whose joints URDF lacks (universal, revolute2, ball, screw, gearbox)
+or whose links are not one tree get the controller_manager's URDF with those joints as chains
+(:func:`~sdf_bridge.description.export.urdf_writer.chain_joints`; their ball casters are not
+in the block); a description ``control`` cannot drive is refused with one ``error:`` line
+naming the fix, nothing left running; a world of several robots is driven with ``--model``
+(and refused without it). A robot whose joints are all effort-only
 (classic ``EffortJointInterface`` transmissions) has no trajectory controller
 (:func:`~sdf_bridge.ros.controllers_config.generated_controllers`): its forward effort
 controller is active and drives the bridge's effort state instead.
 
-The whole sweep (about 3 minutes on 2 cores) is ``stress`` (CI runs it); the default run keeps
+The whole sweep (about 4 minutes on 2 cores) is ``stress`` (CI runs it); the default run keeps
 three representative cases: an industrial arm (ros2_control block) on the mock, an arm with an
 effort-only finger on MuJoCo, and the all-effort rrbot.
 """
@@ -46,17 +49,14 @@ DRIVEN = (
     "rrbot_transmissions",
     "ur5e_ros2",
     "sdf_mimic_pendulums",
+    "sdf_nested_include",
+    "turtlebot3_waffle",
+    "sdf_joint_complete",
+    "sdf_model_with_frames",
 )
 #: robot → the model ``--model`` picks in its world (the one whose mimic follower is slower)
 MODEL = {"sdf_mimic_pendulums": "pendulum_with_base_mimic_fast_follows_slow"}
 EFFORT_ONLY = ("rrbot_ros1",)
-#: robot → (why ``control`` refuses it, the start of its error line)
-NOT_DRIVEN = {
-    "sdf_joint_complete": "its ball joint has no URDF form (the controller_manager reads URDF)",
-    "sdf_model_with_frames": "its universal joint has no URDF form",
-    "sdf_nested_include": "its ball caster has no URDF form",
-    "turtlebot3_waffle": "its ball casters have no URDF form",
-}
 DEFAULT = {("ur5e_ros2", "mock"), ("panda_gazebo_ros1", "mujoco"), ("rrbot_ros1", "mock")}
 CASES = [(r, b) for r in (*DRIVEN, *EFFORT_ONLY) for b in ("mock", "mujoco")]
 
@@ -67,10 +67,10 @@ def _param(robot: str, backend: str):
 
 
 def test_the_corpus_is_covered() -> None:
-    """Every shared robot is in the sweep or in NOT_DRIVEN (a new one cannot slip past)."""
+    """Every shared robot is in the sweep (a new one cannot slip past)."""
     from prerequisites import SHARED_ROBOTS
 
-    assert sorted((*DRIVEN, *EFFORT_ONLY, *NOT_DRIVEN)) == sorted(SHARED_ROBOTS)
+    assert sorted((*DRIVEN, *EFFORT_ONLY)) == sorted(SHARED_ROBOTS)
 
 
 @pytest.fixture
@@ -145,7 +145,7 @@ def test_control_brings_up_the_robot_and_a_trajectory_reaches_its_target(
     if robot in EFFORT_ONLY:
         assert "joint_trajectory_controller" not in status, status
         assert status["forward_effort_controller"][0] == "active", status
-        joints = [i.split("/")[0] for i in status["forward_effort_controller"][2:]]
+        joints = [i.rsplit("/", 1)[0] for i in status["forward_effort_controller"][2:]]
         effort = {j: 1.0 + k for k, j in enumerate(joints)}
         _publish_until(
             probe,
@@ -160,7 +160,7 @@ def test_control_brings_up_the_robot_and_a_trajectory_reaches_its_target(
         return
     trajectory = status["joint_trajectory_controller"]
     assert trajectory[0] == "active", status
-    joints = [i.split("/")[0] for i in trajectory[2:]]
+    joints = [i.rsplit("/", 1)[0] for i in trajectory[2:]]
     assert all(i.endswith("/position") for i in trajectory[2:]), trajectory
     start = _values(probe, topic, "position")
     target = _targets(description, joints, start)
@@ -185,6 +185,9 @@ def test_control_brings_up_the_robot_and_a_trajectory_reaches_its_target(
         worst = sorted(((abs(got[j] - v), j) for j, v in target.items()), reverse=True)[:3]
         print(f"worst joints: {worst}\n{c.logs()[-4000:]}")
         raise
+    got = _values(probe, topic, "position")
+    error = max(abs(got[j] - v) for j, v in target.items())
+    print(f"{robot} ({backend}): {len(target)} joints at target within {error:.3g}")
     _stop(c)
 
 
@@ -201,10 +204,23 @@ def test_a_world_of_several_robots_on_the_mock_is_one_error_line(control) -> Non
     assert c.children() == []
 
 
-@pytest.mark.parametrize("robot", sorted(NOT_DRIVEN))
-def test_a_robot_control_cannot_drive_is_one_error_line(robot: str, control) -> None:
-    c = control(["--description", str(shared_robot_file(SHARED / "robots", robot))], f"no_{robot}")
+#: A screw joint with a legacy thread pitch of 0 rad/m: its translation per turn is undefined,
+#: so neither the bridge's couplings, the URDF chain nor MuJoCo can have it.
+NO_PITCH = """<sdf version="1.9"><model name="screwed">
+  <link name="a"/><link name="b"/><link name="c"/>
+  <joint name="s" type="screw"><parent>a</parent><child>b</child>
+    <axis><xyz>0 0 1</xyz></axis><thread_pitch>0</thread_pitch></joint>
+  <joint name="r" type="revolute"><parent>b</parent><child>c</child>
+    <axis><xyz>0 0 1</xyz></axis></joint>
+</model></sdf>"""
+
+
+def test_a_robot_control_cannot_drive_is_one_error_line(control, tmp_path: Path) -> None:
+    description = tmp_path / "no_pitch.sdf"
+    description.write_text(NO_PITCH, encoding="utf-8")
+    c = control(["--description", str(description)], "no_pitch")
     assert c.process.wait(60) == 1, c.logs()
     last = c.output().strip().splitlines()[-1]
-    assert last.startswith("error: ") and "Fix:" in last, (NOT_DRIVEN[robot], last)
+    assert last.startswith("error: screw joint 's' ("), last
+    assert "<thread_pitch> is 0 rad/m. Fix: give a non-zero pitch." in last, last
     assert c.children() == []

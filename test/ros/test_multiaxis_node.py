@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lxml import etree
 from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+
+from sdf_bridge.ros.qos import LATCHED_QOS
 
 from .conftest import Probe
 
@@ -44,14 +48,27 @@ NS = "/ma"  # the bridges' namespace (joint_states and joint_commands are relati
 
 def test_every_axis_is_published_and_commanded(start_bridge, probe: Probe) -> None:
     """joint_states names are the coordinates in document order; wrist/axis2 commanded to
-    0.3 rad gets there (0.01 rad) while wrist/axis1 stays at 0 (0.01 rad)."""
+    0.3 rad gets there (0.01 rad) while wrist/axis1 stays at 0 (0.01 rad). robot_description
+    is the URDF with the multi-axis joints as chains: every name in joint_states is one of its
+    joints (what robot_state_publisher needs for TF), the ball's chain is there too."""
     topic = f"{NS}/joint_states"
     probe.watch(topic, JointState)
+    probe.watch(f"{NS}/robot_description", String, LATCHED_QOS)
     params = {"backend": "mujoco", "command_timeout": 0.0, "robot_description": MODEL}
     bridge = start_bridge(params, name="ma_bridge", extra=["-r", f"__ns:={NS}"])
     try:
         probe.wait_ready(bridge, topic, timeout=90.0)
         assert list(probe.latest(topic).name) == NAMES
+        urdf = etree.fromstring(probe.latest(f"{NS}/robot_description").data.encode())
+        assert urdf.tag == "robot"
+        joints = {j.get("name"): j.get("type") for j in urdf.findall("joint")}
+        assert {n: joints[n] for n in NAMES} == {
+            "wrist/axis1": "revolute",
+            "wrist/axis2": "revolute",
+            "elbow/axis1": "continuous",
+            "elbow/axis2": "continuous",
+        }
+        assert [joints.get(f"neck/{a}") for a in ("yaw", "pitch", "roll")] == ["continuous"] * 3
         pub = probe.publisher(f"{NS}/joint_commands", JointState)
 
         def there() -> bool:
@@ -62,6 +79,7 @@ def test_every_axis_is_published_and_commanded(start_bridge, probe: Probe) -> No
         probe.wait_for(there, "wrist/axis2 at 0.3 rad, wrist/axis1 at 0 (0.01 rad)")
     finally:
         probe.unwatch(topic)
+        probe.unwatch(f"{NS}/robot_description")
         assert bridge.stop() == 0, bridge.output()
 
 
