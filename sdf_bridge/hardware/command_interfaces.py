@@ -5,7 +5,8 @@ blocks), in the bridge's one reading of the description; and which of them a gen
 from __future__ import annotations
 
 from ..backends.base import INTERFACE_MODES
-from ..description.model import Robot
+from ..description.coordinates import find_coordinate
+from ..description.model import JointType, Robot
 from ..transmissions import TransmissionMap
 
 
@@ -81,12 +82,25 @@ def offered_command_interfaces(
     lists joints, each joint narrowed to the interfaces its classic transmissions declare
     (:func:`transmission_interfaces`; e.g. ``EffortJointInterface`` only → effort only). A
     ``<ros2_control>`` block's listing wins over the classic transmissions (ros2_control reads
-    the block only)."""
-    own = commandable_joints(robot, transmissions)
+    the block only). A ball joint's coordinates (``<joint>/roll|pitch|yaw``) get none: they
+    are state only in a generated block, so that a generated trajectory controller does not
+    hold a passive caster (turtlebot3's); the bridge still takes their commands on its own
+    topics."""
+    own = {
+        name: interfaces
+        for name, interfaces in commandable_joints(robot, transmissions).items()
+        if not _ball_coordinate(robot, name)
+    }
     if listed_command_interfaces(robot):
         return own
     declared = transmission_interfaces(robot)
     return {name: declared.get(name, interfaces) for name, interfaces in own.items()}
+
+
+def _ball_coordinate(robot: Robot, name: str) -> bool:
+    """Whether ``name`` is a coordinate of a ball joint of ``robot``."""
+    coord = find_coordinate(robot, name)
+    return coord is not None and robot.joints[coord.joint].type is JointType.BALL
 
 
 def narrowed_interfaces(requested: tuple[str, ...], own: tuple[str, ...]) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from test_export_limits import urdfdom_joints
 
 from sdf_bridge.description import load
 from sdf_bridge.description.export import to_urdf
-from sdf_bridge.description.export.urdf_writer import BALL_CHAIN, chain_joints
+from sdf_bridge.description.export.urdf_writer import chain_joints
 from sdf_bridge.errors import UnsupportedError
 
 TOL = 1e-12
@@ -161,7 +161,9 @@ def test_the_chain_joints_links_and_limits(tmp_path: Path) -> None:
     }
     assert limits == {"u/axis1": (-1.0, 1.25, 5.0, 2.0), "u/axis2": (-0.5, 0.5, 1e16, 1e16)}
     assert [j.axis for n, j in joints.items() if n.startswith("b/")] == [
-        list(xyz) for _, xyz in BALL_CHAIN
+        [0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 0.0, 0.0],
     ]
     from test_export_limits import _urdf_module
 
@@ -203,27 +205,10 @@ def test_a_link_named_like_an_intermediate_link_is_refused() -> None:
         to_urdf(load(taken), chains=True)
 
 
-def test_ball_coordinates_not_in_the_chain_table_are_refused(monkeypatch) -> None:
-    """When the coordinates module names a ball's coordinates (issue 25's ball work), they must
-    be the chain's; other names are an error naming the table to update."""
-    from sdf_bridge.description.export import urdf_writer
-
-    robot = load(MODEL)
-    monkeypatch.setattr(urdf_writer, "axis_suffixes", lambda joint: ("rx", "ry", "rz"))
-    with pytest.raises(UnsupportedError, match=r"ball joint 'b' has coordinates \['rx', 'ry'"):
-        chain_joints(robot, robot.joints["b"])
-    monkeypatch.setattr(urdf_writer, "axis_suffixes", lambda joint: ("roll", "pitch", "yaw"))
-    assert [j.name for j in chain_joints(robot, robot.joints["b"])] == [
-        "b/yaw",
-        "b/pitch",
-        "b/roll",
-    ]
-
-
 def test_the_bridges_joint_states_name_joints_of_the_chain() -> None:
     """robot_state_publisher gets TF from the bridge's joint_states: every name the bridge
-    publishes (here u/axis1 and u/axis2; the ball is not published yet) is a movable joint of
-    the URDF it publishes."""
+    publishes (here u/axis1, u/axis2 and the ball's b/roll, b/pitch, b/yaw) is a movable joint
+    of the URDF it publishes."""
     from sdf_bridge.hardware import HardwareSystem
 
     robot = load(MODEL)
@@ -231,7 +216,7 @@ def test_the_bridges_joint_states_name_joints_of_the_chain() -> None:
     movable = {
         n for n, j in urdfdom_joints(to_urdf(robot, chains=True)).items() if j.type != "fixed"
     }
-    assert "u/axis1" in published and "u/axis2" in published
+    assert {"u/axis1", "u/axis2", "b/roll", "b/pitch", "b/yaw"} <= set(published)
     assert set(published) <= movable
 
 

@@ -16,7 +16,7 @@ from lxml import etree
 from prerequisites import shared_skip_mark
 
 from sdf_bridge.description import load, load_with_xml
-from sdf_bridge.description.coordinates import coordinate_joint
+from sdf_bridge.description.coordinates import BALL_SUFFIXES, coordinate_joint
 from sdf_bridge.description.export.urdf_writer import needs_chains
 from sdf_bridge.description.model import HardwareComponent, World
 from sdf_bridge.errors import ConfigError
@@ -259,9 +259,10 @@ def test_sdformat_that_urdf_cannot_carry_is_refused() -> None:
         with_topic_block(load(SCREW), "")
 
 
-def test_a_ball_caster_is_a_chain_outside_the_block(robots_dir: Path) -> None:
+def test_a_ball_caster_is_a_state_only_chain_in_the_block(robots_dir: Path) -> None:
     """turtlebot3's passive ball casters: in the URDF as the yaw → pitch → roll chain (for TF),
-    not in the block (the bridge does not command them); the wheels are."""
+    in the block state only (the broadcaster publishes them; no generated controller holds
+    them); the wheels with command interfaces."""
     from sdf_bridge.description.xmlio import parse_xml
 
     model = load(robots_dir / "turtlebot3_waffle" / "turtlebot3_waffle.sdf")
@@ -287,10 +288,19 @@ def test_a_ball_caster_is_a_chain_outside_the_block(robots_dir: Path) -> None:
         ),
     ]
     block = urdf.find("ros2_control")
-    assert [j.get("name") for j in block.findall("joint")] == [
-        "wheel_left_joint",
-        "wheel_right_joint",
+    casters = [
+        f"caster_back_{side}_joint/{angle}"
+        for side in ("right", "left")
+        for angle in ("roll", "pitch", "yaw")
     ]
+    assert {
+        j.get("name"): [c.get("name") for c in j.findall("command_interface")]
+        for j in block.findall("joint")
+    } == {
+        "wheel_left_joint": ["position", "velocity", "effort"],
+        "wheel_right_joint": ["position", "velocity", "effort"],
+        **{c: [] for c in casters},
+    }
 
 
 @shared_skip_mark()
@@ -320,19 +330,21 @@ def test_every_corpus_robot_gets_a_block_the_bridge_reads(robots_dir: Path) -> N
         # (a model with joints URDF lacks: the bridge runs the SDFormat model with the block)
         again = load(sdf_with_block(model, text) if needs_chains(model) else text)
         before, after = HardwareSystem(model, "mock"), HardwareSystem(again, "mock")
-        assert (
-            after.state_names == before.state_names and after.joint_names == before.joint_names
-        ), source
+        # (a ball's coordinates are state only in the block: the bridge reading it leaves them
+        # free, so they leave joint_names, still published)
+        balls = {n for n in before.joint_names if n.rsplit("/", 1)[-1] in BALL_SUFFIXES}
+        assert set(after.state_names) == set(before.state_names), source
+        assert after.joint_names == tuple(n for n in before.joint_names if n not in balls), source
         (block,) = again.ros2_control
         screws = [n for n in before.state_names if n.endswith("/translation")]  # (URDF mimics)
-        assert [j.name for j in block.joints] == [
+        assert sorted(j.name for j in block.joints) == sorted(
             n for n in before.state_names if n not in screws
-        ], source
+        ), source
         assert screws == (["screw_joint/translation"] if "joint_complete" in source.name else [])
         for info in block.joints:
             joint = coordinate_joint(again, info.name)
             assert joint.type.value != "fixed", (source, info.name)
-            assert bool(info.command_interfaces) == (info.name in before.joint_names), (
+            assert bool(info.command_interfaces) == (info.name in after.joint_names), (
                 source,
                 info.name,
             )

@@ -157,8 +157,8 @@ CHAINED = """<sdf version="1.9"><model name="chained">
 def test_joints_urdf_lacks_are_chains_and_the_bridge_runs_the_sdformat_model(
     tmp_path: Path,
 ) -> None:
-    """The controller_manager's description has the chains (the block and the controllers on
-    u/axis1 and u/axis2, not on the ball's chain); the bridge runs bridge_model.sdf (the
+    """The controller_manager's description has the chains (the block's command interfaces and
+    the controllers on u/axis1 and u/axis2, the ball's coordinates state only); the bridge runs bridge_model.sdf (the
     universal and ball joints as they are, with the block), and a note says so."""
     import yaml
 
@@ -181,4 +181,12 @@ def test_joints_urdf_lacks_are_chains_and_the_bridge_runs_the_sdformat_model(
         "u": "universal",
         "ball": "ball",
     }
-    assert [j.name for j in bridge.ros2_control[0].joints] == ["u/axis1", "u/axis2"]
+    assert {
+        j.name: [i.name for i in j.command_interfaces] for j in bridge.ros2_control[0].joints
+    } == {
+        "u/axis1": ["position"],
+        "u/axis2": ["position"],
+        "ball/roll": [],
+        "ball/pitch": [],
+        "ball/yaw": [],
+    }

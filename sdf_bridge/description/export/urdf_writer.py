@@ -27,7 +27,7 @@ import dataclasses
 from lxml import etree
 
 from ...errors import UnsupportedError
-from ..coordinates import SEPARATOR, axis_suffixes, coordinate_joint, mimic_leader
+from ..coordinates import BALL_CHAIN, SEPARATOR, axis_suffixes, coordinate_joint, mimic_leader
 from ..model import (
     Axis,
     Box,
@@ -56,11 +56,6 @@ _URDF_TYPES = frozenset(URDF_JOINT_TYPES.values())
 #: Stand-in for "unlimited" effort/velocity, which URDF cannot express.
 UNLIMITED = 1e16
 
-
-BALL_CHAIN = (("yaw", (0.0, 0.0, 1.0)), ("pitch", (0.0, 1.0, 0.0)), ("roll", (1.0, 0.0, 0.0)))
-"""A ball joint's URDF chain, parent to child: (coordinate suffix, axis in the joint frame), so
-that the child's rotation is ``R = Rz(yaw) · Ry(pitch) · Rx(roll)`` (the URDF / tf2
-roll-pitch-yaw of :mod:`~sdf_bridge.description.coordinates`)."""
 
 CHAIN_TYPES = frozenset(
     {JointType.UNIVERSAL, JointType.REVOLUTE2, JointType.BALL, JointType.SCREW, JointType.GEARBOX}
@@ -116,10 +111,11 @@ def chain_joints(robot: Robot, joint: Joint) -> tuple[Joint, ...]:
       ``<dynamics>``, then ``<joint>/axis2`` about ``<axis2>`` with its own
       (:func:`~sdf_bridge.description.coordinates.coordinate_joint`): ``R = rot(axis1, q1) ·
       rot(axis2, q2)``;
-    * ball: ``<joint>/yaw`` (z), ``<joint>/pitch`` (y), ``<joint>/roll`` (x) (:data:`BALL_CHAIN`;
-      the suffixes :func:`~sdf_bridge.description.coordinates.axis_suffixes` gives a ball, when
-      it gives any, must be these), continuous, with the ball's ``<dynamics>``: ``R = Rz(yaw) ·
-      Ry(pitch) · Rx(roll)``;
+    * ball: ``<joint>/yaw`` (z), ``<joint>/pitch`` (y), ``<joint>/roll`` (x)
+      (:data:`~sdf_bridge.description.coordinates.BALL_CHAIN`), each the coordinate's record
+      (:func:`~sdf_bridge.description.coordinates.coordinate_joint`: continuous, or revolute
+      when the ball's ``<limit>`` bounds it, with its damping): ``R = Rz(yaw) · Ry(pitch) ·
+      Rx(roll)``;
     * screw: ``<joint>/translation``
       (:func:`~sdf_bridge.description.kinematics.screw_translation_name`, the state the bridge
       publishes), prismatic along the axis, ``<mimic>`` of ``<joint>`` with the thread's lead
@@ -135,34 +131,18 @@ def chain_joints(robot: Robot, joint: Joint) -> tuple[Joint, ...]:
     :func:`to_urdf` as for any joint). ``()`` for a joint of any other type.
 
     Raises:
-        UnsupportedError: a ball whose coordinate suffixes are not those of :data:`BALL_CHAIN`;
-            a screw whose lead is undefined (:func:`~sdf_bridge.description.kinematics.screw_lead`).
+        UnsupportedError: a screw whose lead is undefined
+            (:func:`~sdf_bridge.description.kinematics.screw_lead`).
     """
     from ..kinematics import screw_lead, screw_translation_name
 
     if joint.type not in CHAIN_TYPES:
         return ()
     axis = joint.axis.xyz if joint.axis is not None else (1.0, 0.0, 0.0)
-    if joint.type is JointType.BALL:
-        given = axis_suffixes(joint)
-        if given and set(given) != {s for s, _ in BALL_CHAIN}:
-            raise _refusal(
-                robot,
-                joint,
-                f"ball joint {joint.name!r} has coordinates {list(given)}, which the URDF chain "
-                f"({[s for s, _ in BALL_CHAIN]}) does not know",
-                "update BALL_CHAIN in sdf_bridge/description/export/urdf_writer.py to the "
-                "ball coordinates of sdf_bridge.description.coordinates",
-            )
-        records = [
-            dataclasses.replace(
-                _one_axis(joint, f"{joint.name}{SEPARATOR}{suffix}", JointType.CONTINUOUS, xyz),
-                limit=None,
-                safety_controller=None,
-                calibration=None,
-            )
-            for suffix, xyz in BALL_CHAIN
-        ]
+    if joint.type is JointType.BALL:  # chain order (yaw, pitch, roll), not index order
+        names = [f"{joint.name}{SEPARATOR}{suffix}" for suffix in BALL_CHAIN]
+        views = (coordinate_joint(robot, name) for name in names)  # (each exists: its axes)
+        records = [view for view in views if view is not None]
     elif joint.type is JointType.SCREW:
         lead = screw_lead(joint)
         if lead is None:
