@@ -24,8 +24,11 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   position, velocity, effort, position with its ``initial_value`` (what the bridge's backends
   start from);
 * every other joint the bridge publishes (followers of mimic/gearbox couplings, joints listed
-  without command interfaces) state-only, with ``mimic="false"`` on mimic joints so that their
-  state comes from the bridge (which applies the mimic offset) rather than being recomputed;
+  without command interfaces, a ball's coordinates) state-only: position and velocity, and
+  effort but on followers (whose effort the bridge publishes as NaN; the plug-ins refuse an
+  effort value for a joint without that interface), with ``mimic="false"`` on mimic joints
+  so that their state comes from the bridge (which applies the mimic offset) rather than being
+  recomputed;
   not a screw's translation (``<joint>/translation``): the URDF has it as the ``<mimic>``
   prismatic joint of the screw's chain
   (:func:`~sdf_bridge.description.export.urdf_writer.chain_joints`), computed from the screw's
@@ -246,7 +249,8 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         if joint in initial:
             _sub(position, "param", repr(float(initial[joint])), name="initial_value")
         _sub(elem, "state_interface", name="velocity")
-        if joint in commandable:
+        if joint not in followers:  # (a follower's effort is NaN; the plug-ins refuse an
+            # effort for a joint without that state interface: a ball's coordinates have one)
             _sub(elem, "state_interface", name="effort")
     return root
 

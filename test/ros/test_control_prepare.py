@@ -158,8 +158,9 @@ def test_joints_urdf_lacks_are_chains_and_the_bridge_runs_the_sdformat_model(
     tmp_path: Path,
 ) -> None:
     """The controller_manager's description has the chains (the block's command interfaces and
-    the controllers on u/axis1 and u/axis2, the ball's coordinates state only); the bridge runs bridge_model.sdf (the
-    universal and ball joints as they are, with the block), and a note says so."""
+    the controllers on u/axis1 and u/axis2, the ball's coordinates state only); the bridge runs
+    bridge_model.sdf (the universal and ball joints as they are, with the block), and a note
+    says so."""
     import yaml
 
     from sdf_bridge.description import load

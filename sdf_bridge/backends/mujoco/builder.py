@@ -193,7 +193,8 @@ class BuiltModel:
         joint, k = self.coordinates[name]
         frame = self.joints[joint].frame
         assert frame is not None
-        return tuple(float(v) for v in frame[:, k])  # type: ignore[return-value]
+        x, y, z = (float(v) for v in frame[:, k])
+        return (x, y, z)
 
     def is_ball(self, name: str) -> bool:
         """Whether coordinate ``name`` is an angle of a ball joint (computed, :mod:`.balls`)."""
