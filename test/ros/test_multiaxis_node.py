@@ -67,8 +67,12 @@ def test_every_axis_is_published_and_commanded(start_bridge, probe: Probe) -> No
             "wrist/axis2": "revolute",
             "elbow/axis1": "continuous",
             "elbow/axis2": "continuous",
+            "neck/roll": "continuous",
+            "neck/pitch": "continuous",
+            "neck/yaw": "continuous",
         }
-        assert [joints.get(f"neck/{a}") for a in ("yaw", "pitch", "roll")] == ["continuous"] * 3
+        chain = [j.get("name") for j in urdf.findall("joint") if j.get("name").startswith("neck")]
+        assert chain == ["neck/yaw", "neck/pitch", "neck/roll"]  # R = Rz(yaw)·Ry(pitch)·Rx(roll)
         pub = probe.publisher(f"{NS}/joint_commands", JointState)
 
         def there() -> bool:
