@@ -36,8 +36,8 @@ block's topics and publishes the robot with its block on ``<robot>/robot_descrip
 that robot's controller_manager reads), then steps 4-5 for every controller_manager.
 
 Exit status: 0 stopped by a signal; 1 a configuration error (one ``error:`` line naming the fix;
-also a controller_manager of the same name already running in the domain,
-:func:`refuse_running_managers`) or a failed bring-up; 2 usage error.
+also a controller_manager or bridge of the same name already running in the domain,
+:func:`refuse_running_nodes`) or a failed bring-up; 2 usage error.
 """
 
 from __future__ import annotations
@@ -608,7 +608,9 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         managers = [
             f"/{setup.plan.namespace}/controller_manager".replace("//", "/") for setup in setups
         ]
-        refuse_running_managers(node, executor, managers)
+        space = setups[0].plan.namespace if robots is None else parse_namespace(args.namespace)
+        started = [*managers, f"/{space}/sdf_bridge".replace("//", "/")]
+        refuse_running_nodes(node, executor, started)
         children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
         node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
         for setup in setups:
@@ -644,7 +646,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
             _bring_up(client, setup, deadline, stop)
             if stop.requested.is_set():
                 return 0
-            refuse_running_managers(node, executor, [manager], wait=0.0, own=1)
+            refuse_running_nodes(node, executor, started, wait=0.0, own=1)
             controllers = client.controllers()
             if robots is not None:
                 _say(out, f"{manager}:")
@@ -668,24 +670,26 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
 
 
 DISCOVERY_WAIT = 1.5
-"""s spent discovering the graph before the children start (:func:`refuse_running_managers`)."""
+"""s spent discovering the graph before the children start (:func:`refuse_running_nodes`)."""
 
 
-def refuse_running_managers(
+def refuse_running_nodes(
     node: Any,
     executor: Any,
-    managers: Sequence[str],
+    names: Sequence[str],
     wait: float = DISCOVERY_WAIT,
     own: int = 0,
 ) -> None:
-    """Refuse when more than ``own`` nodes named as one of ``managers`` (fully qualified) run
-    in this ROS domain, looking for ``wait`` s of discovery (at least once): two
-    controller_managers of one name both answer ``load_controller``, ``list_controllers`` and
-    ``switch_controller``, so the status table would describe the other one while this one's
-    controllers stay unconfigured (seen with a second ``sdf-bridge control`` in another
-    terminal). Called with ``own=0`` before the children start (quick, but discovery may not
-    have found the other one yet) and with ``own=1`` after the bring-up (by then this
-    process has long discovered both).
+    """Refuse when more than ``own`` nodes named as one of ``names`` (fully qualified: the
+    controller_managers and the bridge this command starts) run in this ROS domain, looking
+    for ``wait`` s of discovery (at least once). Two controller_managers of one name both
+    answer ``load_controller``, ``list_controllers`` and ``switch_controller``, so the status
+    table would describe the other one while this one's controllers stay unconfigured (a
+    second ``sdf-bridge control`` in another terminal); a bridge of the same name (an
+    ``sdf-bridge run`` left open) publishes its own ``robot_description`` and
+    ``joint_states``, which the controllers read instead. Called with ``own=0`` before the
+    children start (quick, but discovery may not have found the other one yet) and with
+    ``own=1`` after the bring-up (by then this process has long discovered both).
 
     Raises:
         ConfigError: naming the node, the domain and the fix.
@@ -697,16 +701,16 @@ def refuse_running_managers(
     while not found:
         executor.spin_once(timeout_sec=0.1 if wait > 0 else 0.0)
         running = [f"{ns.rstrip('/')}/{name}" for name, ns in node.get_node_names_and_namespaces()]
-        found = [m for m in managers if running.count(m) > own]
+        found = [m for m in names if running.count(m) > own]
         if time.monotonic() >= end:
             break
     if found:
         domain = os.environ.get("ROS_DOMAIN_ID", "0")
         raise ConfigError(
-            f"a controller_manager {found[0]!r} already runs in ROS_DOMAIN_ID {domain} "
-            "(another `sdf-bridge control` or ros2_control_node?): both would answer this "
-            "command's service calls. Fix: stop it, or run this one in another domain "
-            "(ROS_DOMAIN_ID) or namespace (--namespace)."
+            f"a node {found[0]!r} already runs in ROS_DOMAIN_ID {domain} (another "
+            "`sdf-bridge control` or `run`, or a ros2_control_node?): its topics and services "
+            "would answer in place of this command's. Fix: stop it, or run this one in another "
+            "domain (ROS_DOMAIN_ID) or namespace (--namespace)."
         )
 
 

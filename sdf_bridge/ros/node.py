@@ -96,7 +96,7 @@ from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
 from ..hardware.backend_setup import simulates, unread_feedback
-from . import conversions, logging_bridge, robots, sim_clock, simulation
+from . import conversions, logging_bridge, name_clash, robots, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .control_topics import follow_topic_block, subscribe_claims
 from .diagnostics import LoopDiagnostics, slow_loop_warning
@@ -338,6 +338,8 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         # the /clock source: at 0 it is paused, as start_paused asks)
         if self._member is None and not hardware.simulating:
             sim_clock.watch(self, cfg.backend)
+        if self._member is None:  # warns once if another node has this one's name
+            name_clash.watch(self)
         if cfg.start_paused:
             hardware.pause(True)
             self.get_logger().info(

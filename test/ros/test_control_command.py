@@ -215,31 +215,24 @@ def test_a_missing_description_is_one_error_line(control, tmp_path: Path) -> Non
     assert c.children() == []
 
 
-def test_a_controller_manager_of_the_same_name_running_is_one_error(probe: Probe, control) -> None:
-    """A node ``/ctl_twin/controller_manager`` already in the domain (here a plain node of this
-    process, as a second ``control`` in another terminal would be): refused, before the children
-    start or, if discovery had not found it yet, once the bring-up is done (never a status
-    table), one error line naming the node and the fix (both would answer the service calls)."""
-    twin = rclpy.create_node(
-        "controller_manager", namespace="/ctl_twin", context=probe.node.context
-    )
+@pytest.mark.parametrize("twin", ["controller_manager", "sdf_bridge"])
+def test_a_node_of_the_same_name_running_is_one_error(probe: Probe, control, twin: str) -> None:
+    """A node ``/ctl_twin/controller_manager`` or ``/ctl_twin/sdf_bridge`` already in the
+    domain (here a plain node of this process, as a second ``control`` or a ``run`` left open
+    in another terminal would be): refused, before the children start or, if discovery had
+    not found it yet, once the bring-up is done (never a status table), one error line naming
+    the node and the fix (both would answer the service calls and publish the topics)."""
+    node = rclpy.create_node(twin, namespace="/ctl_twin", context=probe.node.context)
     try:
         c = control(["--description", str(REPO / "urdf" / "demo_arm.urdf.xacro")], "ctl_twin")
         probe.wait_for(lambda: not c.running(), "sdf-bridge control to refuse", BRING_UP + 30)
         assert c.process.returncode == 1
-        assert (
-            c.output()
-            .strip()
-            .splitlines()[-1]
-            .startswith(
-                "error: a controller_manager '/ctl_twin/controller_manager' already runs in "
-                "ROS_DOMAIN_ID "
-            )
-        )
+        last = c.output().strip().splitlines()[-1]
+        assert last.startswith(f"error: a node '/ctl_twin/{twin}' already runs in ROS_DOMAIN_ID ")
         assert "Fix: stop it, or run this one in another domain" in c.output()
         assert "running; Ctrl-C" not in c.output()
     finally:
-        twin.destroy_node()
+        node.destroy_node()
 
 
 def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe, control) -> None:
