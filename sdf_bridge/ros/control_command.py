@@ -572,10 +572,47 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
         stop.ignore()
 
 
+def check_arguments(args: Any) -> None:
+    """Refuse, before any process starts, what the bridge or the controller_manager would only
+    refuse seconds later: ``--backend`` not a known backend, ``--update-rate`` outside the
+    bridge's ``update_rate`` range (the controller_manager ran at 1e9 Hz with real-time
+    priority until the bridge refused it), ``--timeout`` not a positive number of seconds.
+
+    Raises:
+        ConfigError: naming the argument and the fix.
+    """
+    import math
+
+    from ..backends.backend_registry import available_backends
+    from .params import PARAMETERS
+
+    backends = available_backends()
+    if args.backend not in backends:
+        from ..util.similarity import close_match
+
+        guess = close_match(args.backend, backends)
+        hint = f"did you mean {guess!r}? " if guess else ""
+        raise ConfigError(
+            f"--backend {args.backend!r} is not a backend. Fix: {hint}one of {backends}."
+        )
+    (bounds,) = PARAMETERS["update_rate"][1].floating_point_range
+    low, high = bounds.from_value, bounds.to_value
+    if not low <= args.update_rate <= high:
+        raise ConfigError(
+            f"--update-rate {args.update_rate:g} Hz is outside the bridge's update_rate range "
+            f"[{low:g}, {high:g}]. Fix: give e.g. 100."
+        )
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise ConfigError(
+            f"--timeout {args.timeout:g} is not a positive number of seconds. Fix: give e.g. 90."
+        )
+
+
 def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     from ..app.launch_args import parse_namespace
     from .controller_manager import find_manager, import_manager_messages, manager_environment
 
+    check_arguments(args)
     prefix = find_manager()
     work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))
     work_dir.mkdir(parents=True, exist_ok=True)

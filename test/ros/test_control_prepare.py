@@ -191,3 +191,36 @@ def test_joints_urdf_lacks_are_chains_and_the_bridge_runs_the_sdformat_model(
         "ball/pitch": [],
         "ball/yaw": [],
     }
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["--backend", "mujuco"],
+            "error: --backend 'mujuco' is not a backend. Fix: did you mean 'mujoco'? one of "
+            "['mock', 'mujoco'].",
+        ),
+        (
+            ["--update-rate", "1e9"],
+            "error: --update-rate 1e+09 Hz is outside the bridge's update_rate range [1, 10000]. "
+            "Fix: give e.g. 100.",
+        ),
+        (
+            ["--timeout", "0"],
+            "error: --timeout 0 is not a positive number of seconds. Fix: give e.g. 90.",
+        ),
+        (
+            ["--timeout", "nan"],
+            "error: --timeout nan is not a positive number of seconds. Fix: give e.g. 90.",
+        ),
+    ],
+)
+def test_arguments_the_children_would_refuse_are_refused_first(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused before any process starts (no controller_manager looked for), one line."""
+    from sdf_bridge.ros.control_command import control_command
+
+    assert control_command(argv) == 1
+    assert capsys.readouterr().err.splitlines() == [line]
