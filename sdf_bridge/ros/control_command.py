@@ -181,12 +181,40 @@ class Child:
         return int(self.process.returncode)
 
 
+def _parent_death_signal() -> Any:
+    """A ``preexec_fn`` that asks Linux to send the child SIGTERM when this process dies
+    (``prctl(PR_SET_PDEATHSIG)``): a ``kill -9`` of the command then stops the bridge and the
+    controller_manager as its Ctrl-C does, rather than leaving them running (a next
+    ``control`` in the domain would find them). ``None`` where there is no such call. The
+    function is looked up here, in the parent: the child only makes the system call."""
+    import ctypes
+    import ctypes.util
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    set_death_signal, term = 1, int(signal.SIGTERM)  # PR_SET_PDEATHSIG (linux/prctl.h)
+
+    def ask() -> None:
+        prctl(set_death_signal, term, 0, 0, 0)
+
+    return ask
+
+
 def _start(name: str, argv: Sequence[str], log: Path, env: dict[str, str] | None) -> Child:
     with open(log, "w", encoding="utf-8") as out:
         # its own session: the terminal's Ctrl-C reaches this command only, which then stops
-        # the children in order (controller_manager first)
+        # the children in order (controller_manager first); SIGTERM if this command is killed
         process = subprocess.Popen(
-            list(argv), stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            list(argv),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_parent_death_signal(),  # noqa: PLW1509  (one system call, looked up before the fork)
         )
     return Child(name, process, log)
 

@@ -235,6 +235,21 @@ def test_a_node_of_the_same_name_running_is_one_error(probe: Probe, control, twi
         node.destroy_node()
 
 
+def test_a_killed_command_takes_its_children_along(probe: Probe, control) -> None:
+    """SIGKILL of ``control`` (no handler can run): the bridge and the controller_manager get
+    SIGTERM from the kernel (parent-death signal) and are gone within 15 s."""
+    c = control(["--description", str(REPO / "urdf" / "demo_arm.urdf.xacro")], "ctl_kill")
+    c.wait_running(probe)
+    children = c.children()
+    assert len(children) == 2, c.logs()
+    c.process.kill()
+    c.process.wait(10)
+    end = time.monotonic() + 15
+    while any(_alive(p) for p in children) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in children), c.logs()
+
+
 def test_switching_controllers_at_run_time_moves_the_arm_each_time(probe: Probe, control) -> None:
     from ros2_control_rig import ControllerManagerClient
 
