@@ -42,6 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ..backends.base import INTERFACE_MODES
+from ..util.clip import clipped_list
 
 #: (reason, rows of the message's names, the warning's text before and after the list of names)
 NameProblem = tuple[str, np.ndarray, tuple[str, str]]
@@ -153,7 +154,7 @@ class NameResolver:
             if reason == "duplicate_joint":
                 hit = list(dict.fromkeys(hit))
             if hit:
-                result.append((reason, f"{before}{hit}{after}", len(hit)))
+                result.append((reason, f"{before}{clipped_list(hit)}{after}", len(hit)))
         return result
 
     def _resolve(self, names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, list[NameProblem]]:

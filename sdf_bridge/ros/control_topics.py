@@ -27,6 +27,7 @@ from typing import Any
 
 from ..description.model import Robot
 from ..hardware.topic_block import block_topics, foreign_hardware, topic_based_block
+from ..util.clip import clip, clipped_list
 
 
 def remapped(node: Any, name: str) -> bool:
@@ -116,6 +117,8 @@ def follow_topic_block(node: Any, robot: Robot) -> tuple[str, str] | None:
 #: The claims topic (module doc) below the bridge's node name.
 CLAIMS_TOPIC = "~/claimed_interfaces"
 FOLLOW_NOTHING = "*"
+CLAIMS_LOG_CHARS = 2000
+"""Characters of a claims message logged (a controller_manager's claims of a large robot fit)."""
 
 
 def parse_claims(text: str) -> list[str] | None:
@@ -140,11 +143,16 @@ def subscribe_claims(node: Any) -> Any:
             ignored = node.hardware.set_claims(claims)
             node.get_logger().info(
                 "commands follow the controllers' claims: "
-                + ("(not following)" if claims is None else " ".join(claims) or "(none claimed)")
+                + (
+                    "(not following)"
+                    if claims is None
+                    else clip(" ".join(claims), CLAIMS_LOG_CHARS) or "(none claimed)"
+                )
             )
+            if not ignored:
+                return []
             return [
-                f"{name} is no command interface of a commandable joint; ignored"
-                for name in ignored
+                f"{clipped_list(ignored)} are no command interfaces of commandable joints; ignored"
             ]
 
         node._submit("claimed_interfaces", apply)
