@@ -557,8 +557,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list and args_list[0] in ("run", "demo", "control"):
         try:
             if args_list[0] == "control":
-                from .ros.control_command import control_command
-
+                try:  # (its handlers come with it: a Ctrl-C while it imports is a stop too)
+                    from .ros.control_command import control_command
+                except KeyboardInterrupt:
+                    return 0
                 return int(control_command(args_list[1:]))
             from .ros import main as ros_main
 
