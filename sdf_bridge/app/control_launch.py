@@ -273,11 +273,16 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
             joint_state_broadcaster in the file.
         DescriptionError, TransmissionError: the description is invalid.
     """
-    from ..hardware.command_interfaces import commandable_joints, listed_command_interfaces
+    from ..description.export.urdf_writer import needs_chains
+    from ..hardware.command_interfaces import (
+        listed_command_interfaces,
+        offered_command_interfaces,
+    )
     from ..hardware.topic_block import (
         TopicBlockOptions,
         block_topics,
         parse_command_interfaces,
+        sdf_with_block,
         topic_based_block,
         with_topic_block,
     )
@@ -309,7 +314,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         # as the simulating backends build the map (the bridge refuses a transmission of
         # unknown type itself on real actuators)
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
-        commandable = set(commandable_joints(robot, tmap))
+        commandable = set(offered_command_interfaces(robot, tmap))  # (not a ball's angles)
     else:  # the plugins' own defaults where the block gives no topic
         description, plugin = common.loaded.xml, str(block.plugin)
         commands_topic, states_topic = block_topics(block)
@@ -351,7 +356,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     spawners = [(broadcaster, *[n for n in active if n != broadcaster], *manager_file)]
     if inactive:
         spawners.append((*inactive, "--inactive", *manager_file))
-    overrides = {
+    overrides: dict[str, Any] = {
         "backend": common.backend,
         "use_sim_time": common.use_sim_time,
         "use_description_topic": True,
@@ -361,6 +366,23 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         # the same directories as the expansion above (absolute), for the bridge's meshes
         "package_paths": command_text([f"{k}={v}" for k, v in common.package_paths.items()]),
     }
+    remappings: tuple[tuple[str, str], ...] = ()
+    if block is None and robot.format == "sdf" and needs_chains(robot):
+        # robot_state_publisher and the controller_manager read joints URDF lacks as chains;
+        # the bridge simulates the SDFormat model (a ball as a ball, not three hinges locking
+        # at pitch ±π/2), given as text this launch made from the user's file (its meshes by
+        # absolute paths: local files allowed), and its own URDF goes to its private topic
+        base = f"/{ns}/sdf_bridge" if ns else "/sdf_bridge"
+        overrides.update(
+            use_description_topic=False,
+            robot_description=sdf_with_block(robot, description),
+            allow_local_files=True,
+        )
+        remappings = (("robot_description", f"{base}/robot_description"),)
+        notes.append(
+            "the controller_manager and robot_state_publisher read the robot's joints that "
+            "URDF lacks as chains of URDF joints; the bridge simulates the SDFormat model"
+        )
     controller_packages = {types[n].split("/", 1)[0] for n in (broadcaster, *active, *inactive)}
     return ControlLaunchPlan(
         namespace=ns,
@@ -374,6 +396,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
             ("joint_states", states_topic),
             ("joint_commands", commands_topic),
             *sensor_remaps,
+            *remappings,
         ),
         manager_parameters=(controllers_file, {"use_sim_time": common.use_sim_time}),
         spawners=tuple(spawners),

@@ -353,3 +353,56 @@ def test_the_bridge_loop_takes_the_controller_managers_thread_priority(
     for bad in (120, "high", True):
         with pytest.raises(ConfigError, match=r"thread_priority .* not a whole number in 0\.\.99"):
             plan_with(bad)
+
+
+def test_a_ball_joint_robot_runs_the_sdformat_model_in_the_bridge(
+    share: Path, tmp_path: Path
+) -> None:
+    """An SDFormat model with a universal and a ball joint: robot_state_publisher and the
+    controller_manager get the URDF with the chains (u/axis1, u/axis2; b/yaw, b/pitch,
+    b/roll), the bridge the SDFormat model with the same block as text (the ball stays a ball
+    joint), its own robot_description remapped to its private topic, local files allowed."""
+    model = tmp_path / "m.sdf"
+    model.write_text(
+        """<sdf version="1.9"><model name="m"><link name="base"/>
+  <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+  <link name="a"><inertial><mass>1</mass></inertial></link>
+  <joint name="u" type="universal"><parent>base</parent><child>a</child>
+    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  <link name="c"><inertial><mass>1</mass></inertial></link>
+  <joint name="b" type="ball"><parent>a</parent><child>c</child></joint>
+</model></sdf>"""
+    )
+    controllers = tmp_path / "c.yaml"
+    controllers.write_text(
+        yaml.safe_dump(
+            {
+                "controller_manager": {
+                    "ros__parameters": {
+                        "jsb": {"type": "joint_state_broadcaster/JointStateBroadcaster"},
+                        "fwd": {"type": "forward_command_controller/ForwardCommandController"},
+                    }
+                },
+                "fwd": {"ros__parameters": {"joints": ["u/axis1", "u/axis2"]}},
+            }
+        )
+    )
+    values = {"use_sim_time": False, "description_file": str(model), "controllers": "fwd"}
+    plan = control_plan({**values, "controllers_file": str(controllers)}, share)
+    urdf = load(plan.robot_description)
+    assert [n for n in urdf.joints if "/" in n] == [
+        "u/axis1",
+        "u/axis2",
+        "b/yaw",
+        "b/pitch",
+        "b/roll",
+    ]
+    params = plan.bridge_parameters[1]
+    bridge = load(params["robot_description"])
+    assert bridge.format == "sdf" and bridge.joints["b"].type.value == "ball"
+    assert [j.name for j in bridge.ros2_control[0].joints] == [
+        j.name for j in urdf.ros2_control[0].joints
+    ]
+    assert (params["use_description_topic"], params["allow_local_files"]) == (False, True)
+    assert ("robot_description", "/sdf_bridge/robot_description") in plan.bridge_remappings
+    assert any("the bridge simulates the SDFormat model" in note for note in plan.notes)
