@@ -42,6 +42,7 @@ def launch_setup(context, *args, **kwargs):
     plan = control_plan(values, get_package_share_directory(PACKAGE))
     require_packages(plan.packages())
     namespace = plan.namespace or None
+    bridge_parameters, bridge_remappings = plan.bridge_node()
     actions = [LogInfo(msg=f"sdf_bridge: {note}") for note in plan.notes]
     actions += [
         Node(
@@ -62,8 +63,8 @@ def launch_setup(context, *args, **kwargs):
             name="sdf_bridge",
             namespace=namespace,
             output="both",
-            parameters=list(plan.bridge_parameters),
-            remappings=list(plan.bridge_remappings),
+            parameters=bridge_parameters,
+            remappings=bridge_remappings,
         ),
         Node(
             package="controller_manager",

@@ -111,6 +111,9 @@ class ControlLaunchPlan:
         spawners: the argument list of each spawner.
         packages_needed: the ROS packages of every executable and plugin (looked up first).
         notes: what the launch file logs (e.g. a sensor broadcaster the bridge cannot serve).
+        bridge_model: for an SDFormat robot with joints URDF lacks (``robot_description`` has
+            them as chains), the SDFormat text the bridge simulates, with the same block
+            (:func:`~sdf_bridge.hardware.topic_block.sdf_with_block`); else ``None``.
     """
 
     namespace: str
@@ -125,10 +128,32 @@ class ControlLaunchPlan:
     spawners: tuple[tuple[str, ...], ...]
     packages_needed: tuple[str, ...]
     notes: tuple[str, ...]
+    bridge_model: str | None = None
 
     def packages(self) -> tuple[str, ...]:
         """The ROS packages the plan needs (checked before any node starts)."""
         return self.packages_needed
+
+    def bridge_node(self) -> tuple[list[Any], list[tuple[str, str]]]:
+        """The launch file's bridge node: its parameter list and remappings. With a
+        :attr:`bridge_model` the bridge simulates that text (a ball stays a ball joint, not the
+        three hinges of the chain, which lock at pitch ±π/2) given as its ``robot_description``
+        parameter (local files allowed: the launch made it from the user's file, its meshes
+        by absolute paths) instead of robot_state_publisher's topic, and its own URDF output
+        goes to its private ``sdf_bridge/robot_description`` (robot_state_publisher
+        publishes the description)."""
+        config, overrides = self.bridge_parameters
+        remappings = list(self.bridge_remappings)
+        if self.bridge_model is not None:
+            overrides = {
+                **overrides,
+                "use_description_topic": False,
+                "robot_description": self.bridge_model,
+                "allow_local_files": True,
+            }
+            base = f"/{self.namespace}/sdf_bridge" if self.namespace else "/sdf_bridge"
+            remappings.append(("robot_description", f"{base}/robot_description"))
+        return [config, overrides], remappings
 
 
 def _node_parameters(data: Mapping[str, Any], node: str) -> dict[str, Any]:
@@ -356,7 +381,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     spawners = [(broadcaster, *[n for n in active if n != broadcaster], *manager_file)]
     if inactive:
         spawners.append((*inactive, "--inactive", *manager_file))
-    overrides: dict[str, Any] = {
+    overrides = {
         "backend": common.backend,
         "use_sim_time": common.use_sim_time,
         "use_description_topic": True,
@@ -366,19 +391,9 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         # the same directories as the expansion above (absolute), for the bridge's meshes
         "package_paths": command_text([f"{k}={v}" for k, v in common.package_paths.items()]),
     }
-    remappings: tuple[tuple[str, str], ...] = ()
+    bridge_model = None
     if block is None and robot.format == "sdf" and needs_chains(robot):
-        # robot_state_publisher and the controller_manager read joints URDF lacks as chains;
-        # the bridge simulates the SDFormat model (a ball as a ball, not three hinges locking
-        # at pitch ±π/2), given as text this launch made from the user's file (its meshes by
-        # absolute paths: local files allowed), and its own URDF goes to its private topic
-        base = f"/{ns}/sdf_bridge" if ns else "/sdf_bridge"
-        overrides.update(
-            use_description_topic=False,
-            robot_description=sdf_with_block(robot, description),
-            allow_local_files=True,
-        )
-        remappings = (("robot_description", f"{base}/robot_description"),)
+        bridge_model = sdf_with_block(robot, description)
         notes.append(
             "the controller_manager and robot_state_publisher read the robot's joints that "
             "URDF lacks as chains of URDF joints; the bridge simulates the SDFormat model"
@@ -396,7 +411,6 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
             ("joint_states", states_topic),
             ("joint_commands", commands_topic),
             *sensor_remaps,
-            *remappings,
         ),
         manager_parameters=(controllers_file, {"use_sim_time": common.use_sim_time}),
         spawners=tuple(spawners),
@@ -408,4 +422,5 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
             *sorted(controller_packages),
         ),
         notes=tuple(notes),
+        bridge_model=bridge_model,
     )

@@ -271,10 +271,9 @@ def prepare(args: Any, work_dir: Path) -> Setup:
 
     from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
     from ..description import load
-    from ..description.export.urdf_writer import needs_chains
     from ..description.world import select_robot
     from ..hardware.command_interfaces import block_interfaces
-    from ..hardware.topic_block import foreign_hardware, sdf_with_block, topic_based_block
+    from ..hardware.topic_block import foreign_hardware, topic_based_block
     from ..transmissions import TransmissionMap
     from .controllers_config import generated_controllers
 
@@ -356,14 +355,9 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     description_file = work_dir / "robot_description.urdf"
     description_file.write_text(plan.robot_description, encoding="utf-8")
     bridge_file = None
-    if robot.format == "sdf" and needs_chains(robot):
+    if plan.bridge_model is not None:  # (the plan's note says so; the bridge publishes the URDF)
         bridge_file = work_dir / "bridge_model.sdf"
-        bridge_file.write_text(sdf_with_block(robot, plan.robot_description), encoding="utf-8")
-        notes.append(
-            "the controller_manager reads the robot's joints that URDF lacks as chains of URDF "
-            f"joints ({description_file.name}); the bridge runs the SDFormat model "
-            f"({bridge_file.name}) and publishes that URDF"
-        )
+        bridge_file.write_text(plan.bridge_model, encoding="utf-8")
     return Setup(
         work_dir,
         description_file,

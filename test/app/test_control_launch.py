@@ -313,7 +313,8 @@ def test_launch_file_structure(repo_dir: Path) -> None:
     }
     assert executables == {"robot_state_publisher", "bridge", "ros2_control_node", "spawner"}
     assert all(any(kw.arg == "namespace" for kw in c.keywords) for c in nodes)
-    assert "remappings=list(plan.bridge_remappings)" in source
+    assert "bridge_parameters, bridge_remappings = plan.bridge_node()" in source
+    assert "remappings=bridge_remappings" in source and "parameters=bridge_parameters" in source
 
 
 def test_a_broadcaster_takes_the_topic_the_sensors_plugin_names() -> None:
@@ -397,12 +398,15 @@ def test_a_ball_joint_robot_runs_the_sdformat_model_in_the_bridge(
         "b/pitch",
         "b/roll",
     ]
-    params = plan.bridge_parameters[1]
+    assert plan.bridge_parameters[1]["use_description_topic"] is True  # (control's: a file)
+    (_config, params), remappings = plan.bridge_node()
+    assert params["robot_description"] == plan.bridge_model
     bridge = load(params["robot_description"])
     assert bridge.format == "sdf" and bridge.joints["b"].type.value == "ball"
     assert [j.name for j in bridge.ros2_control[0].joints] == [
         j.name for j in urdf.ros2_control[0].joints
     ]
     assert (params["use_description_topic"], params["allow_local_files"]) == (False, True)
-    assert ("robot_description", "/sdf_bridge/robot_description") in plan.bridge_remappings
+    assert remappings[-1] == ("robot_description", "/sdf_bridge/robot_description")
+    assert plan.bridge_remappings == tuple(remappings[:-1])
     assert any("the bridge simulates the SDFormat model" in note for note in plan.notes)

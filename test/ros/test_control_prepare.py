@@ -170,7 +170,8 @@ def test_joints_urdf_lacks_are_chains_and_the_bridge_runs_the_sdformat_model(
     setup = prepare(_args("--description", str(source)), tmp_path)
     assert setup.bridge_file == tmp_path / "bridge_model.sdf"
     assert _params(bridge_argv(setup))["description_file"] == str(setup.bridge_file)
-    assert any("bridge_model.sdf" in note for note in setup.notes)
+    assert any("the bridge simulates the SDFormat model" in note for note in setup.notes)
+    assert setup.bridge_file.read_text() == setup.plan.bridge_model
     urdf = load(setup.description_file)
     assert [n for n in urdf.joints] == ["u/axis1", "u/axis2", "ball/yaw", "ball/pitch", "ball/roll"]
     assert setup.offered == {"u/axis1/position", "u/axis2/position"}
