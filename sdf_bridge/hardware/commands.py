@@ -252,6 +252,10 @@ class CommandBuffer:
         JointState command (the topic-based plugins send the last values of unclaimed
         interfaces), as a rejection (``not_claimed``) in an array command.
 
+        Claims that name something but no command interface of a commandable joint at all
+        (junk from a peer that is no controller_manager's relay) change nothing: the buffer
+        keeps following what it followed (an empty list is a relay's "none claimed").
+
         Returns:
             The names that are no command interface of a commandable joint (ignored).
         """
@@ -261,6 +265,7 @@ class CommandBuffer:
             return []
         bits = np.zeros(len(self.joint_names), dtype=MODE_DTYPE)
         ignored: list[str] = []
+        claims = list(claims)
         for full in claims:
             joint, _, interface = full.rpartition("/")
             k = self._index.get(joint)
@@ -268,6 +273,8 @@ class CommandBuffer:
                 ignored.append(full)
                 continue
             bits[k] |= _BITS[interface]
+        if claims and len(ignored) == len(claims):
+            return ignored
         bits &= self.allowed
         released = ~bits
         self.position[(released & POSITION) != 0] = np.nan

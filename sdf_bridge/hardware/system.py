@@ -403,7 +403,7 @@ class HardwareSystem:
         Joints whose commands are released leave a running trajectory too. Returns the names
         ignored (no command interface of a commandable joint)."""
         ignored = self.commands.set_claims(claims)
-        if claims is not None:
+        if self.commands.claimed is not None:  # (junk claims change nothing: maybe still None)
             released = np.flatnonzero((self.commands.claimed & POSITION) == 0)
             self.trajectory.release(released.astype(np.intp))
         return ignored

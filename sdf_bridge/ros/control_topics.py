@@ -141,6 +141,11 @@ def subscribe_claims(node: Any) -> Any:
 
         def apply(now: float) -> list[str]:
             ignored = node.hardware.set_claims(claims)
+            if claims and len(ignored) == len(claims):  # (refused whole: nothing changed)
+                return [
+                    f"claims {clipped_list(ignored)} name no command interface of a "
+                    "commandable joint; refused, commands follow what they followed"
+                ]
             node.get_logger().info(
                 "commands follow the controllers' claims: "
                 + (

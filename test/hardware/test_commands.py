@@ -608,3 +608,15 @@ def test_claims_ignore_foreign_names_and_none_stops_following() -> None:
     assert buffer.claimed is None
     assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=1.0) == []
     assert _value(buffer, "position", "j1") == 1.0
+
+
+def test_claims_naming_nothing_usable_change_nothing() -> None:
+    """Junk on the claims topic (no command interface of a commandable joint) leaves the
+    buffer as it was: not following, commands still taken; an empty list is "none claimed"."""
+    buffer = _buffer()
+    assert buffer.set_claims(["junk", "j1/torque"]) == ["junk", "j1/torque"]
+    assert buffer.claimed is None
+    assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=0.0) == []
+    assert _value(buffer, "position", "j1") == 1.0
+    assert buffer.set_claims([]) == []
+    assert buffer.claimed is not None and not buffer.claimed.any()

@@ -102,3 +102,28 @@ def test_a_foreign_block_is_warned_about_once_a_controller_manager_reads_it(
         in output
     )
     assert "Fix: run 'sdf-bridge control --description FILE'" in output
+
+
+def test_claims_naming_no_joint_are_refused_and_commands_still_move(
+    probe: Probe, start_bridge
+) -> None:
+    """A junk string on ``~/claimed_interfaces`` (no controller_manager's relay: no command
+    interface of a commandable joint) changes nothing: one warning, and joint_commands still
+    move the demo arm on the mock."""
+    probe.watch("/cj/joint_states", JointState)
+    bridge = start_bridge({"description_file": str(DEMO)}, extra=["-r", "__ns:=/cj"])
+    probe.wait_ready(bridge, "/cj/joint_states")
+    probe.publisher("/cj/sdf_bridge/claimed_interfaces", String, LATCHED).publish(
+        String(data="junk base_yaw/torque")
+    )
+    probe.wait_for(lambda: "refused, commands follow" in bridge.output(), "the refusal")
+    pub = probe.publisher("/cj/joint_commands", JointState)
+
+    def moved() -> bool:
+        pub.publish(JointState(name=["elbow"], position=[0.25]))
+        return _position(probe, "/cj/joint_states", "elbow") == 0.25
+
+    probe.wait_for(moved, "elbow at 0.25")
+    assert "commands follow the controllers' claims" not in bridge.output()
+    assert "could not be applied" not in bridge.output()
+    assert bridge.stop() == 0, bridge.output()
