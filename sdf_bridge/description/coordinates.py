@@ -141,11 +141,21 @@ axis of a universal or revolute2 joint, an uncoupled gearbox), as Gazebo leaves 
 plug-in drives."""
 
 
+def _joint_type_of(robot: Robot, name: str) -> JointType | None:
+    """The type of the joint coordinate ``name`` belongs to; ``None`` when it is none."""
+    coord = find_coordinate(robot, name)
+    return None if coord is None else robot.joints[coord.joint].type
+
+
 def free_when_idle(robot: Robot, name: str) -> bool:
     """Whether coordinate ``name`` is free while idle (:data:`FREE_WHEN_IDLE_TYPES`); every
     other joint holds its position (:mod:`sdf_bridge.hardware.holds`)."""
-    coord = find_coordinate(robot, name)
-    return coord is not None and robot.joints[coord.joint].type in FREE_WHEN_IDLE_TYPES
+    return _joint_type_of(robot, name) in FREE_WHEN_IDLE_TYPES
+
+
+def is_ball_coordinate(robot: Robot, name: str) -> bool:
+    """Whether ``name`` is one of a ball joint's angles (``<joint>/roll|pitch|yaw``)."""
+    return _joint_type_of(robot, name) is JointType.BALL
 
 
 def find_coordinate(robot: Robot, name: str) -> Coordinate | None:

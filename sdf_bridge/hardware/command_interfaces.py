@@ -5,8 +5,8 @@ blocks), in the bridge's one reading of the description; and which of them a gen
 from __future__ import annotations
 
 from ..backends.base import INTERFACE_MODES
-from ..description.coordinates import find_coordinate
-from ..description.model import JointType, Robot
+from ..description.coordinates import is_ball_coordinate
+from ..description.model import Robot
 from ..transmissions import TransmissionMap
 
 
@@ -89,18 +89,12 @@ def offered_command_interfaces(
     own = {
         name: interfaces
         for name, interfaces in commandable_joints(robot, transmissions).items()
-        if not _ball_coordinate(robot, name)
+        if not is_ball_coordinate(robot, name)
     }
     if listed_command_interfaces(robot):
         return own
     declared = transmission_interfaces(robot)
     return {name: declared.get(name, interfaces) for name, interfaces in own.items()}
-
-
-def _ball_coordinate(robot: Robot, name: str) -> bool:
-    """Whether ``name`` is a coordinate of a ball joint of ``robot``."""
-    coord = find_coordinate(robot, name)
-    return coord is not None and robot.joints[coord.joint].type is JointType.BALL
 
 
 def narrowed_interfaces(requested: tuple[str, ...], own: tuple[str, ...]) -> tuple[str, ...]:

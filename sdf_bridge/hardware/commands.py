@@ -100,6 +100,13 @@ def _interfaces(bits: int) -> str:
     return ", ".join(name for name, bit in _BITS.items() if bits & bit) or "none"
 
 
+def claims_refused(claims: Sequence[str] | None, ignored: Sequence[str]) -> bool:
+    """Whether a claims message was refused whole (:meth:`CommandBuffer.set_claims`): it
+    names something, and each name was ``ignored`` (no command interface of a commandable
+    joint). An empty list is a relay's "none claimed", ``None`` "stop following": both taken."""
+    return bool(claims) and len(ignored) == len(claims or ())
+
+
 class CommandBuffer:
     """Latest joint commands with their modes, validated (see module doc).
 
@@ -273,7 +280,7 @@ class CommandBuffer:
                 ignored.append(full)
                 continue
             bits[k] |= _BITS[interface]
-        if claims and len(ignored) == len(claims):
+        if claims_refused(claims, ignored):
             return ignored
         bits &= self.allowed
         released = ~bits

@@ -71,7 +71,7 @@ from ..limits.limiter import commanded_interfaces
 from ..transmissions import TransmissionMap
 from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
-from .commands import POSITION, CommandBuffer
+from .commands import POSITION, CommandBuffer, claims_refused
 from .cycle_state import CycleState
 from .effort_stability import effort_chatter
 from .holds import Holds, coupling
@@ -402,8 +402,9 @@ class HardwareSystem:
         <sdf_bridge.hardware.commands.CommandBuffer.set_claims>`); ``None`` stops following.
         Joints whose commands are released leave a running trajectory too. Returns the names
         ignored (no command interface of a commandable joint)."""
+        claims = None if claims is None else list(claims)
         ignored = self.commands.set_claims(claims)
-        if self.commands.claimed is not None:  # (junk claims change nothing: maybe still None)
+        if claims is not None and not claims_refused(claims, ignored):
             released = np.flatnonzero((self.commands.claimed & POSITION) == 0)
             self.trajectory.release(released.astype(np.intp))
         return ignored

@@ -755,11 +755,13 @@ def refuse_running_nodes(
     """
     import os
 
+    from .name_clash import graph_names
+
     end = time.monotonic() + wait
     found: list[str] = []
     while not found:
         executor.spin_once(timeout_sec=0.1 if wait > 0 else 0.0)
-        running = [f"{ns.rstrip('/')}/{name}" for name, ns in node.get_node_names_and_namespaces()]
+        running = graph_names(node)
         found = [m for m in names if running.count(m) > own]
         if time.monotonic() >= end:
             break

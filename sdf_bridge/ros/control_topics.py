@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..description.model import Robot
+from ..hardware.commands import claims_refused
 from ..hardware.topic_block import block_topics, foreign_hardware, topic_based_block
 from ..util.clip import clip, clipped_list
 
@@ -141,7 +142,7 @@ def subscribe_claims(node: Any) -> Any:
 
         def apply(now: float) -> list[str]:
             ignored = node.hardware.set_claims(claims)
-            if claims and len(ignored) == len(claims):  # (refused whole: nothing changed)
+            if claims_refused(claims, ignored):  # (nothing changed)
                 return [
                     f"claims {clipped_list(ignored)} name no command interface of a "
                     "commandable joint; refused, commands follow what they followed"

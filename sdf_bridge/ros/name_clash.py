@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rclpy.clock import Clock, ClockType
+from .one_shot import after
 
 GRACE = 3.0
 """s (steady) after the start at which the graph is looked at: discovery on one host."""
@@ -28,21 +28,20 @@ def twin_message(name: str, count: int) -> str:
     )
 
 
-def count_named(node: Any, name: str) -> int:
-    """How many nodes of the ROS graph ``node`` sees are named ``name`` (fully qualified)."""
-    return sum(f"{ns.rstrip('/')}/{n}" == name for n, ns in node.get_node_names_and_namespaces())
+def graph_names(node: Any) -> list[str]:
+    """The fully qualified name of every node of the ROS graph ``node`` sees, one entry per
+    node (a name twice: two nodes of that name)."""
+    return [f"{ns.rstrip('/')}/{n}" for n, ns in node.get_node_names_and_namespaces()]
 
 
 def watch(node: Any, grace: float = GRACE) -> None:
     """Check once, ``grace`` s from now (a one-shot steady timer on ``node``), whether another
     node has ``node``'s fully qualified name, and log :func:`twin_message` as a warning if so."""
-    timers: list[Any] = []
 
     def check() -> None:
-        node.destroy_timer(timers.pop())
         name = node.get_fully_qualified_name()
-        count = count_named(node, name)
+        count = graph_names(node).count(name)
         if count > 1:
             node.get_logger().warning(twin_message(name, count))
 
-    timers.append(node.create_timer(grace, check, clock=Clock(clock_type=ClockType.STEADY_TIME)))
+    after(node, grace, check)

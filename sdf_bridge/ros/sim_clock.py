@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rclpy.clock import Clock, ClockType
+from .one_shot import after
 
 GRACE = 3.0
 """s (steady) the clock may stay at 0 before the warning: discovery and a first /clock message."""
@@ -37,11 +37,9 @@ def watch(node: Any, backend: str, grace: float = GRACE) -> None:
     Nothing to do when the node is on system time."""
     if not node.get_clock().ros_time_is_active:
         return
-    timers: list[Any] = []
 
     def check() -> None:
-        node.destroy_timer(timers.pop())
         if node.get_clock().now().nanoseconds == 0:
             node.get_logger().warning(stalled_clock_message(backend, grace))
 
-    timers.append(node.create_timer(grace, check, clock=Clock(clock_type=ClockType.STEADY_TIME)))
+    after(node, grace, check)

@@ -50,7 +50,7 @@ import numpy as np
 
 from ...description.coordinates import SDF_DEFAULT_AXIS2, coordinate_names
 from ...description.inertia import DEFAULT_INERTIA
-from ...description.kinematics import joint_transform, tree_edges
+from ...description.kinematics import joint_transform, screw_lead, tree_edges
 from ...description.model import Dynamics, Joint, JointType, Limit, Pose, Robot
 from ...description.scope import owner as owner_of
 from ...errors import BackendError, ModelTooLargeError
@@ -344,20 +344,18 @@ def _poly(linear: float) -> list[float]:
 
 
 def _screw_lead(joint: Joint) -> float:
-    """Translation per rotation of a screw joint, m/rad.
+    """Translation per rotation of a screw joint, m/rad
+    (:func:`~sdf_bridge.description.kinematics.screw_lead`), non-zero.
 
-    ``m/rev`` (SDFormat ≥ 1.10 ``screw_thread_pitch``): lead = p / (2π). ``rad/m`` (legacy
-    ``thread_pitch``, Gazebo classic): lead = −1 / p (SDFormat 1.10 spec: the legacy value is
-    −2π / screw_thread_pitch).
+    Raises:
+        BackendError: no thread pitch, or one that gives no translation.
     """
-    pitch = joint.thread_pitch
-    if pitch is None or pitch == 0.0:
+    lead = screw_lead(joint)
+    if lead is None or lead == 0.0:
         raise BackendError(
             f"screw joint {joint.name!r} has no non-zero thread pitch; give <screw_thread_pitch>"
         )
-    if joint.thread_pitch_unit == "rad/m":
-        return -1.0 / pitch
-    return pitch / (2.0 * math.pi)
+    return lead
 
 
 def build_spec(robot: Robot, options: BuildOptions = BuildOptions()) -> BuiltModel:

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 import mujoco
 import numpy as np
 
-from ...description.coordinates import find_coordinate
-from ...description.model import JointType, Robot
+from ...description.coordinates import is_ball_coordinate
+from ...description.model import Robot
 from . import cycle
 from .actuation import inertia_diagonal_index
 from .builder import BuiltModel
@@ -55,11 +55,7 @@ def passive_joints(effort_limit: np.ndarray) -> np.ndarray:
 
 def ball_columns(robot: Robot, joint_names: Sequence[str]) -> np.ndarray:
     """(n,) bool: the map joints that are angles of a ball joint (:mod:`.balls`)."""
-    out = np.zeros(len(joint_names), dtype=bool)
-    for k, name in enumerate(joint_names):
-        coord = find_coordinate(robot, name)
-        out[k] = coord is not None and robot.joints[coord.joint].type is JointType.BALL
-    return out
+    return np.array([is_ball_coordinate(robot, name) for name in joint_names], dtype=bool)
 
 
 def drive_gains(
