@@ -485,11 +485,14 @@ class HardwareSystem:
         backend gives no dynamics while it gives others' (MuJoCo: a ball joint's angles) has
         no properties."""
         getter = getattr(self.backend, "joint_properties", None)
-        dynamics = getter() if self._backend_property_names() and callable(getter) else {}
+        simulated = callable(getter) and any(
+            p in DYNAMICS_PROPERTIES for p in self._backend_property_names()
+        )
+        dynamics = getter() if simulated else {}
         names = self.joint_property_names
         out = {}
         for joint, lim in zip(self.transmissions.joint_names, self.limiter.limits):
-            if dynamics and joint not in dynamics:
+            if simulated and joint not in dynamics:  # (also when it gives none: balls only)
                 continue
             values = limit_values(lim)
             values.update(dynamics.get(joint, {}))

@@ -277,3 +277,25 @@ def test_mock_backend_refuses_directly() -> None:
         mock.set_joint_properties({"j2": {"upper": 0.1}})
     with pytest.raises(JointPropertyError, match=r"joint_properties\.j2\.effort: no such property"):
         mock.set_joint_properties({"j2": {"effort": 1.0}})
+
+
+def test_a_robot_of_ball_joints_only_starts_with_no_joint_properties() -> None:
+    """MuJoCo gives a ball's angles no dynamics properties; a robot whose only joint is a ball
+    (so no joint has any) starts, publishes the three angles and has no joint properties (it
+    raised KeyError 'damping' at start)."""
+    from sdf_bridge.description import load
+    from sdf_bridge.hardware import HardwareSystem
+
+    robot = load(
+        """<sdf version="1.9"><model name="m"><link name="a"/>
+  <joint name="fix" type="fixed"><parent>world</parent><child>a</child></joint>
+  <link name="b"><inertial><mass>1</mass></inertial></link>
+  <joint name="ball" type="ball"><parent>a</parent><child>b</child></joint>
+</model></sdf>"""
+    )
+    system = HardwareSystem(robot, "mujoco", backend_params={"render_cameras": False})
+    try:
+        assert system.joint_names == ("ball/roll", "ball/pitch", "ball/yaw")
+        assert system.joint_properties() == {}
+    finally:
+        system.close()

@@ -333,10 +333,7 @@ class MujocoBackend:
                 self._has_i,
                 adr=self._adr,
             )
-        if self.balls:
-            self.balls.drive(
-                self._tab, self._qpos, self._act, self._gainprm, self._biasprm, self._act_ids
-            )
+        wrapped = bool(self.balls) and self._drive_balls()
         t_end = data.time + n * ts
         # the joint array is made before stepping (the memory the step touches evicts what
         # Python would need to make it after it)
@@ -345,6 +342,11 @@ class MujocoBackend:
         world = self.world
         if world is not None and world.acting:  # external wrenches act (.world)
             world.advance(n, self._stepper)
+        elif wrapped:  # a ball beyond its actuators' wrap: its torque before every step
+            for k in range(n):
+                if k:
+                    self._drive_balls()
+                self._stepper(1)
         elif ideal is None or not ideal.mask.any():
             mujoco.mj_step(model, data, n)  # (positional: keywords are slower in pybind11)
         else:
@@ -354,6 +356,13 @@ class MujocoBackend:
             self._check_stable(t_end)
             return self._state_now()[:2]
         return out, actuators
+
+    def _drive_balls(self) -> bool:
+        """Write the ball joints' actuators (:meth:`.balls.BallCoordinates.drive`); whether
+        one must be driven again before each physics step."""
+        return self.balls.drive(
+            self._tab, self._qpos, self._act, self._gainprm, self._biasprm, self._act_ids
+        )
 
     def _stepper(self, n: int) -> None:
         """Step physics ``n`` times as :meth:`_advance` does (ideal joints imposed)."""
@@ -511,7 +520,7 @@ class MujocoBackend:
         data.act[self._act_adr] = tab[HOLD]
         data.ctrl[self._act_ids] = 0.0
         if self.balls:  # (their actuators: the law of .balls, not the table's)
-            self.balls.drive(tab, data.qpos, data.act, self._gainprm, self._biasprm, self._act_ids)
+            self._drive_balls()
         if self._ideal is not None:
             self._ideal.clear()
         if self.world is not None:

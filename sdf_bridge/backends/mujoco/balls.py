@@ -43,9 +43,10 @@ of the joint table, :mod:`.cycle`, as for any joint):
   mode plus ``Kp·(a − a₀)``, the advance of its velocity reference ``a`` within the period,
   which is the joint-frame axis's advance where ``J = I`` and first-order close elsewhere),
   the error recomputed each period (where the ball is turned more than :data:`WRAP_ANGLE`
-  from its reference, the proportional part ``Kp·e₀`` is held over the period: the length
-  wraps at π). ``position_mode: ideal`` does not impose ball angles (no ``qpos`` entries:
-  :mod:`.ideal`): they are tracked so;
+  from its zero, the length wraps at π: there the proportional part ``Kp·e`` is recomputed
+  before every physics step instead, :meth:`BallCoordinates.drive`). ``position_mode:
+  ideal`` does not impose ball angles (no ``qpos`` entries: :mod:`.ideal`): they are tracked
+  so;
 * an effort ``τ_rpy`` on the angles (effort mode, or a feed-forward with a position or
   velocity) adds the torque ``J⁻ᵀ · τ_rpy`` (J at the start of each control period). Where
   ``|cos pitch|`` < :data:`LOCK_COS`, ``J⁻ᵀ`` does not exist (a torque about the child's x and
@@ -76,7 +77,8 @@ _LOG = logging.getLogger(__name__)
 WRAP_ANGLE = math.pi - 0.6
 """rad: the ball's rotation from its reference up to which its PD's stiffness acts at every
 physics step (the actuator length, MuJoCo's rotation vector of ``qpos``, wraps at π: beyond
-this the proportional part is held over the control period, the damping still per step)."""
+this the proportional part is a torque recomputed before each physics step, the damping still
+MuJoCo's per step: :meth:`BallCoordinates.drive`)."""
 
 LOCK_COS = 1e-3
 """``|cos pitch|`` under which a ball's angle rates are not computed (the last ones are kept)
@@ -222,12 +224,20 @@ class BallCoordinates:
         gainprm: np.ndarray,
         biasprm: np.ndarray,
         act_ids: np.ndarray,
-    ) -> None:
+    ) -> bool:
         """Write the balls' actuators for the next physics steps from the joint table's
         command (``tab`` rows ``MODE``, ``HOLD``, ``V_TARGET``, ``FEEDFORWARD``, ``PASSIVE``,
         ``P``, ``D``; ``act`` the actuators' activations, the position targets and velocity
         references; ``act_ids`` the map joints' actuator ids) at the ball's state now
-        (``qpos``): the PD and the effort's torque of the module docstring."""
+        (``qpos``): the PD and the effort's torque of the module docstring.
+
+        Returns:
+            Whether a driven ball is turned beyond :data:`WRAP_ANGLE`, where its stiffness is
+            not evaluated at every physics step: the caller then drives again before each step
+            (a proportional torque held over a whole control period at the gains' timestep
+            bound diverged: random targets within ±3 rad reset a chain of three balls).
+        """
+        wrapped = False
         for b, cols in enumerate(self.columns):
             rot = self.rotation(b, qpos)
             self.angles[b] = angles = ball_angles(self.angles[b], rot)
@@ -264,7 +274,10 @@ class BallCoordinates:
                 omega_t = ball_rate_matrix(roll, pitch) @ rates
                 turned = np.empty(3)  # MuJoCo's ball actuator length: of qpos as it is
                 mujoco.mju_quat2Vel(turned, qpos[self.qadr[b] : self.qadr[b] + 4], 1.0)
-                stiff = kp if np.linalg.norm(turned) < WRAP_ANGLE else np.zeros(3)
+                if np.linalg.norm(turned) < WRAP_ANGLE:
+                    stiff = kp
+                else:
+                    stiff, wrapped = np.zeros(3), wrapped or bool(kp.any())
                 length = self.frames[b].T @ turned
                 torque = torque + kp * error + stiff * length + kd * omega_t
                 # a velocity reference moves on within the period: its activation's advance
@@ -276,6 +289,7 @@ class BallCoordinates:
             biasprm[ids, 0] = torque
             biasprm[ids, 1] = -stiff
             biasprm[ids, 2] = -kd
+        return wrapped
 
     def _warn(self, b: int, kind: str, message: str) -> None:
         """Log ``message`` once per ball and ``kind`` until it is cleared."""
