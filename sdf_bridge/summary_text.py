@@ -20,7 +20,7 @@ from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
 from .errors import TransmissionError
-from .summary import JointView, joint_views, publishes
+from .summary import JointView, joint_views, missing_meshes, publishes
 from .transmissions.from_description import UNBUILT_SKIPPED
 
 
@@ -338,7 +338,11 @@ def print_summary(
     _transmissions(described, out)
     _sensors(robot, out)
     named = _feedback(robot, out)
-    _warnings([*warnings, *limit_warnings, *feedback_skips(robot), *named], verbose, out)
+    _warnings(
+        [*warnings, *limit_warnings, *feedback_skips(robot), *named, *missing_meshes(robot)],
+        verbose,
+        out,
+    )
     if show_problems:
         _problems(robot, problems, described, out)
     return len(problems)
