@@ -121,6 +121,13 @@ class SharedPhysics:
                 wanted.update(mine)
         setter(frozenset(wanted))
 
+    def reset(self) -> None:
+        """Reset the whole simulation (every robot re-homed, time 0): the backend's
+        ``reset``; each robot's hardware system then forgets its commands (its own reset)."""
+        with self.lock:
+            self.backend.reset()
+            self._state = None
+
     def close(self) -> None:
         """Close the backend (once, by the owner of the shared physics)."""
         self.backend.close()
@@ -202,9 +209,15 @@ class RobotSlice:
         return JointSpaceState(state.joints[:, self._state_columns], mine, sensors, state.sim_time)
 
     def reset(self) -> None:
-        """Reset the whole simulation (the robots share one physics)."""
+        """Re-home this robot alone (the backend's ``reset_robot``: its joints, free base,
+        actuators and holds; the other robots and the simulated time untouched); a backend
+        without ``reset_robot`` resets the whole simulation."""
         with self.shared.lock:
-            self.shared.backend.reset()
+            partial = getattr(self.shared.backend, "reset_robot", None)
+            if partial is None:
+                self.shared.backend.reset()
+            else:
+                partial(self._prefix)
             self.shared._state = None
 
     def close(self) -> None:
