@@ -32,8 +32,6 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rosgraph_msgs.msg import Clock as ClockMsg
-
 from ..app.description_source import LoadedDescription, robot_xml
 from ..backends import create_backend
 from ..backends.shared import RobotSlice, SharedPhysics
@@ -41,7 +39,7 @@ from ..description.scope import unscope_robot
 from ..errors import ConfigError
 from ..hardware import FixedRateLoop
 from ..hardware.backend_setup import simulates
-from . import conversions, logging_bridge, simulation
+from . import logging_bridge, simulation
 from .params import PARAMETERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -265,7 +263,6 @@ class RobotsWorld:
         except BaseException:
             self.close()
             raise
-        self._clock_pub = node.create_publisher(ClockMsg, "/clock", 10)
         #: the whole simulation, as the world node's simulation controls drive it
         self.hardware = WorldHardware(self)
         if cfg.start_paused:
@@ -308,8 +305,7 @@ class RobotsWorld:
             if state is None:
                 continue
             if not clock_sent and state.sim_time is not None:
-                node._time.observe(state.sim_time)
-                self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(state.sim_time)))
+                node.sim_clock.tick(state.sim_time)  # (the world node's: /clock)
                 clock_sent = True
             robot_step(member, "publish", member.publish_state, k, state, stamp_time)
 
