@@ -135,12 +135,14 @@ def _close(worlds) -> None:
         shared.close()
 
 
-def test_a_robots_reset_re_homes_it_alone_the_others_unperturbed() -> None:
+@pytest.mark.parametrize("position_mode", ["pid", "ideal"])
+def test_a_robots_reset_re_homes_it_alone_the_others_unperturbed(position_mode: str) -> None:
     """The position arm follows a trajectory, the velocity arm turns at a constant velocity:
     a reset of the velocity arm after 0.5 s re-homes it (0, at rest, its command gone, holding
     there) and leaves the position arm's motion as it is without the reset (to 1e-9; they
-    cannot touch), and the simulated time going on."""
-    worlds = _two_worlds(THREE_ARMS)
+    cannot touch), and the simulated time going on; with PID position servos or ideal
+    (kinematic) position joints."""
+    worlds = _two_worlds(THREE_ARMS, position_mode=position_mode)
     try:
         runs = []
         for index, (_shared, systems) in enumerate(worlds):
@@ -241,3 +243,18 @@ def test_a_reset_of_no_robot_of_the_simulation_is_refused(world) -> None:
     _combined, shared, _systems = world
     with pytest.raises(BackendError, match=r"no body of the simulation belongs to robot 'arm::'"):
         shared.backend.reset_robot("arm::")
+
+
+def test_a_robots_reset_drops_the_wrenches_on_its_links_only(world) -> None:
+    _combined, shared, systems = world
+    backend = shared.backend
+    backend.world.apply_wrench("velocity::link2", [0.0, 1.0, 0.0], [0.0, 0.0, 0.0])
+    backend.world.apply_wrench("position::link2", [0.0, 2.0, 0.0], [0.0, 0.0, 0.0])
+    _tick(systems, 0.0)
+    systems["velocity"].reset()
+    kept = backend.world.wrenches
+    assert [backend.model.body(b).name for b in kept] == ["position::link2"]
+    (force, _torque, _local, _left) = kept[backend.world.wrench_body("position::link2")]
+    np.testing.assert_array_equal(force, [0.0, 2.0, 0.0])
+    body = backend.world.wrench_body("velocity::link2")
+    np.testing.assert_array_equal(backend.data.xfrc_applied[body], np.zeros(6))

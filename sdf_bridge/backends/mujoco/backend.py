@@ -640,16 +640,25 @@ class MujocoBackend:
         mine = np.zeros(model.nbody, dtype=bool)
         mine[bodies] = True
         joints = [j for j in range(model.njnt) if mine[model.jnt_bodyid[j]]]
-        widths = {0: 7, 1: 4, 2: 1, 3: 1}  # free, ball, slide, hinge: qpos entries
+        kinds = mujoco.mjtJoint
+        widths = {
+            int(kinds.mjJNT_FREE): 7,
+            int(kinds.mjJNT_BALL): 4,
+        }  # qpos entries (slide, hinge: 1)
         qpos = [
-            int(model.jnt_qposadr[j]) + k for j in joints for k in range(widths[model.jnt_type[j]])
+            int(model.jnt_qposadr[j]) + k
+            for j in joints
+            for k in range(widths.get(int(model.jnt_type[j]), 1))
         ]
         dof = [d for d in range(model.nv) if mine[model.dof_bodyid[d]]]
         joint_set = set(joints)
         actuators = [
             i
             for i in range(model.nu)
-            if (model.actuator_trntype[i] == 0 and int(model.actuator_trnid[i, 0]) in joint_set)
+            if (
+                model.actuator_trntype[i] == mujoco.mjtTrn.mjTRN_JOINT
+                and int(model.actuator_trnid[i, 0]) in joint_set
+            )
             or (mujoco.mj_id2name(model, obj.mjOBJ_ACTUATOR, i) or "").startswith(prefix)
         ]
         act = [
