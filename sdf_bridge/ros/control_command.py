@@ -406,6 +406,7 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
     from ..app.launch_args import parse_namespace, parse_package_paths, parse_xacro_args
     from ..backends import create_backend
     from ..description import load
+    from ..description.model import World
     from ..description.scope import unscope_robot
     from ..description.sdf import world_models
     from ..description.world import load_placements, parse_robot_spec, select_robots
@@ -435,7 +436,8 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         backend.close()
         if not simulating:
             raise shared_physics_error(args.backend, combined.robots)
-    root = etree.parse(str(source)).getroot() if source.suffix == ".sdf" else None
+    sdf = isinstance(loaded, World) or loaded.format == "sdf"  # (any suffix: .world too)
+    root = etree.parse(str(source)).getroot() if sdf else None
     world = root.find("world") if root is not None else None
     models = {}
     if world is not None:

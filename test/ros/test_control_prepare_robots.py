@@ -180,3 +180,18 @@ def test_a_relative_mesh_uri_of_the_world_is_made_absolute(tmp_path: Path) -> No
         "model://x/y.stl",
         "absent.stl",
     ]
+
+
+def test_a_world_file_of_any_suffix_is_read_as_a_world(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gazebo classic names worlds ``*.world``: the blocks go into its copy as for ``.sdf``."""
+    world = included_arms(tmp_path)
+    renamed = world.with_suffix(".world")
+    world.rename(renamed)
+    monkeypatch.setenv("GZ_SIM_RESOURCE_PATH", str(tmp_path / "models"))
+    work = tmp_path / "work"
+    robots = prepare_robots(_args("--description", str(renamed)), work)
+    assert robots is not None
+    assert [s.plan.namespace for s in robots.setups] == ["left", "right"]
+    assert (work / "world.sdf").read_text().count("<ros2_control") == 2
