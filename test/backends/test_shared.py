@@ -258,3 +258,34 @@ def test_a_robots_reset_drops_the_wrenches_on_its_links_only(world) -> None:
     np.testing.assert_array_equal(force, [0.0, 2.0, 0.0])
     body = backend.world.wrench_body("velocity::link2")
     np.testing.assert_array_equal(backend.data.xfrc_applied[body], np.zeros(6))
+
+
+def test_a_reset_between_a_ticks_writes_and_its_read_takes_no_step_away() -> None:
+    """A robot's reset from a ROS service may come after the tick's writes: the tick still
+    steps once (its time advances by DT) and the other arm moves as without the reset."""
+    worlds = _two_worlds(THREE_ARMS)
+    try:
+        runs = []
+        for index, (_shared, systems) in enumerate(worlds):
+            joints, times = [], []
+            t = 0.0
+            for k in range(40):
+                if k == 1:
+                    systems["position"].submit_trajectory(
+                        ["j1", "j2"], [0.3], [[0.5, -0.3]], None, None, t
+                    )
+                for system in systems.values():
+                    system.write(t, DT)
+                if k == 20 and index == 1:
+                    systems["velocity"].reset()
+                states = {name: system.read(t, DT) for name, system in systems.items()}
+                t += DT
+                joints.append(states["position"].joints.copy())
+                times.append(states["position"].sim_time)
+            runs.append((np.array(joints), times))
+        (alone, alone_times), (beside, beside_times) = runs
+        assert beside_times == alone_times
+        assert beside_times[-1] == pytest.approx(0.4, abs=1e-9)
+        assert np.abs(beside - alone).max() <= 1e-9
+    finally:
+        _close(worlds)

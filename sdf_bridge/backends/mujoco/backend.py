@@ -485,7 +485,6 @@ class MujocoBackend:
         a free-floating robot without a base pose placed on the ground), the followers of
         couplings (mimic, gearbox, screw) set consistently from their leaders, time 0, PID
         cleared, joints holding their initial position (:func:`.initial_state.reset_state`)."""
-        _, data = self._require()
         self._reset_to_initial()
         if self.world is not None:
             self.world.forget_wrenches()  # (mj_resetData zeroed xfrc_applied)
