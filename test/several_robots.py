@@ -5,6 +5,8 @@ ram beside a cart (one robot pushing another)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 ARM_NAMES = ("position", "velocity", "effort")
 """The three arms of :data:`THREE_ARMS`, in document order."""
 
@@ -109,3 +111,28 @@ RAM_AND_CART = """<?xml version="1.0"?><sdf version="1.9"><world name="push">
 </world></sdf>"""
 """A ram (head box on a prismatic joint along x) 0.3 m behind a cart (box on a damped prismatic
 joint along x): 0.2 m of air between the two 0.1 m boxes; no gravity acts along x."""
+
+
+def included_arms(folder: Path) -> Path:
+    """Two included copies of one arm model (:func:`arm_model`, written to
+    ``folder/models/arm/model.sdf`` with its ``model.config``) in a world ``folder/world.sdf``
+    on a ground plane: ``left`` by ``model://arm`` (``folder/models`` must be on
+    ``GZ_SIM_RESOURCE_PATH``) at y = 0.3 m, ``right`` by a relative path at y = -0.3 m, both
+    0.25 m up; returns the world file."""
+    model = folder / "models" / "arm"
+    model.mkdir(parents=True, exist_ok=True)
+    (model / "model.config").write_text(
+        '<?xml version="1.0"?><model><name>arm</name><sdf version="1.9">model.sdf</sdf></model>'
+    )
+    (model / "model.sdf").write_text(
+        '<?xml version="1.0"?><sdf version="1.9">' + arm_model("arm", "0 0 0 0 0 0") + "</sdf>"
+    )
+    world = folder / "world.sdf"
+    world.write_text(
+        '<?xml version="1.0"?><sdf version="1.9"><world name="included">'
+        + GROUND
+        + "<include><uri>model://arm</uri><name>left</name><pose>0 0.3 0.25 0 0 0</pose>"
+        "</include><include><uri>models/arm/model.sdf</uri><name>right</name>"
+        "<pose>0 -0.3 0.25 0 0 0</pose></include></world></sdf>"
+    )
+    return world

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from several_robots import THREE_ARMS, TWO_LINK_URDF
+from several_robots import THREE_ARMS, TWO_LINK_URDF, included_arms
 
 from sdf_bridge import cli
 
@@ -67,3 +67,23 @@ def test_check_with_a_bad_robot_exits_1(tmp_path: Path, capsys: pytest.CaptureFi
     )
     assert cli.main(["check", str(arm), "--robot", "b=x.urdf@1,2"]) == 1
     assert capsys.readouterr().err.startswith("error: robot 'b=x.urdf@1,2': pose '1,2' is not")
+
+
+def test_ros2_control_of_an_included_robot_writes_its_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ros2-control --model NAME`` on a robot placed by ``<include>`` (its ``<name>``): the
+    robot alone with the block on its joints, as for an inline model."""
+    from sdf_bridge.description import load
+
+    world = included_arms(tmp_path)
+    monkeypatch.setenv("GZ_SIM_RESOURCE_PATH", str(tmp_path / "models"))
+    out = tmp_path / "right.urdf"
+    assert cli.main(["ros2-control", str(world), "--model", "right", "-o", str(out)]) == 0
+    robot = load(out)
+    (block,) = robot.ros2_control
+    assert robot.name == "right"
+    assert [(j.name, [c.name for c in j.command_interfaces]) for j in block.joints] == [
+        ("j1", ["position", "velocity", "effort"]),
+        ("j2", ["position", "velocity", "effort"]),
+    ]

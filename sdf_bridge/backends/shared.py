@@ -87,17 +87,23 @@ class SharedPhysics:
 
     def read(self, dt: float) -> JointSpaceState:
         """The state of this tick: the first read after writes writes the whole command and
-        steps the physics by ``dt``; the others get the same state (a read without writes, as
-        a reset's, reads without stepping)."""
+        steps the physics by ``dt``; the others get the same state. A read of ``dt = 0`` (a
+        robot's reset, :meth:`HardwareSystem._prime
+        <sdf_bridge.hardware.HardwareSystem.reset>`) reads the state now without stepping and
+        leaves the tick's writes to the tick's read, also when it comes between them (a reset
+        from a ROS service while the loop ticks); a read without writes reads without
+        stepping too."""
         with self.lock:
             return self._read(dt)
 
     def _read(self, dt: float) -> JointSpaceState:
+        if dt == 0.0:
+            return self.backend.read(0.0)
         if self._dirty:
             self.backend.write(self.command, self._write_dt)
             self._state = self.backend.read(dt)
             self._dirty = False
-        elif self._state is None or dt == 0.0:
+        elif self._state is None:
             self._state = self.backend.read(0.0)
         return self._state
 
@@ -120,6 +126,13 @@ class SharedPhysics:
             else:
                 wanted.update(mine)
         setter(frozenset(wanted))
+
+    def reset(self) -> None:
+        """Reset the whole simulation (every robot re-homed, time 0): the backend's
+        ``reset``; each robot's hardware system then forgets its commands (its own reset)."""
+        with self.lock:
+            self.backend.reset()
+            self._state = None
 
     def close(self) -> None:
         """Close the backend (once, by the owner of the shared physics)."""
@@ -202,9 +215,15 @@ class RobotSlice:
         return JointSpaceState(state.joints[:, self._state_columns], mine, sensors, state.sim_time)
 
     def reset(self) -> None:
-        """Reset the whole simulation (the robots share one physics)."""
+        """Re-home this robot alone (the backend's ``reset_robot``: its joints, free base,
+        actuators and holds; the other robots and the simulated time untouched); a backend
+        without ``reset_robot`` resets the whole simulation."""
         with self.shared.lock:
-            self.shared.backend.reset()
+            partial = getattr(self.shared.backend, "reset_robot", None)
+            if partial is None:
+                self.shared.backend.reset()
+            else:
+                partial(self._prefix)
             self.shared._state = None
 
     def close(self) -> None:

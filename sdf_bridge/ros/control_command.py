@@ -388,12 +388,14 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
     Each robot alone is written to ``<work_dir>/<robot>/robot.urdf`` (a placed robot as loaded,
     a robot of the world as it is there) and prepared (:func:`prepare`, in its folder and
     namespace); a robot of the world gets its block in its ``<model>`` of a copy of the world
-    (``<work_dir>/world.sdf``), a placed robot's file with its block is placed as ``--robot``
-    placed it.
+    (``<work_dir>/world.sdf``), or in its ``<include>`` there (which the parser reads as the
+    included model's block, :func:`~sdf_bridge.description.sdf.load_model`; the include's
+    ``<uri>`` made the absolute path of the file it resolves to); a relative ``<uri>`` of the
+    world that names a file beside it is made absolute too (:func:`absolute_uris`). A placed
+    robot's file with its block is placed as ``--robot`` placed it.
 
     Raises:
-        ConfigError: a robot of the world that is an ``<include>`` (its block cannot be written
-            into it), and as :func:`prepare` per robot.
+        ConfigError: as :func:`prepare` per robot.
         DescriptionError: as :func:`~sdf_bridge.description.world.select_robots`.
     """
     import copy
@@ -404,7 +406,9 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
     from ..app.launch_args import parse_namespace, parse_package_paths, parse_xacro_args
     from ..backends import create_backend
     from ..description import load
+    from ..description.model import World
     from ..description.scope import unscope_robot
+    from ..description.sdf import world_models
     from ..description.world import load_placements, parse_robot_spec, select_robots
     from ..hardware.backend_setup import simulates
     from .robots import shared_physics_error
@@ -432,9 +436,13 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         backend.close()
         if not simulating:
             raise shared_physics_error(args.backend, combined.robots)
-    root = etree.parse(str(source)).getroot() if source.suffix == ".sdf" else None
+    sdf = isinstance(loaded, World) or loaded.format == "sdf"  # (any suffix: .world too)
+    root = etree.parse(str(source)).getroot() if sdf else None
     world = root.find("world") if root is not None else None
-    models = {m.get("name"): m for m in world.findall("model")} if world is not None else {}
+    models = {}
+    if world is not None:
+        models = world_models(world, source, package_paths=options["package_paths"])
+        absolute_uris(world, source.parent)
     base = parse_namespace(args.namespace)
     setups: dict[str, Setup] = {}
     for name in combined.robots:
@@ -446,12 +454,6 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
             robot = loaded  # the description's one robot, beside placed ones
         else:
             robot = unscope_robot(combined, name)
-            if name not in models:
-                raise ConfigError(
-                    f"robot {name!r} of {source} is not an inline <model> of its <world> (an "
-                    "<include>?): sdf-bridge control writes each robot's <ros2_control> block "
-                    f"into its <model>. Fix: write the model {name!r} into the world file."
-                )
         alone = folder / "robot.urdf"
         alone.write_text(robot_xml(robot), encoding="utf-8")
         robot_args = copy.copy(args)
@@ -459,12 +461,14 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         robot_args.namespace = f"{base}/{name}" if base else name
         setups[name] = setup = prepare(robot_args, folder)
         if name in models:
-            model = models[name]
-            for old in model.findall("ros2_control"):
-                model.remove(old)
+            element, included = models[name]  # (an <include>: the block goes into it)
+            if included is not None:
+                element.find("uri").text = str(included)  # (the copy is elsewhere)
+            for old in element.findall("ros2_control"):
+                element.remove(old)
             text = setup.plan.robot_description.encode()
             for block in etree.fromstring(text).findall("ros2_control"):
-                model.append(block)
+                element.append(block)
     robots = []
     for text in args.robot:
         spec = parse_robot_spec(text)
@@ -486,6 +490,18 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
     if robots:
         params["robots"] = robots
     return RobotsSetup(tuple(setups.values()), params)
+
+
+def absolute_uris(world: Any, base: Path) -> None:
+    """Make every ``<uri>`` of ``world`` (an lxml element) that is a relative path naming a
+    file or directory in ``base`` (the world file's directory) the absolute path, so that a
+    copy of the world written elsewhere names the same files (a mesh beside the world)."""
+    import os
+
+    for uri in world.iter("uri"):
+        text = (uri.text or "").strip()
+        if text and "://" not in text and not os.path.isabs(text) and (base / text).exists():
+            uri.text = str((base / text).resolve())
 
 
 def offered_interfaces(urdf: str) -> frozenset[str]:

@@ -82,7 +82,6 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
 from rclpy.service import Service
-from rosgraph_msgs.msg import Clock as ClockMsg
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
@@ -174,7 +173,6 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self._sensor_demand: frozenset[str] | None = (
             None  # what the hardware was last asked to read
         )
-        self._clock_pub = None
         self._decimation = max(1, round(self.config.update_rate / self.config.state_rate))
         self.diagnostics = LoopDiagnostics(
             # the node's namespace in it, so that two namespaced bridges are told apart
@@ -188,6 +186,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self._clock = self.get_clock()
         #: the hardware system's now (commands, watchdog, trajectories): steady or simulated time
         self._time = HardwareTime()
+        #: each tick's simulated time: observed, and on /clock (not by a robot of several:
+        #: their world node publishes it, :mod:`.robots`)
+        self.sim_clock = sim_clock.ClockPublisher(self, self._time, publish=self._member is None)
         #: a configuration error found once the description arrived on the topic: the process
         #: ends with it (sdf_bridge.ros.main)
         self.failure: SdfBridgeError | None = None
@@ -438,17 +439,13 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         hardware = self.hardware
         clock = self._clock
         sim_time = state.sim_time
-        self._time.observe(sim_time)
+        # first, so that the states' stamps are not ahead of /clock
+        self.sim_clock.tick(sim_time)
         if sim_time is not None and clock.ros_time_is_active:
             # on simulated time the state is that of the simulation after this tick's step
             stamp = conversions.time_msg(sim_time)
         else:
             stamp = stamp_time.to_msg()
-        if sim_time is not None and self._member is None:
-            # first, so that the states' stamps are not ahead of /clock
-            if self._clock_pub is None:
-                self._clock_pub = self.create_publisher(ClockMsg, "/clock", 10)
-            self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(sim_time)))
         if k % self._decimation == 0:
             self._publish_states(state, stamp)
             odometry = self.odometry

@@ -28,10 +28,9 @@ robot's part of a tick is its own error boundary: an exception in one robot's ti
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from rosgraph_msgs.msg import Clock as ClockMsg
 
 from ..app.description_source import LoadedDescription, robot_xml
 from ..backends import create_backend
@@ -40,7 +39,7 @@ from ..description.scope import unscope_robot
 from ..errors import ConfigError
 from ..hardware import FixedRateLoop
 from ..hardware.backend_setup import simulates
-from . import conversions, logging_bridge, simulation
+from . import logging_bridge, simulation
 from .params import PARAMETERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -135,19 +134,44 @@ def robot_step(member: Any, what: str, call: Any, *args: Any) -> Any:
         return None
 
 
-class WorldHardware:
-    """The whole simulation of several robots as :mod:`.simulation` drives a hardware system:
-    pause, step and reset act on the shared physics (a reset re-homes every robot: each one's
-    commands, holds and trajectory cleared); ``lock`` is the shared physics' (held by its
-    every touch: a tick's step, a robot's write; a leaf lock, taken last)."""
+class WorldLock:
+    """The lock of the whole simulation: the world's tick lock (held by the loop for a whole
+    tick of every robot), then the shared physics' (a leaf lock). Held by the simulation
+    controls, it keeps the loop out, so that they may take a robot's own lock under it (a
+    reset: the world's, then each robot's, then the physics'; the loop takes them in that
+    order too)."""
 
     def __init__(self, world: RobotsWorld) -> None:
         self._world = world
 
+    def __enter__(self) -> WorldLock:
+        self._world.tick_lock.acquire()
+        try:
+            self._world.shared.lock.acquire()
+        except BaseException:
+            self._world.tick_lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._world.shared.lock.release()
+        self._world.tick_lock.release()
+
+
+class WorldHardware:
+    """The whole simulation of several robots as :mod:`.simulation` drives a hardware system:
+    pause, step and reset act on the shared physics (a reset re-homes every robot, time 0:
+    each one's commands, holds and trajectory cleared; a robot's own ``~/reset`` re-homes that
+    robot alone); ``lock`` is the whole simulation's (:class:`WorldLock`)."""
+
+    def __init__(self, world: RobotsWorld) -> None:
+        self._world = world
+        self._lock = WorldLock(world)
+
     @property
-    def lock(self) -> Any:
-        """The shared physics' lock."""
-        return self._world.shared.lock
+    def lock(self) -> WorldLock:
+        """The whole simulation's lock (:class:`WorldLock`)."""
+        return self._lock
 
     @property
     def backend(self) -> Any:
@@ -170,8 +194,12 @@ class WorldHardware:
             self.backend.step(n)
 
     def reset(self) -> None:
-        """Re-home every robot (the shared physics reset once per robot: idempotent). Not
-        under the physics lock: each robot's reset takes its own lock, then that one."""
+        """Reset the whole simulation (:meth:`SharedPhysics.reset
+        <sdf_bridge.backends.shared.SharedPhysics.reset>`: every robot re-homed, time 0), then
+        each robot's own reset (its commands, holds and trajectory cleared; its re-homing of
+        itself changes nothing then). Each robot's reset takes its own lock, then the
+        physics'."""
+        self._world.shared.reset()
         for member in self._world.members:
             member.hardware.reset()
 
@@ -201,6 +229,8 @@ class RobotsWorld:
         cfg = node.config
         self.node = node
         self.loop: FixedRateLoop | None = None
+        #: held by the loop for a whole tick, and by the simulation controls (:class:`WorldLock`)
+        self.tick_lock = threading.RLock()
         self.members: list[BridgeNode] = []
         self.shared: SharedPhysics | None = None
         robot = loaded.robot
@@ -233,7 +263,6 @@ class RobotsWorld:
         except BaseException:
             self.close()
             raise
-        self._clock_pub = node.create_publisher(ClockMsg, "/clock", 10)
         #: the whole simulation, as the world node's simulation controls drive it
         self.hardware = WorldHardware(self)
         if cfg.start_paused:
@@ -254,7 +283,12 @@ class RobotsWorld:
             self.loop.start()
 
     def cycle(self, k: int) -> None:
-        """One tick of every robot (module doc); quiet once the context has shut down."""
+        """One tick of every robot (module doc), under :attr:`tick_lock`; quiet once the
+        context has shut down."""
+        with self.tick_lock:
+            self._cycle(k)
+
+    def _cycle(self, k: int) -> None:
         node = self.node
         if not node.context.ok():
             return
@@ -271,8 +305,7 @@ class RobotsWorld:
             if state is None:
                 continue
             if not clock_sent and state.sim_time is not None:
-                node._time.observe(state.sim_time)
-                self._clock_pub.publish(ClockMsg(clock=conversions.time_msg(state.sim_time)))
+                node.sim_clock.tick(state.sim_time)  # (the world node's: /clock)
                 clock_sent = True
             robot_step(member, "publish", member.publish_state, k, state, stamp_time)
 
@@ -298,6 +331,7 @@ __all__ = [
     "NOT_INHERITED",
     "RobotsWorld",
     "WorldHardware",
+    "WorldLock",
     "member_parameters",
     "parse_robot_namespaces",
     "robot_namespace",

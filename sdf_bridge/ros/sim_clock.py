@@ -1,4 +1,11 @@
-"""A bridge on simulated time (``use_sim_time:=true``) whose clock never starts.
+"""The simulated time of a bridge: ``/clock``, and a bridge on simulated time
+(``use_sim_time:=true``) whose clock never starts.
+
+:class:`ClockPublisher` is the one place a tick's simulated time goes: the node's hardware time
+observes it and ``/clock`` carries it (a bridge alone publishes it; of several robots in one
+simulation, the world node publishes it once per tick, :mod:`.robots`, and the robots' nodes
+only observe it).
+
 
 The node's clock then follows ``/clock``. The MuJoCo backend publishes it; the mock backend has
 no simulated clock, so unless another node publishes ``/clock`` the node's time stays at 0:
@@ -11,9 +18,15 @@ there is a paused simulation (``start_paused``), not a missing source.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rosgraph_msgs.msg import Clock
+
+from .conversions import time_msg
 from .one_shot import after
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..app.hardware_time import HardwareTime
 
 GRACE = 3.0
 """s (steady) the clock may stay at 0 before the warning: discovery and a first /clock message."""
@@ -43,3 +56,26 @@ def watch(node: Any, backend: str, grace: float = GRACE) -> None:
             node.get_logger().warning(stalled_clock_message(backend, grace))
 
     after(node, grace, check)
+
+
+class ClockPublisher:
+    """A tick's simulated time: observed by ``time`` (the node's hardware time, whose
+    :meth:`~sdf_bridge.app.hardware_time.HardwareTime.observe` takes ``None`` too) and, with
+    ``publish``, published on ``/clock`` by ``node`` (the publisher made at the first simulated
+    time: a backend without one publishes none)."""
+
+    def __init__(self, node: Any, time: HardwareTime, *, publish: bool = True) -> None:
+        self._node = node
+        self._time = time
+        self._publish = publish
+        #: the ``/clock`` publisher, once made
+        self.publisher: Any = None
+
+    def tick(self, sim_time: float | None) -> None:
+        """The simulated time after a tick (s; ``None``: the backend has none)."""
+        self._time.observe(sim_time)
+        if sim_time is None or not self._publish:
+            return
+        if self.publisher is None:
+            self.publisher = self._node.create_publisher(Clock, "/clock", 10)
+        self.publisher.publish(Clock(clock=time_msg(sim_time)))

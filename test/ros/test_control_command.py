@@ -45,11 +45,17 @@ BRING_UP = 90.0  # s: the bridge, the controller_manager and four service round 
 class Control(ChildProcess):
     """``python -m sdf_bridge.cli control ARGS --namespace NS --work-dir DIR``."""
 
-    def __init__(self, args: list[str], namespace: str, work_dir: Path) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        namespace: str,
+        work_dir: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name, self.work_dir = f"control {namespace}", work_dir
         argv = [sys.executable, "-m", "sdf_bridge.cli", "control", *args]
         argv += ["--namespace", namespace, "--work-dir", str(work_dir)]
-        super().__init__(argv, cwd=REPO)
+        super().__init__(argv, env=env, cwd=REPO)
 
     def wait_running(self, probe: Probe) -> str:
         probe.wait_for(

@@ -8,11 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from several_robots import ARM_NAMES, THREE_ARMS, TWO_LINK_URDF
+from lxml import etree
+from several_robots import ARM_NAMES, THREE_ARMS, TWO_LINK_URDF, included_arms
 
 from sdf_bridge.description import load
-from sdf_bridge.errors import ConfigError
-from sdf_bridge.ros.control_command import control_parser, prepare_robots, robots_bridge_argv
+from sdf_bridge.errors import ConfigError, MissingReferenceError
+from sdf_bridge.ros.control_command import (
+    absolute_uris,
+    control_parser,
+    prepare_robots,
+    robots_bridge_argv,
+)
 
 
 def _args(*argv: str):
@@ -119,19 +125,73 @@ def test_one_robot_is_the_single_robot_path(tmp_path: Path) -> None:
     assert prepare_robots(_args("--description", str(arm)), tmp_path) is None
 
 
-def test_an_included_robot_cannot_get_a_block(tmp_path: Path) -> None:
-    (tmp_path / "cart.sdf").write_text(
-        '<sdf version="1.9"><model name="cart"><link name="a"/><link name="b"/><joint '
-        'name="axle" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz>'
-        "</axis></joint></model></sdf>"
-    )
-    world = tmp_path / "w.sdf"
-    world.write_text(
-        THREE_ARMS.replace("</world>", "<include><uri>cart.sdf</uri></include></world>")
-    )
-    with pytest.raises(
-        ConfigError,
-        match=r"robot 'cart' of .*w\.sdf is not an inline <model> of its <world> \(an "
-        r"<include>\?\).* Fix: write the model 'cart' into the world file\.",
-    ):
+def test_included_robots_get_their_blocks_in_their_includes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two copies of one model by ``<include>`` (``model://`` and a relative path, each with
+    its ``<name>``/``<pose>``): each gets its block inside its include of the world copy,
+    which the bridge reads as the model's; the include names its file absolutely."""
+    world = included_arms(tmp_path)
+    models = tmp_path / "models"
+    monkeypatch.setenv("GZ_SIM_RESOURCE_PATH", str(models))
+    work = tmp_path / "work"
+    robots = prepare_robots(_args("--description", str(world)), work)
+    assert robots is not None
+    assert [s.plan.namespace for s in robots.setups] == ["left", "right"]
+    assert robots.bridge_params == {"description_file": str(work / "world.sdf"), "model": ""}
+    copy = (work / "world.sdf").read_text()
+    assert copy.count(f"<uri>{models / 'arm' / 'model.sdf'}</uri>") == 2
+    combined = load(work / "world.sdf")
+    for name, y in (("left", 0.3), ("right", -0.3)):
+        robot = combined.models[name]
+        (block,) = robot.ros2_control
+        assert dict(block.parameters)["joint_commands_topic"] == (
+            f"/{name}/sdf_bridge/joint_commands"
+        )
+        assert [j.name for j in block.joints] == ["j1", "j2"]
+        assert robot.pose.xyz == (0.0, y, 0.25)
+    # the included file keeps no block: the copy's include carries it
+    assert load(models / "arm" / "model.sdf").ros2_control == ()
+
+
+def test_an_include_that_resolves_nowhere_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sdf_bridge.description.sdf.includes import ENV_VARS
+
+    for name in ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    world = included_arms(tmp_path)  # (model://arm with no search path)
+    with pytest.raises(MissingReferenceError, match=r"include 'model://arm' not found"):
         prepare_robots(_args("--description", str(world)), tmp_path / "work")
+
+
+def test_a_relative_mesh_uri_of_the_world_is_made_absolute(tmp_path: Path) -> None:
+    (tmp_path / "wall.stl").write_text("solid w\nendsolid w\n")
+    world = etree.fromstring(
+        "<world><model name='m'><link name='l'><visual name='v'><geometry><mesh>"
+        "<uri>wall.stl</uri></mesh></geometry></visual><visual name='w'><geometry><mesh>"
+        "<uri>model://x/y.stl</uri></mesh></geometry></visual><visual name='z'><geometry>"
+        "<mesh><uri>absent.stl</uri></mesh></geometry></visual></link></model></world>"
+    )
+    absolute_uris(world, tmp_path)
+    assert [u.text for u in world.iter("uri")] == [
+        str(tmp_path / "wall.stl"),
+        "model://x/y.stl",
+        "absent.stl",
+    ]
+
+
+def test_a_world_file_of_any_suffix_is_read_as_a_world(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gazebo classic names worlds ``*.world``: the blocks go into its copy as for ``.sdf``."""
+    world = included_arms(tmp_path)
+    renamed = world.with_suffix(".world")
+    world.rename(renamed)
+    monkeypatch.setenv("GZ_SIM_RESOURCE_PATH", str(tmp_path / "models"))
+    work = tmp_path / "work"
+    robots = prepare_robots(_args("--description", str(renamed)), work)
+    assert robots is not None
+    assert [s.plan.namespace for s in robots.setups] == ["left", "right"]
+    assert (work / "world.sdf").read_text().count("<ros2_control") == 2

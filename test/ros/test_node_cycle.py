@@ -99,7 +99,7 @@ def test_sim_time_stamps_are_the_simulation_time_of_the_state(make_node) -> None
     pytest.importorskip("mujoco")
     node = make_node(backend="mujoco", update_rate=100.0, publish_rate=100.0, use_sim_time=True)
     clock = _Recorder()
-    node._clock_pub = clock
+    node.sim_clock.publisher = clock
     node.cycle(0)
     node.cycle(1)
     # each tick steps physics by 10 ms; joint_states carry the time after the step = /clock

@@ -202,3 +202,49 @@ def test_the_world_node_serves_no_commands_of_its_own(arms, probe: Probe) -> Non
     services = dict(node.get_service_names_and_types())
     assert "/sdf_bridge/enable" not in services and "/sdf_bridge/reset" not in services
     assert all(f"/{arm}/sdf_bridge/enable" in services for arm in ARM_NAMES), sorted(services)
+
+
+def _seconds(stamp) -> float:
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def test_a_robots_reset_re_homes_it_alone_the_simulation_reset_all(arms, probe: Probe) -> None:
+    """``/velocity/sdf_bridge/reset`` re-homes the velocity arm (at 0, at rest: its command
+    gone) while the position arm stays at its target and the time goes on; the simulation's
+    ResetSimulation (simulation_interfaces) re-homes every arm and the time."""
+    from prerequisites import require_simulation_interfaces
+    from std_srvs.srv import Trigger
+
+    def moving() -> bool:
+        _command(probe, "position")
+        _command(probe, "velocity")
+        return (
+            abs(_latest(probe, "position").position[0] - 0.5) < 0.02
+            and abs(_latest(probe, "velocity").velocity[0] - 0.4) < 0.02
+            and abs(_latest(probe, "velocity").position[0]) > 0.2
+        )
+
+    probe.wait_for(moving, "the position arm at its target, the velocity arm turning", 30.0)
+    before = _seconds(probe.latest("/clock").clock)
+    assert probe.call(Trigger, "/velocity/sdf_bridge/reset", Trigger.Request()).success
+
+    def homed() -> bool:
+        state = _latest(probe, "velocity")
+        return abs(state.position[0]) < 0.01 and abs(state.velocity[0]) < 0.05
+
+    probe.wait_for(homed, "the velocity arm back home")
+    probe.spin_for(0.3)
+    assert _latest(probe, "position").position[0] == pytest.approx(0.5, abs=0.02)
+    assert _seconds(probe.latest("/clock").clock) > before  # (the time goes on)
+    require_simulation_interfaces()
+    from simulation_interfaces_rig import interfaces
+
+    si = interfaces()
+    response = probe.call(
+        si.srv.ResetSimulation, "/sdf_bridge/reset_simulation", si.srv.ResetSimulation.Request()
+    )
+    assert response.result.result == si.msg.Result.RESULT_OK, response.result.error_message
+    probe.spin_for(0.3)
+    clock = _seconds(probe.wait_messages("/clock", 3)[-1].clock)
+    assert clock < before
+    assert _latest(probe, "position").position[0] == pytest.approx(0.0, abs=0.02)

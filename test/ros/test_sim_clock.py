@@ -73,3 +73,45 @@ def test_mock_on_sim_time_with_a_clock_source_is_quiet(start_bridge, probe: Prob
         probe.spin_for(0.1)
     assert not _warnings(probe, "clocked.bridge")
     assert bridge.stop() == 0
+
+
+class _Node:
+    """What ClockPublisher uses of a node: create_publisher, recorded."""
+
+    def __init__(self) -> None:
+        self.made: list[tuple[type, str]] = []
+        self.sent: list[Clock] = []
+
+    def create_publisher(self, msg_type: type, topic: str, qos: int):
+        self.made.append((msg_type, topic))
+        return self
+
+    def publish(self, msg: Clock) -> None:
+        self.sent.append(msg)
+
+
+def test_a_ticks_simulated_time_is_observed_and_published_on_clock() -> None:
+    from sdf_bridge.app.hardware_time import HardwareTime
+    from sdf_bridge.ros.sim_clock import ClockPublisher
+
+    node, time = _Node(), HardwareTime()
+    source = ClockPublisher(node, time)
+    source.tick(None)  # (a backend without simulated time: nothing)
+    assert node.made == [] and not time.simulated
+    source.tick(0.25)
+    source.tick(1.5)
+    assert node.made == [(Clock, "/clock")]  # (made once, at the first simulated time)
+    assert [(m.clock.sec, m.clock.nanosec) for m in node.sent] == [
+        (0, 250_000_000),
+        (1, 500_000_000),
+    ]
+    assert time.simulated
+
+
+def test_a_robot_of_several_observes_its_time_without_publishing_clock() -> None:
+    from sdf_bridge.app.hardware_time import HardwareTime
+    from sdf_bridge.ros.sim_clock import ClockPublisher
+
+    node, time = _Node(), HardwareTime()
+    ClockPublisher(node, time, publish=False).tick(0.5)
+    assert node.made == [] and time.simulated

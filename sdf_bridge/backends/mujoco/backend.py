@@ -485,6 +485,21 @@ class MujocoBackend:
         a free-floating robot without a base pose placed on the ground), the followers of
         couplings (mimic, gearbox, screw) set consistently from their leaders, time 0, PID
         cleared, joints holding their initial position (:func:`.initial_state.reset_state`)."""
+        self._reset_to_initial()
+        if self.world is not None:
+            self.world.forget_wrenches()  # (mj_resetData zeroed xfrc_applied)
+        self._restart_clocks()
+
+    def _restart_clocks(self) -> None:
+        """The sensors' schedules and the real-time factor's measurement restart from the
+        simulated time now."""
+        model, data = self._require()
+        if self.sensors is not None:
+            self.sensors.bind(model, data)
+        self._rtf.restart(data.time)  # measured from here
+
+    def _reset_to_initial(self) -> None:
+        """The state of :meth:`reset` (the wrenches' records and the clocks aside)."""
         model, data = self._require()
         assert self.built is not None
         reset_state(
@@ -523,11 +538,147 @@ class MujocoBackend:
             self._drive_balls()
         if self._ideal is not None:
             self._ideal.clear()
+
+    def reset_robot(self, prefix: str) -> None:
+        """Re-home one robot of a model of several (:mod:`sdf_bridge.backends.shared`): the
+        part whose bodies' names start with ``prefix`` (``"arm::"``) gets what :meth:`reset`
+        gives it (its joints' positions and velocities, its free base's pose and twist, its
+        actuators' states, its joint table columns: holds, PID integrals; wrenches on its
+        bodies dropped); everything else keeps its state bit for bit (the other robots' joints,
+        bases, actuators, commands, wrenches; the simulated time), so that a robot that does
+        not touch this one moves on as if nothing happened.
+
+        Raises:
+            BackendError: before configure, or no body's name starts with ``prefix``.
+        """
+        model, data = self._require()
+        part = self._part(prefix)
+        self._unprepare()  # (a write's preparation of the next steps: made again by the next)
+        spec = mujoco.mjtState.mjSTATE_INTEGRATION
+        before = np.empty(mujoco.mj_stateSize(model, spec))
+        mujoco.mj_getState(model, data, before, spec)
+        # what the next steps' preparation reads from the last step's forward pass (the
+        # joint-space inertia, the actuator forces), kept for the others: a forward pass now
+        # would give them the values at the state after that step
+        derived = (self._inertia.copy(), self._force.copy())
+        kept = (
+            self._tab.copy(),
+            self._gainprm.copy(),
+            self._biasprm.copy(),
+            self.balls.angles.copy(),
+            self.balls.rates.copy(),
+            model.body_pos.copy(),
+            model.body_quat.copy(),
+        )
+        ideal = None
+        if self._ideal is not None:
+            ideal = (
+                self._ideal.mask.copy(),
+                self._ideal.target.copy(),
+                self._ideal.velocity.copy(),
+            )
+        self._reset_to_initial()
+        q, d, a, u, cols = part["qpos"], part["dof"], part["act"], part["actuator"], part["column"]
+        homed = (
+            data.qpos[q].copy(),
+            data.qvel[d].copy(),
+            data.qacc_warmstart[d].copy(),
+            data.act[a].copy(),
+            data.ctrl[u].copy(),
+        )
+        mujoco.mj_setState(model, data, before, spec)  # (time, wrenches, the others' state)
+        data.qpos[q], data.qvel[d], data.qacc_warmstart[d], data.act[a], data.ctrl[u] = homed
+        data.qfrc_applied[d] = 0.0
+        tab, gainprm, biasprm, angles, rates, body_pos, body_quat = kept
+        others = ~cols
+        self._tab[:, others] = tab[:, others]
+        other_u = np.ones(model.nu, dtype=bool)
+        other_u[u] = False
+        self._gainprm[other_u], self._biasprm[other_u] = gainprm[other_u], biasprm[other_u]
+        other_b = np.ones(model.nbody, dtype=bool)
+        other_b[part["body"]] = False
+        model.body_pos[other_b], model.body_quat[other_b] = body_pos[other_b], body_quat[other_b]
+        mine_balls = np.array([n.startswith(prefix) for n in self.balls.names], dtype=bool)
+        self.balls.angles[~mine_balls], self.balls.rates[~mine_balls] = (
+            angles[~mine_balls],
+            rates[~mine_balls],
+        )
+        if ideal is not None and self._ideal is not None:
+            self._ideal.mask = np.where(cols, False, ideal[0])
+            self._ideal.target = np.where(cols, 0.0, ideal[1])
+            self._ideal.velocity = np.where(cols, 0.0, ideal[2])
         if self.world is not None:
-            self.world.forget_wrenches()  # (mj_resetData zeroed xfrc_applied)
-        if self.sensors is not None:
-            self.sensors.bind(model, data)
-        self._rtf.restart(data.time)  # measured from here
+            self.world.forget_wrenches(bodies=part["body"])
+        mujoco.mj_forward(model, data)  # (the robot's derived quantities, its sensors')
+        inertia, force = derived
+        mine_diag = self._tab[cycle.DIAG, cols].astype(np.intp)
+        inertia[mine_diag] = self._inertia[mine_diag]
+        self._inertia[:] = inertia
+        self._force[other_u] = force[other_u]
+        self._restart_clocks()
+
+    def _part(self, prefix: str) -> dict[str, np.ndarray]:
+        """The indices of the part of the model whose bodies' names start with ``prefix``:
+        ``body``, ``qpos`` and ``dof`` addresses of their joints, ``actuator`` (those acting
+        on its joints, or named with the prefix) and their ``act`` addresses, and the joint
+        table's ``column`` mask (map joints named with the prefix).
+
+        Raises:
+            BackendError: no body's name starts with ``prefix``.
+        """
+        model = self.model
+        assert model is not None
+        obj = mujoco.mjtObj
+        bodies = [
+            b
+            for b in range(model.nbody)
+            if (mujoco.mj_id2name(model, obj.mjOBJ_BODY, b) or "").startswith(prefix)
+        ]
+        if not bodies:
+            raise BackendError(f"no body of the simulation belongs to robot {prefix!r}")
+        mine = np.zeros(model.nbody, dtype=bool)
+        mine[bodies] = True
+        joints = [j for j in range(model.njnt) if mine[model.jnt_bodyid[j]]]
+        kinds = mujoco.mjtJoint
+        widths = {
+            int(kinds.mjJNT_FREE): 7,
+            int(kinds.mjJNT_BALL): 4,
+        }  # qpos entries (slide, hinge: 1)
+        qpos = [
+            int(model.jnt_qposadr[j]) + k
+            for j in joints
+            for k in range(widths.get(int(model.jnt_type[j]), 1))
+        ]
+        dof = [d for d in range(model.nv) if mine[model.dof_bodyid[d]]]
+        joint_set = set(joints)
+        actuators = [
+            i
+            for i in range(model.nu)
+            if (
+                model.actuator_trntype[i] == mujoco.mjtTrn.mjTRN_JOINT
+                and int(model.actuator_trnid[i, 0]) in joint_set
+            )
+            or (mujoco.mj_id2name(model, obj.mjOBJ_ACTUATOR, i) or "").startswith(prefix)
+        ]
+        act = [
+            int(model.actuator_actadr[i]) + k
+            for i in actuators
+            if model.actuator_actadr[i] >= 0
+            for k in range(int(model.actuator_actnum[i]))
+        ]
+        column = np.array([n.startswith(prefix) for n in self.joint_names], dtype=bool)
+
+        def index(values: list[int]) -> np.ndarray:
+            return np.array(values, dtype=np.intp)
+
+        return {
+            "body": index(bodies),
+            "qpos": index(qpos),
+            "dof": index(dof),
+            "actuator": index(actuators),
+            "act": index(act),
+            "column": column,
+        }
 
     def set_time(self, t: float) -> None:
         """Set the simulated time to ``t`` s, the state kept (a reset of the time alone, or the

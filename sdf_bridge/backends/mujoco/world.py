@@ -496,9 +496,15 @@ class World:
             data.xfrc_applied[body, :3] = force
             data.xfrc_applied[body, 3:] = torque + np.cross(arm, force)
 
-    def forget_wrenches(self) -> None:
-        """Drop every wrench (after ``mj_resetData`` zeroed ``xfrc_applied``: a reset)."""
-        self._wrenches.clear()
+    def forget_wrenches(self, bodies: Sequence[int] | None = None) -> None:
+        """Drop every wrench (after ``mj_resetData`` zeroed ``xfrc_applied``: a reset), or
+        those on ``bodies`` (ids; their ``xfrc_applied`` zeroed: one robot's reset)."""
+        if bodies is None:
+            self._wrenches.clear()
+            return
+        for body in bodies:
+            self._wrenches.pop(int(body), None)
+            self.data.xfrc_applied[body] = 0.0
 
 
 __all__ = [

@@ -24,12 +24,13 @@ from ..world import robots_of, with_scenery
 from ..xmlio import ParseContext
 from .environment import parse_environment
 from .frames import parse_pose
-from .includes import fuel_cache_model, is_network_uri, resolve_include, search_path
+from .includes import left_out, resolve_include, search_path
 from .joints import bool_element
 from .links import make_mesh_resolver
 from .model import ModelBuilder, check_version
+from .scoped import ScopedElement
 
-__all__ = ["load_sdf", "load_model"]
+__all__ = ["load_sdf", "load_model", "world_models"]
 
 
 def _parsers() -> tuple[Callable[..., Sensor], Callable[..., HardwareComponent]]:
@@ -54,9 +55,12 @@ def load_model(
     pose_elem: etree._Element | None = None,
     pose_ctx: ParseContext | None = None,
     static: bool | None = None,
+    blocks: Sequence[etree._Element] = (),
 ) -> Robot:
     """One ``<model>`` element → :class:`Robot` (``name``/``pose_elem``/``static`` override the
-    model's own, as ``<include>`` does).
+    model's own, as ``<include>`` does; so do ``blocks``, ``<ros2_control>`` elements of the
+    ``<include>`` read in ``pose_ctx``: when given, they replace the model's own top-level
+    blocks, :func:`_load_include`).
 
     Raises:
         InvalidValueError: the model has no name.
@@ -85,6 +89,10 @@ def load_model(
     if ctx.file != "<string>":
         builder.including.append(Path(ctx.file).resolve())
     builder.collect(model, "", ctx, base_dir, version)
+    if blocks:  # (a nested model's blocks are its own: scoped)
+        builder.ros2_control = [it for it in builder.ros2_control if it.scope] + [
+            ScopedElement(b, "", pose_ctx or ctx, base_dir, version) for b in blocks
+        ]
     pe = pose_elem if pose_elem is not None else model.find("pose")
     pose = Pose.from_matrix(parse_pose(pe, pose_ctx or ctx))
     if pe is not None and (pe.get("relative_to") or "world") != "world":
@@ -192,7 +200,7 @@ def load_sdf(
             )
         elif child.tag == "include":
             uri = ctx.child_text(child, "uri") or ""
-            if is_network_uri(uri) and fuel_cache_model(uri) is None:
+            if left_out(uri):
                 ctx.warn(
                     child,
                     f"include {uri!r} is a model on a web server (Gazebo Fuel), not in the local "
@@ -250,7 +258,10 @@ def _load_include(
     package_paths: Mapping[str, str | os.PathLike[str]] | None,
 ) -> Robot:
     """A world-level ``<include>`` → :class:`Robot` with the include's name/pose/static
-    overrides."""
+    overrides, and its ``<ros2_control>`` children (an sdf_bridge extension, which
+    ``sdf-bridge control`` writes into a copy of the world: libsdformat copies an unknown
+    child of an ``<include>`` with a warning, Gazebo ignores it) in place of the model's own
+    top-level blocks."""
     from ..xmlio import parse_xml, read_file
 
     uri = ctx.child_text(elem, "uri")
@@ -285,4 +296,44 @@ def _load_include(
         pose_elem=elem.find("pose"),
         pose_ctx=ctx,
         static=None if static_elem is None else bool_element(ctx, static_elem, False),
+        blocks=elem.findall("ros2_control"),
     )
+
+
+def world_models(
+    world: etree._Element,
+    file: Path,
+    *,
+    package_paths: Mapping[str, str | os.PathLike[str]] | None = None,
+    sdf_paths: Sequence[str | os.PathLike[str]] | None = None,
+) -> dict[str, tuple[etree._Element, Path | None]]:
+    """The ``<model>`` and ``<include>`` elements of ``world`` (a ``<world>`` of the file
+    ``file``) by the name of the model each gives the world, as :func:`load_sdf` names them (an
+    include's ``<name>``, else the included model's own), with the SDFormat file an include
+    resolves to (``None`` for an inline model). An include the world is read without
+    (:func:`~.includes.left_out`) is not listed.
+
+    Raises:
+        MissingReferenceError: an include that cannot be resolved (as :func:`load_sdf`).
+    """
+    from ..xmlio import parse_xml, read_file
+
+    ctx = ParseContext(str(file))
+    search = search_path(sdf_paths)
+    out: dict[str, tuple[etree._Element, Path | None]] = {}
+    for child in world:
+        if child.tag == "model":
+            out[child.get("name", "")] = (child, None)
+        elif child.tag == "include":
+            uri = ctx.child_text(child, "uri") or ""
+            if not uri or left_out(uri):
+                continue
+            path = resolve_include(
+                uri, child, ctx, base_dir=file.parent, paths=search, package_paths=package_paths
+            )
+            name = child.findtext("name")
+            if not name:
+                model = parse_xml(read_file(path), str(path), ctx.warnings).find("model")
+                name = "" if model is None else model.get("name", "")
+            out[name] = (child, path)
+    return out

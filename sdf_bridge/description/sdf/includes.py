@@ -133,6 +133,12 @@ def is_network_uri(uri: str) -> bool:
     return uri.strip().lower().startswith(("http://", "https://"))
 
 
+def left_out(uri: str) -> bool:
+    """True for an include a world is read without: a model on a web server (Gazebo Fuel)
+    that is not in the local Fuel cache (sdf_bridge downloads nothing)."""
+    return is_network_uri(uri) and fuel_cache_model(uri) is None
+
+
 _FUEL_PATH = re.compile(r"^/(?:1\.0/)?([^/]+)/models/([^/]+)(?:/(\d+|tip))?/?")
 
 

@@ -450,3 +450,88 @@ def test_merged_include_joins_the_parent_model_under_its_own_names() -> None:
     np.testing.assert_allclose(
         robot.links["chassis"].pose.xyz, (1.0 + np.cos(0.5), np.sin(0.5), 1.5), rtol=0, atol=1e-12
     )
+
+
+ARM = sdf(
+    """<model name="arm"><link name="a"/><link name="b"/><joint name="j" type="revolute">
+      <parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+      <ros2_control name="own" type="system"><hardware><plugin>mock_components/GenericSystem
+      </plugin></hardware><joint name="j"><command_interface name="position"/></joint>
+      </ros2_control></model>""",
+    "1.9",
+)
+
+
+def _block(name: str, joint: str = "j") -> str:
+    return (
+        f'<ros2_control name="{name}" type="system"><hardware><plugin>p/P</plugin></hardware>'
+        f'<joint name="{joint}"><command_interface name="velocity"/></joint></ros2_control>'
+    )
+
+
+def test_a_block_in_an_include_replaces_the_models_own(tmp_path: Path) -> None:
+    """sdf-bridge control writes each included robot's block into its <include>."""
+    (tmp_path / "arm.sdf").write_text(ARM)
+    world = load_text(
+        sdf(
+            '<world name="w"><include><uri>arm.sdf</uri><name>one</name>'
+            + _block("one_system")
+            + "</include><include><uri>arm.sdf</uri><name>two</name></include></world>"
+        ),
+        base_dir=tmp_path,
+    )
+    (one,) = world.models["one"].ros2_control
+    assert (one.name, one.plugin, one.joints[0].command_interfaces[0].name) == (
+        "one_system",
+        "p/P",
+        "velocity",
+    )
+    (two,) = world.models["two"].ros2_control  # (no block in its include: the model's own)
+    assert two.name == "own"
+
+
+def test_a_block_in_an_include_naming_no_joint_of_the_model_is_located_in_the_world(
+    tmp_path: Path,
+) -> None:
+    """Contained as any block's unknown joint: skipped with a warning at the world's line."""
+    (tmp_path / "arm.sdf").write_text(ARM)
+    world, warnings = load_with_warnings(
+        sdf(
+            f'<world name="w"><include><uri>{tmp_path / "arm.sdf"}</uri>'
+            + _block("s", "elbow")
+            + "</include><model name='m'><link name='x'/></model></world>"
+        )
+    )
+    assert world.models["arm"].ros2_control[0].joints == ()
+    assert warnings == [
+        "<string>:3: ros2_control joint 'elbow' skipped: ros2_control block 's' names joint "
+        "'elbow', which is not a joint of the robot. Fix: name an existing joint in "
+        "<joint name=...>"
+    ]
+
+
+def test_world_models_names_each_element_as_the_world_names_its_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lxml import etree
+
+    from sdf_bridge.description.sdf import world_models
+
+    monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(tmp_path / "cache"))
+    (tmp_path / "arm.sdf").write_text(ARM)
+    file = tmp_path / "w.sdf"
+    file.write_text(
+        sdf(
+            f'<world name="w"><model name="m"><link name="x"/></model><include><uri>{FUEL}'
+            "</uri></include><include><uri>arm.sdf</uri></include><include><uri>arm.sdf</uri>"
+            "<name>two</name></include></world>"
+        )
+    )
+    world = etree.parse(str(file)).getroot().find("world")
+    found = world_models(world, file)
+    assert {n: (e.tag, p) for n, (e, p) in found.items()} == {
+        "m": ("model", None),
+        "arm": ("include", tmp_path / "arm.sdf"),
+        "two": ("include", tmp_path / "arm.sdf"),
+    }
+    assert list(found) == list(load(file).models)
