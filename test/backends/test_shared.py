@@ -239,6 +239,17 @@ def test_a_free_robots_reset_re_homes_its_base_the_arm_unperturbed() -> None:
         _close(worlds)
 
 
+def test_a_free_robot_of_a_world_starts_at_its_world_pose() -> None:
+    """No lift for several robots: the box starts 0.5 m up as the world places it (the
+    combined model's lowest geom, an arm's, once moved every free robot: to 0.276 m)."""
+    worlds = _two_worlds(FALLER_BESIDE_ARM, fixed_base=False)
+    try:
+        start = worlds[0][1]["faller"].backend.base_state()
+        np.testing.assert_allclose(start.position, [1.0, 0.0, 0.5], atol=1e-12)
+    finally:
+        _close(worlds)
+
+
 def test_a_reset_of_no_robot_of_the_simulation_is_refused(world) -> None:
     _combined, shared, _systems = world
     with pytest.raises(BackendError, match=r"no body of the simulation belongs to robot 'arm::'"):

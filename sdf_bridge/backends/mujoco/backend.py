@@ -202,8 +202,11 @@ class MujocoBackend:
             else None
         )
         self.initial_pose = initial_pose(robot, params)
-        self._place_on_ground = (
-            options.ground_plane and options.lift_above_ground and options.base_pose is None
+        self._place_on_ground = (  # (several robots stand where they were placed, as built)
+            options.ground_plane
+            and options.lift_above_ground
+            and options.base_pose is None
+            and not robot.robots
         )
         # (qpos, dof address, body) of the free-floating roots' joints
         self._free = free_roots(model)
