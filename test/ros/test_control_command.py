@@ -43,11 +43,11 @@ BRING_UP = 90.0  # s: the bridge, the controller_manager and four service round 
 
 
 class Control(ChildProcess):
-    """``python -m sdf_bridge.cli control ARGS --namespace NS --work-dir DIR``."""
+    """``python -m sdf_bridge.ros.command_line control ARGS --namespace NS --work-dir DIR``."""
 
     def __init__(self, args: list[str], namespace: str, work_dir: Path) -> None:
         self.name, self.work_dir = f"control {namespace}", work_dir
-        argv = [sys.executable, "-m", "sdf_bridge.cli", "control", *args]
+        argv = [sys.executable, "-m", "sdf_bridge.ros.command_line", "control", *args]
         argv += ["--namespace", namespace, "--work-dir", str(work_dir)]
         super().__init__(argv, cwd=REPO)
 
