@@ -10,11 +10,12 @@ on which topic. Plain Python (no ROS): the rules are those the node and the hard
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 from .app.topic_names import sensor_topics
 from .description.coordinates import convention, coordinate_names, find_coordinate
-from .description.model import Robot, Sensor
+from .description.model import Mesh, Robot, Sensor
 from .errors import LimitsError, TransmissionError
 from .hardware.command_interfaces import commandable_joints, offered_command_interfaces
 from .limits.spec import description_limits
@@ -125,3 +126,28 @@ def publishes(sensor: Sensor) -> str:
 
 
 __all__ = ["JointView", "STATE", "joint_views", "publishes"]
+
+
+def missing_meshes(robot: Robot) -> list[str]:
+    """One warning per mesh file of ``robot`` whose path resolved but names no file (the
+    MuJoCo backend leaves the geoms of such a mesh out, and rviz draws nothing): ``FILE:LINE:
+    link 'L': mesh 'URI' not found at PATH; …``, located at the link. A mesh whose path did
+    not resolve (an unknown package) is warned about by the loader, not here."""
+    warnings: list[str] = []
+    seen: set[str] = set()
+    for link in robot.links.values():
+        for element in (*link.visuals, *link.collisions):
+            mesh = element.geometry
+            if not isinstance(mesh, Mesh) or mesh.resolved is None or mesh.resolved in seen:
+                continue
+            seen.add(mesh.resolved)
+            if os.path.isfile(mesh.resolved):
+                continue
+            where = f"{link.source}: " if link.source is not None else ""
+            warnings.append(
+                f"{where}link {link.name!r}: mesh {mesh.filename!r} not found at "
+                f"{mesh.resolved!r}; MuJoCo leaves its geoms out and rviz draws nothing. Fix: "
+                "install the meshes there, or point --package-path PKG=DIR at the package "
+                "that holds them"
+            )
+    return warnings

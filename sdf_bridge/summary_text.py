@@ -20,7 +20,7 @@ from .description.inertia import inertia_fix
 from .description.model import JointType, Robot
 from .description.warning_digest import digest
 from .errors import TransmissionError
-from .summary import JointView, joint_views, publishes
+from .summary import JointView, joint_views, missing_meshes, publishes
 from .transmissions.from_description import UNBUILT_SKIPPED
 
 
@@ -191,10 +191,24 @@ def _joints(robot: Robot, views: dict[str, JointView], out: TextIO) -> None:
     )
     _table([_JOINT_COLUMNS] + [_joint_row(robot, n, v) for n, v in views.items()], out)
     notes = [(name, view.note) for name, view in views.items() if view.note]
+    state_only = [
+        name
+        for name, view in views.items()
+        if view.command == "-" and view.state != "-" and not view.note.startswith("follows")
+    ]
+    if state_only:  # (only a robot whose <ros2_control> blocks list joints has them)
+        blocks = ", ".join(repr(b.name) for b in robot.ros2_control)
+        notes.append(
+            (
+                ", ".join(state_only),
+                f"state only: the <ros2_control> block(s) {blocks} list no command interface "
+                "for them",
+            )
+        )
     if notes:
         out.write(
-            "\njoint notes (followers, multi-axis joints, and joints the bridge simulates but "
-            "does not expose):\n"
+            "\njoint notes (followers, multi-axis joints, state-only joints, and joints the "
+            "bridge simulates but does not expose):\n"
         )
         for name, note in notes:
             out.write(f"  {name}: {note}\n")
@@ -338,7 +352,11 @@ def print_summary(
     _transmissions(described, out)
     _sensors(robot, out)
     named = _feedback(robot, out)
-    _warnings([*warnings, *limit_warnings, *feedback_skips(robot), *named], verbose, out)
+    _warnings(
+        [*warnings, *limit_warnings, *feedback_skips(robot), *named, *missing_meshes(robot)],
+        verbose,
+        out,
+    )
     if show_problems:
         _problems(robot, problems, described, out)
     return len(problems)

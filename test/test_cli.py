@@ -734,14 +734,19 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
     for name in ("neck/roll", "neck/pitch", "neck/yaw", "wrist/axis1", "wrist/axis2"):
         assert rows[name][5:] == ["-"] * 6 + [every]
     assert (
-        "joint notes (followers, multi-axis joints, and joints the bridge simulates but does not "
-        "expose):\n  j_out: follows j_in (gearbox, -3×): not commandable\n  gear: follows j_in "
-        "(gearbox, -4×): not commandable\n  neck/roll: ball joint as neck/roll, neck/pitch, "
-        "neck/yaw: R = Rz(yaw)·Ry(pitch)·Rx(roll) of the child in the joint frame (URDF rpy, "
+        "joint notes (followers, multi-axis joints, state-only joints, and joints the bridge "
+        "simulates but does not expose):\n  j_out: follows j_in (gearbox, -3×): not commandable\n"
+        "  gear: follows j_in (gearbox, -4×): not commandable\n"
+        "  neck/roll: ball joint as neck/roll, neck/pitch, neck/yaw: R = Rz(yaw)·Ry(pitch)·"
+        "Rx(roll) of the child in the joint frame (URDF rpy, "
         "continuous), no position limits, free while not commanded\n  wrist/axis1: universal "
         "joint as wrist/axis1 (about <axis>) and wrist/axis2 "
         "(about <axis2>, carried by axis1), each with its own limits and dynamics, free while not "
         "commanded\n"
+    ) in out
+    assert (
+        "  neck/roll, neck/pitch, neck/yaw, wrist/axis1, wrist/axis2: state only: the "
+        "<ros2_control> block(s) 'hw' list no command interface for them\n"
     ) in out
     assert (
         "  joint 'j_in': <ros2_control> effort window [-4, 6] is not symmetric; the bridge "

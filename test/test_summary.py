@@ -13,7 +13,7 @@ from sdf_bridge.description import load, load_with_xml
 from sdf_bridge.description.model import Robot, Sensor, World
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.hardware.topic_block import with_topic_block
-from sdf_bridge.summary import STATE, JointView, joint_views, publishes
+from sdf_bridge.summary import STATE, JointView, joint_views, missing_meshes, publishes
 
 SCREW = """<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
   <joint name="s" type="screw"><parent>a</parent><child>b</child>
@@ -122,3 +122,33 @@ def test_the_modes_are_the_generated_blocks_interfaces(name: str, robots_dir: Pa
             for j in block.findall("joint")
         }
         assert modes == {j: m for j, m in offered.items() if m}, (name, robot.name)
+
+
+def test_a_mesh_file_that_is_not_there_is_warned_once_per_file(tmp_path: Path) -> None:
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "there.stl").write_bytes(b"solid x\nendsolid x\n")
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(
+        '<robot name="m">\n'
+        '<link name="base"><visual><geometry><mesh filename="meshes/gone.stl"/></geometry>'
+        '</visual><collision><geometry><mesh filename="meshes/gone.stl"/></geometry>'
+        "</collision></link>\n"
+        '<link name="l1"><visual><geometry><mesh filename="meshes/there.stl"/></geometry>'
+        "</visual></link>\n"
+        '<joint name="j" type="fixed"><parent link="base"/><child link="l1"/></joint>\n'
+        "</robot>\n"
+    )
+    (warning,) = missing_meshes(load(urdf))
+    assert warning.startswith(
+        f"{urdf}:2: link 'base': mesh 'meshes/gone.stl' not found at "
+        f"'{tmp_path / 'meshes' / 'gone.stl'}'; MuJoCo leaves its geoms out"
+    )
+    assert "Fix: " in warning
+
+
+def test_an_unresolved_mesh_is_left_to_the_loaders_warning() -> None:
+    robot = load(
+        '<robot name="m"><link name="base"><visual><geometry>'
+        '<mesh filename="package://nowhere_pkg/m.stl"/></geometry></visual></link></robot>'
+    )
+    assert missing_meshes(robot) == []

@@ -292,6 +292,12 @@ def _number(text: str | None) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _not_a_number(key: str, text: str) -> str:
+    """``min '"1.5"' is a number in quotes`` or ``max 'abc' is no finite number``."""
+    quoted = _number(text.strip().strip("'\"")) is not None
+    return f"{key} {text!r} is " + ("a number in quotes" if quoted else "no finite number")
+
+
 def _numeric_bounds(
     info: ComponentInfo, block: HardwareComponent, ctx: ParseContext
 ) -> ComponentInfo:
@@ -307,7 +313,7 @@ def _numeric_bounds(
             bad = ["min", "max"]
             why = f"min {iface.min!r} is above max {iface.max!r}"
         else:
-            why = " and ".join(f"{k} {getattr(iface, k)!r}" for k in bad) + " is no finite number"
+            why = " and ".join(_not_a_number(k, getattr(iface, k)) for k in bad)
         if bad:
             skip(
                 ctx,

@@ -310,7 +310,13 @@ def test_sdf_1_7_joint_named_like_a_link_is_an_error() -> None:
         (
             ("nan", "1 2"),
             (None, None),
-            "min 'nan' and max '1 2' is no finite number",
+            "min 'nan' is no finite number and max '1 2' is no finite number",
+            "min and max",
+        ),
+        (
+            ('"0.015"', '"-0.015"'),
+            (None, None),
+            """min '"0.015"' is a number in quotes and max '"-0.015"' is a number in quotes""",
             "min and max",
         ),
         (("0.5", "0.2"), (None, None), "min '0.5' is above max '0.2'", "min and max"),
