@@ -6,13 +6,17 @@ imports ``Robot``; ``sdf_bridge.hardware.HardwareSystem`` names a class the pack
 from ``sdf_bridge.hardware.system``, where the API reference documents it (conf.py:
 ``ignore-module-all``). Sphinx's own lookup knows neither: it finds only names documented under
 the dotted path written. When it fails (the ``missing-reference`` event), this extension looks
-the name up as Python does at run time, in the class, then the module of the docstring, then as
-an absolute or (with a leading ``.``) package-relative module path, follows the attributes, and
-resolves the reference to the object's documented home (``__module__`` + ``__qualname__``).
+the name up as the module's code sees it: in the class, then the module of the docstring, then
+through the module's own import statements (those under ``TYPE_CHECKING`` and inside functions
+too), then as an absolute or (with a leading ``.``) package-relative module path; it follows
+the attributes and resolves the reference to the object's documented home (``__module__`` +
+``__qualname__``; a constant: the module its import comes from). Another package's name found
+so goes to intersphinx, or, when conf.py's ``nitpick_ignore_regex`` leaves that package
+unlinked, is not reported.
 
-Nothing is ignored: a name the module does not bind, or whose object the API reference does not
-document (a private helper, an undocumented attribute), stays unresolved, and the nitpicky
-build (``-n -W``) fails on it.
+Nothing of sdf_bridge is ignored: a name the module does not bind, or whose object the API
+reference does not document (a private helper, an undocumented attribute), stays unresolved,
+and the nitpicky build (``-n -W``) fails on it.
 """
 
 from __future__ import annotations
