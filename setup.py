@@ -42,7 +42,7 @@ setup(
     python_requires=">=3.10",
     entry_points={
         "console_scripts": [
-            "sdf-bridge = sdf_bridge.cli:main",
+            "sdf-bridge = sdf_bridge.ros.command_line:main",
             "bridge = sdf_bridge.ros.main:main",
         ],
     },

@@ -16,16 +16,16 @@ Subcommands::
 The description file of ``check``, ``info``, ``convert`` and ``ros2-control`` is positional
 or ``--description FILE``, as ``run`` and ``control`` take it. ``check`` exits with 1 when the
 description has errors (the message names file, line, element
-and fix; no traceback). ``run`` and ``demo`` hand their raw arguments to
-:mod:`sdf_bridge.ros.main` (they carry ROS arguments argparse must not see), ``control`` to
-:mod:`sdf_bridge.ros.control_command`.
+and fix; no traceback).
+
+This module needs no ROS and imports nothing of it: it parses and runs the description
+commands and lists ``run``, ``control`` and ``demo`` (:data:`ROS_COMMANDS`) in ``--help``.
+The ``sdf-bridge`` executable is :func:`sdf_bridge.ros.command_line.main`, which runs those
+three with the ROS layer and hands everything else to :func:`main` here.
 """
 
 from __future__ import annotations
 
-# ``run`` and ``demo`` start the bridge process (sdf_bridge.ros.main installs its SIGINT/SIGTERM
-# handlers first thing): only what main() needs to hand them over is imported here, so that a
-# Ctrl-C right after the start is a clean stop; the rest is imported where it is used.
 import contextlib
 import os
 import sys
@@ -38,30 +38,19 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
     from collections.abc import Iterator, Sequence
 
-#: How to get the ROS 2 Python packages ``run``/``demo`` need (the list of ``.ci/setup``).
-ROS_INSTALL_HINT = (
-    "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp ros-ament-index-python ros-std-msgs "
-    "ros-sensor-msgs ros-geometry-msgs ros-trajectory-msgs ros-diagnostic-msgs ros-std-srvs "
-    "ros-rosgraph-msgs ros-builtin-interfaces ros-rcl-interfaces ros-nav-msgs ros-test-msgs "
-    "(ROS 2 Kilted wheels, as .ci/setup does), or source a ROS 2 installation (source "
-    "/opt/ros/<distro>/setup.bash)."
-)
-
-_ROS_MODULES = frozenset(
-    {"rclpy", "rpyutils", "rosidl_runtime_py", "rosidl_parser", "ament_index_python"}
-)
-
-
-def _is_ros_module(name: str | None) -> bool:
-    """True when ``name`` (of a failed import) is a ROS 2 client library or message package."""
-    if not name:
-        return False
-    root = name.split(".", 1)[0]
-    return (
-        root in _ROS_MODULES
-        or root.startswith("rmw")
-        or root.endswith(("_msgs", "_srvs", "_interfaces"))
-    )
+#: The commands that need ROS 2 → their line in ``sdf-bridge --help``. The ``sdf-bridge``
+#: executable (:mod:`sdf_bridge.ros.command_line`) runs them; :func:`main` lists them only.
+_ROS_COMMAND_HELP = {
+    "run": "run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists "
+    "its options; arguments after --ros-args go to ROS)",
+    "control": "run the bridge with the real ros2_control controller_manager on a description: "
+    "block and controllers generated, controllers activated, Ctrl-C stops all (needs ROS 2 "
+    "and ros2_control; 'sdf-bridge control --help' lists its options)",
+    "demo": "run the bridge on the demo arm, command it and print the joint states (needs ROS 2; "
+    "'sdf-bridge demo --help' lists its options)",
+}
+#: The commands :func:`sdf_bridge.ros.command_line.main` runs with the ROS layer.
+ROS_COMMANDS = frozenset(_ROS_COMMAND_HELP)
 
 
 # -- argument helpers -------------------------------------------------------------------------
@@ -328,25 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="/sdf_bridge/joint_states",
         help="the bridge's joint_states output (default: %(default)s)",
     )
-    sub.add_parser(
-        "run",
-        add_help=False,
-        help="run the bridge node on a description (needs ROS 2; 'sdf-bridge run --help' lists "
-        "its options; arguments after --ros-args go to ROS)",
-    )
-    sub.add_parser(
-        "control",
-        add_help=False,
-        help="run the bridge with the real ros2_control controller_manager on a description: "
-        "block and controllers generated, controllers activated, Ctrl-C stops all (needs ROS 2 "
-        "and ros2_control; 'sdf-bridge control --help' lists its options)",
-    )
-    sub.add_parser(
-        "demo",
-        add_help=False,
-        help="run the bridge on the demo arm, command it and print the joint states (needs ROS 2; "
-        "'sdf-bridge demo --help' lists its options)",
-    )
+    for command, text in _ROS_COMMAND_HELP.items():  # listed only (sdf_bridge.ros runs them)
+        sub.add_parser(command, add_help=False, help=text)
     return parser
 
 
@@ -551,29 +523,20 @@ def _ros2_control(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``sdf-bridge`` with ``argv`` (default ``sys.argv[1:]``); return the exit code
-    (0 success, 1 description or command errors, 2 usage errors)."""
+    """Run the description commands of ``sdf-bridge`` (``check``, ``info``, ``convert``,
+    ``ros2-control``, ``--help``) with ``argv`` (default ``sys.argv[1:]``); return the exit
+    code (0 success, 1 description or command errors, 2 usage errors, also a command of
+    :data:`ROS_COMMANDS`, which :func:`sdf_bridge.ros.command_line.main` runs)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("run", "demo", "control"):
-        try:
-            if args_list[0] == "control":
-                try:  # (its handlers come with it: a Ctrl-C while it imports is a stop too)
-                    from .ros.control_command import control_command
-                except KeyboardInterrupt:
-                    return 0
-                return int(control_command(args_list[1:]))
-            from .ros import main as ros_main
-
-            runner = ros_main.run_command if args_list[0] == "run" else ros_main.demo_command
-            return int(runner(args_list[1:]))
-        except ImportError as exc:
-            if not _is_ros_module(exc.name):
-                raise
-            sys.stderr.write(
-                f"error: sdf-bridge {args_list[0]} needs ROS 2, but Python module "
-                f"{exc.name!r} is not installed. {ROS_INSTALL_HINT}\n"
-            )
-            return 1
+    if args_list and args_list[0] in ROS_COMMANDS:
+        sys.stderr.write(
+            f"error: sdf-bridge {args_list[0]} needs ROS 2: the sdf-bridge executable runs it "
+            f"(sdf_bridge.ros.command_line; python -m sdf_bridge.ros.command_line "
+            f"{args_list[0]} ...), not sdf_bridge.cli. An sdf-bridge executable that prints this "
+            "was installed from an older setup.py: reinstall the package (pip install -e ., or "
+            "bash .ci/setup).\n"
+        )
+        return 2
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)

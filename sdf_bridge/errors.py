@@ -139,6 +139,7 @@ class TrajectoryInPastError(CommandError):
     """A trajectory whose last point is already in the past (joint_trajectory_controller rejects
     it too); counted under :attr:`reason`."""
 
+    #: The rejection reason it is counted under (``CommandBuffer.rejections``).
     reason = "trajectory_in_past"
 
 

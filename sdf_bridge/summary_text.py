@@ -1,9 +1,9 @@
-"""The readable summary ``sdf-bridge check`` and ``info`` print (:func:`print_summary`): the
-robot's counts, the joints table (limits the bridge enforces, command and state interfaces, the
-control modes the generated ``<ros2_control>`` block offers), the
-joint notes, the transmissions with their reductions and effective ratios, the sensors table with
-what each publishes, the warnings and, for ``check``, the problems. What it shows comes from
-:mod:`sdf_bridge.summary` (the bridge's rules) and the transmission report
+"""The readable summary ``sdf-bridge check`` and ``info`` print
+(:func:`~.summary_text.print_summary`): the robot's counts, the joints table (limits the bridge
+enforces, command and state interfaces, the control modes the generated ``<ros2_control>`` block
+offers), the joint notes, the transmissions with their reductions and effective ratios, the sensors
+table with what each publishes, the warnings and, for ``check``, the problems. What it shows comes
+from :mod:`sdf_bridge.summary` (the bridge's rules) and the transmission report
 (:func:`transmission_report`); ``--json`` prints the model instead (:mod:`sdf_bridge.cli`).
 """
 

@@ -1,4 +1,5 @@
-"""Tests of sdf_bridge.cli (``sdf-bridge check|info|convert|run|demo``)."""
+"""Tests of sdf_bridge.cli (``sdf-bridge check|info|convert|ros2-control``, and the help that
+lists ``run|control|demo``, which test/ros/test_command_line.py tests)."""
 
 from __future__ import annotations
 
@@ -291,21 +292,20 @@ def test_convert_delegates_with_contract_arguments(
     assert seen["to"] == "urdf" and seen["output"] is None and seen["lump_fixed"] is False
 
 
-@pytest.mark.parametrize("command, func", [("run", "run_command"), ("demo", "demo_command")])
-def test_run_and_demo_get_raw_argv(
-    monkeypatch: pytest.MonkeyPatch, command: str, func: str
+@pytest.mark.parametrize("command", ["run", "control", "demo"])
+def test_ros_commands_are_the_executables_not_this_front_end(
+    capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    calls = []
-    module = types.ModuleType("sdf_bridge.ros.main")
-    setattr(module, "run_command", lambda argv: calls.append(("run", argv)) or 0)
-    setattr(module, "demo_command", lambda argv: calls.append(("demo", argv)) or 3)
-    monkeypatch.setitem(sys.modules, "sdf_bridge.ros.main", module)
-    import sdf_bridge.ros as ros_pkg
-
-    monkeypatch.setattr(ros_pkg, "main", module, raising=False)
-    argv = ["robot.urdf", "--backend", "mock", "--ros-args", "-p", "rate:=100"]
-    assert cli.main([command, *argv]) == (0 if command == "run" else 3)
-    assert calls == [(command, argv)]
+    """The ROS-free front end lists run/control/demo but refuses to run them (exit 2), naming
+    the executable that does; it imports nothing of sdf_bridge.ros for that."""
+    assert cli.main([command, "--description", "robot.urdf"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"error: sdf-bridge {command} needs ROS 2: the sdf-bridge executable runs it "
+        f"(sdf_bridge.ros.command_line; python -m sdf_bridge.ros.command_line {command} ...), "
+        "not sdf_bridge.cli. An sdf-bridge executable that prints this was installed from an "
+        "older setup.py: reinstall the package (pip install -e ., or bash .ci/setup).\n"
+    )
 
 
 def test_missing_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -579,45 +579,6 @@ def test_convert_writes_the_file(robot_file: Path, tmp_path: Path) -> None:
     assert '<model name="cli_bot">' in out.read_text()
 
 
-@pytest.mark.parametrize("command", ["run", "demo"])
-@pytest.mark.parametrize("missing", ["rclpy", "sensor_msgs.msg", "rclpy._rclpy_pybind11"])
-def test_run_without_ros_is_a_one_line_error(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str, missing: str
-) -> None:
-    module = types.ModuleType("sdf_bridge.ros.main")
-
-    def fail(argv):
-        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
-
-    module.run_command = module.demo_command = fail
-    monkeypatch.setitem(sys.modules, "sdf_bridge.ros.main", module)
-    import sdf_bridge.ros as ros_pkg
-
-    monkeypatch.setattr(ros_pkg, "main", module, raising=False)
-    assert cli.main([command]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(
-        f"error: sdf-bridge {command} needs ROS 2, but Python module {missing!r} is not installed. "
-        "Fix: pip install ros-rclpy ros-rmw-fastrtps-cpp "
-    )
-    assert "source a ROS 2 installation" in err and err.count("\n") == 1
-
-
-def test_run_other_import_errors_are_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("sdf_bridge.ros.main")
-
-    def fail(argv):
-        raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
-
-    module.run_command = fail
-    monkeypatch.setitem(sys.modules, "sdf_bridge.ros.main", module)
-    import sdf_bridge.ros as ros_pkg
-
-    monkeypatch.setattr(ros_pkg, "main", module, raising=False)
-    with pytest.raises(ModuleNotFoundError, match="numpyy"):
-        cli.main(["run"])
-
-
 @pytest.mark.parametrize(
     "command, words",
     [
@@ -654,8 +615,6 @@ def test_top_level_help_describes_run_and_demo(capsys: pytest.CaptureFixture[str
 
 def test_check_into_a_closed_pipe_stops_quietly(robots_dir: Path) -> None:
     """`sdf-bridge check big.urdf | head -1`: no BrokenPipeError traceback, exit 0."""
-    import subprocess
-
     path = robots_dir / "pr2" / "pr2.urdf"
     proc = subprocess.Popen(
         [sys.executable, "-m", "sdf_bridge.cli", "check", str(path)],
@@ -797,23 +756,6 @@ def test_check_shows_what_the_bridge_does_with_each_joint(
         "problems (1):\n  (worked around) link 'finger': its principal moments (0, 0, 0.002) "
         "kg·m² break the triangle inequality (0 + 0 < 0.002)"
     ) in out
-
-
-def test_the_command_hands_run_over_before_importing_the_library() -> None:
-    """``sdf-bridge run`` starts the bridge process, whose entry point installs the
-    SIGINT/SIGTERM handlers first thing (sdf_bridge.ros.main): importing the command and that
-    entry point loads no library (a Ctrl-C during a second of imports was a traceback)."""
-    probe = (
-        "import sys, sdf_bridge.cli, sdf_bridge.ros.main; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('numpy', 'lxml', 'yaml', 'xacro', 'mujoco', 'rclpy', 'argparse', 'json') "
-        "or m.startswith('sdf_bridge.')))"
-    )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert (
-        run.stdout.strip()
-        == "['sdf_bridge.cli', 'sdf_bridge.errors', 'sdf_bridge.ros', 'sdf_bridge.ros.main']"
-    )
 
 
 def test_the_description_as_an_option_as_run_and_control_take_it(

@@ -29,9 +29,9 @@ CONTROL_PATH = (
 
 _PROBE = """
 import contextlib, io, json, sys
-from sdf_bridge import cli
+from sdf_bridge.ros import command_line  # the sdf-bridge executable
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-    code = cli.main(sys.argv[1:])
+    code = command_line.main(sys.argv[1:])
 print(json.dumps([code, sorted(sys.modules)]))
 """
 

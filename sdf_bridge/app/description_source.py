@@ -115,7 +115,7 @@ def _publishable_xml(robot: Robot, xml: str) -> str:
 def robot_xml(robot: Robot, *, chains: bool = False) -> str:
     """The description of ``robot`` written out, for its ``robot_description``: URDF (what a
     stock robot_state_publisher reads; with ``chains``, universal, revolute2 and ball joints as
-    chains of one-axis joints, as :func:`_publishable_xml`), else SDFormat when the model does
+    chains of one-axis joints, as ``_publishable_xml``), else SDFormat when the model does
     not fit URDF (read with the sdformat_urdf plugin); e.g. one robot of several (no file holds
     it alone). Without ``chains`` the text loads back as the same model (``sdf-bridge
     control`` prepares each robot of a world from it)."""

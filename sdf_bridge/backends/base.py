@@ -82,7 +82,7 @@ class Mode(enum.IntFlag):
 
     @classmethod
     def from_label(cls, label: str) -> Mode:
-        """The mode called ``label`` (:attr:`label`; ``""`` = :attr:`NONE`).
+        """The mode called ``label`` (:attr:`label`; ``""`` = ``NONE``).
 
         Raises:
             ValueError: not a mode's label (the message lists them).

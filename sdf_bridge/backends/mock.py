@@ -35,19 +35,21 @@ written from that description, no code copied). Everything happens in actuator s
   outside new stops is clamped into them at once, its velocity set to 0, as a stop would stop
   it (on every reset too); the limiter keeps commands inside them. It simulates no dynamics
   (damping, friction, springs, stop stiffness), so it has none of those properties.
-* ``disable_commands`` (bool): a lost link — :meth:`read` keeps returning the frozen state and
-  never mirrors commands (joint or sensor).
+* ``disable_commands`` (bool): a lost link — :meth:`MockBackend.read` keeps returning the frozen
+  state and never mirrors commands (joint or sensor).
 * Sensors: each ``<ros2_control>`` ``<sensor>`` has its state interfaces at their
   ``initial_value``; without one they read ``NaN`` (as GenericSystem), unless the description
   also has an ``imu`` / ``force_torque`` sensor of that name. Description sensors of type
   ``imu`` and ``force_torque`` read zeros (the mock simulates no physics: gravity-free, no
   load; IMU orientation not provided = ``NaN``) at their ``update_rate`` (every read when 0 or
   for ``<ros2_control>``-only sensors). With ``mock_sensor_commands`` true,
-  :meth:`set_sensor_state` sets an interface; the value shows at the next :meth:`read`.
+  :meth:`MockBackend.set_sensor_state` sets an interface; the value shows at the next
+  :meth:`MockBackend.read`.
   Readings: IMU-like interface sets (``angular_velocity.*`` or ``linear_acceleration.*``, with
   optional ``orientation.*``) give :class:`ImuReading`, ``force.*``/``torque.*`` give
   :class:`WrenchReading`; any other sensor's values are available through
-  :meth:`sensor_values`. Other description sensor types (camera, ray, …) give no readings.
+  :meth:`MockBackend.sensor_values`. Other description sensor types (camera, ray, …) give no
+  readings.
 
 Parameters come from ``configure(..., params=...)`` as bools/numbers or as the strings of a
 ``<ros2_control><hardware><param>`` (``"true"``/``"false"``, case-insensitive). Others (a real
@@ -172,7 +174,8 @@ class MockBackend:
         position_state_following_offset: offset (rad or m) added to mirrored positions.
         custom_interface_values: ``{custom_interface_with_following_offset: (n_actuators,)}``
             when that parameter is set, else empty.
-        acceleration: (n_actuators,) acceleration state (rad/s² or m/s²).
+
+    :attr:`acceleration` is the (n_actuators,) acceleration state (rad/s² or m/s²).
     """
 
     simulated_robot: ClassVar[bool] = True  # an ideal robot (backends.base.is_simulated_robot)

@@ -154,6 +154,7 @@ class FluidPressureReading:
     variance: float = 0.0
 
 
+#: Any one reading a backend returns for a sensor.
 SensorReading = Union[
     ImuReading,
     WrenchReading,

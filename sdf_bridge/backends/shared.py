@@ -1,6 +1,6 @@
 """One physics, several robots: a backend configured on the combined model of several robots
 (:func:`sdf_bridge.description.world.combine`: names scoped ``robot::name``), seen by each
-robot through a :class:`RobotSlice` — a backend of that robot alone, under its own names.
+robot through a :class:`~.shared.RobotSlice` — a backend of that robot alone, under its own names.
 
 Each robot then has its own :class:`~sdf_bridge.hardware.HardwareSystem` (its commands,
 limits, watchdog, e-stop, trajectory) over its slice, exactly as a single robot has over its

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..errors import PathResolutionError, RefusedPathError
 from .confine import FIX, is_confined, local_file_refusal, names_local_file, outside_refusal
 
+#: Package name → its directory, for ``package://`` and ``$(find)`` (before the ament index).
 PackagePaths = Mapping[str, "str | os.PathLike[str]"]
 
 _FIND = re.compile(r"^\$\(find\s+([^\s)]+)\s*\)(.*)$", re.DOTALL)

@@ -268,6 +268,7 @@ class RobotSpec:
     base: str | None = None
 
 
+#: The form of a ``--robot`` value (for usage errors).
 ROBOT_SPEC_FORM = "NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]"
 
 

@@ -30,7 +30,9 @@ _BLANK = frozenset(b" \t\r\n")
 _COMMENT_START, _COMMENT_END = b"<!--", b"-->"
 _CDATA_START, _CDATA_END = b"<![CDATA[", b"]]>"
 
+#: The ``kind`` of a :class:`Repair` of a comment before the root element's start that XML forbids.
 COMMENT = "comment"
+#: The ``kind`` of a :class:`Repair` of an XML declaration that is not at the very start.
 DECLARATION = "declaration"
 
 

@@ -4,7 +4,7 @@ Commands arrive by name (``sensor_msgs/JointState``: the contract of ros2_contro
 topic-based hardware interfaces, :mod:`.command_input`), as arrays in the ``joints`` order
 (``std_msgs/Float64MultiArray``, forward_command_controller contract) or from a trajectory. Bad
 input never raises and never moves the robot: each bad part is rejected with a warning (logged,
-throttled per reason) and counted per reason in :attr:`CommandBuffer.rejections`; the last good
+throttled per reason) and counted per reason in ``CommandBuffer.rejections``; the last good
 command holds.
 
 Validation rules:
@@ -92,7 +92,7 @@ REJECTION_REASONS = (
     "disabled",
     "not_claimed",
 )
-"""Every reason a command (part) can be rejected for; keys of :attr:`CommandBuffer.rejections`."""
+"""Every reason a command (part) can be rejected for; keys of ``CommandBuffer.rejections``."""
 
 
 def _interfaces(bits: int) -> str:
@@ -404,7 +404,7 @@ class CommandBuffer:
         self, interface: str, values: Sequence[float] | np.ndarray, now: float
     ) -> list[str]:
         """Apply a ``std_msgs/Float64MultiArray`` command for ``interface`` in the order of
-        :attr:`commandable` (forward_command_controller contract).
+        ``commandable`` (forward_command_controller contract).
 
         Returns:
             The warnings for the parts rejected.

@@ -10,7 +10,8 @@ from ..backends.sensor_readings import SensorReading
 
 
 class CycleState:
-    """What :meth:`HardwareSystem.read` returns: the state of one tick.
+    """What :meth:`HardwareSystem.read <sdf_bridge.hardware.system.HardwareSystem.read>` returns:
+    the state of one tick.
 
     Attributes:
         names: ``state_names`` (map joints, then followers).
@@ -18,15 +19,15 @@ class CycleState:
             (rad/s|m/s), effort (N·m|N).
         actuators: actuator space, three rows of shape (len(actuator_names),) (an array
             (3, n_actuators), or a sequence of three arrays): position, velocity, effort.
-        position, velocity, effort: the rows of ``joints`` (properties).
-        actuator_position, actuator_velocity, actuator_effort: the rows of ``actuators``.
         sensors: sensor name → reading (only sensors with a new sample this cycle).
         sim_time: the backend's simulated time (s) or ``None``.
 
-    The arrays are new on every read; the system keeps views of the joint position and
-    velocity as the measured state for the next write, so do not modify them in place. (A
-    slotted class whose rows are views made on access: one is built every tick, and most
-    ticks publish only some of them.)
+    The properties :attr:`position`, :attr:`velocity`, :attr:`effort` are the rows of
+    ``joints``; :attr:`actuator_position`, :attr:`actuator_velocity`,
+    :attr:`actuator_effort` those of ``actuators``. The arrays are new on every read; the system
+    keeps views of the joint position and velocity as the measured state for the next write, so do
+    not modify them in place. (A slotted class whose rows are views made on access: one is built
+    every tick, and most ticks publish only some of them.)
     """
 
     __slots__ = ("names", "joints", "actuators", "sensors", "sim_time")

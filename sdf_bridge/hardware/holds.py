@@ -20,7 +20,7 @@ written (before the limits, which it does not apply itself), once per tick:
   an actuator with a commanded joint gets a hold on the same interface — the position it had
   when the hold began, zero velocity, zero effort — and that interface's mode, so the shared
   actuators move only the commanded joint. The hold ends as soon as it is commanded itself.
-* **idle joints** (mode :attr:`~sdf_bridge.backends.base.Mode.NONE`: not commanded since the
+* **idle joints** (mode ``NONE`` of :class:`~sdf_bridge.backends.base.Mode`: not commanded since the
   start, a reset or an e-stop release): they hold still at the position measured when their
   command ended (:attr:`JointCommand.hold <sdf_bridge.backends.base.JointCommand.hold>`; they
   are not limited, as they are not commanded); except the joints that are free when idle (the
@@ -29,7 +29,7 @@ written (before the limits, which it does not apply itself), once per tick:
   0 instead: free, as Gazebo leaves a joint no plug-in drives.
 
 Hot path: the result only changes with the buffer's commands (its cached arrays, replaced on
-every change), its modes (:attr:`CommandBuffer.mode_version`) or a hold starting; otherwise the
+every change), its modes (``CommandBuffer.mode_version``) or a hold starting; otherwise the
 result of the previous tick is returned again (an identity check and an integer comparison, no
 numpy call and no object made).
 """

@@ -76,6 +76,7 @@ class JointProperty:
     positive: bool = False
 
 
+#: Every joint property a backend may apply at run time, by name.
 PROPERTIES: dict[str, JointProperty] = {
     p.name: p
     for p in (

@@ -132,7 +132,6 @@ class HardwareSystem:
         state_names: joint_states names: map joints then followers.
         actuator_names: actuators, order of actuator-space arrays.
         transmissions, limiter, commands, watchdog, holds, trajectory: the parts.
-        backend: the backend behind the joint-space port.
         timing: the :class:`LoopTiming` of the ticks, or ``None`` when built with
             ``timed=False``.
         enabled: False while the e-stop is engaged.
@@ -502,7 +501,7 @@ class HardwareSystem:
     @_locked
     def joint_properties(self) -> dict[str, dict[str, float]]:
         """joint → property → value now (a copy), for every joint of the transmission map that
-        has properties (:meth:`_initial_properties`) and every property of
+        has properties (``_initial_properties``) and every property of
         :attr:`joint_property_names`."""
         return {joint: dict(values) for joint, values in self._properties.items()}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+#: Why the limiter changed a command, in the order counts and diagnostics list them.
 REASONS = (
     "position",
     "soft_position",

@@ -214,7 +214,7 @@ def _function_name(callback: Callable[..., Any]) -> str:
 
 class GuardedNode(Node):
     """An rclpy node whose every subscription, service, timer and parameter callback is
-    guarded by its :attr:`callback_guard` (:class:`CallbackGuard`, module doc), including the
+    guarded by its ``callback_guard`` (:class:`CallbackGuard`, module doc), including the
     ones rclpy's ``Node.__init__`` registers; ``/clock`` for the node's time source is checked
     with :func:`clock_problem` first. Use as the first base of a node class (cooperative
     ``super()``)."""

@@ -545,7 +545,7 @@ def bridge_argv(setup: Setup) -> list[str]:
 
 def robots_bridge_argv(robots: RobotsSetup, namespace: str) -> list[str]:
     """The bridge's command line for several robots: the first robot's plan's parameters, on
-    the descriptions with every robot's block (:attr:`RobotsSetup.bridge_params`: each robot's
+    the descriptions with every robot's block (``RobotsSetup.bridge_params``: each robot's
     node follows its block's topics), the process's node in ``namespace``."""
     config, overrides = robots.setups[0].plan.bridge_parameters
     argv = [sys.executable, "-m", "sdf_bridge.ros.main", "--ros-args", "-r", "__node:=sdf_bridge"]
@@ -798,7 +798,8 @@ class ClaimsRelay:
     least every :attr:`PERIOD` s, from ``list_controllers``; published (latched) when it
     changes."""
 
-    PERIOD = 1.0  # s
+    #: s: the longest time between two ``list_controllers`` calls.
+    PERIOD = 1.0
 
     def __init__(self, node: Any, manager: str, namespace: str) -> None:
         from controller_manager_msgs.msg import ControllerManagerActivity

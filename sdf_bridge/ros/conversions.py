@@ -149,8 +149,8 @@ class JointStateWriter:
         self, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray, stamp: Time
     ) -> bytes:
         """:meth:`fill`'s message serialised (rclpy deserialises it to that message;
-        ``Publisher.publish`` sends bytes as they are); :attr:`msg` is not changed. Should the
-        middleware read the layout otherwise (:meth:`_layout`'s check, never seen), the message
+        ``Publisher.publish`` sends bytes as they are); ``msg`` is not changed. Should the
+        middleware read the layout otherwise (``_layout``'s check, never seen), the message
         is serialised by rclpy on every call instead.
 
         Raises:

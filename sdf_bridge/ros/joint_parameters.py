@@ -70,11 +70,12 @@ def split_name(name: str) -> tuple[str, str] | None:
 
 
 def descriptor(prop: str, start: float | None = None) -> ParameterDescriptor:
-    """The descriptor of property ``prop`` (:data:`~sdf_bridge.hardware.joint_properties.
-    PROPERTIES`): writable double, its unit, meaning of ``inf``, the Gazebo call, its range
-    (the finite-only properties bounded by ±:data:`~sdf_bridge.hardware.joint_properties.CAP`).
-    A ``start`` value beyond that range (a description's) widens it to include that value, so
-    the parameter can be declared with it; changes are still checked against the bound."""
+    """The descriptor of property ``prop``
+    (:data:`~sdf_bridge.hardware.joint_properties.PROPERTIES`): writable double, its unit, meaning
+    of ``inf``, the Gazebo call, its range (the finite-only properties bounded by
+    ±:data:`~sdf_bridge.hardware.joint_properties.CAP`). A ``start`` value beyond that range (a
+    description's) widens it to include that value, so the parameter can be declared with it;
+    changes are still checked against the bound."""
     spec = PROPERTIES[prop]
     infinite = f"; {spec.infinite}" if spec.infinite else ""
     text = f"{spec.description} Unit: {spec.unit}{infinite}. Gazebo: physics::Joint::{spec.gazebo}."

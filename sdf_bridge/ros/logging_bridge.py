@@ -32,6 +32,7 @@ from typing import Any
 PACKAGE_LOGGER = "sdf_bridge"
 THIRD_PARTY_LEVEL = logging.WARNING
 """Level of every other library's loggers in the bridge process (their INFO lines stay out)."""
+#: The ``logging`` format of the process's standard error lines (``[LEVEL] [logger]: text``).
 STDERR_FORMAT = "[%(levelname)s] [%(name)s]: %(message)s"
 
 

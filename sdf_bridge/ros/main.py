@@ -276,7 +276,7 @@ def spin_node(
     node: Any, loop_priority: int = 0, *, stop: Callable[[], bool] = lambda: False
 ) -> None:
     """Serve ``node``'s callbacks on this thread as the bridge process does: a
-    :func:`make_executor` executor at :func:`_executor_priority`, spun until the node's context
+    :func:`make_executor` executor at ``_executor_priority``, spun until the node's context
     shuts down or ``stop()`` is true (a clean return), then shut down."""
     from rclpy.executors import ExternalShutdownException
 

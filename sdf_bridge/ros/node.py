@@ -54,7 +54,7 @@ where the limiter's rate limits apply over the tick's period.
 joint_states / actuator_states are only serialised and published while the topic has
 subscribers. Sensors are simulated on demand, as Gazebo's sensor plugins
 (:mod:`.sensor_topics`): checked every :data:`~.sensor_topics.SENSOR_DEMAND_PERIOD` s on the
-executor thread (:meth:`BridgeNode._update_sensor_demand`, ``HardwareSystem.set_sensor_demand``).
+executor thread (``BridgeNode._update_sensor_demand``, ``HardwareSystem.set_sensor_demand``).
 ``/diagnostics``: :mod:`.diagnostics`.
 
 Threads: the control tick runs on a :class:`~sdf_bridge.hardware.FixedRateLoop` thread;
@@ -124,7 +124,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             parameters, description or backend cannot be used (raised from the constructor when
             the description comes from a parameter or the demo; when it arrives on the
             ``robot_description`` topic, a DescriptionError is logged and the node waits for
-            another description, any other error is kept in :attr:`failure`).
+            another description, any other error is kept in ``failure``).
     """
 
     def __init__(
@@ -415,9 +415,9 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         published by a timer on the executor thread.)
 
         Raises:
-            SdfBridgeError, RCLError: from the hardware system or a publish, unless the
-                context shut down meanwhile (SIGINT/SIGTERM while the cycle runs: the cycle
-                ends quietly; the loop is stopped right after).
+            SdfBridgeError, rclpy._rclpy_pybind11.RCLError: from the hardware system or a
+                publish, unless the context shut down meanwhile (SIGINT/SIGTERM while the cycle
+                runs: the cycle ends quietly; the loop is stopped right after).
         """
         if not self.context.ok():
             return

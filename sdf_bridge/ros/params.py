@@ -1,5 +1,5 @@
 """The bridge node's ROS parameters: declared with descriptors (type, range, description) and
-read into one validated :class:`BridgeConfig`.
+read into one validated :class:`~.params.BridgeConfig`.
 
 Parameters: :data:`PARAMETERS`, the one table of their defaults, types, ranges and
 descriptions (``config/bridge.yaml`` shows the same defaults, a test checks them; the
@@ -480,7 +480,7 @@ def make_config(
     """Validate raw parameter ``values`` (names of :data:`PARAMETERS`; a missing one takes its
     default) into a :class:`BridgeConfig`.
 
-    Each value is converted and range-checked from its descriptor (:func:`_converted`); the
+    Each value is converted and range-checked from its descriptor (``_converted``); the
     rules across parameters or beyond a type and range are checked here.
 
     Raises:

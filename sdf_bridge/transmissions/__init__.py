@@ -1,4 +1,5 @@
-"""Actuator ↔ joint space: mechanisms, couplings and the robot-wide :class:`TransmissionMap`.
+"""Actuator ↔ joint space: mechanisms, couplings and the robot-wide
+:class:`~sdf_bridge.transmissions.map.TransmissionMap`.
 
 Public API::
 

@@ -1,6 +1,7 @@
 """TransmissionMap: the whole robot's actuator space ↔ joint space, vectorised.
 
-Built once from a :class:`~sdf_bridge.description.model.Robot` (:mod:`.from_description`):
+Built once from a :class:`~sdf_bridge.description.model.Robot`
+(:mod:`~sdf_bridge.transmissions.from_description`):
 
 1. followers (mimic, gearbox, screw translation) are found (:mod:`.coupling`);
 2. every described transmission (classic, PR2 and ros2_control dialects, in

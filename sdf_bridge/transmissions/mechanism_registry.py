@@ -52,6 +52,7 @@ BUILTIN_TYPES: dict[str, type[Transmission]] = {
     "pr2_mechanism_model/WristTransmission": WristTransmission,
 }
 
+#: Transmission types that declare interfaces but no mechanism → why the map skips them.
 NON_MECHANISM_TYPES: dict[str, str] = {
     "franka_hw/FrankaStateInterface": "declares Franka's robot-state interface, no mechanism",
     "franka_hw/FrankaModelInterface": "declares Franka's dynamic-model interface, no mechanism",

@@ -10,7 +10,9 @@ not a boolean.
 
 from __future__ import annotations
 
+#: The words read as true (any case, surrounding blanks ignored).
 TRUE_WORDS = ("true", "1")
+#: The words read as false (any case, surrounding blanks ignored).
 FALSE_WORDS = ("false", "0")
 WORDS = "true, false, 1 or 0"
 """The vocabulary, for error messages."""

@@ -43,7 +43,7 @@ BRING_UP = 90.0  # s: the bridge, the controller_manager and four service round 
 
 
 class Control(ChildProcess):
-    """``python -m sdf_bridge.cli control ARGS --namespace NS --work-dir DIR``."""
+    """``python -m sdf_bridge.ros.command_line control ARGS --namespace NS --work-dir DIR``."""
 
     def __init__(
         self,
@@ -53,7 +53,7 @@ class Control(ChildProcess):
         env: dict[str, str] | None = None,
     ) -> None:
         self.name, self.work_dir = f"control {namespace}", work_dir
-        argv = [sys.executable, "-m", "sdf_bridge.cli", "control", *args]
+        argv = [sys.executable, "-m", "sdf_bridge.ros.command_line", "control", *args]
         argv += ["--namespace", namespace, "--work-dir", str(work_dir)]
         super().__init__(argv, env=env, cwd=REPO)
 

@@ -543,9 +543,16 @@ def test_a_value_rclpy_refuses_exits_1_with_one_line(
 
 
 def test_sdf_bridge_run_gives_the_same_line(robot_file: Path) -> None:
-    """``sdf-bridge run`` (cli.py → ros/main.py) ends as the bridge executable does."""
+    """``sdf-bridge run`` (ros/command_line.py → ros/main.py) ends as the bridge executable does."""
     process = subprocess.run(
-        [sys.executable, "-m", "sdf_bridge.cli", "run", "--description", str(robot_file)]
+        [
+            sys.executable,
+            "-m",
+            "sdf_bridge.ros.command_line",
+            "run",
+            "--description",
+            str(robot_file),
+        ]
         + ["--ros-args", "-p", "use_sim_time:=1"],
         cwd=REPO,
         capture_output=True,

@@ -23,12 +23,12 @@ CASE_ROBOT = ("013-jointstate-array-lengths", "robot.urdf")
 
 
 class CliBridge(Bridge):
-    """``python -m sdf_bridge.cli run ...`` as a child process."""
+    """``python -m sdf_bridge.ros.command_line run ...`` as a child process."""
 
     def __init__(self, argv: list[str], name: str) -> None:
         self.name = name
         ChildProcess.__init__(
-            self, [sys.executable, "-m", "sdf_bridge.cli", "run", *argv], cwd=REPO
+            self, [sys.executable, "-m", "sdf_bridge.ros.command_line", "run", *argv], cwd=REPO
         )
 
 
@@ -150,7 +150,7 @@ def test_cli_demo() -> None:
     env = dict(os.environ)
     env.pop("ROS_DOMAIN_ID", None)  # the demo picks its own domain
     result = subprocess.run(
-        [sys.executable, "-m", "sdf_bridge.cli", "demo", "--duration", "0.6"],
+        [sys.executable, "-m", "sdf_bridge.ros.command_line", "demo", "--duration", "0.6"],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -186,7 +186,16 @@ def test_cli_demo_mobile() -> None:
     env = dict(os.environ)
     env.pop("ROS_DOMAIN_ID", None)  # the demo picks its own domain
     result = subprocess.run(
-        [sys.executable, "-m", "sdf_bridge.cli", "demo", "--robot", "mobile", "--duration", "1.0"],
+        [
+            sys.executable,
+            "-m",
+            "sdf_bridge.ros.command_line",
+            "demo",
+            "--robot",
+            "mobile",
+            "--duration",
+            "1.0",
+        ],
         cwd=REPO,
         env=env,
         capture_output=True,

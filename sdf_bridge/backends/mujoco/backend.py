@@ -20,9 +20,10 @@ is the vectorised numpy code of :mod:`.cycle` (its overhead over MuJoCo's steppi
 ``bench/sim.py``).
 
 State: joint position/velocity from MuJoCo, joint effort = the applied actuator effort; the actuator
-state is ``joint_to_actuator`` of it. Sensor readings come from :mod:`.sensors` (computed by MuJoCo
-at the start of the last physics step, i.e. at most one timestep old), and, at every read, the
-wrench of each joint asking for feedback, named ``joint_wrench/<joint>`` (:mod:`.joint_wrench`: a
+state is ``joint_to_actuator`` of it. Sensor readings come from
+:mod:`~sdf_bridge.backends.mujoco.sensors` (computed by MuJoCo at the start of the last physics
+step, i.e. at most one timestep old), and, at every read, the wrench of each joint asking for
+feedback, named ``joint_wrench/<joint>`` (:mod:`.joint_wrench`: a
 :class:`~sdf_bridge.backends.sensor_readings.WrenchReading`, parent → child, in the joint frame at
 the child; read only while demanded like a sensor).
 
@@ -78,7 +79,6 @@ class MujocoBackend:
     """MuJoCo physics backend (see the module docstring).
 
     Attributes:
-        real_time_factor: achieved simulated-time / wall-time ratio (see the property).
         instabilities: how many times the simulation diverged and was reset (see the module doc).
         model, data: the MuJoCo model and data (after :meth:`configure`).
         built: the build result (link → body, joint → MuJoCo addresses, notes).
@@ -737,7 +737,7 @@ class MujocoBackend:
         rewritten at once.
 
         Returns:
-            Notes to log (e.g. a stop too stiff for the timestep: rigid). A joint whose stops
+            Notes to log (e.g. a stop too stiff for the timestep, made rigid). A joint whose stops
             move keeps its initial position (:meth:`reset`) inside them.
 
         Raises:

@@ -135,7 +135,7 @@ class ContactSensor:
         of the sensor's link (body ``sensor_body``) and, for URDF, of the links Gazebo lumps into it
         (:func:`.contact_names.lumped_links`), only those the sensor's ``collisions`` name when
         it names any (by the collision's own name, or for URDF by the names Gazebo gives it,
-        :func:`.contact_names.gazebo_collision_names`); the name of every geom (:func:`_name`).
+        :func:`.contact_names.gazebo_collision_names`); the name of every geom (``_name``).
         Cached per model; a filter that names none of the link's collisions is warned about
         once (the sensor then reports no contacts)."""
         cached = self._geoms

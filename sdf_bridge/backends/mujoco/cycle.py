@@ -239,10 +239,10 @@ def unprepare(tab: np.ndarray) -> None:
 
 
 def command_kind(mode: np.ndarray) -> np.ndarray:
-    """The kind of each joint's command (:data:`NONE`, :data:`POSITION`, :data:`VELOCITY` or
-    :data:`EFFORT`, floats) from its :class:`~sdf_bridge.backends.base.Mode` (``mode``, (n,)):
-    ``POSITION_VELOCITY`` tracks as ``POSITION`` (its velocity is a feed-forward); any value
-    that is not a joint command mode holds (``NONE``)."""
+    """The kind of each joint's command (``NONE``, ``POSITION``, ``VELOCITY`` or ``EFFORT``, floats)
+    from its :class:`~sdf_bridge.backends.base.Mode` (``mode``, (n,)): ``POSITION_VELOCITY`` tracks
+    as ``POSITION`` (its velocity is a feed-forward); any value that is not a joint command mode
+    holds (``NONE``)."""
     m = np.asarray(mode).astype(np.int64)
     return np.where(
         (m & P_BIT) != 0,

@@ -207,8 +207,8 @@ def add_geom(
     ``<link>::collision::<name>`` / ``<link>::visual::<name>`` when the element has a name.
 
     Returns:
-        False when the geometry was skipped: an unreadable mesh (warned once per file) or a
-        degenerate shape (:func:`degenerate`, warned through the mesh loader's ``note``).
+        False when the geometry was skipped (an unreadable mesh (warned once per file) or a
+        degenerate shape, :func:`degenerate`, warned through the mesh loader's ``note``).
     """
     reason = degenerate(geometry)
     if reason is not None:

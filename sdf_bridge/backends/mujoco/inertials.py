@@ -100,7 +100,7 @@ def set_inertial(
     :data:`MIN_PRINCIPAL_INERTIA` are raised to it (both noted).
 
     Raises:
-        BackendError: invalid mass properties (see :func:`_inertia_tensor`).
+        BackendError: invalid mass properties (see ``_inertia_tensor``).
     """
     inertial = link.inertial
     if inertial is None and sdf:

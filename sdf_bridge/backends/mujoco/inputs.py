@@ -1,5 +1,6 @@
 """The checks of what the bridge gives the MuJoCo backend: a control period as a whole number of
-physics steps (:func:`physics_steps`) and a joint command's arrays (:func:`command_arrays`)."""
+physics steps (:func:`~.inputs.physics_steps`) and a joint command's arrays
+(:func:`~.inputs.command_arrays`)."""
 
 from __future__ import annotations
 

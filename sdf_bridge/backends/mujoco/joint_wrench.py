@@ -103,8 +103,9 @@ def joint_wrench(
 
 
 class JointWrenches:
-    """The joints of a robot whose wrench is read (:func:`~sdf_bridge.description.feedback
-    .feedback_joints`), made by :meth:`attach` before compiling, bound by :meth:`bind`.
+    """The joints of a robot whose wrench is read
+    (:func:`~sdf_bridge.description.feedback.feedback_joints`), made by :meth:`attach` before
+    compiling, bound by :meth:`bind`.
 
     Attributes:
         names: reading name (``joint_wrench/<joint>``) → (child body name, joint frame in the

@@ -1,5 +1,5 @@
 """The MuJoCo backend's parameters (``backend_params.*`` and ``<ros2_control><hardware><param>``):
-their names, types and what they build (:func:`parse_options`).
+their names, types and what they build (:func:`~.options.parse_options`).
 
 Parameters (``params``; all optional, strings accepted as from ``<ros2_control><param>``; nested
 mappings may also arrive flattened by ROS, e.g. ``pid_gains.<joint>.p``, ``armature.<joint>``):

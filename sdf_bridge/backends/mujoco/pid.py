@@ -378,7 +378,7 @@ class JointPid:
 
     def set_scale(self, scale: np.ndarray) -> None:
         """Scale ``p``, ``i``, ``d`` by ``scale`` (n,) from now on (1 = as given; gain
-        scheduling of :attr:`PidGains.scheduled` joints by their inertia ratio)."""
+        scheduling of ``PidGains.scheduled`` joints by their inertia ratio)."""
         self.scale[:] = scale
 
     def reset(self, mask: np.ndarray | None = None) -> None:

@@ -4,11 +4,12 @@ access.
 At read time :meth:`ImuSampler.sample` / :meth:`WrenchSampler.sample` only take what the reading
 needs that physics will overwrite: the suite copies MuJoCo's ``sensordata`` values of all IMU and
 force-torque channels into one fresh array per read (the *snapshot*, shared by the samples of that
-read); the IMU takes its noise row (:meth:`.noise.ImuNoise.take`); the ``parent``-frame
-force-torque copies the site's and its parent body's world rotations. A sample is a tuple
-``(sampler, snapshot, …)``; :meth:`convert` turns it into the reading with the operations the
-eager readers used, so the same raw numbers give equal readings (``==``; the sign of a zero
-force or torque component may differ, see :meth:`WrenchSampler.convert`):
+read); the IMU takes its noise row (:meth:`ImuNoise.take
+<sdf_bridge.backends.mujoco.noise.NoiseStream.take>`); the ``parent``-frame force-torque copies the
+site's and its parent body's world rotations. A sample is a tuple ``(sampler, snapshot, …)``;
+:meth:`ImuSampler.convert` turns it into the reading with the operations the eager readers used, so
+the same raw numbers give equal readings (``==``; the sign of a zero force or torque component may
+differ, see :meth:`WrenchSampler.convert`):
 
 - IMU: orientation (x, y, z, w) from MuJoCo's ``framequat`` (w, x, y, z); angular velocity
   (rad/s) and linear acceleration (m/s²) in the sensor frame, with noise (:mod:`.noise`).
@@ -56,7 +57,8 @@ class ImuSampler:
 
     def sample(self, snapshot: np.ndarray) -> Sample:
         """The sample of this read: ``(self, snapshot)`` or, noisy, ``(self, snapshot, z)``
-        (:meth:`.noise.ImuNoise.take`: the noise sample index advances on every read)."""
+        (:meth:`ImuNoise.take <sdf_bridge.backends.mujoco.noise.NoiseStream.take>`: the noise sample
+        index advances on every read)."""
         noise = self.noise
         if noise is None:
             return (self, snapshot)

@@ -1,5 +1,5 @@
-"""The scenery of a robot taken from an SDFormat world (:attr:`Robot.scenery`) as fixed MuJoCo
-world geometry.
+"""The scenery of a robot taken from an SDFormat world (:attr:`Robot.scenery
+<sdf_bridge.description.model.Robot.scenery>`) as fixed MuJoCo world geometry.
 
 Every collision and visual of every link of every scenery model becomes a geom of the world
 body at ``X_world,model · X_model,link · X_link,geom`` (the zero configuration of a model with
@@ -30,7 +30,8 @@ def add_scenery(
         visual_geoms: add the visuals too.
 
     Returns:
-        The names of the scenery models that are not static (simulated fixed: noted by the caller).
+        The names of the scenery models that are not static (simulated fixed; the caller notes
+        them).
     """
     world = spec.worldbody
     moving: list[str] = []

@@ -117,6 +117,7 @@ class EntityError(BackendError):
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
+        #: Which kind of request failed (see the class docstring).
         self.reason = reason
 
 
@@ -358,7 +359,7 @@ class World:
 
     def mark_stopped(self) -> None:
         """The simulation is stopped now (paused at its reset state): it reads
-        :attr:`SimulationState.STOPPED` until time advances or :meth:`clear_stopped`."""
+        ``SimulationState.STOPPED`` until time advances or :meth:`clear_stopped`."""
         self._stopped_at = float(self.data.time)
 
     def clear_stopped(self) -> None:

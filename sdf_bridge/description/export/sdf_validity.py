@@ -1,5 +1,6 @@
 """What a robot needs before it is written as SDFormat 1.9 that libsdformat loads without errors
-(:func:`simulated_masses` before lumping, :func:`sdf_names` after).
+(:func:`~.sdf_validity.simulated_masses` before lumping, :func:`~.sdf_validity.sdf_names`
+after).
 
 Every change is warned about (the ``sdf_bridge.description.export`` logger), naming what changed:
 
@@ -8,12 +9,13 @@ Every change is warned about (the ``sdf_bridge.description.export`` logger), nam
   namespace, so the joint is renamed ``<name>_joint`` (``_joint0``, ``_joint1``, … while taken),
   as libsdformat itself renames it in files older than 1.7; every reference to it moves along
   (mimic leaders, ``<ros2_control>`` joints, transmissions, sensors, ``<gazebo reference>``).
-* **URDF links without mass** (no ``<inertial>``, or a mass below :data:`~..inertia.MIN_MASS`):
-  written with the mass and inertia the simulator gives them
-  (:data:`~..inertia.DEFAULT_MASS`, :data:`~..inertia.DEFAULT_INERTIA`), never left to
-  SDFormat's default of 1 kg.
-* **Inertias no rigid body has**: written balanced (:func:`~..inertia.balanced_inertia`), as
-  the simulator uses them.
+* **URDF links without mass** (no ``<inertial>``, or a mass below
+  :data:`~sdf_bridge.description.inertia.MIN_MASS`): written with the mass and inertia the simulator
+  gives them (:data:`~sdf_bridge.description.inertia.DEFAULT_MASS`,
+  :data:`~sdf_bridge.description.inertia.DEFAULT_INERTIA`), never left to SDFormat's default of 1
+  kg.
+* **Inertias no rigid body has**: written balanced
+  (:func:`~sdf_bridge.description.inertia.balanced_inertia`), as the simulator uses them.
 * **Sensor types SDFormat 1.9 does not define** (``air_speed``, …): not written.
 """
 
@@ -135,9 +137,10 @@ def rename_joints(robot: Robot, names: dict[str, str]) -> Robot:
 
 def simulated_masses(robot: Robot) -> Robot:
     """``robot`` with the mass properties the simulator uses: URDF links without mass get
-    :data:`~..inertia.DEFAULT_MASS` and :data:`~..inertia.DEFAULT_INERTIA`, inertias no rigid
-    body has are balanced (both warned about). Applied before lumping, so a lumped model weighs
-    what the simulator moves."""
+    :data:`~sdf_bridge.description.inertia.DEFAULT_MASS` and
+    :data:`~sdf_bridge.description.inertia.DEFAULT_INERTIA`, inertias no rigid body has are balanced
+    (both warned about). Applied before lumping, so a lumped model weighs what the simulator
+    moves."""
     links = dict(robot.links)
     massless = []
     for name, link in links.items():

@@ -20,8 +20,9 @@ are written into the ``<model>`` exactly as read (``Transmission.raw_xml``), tho
 ``<ros2_control>`` block inside that block. libsdformat (SDFormat 12) keeps elements it does not
 define as children of the model and loads the file without errors (it logs a debug line; only
 its opt-in strict policy for unrecognised elements would refuse them, as it refuses
-``<ros2_control>``). The SDF loader reads them back (:mod:`..sdf.transmissions`).
-Whatever is not written is warned about (:mod:`.losses`).
+``<ros2_control>``). The SDF loader reads them back
+(:mod:`sdf_bridge.description.sdf.transmissions`). Whatever is not written is warned about
+(:mod:`.losses`).
 """
 
 from __future__ import annotations
@@ -331,8 +332,8 @@ def _transmission(scopes: "_Scopes", t: Transmission) -> None:
     """Write a transmission outside ``<ros2_control>``: into the nested model that holds all its
     names, with names local to it (as the loader reads them); when its names still need ``::``
     (they cross nested models), as the custom element ``<sdf_bridge:transmission>``, which
-    SDFormat ≥ 1.8 allows (see :mod:`..sdf.transmissions`). URDF transmissions have no
-    scopes and are written exactly as read."""
+    SDFormat ≥ 1.8 allows (see :mod:`sdf_bridge.description.sdf.transmissions`). URDF transmissions
+    have no scopes and are written exactly as read."""
     elem = etree.fromstring(t.raw_xml)
     nodes = named_nodes(elem)
     scope = _common_scope([n.get("name", "") for n in nodes])

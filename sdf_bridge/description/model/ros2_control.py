@@ -15,7 +15,7 @@ class InterfaceInfo:
     """A ``<command_interface>`` or ``<state_interface>``.
 
     Attributes are strings as ros2_control keeps them (``min``/``max``/``initial_value`` may be
-    written as expressions the hardware interprets); use :func:`float` where a number is meant.
+    written as expressions the hardware interprets); use :class:`float` where a number is meant.
     ``size`` is 1 unless given. ``parameters`` are its ``<param>`` children.
     """
 

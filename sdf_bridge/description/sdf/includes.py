@@ -39,6 +39,7 @@ from ..xmlio import ParseContext, parse_xml, read_file
 #: Highest SDFormat version this loader reads.
 SUPPORTED_MAX = (1, 11)
 
+#: The environment variables whose directories ``model://`` includes are searched in, in order.
 ENV_VARS = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH", "SDF_PATH")
 
 

@@ -1,4 +1,5 @@
-"""The kinematic tree of a flattened SDFormat model: pass 2 of :mod:`.model` for joints.
+"""The kinematic tree of a flattened SDFormat model: pass 2 of
+:mod:`~sdf_bridge.description.sdf.model` for joints.
 
 :func:`resolve_joint` turns each ``<joint>`` into a :class:`Joint` from the resolved frame graph
 (parent and child links, ``X_PJ``, ``X_JC``, axes in the joint frame; a parent ``world`` is the

@@ -1,8 +1,8 @@
 """SDFormat ``<link>`` contents: inertial, visual and collision geometry, materials.
 
-Poses are resolved by the caller (:mod:`.model`), which passes the element's pose in the link frame;
-this module reads values and resolves mesh URIs (:func:`make_mesh_resolver`). Geometry units are m;
-mass kg; inertia kg·m².
+Poses are resolved by the caller (:mod:`~sdf_bridge.description.sdf.model`), which passes the
+element's pose in the link frame; this module reads values and resolves mesh URIs
+(:func:`make_mesh_resolver`). Geometry units are m; mass kg; inertia kg·m².
 """
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ def _sizes(
     return values
 
 
+#: ``(uri, base directory) → local file path`` of a mesh, or ``None`` when it cannot be found.
 MeshResolver = Callable[[str, Path], "str | None"]
 
 
@@ -104,10 +105,10 @@ def make_mesh_resolver(
     unresolved (``None``).
 
     ``network``: the description came from the network, so its mesh paths are confined
-    (:mod:`..confine`): a ``model://`` path must stay inside the search path, a relative path
-    is resolved only from an included file's directory (inside it), never from ``text_base``
-    (the base directory of the network text itself: the current directory). A refused path
-    stays unresolved, with one warning per load (through ``warn``).
+    (:mod:`sdf_bridge.description.confine`): a ``model://`` path must stay inside the search path, a
+    relative path is resolved only from an included file's directory (inside it), never from
+    ``text_base`` (the base directory of the network text itself: the current directory). A refused
+    path stays unresolved, with one warning per load (through ``warn``).
 
     Raises (when called):
         PathResolutionError: a ``package://`` path leaves its package.

@@ -12,8 +12,8 @@ waiting between the passes: :class:`~.scoped.ScopedElement`):
   joints are resolved by :mod:`.joint_tree`;
 * visual, collision, inertial and sensor poses are in their link frame;
 * ``<transmission>`` elements of each (nested) model are read with scoped names
-  (:mod:`.transmissions`), before those of ``<ros2_control>`` blocks, as the URDF loader orders
-  them.
+  (:mod:`~sdf_bridge.description.sdf.transmissions`), before those of ``<ros2_control>`` blocks, as
+  the URDF loader orders them.
 """
 
 from __future__ import annotations

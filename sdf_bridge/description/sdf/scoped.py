@@ -1,6 +1,7 @@
 """An element of a flattened SDFormat model with the scope it was read in: the unit of work of
-:mod:`.model`'s two passes (pass 1 registers it, pass 2 turns it into a model type), and its
-frame lookups (``__model__`` of an element of a merged model names the frame it was merged as).
+:mod:`~sdf_bridge.description.sdf.model`'s two passes (pass 1 registers it, pass 2 turns it into a
+model type), and its frame lookups (``__model__`` of an element of a merged model names the frame it
+was merged as).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ ray samples) counts by its integer part; SDFormat's unset placeholders (``__defa
 
 The sensor type names and the child tags of the sensor elements (the misspelling check) are
 :mod:`.vocabulary`'s; urdfdom's top-level URDF ``<sensor>`` is read by
-:mod:`.sensor`.
+:mod:`sdf_bridge.description.urdf.sensor`.
 """
 
 from __future__ import annotations

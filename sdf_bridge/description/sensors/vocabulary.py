@@ -1,7 +1,8 @@
-"""The vocabulary of SDFormat sensor elements: the sensor type names (:data:`TYPE_ALIASES`, written
-type → :attr:`~.model.sensor.Sensor.type`, shared by :mod:`.sdf_element` and :mod:`.sensor`)
-and the child tags of each sensor element (:data:`KNOWN_CHILDREN`), against which
-:func:`check_children` tells a misspelt tag (an error) from a foreign one (left alone).
+"""The vocabulary of SDFormat sensor elements: the sensor type names
+(:data:`~.vocabulary.TYPE_ALIASES`, written type → :attr:`~.model.sensor.Sensor.type`, shared by
+:mod:`.sdf_element` and :mod:`~sdf_bridge.description.urdf.sensor`) and the child tags of each
+sensor element (:data:`~.vocabulary.KNOWN_CHILDREN`), against which
+:func:`~.vocabulary.check_children` tells a misspelt tag (an error) from a foreign one (left alone).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from lxml import etree
 
 from ..xmlio import ParseContext
 
-#: Written sensor type → normalised :attr:`Sensor.type`.
+#: Written sensor type → normalised :attr:`~sdf_bridge.description.model.sensor.Sensor.type`.
 TYPE_ALIASES: dict[str, str] = {
     "camera": "camera",
     "multicamera": "camera",

@@ -112,7 +112,7 @@ def expand_xacro(
     Args:
         path: the xacro file (a file the user named: its expressions run with the user's rights).
         xacro_args: ``name → value`` as on the command line (``name:=value``); values are
-            converted with :func:`str`.
+            converted with :class:`str`.
         package_paths: package → directory map for ``$(find pkg)`` (before the ament index).
 
     Raises:
@@ -230,7 +230,7 @@ def _error(fields: Mapping[str, object], name: str) -> DescriptionError:
 
 
 def child_main() -> None:
-    """The child process (:data:`_CHILD`): read the request (JSON) on stdin, cap memory and CPU
+    """The child process (``_CHILD``): read the request (JSON) on stdin, cap memory and CPU
     time, expand, write the reply (JSON) on stdout. Not for direct use."""
     import resource
 

@@ -221,7 +221,7 @@ def expand_in_process(
     Args:
         path: the xacro file.
         xacro_args: ``name → value`` as on the command line (``name:=value``); values are
-            converted with :func:`str`.
+            converted with :class:`str`.
         package_paths: package → directory map for ``$(find pkg)`` (before the ament index).
 
     Raises:
