@@ -60,7 +60,7 @@ def load_model(
     """One ``<model>`` element → :class:`Robot` (``name``/``pose_elem``/``static`` override the
     model's own, as ``<include>`` does; so do ``blocks``, ``<ros2_control>`` elements of the
     ``<include>`` read in ``pose_ctx``: when given, they replace the model's own top-level
-    blocks, :func:`_load_include`).
+    blocks, ``_load_include``).
 
     Raises:
         InvalidValueError: the model has no name.
