@@ -420,6 +420,7 @@ def test_run_cycles_and_diagnostics() -> None:
         "backend",
         "rejected",
         "rejected_total",
+        "dropped",
         "watchdog_trips",
         "watchdog_tripped",
         "command_timeout",
