@@ -215,6 +215,9 @@ class CommandBuffer:
         self.dropped: Counter[str] = Counter()
         self._last_logged: dict[str, float] = {}
         self.last_command_time: float | None = None
+        #: when the last JointState or array command message arrived, whatever it held (later
+        #: than :attr:`last_command_time`: messages came but set no value, e.g. all NaN)
+        self.last_message_time: float | None = None
         self.last_accepted = np.zeros(0, dtype=np.intp)
         self._layout = JointStateLayout(
             allowed if command_interfaces is None else command_interfaces
@@ -239,6 +242,7 @@ class CommandBuffer:
         self.effort = np.full(n, np.nan)
         self.mode = self._fixed_mode.copy()
         self.last_command_time = None
+        self.last_message_time = None
         self._touch(mode_changed=True)
 
     def _touch(self, mode_changed: bool = False) -> None:
@@ -400,6 +404,7 @@ class CommandBuffer:
             The warnings for the parts rejected (empty when everything was applied).
         """
         warnings: list[str] = []
+        self.last_message_time = now
         key = tuple(names)
         n = len(key)
         fields: dict[str, np.ndarray] = {}
@@ -458,6 +463,7 @@ class CommandBuffer:
                 f"unknown command interface {interface!r}. Fix: use position, velocity or effort."
             )
         warnings: list[str] = []
+        self.last_message_time = now
         n = len(self.commandable)
         if len(values) != n:
             warnings.append(

@@ -9,6 +9,7 @@ identity actuator "j2"); j3 mimics j1 (2·j1 + 0.5).
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -197,6 +198,28 @@ def test_watchdog_holds_measured_position_in_position_mode() -> None:
     _cycle(system, 1.0, 1.0)  # trips here: holds what was measured
     assert system.watchdog.trips == 1
     np.testing.assert_allclose(system.commands.position[:2], measured, atol=TOL)
+
+
+def test_watchdog_trip_names_messages_that_set_no_value(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A trajectory controller's NaN goal: JointState messages keep coming, all NaN (not
+    commanded): the watchdog still trips and holds the measured position, and its warning says
+    that messages arrived without a finite value rather than asking for a steady rate."""
+    system = _system(command_timeout=0.5, backend_params={"position_state_following_offset": 0.01})
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.4, 0.1], now=0.0)
+    measured = _cycle(system, 0.25, 1.0).position[:2].copy()
+    for now in (0.3, 0.6, 0.9):
+        assert system.submit_joint_state(["j1", "j2"], [NAN, NAN], [], [], now=now) == []
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.watchdog"):
+        _cycle(system, 1.0, 1.0)
+    assert system.watchdog.trips == 1
+    np.testing.assert_allclose(system.commands.position[:2], measured, atol=TOL)
+    assert (
+        "no usable command for 1.000 s (command_timeout 0.500 s): command messages kept "
+        "arriving (the last 0.100 s ago) but set no finite value for any joint" in caplog.text
+    )
 
 
 def test_watchdog_does_not_trip_when_every_position_is_reached() -> None:
