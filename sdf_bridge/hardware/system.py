@@ -513,10 +513,17 @@ class HardwareSystem:
         :meth:`set_joint_properties` unless the state changed in between or the backend fails
         (a ``BackendError``: the driver gone, a mock configured for part of the map).
 
+        A backend's own checks run too when it offers ``check_joint_properties(changes)``
+        (MuJoCo: a spring too stiff for its timestep), so that a change the backend would
+        refuse is refused here, before a ROS parameter call is answered.
+
         Raises:
             JointPropertyError: as :meth:`set_joint_properties` (nothing changed).
         """
-        self._plan_joint_properties(changes)
+        _, _, to_backend, _ = self._plan_joint_properties(changes)
+        check = getattr(self.backend, "check_joint_properties", None)
+        if to_backend and callable(check):
+            check(to_backend)
 
     def _plan_joint_properties(
         self, changes: Mapping[str, Mapping[str, float]]
@@ -564,7 +571,8 @@ class HardwareSystem:
 
         Raises:
             JointPropertyError: an unknown joint or property, a value out of range, stops with
-                lower ≥ upper (nothing changed).
+                lower ≥ upper, or one the backend refuses (MuJoCo: a spring too stiff for the
+                timestep); nothing changed.
             BackendError: from the backend (which changes nothing when it raises).
         """
         merged, limiter, to_backend, stops_moved = self._plan_joint_properties(changes)
