@@ -745,6 +745,47 @@ def test_timing_covers_the_tick_until_end_cycle() -> None:
     assert system.diagnostics()["timing"]["cycles"] == 3
 
 
+def test_release_follows_a_far_setpoint_from_the_held_position_at_the_limit(
+    demo_robot,
+) -> None:
+    """The newcomer's e-stop under ros2_control, on MuJoCo at 100 Hz: base_yaw (velocity limit
+    2 rad/s) follows a setpoint advancing at 0.5 rad/s (a trajectory controller knows no
+    e-stop); e-stop at t = 1 s holds it (within 0.012 rad), release at 2.5 s with the setpoint
+    0.75 rad ahead. The position target starts from the held position and advances exactly
+    v̄·dt = 0.02 rad per tick until it meets the setpoint (0.75 / (2 − 0.5) = 0.5 s later).
+    The measured velocity peaks 9.5 % above the limit (2.19 rad/s: the PID following a ramp
+    that starts at full speed; the same for any far new target) and the joint is back on the
+    setpoint within 0.05 rad 0.5 s after release, 0.01 rad 1 s after it."""
+    hw = HardwareSystem(demo_robot, "mujoco", command_timeout=0.0, update_rate=100.0)
+    k = list(hw.joint_names).index("base_yaw")
+    assert hw.limiter.limits[k].max_velocity == 2.0
+    dt = 0.01
+    q, v, target = [], [], []
+    for i in range(400):
+        t = i * dt
+        if i == 100:
+            hw.enable(False)
+        elif i == 250:
+            hw.enable(True)
+        if hw.enabled:
+            hw.submit_joint_state(["base_yaw"], [0.5 * t], [], [], now=t)
+        state = hw.cycle(t, dt)
+        target.append(hw._command.values[0, k] if hw.enabled else NAN)
+        q.append(state.position[k])
+        v.append(state.velocity[k])
+    q, v, target = (np.array(x) for x in (q, v, target))
+    assert np.ptp(q[100:250]) < 0.012  # held (the PID settling after the stop)
+    steps = np.diff(target[250:301])
+    np.testing.assert_allclose(target[250], q[249] + 0.02, atol=1e-12)
+    np.testing.assert_allclose(steps[:48], 0.02, atol=1e-12)  # at the limit, from the hold
+    assert 0.0 < steps[48] < 0.02  # (the tick it meets the setpoint)
+    np.testing.assert_allclose(target[300:], 0.5 * np.arange(300, 400) * dt, atol=1e-9)
+    assert np.abs(v[250:]).max() == pytest.approx(2.19, abs=0.01)
+    setpoint = 0.5 * np.arange(400) * dt
+    assert abs(q[300] - setpoint[300]) < 0.05
+    assert np.abs(q[350:] - setpoint[350:]).max() < 0.01
+
+
 def test_estop_before_any_read_holds_the_measured_position() -> None:
     system = _system(ROS2_CONTROL)
     system.enable(False)
