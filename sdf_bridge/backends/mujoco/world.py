@@ -44,6 +44,7 @@ import mujoco
 import numpy as np
 
 from ...errors import BackendError
+from ...util.clip import clip
 
 if TYPE_CHECKING:  # pragma: no cover
     from .backend import MujocoBackend
@@ -247,7 +248,8 @@ class World:
         if entity is None:
             known = ", ".join(self._entities) or "none"
             raise EntityError(
-                "not_found", f"no entity {name!r}; the entities are: {known} (GetEntities)"
+                "not_found",
+                f"no entity {clip(name)!r}; the entities are: {known} (GetEntities)",
             )
         return entity
 

@@ -200,6 +200,9 @@ def test_wrench_errors(box) -> None:
     with pytest.raises(EntityError, match="no entity 'wheel'") as info:
         world.apply_wrench("wheel", (1, 0, 0), (0, 0, 0))
     assert info.value.reason == "not_found"
+    with pytest.raises(EntityError, match=r"no entity 'xxxxxxxxxx[x]*…\(\+99920\)'") as info:
+        world.apply_wrench("x" * 100_000, (1, 0, 0), (0, 0, 0))  # a peer's name, clipped
+    assert len(str(info.value)) < 1000
     with pytest.raises(EntityError, match="3 finite numbers each") as info:
         world.apply_wrench("box", (math.inf, 0, 0), (0, 0, 0))
     assert info.value.reason == "not_finite"
