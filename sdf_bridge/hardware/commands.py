@@ -330,7 +330,7 @@ class CommandBuffer:
         self._touch(mode_changed=True)
         lost = np.flatnonzero(was_commanded & (bits == 0))
         return ClaimsUpdate(
-            followed=tuple(followed),
+            followed=tuple(dict.fromkeys(followed)),  # (each once, in message order)
             ignored=tuple(ignored),
             released=tuple(self.joint_names[k] for k in lost),
         )

@@ -600,7 +600,9 @@ def test_claims_ignore_foreign_names_and_none_stops_following() -> None:
     """A claim counts only for an interface the joint is commanded through: j4 is not
     commandable, j3 commands position only (j3/velocity is as useless as junk)."""
     buffer = _buffer()
-    update = buffer.set_claims(["j4/position", "j1/torque", "nope", "j3/velocity", "j3/position"])
+    update = buffer.set_claims(
+        ["j4/position", "j3/position", "j1/torque", "nope", "j3/velocity", "j3/position"]
+    )
     assert update == ClaimsUpdate(
         followed=("j3/position",), ignored=("j4/position", "j1/torque", "nope", "j3/velocity")
     )
