@@ -214,6 +214,7 @@ class CommandBuffer:
         #: reason → values dropped without a warning (:data:`DROP_REASONS`)
         self.dropped: Counter[str] = Counter()
         self._last_logged: dict[str, float] = {}
+        #: when a command last set a value for some joint (``now`` clock, s); ``None`` before
         self.last_command_time: float | None = None
         #: when the last JointState or array command message arrived, whatever it held (later
         #: than :attr:`last_command_time`: messages came but set no value, e.g. all NaN)
