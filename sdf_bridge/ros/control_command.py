@@ -630,25 +630,57 @@ def check_arguments(args: Any) -> None:
         )
 
 
+def work_directory(text: str | None) -> tuple[Path, bool]:
+    """The folder of ``--work-dir`` (``text``; ``None``: a new temporary one), created with its
+    parents where missing and checked writable (a file is created in it and removed), and
+    whether this call created it.
+
+    Raises:
+        ConfigError: the path is a file, lies under a file, or cannot be created or written
+            (naming the path, the reason and the fix).
+    """
+    if text is None:
+        try:
+            return Path(tempfile.mkdtemp(prefix="sdf-bridge-control-")), True
+        except OSError as exc:
+            raise ConfigError(
+                f"no temporary folder for the generated files and logs can be made in "
+                f"{tempfile.gettempdir()} ({exc.strerror}). Fix: give --work-dir DIR, a "
+                "writable folder, or set TMPDIR to one."
+            ) from None
+    folder = Path(text).expanduser().absolute()
+    existed = folder.is_dir()
+    fix = "Fix: give --work-dir a folder you may write to (it is made if missing)."
+    if folder.exists() and not existed:
+        raise ConfigError(f"--work-dir {folder} is a file, not a folder. {fix}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        if not existed and folder.is_dir():
+            folder.rmdir()  # (made here, empty: not left behind)
+        blocker = next((p for p in folder.parents if p.exists() and not p.is_dir()), None)
+        why = (
+            f"{blocker} is a file"
+            if blocker is not None
+            else f"making it or a file in it: {exc.strerror}"
+        )
+        raise ConfigError(
+            f"--work-dir {folder} cannot hold the generated files and logs ({why}). {fix}"
+        ) from None
+    return folder, not existed
+
+
 def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
+    import shutil
+
     from ..app.launch_args import parse_namespace
     from .controller_manager import find_manager, import_manager_messages, manager_environment
 
     check_arguments(args)
     prefix = find_manager()
-    work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))
-    work_dir.mkdir(parents=True, exist_ok=True)
-    robots = prepare_robots(args, work_dir)
-    if robots is None:
-        setups: tuple[Setup, ...] = (prepare(args, work_dir),)
-        bridge = bridge_argv(setups[0])
-    else:
-        setups = robots.setups
-        bridge = robots_bridge_argv(robots, parse_namespace(args.namespace))
-    for setup in setups:
-        for note in setup.notes:
-            _say(out, f"note: {note}")
-    _say(out, f"files and logs: {work_dir}")
+    work_dir, made = work_directory(args.work_dir)
     import_manager_messages(prefix)
     import rclpy
     from rclpy.context import Context
@@ -660,16 +692,35 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     context = Context()
     rclpy.init(args=[], context=context, signal_handler_options=SignalHandlerOptions.NO)
     try:
+        # the node first: discovery (for refuse_running_nodes) runs while the files are made
         own = parse_namespace(args.namespace)
         node = rclpy.create_node("sdf_bridge_control", namespace=f"/{own}", context=context)
+        discovering = time.monotonic()
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
-        managers = [
-            f"/{setup.plan.namespace}/controller_manager".replace("//", "/") for setup in setups
-        ]
-        space = setups[0].plan.namespace if robots is None else parse_namespace(args.namespace)
-        started = [*managers, f"/{space}/sdf_bridge".replace("//", "/")]
-        refuse_running_nodes(node, executor, started)
+        try:
+            robots = prepare_robots(args, work_dir)
+            if robots is None:
+                setups: tuple[Setup, ...] = (prepare(args, work_dir),)
+                bridge = bridge_argv(setups[0])
+            else:
+                setups = robots.setups
+                bridge = robots_bridge_argv(robots, parse_namespace(args.namespace))
+            managers = [
+                f"/{setup.plan.namespace}/controller_manager".replace("//", "/") for setup in setups
+            ]
+            space = setups[0].plan.namespace if robots is None else parse_namespace(args.namespace)
+            started = [*managers, f"/{space}/sdf_bridge".replace("//", "/")]
+            waited = time.monotonic() - discovering
+            refuse_running_nodes(node, executor, started, wait=max(0.0, DISCOVERY_WAIT - waited))
+        except BaseException:
+            if made:  # (refused before it was announced: nothing left behind)
+                shutil.rmtree(work_dir, ignore_errors=True)
+            raise
+        for setup in setups:
+            for note in setup.notes:
+                _say(out, f"note: {note}")
+        _say(out, f"files and logs: {work_dir}")
         children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
         node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
         for setup in setups:
