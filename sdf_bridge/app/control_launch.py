@@ -310,6 +310,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         sdf_with_block,
         topic_based_block,
         with_topic_block,
+        with_urdfdom_limits,
     )
     from ..transmissions import TransmissionMap
 
@@ -341,7 +342,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         commandable = set(offered_command_interfaces(robot, tmap))  # (not a ball's angles)
     else:  # the plugins' own defaults where the block gives no topic
-        description, plugin = common.loaded.xml, str(block.plugin)
+        description, plugin = with_urdfdom_limits(robot, common.loaded.xml), str(block.plugin)
         commands_topic, states_topic = block_topics(block)
         commandable = {
             name for name, interfaces in listed_command_interfaces(robot).items() if interfaces

@@ -43,6 +43,7 @@ also a controller_manager or bridge of the same name already running in the doma
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -57,6 +58,9 @@ from typing import IO, Any
 from ..errors import ConfigError, SdfBridgeError
 
 LOG_TAIL = 3000  # characters of a child's log printed when it fails
+ERROR_LINES = 5  # a failing child's first error lines printed (Child.errors)
+LINE_CHARS = 300  # characters of each
+_ERROR = re.compile(r"\[ERROR\]|\bError\b")
 
 
 def control_parser() -> Any:
@@ -168,6 +172,23 @@ class Child:
     def tail(self) -> str:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return text[-LOG_TAIL:]
+
+    def errors(self) -> list[str]:
+        """The first :data:`ERROR_LINES` lines of the log that report an error (``[ERROR]``,
+        ``Error:``, e.g. urdfdom refusing the description), each cut to :data:`LINE_CHARS`:
+        the cause, which the log's last lines (``Waiting for data…``) no longer show."""
+        found: list[str] = []
+        if not self.log.exists():
+            return found
+        with open(self.log, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                if _ERROR.search(line):
+                    text = line.rstrip()
+                    cut = text[: LINE_CHARS - 1] + "…" if len(text) > LINE_CHARS else text
+                    found.append(cut)
+                    if len(found) == ERROR_LINES:
+                        break
+        return found
 
     def stop(self, timeout: float = 15.0) -> int:
         """SIGINT, wait ``timeout`` s (then SIGKILL); the exit code."""
@@ -583,6 +604,13 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
         sys.stderr.write(f"error: {exc}\n")
         for child in children:
             if not child.running() or isinstance(exc, RuntimeError):
+                errors = child.errors()
+                if errors:
+                    sys.stderr.write(
+                        f"--- {child.name} log ({child.log}), first error lines:\n"
+                        + "\n".join(errors)
+                        + "\n"
+                    )
                 sys.stderr.write(
                     f"--- {child.name} log ({child.log}), last lines:\n{child.tail()}\n"
                 )
