@@ -19,7 +19,9 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   only for ``EffortJointInterface``, else all three): the plugins do not tell the bridge which
   interfaces a controller claims, so a block listing several modes per joint sends stale values
   of the unclaimed ones (:mod:`.command_input`).
-  Each keeps the ``<param>`` elements (``min``/``max``) its description gave that interface;
+  Each keeps the ``<param>`` elements (``min``/``max``) its description gave that interface
+  (but a ``min``/``max`` the bridge rejected and left out, e.g. a number in quotes:
+  :meth:`~sdf_bridge.description.model.InterfaceInfo.written_parameters`);
   an interface new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces
   position, velocity, effort, position with its ``initial_value`` (what the bridge's backends
   start from);
@@ -239,7 +241,7 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         for interface in interfaces:
             command = _sub(elem, "command_interface", name=interface)
             params = (
-                own[interface].parameters
+                own[interface].written_parameters()  # (not a min/max the bridge rejected)
                 if interface in own
                 else _limit_params(robot, joint, interface)
             )
