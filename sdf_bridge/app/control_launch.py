@@ -286,9 +286,13 @@ def _names(text: str) -> list[str]:
     return [word for word in text.replace(",", " ").split() if word]
 
 
-def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> ControlLaunchPlan:
+def control_plan(
+    values: Mapping[str, str | bool], share_dir: str | Path, *, loaded: Any = None
+) -> ControlLaunchPlan:
     """Validate the launch arguments ``values`` (name → text; ``use_sim_time`` a bool parsed
     with launch's condition parser) and build the :class:`ControlLaunchPlan` (module doc).
+    ``loaded``: the description of ``values`` loaded already
+    (:func:`~.launch_args.common_values`).
 
     Raises:
         ConfigError: as :func:`~.launch_args.common_values`; a bad plugin or command interfaces
@@ -315,7 +319,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
     from ..transmissions import TransmissionMap
 
     share = Path(share_dir)
-    common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS)
+    common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS, loaded)
     ns = common.namespace
     robot = common.loaded.robot
     controllers_file = _value(values, "controllers_file") or str(

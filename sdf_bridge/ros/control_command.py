@@ -280,8 +280,53 @@ class Setup:
     bridge_file: Path | None = None  # the model the bridge runs, when not description_file
 
 
-def prepare(args: Any, work_dir: Path) -> Setup:
-    """Steps 1-2 of the module doc, in ``work_dir`` (plain Python).
+def _options(args: Any) -> dict[str, Any]:
+    """The loading options of ``args``: ``xacro_args`` and ``package_paths``, as ``run``
+    reads them (:mod:`~sdf_bridge.app.launch_args`)."""
+    from ..app.launch_args import parse_package_paths, parse_xacro_args
+
+    return {
+        "xacro_args": parse_xacro_args(" ".join(shlex.quote(a) for a in args.xacro_arg)),
+        "package_paths": parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
+    }
+
+
+def _source(args: Any) -> Path:
+    """``--description`` as an absolute path, else the demo arm's xacro."""
+    if args.description:
+        return Path(args.description).expanduser().resolve()
+    return package_share() / "urdf" / "demo_arm.urdf.xacro"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The description of the command line, loaded once (:func:`load_source`) for
+    :func:`prepare_robots` and :func:`prepare`: each warning of reading it is printed once."""
+
+    source: Path
+    model: Any  # Robot | World
+    xml: str
+
+
+def load_source(args: Any) -> Loaded | None:
+    """Load ``--description`` (else the demo arm) with ``--xacro-arg`` and ``--package-path``;
+    ``None`` when the file does not exist (:func:`prepare` says so).
+
+    Raises:
+        ConfigError, DescriptionError: a bad option, an invalid description.
+    """
+    from ..description import load_with_xml
+
+    source = _source(args)
+    if not source.is_file():
+        return None
+    model, _warnings, xml = load_with_xml(source, **_options(args))
+    return Loaded(source, model, xml)
+
+
+def prepare(args: Any, work_dir: Path, loaded: Loaded | None = None) -> Setup:
+    """Steps 1-2 of the module doc, in ``work_dir`` (plain Python); ``loaded``: the description
+    of ``args`` loaded already (:func:`load_source`; else it is loaded here).
 
     Raises:
         ConfigError, DescriptionError, TransmissionError: as
@@ -291,7 +336,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     import yaml
 
     from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
-    from ..description import load
+    from ..app.description_source import load_description
     from ..description.world import select_robot
     from ..hardware.command_interfaces import block_interfaces
     from ..hardware.topic_block import foreign_hardware, topic_based_block
@@ -306,17 +351,24 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     xacro_args = " ".join(shlex.quote(a) for a in args.xacro_arg)
     package_paths = " ".join(shlex.quote(a) for a in args.package_path)
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
-    from ..app.launch_args import parse_package_paths, parse_xacro_args
-
-    models = getattr(args, "model", None) or [None]
-    robot = select_robot(
-        load(
-            source,
-            xacro_args=parse_xacro_args(xacro_args),
-            package_paths=parse_package_paths(package_paths),
-        ),
-        models[0],
+    options = _options(args)
+    if loaded is None or loaded.source != source:
+        loaded = load_source(args)
+    assert loaded is not None  # (the file exists)
+    select_robot(loaded.model, (args.model or [None])[0])  # (a world of several: name one)
+    # as control_plan's values load it (package directories absolute), read once
+    description_loaded = load_description(
+        source,
+        is_file=True,
+        xacro_args=options["xacro_args"],
+        package_paths={
+            name: str(Path(folder).expanduser().resolve())
+            for name, folder in options["package_paths"].items()
+        },
+        model=",".join(args.model),
+        preloaded=(loaded.model, loaded.xml),
     )
+    robot = description_loaded.robot
     notes: list[str] = []
     if args.controllers:
         controllers = Path(args.controllers).expanduser().resolve()
@@ -371,7 +423,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         "controllers": " ".join(active),
         "inactive_controllers": " ".join(inactive),
     }
-    plan = control_plan(values, share)
+    plan = control_plan(values, share, loaded=description_loaded)
     notes.extend(plan.notes)
     description_file = work_dir / "robot_description.urdf"
     description_file.write_text(plan.robot_description, encoding="utf-8")
@@ -403,8 +455,9 @@ class RobotsSetup:
     bridge_params: dict[str, Any]
 
 
-def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
-    """Several robots (module doc): ``None`` when the description and ``--robot`` hold one.
+def prepare_robots(args: Any, work_dir: Path, loaded: Loaded | None = None) -> RobotsSetup | None:
+    """Several robots (module doc): ``None`` when the description and ``--robot`` hold one;
+    ``loaded``: the description loaded already (:func:`load_source`).
 
     Each robot alone is written to ``<work_dir>/<robot>/robot.urdf`` (a placed robot as loaded,
     a robot of the world as it is there) and prepared (:func:`prepare`, in its folder and
@@ -441,7 +494,7 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         "xacro_args": parse_xacro_args(" ".join(args.xacro_arg)),
         "package_paths": parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
     }
-    loaded = load(source, **options)
+    loaded = loaded.model if loaded and loaded.source == source else load(source, **options)
     # (the placed robots' files read with the same xacro arguments and package paths, as run's)
     placements = {p.name: p for p in load_placements(args.robot, **options)}
     combined = select_robots(loaded, args.model, list(placements.values()))
@@ -727,9 +780,10 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         try:
-            robots = prepare_robots(args, work_dir)
+            loaded = load_source(args)  # (once: each of its warnings printed once)
+            robots = prepare_robots(args, work_dir, loaded)
             if robots is None:
-                setups: tuple[Setup, ...] = (prepare(args, work_dir),)
+                setups: tuple[Setup, ...] = (prepare(args, work_dir, loaded),)
                 bridge = bridge_argv(setups[0])
             else:
                 setups = robots.setups
