@@ -286,9 +286,13 @@ def _names(text: str) -> list[str]:
     return [word for word in text.replace(",", " ").split() if word]
 
 
-def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> ControlLaunchPlan:
+def control_plan(
+    values: Mapping[str, str | bool], share_dir: str | Path, *, loaded: Any = None
+) -> ControlLaunchPlan:
     """Validate the launch arguments ``values`` (name → text; ``use_sim_time`` a bool parsed
     with launch's condition parser) and build the :class:`ControlLaunchPlan` (module doc).
+    ``loaded``: the description of ``values`` loaded already
+    (:func:`~.launch_args.common_values`).
 
     Raises:
         ConfigError: as :func:`~.launch_args.common_values`; a bad plugin or command interfaces
@@ -310,11 +314,12 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         sdf_with_block,
         topic_based_block,
         with_topic_block,
+        with_urdfdom_limits,
     )
     from ..transmissions import TransmissionMap
 
     share = Path(share_dir)
-    common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS)
+    common = common_values(values, share, ARGUMENTS, BOOLEAN_ARGUMENTS, loaded)
     ns = common.namespace
     robot = common.loaded.robot
     controllers_file = _value(values, "controllers_file") or str(
@@ -341,7 +346,7 @@ def control_plan(values: Mapping[str, str | bool], share_dir: str | Path) -> Con
         tmap = TransmissionMap.from_robot(robot, simulated_robot=True)
         commandable = set(offered_command_interfaces(robot, tmap))  # (not a ball's angles)
     else:  # the plugins' own defaults where the block gives no topic
-        description, plugin = common.loaded.xml, str(block.plugin)
+        description, plugin = with_urdfdom_limits(robot, common.loaded.xml), str(block.plugin)
         commands_topic, states_topic = block_topics(block)
         commandable = {
             name for name, interfaces in listed_command_interfaces(robot).items() if interfaces

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..description.model import Robot
+from ..description.model import Robot, World
 from ..errors import ConfigError, DescriptionError
 
 LOG = logging.getLogger("sdf_bridge.ros")
@@ -137,6 +137,7 @@ def load_description(
     model: str | None = None,
     robots: Sequence[str] = (),
     allow_local_files: bool = False,
+    preloaded: tuple[Robot | World, str] | None = None,
 ) -> LoadedDescription:
     """Load a description from a file path (``is_file``; xacro expanded, bounded) or an XML
     string (XML only: never xacro-expanded; the error names ``origin``); ``package_paths``
@@ -150,6 +151,10 @@ def load_description(
     files it names are confined to the configured directories
     (:mod:`sdf_bridge.description.confine`) unless ``allow_local_files`` (the node's parameter
     of that name).
+
+    ``preloaded``: what :func:`~sdf_bridge.description.load_with_xml` returned for this very
+    ``source`` and options (model and XML), used instead of loading it again (a caller that
+    needed it first; its warnings are not logged twice).
 
     Raises:
         DescriptionError: (and subclasses) the description is invalid; a world holds several
@@ -168,12 +173,15 @@ def load_description(
         )
     # each warning is already logged (with its file and line) by sdf_bridge.description
     try:
-        loaded, _warnings, xml = load_with_xml(
-            Path(source) if is_file else str(source),
-            xacro_args=args or None,
-            package_paths=dict(package_paths or {}) or None,
-            network=not is_file and not allow_local_files,
-        )
+        if preloaded is not None:
+            loaded, xml = preloaded
+        else:
+            loaded, _warnings, xml = load_with_xml(
+                Path(source) if is_file else str(source),
+                xacro_args=args or None,
+                package_paths=dict(package_paths or {}) or None,
+                network=not is_file and not allow_local_files,
+            )
     except DescriptionError as exc:
         if not is_file:  # the loader names text "<string>": say which text it was
             exc.args = (f"{where}: {exc}",)

@@ -254,10 +254,15 @@ def common_values(
     share_dir: str | Path,
     arguments: Sequence[LaunchArgument],
     booleans: Sequence[str],
+    loaded: Any = None,
 ) -> CommonValues:
     """Validate the launch argument ``values`` of a launch file declaring ``arguments`` (its
     ``booleans`` as bools, parsed by the launch file with launch's own condition parser) and
-    load the description once (so that a broken one stops the launch before any node starts).
+    load the description once (so that a broken one stops the launch before any node starts),
+    unless ``loaded`` holds it already (the
+    :class:`~sdf_bridge.app.description_source.LoadedDescription` of these values' description,
+    xacro arguments, package paths and model, loaded by the caller: not loaded and warned about
+    twice).
 
     Raises:
         ConfigError: unknown argument name, a boolean argument that is not a bool, bad xacro
@@ -301,13 +306,14 @@ def common_values(
         str(values.get("frame_prefix", "")).strip() or (f"{namespace}/" if namespace else ""),
         "launch argument frame_prefix",
     )
-    loaded = load_description(
-        description,
-        is_file=True,
-        xacro_args=xacro_args,
-        package_paths=package_paths,
-        model=str(values.get("model", "")).strip(),
-    )
+    if loaded is None:
+        loaded = load_description(
+            description,
+            is_file=True,
+            xacro_args=xacro_args,
+            package_paths=package_paths,
+            model=str(values.get("model", "")).strip(),
+        )
     return CommonValues(
         description,
         xacro_args,

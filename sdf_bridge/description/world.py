@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass as _dataclass
 
 from ..errors import DuplicateNameError, InvalidValueError, MissingReferenceError, UnsupportedError
+from .magnitudes import MAX_MAGNITUDE, short_number
 from .model import Joint, JointType, Link, Pose, Robot, World
 from .scope import SCOPE, WORLD_LINK, scope_robot
 
@@ -270,6 +272,8 @@ class RobotSpec:
 
 #: The form of a ``--robot`` value (for usage errors).
 ROBOT_SPEC_FORM = "NAME=FILE[@x,y,z,roll,pitch,yaw][:fixed|:free]"
+#: A ``:word`` ending that is no base (``:flying``): a typo, not part of a file name.
+_SUFFIX = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def parse_robot_spec(text: str) -> RobotSpec:
@@ -279,7 +283,10 @@ def parse_robot_spec(text: str) -> RobotSpec:
 
     Raises:
         InvalidValueError: not of the form :data:`ROBOT_SPEC_FORM` (no ``=``, an empty name or
-            file, a name with ``::``, a pose not of six numbers); the message quotes the text.
+            file, a name with ``::``, a pose not of six finite numbers, a text ending in
+            ``:word`` that is neither base); a pose number beyond ±1e6
+            (:data:`~.magnitudes.MAX_MAGNITUDE`, as the description's numbers); the message
+            quotes the text.
     """
 
     def bad(why: str) -> InvalidValueError:
@@ -301,6 +308,9 @@ def parse_robot_spec(text: str) -> RobotSpec:
     if at and ":" in pose_text:  # (a known base was taken off above)
         suffix = pose_text.rpartition(":")[2]
         raise bad(f"unknown base {suffix!r} after the pose: give :{' or :'.join(BASES)}")
+    typo = None if at or base else _SUFFIX.search(rest)  # (a path ends in a name, not ':word')
+    if typo is not None:
+        raise bad(f"unknown base {typo.group(1)!r}: give :{' or :'.join(BASES)}")
     pose = None
     if at:
         parts = pose_text.split(",")
@@ -310,6 +320,14 @@ def parse_robot_spec(text: str) -> RobotSpec:
             raise bad(f"pose {pose_text!r} is not six numbers") from None
         if len(values) != 6 or not all(math.isfinite(v) for v in values):
             raise bad(f"pose {pose_text!r} is not six finite numbers")
+        huge = next((t.strip() for t, v in zip(parts, values) if abs(v) > MAX_MAGNITUDE), None)
+        if huge is not None:
+            limit = short_number(MAX_MAGNITUDE)
+            raise InvalidValueError(
+                f"robot {text!r}: pose value {huge} is beyond the bound ±{limit} "
+                "(m or rad; a value no simulator can use)",
+                fix=f"give each of x,y,z,roll,pitch,yaw within ±{limit}",
+            )
         pose = Pose(tuple(values[:3]), tuple(values[3:]))  # type: ignore[arg-type]  # (3 floats each)
     if not file.strip():
         raise bad("no file")

@@ -19,7 +19,9 @@ need (:func:`topic_block`), generated from the robot's joints and transmissions:
   only for ``EffortJointInterface``, else all three): the plugins do not tell the bridge which
   interfaces a controller claims, so a block listing several modes per joint sends stale values
   of the unclaimed ones (:mod:`.command_input`).
-  Each keeps the ``<param>`` elements (``min``/``max``) its description gave that interface;
+  Each keeps the ``<param>`` elements (``min``/``max``) its description gave that interface
+  (but a ``min``/``max`` the bridge rejected and left out, e.g. a number in quotes:
+  :meth:`~sdf_bridge.description.model.InterfaceInfo.written_parameters`);
   an interface new to the joint gets ``min``/``max`` from its ``<limit>``. State interfaces
   position, velocity, effort, position with its ``initial_value`` (what the bridge's backends
   start from);
@@ -239,7 +241,7 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
         for interface in interfaces:
             command = _sub(elem, "command_interface", name=interface)
             params = (
-                own[interface].parameters
+                own[interface].written_parameters()  # (not a min/max the bridge rejected)
                 if interface in own
                 else _limit_params(robot, joint, interface)
             )
@@ -255,6 +257,77 @@ def topic_block(robot: Robot, options: TopicBlockOptions = TopicBlockOptions()) 
     return root
 
 
+#: URDF joint types whose ``<limit>`` urdfdom requires (with ``lower``/``upper``).
+_BOUNDED_TYPES = ("revolute", "prismatic")
+
+
+def fill_limits(document: etree._Element, robot: Robot) -> list[str]:
+    """Make the URDF ``document`` (``robot``'s, a ``<robot>`` element) one urdfdom reads, as
+    the controller_manager must: the bridge accepts a revolute or prismatic joint without
+    ``<limit>`` and a ``<limit>`` without ``effort`` or ``velocity`` (treated as not limited),
+    urdfdom refuses the whole file. Each such joint gets the missing ``<limit>`` or attributes,
+    and an ``effort``/``velocity`` of 0 (which the bridge reads as not limited, ros2_control
+    as a bound of 0) is rewritten, with the values the bridge enforces
+    (:func:`~sdf_bridge.limits.spec.urdf_limits`): where it enforces none, the URDF writer's
+    stand-in :data:`~sdf_bridge.description.export.urdf_writer.UNLIMITED` (±1e16; urdfdom
+    reads no ``inf``). The bridge runs on the written file, so it enforces what is written.
+    Returns the names of the joints changed."""
+    import math
+
+    from ..description.export.common import fmt
+    from ..description.export.urdf_writer import UNLIMITED
+    from ..limits.spec import urdf_limits
+
+    def number(value: float) -> str:
+        return fmt(value if math.isfinite(value) else math.copysign(UNLIMITED, value))
+
+    changed = []
+    for elem in document.findall("joint"):
+        name, kind = elem.get("name"), elem.get("type")
+        limit = elem.find("limit")
+        if coordinate_joint(robot, str(name)) is None or (
+            limit is None and kind not in _BOUNDED_TYPES
+        ):
+            continue
+        missing = [] if limit is None else [a for a in ("effort", "velocity") if _unset(limit, a)]
+        if limit is not None and not missing:
+            continue
+        lim = urdf_limits(robot, str(name), [])
+        values = {
+            "lower": number(lim.min_position),
+            "upper": number(lim.max_position),
+            "effort": number(lim.max_effort),
+            "velocity": number(lim.max_velocity),
+        }
+        if limit is None:
+            limit = etree.SubElement(elem, "limit", values)
+        else:
+            for attribute in missing:
+                limit.set(attribute, values[attribute])
+        changed.append(str(name))
+    return changed
+
+
+def _unset(limit: etree._Element, attribute: str) -> bool:
+    """Whether ``<limit attribute>`` is absent or 0 (both "not limited" to the bridge)."""
+    text = limit.get(attribute)
+    try:
+        return text is None or float(text) == 0.0
+    except ValueError:
+        return False  # (the bridge refuses the description before this is used)
+
+
+def with_urdfdom_limits(robot: Robot, xml: str) -> str:
+    """``xml`` (``robot``'s URDF) with :func:`fill_limits` applied; the text unchanged when
+    nothing needs filling (or when it is no URDF)."""
+    from ..description.xmlio import parse_xml
+
+    document = parse_xml(xml)
+    if document.tag != "robot" or not fill_limits(document, robot):
+        return xml
+    return etree.tostring(document, encoding="unicode", xml_declaration=False) + "\n"
+
+
 def with_topic_block(
     robot: Robot, xml: str, options: TopicBlockOptions = TopicBlockOptions()
 ) -> str:
@@ -262,8 +335,9 @@ def with_topic_block(
     from; an SDFormat model is exported to URDF first, its universal, revolute2 and ball joints
     as chains of one-axis joints named like the bridge's coordinates,
     :func:`~sdf_bridge.description.export.urdf_writer.chain_joints`) with its ``<ros2_control>``
-    blocks replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements.
-    Everything else is kept as written.
+    blocks replaced by :func:`topic_block`, which takes over their ``<transmission>`` elements,
+    and the limits urdfdom requires filled in (:func:`fill_limits`). Everything else is kept as
+    written.
 
     Raises:
         ConfigError, TransmissionError: as :func:`topic_block`; also an SDFormat model that URDF
@@ -288,6 +362,7 @@ def with_topic_block(
                 "SDFormat model as it is)."
             ) from exc
     document = parse_xml(xml)
+    fill_limits(document, robot)  # (urdfdom, in the controller_manager, reads it)
     block = topic_block(robot, options)
     for old in document.findall("ros2_control"):
         block.extend(old.findall("transmission"))

@@ -43,6 +43,7 @@ also a controller_manager or bridge of the same name already running in the doma
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -57,6 +58,9 @@ from typing import IO, Any
 from ..errors import ConfigError, SdfBridgeError
 
 LOG_TAIL = 3000  # characters of a child's log printed when it fails
+ERROR_LINES = 5  # a failing child's first error lines printed (Child.errors)
+LINE_CHARS = 300  # characters of each
+_ERROR = re.compile(r"\[ERROR\]|\bError\b")
 
 
 def control_parser() -> Any:
@@ -169,6 +173,23 @@ class Child:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return text[-LOG_TAIL:]
 
+    def errors(self) -> list[str]:
+        """The first :data:`ERROR_LINES` lines of the log that report an error (``[ERROR]``,
+        ``Error:``, e.g. urdfdom refusing the description), each cut to :data:`LINE_CHARS`:
+        the cause, which the log's last lines (``Waiting for data…``) no longer show."""
+        found: list[str] = []
+        if not self.log.exists():
+            return found
+        with open(self.log, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                if _ERROR.search(line):
+                    text = line.rstrip()
+                    cut = text[: LINE_CHARS - 1] + "…" if len(text) > LINE_CHARS else text
+                    found.append(cut)
+                    if len(found) == ERROR_LINES:
+                        break
+        return found
+
     def stop(self, timeout: float = 15.0) -> int:
         """SIGINT, wait ``timeout`` s (then SIGKILL); the exit code."""
         if self.process.poll() is None:
@@ -259,8 +280,53 @@ class Setup:
     bridge_file: Path | None = None  # the model the bridge runs, when not description_file
 
 
-def prepare(args: Any, work_dir: Path) -> Setup:
-    """Steps 1-2 of the module doc, in ``work_dir`` (plain Python).
+def _options(args: Any) -> dict[str, Any]:
+    """The loading options of ``args``: ``xacro_args`` and ``package_paths``, as ``run``
+    reads them (:mod:`~sdf_bridge.app.launch_args`)."""
+    from ..app.launch_args import parse_package_paths, parse_xacro_args
+
+    return {
+        "xacro_args": parse_xacro_args(" ".join(shlex.quote(a) for a in args.xacro_arg)),
+        "package_paths": parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
+    }
+
+
+def _source(args: Any) -> Path:
+    """``--description`` as an absolute path, else the demo arm's xacro."""
+    if args.description:
+        return Path(args.description).expanduser().resolve()
+    return package_share() / "urdf" / "demo_arm.urdf.xacro"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The description of the command line, loaded once (:func:`load_source`) for
+    :func:`prepare_robots` and :func:`prepare`: each warning of reading it is printed once."""
+
+    source: Path
+    model: Any  # Robot | World
+    xml: str
+
+
+def load_source(args: Any) -> Loaded | None:
+    """Load ``--description`` (else the demo arm) with ``--xacro-arg`` and ``--package-path``;
+    ``None`` when the file does not exist (:func:`prepare` says so).
+
+    Raises:
+        ConfigError, DescriptionError: a bad option, an invalid description.
+    """
+    from ..description import load_with_xml
+
+    source = _source(args)
+    if not source.is_file():
+        return None
+    model, _warnings, xml = load_with_xml(source, **_options(args))
+    return Loaded(source, model, xml)
+
+
+def prepare(args: Any, work_dir: Path, loaded: Loaded | None = None) -> Setup:
+    """Steps 1-2 of the module doc, in ``work_dir`` (plain Python); ``loaded``: the description
+    of ``args`` loaded already (:func:`load_source`; else it is loaded here).
 
     Raises:
         ConfigError, DescriptionError, TransmissionError: as
@@ -270,7 +336,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     import yaml
 
     from ..app.control_launch import SENSOR_BROADCASTERS, control_plan, read_controllers
-    from ..description import load
+    from ..app.description_source import load_description
     from ..description.world import select_robot
     from ..hardware.command_interfaces import block_interfaces
     from ..hardware.topic_block import foreign_hardware, topic_based_block
@@ -285,17 +351,24 @@ def prepare(args: Any, work_dir: Path) -> Setup:
     xacro_args = " ".join(shlex.quote(a) for a in args.xacro_arg)
     package_paths = " ".join(shlex.quote(a) for a in args.package_path)
     source = description or share / "urdf" / "demo_arm.urdf.xacro"
-    from ..app.launch_args import parse_package_paths, parse_xacro_args
-
-    models = getattr(args, "model", None) or [None]
-    robot = select_robot(
-        load(
-            source,
-            xacro_args=parse_xacro_args(xacro_args),
-            package_paths=parse_package_paths(package_paths),
-        ),
-        models[0],
+    options = _options(args)
+    if loaded is None or loaded.source != source:
+        loaded = load_source(args)
+    assert loaded is not None  # (the file exists)
+    select_robot(loaded.model, (args.model or [None])[0])  # (a world of several: name one)
+    # as control_plan's values load it (package directories absolute), read once
+    description_loaded = load_description(
+        source,
+        is_file=True,
+        xacro_args=options["xacro_args"],
+        package_paths={
+            name: str(Path(folder).expanduser().resolve())
+            for name, folder in options["package_paths"].items()
+        },
+        model=",".join(args.model),
+        preloaded=(loaded.model, loaded.xml),
     )
+    robot = description_loaded.robot
     notes: list[str] = []
     if args.controllers:
         controllers = Path(args.controllers).expanduser().resolve()
@@ -350,7 +423,7 @@ def prepare(args: Any, work_dir: Path) -> Setup:
         "controllers": " ".join(active),
         "inactive_controllers": " ".join(inactive),
     }
-    plan = control_plan(values, share)
+    plan = control_plan(values, share, loaded=description_loaded)
     notes.extend(plan.notes)
     description_file = work_dir / "robot_description.urdf"
     description_file.write_text(plan.robot_description, encoding="utf-8")
@@ -382,8 +455,9 @@ class RobotsSetup:
     bridge_params: dict[str, Any]
 
 
-def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
-    """Several robots (module doc): ``None`` when the description and ``--robot`` hold one.
+def prepare_robots(args: Any, work_dir: Path, loaded: Loaded | None = None) -> RobotsSetup | None:
+    """Several robots (module doc): ``None`` when the description and ``--robot`` hold one;
+    ``loaded``: the description loaded already (:func:`load_source`).
 
     Each robot alone is written to ``<work_dir>/<robot>/robot.urdf`` (a placed robot as loaded,
     a robot of the world as it is there) and prepared (:func:`prepare`, in its folder and
@@ -424,7 +498,7 @@ def prepare_robots(args: Any, work_dir: Path) -> RobotsSetup | None:
         "xacro_args": parse_xacro_args(" ".join(args.xacro_arg)),
         "package_paths": parse_package_paths(" ".join(shlex.quote(a) for a in args.package_path)),
     }
-    loaded = load(source, **options)
+    loaded = loaded.model if loaded and loaded.source == source else load(source, **options)
     # (the placed robots' files read with the same xacro arguments and package paths, as run's)
     placements = {p.name: p for p in load_placements(args.robot, **options)}
     combined = select_robots(loaded, args.model, list(placements.values()))
@@ -599,6 +673,13 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
         sys.stderr.write(f"error: {exc}\n")
         for child in children:
             if not child.running() or isinstance(exc, RuntimeError):
+                errors = child.errors()
+                if errors:
+                    sys.stderr.write(
+                        f"--- {child.name} log ({child.log}), first error lines:\n"
+                        + "\n".join(errors)
+                        + "\n"
+                    )
                 sys.stderr.write(
                     f"--- {child.name} log ({child.log}), last lines:\n{child.tail()}\n"
                 )
@@ -646,25 +727,57 @@ def check_arguments(args: Any) -> None:
         )
 
 
+def work_directory(text: str | None) -> tuple[Path, bool]:
+    """The folder of ``--work-dir`` (``text``; ``None``: a new temporary one), created with its
+    parents where missing and checked writable (a file is created in it and removed), and
+    whether this call created it.
+
+    Raises:
+        ConfigError: the path is a file, lies under a file, or cannot be created or written
+            (naming the path, the reason and the fix).
+    """
+    if text is None:
+        try:
+            return Path(tempfile.mkdtemp(prefix="sdf-bridge-control-")), True
+        except OSError as exc:
+            raise ConfigError(
+                f"no temporary folder for the generated files and logs can be made in "
+                f"{tempfile.gettempdir()} ({exc.strerror}). Fix: give --work-dir DIR, a "
+                "writable folder, or set TMPDIR to one."
+            ) from None
+    folder = Path(text).expanduser().absolute()
+    existed = folder.is_dir()
+    fix = "Fix: give --work-dir a folder you may write to (it is made if missing)."
+    if folder.exists() and not existed:
+        raise ConfigError(f"--work-dir {folder} is a file, not a folder. {fix}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        if not existed and folder.is_dir():
+            folder.rmdir()  # (made here, empty: not left behind)
+        blocker = next((p for p in folder.parents if p.exists() and not p.is_dir()), None)
+        why = (
+            f"{blocker} is a file"
+            if blocker is not None
+            else f"making it or a file in it: {exc.strerror}"
+        )
+        raise ConfigError(
+            f"--work-dir {folder} cannot hold the generated files and logs ({why}). {fix}"
+        ) from None
+    return folder, not existed
+
+
 def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
+    import shutil
+
     from ..app.launch_args import parse_namespace
     from .controller_manager import find_manager, import_manager_messages, manager_environment
 
     check_arguments(args)
     prefix = find_manager()
-    work_dir = Path(args.work_dir or tempfile.mkdtemp(prefix="sdf-bridge-control-"))
-    work_dir.mkdir(parents=True, exist_ok=True)
-    robots = prepare_robots(args, work_dir)
-    if robots is None:
-        setups: tuple[Setup, ...] = (prepare(args, work_dir),)
-        bridge = bridge_argv(setups[0])
-    else:
-        setups = robots.setups
-        bridge = robots_bridge_argv(robots, parse_namespace(args.namespace))
-    for setup in setups:
-        for note in setup.notes:
-            _say(out, f"note: {note}")
-    _say(out, f"files and logs: {work_dir}")
+    work_dir, made = work_directory(args.work_dir)
     import_manager_messages(prefix)
     import rclpy
     from rclpy.context import Context
@@ -676,16 +789,36 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     context = Context()
     rclpy.init(args=[], context=context, signal_handler_options=SignalHandlerOptions.NO)
     try:
+        # the node first: discovery (for refuse_running_nodes) runs while the files are made
         own = parse_namespace(args.namespace)
         node = rclpy.create_node("sdf_bridge_control", namespace=f"/{own}", context=context)
+        discovering = time.monotonic()
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
-        managers = [
-            f"/{setup.plan.namespace}/controller_manager".replace("//", "/") for setup in setups
-        ]
-        space = setups[0].plan.namespace if robots is None else parse_namespace(args.namespace)
-        started = [*managers, f"/{space}/sdf_bridge".replace("//", "/")]
-        refuse_running_nodes(node, executor, started)
+        try:
+            loaded = load_source(args)  # (once: each of its warnings printed once)
+            robots = prepare_robots(args, work_dir, loaded)
+            if robots is None:
+                setups: tuple[Setup, ...] = (prepare(args, work_dir, loaded),)
+                bridge = bridge_argv(setups[0])
+            else:
+                setups = robots.setups
+                bridge = robots_bridge_argv(robots, parse_namespace(args.namespace))
+            managers = [
+                f"/{setup.plan.namespace}/controller_manager".replace("//", "/") for setup in setups
+            ]
+            space = setups[0].plan.namespace if robots is None else parse_namespace(args.namespace)
+            started = [*managers, f"/{space}/sdf_bridge".replace("//", "/")]
+            waited = time.monotonic() - discovering
+            refuse_running_nodes(node, executor, started, wait=max(0.0, DISCOVERY_WAIT - waited))
+        except BaseException:
+            if made:  # (refused before it was announced: nothing left behind)
+                shutil.rmtree(work_dir, ignore_errors=True)
+            raise
+        for setup in setups:
+            for note in setup.notes:
+                _say(out, f"note: {note}")
+        _say(out, f"files and logs: {work_dir}")
         children.append(_start("bridge", bridge, work_dir / "bridge.log", None))
         node_path = prefix / "lib" / "controller_manager" / "ros2_control_node"
         for setup in setups:

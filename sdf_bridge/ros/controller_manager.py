@@ -204,7 +204,9 @@ class ControllerManagerClient:
         end = time.monotonic() + timeout
         while not all(c.service_is_ready() for c in self._clients.values()):
             if time.monotonic() > end:
-                raise RuntimeError(f"the services of {self.manager} did not appear in {timeout} s")
+                raise RuntimeError(
+                    f"the services of {self.manager} did not appear in {timeout:.3g} s"
+                )
             spin_until(None, 0.05)
         spin_until(None, 0.5)  # the response readers match the servers' writers meanwhile
 

@@ -184,16 +184,21 @@ def warn_urdf_losses(robot: Robot) -> None:
             "model plugins %s not written: put them into a <gazebo> element by hand",
             _names(p.name for p in robot.plugins),
         )
+    # a URDF <gazebo> extension is written as read (with its sensors, also on a joint); an
+    # SDFormat sensor gets a <gazebo reference> on its link
+    extensions = {ext.reference for ext in robot.gazebo if ext.raw_xml}
     unplaced = [
         s.name
         for s in robot.sensors
-        if s.joint is not None
+        if (s.origin_format == "gazebo" and (s.joint or s.link) not in extensions)
         or s.origin_format == "urdf"
-        or (s.origin_format == "sdf" and s.link is None)
+        or (s.origin_format == "sdf" and (s.link is None or s.joint is not None))
     ]
     if unplaced:
         LOG.warning(
-            "sensors %s not written: URDF <gazebo> sensors hang from links only", _names(unplaced)
+            "sensors %s not written into the URDF (the exported file only): URDF <gazebo> "
+            "sensors hang from links only",
+            _names(unplaced),
         )
 
 

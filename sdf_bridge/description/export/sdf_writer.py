@@ -283,11 +283,7 @@ def _noise_free_sensor(link: etree._Element, sensor: Sensor) -> None:
 def _interfaces(parent: etree._Element, tag: str, items: tuple[InterfaceInfo, ...]) -> None:
     for info in items:
         e = sub(parent, tag, name=info.name)
-        for key in ("min", "max", "initial_value"):
-            value = getattr(info, key)
-            if value is not None:
-                sub(e, "param", value, name=key)
-        for key, value in info.parameters:
+        for key, value in info.written_parameters():
             sub(e, "param", value, name=key)
 
 

@@ -28,6 +28,23 @@ class InterfaceInfo:
     enable_limits: bool = True
     parameters: Params = ()
 
+    def written_parameters(self) -> Params:
+        """The ``<param>`` children to write back: ``parameters`` in their order, ``min``,
+        ``max`` and ``initial_value`` as the fields of those names hold them, so that one the
+        reader left out (a ``min`` in quotes, above its ``max``: skipped with a warning, the
+        field ``None``) is not written again (a controller_manager would log "Error parsing
+        the limits" for it), and each once."""
+        fields = {"min": self.min, "max": self.max, "initial_value": self.initial_value}
+        written: list[tuple[str, str]] = []
+        for key, value in self.parameters:
+            if key in fields:
+                value = fields.pop(key)
+                if value is None:
+                    continue
+            written.append((key, value))
+        written.extend((key, value) for key, value in fields.items() if value is not None)
+        return tuple(written)
+
 
 @dataclass(frozen=True)
 class ComponentInfo:
