@@ -58,8 +58,10 @@ from typing import IO, Any
 from ..errors import ConfigError, SdfBridgeError
 
 LOG_TAIL = 3000  # characters of a child's log printed when it fails
-ERROR_LINES = 5  # a failing child's first error lines printed (Child.errors)
-LINE_CHARS = 300  # characters of each
+#: a failing child's first error lines printed (:meth:`Child.errors`)
+ERROR_LINES = 5
+#: characters of each of those lines
+LINE_CHARS = 300
 _ERROR = re.compile(r"\[ERROR\]|\bError\b")
 
 
