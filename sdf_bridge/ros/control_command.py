@@ -25,8 +25,8 @@ What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawne
    (controllers, states, types, claimed interfaces); from then on the bridge is told which
    command interfaces the active controllers claim (:class:`ClaimsRelay`), so switching
    controllers (``--mode all``: position ↔ velocity ↔ effort) needs no restart;
-5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge and
-   exits 0; a child that dies on its own ends the command with 1 and its log's tail.
+5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge
+   (each within :data:`STOP_GRACE` × 3 s, :meth:`Child.stop`) and exits 0; a child that dies on its own ends the command with 1 and its log's tail.
 
 Several robots (a world of several robots, :mod:`.robots`): one topic-based block, controllers
 file and controller_manager per robot, each in the robot's namespace (``<namespace>/<robot>``):
@@ -57,6 +57,8 @@ from typing import IO, Any
 from ..errors import ConfigError, SdfBridgeError
 
 LOG_TAIL = 3000  # characters of a child's log printed when it fails
+STOP_GRACE = 2.0
+"""s a started process is given after each signal of :meth:`Child.stop` before the next."""
 
 
 def control_parser() -> Any:
@@ -169,13 +171,25 @@ class Child:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return text[-LOG_TAIL:]
 
-    def stop(self, timeout: float = 15.0) -> int:
-        """SIGINT, wait ``timeout`` s (then SIGKILL); the exit code."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+    def stop(self, out: IO[str] | None = None, grace: float = STOP_GRACE) -> int:
+        """Stop the process in a bounded time; its exit code. SIGINT, and each ``grace`` s it
+        still runs the next of SIGINT again (a ros2_control_node finishing its hardware
+        initialisation misses the first one), SIGTERM and SIGKILL: at most 3 ``grace`` s
+        (:data:`STOP_GRACE`: 6 s) and the reaping of the killed process. When the first
+        SIGINT was not enough, ``waiting for <name> to stop…`` is said once on ``out``."""
+        steps = (signal.SIGINT, signal.SIGINT, signal.SIGTERM)
+        for step, signum in enumerate(steps):
+            if self.process.poll() is not None:
+                break
+            if step == 1 and out is not None:
+                _say(out, f"waiting for {self.name} to stop (SIGINT again, then SIGTERM, SIGKILL)…")
+            self.process.send_signal(signum)
             try:
-                self.process.wait(timeout)
+                self.process.wait(grace)
             except subprocess.TimeoutExpired:
+                continue
+        else:
+            if self.process.poll() is None:
                 self.process.kill()
                 self.process.wait()
         return int(self.process.returncode)
@@ -606,7 +620,7 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
     finally:
         stop.hold()
         for child in reversed(children):  # the controller_manager first, then the bridge
-            child.stop()
+            child.stop(out)
         stop.ignore()
 
 
