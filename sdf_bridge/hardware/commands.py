@@ -28,6 +28,11 @@ Validation rules:
   refused (``interface_not_available``).
 * Float64MultiArray of the wrong length is rejected whole (``wrong_length``); NaN entries are
   no command for their joint.
+* While the buffer follows a controller_manager's claims (:meth:`CommandBuffer.set_claims`),
+  a value for an interface no active controller claims is dropped: in a JointState command
+  counted in :attr:`CommandBuffer.dropped` (``not_claimed``, no warning: the topic-based
+  plugins send the last values of unclaimed interfaces every cycle), in an array command
+  refused (``not_claimed``).
 
 Command modes (which interfaces are active per joint; inactive values are kept but not sent):
 
@@ -54,6 +59,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -94,17 +100,36 @@ REJECTION_REASONS = (
 )
 """Every reason a command (part) can be rejected for; keys of ``CommandBuffer.rejections``."""
 
+DROP_REASONS = ("not_claimed",)
+"""Every reason a value is dropped without a warning (a topic-based plugin's value of an
+interface no active controller claims); keys of :attr:`CommandBuffer.dropped`."""
+
 
 def _interfaces(bits: int) -> str:
     """``"position, velocity"`` for the interface bits ``bits`` (``"none"`` for 0)."""
     return ", ".join(name for name, bit in _BITS.items() if bits & bit) or "none"
 
 
-def claims_refused(claims: Sequence[str] | None, ignored: Sequence[str]) -> bool:
-    """Whether a claims message was refused whole (:meth:`CommandBuffer.set_claims`): it
-    names something, and each name was ``ignored`` (no command interface of a commandable
-    joint). An empty list is a relay's "none claimed", ``None`` "stop following": both taken."""
-    return bool(claims) and len(ignored) == len(claims or ())
+@dataclass(frozen=True)
+class ClaimsUpdate:
+    """What one claims message did (:meth:`CommandBuffer.set_claims`).
+
+    Attributes:
+        followed: the claims taken, ``<joint>/<interface>`` names the buffer now follows (empty
+            for "none claimed", "stop following" and a refused message).
+        ignored: the names that are no claim the robot can use: not a commandable joint, or an
+            interface the joint is not commanded through in this run (``allowed``).
+        refused: the message named something but nothing usable: refused whole, nothing
+            changed. An empty list (a relay's "none claimed") and ``None`` ("stop following")
+            are never refused.
+        released: the joints that had a command and are claimed through none of their
+            interfaces now (they hold where they are, their commands are dropped).
+    """
+
+    followed: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+    refused: bool = False
+    released: tuple[str, ...] = ()
 
 
 class CommandBuffer:
@@ -186,8 +211,13 @@ class CommandBuffer:
             self._fixed_mode[k] = bits
         self.throttle_period = throttle_period
         self.rejections: Counter[str] = Counter()
+        #: reason → values dropped without a warning (:data:`DROP_REASONS`)
+        self.dropped: Counter[str] = Counter()
         self._last_logged: dict[str, float] = {}
         self.last_command_time: float | None = None
+        #: when the last JointState or array command message arrived, whatever it held (later
+        #: than :attr:`last_command_time`: messages came but set no value, e.g. all NaN)
+        self.last_message_time: float | None = None
         self.last_accepted = np.zeros(0, dtype=np.intp)
         self._layout = JointStateLayout(
             allowed if command_interfaces is None else command_interfaces
@@ -212,6 +242,7 @@ class CommandBuffer:
         self.effort = np.full(n, np.nan)
         self.mode = self._fixed_mode.copy()
         self.last_command_time = None
+        self.last_message_time = None
         self._touch(mode_changed=True)
 
     def _touch(self, mode_changed: bool = False) -> None:
@@ -248,41 +279,48 @@ class CommandBuffer:
         """
         return Mode(int(self.mode[self._map_index[joint]])).label
 
-    def set_claims(self, claims: Iterable[str] | None) -> list[str]:
+    def set_claims(self, claims: Iterable[str] | None) -> ClaimsUpdate:
         """Follow the command interfaces the active controllers claim, as full names
         ``<joint>/<interface>`` (``None``: stop following; every allowed interface open again).
+
+        A claim counts only when it names an interface the joint is commanded through in this
+        run (``allowed``: a commandable joint, one of its command interfaces); any other name
+        is ignored (``waist/effort`` for a joint commanded in position only is as useless as
+        junk). A message naming something but no usable claim is refused whole: the buffer
+        keeps following what it followed (junk from a peer that is no controller_manager's
+        relay must not stop every command); an empty list is a relay's "none claimed".
 
         A joint's stored commands of interfaces no longer claimed are forgotten and leave its
         (automatic) mode: after a switch from a position to a velocity controller the position
         target no longer holds the joint, and a joint no controller claims holds where it is
-        (:mod:`.holds`). Afterwards, values for unclaimed interfaces are dropped: silently in a
-        JointState command (the topic-based plugins send the last values of unclaimed
-        interfaces), as a rejection (``not_claimed``) in an array command.
-
-        Claims that name something but no command interface of a commandable joint at all
-        (junk from a peer that is no controller_manager's relay) change nothing: the buffer
-        keeps following what it followed (an empty list is a relay's "none claimed").
+        (:mod:`.holds`). Afterwards, values for unclaimed interfaces are dropped: in a
+        JointState command counted in :attr:`dropped` (``not_claimed``) without a warning (the
+        topic-based plugins send the last values of unclaimed interfaces), in an array command
+        as a rejection (``not_claimed``).
 
         Returns:
-            The names that are no command interface of a commandable joint (ignored).
+            What the message did (:class:`ClaimsUpdate`).
         """
         if claims is None:
             self.claimed = None
             self._touch(mode_changed=True)
-            return []
+            return ClaimsUpdate()
         bits = np.zeros(len(self.joint_names), dtype=MODE_DTYPE)
         ignored: list[str] = []
+        followed: list[str] = []
         claims = list(claims)
         for full in claims:
             joint, _, interface = full.rpartition("/")
             k = self._index.get(joint)
-            if k is None or interface not in _BITS:
+            bit = _BITS.get(interface, 0)
+            if k is None or not bit & int(self.allowed[k]):
                 ignored.append(full)
                 continue
-            bits[k] |= _BITS[interface]
-        if claims_refused(claims, ignored):
-            return ignored
-        bits &= self.allowed
+            bits[k] |= bit
+            followed.append(full)
+        if claims and not followed:
+            return ClaimsUpdate(ignored=tuple(ignored), refused=True)
+        was_commanded = ~np.isnan(self.effective()).all(axis=0)
         released = ~bits
         self.position[(released & POSITION) != 0] = np.nan
         self.velocity[(released & VELOCITY) != 0] = np.nan
@@ -290,7 +328,12 @@ class CommandBuffer:
         self.mode = np.where(self.fixed, self.mode, self.mode & bits).astype(MODE_DTYPE)
         self.claimed = bits
         self._touch(mode_changed=True)
-        return ignored
+        lost = np.flatnonzero(was_commanded & (bits == 0))
+        return ClaimsUpdate(
+            followed=tuple(dict.fromkeys(followed)),  # (each once, in message order)
+            ignored=tuple(ignored),
+            released=tuple(self.joint_names[k] for k in lost),
+        )
 
     def _unclaimed_dropped(
         self,
@@ -302,8 +345,8 @@ class CommandBuffer:
         warnings: list[str] | None,
     ) -> dict[str, np.ndarray]:
         """``fields`` with the values of interfaces not claimed for their joint set to NaN;
-        each interface with finite such values rejected (``not_claimed``) unless ``warnings`` is
-        ``None`` (silently)."""
+        each interface with finite such values rejected (``not_claimed``), or, when
+        ``warnings`` is ``None``, counted in :attr:`dropped` without a warning."""
         claimed = self.claimed
         out: dict[str, np.ndarray] = {}
         for interface, array in fields.items():
@@ -314,7 +357,9 @@ class CommandBuffer:
             copy = np.array(array, dtype=float)
             closed_rows = rows[~open_]
             dropped = closed_rows[np.isfinite(copy[closed_rows])]
-            if dropped.size and warnings is not None:
+            if dropped.size and warnings is None:
+                self.dropped["not_claimed"] += int(dropped.size)
+            elif dropped.size:
                 warnings.append(
                     self.reject(
                         "not_claimed",
@@ -359,6 +404,7 @@ class CommandBuffer:
             The warnings for the parts rejected (empty when everything was applied).
         """
         warnings: list[str] = []
+        self.last_message_time = now
         key = tuple(names)
         n = len(key)
         fields: dict[str, np.ndarray] = {}
@@ -417,6 +463,7 @@ class CommandBuffer:
                 f"unknown command interface {interface!r}. Fix: use position, velocity or effort."
             )
         warnings: list[str] = []
+        self.last_message_time = now
         n = len(self.commandable)
         if len(values) != n:
             warnings.append(

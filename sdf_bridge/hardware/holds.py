@@ -209,7 +209,13 @@ class Holds:
                 self._estop = (values, mode, self._nan)
             return self._estop
         if self.watchdog.check(
-            now, buffer.last_command_time, _stop_needed, buffer, measured, self.n_joints
+            now,
+            buffer.last_command_time,
+            _stop_needed,
+            buffer,
+            measured,
+            self.n_joints,
+            last_message_time=buffer.last_message_time,
         ):
             buffer.stop(measured[0, : self.n_joints])
         values = buffer.effective()

@@ -71,7 +71,7 @@ from ..limits.limiter import commanded_interfaces
 from ..transmissions import TransmissionMap
 from .backend_setup import backend_port, configure_backend, simulates, simulator
 from .command_interfaces import commandable_joints, listed_command_interfaces
-from .commands import POSITION, CommandBuffer, claims_refused
+from .commands import POSITION, ClaimsUpdate, CommandBuffer
 from .cycle_state import CycleState
 from .effort_stability import effort_chatter
 from .holds import Holds, coupling
@@ -395,18 +395,17 @@ class HardwareSystem:
         return warnings
 
     @_locked
-    def set_claims(self, claims: Iterable[str] | None) -> list[str]:
+    def set_claims(self, claims: Iterable[str] | None) -> ClaimsUpdate:
         """Follow the command interfaces (``<joint>/<interface>``) the active controllers of a
         controller_manager claim (:meth:`CommandBuffer.set_claims
         <sdf_bridge.hardware.commands.CommandBuffer.set_claims>`); ``None`` stops following.
-        Joints whose commands are released leave a running trajectory too. Returns the names
-        ignored (no command interface of a commandable joint)."""
-        claims = None if claims is None else list(claims)
-        ignored = self.commands.set_claims(claims)
-        if claims is not None and not claims_refused(claims, ignored):
+        Joints whose position commands are released leave a running trajectory too. Returns
+        what the message did (a refused one changed nothing)."""
+        update = self.commands.set_claims(claims)
+        if claims is not None and not update.refused:
             released = np.flatnonzero((self.commands.claimed & POSITION) == 0)
             self.trajectory.release(released.astype(np.intp))
-        return ignored
+        return update
 
     @_locked
     def submit_array(
@@ -513,10 +512,17 @@ class HardwareSystem:
         :meth:`set_joint_properties` unless the state changed in between or the backend fails
         (a ``BackendError``: the driver gone, a mock configured for part of the map).
 
+        A backend's own checks run too when it offers ``check_joint_properties(changes)``
+        (MuJoCo: a spring too stiff for its timestep), so that a change the backend would
+        refuse is refused here, before a ROS parameter call is answered.
+
         Raises:
             JointPropertyError: as :meth:`set_joint_properties` (nothing changed).
         """
-        self._plan_joint_properties(changes)
+        _, _, to_backend, _ = self._plan_joint_properties(changes)
+        check = getattr(self.backend, "check_joint_properties", None)
+        if to_backend and callable(check):
+            check(to_backend)
 
     def _plan_joint_properties(
         self, changes: Mapping[str, Mapping[str, float]]
@@ -564,7 +570,8 @@ class HardwareSystem:
 
         Raises:
             JointPropertyError: an unknown joint or property, a value out of range, stops with
-                lower ≥ upper (nothing changed).
+                lower ≥ upper, or one the backend refuses (MuJoCo: a spring too stiff for the
+                timestep); nothing changed.
             BackendError: from the backend (which changes nothing when it raises).
         """
         merged, limiter, to_backend, stops_moved = self._plan_joint_properties(changes)
@@ -722,13 +729,15 @@ class HardwareSystem:
     # ------------------------------------------------------------------ diagnostics
     def diagnostics(self) -> dict[str, Any]:
         """Counters and timing as a plain dict: ``enabled``, ``backend``, ``rejected``
-        (reason → count), ``rejected_total``, ``watchdog_trips``, ``watchdog_tripped``,
-        ``command_timeout`` (s), ``clamps`` (``"joint: reason"`` → count), ``clamps_total``,
-        ``trajectory_active``, ``modes`` (commandable joint → mode name) and, when the system
-        is timed, ``timing`` (:meth:`LoopTiming.summary`). The values are taken under the
-        lock; the timing statistics (costly over a long window) are computed from a
-        snapshot after releasing it, so a control cycle waiting for the lock is not held up by
-        them."""
+        (reason → count), ``rejected_total``, ``dropped`` (reason → values dropped without a
+        warning, :attr:`CommandBuffer.dropped
+        <sdf_bridge.hardware.commands.CommandBuffer.dropped>`), ``watchdog_trips``,
+        ``watchdog_tripped``, ``command_timeout`` (s), ``clamps`` (``"joint: reason"`` →
+        count), ``clamps_total``, ``trajectory_active``, ``modes`` (commandable joint → mode
+        name) and, when the system is timed, ``timing`` (:meth:`LoopTiming.summary`). The
+        values are taken under the lock; the timing statistics (costly over a long window) are
+        computed from a snapshot after releasing it, so a control cycle waiting for the lock is
+        not held up by them."""
         with self._lock:
             total = Counter(self._clamps_before)
             total.update(self.limiter.counts)
@@ -737,6 +746,7 @@ class HardwareSystem:
                 "backend": self.backend_name,
                 "rejected": dict(self.commands.rejections),
                 "rejected_total": int(sum(self.commands.rejections.values())),
+                "dropped": dict(self.commands.dropped),
                 "watchdog_trips": self.watchdog.trips,
                 "watchdog_tripped": self.watchdog.tripped,
                 "command_timeout": self.watchdog.timeout,

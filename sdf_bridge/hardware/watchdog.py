@@ -51,6 +51,7 @@ class CommandWatchdog:
         last_command_time: float | None,
         needed: Callable[..., bool] | None = None,
         *needed_args: object,
+        last_message_time: float | None = None,
     ) -> bool:
         """True exactly when the watchdog trips at ``now`` (s, same clock as the commands).
 
@@ -58,6 +59,9 @@ class CommandWatchdog:
         ``needed(*needed_args)`` is asked once when the timeout has passed: False = stopping
         would change nothing, the silence passes without a trip (and is not asked about again).
         (Its arguments are passed rather than bound in a closure: this runs every tick.)
+        ``last_message_time`` (s) is when the last command message arrived, whatever it held:
+        when that is after ``last_command_time``, messages kept coming but set no value (all
+        NaN, or every value refused), and the trip's warning says so (:func:`trip_message`).
         """
         if self.timeout == 0 or last_command_time is None:
             return False
@@ -75,13 +79,8 @@ class CommandWatchdog:
             self.tripped = True
             self.trips += 1
             _LOG.warning(
-                "no command for %.3f s (command_timeout %.3f s): position-mode joints hold their "
-                "position, velocity and effort commands are 0 (effort-mode joints are not held) "
-                "(trip %d). Fix: publish commands at a steady rate, send a trajectory (held to "
-                "its end), or set command_timeout:=0.0 to hold the last command",
-                now - last_command_time,
-                self.timeout,
-                self.trips,
+                "%s",
+                trip_message(now, last_command_time, self.timeout, self.trips, last_message_time),
             )
             return True
         return False
@@ -90,3 +89,35 @@ class CommandWatchdog:
         """Forget the current silence (trip counter kept)."""
         self.tripped = False
         self._tripped_for = None
+
+
+def trip_message(
+    now: float,
+    last_command_time: float,
+    timeout: float,
+    trips: int,
+    last_message_time: float | None = None,
+) -> str:
+    """The warning of a trip at ``now`` (s): how long no command was accepted, what the hold
+    does and the fix; when command messages arrived after the last accepted command
+    (``last_message_time`` later than ``last_command_time``), it says that they held no value
+    (e.g. a trajectory controller streaming a NaN goal) instead of asking for a steady rate."""
+    silence = now - last_command_time
+    hold = (
+        "position-mode joints hold their position, velocity and effort commands are 0 "
+        f"(effort-mode joints are not held) (trip {trips})"
+    )
+    if last_message_time is not None and last_message_time > last_command_time:
+        return (
+            f"no usable command for {silence:.3f} s (command_timeout {timeout:.3f} s): command "
+            f"messages kept arriving (the last {max(0.0, now - last_message_time):.3f} s ago) "
+            "but set no finite value for any joint (all NaN = not commanded, e.g. a trajectory "
+            "controller's NaN goal; or every value refused or dropped: rejected.* and "
+            f"dropped.* in /diagnostics): {hold}. Fix: send finite commands (a new trajectory "
+            "to a reachable goal)"
+        )
+    return (
+        f"no command for {silence:.3f} s (command_timeout {timeout:.3f} s): {hold}. Fix: publish "
+        "commands at a steady rate, send a trajectory (held to its end), or set "
+        "command_timeout:=0.0 to hold the last command"
+    )

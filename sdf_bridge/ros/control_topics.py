@@ -17,7 +17,9 @@ active controllers claim, as ros2_control's full names ``<joint>/<interface>`` s
 spaces; ``*`` = stop following) makes the bridge follow a controller_manager's claims
 (:func:`subscribe_claims`, :meth:`sdf_bridge.hardware.HardwareSystem.set_claims`): a switch from
 a position to a velocity controller releases the position target, and values for unclaimed
-interfaces are dropped. ``sdf-bridge control`` publishes it from the controller_manager's
+interfaces are dropped (counted). A claim counts only when it names an interface a commandable
+joint is commanded through in this run; a message with no such claim is refused whole.
+``sdf-bridge control`` publishes it from the controller_manager's
 ``list_controllers`` after each of its ``~/activity`` messages.
 """
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..description.model import Robot
-from ..hardware.commands import claims_refused
+from ..hardware.commands import ClaimsUpdate
 from ..hardware.topic_block import block_topics, foreign_hardware, topic_based_block
 from ..util.clip import clip, clipped_list
 
@@ -129,10 +131,46 @@ def parse_claims(text: str) -> list[str] | None:
     return None if words == [FOLLOW_NOTHING] else words
 
 
+def claims_messages(update: ClaimsUpdate, claims: list[str] | None) -> tuple[str | None, list[str]]:
+    """The log lines of one claims message (``claims`` as parsed, :func:`parse_claims`) that
+    did ``update``: the INFO line naming what the commands follow now (``None`` for a refused
+    message, which changed nothing) and the warnings. Every line is bounded whatever the
+    message held (:mod:`sdf_bridge.util.clip`): the INFO line lists the claims taken, at most
+    :data:`CLAIMS_LOG_CHARS` characters of them; names are shown :func:`clipped_list`\\ ed."""
+    if update.refused:
+        return None, [
+            f"claims {clipped_list(update.ignored)} name no interface a commandable joint is "
+            "commanded through; refused, commands follow what they followed"
+        ]
+    if claims is None:
+        info = "commands follow the controllers' claims: (not following)"
+    elif not update.followed:
+        info = "commands follow the controllers' claims: (none claimed)"
+    else:
+        info = f"commands follow the controllers' claims ({len(update.followed)}): " + clip(
+            " ".join(update.followed), CLAIMS_LOG_CHARS
+        )
+    warnings = []
+    if update.ignored:
+        warnings.append(
+            f"{clipped_list(update.ignored)} are no interfaces a commandable joint is "
+            "commanded through; ignored"
+        )
+    if update.released:
+        warnings.append(
+            f"joints {clipped_list(update.released)} were commanded and no active controller "
+            "claims any of their command interfaces now: they hold where they are and their "
+            "commands are dropped (counted in /diagnostics as dropped.not_claimed) until a "
+            f"controller claims them. Fix: activate a controller for them, or publish "
+            f"{FOLLOW_NOTHING!r} on {CLAIMS_TOPIC} to follow every command again"
+        )
+    return info, warnings
+
+
 def subscribe_claims(node: Any) -> Any:
     """Subscribe ``node`` to :data:`CLAIMS_TOPIC` (module doc); each message is applied under
-    the hardware's lock through ``node._submit`` (names that are no command interface of a
-    commandable joint are warned about). Returns the subscription."""
+    the hardware's lock through ``node._submit``, its lines logged (:func:`claims_messages`).
+    Returns the subscription."""
     from std_msgs.msg import String
 
     from .qos import LATCHED_QOS
@@ -141,25 +179,10 @@ def subscribe_claims(node: Any) -> Any:
         claims = parse_claims(msg.data)
 
         def apply(now: float) -> list[str]:
-            ignored = node.hardware.set_claims(claims)
-            if claims_refused(claims, ignored):  # (nothing changed)
-                return [
-                    f"claims {clipped_list(ignored)} name no command interface of a "
-                    "commandable joint; refused, commands follow what they followed"
-                ]
-            node.get_logger().info(
-                "commands follow the controllers' claims: "
-                + (
-                    "(not following)"
-                    if claims is None
-                    else clip(" ".join(claims), CLAIMS_LOG_CHARS) or "(none claimed)"
-                )
-            )
-            if not ignored:
-                return []
-            return [
-                f"{clipped_list(ignored)} are no command interfaces of commandable joints; ignored"
-            ]
+            info, warnings = claims_messages(node.hardware.set_claims(claims), claims)
+            if info is not None:
+                node.get_logger().info(info)
+            return warnings
 
         node._submit("claimed_interfaces", apply)
 

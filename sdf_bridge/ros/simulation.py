@@ -563,11 +563,21 @@ class SimulationControls:
                         steps=world.steps_for(duration) if duration > 0 else None,
                     )
             except SdfBridgeError as exc:
-                self.node.get_logger().warning(
-                    f"~/{topic}: wrench refused: {exc}", throttle_duration_sec=1.0
-                )
+                self._refuse_wrench(topic, exc)
 
         return callback
+
+    def _refuse_wrench(self, topic: str, exc: SdfBridgeError) -> None:
+        """Count a refused wrench per reason (``node_rejected.wrench_<reason>`` in
+        /diagnostics: ``not_found``, ``static``, ``not_finite``, ``too_large``, else
+        ``invalid``) and warn, throttled per reason (one reason's flood hides no other)."""
+        key = f"wrench_{getattr(exc, 'reason', 'invalid')}"
+        node = self.node
+        node.rejects[key] += 1
+        node._warn_throttled(
+            f"~/{topic}: wrench refused: {exc} (refused so far for {key}: {node.rejects[key]})",
+            key=key,
+        )
 
     def _on_clear_wrenches(
         self, request: Trigger.Request, response: Trigger.Response

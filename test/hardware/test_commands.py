@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from sdf_bridge.errors import CommandError, ConfigError
-from sdf_bridge.hardware.commands import REJECTION_REASONS, CommandBuffer
+from sdf_bridge.hardware.commands import REJECTION_REASONS, ClaimsUpdate, CommandBuffer
 
 #: Hypothesis' bound on one example (the first may compile the kernels): a runaway
 #: example fails the test; setup.cfg's pytest timeout bounds the test as a whole.
@@ -567,7 +567,8 @@ def test_claims_release_the_position_target_on_a_switch_to_velocity() -> None:
     buffer.set_claims(["j1/position", "j2/position"])
     assert buffer.submit_joint_state(["j1", "j2"], [0.5, 0.25], [], [], now=0.0) == []
     assert buffer.mode_name("j1") == "position"
-    assert buffer.set_claims(["j1/velocity", "j2/velocity"]) == []
+    update = buffer.set_claims(["j1/velocity", "j2/velocity"])
+    assert update == ClaimsUpdate(followed=("j1/velocity", "j2/velocity"))
     assert math.isnan(_value(buffer, "position", "j1"))
     assert buffer.mode_name("j1") == ""  # idle: holds where it is until commanded
     # the plugin's message: the stale position (unclaimed) and the new velocity
@@ -577,6 +578,7 @@ def test_claims_release_the_position_target_on_a_switch_to_velocity() -> None:
     assert np.isnan(p).all() and np.isnan(e).all()
     assert v[:2].tolist() == [0.3, -0.1]
     assert buffer.rejections["not_claimed"] == 0
+    assert buffer.dropped["not_claimed"] == 2  # the two stale positions, counted, no warning
 
 
 def test_an_array_command_for_an_unclaimed_interface_is_rejected(
@@ -595,28 +597,59 @@ def test_an_array_command_for_an_unclaimed_interface_is_rejected(
 
 
 def test_claims_ignore_foreign_names_and_none_stops_following() -> None:
+    """A claim counts only for an interface the joint is commanded through: j4 is not
+    commandable, j3 commands position only (j3/velocity is as useless as junk)."""
     buffer = _buffer()
-    assert buffer.set_claims(["j4/position", "j1/torque", "nope", "j3/position"]) == [
-        "j4/position",
-        "j1/torque",
-        "nope",
-    ]
+    update = buffer.set_claims(
+        ["j4/position", "j3/position", "j1/torque", "nope", "j3/velocity", "j3/position"]
+    )
+    assert update == ClaimsUpdate(
+        followed=("j3/position",), ignored=("j4/position", "j1/torque", "nope", "j3/velocity")
+    )
     assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=0.0) != []
     assert _value(buffer, "position", "j3") == 3.0
     assert math.isnan(_value(buffer, "position", "j1"))
-    buffer.set_claims(None)
+    assert buffer.set_claims(None) == ClaimsUpdate()
     assert buffer.claimed is None
     assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=1.0) == []
     assert _value(buffer, "position", "j1") == 1.0
 
 
 def test_claims_naming_nothing_usable_change_nothing() -> None:
-    """Junk on the claims topic (no command interface of a commandable joint) leaves the
-    buffer as it was: not following, commands still taken; an empty list is "none claimed"."""
+    """Junk on the claims topic, or claims of interfaces no joint is commanded through in this
+    run (j3 has position only: ``j3/effort``; the newcomer's ``waist/effort`` on a
+    position-only arm), leave the buffer as it was: not following, commands still taken; an
+    empty list is "none claimed"."""
     buffer = _buffer()
-    assert buffer.set_claims(["junk", "j1/torque"]) == ["junk", "j1/torque"]
-    assert buffer.claimed is None
-    assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=0.0) == []
-    assert _value(buffer, "position", "j1") == 1.0
-    assert buffer.set_claims([]) == []
+    for junk in (["junk", "j1/torque"], ["j3/effort", "bogus//x", "a" * 100_000]):
+        update = buffer.set_claims(junk)
+        assert update == ClaimsUpdate(ignored=tuple(junk), refused=True)
+        assert buffer.claimed is None
+        assert buffer.submit_array("position", [1.0, 2.0, 3.0], now=0.0) == []
+        assert _value(buffer, "position", "j1") == 1.0
+    assert buffer.set_claims([]) == ClaimsUpdate(released=("j1", "j2", "j3"))
     assert buffer.claimed is not None and not buffer.claimed.any()
+
+
+def test_a_refused_claims_message_keeps_the_claims_followed() -> None:
+    buffer = _buffer()
+    buffer.set_claims(["j1/position"])
+    assert buffer.set_claims(["j3/effort"]).refused
+    np.testing.assert_array_equal(buffer.claimed, [1, 0, 0, 0])
+
+
+def test_claims_report_the_commanded_joints_they_release_entirely() -> None:
+    """j1 (position) keeps a claim, j2 (velocity) loses its only one, j3 was never commanded:
+    only j2 is released; a joint whose mode is fixed is released the same way."""
+    buffer = _buffer()
+    buffer.submit_array("position", [0.1, math.nan, math.nan], now=0.0)
+    buffer.submit_joint_state(["j2"], [], [0.5], [], now=0.0)
+    update = buffer.set_claims(["j1/position", "j3/position"])
+    assert update.released == ("j2",)
+    assert buffer.mode_name("j2") == "" and math.isnan(_value(buffer, "velocity", "j2"))
+    # j2's velocity from a topic-based plugin: dropped, counted, no warning
+    assert buffer.submit_joint_state(["j2"], [], [0.5], [], now=1.0) == []
+    assert buffer.dropped["not_claimed"] == 1 and buffer.rejections["not_claimed"] == 0
+    fixed = _buffer(command_modes={"j2": "velocity", "j3": "position"})
+    fixed.submit_array("position", [math.nan, math.nan, 0.3], now=0.0)
+    assert fixed.set_claims(["j1/position"]).released == ("j3",)  # (j2 had no command)

@@ -9,6 +9,7 @@ identity actuator "j2"); j3 mimics j1 (2·j1 + 0.5).
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -197,6 +198,28 @@ def test_watchdog_holds_measured_position_in_position_mode() -> None:
     _cycle(system, 1.0, 1.0)  # trips here: holds what was measured
     assert system.watchdog.trips == 1
     np.testing.assert_allclose(system.commands.position[:2], measured, atol=TOL)
+
+
+def test_watchdog_trip_names_messages_that_set_no_value(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A trajectory controller's NaN goal: JointState messages keep coming, all NaN (not
+    commanded): the watchdog still trips and holds the measured position, and its warning says
+    that messages arrived without a finite value rather than asking for a steady rate."""
+    system = _system(command_timeout=0.5, backend_params={"position_state_following_offset": 0.01})
+    system.read(0.0, 1.0)
+    system.submit_array("position", [0.4, 0.1], now=0.0)
+    measured = _cycle(system, 0.25, 1.0).position[:2].copy()
+    for now in (0.3, 0.6, 0.9):
+        assert system.submit_joint_state(["j1", "j2"], [NAN, NAN], [], [], now=now) == []
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.watchdog"):
+        _cycle(system, 1.0, 1.0)
+    assert system.watchdog.trips == 1
+    np.testing.assert_allclose(system.commands.position[:2], measured, atol=TOL)
+    assert (
+        "no usable command for 1.000 s (command_timeout 0.500 s): command messages kept "
+        "arriving (the last 0.100 s ago) but set no finite value for any joint" in caplog.text
+    )
 
 
 def test_watchdog_does_not_trip_when_every_position_is_reached() -> None:
@@ -420,6 +443,7 @@ def test_run_cycles_and_diagnostics() -> None:
         "backend",
         "rejected",
         "rejected_total",
+        "dropped",
         "watchdog_trips",
         "watchdog_tripped",
         "command_timeout",
@@ -719,6 +743,47 @@ def test_timing_covers_the_tick_until_end_cycle() -> None:
     system.read(0.002, 0.001)
     assert system.timing.cycles == 3
     assert system.diagnostics()["timing"]["cycles"] == 3
+
+
+def test_release_follows_a_far_setpoint_from_the_held_position_at_the_limit(
+    demo_robot,
+) -> None:
+    """The newcomer's e-stop under ros2_control, on MuJoCo at 100 Hz: base_yaw (velocity limit
+    2 rad/s) follows a setpoint advancing at 0.5 rad/s (a trajectory controller knows no
+    e-stop); e-stop at t = 1 s holds it (within 0.012 rad), release at 2.5 s with the setpoint
+    0.75 rad ahead. The position target starts from the held position and advances exactly
+    v̄·dt = 0.02 rad per tick until it meets the setpoint (0.75 / (2 − 0.5) = 0.5 s later).
+    The measured velocity peaks 9.5 % above the limit (2.19 rad/s: the PID following a ramp
+    that starts at full speed; the same for any far new target) and the joint is back on the
+    setpoint within 0.05 rad 0.5 s after release, 0.01 rad 1 s after it."""
+    hw = HardwareSystem(demo_robot, "mujoco", command_timeout=0.0, update_rate=100.0)
+    k = list(hw.joint_names).index("base_yaw")
+    assert hw.limiter.limits[k].max_velocity == 2.0
+    dt = 0.01
+    q, v, target = [], [], []
+    for i in range(400):
+        t = i * dt
+        if i == 100:
+            hw.enable(False)
+        elif i == 250:
+            hw.enable(True)
+        if hw.enabled:
+            hw.submit_joint_state(["base_yaw"], [0.5 * t], [], [], now=t)
+        state = hw.cycle(t, dt)
+        target.append(hw._command.values[0, k] if hw.enabled else NAN)
+        q.append(state.position[k])
+        v.append(state.velocity[k])
+    q, v, target = (np.array(x) for x in (q, v, target))
+    assert np.ptp(q[100:250]) < 0.012  # held (the PID settling after the stop)
+    steps = np.diff(target[250:301])
+    np.testing.assert_allclose(target[250], q[249] + 0.02, atol=1e-12)
+    np.testing.assert_allclose(steps[:48], 0.02, atol=1e-12)  # at the limit, from the hold
+    assert 0.0 < steps[48] < 0.02  # (the tick it meets the setpoint)
+    np.testing.assert_allclose(target[300:], 0.5 * np.arange(300, 400) * dt, atol=1e-9)
+    assert np.abs(v[250:]).max() == pytest.approx(2.19, abs=0.01)
+    setpoint = 0.5 * np.arange(400) * dt
+    assert abs(q[300] - setpoint[300]) < 0.05
+    assert np.abs(q[350:] - setpoint[350:]).max() < 0.01
 
 
 def test_estop_before_any_read_holds_the_measured_position() -> None:

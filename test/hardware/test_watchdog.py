@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from sdf_bridge.errors import ConfigError
-from sdf_bridge.hardware.watchdog import CommandWatchdog
+from sdf_bridge.hardware.watchdog import CommandWatchdog, trip_message
 
 
 def test_never_trips_before_first_command() -> None:
@@ -79,3 +81,34 @@ def test_needed_is_asked_with_the_arguments_given() -> None:
     assert dog.check(1.5, 1.0, needed, "keep", 3) is False and asked == [("keep", 3)]
     assert dog.check(2.5, 2.0, needed, "stop", 4) is True and asked[-1] == ("stop", 4)
     assert dog.trips == 1
+
+
+def test_the_trip_message_says_when_messages_came_but_set_no_value(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A silence with no message asks for a steady rate; messages after the last accepted
+    command (a trajectory controller streaming a NaN goal) are named instead."""
+    dog = CommandWatchdog(0.5)
+    with caplog.at_level(logging.WARNING, logger="sdf_bridge.hardware.watchdog"):
+        assert dog.check(1.5, 1.0) is True
+        assert dog.check(3.0, 2.0, last_message_time=2.99) is True
+        assert dog.check(4.5, 4.0, last_message_time=4.0) is True  # (the accepted one)
+    first, second, third = (r.getMessage() for r in caplog.records)
+    assert first.startswith("no command for 0.500 s (command_timeout 0.500 s): position-mode")
+    assert "Fix: publish commands at a steady rate" in first and "(trip 1)" in first
+    assert second.startswith(
+        "no usable command for 1.000 s (command_timeout 0.500 s): command messages kept "
+        "arriving (the last 0.010 s ago) but set no finite value for any joint (all NaN"
+    )
+    assert "(trip 2). Fix: send finite commands" in second
+    assert "steady rate" not in second
+    assert third.startswith("no command for 0.500 s")
+
+
+def test_trip_message_of_a_silence() -> None:
+    assert trip_message(2.0, 1.25, 0.5, 3) == (
+        "no command for 0.750 s (command_timeout 0.500 s): position-mode joints hold their "
+        "position, velocity and effort commands are 0 (effort-mode joints are not held) (trip "
+        "3). Fix: publish commands at a steady rate, send a trajectory (held to its end), or set "
+        "command_timeout:=0.0 to hold the last command"
+    )

@@ -5,9 +5,11 @@ naming other hardware gets one warning once a controller_manager reads ``robot_d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import rclpy
+from diagnostic_msgs.msg import DiagnosticArray
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
@@ -127,3 +129,67 @@ def test_claims_naming_no_joint_are_refused_and_commands_still_move(
     assert "commands follow the controllers' claims" not in bridge.output()
     assert "could not be applied" not in bridge.output()
     assert bridge.stop() == 0, bridge.output()
+
+
+def _diagnostics(probe: Probe, topic: str = "/diagnostics") -> dict[str, str]:
+    msg = probe.latest(topic)
+    status = next(s for s in msg.status if "sdf_bridge" in s.name)
+    return {kv.key: kv.value for kv in status.values}
+
+
+def test_claims_of_interfaces_the_run_does_not_command_are_refused_and_drops_counted(
+    probe: Probe, start_bridge
+) -> None:
+    """The newcomer's attack on a position-only arm (``command_interfaces:=position``): a
+    latched ``base_yaw/effort bogus//x aaaa…`` (100 000 characters) claims nothing the run
+    commands: refused whole with one bounded warning, commands still move the arm. A plausible
+    partial claim (``elbow/position``) is followed: shoulder_lift, being commanded, is said to be
+    released (once), its plugin values are dropped and counted as ``dropped.not_claimed``; ``*``
+    follows every command again. No log line is longer than the claims limit."""
+    probe.watch("/cc/joint_states", JointState)
+    probe.watch("/diagnostics", DiagnosticArray)
+    bridge = start_bridge(
+        {
+            "description_file": str(DEMO),
+            "xacro_args": "command_interfaces:=position",
+            "diagnostics_rate": 10.0,
+            "command_timeout": 0.0,
+        },
+        extra=["-r", "__ns:=/cc"],
+    )
+    probe.wait_ready(bridge, "/cc/joint_states")
+    claims = probe.publisher("/cc/sdf_bridge/claimed_interfaces", String, LATCHED)
+    claims.publish(String(data="base_yaw/effort bogus//x " + "a" * 100_000))
+    probe.wait_for(lambda: "refused, commands follow" in bridge.output(), "the refusal")
+    pub = probe.publisher("/cc/joint_commands", JointState)
+
+    def reaches(joint: str, value: float) -> Callable[[], bool]:
+        def check() -> bool:
+            pub.publish(JointState(name=[joint], position=[value]))
+            return _position(probe, "/cc/joint_states", joint) == value
+
+        return check
+
+    probe.wait_for(reaches("shoulder_lift", 0.25), "shoulder_lift at 0.25 (claims refused)")
+    claims.publish(String(data="elbow/position " + "b" * 100_000))
+    probe.wait_for(
+        lambda: "joints ['shoulder_lift'] were commanded" in bridge.output(), "the release"
+    )
+    probe.wait_for(reaches("elbow", 0.5), "elbow at 0.5 (claimed)")
+    for _ in range(5):  # a topic-based plugin's stale value of an unclaimed interface
+        pub.publish(JointState(name=["shoulder_lift"], position=[-0.25]))
+    probe.wait_for(
+        lambda: int(_diagnostics(probe).get("dropped.not_claimed", 0)) == 5,
+        "dropped.not_claimed = 5",
+    )
+    assert _position(probe, "/cc/joint_states", "shoulder_lift") == 0.25
+    assert "rejected.not_claimed" not in _diagnostics(probe)
+    claims.publish(String(data="*"))
+    probe.wait_for(reaches("shoulder_lift", -0.25), "shoulder_lift at -0.25 (following all)")
+    assert bridge.stop() == 0, bridge.output()
+    output = bridge.output()
+    assert output.count("refused, commands follow") == 1, output
+    assert "commands follow the controllers' claims (1): elbow/position\n" in output
+    assert output.count("were commanded and no active controller claims") == 1
+    assert "commands follow the controllers' claims: (not following)" in output
+    assert max(len(line) for line in output.splitlines()) < 3000

@@ -244,6 +244,66 @@ def test_a_killed_commander_stops_the_joint_under_use_sim_time_without_clock(
     assert bridge.stop() == 0, bridge.output()
 
 
+#: A commander: ``axle`` at VELOCITY until the wheel is seen turning (a file appears), then
+#: NaN (= not commanded) at 100 Hz, as a trajectory controller's NaN goal streams.
+NAN_COMMANDER = """
+import os, sys, time
+import rclpy
+from sensor_msgs.msg import JointState
+rclpy.init()
+node = rclpy.create_node("nan_commander")
+pub = node.create_publisher(JointState, sys.argv[1], 10)
+while True:
+    value = float("nan") if os.path.exists(sys.argv[2]) else 1.0
+    pub.publish(JointState(name=["axle"], velocity=[value]))
+    time.sleep(0.01)
+"""
+
+
+def test_a_stream_of_nan_commands_trips_the_watchdog_saying_what_came(
+    start_bridge, probe: Probe, robot_file: Path, tmp_path: Path
+) -> None:
+    """A trajectory controller's NaN goal through a topic-based plugin: commands keep coming at
+    100 Hz but carry only NaN (not commanded). 0.5 s after the last finite velocity the
+    watchdog stops the wheel, and its warning says that messages arrived without a finite value
+    (not "no command ... publish commands at a steady rate")."""
+    ns = "/nan_stream"
+    bridge = start_bridge(
+        {
+            "description_file": str(robot_file),
+            "command_timeout": TIMEOUT,
+            "update_rate": 1 / PERIOD,
+            "backend_params.calculate_dynamics": True,
+        },
+        name="bridge",
+        extra=["-r", f"__ns:={ns}"],
+    )
+    probe.watch(f"{ns}/joint_states", JointState)
+    probe.wait_ready(bridge, f"{ns}/joint_states")
+    states = probe.messages[f"{ns}/joint_states"]
+    switch = tmp_path / "nan"
+    commander = subprocess.Popen(
+        [sys.executable, "-c", NAN_COMMANDER, f"{ns}/joint_commands", str(switch)], cwd=REPO
+    )
+    try:
+        probe.wait_for(lambda: states[-1].velocity[0] == VELOCITY, "the wheel to turn")
+        switch.touch()
+        probe.wait_for(lambda: states[-1].velocity[0] == 0.0, "the watchdog to stop the wheel")
+        probe.wait_for(lambda: "no usable command for" in bridge.output(), "the trip's warning")
+    finally:
+        commander.kill()
+        commander.wait()
+    assert bridge.stop() == 0, bridge.output()
+    output = bridge.output()
+    assert re.search(
+        r"no usable command for \d+\.\d{3} s \(command_timeout 0\.500 s\): command messages kept "
+        r"arriving \(the last 0\.\d{3} s ago\)",
+        output,
+    ), output
+    assert "but set no finite value for any joint (all NaN = not commanded" in output
+    assert "publish commands at a steady rate" not in output
+
+
 def test_a_trajectory_in_the_past_is_rejected_and_counted(
     start_bridge, probe: Probe, robot_file: Path
 ) -> None:

@@ -179,6 +179,25 @@ def test_spring_period_is_two_pi_root_i_over_k(mujoco_bridge, probe: Probe) -> N
     assert 2.0 * half.mean() == pytest.approx(2 * math.pi * math.sqrt(I_ROTOR / 1.0), rel=5e-3)
 
 
+def test_a_spring_too_stiff_for_the_timestep_is_refused_by_the_call(
+    mujoco_bridge, probe: Probe
+) -> None:
+    """The newcomer's attack: spring_stiffness = 1e6 inside the descriptor's range (0 … 1e6) but
+    ω·dt = 10 on the rotor (bound I·(0.5/dt)² = 2500 N·m/rad): the SetParameters call itself is
+    refused with the bound, the parameter keeps its value and the simulation does not reset."""
+    before = get_params(probe, "props_mj", "joint_properties.spin.spring_stiffness")
+    result = set_params(probe, "props_mj", {"joint_properties.spin.spring_stiffness": 1e6})[0]
+    assert not result.successful
+    assert result.reason.startswith(
+        "joint_properties.spin.spring_stiffness = 1e+06 is too stiff for the timestep 0.001 s"
+    )
+    assert "Fix: give spring_stiffness ≤ 2500, or a smaller timestep." in result.reason
+    assert get_params(probe, "props_mj", "joint_properties.spin.spring_stiffness") == before
+    wait_sim(probe, 0.1)
+    assert "became unstable" not in mujoco_bridge.output()
+    assert "not applied" not in mujoco_bridge.output()
+
+
 def test_friction_takes_f_off_the_effort(mujoco_bridge, probe: Probe) -> None:
     """joint_properties.spin.friction = 0.05 N·m (spring off): under an effort of 0.1 N·m the rotor,
     turning forward, accelerates at (τ − f)/I = 5 rad/s² (within 2 %)."""

@@ -123,3 +123,43 @@ def test_mock_backend_warns_once_that_it_reads_no_joint_wrench(start_bridge, pro
         "joint_feedback unset"
     )
     assert bridge.output().count(message) == 1, bridge.output()
+
+
+def test_refused_wrenches_are_counted_and_warned_per_reason(start_bridge, probe: Probe) -> None:
+    """One batch of three refused wrenches of different reasons (a link that does not exist,
+    NaN, |F| = 1e30 N): each reason is warned (its own throttle: none hides another) and
+    counted in /diagnostics (``node_rejected.wrench_<reason>``)."""
+    from diagnostic_msgs.msg import DiagnosticArray
+
+    probe.watch("/diagnostics", DiagnosticArray)
+    bridge = start_bridge(
+        {"backend": "mujoco", "command_timeout": 0.0, "robot_description": MODEL},
+        name="wr_bridge",
+    )
+    probe.watch("/joint_states", JointState)
+    probe.wait_ready(bridge, "/joint_states", timeout=90.0)
+    pub = probe.publisher("/wr_bridge/wrench", WrenchStamped)
+    probe.wait_for(lambda: pub.get_subscription_count() == 1, "the bridge's subscription")
+    for frame, force in (("nonexistent", 1.0), ("bob", float("nan")), ("bob", 1e30), ("bob", 2e30)):
+        msg = WrenchStamped()
+        msg.header.frame_id, msg.wrench.force.x = frame, force
+        pub.publish(msg)
+
+    def counts() -> dict[str, str]:
+        msg = probe.latest("/diagnostics")
+        status = next((s for s in msg.status if "wr_bridge" in s.name), None)
+        values = {} if status is None else {kv.key: kv.value for kv in status.values}
+        return {k: v for k, v in values.items() if k.startswith("node_rejected.wrench_")}
+
+    expected = {
+        "node_rejected.wrench_not_found": "1",
+        "node_rejected.wrench_not_finite": "1",
+        "node_rejected.wrench_too_large": "2",
+    }
+    probe.wait_for(lambda: counts() == expected, f"diagnostics {expected}")
+    assert bridge.stop() == 0, bridge.output()
+    output = bridge.output()
+    assert "wrench refused: no entity 'nonexistent'" in output
+    assert "3 finite numbers each (refused so far for wrench_not_finite: 1)" in output
+    assert "(refused so far for wrench_too_large: 1)" in output
+    assert "(refused so far for wrench_too_large: 2)" not in output  # throttled

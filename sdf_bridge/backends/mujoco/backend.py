@@ -729,6 +729,17 @@ class MujocoBackend:
         self._require()
         return self.properties.values()
 
+    def check_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> None:
+        """Check a change as :meth:`set_joint_properties` would, changing nothing (the
+        values, the stops' order, a spring too stiff for the timestep: :mod:`.properties`).
+
+        Raises:
+            JointPropertyError: as :meth:`set_joint_properties`.
+            BackendError: before configure.
+        """
+        self._require()
+        self.properties.check(changes)
+
     def set_joint_properties(self, changes: Mapping[str, Mapping[str, float]]) -> list[str]:
         """Change joint properties (joint → property → value; properties of
         :attr:`joint_property_names`) from the next physics step on, all or none: every value
@@ -742,7 +753,7 @@ class MujocoBackend:
 
         Raises:
             JointPropertyError: an unknown joint or property, a value out of range, stops
-                with lower ≥ upper (nothing changed).
+                with lower ≥ upper, a spring too stiff for the timestep (nothing changed).
             BackendError: before configure.
         """
         self._require()

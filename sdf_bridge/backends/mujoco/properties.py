@@ -10,8 +10,9 @@ property               MuJoCo
 ``damping``            ``dof_damping`` (the description's ``<dynamics damping>`` rule:
                        :mod:`.builder`)
 ``friction``           ``dof_frictionloss``
-``spring_stiffness``   ``jnt_stiffness`` (a note when ``√(k/M)·dt`` > 0.5 on ``dof_M0``: the
-                       stops' rule; MuJoCo integrates a spring explicitly)
+``spring_stiffness``   ``jnt_stiffness``; refused above ``√(k/M)·dt`` = 0.5 on ``dof_M0`` (the
+                       stops' rule; MuJoCo integrates a spring explicitly and diverges above
+                       2: :meth:`JointProperties.spring_bound`)
 ``spring_reference``   ``qpos_spring``
 ``lower``, ``upper``   ``jnt_range`` and ``jnt_limited`` (one infinite side: ±1e16, as
                        SDFormat's "no stop"; both infinite: not limited). A joint outside the
@@ -44,7 +45,8 @@ import numpy as np
 
 from ...description.coordinates import coordinate_joint
 from ...description.model import Robot
-from ...hardware.joint_properties import DYNAMICS_PROPERTIES, INF, check_changes
+from ...errors import JointPropertyError
+from ...hardware.joint_properties import DYNAMICS_PROPERTIES, INF, check_changes, parameter_name
 from . import cycle
 from .builder import STOP_MAX_OMEGA_DT, BuiltModel, stop_solver_params
 from .drive import JointDrive, ball_columns, drive_gains, passive_joints
@@ -139,7 +141,8 @@ class JointProperties:
         checked (:func:`~sdf_bridge.hardware.joint_properties.check_changes`).
 
         Raises:
-            JointPropertyError: as ``check_changes``.
+            JointPropertyError: as ``check_changes``; a ``spring_stiffness`` above
+                :meth:`spring_bound`.
         """
         current = self.values()
         for k, name in enumerate(self.joint_names):
@@ -147,16 +150,51 @@ class JointProperties:
                 continue
             lower, upper = self.stops_of(name)
             current[name].update(lower=lower, upper=upper, effort=float(self.effort_limit[k]))
-        return {
+        checked = {
             joint: {p: v for p, v in merged.items() if p in changes[joint]}
             for joint, merged in check_changes(current, changes, NAMES).items()
         }
+        for joint, values in checked.items():
+            if "spring_stiffness" in values:
+                self._check_spring(joint, values["spring_stiffness"])
+        return checked
+
+    def spring_bound(self, joint: str) -> float:
+        """The stiffest ``spring_stiffness`` of ``joint`` (N·m/rad or N/m) MuJoCo integrates
+        well at its timestep: ``M·(0.5/dt)²``, i.e. ``ω·dt = √(k/M)·dt ≤ 0.5``
+        (:data:`~.builder.STOP_MAX_OMEGA_DT`, the stops' rule) on the joint's inertia ``M``
+        (``dof_M0``). MuJoCo integrates a joint spring explicitly (semi-implicit Euler), which
+        diverges above ``ω·dt = 2``; the factor 4 in ω (16 in k) is the margin for an inertia
+        that is smaller in another pose than in the initial one."""
+        k = self.index[joint]
+        inertia = float(self.model.dof_M0[self.drive.dadr[k]])
+        return inertia * (STOP_MAX_OMEGA_DT / float(self.model.opt.timestep)) ** 2
+
+    def _check_spring(self, joint: str, stiffness: float) -> None:
+        """Refuse a ``spring_stiffness`` above :meth:`spring_bound` (MuJoCo would diverge and
+        reset the simulation within a tick).
+
+        Raises:
+            JointPropertyError: naming the value, the bound, ``ω·dt`` and the fix.
+        """
+        most = self.spring_bound(joint)
+        if stiffness <= most:
+            return
+        dt = float(self.model.opt.timestep)
+        raise JointPropertyError(
+            f"{parameter_name(joint, 'spring_stiffness')} = {stiffness:g} is too stiff for the "
+            f"timestep {dt:g} s: ω·dt = √(k/M)·dt = "
+            f"{STOP_MAX_OMEGA_DT * math.sqrt(stiffness / most):.3g} > {STOP_MAX_OMEGA_DT} on the "
+            "joint's inertia M (MuJoCo integrates the spring explicitly and would diverge and "
+            f"reset the simulation); nothing changed. Fix: give spring_stiffness ≤ {most:.4g}, "
+            "or a smaller timestep."
+        )
 
     def apply(self, changes: Mapping[str, Mapping[str, float]]) -> tuple[list[str], bool]:
         """Apply checked ``changes`` (:meth:`check`) to the model and the drive.
 
         Returns:
-            The notes to log (springs and finite stops too stiff for the timestep; an infinite
+            The notes to log (finite stops too stiff for the timestep; an infinite
             stop_stiffness is the rigid stop asked for, without a note), and whether the PID gains
             changed (the backend then rewrites its actuators).
         """
@@ -164,7 +202,6 @@ class JointProperties:
         notes: list[str] = []
         regain = False
         rigid = []
-        springy = []
         for joint, values in changes.items():
             k = self.index[joint]
             j, dof = self.jnt[k], d.dadr[k]
@@ -174,11 +211,6 @@ class JointProperties:
                 m.dof_frictionloss[dof] = values["friction"]
             if "spring_stiffness" in values:
                 m.jnt_stiffness[j] = values["spring_stiffness"]
-                inertia = float(m.dof_M0[dof])
-                omega_dt = math.sqrt(values["spring_stiffness"] / inertia) * m.opt.timestep
-                if omega_dt > STOP_MAX_OMEGA_DT:
-                    most = inertia * (STOP_MAX_OMEGA_DT / m.opt.timestep) ** 2
-                    springy.append(f"{joint} (ω·dt = {omega_dt:.3g}; k ≤ {most:.4g})")
             if "spring_reference" in values:
                 m.qpos_spring[d.qadr[k]] = values["spring_reference"]
             if "lower" in values or "upper" in values:
@@ -209,13 +241,6 @@ class JointProperties:
                 f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}): MuJoCo's rigid default stop "
                 "is used. Fix: a smaller stop_stiffness (or stop_dissipation) for a soft stop, "
                 "or .inf to ask for the rigid one"
-            )
-        if springy:
-            notes.append(
-                f"joint spring_stiffness of {', '.join(springy)} is too stiff for the timestep "
-                f"{m.opt.timestep} s (ω = √(k/M) on the joint's inertia M, ω·dt > "
-                f"{STOP_MAX_OMEGA_DT}, the stops' rule): MuJoCo may become unstable and reset. "
-                "Fix: a spring_stiffness up to the value given, or a smaller timestep"
             )
         if regain:
             self._set_gains()

@@ -44,6 +44,7 @@ import mujoco
 import numpy as np
 
 from ...errors import BackendError
+from ...util.clip import clip
 
 if TYPE_CHECKING:  # pragma: no cover
     from .backend import MujocoBackend
@@ -112,6 +113,7 @@ class EntityError(BackendError):
     """An entity request the world cannot serve; :attr:`reason` says which kind:
     ``"not_found"`` (no such entity), ``"invalid_pose"`` (a non-finite value or a quaternion
     that is not a unit one), ``"static"`` (a twist for a static entity, or moving one),
+    ``"not_finite"`` and ``"too_large"`` (a wrench's value, :meth:`World.apply_wrench`),
     ``"not_settable"`` (a link of the robot that is not its free-floating base, or the robot
     on a fixed base), ``"frame"`` (a reference frame other than the world)."""
 
@@ -247,7 +249,8 @@ class World:
         if entity is None:
             known = ", ".join(self._entities) or "none"
             raise EntityError(
-                "not_found", f"no entity {name!r}; the entities are: {known} (GetEntities)"
+                "not_found",
+                f"no entity {clip(name)!r}; the entities are: {known} (GetEntities)",
             )
         return entity
 
@@ -407,11 +410,11 @@ class World:
         wrench; an all-zero wrench clears it.
 
         Raises:
-            EntityError: ``"not_found"``, ``"static"`` (:meth:`wrench_body`), ``"invalid_pose"``
-                for a value that is not finite, or a force above :data:`MAX_WRENCH_G` g on the
-                mass the link carries (``body_subtreemass``; at least :data:`MIN_WRENCH_MASS`)
-                or a torque above that force × 1 m: a peer's wrench must not diverge the
-                simulation (which resets it).
+            EntityError: ``"not_found"``, ``"static"`` (:meth:`wrench_body`); ``"not_finite"``
+                for a value that is not finite; ``"too_large"`` for a force above
+                :data:`MAX_WRENCH_G` g on the mass the link carries (``body_subtreemass``; at
+                least :data:`MIN_WRENCH_MASS`) or a torque above that force × 1 m: a peer's
+                wrench must not diverge the simulation (which resets it).
             BackendError: ``steps`` not a whole number ≥ 1.
         """
         body = self.wrench_body(link)
@@ -422,14 +425,14 @@ class World:
             or not (np.all(np.isfinite(f)) and np.all(np.isfinite(t)))
         ):
             raise EntityError(
-                "invalid_pose",
+                "not_finite",
                 f"wrench on {link!r}: force and torque must be 3 finite numbers each",
             )
         mass = float(self.model.body_subtreemass[body])
         f_max = MAX_WRENCH_G * GRAVITY * max(mass, MIN_WRENCH_MASS)
         if float(np.linalg.norm(f)) > f_max or float(np.linalg.norm(t)) > f_max:  # (× 1 m)
             raise EntityError(
-                "invalid_pose",
+                "too_large",
                 f"wrench on {link!r}: |force| {np.linalg.norm(f):.6g} N or |torque| "
                 f"{np.linalg.norm(t):.6g} N·m is above the bound {f_max:.6g} ({MAX_WRENCH_G} g "
                 f"on the {mass:.6g} kg the link carries; torque: that force at 1 m). Fix: send a "

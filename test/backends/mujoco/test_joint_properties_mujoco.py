@@ -215,23 +215,36 @@ def test_infinite_stop_is_rigid_silently_and_too_stiff_one_with_a_note() -> None
     assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.02, 1.0]
 
 
-def test_a_spring_too_stiff_for_the_timestep_gets_a_note() -> None:
+def test_a_spring_too_stiff_for_the_timestep_is_refused() -> None:
     """spring_stiffness beyond M·(0.5/dt)² (the stops' rule ω·dt ≤ 0.5, M the joint's inertia
-    dof_M0: 0.01 kg·m² for the rotor, so 2500 N·m/rad at 1 ms) is applied with a note naming
-    ω·dt and the stiffest value; one below it without."""
+    dof_M0: 0.01 kg·m² for the rotor, so 2500 N·m/rad at 1 ms) is refused, by the check alone
+    too, naming ω·dt and the bound, nothing changed; the bound itself is taken. (Measured on
+    this rotor: ω·dt = 1.9 still oscillates, with 3× the amplitude; 2.1 diverges and resets, as
+    semi-implicit Euler does above ω·dt = 2; the newcomer's 1e6 is ω·dt = 10.)"""
     rig = Rig()
     props = rig.hw.backend.properties
     inertia = float(props.model.dof_M0[props.drive.dadr[0]])
     assert inertia == pytest.approx(I_ROTOR, rel=1e-9)
-    assert rig.hw.set_joint_properties({"spin": {"spring_stiffness": 2000.0}}) == []
-    notes = rig.hw.set_joint_properties({"spin": {"spring_stiffness": 1e6}})
-    assert notes == [
-        "joint spring_stiffness of spin (ω·dt = 10; k ≤ 2500) is too stiff for the timestep "
-        "0.001 s (ω = √(k/M) on the joint's inertia M, ω·dt > 0.5, the stops' rule): MuJoCo may "
-        "become unstable and reset. Fix: a spring_stiffness up to the value given, or a "
-        "smaller timestep"
-    ]
-    assert rig.hw.joint_properties()["spin"]["spring_stiffness"] == 1e6  # applied
+    bound = props.spring_bound("spin")
+    assert bound == pytest.approx(2500.0, rel=1e-9)
+    assert bound == inertia * (0.5 / 0.001) ** 2
+    message = (
+        r"joint_properties\.spin\.spring_stiffness = 1e\+06 is too stiff for the timestep "
+        r"0\.001 s: ω·dt = √\(k/M\)·dt = 10 > 0\.5 on the joint's inertia M \(MuJoCo "
+        r"integrates the spring explicitly and would diverge and reset the simulation\); "
+        r"nothing changed\. Fix: give spring_stiffness ≤ 2500, or a smaller timestep\."
+    )
+    with pytest.raises(JointPropertyError, match=message):
+        rig.hw.check_joint_properties({"spin": {"spring_stiffness": 1e6}})
+    with pytest.raises(JointPropertyError, match=message):
+        rig.hw.set_joint_properties({"spin": {"spring_stiffness": 1e6, "damping": 0.5}})
+    assert rig.hw.joint_properties()["spin"]["spring_stiffness"] == 0.0  # nothing changed
+    assert rig.hw.joint_properties()["spin"]["damping"] == 0.0
+    assert props.model.jnt_stiffness[props.jnt[0]] == 0.0
+    with pytest.raises(JointPropertyError, match=r"ω·dt = √\(k/M\)·dt = 0\.5 > 0\.5"):
+        rig.hw.set_joint_properties({"spin": {"spring_stiffness": bound * (1 + 1e-6)}})
+    assert rig.hw.set_joint_properties({"spin": {"spring_stiffness": bound}}) == []
+    assert rig.hw.joint_properties()["spin"]["spring_stiffness"] == bound
 
 
 def test_removing_both_stops_unlimits_the_joint() -> None:

@@ -197,10 +197,15 @@ def test_zero_wrench_and_reset_clear_it(box) -> None:
 
 def test_wrench_errors(box) -> None:
     world = box.backend.world
-    with pytest.raises(EntityError, match="no entity 'wheel'"):
+    with pytest.raises(EntityError, match="no entity 'wheel'") as info:
         world.apply_wrench("wheel", (1, 0, 0), (0, 0, 0))
-    with pytest.raises(EntityError, match="3 finite numbers each"):
+    assert info.value.reason == "not_found"
+    with pytest.raises(EntityError, match=r"no entity 'xxxxxxxxxx[x]*…\(\+99920\)'") as info:
+        world.apply_wrench("x" * 100_000, (1, 0, 0), (0, 0, 0))  # a peer's name, clipped
+    assert len(str(info.value)) < 1000
+    with pytest.raises(EntityError, match="3 finite numbers each") as info:
         world.apply_wrench("box", (math.inf, 0, 0), (0, 0, 0))
+    assert info.value.reason == "not_finite"
     with pytest.raises(BackendError, match=r"steps=0 must be a whole number ≥ 1"):
         world.apply_wrench("box", (1, 0, 0), (0, 0, 0), steps=0)
     with pytest.raises(EntityError, match="no entity 'wheel'"):
@@ -217,8 +222,11 @@ def test_a_wrench_above_100_g_on_the_carried_mass_is_refused(box) -> None:
     world.apply_wrench("box", (bound, 0, 0), (0, 0, 0))
     world.apply_wrench("box", (0, 0, 0), (0, 0, bound))
     for force, torque in (((bound * 1.001, 0, 0), (0, 0, 0)), ((0, 0, 0), (0, 1e30, 0))):
-        with pytest.raises(EntityError, match=r"above the bound 1961\.33 \(100\.0 g on the 2 kg"):
+        with pytest.raises(
+            EntityError, match=r"above the bound 1961\.33 \(100\.0 g on the 2 kg"
+        ) as info:
             world.apply_wrench("box", force, torque)
+        assert info.value.reason == "too_large"
 
 
 def test_set_time_keeps_the_state(box) -> None:
