@@ -87,3 +87,24 @@ def test_ros2_control_of_an_included_robot_writes_its_block(
         ("j1", ["position", "velocity", "effort"]),
         ("j2", ["position", "velocity", "effort"]),
     ]
+
+
+def test_ros2_control_of_a_world_of_several_robots_asks_for_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ros2-control`` writes one robot's block: a world of three without ``--model`` is one
+    error naming ``--model`` and that ``run`` / ``control`` drive every robot; nothing is
+    written."""
+    world = tmp_path / "arms.sdf"
+    world.write_text(THREE_ARMS)
+    out = tmp_path / "x.urdf"
+    assert cli.main(["ros2-control", str(world), "-o", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {world}: <world name=\"arms\">: world 'arms' holds 3 robots (non-static "
+        "models): position, velocity, effort; one robot is wanted here. Fix: choose it with "
+        "--model NAME (sdf-bridge convert and ros2-control write one robot; sdf-bridge run "
+        "and control drive every robot of the world, or those named by --model)\n"
+    )
+    assert not out.exists()
+    assert cli.main(["ros2-control", str(world), "--model", "velocity", "-o", str(out)]) == 0
+    assert out.is_file()

@@ -50,12 +50,15 @@ def with_scenery(world: World, name: str) -> Robot:
     )
 
 
-def select_robot(model: Robot | World, name: str | None = None) -> Robot:
-    """The robot to drive (see the module docstring).
+def select_robot(model: Robot | World, name: str | None = None, fix: str | None = None) -> Robot:
+    """The one robot wanted (see the module docstring): the robot a command writes
+    (``convert``, ``ros2-control``) or a ``--robot`` file's.
 
     Args:
         model: what :func:`sdf_bridge.description.load` returned.
         name: the model to drive, or ``None`` (a world's only non-static model).
+        fix: the fix named when ``name`` is ``None`` and the world holds several robots
+            (default :data:`ONE_ROBOT_FIX`: choose one with ``--model``).
 
     Raises:
         MissingReferenceError: ``name`` is not a model of the world (or not the robot's name);
@@ -64,6 +67,7 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
             message lists them and says how to choose.
     """
     source = model.source_file or "<string>"
+    fix = ONE_ROBOT_FIX if fix is None else fix
     if isinstance(model, Robot):
         if name is not None and name != model.name:
             raise MissingReferenceError(
@@ -88,13 +92,19 @@ def select_robot(model: Robot | World, name: str | None = None) -> Robot:
         return with_scenery(model, robots[0])
     listed = ", ".join(robots) if robots else "none (every model is static)"
     raise UnsupportedError(
-        f"world {model.name!r} holds {len(robots)} robots (non-static models): {listed}; the "
-        "bridge drives one",
+        f"world {model.name!r} holds {len(robots)} robots (non-static models): {listed}; one "
+        "robot is wanted here",
         file=source,
         element=element,
-        fix="choose one with --model NAME (sdf-bridge convert / run) or the node parameter "
-        "model:=NAME",
+        fix=fix,
     )
+
+
+ONE_ROBOT_FIX = (
+    "choose it with --model NAME (sdf-bridge convert and ros2-control write one robot; "
+    "sdf-bridge run and control drive every robot of the world, or those named by --model)"
+)
+"""The fix of :func:`select_robot`'s refusal of a world of several robots, by default."""
 
 
 @_dataclass(frozen=True)
@@ -349,7 +359,11 @@ def load_placements(specs: Sequence[str], **load_options: object) -> list[Placem
     for text in specs:
         spec = parse_robot_spec(text)
         loaded = load(spec.file, **load_options)  # type: ignore[arg-type]  # (load's keywords)
-        robot = select_robot(loaded)
+        robot = select_robot(
+            loaded,
+            fix=f"give {spec.file} as the description (every robot of it is run), or a file "
+            "of one robot to --robot",
+        )
         placements.append(
             Placement(spec.name, dataclasses.replace(robot, scenery=()), spec.pose, spec.base)
         )
@@ -404,6 +418,7 @@ def select_robots(
 
 __all__ = [
     "BASES",
+    "ONE_ROBOT_FIX",
     "Placement",
     "ROBOT_SPEC_FORM",
     "RobotSpec",

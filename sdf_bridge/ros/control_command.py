@@ -25,8 +25,9 @@ What ``launch/ros2_control.launch.py`` starts, without ``ros2 launch``, ``spawne
    (controllers, states, types, claimed interfaces); from then on the bridge is told which
    command interfaces the active controllers claim (:class:`ClaimsRelay`), so switching
    controllers (``--mode all``: position ↔ velocity ↔ effort) needs no restart;
-5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge and
-   exits 0; a child that dies on its own ends the command with 1 and its log's tail.
+5. then it waits: Ctrl-C (SIGINT) or SIGTERM stops the controller_manager and the bridge
+   (each within :data:`STOP_GRACE` × 3 s, :meth:`Child.stop`) and exits 0; a child that
+   dies on its own ends the command with 1 and its log's tail.
 
 Several robots (a world of several robots, :mod:`.robots`): one topic-based block, controllers
 file and controller_manager per robot, each in the robot's namespace (``<namespace>/<robot>``):
@@ -63,6 +64,8 @@ ERROR_LINES = 5
 #: characters of each of those lines
 LINE_CHARS = 300
 _ERROR = re.compile(r"\[ERROR\]|\bError\b")
+STOP_GRACE = 2.0
+"""s a started process is given after each signal of :meth:`Child.stop` before the next."""
 
 
 def control_parser() -> Any:
@@ -192,13 +195,25 @@ class Child:
                         break
         return found
 
-    def stop(self, timeout: float = 15.0) -> int:
-        """SIGINT, wait ``timeout`` s (then SIGKILL); the exit code."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+    def stop(self, out: IO[str] | None = None, grace: float = STOP_GRACE) -> int:
+        """Stop the process in a bounded time; its exit code. SIGINT, and each ``grace`` s it
+        still runs the next of SIGINT again (a ros2_control_node finishing its hardware
+        initialisation misses the first one), SIGTERM and SIGKILL: at most 3 ``grace`` s
+        (:data:`STOP_GRACE`: 6 s) and the reaping of the killed process. When the first
+        SIGINT was not enough, ``waiting for <name> to stop…`` is said once on ``out``."""
+        steps = (signal.SIGINT, signal.SIGINT, signal.SIGTERM)
+        for step, signum in enumerate(steps):
+            if self.process.poll() is not None:
+                break
+            if step == 1 and out is not None:
+                _say(out, f"waiting for {self.name} to stop (SIGINT again, then SIGTERM, SIGKILL)…")
+            self.process.send_signal(signum)
             try:
-                self.process.wait(timeout)
+                self.process.wait(grace)
             except subprocess.TimeoutExpired:
+                continue
+        else:
+            if self.process.poll() is None:
                 self.process.kill()
                 self.process.wait()
         return int(self.process.returncode)
@@ -689,7 +704,7 @@ def control_command(argv: Sequence[str], out: IO[str] = sys.stdout) -> int:
     finally:
         stop.hold()
         for child in reversed(children):  # the controller_manager first, then the bridge
-            child.stop()
+            child.stop(out)
         stop.ignore()
 
 
@@ -979,12 +994,20 @@ def _bring_up(client: Any, setup: Setup, deadline: float, stop: Any) -> None:
     ``deadline`` while the controller_manager waits for the description and the hardware.
 
     Raises:
+        ConfigError: the controller_manager refused to load a controller, at once (its name,
+            type and the reason its log gives: :func:`refused_load`); an active controller
+            needs interfaces the block lacks.
         RuntimeError: not done by ``deadline`` (the last failure's text).
     """
+    from .controller_manager import LoadRefused
+
     last = ""
     while not stop.requested.is_set():
         try:
-            client.load(*setup.active, *setup.inactive)
+            try:
+                client.load(*setup.active, *setup.inactive)
+            except LoadRefused as exc:
+                raise refused_load(setup, exc.controller, client.manager) from None
             controllers = {c.name: c for c in client.controllers()}
             for name in setup.active:
                 missing = sorted(set(controllers[name].required_command_interfaces) - setup.offered)
@@ -1006,3 +1029,30 @@ def _bring_up(client: Any, setup: Setup, deadline: float, stop: Any) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError(f"the controllers did not come up in time: {last}")
         client.spin_until(None, 1.0)
+
+
+def refused_load(setup: Setup, controller: str, manager: str, wait: float = 1.0) -> ConfigError:
+    """The error of ``controller`` refused by ``manager``'s ``load_controller``: its name, its
+    type in the controllers file and the reason from the controller_manager's log
+    (:func:`~.controller_manager.controller_errors`; the log is read for up to ``wait`` s, as
+    the process may not have written the lines yet when its answer came)."""
+    from ..app.control_launch import read_controllers
+    from .controller_manager import controller_errors
+
+    log = setup.work_dir / "controller_manager.log"
+    try:
+        declared = read_controllers(setup.controllers_file)[1].get(controller)
+    except SdfBridgeError:
+        declared = None
+    kind = f"type {declared!r}" if declared else "no type"
+    end = time.monotonic() + wait
+    reasons = controller_errors(log, controller)
+    while not reasons and time.monotonic() < end:
+        time.sleep(0.05)
+        reasons = controller_errors(log, controller)
+    why = " ".join(reasons) if reasons else f"no reason in {log}."
+    return ConfigError(
+        f"{manager} cannot load controller {controller!r} ({kind}): {why} Fix: correct its "
+        f"entry in {setup.controllers_file} (a type the controller_manager has: its log lists "
+        "them after a 'not found'; or install the package of that type; or its parameters)."
+    )

@@ -157,6 +157,45 @@ def _import_package(name: str, path: Path) -> None:
         raise
 
 
+class LoadRefused(ConfigError):
+    """``load_controller`` answered not ok: the controller_manager cannot make the controller
+    (its type has no plugin, no ``type`` parameter, its ``on_init`` failed), which no wait
+    mends. ``controller`` is its name; the reason is in the controller_manager's log
+    (:func:`controller_errors`)."""
+
+    def __init__(self, controller: str, manager: str) -> None:
+        self.controller = controller
+        super().__init__(f"{manager}/load_controller refused controller {controller!r}")
+
+
+#: The controller_manager log's lines quoted for one controller (:func:`controller_errors`),
+#: and the characters of each.
+QUOTED_LINES, QUOTED_CHARS = 3, 300
+
+
+def controller_errors(log: Path, controller: str) -> list[str]:
+    """The distinct ``[ERROR]`` lines of the controller_manager's log ``log`` that name
+    ``controller`` (quoted, as the controller_manager writes it), without their
+    ``[ERROR] [stamp] [node]:`` prefix: the first :data:`QUOTED_LINES`, each cut to
+    :data:`QUOTED_CHARS` characters (``[]`` when the log is missing or has none)."""
+    found: list[str] = []
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return found
+    for line in text.splitlines():
+        if "[ERROR]" not in line or f"'{controller}'" not in line:
+            continue
+        message = line.split("]: ", 1)[-1].strip()
+        if len(message) > QUOTED_CHARS:
+            message = message[: QUOTED_CHARS - 1] + "…"
+        if message not in found:
+            found.append(message)
+        if len(found) == QUOTED_LINES:
+            break
+    return found
+
+
 class ControllerManagerClient:
     """Loads, configures and switches controllers through the controller_manager's services,
     as ``spawner`` does (``controller_manager_msgs`` must be importable:
@@ -241,7 +280,9 @@ class ControllerManagerClient:
         configuration that failed, e.g. before the description came), else left as it is.
 
         Raises:
-            RuntimeError: naming the one that fails.
+            LoadRefused: ``load_controller`` answered not ok (no wait mends it).
+            RuntimeError: naming the one that fails otherwise (a configuration may fail
+                until the controller_manager has the description).
         """
         for name in names:
             loaded = self.states().get(name)
@@ -256,6 +297,8 @@ class ControllerManagerClient:
                 response = self.call(service, srv_type.Request(name=name))
                 if response is None and self.states().get(name) in (state, "inactive"):
                     continue  # done; only its response was lost
+                if response is not None and not response.ok and service == "load_controller":
+                    raise LoadRefused(name, self.manager)
                 if response is None or not response.ok:
                     raise RuntimeError(f"{service} {name} failed (states: {self.states()})")
 

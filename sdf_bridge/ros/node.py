@@ -75,7 +75,7 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
@@ -91,10 +91,12 @@ from ..app.description_source import LoadedDescription, load_description, resolv
 from ..app.hardware_time import HardwareTime
 from ..app.stop_signals import StopRequested, interruptible
 from ..backends import create_backend
+from ..backends.base import Mode
 from ..description.feedback import with_feedback
 from ..errors import CommandError, ConfigError, DescriptionError, SdfBridgeError
 from ..hardware import FixedRateLoop, HardwareSystem
 from ..hardware.backend_setup import simulates, unread_feedback
+from ..util.clip import clipped_list
 from . import conversions, logging_bridge, name_clash, robots, sim_clock, simulation
 from .callback_guard import GuardedNode
 from .control_topics import follow_topic_block, subscribe_claims
@@ -170,6 +172,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
         self.rejects: Counter[str] = Counter()  # reason → count
         self.command_warnings = 0
         self._warned: dict[str, float] = {}
+        self._overridden_said: set[str] = set()  # inputs warned about (_say_if_overridden)
         self._sensor_demand: frozenset[str] | None = (
             None  # what the hardware was last asked to read
         )
@@ -582,9 +585,39 @@ class BridgeNode(GuardedNode, QosOverridesNode):
             ),
         )
 
+    def _say_if_overridden(self, source: str, joints: Sequence[str], interface: str) -> None:
+        """Warn once per input ``source`` when the bridge follows a controller_manager's claims
+        (:mod:`.control_topics`) and an active controller claims ``interface`` of any of
+        ``joints``: the topic-based plugin sends that controller's command every cycle, which
+        overrides this input's (a trajectory on ``~/joint_trajectory`` beside
+        joint_trajectory_controller would else be silently lost)."""
+        hardware = self.hardware
+        if source in self._overridden_said or hardware is None:
+            return
+        commands = hardware.commands
+        claimed = commands.claimed
+        if claimed is None:
+            return
+        bit = int(Mode[interface.upper()])
+        index = [commands.index_of(j) for j in joints]
+        taken = [j for j, k in zip(joints, index) if k is not None and int(claimed[k]) & bit]
+        if not taken:
+            return
+        self._overridden_said.add(source)
+        self.get_logger().warning(
+            f"{source}: the {interface} of {clipped_list(taken)} is claimed by an active "
+            "controller of the controller_manager, whose commands (every cycle) override this "
+            "input's: the bridge's own command inputs are not for use beside a "
+            "controller_manager. Fix: command these joints through the controller (e.g. "
+            "joint_trajectory_controller's ~/joint_trajectory), or deactivate it (said once)"
+        )
+
     def _array_callback(self, interface: str) -> Callable[[Float64MultiArray], None]:
         def callback(msg: Float64MultiArray) -> None:
             values = conversions.float_array(msg)
+            if self.hardware is not None:
+                commandable = self.hardware.commands.commandable
+                self._say_if_overridden(f"{interface}_commands", commandable, interface)
             self._submit(
                 f"{interface}_commands",
                 lambda now: self.hardware.submit_array(interface, values, now),
@@ -617,6 +650,7 @@ class BridgeNode(GuardedNode, QosOverridesNode):
 
     def _submit_trajectory(self, traj: conversions.TrajectoryCommand) -> None:
         """Submit ``traj`` to the hardware system, its stamp taken on the node's time base."""
+        self._say_if_overridden("joint_trajectory", traj.names, "position")
         self._submit(
             "joint_trajectory",
             lambda now: self.hardware.submit_trajectory(

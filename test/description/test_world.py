@@ -37,8 +37,9 @@ def test_without_a_name_the_robots_are_listed() -> None:
     with pytest.raises(
         UnsupportedError,
         match=r"^<string>: <world name=\"w\">: world 'w' holds 2 robots \(non-static models\): "
-        r"a, b; the bridge drives one\. Fix: choose one with --model NAME \(sdf-bridge "
-        r"convert / run\) or the node parameter model:=NAME$",
+        r"a, b; one robot is wanted here\. Fix: choose it with --model NAME \(sdf-bridge "
+        r"convert and ros2-control write one robot; sdf-bridge run and control drive every "
+        r"robot of the world, or those named by --model\)$",
     ):
         select_robot(world)
 

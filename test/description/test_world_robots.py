@@ -21,7 +21,12 @@ from sdf_bridge.description.world import (
     parse_robot_spec,
     select_robots,
 )
-from sdf_bridge.errors import DuplicateNameError, InvalidValueError, MissingReferenceError
+from sdf_bridge.errors import (
+    DuplicateNameError,
+    InvalidValueError,
+    MissingReferenceError,
+    UnsupportedError,
+)
 
 
 def test_scoped_names_round_trip_and_world_is_shared() -> None:
@@ -140,6 +145,20 @@ def test_placements_load_their_files(tmp_path: Path) -> None:
     (placement,) = load_placements([f"a={tmp_path / 'arm.urdf'}@0,1,0,0,0,0"])
     assert placement.name == "a" and placement.robot.name == "twolink"
     assert placement.pose == Pose((0.0, 1.0, 0.0), (0.0, 0.0, 0.0)) and placement.base is None
+
+
+def test_a_placed_world_of_several_robots_is_refused_with_its_own_fix(tmp_path: Path) -> None:
+    """A ``--robot`` file is one robot: a world of three is refused, the fix not ``--model``
+    (a ``--robot`` has none) but the world as the description."""
+    world = tmp_path / "arms.sdf"
+    world.write_text(THREE_ARMS)
+    with pytest.raises(
+        UnsupportedError,
+        match=rf"^{world}: <world name=\"arms\">: world 'arms' holds 3 robots \(non-static "
+        rf"models\): position, velocity, effort; one robot is wanted here\. Fix: give {world} "
+        r"as the description \(every robot of it is run\), or a file of one robot to --robot$",
+    ):
+        load_placements([f"b={world}"])
 
 
 def test_a_robot_alone_comes_back_under_its_own_names() -> None:

@@ -386,6 +386,46 @@ def test_a_controller_needing_interfaces_the_block_lacks_is_one_error(control) -
     assert c.children() == []
 
 
+def test_a_controller_of_an_unknown_type_is_one_error_at_once(control, tmp_path: Path) -> None:
+    """A controllers file whose joint_trajectory_controller has a type no package provides: the
+    controller_manager refuses load_controller at once, and so does ``control`` (not after its
+    --timeout), naming the controller, its type and the controller_manager's reason."""
+    text = (REPO / "config" / "ros2_controllers.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "badtype.yaml"
+    bad.write_text(
+        text.replace(
+            "type: joint_trajectory_controller/JointTrajectoryController",
+            "type: nonexistent_pkg/NoController",
+        ),
+        encoding="utf-8",
+    )
+    c = control(
+        [
+            "--controllers",
+            str(bad),
+            "--activate",
+            "joint_state_broadcaster",
+            "joint_trajectory_controller",
+            "--timeout",
+            "80",
+        ],
+        "ctl_type",
+    )
+    start = time.monotonic()
+    assert c.process.wait(60) == 1, c.logs()
+    assert time.monotonic() - start < 40  # (6.2 s measured; the --timeout is 80 s)
+    error = (
+        "error: /ctl_type/controller_manager cannot load controller "
+        "'joint_trajectory_controller' (type 'nonexistent_pkg/NoController'): Loader for "
+        "controller 'joint_trajectory_controller' (type 'nonexistent_pkg/NoController') not "
+        f"found. Fix: correct its entry in {bad} (a type the controller_manager has: its log "
+        "lists them after a 'not found'; or install the package of that type; or its "
+        "parameters)."
+    )
+    assert error in c.output().splitlines(), c.logs()
+    assert c.children() == []
+
+
 def test_activate_without_a_controllers_file_is_a_usage_error(control) -> None:
     c = control(["--activate", "joint_state_broadcaster"], "ctl_act")
     assert c.process.wait(60) == 1

@@ -14,6 +14,8 @@ import pytest
 from sdf_bridge.errors import ConfigError
 from sdf_bridge.ros.controller_manager import (
     NODE,
+    QUOTED_CHARS,
+    controller_errors,
     find_manager,
     manager_environment,
     status_table,
@@ -141,6 +143,37 @@ def test_status_table() -> None:
         "bc          inactive  b/B      -",
         "jtc         active    jtc/JTC  a/position",
     ]
+
+
+def test_controller_errors_quote_the_distinct_error_lines_naming_the_controller(
+    tmp_path: Path,
+) -> None:
+    """The controller_manager's ``[ERROR]`` lines naming ``'arm'`` (not ``'arm2'``, not INFO),
+    each once, without their prefix, at most three, each cut to QUOTED_CHARS characters."""
+    log = tmp_path / "controller_manager.log"
+    assert controller_errors(log, "arm") == []  # no log yet
+    prefix = "[ERROR] [1796421251.313745996] [controller_manager]: "
+    missing = "Loader for controller 'arm' (type 'no_pkg/None') not found."
+    long = "Caught exception while initializing controller 'arm': " + "x" * 400
+    log.write_text(
+        "\n".join(
+            [
+                "[INFO] [1.0] [controller_manager]: Loading controller 'arm'",
+                prefix + missing,
+                prefix + "Loader for controller 'arm2' (type 'b/B') not found.",
+                prefix + missing,  # the same, on a retry
+                prefix + long,
+                prefix + "Could not configure controller with name 'arm' because no …",
+                prefix + "a fourth line naming 'arm'",
+            ]
+        )
+    )
+    quoted = controller_errors(log, "arm")
+    assert quoted[0] == missing
+    assert quoted[1] == long[: QUOTED_CHARS - 1] + "…" and len(quoted[1]) == QUOTED_CHARS == 300
+    assert quoted[2] == "Could not configure controller with name 'arm' because no …"
+    assert len(quoted) == 3
+    assert controller_errors(log, "other") == []
 
 
 OWN = {"shoulder": ("effort",), "elbow": ("position", "velocity", "effort")}

@@ -495,8 +495,9 @@ def test_convert_of_a_world_with_several_robots_needs_a_model(
     assert capsys.readouterr().err == (
         f"error: {src}: <world name=\"default\">: world 'default' holds 3 robots (non-static "
         "models): pendulum_with_base, pendulum_with_base_mimic_slow_follows_fast, "
-        "pendulum_with_base_mimic_fast_follows_slow; the bridge drives one. Fix: choose one "
-        "with --model NAME (sdf-bridge convert / run) or the node parameter model:=NAME\n"
+        "pendulum_with_base_mimic_fast_follows_slow; one robot is wanted here. Fix: choose it "
+        "with --model NAME (sdf-bridge convert and ros2-control write one robot; sdf-bridge run "
+        "and control drive every robot of the world, or those named by --model)\n"
     )
 
 
