@@ -876,7 +876,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
             if robots is not None:
                 _say(out, f"{manager}:")
             _say(out, status_table(controllers))
-            claims = ClaimsRelay(node, manager, setup.plan.namespace)
+            claims = ClaimsRelay(node, manager, setup.plan.namespace, out)
             claims.publish(controllers)
             relays.append((client, claims))
         _say(out, "running; Ctrl-C stops the controller_manager and the bridge")
@@ -946,12 +946,17 @@ class ClaimsRelay:
     (:mod:`.control_topics`, ``~/claimed_interfaces``): after each message on the
     controller_manager's ``~/activity`` topic (a controller or hardware state changed), and at
     least every :attr:`PERIOD` s, from ``list_controllers``; published (latched) when it
-    changes."""
+    changes, and again when another node published claims on that topic (any node may: the
+    relay speaks for the controller_manager, so a foreign message is overridden within
+    :attr:`PERIOD` s, said on ``out`` the first time)."""
 
     #: s: the longest time between two ``list_controllers`` calls.
     PERIOD = 1.0
+    #: own messages remembered to tell them from other nodes' (a relay publishes a few a second
+    #: at most; its subscription receives them too, possibly after a newer one)
+    OWN = 8
 
-    def __init__(self, node: Any, manager: str, namespace: str) -> None:
+    def __init__(self, node: Any, manager: str, namespace: str, out: IO[str] | None = None) -> None:
         from controller_manager_msgs.msg import ControllerManagerActivity
         from std_msgs.msg import String
 
@@ -959,33 +964,53 @@ class ClaimsRelay:
         from .qos import LATCHED_QOS
 
         self._string = String
-        topic = f"/{namespace}/sdf_bridge/{CLAIMS_TOPIC[2:]}".replace("//", "/")
-        self._pub = node.create_publisher(String, topic, LATCHED_QOS)
+        self.topic = f"/{namespace}/sdf_bridge/{CLAIMS_TOPIC[2:]}".replace("//", "/")
+        self._pub = node.create_publisher(String, self.topic, LATCHED_QOS)
+        self._out = out
         self._changed = False
+        self._foreign = self._said = False
         self._next = time.monotonic() + self.PERIOD
         self._last: str | None = None
+        self._own: list[str] = []
         node.create_subscription(
             ControllerManagerActivity, f"{manager}/activity", self._on_activity, 10
         )
+        node.create_subscription(String, self.topic, self._on_claims, LATCHED_QOS)
 
     def _on_activity(self, msg: Any) -> None:
         self._changed = True
 
+    def _on_claims(self, msg: Any) -> None:
+        if msg.data in self._own:
+            return
+        self._foreign = self._changed = True
+        if self._out is not None and not self._said:
+            from ..util.clip import clip
+
+            self._said = True
+            _say(
+                self._out,
+                f"another node published claims on {self.topic} ({clip(msg.data)!r}); the "
+                "controller_manager's claims are published again (and after any later one)",
+            )
+
     def due(self) -> bool:
-        """Whether to ask ``list_controllers`` now (an activity message came, or the period
-        passed)."""
+        """Whether to ask ``list_controllers`` now (an activity or a foreign claims message
+        came, or the period passed)."""
         return self._changed or time.monotonic() >= self._next
 
     def publish(self, controllers: Sequence[Any]) -> None:
-        """Publish the active controllers' claimed interfaces when they changed."""
+        """Publish the active controllers' claimed interfaces when they changed or another
+        node's claims replaced them."""
         self._changed = False
         self._next = time.monotonic() + self.PERIOD
         claimed = sorted(
             {i for c in controllers if c.state == "active" for i in c.claimed_interfaces}
         )
         text = " ".join(claimed)
-        if text != self._last:
-            self._last = text
+        if text != self._last or self._foreign:
+            self._last, self._foreign = text, False
+            self._own = [*self._own[-(self.OWN - 1) :], text]
             self._pub.publish(self._string(data=text))
 
 

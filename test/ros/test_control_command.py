@@ -33,8 +33,10 @@ from builtin_interfaces.msg import Duration
 from child_process import ChildProcess
 from prerequisites import require_rig
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray
+from std_msgs.msg import Float64MultiArray, String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from sdf_bridge.ros.qos import LATCHED_QOS
 
 from .conftest import REPO, Probe
 
@@ -173,6 +175,23 @@ def test_one_command_drives_the_demo_arm_along_a_trajectory(probe: Probe, contro
         JointTrajectory(joint_names=ARM, points=[point]),
         lambda: reached(f"/{ns}/sdf_bridge/joint_states") and reached(f"/{ns}/joint_states"),
         "the trajectory's end in the bridge's and the broadcaster's joint_states",
+    )
+    # another node's claims (latched, naming one joint) would leave the others unfollowed:
+    # control's relay publishes the controller_manager's claims again
+    probe.publisher(f"/{ns}/sdf_bridge/claimed_interfaces", String, LATCHED_QOS).publish(
+        String(data="base_yaw/position")
+    )
+    probe.wait_for(
+        lambda: "another node published claims on" in c.output(), "control to see the claims"
+    )
+    target = dict(zip(ARM, [-0.2, 0.3, -0.4, 0.2, 0.1, 0.01]))
+    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
+    _publish_until(
+        probe,
+        pub,
+        JointTrajectory(joint_names=ARM, points=[point]),
+        lambda: reached(f"/{ns}/sdf_bridge/joint_states"),
+        "every joint at the new target after another node's claims",
     )
     files = sorted(p.name for p in c.work_dir.iterdir())
     assert files == [
