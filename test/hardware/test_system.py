@@ -913,3 +913,46 @@ def test_sensor_demand_takes_joint_wrench_readings(repo_dir: Path) -> None:
     assert set(system.cycle(0.01, 0.01).sensors) == {wrench}
     with pytest.raises(ConfigError, match=rf"\['nope'\]. Fix: use names from \[.*'{wrench}'"):
         system.set_sensor_demand(["nope"])
+
+
+ONE_ARM = """<robot name="one"><link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+    <inertia ixx="0.001" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="waist" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-3.14" upper="3.14" effort="50" velocity="3.14"/></joint>
+</robot>"""
+
+
+def _peak_velocity_to(system: HardwareSystem, target: float, now: float) -> float:
+    """Command ``target`` and run 3 s of 100 Hz ticks; the largest |velocity| measured."""
+    system.submit_array("position", [target], now)
+    peak = 0.0
+    for _ in range(300):
+        now += 0.01
+        state = system.cycle(now, 0.01)
+        peak = max(peak, abs(float(state.velocity[0])))
+    assert state.position[0] == pytest.approx(target, abs=1e-6)
+    return peak
+
+
+@pytest.mark.parametrize("paused_ticks", [0, 200])
+def test_commands_given_while_paused_move_at_the_velocity_limit_on_unpause(
+    paused_ticks: int,
+) -> None:
+    """F27: a 1.5 rad command streamed for 2 s of paused physics, then unpause: the limiter's
+    rate is in simulated time (HardwareSystem._limiter_dt: 0 while paused), so the joint moves
+    at its 3.14 rad/s limit plus the PID's overshoot — the same peak as without the pause
+    (3.558 rad/s), not the step it was (35.7 rad/s before the fix)."""
+    pytest.importorskip("mujoco")
+    system = HardwareSystem(
+        load(ONE_ARM), "mujoco", command_timeout=0.0, backend_params={"render_cameras": False}
+    )
+    if paused_ticks:
+        system.pause(True)
+    for _ in range(paused_ticks):  # while paused: the setpoint stays at the measured 0
+        system.submit_array("position", [1.5], 0.0)
+        state = system.cycle(0.0, 0.01)
+        assert state.position[0] == 0.0 and system._command.values[0, 0] == 0.0
+    system.pause(False)
+    peak = _peak_velocity_to(system, 1.5, 0.0)
+    assert 3.14 < peak == pytest.approx(3.558, abs=0.005)
