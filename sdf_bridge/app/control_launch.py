@@ -382,6 +382,14 @@ def control_plan(
                 f"{sorted(commandable)} in its joints parameter."
             )
     sensor_remaps, notes = sensor_remappings(robot, types, params)
+    if manager.get("enforce_command_limits", True) is not False:
+        notes.append(
+            f"controllers file {controllers_file}: the controller_manager enforces the joint "
+            "limits too (enforce_command_limits is not false), and deactivates a controller "
+            "when a joint's state is more than 0.0087 rad past a limit; the bridge enforces "
+            "them already. Fix: set enforce_command_limits: false under controller_manager: "
+            "ros__parameters:"
+        )
     manager_file = ("--param-file", controllers_file)
     spawners = [(broadcaster, *[n for n in active if n != broadcaster], *manager_file)]
     if inactive:

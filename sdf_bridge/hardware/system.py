@@ -218,6 +218,10 @@ class HardwareSystem:
         #: effort; the measured state of the next write (columns: the map joints first)
         self._measured = np.full((3, n_joints), np.nan)
         self._state_known = False  # no read yet: the next write primes (_prime)
+        #: the simulated time of the last read (None: a backend without one) and of the
+        #: state the last limited write saw (None: none since configure or a reset)
+        self._measured_time: float | None = None
+        self._limited_time: float | None = None
         self._pending_sensors: dict[str, SensorReading] | None = None
         self._clamps_before: Counter[tuple[str, str]] = Counter()
         self._lock = threading.RLock()
@@ -309,6 +313,7 @@ class HardwareSystem:
                 "TransmissionMap.joint_state of its joint state."
             )
         self._measured = joints
+        self._measured_time = state.sim_time
         self._state_known = True
         return joints, actuators, state.sensors, state.sim_time
 
@@ -347,13 +352,36 @@ class HardwareSystem:
                 self._commanded = commanded_interfaces(values)
                 self._commanded_for = values
             self.limiter.enforce_stacked(
-                self._measured, values, dt, command.values, commanded=self._commanded
+                self._measured,
+                values,
+                self._limiter_dt(dt),
+                command.values,
+                commanded=self._commanded,
             )
             command.mode = mode
             command.hold = hold
         else:  # the e-stop's hold, unlimited (rare: a record of its own)
             command = JointCommand(values, mode, hold)
         self.backend.write(command, dt)
+
+    def _limiter_dt(self, dt: float) -> float:
+        """The time the limiter's rate terms allow for this write (ros2_control's limits are
+        in the robot's time): ``dt`` for a backend without a simulated clock; on a simulator the
+        simulated time elapsed since the state the previous limited write saw — 0 while paused,
+        so a command given while paused does not advance the limited setpoint and the joint
+        moves at its velocity limit after unpausing (not as a step); ``n`` steps of
+        :meth:`step` for the write after them. ``dt`` when that time is not known (first write
+        after configure or a reset, unless paused: 0) and where it equals ``dt`` to 1e-6
+        (the sum of the physics steps' rounding), so the limiter keeps its per-``dt``
+        constants."""
+        now = self._measured_time
+        if now is None:
+            return dt
+        before, self._limited_time = self._limited_time, now
+        if before is None or now < before:
+            return 0.0 if self.paused else dt
+        elapsed = now - before
+        return dt if abs(elapsed - dt) <= 1e-6 * abs(dt) else elapsed
 
     @_locked
     def run_cycles(self, n: int, dt: float, now: float = 0.0) -> float:
@@ -669,6 +697,7 @@ class HardwareSystem:
         self.holds.reset()
         self._clamps_before.update(self.limiter.counts)
         self.limiter.reset()
+        self._limited_time = None
 
     @property
     def lock(self) -> threading.RLock:

@@ -32,8 +32,12 @@ Each clamped command is counted once, under its first reason in the order ``posi
 ``effort``, ``effort_position``. Reasons are worked out only when something was clamped (the common,
 unclamped cycle only computes the bounds and compares). NaN commands (= no command) stay NaN and are
 not counted; a NaN measured position drops the terms that need it (range and reachability fall back
-to ``[L, H]``). ``dt ≤ 0`` or non-finite disables the rate terms (reachability, range-by-velocity,
-acceleration) and keeps the static ones; a NaN acceleration window (an infinite reference)
+to ``[L, H]``). The rate terms are in the time that passes for the joint (simulated time on a
+simulator): ``dt = 0`` — no time passes, e.g. a paused simulation — holds them, so a position
+command stays at the reference ``r`` where ``v̄`` is finite and a velocity command at its
+acceleration reference where ``ā`` is finite (range-by-velocity needs ``dt > 0`` and is
+dropped); ``dt < 0`` or non-finite disables the rate terms (reachability, range-by-velocity,
+acceleration) and keeps the static ones. A NaN acceleration window (an infinite reference)
 does not bind. One implementation: stacked numpy calls on preallocated ``(3, n)`` buffers,
 about 20–40 ufunc calls per cycle whatever ``n``, written in plain lower/upper bounds (see
 :meth:`JointLimiter.enforce_stacked`). Not done (documented differences): ros2_control's 1°/s
@@ -196,6 +200,7 @@ class JointLimiter:
         self._acc_lo, self._acc_hi = np.empty(n), np.empty(n)
         self._dt = math.nan
         self._rate = False
+        self._step = False
         self._amax_dt = self.amax
         self._inv_dt = math.nan
         self._wide_dt = self._wide
@@ -301,8 +306,9 @@ class JointLimiter:
                 m/s); NaN where unknown.
             cmd_position, cmd_velocity, cmd_effort: commands, shape ``(n_joints,)``; NaN = no
                 command for that joint and interface.
-            dt: control period in s (≤ 0 or non-finite: only static limits), converted with
-                ``float()``.
+            dt: time that passes for the joint over this command, s (the control period; 0
+                while a simulation is paused: the rate terms hold, module doc; < 0 or
+                non-finite: only static limits), converted with ``float()``.
 
         Returns:
             The limited ``(cmd_position, cmd_velocity, cmd_effort)``, new arrays; NaN stays NaN.
@@ -403,11 +409,13 @@ class JointLimiter:
     def _set_dt(self, dt: float) -> None:
         """Per-``dt`` constants (kept: the period rarely changes)."""
         self._dt = dt
-        self._rate = rate = dt > 0.0 and math.isfinite(dt)
+        self._rate = dt >= 0.0 and math.isfinite(dt)  # reachability, acceleration
+        self._step = step = dt > 0.0 and math.isfinite(dt)  # range-by-velocity (1/dt)
         with np.errstate(over="ignore", invalid="ignore"):
-            self._amax_dt = self.amax * dt
-            self._inv_dt = 1.0 / dt if rate else math.nan
-            self._wide_dt = self._wide * dt
+            # an infinite v̄ or ā stays infinite at dt = 0 (inf·0 would be NaN)
+            self._amax_dt = np.where(np.isfinite(self.amax), self.amax * dt, np.inf)
+            self._inv_dt = 1.0 / dt if step else math.nan
+            self._wide_dt = np.where(np.isfinite(self._wide), self._wide * dt, self._wide)
 
     def _band(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
         """The soft velocity band at positions ``x`` (n,), rows lower, upper (see
@@ -463,6 +471,8 @@ class JointLimiter:
                         unknown = math.isnan(r.dot(zeros))
                     if self._any_ramp:
                         np.multiply(self._band(r, self._band_r), dt, out=pair)
+                        if dt == 0.0:  # inf·0 where v̄ is infinite: unbounded there
+                            np.copyto(pair, self._wide_dt, where=np.isnan(pair))
                         np.add(pair, r, out=pair)
                     else:
                         np.add(self._wide_dt, r, out=pair)
@@ -473,7 +483,7 @@ class JointLimiter:
                 else:
                     np.copyto(pair, self._lohi)
             if has_v:
-                if rate and self._any_pos:
+                if self._step and self._any_pos:
                     pair = self._pair_v
                     np.subtract(self._range, q, out=pair)
                     np.multiply(pair, self._inv_dt, out=pair)

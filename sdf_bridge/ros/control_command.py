@@ -801,7 +801,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.signals import SignalHandlerOptions
 
-    from .controller_manager import ControllerManagerClient, status_table
+    from .controller_manager import ControllerManagerClient, LeftActive, status_table
 
     context = Context()
     rclpy.init(args=[], context=context, signal_handler_options=SignalHandlerOptions.NO)
@@ -878,7 +878,8 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
             _say(out, status_table(controllers))
             claims = ClaimsRelay(node, manager, setup.plan.namespace, out)
             claims.publish(controllers)
-            relays.append((client, claims))
+            watch = LeftActive(manager, setup.active, setup.work_dir / "controller_manager.log")
+            relays.append((client, claims, watch))
         _say(out, "running; Ctrl-C stops the controller_manager and the bridge")
         stop.hold()
         while not stop.requested.is_set():
@@ -886,9 +887,12 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
                 if not child.running():
                     raise RuntimeError(f"{child.name} exited with {child.process.returncode}")
             executor.spin_once(timeout_sec=0.1)
-            for client, claims in relays:
+            for client, claims, watch in relays:
                 if claims.due():
-                    claims.publish(client.controllers())
+                    controllers = client.controllers()
+                    claims.publish(controllers)
+                    for line in watch.check(controllers):
+                        _say(out, line)
         return 0
     finally:
         rclpy.try_shutdown(context=context)

@@ -338,3 +338,40 @@ def status_table(controllers: Sequence[Any]) -> str:
     return "\n".join(
         "  ".join(cell.ljust(w) for cell, w in zip(r[:3], widths)) + "  " + r[3] for r in rows
     )
+
+
+class LeftActive:
+    """Notices when a controller ``sdf-bridge control`` activated leaves the active state (a
+    switch, or the controller_manager deactivating it after an error, e.g. ros2_control's joint
+    limiter finding a joint out of bounds), from the ``list_controllers`` answers the command
+    asks for anyway (about every second). One line per departure; a controller that becomes
+    active again is watched again.
+
+    Args:
+        manager: the controller_manager's node name (in the line).
+        activated: the controllers activated at the bring-up.
+        log: the controller_manager's log file (the line points to it: the reason is there).
+    """
+
+    def __init__(self, manager: str, activated: Sequence[str], log: Path | str) -> None:
+        self._manager = manager
+        self._watched = set(activated)
+        self._active = set(activated)
+        self._log = str(log)
+
+    def check(self, controllers: Sequence[Any]) -> list[str]:
+        """The lines for ``controllers`` (``ControllerState`` messages, ``name``, ``state``):
+        one per watched controller that was active and is not now (not listed: ``unloaded``)."""
+        states = {c.name: c.state for c in controllers}
+        lines = []
+        for name in sorted(self._active):
+            state = states.get(name, "unloaded")
+            if state != "active":
+                self._active.discard(name)
+                lines.append(
+                    f"warning: controller {name!r} of {self._manager} left the active state "
+                    f"(now {state!r}): switched, or deactivated after an error; the reason is "
+                    f"in {self._log}"
+                )
+        self._active.update(n for n in self._watched if states.get(n) == "active")
+        return lines

@@ -19,6 +19,12 @@ topic-based block commands) in one control mode:
   its first one (e.g. ``forward_effort_only_controller`` beside the trajectory controller), so
   no joint is left without an active controller.
 
+The controller_manager gets ``enforce_command_limits: false``: the bridge is the hardware and
+enforces ros2_control's joint limits itself (:mod:`sdf_bridge.limits`), as a real driver that
+enforces its own; enforced twice, the controller_manager's joint limiter would also deactivate a
+controller whenever a simulated joint's state is more than 0.0087 rad past a limit
+(ros2_control's ``OUT_OF_BOUNDS_EXCEPTION_TOLERANCE``).
+
 Keys are ``/**/<node>`` so that they match the nodes in any namespace, as in
 ``config/ros2_controllers.yaml``.
 """
@@ -35,6 +41,9 @@ BROADCASTER_NAME = "joint_state_broadcaster"
 TRAJECTORY = "joint_trajectory_controller"
 MODES = ("position", "velocity", "effort")
 ALL = "all"
+ENFORCE_LIMITS = "enforce_command_limits"
+"""The controller_manager's parameter switching its own joint limiting (default true since ROS 2
+Kilted); false in the generated file (module doc)."""
 """The mode in which the block offers each joint its own interfaces (switch at run time)."""
 
 
@@ -96,6 +105,7 @@ def generated_controllers(
     given = {j: tuple((interfaces or {}).get(j, default)) or default for j in joints}
     manager: dict[str, Any] = {
         "update_rate": int(update_rate),
+        ENFORCE_LIMITS: False,  # once, by the bridge (module doc)
         BROADCASTER_NAME: {"type": "joint_state_broadcaster/JointStateBroadcaster"},
     }
     data: dict[str, Any] = {"/**/controller_manager": {"ros__parameters": manager}}

@@ -200,8 +200,25 @@ def test_another_robot_with_its_controllers(share: Path, tmp_path: Path) -> None
     assert plan.notes == (
         "imu_b: the robot has no imu sensor 'nowhere' (its sensor_name), so nothing publishes "
         "imu_b/imu",
+        f"controllers file {controllers}: the controller_manager enforces the joint limits too "
+        "(enforce_command_limits is not false), and deactivates a controller when a joint's "
+        "state is more than 0.0087 rad past a limit; the bridge enforces them already. Fix: set "
+        "enforce_command_limits: false under controller_manager: ros__parameters:",
     )
     assert topic_based_block(load(plan.robot_description)).joints[0].name == "j"
+    data = yaml.safe_load(controllers.read_text())
+    for value, noted in ((False, False), (True, True)):
+        data["controller_manager"]["ros__parameters"]["enforce_command_limits"] = value
+        controllers.write_text(yaml.safe_dump(data))
+        again = control_plan(
+            {
+                "description_file": str(urdf),
+                "controllers_file": str(controllers),
+                "controllers": "fwd",
+            },
+            share,
+        )
+        assert any("enforce_command_limits" in note for note in again.notes) is noted
 
 
 @pytest.mark.parametrize(

@@ -978,3 +978,72 @@ def test_sensor_demand_takes_joint_wrench_readings(repo_dir: Path) -> None:
     assert set(system.cycle(0.01, 0.01).sensors) == {wrench}
     with pytest.raises(ConfigError, match=rf"\['nope'\]. Fix: use names from \[.*'{wrench}'"):
         system.set_sensor_demand(["nope"])
+
+
+ONE_ARM = """<robot name="one"><link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+    <inertia ixx="0.001" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="waist" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-{0}" upper="{0}" effort="50" velocity="3.14"/></joint>
+</robot>"""
+
+
+def _peak_velocity_to(system: HardwareSystem, target: float, now: float) -> float:
+    """Command ``target`` and run 3 s of 100 Hz ticks; the largest |velocity| measured."""
+    system.submit_array("position", [target], now)
+    peak = 0.0
+    for _ in range(300):
+        now += 0.01
+        state = system.cycle(now, 0.01)
+        peak = max(peak, abs(float(state.velocity[0])))
+    assert state.position[0] == pytest.approx(target, abs=1e-6)
+    return peak
+
+
+@pytest.mark.parametrize("paused_ticks", [0, 200])
+def test_commands_given_while_paused_move_at_the_velocity_limit_on_unpause(
+    paused_ticks: int,
+) -> None:
+    """F27: a 1.5 rad command streamed for 2 s of paused physics, then unpause: the limiter's
+    rate is in simulated time (HardwareSystem._limiter_dt: 0 while paused), so the joint moves
+    at its 3.14 rad/s limit plus the PID's overshoot — the same peak as without the pause
+    (3.558 rad/s), not the step it was (35.7 rad/s before the fix)."""
+    pytest.importorskip("mujoco")
+    system = HardwareSystem(
+        load(ONE_ARM.format(3.14)),
+        "mujoco",
+        command_timeout=0.0,
+        backend_params={"render_cameras": False},
+    )
+    if paused_ticks:
+        system.pause(True)
+    for _ in range(paused_ticks):  # while paused: the setpoint stays at the measured 0
+        system.submit_array("position", [1.5], 0.0)
+        state = system.cycle(0.0, 0.01)
+        assert state.position[0] == 0.0 and system._command.values[0, 0] == 0.0
+    system.pause(False)
+    peak = _peak_velocity_to(system, 1.5, 0.0)
+    assert 3.14 < peak == pytest.approx(3.558, abs=0.005)
+
+
+def test_a_command_beyond_a_limit_stops_at_the_limit_on_mujoco() -> None:
+    """F22: 2.5 rad commanded for a joint whose upper limit is 1 rad, arriving at its 3.14 rad/s
+    limit: the limiter clamps the command at 1, and the rigid stop (builder.rigid_stop, τ 5 ms)
+    keeps the overshoot at 0.0042 rad (0.025 rad with MuJoCo's default stop; bound v·τ/e =
+    0.0066), inside ros2_control's 0.0087 rad out-of-bounds tolerance (joint_limits_helpers);
+    at rest 1.0e-4 rad (2.1e-3 before)."""
+    pytest.importorskip("mujoco")
+    system = HardwareSystem(
+        load(ONE_ARM.format(1.0)),
+        "mujoco",
+        command_timeout=0.0,
+        backend_params={"render_cameras": False},
+    )
+    system.submit_array("position", [2.5], 0.0)
+    peak = -math.inf
+    for k in range(300):
+        state = system.cycle(0.01 * (k + 1), 0.01)
+        assert system._command.values[0, 0] <= 1.0
+        peak = max(peak, float(state.position[0]))
+    assert peak - 1.0 == pytest.approx(4.21e-3, abs=5e-5)
+    assert state.position[0] - 1.0 == pytest.approx(1.0e-4, abs=5e-6)

@@ -46,9 +46,9 @@ def run(lim: JointLimiter, q=0.0, v=0.0, p=NAN, vel=NAN, e=NAN, dt=0.01):
 # ---- position ----------------------------------------------------------------------------------
 def test_position_range_static() -> None:
     lim = one()
-    assert run(lim, p=1.0, dt=0.0)[0] == 1.0
-    assert run(lim, p=1.5, dt=0.0)[0] == 1.0
-    assert run(lim, p=-7.0, dt=0.0)[0] == -1.0
+    assert run(lim, p=1.0, dt=NAN)[0] == 1.0
+    assert run(lim, p=1.5, dt=NAN)[0] == 1.0
+    assert run(lim, p=-7.0, dt=NAN)[0] == -1.0
     assert lim.counts == {("j", "position"): 2}
 
 
@@ -78,7 +78,7 @@ def test_case_007(cases_dir) -> None:
     robot = load(cases_dir / "007-continuous-joint-no-limits" / "robot.urdf")
     lim = JointLimiter.from_robot(robot, ["wheel_joint", "turret_joint"])
 
-    def cmd(joint, iface, value, dt=0.0):
+    def cmd(joint, iface, value, dt=NAN):
         arrays = {k: np.full(2, NAN) for k in ("position", "velocity", "effort")}
         arrays[iface][["wheel_joint", "turret_joint"].index(joint)] = value
         out = lim.enforce(
@@ -168,7 +168,7 @@ SC = SafetyController(k_velocity=5.0, soft_lower_limit=-0.8, soft_upper_limit=0.
 
 def test_soft_position() -> None:
     lim = one(sc=SC)
-    assert run(lim, q=0.0, p=0.9, dt=0.0)[0] == 0.8
+    assert run(lim, q=0.0, p=0.9, dt=NAN)[0] == 0.8
     assert lim.counts == {("j", "soft_position"): 1}
     lim.reset()
     # reference 0.75: v_hi = clip(−10·(0.75 − 0.8), ±2) = 0.5 → 0.75 + 0.5·0.01 = 0.755
@@ -178,7 +178,7 @@ def test_soft_position() -> None:
     assert run(lim, q=0.75, p=0.78)[0] == pytest.approx(0.755, abs=TOL)
     assert lim.counts == {("j", "position_step"): 1}
     lim.reset()
-    assert run(lim, q=0.0, p=1.5, dt=0.0)[0] == 0.8
+    assert run(lim, q=0.0, p=1.5, dt=NAN)[0] == 0.8
     assert lim.counts == {("j", "position"): 1}
 
 
@@ -226,7 +226,7 @@ def test_vectorised_mixed() -> None:
         np.array([5.0, 5.0, NAN]),
         np.array([NAN, 3.0, 0.5]),
         np.array([NAN, NAN, 20.0]),
-        0.0,
+        NAN,  # no rate terms (dt = 0 would hold the positions at q)
     )
     assert p[:2].tolist() == [1.0, 5.0] and math.isnan(p[2])
     assert math.isnan(v[0]) and v[1:].tolist() == [1.0, 0.5]

@@ -150,12 +150,37 @@ def test_counts_first_reason_and_prev() -> None:
 def test_static_limits_only_without_a_rate() -> None:
     lim = JointLimiter(["s", "p"], [SOFT, PLAIN])
     p, v, e = lim.enforce(
-        np.zeros(2), np.zeros(2), np.array([3.0, NAN]), np.array([NAN, 4.0]), np.full(2, NAN), 0.0
+        np.zeros(2), np.zeros(2), np.array([3.0, NAN]), np.array([NAN, 4.0]), np.full(2, NAN), NAN
     )
     assert p[0] == 0.75 and math.isnan(p[1])
     assert math.isnan(v[0]) and v[1] == 1.5 and np.isnan(e).all()
     assert lim._prev[0, 0] == 0.75 and lim._prev[1, 1] == 1.5  # rows position, velocity
     assert lim.counts == {("s", "position"): 1, ("p", "velocity"): 1}
+
+
+def test_zero_dt_holds_the_rate_terms() -> None:
+    """dt = 0 (no time passes: a paused simulation). Position: held at the reference (q, then
+    the previous command) where v̄ is finite, then reachable again by v̄·dt; velocity: held at
+    the acceleration reference (the measured 0.25) and the range-by-velocity term dropped (at
+    q = 1 with dt > 0 it would give 0); no v̄: the static range only."""
+    lim = _one(ARM)  # range ±1, v̄ 2, ā 10
+    assert _run(lim, q=0.3, p=0.9, dt=0.0)[0] == 0.3
+    assert _run(lim, q=0.5, p=0.9, dt=0.0)[0] == 0.3
+    assert _run(lim, q=0.5, p=0.9, dt=0.1)[0] == pytest.approx(0.5, abs=1e-15)
+    assert _run(lim, q=0.5, p=-3.0, dt=0.0)[0] == pytest.approx(0.5, abs=1e-15)
+    assert lim.counts == {("a", "position_step"): 3, ("a", "position"): 1}
+    lim.reset()
+    assert _run(lim, q=1.0, v=0.25, vel=1.5, dt=0.0)[1] == 0.25
+    assert _run(lim, q=1.0, v=0.0, vel=1.5, dt=0.0)[1] == 0.25  # the previous command
+    assert lim.counts == {("a", "acceleration"): 2}
+    free = _one(JointLimits(True, -1.0, 1.0))
+    assert _run(free, p=0.7, dt=0.0)[0] == 0.7 and _run(free, p=3.0, dt=0.0)[0] == 1.0
+    # with a soft ramp in the limiter (joint b): a, b, c held at q = 0, d (no limits) free
+    mixed = JointLimiter(list("abcd"), _mixed())
+    p = mixed.enforce(
+        np.zeros(4), np.zeros(4), np.full(4, 0.9), np.full(4, NAN), np.full(4, NAN), 0
+    )
+    assert p[0].tolist() == [0.0, 0.0, 0.0, 0.9]
 
 
 def test_stacked_wrong_shapes_raise() -> None:

@@ -623,3 +623,59 @@ def test_position_mode_keeps_an_effort_only_joint_in_effort(probe: Probe, contro
         "the elbow at 0.4 rad",
     )
     _stop(c)
+
+
+def test_a_goal_beyond_the_limits_on_mujoco_leaves_the_controller_active(
+    probe: Probe, control
+) -> None:
+    """F22: a joint_trajectory_controller goal beyond two joints' limits on MuJoCo (elbow 3.0 >
+    its soft limit 2.4 and limit 2.5; wrist_pitch 2.6 > 2.0, at 3 rad/s): the bridge clamps at
+    the limits, the joints stop within ros2_control's out-of-bounds tolerance 0.0087 rad of them
+    (the rigid stop: wrist_pitch 0.0055 rad past; 0.0134 before, and the controller_manager
+    deactivated the controller) and the controller stays active (the generated
+    controller_manager does not enforce the limits a second time: enforce_command_limits
+    false). Then a controller that leaves the active state (here switched off) is reported on
+    the console in one line."""
+    from ros2_control_rig import ControllerManagerClient
+
+    ns = "ctl_lim"
+    c = control(["--backend", "mujoco"], ns)
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    probe.watch(topic, JointState)
+    c.wait_running(probe)
+    rest = {"elbow": 2.4, "wrist_pitch": 2.0}  # the elbow at its soft limit
+    upper = {"elbow": 2.5, "wrist_pitch": 2.0}  # what ros2_control checks
+    goal = dict.fromkeys(ARM, 0.0) | {"elbow": 3.0, "wrist_pitch": 2.6}
+    point = JointTrajectoryPoint(positions=list(goal.values()), time_from_start=Duration(sec=1))
+
+    def settled() -> bool:
+        if not probe.messages[topic]:
+            return False
+        got = _values(probe, topic, "position")
+        return all(abs(got[j] - v) <= 1e-3 for j, v in rest.items())
+
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=ARM, points=[point]),
+        settled,
+        "the joints at their upper limits (MuJoCo)",
+        timeout=45.0,
+    )
+    probe.wait_messages(topic, 100)  # 1 s more at rest
+    over = {
+        j: max(dict(zip(m.name, m.position))[j] - limit for m in probe.messages[topic])
+        for j, limit in upper.items()
+    }
+    assert over["elbow"] < 0.0 and 0.0 < over["wrist_pitch"] <= 0.0087, over
+    cm = ControllerManagerClient(probe.node, probe.spin_until, f"/{ns}/controller_manager")
+    assert cm.states()["joint_trajectory_controller"] == "active", c.logs()
+    assert "left the active state" not in c.output()
+    cm.switch([], ["joint_trajectory_controller"])
+    line = (
+        f"warning: controller 'joint_trajectory_controller' of /{ns}/controller_manager left "
+        "the active state (now 'inactive')"
+    )
+    probe.wait_for(lambda: line in c.output(), "the console line", 10.0)
+    assert str(c.work_dir / "controller_manager.log") in c.output()
+    _stop(c)

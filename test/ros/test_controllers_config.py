@@ -15,6 +15,7 @@ from sdf_bridge.errors import ConfigError
 from sdf_bridge.ros.controller_manager import (
     NODE,
     QUOTED_CHARS,
+    LeftActive,
     controller_errors,
     find_manager,
     manager_environment,
@@ -33,6 +34,7 @@ def test_position_mode_trajectory_active_forward_inactive() -> None:
         "/**/controller_manager": {
             "ros__parameters": {
                 "update_rate": 250,
+                "enforce_command_limits": False,
                 "joint_state_broadcaster": {
                     "type": "joint_state_broadcaster/JointStateBroadcaster"
                 },
@@ -177,6 +179,29 @@ def test_controller_errors_quote_the_distinct_error_lines_naming_the_controller(
 
 
 OWN = {"shoulder": ("effort",), "elbow": ("position", "velocity", "effort")}
+
+
+def test_left_active_reports_each_departure_once() -> None:
+    """One line per activated controller that leaves the active state (unlisted: unloaded),
+    naming the manager and its log; watched again once active again; others ignored."""
+    watch = LeftActive("/cm", ["jsb", "jtc"], "/w/controller_manager.log")
+
+    def listing(**states: str) -> list[SimpleNamespace]:
+        return [SimpleNamespace(name=n, state=s) for n, s in states.items()]
+
+    assert watch.check(listing(jsb="active", jtc="active", fwd="inactive")) == []
+    lines = watch.check(listing(jsb="active", jtc="unconfigured", fwd="active"))
+    assert lines == [
+        "warning: controller 'jtc' of /cm left the active state (now 'unconfigured'): "
+        "switched, or deactivated after an error; the reason is in /w/controller_manager.log"
+    ]
+    assert watch.check(listing(jsb="active", jtc="unconfigured", fwd="inactive")) == []
+    assert watch.check(listing(jsb="active", jtc="active")) == []
+    assert [line.split(" left")[0] for line in watch.check(listing())] == [
+        "warning: controller 'jsb' of /cm",
+        "warning: controller 'jtc' of /cm",
+    ]
+    assert "(now 'unloaded')" in LeftActive("/cm", ["x"], "l").check([])[0]
 
 
 def _joints(made, name: str) -> list[str]:

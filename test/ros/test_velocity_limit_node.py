@@ -48,3 +48,50 @@ def test_a_far_position_command_moves_at_the_velocity_limit(start_bridge, probe:
     first, arrived = t[moving[0]], t[np.flatnonzero(q == 2.0)[0]]
     assert arrived - first >= 1.9, arrived - first
     assert bridge.stop() == 0, bridge.output()
+
+
+#: One revolute joint limited to 3.14 rad/s (the wx250s waist of the newcomer's report).
+WAIST = """<robot name="turn"><link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+    <inertia ixx="0.001" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="waist" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-3.14" upper="3.14" effort="50" velocity="3.14"/></joint>
+</robot>"""
+
+
+def test_commands_given_while_paused_move_at_the_velocity_limit_after_unpause(
+    start_bridge, probe: Probe
+) -> None:
+    """F27, MuJoCo, start_paused: 1.5 rad streamed at 50 Hz for 1 s of paused physics, then
+    ~/pause false: the joint stays at 0 while paused (no simulated time, the limited setpoint
+    does not advance) and then moves at its 3.14 rad/s limit plus the PID's overshoot (peak
+    3.56 rad/s; before, the setpoint had run ahead while paused: 35.7 rad/s for this arm, 16.2
+    for the wx250s waist of the newcomer's report)."""
+    from std_srvs.srv import SetBool
+
+    bridge = start_bridge(
+        {
+            "robot_description": WAIST,
+            "backend": "mujoco",
+            "start_paused": True,
+            "command_timeout": 0.0,
+            "backend_params.render_cameras": False,
+        },
+        name="pbridge",
+        extra=["-r", "__ns:=/paused"],
+    )
+    topic = "/paused/joint_states"
+    probe.watch(topic, JointState)
+    probe.wait_ready(bridge, topic, timeout=60.0)
+    publisher = probe.publisher("/paused/joint_commands", JointState)
+    for _ in range(50):
+        publisher.publish(JointState(name=["waist"], position=[1.5]))
+        probe.spin_for(0.02)
+    assert probe.latest(topic).position[0] == 0.0
+    start = len(probe.messages[topic])
+    assert probe.call(SetBool, "/paused/pbridge/pause", SetBool.Request(data=False)).success
+    probe.wait_for(lambda: abs(probe.latest(topic).position[0] - 1.5) < 1e-3, "the target", 10.0)
+    probe.spin_for(0.3)
+    peak = max(abs(m.velocity[0]) for m in probe.messages[topic][start:])
+    assert 3.14 < peak < 3.14 * 1.15, peak
+    assert bridge.stop() == 0, bridge.output()

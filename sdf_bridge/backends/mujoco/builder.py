@@ -24,10 +24,11 @@ Mappings (documented defaults, logged once per model):
   Gazebo's ``<turnGravityOff>``) gets MuJoCo's ``gravcomp`` 1 (its weight compensated).
 * ``<dynamics>``: damping → ``damping``, friction → ``frictionloss``, spring stiffness and
   reference → ``stiffness`` and ``springref``; ``armature`` from the parameters.
-* Limits: ``range`` with ``limited`` when both bounds are given. SDFormat stop stiffness ``k``
+* Limits: ``range`` with ``limited`` when both bounds are given, a rigid stop
+  (:func:`rigid_stop`: the stiffest MuJoCo integrates stably). SDFormat stop stiffness ``k``
   (N·m/rad or N/m) and dissipation ``b`` (N·m·s/rad or N·s/m): see :func:`stop_solver_params`.
   A stop too stiff to integrate at the timestep (SDFormat's default ``k`` = 1e8 is one) keeps
-  MuJoCo's default stop, like URDF joints (noted).
+  the rigid stop, like URDF joints (noted).
 * Mimic joints, gearboxes and screws: couplings ``q_follower = offset + multiplier · q_leader``
   (tendon equalities: :func:`.couplings.add_coupling`).
 
@@ -333,6 +334,7 @@ class _JointMaker:
             return
         mj.limited = mujoco.mjtLimited.mjLIMITED_TRUE
         mj.range = [lower, upper]
+        mj.solref_limit, mj.solimp_limit = rigid_stop(self.options.timestep)
         k, b = limit.stiffness, limit.dissipation
         if k is not None and k > 0.0:
             self.built._stops.append((mj.name, float(k), float(b or 0.0)))
@@ -515,6 +517,34 @@ def _exclude_within_robots(spec: mujoco.MjSpec, robot: Robot, built: BuiltModel)
                 spec.add_exclude(bodyname1=first, bodyname2=second)
 
 
+RIGID_STOP_STEPS = 5.0
+"""Time constant of a rigid joint stop in physics steps. MuJoCo accepts 2 (its ``refsafe`` rule
+raises a smaller ``solref`` time constant to 2 steps), but at 2 a joint found 0.1 rad inside a
+stop moved at run time (joint properties) is thrown 0.4 rad out of it and its PID's integral
+left pressing; at 5 it comes out in 0.02 s without overshoot."""
+RIGID_STOP_SOLIMP = (0.99, 0.99, 0.001, 0.5, 2.0)
+"""MuJoCo ``solimp`` of a rigid joint stop: impedance 0.99 (MuJoCo's default 0.9–0.95 lets a
+pushed joint sink further into its stop)."""
+
+
+def rigid_stop(timestep: float) -> tuple[list[float], list[float]]:
+    """MuJoCo ``(solref_limit, solimp_limit)`` of a joint's position stop without an SDFormat
+    stop stiffness (URDF joints): a critically damped stop of time constant ``τ`` =
+    :data:`RIGID_STOP_STEPS` × ``timestep`` (5 ms at the default 1 ms step) and impedance 0.99
+    (:data:`RIGID_STOP_SOLIMP`).
+
+    Why: the limiter clamps a position command at the limit, and a joint arriving there at its
+    velocity limit ``v`` overshoots into the stop by up to ``v·τ/e`` (MuJoCo's reference
+    dynamics ``r'' = −(2/τ)·r' − r/τ²`` from ``r' = v``; the PID's deceleration only lowers it).
+    With MuJoCo's default ``τ`` = 0.02 s a 3.14 rad/s joint went 0.025 rad past its URDF limit
+    (bound 3.58·0.02/e = 0.026), past ros2_control's 0.0087 rad out-of-bounds tolerance (the
+    controller_manager then deactivates the controller); at ``τ`` = 5 ms 0.0042 rad (bound
+    0.0066; ``test_a_command_beyond_a_limit_stops_at_the_limit_on_mujoco`` in
+    ``test/hardware/test_system.py``), and at rest, pushed by the PID, 1e-4 rad instead of 2e-3.
+    """
+    return [RIGID_STOP_STEPS * float(timestep), 1.0], list(RIGID_STOP_SOLIMP)
+
+
 STOP_IMPEDANCE = 0.01
 """Constant MuJoCo impedance ``d`` of SDFormat joint stops (see :func:`stop_solver_params`)."""
 STOP_MAX_OMEGA_DT = 0.5
@@ -637,7 +667,7 @@ def compile_model(built: BuiltModel) -> mujoco.MjModel:
             if rigid:
                 built.note(
                     f"joint stop stiffness of {rigid} is too stiff for the timestep "
-                    f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); MuJoCo's default "
+                    f"{model.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}); a rigid stop "
                     "stop is used",
                     warning=False,
                 )

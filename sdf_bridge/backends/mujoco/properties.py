@@ -19,7 +19,8 @@ property               MuJoCo
                        new stops is pushed back by the stop's constraint, as at a stop
 ``stop_stiffness``,    the stop's ``jnt_solref`` / ``jnt_solimp`` by
 ``stop_dissipation``   :func:`.builder.stop_solver_params` (the description's rule); a stop
-                       ``inf`` is MuJoCo's rigid default stop (silently); a finite one too
+                       ``inf`` is the rigid stop of URDF joints (:func:`.builder.rigid_stop`;
+                       silently); a finite one too
                        stiff for the timestep is that stop too, with a note to log
 ``effort``             the PID actuator's ``forcerange`` (``forcelimited`` when finite), the
                        PID's effort limit; 0 makes the joint passive (as at configure)
@@ -48,7 +49,7 @@ from ...description.model import Robot
 from ...errors import JointPropertyError
 from ...hardware.joint_properties import DYNAMICS_PROPERTIES, INF, check_changes, parameter_name
 from . import cycle
-from .builder import STOP_MAX_OMEGA_DT, BuiltModel, stop_solver_params
+from .builder import STOP_MAX_OMEGA_DT, BuiltModel, rigid_stop, stop_solver_params
 from .drive import JointDrive, ball_columns, drive_gains, passive_joints
 from .pid import PidGains
 
@@ -94,9 +95,8 @@ class JointProperties:
             dtype=int,
         )
         self.effort_limit = np.array(effort_limit, dtype=float)
-        self._default_stop = (
-            np.array(built.spec.default.joint.solref_limit, dtype=float),
-            np.array(built.spec.default.joint.solimp_limit, dtype=float),
+        self._default_stop = tuple(
+            np.array(x, dtype=float) for x in rigid_stop(float(model.opt.timestep))
         )
         stops = []
         for name in self.joint_names:
@@ -238,9 +238,9 @@ class JointProperties:
         if rigid:
             notes.append(
                 f"joint stop stiffness of {rigid} is too stiff for the timestep "
-                f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}): MuJoCo's rigid default stop "
-                "is used. Fix: a smaller stop_stiffness (or stop_dissipation) for a soft stop, "
-                "or .inf to ask for the rigid one"
+                f"{m.opt.timestep} s (ω·dt > {STOP_MAX_OMEGA_DT}): the rigid stop (as URDF "
+                "joints') is used. Fix: a smaller stop_stiffness (or stop_dissipation) for a "
+                "soft stop, or .inf to ask for the rigid one"
             )
         if regain:
             self._set_gains()

@@ -155,7 +155,7 @@ def test_without_enough_torque_the_arm_falls(make_sim) -> None:
 
 def test_joint_stop_holds_at_limit(make_sim) -> None:
     """Arm falls from horizontal onto the upper limit 0.5 rad and rests there. MuJoCo's limit is
-    soft (default solref 0.02 s): tolerance 0.01 rad on position, 1e-3 rad/s on velocity."""
+    rigid (builder.rigid_stop): tolerance 0.01 rad on position, 1e-3 rad/s on velocity."""
     urdf = pendulum_urdf(
         joint_type="revolute",
         com_xyz="0.5 0 0",

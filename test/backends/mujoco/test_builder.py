@@ -12,10 +12,12 @@ import pytest
 from mujoco_helpers import INERTIAL, chain_robot, compile_robot
 
 from sdf_bridge.backends.mujoco.builder import (
+    RIGID_STOP_SOLIMP,
     STOP_IMPEDANCE,
     BuildOptions,
     build_spec,
     compile_model,
+    rigid_stop,
     stop_solver_params,
 )
 from sdf_bridge.backends.mujoco.couplings import joint_couplings
@@ -162,10 +164,10 @@ def test_stop_stiffness_gives_static_penetration_tau_over_k() -> None:
     assert abs(data.qvel[0]) < 1e-9
 
 
-def test_stop_too_stiff_for_timestep_keeps_mujoco_stop(caplog) -> None:
+def test_stop_too_stiff_for_timestep_keeps_the_rigid_stop(caplog) -> None:
     """SDFormat's default stop stiffness 1e8 N·m/rad (ω·dt = 50 at 1 ms) cannot be integrated:
-    MuJoCo's default stop is kept (noted), and the joint thrown at 2 rad/s into it stays finite
-    and within 1e-3 rad of the limit (MuJoCo's soft stop)."""
+    the rigid stop of URDF joints is kept (noted), and the joint thrown at 2 rad/s into it stays
+    finite and within 1e-3 rad of the limit."""
     robot = chain_robot(
         Joint(
             "j",
@@ -179,18 +181,24 @@ def test_stop_too_stiff_for_timestep_keeps_mujoco_stop(caplog) -> None:
     with caplog.at_level(logging.INFO):
         model, _ = compile_robot(robot, ground_plane=False)
     assert "joint stop stiffness of ['j'] is too stiff for the timestep 0.001 s" in caplog.text
-    assert model.jnt_solref[0] == pytest.approx(
-        mujoco.MjModel.from_xml_string(
-            "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody>"
-            "</mujoco>"
-        ).jnt_solref[0],
-        abs=0.0,
-    )
+    assert model.jnt_solref[0].tolist() == [0.005, 1.0]
     data = mujoco.MjData(model)
     data.qvel[0] = 2.0
     data.qfrc_applied[0] = 1.0
     mujoco.mj_step(model, data, nstep=2000)
     assert np.isfinite(data.qpos[0]) and data.qpos[0] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_urdf_stop_is_rigid() -> None:
+    """A URDF joint's stop (no SDFormat stiffness): solref (5·timestep, 1), solimp
+    RIGID_STOP_SOLIMP, at the model's timestep; a joint without a range gets none of it."""
+    assert rigid_stop(0.004) == ([0.02, 1.0], [0.99, 0.99, 0.001, 0.5, 2.0])
+    robot = chain_robot(
+        Joint("j", JointType.REVOLUTE, "a", "b", axis=Axis((0, 0, 1)), limit=Limit(-1, 1))
+    )
+    model, _ = compile_robot(robot, ground_plane=False, timestep=0.002)
+    assert model.jnt_solref[0].tolist() == pytest.approx([0.01, 1.0], rel=1e-15)
+    assert model.jnt_solimp[0].tolist() == pytest.approx(list(RIGID_STOP_SOLIMP), abs=1e-15)
 
 
 def test_stop_solver_params_threshold() -> None:

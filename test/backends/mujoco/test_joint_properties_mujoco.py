@@ -203,16 +203,16 @@ def test_infinite_stop_is_rigid_silently_and_too_stiff_one_with_a_note() -> None
     rig = Rig()
     j = rig.hw.backend.properties.jnt[1]
     assert rig.hw.set_joint_properties({"lift": {"stop_stiffness": math.inf}}) == []
-    assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.02, 1.0]
+    assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.005, 1.0]  # builder.rigid_stop
     assert rig.hw.set_joint_properties({"lift": {"stop_stiffness": 100.0}}) == []
-    assert rig.hw.backend.model.jnt_solref[j].tolist() != [0.02, 1.0]  # a soft stop
+    assert rig.hw.backend.model.jnt_solref[j].tolist() != [0.005, 1.0]  # a soft stop
     notes = rig.hw.set_joint_properties({"lift": {"stop_stiffness": 1e8}})
     assert notes == [
         "joint stop stiffness of ['lift'] is too stiff for the timestep 0.001 s (ω·dt > 0.5): "
-        "MuJoCo's rigid default stop is used. Fix: a smaller stop_stiffness (or "
+        "the rigid stop (as URDF joints') is used. Fix: a smaller stop_stiffness (or "
         "stop_dissipation) for a soft stop, or .inf to ask for the rigid one"
     ]
-    assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.02, 1.0]
+    assert rig.hw.backend.model.jnt_solref[j].tolist() == [0.005, 1.0]
 
 
 def test_a_spring_too_stiff_for_the_timestep_is_refused() -> None:
