@@ -18,19 +18,26 @@ from sdf_bridge.hardware import HardwareSystem
 DT = 0.01
 
 
-@pytest.fixture
-def world():
-    combined = select_robots(load(THREE_ARMS))
-    shared = SharedPhysics(create_backend("mujoco"), combined, {"render_cameras": False})
+def _simulation(combined, command_timeout: float, **params):
+    """The shared MuJoCo physics of ``combined`` (backend ``params``) and a hardware system per
+    robot: ``(shared, {robot: system})``."""
+    shared = SharedPhysics(create_backend("mujoco"), combined, {"render_cameras": False, **params})
     systems = {
         name: HardwareSystem(
             unscope_robot(combined, name),
             RobotSlice(shared, name),
-            command_timeout=0.2,
+            command_timeout=command_timeout,
             update_rate=1.0 / DT,
         )
         for name in combined.robots
     }
+    return shared, systems
+
+
+@pytest.fixture
+def world():
+    combined = select_robots(load(THREE_ARMS))
+    shared, systems = _simulation(combined, command_timeout=0.2)
     yield combined, shared, systems
     for system in systems.values():
         system.close()
@@ -109,23 +116,7 @@ def test_joint_properties_change_in_the_robot_they_name(world) -> None:
 def _two_worlds(text: str, **params):
     """Two identical simulations of ``text`` (backend ``params``): (shared physics, systems by
     robot) each."""
-    out = []
-    for _ in range(2):
-        combined = select_robots(load(text))
-        shared = SharedPhysics(
-            create_backend("mujoco"), combined, {"render_cameras": False, **params}
-        )
-        systems = {
-            name: HardwareSystem(
-                unscope_robot(combined, name),
-                RobotSlice(shared, name),
-                command_timeout=0.0,
-                update_rate=1.0 / DT,
-            )
-            for name in combined.robots
-        }
-        out.append((shared, systems))
-    return out
+    return [_simulation(select_robots(load(text)), command_timeout=0.0, **params) for _ in range(2)]
 
 
 def _close(worlds) -> None:

@@ -1004,7 +1004,7 @@ def _peak_velocity_to(system: HardwareSystem, target: float, now: float) -> floa
 def test_commands_given_while_paused_move_at_the_velocity_limit_on_unpause(
     paused_ticks: int,
 ) -> None:
-    """F27: a 1.5 rad command streamed for 2 s of paused physics, then unpause: the limiter's
+    """A 1.5 rad command streamed for 2 s of paused physics, then unpause: the limiter's
     rate is in simulated time (HardwareSystem._limiter_dt: 0 while paused), so the joint moves
     at its 3.14 rad/s limit plus the PID's overshoot — the same peak as without the pause
     (3.558 rad/s), not the step it was (35.7 rad/s before the fix)."""
@@ -1027,7 +1027,7 @@ def test_commands_given_while_paused_move_at_the_velocity_limit_on_unpause(
 
 
 def test_a_command_beyond_a_limit_stops_at_the_limit_on_mujoco() -> None:
-    """F22: 2.5 rad commanded for a joint whose upper limit is 1 rad, arriving at its 3.14 rad/s
+    """2.5 rad commanded for a joint whose upper limit is 1 rad, arriving at its 3.14 rad/s
     limit: the limiter clamps the command at 1, and the rigid stop (builder.rigid_stop, τ 5 ms)
     keeps the overshoot at 0.0042 rad (0.025 rad with MuJoCo's default stop; bound v·τ/e =
     0.0066), inside ros2_control's 0.0087 rad out-of-bounds tolerance (joint_limits_helpers);

@@ -121,6 +121,36 @@ def _publish_until(probe: Probe, pub, msg, done, what: str, timeout: float = 30.
             probe.executor.spin_once(timeout_sec=0.05)
 
 
+def _trajectory_until(
+    probe: Probe,
+    ns: str,
+    goal: dict[str, float],
+    expect: dict[str, float],
+    tol: float,
+    what: str,
+    timeout: float = 45.0,
+) -> None:
+    """Send joint_trajectory_controller of ``ns`` a one-point trajectory to ``goal`` (1 s) until
+    the bridge's joint_states (watched by the test) have ``expect`` within ``tol``."""
+    topic = f"/{ns}/sdf_bridge/joint_states"
+    point = JointTrajectoryPoint(positions=list(goal.values()), time_from_start=Duration(sec=1))
+
+    def reached() -> bool:
+        if not probe.messages[topic]:
+            return False
+        got = _values(probe, topic, "position")
+        return all(abs(got[j] - v) <= tol for j, v in expect.items())
+
+    _publish_until(
+        probe,
+        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
+        JointTrajectory(joint_names=list(goal), points=[point]),
+        reached,
+        what,
+        timeout=timeout,
+    )
+
+
 @pytest.fixture
 def control(tmp_path: Path):
     require_rig()
@@ -461,22 +491,7 @@ def test_mujoco_backend_reaches_a_trajectory_target(probe: Probe, control) -> No
     probe.watch(topic, JointState)
     c.wait_running(probe)
     target = dict(zip(ARM, [0.3, -0.2, 0.5, 0.1, -0.4, 0.02]))
-    point = JointTrajectoryPoint(positions=list(target.values()), time_from_start=Duration(sec=1))
-
-    def reached() -> bool:
-        if not probe.messages[topic]:
-            return False
-        got = _values(probe, topic, "position")
-        return all(abs(got[j] - v) <= 1e-3 for j, v in target.items())
-
-    _publish_until(
-        probe,
-        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
-        JointTrajectory(joint_names=ARM, points=[point]),
-        reached,
-        "the trajectory's end within 1e-3 (MuJoCo)",
-        timeout=45.0,
-    )
+    _trajectory_until(probe, ns, target, target, 1e-3, "the trajectory's end within 1e-3 (MuJoCo)")
     _stop(c)
 
 
@@ -628,7 +643,7 @@ def test_position_mode_keeps_an_effort_only_joint_in_effort(probe: Probe, contro
 def test_a_goal_beyond_the_limits_on_mujoco_leaves_the_controller_active(
     probe: Probe, control
 ) -> None:
-    """F22: a joint_trajectory_controller goal beyond two joints' limits on MuJoCo (elbow 3.0 >
+    """A joint_trajectory_controller goal beyond two joints' limits on MuJoCo (elbow 3.0 >
     its soft limit 2.4 and limit 2.5; wrist_pitch 2.6 > 2.0, at 3 rad/s): the bridge clamps at
     the limits, the joints stop within ros2_control's out-of-bounds tolerance 0.0087 rad of them
     (the rigid stop: wrist_pitch 0.0055 rad past; 0.0134 before, and the controller_manager
@@ -646,22 +661,7 @@ def test_a_goal_beyond_the_limits_on_mujoco_leaves_the_controller_active(
     rest = {"elbow": 2.4, "wrist_pitch": 2.0}  # the elbow at its soft limit
     upper = {"elbow": 2.5, "wrist_pitch": 2.0}  # what ros2_control checks
     goal = dict.fromkeys(ARM, 0.0) | {"elbow": 3.0, "wrist_pitch": 2.6}
-    point = JointTrajectoryPoint(positions=list(goal.values()), time_from_start=Duration(sec=1))
-
-    def settled() -> bool:
-        if not probe.messages[topic]:
-            return False
-        got = _values(probe, topic, "position")
-        return all(abs(got[j] - v) <= 1e-3 for j, v in rest.items())
-
-    _publish_until(
-        probe,
-        probe.publisher(f"/{ns}/joint_trajectory_controller/joint_trajectory", JointTrajectory),
-        JointTrajectory(joint_names=ARM, points=[point]),
-        settled,
-        "the joints at their upper limits (MuJoCo)",
-        timeout=45.0,
-    )
+    _trajectory_until(probe, ns, goal, rest, 1e-3, "the joints at their upper limits (MuJoCo)")
     probe.wait_messages(topic, 100)  # 1 s more at rest
     over = {
         j: max(dict(zip(m.name, m.position))[j] - limit for m in probe.messages[topic])

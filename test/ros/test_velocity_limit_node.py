@@ -62,7 +62,7 @@ WAIST = """<robot name="turn"><link name="base"/>
 def test_commands_given_while_paused_move_at_the_velocity_limit_after_unpause(
     start_bridge, probe: Probe
 ) -> None:
-    """F27, MuJoCo, start_paused: 1.5 rad streamed at 50 Hz for 1 s of paused physics, then
+    """MuJoCo, start_paused: 1.5 rad streamed at 50 Hz for 1 s of paused physics, then
     ~/pause false: the joint stays at 0 while paused (no simulated time, the limited setpoint
     does not advance) and then moves at its 3.14 rad/s limit plus the PID's overshoot (peak
     3.56 rad/s; before, the setpoint had run ahead while paused: 35.7 rad/s for this arm, 16.2
