@@ -226,7 +226,7 @@ def _exit_now_if_compiling() -> None:
     compilation that is still running in its daemon thread
     (:func:`~sdf_bridge.backends.mujoco.builder.compile_spec`): the interpreter's finalisation
     would stop that thread inside MuJoCo's C++ code, which can crash the process instead of a
-    clean exit (a newcomer saw exit 139 in 5 of 12 signals during a MuJoCo start)."""
+    clean exit (exit status 139, a segmentation fault)."""
     builder = sys.modules.get("sdf_bridge.backends.mujoco.builder")  # (loaded: MuJoCo started)
     if builder is None or not builder.compilation_abandoned():
         return
