@@ -28,15 +28,24 @@ signals ignored: Python resets its handlers to the default action while it final
 signal arriving then would otherwise kill the process with −2. A signal during the interpreter's
 own start-up, before any code of this package runs (doc/dev/rationale.md), is handled by Python
 itself (``KeyboardInterrupt``).
+
+A :class:`StopRequested` raised where Python cannot propagate it (a signal landing in a weakref
+callback or a finaliser, e.g. the import system's module-lock callbacks while modules import)
+is "unraisable": Python would print it with its traceback and go on. The stop is not lost (the
+flag is set: the next :func:`interruptible` block, :func:`deferred`'s end or the spin loop after
+:meth:`StopSignals.hold` acts on it), so :meth:`StopSignals.install` keeps such a report quiet
+(:func:`sys.unraisablehook`); every other unraisable exception is reported as before.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 #: The signals that stop the bridge (SIGHUP where the platform has it).
 STOP_SIGNALS = tuple(
@@ -77,6 +86,8 @@ class StopSignals:
         global _installed
         for signum in STOP_SIGNALS:
             signal.signal(signum, self._handle)
+        if not getattr(sys.unraisablehook, "_quiet_stop", False):
+            sys.unraisablehook = _quiet_stop_hook(sys.unraisablehook)
         _installed = self
         return self
 
@@ -97,6 +108,18 @@ class StopSignals:
             self.requested.set()
         if first and self._raising:
             raise StopRequested(signum)
+
+
+def _quiet_stop_hook(previous: Any) -> Any:
+    """An unraisable-exception hook that drops :class:`StopRequested` (module doc) and hands
+    every other report to ``previous``."""
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, StopRequested):
+            previous(unraisable)
+
+    hook._quiet_stop = True  # type: ignore[attr-defined]
+    return hook
 
 
 #: The instance installed in this process, if any (:meth:`StopSignals.install`).

@@ -4,6 +4,8 @@ process; the test's own handlers are put back afterwards)."""
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -21,9 +23,11 @@ from sdf_bridge.app.stop_signals import (
 @pytest.fixture(autouse=True)
 def restored_handlers() -> Iterator[None]:
     saved = {s: signal.getsignal(s) for s in STOP_SIGNALS}
+    hook = sys.unraisablehook
     yield
     for s, handler in saved.items():
         signal.signal(s, handler)
+    sys.unraisablehook = hook
 
 
 def test_while_starting_the_first_signal_raises_and_the_others_only_note() -> None:
@@ -116,3 +120,44 @@ def test_deferred_work_runs_to_its_end_and_the_stop_follows() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     with deferred():
         pass  # (handlers replaced: nothing to defer)
+
+
+#: A process that installs the handlers, then has a StopRequested and a ValueError raised in
+#: weakref callbacks (as a module lock's callback runs a signal handler's raise when a signal
+#: lands while modules import): unraisable exceptions, reported by Python's own hook.
+UNRAISABLE = """
+import signal, weakref
+from sdf_bridge.app.stop_signals import StopRequested, StopSignals, interruptible
+
+class Collected:
+    pass
+
+def unraisable(exc):
+    def callback(_ref):
+        raise exc
+    target = Collected()
+    ref = weakref.ref(target, callback)
+    del target
+
+stop = StopSignals().install()
+stop.requested.set()  # (what the handler does before it raises)
+unraisable(StopRequested(signal.SIGINT))
+print("went on", flush=True)
+try:
+    with interruptible():
+        pass
+except StopRequested as exc:
+    print("then stopped:", exc, flush=True)
+unraisable(ValueError("a real bug"))
+"""
+
+
+def test_a_stop_raised_where_python_cannot_propagate_it_is_quiet_and_not_lost() -> None:
+    """Python's hook is what a bridge process has (pytest replaces it in its own process)."""
+    done = subprocess.run(
+        [sys.executable, "-c", UNRAISABLE], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "went on\nthen stopped: stopped by SIGINT while starting\n"
+    assert "StopRequested" not in done.stderr
+    assert "Exception ignored in" in done.stderr and "ValueError: a real bug" in done.stderr
