@@ -118,7 +118,7 @@ def _quiet_stop_hook(previous: Any) -> Any:
         if not isinstance(unraisable.exc_value, StopRequested):
             previous(unraisable)
 
-    hook._quiet_stop = True  # type: ignore[attr-defined]
+    setattr(hook, "_quiet_stop", True)  # (marks the wrapper: installed once per process)
     return hook
 
 

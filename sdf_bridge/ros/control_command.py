@@ -809,7 +809,6 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
         # the node first: discovery (for refuse_running_nodes) runs while the files are made
         own = parse_namespace(args.namespace)
         node = rclpy.create_node("sdf_bridge_control", namespace=f"/{own}", context=context)
-        discovering = time.monotonic()
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         try:
@@ -826,8 +825,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
             ]
             space = setups[0].plan.namespace if robots is None else parse_namespace(args.namespace)
             started = [*managers, f"/{space}/sdf_bridge".replace("//", "/")]
-            waited = time.monotonic() - discovering
-            refuse_running_nodes(node, executor, started, wait=max(0.0, DISCOVERY_WAIT - waited))
+            refuse_running_nodes(node, executor, started, wait=DISCOVERY_WAIT)
         except BaseException:
             if made:  # (refused before it was announced: nothing left behind)
                 shutil.rmtree(work_dir, ignore_errors=True)
@@ -871,7 +869,7 @@ def _run(args: Any, stop: Any, children: list[Child], out: IO[str]) -> int:
             _bring_up(client, setup, deadline, stop)
             if stop.requested.is_set():
                 return 0
-            refuse_running_nodes(node, executor, started, wait=0.0, own=1)
+            refuse_running_nodes(node, executor, started, wait=0.5, own=1)
             controllers = client.controllers()
             if robots is not None:
                 _say(out, f"{manager}:")
@@ -951,14 +949,17 @@ class ClaimsRelay:
     controller_manager's ``~/activity`` topic (a controller or hardware state changed), and at
     least every :attr:`PERIOD` s, from ``list_controllers``; published (latched) when it
     changes, and again when another node published claims on that topic (any node may: the
-    relay speaks for the controller_manager, so a foreign message is overridden within
-    :attr:`PERIOD` s, said on ``out`` the first time)."""
+    relay speaks for the controller_manager, so a foreign message is overridden at once and
+    :attr:`REPEAT` times more a :attr:`PERIOD` apart, said on ``out`` the first time)."""
 
     #: s: the longest time between two ``list_controllers`` calls.
     PERIOD = 1.0
     #: own messages remembered to tell them from other nodes' (a relay publishes a few a second
     #: at most; its subscription receives them too, possibly after a newer one)
     OWN = 8
+    #: periodic publications after a foreign message: the bridge may receive that message
+    #: after the relay's first answer to it (no order between two publishers)
+    REPEAT = 3
 
     def __init__(self, node: Any, manager: str, namespace: str, out: IO[str] | None = None) -> None:
         from controller_manager_msgs.msg import ControllerManagerActivity
@@ -973,6 +974,7 @@ class ClaimsRelay:
         self._out = out
         self._changed = False
         self._foreign = self._said = False
+        self._repeat = 0
         self._next = time.monotonic() + self.PERIOD
         self._last: str | None = None
         self._own: list[str] = []
@@ -988,6 +990,7 @@ class ClaimsRelay:
         if msg.data in self._own:
             return
         self._foreign = self._changed = True
+        self._repeat = self.REPEAT
         if self._out is not None and not self._said:
             from ..util.clip import clip
 
@@ -1012,7 +1015,9 @@ class ClaimsRelay:
             {i for c in controllers if c.state == "active" for i in c.claimed_interfaces}
         )
         text = " ".join(claimed)
-        if text != self._last or self._foreign:
+        if text != self._last or self._foreign or self._repeat:
+            if not self._foreign:
+                self._repeat = max(0, self._repeat - 1)
             self._last, self._foreign = text, False
             self._own = [*self._own[-(self.OWN - 1) :], text]
             self._pub.publish(self._string(data=text))
