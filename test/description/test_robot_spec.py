@@ -41,7 +41,7 @@ def test_the_suffix_is_refused_before_the_file_is_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["a=package://arm_description/urdf/arm.urdf", "a=/tmp/r:v2.urdf", "a=dir:x/arm.urdf"],
+    ["a=package://arm_description/urdf/arm.urdf", "a=robots/r:v2.urdf", "a=dir:x/arm.urdf"],
 )
 def test_a_colon_inside_a_file_name_is_no_suffix(text: str) -> None:
     assert parse_robot_spec(text) == RobotSpec("a", text[2:])

@@ -1000,6 +1000,16 @@ def _peak_velocity_to(system: HardwareSystem, target: float, now: float) -> floa
     return peak
 
 
+def _one_arm_on_mujoco(upper: float) -> HardwareSystem:
+    """:data:`ONE_ARM` with position limits ±``upper`` (rad) on MuJoCo, no watchdog."""
+    return HardwareSystem(
+        load(ONE_ARM.format(upper)),
+        "mujoco",
+        command_timeout=0.0,
+        backend_params={"render_cameras": False},
+    )
+
+
 @pytest.mark.parametrize("paused_ticks", [0, 200])
 def test_commands_given_while_paused_move_at_the_velocity_limit_on_unpause(
     paused_ticks: int,
@@ -1009,12 +1019,7 @@ def test_commands_given_while_paused_move_at_the_velocity_limit_on_unpause(
     at its 3.14 rad/s limit plus the PID's overshoot — the same peak as without the pause
     (3.558 rad/s), not the step it was (35.7 rad/s before the fix)."""
     pytest.importorskip("mujoco")
-    system = HardwareSystem(
-        load(ONE_ARM.format(3.14)),
-        "mujoco",
-        command_timeout=0.0,
-        backend_params={"render_cameras": False},
-    )
+    system = _one_arm_on_mujoco(3.14)
     if paused_ticks:
         system.pause(True)
     for _ in range(paused_ticks):  # while paused: the setpoint stays at the measured 0
@@ -1033,12 +1038,7 @@ def test_a_command_beyond_a_limit_stops_at_the_limit_on_mujoco() -> None:
     0.0066), inside ros2_control's 0.0087 rad out-of-bounds tolerance (joint_limits_helpers);
     at rest 1.0e-4 rad (2.1e-3 before)."""
     pytest.importorskip("mujoco")
-    system = HardwareSystem(
-        load(ONE_ARM.format(1.0)),
-        "mujoco",
-        command_timeout=0.0,
-        backend_params={"render_cameras": False},
-    )
+    system = _one_arm_on_mujoco(1.0)
     system.submit_array("position", [2.5], 0.0)
     peak = -math.inf
     for k in range(300):
